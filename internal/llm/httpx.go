@@ -1,0 +1,171 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// maxErrorBody caps how much of an error response is read, in bytes.
+const maxErrorBody = 64 << 10
+
+// Body is an HTTP response body being read under the idle timeout. Read
+// returns an [*APIError] of kind [KindTimeout] when no bytes arrived for the
+// idle timeout, and of kind [KindStreamCut] when the connection ended with an
+// error.
+type Body struct {
+	rc       io.ReadCloser
+	timer    *time.Timer
+	idle     time.Duration
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	timedOut bool
+	name     string
+	ctx      context.Context
+}
+
+// Read reads from the body, resetting the idle timer.
+func (b *Body) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if b.timer != nil && n > 0 {
+		b.timer.Reset(b.idle)
+	}
+	if err != nil && err != io.EOF {
+		b.mu.Lock()
+		to := b.timedOut
+		b.mu.Unlock()
+		switch {
+		case to:
+			return n, &APIError{Provider: b.name, Kind: KindTimeout, Message: fmt.Sprintf("no data from the model for %s (stream idle timeout)", b.idle), Err: err}
+		case b.ctx.Err() != nil:
+			return n, b.ctx.Err()
+		default:
+			return n, &APIError{Provider: b.name, Kind: KindStreamCut, Message: "the connection ended before the answer was complete: " + err.Error(), Err: err}
+		}
+	}
+	return n, err
+}
+
+// Close stops the idle timer, closes the body and releases the request.
+func (b *Body) Close() error {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	err := b.rc.Close()
+	b.cancel()
+	return err
+}
+
+// PostJSON sends body as JSON to url with o's headers plus extra, and returns
+// the response body on a 2xx status. A non-2xx status becomes an
+// [*APIError] built from the provider's error body; transport failures
+// become KindNetwork or KindTimeout errors. The caller must Close the body.
+func PostJSON(ctx context.Context, o *Options, url string, body any, extra map[string]string) (*Body, http.Header, error) {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode request: %w", err)
+	}
+	return Do(ctx, o, http.MethodPost, url, payload, extra)
+}
+
+// Do sends one request (see [PostJSON]); payload may be nil for GET.
+func Do(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*Body, http.Header, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(rctx, method, url, rd)
+	if err != nil {
+		cancel()
+		return nil, nil, &APIError{Provider: o.Name, Kind: KindBadRequest, Message: "bad request URL " + url, Err: err}
+	}
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range o.Headers {
+		req.Header.Set(k, v)
+	}
+	for k, v := range extra {
+		req.Header.Set(k, v)
+	}
+	var headerTimer *time.Timer
+	var headerTimedOut bool
+	var mu sync.Mutex
+	if o.RequestTimeout > 0 {
+		headerTimer = time.AfterFunc(o.RequestTimeout, func() {
+			mu.Lock()
+			headerTimedOut = true
+			mu.Unlock()
+			cancel()
+		})
+	}
+	resp, err := o.Client().Do(req)
+	if headerTimer != nil {
+		headerTimer.Stop()
+	}
+	if err != nil {
+		cancel()
+		mu.Lock()
+		to := headerTimedOut
+		mu.Unlock()
+		if to {
+			return nil, nil, &APIError{Provider: o.Name, Kind: KindTimeout, Message: fmt.Sprintf("no response within %s (request timeout)", o.RequestTimeout), Err: err}
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, &APIError{Provider: o.Name, Kind: KindNetwork, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer cancel()
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		e := NewHTTPError(o.Name, resp.StatusCode, resp.Header, data)
+		e.KeyEnv = o.KeyEnv
+		return nil, resp.Header, e
+	}
+	b := &Body{rc: resp.Body, cancel: cancel, idle: o.IdleTimeout, name: o.Name, ctx: ctx}
+	if o.IdleTimeout > 0 {
+		b.timer = time.AfterFunc(o.IdleTimeout, func() {
+			b.mu.Lock()
+			b.timedOut = true
+			b.mu.Unlock()
+			cancel()
+		})
+	}
+	return b, resp.Header, nil
+}
+
+// ReadAll reads a whole non-streamed body, with the idle timeout applied.
+func ReadAll(b *Body) ([]byte, error) {
+	data, err := io.ReadAll(b)
+	if err != nil {
+		return data, err
+	}
+	return data, nil
+}
+
+// Finish completes a Generate call: it sets the model on a not-found error,
+// and turns a cancelled context into ctx.Err(). It always returns the
+// partial response.
+func Finish(ctx context.Context, acc *Accumulator, req *Request, err error) (*Response, error) {
+	resp := acc.Response()
+	if err == nil {
+		return resp, nil
+	}
+	if ctx.Err() != nil && !errors.As(err, new(*APIError)) {
+		return resp, ctx.Err()
+	}
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Kind == KindNotFound && ae.Model == "" && req != nil {
+		ae.Model = req.Model
+	}
+	return resp, err
+}
