@@ -1,0 +1,382 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// ModelInfo is what the engine knows of the model: its provider and name,
+// its context window in tokens (0: unknown) and prices in USD per 1M tokens
+// (0: unknown or free).
+type ModelInfo struct {
+	Provider        string
+	Name            string
+	ContextWindow   int
+	InputPrice      float64
+	OutputPrice     float64
+	CacheReadPrice  float64
+	CacheWritePrice float64
+}
+
+// Cost returns the price of u in USD.
+func (m ModelInfo) Cost(u llm.Usage) float64 {
+	uncached := u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens
+	if uncached < 0 {
+		uncached = 0
+	}
+	cr, cw := m.CacheReadPrice, m.CacheWritePrice
+	if cr == 0 {
+		cr = m.InputPrice
+	}
+	if cw == 0 {
+		cw = m.InputPrice
+	}
+	return (float64(uncached)*m.InputPrice + float64(u.CacheReadTokens)*cr +
+		float64(u.CacheWriteTokens)*cw + float64(u.OutputTokens)*m.OutputPrice) / 1e6
+}
+
+// Session is a conversation in memory: its id, workspace, messages, token
+// usage and cost so far, and the model's plan. The engine appends to it as a
+// run goes; one run at a time per session.
+type Session struct {
+	ID        string
+	Workspace string
+	Messages  []llm.Message
+	Usage     llm.Usage
+	CostUSD   float64
+	Todos     []Todo
+	// lastInput is the prompt size of the last request, in tokens.
+	lastInput int
+}
+
+// Config is the engine's fixed setup for a run.
+//
+// MaxTurns bounds model responses per run (0: 25). CompactAt is the share of
+// the context window past which older turns are summarised (0: 0.85).
+// Request carries the per-request model settings (max tokens, temperature,
+// reasoning); its Model, System, Messages and Tools are filled in by the
+// engine. TextToolCalls enables parsing tool calls written as text when
+// the model makes no native call. StepNotes adds "Turn X of Y" to each turn
+// (agent mode). DoneMarkers are strings that end the run when the model
+// writes them (agent mode: "%%DONE%%", "%%COMPLETE%%").
+type Config struct {
+	Model         ModelInfo
+	System        string
+	Request       llm.Request
+	MaxTurns      int
+	CompactAt     float64
+	TextToolCalls bool
+	StepNotes     bool
+	DoneMarkers   []string
+	// ExtraTools are engine-owned tools offered next to the registry's
+	// (todo_write is always offered; Ralph adds complete_task).
+	ExtraTools []ExtraTool
+}
+
+// Engine runs conversations: it sends the session to the model, runs the
+// tool calls the policy allows, feeds the results back, and repeats until
+// the model answers. It is safe to share between sessions; one Run at a
+// time per session.
+type Engine struct {
+	Provider llm.Provider
+	Tools    Tools
+	Policy   Policy
+	Approver Approver // nil: cannot ask (headless); not allowed means denied
+	Store    Store    // nil: nothing persisted
+	Config   Config
+	Now      func() time.Time
+
+	mu      sync.Mutex
+	running map[string]bool
+}
+
+// ErrBusy is returned by Run when the session already has a run going.
+var ErrBusy = errors.New("this session already has a run in progress")
+
+// Run adds input as a user message and works until the model answers
+// without tool calls, a limit is reached, or ctx is cancelled. Events go to
+// emit (never nil) as they happen. The returned DoneInfo is also the last
+// event; the error is non-nil for provider failures and cancellation (the
+// session keeps everything completed up to then, and the partial answer).
+func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*DoneInfo, error) {
+	if err := e.acquire(s.ID); err != nil {
+		return nil, err
+	}
+	defer e.release(s.ID)
+	r := &run{e: e, s: s, emit: emit, cfg: e.Config}
+	r.normalize()
+	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
+}
+
+func (e *Engine) acquire(id string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.running == nil {
+		e.running = map[string]bool{}
+	}
+	if e.running[id] {
+		return ErrBusy
+	}
+	e.running[id] = true
+	return nil
+}
+
+func (e *Engine) release(id string) {
+	e.mu.Lock()
+	delete(e.running, id)
+	e.mu.Unlock()
+}
+
+// run is the state of one Run call.
+type run struct {
+	e       *Engine
+	s       *Session
+	cfg     Config
+	emit    func(Event)
+	turns   int
+	denials int
+	// lastSig/repeats detect the same call made again and again.
+	lastSig string
+	repeats int
+	usage   llm.Usage
+}
+
+func (r *run) normalize() {
+	if r.cfg.MaxTurns <= 0 {
+		r.cfg.MaxTurns = 25
+	}
+	if r.cfg.CompactAt <= 0 || r.cfg.CompactAt > 1 {
+		r.cfg.CompactAt = 0.85
+	}
+	if r.e.Now == nil {
+		r.e.Now = time.Now
+	}
+}
+
+func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
+	r.emit(Event{Type: EventSession, SessionID: r.s.ID, Session: &SessionInfo{
+		ID: r.s.ID, Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name,
+		Workspace: r.s.Workspace, Resumed: len(r.s.Messages) > 0}})
+	if err := r.append(ctx, user, nil); err != nil {
+		return r.fail(err)
+	}
+	var last string
+	for {
+		if r.turns >= r.cfg.MaxTurns {
+			return r.done(StopMaxTurns, last), nil
+		}
+		resp, err := r.respond(ctx)
+		if err != nil {
+			return r.stopOnError(ctx, resp, err)
+		}
+		last = resp.Message.Text()
+		calls, textMode := resp.Message.ToolCalls(), false
+		if len(calls) == 0 && r.cfg.TextToolCalls {
+			calls = r.textCalls(last)
+			textMode = len(calls) > 0
+		}
+		if len(calls) == 0 {
+			return r.done(r.stopReason(last), last), nil
+		}
+		if r.markerSeen(last) {
+			return r.done(StopMarker, last), nil
+		}
+		if name := r.looping(calls); name != "" {
+			msg := fmt.Sprintf("stopped: the model called %s with the same arguments 3 times in a row", name)
+			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: msg, Kind: "loop", Fatal: true}})
+			r.closeCalls(ctx, calls, textMode, "not run: the same call was repeated 3 times in a row; the run was stopped")
+			return r.done(StopLoop, msg), nil
+		}
+		if err := r.runCalls(ctx, calls, textMode); err != nil {
+			return r.fail(err)
+		}
+		if ctx.Err() != nil {
+			return r.cancelled()
+		}
+	}
+}
+
+// respond sends the session to the model once, compacting first when the
+// context window is nearly full, and once more after a compaction when the
+// provider says the prompt is too long.
+func (r *run) respond(ctx context.Context) (*llm.Response, error) {
+	if r.needsCompaction() {
+		if err := r.compact(ctx, ""); err != nil && ctx.Err() == nil {
+			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "compaction failed: " + err.Error(), Kind: "compaction"}})
+		}
+	}
+	resp, err := r.generate(ctx)
+	if err != nil && llm.IsContextTooLong(err) && (resp == nil || len(resp.Message.Parts) == 0) {
+		if cerr := r.compact(ctx, ""); cerr == nil {
+			resp, err = r.generate(ctx)
+		}
+	}
+	return resp, err
+}
+
+// generate makes one model request and records the assistant message.
+func (r *run) generate(ctx context.Context) (*llm.Response, error) {
+	req := r.request()
+	r.turns++
+	resp, err := r.e.Provider.Generate(ctx, req, r.forward)
+	if resp == nil {
+		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
+	}
+	if err != nil {
+		resp.Message = partialMessage(resp.Message)
+	}
+	if len(resp.Message.Parts) > 0 {
+		u := resp.Usage
+		if aerr := r.append(ctx, resp.Message, &u); aerr != nil && err == nil {
+			err = aerr
+		}
+	}
+	r.account(resp.Usage)
+	return resp, err
+}
+
+// forward maps model events to engine events.
+func (r *run) forward(ev llm.Event) {
+	switch ev.Type {
+	case llm.EventText:
+		r.emit(Event{Type: EventText, SessionID: r.s.ID, Text: ev.Text})
+	case llm.EventReasoning:
+		r.emit(Event{Type: EventReasoning, SessionID: r.s.ID, Text: ev.Text})
+	}
+}
+
+// request builds the next model request from the session.
+func (r *run) request() *llm.Request {
+	req := r.cfg.Request
+	req.Model = r.cfg.Model.Name
+	req.System = r.cfg.System
+	req.Messages = r.s.Messages
+	req.Tools = r.specs()
+	if r.cfg.StepNotes {
+		req.System += fmt.Sprintf("\n\nTurn %d of %d.", r.turns+1, r.cfg.MaxTurns)
+	}
+	return &req
+}
+
+// account adds a response's usage to the run and the session and reports it.
+func (r *run) account(u llm.Usage) {
+	if u == (llm.Usage{}) {
+		return
+	}
+	r.usage = r.usage.Add(u)
+	r.s.Usage = r.s.Usage.Add(u)
+	r.s.CostUSD += r.cfg.Model.Cost(u)
+	r.s.lastInput = u.InputTokens + u.OutputTokens
+	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, ContextTokens: u.InputTokens, ContextWindow: r.cfg.Model.ContextWindow}
+	if w := r.cfg.Model.ContextWindow; w > 0 {
+		info.ContextPercent = 100 * float64(u.InputTokens) / float64(w)
+	}
+	r.emit(Event{Type: EventUsage, SessionID: r.s.ID, Usage: info})
+}
+
+func (r *run) append(ctx context.Context, m llm.Message, u *llm.Usage) error {
+	r.s.Messages = append(r.s.Messages, m)
+	if r.e.Store == nil {
+		return nil
+	}
+	// The session is saved even when the run's context was cancelled.
+	if err := r.e.Store.AppendMessage(context.WithoutCancel(ctx), r.s.ID, m, u); err != nil {
+		return fmt.Errorf("save message: %w", err)
+	}
+	return nil
+}
+
+func (r *run) stopReason(text string) StopReason {
+	if r.markerSeen(text) {
+		return StopMarker
+	}
+	return StopDone
+}
+
+func (r *run) markerSeen(text string) bool {
+	for _, m := range r.cfg.DoneMarkers {
+		if m != "" && strings.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// looping reports the tool name when the same single call (name and
+// arguments) has now been made three times in a row.
+func (r *run) looping(calls []llm.ToolCall) string {
+	var sig strings.Builder
+	for _, c := range calls {
+		sig.WriteString(c.Name)
+		sig.WriteByte(0)
+		sig.Write(canonicalJSON(c.Arguments))
+		sig.WriteByte(0)
+	}
+	if sig.String() == r.lastSig {
+		r.repeats++
+	} else {
+		r.lastSig, r.repeats = sig.String(), 1
+	}
+	if r.repeats >= 3 {
+		return calls[0].Name
+	}
+	return ""
+}
+
+func (r *run) stopOnError(ctx context.Context, resp *llm.Response, err error) (*DoneInfo, error) {
+	if ctx.Err() != nil {
+		return r.cancelled()
+	}
+	kind := string(llm.KindOf(err))
+	r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: err.Error(), Kind: kind, Fatal: true}})
+	text := ""
+	if resp != nil {
+		text = resp.Message.Text()
+	}
+	d := r.done(StopError, text)
+	return d, err
+}
+
+func (r *run) cancelled() (*DoneInfo, error) {
+	r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "cancelled", Kind: "cancelled", Fatal: true}})
+	return r.done(StopCancelled, lastAssistantText(r.s.Messages)), context.Canceled
+}
+
+func (r *run) fail(err error) (*DoneInfo, error) {
+	r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: err.Error(), Kind: "engine", Fatal: true}})
+	return r.done(StopError, ""), err
+}
+
+func (r *run) done(reason StopReason, result string) *DoneInfo {
+	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials}
+	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
+	return d
+}
+
+// partialMessage keeps the text a failed or cancelled response delivered.
+// Tool calls are dropped (a call without its result would make the next
+// request invalid) and so is reasoning (providers reject unsigned thinking).
+func partialMessage(m llm.Message) llm.Message {
+	out := llm.Message{Role: llm.RoleAssistant}
+	for _, p := range m.Parts {
+		if p.Type == llm.PartText && p.Text != "" {
+			out.Parts = append(out.Parts, p)
+		}
+	}
+	return out
+}
+
+func lastAssistantText(msgs []llm.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant {
+			return msgs[i].Text()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,381 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// script is a fake provider answering with one scripted response per call.
+type script struct {
+	mu    sync.Mutex
+	steps []func(ctx context.Context, req *llm.Request, acc *llm.Accumulator) error
+	reqs  []*llm.Request
+}
+
+func (s *script) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
+	s.mu.Lock()
+	cp := *req
+	cp.Messages = append([]llm.Message(nil), req.Messages...)
+	s.reqs = append(s.reqs, &cp)
+	n := len(s.reqs)
+	s.mu.Unlock()
+	acc := llm.NewAccumulator(h)
+	if n > len(s.steps) {
+		return acc.Response(), errors.New("script exhausted")
+	}
+	err := s.steps[n-1](ctx, req, acc)
+	acc.Usage(llm.Usage{InputTokens: 100, OutputTokens: 10})
+	return acc.Response(), err
+}
+
+func say(text string) func(context.Context, *llm.Request, *llm.Accumulator) error {
+	return func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+		acc.Text(text)
+		acc.Finish("stop")
+		return nil
+	}
+}
+
+func call(id, name, args string) func(context.Context, *llm.Request, *llm.Accumulator) error {
+	return func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+		acc.ToolCall(llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)})
+		acc.Finish("tool_calls")
+		return nil
+	}
+}
+
+// fakeTools knows "read" (read-only) and "write" (a write) and records runs.
+type fakeTools struct {
+	mu  sync.Mutex
+	ran []string
+}
+
+func (f *fakeTools) Specs() []llm.Tool {
+	return []llm.Tool{{Name: "read", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
+		{Name: "write", Parameters: json.RawMessage(`{"type":"object"}`)}}
+}
+
+func (f *fakeTools) Prepare(name string, args json.RawMessage) (*Call, *ToolResultInfo) {
+	switch name {
+	case "read":
+		return &Call{Name: name, Args: args, Kind: "read", ReadOnly: true}, nil
+	case "write":
+		return &Call{Name: name, Args: args, Kind: "write", Preview: "--- a\n+++ b\n"}, nil
+	}
+	return nil, &ToolResultInfo{Error: "unknown tool " + name, Category: "not_found"}
+}
+
+func (f *fakeTools) Run(ctx context.Context, c *Call) ToolResultInfo {
+	f.mu.Lock()
+	f.ran = append(f.ran, c.Name+string(c.Args))
+	f.mu.Unlock()
+	return ToolResultInfo{OK: true, Output: "ran " + c.Name}
+}
+
+// policy allows reads and asks for everything else.
+type policy struct{ remembered []string }
+
+func (p *policy) Check(c *Call) Verdict {
+	if c.ReadOnly {
+		return Verdict{Decision: "allow"}
+	}
+	return Verdict{Decision: "ask", Rule: "mode ask", Suggested: c.Name + "(*)"}
+}
+
+func (p *policy) Remember(d Decision, rule string) error {
+	p.remembered = append(p.remembered, string(d)+":"+rule)
+	return nil
+}
+
+type approver struct {
+	d      Decision
+	reason string
+	asked  int
+}
+
+func (a *approver) Approve(ctx context.Context, req ApprovalInfo) (Decision, string, error) {
+	a.asked++
+	return a.d, a.reason, nil
+}
+
+type memStore struct {
+	msgs     []llm.Message
+	replaced int
+	todos    []Todo
+}
+
+func (m *memStore) AppendMessage(_ context.Context, _ string, msg llm.Message, _ *llm.Usage) error {
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+func (m *memStore) ReplaceMessages(_ context.Context, _ string, msgs []llm.Message) error {
+	m.msgs = append([]llm.Message(nil), msgs...)
+	m.replaced++
+	return nil
+}
+func (m *memStore) SaveTodos(_ context.Context, _ string, t []Todo) error { m.todos = t; return nil }
+
+type recorder struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (r *recorder) emit(e Event) { r.mu.Lock(); r.events = append(r.events, e); r.mu.Unlock() }
+func (r *recorder) types() string {
+	var parts []string
+	for _, e := range r.events {
+		if e.Type != EventUsage {
+			parts = append(parts, string(e.Type))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func newEngine(p llm.Provider, a Approver) (*Engine, *fakeTools, *memStore, *policy) {
+	tools, store, pol := &fakeTools{}, &memStore{}, &policy{}
+	e := &Engine{Provider: p, Tools: tools, Policy: pol, Store: store, Config: Config{Model: ModelInfo{Name: "m", InputPrice: 1, OutputPrice: 2}, TextToolCalls: true}}
+	if a != nil {
+		e.Approver = a
+	}
+	return e, tools, store, pol
+}
+
+func TestRunToolLoop(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+			acc.Text("looking")
+			acc.ToolCall(llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)})
+			acc.ToolCall(llm.ToolCall{ID: "2", Name: "read", Arguments: json.RawMessage(`{"path":"b"}`)})
+			acc.ToolCall(llm.ToolCall{ID: "3", Name: "write", Arguments: json.RawMessage(`{}`)})
+			return nil
+		},
+		say("all done"),
+	}}
+	ap := &approver{d: DecideSession}
+	e, tools, store, pol := newEngine(p, ap)
+	rec := &recorder{}
+	s := &Session{ID: "s1"}
+	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "fix it"}}, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.StopReason != StopDone || done.Result != "all done" || done.Turns != 2 {
+		t.Fatalf("done %+v", done)
+	}
+	if len(tools.ran) != 3 || ap.asked != 1 || len(pol.remembered) != 1 || pol.remembered[0] != "session:write(*)" {
+		t.Fatalf("ran %v asked %d remembered %v", tools.ran, ap.asked, pol.remembered)
+	}
+	// user, assistant, tool results, assistant
+	if len(store.msgs) != 4 || store.msgs[2].Role != llm.RoleTool || len(store.msgs[2].Parts) != 3 {
+		t.Fatalf("stored %+v", store.msgs)
+	}
+	if store.msgs[2].Parts[2].ToolResult.CallID != "3" {
+		t.Errorf("results out of call order: %+v", store.msgs[2].Parts)
+	}
+	if got := rec.types(); !strings.HasPrefix(got, "session,text,tool_call,tool_call,tool_call,approval,approval") || !strings.HasSuffix(got, "text,done") {
+		t.Errorf("events %s", got)
+	}
+	if s.CostUSD <= 0 || s.Usage.InputTokens != 200 {
+		t.Errorf("usage %+v cost %v", s.Usage, s.CostUSD)
+	}
+	// the second request carries the tool results
+	if last := p.reqs[1].Messages[len(p.reqs[1].Messages)-1]; last.Role != llm.RoleTool {
+		t.Errorf("second request ends with %s", last.Role)
+	}
+}
+
+func TestRunDeniedWithoutApprover(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "write", `{}`), say("could not")}}
+	e, tools, store, _ := newEngine(p, nil)
+	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	if err != nil || done.Denials != 1 || len(tools.ran) != 0 {
+		t.Fatalf("done %+v err %v ran %v", done, err, tools.ran)
+	}
+	res := store.msgs[2].Parts[0].ToolResult
+	if !res.IsError || !strings.Contains(res.Content, "no one can be asked") || !strings.Contains(res.Content, "--allow 'write(*)'") {
+		t.Errorf("denial text: %q", res.Content)
+	}
+}
+
+func TestRunUserDenialReason(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "write", `{}`), say("ok")}}
+	e, tools, store, _ := newEngine(p, &approver{d: DecideDeny, reason: "use a branch"})
+	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.ran) != 0 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "use a branch") {
+		t.Errorf("ran %v result %+v", tools.ran, store.msgs[2].Parts[0].ToolResult)
+	}
+}
+
+func TestRunLoopDetection(t *testing.T) {
+	steps := []func(context.Context, *llm.Request, *llm.Accumulator) error{}
+	for i := 0; i < 5; i++ {
+		steps = append(steps, call(fmt.Sprint(i), "read", `{"path": "x"}`))
+	}
+	p := &script{steps: steps}
+	e, tools, _, _ := newEngine(p, nil)
+	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	if err != nil || done.StopReason != StopLoop || len(tools.ran) != 2 || !strings.Contains(done.Result, "read") {
+		t.Fatalf("done %+v err %v ran %d", done, err, len(tools.ran))
+	}
+}
+
+func TestRunMaxTurns(t *testing.T) {
+	steps := []func(context.Context, *llm.Request, *llm.Accumulator) error{}
+	for i := 0; i < 5; i++ {
+		steps = append(steps, call(fmt.Sprint(i), "read", fmt.Sprintf(`{"path":"%d"}`, i)))
+	}
+	e, _, _, _ := newEngine(&script{steps: steps}, nil)
+	e.Config.MaxTurns = 3
+	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	if err != nil || done.StopReason != StopMaxTurns || done.Turns != 3 {
+		t.Fatalf("done %+v err %v", done, err)
+	}
+}
+
+func TestRunCancelKeepsPartialText(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		func(ctx context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+			acc.Text("half an ans")
+			cancel()
+			return ctx.Err()
+		}}}
+	e, _, store, _ := newEngine(p, nil)
+	done, err := e.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	if !errors.Is(err, context.Canceled) || done.StopReason != StopCancelled {
+		t.Fatalf("err %v done %+v", err, done)
+	}
+	if len(store.msgs) != 2 || store.msgs[1].Text() != "half an ans" {
+		t.Fatalf("partial not kept: %+v", store.msgs)
+	}
+}
+
+func TestRunProviderErrorKeepsSession(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		call("1", "read", `{"path":"a"}`),
+		func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+			return &llm.APIError{Kind: llm.KindServer, Status: 500, Message: "boom"}
+		}}}
+	e, _, store, _ := newEngine(p, nil)
+	rec := &recorder{}
+	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	if err == nil || done.StopReason != StopError || len(store.msgs) != 3 {
+		t.Fatalf("err %v done %+v msgs %d", err, done, len(store.msgs))
+	}
+	if !strings.Contains(rec.types(), "error,done") {
+		t.Errorf("events %s", rec.types())
+	}
+}
+
+func TestRunTextToolCalls(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		say(`Let me look.<tool_call>{"name": "read", "arguments": {"path": "a"}}</tool_call>`),
+		say("done"),
+	}}
+	e, tools, store, _ := newEngine(p, nil)
+	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	if err != nil || done.Result != "done" || len(tools.ran) != 1 || tools.ran[0] != `read{"path": "a"}` && tools.ran[0] != `read{"path":"a"}` {
+		t.Fatalf("done %+v ran %v", done, tools.ran)
+	}
+	if m := store.msgs[2]; m.Role != llm.RoleUser || !strings.Contains(m.Text(), "<tool_response") {
+		t.Errorf("text results: %+v", m)
+	}
+}
+
+func TestRunMalformedArgumentsGoBack(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "read", `{"path":`), say("sorry")}}
+	e, tools, store, _ := newEngine(p, nil)
+	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.ran) != 0 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "validation") {
+		t.Errorf("ran %v result %+v", tools.ran, store.msgs[2].Parts[0].ToolResult)
+	}
+}
+
+func TestTodoWrite(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		call("1", "todo_write", `{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"pending"}]}`),
+		call("2", "todo_write", `{"todos":[{"content":"a","status":"bogus"}]}`),
+		say("ok")}}
+	e, _, store, _ := newEngine(p, nil)
+	s := &Session{ID: "s"}
+	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Todos) != 2 || len(store.todos) != 2 {
+		t.Fatalf("todos %+v", s.Todos)
+	}
+	if r := store.msgs[4].Parts[0].ToolResult; !r.IsError || !strings.Contains(r.Content, "bogus") {
+		t.Errorf("bad status accepted: %+v", r)
+	}
+}
+
+func TestCompactionOnSmallWindow(t *testing.T) {
+	big := strings.Repeat("x", 6000)
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		call("1", "read", `{"path":"1"}`),
+		call("2", "read", `{"path":"2"}`),
+		call("3", "read", `{"path":"3"}`),
+		say("SUMMARY: read 1-3"),
+		say("finished"),
+	}}
+	e, _, store, _ := newEngine(p, nil)
+	e.Config.Model.ContextWindow = 1500
+	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("old task " + big), llm.AssistantText("old answer")}}
+	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "new task"}}, func(Event) {})
+	if err != nil || done.Result != "finished" {
+		t.Fatalf("done %+v err %v", done, err)
+	}
+	if store.replaced == 0 {
+		t.Fatal("no compaction happened")
+	}
+	found := false
+	for _, m := range s.Messages {
+		if strings.Contains(m.Text(), "SUMMARY: read 1-3") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("summary not in session: %d messages", len(s.Messages))
+	}
+}
+
+func TestRunBusy(t *testing.T) {
+	e := &Engine{}
+	if err := e.acquire("x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background(), &Session{ID: "x"}, nil, func(Event) {}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("want ErrBusy, got %v", err)
+	}
+}
+
+func TestBuildSystemPromptKeepsBraces(t *testing.T) {
+	p := BuildSystemPrompt(PromptInput{Workspace: "/w", Instructions: []InstructionFile{{Path: "/w/AGENTS.md", Content: "use {{.X}} and {}"}}, Append: "extra {x}"})
+	if !strings.Contains(p, "use {{.X}} and {}") || !strings.HasSuffix(p, "extra {x}") || !strings.Contains(p, "- Workspace: /w") {
+		t.Errorf("prompt: %s", p)
+	}
+}
+
+func BenchmarkEngineTurn(b *testing.B) {
+	step := func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+		acc.ToolCall(llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)})
+		return nil
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{step, say("done")}}
+		e := &Engine{Provider: p, Tools: &fakeTools{}, Policy: &policy{}}
+		_, _ = e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	}
+}

@@ -1,0 +1,139 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// EventType names an engine event. These names are a contract: headless
+// `--output-format stream-json` prints them, the web UI sends them as SSE
+// event names and the TUI renders them.
+type EventType string
+
+// The engine's events, in the order a run produces them.
+const (
+	EventSession    EventType = "session"     // first event of a run: session id, provider, model, workspace
+	EventText       EventType = "text"        // a delta of the answer's text
+	EventReasoning  EventType = "reasoning"   // a delta of reasoning/thinking text
+	EventToolCall   EventType = "tool_call"   // a complete tool call the model asked for
+	EventApproval   EventType = "approval"    // an approval request, or the decision taken
+	EventToolResult EventType = "tool_result" // the result of a tool call
+	EventUsage      EventType = "usage"       // token usage and cost after a model response
+	EventTodos      EventType = "todos"       // the model's plan changed (todo_write)
+	EventError      EventType = "error"       // a failure (the run may go on or end)
+	EventDone       EventType = "done"        // last event of a run
+)
+
+// Event is one thing that happened in a run. Type selects which of the
+// pointer fields is set; Text is used by text, reasoning and error events.
+type Event struct {
+	Type       EventType       `json:"type"`
+	SessionID  string          `json:"session_id,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Session    *SessionInfo    `json:"session,omitempty"`
+	ToolCall   *ToolCallInfo   `json:"tool_call,omitempty"`
+	Approval   *ApprovalInfo   `json:"approval,omitempty"`
+	ToolResult *ToolResultInfo `json:"tool_result,omitempty"`
+	Usage      *UsageInfo      `json:"usage,omitempty"`
+	Todos      []Todo          `json:"todos,omitempty"`
+	Error      *ErrorInfo      `json:"error,omitempty"`
+	Done       *DoneInfo       `json:"done,omitempty"`
+}
+
+// SessionInfo describes the session a run works in.
+type SessionInfo struct {
+	ID        string `json:"session_id"`
+	Provider  string `json:"provider"`
+	Model     string `json:"model"`
+	Workspace string `json:"workspace"`
+	Resumed   bool   `json:"resumed,omitempty"`
+}
+
+// ToolCallInfo is a tool call as front ends show it.
+type ToolCallInfo struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ApprovalInfo is an approval request (Decision empty) or the decision taken
+// for it. Diff is a unified diff of the change for file tools, Command the
+// exact command line for shell tools, Rule the rule or mode that asked,
+// Suggested the rule "always allow" would save. Decision is one of
+// "once", "session", "always", "deny"; Reason the user's reason for a denial.
+type ApprovalInfo struct {
+	ID        string          `json:"id"`
+	CallID    string          `json:"call_id"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Diff      string          `json:"diff,omitempty"`
+	Command   string          `json:"command,omitempty"`
+	Rule      string          `json:"rule,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Suggested string          `json:"suggested_rule,omitempty"`
+	Decision  Decision        `json:"decision,omitempty"`
+}
+
+// ToolResultInfo is a tool's result as front ends show it. Category is one
+// of security, permission, validation, not_found, execution when OK is false.
+// Meta carries the tool's metadata (diff, exit code, path, ...) as JSON.
+type ToolResultInfo struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	OK         bool            `json:"ok"`
+	Output     string          `json:"output"`
+	Error      string          `json:"error,omitempty"`
+	Category   string          `json:"category,omitempty"`
+	Meta       json.RawMessage `json:"metadata,omitempty"`
+	DurationMS int64           `json:"duration_ms"`
+}
+
+// UsageInfo reports tokens after a model response: Turn for that response,
+// Session for the whole session; CostUSD the session's cost from catalog
+// prices (0 when unknown or free); ContextTokens the prompt size of the last
+// request and ContextWindow the model's window, both in tokens;
+// ContextPercent = 100·ContextTokens/ContextWindow (0 when the window is
+// unknown).
+type UsageInfo struct {
+	Turn           llm.Usage `json:"turn"`
+	Session        llm.Usage `json:"session"`
+	CostUSD        float64   `json:"cost_usd"`
+	ContextTokens  int       `json:"context_tokens"`
+	ContextWindow  int       `json:"context_window,omitempty"`
+	ContextPercent float64   `json:"context_percent,omitempty"`
+}
+
+// ErrorInfo describes a failure: Kind is an llm.ErrorKind for provider
+// errors, or "engine"/"cancelled"; Fatal says whether the run ended.
+type ErrorInfo struct {
+	Message string `json:"message"`
+	Kind    string `json:"kind,omitempty"`
+	Fatal   bool   `json:"fatal,omitempty"`
+}
+
+// DoneInfo closes a run: why it stopped, how many model responses it took,
+// the final answer's text, the run's usage and the session's cost, and how
+// many tool calls the policy or the user denied.
+type DoneInfo struct {
+	StopReason StopReason `json:"stop_reason"`
+	Turns      int        `json:"turns"`
+	Result     string     `json:"result"`
+	Usage      llm.Usage  `json:"usage"`
+	CostUSD    float64    `json:"cost_usd"`
+	Denials    int        `json:"denials,omitempty"`
+}
+
+// StopReason says why a run ended.
+type StopReason string
+
+// The reasons a run ends.
+const (
+	StopDone      StopReason = "done"        // the model answered without tool calls
+	StopMaxTurns  StopReason = "max_turns"   // max_tool_turns / --max-turns reached
+	StopLoop      StopReason = "loop"        // the same tool call repeated 3 times in a row
+	StopCancelled StopReason = "cancelled"   // the context was cancelled (Esc, Ctrl+C)
+	StopError     StopReason = "error"       // a provider or engine failure
+	StopDenied    StopReason = "denied"      // a needed action was denied and the model gave up
+	StopMarker    StopReason = "done_marker" // the model wrote %%DONE%% / %%COMPLETE%% (agent mode)
+)

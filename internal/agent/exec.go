@@ -1,0 +1,287 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// ExtraTool is a tool the engine itself answers (todo_write, Ralph's
+// complete_task): it changes the session or the run, not the workspace, so
+// the permission policy is not asked.
+type ExtraTool struct {
+	Spec llm.Tool
+	Run  func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo
+}
+
+func (r *run) specs() []llm.Tool {
+	var specs []llm.Tool
+	if r.e.Tools != nil {
+		specs = append(specs, r.e.Tools.Specs()...)
+	}
+	for _, x := range r.extraTools() {
+		specs = append(specs, x.Spec)
+	}
+	return specs
+}
+
+func (r *run) extraTools() []ExtraTool {
+	return append([]ExtraTool{todoTool(r)}, r.cfg.ExtraTools...)
+}
+
+func (r *run) extra(name string) *ExtraTool {
+	for _, x := range r.extraTools() {
+		if x.Spec.Name == name {
+			return &x
+		}
+	}
+	return nil
+}
+
+// slot is one tool call of a model response on its way to a result.
+type slot struct {
+	tc     llm.ToolCall
+	call   *Call
+	result ToolResultInfo
+	done   bool
+}
+
+// runCalls decides and runs the calls of one model response, in order,
+// running consecutive read-only calls in parallel, and appends the tool
+// message with every call's result (cancelled calls included, so the next
+// request stays valid).
+func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool) error {
+	slots := make([]*slot, len(calls))
+	var batch []*slot
+	for i, tc := range calls {
+		sl := &slot{tc: tc}
+		slots[i] = sl
+		r.emit(Event{Type: EventToolCall, SessionID: r.s.ID, ToolCall: &ToolCallInfo{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}})
+		if ctx.Err() != nil {
+			r.finish(sl, cancelledResult(tc))
+			continue
+		}
+		if !r.decide(ctx, sl) {
+			continue
+		}
+		if sl.call.ReadOnly {
+			batch = append(batch, sl)
+			continue
+		}
+		r.execute(ctx, batch)
+		batch = nil
+		r.execute(ctx, []*slot{sl})
+	}
+	r.execute(ctx, batch)
+	results := make([]llm.ToolResult, len(slots))
+	for i, sl := range slots {
+		results[i] = modelResult(sl)
+	}
+	return r.append(ctx, resultMessage(results, textMode), nil)
+}
+
+// decide prepares a call and asks the policy (and, when it says ask, the
+// user). It reports whether the call should run; otherwise its result is set.
+func (r *run) decide(ctx context.Context, sl *slot) bool {
+	tc := sl.tc
+	if tc.ArgsError != "" {
+		r.finish(sl, ToolResultInfo{ID: tc.ID, Name: tc.Name, Error: tc.ArgsError, Category: "validation"})
+		return false
+	}
+	if x := r.extra(tc.Name); x != nil {
+		res := x.Run(ctx, r.s, tc.Arguments)
+		res.ID, res.Name = tc.ID, tc.Name
+		r.finish(sl, res)
+		return false
+	}
+	if r.e.Tools == nil {
+		r.finish(sl, ToolResultInfo{ID: tc.ID, Name: tc.Name, Error: "no tools are available in this session", Category: "not_found"})
+		return false
+	}
+	call, bad := r.e.Tools.Prepare(tc.Name, tc.Arguments)
+	if bad != nil {
+		bad.ID, bad.Name = tc.ID, tc.Name
+		r.finish(sl, *bad)
+		return false
+	}
+	call.ID = tc.ID
+	sl.call = call
+	if r.e.Policy == nil {
+		return true
+	}
+	v := r.e.Policy.Check(call)
+	switch v.Decision {
+	case "allow":
+		return true
+	case "ask":
+		return r.ask(ctx, sl, v)
+	}
+	r.deny(sl, policyDenial(v))
+	return false
+}
+
+// ask puts an approval request to the user, or denies when no one can be
+// asked.
+func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
+	if r.e.Approver == nil {
+		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with --allow '%s' or another --permission-mode", sl.call.Name, ruleText(v), suggestion(v, sl.call)))
+		return false
+	}
+	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
+		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: suggestion(v, sl.call)}
+	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
+	d, reason, err := r.e.Approver.Approve(ctx, info)
+	if err != nil || ctx.Err() != nil {
+		r.finish(sl, cancelledResult(sl.tc))
+		return false
+	}
+	answered := info
+	answered.Decision, answered.Reason = d, reason
+	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &answered})
+	switch d {
+	case DecideOnce:
+		return true
+	case DecideSession, DecideAlways:
+		if err := r.e.Policy.Remember(d, info.Suggested); err != nil {
+			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "could not save the rule: " + err.Error(), Kind: "engine"}})
+		}
+		return true
+	}
+	msg := "the user denied this call"
+	if reason != "" {
+		msg += ": " + reason
+	}
+	r.deny(sl, msg)
+	return false
+}
+
+func (r *run) deny(sl *slot, msg string) {
+	r.denials++
+	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission"})
+}
+
+// execute runs the slots concurrently (a batch holds only read-only calls,
+// or a single call) and reports each result as it completes.
+func (r *run) execute(ctx context.Context, batch []*slot) {
+	if len(batch) == 0 {
+		return
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, sl := range batch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := r.e.Now()
+			res := r.e.Tools.Run(ctx, sl.call)
+			res.ID, res.Name = sl.tc.ID, sl.call.Name
+			res.DurationMS = time.Since(start).Milliseconds()
+			if ctx.Err() != nil && !res.OK {
+				res = cancelledResult(sl.tc)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			r.finish(sl, res)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *run) finish(sl *slot, res ToolResultInfo) {
+	sl.result, sl.done = res, true
+	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
+}
+
+// closeCalls answers calls that will not run (so the conversation stays
+// valid) without running them.
+func (r *run) closeCalls(ctx context.Context, calls []llm.ToolCall, textMode bool, why string) {
+	results := make([]llm.ToolResult, len(calls))
+	for i, c := range calls {
+		results[i] = llm.ToolResult{CallID: c.ID, Name: c.Name, Content: why, IsError: true}
+	}
+	_ = r.append(ctx, resultMessage(results, textMode), nil)
+}
+
+// resultMessage is the message carrying results: native tool results, or
+// text for a model that wrote its calls as text.
+func resultMessage(results []llm.ToolResult, textMode bool) llm.Message {
+	if textMode {
+		return textResults(results)
+	}
+	return llm.ToolResults(results...)
+}
+
+// modelResult is the text the model sees for a slot.
+func modelResult(sl *slot) llm.ToolResult {
+	res := sl.result
+	if !sl.done {
+		res = cancelledResult(sl.tc)
+	}
+	tr := llm.ToolResult{CallID: sl.tc.ID, Name: sl.tc.Name, Content: res.Output}
+	if !res.OK {
+		tr.IsError = true
+		tr.Content = "Error"
+		if res.Category != "" {
+			tr.Content += " (" + res.Category + ")"
+		}
+		tr.Content += ": " + res.Error
+		if res.Output != "" {
+			tr.Content += "\n" + res.Output
+		}
+	}
+	if tr.Content == "" {
+		tr.Content = "(no output)"
+	}
+	return tr
+}
+
+func cancelledResult(tc llm.ToolCall) ToolResultInfo {
+	return ToolResultInfo{ID: tc.ID, Name: tc.Name, Error: "cancelled by the user before it completed", Category: "execution"}
+}
+
+func policyDenial(v Verdict) string {
+	msg := "denied by the permission policy"
+	if v.Reason != "" {
+		msg += ": " + v.Reason
+	}
+	if r := ruleText(v); r != "" {
+		msg += " [" + r + "]"
+	}
+	return msg
+}
+
+// ruleText names the rule and where it came from: `rule run_command(rm *) in /ws/.aidex/config.toml`.
+func ruleText(v Verdict) string {
+	switch {
+	case v.Rule != "" && v.Source != "":
+		return "rule " + v.Rule + " from " + v.Source
+	case v.Rule != "":
+		return v.Rule
+	}
+	return ""
+}
+
+func suggestion(v Verdict, c *Call) string {
+	if v.Suggested != "" {
+		return v.Suggested
+	}
+	return c.Name
+}
+
+// canonicalJSON re-encodes a JSON value with sorted keys, so equal
+// arguments compare equal whatever their spacing and key order.
+func canonicalJSON(raw json.RawMessage) []byte {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// Tools is what the engine needs of the tool registry: the schemas offered
+// to the model, a check of a call's arguments before the policy is asked,
+// and the run itself.
+type Tools interface {
+	// Specs returns the tools offered to the model.
+	Specs() []llm.Tool
+	// Prepare normalises a call (tool-name and parameter aliases) and
+	// validates its arguments. A non-nil result is a validation problem to
+	// send back to the model instead of running the call.
+	Prepare(name string, args json.RawMessage) (*Call, *ToolResultInfo)
+	// Run executes a prepared, approved call. Problems the model can fix
+	// are results with OK false, never Go errors.
+	Run(ctx context.Context, c *Call) ToolResultInfo
+}
+
+// Call is a validated tool call ready for the policy: the canonical tool
+// name, normalised arguments, the tool's kind (read, write, exec, network,
+// other), the path arguments as the model gave them, the command line for
+// shell tools, and a preview (unified diff of a file change) for approvals.
+// Impl is the registry's own handle.
+type Call struct {
+	ID       string
+	Name     string
+	Args     json.RawMessage
+	Kind     string
+	Paths    []string
+	Command  string
+	ReadOnly bool
+	Preview  string
+	Impl     any
+}
+
+// Verdict is the policy's answer for a call.
+type Verdict struct {
+	Decision  string // "allow", "ask" or "deny"
+	Rule      string // the rule or mode that decided
+	Source    string // the file (or "flag", "default") the rule came from
+	Reason    string // a sentence for the model and the user
+	Suggested string // the rule "always allow" would save
+}
+
+// Policy decides whether a call may run. Remember records an approval
+// answered "session" or "always" ("always" also writes the project's
+// config).
+type Policy interface {
+	Check(c *Call) Verdict
+	Remember(d Decision, rule string) error
+}
+
+// Decision is a user's answer to an approval request.
+type Decision string
+
+// The answers to an approval request.
+const (
+	DecideOnce    Decision = "once"    // allow this call
+	DecideSession Decision = "session" // allow calls matching the rule for this session
+	DecideAlways  Decision = "always"  // allow in this project (saved as a rule)
+	DecideDeny    Decision = "deny"    // refuse; Reason goes to the model
+)
+
+// Approver asks a person. Approve blocks until they answer or ctx ends. A
+// front end that cannot ask passes a nil Approver: what the policy does not
+// allow is then denied.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalInfo) (Decision, string, error)
+}
+
+// Store persists a session as it goes. Every method is called when the
+// thing it records is complete, so an abort loses nothing.
+type Store interface {
+	// AppendMessage saves one complete message with the usage of the model
+	// response that produced it (nil for user and tool messages).
+	AppendMessage(ctx context.Context, sessionID string, m llm.Message, usage *llm.Usage) error
+	// ReplaceMessages swaps the session's messages after a compaction.
+	ReplaceMessages(ctx context.Context, sessionID string, msgs []llm.Message) error
+	// SaveTodos saves the model's plan.
+	SaveTodos(ctx context.Context, sessionID string, todos []Todo) error
+}

@@ -1,0 +1,99 @@
+// Package cli holds aidex's commands and flags (cobra) and maps them onto the
+// engine, the catalog and the configuration. Nothing here runs at package
+// init; each command loads only what it needs.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+// Exit codes of the aidex process, as documented in the README.
+const (
+	ExitOK      = 0 // done
+	ExitFailure = 1 // provider, network or I/O error
+	ExitUsage   = 2 // bad usage or input
+	ExitDenied  = 3 // a needed action was denied by the permission policy
+	ExitLimit   = 4 // the turn or step limit was reached
+)
+
+// Process is what the command line runs with: arguments (without the program
+// name), standard streams, an environment lookup and the build version
+// ("" when unset at build time).
+type Process struct {
+	Args    []string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Getenv  func(string) string
+	Version string
+}
+
+// ExitError carries a process exit code with its cause.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+// Error returns the cause's message.
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageErr wraps err with the bad-usage exit code.
+func usageErr(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Main runs aidex with p and returns the process exit code. SIGINT and
+// SIGTERM cancel the running command's context (a headless run then keeps
+// its partial answer in the session).
+func Main(p Process) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	app := newApp(p)
+	root := newRootCmd(app)
+	root.SetArgs(p.Args)
+	root.SetIn(p.Stdin)
+	root.SetOut(p.Stdout)
+	root.SetErr(p.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitFailure
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		code = ee.Code
+	} else if !app.started {
+		code = ExitUsage // cobra refused the command line itself
+	}
+	if ee == nil || ee.Err != nil {
+		fmt.Fprintf(p.Stderr, "aidex: %v\n", err)
+	}
+	return code
+}
+
+// version returns the build's version: the -ldflags value, else the module
+// version `go install` recorded, else "dev".
+func (p Process) version() string {
+	if p.Version != "" {
+		return p.Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
