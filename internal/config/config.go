@@ -1,0 +1,202 @@
+// Package config loads aidex's TOML configuration: built-in defaults, the global file
+// ($XDG_CONFIG_HOME/aidex/config.toml), the project file (<workspace>/.aidex/config.toml),
+// AIDEX_* environment variables and command-line flags, in that order of precedence.
+//
+// Files are decoded strictly: unknown keys and wrong types are errors naming the file, the
+// line and the key. A project file of a folder the user has not trusted (`aidex trust`) may
+// not redirect providers, set keys or commands, or widen permissions; such settings are
+// ignored with a warning. The package also edits files in place (Set, AddRule) keeping
+// comments, masks secrets for display, records trusted folders, and imports the Python
+// AIdex's config.json once.
+package config
+
+import (
+	"reflect"
+	"slices"
+	"time"
+)
+
+// Source names for values that do not come from a file. File sources are "PATH:LINE".
+const (
+	SourceDefault = "default"
+	SourceEnv     = "env"
+	SourceFlag    = "flag"
+)
+
+// Config is the merged configuration. The toml tags are the key names of the files; time
+// values are in seconds and sizes in tokens.
+type Config struct {
+	Provider               string   `toml:"provider"`                 // provider name (catalog or [providers.NAME])
+	Model                  string   `toml:"model"`                    // model id
+	Stream                 bool     `toml:"stream"`                   // stream responses [true]
+	MaxTokens              int      `toml:"max_tokens"`               // output tokens per response; 0 = provider default
+	Temperature            *float64 `toml:"temperature"`              // 0..2; nil = provider default
+	RequestTimeout         int      `toml:"request_timeout"`          // seconds per request [300]
+	StreamIdleTimeout      int      `toml:"stream_idle_timeout"`      // seconds without stream data [90]
+	MaxRetries             int      `toml:"max_retries"`              // retries of a failed request [3]
+	MaxToolTurns           int      `toml:"max_tool_turns"`           // tool-call turns per user message [25]
+	Workspace              string   `toml:"workspace"`                // workspace root (absolute)
+	SafeMode               bool     `toml:"safe_mode"`                // [true]
+	WebAllowShellTools     bool     `toml:"web_allow_shell_tools"`    // shell tools in the web UI [false]
+	ReasoningEffort        string   `toml:"reasoning_effort"`         // minimal|low|medium|high; "" = unset
+	ThinkingBudget         int      `toml:"thinking_budget"`          // reasoning tokens; 0 = unset
+	OllamaBaseURL          string   `toml:"ollama_base_url"`          // e.g. http://127.0.0.1:11434
+	CustomBaseURL          string   `toml:"custom_base_url"`          // OpenAI-compatible endpoint
+	CustomChatModel        string   `toml:"custom_chat_model"`        // model at CustomBaseURL
+	ImageProvider          string   `toml:"image_provider"`           // provider for image generation
+	ImageModel             string   `toml:"image_model"`              // image model id
+	ImageAPIKey            string   `toml:"image_api_key"`            // secret
+	ImageBaseURL           string   `toml:"image_base_url"`           // image endpoint
+	SystemPromptFile       string   `toml:"system_prompt_file"`       // absolute path
+	CompactionThreshold    float64  `toml:"compaction_threshold"`     // fraction of the context window, (0,1] [0.85]
+	VerifyCommand          string   `toml:"verify_command"`           // shell command run to verify changes
+	MaxBackgroundProcesses int      `toml:"max_background_processes"` // [5]
+	WebFetchAllowPrivate   bool     `toml:"web_fetch_allow_private"`  // web fetch may reach private addresses [false]
+	PermissionMode         string   `toml:"permission_mode"`          // plan|ask|auto-edit|yolo [ask]
+	Confine                bool     `toml:"confine"`                  // confine file tools to the workspace [true]
+	AllowedDirs            []string `toml:"allowed_dirs"`             // extra directories (absolute)
+
+	Permissions Permissions               `toml:"permissions"`
+	Tools       Tools                     `toml:"tools"`
+	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
+
+	// Sources maps each key ("model", "tools.profile", "providers.groq.base_url") to where its
+	// value came from: SourceDefault, SourceEnv, SourceFlag or "PATH:LINE".
+	Sources map[string]string `toml:"-"`
+	// Paths are the resolved directories and files.
+	Paths Paths `toml:"-"`
+	// ProjectFile is <workspace>/.aidex/config.toml ("" without a workspace), loaded if present.
+	ProjectFile string `toml:"-"`
+	// ProjectTrusted reports whether the workspace folder is trusted (see Paths.Trust).
+	ProjectTrusted bool `toml:"-"`
+}
+
+// Permissions holds the permission rules of [permissions]. Rules accumulate across files,
+// environment and flags, in that order.
+type Permissions struct {
+	Allow []Rule `toml:"allow"`
+	Deny  []Rule `toml:"deny"`
+	Ask   []Rule `toml:"ask"`
+}
+
+// Rule is one permission rule, "TOOL" or "TOOL(PATTERN)" (see ParseRule), with its Source:
+// "PATH:LINE", SourceEnv or SourceFlag.
+type Rule struct {
+	Text   string
+	Source string
+}
+
+// Tools holds [tools]: the tool profile and explicit additions and removals by tool name.
+type Tools struct {
+	Profile  string   `toml:"profile"` // standard|full|readonly [standard]
+	Enabled  []string `toml:"enabled"`
+	Disabled []string `toml:"disabled"`
+}
+
+// ProviderConfig is one [providers.NAME] table: an override of a catalog provider or a new
+// provider. Empty fields keep the catalog's values.
+type ProviderConfig struct {
+	Type      string   `toml:"type"`        // openai|openai-responses|anthropic|gemini|ollama
+	BaseURL   string   `toml:"base_url"`    // API root, e.g. http://127.0.0.1:8080/v1
+	APIKey    string   `toml:"api_key"`     // secret
+	APIKeyEnv string   `toml:"api_key_env"` // name of the environment variable holding the key
+	Models    []string `toml:"models"`      // static model list
+}
+
+// RequestTimeoutDuration returns RequestTimeout as a time.Duration.
+func (c *Config) RequestTimeoutDuration() time.Duration {
+	return time.Duration(c.RequestTimeout) * time.Second
+}
+
+// StreamIdleTimeoutDuration returns StreamIdleTimeout as a time.Duration.
+func (c *Config) StreamIdleTimeoutDuration() time.Duration {
+	return time.Duration(c.StreamIdleTimeout) * time.Second
+}
+
+// Defaults returns the built-in configuration, every key sourced SourceDefault.
+func Defaults() *Config {
+	c := &Config{
+		Stream:                 true,
+		RequestTimeout:         300,
+		StreamIdleTimeout:      90,
+		MaxRetries:             3,
+		MaxToolTurns:           25,
+		SafeMode:               true,
+		CompactionThreshold:    0.85,
+		MaxBackgroundProcesses: 5,
+		PermissionMode:         "ask",
+		Confine:                true,
+		Tools:                  Tools{Profile: "standard"},
+		Providers:              map[string]ProviderConfig{},
+		Sources:                map[string]string{},
+	}
+	for _, s := range specs() {
+		if !s.provider {
+			c.Sources[s.name] = SourceDefault
+		}
+	}
+	return c
+}
+
+// field returns the settable struct field of key s (for provider keys, of a copy of the
+// provider's table; store it back with putProvider).
+func (c *Config) field(s keySpec, provider string) (reflect.Value, *ProviderConfig) {
+	if !s.provider {
+		return reflect.ValueOf(c).Elem().FieldByIndex(s.index), nil
+	}
+	pc := c.Providers[provider]
+	return reflect.ValueOf(&pc).Elem().FieldByIndex(s.index), &pc
+}
+
+// assign stores the typed value v (string, bool, int, float64 or []string) of key s.
+// Rules are appended with their source; everything else replaces the previous value.
+func (c *Config) assign(s keySpec, provider string, v any, source string) {
+	f, pc := c.field(s, provider)
+	switch s.kind {
+	case kindRules:
+		for _, text := range v.([]string) {
+			f.Set(reflect.Append(f, reflect.ValueOf(Rule{Text: text, Source: source})))
+		}
+	case kindList:
+		f.Set(reflect.ValueOf(slices.Clone(v.([]string))))
+	case kindInt:
+		f.SetInt(int64(v.(int)))
+	case kindFloat:
+		x := v.(float64)
+		if f.Kind() == reflect.Pointer {
+			f.Set(reflect.ValueOf(&x))
+		} else {
+			f.SetFloat(x)
+		}
+	case kindBool:
+		f.SetBool(v.(bool))
+	default:
+		f.SetString(v.(string))
+	}
+	if pc != nil {
+		c.Providers[provider] = *pc
+	}
+	c.Sources[dottedKey(s, provider)] = source
+}
+
+// value returns the current value of key s as string, bool, int, float64 (nil for an unset
+// optional number), []string or []Rule.
+func (c *Config) value(s keySpec, provider string) any {
+	f, _ := c.field(s, provider)
+	if f.Kind() == reflect.Pointer {
+		if f.IsNil() {
+			return nil
+		}
+		return f.Elem().Interface()
+	}
+	return f.Interface()
+}
+
+// dottedKey is the display name of key s: its name, with the provider name in place of "*"
+// (quoted when it is not a bare TOML key).
+func dottedKey(s keySpec, provider string) string {
+	if !s.provider {
+		return s.name
+	}
+	return "providers." + quoteKey(provider) + "." + s.name[len("providers.*."):]
+}

@@ -1,0 +1,390 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// LoadOptions are the inputs of Load.
+type LoadOptions struct {
+	// Env looks up an environment variable ("" when unset), e.g. os.Getenv. Required: tests
+	// pass a map lookup so they never read the real home directory.
+	Env func(string) string
+	// Workspace is the absolute workspace folder; its .aidex/config.toml is the project file,
+	// and it is Config.Workspace unless a file, AIDEX_WORKSPACE or Flags["workspace"] sets
+	// another. Relative paths from the environment and flags resolve against it.
+	// "" loads no project file.
+	Workspace string
+	// Flags are command-line values by key ("model", "max_tool_turns", "permissions.allow",
+	// "providers.groq.base_url"), typed like `aidex config set`; pass absolute paths.
+	// Highest precedence.
+	Flags map[string]string
+	// KnownProviders are the catalog's provider names, to tell a catalog provider overridden
+	// by [providers.NAME] from a new one.
+	KnownProviders []string
+	// Paths overrides ResolvePaths(Env) when non-nil.
+	Paths *Paths
+	// NoLegacyImport skips the one-time import of the Python AIdex's config.json.
+	NoLegacyImport bool
+}
+
+// Warning is a non-fatal problem: a setting of an untrusted project file that was ignored, a
+// legacy import note, a risky provider choice.
+type Warning struct {
+	File    string // config file, SourceEnv or SourceFlag; "" when not about a file
+	Line    int    // 1-based; 0 when unknown
+	Key     string // dotted key, when about one
+	Message string
+}
+
+// String gives "FILE:LINE: MESSAGE".
+func (w Warning) String() string {
+	switch {
+	case w.File == "":
+		return w.Message
+	case w.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Message)
+	default:
+		return w.File + ": " + w.Message
+	}
+}
+
+// Load merges defaults < global file < project file < AIDEX_* environment < Flags.
+//
+// Scalar keys and lists override earlier values; permission rules accumulate with their
+// sources. Settings of an untrusted project file that could redirect keys, run commands or
+// widen permissions are ignored, each with a Warning (see Paths.Trust). When the global file
+// is missing and the Python AIdex's config.json exists, it is converted once into the
+// global file first (see ImportLegacy) unless NoLegacyImport is set.
+//
+// Errors: opts.Env nil; an unresolvable home directory; an unreadable file; every syntax,
+// unknown-key, type and value problem in files, environment and flags, as *FileError values
+// joined with errors.Join ("FILE:LINE: MESSAGE").
+func Load(opts LoadOptions) (*Config, []Warning, error) {
+	if opts.Env == nil {
+		return nil, nil, errors.New("config: LoadOptions.Env is nil; pass os.Getenv or a lookup function")
+	}
+	paths, err := loadPaths(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := &loader{opts: opts, paths: paths, cfg: Defaults(), ss: specs(), global: map[string]bool{}}
+	l.cfg.Paths = paths
+	l.cfg.Workspace = opts.Workspace
+	if !opts.NoLegacyImport {
+		l.importLegacy()
+	}
+	if err := l.loadFiles(); err != nil {
+		return nil, l.warnings, err
+	}
+	var errs []error
+	errs = append(errs, l.applyEnv()...)
+	errs = append(errs, l.applyFlags()...)
+	errs = append(errs, l.checkProviders()...)
+	if len(errs) > 0 {
+		return nil, l.warnings, errors.Join(errs...)
+	}
+	l.warnUntrustedProvider()
+	return l.cfg, l.warnings, nil
+}
+
+func loadPaths(opts LoadOptions) (Paths, error) {
+	if opts.Paths != nil {
+		return *opts.Paths, nil
+	}
+	return ResolvePaths(opts.Env)
+}
+
+type loader struct {
+	opts     LoadOptions
+	paths    Paths
+	cfg      *Config
+	ss       []keySpec
+	warnings []Warning
+	global   map[string]bool // providers named in the global file
+	project  *fileDoc
+}
+
+func (l *loader) importLegacy() {
+	imported, ws, err := ImportLegacy(l.paths, l.opts.KnownProviders...)
+	l.warnings = append(l.warnings, ws...)
+	if err != nil {
+		l.warnings = append(l.warnings, Warning{File: l.paths.LegacyFile, Message: fmt.Sprintf("not imported: %v", err)})
+	} else if imported {
+		l.warnings = append(l.warnings, Warning{File: l.paths.LegacyFile, Message: "imported into " + l.paths.ConfigFile + " (the JSON file is no longer read)"})
+	}
+}
+
+func (l *loader) loadFiles() error {
+	var errs []error
+	global, err := readDoc(l.paths.ConfigFile)
+	if err != nil {
+		errs = append(errs, err)
+	} else if global != nil {
+		for name := range global.providers {
+			l.global[name] = true
+		}
+		l.applyDoc(global, l.paths.ConfigDir, nil)
+	}
+	if l.opts.Workspace != "" {
+		l.cfg.ProjectFile = ProjectConfigFile(l.opts.Workspace)
+		if err := l.loadProject(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (l *loader) loadProject() error {
+	trusted, err := l.paths.IsTrusted(l.opts.Workspace)
+	if err != nil {
+		// Fail closed but keep aidex usable: the project file loads as untrusted.
+		l.warnings = append(l.warnings, Warning{File: l.paths.TrustFile, Message: fmt.Sprintf(
+			"%v; treating %s as untrusted", err, l.opts.Workspace)})
+		trusted = false
+	}
+	l.cfg.ProjectTrusted = trusted
+	doc, err := readDoc(l.cfg.ProjectFile)
+	if err != nil || doc == nil {
+		return err
+	}
+	l.project = doc
+	var own map[string]bool
+	if !trusted {
+		own = map[string]bool{}
+		for name := range doc.providers {
+			if !slices.Contains(l.opts.KnownProviders, name) && !l.global[name] {
+				own[name] = true
+			}
+		}
+	}
+	l.applyDoc(doc, l.opts.Workspace, own)
+	return nil
+}
+
+// readDoc reads and decodes a config file; a missing file gives (nil, nil).
+func readDoc(file string) (*fileDoc, error) {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config: read %s: %w", file, err)
+	}
+	return parseFile(file, data)
+}
+
+// applyDoc applies a file's settings. own is nil for trusted files; for an untrusted project
+// file it holds the providers the file defines itself, and refused settings become warnings.
+func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
+	names := make([]string, 0, len(doc.providers))
+	for name := range doc.providers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := l.cfg.Providers[name]; !ok {
+			l.cfg.Providers[name] = ProviderConfig{}
+			l.cfg.Sources["providers."+quoteKey(name)] = fmt.Sprintf("%s:%d", doc.file, doc.providers[name])
+		}
+	}
+	for _, s := range doc.settings {
+		if own != nil {
+			if reason := refusal(s, own); reason != "" {
+				l.warnings = append(l.warnings, Warning{File: s.file, Line: s.line, Key: s.key(), Message: fmt.Sprintf(
+					"ignored %s: %s; this folder is not trusted (run `aidex trust` in %s to allow it)", s.key(), reason, l.opts.Workspace)})
+				continue
+			}
+		}
+		l.apply(s, base)
+	}
+}
+
+func (l *loader) apply(s setting, base string) {
+	v := s.value
+	if s.spec.isPath() {
+		switch x := v.(type) {
+		case string:
+			v = expandPath(x, l.paths.Home, base)
+		case []string:
+			out := make([]string, len(x))
+			for i, p := range x {
+				out[i] = expandPath(p, l.paths.Home, base)
+			}
+			v = out
+		}
+	}
+	l.cfg.assign(s.spec, s.provider, v, s.source())
+}
+
+// applyEnv applies AIDEX_<KEY> variables for every key outside [providers].
+func (l *loader) applyEnv() []error {
+	var errs []error
+	for _, s := range l.ss {
+		name := s.envName()
+		if name == "" {
+			continue
+		}
+		raw := l.opts.Env(name)
+		if raw == "" {
+			continue
+		}
+		if err := l.applyString(s, "", raw, SourceEnv); err != nil {
+			errs = append(errs, &FileError{File: "env " + name, Key: s.name, Message: fmt.Sprintf("%s %v", s.name, err)})
+		}
+	}
+	return errs
+}
+
+// applyFlags applies opts.Flags in key order.
+func (l *loader) applyFlags() []error {
+	keys := make([]string, 0, len(l.opts.Flags))
+	for k := range l.opts.Flags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var errs []error
+	for _, k := range keys {
+		s, provider, err := resolveKey(l.ss, k)
+		if err == nil {
+			err = l.applyString(s, provider, l.opts.Flags[k], SourceFlag)
+			if err != nil {
+				err = fmt.Errorf("%s %w", k, err)
+			}
+		}
+		if err != nil {
+			errs = append(errs, &FileError{File: "flag " + k, Key: k, Message: err.Error()})
+		}
+	}
+	return errs
+}
+
+func (l *loader) applyString(s keySpec, provider, raw, source string) error {
+	v, err := fromString(s.kind, raw)
+	if err == nil {
+		err = validate(s, v)
+	}
+	if err != nil {
+		return err
+	}
+	if s.provider {
+		if _, ok := l.cfg.Providers[provider]; !ok {
+			l.cfg.Providers[provider] = ProviderConfig{}
+			l.cfg.Sources["providers."+quoteKey(provider)] = source
+		}
+	}
+	l.apply(setting{spec: s, provider: provider, value: v, file: source}, l.opts.Workspace)
+	return nil
+}
+
+// checkProviders requires a type, and a base_url unless the type is ollama, for providers
+// that are not in the catalog.
+func (l *loader) checkProviders() []error {
+	var errs []error
+	names := make([]string, 0, len(l.cfg.Providers))
+	for name := range l.cfg.Providers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if slices.Contains(l.opts.KnownProviders, name) {
+			continue
+		}
+		pc := l.cfg.Providers[name]
+		var missing []string
+		if pc.Type == "" {
+			missing = append(missing, "type")
+		}
+		if pc.BaseURL == "" && pc.Type != "ollama" {
+			missing = append(missing, "base_url")
+		}
+		if len(missing) > 0 {
+			errs = append(errs, sourceError(l.cfg.Sources["providers."+quoteKey(name)], "providers."+quoteKey(name),
+				fmt.Sprintf("provider %q is not in the catalog, so it needs %s (type is one of %s)",
+					name, strings.Join(missing, " and "), strings.Join(enumOf("providers.*.type"), ", "))))
+		}
+	}
+	return errs
+}
+
+// warnUntrustedProvider warns when the chosen provider is defined by an untrusted project
+// file: requests (with the conversation and workspace files) go to the host it names.
+func (l *loader) warnUntrustedProvider() {
+	if l.project == nil || l.cfg.ProjectTrusted {
+		return
+	}
+	for _, key := range []string{"provider", "image_provider"} {
+		name := l.cfg.Provider
+		if key == "image_provider" {
+			name = l.cfg.ImageProvider
+		}
+		line, ok := l.project.providers[name]
+		if !ok || slices.Contains(l.opts.KnownProviders, name) || l.global[name] {
+			continue
+		}
+		l.warnings = append(l.warnings, Warning{File: l.project.file, Line: line, Key: key, Message: fmt.Sprintf(
+			"%s %q is defined by this untrusted project file; requests go to %s", key, name, l.cfg.Providers[name].BaseURL)})
+	}
+}
+
+// sourceError makes a *FileError from a "PATH:LINE" source.
+func sourceError(source, key, msg string) *FileError {
+	file, line := splitSource(source)
+	return &FileError{File: file, Line: line, Key: key, Message: msg}
+}
+
+func splitSource(source string) (string, int) {
+	i := strings.LastIndexByte(source, ':')
+	if i < 0 {
+		return source, 0
+	}
+	var line int
+	if _, err := fmt.Sscanf(source[i+1:], "%d", &line); err != nil || line <= 0 {
+		return source, 0
+	}
+	return source[:i], line
+}
+
+// resolveKey parses a dotted key as typed by a user ("providers.groq.api_key",
+// `providers."my.host".base_url`) and finds its spec. Unknown keys give an error with a
+// suggestion.
+func resolveKey(ss []keySpec, key string) (keySpec, string, error) {
+	path, err := parseDottedKey(key)
+	if err != nil {
+		return keySpec{}, "", err
+	}
+	s, provider, ok := lookupSpec(ss, path)
+	if !ok {
+		if isTablePath(path) {
+			return keySpec{}, "", fmt.Errorf("%q is a table; name one of its keys (%s.KEY)", key, key)
+		}
+		return keySpec{}, "", errors.New(unknownKeyMessage(ss, path))
+	}
+	return s, provider, nil
+}
+
+// parseDottedKey splits a TOML dotted key into its parts.
+func parseDottedKey(key string) ([]string, error) {
+	bad := fmt.Errorf("invalid key %q: write it as name.name, quoting parts that contain dots in \"\"", key)
+	var p unstable.Parser
+	p.Reset([]byte(key + " = 0\n"))
+	if !p.NextExpression() {
+		return nil, bad
+	}
+	e := p.Expression()
+	if e.Kind != unstable.KeyValue || string(e.Value().Data) != "0" {
+		return nil, bad
+	}
+	parts := keyParts(e.Key())
+	if p.NextExpression() || p.Error() != nil || len(parts) == 0 {
+		return nil, bad
+	}
+	return parts, nil
+}
