@@ -43,6 +43,25 @@ type Expect struct {
 	Errors       []string       `json:"errors"`
 }
 
+// FinishReason is an expected finish reason: a string, or a number as some
+// recorded Gemini responses carry (kept as its decimal text).
+type FinishReason string
+
+// UnmarshalJSON accepts a JSON string, number or null.
+func (f *FinishReason) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = FinishReason(s)
+		return nil
+	}
+	if string(b) == "null" {
+		*f = ""
+		return nil
+	}
+	*f = FinishReason(b)
+	return nil
+}
+
 // ExpectedCall is one expected tool call; ID is nil where the provider gives
 // none (Gemini). Server is true for calls the provider ran itself (Anthropic
 // web search): clients do not report those as tool calls.
@@ -218,8 +237,8 @@ func Check(f Fixture, resp *llm.Response, err error, wantUsage func(map[string]a
 		probs = append(probs, "reasoning: got "+quote(got)+", want "+quote(e.Reasoning))
 	}
 	probs = append(probs, checkCalls(resp.Message.ToolCalls(), e.ToolCalls)...)
-	if resp.FinishReason != e.FinishReason {
-		probs = append(probs, "finish_reason: got "+quote(resp.FinishReason)+", want "+quote(e.FinishReason))
+	if resp.FinishReason != string(e.FinishReason) {
+		probs = append(probs, "finish_reason: got "+quote(resp.FinishReason)+", want "+quote(string(e.FinishReason)))
 	}
 	if wantUsage != nil && e.Usage != nil {
 		if want := wantUsage(e.Usage); resp.Usage != want {
