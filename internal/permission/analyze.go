@@ -1,0 +1,917 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxNesting bounds recursion into sh -c strings, eval and wrappers.
+const maxNesting = 8
+
+// maxCommandLine bounds the command line length analysed (bytes).
+const maxCommandLine = 64 << 10
+
+// Word is one shell word of a simple command.
+type Word struct {
+	// Value is the word after quote removal when Literal; otherwise the
+	// word's source text (e.g. "$HOME/x").
+	Value string
+	// Literal reports that the word has no expansion ($VAR, $(...),
+	// globs and brace expansion excluded; quotes and escapes are fine).
+	Literal bool
+	// Quoted reports that the word contains quotes or backslash escapes.
+	Quoted bool
+	// Pattern is the word with $HOME / ${HOME} / a leading ~ written as
+	// "~" and every other expansion as "*"; used by the deny list.
+	Pattern string
+	// Glob reports unquoted glob or brace-expansion characters.
+	Glob bool
+}
+
+// SimpleCommand is one command the line would run, after looking through
+// wrappers (env, nohup, timeout, sudo, sh -c, xargs, ...).
+type SimpleCommand struct {
+	// Name is the command name's literal value ("curl" for c''url), or its
+	// source text when NonLiteral.
+	Name string
+	// Args are the arguments: literal values, or source text for
+	// non-literal words (see Words for detail).
+	Args []string
+	// Words holds the name (Words[0]) and arguments in detail.
+	Words []Word
+	// NonLiteral reports that the name is not a literal word ($X$Y).
+	NonLiteral bool
+	// Suspicious reports that no allow rule may approve this command, with
+	// the reason in SuspiciousReason (quoted name, confusable characters,
+	// dangerous environment assignment, ...). The deny list still applies.
+	Suspicious       bool
+	SuspiciousReason string
+	// Wrappers lists the wrappers looked through, outermost first
+	// ("sudo", "nohup", "sh -c", "find -exec", ...).
+	Wrappers []string
+	// Context says where the command appears: "" (top level), "subshell",
+	// "command substitution", "process substitution", "function NAME".
+	Context string
+	// PipedFrom lists the base names of commands in earlier stages of the
+	// same pipeline (their output reaches this command's stdin).
+	PipedFrom []string
+	// ArgCommands lists base names of commands run inside this command's
+	// arguments (command and process substitutions).
+	ArgCommands []string
+	// StdinProgram reports a shell or interpreter that reads its program
+	// from standard input (e.g. "... | sh").
+	StdinProgram bool
+	// InlineCode reports an interpreter given a program inline
+	// (python -c, node -e, awk with system()).
+	InlineCode bool
+	// Background reports the command runs in the background (&).
+	Background bool
+}
+
+// Base returns the base name of the command ("curl" for /usr/bin/curl).
+func (c SimpleCommand) Base() string {
+	if c.NonLiteral {
+		return c.Name
+	}
+	return filepath.Base(c.Name)
+}
+
+// Text renders the command as shell-quoted words for messages and rule
+// matching, with non-printable characters escaped.
+func (c SimpleCommand) Text() string {
+	parts := make([]string, 0, len(c.Words))
+	for _, w := range c.Words {
+		if !w.Literal {
+			parts = append(parts, escapeInvisible(w.Value))
+			continue
+		}
+		parts = append(parts, shellQuote(w.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Target is a file a command line writes or reads outside of a command's
+// arguments: a redirection, or the file argument of tee / dd of=.
+type Target struct {
+	// Op is the redirection operator (">", ">>", "&>", ">|", "<>", "<")
+	// or the command that writes ("tee", "dd of=", "--output").
+	Op   string
+	Word Word
+}
+
+// Analysis is the result of AnalyzeCommand.
+type Analysis struct {
+	// Line is the analysed command line.
+	Line string
+	// Commands are all simple commands, in source order.
+	Commands []SimpleCommand
+	// Writes are the files written by redirections, tee and similar.
+	Writes []Target
+	// Reads are the files read by input redirections (<).
+	Reads []Target
+	// ParseErr is set when the line does not parse; Commands may be empty.
+	ParseErr error
+	// NonLiteral reports that some command name is not a literal word, or
+	// analysis gave up (too deep, non-literal sh -c string).
+	NonLiteral bool
+	// Opaque lists the reasons analysis could not see everything the line
+	// runs (non-literal sh -c string, eval of an expansion, ...).
+	Opaque []string
+	// ForkBomb reports a function that calls itself through a pipe or in
+	// the background.
+	ForkBomb bool
+	// Functions and Aliases are the names the line defines.
+	Functions []string
+	Aliases   []string
+	// EnvChanges lists dangerous variables the line sets (PATH, LD_PRELOAD,
+	// BASH_ENV, ...), which change what later commands run.
+	EnvChanges []string
+	// NetRedirects lists redirections to /dev/tcp or /dev/udp.
+	NetRedirects []string
+}
+
+type actx struct {
+	context   string
+	wrappers  []string
+	pipedFrom []string
+	stdin     bool // input comes from a pipe
+	depth     int
+	inFunc    string
+	bg        bool
+	taint     string // reason inherited from a suspicious wrapper
+}
+
+type analyzer struct {
+	a        *Analysis
+	recursed map[string]bool // function names that call themselves via pipe/&
+}
+
+// AnalyzeCommand parses a bash command line with mvdan.cc/sh/v3/syntax and
+// lists every simple command it runs, looking through lists (&&, ||, ;, &,
+// newlines), pipelines, subshells, blocks, command and process
+// substitutions, backticks, control structures, function bodies, aliases,
+// and the wrappers env, nohup, timeout, nice, xargs, command, exec, time,
+// sudo, doas, su -c, busybox, eval and sh/bash/zsh -c (parsed recursively).
+// It never fails: a line that does not parse has ParseErr set.
+func AnalyzeCommand(line string) Analysis {
+	a := Analysis{Line: line}
+	if len(line) > maxCommandLine {
+		a.ParseErr = fmt.Errorf("command line is %d bytes, over the %d-byte limit for analysis", len(line), maxCommandLine)
+		return a
+	}
+	if strings.ContainsRune(line, 0) {
+		a.ParseErr = errors.New("command line contains a NUL byte")
+		return a
+	}
+	z := &analyzer{a: &a, recursed: map[string]bool{}}
+	z.parseAndWalk(line, actx{})
+	return a
+}
+
+func (z *analyzer) parseAndWalk(src string, c actx) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if z.a.ParseErr == nil {
+			z.a.ParseErr = fmt.Errorf("parse %q: %w", truncate(src, 80), err)
+		}
+		return
+	}
+	z.stmts(f.Stmts, c)
+}
+
+func (z *analyzer) stmts(list []*syntax.Stmt, c actx) {
+	for _, s := range list {
+		z.stmt(s, c)
+	}
+}
+
+func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
+	if s == nil {
+		return
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		c.bg = true
+	}
+	for _, r := range s.Redirs {
+		z.redirect(r, c)
+	}
+	z.command(s.Cmd, c)
+}
+
+func (z *analyzer) command(cmd syntax.Command, c actx) {
+	switch x := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		z.call(x, c)
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			z.pipeline(x, c)
+			return
+		}
+		z.stmt(x.X, c)
+		z.stmt(x.Y, c)
+	case *syntax.Subshell:
+		z.stmts(x.Stmts, withContext(c, "subshell"))
+	case *syntax.Block:
+		z.stmts(x.Stmts, c)
+	case *syntax.IfClause:
+		for ic := x; ic != nil; ic = ic.Else {
+			z.stmts(ic.Cond, c)
+			z.stmts(ic.Then, c)
+		}
+	case *syntax.WhileClause:
+		z.stmts(x.Cond, c)
+		z.stmts(x.Do, c)
+	case *syntax.ForClause:
+		z.subs(x.Loop, c)
+		z.stmts(x.Do, c)
+	case *syntax.CaseClause:
+		z.subs(x.Word, c)
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				z.subs(p, c)
+			}
+			z.stmts(it.Stmts, c)
+		}
+	case *syntax.FuncDecl:
+		z.funcDecl(x, c)
+	case *syntax.ArithmCmd:
+		z.subs(x.X, c)
+	case *syntax.TestClause:
+		z.subs(x.X, c)
+	case *syntax.LetClause:
+		for _, e := range x.Exprs {
+			z.subs(e, c)
+		}
+	case *syntax.DeclClause:
+		z.decl(x, c)
+	case *syntax.TimeClause:
+		z.stmt(x.Stmt, withWrapper(c, "time"))
+	case *syntax.CoprocClause:
+		c.bg = true
+		z.stmt(x.Stmt, c)
+	case *syntax.TestDecl:
+		z.stmt(x.Body, c)
+	default:
+		z.opaque(fmt.Sprintf("unsupported shell construct %T", cmd))
+	}
+}
+
+func (z *analyzer) pipeline(b *syntax.BinaryCmd, c actx) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) &&
+			len(s.Redirs) == 0 && !s.Negated {
+			flatten(bc.X)
+			flatten(bc.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(b.X)
+	flatten(b.Y)
+	var before []string
+	for i, s := range stages {
+		sc := c
+		sc.pipedFrom = append(append([]string(nil), c.pipedFrom...), before...)
+		sc.stdin = c.stdin || i > 0
+		start := len(z.a.Commands)
+		z.stmt(s, sc)
+		for _, cmd := range z.a.Commands[start:] {
+			before = append(before, cmd.Base())
+		}
+	}
+}
+
+func (z *analyzer) funcDecl(f *syntax.FuncDecl, c actx) {
+	names := []string{}
+	if f.Name != nil {
+		names = append(names, f.Name.Value)
+	}
+	for _, n := range f.Names {
+		names = append(names, n.Value)
+	}
+	z.a.Functions = append(z.a.Functions, names...)
+	for _, n := range names {
+		fc := withContext(c, "function "+n)
+		fc.inFunc = n
+		start := len(z.a.Commands)
+		z.stmt(f.Body, fc)
+		for _, cmd := range z.a.Commands[start:] {
+			if cmd.Name == n && (len(cmd.PipedFrom) > 0 || cmd.Background || hasPipeToSelf(z.a.Commands[start:], n)) {
+				z.a.ForkBomb = true
+			}
+		}
+		if len(names) > 1 {
+			break
+		}
+	}
+}
+
+func hasPipeToSelf(cmds []SimpleCommand, name string) bool {
+	for _, c := range cmds {
+		for _, p := range c.PipedFrom {
+			if p == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (z *analyzer) decl(d *syntax.DeclClause, c actx) {
+	words := []Word{literalWord(d.Variant.Value)}
+	for _, as := range d.Args {
+		z.assign(as, c, true)
+		if as.Name != nil {
+			words = append(words, literalWord(as.Name.Value))
+		} else if as.Value != nil {
+			words = append(words, z.word(as.Value))
+		}
+	}
+	z.add(SimpleCommand{Words: words}, c)
+}
+
+// assign records substitutions inside an assignment and dangerous names.
+// global reports an assignment that persists for later commands.
+func (z *analyzer) assign(as *syntax.Assign, c actx, global bool) string {
+	if as.Value != nil {
+		z.subs(as.Value, c)
+	}
+	if as.Array != nil {
+		z.subs(as.Array, c)
+	}
+	if as.Name == nil || !isDangerousEnv(as.Name.Value) {
+		return ""
+	}
+	if global {
+		z.a.EnvChanges = append(z.a.EnvChanges, as.Name.Value)
+	}
+	return as.Name.Value
+}
+
+func (z *analyzer) call(x *syntax.CallExpr, c actx) {
+	var dangerous []string
+	for _, as := range x.Assigns {
+		if n := z.assign(as, c, len(x.Args) == 0); n != "" {
+			dangerous = append(dangerous, n)
+		}
+	}
+	if len(x.Args) == 0 {
+		return
+	}
+	words := make([]Word, len(x.Args))
+	var inner []string
+	for i, w := range x.Args {
+		inner = append(inner, z.subs(w, c)...)
+		words[i] = z.word(w)
+	}
+	z.simple(words, c, inner, dangerous)
+}
+
+// simple handles one simple command given as words, looking through wrappers.
+func (z *analyzer) simple(words []Word, c actx, inner, envNames []string) {
+	if len(words) == 0 {
+		return
+	}
+	if c.depth > maxNesting {
+		z.opaque("commands nested too deeply")
+		z.add(SimpleCommand{Words: words, NonLiteral: true, Suspicious: true,
+			SuspiciousReason: "nested too deeply to analyse"}, c)
+		return
+	}
+	sc := SimpleCommand{Words: words, ArgCommands: inner, Name: words[0].Value}
+	if c.taint != "" {
+		markSuspicious(&sc, "run by a suspicious wrapper ("+c.taint+")")
+	}
+	if len(envNames) > 0 {
+		markSuspicious(&sc, "sets "+strings.Join(envNames, ", ")+", which changes what the command runs")
+	}
+	name := words[0]
+	if !name.Literal || name.Glob {
+		sc.NonLiteral = true
+		z.a.NonLiteral = true
+		markSuspicious(&sc, "the command name is not a literal word")
+		z.add(sc, c)
+		return
+	}
+	if name.Quoted {
+		markSuspicious(&sc, "the command name contains quotes or backslashes")
+	}
+	if reason := confusable(name.Value); reason != "" {
+		markSuspicious(&sc, reason)
+	}
+	if z.unwrap(sc, c) {
+		return
+	}
+	z.add(sc, c)
+	z.innerCommands(sc, c)
+}
+
+func markSuspicious(sc *SimpleCommand, reason string) {
+	if sc.Suspicious {
+		sc.SuspiciousReason += "; " + reason
+		return
+	}
+	sc.Suspicious = true
+	sc.SuspiciousReason = reason
+}
+
+// add appends a command with its context information.
+func (z *analyzer) add(sc SimpleCommand, c actx) {
+	sc.Name = sc.Words[0].Value
+	if !sc.Words[0].Literal {
+		sc.NonLiteral = true
+	}
+	sc.Args = make([]string, 0, len(sc.Words)-1)
+	for _, w := range sc.Words[1:] {
+		sc.Args = append(sc.Args, w.Value)
+	}
+	sc.Context = c.context
+	sc.Wrappers = append([]string(nil), c.wrappers...)
+	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
+	sc.Background = c.bg
+	if !sc.NonLiteral && isShellOrInterpreter(sc.Base()) && c.stdin && readsProgramFromStdin(sc) {
+		sc.StdinProgram = true
+		markSuspicious(&sc, "reads its program from a pipe, so the code cannot be checked")
+		z.opaque(sc.Base() + " runs code read from a pipe")
+	}
+	if !sc.NonLiteral && hasInlineCode(sc) {
+		sc.InlineCode = true
+	}
+	if !sc.NonLiteral && isNetworkCommand(foldConfusable(sc.Base())) && hasExpansionArg(sc) {
+		markSuspicious(&sc, "a network command with arguments built at run time can send local data out (exfiltration)")
+	}
+	if !sc.NonLiteral && isInteractiveEscape(foldConfusable(sc.Base())) {
+		markSuspicious(&sc, "an interactive pager or editor can run shell commands (!cmd, LESSOPEN)")
+	}
+	if sc.Name == "alias" {
+		z.aliases(sc, c)
+	}
+	if !sc.NonLiteral {
+		z.commandWrites(sc)
+	}
+	z.a.Commands = append(z.a.Commands, sc)
+}
+
+// isNetworkCommand reports commands that reach the network.
+func isNetworkCommand(base string) bool {
+	if downloaders[base] {
+		return true
+	}
+	switch base {
+	case "ping", "ping6", "nslookup", "dig", "host", "traceroute", "tracepath", "whois", "ssh", "scp", "sftp",
+		"rsync", "telnet", "mail", "sendmail", "mosh", "drill", "resolvectl":
+		return true
+	}
+	return false
+}
+
+func hasExpansionArg(sc SimpleCommand) bool {
+	for _, w := range sc.Words[1:] {
+		if !w.Literal {
+			return true
+		}
+	}
+	return false
+}
+
+// isInteractiveEscape reports pagers and editors with shell escapes.
+func isInteractiveEscape(base string) bool {
+	switch base {
+	case "less", "more", "most", "man", "vim", "vi", "nvim", "view", "ex", "gvim", "vimdiff", "nano",
+		"emacs", "pico", "ed", "top", "htop", "pg":
+		return true
+	}
+	return false
+}
+
+// commandWrites records files written through arguments: tee FILE,
+// dd of=FILE, sort -o FILE, --output=FILE and similar.
+func (z *analyzer) commandWrites(sc SimpleCommand) {
+	base := foldConfusable(sc.Base())
+	words := sc.Words[1:]
+	add := func(op string, w Word) { z.a.Writes = append(z.a.Writes, Target{Op: op, Word: w}) }
+	opts := true
+	for i, w := range words {
+		v := w.Pattern
+		if v == "--" {
+			opts = false
+			continue
+		}
+		switch {
+		case base == "tee" && (!opts || !strings.HasPrefix(v, "-")) && v != "-":
+			add("tee", w)
+		case base == "dd" && strings.HasPrefix(v, "of="):
+			add("dd of=", valueAfter(w, "of="))
+		case (base == "curl" && v == "-o" || base == "wget" && v == "-O") && i+1 < len(words):
+			add(base+" "+v, words[i+1])
+		case base == "sort" && v == "-o" && i+1 < len(words):
+			add("sort -o", words[i+1])
+		case base == "sort" && strings.HasPrefix(v, "-o") && len(v) > 2:
+			add("sort -o", valueAfter(w, "-o"))
+		case opts && (v == "--output" || v == "--output-file" || v == "--log-file") && i+1 < len(words):
+			add(v, words[i+1])
+		case opts && strings.HasPrefix(v, "--output="), opts && strings.HasPrefix(v, "--output-file="),
+			opts && strings.HasPrefix(v, "--log-file="):
+			op := v[:strings.IndexByte(v, '=')+1]
+			add(op, valueAfter(w, op))
+		}
+	}
+}
+
+// valueAfter returns the part of w after prefix (literal words only keep
+// their literal value; others keep a pattern).
+func valueAfter(w Word, prefix string) Word {
+	out := w
+	out.Pattern = strings.TrimPrefix(w.Pattern, prefix)
+	if w.Literal {
+		out.Value = strings.TrimPrefix(w.Value, prefix)
+	}
+	return out
+}
+
+func (z *analyzer) aliases(sc SimpleCommand, c actx) {
+	for _, w := range sc.Words[1:] {
+		name, val, ok := strings.Cut(w.Value, "=")
+		if !ok {
+			continue
+		}
+		z.a.Aliases = append(z.a.Aliases, name)
+		if !w.Literal {
+			z.opaque("alias with a non-literal value")
+			continue
+		}
+		z.parseAndWalk(val, nested(c, "alias "+name))
+	}
+}
+
+func (z *analyzer) opaque(reason string) {
+	z.a.Opaque = append(z.a.Opaque, reason)
+}
+
+func withContext(c actx, ctx string) actx {
+	if c.context != "" {
+		ctx = c.context + " > " + ctx
+	}
+	c.context = ctx
+	return c
+}
+
+func withWrapper(c actx, w string) actx {
+	c.wrappers = append(append([]string(nil), c.wrappers...), w)
+	return c
+}
+
+func nested(c actx, wrapper string) actx {
+	c = withWrapper(c, wrapper)
+	c.depth++
+	return c
+}
+
+// subs walks node for command and process substitutions, analyses their
+// commands, and returns the base names of the commands found.
+func (z *analyzer) subs(node syntax.Node, c actx) []string {
+	if node == nil {
+		return nil
+	}
+	var names []string
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			start := len(z.a.Commands)
+			z.stmts(x.Stmts, withContext(c, "command substitution"))
+			names = append(names, baseNames(z.a.Commands[start:])...)
+			return false
+		case *syntax.ProcSubst:
+			start := len(z.a.Commands)
+			z.stmts(x.Stmts, withContext(c, "process substitution"))
+			names = append(names, baseNames(z.a.Commands[start:])...)
+			return false
+		}
+		return true
+	})
+	return names
+}
+
+func baseNames(cmds []SimpleCommand) []string {
+	out := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		out = append(out, c.Base())
+	}
+	return out
+}
+
+// redirect records write and read targets.
+func (z *analyzer) redirect(r *syntax.Redirect, c actx) {
+	if r.Word != nil {
+		z.subs(r.Word, c)
+	}
+	if r.Hdoc != nil {
+		z.subs(r.Hdoc, c)
+	}
+	if r.Word == nil {
+		return
+	}
+	w := z.word(r.Word)
+	if isNetDevice(w.Pattern) {
+		z.a.NetRedirects = append(z.a.NetRedirects, w.Value)
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		z.a.Writes = append(z.a.Writes, Target{Op: r.Op.String(), Word: w})
+	case syntax.DplOut:
+		if !isFdWord(w) {
+			z.a.Writes = append(z.a.Writes, Target{Op: r.Op.String(), Word: w})
+		}
+	case syntax.RdrIn:
+		z.a.Reads = append(z.a.Reads, Target{Op: r.Op.String(), Word: w})
+	}
+}
+
+func isFdWord(w Word) bool {
+	if !w.Literal {
+		return false
+	}
+	v := strings.TrimSuffix(w.Value, "-")
+	if v == "" {
+		return true
+	}
+	_, err := strconv.Atoi(v)
+	return err == nil
+}
+
+func isNetDevice(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
+}
+
+// word converts a syntax word.
+func (z *analyzer) word(w *syntax.Word) Word {
+	var val, pat strings.Builder
+	out := Word{Literal: true}
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			v := unescapeUnquoted(x.Value)
+			if v != x.Value {
+				out.Quoted = true
+			}
+			if strings.ContainsAny(x.Value, "*?[") || braceLike(x.Value) {
+				out.Glob = true
+			}
+			val.WriteString(v)
+			pat.WriteString(v)
+		case *syntax.SglQuoted:
+			out.Quoted = true
+			v := x.Value
+			if x.Dollar {
+				v = decodeANSIC(v)
+			}
+			val.WriteString(v)
+			pat.WriteString(v)
+		case *syntax.DblQuoted:
+			out.Quoted = true
+			for _, dp := range x.Parts {
+				if l, ok := dp.(*syntax.Lit); ok {
+					v := unescapeDouble(l.Value)
+					val.WriteString(v)
+					pat.WriteString(v)
+					continue
+				}
+				out.Literal = false
+				pat.WriteString(partPattern(dp))
+			}
+		default:
+			out.Literal = false
+			pat.WriteString(partPattern(p))
+		}
+	}
+	if out.Literal {
+		out.Value = val.String()
+	} else {
+		out.Value = printNode(w)
+	}
+	out.Pattern = pat.String()
+	return out
+}
+
+func partPattern(p syntax.WordPart) string {
+	if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "HOME" &&
+		pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl && pe.Index == nil {
+		return "~"
+	}
+	return "*"
+}
+
+func literalWord(s string) Word { return Word{Value: s, Literal: true, Pattern: s} }
+
+func printNode(n syntax.Node) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+		return "<unprintable>"
+	}
+	return b.String()
+}
+
+// braceLike reports an unquoted brace expansion like {a,b} or {1..3}.
+func braceLike(s string) bool {
+	i := strings.IndexByte(s, '{')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(s[i:], '}')
+	if j < 0 {
+		return false
+	}
+	inner := s[i+1 : i+j]
+	return strings.Contains(inner, ",") || strings.Contains(inner, "..")
+}
+
+// unescapeUnquoted removes backslash escapes of an unquoted literal.
+func unescapeUnquoted(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the escapes bash honours inside double quotes.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// decodeANSIC decodes the body of a bash $'...' string.
+func decodeANSIC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch ch := s[i]; ch {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case 'x':
+			n, l := parseRadix(s[i+1:], 16, 2)
+			if l == 0 {
+				b.WriteString(`\x`)
+				continue
+			}
+			b.WriteByte(byte(n))
+			i += l
+		case 'u', 'U':
+			max := 4
+			if ch == 'U' {
+				max = 8
+			}
+			n, l := parseRadix(s[i+1:], 16, max)
+			if l == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(ch)
+				continue
+			}
+			b.WriteRune(rune(n))
+			i += l
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, l := parseRadix(s[i:], 8, 3)
+			b.WriteByte(byte(n))
+			i += l - 1
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+func parseRadix(s string, base, max int) (int, int) {
+	n, l := 0, 0
+	for l < max && l < len(s) {
+		d := strings.IndexByte("0123456789abcdef", byte(unicode.ToLower(rune(s[l]))))
+		if d < 0 || d >= base {
+			break
+		}
+		n = n*base + d
+		l++
+	}
+	return n, l
+}
+
+// confusable returns a reason when s contains characters that can make a
+// command look like another: invisible format characters, control
+// characters, or any non-ASCII letter (fullwidth forms, homoglyphs).
+func confusable(s string) string {
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			return "the command name is not valid UTF-8"
+		case unicode.Is(unicode.Cf, r) || unicode.IsControl(r):
+			return fmt.Sprintf("the command name contains the invisible character %U", r)
+		case r > unicode.MaxASCII:
+			return fmt.Sprintf("the command name contains the non-ASCII character %q (%U), which can imitate another command", r, r)
+		}
+	}
+	return ""
+}
+
+// foldConfusable maps fullwidth forms to ASCII and drops invisible format
+// characters, so that the deny list sees "curl" in "ｃｕｒｌ" or "r\u200bm".
+func foldConfusable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Cf, r):
+		case r >= 0xFF01 && r <= 0xFF5E:
+			b.WriteRune(r - 0xFEE0)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func escapeInvisible(s string) string {
+	for _, r := range s {
+		if r > unicode.MaxASCII || unicode.IsControl(r) {
+			q := strconv.QuoteToASCII(s)
+			return "$" + "'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
+		}
+	}
+	return s
+}
+
+// shellQuote quotes s for display when it is not a plain word.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	plain := true
+	for _, r := range s {
+		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:,+@%^", r))) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	for _, r := range s {
+		if r > unicode.MaxASCII || unicode.IsControl(r) {
+			return escapeInvisible(s)
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

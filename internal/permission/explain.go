@@ -1,0 +1,191 @@
+package permission
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// SuggestRule returns an allow rule for "always allow in this project"
+// (the caller writes it to .aidex/config.toml), or "" when no rule can
+// safely allow the request (denied, protected, not analysable, outside).
+//
+// Commands are keyed by executable and subcommand: "go test ./..." gives
+// "run_command(go test *)", "npm run build" gives "run_command(npm run *)".
+// Shells, interpreters, privilege, delete and network commands get an
+// exact rule for the whole command instead of a wildcard. Paths give
+// "write_file(src/**)" for files under src/, or the file itself at the
+// workspace root.
+func (p *Policy) SuggestRule(req Request) string {
+	switch req.Kind {
+	case KindExec:
+		return p.suggestCommand(req)
+	case KindRead, KindWrite:
+		return p.suggestPath(req)
+	case KindNetwork:
+		u, err := url.Parse(req.Command)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return ""
+		}
+		return fmt.Sprintf("%s(%s://%s/*)", normalizeTool(req.Tool), u.Scheme, u.Host)
+	}
+	if req.Tool == "" {
+		return ""
+	}
+	return normalizeTool(req.Tool)
+}
+
+func (p *Policy) suggestCommand(req Request) string {
+	v := p.checkExec(req, p.allRules())
+	if v.Decision != Ask {
+		return ""
+	}
+	a := AnalyzeCommand(req.Command)
+	if a.ParseErr != nil || len(a.Opaque) > 0 || a.NonLiteral || len(a.EnvChanges) > 0 {
+		return ""
+	}
+	modeRule := "mode " + string(p.mode)
+	offset := len(v.Commands) - len(a.Commands) - len(a.Writes) - len(a.Reads)
+	if offset < 0 {
+		return ""
+	}
+	for _, cv := range v.Commands {
+		if cv.Decision != Allow && cv.Rule != modeRule {
+			return "" // asked for a reason an allow rule cannot fix
+		}
+	}
+	for i, sc := range a.Commands {
+		if v.Commands[offset+i].Decision != Ask {
+			continue
+		}
+		if sc.Suspicious || sc.NonLiteral {
+			return ""
+		}
+		return CommandTool + "(" + commandKey(sc) + ")"
+	}
+	return ""
+}
+
+// exactOnly lists commands for which a wildcard rule would be too broad.
+func exactOnly(base string) bool {
+	if isShellOrInterpreter(base) || downloaders[base] {
+		return true
+	}
+	switch base {
+	case "rm", "rmdir", "dd", "sudo", "su", "doas", "eval", "exec", "xargs", "env", "chmod", "chown", "mv",
+		"ssh", "scp", "rsync", "kill", "pkill", "killall", "source", ".", "find", "git", "nohup", "timeout":
+		return true
+	}
+	return false
+}
+
+// commandKey returns "name sub *", "name *" or the exact command text.
+func commandKey(sc SimpleCommand) string {
+	base := sc.Base()
+	if base == "git" && len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) && !gitRisky(sc.Args[0]) {
+		return "git " + sc.Args[0] + " *"
+	}
+	if exactOnly(base) || strings.ContainsAny(sc.Name, "()") {
+		return sc.Text()
+	}
+	if len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) {
+		return sc.Name + " " + sc.Args[0] + " *"
+	}
+	return sc.Name + " *"
+}
+
+// gitRisky lists git subcommands that rewrite history, delete or talk to
+// the network; they get exact rules.
+func gitRisky(sub string) bool {
+	switch sub {
+	case "push", "reset", "clean", "rebase", "filter-branch", "gc", "prune", "fetch", "pull", "clone",
+		"remote", "config", "submodule", "update-ref", "reflog", "branch", "tag", "checkout", "restore", "switch":
+		return true
+	}
+	return false
+}
+
+func isSubcommandWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && i > 0 || (r == '-' || r == '_' || r == ':') && i > 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Policy) suggestPath(req Request) string {
+	if len(req.Paths) == 0 {
+		return ""
+	}
+	v := p.Check(req)
+	if len(v.Resolved) == 0 || v.Rule == RuleProtected || strings.HasPrefix(v.Rule, "safe_mode") {
+		return ""
+	}
+	tool := normalizeTool(req.Tool)
+	var pattern string
+	for _, abs := range v.Resolved {
+		if !within(p.ws.Root(), abs) || p.ws.IsProtectedWrite(abs) {
+			return ""
+		}
+		rel := p.ws.Rel(abs)
+		pat := rel
+		if i := strings.IndexByte(rel, '/'); i >= 0 {
+			pat = rel[:i] + "/**"
+		}
+		if strings.ContainsAny(rel, "()*?[{\\") {
+			return ""
+		}
+		if pattern == "" {
+			pattern = pat
+		} else if pattern != pat {
+			pattern = commonDirPattern(pattern, pat)
+			if pattern == "" {
+				return ""
+			}
+		}
+	}
+	return tool + "(" + pattern + ")"
+}
+
+func commonDirPattern(a, b string) string {
+	da, db := path.Dir(strings.TrimSuffix(a, "/**")), path.Dir(strings.TrimSuffix(b, "/**"))
+	if da == db && da != "." {
+		return da + "/**"
+	}
+	return ""
+}
+
+// Explain renders a verdict for "aidex permissions check": the decision,
+// the rule and source that decided, and for shell commands each simple
+// command and redirection with its own decision.
+func Explain(v Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "decision: %s\n", v.Decision)
+	if v.Rule != "" {
+		fmt.Fprintf(&b, "rule:     %s", v.Rule)
+		if v.Source != "" {
+			fmt.Fprintf(&b, " (from %s)", v.Source)
+		}
+		b.WriteByte('\n')
+	}
+	if v.Reason != "" {
+		fmt.Fprintf(&b, "reason:   %s\n", v.Reason)
+	}
+	if len(v.Commands) > 0 {
+		b.WriteString("commands:\n")
+		for _, c := range v.Commands {
+			fmt.Fprintf(&b, "  %-5s  %s\n", c.Decision, escapeInvisible(c.Command))
+			fmt.Fprintf(&b, "         rule: %s (from %s)\n", c.Rule, c.Source)
+			if c.Reason != "" {
+				fmt.Fprintf(&b, "         %s\n", c.Reason)
+			}
+		}
+	}
+	return b.String()
+}

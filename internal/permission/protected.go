@@ -1,0 +1,194 @@
+package permission
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// homeProtected lists credential locations relative to the home directory
+// (slash-separated). They are refused by Resolve unless the user granted
+// the location itself (an allowed root at or below it).
+var homeProtected = [...]string{
+	".ssh", ".aws", ".gnupg", ".netrc", ".config/gcloud", ".azure", ".kube",
+	".docker/config.json", ".git-credentials", ".config/gh", ".npmrc", ".pypirc",
+	".password-store", ".local/share/keyrings", ".vault-token", ".pgpass",
+	".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml",
+	".config/op", ".authinfo", ".authinfo.gpg",
+}
+
+// systemProtected lists absolute credential files refused everywhere.
+var systemProtected = [...]string{
+	"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/master.passwd",
+}
+
+// checkProtected refuses process-information and credential locations.
+// p is the caller's path (for the message), abs an absolute clean path.
+func (w *Workspace) checkProtected(p, abs string) *PathError {
+	loc, what := w.protectedLocation(abs)
+	if loc == "" || w.grantedAtOrBelow(loc) {
+		return nil
+	}
+	return &PathError{
+		Path: p,
+		Reason: fmt.Sprintf("is a protected path (%s %s): aidex never reads or writes it unless the user "+
+			"grants that location itself with --add-dir", loc, what),
+		Rule: RuleProtected,
+		Err:  ErrProtected,
+	}
+}
+
+// grantedAtOrBelow reports whether the root or a granted dir is loc itself
+// or lies inside it, i.e. the user explicitly chose that location.
+func (w *Workspace) grantedAtOrBelow(loc string) bool {
+	if within(loc, w.root) {
+		return true
+	}
+	for _, d := range w.extra {
+		if within(loc, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedLocation returns the protected location containing abs and a
+// description, or "" when abs is not protected.
+func (w *Workspace) protectedLocation(abs string) (string, string) {
+	comps := splitComponents(abs[len(filepath.VolumeName(abs)):])
+	if len(comps) >= 2 && comps[0] == "proc" && isProcPID(comps[1]) {
+		return "/proc/" + comps[1], "exposes process memory, environment and file descriptors"
+	}
+	if len(comps) >= 2 && comps[0] == "dev" && (comps[1] == "fd" || comps[1] == "stdin") {
+		return "/dev/" + comps[1], "exposes process file descriptors"
+	}
+	for _, s := range systemProtected {
+		if withinFoldAlways(filepath.FromSlash(s), abs) {
+			return filepath.FromSlash(s), "holds system credentials"
+		}
+	}
+	if w.home != "" {
+		for _, h := range homeProtected {
+			loc := filepath.Join(w.home, filepath.FromSlash(h))
+			if withinFoldAlways(loc, abs) {
+				return loc, "holds credentials"
+			}
+		}
+	}
+	if !w.inAllowed(abs) && len(comps) > 0 && isCredentialFileName(comps[len(comps)-1]) {
+		return abs, "looks like a credential file outside the workspace"
+	}
+	return "", ""
+}
+
+func isProcPID(c string) bool {
+	if c == "self" || c == "thread-self" {
+		return true
+	}
+	for _, r := range c {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return c != ""
+}
+
+// withinFoldAlways is within with case-insensitive component comparison on
+// every OS (protected names must not be bypassed by case on macOS/Windows).
+func withinFoldAlways(dir, p string) bool {
+	return within(dir, p) || withinFold(dir, p)
+}
+
+// isCredentialFileName reports names that usually hold secrets.
+func isCredentialFileName(name string) bool {
+	n := strings.ToLower(name)
+	switch {
+	case n == ".env" || strings.HasPrefix(n, ".env."),
+		strings.HasPrefix(n, "id_rsa"), strings.HasPrefix(n, "id_ed25519"),
+		strings.HasPrefix(n, "id_ecdsa"), strings.HasPrefix(n, "id_dsa"),
+		n == ".netrc", n == ".pgpass", n == "credentials", n == "credentials.json",
+		n == ".htpasswd", n == ".git-credentials":
+		return true
+	}
+	for _, ext := range [...]string{".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedWriteDirs are directory names whose contents always need an
+// approval before a write, in every mode: git internals (hooks, config),
+// aidex's project config, and editor/agent settings that can change what
+// runs or what is trusted (.vscode tasks and auto-approve settings).
+var protectedWriteDirs = [...]string{".git", ".aidex", ".vscode", ".claude", ".codex", ".gemini", ".cursor"}
+
+// IsProtectedWrite reports whether writing the absolute path abs must
+// always ask the user, even in yolo mode: anything inside a ".git",
+// ".aidex", ".vscode" or other agent-config directory at any depth (compared case-insensitively, with
+// trailing dots and spaces ignored), the git directory a ".git" file in the
+// root points to ("gitdir: ..."), and aidex's own config files
+// (WorkspaceOptions.ConfigFiles).
+func (w *Workspace) IsProtectedWrite(abs string) bool {
+	abs = filepath.Clean(abs)
+	for _, c := range splitComponents(abs[len(filepath.VolumeName(abs)):]) {
+		norm := strings.TrimRight(c, ". ")
+		if c == "." || c == ".." {
+			continue
+		}
+		if strings.HasPrefix(c, ".") {
+			norm = "." + strings.TrimRight(c[1:], ". ")
+		}
+		for _, d := range protectedWriteDirs {
+			if strings.EqualFold(norm, d) || strings.EqualFold(gitShortName(norm), d) {
+				return true
+			}
+		}
+	}
+	for _, f := range w.configFiles {
+		if withinFoldAlways(f, abs) {
+			return true
+		}
+	}
+	if gd := w.gitdirTarget(); gd != "" && withinFoldAlways(gd, abs) {
+		return true
+	}
+	return false
+}
+
+// gitShortName maps the NTFS 8.3 short name "GIT~1" to ".git".
+func gitShortName(c string) string {
+	if strings.EqualFold(c, "git~1") {
+		return ".git"
+	}
+	return c
+}
+
+// gitdirTarget returns the directory named by a "gitdir: <path>" file at
+// <root>/.git (worktrees, submodules), or "".
+func (w *Workspace) gitdirTarget() string {
+	p := filepath.Join(w.root, ".git")
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return ""
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return ""
+	}
+	target = strings.TrimSpace(target)
+	if target == "" {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(w.root, target)
+	}
+	return canonicalMaybe(target)
+}
