@@ -1,0 +1,228 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Resolver confines the paths a model gives to the workspace. It is
+// satisfied by *permission.Workspace.
+type Resolver interface {
+	// Root returns the absolute workspace root (symlinks resolved).
+	Root() string
+	// Resolve returns the absolute, symlink-resolved path for p (relative
+	// paths are joined to Root), or an error when p is outside the
+	// workspace, protected or malformed. Tools report such errors with
+	// CategorySecurity.
+	Resolve(p string) (string, error)
+	// Rel returns abs relative to Root for display (slash-separated), or
+	// abs unchanged when it is outside.
+	Rel(abs string) string
+}
+
+// FileStamp identifies the content of a file at one moment: its size in
+// bytes, modification time and SHA-256 of the content.
+type FileStamp struct {
+	Size    int64
+	ModTime time.Time
+	SHA256  [sha256.Size]byte
+}
+
+// StampOf returns the stamp of content with modification time mtime.
+func StampOf(content []byte, mtime time.Time) FileStamp {
+	return FileStamp{Size: int64(len(content)), ModTime: mtime, SHA256: sha256.Sum256(content)}
+}
+
+// SameContent reports whether s and o describe the same content (size and
+// SHA-256; the modification time alone may change without a content change).
+func (s FileStamp) SameContent(o FileStamp) bool {
+	return s.Size == o.Size && bytes.Equal(s.SHA256[:], o.SHA256[:])
+}
+
+// ReadTracker remembers which files the model has read in a session, so a
+// file is never changed on the strength of a stale or missing read. Paths
+// are absolute, as returned by Resolver.Resolve. Implementations must be
+// safe for concurrent use; the session store implements it persistently.
+type ReadTracker interface {
+	// RecordRead stores the stamp of path as last seen by the model (after
+	// a read tool, or after a write tool changed it).
+	RecordRead(ctx context.Context, path string, s FileStamp) error
+	// LastRead returns the stamp recorded for path; ok is false when the
+	// file was never read in this session.
+	LastRead(ctx context.Context, path string) (s FileStamp, ok bool, err error)
+	// Forget drops the record for path (after it was deleted or moved).
+	Forget(ctx context.Context, path string) error
+}
+
+// Checkpointer keeps the content of a file before a tool changes it, so
+// /undo can restore it. Save is called before every change to a file
+// (never for directories); old is nil and existed false when the change
+// creates the file. A Save error aborts the change.
+type Checkpointer interface {
+	Save(ctx context.Context, path string, old []byte, existed bool) error
+}
+
+// Env is what tools need from the session: the workspace, read tracking
+// and checkpoints. One Env per session; it is safe for concurrent calls
+// when its parts are.
+type Env struct {
+	// Workspace confines every path parameter. Required.
+	Workspace Resolver
+	// Reads tracks files read in this session. Required unless
+	// SkipReadCheck is set.
+	Reads ReadTracker
+	// Checkpoints receives the old content before each change. Required
+	// for tools that change files.
+	Checkpoints Checkpointer
+	// SkipReadCheck drops the "file must have been read first" rule, for
+	// `aidex tool` run by a human.
+	SkipReadCheck bool
+	// Grep is the search backend for the grep tool; nil means
+	// DefaultGrepBackend() (ripgrep when on PATH, else the Go walker).
+	Grep GrepBackend
+}
+
+// NewEnv returns an Env for ws with in-memory read tracking and
+// checkpoints (MemReadTracker, MemCheckpointer).
+func NewEnv(ws Resolver) *Env {
+	return &Env{Workspace: ws, Reads: NewMemReadTracker(), Checkpoints: &MemCheckpointer{}}
+}
+
+// MemReadTracker is an in-memory ReadTracker, safe for concurrent use.
+type MemReadTracker struct {
+	mu sync.Mutex
+	m  map[string]FileStamp
+}
+
+// NewMemReadTracker returns an empty MemReadTracker.
+func NewMemReadTracker() *MemReadTracker { return &MemReadTracker{m: map[string]FileStamp{}} }
+
+// RecordRead implements ReadTracker; it never fails.
+func (t *MemReadTracker) RecordRead(_ context.Context, path string, s FileStamp) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.m[path] = s
+	return nil
+}
+
+// LastRead implements ReadTracker; it never fails.
+func (t *MemReadTracker) LastRead(_ context.Context, path string) (FileStamp, bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, ok := t.m[path]
+	return s, ok, nil
+}
+
+// Forget implements ReadTracker; it never fails.
+func (t *MemReadTracker) Forget(_ context.Context, path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.m, path)
+	return nil
+}
+
+// Checkpoint is one saved file state.
+type Checkpoint struct {
+	Path    string // absolute path
+	Old     []byte // content before the change (nil when !Existed)
+	Existed bool   // false when the change created the file
+}
+
+// MemCheckpointer is an in-memory Checkpointer, safe for concurrent use.
+// The zero value is ready to use.
+type MemCheckpointer struct {
+	mu      sync.Mutex
+	entries []Checkpoint
+}
+
+// Save implements Checkpointer; it never fails.
+func (c *MemCheckpointer) Save(_ context.Context, path string, old []byte, existed bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, Checkpoint{Path: path, Old: bytes.Clone(old), Existed: existed})
+	return nil
+}
+
+// Entries returns a copy of the checkpoints saved so far, oldest first.
+func (c *MemCheckpointer) Entries() []Checkpoint {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Checkpoint(nil), c.entries...)
+}
+
+// resolve confines a path parameter; the failure is a ready Result.
+func (env *Env) resolve(param, p string) (string, *Result) {
+	if env == nil || env.Workspace == nil {
+		r := Failf(CategoryExecution, "internal error: no workspace configured for file tools")
+		return "", &r
+	}
+	abs, err := env.Workspace.Resolve(p)
+	if err != nil {
+		r := Failf(CategorySecurity, "%s refused: %v", param, err)
+		return "", &r
+	}
+	return abs, nil
+}
+
+func (env *Env) rel(abs string) string { return env.Workspace.Rel(abs) }
+
+var errNoTracker = errors.New("internal error: no read tracker configured")
+
+// markRead records that the model has now seen content of abs.
+func (env *Env) markRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
+	if env.Reads == nil {
+		if env.SkipReadCheck {
+			return nil
+		}
+		return errNoTracker
+	}
+	if err := env.Reads.RecordRead(ctx, abs, StampOf(content, mtime)); err != nil {
+		return fmt.Errorf("record read of %s: %w", abs, err)
+	}
+	return nil
+}
+
+// checkFresh enforces "read before write": the existing file abs with
+// content cur must have been read in this session and not changed since.
+func (env *Env) checkFresh(ctx context.Context, abs string, cur []byte) *Result {
+	if env.SkipReadCheck {
+		return nil
+	}
+	rel := env.rel(abs)
+	if env.Reads == nil {
+		r := Failf(CategoryExecution, "%v", errNoTracker)
+		return &r
+	}
+	s, ok, err := env.Reads.LastRead(ctx, abs)
+	if err != nil {
+		r := Failf(CategoryExecution, "cannot check whether %s was read: %v", rel, err)
+		return &r
+	}
+	if !ok {
+		r := Failf(CategoryValidation, "%s has not been read in this session: call read_file on it first, then retry", rel)
+		return &r
+	}
+	if !s.SameContent(StampOf(cur, time.Time{})) {
+		r := Failf(CategoryValidation, "%s changed on disk since you last read it (now %d bytes, was %d): "+
+			"read it again with read_file and redo the change on the current content", rel, len(cur), s.Size)
+		return &r
+	}
+	return nil
+}
+
+func (env *Env) checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
+	if env.Checkpoints == nil {
+		r := Failf(CategoryExecution, "internal error: no checkpoint store configured; refusing to change files without one")
+		return &r
+	}
+	if err := env.Checkpoints.Save(ctx, abs, old, existed); err != nil {
+		r := Failf(CategoryExecution, "could not save a checkpoint of %s (nothing was changed): %v", env.rel(abs), err)
+		return &r
+	}
+	return nil
+}

@@ -1,0 +1,471 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Limits of the search tools.
+const (
+	defaultMaxResults = 100  // grep matches shown by default
+	maxMaxResults     = 1000 // grep max_results ceiling
+	grepCollectLimit  = 5000 // matching lines a backend collects before stopping
+	maxContextLines   = 10   // grep context_lines ceiling
+	grepLineChars     = 500  // grep output cuts lines longer than this (bytes)
+	grepOutputBytes   = 64 << 10
+	grepFileMatches   = 200 // grep_file matches shown
+)
+
+// GrepRequest is one search for a GrepBackend.
+type GrepRequest struct {
+	// Root is the absolute directory (searched recursively, honouring
+	// .gitignore files at and below it, skipping .git, hidden files
+	// included) or file to search.
+	Root string
+	// Pattern is a regular expression in RE2 syntax, already validated.
+	Pattern string
+	// IgnoreCase searches case-insensitively.
+	IgnoreCase bool
+	// Include, when set, is a glob that file paths relative to Root must
+	// match (doublestar syntax; without "/" it matches the base name;
+	// a leading "!" excludes).
+	Include string
+	// Context is the number of context lines around each match.
+	Context int
+	// Limit stops the search once this many matching lines were found
+	// (the result may hold a few more); 0 means no limit.
+	Limit int
+}
+
+// GrepLine is one output line of a search: a match or a context line.
+type GrepLine struct {
+	Num   int    // 1-based line number
+	Text  string // line without its terminator
+	Match bool   // false for context lines
+}
+
+// GrepFile holds the lines found in one file, in line order.
+type GrepFile struct {
+	Path  string // absolute path
+	Lines []GrepLine
+}
+
+// GrepResult is the outcome of a search: files sorted by path.
+type GrepResult struct {
+	Files     []GrepFile
+	Matches   int  // matching lines found
+	Truncated bool // the search stopped at Limit
+}
+
+// GrepBackend runs searches for the grep tool. Both implementations give
+// the same results on the same tree (binary files, i.e. files with a NUL
+// byte, and files over MaxReadBytes are skipped).
+type GrepBackend interface {
+	// Name identifies the backend ("ripgrep", "go").
+	Name() string
+	// Search runs req; the error is an infrastructure failure (the grep
+	// tool then retries with the Go backend).
+	Search(ctx context.Context, req GrepRequest) (GrepResult, error)
+}
+
+// DefaultGrepBackend returns Ripgrep when `rg` is on PATH, else GoGrep.
+func DefaultGrepBackend() GrepBackend {
+	if p, err := exec.LookPath("rg"); err == nil {
+		return Ripgrep{Path: p}
+	}
+	return GoGrep{}
+}
+
+// compilePattern compiles a grep pattern as both backends read it:
+// multi-line mode (^ and $ match at line boundaries), optionally
+// case-insensitive.
+func compilePattern(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
+	flags := "(?m)"
+	if ignoreCase {
+		flags = "(?mi)"
+	}
+	return regexp.Compile(flags + pattern)
+}
+
+// requiredLiteral returns a case-sensitive literal that every match of
+// pattern contains (the longest literal of a top-level concatenation), or
+// nil. Lines without it cannot match, so a fast bytes.Index finds the
+// candidate lines.
+func requiredLiteral(pattern string, ignoreCase bool) []byte {
+	if ignoreCase {
+		return nil
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	var best []rune
+	consider := func(r *syntax.Regexp) {
+		if r.Op == syntax.OpLiteral && r.Flags&syntax.FoldCase == 0 && len(r.Rune) > len(best) {
+			best = r.Rune
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		consider(re)
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			consider(sub)
+		}
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	return []byte(string(best))
+}
+
+// GoGrep is the pure-Go GrepBackend: a parallel walk (fastwalk) with
+// Go's linear-time regexp engine.
+type GoGrep struct{}
+
+// Name returns "go".
+func (GoGrep) Name() string { return "go" }
+
+var errStopWalk = errors.New("search limit reached")
+
+// Search implements GrepBackend.
+func (GoGrep) Search(ctx context.Context, req GrepRequest) (GrepResult, error) {
+	re, err := compilePattern(req.Pattern, req.IgnoreCase)
+	if err != nil {
+		return GrepResult{}, fmt.Errorf("invalid pattern: %w", err)
+	}
+	var inc *globMatcher
+	if req.Include != "" {
+		var ok bool
+		if inc, ok = newGlobMatcher(req.Include); !ok {
+			return GrepResult{}, fmt.Errorf("invalid include glob %q", req.Include)
+		}
+	}
+	fi, err := os.Stat(req.Root)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	lit := requiredLiteral(req.Pattern, req.IgnoreCase)
+	var res GrepResult
+	if !fi.IsDir() {
+		if lines := grepFile(re, lit, req.Root, req.Context); len(lines) > 0 {
+			res.add(req.Root, lines)
+		}
+		return res, nil
+	}
+	var mu sync.Mutex
+	var found atomic.Int64
+	err = walkTree(ctx, req.Root, 0, func(abs, rel string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() || !inc.match(rel) {
+			return nil
+		}
+		lines := grepFile(re, lit, abs, req.Context)
+		if len(lines) == 0 {
+			return nil
+		}
+		mu.Lock()
+		res.add(abs, lines)
+		mu.Unlock()
+		if n := found.Add(int64(countMatches(lines))); req.Limit > 0 && n >= int64(req.Limit) {
+			return errStopWalk
+		}
+		return nil
+	})
+	if errors.Is(err, errStopWalk) {
+		res.Truncated, err = true, nil
+	}
+	res.sort()
+	return res, err
+}
+
+func (r *GrepResult) add(path string, lines []GrepLine) {
+	r.Files = append(r.Files, GrepFile{Path: path, Lines: lines})
+	r.Matches += countMatches(lines)
+}
+
+func (r *GrepResult) sort() {
+	slices.SortFunc(r.Files, func(a, b GrepFile) int { return strings.Compare(a.Path, b.Path) })
+}
+
+func countMatches(lines []GrepLine) int {
+	n := 0
+	for _, l := range lines {
+		if l.Match {
+			n++
+		}
+	}
+	return n
+}
+
+// grepFile searches one file; binary, unreadable and oversized files give
+// nothing.
+func grepFile(re *regexp.Regexp, lit []byte, abs string, context int) []GrepLine {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxReadBytes {
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil || (lit != nil && !bytes.Contains(data, lit)) || bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	return grepData(re, lit, data, context)
+}
+
+// grepData returns the matching lines of data (and context lines around
+// them) in line order. A match must lie within one line, as in ripgrep.
+// lit, when set, is a literal every match contains (see requiredLiteral).
+func grepData(re *regexp.Regexp, lit, data []byte, context int) []GrepLine {
+	var locs [][]int
+	if lit == nil {
+		if locs = re.FindAllIndex(data, -1); len(locs) == 0 {
+			return nil
+		}
+	}
+	var starts []int // byte offset of each line start, built lazily up to need
+	starts = append(starts, 0)
+	lineAt := func(off int) int { // 0-based line index containing off
+		for starts[len(starts)-1] <= off {
+			nl := bytes.IndexByte(data[starts[len(starts)-1]:], '\n')
+			if nl < 0 {
+				break
+			}
+			starts = append(starts, starts[len(starts)-1]+nl+1)
+		}
+		i, found := slices.BinarySearch(starts, off)
+		if !found {
+			i--
+		}
+		return i
+	}
+	rawLine := func(i int) []byte { // line i without its "\n" (a "\r" stays, as in ripgrep)
+		end := len(data)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		} else if nl := bytes.IndexByte(data[starts[i]:], '\n'); nl >= 0 {
+			end = starts[i] + nl + 1
+		}
+		return bytes.TrimSuffix(data[starts[i]:end], []byte("\n"))
+	}
+	lineText := func(i int) []byte { return bytes.TrimSuffix(rawLine(i), []byte("\r")) }
+	var matched []int
+	add := func(i int) {
+		if len(matched) == 0 || matched[len(matched)-1] < i {
+			matched = append(matched, i)
+		}
+	}
+	if lit != nil { // only lines holding the literal can match
+		for off := 0; off < len(data); {
+			j := bytes.Index(data[off:], lit)
+			if j < 0 {
+				break
+			}
+			i := lineAt(off + j)
+			if re.Match(rawLine(i)) {
+				add(i)
+			}
+			off = len(data) // lineAt indexed the next line's start, if any
+			if i+1 < len(starts) {
+				off = starts[i+1]
+			}
+		}
+	}
+	for _, loc := range locs {
+		if loc[0] == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
+			continue // empty match after the final newline: no such line
+		}
+		first := lineAt(loc[0])
+		if bytes.IndexByte(data[loc[0]:loc[1]], '\n') < 0 {
+			add(first)
+			continue
+		}
+		// The match spans lines (e.g. ^\s* ate a blank line); ripgrep matches
+		// line by line, so test each line it touched on its own.
+		for i := first; i <= lineAt(loc[1]-1); i++ {
+			if re.Match(rawLine(i)) {
+				add(i)
+			}
+		}
+	}
+	if len(matched) == 0 {
+		return nil
+	}
+	lineAt(len(data)) // index every line for context
+	total := len(starts)
+	if starts[total-1] == len(data) {
+		total-- // data ends with a newline: no empty last line
+	}
+	return withContext(matched, total, context, func(i int) string { return string(lineText(i)) })
+}
+
+// withContext merges matching line indexes with up to n context lines on
+// each side.
+func withContext(matched []int, total, n int, text func(int) string) []GrepLine {
+	var out []GrepLine
+	next := 0 // first line index not yet emitted
+	for k, m := range matched {
+		from := max(m-n, next)
+		for i := from; i < m; i++ {
+			out = append(out, GrepLine{Num: i + 1, Text: text(i)})
+		}
+		out = append(out, GrepLine{Num: m + 1, Text: text(m), Match: true})
+		next = m + 1
+		to := min(total, m+n+1)
+		if k+1 < len(matched) {
+			to = min(to, matched[k+1])
+		}
+		for i := next; i < to; i++ {
+			out = append(out, GrepLine{Num: i + 1, Text: text(i)})
+		}
+		next = max(next, to)
+	}
+	return out
+}
+
+type grepArgs struct {
+	Pattern      string `json:"pattern" jsonschema:"Regular expression (RE2)"`
+	Path         string `json:"path,omitempty" jsonschema:"Directory or file" tool:"path" default:"\".\""`
+	Include      string `json:"include,omitempty" jsonschema:"File glob, e.g. *.go"`
+	IgnoreCase   bool   `json:"ignore_case,omitempty"`
+	ContextLines int    `json:"context_lines,omitempty" jsonschema:"Lines around each match"`
+	MaxResults   int    `json:"max_results,omitempty" jsonschema:"Max matching lines" default:"100"`
+
+	single bool // grep_file: path must be a text file
+}
+
+type grepFileArgs struct {
+	Path    string `json:"path" jsonschema:"File to search" tool:"path"`
+	Pattern string `json:"pattern" jsonschema:"Regular expression (RE2)"`
+}
+
+func grepTools() []Def {
+	return []Def{
+		Define(Spec{Name: "grep", Kind: KindRead, Standard: true,
+			Description: "Search file contents by regex (honours .gitignore). Output: path:line: text."},
+			func(ctx context.Context, env *Env, a grepArgs) Result { return env.grep(ctx, a) }),
+		Define(Spec{Name: "grep_file", Kind: KindRead, Description: "Search one file by regex; shows matching lines."},
+			func(ctx context.Context, env *Env, a grepFileArgs) Result {
+				return env.grep(ctx, grepArgs{Pattern: a.Pattern, Path: a.Path, MaxResults: grepFileMatches, single: true})
+			}),
+	}
+}
+
+func (env *Env) grep(ctx context.Context, a grepArgs) Result {
+	if a.Pattern == "" {
+		return Failf(CategoryValidation, "grep: pattern is empty; give a regular expression")
+	}
+	if _, err := compilePattern(a.Pattern, a.IgnoreCase); err != nil {
+		return Failf(CategoryValidation, "invalid regular expression (RE2 syntax): %v. Escape special characters "+
+			"such as ( [ { . * + ? | with a backslash to search for them literally", err)
+	}
+	if a.Include != "" {
+		if _, ok := newGlobMatcher(a.Include); !ok {
+			return Failf(CategoryValidation, "invalid include glob %q: use e.g. *.go, **/*.ts or src/**", a.Include)
+		}
+	}
+	abs, res := env.resolve("path", a.Path)
+	if res != nil {
+		return *res
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Failf(CategoryNotFound, "%s does not exist", env.rel(abs))
+	case err != nil:
+		return Failf(CategoryExecution, "cannot stat %s: %v", env.rel(abs), err)
+	case a.single && fi.IsDir():
+		return Failf(CategoryValidation, "%s is a directory: use grep to search a directory", env.rel(abs))
+	case a.single && !fi.Mode().IsRegular():
+		return Failf(CategoryValidation, "%s is not a regular file", env.rel(abs))
+	}
+	if a.single {
+		if _, res := env.loadText(abs, ""); res != nil {
+			return *res
+		}
+	}
+	req := GrepRequest{Root: abs, Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, Include: a.Include,
+		Context: min(max(a.ContextLines, 0), maxContextLines), Limit: grepCollectLimit}
+	out, err := env.backend(fi.IsDir()).Search(ctx, req)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		out, err = GoGrep{}.Search(ctx, req)
+	}
+	if err != nil {
+		return Failf(CategoryExecution, "grep failed: %v", err)
+	}
+	limit := a.MaxResults
+	if limit <= 0 {
+		limit = defaultMaxResults
+	}
+	return env.formatGrep(out, min(limit, maxMaxResults), a.Pattern, env.rel(abs), req.Context > 0)
+}
+
+func (env *Env) backend(dir bool) GrepBackend {
+	switch {
+	case !dir:
+		return GoGrep{} // one file: no process to start
+	case env.Grep != nil:
+		return env.Grep
+	}
+	return DefaultGrepBackend()
+}
+
+// formatGrep renders results as `path:line: text` (context lines
+// `path-line- text`, "--" between separated groups), at most limit
+// matching lines and grepOutputBytes.
+func (env *Env) formatGrep(r GrepResult, limit int, pattern, where string, groups bool) Result {
+	meta := &Meta{Path: where, Matches: r.Matches}
+	if r.Matches == 0 {
+		return Success(fmt.Sprintf("No matches for %q in %s", pattern, where), meta)
+	}
+	var b strings.Builder
+	shown := 0
+	cut := false
+outer:
+	for _, f := range r.Files {
+		rel := env.rel(f.Path)
+		prev := -1
+		for _, l := range f.Lines {
+			if l.Match && shown == limit || b.Len() > grepOutputBytes {
+				cut = true
+				break outer
+			}
+			if groups && (prev >= 0 && l.Num > prev+1 || prev < 0 && b.Len() > 0) {
+				b.WriteString("--\n")
+			}
+			text := l.Text
+			if len(text) > grepLineChars {
+				text = cutUTF8(text, grepLineChars) + " [...]"
+			}
+			sep := "-"
+			if l.Match {
+				sep = ":"
+				shown++
+			}
+			fmt.Fprintf(&b, "%s%s%d%s %s\n", rel, sep, l.Num, sep, text)
+			prev = l.Num
+		}
+	}
+	total := fmt.Sprint(r.Matches)
+	if r.Truncated {
+		total = "at least " + total
+	}
+	if cut || r.Truncated {
+		meta.Truncated = true
+		fmt.Fprintf(&b, "... showing %d of %s matching lines; narrow the pattern, path or include, "+
+			"or raise max_results (at most %d)\n", shown, total, maxMaxResults)
+	} else {
+		fmt.Fprintf(&b, "(%d matching lines in %d files)\n", r.Matches, len(r.Files))
+	}
+	return Success(b.String(), meta)
+}

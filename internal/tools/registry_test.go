@@ -1,0 +1,281 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestLookupAliasesAndCase(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct{ in, want string }{
+		{"read_file", "read_file"},
+		{"Write_File", "write_file"},
+		{"  READ-FILE ", "read_file"},
+		{"functions.grep", "grep"},
+		{"read", "read_file"},
+		{"view", "read_file"},
+		{"replace_string", "edit_file"},
+		{"list_files", "list_directory"},
+		{"search_codebase", "grep"},
+		{"glob", "search_files"},
+		{"GLOB", "search_files"},
+	}
+	for _, c := range cases {
+		d, ok := f.reg.Lookup(c.in)
+		require.True(t, ok, c.in)
+		require.Equal(t, c.want, d.Name, c.in)
+	}
+	for _, bad := range []string{"", "bash\x00rm", "nope", "bash", "write_file\n"} {
+		_, ok := f.reg.Lookup(bad)
+		require.False(t, ok, "%q must not resolve (bash: run_command is not registered here)", bad)
+	}
+}
+
+func TestShellAliasesReachRunCommand(t *testing.T) {
+	r := NewRegistry()
+	type cmdArgs struct {
+		Command string `json:"command"`
+	}
+	require.NoError(t, r.Register(Define(Spec{Name: "run_command", Kind: KindExec, Standard: true, Description: "x"},
+		func(ctx context.Context, env *Env, a cmdArgs) Result { return Success(a.Command, nil) })))
+	for _, n := range []string{"bash", "shell", "run_shell_command", "Run_Command"} {
+		d, ok := r.Lookup(n)
+		require.True(t, ok, n)
+		require.Equal(t, "run_command", d.Name)
+	}
+	res := r.Call(context.Background(), nil, "bash", json.RawMessage(`{"command":"ls"}`))
+	require.True(t, res.OK)
+	require.Equal(t, "ls", res.Output)
+}
+
+func TestPrepareNormalisation(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		name, tool, args string
+		want             map[string]any
+		paths            []PathArg
+	}{
+		{"file_path alias", "read_file", `{"file_path":"a.txt"}`,
+			m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, []PathArg{{"path", "a.txt"}}},
+		{"camelCase and string ints", "read_file", `{"filePath":"a.txt","offset":"5","limit":"10"}`,
+			m{"path": "a.txt", "offset": 5.0, "limit": 10.0}, nil},
+		{"float int", "read_file", `{"path":"a.txt","offset":5.0}`, m{"path": "a.txt", "offset": 5.0, "limit": 2000.0}, nil},
+		{"null is absent", "read_file", `{"path":"a.txt","offset":null}`, m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, nil},
+		{"filename", "write_file", `{"filename":"b.txt","contents":"x"}`, m{"path": "b.txt", "content": "x"}, nil},
+		{"file + content", "write_file", `{"file":"b.txt","content":""}`, m{"path": "b.txt", "content": ""}, nil},
+		{"old/new aliases", "edit_file", `{"path":"a","old_str":"x","new_str":"y","replaceAll":"true"}`,
+			m{"path": "a", "old_string": "x", "new_string": "y", "replace_all": true}, nil},
+		{"old/new short", "edit_file", `{"path":"a","old":"x","new":"y"}`,
+			m{"path": "a", "old_string": "x", "new_string": "y"}, nil},
+		{"bool strings", "grep", `{"query":"x","case_insensitive":"yes","-C":"2"}`,
+			m{"pattern": "x", "path": ".", "ignore_case": true, "context_lines": 2.0, "max_results": 100.0}, nil},
+		{"glob alias in grep is include", "grep", `{"pattern":"x","glob":"*.go"}`,
+			m{"pattern": "x", "path": ".", "include": "*.go", "max_results": 100.0}, nil},
+		{"glob alias in search_files is pattern", "search_files", `{"glob":"*.go","directory":"src"}`,
+			m{"pattern": "*.go", "path": "src"}, []PathArg{{"path", "src"}}},
+		{"empty optional path uses default", "list_directory", `{"path":""}`, m{"path": ".", "depth": 2.0},
+			[]PathArg{{"path", "."}}},
+		{"src/dst", "move_file", `{"src":"a","dst":"b"}`, m{"source": "a", "destination": "b"},
+			[]PathArg{{"source", "a"}, {"destination", "b"}}},
+		{"double-encoded", "read_file", `"{\"path\":\"a.txt\"}"`, m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, nil},
+		{"empty args for all-optional", "list_directory", ``, m{"path": ".", "depth": 2.0}, nil},
+		{"patch_lines content alias", "patch_lines", `{"path":"a","start":"1","end":2,"content":"x"}`,
+			m{"path": "a", "start_line": 1.0, "end_line": 2.0, "new_content": "x"}, nil},
+		{"insert_line line_number", "insert_line", `{"path":"a","line_number":"3","text":"x"}`,
+			m{"path": "a", "line": 3.0, "content": "x"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := f.reg.Prepare(c.tool, json.RawMessage(c.args))
+			require.NoError(t, err)
+			var got map[string]any
+			require.NoError(t, json.Unmarshal(p.Args, &got))
+			require.Equal(t, c.want, got)
+			if c.paths != nil {
+				require.Equal(t, c.paths, p.Paths)
+			}
+		})
+	}
+}
+
+func TestPrepareValidationErrors(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct{ name, tool, args, wantMsg string }{
+		{"malformed JSON", "write_file", `{"path": "a.txt"`, "malformed JSON"},
+		{"not an object", "write_file", `[1,2]`, "must be a JSON object"},
+		{"path is a number", "write_file", `{"path": 123, "content": "x"}`, `"path" must be a string, got the number 123`},
+		{"duplicate keys", "write_file", `{"path":"a.txt","path":"../../etc/passwd","content":"x"}`, "given twice"},
+		{"alias and canonical", "write_file", `{"path":"a.txt","file_path":"b.txt","content":"x"}`, "both set"},
+		{"unknown parameter", "read_file", `{"path":"a","colour":"red"}`, `unknown parameter(s) "colour"; accepted: path (string, required), offset (integer), limit (integer)`},
+		{"missing required", "write_file", `{"path":"a.txt"}`, `missing required parameter "content"`},
+		{"empty required path", "write_file", `{"path":"","content":"x"}`, `"path" is empty`},
+		{"NUL in path", "write_file", `{"path":"sub/\u0000/../../x","content":"x"}`, "NUL"},
+		{"bad integer", "read_file", `{"path":"a","offset":"five"}`, `"offset" must be an integer`},
+		{"fractional integer", "read_file", `{"path":"a","offset":1.5}`, `"offset" must be an integer`},
+		{"bad boolean", "edit_file", `{"path":"a","old_string":"x","new_string":"y","replace_all":"maybe"}`, "must be a boolean"},
+		{"lone surrogate", "write_file", `{"path":"a.txt","content":"\ud800"}`, "surrogate"},
+		{"reversed surrogates", "write_file", `{"path":"a.txt","content":"\udc00\ud800"}`, "surrogate"},
+		{"invalid utf8", "write_file", "{\"path\":\"a.txt\",\"content\":\"\xff\"}", "UTF-8"},
+		{"trailing data", "write_file", `{"path":"a.txt","content":"x"} {}`, "after the object"},
+		{"unknown tool", "frobnicate", `{}`, `unknown tool "frobnicate"`},
+		{"NUL tool name", "bash\x00rm", `{}`, "unknown tool"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := f.reg.Prepare(c.tool, json.RawMessage(c.args))
+			require.Error(t, err)
+			res := ErrorResult(err)
+			require.Equal(t, CategoryValidation, res.Category)
+			require.Contains(t, res.Error, c.wantMsg)
+			require.NotContains(t, res.Error, "\x00")
+		})
+	}
+	// nothing was written by any of these
+	require.False(t, f.exists(f.root+"/a.txt"))
+	require.Empty(t, f.cps.Entries())
+}
+
+func TestValidSurrogatePairAccepted(t *testing.T) {
+	f := newFixture(t)
+	f.ok("write_file", `{"path":"e.txt","content":"\ud83d\ude00 \\ud800 literal"}`)
+	require.Equal(t, "😀 \\ud800 literal", f.read("e.txt"))
+}
+
+func TestProfiles(t *testing.T) {
+	f := newFixture(t)
+	names := func(p Profile) []string {
+		defs, err := f.reg.Tools(p)
+		require.NoError(t, err)
+		var out []string
+		for _, d := range defs {
+			out = append(out, d.Name)
+		}
+		return out
+	}
+	require.Equal(t, []string{"read_file", "write_file", "edit_file", "list_directory", "search_files", "grep"},
+		names(Profile{}))
+	require.Equal(t, names(Profile{}), names(Profile{Name: ProfileStandard}))
+	require.Len(t, names(Profile{Name: ProfileFull}), len(FileTools()))
+	for _, n := range names(Profile{Name: ProfileReadonly}) {
+		d, _ := f.reg.Lookup(n)
+		require.Equal(t, KindRead, d.Kind, n)
+	}
+	require.Contains(t, names(Profile{Name: ProfileReadonly}), "grep_file")
+	got := names(Profile{Enabled: []string{"patch_lines", "VIEW"}, Disabled: []string{"glob", "write_file"}})
+	require.Equal(t, []string{"read_file", "edit_file", "patch_lines", "list_directory", "grep"}, got)
+	require.True(t, f.reg.Allowed(Profile{}, "Read"))
+	require.False(t, f.reg.Allowed(Profile{}, "patch_lines"))
+	require.False(t, f.reg.Allowed(Profile{Name: ProfileReadonly}, "write_file"))
+
+	_, err := f.reg.Tools(Profile{Name: "bogus"})
+	require.ErrorContains(t, err, `unknown tool profile "bogus"`)
+	_, err = f.reg.Schemas(Profile{Disabled: []string{"nope"}})
+	require.ErrorContains(t, err, `unknown tool "nope"`)
+	require.False(t, f.reg.Allowed(Profile{Name: "bogus"}, "read_file"))
+}
+
+func TestSchemasAreValidAndSmall(t *testing.T) {
+	f := newFixture(t)
+	require.NoError(t, f.reg.Check())
+	schemas, err := f.reg.Schemas(Profile{Name: ProfileFull})
+	require.NoError(t, err)
+	for _, s := range schemas {
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal(s.Parameters, &obj), s.Name)
+		require.Equal(t, "object", obj["type"], s.Name)
+		require.Equal(t, false, obj["additionalProperties"], s.Name)
+		require.NotEmpty(t, s.Description, s.Name)
+		require.Less(t, len(s.Description), 160, "keep descriptions short: %s", s.Name)
+		d, _ := f.reg.Lookup(s.Name)
+		props := obj["properties"].(map[string]any)
+		for _, p := range d.PathParams() {
+			require.Contains(t, props, p)
+		}
+	}
+	std, err := f.reg.Schemas(Profile{})
+	require.NoError(t, err)
+	b, err := json.Marshal(std)
+	require.NoError(t, err)
+	t.Logf("standard profile (file tools only): %d tools, %d bytes of schema JSON", len(std), len(b))
+	require.Less(t, len(b), 3500, "standard-profile file tool schemas grew; keep descriptions short")
+}
+
+func TestRegisterErrors(t *testing.T) {
+	type ok struct {
+		A string `json:"a"`
+	}
+	type bad struct {
+		M map[string]int `json:"m"`
+	}
+	type badDefault struct {
+		A int `json:"a,omitempty" default:"{"`
+	}
+	run := func(ctx context.Context, env *Env, a ok) Result { return Success("", nil) }
+	r := NewRegistry()
+	require.NoError(t, r.Register(Define(Spec{Name: "t1", Kind: KindRead, Description: "d"}, run)))
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "t1", Kind: KindRead}, run)), "registered twice")
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "Bad-Name", Kind: KindRead}, run)), "snake_case")
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "t2", Kind: "weird"}, run)), "unknown kind")
+	for _, bad := range []struct {
+		def  Def
+		want string
+	}{
+		{Define(Spec{Name: "t3", Kind: KindRead}, func(ctx context.Context, env *Env, a bad) Result { return Result{} }),
+			"unsupported parameter type"},
+		{Define(Spec{Name: "t4", Kind: KindRead}, func(ctx context.Context, env *Env, a badDefault) Result { return Result{} }),
+			"default tag"},
+		{Define(Spec{Name: "t5", Kind: KindRead}, func(ctx context.Context, env *Env, a string) Result { return Result{} }),
+			"must be a struct"},
+	} {
+		r2 := NewRegistry()
+		require.NoError(t, r2.Register(bad.def), "schemas are built lazily")
+		require.ErrorContains(t, r2.Check(), bad.want)
+		_, err := r2.Schemas(Profile{Name: ProfileFull})
+		require.ErrorContains(t, err, bad.want)
+		_, err = r2.Prepare(bad.def.Name, nil)
+		require.ErrorContains(t, err, bad.want)
+	}
+	require.ErrorContains(t, r.Register(Def{Spec: Spec{Name: "t6", Kind: KindRead}}), "tools.Define")
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "t7", Kind: KindRead, Aliases: []string{"t1x"}}, run),
+		Define(Spec{Name: "t8", Kind: KindRead, Aliases: []string{"read"}}, run)), `alias "read" already names "read_file"`)
+	require.Equal(t, []string{"t1"}, r.Names(), "a failed Register adds nothing")
+	require.NoError(t, r.Register(Define(Spec{Name: "t7", Kind: KindRead, Aliases: []string{"t1x"}}, run)))
+	require.Equal(t, []string{"t1", "t7"}, r.Names())
+	d, found := r.Lookup("T1X")
+	require.True(t, found)
+	require.Equal(t, "t7", d.Name)
+}
+
+func TestPanicBecomesResult(t *testing.T) {
+	type noArgs struct{}
+	r := NewRegistry()
+	require.NoError(t, r.Register(Define(Spec{Name: "boom", Kind: KindOther, Description: "d"},
+		func(ctx context.Context, env *Env, a noArgs) Result { panic("kaboom") })))
+	res := r.Call(context.Background(), nil, "boom", nil)
+	require.False(t, res.OK)
+	require.Equal(t, CategoryExecution, res.Category)
+	require.Contains(t, res.Error, "kaboom")
+}
+
+func TestCancelledContext(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "x\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := f.reg.Call(ctx, f.env, "read_file", json.RawMessage(`{"path":"a.txt"}`))
+	require.False(t, res.OK)
+	require.Equal(t, CategoryExecution, res.Category)
+	require.True(t, strings.Contains(res.Error, "cancel"))
+}
+
+func TestResultJSONShape(t *testing.T) {
+	code := 3
+	b, err := json.Marshal(Result{OK: false, Error: "e", Category: CategoryNotFound,
+		Meta: &Meta{Path: "p", ExitCode: &code}})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"ok":false,"output":"","error":"e","category":"not_found","metadata":{"path":"p","exit_code":3}}`, string(b))
+}
