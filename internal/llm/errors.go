@@ -249,6 +249,10 @@ func NewStreamError(provider string, payload []byte) *APIError {
 	switch k := classify(0, typ+" "+code, msg); k {
 	case KindOverloaded, KindRateLimit, KindContextTooLong:
 		e.Kind = k
+	default:
+		if looksContextTooLong(msg) {
+			e.Kind = KindContextTooLong
+		}
 	}
 	if st, err := strconv.Atoi(code); err == nil && st >= 400 {
 		if k := classify(st, typ, msg); k != KindBadRequest {
