@@ -1,0 +1,389 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// Summary describes a session without its messages, for listings.
+// Messages is the number of stored messages, Usage the tokens spent over the
+// whole session (compaction does not reduce it), CostUSD its cost in US
+// dollars as recorded (see [Store.Priced]).
+type Summary struct {
+	ID        string    `json:"id"`
+	Workspace string    `json:"workspace"`
+	Title     string    `json:"title"`
+	Provider  string    `json:"provider"`
+	Model     string    `json:"model"`
+	Messages  int       `json:"messages"`
+	Usage     llm.Usage `json:"usage"`
+	CostUSD   float64   `json:"cost_usd"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ListOptions selects the sessions [Store.List] returns: those of
+// Workspace (an absolute path), or of every workspace when All is set;
+// at most Limit of them (0: no limit), most recently updated first.
+type ListOptions struct {
+	Workspace string
+	All       bool
+	Limit     int
+}
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Create starts a session in workspace (an absolute directory) with the
+// given provider and model names and returns it, empty. Errors: a relative
+// or empty workspace, or a failed write.
+func (s *Store) Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error) {
+	ws, err := cleanWorkspace(workspace)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	id := newID(now)
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace, provider, model, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, ws, provider, model, now.UnixNano(), now.UnixNano())
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
+	return &agent.Session{ID: id, Workspace: ws}, nil
+}
+
+func cleanWorkspace(workspace string) (string, error) {
+	if workspace == "" || !filepath.IsAbs(workspace) {
+		return "", fmt.Errorf("session workspace %q is not an absolute path: pass the resolved workspace root", workspace)
+	}
+	return filepath.Clean(workspace), nil
+}
+
+// Load returns the session id (or the only session whose id starts with
+// id, with or without the "s_" prefix) with its messages in order, token
+// usage, cost and plan. Errors wrap [ErrNotFound] ("session "x" not found:
+// run aidex sessions list") or [ErrAmbiguous].
+func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
+	var sess *agent.Session
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		full, err := resolveID(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		sess, err = loadSession(ctx, tx, full)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+func loadSession(ctx context.Context, q querier, id string) (*agent.Session, error) {
+	sess := &agent.Session{ID: id}
+	var todos string
+	u := &sess.Usage
+	err := q.QueryRowContext(ctx, `SELECT workspace, input_tokens, output_tokens, cache_read_tokens,
+		cache_write_tokens, reasoning_tokens, cost_usd, todos FROM sessions WHERE id = ?`, id).
+		Scan(&sess.Workspace, &u.InputTokens, &u.OutputTokens, &u.CacheReadTokens,
+			&u.CacheWriteTokens, &u.ReasoningTokens, &sess.CostUSD, &todos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(todos), &sess.Todos); err != nil {
+		return nil, fmt.Errorf("load session %s: stored plan is corrupt: %w", id, err)
+	}
+	msgs, err := loadMessages(ctx, q, id)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		sess.Messages = append(sess.Messages, m.Message)
+	}
+	return sess, nil
+}
+
+// storedMessage is a message row.
+type storedMessage struct {
+	Seq int
+	llm.Message
+	Usage     *llm.Usage
+	CreatedAt time.Time
+}
+
+func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, error) {
+	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at FROM messages
+		WHERE session_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, fmt.Errorf("load messages of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []storedMessage
+	for rows.Next() {
+		var (
+			m     storedMessage
+			parts string
+			usage sql.NullString
+			at    int64
+		)
+		if err := rows.Scan(&m.Seq, &m.Role, &parts, &usage, &at); err != nil {
+			return nil, fmt.Errorf("load messages of %s: %w", id, err)
+		}
+		if err := json.Unmarshal([]byte(parts), &m.Parts); err != nil {
+			return nil, fmt.Errorf("load message %d of %s: stored parts are corrupt: %w", m.Seq, id, err)
+		}
+		if usage.Valid {
+			m.Usage = new(llm.Usage)
+			if err := json.Unmarshal([]byte(usage.String), m.Usage); err != nil {
+				return nil, fmt.Errorf("load message %d of %s: stored usage is corrupt: %w", m.Seq, id, err)
+			}
+		}
+		m.CreatedAt = time.Unix(0, at)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load messages of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// Info returns the summary of session id (a full id or a unique prefix, as
+// for [Store.Load]). Errors wrap [ErrNotFound] or [ErrAmbiguous].
+func (s *Store) Info(ctx context.Context, id string) (Summary, error) {
+	var sum Summary
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		full, err := resolveID(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		sums, err := querySummaries(ctx, tx, "WHERE s.id = ?", full)
+		if err != nil {
+			return err
+		}
+		if len(sums) == 0 {
+			return notFound(full)
+		}
+		sum = sums[0]
+		return nil
+	})
+	return sum, err
+}
+
+// Latest returns the most recently updated session of workspace (an
+// absolute path), for --continue. The error wraps [ErrNotFound] when the
+// workspace has no session.
+func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, error) {
+	ws, err := cleanWorkspace(workspace)
+	if err != nil {
+		return nil, err
+	}
+	var sess *agent.Session
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ?
+			ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return &lookupError{msg: fmt.Sprintf("no session to continue in %s: start one without --continue", ws), kind: ErrNotFound}
+		}
+		if err != nil {
+			return fmt.Errorf("find latest session: %w", err)
+		}
+		sess, err = loadSession(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// List returns the summaries of the sessions opt selects, most recently
+// updated first. Errors: neither Workspace nor All given, a relative
+// workspace, a negative Limit, or a failed query.
+func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
+	if opt.Limit < 0 {
+		return nil, fmt.Errorf("list sessions: limit %d is negative", opt.Limit)
+	}
+	where, args := "", []any{}
+	if !opt.All {
+		ws, err := cleanWorkspace(opt.Workspace)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w (or list all workspaces)", err)
+		}
+		where, args = "WHERE s.workspace = ?", append(args, ws)
+	}
+	limit := opt.Limit
+	if limit == 0 {
+		limit = -1 // SQLite: no limit
+	}
+	where += " ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?"
+	return querySummaries(ctx, s.db, where, append(args, limit)...)
+}
+
+const summarySelect = `SELECT s.id, s.workspace, s.title, s.provider, s.model,
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
+	s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens,
+	s.cost_usd, s.created_at, s.updated_at FROM sessions s `
+
+func querySummaries(ctx context.Context, q querier, tail string, args ...any) ([]Summary, error) {
+	rows, err := q.QueryContext(ctx, summarySelect+tail, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []Summary
+	for rows.Next() {
+		var (
+			m              Summary
+			u              = &m.Usage
+			created, updat int64
+		)
+		if err := rows.Scan(&m.ID, &m.Workspace, &m.Title, &m.Provider, &m.Model, &m.Messages,
+			&u.InputTokens, &u.OutputTokens, &u.CacheReadTokens, &u.CacheWriteTokens, &u.ReasoningTokens,
+			&m.CostUSD, &created, &updat); err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		m.CreatedAt, m.UpdatedAt = time.Unix(0, created), time.Unix(0, updat)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	return out, nil
+}
+
+// Delete removes session id (a full id or a unique prefix) with its
+// messages, checkpoints and read records. Errors wrap [ErrNotFound] or
+// [ErrAmbiguous].
+func (s *Store) Delete(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		full, err := resolveID(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, full); err != nil {
+			return fmt.Errorf("delete session %s: %w", full, err)
+		}
+		return nil
+	})
+}
+
+// SetModel records that session id (a full id) now talks to model of
+// provider. The error wraps [ErrNotFound] for an unknown id.
+func (s *Store) SetModel(ctx context.Context, id, provider, model string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET provider = ?, model = ?, updated_at = ? WHERE id = ?`,
+			provider, model, s.now().UnixNano(), id)
+		return checkUpdated(res, err, id, "set model")
+	})
+}
+
+// checkUpdated turns the result of an UPDATE of one session into an error:
+// the statement's own, or not-found when no row changed.
+func checkUpdated(res sql.Result, err error, id, what string) error {
+	if err != nil {
+		return fmt.Errorf("%s of session %s: %w", what, id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("%s of session %s: %w", what, id, err)
+	}
+	if n == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+// lookupError is a missing or ambiguous session; it matches ErrNotFound
+// or ErrAmbiguous with errors.Is and reads as a sentence with its fix.
+type lookupError struct {
+	msg  string
+	kind error
+}
+
+func (e *lookupError) Error() string        { return e.msg }
+func (e *lookupError) Is(target error) bool { return target == e.kind }
+
+// notFound is the error for a missing session id.
+func notFound(id string) error {
+	return &lookupError{msg: fmt.Sprintf("session %q not found: run aidex sessions list", id), kind: ErrNotFound}
+}
+
+// resolveID returns the session id that id names: itself when it exists,
+// else the only id that starts with id or with "s_"+id.
+func resolveID(ctx context.Context, q querier, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", &lookupError{msg: "no session id given: run aidex sessions list", kind: ErrNotFound}
+	}
+	var full string
+	err := q.QueryRowContext(ctx, `SELECT id FROM sessions WHERE id = ?`, id).Scan(&full)
+	if err == nil {
+		return full, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("look up session %q: %w", id, err)
+	}
+	prefixes := []string{id}
+	if !strings.HasPrefix(id, IDPrefix) {
+		prefixes = append(prefixes, IDPrefix+id)
+	}
+	var matches []string
+	for _, p := range prefixes {
+		m, err := idsWithPrefix(ctx, q, p)
+		if err != nil {
+			return "", err
+		}
+		matches = append(matches, m...)
+	}
+	switch len(matches) {
+	case 0:
+		return "", notFound(id)
+	case 1:
+		return matches[0], nil
+	}
+	return "", &lookupError{
+		msg:  fmt.Sprintf("session id %q is ambiguous (%s, ...): give more characters", id, strings.Join(matches, ", ")),
+		kind: ErrAmbiguous,
+	}
+}
+
+// idsWithPrefix returns up to two ids starting with p. Ids are ASCII, so
+// every id with prefix p sorts in [p, p+"\x7f").
+func idsWithPrefix(ctx context.Context, q querier, p string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT 2`, p, p+"\x7f")
+	if err != nil {
+		return nil, fmt.Errorf("look up session %q: %w", p, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("look up session %q: %w", p, err)
+		}
+		if strings.HasPrefix(id, p) {
+			out = append(out, id)
+		}
+	}
+	return out, rows.Err()
+}

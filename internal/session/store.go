@@ -1,0 +1,212 @@
+// Package session is aidex's persistent session store: one SQLite database
+// (<DataDir>/aidex.db, DataDir being $XDG_DATA_HOME/aidex) holding the
+// sessions, their messages, token usage and cost, the model's plan (todos),
+// the files the model has read (read tracking) and the file checkpoints
+// /undo restores.
+//
+// The database runs in WAL mode with synchronous=FULL (every commit is
+// fsynced), a 5 s busy timeout and foreign keys on. Writes are serialized
+// by the [Store] (one writer); reads run concurrently. The schema is managed
+// by goose migrations embedded in the binary. Open the store only when a
+// command needs sessions: it is not part of aidex's start-up.
+package session
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// FileName is the name of the database file inside the data directory.
+const FileName = "aidex.db"
+
+// schemaVersion is the version of the newest embedded migration. Open
+// records it in PRAGMA user_version after migrating, so opening an
+// up-to-date database costs one pragma instead of a goose run.
+const schemaVersion = 1
+
+// busyTimeoutMS is how long a statement waits for another writer (another
+// aidex process) before failing with SQLITE_BUSY, in milliseconds.
+const busyTimeoutMS = 5000
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// ErrNotFound is wrapped by the errors for a missing session (and for a
+// workspace without sessions in [Store.Latest]).
+var ErrNotFound = errors.New("session not found")
+
+// ErrAmbiguous is wrapped by the error for an id prefix that matches more
+// than one session.
+var ErrAmbiguous = errors.New("ambiguous session id")
+
+// Store is the session store. It is safe for concurrent use; writes are
+// serialized, reads run concurrently. Close it when done.
+type Store struct {
+	db   *sql.DB
+	path string
+	// wmu serializes write transactions: one writer per Store. Other
+	// processes are waited for through busy_timeout and BEGIN IMMEDIATE.
+	wmu sync.Mutex
+	now func() time.Time
+}
+
+// Open opens (creating when missing) the session database in dataDir,
+// creating dataDir with mode 0700 and the file with mode 0600, and brings
+// its schema up to date. Opening an existing, current database runs no
+// migration (see BenchmarkOpenClose for its cost).
+//
+// Errors: an empty dataDir, a directory or file that cannot be created, a
+// file that is not an SQLite database, a database written by a newer aidex,
+// or a failed migration; each names the file.
+func Open(ctx context.Context, dataDir string) (*Store, error) {
+	if dataDir == "" {
+		return nil, errors.New("open session store: no data directory given (set XDG_DATA_HOME or HOME)")
+	}
+	dir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("open session store: data directory %q: %w", dataDir, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open session store: create data directory: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	// Create the file ourselves so it is private (sessions hold code and
+	// prompts); SQLite gives the -wal and -shm files the same mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open session store: %w", err)
+	}
+	_ = f.Close()
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("open session store %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open session store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsn builds the modernc.org/sqlite data source name for path: a file: URI
+// (so any byte in the path is escaped) with the per-connection pragmas.
+func dsn(path string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate") // read-only transactions stay deferred
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// migrate brings the schema to schemaVersion with goose, unless
+// PRAGMA user_version says it is there already.
+func (s *Store) migrate(ctx context.Context) error {
+	v, err := s.userVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("read schema version (is it an SQLite database?): %w", err)
+	}
+	switch {
+	case v == schemaVersion:
+		return nil
+	case v > schemaVersion:
+		return fmt.Errorf("schema version %d is newer than this aidex knows (%d): upgrade aidex", v, schemaVersion)
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	err = s.gooseUp(ctx)
+	if err != nil {
+		// Another process may have migrated at the same moment; a second
+		// run sees its work.
+		err = s.gooseUp(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate schema: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		return fmt.Errorf("record schema version: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) userVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// gooseUp applies the pending embedded migrations.
+func (s *Store) gooseUp(ctx context.Context) error {
+	p, err := newMigrator(s.db)
+	if err != nil {
+		return err
+	}
+	_, err = p.Up(ctx)
+	return err
+}
+
+// newMigrator returns a goose provider over the embedded migrations, with
+// no use of goose's global registry.
+func newMigrator(db *sql.DB) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectSQLite3, db, sub, goose.WithDisableGlobalRegistry(true))
+}
+
+// Path returns the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. Calls after Close fail with an error.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close session store %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// write runs fn in a write transaction (BEGIN IMMEDIATE), serialized with
+// every other write of s, and commits it when fn returns nil.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// read runs fn in a read-only transaction, so its queries see one snapshot.
+func (s *Store) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	return fn(tx)
+}
