@@ -145,6 +145,7 @@ type run struct {
 	lastSig string
 	repeats int
 	usage   llm.Usage
+	lastRaw []byte
 }
 
 func (r *run) normalize() {
@@ -227,6 +228,9 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	resp, err := r.e.Provider.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
+	}
+	if len(resp.Raw) > 0 {
+		r.lastRaw = resp.Raw
 	}
 	if err != nil {
 		resp.Message = partialMessage(resp.Message)
@@ -354,7 +358,7 @@ func (r *run) fail(err error) (*DoneInfo, error) {
 }
 
 func (r *run) done(reason StopReason, result string) *DoneInfo {
-	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials}
+	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials, Raw: r.lastRaw}
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

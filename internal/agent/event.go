@@ -122,6 +122,8 @@ type DoneInfo struct {
 	Usage      llm.Usage  `json:"usage"`
 	CostUSD    float64    `json:"cost_usd"`
 	Denials    int        `json:"denials,omitempty"`
+	// Raw is the provider's raw last response body or chunk (for --raw).
+	Raw json.RawMessage `json:"-"`
 }
 
 // StopReason says why a run ended.

@@ -21,6 +21,9 @@ const (
 	ExitUsage   = 2 // bad usage or input
 	ExitDenied  = 3 // a needed action was denied by the permission policy
 	ExitLimit   = 4 // the turn or step limit was reached
+	// ExitInterrupted: the run was interrupted (Ctrl+C, SIGTERM); the
+	// session keeps the partial answer.
+	ExitInterrupted = 130
 )
 
 // Process is what the command line runs with: arguments (without the program
@@ -57,12 +60,12 @@ func usageErr(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
 
-// Main runs aidex with p and returns the process exit code. SIGINT and
-// SIGTERM cancel the running command's context (a headless run then keeps
-// its partial answer in the session).
+// Main runs aidex with p and returns the process exit code. In commands
+// (and headless runs) SIGINT and SIGTERM cancel the command's context, and a
+// headless run then keeps its partial answer in the session; interactive
+// front ends handle Ctrl+C themselves (it stops the current answer).
 func Main(p Process) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := context.Background()
 	app := newApp(p)
 	root := newRootCmd(app)
 	root.SetArgs(p.Args)
@@ -96,4 +99,9 @@ func (p Process) version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// withSignals returns ctx cancelled on SIGINT or SIGTERM.
+func withSignals(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/setup"
 )
 
 // app holds what the commands share. Everything heavy (configuration, the
@@ -13,6 +17,9 @@ type app struct {
 	// came from cobra's parsing of flags and arguments (exit 2).
 	started bool
 	flags   globalFlags
+	// flagValues are config keys set by flags (model, provider, ...).
+	flagValues map[string]string
+	warned     bool
 }
 
 // globalFlags are the flags every command accepts.
@@ -26,7 +33,7 @@ func newApp(p Process) *app {
 	if p.Getenv == nil {
 		p.Getenv = func(string) string { return "" }
 	}
-	return &app{proc: p}
+	return &app{proc: p, flagValues: map[string]string{}}
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -42,6 +49,27 @@ providers: paid, free and local.`,
 		PersistentPreRun: func(cmd *cobra.Command, args []string) {
 			a.started = true
 		},
+	}
+	var rf runFlags
+	addRunFlags(root, &rf)
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if err := a.applyRunFlags(&rf); err != nil {
+			return err
+		}
+		prompt, err := a.readPrompt(&rf)
+		if err != nil {
+			return err
+		}
+		if prompt == "" {
+			if stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
+				return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
+			}
+			return a.runInteractive(cmd.Context(), &rf)
+		}
+		ctx, stop := withSignals(cmd.Context())
+		defer stop()
+		return a.runHeadless(ctx, &rf, prompt)
 	}
 	root.SetVersionTemplate("aidex {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -60,4 +88,43 @@ providers: paid, free and local.`,
 
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*app) *cobra.Command{}
+var commandBuilders = []func(*app) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd, newConfigCmd, newTrustCmd}
+
+// catalogView is the configuration and catalog without a chosen provider.
+type catalogView = setup.Runtime
+
+// setupOptions maps the command line onto setup options.
+func (a *app) setupOptions() setup.Options {
+	return setup.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Env: a.proc.Getenv}
+}
+
+// configFlags are the config keys set by command-line flags.
+func (a *app) configFlags() map[string]string {
+	m := map[string]string{}
+	for k, v := range a.flagValues {
+		m[k] = v
+	}
+	return m
+}
+
+// catalogOnly loads the configuration and catalog, printing config
+// warnings on stderr.
+func (a *app) catalogOnly() (*catalogView, error) {
+	rt, err := setup.LoadBase(a.setupOptions())
+	if err != nil {
+		return nil, err
+	}
+	a.warn(rt)
+	return rt, nil
+}
+
+// warn prints configuration warnings once.
+func (a *app) warn(rt *setup.Runtime) {
+	if a.warned || a.flags.quiet {
+		return
+	}
+	a.warned = true
+	for _, w := range rt.Warnings {
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", w)
+	}
+}

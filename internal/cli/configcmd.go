@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/config"
+)
+
+func newConfigCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show and change configuration (list, get, set, path)",
+		Args:  cobra.NoArgs,
+	}
+	var project bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List every key with its value (secrets masked) and where it came from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			for _, e := range config.List(rt.Config) {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", e.Key, e.Value, e.Source)
+			}
+			return w.Flush()
+		},
+	}
+	get := &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print one key's value (secrets masked)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			e, err := config.Get(rt.Config, args[0])
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), e.Value)
+			return nil
+		},
+	}
+	set := &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Set a key in the global config file (--project: this workspace's .aidex/config.toml)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := a.configFile(project)
+			if err != nil {
+				return err
+			}
+			if err := config.Set(path, args[0], args[1]); err != nil {
+				return usageErr("%v", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s set in %s\n", args[0], path)
+			return nil
+		},
+	}
+	set.Flags().BoolVar(&project, "project", false, "write to the workspace's .aidex/config.toml")
+	path := &cobra.Command{
+		Use:   "path",
+		Short: "Print the config files and data directories aidex uses",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			p := rt.Config.Paths
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintf(w, "global config\t%s\n", p.ConfigFile)
+			fmt.Fprintf(w, "project config\t%s\n", config.ProjectConfigFile(rt.Workspace))
+			fmt.Fprintf(w, "data\t%s\n", p.DataDir)
+			fmt.Fprintf(w, "state\t%s\n", p.StateDir)
+			fmt.Fprintf(w, "cache\t%s\n", p.CacheDir)
+			return w.Flush()
+		},
+	}
+	cmd.AddCommand(list, get, set, path)
+	return cmd
+}
+
+// configFile returns the global config file, or the workspace's project
+// file.
+func (a *app) configFile(project bool) (string, error) {
+	rt, err := a.catalogOnly()
+	if err != nil {
+		return "", err
+	}
+	if project {
+		return config.ProjectConfigFile(rt.Workspace), nil
+	}
+	return rt.Config.Paths.ConfigFile, nil
+}
+
+func newTrustCmd(a *app) *cobra.Command {
+	var remove, list bool
+	cmd := &cobra.Command{
+		Use:   "trust [DIR]",
+		Short: "Trust a folder's .aidex/config.toml (base URLs, keys, commands, allow rules)",
+		Long: `A project's .aidex/config.toml comes with the code you clone. Until you trust
+the folder, aidex ignores the settings in it that could redirect your API keys,
+run commands or widen permissions. Trust it once you have read it.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			p := rt.Config.Paths
+			if list {
+				dirs, err := p.TrustedFolders()
+				if err != nil {
+					return err
+				}
+				for _, d := range dirs {
+					fmt.Fprintln(cmd.OutOrStdout(), d)
+				}
+				return nil
+			}
+			dir := rt.Workspace
+			if len(args) == 1 {
+				if dir, err = filepath.Abs(args[0]); err != nil {
+					return err
+				}
+			}
+			if remove {
+				if err := p.Untrust(dir); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "no longer trusted: %s\n", dir)
+				return nil
+			}
+			if err := p.Trust(dir); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "trusted: %s\n", dir)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&remove, "remove", false, "stop trusting the folder")
+	cmd.Flags().BoolVar(&list, "list", false, "list the trusted folders")
+	return cmd
+}

@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/setup"
+)
+
+// runFlags are the root command's flags for a run.
+type runFlags struct {
+	prompt         string
+	file           string
+	outputFormat   string
+	provider       string
+	model          string
+	maxTurns       int
+	permissionMode string
+	allow          []string
+	deny           []string
+	ask            []string
+	addDirs        []string
+	cont           bool
+	resume         string
+	appendSystem   string
+	steps          int
+	agentWrites    string
+	agentOutput    string
+	raw            bool
+	plain          bool
+}
+
+// doneMarkers end an agent-mode run early when the model writes them.
+var doneMarkers = []string{"%%DONE%%", "%%COMPLETE%%"}
+
+func addRunFlags(cmd *cobra.Command, f *runFlags) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.prompt, "prompt", "p", "", "run headless with this prompt and exit")
+	fl.StringVarP(&f.file, "file", "f", "", "read the prompt from a file ('-' for stdin)")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fl.StringVar(&f.provider, "provider", "", "provider to use (see `aidex providers`)")
+	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "at most N model responses in this run (default: max_tool_turns, 25)")
+	fl.StringVar(&f.permissionMode, "permission-mode", "", "plan, ask, auto-edit or yolo (default: permission_mode, ask)")
+	fl.StringArrayVar(&f.allow, "allow", nil, "allow rule, e.g. 'run_command(go test *)' (repeatable)")
+	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule, e.g. 'run_command(git push *)' (repeatable)")
+	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
+	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant tools access to another directory (repeatable)")
+	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace")
+	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this id")
+	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text added to the end of the system prompt")
+	fl.IntVar(&f.steps, "steps", 0, "agent mode: run N assistant turns with a 'Turn X of Y' note each turn")
+	fl.StringVar(&f.agentWrites, "agent-writes", "allow", "agent mode: allow, deny (model outputs diffs) or dry-run (diffs computed, nothing written)")
+	fl.StringVar(&f.agentOutput, "agent-output", "final", "agent mode stdout: final, full or none")
+	fl.BoolVar(&f.raw, "raw", false, "print the provider's raw last response (JSON) instead of the answer")
+	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the full-screen terminal UI")
+}
+
+// applyRunFlags turns run flags into config keys (highest precedence).
+func (a *app) applyRunFlags(f *runFlags) error {
+	set := func(k, v string) {
+		if v != "" {
+			a.flagValues[k] = v
+		}
+	}
+	set("provider", f.provider)
+	set("model", f.model)
+	set("permission_mode", f.permissionMode)
+	set("workspace", a.flags.workspace)
+	for key, list := range map[string][]string{"permissions.allow": f.allow, "permissions.deny": f.deny, "permissions.ask": f.ask, "allowed_dirs": f.addDirs} {
+		if len(list) > 0 {
+			b, _ := json.Marshal(list)
+			a.flagValues[key] = string(b)
+		}
+	}
+	switch outputFormat(f.outputFormat) {
+	case formatText, formatJSON, formatStreamJSON:
+	default:
+		return usageErr("--output-format must be text, json or stream-json, not %q", f.outputFormat)
+	}
+	switch f.agentWrites {
+	case "allow", "deny", "dry-run":
+	default:
+		return usageErr("--agent-writes must be allow, deny or dry-run, not %q", f.agentWrites)
+	}
+	switch f.agentOutput {
+	case "final", "full", "none":
+	default:
+		return usageErr("--agent-output must be final, full or none, not %q", f.agentOutput)
+	}
+	if f.cont && f.resume != "" {
+		return usageErr("use either --continue or --resume ID, not both")
+	}
+	if f.maxTurns < 0 || f.steps < 0 {
+		return usageErr("--max-turns and --steps must be positive")
+	}
+	return nil
+}
+
+// readPrompt assembles the prompt from -p, -f and piped stdin: stdin is
+// the prompt when -p is not given, and context before it when it is.
+func (a *app) readPrompt(f *runFlags) (string, error) {
+	prompt := f.prompt
+	if f.file != "" {
+		var data []byte
+		var err error
+		if f.file == "-" {
+			data, err = io.ReadAll(a.proc.Stdin)
+		} else {
+			data, err = os.ReadFile(f.file)
+		}
+		if err != nil {
+			return "", usageErr("read prompt file: %v", err)
+		}
+		prompt = joinPrompt(prompt, string(data))
+	} else if stdinPiped(a.proc.Stdin) {
+		data, err := io.ReadAll(a.proc.Stdin)
+		if err != nil {
+			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		if s := strings.TrimSpace(string(data)); s != "" {
+			if prompt == "" {
+				prompt = s
+			} else {
+				prompt = "<context>\n" + s + "\n</context>\n\n" + prompt
+			}
+		}
+	}
+	return strings.TrimSpace(prompt), nil
+}
+
+func joinPrompt(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "\n\n" + b
+}
+
+// stdinPiped reports whether r is a pipe or file rather than a terminal.
+func stdinPiped(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return r != nil
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice == 0
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runHeadless runs one prompt to completion and maps the outcome to the
+// documented exit codes.
+func (a *app) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
+	rt, err := setup.Load(ctx, a.setupOptions())
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	a.warn(rt)
+	if rt.Notice != "" && !a.flags.quiet {
+		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
+	}
+	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
+	if err != nil {
+		return fmt.Errorf("open sessions: %w", err)
+	}
+	defer store.Close()
+	sess, err := a.pickSession(ctx, store, rt, f)
+	if err != nil {
+		return err
+	}
+	eo := setup.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem}
+	if f.steps > 0 {
+		eo.MaxTurns, eo.StepNotes, eo.DoneMarkers = f.steps, true, doneMarkers
+	}
+	eng, closeEngine, err := rt.Engine(ctx, eo)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	defer closeEngine()
+	r := a.renderer(f)
+	done, runErr := eng.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: prompt}}, r.event)
+	if f.raw && done != nil {
+		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
+	} else if err := r.finish(done, runErr); err != nil {
+		return err
+	}
+	return exitFor(done, runErr)
+}
+
+// renderer picks the output for --output-format.
+func (a *app) renderer(f *runFlags) renderer {
+	switch outputFormat(f.outputFormat) {
+	case formatJSON:
+		return newJSONOut(a.proc.Stdout)
+	case formatStreamJSON:
+		return newStreamJSON(a.proc.Stdout)
+	}
+	mode := f.agentOutput
+	return &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full",
+		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}
+}
+
+// pickSession creates a session, or loads the one -c/-r names.
+func (a *app) pickSession(ctx context.Context, store *session.Store, rt *setup.Runtime, f *runFlags) (*agent.Session, error) {
+	switch {
+	case f.resume != "":
+		s, err := store.Load(ctx, f.resume)
+		if err != nil {
+			return nil, &ExitError{Code: ExitUsage, Err: err}
+		}
+		return s, nil
+	case f.cont:
+		s, err := store.Latest(ctx, rt.Workspace)
+		if err != nil {
+			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--continue: %w", err)}
+		}
+		return s, nil
+	}
+	return store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+}
+
+// exitFor maps a run's outcome to the process exit code.
+func exitFor(d *agent.DoneInfo, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted; the partial answer is kept in the session (aidex -c continues it)")}
+	case err != nil:
+		return &ExitError{Code: ExitFailure, Err: err}
+	case d == nil:
+		return nil
+	case d.StopReason == agent.StopMaxTurns:
+		return &ExitError{Code: ExitLimit}
+	case d.StopReason == agent.StopLoop || d.StopReason == agent.StopError:
+		return &ExitError{Code: ExitFailure}
+	case d.Denials > 0:
+		return &ExitError{Code: ExitDenied}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// outputFormat is --output-format.
+type outputFormat string
+
+const (
+	formatText       outputFormat = "text"
+	formatJSON       outputFormat = "json"
+	formatStreamJSON outputFormat = "stream-json"
+)
+
+// renderer turns engine events into a headless run's output.
+type renderer interface {
+	event(agent.Event)
+	finish(d *agent.DoneInfo, runErr error) error
+}
+
+// streamJSON prints every event as one JSON object a line.
+type streamJSON struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func newStreamJSON(w io.Writer) *streamJSON { return &streamJSON{enc: json.NewEncoder(w)} }
+
+func (s *streamJSON) event(e agent.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = s.enc.Encode(e)
+}
+
+func (s *streamJSON) finish(*agent.DoneInfo, error) error { return nil }
+
+// jsonResult is the one object --output-format json prints at the end.
+type jsonResult struct {
+	SessionID  string           `json:"session_id"`
+	Result     string           `json:"result"`
+	StopReason agent.StopReason `json:"stop_reason"`
+	Turns      int              `json:"turns"`
+	Usage      llm.Usage        `json:"usage"`
+	CostUSD    float64          `json:"cost_usd"`
+	ToolCalls  []jsonToolCall   `json:"tool_calls"`
+	Denials    int              `json:"denials"`
+	Errors     []string         `json:"errors"`
+}
+
+type jsonToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	OK        bool            `json:"ok"`
+	Error     string          `json:"error,omitempty"`
+}
+
+// jsonOut collects a run for the final JSON object.
+type jsonOut struct {
+	mu  sync.Mutex
+	w   io.Writer
+	res jsonResult
+	idx map[string]int
+}
+
+func newJSONOut(w io.Writer) *jsonOut {
+	return &jsonOut{w: w, idx: map[string]int{}, res: jsonResult{ToolCalls: []jsonToolCall{}, Errors: []string{}}}
+}
+
+func (j *jsonOut) event(e agent.Event) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch e.Type {
+	case agent.EventSession:
+		j.res.SessionID = e.SessionID
+	case agent.EventToolCall:
+		j.idx[e.ToolCall.ID] = len(j.res.ToolCalls)
+		j.res.ToolCalls = append(j.res.ToolCalls, jsonToolCall{ID: e.ToolCall.ID, Name: e.ToolCall.Name, Arguments: e.ToolCall.Arguments})
+	case agent.EventToolResult:
+		if i, ok := j.idx[e.ToolResult.ID]; ok {
+			j.res.ToolCalls[i].OK, j.res.ToolCalls[i].Error = e.ToolResult.OK, e.ToolResult.Error
+		}
+	case agent.EventError:
+		j.res.Errors = append(j.res.Errors, e.Error.Message)
+	}
+}
+
+func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if d != nil {
+		j.res.Result, j.res.StopReason, j.res.Turns = d.Result, d.StopReason, d.Turns
+		j.res.Usage, j.res.CostUSD, j.res.Denials = d.Usage, d.CostUSD, d.Denials
+	}
+	enc := json.NewEncoder(j.w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j.res)
+}
+
+// textOut prints the answer on stdout and, when progress is on (stderr is
+// a terminal and not --quiet), tool activity on stderr. In agent mode,
+// mode picks what reaches stdout: the final answer (done markers stripped),
+// every answer's text, or nothing.
+type textOut struct {
+	mu       sync.Mutex
+	out, err io.Writer
+	progress bool
+	mode     string // "final" (default), "full", "none"
+	markers  []string
+	streamed bool // text was streamed to out already
+	stream   bool // stream text deltas (plain text mode)
+}
+
+func (t *textOut) event(e agent.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch e.Type {
+	case agent.EventText:
+		if t.stream {
+			fmt.Fprint(t.out, e.Text)
+			t.streamed = true
+		}
+	case agent.EventToolCall:
+		if t.progress {
+			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, argSummary(e.ToolCall.Arguments))
+		}
+	case agent.EventToolResult:
+		if t.progress {
+			r := e.ToolResult
+			if r.OK {
+				fmt.Fprintf(t.err, "  ✓ %s\n", firstLine(r.Output, 100))
+			} else {
+				fmt.Fprintf(t.err, "  ✗ %s\n", firstLine(r.Error, 200))
+			}
+		}
+	case agent.EventError:
+		if t.progress && !e.Error.Fatal {
+			fmt.Fprintf(t.err, "! %s\n", e.Error.Message)
+		}
+	}
+}
+
+func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.streamed {
+		fmt.Fprintln(t.out)
+		return nil
+	}
+	if d == nil || t.mode == "none" {
+		return nil
+	}
+	res := d.Result
+	for _, m := range t.markers {
+		res = strings.ReplaceAll(res, m, "")
+	}
+	res = strings.TrimSpace(res)
+	if res != "" {
+		fmt.Fprintln(t.out, res)
+	}
+	return nil
+}
+
+// argSummary shows a tool call's key argument compactly.
+func argSummary(args json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "path", "pattern", "source", "url", "query"} {
+		if v, ok := m[k].(string); ok && v != "" {
+			return firstLine(v, 80)
+		}
+	}
+	return ""
+}
+
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}

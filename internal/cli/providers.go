@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/setup"
+)
+
+func newProvidersCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "providers",
+		Short: "List the model providers, grouped by how to start using them",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rt.Catalog.Groups())
+			}
+			return printProviders(cmd, rt)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the providers as JSON")
+	cmd.AddCommand(newProvidersTestCmd(a))
+	return cmd
+}
+
+func printProviders(cmd *cobra.Command, rt *catalogView) error {
+	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	for _, g := range rt.Catalog.Groups() {
+		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(g.Group[:1])+g.Group[1:])
+		for _, p := range g.Providers {
+			key := "no key needed"
+			if p.RequiresKey || len(p.KeyEnv) > 0 {
+				switch src := p.KeySource(rt.Env); {
+				case src != "":
+					key = "key: " + src
+				case p.RequiresKey:
+					key = "set " + p.KeyHint()
+				}
+			}
+			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", p.Name, p.Type, key, p.Notes)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), "\nUse one with `aidex --model PROVIDER/MODEL -p ...` or `aidex config set provider NAME`.")
+	return nil
+}
+
+func newProvidersTestCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "test NAME",
+		Short: "Check that a provider answers with your key (models endpoint, else a one-token completion)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			p, ok := rt.Catalog.Provider(args[0])
+			if !ok {
+				return usageErr("unknown provider %q: run `aidex providers` to list them", args[0])
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
+			defer cancel()
+			start := time.Now()
+			err = catalog.Probe(ctx, p, p.APIKey(rt.Env), nil)
+			how := "models endpoint"
+			if err != nil && !errors.Is(err, catalog.ErrMissingKey) && !errors.Is(err, catalog.ErrUnauthorized) {
+				how = "one-token completion"
+				err = completionProbe(ctx, rt, p)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.Name, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: OK (%s, %s)\n", p.Name, how, time.Since(start).Round(time.Millisecond))
+			return nil
+		},
+	}
+}
+
+// completionProbe asks p's default model for one token.
+func completionProbe(ctx context.Context, rt *catalogView, p catalog.Provider) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	c, err := setup.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Env), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
+	if err != nil {
+		return err
+	}
+	_, err = c.Generate(ctx, &llm.Request{Model: p.DefaultModel, MaxTokens: 1, Messages: []llm.Message{llm.UserText("Say OK")}}, nil)
+	return err
+}
+
+func newModelsCmd(a *app) *cobra.Command {
+	var provider string
+	var refresh, free, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "models",
+		Short: "List a provider's models with prices and context windows (live, cached 6 h, or built in)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			name := provider
+			if name == "" {
+				name = rt.Config.Provider
+			}
+			if name == "" {
+				name = rt.Catalog.ChooseDefault(cmd.Context(), rt.Env, nil).Provider
+			}
+			p, ok := rt.Catalog.Provider(name)
+			if !ok {
+				return usageErr("unknown provider %q: run `aidex providers` to list them", name)
+			}
+			l := &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Env: rt.Env}
+			ml, err := l.List(cmd.Context(), p, catalog.ListOptions{Refresh: refresh, FreeOnly: free})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), ml)
+			}
+			return printModels(cmd, ml)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&provider, "provider", "", "provider to list (default: the configured or automatic one)")
+	f.BoolVar(&refresh, "refresh", false, "fetch the live list even when the cache is fresh")
+	f.BoolVar(&free, "free", false, "only models usable for free")
+	f.BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func printModels(cmd *cobra.Command, ml catalog.ModelList) error {
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "%s: %d models (source: %s)\n", ml.Provider, len(ml.Models), ml.Source)
+	if ml.Note != "" {
+		fmt.Fprintf(out, "note: %s\n", ml.Note)
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, m := range ml.Models {
+		tools := ""
+		if ok, known := m.SupportsTools(); known && !ok {
+			tools = "no tools"
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", m.ID, catalog.PriceLabel(m), catalog.ContextLabel(m.ContextWindow), tools)
+	}
+	return w.Flush()
+}
+
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

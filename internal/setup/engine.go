@@ -1,0 +1,223 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// SessionStore is what the engine wiring needs of the session database:
+// persistence of messages plus per-session read tracking and checkpoints.
+type SessionStore interface {
+	// Priced returns the store that also adds each response's cost.
+	Priced(cost func(llm.Usage) float64) agent.Store
+	Tracker(sessionID string) tools.ReadTracker
+	Checkpoints(sessionID string) tools.Checkpointer
+}
+
+// EngineOptions configure [Runtime.Engine].
+//
+// Store persists the session (nil: in memory only). Approver asks the user
+// (nil: cannot ask; what the policy does not allow is denied). MaxTurns
+// overrides max_tool_turns when > 0. AgentWrites is "" or "allow" (normal),
+// "deny" (file-changing tools are not offered; the model is told to write
+// unified diffs) or "dry-run" (changes are computed and shown, not written).
+// Web applies the web UI's confinement: always confined, and shell tools
+// only with web_allow_shell_tools.
+type EngineOptions struct {
+	Store        SessionStore
+	SessionID    string
+	Approver     agent.Approver
+	MaxTurns     int
+	StepNotes    bool
+	DoneMarkers  []string
+	AgentWrites  string
+	AppendSystem string
+	Notes        []string
+	ExtraTools   []agent.ExtraTool
+	Web          bool
+	Client       ClientOptions
+}
+
+// Engine builds the engine for one session: the model client, the tool
+// registry with the session's tool environment, the permission policy and
+// the system prompt. Close the returned func when the session ends (it
+// stops background processes).
+func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, func(), error) {
+	client, err := rt.Client(o.Client)
+	if err != nil {
+		return nil, nil, err
+	}
+	ws, err := rt.NewWorkspace(o.Web)
+	if err != nil {
+		return nil, nil, err
+	}
+	policy, err := rt.Policy(ws, o.Approver != nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return nil, nil, err
+	}
+	env := tools.NewEnv(ws)
+	env.Grep = tools.DefaultGrepBackend()
+	if o.Store != nil {
+		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
+	}
+	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
+	if err != nil {
+		closeTools()
+		return nil, nil, err
+	}
+	system, err := rt.SystemPrompt(ctx, o)
+	if err != nil {
+		closeTools()
+		return nil, nil, err
+	}
+	e := &agent.Engine{
+		Provider: client,
+		Tools:    ts,
+		Policy:   &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace)},
+		Approver: o.Approver,
+		Config:   rt.engineConfig(system, o),
+	}
+	if o.Store != nil {
+		e.Store = o.Store.Priced(e.Config.Model.Cost)
+	}
+	return e, closeTools, nil
+}
+
+func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
+	c := rt.Config
+	maxTurns := c.MaxToolTurns
+	if o.MaxTurns > 0 {
+		maxTurns = o.MaxTurns
+	}
+	return agent.Config{
+		Model:  rt.ModelInfo(),
+		System: system,
+		Request: llm.Request{
+			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort,
+			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true,
+		},
+		MaxTurns:      maxTurns,
+		CompactAt:     c.CompactionThreshold,
+		TextToolCalls: true,
+		StepNotes:     o.StepNotes,
+		DoneMarkers:   o.DoneMarkers,
+		ExtraTools:    o.ExtraTools,
+	}
+}
+
+// NewWorkspace builds the confinement for this runtime: the workspace plus
+// allowed_dirs (and --add-dir); confine = false lifts it, except in the web
+// UI.
+func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
+	return permission.NewWorkspace(rt.Workspace, permission.WorkspaceOptions{
+		ExtraDirs:   rt.Config.AllowedDirs,
+		Unconfined:  !rt.Config.Confine && !web,
+		Home:        rt.Config.Paths.Home,
+		ConfigFiles: []string{rt.Config.Paths.ConfigFile, rt.Config.Paths.TrustFile},
+	})
+}
+
+// Policy builds the permission policy from the mode, the rules and
+// safe_mode. canAsk is false for front ends that cannot ask.
+func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool) (*permission.Policy, error) {
+	mode, err := permission.ParseMode(rt.Config.PermissionMode)
+	if err != nil {
+		return nil, err
+	}
+	var rules []permission.Rule
+	add := func(action permission.Decision, list []config.Rule) error {
+		for _, r := range list {
+			pr, err := permission.ParseRule(r.Text)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.Source, err)
+			}
+			pr.Action, pr.Source = action, r.Source
+			rules = append(rules, pr)
+		}
+		return nil
+	}
+	p := rt.Config.Permissions
+	if err := add(permission.Allow, p.Allow); err != nil {
+		return nil, err
+	}
+	if err := add(permission.Ask, p.Ask); err != nil {
+		return nil, err
+	}
+	if err := add(permission.Deny, p.Deny); err != nil {
+		return nil, err
+	}
+	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk})
+}
+
+// Profile returns the tool profile from config.
+func (rt *Runtime) Profile() tools.Profile {
+	t := rt.Config.Tools
+	return tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}
+}
+
+// Registry returns a registry with every tool; the returned func stops
+// what the tools started (background processes).
+func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
+	reg := tools.NewRegistry()
+	if err := reg.Register(tools.FileTools()...); err != nil {
+		return nil, nil, fmt.Errorf("tools: %w", err)
+	}
+	return reg, func() {}, nil
+}
+
+// hiddenTools lists tools not offered in this session: file-changing tools
+// with --agent-writes deny, and shell tools in the web UI unless allowed.
+func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
+	hidden := map[string]bool{}
+	for _, name := range reg.Names() {
+		d, _ := reg.Lookup(name)
+		switch {
+		case o.AgentWrites == "deny" && d.Kind == tools.KindWrite:
+			hidden[name] = true
+		case o.Web && !rt.Config.WebAllowShellTools && d.Kind == tools.KindExec:
+			hidden[name] = true
+		}
+	}
+	return hidden
+}
+
+// SystemPrompt builds the system prompt: the built-in instructions (or
+// system_prompt_file), the environment, the project's instruction files and
+// any notes.
+func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, error) {
+	in := agent.PromptInput{
+		Workspace:    rt.Workspace,
+		OS:           runtime.GOOS + "/" + runtime.GOARCH,
+		Shell:        rt.Env("SHELL"),
+		Date:         time.Now(),
+		Git:          agent.GitSummary(ctx, rt.Workspace),
+		Profile:      rt.Profile().Name,
+		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
+		Notes:        o.Notes,
+		Append:       o.AppendSystem,
+	}
+	if o.AgentWrites == "deny" {
+		in.Notes = append(in.Notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")
+	}
+	if f := rt.Config.SystemPromptFile; f != "" {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("system_prompt_file: %w", err)
+		}
+		in.Override = string(data)
+	}
+	return agent.BuildSystemPrompt(in), nil
+}

@@ -1,0 +1,218 @@
+// Package setup assembles aidex's runtime from the configuration: it loads
+// the config files and the provider catalog, picks the provider and model,
+// and builds the model client. Every front end (headless, TUI, web, Ralph)
+// starts from here so they never drift apart.
+package setup
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/config"
+)
+
+// Options are the inputs of [Load]. Flags are config keys set on the
+// command line (highest precedence); Env looks up environment variables;
+// Workspace is the directory given by --workspace ("" for the current
+// directory, or the config's workspace key). Probe checks whether a local
+// server answers at a base URL (nil: a 300 ms HTTP check).
+type Options struct {
+	Workspace string
+	Flags     map[string]string
+	Env       func(string) string
+	Probe     func(ctx context.Context, baseURL string) bool
+}
+
+// Runtime is the loaded configuration with the chosen provider and model.
+//
+// Notice is a one-line message to show the user when the provider was
+// chosen automatically ("no API key found: using pollinations ..."), else "".
+// Warnings are non-fatal configuration problems to print.
+type Runtime struct {
+	Config    *config.Config
+	Catalog   *catalog.Catalog
+	Provider  catalog.Provider
+	Model     string
+	Workspace string
+	Notice    string
+	Warnings  []config.Warning
+	Env       func(string) string
+}
+
+// Load reads the configuration and the catalog and resolves the provider
+// and model. Errors name the file and key at fault (config), or the
+// provider and what to set (catalog).
+func Load(ctx context.Context, o Options) (*Runtime, error) {
+	rt, err := LoadBase(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := rt.choose(ctx, o); err != nil {
+		return nil, err
+	}
+	return rt, nil
+}
+
+// LoadBase reads the configuration and the catalog (with the config's
+// provider overrides) without choosing a provider: for commands that list
+// or inspect providers and models.
+func LoadBase(o Options) (*Runtime, error) {
+	if o.Env == nil {
+		o.Env = os.Getenv
+	}
+	ws, err := workspaceDir(o.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, fmt.Errorf("provider catalog: %w", err)
+	}
+	cfg, warnings, err := config.Load(config.LoadOptions{Env: o.Env, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names()})
+	if err != nil {
+		return nil, err
+	}
+	if o.Workspace == "" && cfg.Workspace != "" {
+		if ws, err = workspaceDir(cfg.Workspace); err != nil {
+			return nil, err
+		}
+	}
+	cat, err = cat.WithOverrides(overrides(cfg))
+	if err != nil {
+		return nil, fmt.Errorf("config providers: %w", err)
+	}
+	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Env: o.Env}, nil
+}
+
+func workspaceDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", err)
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("workspace %q: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("workspace %q: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("workspace %q is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// overrides turns [providers.NAME] tables and the shortcut keys
+// (ollama_base_url, custom_base_url, custom_chat_model) into catalog
+// overrides.
+func overrides(cfg *config.Config) map[string]catalog.Override {
+	out := map[string]catalog.Override{}
+	for name, p := range cfg.Providers {
+		out[name] = catalog.Override{Type: p.Type, BaseURL: p.BaseURL, APIKey: p.APIKey, APIKeyEnv: p.APIKeyEnv, Models: p.Models}
+	}
+	if cfg.OllamaBaseURL != "" {
+		o := out["ollama"]
+		if o.BaseURL == "" {
+			o.BaseURL = cfg.OllamaBaseURL
+		}
+		out["ollama"] = o
+	}
+	if cfg.CustomBaseURL != "" || cfg.CustomChatModel != "" {
+		o := out["custom"]
+		if o.BaseURL == "" {
+			o.BaseURL = cfg.CustomBaseURL
+		}
+		if len(o.Models) == 0 && cfg.CustomChatModel != "" {
+			o.Models = []string{cfg.CustomChatModel}
+		}
+		out["custom"] = o
+	}
+	return out
+}
+
+// choose resolves the provider and model: the configured provider (a
+// "PROVIDER/MODEL" model names both when no provider is set explicitly),
+// else the catalog's zero-config choice.
+func (rt *Runtime) choose(ctx context.Context, o Options) error {
+	name, model := rt.Config.Provider, rt.Config.Model
+	if prefix, rest, ok := strings.Cut(model, "/"); ok && rt.Config.Sources["provider"] != config.SourceFlag {
+		if _, known := rt.Catalog.Provider(prefix); known && rest != "" {
+			name, model = prefix, rest
+		}
+	}
+	if name == "" {
+		probe := o.Probe
+		if probe == nil {
+			probe = httpProbe
+		}
+		choice := rt.Catalog.ChooseDefault(ctx, rt.Env, probe)
+		name, rt.Notice = choice.Provider, choice.Reason
+		if model == "" {
+			model = choice.Model
+		}
+	}
+	p, ok := rt.Catalog.Provider(name)
+	if !ok {
+		return fmt.Errorf("unknown provider %q: run `aidex providers` to list them, or define it under [providers.%s] in config", name, name)
+	}
+	if model == "" {
+		model = p.DefaultModel
+	}
+	p.DefaultModel = model // a configured model satisfies Validate
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.RequiresKey && p.APIKey(rt.Env) == "" {
+		return fmt.Errorf("provider %s needs an API key: set %s (get one at %s) or run `aidex config set providers.%s.api_key KEY`", p.Name, p.KeyHint(), orDash(p.SignupURL), p.Name)
+	}
+	rt.Provider, rt.Model = p, model
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "the provider's site"
+	}
+	return s
+}
+
+// httpProbe reports whether something answers HTTP at baseURL within 300 ms.
+func httpProbe(ctx context.Context, baseURL string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/api/tags", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode < 500
+}
+
+// ModelInfo returns what the engine needs to know of the chosen model:
+// context window and prices from the catalog where known.
+func (rt *Runtime) ModelInfo() agent.ModelInfo {
+	mi := agent.ModelInfo{Provider: rt.Provider.Name, Name: rt.Model}
+	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok {
+		mi.ContextWindow = m.ContextWindow
+		if m.Price != nil {
+			mi.InputPrice, mi.OutputPrice = m.Price.Input, m.Price.Output
+			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
+		}
+	}
+	return mi
+}

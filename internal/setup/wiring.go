@@ -1,0 +1,139 @@
+package setup
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// toolSet adapts the tool registry and a session's tool environment to
+// the engine's Tools interface.
+type toolSet struct {
+	reg     *tools.Registry
+	env     *tools.Env
+	profile tools.Profile
+	specs   []llm.Tool
+	// hidden are tools not offered (e.g. write tools with --agent-writes deny).
+	hidden map[string]bool
+}
+
+func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
+	schemas, err := reg.Schemas(profile)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	ts := &toolSet{reg: reg, env: env, profile: profile, hidden: hidden}
+	for _, s := range schemas {
+		if !hidden[s.Name] {
+			ts.specs = append(ts.specs, llm.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		}
+	}
+	return ts, nil
+}
+
+// Specs returns the tools offered to the model.
+func (t *toolSet) Specs() []llm.Tool { return t.specs }
+
+// Prepare validates a call; tools outside the profile are refused.
+func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agent.ToolResultInfo) {
+	p, err := t.reg.Prepare(name, args)
+	if err != nil {
+		r := toResult(tools.ErrorResult(err))
+		return nil, &r
+	}
+	if !t.reg.Allowed(t.profile, p.Def.Name) || t.hidden[p.Def.Name] {
+		r := agent.ToolResultInfo{Error: fmt.Sprintf("tool %s is not available in this session; use one of: %s", p.Def.Name, t.names()), Category: "permission"}
+		return nil, &r
+	}
+	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead, Impl: p}
+	for _, pa := range p.Paths {
+		c.Paths = append(c.Paths, pa.Value)
+	}
+	if p.Def.Kind == tools.KindExec {
+		var a struct {
+			Command string `json:"command"`
+			Code    string `json:"code"`
+		}
+		_ = json.Unmarshal(p.Args, &a)
+		c.Command = a.Command
+		if c.Command == "" && a.Code != "" {
+			c.Command = "python3"
+		}
+	}
+	return c, nil
+}
+
+func (t *toolSet) names() string {
+	out := ""
+	for i, s := range t.specs {
+		if i > 0 {
+			out += ", "
+		}
+		out += s.Name
+	}
+	return out
+}
+
+// Run executes a prepared call.
+func (t *toolSet) Run(ctx context.Context, c *agent.Call) agent.ToolResultInfo {
+	p, ok := c.Impl.(*tools.Prepared)
+	if !ok {
+		return agent.ToolResultInfo{Error: "internal error: call was not prepared by this tool set", Category: "execution"}
+	}
+	return toResult(p.Run(ctx, t.env))
+}
+
+func toResult(r tools.Result) agent.ToolResultInfo {
+	out := agent.ToolResultInfo{OK: r.OK, Output: r.Output, Error: r.Error, Category: string(r.Category)}
+	if r.Meta != nil {
+		out.Meta, _ = json.Marshal(r.Meta)
+	}
+	return out
+}
+
+// Policy adapts the permission policy to the engine, and saves "always
+// allow" answers as rules in the project's .aidex/config.toml.
+type policyAdapter struct {
+	p           *permission.Policy
+	projectFile string
+}
+
+// Check asks the permission policy about a prepared call.
+func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
+	req := permission.Request{Tool: c.Name, Kind: permission.Kind(c.Kind), Paths: c.Paths, Command: c.Command}
+	v := a.p.Check(req)
+	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req)}
+	switch v.Decision {
+	case permission.Allow:
+		out.Decision = "allow"
+	case permission.Ask:
+		out.Decision = "ask"
+	default:
+		out.Decision = "deny"
+	}
+	return out
+}
+
+// Remember records a "session" or "always" approval.
+func (a *policyAdapter) Remember(d agent.Decision, rule string) error {
+	if err := a.p.AllowForSession(rule); err != nil {
+		return err
+	}
+	if d == agent.DecideAlways {
+		if err := config.AddRule(a.projectFile, "allow", rule); err != nil {
+			return fmt.Errorf("save rule %s in %s: %w", rule, a.projectFile, err)
+		}
+	}
+	return nil
+}
+
+var (
+	_ agent.Policy = (*policyAdapter)(nil)
+	_ agent.Tools  = (*toolSet)(nil)
+)

@@ -1,0 +1,239 @@
+// Package plain is aidex's line mode: the engine's events printed as plain
+// lines (streamed text, "→ tool args" / "✓ result" lines, approvals as
+// "Allow? [y]es/[s]ession/[a]lways/[n]o" prompts), for terminals and users
+// a full-screen UI does not suit, screen readers and CI logs. Colours are
+// used only when enabled (never with NO_COLOR or when the output is not a
+// terminal).
+package plain
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+)
+
+// Printer renders engine events as lines on Out. It is safe for concurrent
+// use (parallel tool results).
+type Printer struct {
+	Out   io.Writer
+	Color bool
+	// Verbose shows reasoning and full tool output.
+	Verbose bool
+
+	mu       sync.Mutex
+	midLine  bool // text was printed without a final newline
+	inReason bool
+}
+
+const (
+	dim   = "\x1b[2m"
+	red   = "\x1b[31m"
+	green = "\x1b[32m"
+	cyan  = "\x1b[36m"
+	reset = "\x1b[0m"
+)
+
+func (p *Printer) paint(code, s string) string {
+	if !p.Color {
+		return s
+	}
+	return code + s + reset
+}
+
+// Event prints one engine event.
+func (p *Printer) Event(e agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Type {
+	case agent.EventText:
+		p.endReasoning()
+		fmt.Fprint(p.Out, e.Text)
+		p.midLine = !strings.HasSuffix(e.Text, "\n")
+	case agent.EventReasoning:
+		if !p.Verbose {
+			return
+		}
+		if !p.inReason {
+			p.newline()
+			fmt.Fprint(p.Out, p.paint(dim, "thinking: "))
+			p.inReason = true
+		}
+		fmt.Fprint(p.Out, p.paint(dim, e.Text))
+		p.midLine = true
+	case agent.EventToolCall:
+		p.endReasoning()
+		p.newline()
+		fmt.Fprintf(p.Out, "%s %s %s\n", p.paint(cyan, "→"), e.ToolCall.Name, ArgSummary(e.ToolCall.Arguments))
+	case agent.EventToolResult:
+		p.toolResult(e.ToolResult)
+	case agent.EventTodos:
+		p.newline()
+		for _, t := range e.Todos {
+			fmt.Fprintf(p.Out, "  %s %s\n", todoMark(t.Status), t.Content)
+		}
+	case agent.EventError:
+		p.newline()
+		fmt.Fprintf(p.Out, "%s %s\n", p.paint(red, "error:"), e.Error.Message)
+	case agent.EventDone:
+		p.endReasoning()
+		p.newline()
+	}
+}
+
+func (p *Printer) toolResult(r *agent.ToolResultInfo) {
+	if !r.OK {
+		fmt.Fprintf(p.Out, "  %s %s\n", p.paint(red, "✗"), FirstLine(r.Error, 300))
+		return
+	}
+	var meta struct {
+		Diff     string `json:"diff"`
+		ExitCode *int   `json:"exit_code"`
+		Lines    int    `json:"lines"`
+	}
+	_ = json.Unmarshal(r.Meta, &meta)
+	summary := FirstLine(r.Output, 100)
+	switch {
+	case meta.ExitCode != nil:
+		summary = fmt.Sprintf("exit %d", *meta.ExitCode)
+	case meta.Lines > 0 && meta.Diff == "":
+		summary = fmt.Sprintf("%d lines", meta.Lines)
+	}
+	fmt.Fprintf(p.Out, "  %s %s\n", p.paint(green, "✓"), summary)
+	if meta.Diff != "" {
+		p.diff(meta.Diff)
+	}
+	if p.Verbose && r.Output != "" {
+		fmt.Fprintln(p.Out, indent(r.Output))
+	}
+}
+
+func (p *Printer) diff(d string) {
+	for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++"):
+			line = p.paint(green, line)
+		case strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---"):
+			line = p.paint(red, line)
+		}
+		fmt.Fprintln(p.Out, "    "+line)
+	}
+}
+
+func (p *Printer) endReasoning() {
+	if p.inReason {
+		p.inReason = false
+		p.newline()
+	}
+}
+
+func (p *Printer) newline() {
+	if p.midLine {
+		fmt.Fprintln(p.Out)
+		p.midLine = false
+	}
+}
+
+func todoMark(status string) string {
+	switch status {
+	case "completed":
+		return "[x]"
+	case "in_progress":
+		return "[~]"
+	}
+	return "[ ]"
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// ArgSummary shows a tool call's key argument compactly: the command,
+// path, pattern, source or URL.
+func ArgSummary(args json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "path", "pattern", "source", "url", "query", "id"} {
+		if v, ok := m[k].(string); ok && v != "" {
+			return FirstLine(v, 80)
+		}
+	}
+	return ""
+}
+
+// FirstLine returns the first line of s, cut to max bytes, with "…" when
+// anything was dropped.
+func FirstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	cut := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, cut = s[:i], true
+	}
+	if len(s) > max {
+		s, cut = s[:max], true
+	}
+	if cut {
+		s += " …"
+	}
+	return s
+}
+
+// Approver asks approval questions on a line-based terminal: it shows the
+// command or diff and the rule that asked, and reads the answer with
+// ReadLine (which returns io.EOF at the end of input).
+type Approver struct {
+	ReadLine func(ctx context.Context) (string, error)
+	Printer  *Printer
+}
+
+// Approve prints the request and reads y/s/a/n (n may be followed by a
+// reason: "n use a branch"). End of input denies.
+func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+	p := a.Printer
+	p.mu.Lock()
+	p.newline()
+	fmt.Fprintf(p.Out, "%s %s", p.paint(cyan, "?"), req.Tool)
+	if req.Command != "" {
+		fmt.Fprintf(p.Out, ": %s", req.Command)
+	} else if s := ArgSummary(req.Arguments); s != "" {
+		fmt.Fprintf(p.Out, " %s", s)
+	}
+	fmt.Fprintln(p.Out)
+	if req.Diff != "" {
+		p.diff(req.Diff)
+	}
+	if req.Rule != "" {
+		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
+	}
+	p.mu.Unlock()
+	for {
+		fmt.Fprint(p.Out, "Allow? [y]es/[s]ession/[a]lways/[n]o: ")
+		line, err := a.ReadLine(ctx)
+		if ctx.Err() != nil {
+			return agent.DecideDeny, "", ctx.Err()
+		}
+		answer := strings.TrimSpace(line)
+		word, reason, _ := strings.Cut(answer, " ")
+		switch strings.ToLower(word) {
+		case "y", "yes":
+			return agent.DecideOnce, "", nil
+		case "s", "session":
+			return agent.DecideSession, "", nil
+		case "a", "always":
+			return agent.DecideAlways, "", nil
+		case "n", "no":
+			return agent.DecideDeny, strings.TrimSpace(reason), nil
+		}
+		if err != nil {
+			fmt.Fprintln(p.Out)
+			return agent.DecideDeny, "no answer (end of input)", nil
+		}
+		fmt.Fprintln(p.Out, "Answer y, s, a or n (n may be followed by a reason).")
+	}
+}
