@@ -102,10 +102,7 @@ func runOneTool(cmd *cobra.Command, reg *tools.Registry, policy *permission.Poli
 	if err != nil {
 		return tools.ErrorResult(err)
 	}
-	req := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind)}
-	for _, pa := range p.Paths {
-		req.Paths = append(req.Paths, pa.Value)
-	}
+	req := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: setup.RequestPaths(p)}
 	var cmdArgs struct {
 		Command string `json:"command"`
 	}
@@ -211,10 +208,7 @@ func newPermissionsCmd(a *app) *cobra.Command {
 				if err != nil {
 					return usageErr("%v", err)
 				}
-				req = permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind)}
-				for _, pa := range p.Paths {
-					req.Paths = append(req.Paths, pa.Value)
-				}
+				req = permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: setup.RequestPaths(p)}
 				var c struct {
 					Command string `json:"command"`
 				}

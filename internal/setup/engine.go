@@ -149,6 +149,10 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool) (*permission.Po
 		}
 		return nil
 	}
+	// aidex's own background-process bookkeeping needs no approval.
+	for _, name := range []string{"get_background_output", "list_background_processes", "kill_background_process"} {
+		rules = append(rules, permission.Rule{Tool: name, Action: permission.Allow, Source: permission.SourceBuiltin})
+	}
 	p := rt.Config.Permissions
 	if err := add(permission.Allow, p.Allow); err != nil {
 		return nil, err
@@ -169,13 +173,19 @@ func (rt *Runtime) Profile() tools.Profile {
 }
 
 // Registry returns a registry with every tool; the returned func stops
-// what the tools started (background processes).
+// what the tools started (background processes). Call it once per session.
 func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	reg := tools.NewRegistry()
-	if err := reg.Register(tools.FileTools()...); err != nil {
+	procs := tools.NewProcessTable(rt.Config.MaxBackgroundProcesses)
+	defs := tools.FileTools()
+	defs = append(defs, tools.ExecTools(tools.ExecOptions{Procs: procs})...)
+	defs = append(defs, tools.GitTools()...)
+	defs = append(defs, tools.InfoTools()...)
+	if err := reg.Register(defs...); err != nil {
+		_ = procs.Close()
 		return nil, nil, fmt.Errorf("tools: %w", err)
 	}
-	return reg, func() {}, nil
+	return reg, func() { _ = procs.Close() }, nil
 }
 
 // hiddenTools lists tools not offered in this session: file-changing tools

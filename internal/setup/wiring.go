@@ -52,9 +52,7 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		return nil, &r
 	}
 	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead, Impl: p}
-	for _, pa := range p.Paths {
-		c.Paths = append(c.Paths, pa.Value)
-	}
+	c.Paths = RequestPaths(p)
 	if p.Def.Kind == tools.KindExec {
 		var a struct {
 			Command string `json:"command"`
@@ -67,6 +65,21 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		}
 	}
 	return c, nil
+}
+
+// RequestPaths returns the paths the policy judges for a prepared call: its
+// path arguments, or the workspace root (".") for a read or write tool that
+// takes none (git_status, analyze_project), since it works on the
+// workspace as a whole.
+func RequestPaths(p *tools.Prepared) []string {
+	var paths []string
+	for _, pa := range p.Paths {
+		paths = append(paths, pa.Value)
+	}
+	if len(paths) == 0 && (p.Def.Kind == tools.KindRead || p.Def.Kind == tools.KindWrite) {
+		paths = []string{"."}
+	}
+	return paths
 }
 
 func (t *toolSet) names() string {
