@@ -10,6 +10,9 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
+// errNothingToCompact: the conversation is too short to summarise.
+var errNothingToCompact = errors.New("nothing to compact: the conversation has too few turns")
+
 // keepRecent is how many of the latest user turns compaction keeps verbatim.
 const keepRecent = 2
 
@@ -66,7 +69,7 @@ func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit fun
 func (r *run) compact(ctx context.Context, focus string) error {
 	cut := recentCut(r.s.Messages, keepRecent)
 	if cut <= 0 {
-		return errors.New("nothing to compact: the conversation has too few turns")
+		return errNothingToCompact
 	}
 	msgs := trimToolOutputs(r.s.Messages, cut)
 	if focus == "" && r.cfg.Model.ContextWindow > 0 &&
@@ -144,7 +147,7 @@ func summaryHead(msgs []llm.Message, summary string) string {
 
 // recentCut returns where the verbatim tail of the conversation starts: the
 // keep-th latest user turn (a user message with text, not tool results);
-// within one long user turn, the third latest assistant message. It returns
+// within one long user turn, the second latest assistant message. It returns
 // 0 when the conversation is too short to compact.
 func recentCut(msgs []llm.Message, keep int) int {
 	users, assistants := 0, 0
@@ -157,7 +160,7 @@ func recentCut(msgs []llm.Message, keep int) int {
 				}
 			}
 		case llm.RoleAssistant:
-			if assistants++; assistants == 3 && users == 0 && i > 1 {
+			if assistants++; assistants == 2 && users == 0 && i > 1 {
 				return i
 			}
 		}

@@ -208,7 +208,7 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 // provider says the prompt is too long.
 func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 	if r.needsCompaction() {
-		if err := r.compact(ctx, ""); err != nil && ctx.Err() == nil {
+		if err := r.compact(ctx, ""); err != nil && ctx.Err() == nil && !errors.Is(err, errNothingToCompact) {
 			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "compaction failed: " + err.Error(), Kind: "compaction"}})
 		}
 	}

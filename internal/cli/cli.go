@@ -26,10 +26,13 @@ const (
 	ExitInterrupted = 130
 )
 
-// Process is what the command line runs with: arguments (without the program
-// name), standard streams, an environment lookup and the build version
-// ("" when unset at build time).
+// Process is what the command line runs with: a base context, arguments
+// (without the program name), standard streams, an environment lookup and
+// the build version ("" when unset at build time).
 type Process struct {
+	// Context is the process's base context (nil: context.Background);
+	// tests cancel it to stand in for Ctrl+C.
+	Context context.Context
 	Args    []string
 	Stdin   io.Reader
 	Stdout  io.Writer
@@ -65,7 +68,10 @@ func usageErr(format string, args ...any) error {
 // headless run then keeps its partial answer in the session; interactive
 // front ends handle Ctrl+C themselves (it stops the current answer).
 func Main(p Process) int {
-	ctx := context.Background()
+	ctx := p.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	app := newApp(p)
 	root := newRootCmd(app)
 	root.SetArgs(p.Args)

@@ -49,6 +49,7 @@ type Config struct {
 	ImageBaseURL           string   `toml:"image_base_url"`           // image endpoint
 	SystemPromptFile       string   `toml:"system_prompt_file"`       // absolute path
 	CompactionThreshold    float64  `toml:"compaction_threshold"`     // fraction of the context window, (0,1] [0.85]
+	ContextWindow          int      `toml:"context_window"`           // tokens; overrides the model's window (0 = from the catalog)
 	VerifyCommand          string   `toml:"verify_command"`           // shell command run to verify changes
 	MaxBackgroundProcesses int      `toml:"max_background_processes"` // [5]
 	WebFetchAllowPrivate   bool     `toml:"web_fetch_allow_private"`  // web fetch may reach private addresses [false]

@@ -214,5 +214,8 @@ func (rt *Runtime) ModelInfo() agent.ModelInfo {
 			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
 		}
 	}
+	if w := rt.Config.ContextWindow; w > 0 {
+		mi.ContextWindow = w
+	}
 	return mi
 }
