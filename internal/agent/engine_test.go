@@ -325,7 +325,6 @@ func TestCompactionOnSmallWindow(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
 		call("1", "read", `{"path":"1"}`),
 		call("2", "read", `{"path":"2"}`),
-		call("3", "read", `{"path":"3"}`),
 		say("SUMMARY: read 1-3"),
 		say("finished"),
 	}}
