@@ -376,3 +376,35 @@ func TestE2EUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestE2EAgentModeDryRunAndMarkers(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"new.txt","content":"hello\n"}`}}},
+		llmtest.Turn{Text: "Wrote it. %%DONE%%"},
+		llmtest.Turn{Text: "never reached"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "create new.txt", "--steps", "5", "--agent-writes", "dry-run", "--permission-mode", "auto-edit")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "Wrote it." {
+		t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "new.txt")); !os.IsNotExist(err) {
+		t.Fatal("dry run wrote the file")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1]), "+hello") || !strings.Contains(string(reqs[0]), "Turn 1 of 5") {
+		t.Errorf("the model did not get the dry-run diff or the step note")
+	}
+}
+
+func TestE2EAgentWritesDeny(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "--- a/x\n+++ b/x\n"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "change x", "--agent-writes", "deny")
+	if r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	body := string(srv.Requests()[0])
+	if strings.Contains(body, `"write_file"`) || strings.Contains(body, `"edit_file"`) || !strings.Contains(body, "unified diff") {
+		t.Errorf("write tools offered or no diff instruction")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -186,7 +187,8 @@ func (a *app) runHeadless(ctx context.Context, f *runFlags, prompt string) error
 	if err != nil {
 		return err
 	}
-	eo := setup.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem}
+	eo := setup.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
+		Client: setup.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
 	if f.steps > 0 {
 		eo.MaxTurns, eo.StepNotes, eo.DoneMarkers = f.steps, true, doneMarkers
 	}
@@ -254,4 +256,11 @@ func exitFor(d *agent.DoneInfo, err error) error {
 		return &ExitError{Code: ExitDenied}
 	}
 	return nil
+}
+
+// onRetry tells the user (stderr) that a request is being retried.
+func (a *app) onRetry(attempt int, err error, wait time.Duration) {
+	if !a.flags.quiet {
+		fmt.Fprintf(a.proc.Stderr, "aidex: %v; retry %d in %s\n", err, attempt, wait.Round(100*time.Millisecond))
+	}
 }

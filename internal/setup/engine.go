@@ -74,6 +74,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
+	if err == nil {
+		ts.dryRun = o.AgentWrites == "dry-run"
+	}
 	if err != nil {
 		closeTools()
 		return nil, nil, err

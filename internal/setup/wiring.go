@@ -21,7 +21,14 @@ type toolSet struct {
 	specs   []llm.Tool
 	// hidden are tools not offered (e.g. write tools with --agent-writes deny).
 	hidden map[string]bool
+	// dryRun computes file changes without writing them (--agent-writes dry-run).
+	dryRun bool
 }
+
+// dryRunnable are the file-changing tools that can compute a change
+// without writing it (they write through the tools package's commit).
+var dryRunnable = map[string]bool{"write_file": true, "append_file": true, "edit_file": true, "patch_lines": true,
+	"insert_line": true, "delete_line": true, "find_replace_in_files": true}
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
 	schemas, err := reg.Schemas(profile)
@@ -98,6 +105,19 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) agent.ToolResultInfo {
 	p, ok := c.Impl.(*tools.Prepared)
 	if !ok {
 		return agent.ToolResultInfo{Error: "internal error: call was not prepared by this tool set", Category: "execution"}
+	}
+	if t.dryRun && p.Def.Kind == tools.KindWrite {
+		if !dryRunnable[p.Def.Name] {
+			return agent.ToolResultInfo{Error: p.Def.Name + " was not run: this is a dry run (--agent-writes dry-run), nothing may be changed; describe the change instead", Category: "permission"}
+		}
+		env := *t.env
+		env.DryRun = true
+		res := p.Run(ctx, &env)
+		r := toResult(res)
+		if r.OK && res.Meta != nil {
+			r.Output = "[dry run: nothing was written]\n" + res.Meta.Diff
+		}
+		return r
 	}
 	return toResult(p.Run(ctx, t.env))
 }

@@ -82,6 +82,11 @@ type Env struct {
 	// SkipReadCheck drops the "file must have been read first" rule, for
 	// `aidex tool` run by a human.
 	SkipReadCheck bool
+	// DryRun makes file-changing tools compute their change and diff
+	// without writing anything (--agent-writes dry-run). Tools that change
+	// files outside commit (delete, move, copy, create_directory) must not
+	// be run in a dry run; the engine's wiring refuses them.
+	DryRun bool
 	// Grep is the search backend for the grep tool; nil means
 	// DefaultGrepBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend

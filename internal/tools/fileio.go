@@ -127,6 +127,9 @@ func (env *Env) commit(ctx context.Context, c change) (string, *Result) {
 			len(c.new), rel, MaxWriteBytes>>20)
 		return "", &r
 	}
+	if env.DryRun {
+		return makeDiff(rel, string(c.old), string(c.new)), nil
+	}
 	if r := env.checkpoint(ctx, c.abs, c.old, c.existed); r != nil {
 		return "", r
 	}
