@@ -378,3 +378,15 @@ func BenchmarkEngineTurn(b *testing.B) {
 		_, _ = e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	}
 }
+
+func TestRevealInvisible(t *testing.T) {
+	in := "ok\u200b text\U000E0041\U000E0042 \u202eevil\u200d👍"
+	got := RevealInvisible(in)
+	want := "ok<U+200B> text<U+E0041><U+E0042> <U+202E>evil\u200d👍"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if s := "plain text ünïcode"; RevealInvisible(s) != s {
+		t.Error("plain text changed")
+	}
+}

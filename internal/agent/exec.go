@@ -236,6 +236,7 @@ func modelResult(sl *slot) llm.ToolResult {
 	if tr.Content == "" {
 		tr.Content = "(no output)"
 	}
+	tr.Content = RevealInvisible(tr.Content)
 	return tr
 }
 

@@ -1,11 +1,8 @@
 package agent
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -78,35 +75,6 @@ func dirsFromGitRoot(dir string) []string {
 		dirs[i], dirs[j] = dirs[j], dirs[i]
 	}
 	return dirs
-}
-
-// GitSummary returns a one-line summary of the workspace's git state
-// ("branch main, 3 changed files"), or "" outside a repository. It runs git
-// defensively (no hooks, no fsmonitor, no pager) with a 2 s limit.
-func GitSummary(ctx context.Context, workspace string) string {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "--no-pager",
-		"status", "--porcelain=v1", "--branch", "--untracked-files=normal")
-	cmd.Dir = workspace
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	branch := strings.TrimPrefix(lines[0], "## ")
-	if i := strings.Index(branch, "..."); i >= 0 {
-		branch = branch[:i]
-	}
-	changed := len(lines) - 1
-	switch changed {
-	case 0:
-		return "branch " + branch + ", clean"
-	case 1:
-		return "branch " + branch + ", 1 changed file"
-	}
-	return "branch " + branch + ", " + strconv.Itoa(changed) + " changed files"
 }
 
 // PromptInput is what the system prompt is built from. Override replaces

@@ -216,7 +216,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Shell:        rt.Env("SHELL"),
 		Date:         time.Now(),
-		Git:          agent.GitSummary(ctx, rt.Workspace),
+		Git:          tools.GitSummary(ctx, rt.Workspace),
 		Profile:      rt.Profile().Name,
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,

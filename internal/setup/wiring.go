@@ -122,8 +122,10 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) agent.ToolResultInfo {
 	return toResult(p.Run(ctx, t.env))
 }
 
+// toResult converts a tool result for the engine, with invisible Unicode
+// in the output made visible before the model or a front end sees it.
 func toResult(r tools.Result) agent.ToolResultInfo {
-	out := agent.ToolResultInfo{OK: r.OK, Output: r.Output, Error: r.Error, Category: string(r.Category)}
+	out := agent.ToolResultInfo{OK: r.OK, Output: agent.RevealInvisible(r.Output), Error: r.Error, Category: string(r.Category)}
 	if r.Meta != nil {
 		out.Meta, _ = json.Marshal(r.Meta)
 	}

@@ -484,7 +484,9 @@ func (o ExecOptions) runBackground(env *Env, a runBackgroundArgs) Result {
 	if err != nil {
 		return Failf(CategoryNotFound, "run_background_process: %v", err)
 	}
-	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: o.environ()})
+	environ := o.environ()
+	environ = append(environ, repoGitEnv(context.Background(), dir, environ)...)
+	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: environ})
 	switch {
 	case errors.Is(err, ErrTableClosed):
 		return Failf(CategoryExecution, "run_background_process: %v", err)

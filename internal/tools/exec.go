@@ -114,7 +114,9 @@ func (o ExecOptions) runCommand(ctx context.Context, env *Env, a runCommandArgs)
 	if err != nil {
 		return Failf(CategoryNotFound, "run_command: %v", err)
 	}
-	out := runProcess(ctx, runSpec{argv: argv, dir: dir, env: o.environ(), timeout: timeout, maxChars: o.MaxOutputChars})
+	environ := o.environ()
+	environ = append(environ, repoGitEnv(ctx, dir, environ)...)
+	out := runProcess(ctx, runSpec{argv: argv, dir: dir, env: environ, timeout: timeout, maxChars: o.MaxOutputChars})
 	return out.result("command", timeout, note)
 }
 
