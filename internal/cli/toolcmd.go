@@ -102,13 +102,7 @@ func runOneTool(cmd *cobra.Command, reg *tools.Registry, policy *permission.Poli
 	if err != nil {
 		return tools.ErrorResult(err)
 	}
-	req := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: setup.RequestPaths(p)}
-	var cmdArgs struct {
-		Command string `json:"command"`
-	}
-	_ = json.Unmarshal(p.Args, &cmdArgs)
-	req.Command = cmdArgs.Command
-	v := policy.Check(req)
+	v := policy.Check(setup.PermissionRequest(p))
 	if v.Decision != permission.Allow {
 		cat := tools.CategoryPermission
 		if v.Rule == "workspace confinement" || strings.Contains(v.Rule, "protected") {
@@ -208,12 +202,7 @@ func newPermissionsCmd(a *app) *cobra.Command {
 				if err != nil {
 					return usageErr("%v", err)
 				}
-				req = permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: setup.RequestPaths(p)}
-				var c struct {
-					Command string `json:"command"`
-				}
-				_ = json.Unmarshal(p.Args, &c)
-				req.Command = c.Command
+				req = setup.PermissionRequest(p)
 			}
 			v := policy.Check(req)
 			fmt.Fprintln(cmd.OutOrStdout(), permission.Explain(v))

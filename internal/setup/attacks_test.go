@@ -562,7 +562,7 @@ func handlers() map[string]handler {
 		"E-148": caseGlobLoop,
 		"E-149": caseWriteCap,
 		"E-152": caseOutputCap,
-		"E-153": skipAfter("agent loop (internal/agent): doom-loop detection of a model calling the same failing tool 50 times is an engine feature, not a tool or policy behaviour; internal/agent has none yet"),
+		"E-153": skipAfter("agent loop: covered in internal/agent (TestRunLoopDetection: the same call 3 times in a row stops the run; max_tool_turns bounds any other repetition) and internal/cli (TestE2ELoopStopped)"),
 		"E-154": caseMalformed,
 		"E-155": caseMalformed,
 		"E-156": caseMalformed,
@@ -937,8 +937,22 @@ func caseAgentsMD(t *testing.T, e *attackEnv, c attackCase) {
 
 // E-121: there is no web_fetch tool.
 func caseWebFetch(t *testing.T, e *attackEnv, c attackCase) {
-	mustRefuseUnknown(t, e.judge(t, "web_fetch", map[string]any{"url": str(c.Input, "url")}))
-	skipf(t, e, "aidex has no web_fetch tool (the registry refuses it as unknown, asserted); the domain allowlist check needs one")
+	url := str(c.Input, "url")
+	mustNotAllow(t, c, e.judge(t, "web_fetch", map[string]any{"url": url}))
+	// An allow rule for the real host must not match a look-alike host
+	// that merely starts with it.
+	allowed := e.adapter(t, false, "ask", []string{"web_fetch(https://docs.python.org/*)"})
+	call, refused := e.ts.Prepare("web_fetch", rawArgs(t, map[string]any{"url": url}))
+	if refused != nil {
+		t.Fatalf("Prepare web_fetch: %s", refused.Error)
+	}
+	if v := allowed.Check(call); v.Decision == "allow" {
+		t.Errorf("web_fetch(https://docs.python.org/*) allowed %s", url)
+	}
+	good, _ := e.ts.Prepare("web_fetch", rawArgs(t, map[string]any{"url": "https://docs.python.org/3/"}))
+	if v := allowed.Check(good); v.Decision != "allow" {
+		t.Errorf("the rule does not allow its own host: %s %s", v.Decision, v.Reason)
+	}
 }
 
 // E-124: invisible Unicode in a file must be stripped or surfaced in the

@@ -4,14 +4,21 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/imagegen"
+	"github.com/zelvior/aidex/internal/listmodels"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/notes"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/webfetch"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -152,8 +159,11 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool) (*permission.Po
 		}
 		return nil
 	}
-	// aidex's own background-process bookkeeping needs no approval.
-	for _, name := range []string{"get_background_output", "list_background_processes", "kill_background_process"} {
+	// aidex's own bookkeeping needs no approval: background processes the
+	// session started, and its memory and notes under .aidex/ (the policy
+	// still confines and protects paths; deny rules still win).
+	for _, name := range []string{"get_background_output", "list_background_processes", "kill_background_process",
+		"memory", "save_memory", "load_memory", "create_note"} {
 		rules = append(rules, permission.Rule{Tool: name, Action: permission.Allow, Source: permission.SourceBuiltin})
 	}
 	p := rt.Config.Permissions
@@ -184,11 +194,34 @@ func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	defs = append(defs, tools.ExecTools(tools.ExecOptions{Procs: procs})...)
 	defs = append(defs, tools.GitTools()...)
 	defs = append(defs, tools.InfoTools()...)
+	defs = append(defs, rt.extraTools()...)
 	if err := reg.Register(defs...); err != nil {
 		_ = procs.Close()
 		return nil, nil, fmt.Errorf("tools: %w", err)
 	}
 	return reg, func() { _ = procs.Close() }, nil
+}
+
+// extraTools are memory, notes, web fetch, model lists and image
+// generation. generate_image is left out when the image provider cannot be
+// set up (e.g. image_provider = "openai" without a key).
+func (rt *Runtime) extraTools() []tools.Def {
+	current := rt.Provider.Name
+	if current == "" {
+		current = rt.Config.Provider
+	}
+	defs := memory.Tools(memory.Options{Family: memory.Family(current, rt.Model), GlobalDir: memory.GlobalDir(rt.Config.Paths.ConfigDir)})
+	defs = append(defs, notes.Tools(notes.Options{})...)
+	defs = append(defs, webfetch.Tools(webfetch.New(webfetch.Options{AllowPrivate: rt.Config.WebFetchAllowPrivate}))...)
+	defs = append(defs, listmodels.Tools(listmodels.Options{
+		Catalog: rt.Catalog,
+		Lister:  &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Env: rt.Env},
+		Current: current,
+	})...)
+	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Env)); err == nil {
+		defs = append(defs, imagegen.Tools(g)...)
+	}
+	return defs
 }
 
 // hiddenTools lists tools not offered in this session: file-changing tools
@@ -224,6 +257,15 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if o.AgentWrites == "deny" {
 		in.Notes = append(in.Notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")
+	}
+	// Pinned memories: the user's global ones always; a project's only once
+	// the folder is trusted (a cloned repository could ship pinned entries).
+	projectMem := ""
+	if rt.Config.ProjectTrusted {
+		projectMem = rt.Workspace
+	}
+	if pinned, err := memory.PinnedNotes(projectMem, memory.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
+		in.Notes = append(in.Notes, pinned...)
 	}
 	if f := rt.Config.SystemPromptFile; f != "" {
 		data, err := os.ReadFile(f)

@@ -58,20 +58,33 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		r := agent.ToolResultInfo{Error: fmt.Sprintf("tool %s is not available in this session; use one of: %s", p.Def.Name, t.names()), Category: "permission"}
 		return nil, &r
 	}
-	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead, Impl: p}
-	c.Paths = RequestPaths(p)
-	if p.Def.Kind == tools.KindExec {
-		var a struct {
-			Command string `json:"command"`
-			Code    string `json:"code"`
-		}
-		_ = json.Unmarshal(p.Args, &a)
-		c.Command = a.Command
-		if c.Command == "" && a.Code != "" {
-			c.Command = "python3"
-		}
-	}
+	req := PermissionRequest(p)
+	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead,
+		Impl: p, Paths: req.Paths, Command: req.Command}
 	return c, nil
+}
+
+// PermissionRequest describes a prepared call to the permission policy:
+// its tool, kind and paths (see RequestPaths), and the command line of a
+// shell tool ("python3" for run_python) or the URL of a network tool.
+func PermissionRequest(p *tools.Prepared) permission.Request {
+	req := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: RequestPaths(p)}
+	var a struct {
+		Command string `json:"command"`
+		Code    string `json:"code"`
+		URL     string `json:"url"`
+	}
+	_ = json.Unmarshal(p.Args, &a)
+	switch p.Def.Kind {
+	case tools.KindExec:
+		req.Command = a.Command
+		if req.Command == "" && a.Code != "" {
+			req.Command = "python3"
+		}
+	case tools.KindNetwork:
+		req.Command = a.URL
+	}
+	return req
 }
 
 // RequestPaths returns the paths the policy judges for a prepared call: its

@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/notes"
+)
+
+// memoryStore opens the project and global memory of the workspace.
+func (a *app) memoryStore() (*memory.Store, error) {
+	rt, err := a.catalogOnly()
+	if err != nil {
+		return nil, err
+	}
+	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil), nil
+}
+
+// memoryErr maps a missing entry to a usage error (exit 2).
+func memoryErr(err error) error {
+	if errors.Is(err, memory.ErrNoEntry) {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return err
+}
+
+func newMemoryCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "memory",
+		Short: "List, add, pin, edit and delete saved memories (pinned ones go into the system prompt)",
+		Long: `Memories are short facts the model saved with save_memory (or you added with
+'aidex memory add'): project ones in .aidex/memory/entries.jsonl, global ones in
+the config directory's memory/entries.jsonl. Pinned memories are added to the
+system prompt of every session. The model's own memory files (the memory tool)
+live in .aidex/memory/<model family>/ and .aidex/memory/shared/.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newMemoryListCmd(a), newMemoryAddCmd(a), newMemoryPinCmd(a, true), newMemoryPinCmd(a, false),
+		newMemoryEditCmd(a), newMemoryDeleteCmd(a))
+	return cmd
+}
+
+func newMemoryListCmd(a *app) *cobra.Command {
+	var q memory.Query
+	var scope string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List memories, most recent first",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := a.memoryStore()
+			if err != nil {
+				return err
+			}
+			if q.Scope, err = parseScope(scope, true); err != nil {
+				return err
+			}
+			es, err := s.List(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				type row struct {
+					memory.Entry
+					Scope memory.Scope `json:"scope"`
+				}
+				rows := make([]row, 0, len(es))
+				for _, e := range es {
+					rows = append(rows, row{e, e.Scope})
+				}
+				return writeJSON(cmd.OutOrStdout(), rows)
+			}
+			if len(es) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "no memories")
+				return nil
+			}
+			for _, e := range es {
+				fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&q.Text, "query", "s", "", "only memories containing every word")
+	fl.StringVarP(&q.Category, "category", "c", "", "only this category")
+	fl.StringVar(&scope, "scope", "", "project or global (default: both)")
+	fl.BoolVar(&q.PinnedOnly, "pinned", false, "only pinned memories")
+	fl.IntVarP(&q.Limit, "limit", "n", 50, "most memories to list (-1 = all)")
+	fl.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func parseScope(s string, allowEmpty bool) (memory.Scope, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		if allowEmpty {
+			return "", nil
+		}
+		return memory.ScopeProject, nil
+	case "project":
+		return memory.ScopeProject, nil
+	case "global":
+		return memory.ScopeGlobal, nil
+	}
+	return "", usageErr("unknown --scope %q: use project or global", s)
+}
+
+func newMemoryAddCmd(a *app) *cobra.Command {
+	var e memory.Entry
+	var scope string
+	cmd := &cobra.Command{
+		Use:   `add "TEXT"`,
+		Short: "Save a memory yourself (--pin to put it in every system prompt)",
+		Example: `  aidex memory add "Use pnpm, not npm" --category preference --pin
+  aidex memory add "I prefer short answers" --scope global --pin`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.memoryStore()
+			if err != nil {
+				return err
+			}
+			sc, err := parseScope(scope, false)
+			if err != nil {
+				return err
+			}
+			e.Content = args[0]
+			saved, err := s.Save(cmd.Context(), sc, e)
+			if err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(saved))
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&e.Category, "category", "c", "", "category, e.g. preference")
+	fl.StringSliceVarP(&e.Tags, "tag", "t", nil, "tag (repeatable or comma-separated)")
+	fl.StringVar(&scope, "scope", "project", "project or global")
+	fl.BoolVar(&e.Pinned, "pin", false, "pin it (added to the system prompt)")
+	return cmd
+}
+
+func newMemoryPinCmd(a *app, pin bool) *cobra.Command {
+	use, short := "pin ID", "Pin a memory: it is added to the system prompt of every session"
+	if !pin {
+		use, short = "unpin ID", "Unpin a memory"
+	}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.memoryStore()
+			if err != nil {
+				return err
+			}
+			e, err := s.SetPinned(cmd.Context(), args[0], pin)
+			if err != nil {
+				return memoryErr(err)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			return nil
+		},
+	}
+}
+
+func newMemoryEditCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   `edit ID "NEW TEXT"`,
+		Short: "Replace a memory's text",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.memoryStore()
+			if err != nil {
+				return err
+			}
+			e, err := s.Edit(cmd.Context(), args[0], args[1])
+			if err != nil {
+				if errors.Is(err, memory.ErrNoEntry) {
+					return memoryErr(err)
+				}
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			return nil
+		},
+	}
+}
+
+func newMemoryDeleteCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "delete ID...",
+		Aliases: []string{"rm"},
+		Short:   "Delete memories",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.memoryStore()
+			if err != nil {
+				return err
+			}
+			for _, id := range args {
+				if err := s.Delete(cmd.Context(), id); err != nil {
+					return memoryErr(err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", id)
+			}
+			return nil
+		},
+	}
+}
+
+func newNotesCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "notes",
+		Short: "List the notes the model wrote with create_note (.aidex/notes/)",
+		Args:  cobra.NoArgs,
+	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List notes, newest first",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			ns, err := notes.List(rt.Workspace)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if ns == nil {
+					ns = []notes.Note{}
+				}
+				return writeJSON(cmd.OutOrStdout(), ns)
+			}
+			if len(ns) == 0 {
+				fmt.Fprintln(cmd.OutOrStdout(), "no notes")
+				return nil
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			for _, n := range ns {
+				date := "-"
+				if !n.Date.IsZero() {
+					date = n.Date.Local().Format("2006-01-02 15:04")
+				}
+				tags := ""
+				if len(n.Tags) > 0 {
+					tags = "#" + strings.Join(n.Tags, " #")
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", date, n.Title, n.Path, tags)
+			}
+			return w.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(list)
+	return cmd
+}

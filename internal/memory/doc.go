@@ -1,0 +1,25 @@
+// Package memory gives the model memory across sessions, in two forms that
+// share one directory per scope:
+//
+//   - a small file tree the model manages itself through the `memory` tool
+//     (view, create, str_replace, insert, delete, rename; modelled on
+//     Anthropic's memory tool,
+//     https://docs.claude.com/en/docs/agents-and-tools/tool-use/memory-tool).
+//     It lives under <workspace>/.aidex/memory/<family>/ with a
+//     <workspace>/.aidex/memory/shared/ directory visible to every model
+//     family. The model addresses it as /memories/...; /memories/shared/...
+//     is the shared directory. Paths are confined to the memory root:
+//     absolute paths, "..", backslashes, control characters and symlinks
+//     leading out are refused (os.Root enforces the last at every call).
+//   - entries saved with `save_memory` and searched with `load_memory`:
+//     JSON Lines files (one Entry per line) at
+//     <workspace>/.aidex/memory/entries.jsonl (project scope) and
+//     <config dir>/memory/entries.jsonl (global scope). Only the user pins
+//     entries (Store.SetPinned, `aidex memory pin`); pinned entries go into
+//     the system prompt through PinnedNotes.
+//
+// The tool kinds: `memory` and `save_memory` are tools.KindWrite (they
+// change files, so they ask in ask mode and are refused in plan mode like
+// any file change); `load_memory` is tools.KindRead. None of them takes a
+// workspace path parameter: they reach only the memory directories.
+package memory
