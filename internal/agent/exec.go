@@ -131,6 +131,9 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with --allow '%s' or another --permission-mode", sl.call.Name, ruleText(v), suggestion(v, sl.call)))
 		return false
 	}
+	if sl.call.Preview == "" && sl.call.Previewer != nil {
+		sl.call.Preview = sl.call.Previewer(ctx)
+	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
 		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: suggestion(v, sl.call)}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})

@@ -25,18 +25,21 @@ type Tools interface {
 // Call is a validated tool call ready for the policy: the canonical tool
 // name, normalised arguments, the tool's kind (read, write, exec, network,
 // other), the path arguments as the model gave them, the command line for
-// shell tools, and a preview (unified diff of a file change) for approvals.
-// Impl is the registry's own handle.
+// shell tools, and a preview (unified diff of a file change) for approvals:
+// Preview when known up front, else Previewer computes it when an approval
+// is asked (so calls that are simply allowed pay nothing). Impl is the
+// registry's own handle.
 type Call struct {
-	ID       string
-	Name     string
-	Args     json.RawMessage
-	Kind     string
-	Paths    []string
-	Command  string
-	ReadOnly bool
-	Preview  string
-	Impl     any
+	ID        string
+	Name      string
+	Args      json.RawMessage
+	Kind      string
+	Paths     []string
+	Command   string
+	ReadOnly  bool
+	Preview   string
+	Previewer func(ctx context.Context) string
+	Impl      any
 }
 
 // Verdict is the policy's answer for a call.

@@ -39,6 +39,7 @@ type runFlags struct {
 	agentOutput    string
 	raw            bool
 	plain          bool
+	fullscreen     bool
 }
 
 // doneMarkers end an agent-mode run early when the model writes them.
@@ -64,7 +65,8 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVar(&f.agentWrites, "agent-writes", "allow", "agent mode: allow, deny (model outputs diffs) or dry-run (diffs computed, nothing written)")
 	fl.StringVar(&f.agentOutput, "agent-output", "final", "agent mode stdout: final, full or none")
 	fl.BoolVar(&f.raw, "raw", false, "print the provider's raw last response (JSON) instead of the answer")
-	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the full-screen terminal UI")
+	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
+	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).

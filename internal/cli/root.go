@@ -57,6 +57,11 @@ providers: paid, free and local.`,
 		if err := a.applyRunFlags(&rf); err != nil {
 			return err
 		}
+		if rf.plain && rf.prompt == "" && rf.file == "" {
+			// The line mode reads its prompts (and approvals) from stdin,
+			// piped or not.
+			return a.runInteractive(cmd.Context(), &rf)
+		}
 		prompt, err := a.readPrompt(&rf)
 		if err != nil {
 			return err

@@ -61,7 +61,22 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 	req := PermissionRequest(p)
 	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead,
 		Impl: p, Paths: req.Paths, Command: req.Command}
+	if dryRunnable[p.Def.Name] {
+		c.Previewer = func(ctx context.Context) string { return t.preview(ctx, p) }
+	}
 	return c, nil
+}
+
+// preview returns the unified diff a file-changing call would make, by
+// running it as a dry run (the same code path as the real change, so the
+// diff shown for approval is the diff that will be applied).
+func (t *toolSet) preview(ctx context.Context, p *tools.Prepared) string {
+	env := *t.env
+	env.DryRun = true
+	if r := p.Run(ctx, &env); r.OK && r.Meta != nil {
+		return r.Meta.Diff
+	}
+	return ""
 }
 
 // PermissionRequest describes a prepared call to the permission policy:

@@ -8,57 +8,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
-// reply is one canned HTTP response.
-type reply struct {
-	status int
-	header map[string]string
-	body   string
-}
-
-// script serves replies in order (the last one repeats) and records the
-// request bodies.
-type script struct {
-	mu      sync.Mutex
-	replies []reply
-	bodies  [][]byte
-}
-
-func (s *script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	n := len(s.bodies)
-	s.bodies = append(s.bodies, body)
-	rep := s.replies[min(n, len(s.replies)-1)]
-	s.mu.Unlock()
-	for k, v := range rep.header {
-		w.Header().Set(k, v)
-	}
-	if rep.status == 0 {
-		rep.status = http.StatusOK
-	}
-	w.WriteHeader(rep.status)
-	_, _ = io.WriteString(w, rep.body)
-}
-
-func (s *script) calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.bodies)
-}
-
-func serve(t *testing.T, replies ...reply) (*Client, *script) {
+// serve starts a server answering with replies in order (the last one
+// repeats) and returns a client for it.
+func serve(t *testing.T, replies ...llmtest.Reply) (*Client, *llmtest.Server) {
 	t.Helper()
-	s := &script{replies: replies}
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	return New(llm.Options{BaseURL: srv.URL + "/v1/", APIKey: "k", KeyEnv: "ANTHROPIC_API_KEY"}), s
+	s := llmtest.ServeReplies(t, replies...)
+	return New(llm.Options{BaseURL: s.URL + "/v1/", APIKey: "k", KeyEnv: "ANTHROPIC_API_KEY"}), s
 }
 
 // sseBody joins events written as "name data" pairs into an SSE body.
@@ -86,13 +48,14 @@ func streamReq() *llm.Request {
 	return &llm.Request{Model: "claude-x", Stream: true, Messages: []llm.Message{llm.UserText("hi")}}
 }
 
-// noSleep is a retry policy that does not wait.
-func noSleep(retries int) llm.RetryPolicy {
-	return llm.RetryPolicy{MaxRetries: retries, Sleep: func(context.Context, time.Duration) error { return nil }}
+// faults describes a cut Anthropic stream for the shared fault checks.
+func faults() llmtest.Faults {
+	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+		ContentType: "text/event-stream", Partial: sseBody(evStart, evText0, evHello), Text: "Hello"}
 }
 
 func TestStreamUsageAndEvents(t *testing.T) {
-	c, _ := serve(t, reply{body: sseBody(evStart, `ping {"type": "ping"}`, evText0, evHello, evStop0, evDelta, evEnd)})
+	c, _ := serve(t, llmtest.Reply{Body: sseBody(evStart, `ping {"type": "ping"}`, evText0, evHello, evStop0, evDelta, evEnd)})
 	var usages []llm.Usage
 	var types []llm.EventType
 	resp, err := c.Generate(context.Background(), streamReq(), func(e llm.Event) {
@@ -117,7 +80,7 @@ func TestStreamUsageAndEvents(t *testing.T) {
 }
 
 func TestStreamThinkingAndToolUse(t *testing.T) {
-	c, s := serve(t, reply{body: sseBody(evStart,
+	c, s := serve(t, llmtest.Reply{Body: sseBody(evStart,
 		`content_block_start {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`,
 		`content_block_delta {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me "}}`,
 		`content_block_delta {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"think."}}`,
@@ -167,7 +130,7 @@ func TestStreamThinkingAndToolUse(t *testing.T) {
 			Content []map[string]any `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(s.bodies[1], &sent); err != nil {
+	if err := json.Unmarshal(s.Requests()[1].Body, &sent); err != nil {
 		t.Fatal(err)
 	}
 	mustLen(t, sent.Messages, 3)
@@ -182,7 +145,7 @@ func TestStreamThinkingAndToolUse(t *testing.T) {
 }
 
 func TestServerToolUseIsNotAClientCall(t *testing.T) {
-	c, _ := serve(t, reply{body: sseBody(evStart,
+	c, _ := serve(t, llmtest.Reply{Body: sseBody(evStart,
 		`content_block_start {"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}`,
 		`content_block_delta {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}`,
 		`content_block_stop {"type":"content_block_stop","index":0}`,
@@ -209,22 +172,22 @@ func TestServerToolUseIsNotAClientCall(t *testing.T) {
 
 func TestOverloaded529IsRetried(t *testing.T) {
 	c, s := serve(t,
-		reply{status: 529, header: map[string]string{"Content-Type": "application/json"}, body: body529},
-		reply{body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
+		llmtest.Reply{Status: 529, Header: map[string]string{"Content-Type": "application/json"}, Body: body529},
+		llmtest.Reply{Body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
 	)
 	var retried []llm.ErrorKind
-	pol := noSleep(3)
+	pol := llmtest.NoSleep(3)
 	pol.OnRetry = func(_ int, err error, _ time.Duration) { retried = append(retried, llm.KindOf(err)) }
 	resp, err := llm.Retry(c, pol).Generate(context.Background(), streamReq(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustEqual(t, "Hello", resp.Message.Text())
-	mustEqual(t, 2, s.calls())
+	mustEqual(t, 2, s.Calls())
 	mustEqual(t, []llm.ErrorKind{llm.KindOverloaded}, retried)
 
 	// Without retries the 529 surfaces as an overloaded APIError.
-	c, _ = serve(t, reply{status: 529, body: body529})
+	c, _ = serve(t, llmtest.Reply{Status: 529, Body: body529})
 	_, err = c.Generate(context.Background(), streamReq(), nil)
 	var ae *llm.APIError
 	if !errors.As(err, &ae) || ae.Kind != llm.KindOverloaded || ae.Status != 529 || ae.Type != "overloaded_error" || ae.Message != "Overloaded" {
@@ -235,29 +198,29 @@ func TestOverloaded529IsRetried(t *testing.T) {
 func TestInStreamOverloadedError(t *testing.T) {
 	t.Run("before any output: retried", func(t *testing.T) {
 		c, s := serve(t,
-			reply{body: sseBody(evStart, `ping {"type":"ping"}`, evOver)},
-			reply{body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
+			llmtest.Reply{Body: sseBody(evStart, `ping {"type":"ping"}`, evOver)},
+			llmtest.Reply{Body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
 		)
-		resp, err := llm.Retry(c, noSleep(2)).Generate(context.Background(), streamReq(), nil)
+		resp, err := llm.Retry(c, llmtest.NoSleep(2)).Generate(context.Background(), streamReq(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustEqual(t, "Hello", resp.Message.Text())
-		mustEqual(t, 2, s.calls())
+		mustEqual(t, 2, s.Calls())
 	})
 	t.Run("after output: not retried, partial answer kept", func(t *testing.T) {
 		c, s := serve(t,
-			reply{body: sseBody(evStart, evText0, evHello, evOver)},
-			reply{body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
+			llmtest.Reply{Body: sseBody(evStart, evText0, evHello, evOver)},
+			llmtest.Reply{Body: sseBody(evStart, evText0, evHello, evStop0, evDelta, evEnd)},
 		)
-		resp, err := llm.Retry(c, noSleep(2)).Generate(context.Background(), streamReq(), nil)
+		resp, err := llm.Retry(c, llmtest.NoSleep(2)).Generate(context.Background(), streamReq(), nil)
 		mustEqual(t, llm.KindOverloaded, llm.KindOf(err))
 		mustErrorContains(t, err, "Overloaded")
 		mustEqual(t, "Hello", resp.Message.Text())
-		mustEqual(t, 1, s.calls())
+		mustEqual(t, 1, s.Calls())
 	})
 	t.Run("other error types", func(t *testing.T) {
-		c, _ := serve(t, reply{body: sseBody(evStart, `error {"type":"error","error":{"type":"api_error","message":"Internal"}}`)})
+		c, _ := serve(t, llmtest.Reply{Body: sseBody(evStart, `error {"type":"error","error":{"type":"api_error","message":"Internal"}}`)})
 		_, err := c.Generate(context.Background(), streamReq(), nil)
 		mustEqual(t, llm.KindStream, llm.KindOf(err))
 		mustErrorContains(t, err, "Internal")
@@ -278,17 +241,17 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.hint, func(t *testing.T) {
-			cl, s := serve(t, reply{status: c.status, body: c.body, header: map[string]string{"retry-after": "3600"}})
-			_, err := llm.Retry(cl, noSleep(2)).Generate(context.Background(), streamReq(), nil)
+			cl, s := serve(t, llmtest.Reply{Status: c.status, Body: c.body, Header: map[string]string{"retry-after": "3600"}})
+			_, err := llm.Retry(cl, llmtest.NoSleep(2)).Generate(context.Background(), streamReq(), nil)
 			mustEqual(t, c.kind, llm.KindOf(err))
 			mustErrorContains(t, err, c.hint)
-			mustEqual(t, 1, s.calls(), "not retried (4xx, or a retry-after beyond the policy's wait)")
+			mustEqual(t, 1, s.Calls(), "not retried (4xx, or a retry-after beyond the policy's wait)")
 		})
 	}
 }
 
 func TestStreamCut(t *testing.T) {
-	c, _ := serve(t, reply{body: sseBody(evStart, evText0, evHello,
+	c, _ := serve(t, llmtest.Reply{Body: sseBody(evStart, evText0, evHello,
 		`content_block_start {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_A","name":"read","input":{}}}`,
 		`content_block_delta {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"pa"}}`)})
 	resp, err := c.Generate(context.Background(), streamReq(), nil)
@@ -298,58 +261,24 @@ func TestStreamCut(t *testing.T) {
 }
 
 func TestMalformedStream(t *testing.T) {
-	c, _ := serve(t, reply{body: "event: message_start\ndata: {not json\n\n"})
+	c, _ := serve(t, llmtest.Reply{Body: "event: message_start\ndata: {not json\n\n"})
 	_, err := c.Generate(context.Background(), streamReq(), nil)
 	mustEqual(t, llm.KindStream, llm.KindOf(err))
 	mustErrorContains(t, err, "malformed stream event")
 }
 
-func TestIdleTimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sseBody(evStart, evText0, evHello))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	c := New(llm.Options{BaseURL: srv.URL, IdleTimeout: 100 * time.Millisecond})
-	resp, err := c.Generate(context.Background(), streamReq(), nil)
-	mustEqual(t, llm.KindTimeout, llm.KindOf(err))
-	mustEqual(t, "Hello", resp.Message.Text())
-}
+func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 100*time.Millisecond) }
 
+// TestCancel serves the stream without a Content-Type: the client does not
+// need one.
 func TestCancel(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.WriteString(w, sseBody(evStart, evText0, evHello))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	ctx, cancel := context.WithCancel(context.Background())
-	c := New(llm.Options{BaseURL: srv.URL})
-	resp, err := c.Generate(ctx, streamReq(), func(e llm.Event) {
-		if e.Type == llm.EventText {
-			cancel()
-		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	mustEqual(t, "Hello", resp.Message.Text())
+	f := faults()
+	f.ContentType = ""
+	f.Cancel(t)
 }
 
 func TestNonStreamed(t *testing.T) {
-	c, s := serve(t, reply{header: map[string]string{"Content-Type": "application/json"}, body: `{
+	c, s := serve(t, llmtest.Reply{Header: map[string]string{"Content-Type": "application/json"}, Body: `{
 		"id":"msg_2","type":"message","role":"assistant","model":"claude-x",
 		"content":[
 			{"type":"thinking","thinking":"hmm","signature":"S1"},
@@ -372,14 +301,14 @@ func TestNonStreamed(t *testing.T) {
 	mustEqual(t, llm.Usage{InputTokens: 10, OutputTokens: 9, CacheReadTokens: 7}, resp.Usage)
 	mustEqual(t, "tool_use", resp.FinishReason)
 	var sent map[string]any
-	if err := json.Unmarshal(s.bodies[0], &sent); err != nil {
+	if err := json.Unmarshal(s.Requests()[0].Body, &sent); err != nil {
 		t.Fatal(err)
 	}
 	mustNotContains(t, sent, "stream")
 }
 
 func TestNonStreamedErrorBodyWith200(t *testing.T) {
-	c, _ := serve(t, reply{body: body529})
+	c, _ := serve(t, llmtest.Reply{Body: body529})
 	_, err := c.Generate(context.Background(), &llm.Request{Model: "m", Messages: []llm.Message{llm.UserText("hi")}}, nil)
 	mustEqual(t, llm.KindOverloaded, llm.KindOf(err))
 }

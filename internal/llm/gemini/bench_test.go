@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // longStream returns an SSE body of n text chunks and a finishing chunk.
@@ -37,7 +38,7 @@ func BenchmarkReadStream(b *testing.B) {
 // HTTP server.
 func BenchmarkGenerateStream(b *testing.B) {
 	body := longStream(200)
-	srv := newBenchServer(b, body)
+	srv := llmtest.ServeBody(b, 200, "text/event-stream", body).URL
 	c := New(llm.Options{BaseURL: srv})
 	req := streamReq()
 	b.ReportAllocs()

@@ -3,13 +3,12 @@ package gemini
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 func streamReq() *llm.Request {
@@ -43,14 +42,7 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range c.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(c.status)
-				_, _ = w.Write([]byte(c.body))
-			}))
-			defer srv.Close()
+			srv := llmtest.ServeReplies(t, llmtest.Reply{Status: c.status, Header: c.header, Body: c.body})
 			cl := New(llm.Options{BaseURL: srv.URL, KeyEnv: "GEMINI_API_KEY"})
 			resp, err := cl.Generate(context.Background(), streamReq(), nil)
 			var ae *llm.APIError
@@ -78,7 +70,13 @@ func TestHTTPErrors(t *testing.T) {
 
 func serveBody(t *testing.T, ct, body string) string {
 	t.Helper()
-	return newCaptureServer(t, 200, ct, body).URL
+	return llmtest.ServeBody(t, 200, ct, body).URL
+}
+
+// faults describes a cut Gemini stream for the shared fault checks.
+func faults() llmtest.Faults {
+	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+		ContentType: "text/event-stream", Partial: chunkHello, Text: "Hello", Tail: "data: {\"candi"}
 }
 
 func TestStreamCut(t *testing.T) {
@@ -125,28 +123,7 @@ func TestStreamCutVariants(t *testing.T) {
 
 // TestConnectionDropped closes the connection in the middle of a chunked
 // stream: the body read fails, which is a stream cut too.
-func TestConnectionDropped(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(chunkHello))
-		w.(http.Flusher).Flush()
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			return
-		}
-		_, _ = buf.WriteString("data: {\"candi")
-		_ = buf.Flush()
-		_ = conn.Close()
-	}))
-	defer srv.Close()
-	resp, err := New(llm.Options{BaseURL: srv.URL}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindStreamCut {
-		t.Fatalf("error %v, want stream_cut", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestConnectionDropped(t *testing.T) { faults().ConnectionDropped(t) }
 
 func TestMalformed(t *testing.T) {
 	cases := map[string]struct {
@@ -230,83 +207,20 @@ func TestFinishReasonsAndUsage(t *testing.T) {
 	}
 }
 
-func TestIdleTimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(chunkHello))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	resp, err := New(llm.Options{BaseURL: srv.URL, IdleTimeout: 50 * time.Millisecond}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindTimeout {
-		t.Fatalf("error %v, want timeout", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 50*time.Millisecond) }
 
-func TestCancel(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(chunkHello))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := New(llm.Options{BaseURL: srv.URL}).Generate(ctx, streamReq(), func(e llm.Event) {
-		if e.Type == llm.EventText {
-			cancel()
-		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want context.Canceled", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestCancel(t *testing.T) { faults().Cancel(t) }
 
-func TestNetworkError(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
-	_, err := New(llm.Options{BaseURL: url}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindNetwork {
-		t.Fatalf("error %v, want network", err)
-	}
-}
+func TestNetworkError(t *testing.T) { faults().NetworkError(t) }
 
 // TestRetryBeforeOutput checks that the client works under llm.Retry: a 503
 // is retried, and the retry's answer is returned.
 func TestRetryBeforeOutput(t *testing.T) {
-	calls := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls++
-		if calls == 1 {
-			w.WriteHeader(503)
-			_, _ = w.Write([]byte(`{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`))
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(chunkHello + chunkStop))
-	}))
-	defer srv.Close()
-	p := llm.Retry(New(llm.Options{BaseURL: srv.URL}), llm.RetryPolicy{MaxRetries: 2, Sleep: func(context.Context, time.Duration) error { return nil }})
-	resp, err := p.Generate(context.Background(), streamReq(), nil)
-	if err != nil || resp.Message.Text() != "Hello world" || calls != 2 {
-		t.Fatalf("resp %q err %v calls %d", resp.Message.Text(), err, calls)
+	srv := llmtest.ServeReplies(t,
+		llmtest.Reply{Status: 503, Body: `{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}`},
+		llmtest.Reply{Header: map[string]string{"Content-Type": "text/event-stream"}, Body: chunkHello + chunkStop})
+	resp, err := llm.Retry(New(llm.Options{BaseURL: srv.URL}), llmtest.NoSleep(2)).Generate(context.Background(), streamReq(), nil)
+	if err != nil || resp.Message.Text() != "Hello world" || srv.Calls() != 2 {
+		t.Fatalf("resp %q err %v calls %d", resp.Message.Text(), err, srv.Calls())
 	}
 }

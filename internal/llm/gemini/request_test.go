@@ -3,102 +3,14 @@ package gemini
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
-// captureServer answers every request with body (content type ct) and keeps
-// the requests it received.
-type captureServer struct {
-	*httptest.Server
-	mu   sync.Mutex
-	reqs []*http.Request
-	body [][]byte
-}
-
-func newCaptureServer(t *testing.T, status int, ct, body string) *captureServer {
-	t.Helper()
-	cs := &captureServer{}
-	cs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		cs.mu.Lock()
-		cs.reqs = append(cs.reqs, r)
-		cs.body = append(cs.body, b)
-		cs.mu.Unlock()
-		w.Header().Set("Content-Type", ct)
-		w.WriteHeader(status)
-		_, _ = w.Write([]byte(body))
-	}))
-	t.Cleanup(cs.Close)
-	return cs
-}
-
-// requests returns the requests received so far.
-func (cs *captureServer) requests() []*http.Request {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return append([]*http.Request(nil), cs.reqs...)
-}
-
-func (cs *captureServer) lastBody(t *testing.T) map[string]any {
-	t.Helper()
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if len(cs.body) == 0 {
-		t.Fatal("no request received")
-	}
-	var m map[string]any
-	if err := json.Unmarshal(cs.body[len(cs.body)-1], &m); err != nil {
-		t.Fatalf("request body is not JSON: %v\n%s", err, cs.body[len(cs.body)-1])
-	}
-	return m
-}
-
 const okBody = `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1}}`
-
-// newBenchServer serves body as an event stream until the benchmark ends.
-func newBenchServer(b *testing.B, body string) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(body))
-	}))
-	b.Cleanup(srv.Close)
-	return srv.URL
-}
-
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func assertJSONEqual(t *testing.T, got any, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON: %v", err)
-	}
-	var g any
-	if err := json.Unmarshal([]byte(jsonOf(t, got)), &g); err != nil {
-		t.Fatal(err)
-	}
-	if jsonOf(t, g) != jsonOf(t, w) {
-		t.Errorf("JSON differs\n got: %s\nwant: %s", jsonOf(t, g), jsonOf(t, w))
-	}
-}
 
 func TestBuildRequestConversation(t *testing.T) {
 	temp := 0.2
@@ -138,7 +50,7 @@ func TestBuildRequestConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSONEqual(t, got, `{
+	llmtest.AssertJSONEqual(t, got, `{
 	  "systemInstruction": {"parts": [{"text": "be brief"}]},
 	  "contents": [
 	    {"role": "user", "parts": [
@@ -173,16 +85,16 @@ func TestToolSchemaForms(t *testing.T) {
 	}}
 	decls := func(t *testing.T, opts ...Option) []any {
 		t.Helper()
-		cs := newCaptureServer(t, 200, "application/json", okBody)
+		cs := llmtest.ServeBody(t, 200, "application/json", okBody)
 		if _, err := New(llm.Options{BaseURL: cs.URL}, opts...).Generate(context.Background(), req, nil); err != nil {
 			t.Fatal(err)
 		}
-		return cs.lastBody(t)["tools"].([]any)[0].(map[string]any)["functionDeclarations"].([]any)
+		return cs.LastBody(t)["tools"].([]any)[0].(map[string]any)["functionDeclarations"].([]any)
 	}
-	assertJSONEqual(t, decls(t), `[
+	llmtest.AssertJSONEqual(t, decls(t), `[
 	  {"name":"env","description":"set env","parametersJsonSchema":{"type":"object","properties":{"vars":{"type":"object","additionalProperties":{"type":"string"}},"n":{"type":["integer","null"]}}}},
 	  {"name":"now","description":"no args"}]`)
-	assertJSONEqual(t, decls(t, WithOpenAPISchemas()), `[
+	llmtest.AssertJSONEqual(t, decls(t, WithOpenAPISchemas()), `[
 	  {"name":"env","description":"set env","parameters":{"type":"OBJECT","properties":{"vars":{"type":"OBJECT"},"n":{"type":"INTEGER","nullable":true}}}},
 	  {"name":"now","description":"no args"}]`)
 }
@@ -217,11 +129,11 @@ func TestBuildThinking(t *testing.T) {
 			}
 			if c.want == "" {
 				if tc != nil {
-					t.Fatalf("got %s, want no thinkingConfig", jsonOf(t, tc))
+					t.Fatalf("got %s, want no thinkingConfig", llmtest.JSONOf(t, tc))
 				}
 				return
 			}
-			assertJSONEqual(t, tc, c.want)
+			llmtest.AssertJSONEqual(t, tc, c.want)
 		})
 	}
 }
@@ -259,13 +171,13 @@ func TestPlaceholderSignatureOnGemini3(t *testing.T) {
 		}
 		return out
 	}
-	if got := sigsOf(t, "gemini-3-pro-preview", calls("", "")); jsonOf(t, got) != `["","skip_thought_signature_validator",""]` {
+	if got := sigsOf(t, "gemini-3-pro-preview", calls("", "")); llmtest.JSONOf(t, got) != `["","skip_thought_signature_validator",""]` {
 		t.Errorf("unsigned calls on Gemini 3: %v", got)
 	}
-	if got := sigsOf(t, "gemini-3-pro-preview", calls("real", "")); jsonOf(t, got) != `["","real",""]` {
+	if got := sigsOf(t, "gemini-3-pro-preview", calls("real", "")); llmtest.JSONOf(t, got) != `["","real",""]` {
 		t.Errorf("signed calls on Gemini 3 changed: %v", got)
 	}
-	if got := sigsOf(t, "gemini-2.5-flash", calls("", "")); jsonOf(t, got) != `["","",""]` {
+	if got := sigsOf(t, "gemini-2.5-flash", calls("", "")); llmtest.JSONOf(t, got) != `["","",""]` {
 		t.Errorf("Gemini 2.5 got a placeholder: %v", got)
 	}
 }
@@ -285,7 +197,7 @@ func TestBuildRequestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cs := newCaptureServer(t, 200, "application/json", okBody)
+			cs := llmtest.ServeBody(t, 200, "application/json", okBody)
 			resp, err := New(llm.Options{BaseURL: cs.URL}).Generate(context.Background(), &c.req, nil)
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Fatalf("error %v, want one containing %q", err, c.errHas)
@@ -296,7 +208,7 @@ func TestBuildRequestErrors(t *testing.T) {
 			if resp == nil {
 				t.Error("nil response on error")
 			}
-			if len(cs.requests()) != 0 {
+			if len(cs.Requests()) != 0 {
 				t.Error("a request was sent for invalid input")
 			}
 		})
@@ -304,7 +216,7 @@ func TestBuildRequestErrors(t *testing.T) {
 }
 
 func TestHeadersAndEndpoint(t *testing.T) {
-	cs := newCaptureServer(t, 200, "application/json", okBody)
+	cs := llmtest.ServeBody(t, 200, "application/json", okBody)
 	c := New(llm.Options{BaseURL: cs.URL + "/v1beta/", Headers: map[string]string{"X-Extra": "1"}})
 	resp, err := c.Generate(context.Background(), &llm.Request{Model: "gemini-2.5-flash", Messages: []llm.Message{llm.UserText("hi")}}, nil)
 	if err != nil {
@@ -313,9 +225,9 @@ func TestHeadersAndEndpoint(t *testing.T) {
 	if resp.Message.Text() != "ok" || resp.FinishReason != "STOP" || resp.Usage.InputTokens != 3 {
 		t.Errorf("response %+v", resp)
 	}
-	r := cs.requests()[0]
-	if r.URL.Path != "/v1beta/models/gemini-2.5-flash:generateContent" {
-		t.Errorf("path %s", r.URL.Path)
+	r := cs.Requests()[0]
+	if r.Path != "/v1beta/models/gemini-2.5-flash:generateContent" {
+		t.Errorf("path %s", r.Path)
 	}
 	if r.Header.Get("x-goog-api-key") != "" {
 		t.Error("x-goog-api-key sent without a key")
@@ -333,23 +245,8 @@ func TestHeadersAndEndpoint(t *testing.T) {
 // recorded next request did: ids, arguments and the signature on the first
 // call only.
 func TestSignatureRoundTrip(t *testing.T) {
-	dir := llmtest.FixturesDir()
-	if dir == "" {
-		t.Skip("fixtures unavailable")
-	}
-	load := func(name string) llmtest.Fixture {
-		data, err := os.ReadFile(filepath.Join(dir, "fantasy", name))
-		if err != nil {
-			t.Skipf("fixture %s: %v", name, err)
-		}
-		var f llmtest.Fixture
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	first := load("providertests_testdata_TestGoogleCommon_gemini-3-pro-preview_multi_tool.yaml__0.json")
-	second := load("providertests_testdata_TestGoogleCommon_gemini-3-pro-preview_multi_tool.yaml__1.json")
+	first := llmtest.LoadFile(t, "fantasy/providertests_testdata_TestGoogleCommon_gemini-3-pro-preview_multi_tool.yaml__0.json")
+	second := llmtest.LoadFile(t, "fantasy/providertests_testdata_TestGoogleCommon_gemini-3-pro-preview_multi_tool.yaml__1.json")
 	srv := llmtest.Serve(t, first)
 	c := New(llm.Options{BaseURL: srv.URL})
 	resp, err := c.Generate(context.Background(), &llm.Request{Model: "gemini-3-pro-preview", Messages: []llm.Message{llm.UserText("Add and multiply the number 2 and 3")}}, nil)
@@ -374,7 +271,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(second.Request, &recorded); err != nil {
 		t.Fatal(err)
 	}
-	assertJSONEqual(t, next.Contents[1], jsonOf(t, recorded.Contents[1]))
+	llmtest.AssertJSONEqual(t, next.Contents[1], llmtest.JSONOf(t, recorded.Contents[1]))
 	for i, p := range next.Contents[2].Parts {
 		want := recorded.Contents[2]["parts"].([]any)[i].(map[string]any)["functionResponse"].(map[string]any)
 		if p.FunctionResponse.ID != want["id"] || p.FunctionResponse.Name != want["name"] {
@@ -391,17 +288,17 @@ func TestTextSignatureKeptOnItsPart(t *testing.T) {
 		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}]}}]}\n\n" +
 		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"lo\"}]}}]}\n\n" +
 		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\",\"thoughtSignature\":\"S1\"}]},\"finishReason\":\"STOP\"}]}\n\n"
-	cs := newCaptureServer(t, 200, "text/event-stream", stream)
+	cs := llmtest.ServeBody(t, 200, "text/event-stream", stream)
 	resp, err := New(llm.Options{BaseURL: cs.URL}).Generate(context.Background(),
 		&llm.Request{Model: "gemini-3-pro-preview", Stream: true, Messages: []llm.Message{llm.UserText("hi")}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSONEqual(t, resp.Message.Parts, `[
+	llmtest.AssertJSONEqual(t, resp.Message.Parts, `[
 	  {"type":"reasoning","text":"thinking"},
 	  {"type":"text","text":"Hello","signature":"S1"}]`)
 
-	cs2 := newCaptureServer(t, 200, "application/json",
+	cs2 := llmtest.ServeBody(t, 200, "application/json",
 		`{"candidates":[{"content":{"parts":[{"text":"A","thoughtSignature":"S2"},{"text":"B"},{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"S3"},{"text":"","thoughtSignature":"S4"}]},"finishReason":"STOP"}]}`)
 	resp, err = New(llm.Options{BaseURL: cs2.URL}).Generate(context.Background(),
 		&llm.Request{Model: "gemini-3-pro-preview", Messages: []llm.Message{llm.UserText("hi")}}, nil)
@@ -411,7 +308,7 @@ func TestTextSignatureKeptOnItsPart(t *testing.T) {
 	parts := resp.Message.Parts
 	if len(parts) != 4 || parts[0].Signature != "S2" || parts[1].Text != "B" || parts[1].Signature != "" ||
 		parts[2].ToolCall.Signature != "S3" || parts[3].Type != llm.PartText || parts[3].Signature != "S4" {
-		t.Fatalf("parts %s", jsonOf(t, parts))
+		t.Fatalf("parts %s", llmtest.JSONOf(t, parts))
 	}
 	if id := parts[2].ToolCall.ID; !isGeneratedID(id) {
 		t.Errorf("generated id %q", id)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 func TestConvertSchema(t *testing.T) {
@@ -66,7 +68,7 @@ func TestConvertSchema(t *testing.T) {
 				}
 				return
 			}
-			assertJSONEqual(t, got, c.want)
+			llmtest.AssertJSONEqual(t, got, c.want)
 		})
 	}
 }
@@ -102,7 +104,7 @@ func TestCleanJSONSchema(t *testing.T) {
 			if err := json.Unmarshal(got, &g); err != nil {
 				t.Fatal(err)
 			}
-			assertJSONEqual(t, g, c.want)
+			llmtest.AssertJSONEqual(t, g, c.want)
 		})
 	}
 	for in, want := range map[string]string{
@@ -200,18 +202,18 @@ func TestConvertInferredSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	var generic any
-	if err := json.Unmarshal([]byte(jsonOf(t, got)), &generic); err != nil {
+	if err := json.Unmarshal([]byte(llmtest.JSONOf(t, got)), &generic); err != nil {
 		t.Fatal(err)
 	}
 	checkKeys(t, "$", generic, allowedSchemaKeys())
 	props := got["properties"].(map[string]any)
 	if edits := props["edits"].(map[string]any); edits["items"].(map[string]any)["type"] != "OBJECT" {
-		t.Errorf("edits: %s", jsonOf(t, edits))
+		t.Errorf("edits: %s", llmtest.JSONOf(t, edits))
 	}
 	if desc := props["path"].(map[string]any)["description"]; desc != "file path" {
 		t.Errorf("path description %v", desc)
 	}
-	if req := jsonOf(t, got["required"]); !strings.Contains(req, `"path"`) || strings.Contains(req, `"limit"`) {
+	if req := llmtest.JSONOf(t, got["required"]); !strings.Contains(req, `"path"`) || strings.Contains(req, `"limit"`) {
 		t.Errorf("required %s", req)
 	}
 }

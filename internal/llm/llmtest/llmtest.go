@@ -5,6 +5,7 @@ package llmtest
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,9 +39,25 @@ type Expect struct {
 	Text         string         `json:"text"`
 	Reasoning    string         `json:"reasoning"`
 	ToolCalls    []ExpectedCall `json:"tool_calls"`
-	FinishReason string         `json:"finish_reason"`
+	FinishReason FinishReason   `json:"finish_reason"`
 	Usage        map[string]any `json:"usage"`
-	Errors       []string       `json:"errors"`
+	Errors       []ErrorText    `json:"errors"`
+}
+
+// ErrorText is one expected error: a message string, or the JSON text of an
+// error object as some hosts (OpenRouter, Gemini) record.
+type ErrorText string
+
+// UnmarshalJSON accepts a JSON string, or any other JSON value (kept as its
+// JSON text).
+func (e *ErrorText) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*e = ErrorText(s)
+		return nil
+	}
+	*e = ErrorText(b)
+	return nil
 }
 
 // FinishReason is an expected finish reason: a string, or a number as some
@@ -130,6 +147,28 @@ func Load(t testing.TB, wire string) []Fixture {
 	return out
 }
 
+// LoadFile returns one recorded exchange by its path below the fixtures
+// folder ("fantasy/name.json"). The test is skipped, with a message, when
+// the fixtures or that file are missing; it fails when the file is not a
+// fixture.
+func LoadFile(t testing.TB, path string) Fixture {
+	t.Helper()
+	dir := FixturesDir()
+	if dir == "" {
+		t.Skip("../shared/fixtures/recorded not found beside the repository: conformance fixtures unavailable")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+	if err != nil {
+		t.Skipf("fixture %s: %v", path, err)
+	}
+	var f Fixture
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	f.Path = filepath.FromSlash(path)
+	return f
+}
+
 // Model returns the model named by the recorded request body (or URL).
 func (f Fixture) Model() string {
 	var r struct {
@@ -149,12 +188,22 @@ func (f Fixture) Model() string {
 	return "test-model"
 }
 
-// Server serves the fixture's recorded response (status, content type and
-// body) to every request, and records the requests it received.
+// Server answers requests with canned replies and records the requests it
+// received: the n-th request (from 0) gets replies[n], and requests beyond
+// the last reply get the last one again.
 type Server struct {
 	*httptest.Server
 	mu       sync.Mutex
+	replies  []Reply
 	requests []Recorded
+}
+
+// Reply is one canned HTTP answer. Status 0 means 200; Header is set as
+// given (a missing Content-Type is left to net/http).
+type Reply struct {
+	Status int
+	Header map[string]string
+	Body   string
 }
 
 // Recorded is one request the server received.
@@ -164,40 +213,54 @@ type Recorded struct {
 	Body                []byte
 }
 
-// Serve starts a server for f, closed when the test ends.
+// Serve starts a server answering every request with the fixture's
+// recorded response (status, content type and body); it is closed when the
+// test ends.
 func Serve(t testing.TB, f Fixture) *Server {
-	s := &Server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body := make([]byte, 0, 1024)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := r.Body.Read(buf)
-			body = append(body, buf[:n]...)
-			if err != nil {
-				break
-			}
+	rep := Reply{Status: f.Status, Header: map[string]string{}, Body: f.Body}
+	for k, v := range f.Headers {
+		if strings.EqualFold(k, "Content-Type") {
+			rep.Header["Content-Type"] = v
 		}
-		s.mu.Lock()
-		s.requests = append(s.requests, Recorded{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
-		s.mu.Unlock()
-		ct := ""
-		for k, v := range f.Headers {
-			if strings.EqualFold(k, "Content-Type") {
-				ct = v
-			}
-		}
-		if ct != "" {
-			w.Header().Set("Content-Type", ct)
-		}
-		status := f.Status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		w.WriteHeader(status)
-		_, _ = w.Write([]byte(f.Body))
-	}))
+	}
+	return ServeReplies(t, rep)
+}
+
+// ServeBody starts a server answering every request with status, content
+// type ct and body; it is closed when the test ends.
+func ServeBody(t testing.TB, status int, ct, body string) *Server {
+	return ServeReplies(t, Reply{Status: status, Header: map[string]string{"Content-Type": ct}, Body: body})
+}
+
+// ServeReplies starts a server answering requests with replies in order (the
+// last one repeats), for status sequences such as a 503 then a stream. At
+// least one reply is needed. It is closed when the test ends.
+func ServeReplies(t testing.TB, replies ...Reply) *Server {
+	t.Helper()
+	if len(replies) == 0 {
+		t.Fatal("llmtest.ServeReplies: no replies")
+	}
+	s := &Server{replies: replies}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	rep := s.replies[min(len(s.requests), len(s.replies)-1)]
+	s.requests = append(s.requests, Recorded{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
+	s.mu.Unlock()
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	status := rep.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, rep.Body)
 }
 
 // Requests returns the requests received so far.
@@ -205,6 +268,28 @@ func (s *Server) Requests() []Recorded {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Recorded(nil), s.requests...)
+}
+
+// Calls returns how many requests were received so far.
+func (s *Server) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// LastBody decodes the body of the last request received as a JSON object;
+// the test fails when there is none or it is not JSON.
+func (s *Server) LastBody(t testing.TB) map[string]any {
+	t.Helper()
+	reqs := s.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request received")
+	}
+	var m map[string]any
+	if err := json.Unmarshal(reqs[len(reqs)-1].Body, &m); err != nil {
+		t.Fatalf("request body is not JSON: %v\n%s", err, reqs[len(reqs)-1].Body)
+	}
+	return m
 }
 
 // Request builds a minimal request for replaying f: its model, its stream

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // serve starts a server answering every request with status and body,
@@ -263,69 +263,27 @@ func TestStreamFaults(t *testing.T) {
 	}
 }
 
-// hangAfter serves lines, then stays silent until the client goes (10 s
-// at most).
-func hangAfter(t *testing.T, body string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		_, _ = io.WriteString(w, body)
-		w.(http.Flusher).Flush()
-		select {
-		case <-r.Context().Done():
-		case <-time.After(10 * time.Second):
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+// faults describes a cut Ollama stream for the shared fault checks (served
+// without a Content-Type, as the client needs none).
+func faults() llmtest.Faults {
+	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(Options{Options: o}) },
+		Request: &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}},
+		Partial: lines(textLine), Text: "partial"}
 }
 
-func TestIdleTimeout(t *testing.T) {
-	srv := hangAfter(t, lines(textLine))
-	resp, err := run(t, New(Options{Options: llm.Options{BaseURL: srv.URL, IdleTimeout: 100 * time.Millisecond}}), nil)
-	if llm.KindOf(err) != llm.KindTimeout {
-		t.Fatalf("got %v, want a timeout", err)
-	}
-	if resp.Message.Text() != "partial" {
-		t.Errorf("text %q", resp.Message.Text())
-	}
-}
+func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 100*time.Millisecond) }
 
 func TestIdleTimeoutMidLine(t *testing.T) {
-	srv := hangAfter(t, lines(textLine)+`{"model":"m","mess`)
+	srv := llmtest.HangAfter(t, "", lines(textLine)+`{"model":"m","mess`)
 	_, err := run(t, New(Options{Options: llm.Options{BaseURL: srv.URL, IdleTimeout: 100 * time.Millisecond}}), nil)
 	if llm.KindOf(err) != llm.KindTimeout {
 		t.Fatalf("got %v, want a timeout, not a cut", err)
 	}
 }
 
-func TestCancel(t *testing.T) {
-	srv := hangAfter(t, lines(textLine))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	resp, err := New(Options{Options: llm.Options{BaseURL: srv.URL}}).Generate(ctx,
-		&llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}},
-		func(e llm.Event) {
-			if e.Type == llm.EventText {
-				cancel()
-			}
-		})
-	if !errors.Is(err, context.Canceled) || resp.Message.Text() != "partial" {
-		t.Fatalf("err %v text %q", err, resp.Message.Text())
-	}
-}
+func TestCancel(t *testing.T) { faults().Cancel(t) }
 
-func TestNetworkError(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	if _, err := run(t, New(Options{Options: llm.Options{BaseURL: "http://" + addr}}), nil); llm.KindOf(err) != llm.KindNetwork {
-		t.Fatalf("got %v, want a network error", err)
-	}
-}
+func TestNetworkError(t *testing.T) { faults().NetworkError(t) }
 
 func TestLongLine(t *testing.T) {
 	big := strings.Repeat("x", 100<<10)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 const (
@@ -38,14 +38,7 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range c.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(c.status)
-				_, _ = io.WriteString(w, c.body)
-			}))
-			defer srv.Close()
+			srv := llmtest.ServeReplies(t, llmtest.Reply{Status: c.status, Header: c.header, Body: c.body})
 			cl := New(Options{Options: llm.Options{BaseURL: srv.URL, APIKey: "k", KeyEnv: "OPENAI_API_KEY"}})
 			resp, err, events := run(t, cl, nil)
 			var ae *llm.APIError
@@ -90,11 +83,7 @@ func TestStreamFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				_, _ = io.WriteString(w, c.body)
-			}))
-			defer srv.Close()
+			srv := llmtest.ServeBody(t, 200, "text/event-stream", c.body)
 			resp, err, _ := run(t, New(Options{Options: llm.Options{BaseURL: srv.URL}}), nil)
 			if c.kind == "" && err != nil {
 				t.Fatalf("unexpected error %v", err)
@@ -130,46 +119,25 @@ func TestBodyFaults(t *testing.T) {
 	}
 }
 
-// hangAfter serves a stream that sends chunks, then stays silent until the
-// client goes away.
-func hangAfter(t *testing.T, chunks ...string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body) // lets the server notice the client leaving
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sseBody(chunks...))
-		w.(http.Flusher).Flush()
-		waitGone(r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+// faults describes a cut Chat Completions stream for the shared fault
+// checks.
+func faults() llmtest.Faults {
+	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(Options{Options: o}) },
+		Request:     &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}},
+		ContentType: "text/event-stream", Partial: sseBody(textChunk), Text: "partial", BasePath: "/v1"}
 }
 
-// waitGone blocks until the client has gone, or 10 s at most so that a
-// broken client cannot hang the test run.
-func waitGone(r *http.Request) {
-	select {
-	case <-r.Context().Done():
-	case <-time.After(10 * time.Second):
-	}
-}
+func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 100*time.Millisecond) }
 
-func TestIdleTimeout(t *testing.T) {
-	srv := hangAfter(t, textChunk)
-	c := New(Options{Options: llm.Options{BaseURL: srv.URL, IdleTimeout: 100 * time.Millisecond}})
-	resp, err, _ := run(t, c, nil)
-	if llm.KindOf(err) != llm.KindTimeout {
-		t.Fatalf("got %v, want a timeout", err)
-	}
-	if resp.Message.Text() != "partial" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
-
+// TestRequestTimeout sends no response headers at all: the request timeout,
+// not the idle one, ends the wait.
 func TestRequestTimeout(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		waitGone(r)
+		select { // until the client goes, 10 s at most
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
 	}))
 	defer srv.Close()
 	c := New(Options{Options: llm.Options{BaseURL: srv.URL, RequestTimeout: 100 * time.Millisecond}})
@@ -179,79 +147,20 @@ func TestRequestTimeout(t *testing.T) {
 	}
 }
 
-func TestCancelMidStream(t *testing.T) {
-	srv := hangAfter(t, textChunk)
-	c := New(Options{Options: llm.Options{BaseURL: srv.URL}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req := &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}}
-	resp, err := c.Generate(ctx, req, func(e llm.Event) {
-		if e.Type == llm.EventText {
-			cancel()
-		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	if resp.Message.Text() != "partial" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestCancelMidStream(t *testing.T) { faults().Cancel(t) }
 
-func TestConnectionDropped(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sseBody(textChunk))
-		w.(http.Flusher).Flush()
-		conn, _, err := w.(http.Hijacker).Hijack()
-		if err == nil {
-			conn.Close()
-		}
-	}))
-	defer srv.Close()
-	resp, err, _ := run(t, New(Options{Options: llm.Options{BaseURL: srv.URL}}), nil)
-	if llm.KindOf(err) != llm.KindStreamCut {
-		t.Fatalf("got %v, want a stream cut", err)
-	}
-	if resp.Message.Text() != "partial" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestConnectionDropped(t *testing.T) { faults().ConnectionDropped(t) }
 
-func TestNetworkError(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err, _ = run(t, New(Options{Options: llm.Options{BaseURL: "http://" + addr + "/v1"}}), nil)
-	if llm.KindOf(err) != llm.KindNetwork {
-		t.Fatalf("got %v, want a network error", err)
-	}
-}
+func TestNetworkError(t *testing.T) { faults().NetworkError(t) }
 
 // TestRetryBeforeOutput checks the client's errors drive llm.Retry: a 429
 // before any output is retried, and the second answer is returned.
 func TestRetryBeforeOutput(t *testing.T) {
-	n := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n++
-		if n == 1 {
-			w.WriteHeader(429)
-			_, _ = io.WriteString(w, `{"error":{"message":"slow down"}}`)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = io.WriteString(w, sseBody(textChunk, finishChunk, "[DONE]"))
-	}))
-	defer srv.Close()
-	p := llm.Retry(New(Options{Options: llm.Options{BaseURL: srv.URL}}), llm.RetryPolicy{
-		MaxRetries: 2,
-		Sleep:      func(context.Context, time.Duration) error { return nil },
-	})
+	srv := llmtest.ServeReplies(t, llmtest.Reply{Status: 429, Body: `{"error":{"message":"slow down"}}`},
+		llmtest.Reply{Header: map[string]string{"Content-Type": "text/event-stream"}, Body: sseBody(textChunk, finishChunk, "[DONE]")})
+	p := llm.Retry(New(Options{Options: llm.Options{BaseURL: srv.URL}}), llmtest.NoSleep(2))
 	resp, err := p.Generate(context.Background(), &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}}, nil)
-	if err != nil || resp.Message.Text() != "partial" || n != 2 {
-		t.Fatalf("resp %q err %v after %d requests", resp.Message.Text(), err, n)
+	if err != nil || resp.Message.Text() != "partial" || srv.Calls() != 2 {
+		t.Fatalf("resp %q err %v after %d requests", resp.Message.Text(), err, srv.Calls())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // longStream returns an event stream of n text deltas and the final event.
@@ -38,7 +39,7 @@ func BenchmarkReadStream(b *testing.B) {
 // BenchmarkGenerateStream measures a whole streamed Generate over a local
 // HTTP server.
 func BenchmarkGenerateStream(b *testing.B) {
-	srv := newCaptureServer(b, 200, "text/event-stream", longStream(200))
+	srv := llmtest.ServeBody(b, 200, "text/event-stream", longStream(200))
 	c := New(llm.Options{BaseURL: srv.URL})
 	req := streamReq()
 	b.ReportAllocs()

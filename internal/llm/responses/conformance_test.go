@@ -1,74 +1,13 @@
 package responses
 
 import (
-	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
-
-// loadFixtures reads the recorded exchanges of wire format
-// "openai_responses". It decodes `expect` tolerantly (some exchanges of
-// other formats in the same folder carry errors as objects, which
-// llmtest.Fixture's string fields do not take).
-func loadFixtures(t testing.TB) []llmtest.Fixture {
-	t.Helper()
-	dir := llmtest.FixturesDir()
-	if dir == "" {
-		t.Skip("../shared/fixtures/recorded not found beside the repository: conformance fixtures unavailable")
-	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
-	var out []llmtest.Fixture
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(data), `"openai_responses"`) {
-			continue
-		}
-		var raw struct {
-			llmtest.Fixture
-			Expect *struct {
-				Text         string                 `json:"text"`
-				Reasoning    string                 `json:"reasoning"`
-				ToolCalls    []llmtest.ExpectedCall `json:"tool_calls"`
-				FinishReason string                 `json:"finish_reason"`
-				Usage        map[string]any         `json:"usage"`
-				Errors       []json.RawMessage      `json:"errors"`
-			} `json:"expect"`
-		}
-		if err := json.Unmarshal(data, &raw); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		f := raw.Fixture
-		if f.WireFormat != "openai_responses" {
-			continue
-		}
-		f.Path = filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))
-		if e := raw.Expect; e != nil {
-			f.Expect = &llmtest.Expect{Text: e.Text, Reasoning: e.Reasoning, ToolCalls: e.ToolCalls, FinishReason: e.FinishReason, Usage: e.Usage}
-			for _, er := range e.Errors {
-				f.Expect.Errors = append(f.Expect.Errors, string(er))
-			}
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		t.Fatal("no fixtures of wire format openai_responses")
-	}
-	return out
-}
 
 // wantUsage maps the Responses usage object to llm.Usage.
 func wantUsage(u map[string]any) llm.Usage {
@@ -89,48 +28,17 @@ func skipReason(f llmtest.Fixture) string {
 }
 
 func TestConformance(t *testing.T) {
-	fixtures := loadFixtures(t)
-	passed, skipped := 0, 0
-	for _, f := range fixtures {
-		t.Run(f.Path, func(t *testing.T) {
-			if f.Expect == nil {
-				t.Skip("no expectation recorded")
-			}
-			if r := skipReason(f); r != "" {
-				skipped++
-				t.Skip(r)
-			}
-			srv := llmtest.Serve(t, f)
-			c := New(llm.Options{BaseURL: srv.URL + "/v1", APIKey: "test-key"})
-			req := llmtest.Request(f)
-			var events []llm.Event
-			resp, err := c.Generate(context.Background(), req, func(e llm.Event) { events = append(events, e) })
-			if resp == nil {
-				t.Fatal("nil response")
-			}
-			for _, p := range llmtest.Check(f, resp, err, wantUsage) {
-				t.Error(p)
-			}
-			checkRequestShape(t, srv.Requests(), req)
-			if err == nil {
-				checkEvents(t, events, resp)
-			}
-			if !t.Failed() {
-				passed++
-			}
-		})
-	}
-	t.Logf("%d/%d openai_responses exchanges pass, %d skipped on purpose", passed, len(fixtures), skipped)
+	llmtest.Conformance(t, "openai_responses", func(base string) llm.Provider {
+		return New(llm.Options{BaseURL: base + "/v1", APIKey: "test-key"})
+	}, wantUsage, llmtest.SkipFixture(skipReason), llmtest.ExtraCheck(checkRequestShape))
 }
 
-func checkRequestShape(t *testing.T, reqs []llmtest.Recorded, req *llm.Request) {
-	t.Helper()
-	if len(reqs) != 1 {
-		t.Fatalf("server got %d requests, want 1", len(reqs))
-	}
-	r := reqs[0]
-	if r.Method != "POST" || r.Path != "/v1/responses" {
-		t.Errorf("request %s %s, want POST /v1/responses", r.Method, r.Path)
+// checkRequestShape asserts the request the client sent: path, bearer key,
+// and a body with the model, store false, the stream flag and one input.
+func checkRequestShape(t *testing.T, c llmtest.Case) {
+	r, req := c.Sent, c.Request
+	if r.Path != "/v1/responses" {
+		t.Errorf("request to %s, want /v1/responses", r.Path)
 	}
 	if got := r.Header.Get("Authorization"); got != "Bearer test-key" {
 		t.Errorf("Authorization = %q", got)
@@ -146,31 +54,5 @@ func checkRequestShape(t *testing.T, reqs []llmtest.Recorded, req *llm.Request) 
 	}
 	if body.Model != req.Model || body.Store == nil || *body.Store || body.Stream != req.Stream || len(body.Input) != 1 {
 		t.Errorf("request body %s", r.Body)
-	}
-}
-
-// checkEvents asserts that the events told the same story as the response.
-func checkEvents(t *testing.T, events []llm.Event, resp *llm.Response) {
-	t.Helper()
-	var text, reasoning strings.Builder
-	calls := 0
-	finish := ""
-	for _, e := range events {
-		switch e.Type {
-		case llm.EventText:
-			text.WriteString(e.Text)
-		case llm.EventReasoning:
-			reasoning.WriteString(e.Text)
-		case llm.EventToolCall:
-			calls++
-		case llm.EventFinish:
-			finish = e.FinishReason
-		}
-	}
-	if text.String() != resp.Message.Text() || reasoning.String() != resp.Message.Reasoning() {
-		t.Error("events text/reasoning differ from the response")
-	}
-	if calls != len(resp.Message.ToolCalls()) || finish != resp.FinishReason {
-		t.Errorf("events: %d calls, finish %q; response: %d calls, finish %q", calls, finish, len(resp.Message.ToolCalls()), resp.FinishReason)
 	}
 }

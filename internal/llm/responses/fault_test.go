@@ -3,13 +3,12 @@ package responses
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 func streamReq() *llm.Request {
@@ -32,7 +31,13 @@ var (
 
 func serveBody(t *testing.T, ct, body string) string {
 	t.Helper()
-	return newCaptureServer(t, 200, ct, body).URL
+	return llmtest.ServeBody(t, 200, ct, body).URL
+}
+
+// faults describes a cut Responses stream for the shared fault checks.
+func faults() llmtest.Faults {
+	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+		ContentType: "text/event-stream", Partial: evCreated + evText, Text: "Hello", Tail: "event: response.output_text.delta\ndata: {\"ty"}
 }
 
 func TestHTTPErrors(t *testing.T) {
@@ -53,14 +58,7 @@ func TestHTTPErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range c.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(c.status)
-				_, _ = w.Write([]byte(c.body))
-			}))
-			defer srv.Close()
+			srv := llmtest.ServeReplies(t, llmtest.Reply{Status: c.status, Header: c.header, Body: c.body})
 			resp, err := New(llm.Options{BaseURL: srv.URL, KeyEnv: "OPENAI_API_KEY"}).Generate(context.Background(), streamReq(), nil)
 			var ae *llm.APIError
 			if !errors.As(err, &ae) {
@@ -125,28 +123,7 @@ func TestStreamCut(t *testing.T) {
 	}
 }
 
-func TestConnectionDropped(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(evCreated + evText))
-		w.(http.Flusher).Flush()
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			return
-		}
-		_, _ = buf.WriteString("event: response.output_text.delta\ndata: {\"ty")
-		_ = buf.Flush()
-		_ = conn.Close()
-	}))
-	defer srv.Close()
-	resp, err := New(llm.Options{BaseURL: srv.URL}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindStreamCut {
-		t.Fatalf("error %v, want stream_cut", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestConnectionDropped(t *testing.T) { faults().ConnectionDropped(t) }
 
 func TestMalformed(t *testing.T) {
 	cases := map[string]struct {
@@ -232,7 +209,7 @@ func TestFinalObjectOnly(t *testing.T) {
 	}
 	p := resp.Message.Parts
 	if len(p) != 3 || p[0].Text != "think" || p[0].Signature != "enc" || p[0].ID != "rs_1" || p[1].Text != "answer" || p[2].ToolCall.ID != "c1" {
-		t.Fatalf("parts %s", jsonOf(t, p))
+		t.Fatalf("parts %s", llmtest.JSONOf(t, p))
 	}
 }
 
@@ -247,82 +224,22 @@ func TestReasoningTextWithoutSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if resp.Message.Reasoning() != "raw thoughts" || resp.Message.Text() != "I can't." {
-		t.Errorf("message %s", jsonOf(t, resp.Message))
+		t.Errorf("message %s", llmtest.JSONOf(t, resp.Message))
 	}
 }
 
-func TestIdleTimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(evCreated + evText))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	resp, err := New(llm.Options{BaseURL: srv.URL, IdleTimeout: 50 * time.Millisecond}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindTimeout {
-		t.Fatalf("error %v, want timeout", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 50*time.Millisecond) }
 
-func TestCancel(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(evCreated + evText))
-		w.(http.Flusher).Flush()
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	ctx, cancel := context.WithCancel(context.Background())
-	resp, err := New(llm.Options{BaseURL: srv.URL}).Generate(ctx, streamReq(), func(e llm.Event) {
-		if e.Type == llm.EventText {
-			cancel()
-		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v, want context.Canceled", err)
-	}
-	if resp.Message.Text() != "Hello" {
-		t.Errorf("partial text %q", resp.Message.Text())
-	}
-}
+func TestCancel(t *testing.T) { faults().Cancel(t) }
 
-func TestNetworkError(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
-	_, err := New(llm.Options{BaseURL: url}).Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindNetwork {
-		t.Fatalf("error %v, want network", err)
-	}
-}
+func TestNetworkError(t *testing.T) { faults().NetworkError(t) }
 
 // TestNoRetryAfterOutput checks the client under llm.Retry: a failure after
 // text was delivered is not retried (the text would repeat).
 func TestNoRetryAfterOutput(t *testing.T) {
-	calls := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls++
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write([]byte(evCreated + evText + sseEvent("response.failed", `{"type":"response.failed","response":{"status":"failed","error":{"code":"server_error","message":"boom"}}}`)))
-	}))
-	defer srv.Close()
-	p := llm.Retry(New(llm.Options{BaseURL: srv.URL}), llm.RetryPolicy{MaxRetries: 3, Sleep: func(context.Context, time.Duration) error { return nil }})
-	_, err := p.Generate(context.Background(), streamReq(), nil)
-	if llm.KindOf(err) != llm.KindServer || calls != 1 {
-		t.Fatalf("err %v after %d calls, want one server error", err, calls)
+	srv := llmtest.ServeBody(t, 200, "text/event-stream", evCreated+evText+sseEvent("response.failed", `{"type":"response.failed","response":{"status":"failed","error":{"code":"server_error","message":"boom"}}}`))
+	_, err := llm.Retry(New(llm.Options{BaseURL: srv.URL}), llmtest.NoSleep(3)).Generate(context.Background(), streamReq(), nil)
+	if llm.KindOf(err) != llm.KindServer || srv.Calls() != 1 {
+		t.Fatalf("err %v after %d calls, want one server error", err, srv.Calls())
 	}
 }

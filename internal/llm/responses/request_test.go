@@ -3,91 +3,14 @@ package responses
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
-// captureServer answers every request with body (content type ct) and keeps
-// the requests it received.
-type captureServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	reqs   []*http.Request
-	bodies [][]byte
-}
-
-func newCaptureServer(t testing.TB, status int, ct, body string) *captureServer {
-	t.Helper()
-	cs := &captureServer{}
-	cs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		cs.mu.Lock()
-		cs.reqs = append(cs.reqs, r)
-		cs.bodies = append(cs.bodies, b)
-		cs.mu.Unlock()
-		w.Header().Set("Content-Type", ct)
-		w.WriteHeader(status)
-		_, _ = w.Write([]byte(body))
-	}))
-	t.Cleanup(cs.Close)
-	return cs
-}
-
-func (cs *captureServer) requests() []*http.Request {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return append([]*http.Request(nil), cs.reqs...)
-}
-
-func (cs *captureServer) lastBody(t *testing.T) map[string]any {
-	t.Helper()
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if len(cs.bodies) == 0 {
-		t.Fatal("no request received")
-	}
-	var m map[string]any
-	if err := json.Unmarshal(cs.bodies[len(cs.bodies)-1], &m); err != nil {
-		t.Fatalf("request body is not JSON: %v", err)
-	}
-	return m
-}
-
 const okBody = `{"id":"resp_1","model":"gpt-5","status":"completed","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"ok"}]}],"usage":{"input_tokens":3,"output_tokens":1}}`
-
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// assertJSONEqual compares got (any JSON-marshalable value) with the JSON
-// text want, ignoring key order.
-func assertJSONEqual(t *testing.T, got any, want string) {
-	t.Helper()
-	var w, g any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON: %v", err)
-	}
-	if err := json.Unmarshal([]byte(jsonOf(t, got)), &g); err != nil {
-		t.Fatal(err)
-	}
-	if jsonOf(t, g) != jsonOf(t, w) {
-		t.Errorf("JSON differs\n got: %s\nwant: %s", jsonOf(t, g), jsonOf(t, w))
-	}
-}
 
 func TestBuildRequestConversation(t *testing.T) {
 	temp := 0.5
@@ -129,7 +52,7 @@ func TestBuildRequestConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSONEqual(t, got, `{
+	llmtest.AssertJSONEqual(t, got, `{
 	  "model": "gpt-5",
 	  "instructions": "be brief",
 	  "input": [
@@ -198,12 +121,12 @@ func TestBuildRequestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cs := newCaptureServer(t, 200, "application/json", okBody)
+			cs := llmtest.ServeBody(t, 200, "application/json", okBody)
 			resp, err := New(llm.Options{BaseURL: cs.URL}).Generate(context.Background(), &c.req, nil)
 			if err == nil || !strings.Contains(err.Error(), c.errHas) || llm.KindOf(err) != llm.KindBadRequest {
 				t.Fatalf("error %v (kind %s), want bad_request containing %q", err, llm.KindOf(err), c.errHas)
 			}
-			if resp == nil || len(cs.requests()) != 0 {
+			if resp == nil || len(cs.Requests()) != 0 {
 				t.Error("nil response, or a request was sent for invalid input")
 			}
 		})
@@ -212,7 +135,7 @@ func TestBuildRequestErrors(t *testing.T) {
 
 func TestHeaders(t *testing.T) {
 	req := &llm.Request{Model: "gpt-5", Messages: []llm.Message{llm.UserText("hi")}}
-	cs := newCaptureServer(t, 200, "application/json", okBody)
+	cs := llmtest.ServeBody(t, 200, "application/json", okBody)
 	resp, err := New(llm.Options{BaseURL: cs.URL + "/v1/", APIKey: "k1"}).Generate(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -220,17 +143,17 @@ func TestHeaders(t *testing.T) {
 	if resp.Message.Text() != "ok" || resp.FinishReason != "completed" || resp.ID != "resp_1" || resp.Model != "gpt-5" {
 		t.Errorf("response %+v", resp)
 	}
-	r := cs.requests()[0]
-	if r.URL.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer k1" || r.Header.Get("Accept") == "text/event-stream" {
-		t.Errorf("path %s headers %v", r.URL.Path, r.Header)
+	r := cs.Requests()[0]
+	if r.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer k1" || r.Header.Get("Accept") == "text/event-stream" {
+		t.Errorf("path %s headers %v", r.Path, r.Header)
 	}
 	// A key header set by configuration (Azure) wins over the bearer key.
-	cs2 := newCaptureServer(t, 200, "application/json", okBody)
+	cs2 := llmtest.ServeBody(t, 200, "application/json", okBody)
 	_, err = New(llm.Options{BaseURL: cs2.URL, APIKey: "k1", Headers: map[string]string{"authorization": "Token x", "api-key": "az"}}).Generate(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := cs2.requests()[0].Header; h.Get("Authorization") != "Token x" || h.Get("Api-Key") != "az" {
+	if h := cs2.Requests()[0].Header; h.Get("Authorization") != "Token x" || h.Get("Api-Key") != "az" {
 		t.Errorf("headers %v", h)
 	}
 	if New(llm.Options{}).opts.BaseURL != DefaultBaseURL || New(llm.Options{}).opts.Name != "openai" {
@@ -243,18 +166,7 @@ func TestHeaders(t *testing.T) {
 // with its final encrypted content (from output_item.done, not the earlier
 // output_item.added) and no id, before the call it led to.
 func TestReasoningRoundTrip(t *testing.T) {
-	dir := llmtest.FixturesDir()
-	if dir == "" {
-		t.Skip("fixtures unavailable")
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "vercel-ai", "packages_openai_src_responses___fixtures___openai-reasoning-encrypted-content.1.chunks.txt__0.json"))
-	if err != nil {
-		t.Skipf("fixture: %v", err)
-	}
-	var f llmtest.Fixture
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	f := llmtest.LoadFile(t, "vercel-ai/packages_openai_src_responses___fixtures___openai-reasoning-encrypted-content.1.chunks.txt__0.json")
 	srv := llmtest.Serve(t, f)
 	resp, err := New(llm.Options{BaseURL: srv.URL}).Generate(context.Background(), &llm.Request{Model: "gpt-5.1-codex-max", Stream: true, Messages: []llm.Message{llm.UserText("compute")}}, nil)
 	if err != nil {
@@ -272,7 +184,7 @@ func TestReasoningRoundTrip(t *testing.T) {
 	}
 	parts := resp.Message.Parts
 	if len(parts) != 2 || parts[0].Type != llm.PartReasoning || parts[0].Signature != doneEnc || !strings.HasPrefix(parts[0].ID, "rs_") {
-		t.Fatalf("parts %s", jsonOf(t, parts))
+		t.Fatalf("parts %s", llmtest.JSONOf(t, parts))
 	}
 	call := resp.Message.ToolCalls()[0]
 	next, err := buildRequest(&llm.Request{Model: "gpt-5.1-codex-max", Messages: []llm.Message{
@@ -280,13 +192,13 @@ func TestReasoningRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSONEqual(t, next.Input[1:], jsonOf(t, []any{
+	llmtest.AssertJSONEqual(t, next.Input[1:], llmtest.JSONOf(t, []any{
 		map[string]any{"type": "reasoning", "encrypted_content": doneEnc,
 			"summary": []any{map[string]any{"type": "summary_text", "text": resp.Message.Reasoning()}}},
 		map[string]any{"type": "function_call", "call_id": "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "name": "calculator", "arguments": `{"a":12,"b":7,"op":"add"}`},
 		map[string]any{"type": "function_call_output", "call_id": "call_AB6AaRZ1FYZB2RwS6A5vbdqn", "output": "19"},
 	}))
-	if !strings.Contains(jsonOf(t, next), `"include":["reasoning.encrypted_content"]`) {
+	if !strings.Contains(llmtest.JSONOf(t, next), `"include":["reasoning.encrypted_content"]`) {
 		t.Error("include missing for a reasoning model")
 	}
 }
@@ -295,7 +207,7 @@ func TestReasoningRoundTrip(t *testing.T) {
 // is reported as a call with ArgsError, and sent back with its original
 // input.
 func TestCustomToolCall(t *testing.T) {
-	cs := newCaptureServer(t, 200, "application/json",
+	cs := llmtest.ServeBody(t, 200, "application/json",
 		`{"id":"r","status":"completed","output":[{"type":"custom_tool_call","id":"ct_1","call_id":"call_x","name":"write_sql","input":"SELECT 1"}]}`)
 	resp, err := New(llm.Options{BaseURL: cs.URL}).Generate(context.Background(), &llm.Request{Model: "gpt-5", Messages: []llm.Message{llm.UserText("q")}}, nil)
 	if err != nil {

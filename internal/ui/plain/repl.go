@@ -3,32 +3,30 @@ package plain
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/setup"
+	"github.com/zelvior/aidex/internal/ui/commands"
 )
-
-// Runner is what the line mode drives: a prompt run on the engine, and the
-// slash commands.
-type Runner interface {
-	// Run sends prompt to the model in the current session and reports
-	// events until the run ends. ctx is cancelled by Ctrl+C.
-	Run(ctx context.Context, prompt string, emit func(agent.Event)) error
-	// Command runs a slash command line ("/cost"); it returns quit true for
-	// /exit.
-	Command(ctx context.Context, line string, out io.Writer) (quit bool, err error)
-}
 
 // REPL is the line mode's read-eval-print loop. Lines are read from In by
 // one goroutine, so approvals and prompts share the same input.
 type REPL struct {
 	Printer *Printer
 	Prompt  string
+	// Workspace is used to preview file changes in approvals when the
+	// engine sends no diff ("" for none).
+	Workspace string
 
 	in    *bufio.Reader
 	lines chan lineOrErr
@@ -90,14 +88,19 @@ func (r *REPL) readLines() <-chan lineOrErr {
 	return r.lines
 }
 
-// Loop reads prompts until /exit, end of input, or Ctrl+C twice at the
-// prompt. Ctrl+C during a run stops the model and keeps the partial answer.
-func (r *REPL) Loop(ctx context.Context, run Runner) error {
+// Run reads prompts and commands until /exit, end of input, or Ctrl+C
+// twice at the prompt, and drives ctrl with them: "/..." runs a command of
+// table, "!cmd" runs a shell command (the user's own action, no
+// permission check) whose output goes to the model with the next prompt,
+// anything else is a prompt (@path attaches a file). Ctrl+C during a run
+// stops the model and keeps the partial answer.
+func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table commands.Table) error {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	out := r.Printer.Out
 	interrupted := false
+	r.Workspace = ctrl.Runtime().Workspace
 	for {
 		fmt.Fprint(out, r.Prompt)
 		var l lineOrErr
@@ -125,21 +128,186 @@ func (r *REPL) Loop(ctx context.Context, run Runner) error {
 		case line == "":
 			continue
 		case strings.HasPrefix(line, "/"):
-			quit, err := run.Command(ctx, line, out)
+			quit, err := r.command(ctx, ctrl, table, line, sigs)
 			if err != nil {
 				fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
 			}
 			if quit {
 				return nil
 			}
+		case strings.HasPrefix(line, "!"):
+			r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
 		default:
-			r.runOnce(ctx, run, line, sigs)
+			p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
+			if len(p.Attached) > 0 {
+				fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
+			}
+			r.runOnce(ctx, ctrl, p, sigs)
 		}
 	}
 }
 
-// runOnce runs one prompt; Ctrl+C cancels it.
-func (r *REPL) runOnce(ctx context.Context, run Runner, prompt string, sigs <-chan os.Signal) {
+// command runs a slash command and what its outcome asks for.
+func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) (bool, error) {
+	out := r.Printer.Out
+	o, err := table.Exec(ctx, ctrl, line, out)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case o.Quit:
+		return true, nil
+	case o.Prompt != "":
+		r.runOnce(ctx, ctrl, commands.BuildPrompt(ctrl.Runtime().Workspace, o.Prompt), sigs)
+		return false, nil
+	}
+	switch o.Action {
+	case commands.ActPickModel:
+		fmt.Fprintf(out, "current: %s/%s\n", ctrl.Runtime().Provider.Name, ctrl.Runtime().Model)
+		if _, err := table.Exec(ctx, ctrl, "/models", out); err != nil {
+			return false, err
+		}
+		fmt.Fprintln(out, "switch with /model NAME (or /model PROVIDER/NAME)")
+	case commands.ActPickProvider:
+		r.listProviders(ctrl.Runtime())
+		fmt.Fprintln(out, "switch with /provider NAME")
+	case commands.ActAskKey:
+		return false, r.askKey(ctx, ctrl, o.Arg)
+	case commands.ActEdit:
+		fmt.Fprintln(out, "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE")
+	case commands.ActCopy:
+		if !r.Printer.Color {
+			fmt.Fprintln(out, "/copy needs a terminal (OSC 52)")
+			break
+		}
+		ans := ctrl.LastAnswer()
+		fmt.Fprintf(out, "\x1b]52;c;%s\x07copied %d characters\n", base64.StdEncoding.EncodeToString([]byte(ans)), len(ans))
+	case commands.ActVerbose:
+		r.Printer.Verbose = !r.Printer.Verbose
+		fmt.Fprintf(out, "verbose: %v\n", r.Printer.Verbose)
+	case commands.ActClearScreen:
+		if r.Printer.Color {
+			fmt.Fprint(out, "\x1b[H\x1b[2J")
+		}
+	}
+	return false, nil
+}
+
+func (r *REPL) askKey(ctx context.Context, ctrl *commands.Controller, provider string) error {
+	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (stored in %s): ", provider, ctrl.Runtime().Config.Paths.ConfigFile))
+	if err != nil {
+		return err
+	}
+	if err := commands.StoreKey(ctrl.Runtime(), provider, key); err != nil {
+		return err
+	}
+	if err := ctrl.SwitchProvider(ctx, provider, ""); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.Printer.Out, "provider: %s · model %s\n", ctrl.Runtime().Provider.Name, ctrl.Runtime().Model)
+	return nil
+}
+
+// ask prints question and reads one line (trimmed); end of input is an
+// error.
+func (r *REPL) ask(ctx context.Context, question string) (string, error) {
+	fmt.Fprint(r.Printer.Out, question)
+	line, err := r.readLine(ctx)
+	if err != nil && strings.TrimSpace(line) == "" {
+		return "", fmt.Errorf("no answer: %w", err)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func (r *REPL) listProviders(rt *setup.Runtime) []string {
+	var names []string
+	for _, g := range rt.Catalog.Groups() {
+		fmt.Fprintf(r.Printer.Out, "%s:\n", g.Group)
+		for _, p := range g.Providers {
+			names = append(names, p.Name)
+			key := ""
+			if p.RequiresKey && p.APIKey(rt.Env) == "" {
+				key = " (needs a key)"
+			}
+			fmt.Fprintf(r.Printer.Out, "  %2d. %-14s %s%s\n", len(names), p.Name, p.Notes, key)
+		}
+	}
+	return names
+}
+
+// Onboard asks a first-time user to pick a provider (key-free ones first)
+// and, when it needs one, an API key, which is stored in the global config
+// file with the provider as the default. It returns the provider's name.
+func (r *REPL) Onboard(ctx context.Context, rt *setup.Runtime) (string, error) {
+	fmt.Fprintln(r.Printer.Out, "Welcome to aidex. No model provider is set up yet; pick one:")
+	names := r.listProviders(rt)
+	for {
+		ans, err := r.ask(ctx, "Provider (number or name): ")
+		if err != nil {
+			return "", err
+		}
+		name := ans
+		if n, err := strconv.Atoi(ans); err == nil && n >= 1 && n <= len(names) {
+			name = names[n-1]
+		}
+		if _, ok := rt.Catalog.Provider(name); !ok {
+			fmt.Fprintf(r.Printer.Out, "unknown provider %q\n", ans)
+			continue
+		}
+		if commands.NeedsKey(rt, name) {
+			p, _ := rt.Catalog.Provider(name)
+			key, err := r.ask(ctx, fmt.Sprintf("API key for %s (get one at %s): ", name, p.SignupURL))
+			if err != nil {
+				return "", err
+			}
+			if err := commands.StoreKey(rt, name, key); err != nil {
+				return "", err
+			}
+		}
+		if err := config.Set(rt.Config.Paths.ConfigFile, "provider", name); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(r.Printer.Out, "saved provider = %s in %s\n", name, rt.Config.Paths.ConfigFile)
+		return name, nil
+	}
+}
+
+// shell runs the user's own !command; Ctrl+C stops it.
+func (r *REPL) shell(ctx context.Context, ctrl *commands.Controller, command string, sigs <-chan os.Signal) {
+	out := r.Printer.Out
+	if command == "" {
+		fmt.Fprintln(out, "!COMMAND runs a shell command, e.g. !git status")
+		return
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+		}
+	}()
+	res := commands.RunShell(sctx, ctrl.Runtime().Workspace, command)
+	close(done)
+	if res.Output != "" {
+		fmt.Fprintln(out, res.Output)
+	}
+	mark := r.Printer.paint(green, "✓")
+	if res.ExitCode != 0 || res.Err != nil {
+		mark = r.Printer.paint(red, "✗")
+	}
+	status := fmt.Sprintf("exit %d", res.ExitCode)
+	if res.Err != nil {
+		status = res.Err.Error()
+	}
+	fmt.Fprintf(out, "%s %s · you ran this yourself (no permission check); the output goes to the model with your next message\n", mark, status)
+	ctrl.AddContext(res.ContextText())
+}
+
+// runOnce runs one prompt; Ctrl+C cancels it and the partial answer stays.
+func (r *REPL) runOnce(ctx context.Context, ctrl *commands.Controller, p commands.Prompt, sigs <-chan os.Signal) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -150,9 +318,12 @@ func (r *REPL) runOnce(ctx context.Context, run Runner, prompt string, sigs <-ch
 		case <-done:
 		}
 	}()
-	err := run.Run(rctx, prompt, r.Printer.Event)
+	d, err := ctrl.Run(rctx, p.Parts, r.Printer.Event)
 	close(done)
-	if err != nil && rctx.Err() == nil {
+	switch {
+	case rctx.Err() != nil && ctx.Err() == nil:
+		fmt.Fprintln(r.Printer.Out, "(stopped; the partial answer is kept)")
+	case err != nil && d == nil && !errors.Is(err, context.Canceled):
 		fmt.Fprintf(r.Printer.Out, "%s %v\n", r.Printer.paint(red, "error:"), err)
 	}
 }

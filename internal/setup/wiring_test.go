@@ -1,0 +1,57 @@
+package setup
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// The approval preview is the dry-run diff of the very change, computed
+// only when asked, and nothing is written while computing it.
+func TestPreviewIsDryRunDiff(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "f.txt"), []byte("a\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := permission.NewWorkspace(ws, permission.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry()
+	if err := reg.Register(tools.FileTools()...); err != nil {
+		t.Fatal(err)
+	}
+	env := tools.NewEnv(w)
+	env.SkipReadCheck = true
+	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ tool, args, want string }{
+		{"write_file", `{"path":"new.txt","content":"hello\n"}`, "+hello"},
+		{"edit_file", `{"path":"f.txt","old_string":"b","new_string":"B"}`, "+B"},
+	} {
+		c, bad := ts.Prepare(tc.tool, json.RawMessage(tc.args))
+		if bad != nil || c.Previewer == nil {
+			t.Fatalf("%s: %+v", tc.tool, bad)
+		}
+		if d := c.Previewer(context.Background()); !strings.Contains(d, tc.want) {
+			t.Errorf("%s preview: %q", tc.tool, d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "new.txt")); !os.IsNotExist(err) {
+		t.Error("the preview wrote the file")
+	}
+	if data, _ := os.ReadFile(filepath.Join(ws, "f.txt")); string(data) != "a\nb\n" {
+		t.Errorf("the preview changed f.txt: %q", data)
+	}
+	if c, _ := ts.Prepare("read_file", json.RawMessage(`{"path":"f.txt"}`)); c.Previewer != nil {
+		t.Error("read_file has a preview")
+	}
+}

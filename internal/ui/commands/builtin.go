@@ -1,0 +1,479 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
+)
+
+// InitPrompt is the prompt /init sends: the model studies the project and
+// writes AGENTS.md.
+const InitPrompt = `Study this project and write an AGENTS.md file at the workspace root for AI coding agents working on it. ` +
+	`Look at the layout, the build and test commands, the languages and frameworks, the code style and conventions, ` +
+	`and anything surprising. Keep it short (under 60 lines), concrete and correct: commands that really work here, ` +
+	`paths that exist. If an AGENTS.md already exists, improve it instead of starting over. Write the file with your tools.`
+
+// Default returns aidex's slash commands in help order. /plan, /tasks and
+// /image are added by the features that provide them.
+func Default() Table {
+	return Table{
+		{Name: "/help", Help: "list the commands and keys", Aliases: []string{"/?"}, Run: cmdHelp},
+		{Name: "/model", Args: "[[PROVIDER/]MODEL]", Help: "pick or switch the model", Run: cmdModel},
+		{Name: "/provider", Args: "[NAME]", Help: "pick or switch the provider (asks for a missing key)", Run: cmdProvider},
+		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Run: cmdModels},
+		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
+		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
+		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
+		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
+		{Name: "/summary", Help: "what this session holds: messages, tools, files, tokens", Run: cmdSummary},
+		{Name: "/cost", Help: "tokens and cost of this session", Run: cmdCost},
+		{Name: "/context", Help: "how full the context window is", Run: cmdContext},
+		{Name: "/undo", Help: "restore the files the last turn changed", Run: cmdUndo},
+		{Name: "/sessions", Help: "list this workspace's sessions", Run: cmdSessions},
+		{Name: "/resume", Args: "[ID]", Help: "resume a session (latest other one without ID)", Run: cmdResume},
+		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Run: cmdExport},
+		{Name: "/load", Args: "FILE", Help: "send a file's text as the prompt", Run: cmdLoad},
+		{Name: "/edit", Help: "compose the next prompt in $EDITOR", Run: action(ActEdit)},
+		{Name: "/copy", Help: "copy the last answer to the clipboard (OSC 52)", Run: action(ActCopy)},
+		{Name: "/verbose", Help: "toggle full tool output and reasoning", Run: action(ActVerbose)},
+		{Name: "/config", Args: "[KEY [VALUE]]", Help: "show settings, or set one in the global config", Run: cmdConfig},
+		{Name: "/init", Help: "write an AGENTS.md for this project (asks the model)", Run: cmdInit},
+		{Name: "/exit", Help: "quit", Aliases: []string{"/quit", "/q"}, Run: cmdExit},
+	}
+}
+
+func action(a Action) func(context.Context, *Controller, string, io.Writer) (Outcome, error) {
+	return func(context.Context, *Controller, string, io.Writer) (Outcome, error) {
+		return Outcome{Action: a}, nil
+	}
+}
+
+func cmdHelp(_ context.Context, _ *Controller, _ string, out io.Writer) (Outcome, error) {
+	Default().Help(out)
+	return Outcome{}, nil
+}
+
+func cmdExit(context.Context, *Controller, string, io.Writer) (Outcome, error) {
+	return Outcome{Quit: true}, nil
+}
+
+func cmdInit(context.Context, *Controller, string, io.Writer) (Outcome, error) {
+	return Outcome{Prompt: InitPrompt}, nil
+}
+
+func cmdModel(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	if arg == "" {
+		return Outcome{Action: ActPickModel}, nil
+	}
+	if err := c.SwitchModel(ctx, arg); err != nil {
+		return Outcome{}, err
+	}
+	fmt.Fprintf(out, "model: %s/%s\n", c.rt.Provider.Name, c.rt.Model)
+	return Outcome{}, nil
+}
+
+func cmdProvider(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	if arg == "" {
+		return Outcome{Action: ActPickProvider}, nil
+	}
+	if _, ok := c.rt.Catalog.Provider(arg); !ok {
+		return Outcome{}, fmt.Errorf("unknown provider %q: /provider lists them", arg)
+	}
+	if c.NeedsKey(arg) {
+		return Outcome{Action: ActAskKey, Arg: arg}, nil
+	}
+	if err := c.SwitchProvider(ctx, arg, ""); err != nil {
+		return Outcome{}, err
+	}
+	fmt.Fprintf(out, "provider: %s · model %s\n", c.rt.Provider.Name, c.rt.Model)
+	return Outcome{}, nil
+}
+
+// ModelLine formats one model for lists and pickers: id, FREE or price,
+// context window.
+func ModelLine(m catalog.Model) string {
+	parts := []string{m.ID}
+	if l := catalog.PriceLabel(m); l != "" {
+		parts = append(parts, l)
+	}
+	if l := catalog.ContextLabel(m.ContextWindow); l != "" {
+		parts = append(parts, l+" ctx")
+	}
+	return strings.Join(parts, "  ")
+}
+
+func cmdModels(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	ml, err := c.Models(ctx, "", false)
+	if err != nil {
+		return Outcome{}, err
+	}
+	n := 0
+	for _, m := range ml.Models {
+		if arg != "" && !strings.Contains(strings.ToLower(m.ID+" "+m.Name), strings.ToLower(arg)) {
+			continue
+		}
+		mark := " "
+		if m.ID == c.rt.Model {
+			mark = "*"
+		}
+		fmt.Fprintf(out, "%s %s\n", mark, ModelLine(m))
+		n++
+	}
+	if n == 0 {
+		fmt.Fprintf(out, "no %s model matches %q\n", c.rt.Provider.Name, arg)
+	}
+	if ml.Note != "" {
+		fmt.Fprintf(out, "(%s)\n", ml.Note)
+	}
+	return Outcome{}, nil
+}
+
+func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	if arg != "" {
+		if err := c.SetMode(ctx, arg); err != nil {
+			return Outcome{}, err
+		}
+	}
+	fmt.Fprintf(out, "permission mode: %s\n", c.Mode())
+	if arg != "" && c.Mode() == "yolo" {
+		fmt.Fprintln(out, "warning: yolo runs every tool call without asking (deny rules and safe_mode still apply)")
+	}
+	return Outcome{}, nil
+}
+
+func cmdTools(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	if c.eng == nil || c.eng.Tools == nil {
+		fmt.Fprintln(out, "no tools in this session")
+		return Outcome{}, nil
+	}
+	for _, t := range c.eng.Tools.Specs() {
+		fmt.Fprintf(out, "  %-26s %s\n", t.Name, firstSentence(t.Description))
+	}
+	fmt.Fprintf(out, "  %-26s %s\n", "todo_write", "keep the task plan (always offered)")
+	return Outcome{}, nil
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\n"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if len(s) > 90 {
+		s = s[:87] + "..."
+	}
+	return s
+}
+
+func cmdClear(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	if err := c.NewSession(ctx); err != nil {
+		return Outcome{}, err
+	}
+	fmt.Fprintf(out, "new session %s\n", c.sess.ID)
+	return Outcome{Action: ActClearScreen}, nil
+}
+
+func cmdCompact(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	before := len(c.sess.Messages)
+	if before < 3 {
+		fmt.Fprintln(out, "nothing to compact yet")
+		return Outcome{}, nil
+	}
+	if err := c.eng.Compact(ctx, c.sess, arg, func(agent.Event) {}); err != nil {
+		return Outcome{}, fmt.Errorf("compact: %w", err)
+	}
+	fmt.Fprintf(out, "compacted: %d messages → %d\n", before, len(c.sess.Messages))
+	return Outcome{}, nil
+}
+
+func cmdCost(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	u := c.sess.Usage
+	fmt.Fprintf(out, "input %d · output %d · cache read %d · cache write %d tokens · %s\n",
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, FormatCost(c.sess.CostUSD))
+	return Outcome{}, nil
+}
+
+// FormatCost formats a cost in USD: "$0.0123", "$1.20", "$0" for nothing.
+func FormatCost(usd float64) string {
+	switch {
+	case usd <= 0:
+		return "$0"
+	case usd < 1:
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
+}
+
+// EstimateTokens estimates the prompt size of the session in tokens (4
+// bytes a token), system prompt included.
+func (c *Controller) EstimateTokens() int {
+	n := len(c.eng.Config.System)
+	for _, m := range c.sess.Messages {
+		for _, p := range m.Parts {
+			n += len(p.Text)
+			if p.ToolCall != nil {
+				n += len(p.ToolCall.Arguments) + len(p.ToolCall.Name)
+			}
+			if p.ToolResult != nil {
+				n += len(p.ToolResult.Content)
+			}
+		}
+	}
+	return n / 4
+}
+
+func cmdContext(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	est := c.EstimateTokens()
+	w := c.eng.Config.Model.ContextWindow
+	fmt.Fprintf(out, "%d messages · about %d tokens", len(c.sess.Messages), est)
+	if w > 0 {
+		fmt.Fprintf(out, " of %s (%.0f%%); compaction at %.0f%%", catalog.ContextLabel(w), 100*float64(est)/float64(w), 100*compactAt(c))
+	} else {
+		fmt.Fprint(out, " (context window unknown)")
+	}
+	fmt.Fprintln(out)
+	return Outcome{}, nil
+}
+
+func compactAt(c *Controller) float64 {
+	if t := c.eng.Config.CompactAt; t > 0 && t <= 1 {
+		return t
+	}
+	return 0.85
+}
+
+func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	users, answers := 0, 0
+	tools := map[string]int{}
+	files := map[string]bool{}
+	for _, m := range c.sess.Messages {
+		switch m.Role {
+		case llm.RoleUser:
+			if m.Text() != "" {
+				users++
+			}
+		case llm.RoleAssistant:
+			if m.Text() != "" {
+				answers++
+			}
+		}
+		for _, tc := range m.ToolCalls() {
+			tools[tc.Name]++
+			if p := pathArg(tc.Arguments); p != "" && isWriteTool(tc.Name) {
+				files[p] = true
+			}
+		}
+	}
+	fmt.Fprintf(out, "session %s · %s/%s · %s\n", c.sess.ID, c.rt.Provider.Name, c.rt.Model, c.sess.Workspace)
+	fmt.Fprintf(out, "%d prompts · %d answers · %d messages\n", users, answers, len(c.sess.Messages))
+	if len(tools) > 0 {
+		var names []string
+		for n, k := range tools {
+			names = append(names, fmt.Sprintf("%s ×%d", n, k))
+		}
+		sort.Strings(names)
+		fmt.Fprintf(out, "tools: %s\n", strings.Join(names, ", "))
+	}
+	if len(files) > 0 {
+		var fs []string
+		for f := range files {
+			fs = append(fs, f)
+		}
+		sort.Strings(fs)
+		fmt.Fprintf(out, "files changed: %s\n", strings.Join(fs, ", "))
+	}
+	u := c.sess.Usage
+	fmt.Fprintf(out, "%d tokens in · %d out · %s\n", u.InputTokens, u.OutputTokens, FormatCost(c.sess.CostUSD))
+	if len(c.sess.Todos) > 0 {
+		done := 0
+		for _, t := range c.sess.Todos {
+			if t.Status == "completed" {
+				done++
+			}
+		}
+		fmt.Fprintf(out, "todos: %d/%d done\n", done, len(c.sess.Todos))
+	}
+	return Outcome{}, nil
+}
+
+func isWriteTool(name string) bool {
+	switch name {
+	case "write_file", "edit_file", "multi_edit", "apply_patch", "delete_file", "move_file":
+		return true
+	}
+	return false
+}
+
+func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	restored, err := c.store.Undo(ctx, c.sess.ID)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if len(restored) == 0 {
+		fmt.Fprintln(out, "nothing to undo")
+	}
+	for _, p := range restored {
+		fmt.Fprintf(out, "restored %s\n", p)
+	}
+	return Outcome{}, nil
+}
+
+func cmdSessions(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	list, err := c.store.List(ctx, session.ListOptions{Workspace: c.rt.Workspace, Limit: 20})
+	if err != nil {
+		return Outcome{}, err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(out, "no sessions in this workspace yet")
+	}
+	for _, s := range list {
+		mark := " "
+		if s.ID == c.sess.ID {
+			mark = "*"
+		}
+		title := s.Title
+		if title == "" {
+			title = "(empty)"
+		}
+		fmt.Fprintf(out, "%s %s  %s  %3d msgs  %s\n", mark, s.ID, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Messages, title)
+	}
+	return Outcome{}, nil
+}
+
+func cmdResume(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	if arg == "" {
+		list, err := c.store.List(ctx, session.ListOptions{Workspace: c.rt.Workspace, Limit: 10})
+		if err != nil {
+			return Outcome{}, err
+		}
+		for _, s := range list {
+			if s.ID != c.sess.ID && s.Messages > 0 {
+				arg = s.ID
+				break
+			}
+		}
+		if arg == "" {
+			fmt.Fprintln(out, "no other session to resume: /sessions lists them")
+			return Outcome{}, nil
+		}
+	}
+	if err := c.Resume(ctx, arg); err != nil {
+		return Outcome{}, err
+	}
+	fmt.Fprintf(out, "resumed session %s (%d messages)\n", c.sess.ID, len(c.sess.Messages))
+	if last := lastText(c.sess.Messages); last != "" {
+		fmt.Fprintf(out, "last answer: %s\n", oneLine(last, 200))
+	}
+	return Outcome{}, nil
+}
+
+func lastText(msgs []llm.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant && msgs[i].Text() != "" {
+			return msgs[i].Text()
+		}
+	}
+	return ""
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}
+
+func cmdExport(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	path := arg
+	if path == "" {
+		path = "aidex-" + c.sess.ID + ".md"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.rt.Workspace, path)
+	}
+	format := session.FormatMarkdown
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		format = session.FormatJSON
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("export: %w", err)
+	}
+	err = c.store.Export(ctx, c.sess.ID, format, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Outcome{}, fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(out, "exported to %s\n", path)
+	return Outcome{}, nil
+}
+
+// maxLoad bounds /load and @file attachments, in bytes.
+const maxLoad = 256 << 10
+
+func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome, error) {
+	if arg == "" {
+		return Outcome{}, errors.New("name a file: /load FILE")
+	}
+	path := arg
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.rt.Workspace, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("load: %w", err)
+	}
+	if len(data) > maxLoad {
+		return Outcome{}, fmt.Errorf("load: %s is %d KB; the limit is %d KB", arg, len(data)>>10, maxLoad>>10)
+	}
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return Outcome{}, fmt.Errorf("load: %s is empty", arg)
+	}
+	return Outcome{Prompt: text}, nil
+}
+
+func cmdConfig(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	key, value, hasValue := strings.Cut(arg, " ")
+	switch {
+	case key == "":
+		for _, e := range config.List(c.rt.Config) {
+			if e.Value != "" {
+				fmt.Fprintf(out, "  %-28s %-30s %s\n", e.Key, e.Value, e.Source)
+			}
+		}
+		fmt.Fprintf(out, "(global file: %s; /config KEY VALUE sets a key there)\n", c.rt.Config.Paths.ConfigFile)
+	case !hasValue:
+		e, err := config.Get(c.rt.Config, key)
+		if err != nil {
+			return Outcome{}, err
+		}
+		fmt.Fprintf(out, "%s = %s (%s)\n", e.Key, e.Value, e.Source)
+	default:
+		path := c.rt.Config.Paths.ConfigFile
+		if err := config.Set(path, key, strings.TrimSpace(value)); err != nil {
+			return Outcome{}, err
+		}
+		if err := c.Reload(ctx); err != nil {
+			return Outcome{}, fmt.Errorf("%s set in %s, but reloading failed: %w", key, path, err)
+		}
+		fmt.Fprintf(out, "%s set in %s\n", key, path)
+	}
+	return Outcome{}, nil
+}

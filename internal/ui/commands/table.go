@@ -1,0 +1,137 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Action is something a front end does itself for a command (a picker,
+// the editor, the clipboard), returned in an [Outcome].
+type Action string
+
+// The front-end actions.
+const (
+	ActNone         Action = ""
+	ActPickModel    Action = "pick-model"    // show the model picker (current provider)
+	ActPickProvider Action = "pick-provider" // show the provider picker
+	ActAskKey       Action = "ask-key"       // ask for the API key of provider Outcome.Arg, then switch to it
+	ActEdit         Action = "edit"          // compose the next prompt in $EDITOR
+	ActCopy         Action = "copy"          // copy the last answer to the clipboard
+	ActVerbose      Action = "verbose"       // toggle full tool output and reasoning
+	ActClearScreen  Action = "clear-screen"  // clear the screen (after /clear)
+)
+
+// Outcome is what a command asks of the front end after it ran: quit, send
+// Prompt to the model as if the user typed it (/init, /load), or do Action
+// (with Arg).
+type Outcome struct {
+	Quit   bool
+	Prompt string
+	Action Action
+	Arg    string
+}
+
+// Spec is one slash command: Name with its leading slash ("/model"), Args
+// the argument synopsis for help ("[PROVIDER/]MODEL", "" for none), Help a
+// one-line description, Aliases other names, and Run the command itself
+// (text goes to out).
+type Spec struct {
+	Name    string
+	Args    string
+	Help    string
+	Aliases []string
+	Run     func(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error)
+}
+
+// Table is a list of commands in help order. Front ends start from
+// [Default] and may append their own (Ralph adds /plan and /tasks).
+type Table []Spec
+
+// Find returns the command called name (or an alias), with its slash.
+func (t Table) Find(name string) (Spec, bool) {
+	for _, s := range t {
+		if s.Name == name || slices.Contains(s.Aliases, name) {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Complete returns the commands whose name starts with prefix ("/mo" →
+// /model, /models, /mode), in table order.
+func (t Table) Complete(prefix string) []Spec {
+	var out []Spec
+	for _, s := range t {
+		if strings.HasPrefix(s.Name, prefix) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Nearest returns the command name closest to name by edit distance, or ""
+// when nothing is reasonably close (more than half the letters differ).
+func (t Table) Nearest(name string) string {
+	best, bestD := "", 1<<30
+	for _, s := range t {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			d := editDistance(name, n)
+			if strings.HasPrefix(n, name) && len(name) > 1 {
+				d = min(d, 1)
+			}
+			if d < bestD {
+				best, bestD = s.Name, d
+			}
+		}
+	}
+	if bestD > max(2, len(name)/2) {
+		return ""
+	}
+	return best
+}
+
+// Exec parses line ("/compact focus on tests") and runs the command. An
+// unknown command is an error that suggests the nearest one.
+func (t Table) Exec(ctx context.Context, c *Controller, line string, out io.Writer) (Outcome, error) {
+	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	s, ok := t.Find(name)
+	if !ok {
+		msg := fmt.Sprintf("unknown command %s", name)
+		if near := t.Nearest(name); near != "" {
+			msg += fmt.Sprintf(": did you mean %s?", near)
+		}
+		return Outcome{}, fmt.Errorf("%s (/help lists the commands)", msg)
+	}
+	return s.Run(ctx, c, strings.TrimSpace(arg), out)
+}
+
+// Help writes the table as "  /name ARGS   help" lines.
+func (t Table) Help(out io.Writer) {
+	for _, s := range t {
+		fmt.Fprintf(out, "  %-28s %s\n", strings.TrimSpace(s.Name+" "+s.Args), s.Help)
+	}
+}
+
+// editDistance is the Levenshtein distance between a and b (in bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

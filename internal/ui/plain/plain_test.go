@@ -1,0 +1,49 @@
+package plain
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/agent"
+)
+
+func TestApproverReadsAnswers(t *testing.T) {
+	cases := []struct {
+		in     string
+		want   agent.Decision
+		reason string
+	}{
+		{"y\n", agent.DecideOnce, ""},
+		{"s\n", agent.DecideSession, ""},
+		{"always\n", agent.DecideAlways, ""},
+		{"n use a branch\n", agent.DecideDeny, "use a branch"},
+		{"what\ny\n", agent.DecideOnce, ""},
+		{"", agent.DecideDeny, "no answer (end of input)"},
+	}
+	for _, c := range cases {
+		var out strings.Builder
+		r := New(strings.NewReader(c.in), &out, false)
+		d, reason, err := r.Approver().Approve(context.Background(), agent.ApprovalInfo{Tool: "write_file",
+			Arguments: json.RawMessage(`{"path":"a.txt"}`), Diff: "--- a/a.txt\n+++ b/a.txt\n+hi\n", Rule: "mode ask"})
+		require.NoError(t, err)
+		require.Equal(t, c.want, d, c.in)
+		require.Equal(t, c.reason, reason)
+		require.Contains(t, out.String(), "? write_file a.txt")
+		require.Contains(t, out.String(), "+hi")
+		require.Contains(t, out.String(), "Allow? [y]es/[s]ession/[a]lways/[n]o")
+		require.NotContains(t, out.String(), "\x1b[", "no colours when off")
+	}
+}
+
+func TestPrinterToolLines(t *testing.T) {
+	var out strings.Builder
+	p := &Printer{Out: &out}
+	p.Event(agent.Event{Type: agent.EventText, Text: "Looking"})
+	p.Event(agent.Event{Type: agent.EventToolCall, ToolCall: &agent.ToolCallInfo{Name: "read_file", Arguments: json.RawMessage(`{"path":"utils.go"}`)}})
+	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{OK: true, Output: "x", Meta: json.RawMessage(`{"lines":120}`)}})
+	require.Equal(t, "Looking\n→ read_file utils.go\n  ✓ 120 lines\n", out.String())
+}

@@ -1,0 +1,329 @@
+package tui_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// aidexBin is the aidex binary built once by TestMain for the tmux tests
+// ("" when tmux is missing or the build failed; buildErr says why, and
+// noTmux says the tests are skipped rather than failed).
+var (
+	aidexBin, buildErr = "", ""
+	noTmux             bool
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "aidex-tui-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		buildErr, noTmux = "tmux is not installed (apt-get install -y tmux); skipping the terminal end-to-end tests", true
+	} else {
+		bin := filepath.Join(dir, "aidex")
+		out, err := exec.Command("go", "build", "-o", bin, "github.com/zelvior/aidex/cmd/aidex").CombinedOutput()
+		if err != nil {
+			buildErr = "building aidex failed: " + err.Error() + "\n" + string(out)
+		} else {
+			aidexBin = bin
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// e2e is one aidex process in a private tmux server.
+type e2e struct {
+	t      *testing.T
+	socket string
+	ws     string
+	env    []string
+}
+
+// modelServer serves a model list at /models and passes everything else
+// to the scripted model.
+func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
+	target, _ := url.Parse(s.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"scripted-a","object":"model"},{"id":"scripted-b","object":"model"}]}`))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// start runs aidex (with args) against the scripted model in tmux, in a
+// fresh HOME, XDG directories and workspace. shellWrap, when not "",
+// formats the command line (e.g. "%s | cat").
+func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...string) *e2e {
+	t.Helper()
+	if noTmux {
+		t.Skip(buildErr)
+	}
+	if aidexBin == "" {
+		t.Fatal(buildErr)
+	}
+	srv := modelServer(t, script)
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	cfgDir := filepath.Join(root, "config", "aidex")
+	require.NoError(t, os.MkdirAll(ws, 0o755))
+	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
+	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL)
+	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
+	e := &e2e{t: t, socket: fmt.Sprintf("aidex-e2e-%d", time.Now().UnixNano()), ws: ws}
+	e.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"),
+		"XDG_DATA_HOME=" + filepath.Join(root, "data"), "XDG_STATE_HOME=" + filepath.Join(root, "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(root, "cache"), "TERM=xterm-256color", "NO_COLOR=", "PATH=" + os.Getenv("PATH")}
+	cmd := aidexBin + " -w " + ws
+	for _, a := range args {
+		cmd += " " + a
+	}
+	if shellWrap != "" {
+		cmd = fmt.Sprintf(shellWrap, cmd)
+	}
+	line := fmt.Sprintf("env -i %s bash -c '%s; echo EXIT=${PIPESTATUS[0]}; sleep 60'", strings.Join(e.env, " "), cmd)
+	out, err := exec.Command("tmux", "-L", e.socket, "-f", "/dev/null", "new-session", "-d", "-x", "110", "-y", "32", "-s", "t", line).CombinedOutput()
+	require.NoError(t, err, string(out))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen:\n%s", e.screen())
+		}
+		_ = exec.Command("tmux", "-L", e.socket, "kill-server").Run()
+	})
+	return e
+}
+
+// screen returns the pane with its scrollback.
+func (e *e2e) screen() string {
+	out, _ := exec.Command("tmux", "-L", e.socket, "capture-pane", "-p", "-J", "-S", "-200", "-t", "t").Output()
+	return string(out)
+}
+
+// keys sends tmux key names or literal text (-l).
+func (e *e2e) keys(keys ...string) {
+	e.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", e.socket, "send-keys", "-t", "t"}, keys...)...).CombinedOutput()
+	require.NoError(e.t, err, string(out))
+}
+
+// typeLine types text literally and presses Enter.
+func (e *e2e) typeLine(text string) {
+	e.keys("-l", text)
+	time.Sleep(150 * time.Millisecond)
+	e.keys("Enter")
+}
+
+// waitFor waits until every string is on the screen.
+func (e *e2e) waitFor(want ...string) string {
+	e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := e.screen()
+		ok := true
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				ok = false
+			}
+		}
+		if ok {
+			return s
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %q", want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestE2EStreamedAnswerAndExit(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "Hello from the **scripted** model.\n\n```go\nfmt.Println(1)\n```\n"})
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a", "ask")
+	e.typeLine("say hello")
+	e.waitFor("Hello from the scripted model.", "fmt.Println(1)")
+	e.typeLine("/exit")
+	e.waitFor("EXIT=0")
+}
+
+func TestE2EWriteFileApproved(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "I wrote hello.txt."})
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a")
+	e.typeLine("create hello.txt")
+	e.waitFor("Allow write_file hello.txt?", "+hi there", "[y] yes")
+	e.keys("y")
+	e.waitFor("I wrote hello.txt.")
+	data, err := os.ReadFile(filepath.Join(e.ws, "hello.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "hi there\n", string(data))
+}
+
+func TestE2EWriteFileDenied(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "Understood, I did not write it."})
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a")
+	e.typeLine("create hello.txt")
+	e.waitFor("Allow write_file hello.txt?", "+hi there")
+	e.keys("n")
+	e.waitFor("Reason for the model")
+	e.keys("-l", "not now")
+	e.keys("Enter")
+	e.waitFor("Understood, I did not write it.", "denied")
+	_, err := os.Stat(filepath.Join(e.ws, "hello.txt"))
+	require.True(t, os.IsNotExist(err), "hello.txt must not exist after a denial")
+	require.Contains(t, string(script.Requests()[1]), "not now", "the denial reason goes to the model")
+}
+
+func TestE2EEscKeepsPartialAnswer(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "This partial answer stays.\n\nMore", Hang: true})
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a")
+	e.typeLine("tell me a long story")
+	<-script.Started
+	e.waitFor("This partial answer stays.")
+	e.keys("Escape")
+	s := e.waitFor("stopped; the partial answer is kept")
+	require.Contains(t, s, "This partial answer stays.")
+	require.Contains(t, s, "More")
+}
+
+func TestE2EModelPickerSwitches(t *testing.T) {
+	script := llmtest.NewScript(t)
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a")
+	e.typeLine("/model")
+	e.waitFor("Model of fake", "scripted-b")
+	e.keys("-l", "scripted-b")
+	e.keys("Enter")
+	e.waitFor("model: fake/scripted-b")
+	e.typeLine("hi")
+	e.waitFor("done")
+	reqs := script.Requests()
+	require.Contains(t, string(reqs[len(reqs)-1]), `"model":"scripted-b"`)
+}
+
+func TestE2EPlainModeThroughPipe(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Text: "Plain hello."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"p.txt","content":"plain\n"}`}}},
+		llmtest.Turn{Text: "Wrote p.txt."})
+	e := start(t, script, "%s | cat")
+	e.waitFor("/help for commands")
+	e.typeLine("hello")
+	e.waitFor("Plain hello.")
+	e.typeLine("write p.txt")
+	e.waitFor("? write_file p.txt", "+plain", "Allow? [y]es/[s]ession/[a]lways/[n]o")
+	e.typeLine("y")
+	e.waitFor("Wrote p.txt.")
+	data, err := os.ReadFile(filepath.Join(e.ws, "p.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "plain\n", string(data))
+	e.typeLine("/model scripted-b")
+	e.waitFor("model: fake/scripted-b")
+	e.typeLine("/exit")
+	s := e.waitFor("EXIT=0")
+	require.NotContains(t, s, "\x1b[", "no ANSI colours when the output is a pipe")
+}
+
+// BenchmarkE2EStartToPrompt measures the time from starting aidex in tmux
+// to the first drawn prompt (polling the pane every 2 ms).
+func BenchmarkE2EStartToPrompt(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		e := startB(b)
+		b.StartTimer()
+		start := time.Now()
+		for !strings.Contains(e.screen(), "/help for commands") {
+			if time.Since(start) > 20*time.Second {
+				b.Fatal("no prompt")
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms-to-prompt")
+		b.StopTimer()
+		_ = exec.Command("tmux", "-L", e.socket, "kill-server").Run()
+	}
+}
+
+// BenchmarkE2EIdleCPU reports the CPU time aidex uses per second while it
+// sits idle at the prompt (from /proc/PID/stat; Linux only).
+func BenchmarkE2EIdleCPU(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		e := startB(b)
+		for !strings.Contains(e.screen(), "/help for commands") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		pid := strings.TrimSpace(string(must(exec.Command("pgrep", "-n", "-f", aidexBin+" -w "+e.ws).Output())))
+		t0 := cpuTicks(b, pid)
+		time.Sleep(3 * time.Second)
+		t1 := cpuTicks(b, pid)
+		b.ReportMetric(float64(t1-t0)*10/3, "cpu-ms/s")
+		_ = exec.Command("tmux", "-L", e.socket, "kill-server").Run()
+	}
+}
+
+func must(b []byte, _ error) []byte { return b }
+
+func cpuTicks(b *testing.B, pid string) int {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		b.Skip("no /proc: ", err)
+	}
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	var u, s int
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return u + s
+}
+
+// startB starts aidex in tmux for a benchmark.
+func startB(b *testing.B) *e2e {
+	if aidexBin == "" {
+		b.Skip(buildErr)
+	}
+	script := llmtest.NewScript(b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { script.Config.Handler.ServeHTTP(w, r) }))
+	b.Cleanup(srv.Close)
+	root := b.TempDir()
+	ws := filepath.Join(root, "ws")
+	cfgDir := filepath.Join(root, "config", "aidex")
+	_ = os.MkdirAll(ws, 0o755)
+	_ = os.MkdirAll(cfgDir, 0o700)
+	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\n", srv.URL)
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600)
+	e := &e2e{socket: fmt.Sprintf("aidex-bench-%d", time.Now().UnixNano()), ws: ws}
+	env := []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"), "XDG_DATA_HOME=" + filepath.Join(root, "data"),
+		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "XDG_CACHE_HOME=" + filepath.Join(root, "cache"), "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
+	line := fmt.Sprintf("env -i %s %s -w %s", strings.Join(env, " "), aidexBin, ws)
+	if out, err := exec.Command("tmux", "-L", e.socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-s", "t", line).CombinedOutput(); err != nil {
+		b.Fatal(err, string(out))
+	}
+	b.Cleanup(func() { _ = exec.Command("tmux", "-L", e.socket, "kill-server").Run() })
+	return e
+}

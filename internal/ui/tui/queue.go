@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"context"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/agent"
+)
+
+// item is one thing the engine side hands to the UI: an event, an
+// approval question, or the end of a run.
+type item struct {
+	ev  *agent.Event
+	ask *askReq
+	end *runEnd
+}
+
+// askReq is an approval question waiting for the user's answer on reply.
+type askReq struct {
+	req   agent.ApprovalInfo
+	reply chan answer
+}
+
+type answer struct {
+	d      agent.Decision
+	reason string
+}
+
+// runEnd closes a run.
+type runEnd struct {
+	done *agent.DoneInfo
+	err  error
+}
+
+// queue carries engine events to the UI without ever blocking the engine:
+// push appends under a lock and signals; the UI drains everything queued
+// in one message, with consecutive text deltas merged. A slow terminal so
+// costs memory, never engine time.
+type queue struct {
+	mu     sync.Mutex
+	items  []item
+	notify chan struct{}
+}
+
+func newQueue() *queue { return &queue{notify: make(chan struct{}, 1)} }
+
+func (q *queue) push(it item) {
+	q.mu.Lock()
+	q.items = append(q.items, it)
+	q.mu.Unlock()
+	select {
+	case q.notify <- struct{}{}:
+	default:
+	}
+}
+
+// emit is the engine's event callback.
+func (q *queue) emit(e agent.Event) { q.push(item{ev: &e}) }
+
+// itemsMsg is a drained batch of queue items.
+type itemsMsg []item
+
+// wait returns a command that blocks until items are queued, then
+// delivers them all (coalesced).
+func (q *queue) wait() tea.Cmd {
+	return func() tea.Msg {
+		<-q.notify
+		return itemsMsg(q.drain())
+	}
+}
+
+func (q *queue) drain() []item {
+	q.mu.Lock()
+	items := q.items
+	q.items = nil
+	q.mu.Unlock()
+	return coalesce(items)
+}
+
+// coalesce merges consecutive text (and reasoning) deltas into one event.
+func coalesce(items []item) []item {
+	out := items[:0:0]
+	for _, it := range items {
+		if n := len(out); n > 0 && it.ev != nil && out[n-1].ev != nil &&
+			(it.ev.Type == agent.EventText || it.ev.Type == agent.EventReasoning) && out[n-1].ev.Type == it.ev.Type {
+			merged := *out[n-1].ev
+			merged.Text += it.ev.Text
+			out[n-1] = item{ev: &merged}
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// approver asks approval questions through the queue, so they appear in
+// order after the events before them.
+type approver struct{ q *queue }
+
+// Approve queues the question and waits for the answer or ctx's end.
+func (a approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+	r := &askReq{req: req, reply: make(chan answer, 1)}
+	a.q.push(item{ask: r})
+	select {
+	case ans := <-r.reply:
+		return ans.d, ans.reason, nil
+	case <-ctx.Done():
+		return agent.DecideDeny, "", ctx.Err()
+	}
+}
