@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // CacheTTL is how long a cached model list counts as fresh.
@@ -265,7 +265,7 @@ func (l *Lister) writeCache(p Provider, ml ModelList) error {
 	if err := os.MkdirAll(l.CacheDir, 0o700); err != nil {
 		return fmt.Errorf("create cache directory: %w", err)
 	}
-	if err := renameio.WriteFile(path, data, 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
+	"github.com/zelvior/aidex/internal/atomicfile"
 
 	"github.com/zelvior/aidex/internal/imagegen"
 )
@@ -98,7 +98,7 @@ func (a *app) runImage(cmd *cobra.Command, prompt string, f *imageFlags) error {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
-	if err := renameio.WriteFile(out, img.Data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(out, img.Data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "saved %s (%s, %d bytes, %dx%d)\n", out, img.MIME, len(img.Data), img.Width, img.Height)

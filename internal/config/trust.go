@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zelvior/aidex/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -174,7 +175,7 @@ func writeFileAtomic(file string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("config: create %s: %w", filepath.Dir(file), err)
 	}
-	if err := atomicWrite(file, data); err != nil {
+	if err := atomicfile.WriteFile(file, data, 0o600); err != nil {
 		return fmt.Errorf("config: write %s: %w", file, err)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/zelvior/aidex/internal/atomicfile"
 
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -70,7 +70,7 @@ func Save(ctx context.Context, env *tools.Env, p string, img Image, overwrite bo
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return Saved{}, fmt.Errorf("create the directory of %s: %w", s.Rel, err)
 	}
-	if err := renameio.WriteFile(abs, img.Data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(abs, img.Data, 0o644); err != nil {
 		return Saved{}, fmt.Errorf("write %s: %w", s.Rel, err)
 	}
 	return s, nil

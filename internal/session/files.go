@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/zelvior/aidex/internal/atomicfile"
 
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -245,7 +245,7 @@ func restore(cp checkpoint) error {
 	if err := os.MkdirAll(filepath.Dir(cp.path), 0o755); err != nil {
 		return fmt.Errorf("restore %s: %w", cp.path, err)
 	}
-	if err := renameio.WriteFile(cp.path, cp.content, perm); err != nil {
+	if err := atomicfile.WriteFile(cp.path, cp.content, perm); err != nil {
 		return fmt.Errorf("restore %s: %w", cp.path, err)
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/google/renameio/v2"
+	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // Size limits of the file tools.
@@ -141,7 +141,7 @@ func (env *Env) commit(ctx context.Context, c change) (string, *Result) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := renameio.WriteFile(c.abs, c.new, perm); err != nil {
+	if err := atomicfile.WriteFile(c.abs, c.new, perm); err != nil {
 		r := Failf(CategoryExecution, "cannot write %s (the old content is intact): %v", rel, err)
 		return "", &r
 	}
