@@ -186,6 +186,7 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 			return r.done(r.stopReason(last), last), nil
 		}
 		if r.markerSeen(last) {
+			r.closeCalls(ctx, calls, textMode, "not run: the run ended at the done marker")
 			return r.done(StopMarker, last), nil
 		}
 		if name := r.looping(calls); name != "" {

@@ -1,0 +1,20 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package ralph
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// lockFD takes a non-blocking exclusive flock(2) on f.
+func lockFD(f *os.File) error {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return errLocked
+	}
+	return err
+}
+
+func unlockFD(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
