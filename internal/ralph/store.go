@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zelvior/aidex/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func (s *Store) Change(ctx context.Context, fn func(l *List) error) error {
 	if err != nil {
 		return fmt.Errorf("encode task list: %w", err)
 	}
-	if err := writeFileAtomic(s.path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(s.path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", s.path, err)
 	}
 	return nil
