@@ -94,7 +94,7 @@ providers: paid, free and local.`,
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
 var commandBuilders = []func(*app) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
-	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newConfigCmd, newTrustCmd}
+	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
 type catalogView = setup.Runtime

@@ -224,6 +224,11 @@ func (rt *Runtime) extraTools() []tools.Def {
 	return defs
 }
 
+// webShellBookkeeping are the background-process tools that are not exec
+// themselves but only make sense with the shell tools; the web UI hides
+// them with the shell tools.
+var webShellBookkeeping = map[string]bool{"get_background_output": true, "list_background_processes": true, "kill_background_process": true}
+
 // hiddenTools lists tools not offered in this session: file-changing tools
 // with --agent-writes deny, and shell tools in the web UI unless allowed.
 func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
@@ -233,7 +238,7 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 		switch {
 		case o.AgentWrites == "deny" && d.Kind == tools.KindWrite:
 			hidden[name] = true
-		case o.Web && !rt.Config.WebAllowShellTools && d.Kind == tools.KindExec:
+		case o.Web && !rt.Config.WebAllowShellTools && (d.Kind == tools.KindExec || webShellBookkeeping[name]):
 			hidden[name] = true
 		}
 	}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/ui/web"
+)
+
+// webFlags are the flags of `aidex web`.
+type webFlags struct {
+	port            int
+	host            string
+	open            bool
+	model, provider string
+}
+
+func newWebCmd(a *app) *cobra.Command {
+	var f webFlags
+	cmd := &cobra.Command{
+		Use:   "web",
+		Short: "Serve the browser UI and its HTTP API on this machine (token-protected)",
+		Long: `Serve aidex's browser UI and HTTP API over the same engine, sessions and
+permission policy as the terminal. It listens on 127.0.0.1 (the first free port
+from 8420) and prints the page's URL with a per-launch token; the token is also
+written to a 0600 file in the state directory while the server runs. Every API
+request needs the token. Web chats are always confined to the workspace, and the
+shell tools are off unless web_allow_shell_tools = true is set in the config file.`,
+		Example: `  aidex web
+  aidex web --port 0 --open
+  aidex web -w ~/src/project --model groq/llama-3.3-70b-versatile`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			port := f.port
+			if !cmd.Flags().Changed("port") {
+				port = -1 // the first free port from 8420
+			} else if port < 0 || port > 65535 {
+				return usageErr("--port must be 0 (any free port) or 1-65535, not %d", port)
+			}
+			ctx, stop := withSignals(cmd.Context())
+			defer stop()
+			return a.runWeb(ctx, f, port)
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.port, "port", web.DefaultPort, "port to listen on (default: the first free one from 8420; 0: any free port)")
+	fl.StringVar(&f.host, "host", "127.0.0.1", "address to listen on; anything but loopback exposes aidex to the network")
+	fl.BoolVar(&f.open, "open", false, "open the page in the default browser")
+	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
+	fl.StringVar(&f.provider, "provider", "", "provider to use (see `aidex providers`)")
+	return cmd
+}
+
+// runWeb starts the server and blocks until ctx ends (Ctrl+C, SIGTERM).
+func (a *app) runWeb(ctx context.Context, f webFlags, port int) error {
+	if f.model != "" {
+		a.flagValues["model"] = f.model
+	}
+	if f.provider != "" {
+		a.flagValues["provider"] = f.provider
+	}
+	if a.flags.workspace != "" {
+		a.flagValues["workspace"] = a.flags.workspace
+	}
+	token, err := web.NewToken()
+	if err != nil {
+		return err
+	}
+	srv, err := web.New(ctx, web.Options{Setup: a.setupOptions(), Token: token, Host: f.host, Version: a.proc.version()})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	defer srv.Close()
+	rt := srv.Runtime()
+	a.warn(rt)
+	ln, err := web.Listen(f.host, port)
+	if err != nil {
+		return err
+	}
+	url := web.URL(f.host, ln.Addr(), token)
+	if !web.IsLoopback(f.host) {
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: listening on %s: every machine that can reach this address can try the API; the token is the only protection (prefer --host 127.0.0.1)\n", ln.Addr())
+	}
+	fmt.Fprintf(a.proc.Stdout, "aidex web: %s\n", url)
+	portNum := 0
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
+		portNum = ta.Port
+	}
+	file, err := web.WriteTokenFile(rt.Config.Paths.StateDir, web.TokenFile{URL: url, Token: token, Port: portNum, PID: os.Getpid(), Workspace: rt.Workspace})
+	if err != nil {
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %v\n", err)
+	} else {
+		defer os.Remove(file)
+	}
+	if rt.Notice != "" && !a.flags.quiet {
+		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
+	}
+	if f.open {
+		if err := openBrowser(url); err != nil {
+			fmt.Fprintf(a.proc.Stderr, "aidex: warning: could not open a browser (%v): open the URL above yourself\n", err)
+		}
+	}
+	return srv.Serve(ctx, ln)
+}
+
+// openBrowser opens url with the system's opener (xdg-open, open, or
+// rundll32 on Windows) without waiting for it.
+func openBrowser(url string) error {
+	var c *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		c = exec.Command("open", url)
+	case "windows":
+		c = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		c = exec.Command("xdg-open", url)
+	}
+	if err := c.Start(); err != nil {
+		return err
+	}
+	go func() { _ = c.Wait() }()
+	return nil
+}

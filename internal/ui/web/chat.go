@@ -1,0 +1,429 @@
+package web
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/setup"
+)
+
+// Attachment limits for files dropped into the chat: each at most 2 MiB,
+// at most 8 per message. They are sent to the model as message parts and
+// kept in the session; nothing is written to disk.
+const (
+	maxAttachmentBytes = 2 << 20
+	maxAttachments     = 8
+)
+
+// ChatRequest is the body of POST /api/chat: the user's message, the
+// session to use ("" for the page's current session, created when there is
+// none) and files attached to the message.
+type ChatRequest struct {
+	Message     string       `json:"message"`
+	SessionID   string       `json:"session_id,omitempty"`
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is a file attached to a chat message: its name, MIME type
+// and content, as text (Text) or base64 bytes (Data). Images become image
+// parts; anything else is added as text.
+type Attachment struct {
+	Name string `json:"name"`
+	MIME string `json:"mime,omitempty"`
+	Text string `json:"text,omitempty"`
+	Data string `json:"data,omitempty"`
+}
+
+// handleChat runs one chat turn and streams its events as SSE.
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	var req ChatRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	parts, err := messageParts(req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ls, release, status, err := s.startRun(r.Context(), req.SessionID)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	s.mu.Lock()
+	ls.cancel = cancel
+	s.mu.Unlock()
+
+	sw := newSSE(w)
+	emit := func(e agent.Event) {
+		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Decision == "" {
+			s.approvals.open(ls.sess.ID, *e.Approval)
+		}
+		sw.event(string(e.Type), e)
+	}
+	done, err := ls.eng.Run(ctx, ls.sess, parts, emit)
+	if done == nil {
+		// The engine refused before starting (busy): end the stream cleanly.
+		msg := "the run did not start"
+		if err != nil {
+			msg = err.Error()
+		}
+		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
+		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+	}
+}
+
+// messageParts turns a chat request into the user message's parts.
+func messageParts(req ChatRequest) ([]llm.Part, error) {
+	if strings.TrimSpace(req.Message) == "" && len(req.Attachments) == 0 {
+		return nil, errors.New("the message is empty: send {\"message\": \"...\"}")
+	}
+	if len(req.Attachments) > maxAttachments {
+		return nil, fmt.Errorf("too many attachments (%d): at most %d per message", len(req.Attachments), maxAttachments)
+	}
+	var parts []llm.Part
+	for _, a := range req.Attachments {
+		p, err := attachmentPart(a)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	if strings.TrimSpace(req.Message) != "" {
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: req.Message})
+	}
+	return parts, nil
+}
+
+func attachmentPart(a Attachment) (llm.Part, error) {
+	name := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, a.Name)
+	if name == "" {
+		name = "attachment"
+	}
+	data := []byte(a.Text)
+	if a.Data != "" {
+		var err error
+		if data, err = base64.StdEncoding.DecodeString(a.Data); err != nil {
+			return llm.Part{}, fmt.Errorf("attachment %s: data is not base64: %v", name, err)
+		}
+	}
+	if len(data) > maxAttachmentBytes {
+		return llm.Part{}, fmt.Errorf("attachment %s is %d bytes: the limit is %d MiB per file", name, len(data), maxAttachmentBytes>>20)
+	}
+	switch a.MIME {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return llm.Part{Type: llm.PartImage, MIMEType: a.MIME, Data: data}, nil
+	}
+	if !utf8.Valid(data) {
+		return llm.Part{}, fmt.Errorf("attachment %s is not text (nor a PNG, JPEG, GIF or WebP image)", name)
+	}
+	return llm.Part{Type: llm.PartText, Text: fmt.Sprintf("Attached file %s:\n\n```\n%s\n```", name, data)}, nil
+}
+
+// startRun picks the session (id, else the current one, else a new one),
+// makes sure it has an engine for the current runtime and marks it
+// running. The status is the HTTP status for the error: 404 unknown
+// session, 409 a run already going, 429 too many runs.
+func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(), int, error) {
+	ls, err := s.liveFor(ctx, id)
+	if err != nil {
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, nil, http.StatusNotFound, err
+		}
+		return nil, nil, http.StatusInternalServerError, err
+	}
+	s.mu.Lock()
+	if ls.running {
+		s.mu.Unlock()
+		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/chat/stop)", ls.sess.ID)
+	}
+	if s.runs >= s.opts.MaxRuns {
+		s.mu.Unlock()
+		return nil, nil, http.StatusTooManyRequests, fmt.Errorf("too many chats at once (%d): wait for one to finish", s.opts.MaxRuns)
+	}
+	ls.running = true
+	s.runs++
+	rt, gen := s.rt, s.gen
+	stale := ls.eng == nil || ls.gen != gen
+	s.mu.Unlock()
+	release := func() {
+		s.mu.Lock()
+		ls.running, ls.cancel = false, nil
+		s.runs--
+		s.mu.Unlock()
+	}
+	if stale {
+		if err := s.buildEngine(ctx, ls, rt, gen); err != nil {
+			release()
+			return nil, nil, http.StatusBadRequest, err
+		}
+	}
+	return ls, release, 0, nil
+}
+
+// liveFor returns the live session for id ("" = current, created when
+// there is none), loading it from the store when needed.
+func (s *Server) liveFor(ctx context.Context, id string) (*liveSession, error) {
+	s.mu.Lock()
+	if id == "" {
+		id = s.current
+	}
+	if ls := s.live[id]; id != "" && ls != nil {
+		s.mu.Unlock()
+		return ls, nil
+	}
+	rt := s.rt
+	s.mu.Unlock()
+	var sess *agent.Session
+	var err error
+	if id == "" {
+		sess, err = s.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	} else {
+		sess, err = s.store.Load(ctx, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls := s.live[sess.ID]; ls != nil {
+		return ls, nil
+	}
+	ls := &liveSession{sess: sess}
+	s.live[sess.ID] = ls
+	if s.current == "" || s.current == id {
+		s.current = sess.ID
+	}
+	return ls, nil
+}
+
+// buildEngine (re)builds a session's engine for runtime rt with the web
+// confinement and the web approver.
+func (s *Server) buildEngine(ctx context.Context, ls *liveSession, rt *setup.Runtime, gen int) error {
+	eng, closeEng, err := rt.Engine(ctx, setup.EngineOptions{Store: s.store, SessionID: ls.sess.ID,
+		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID}, Web: true})
+	if err != nil {
+		return err
+	}
+	if ls.closeEng != nil {
+		ls.closeEng()
+	}
+	ls.eng, ls.closeEng, ls.gen = eng, closeEng, gen
+	_ = s.store.SetModel(ctx, ls.sess.ID, rt.Provider.Name, rt.Model)
+	return nil
+}
+
+// handleChatStop cancels a session's run: POST /api/chat/stop
+// {"session_id": ID} ("" = current session).
+func (s *Server) handleChatStop(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		SessionID string `json:"session_id"`
+	}
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	id := req.SessionID
+	if id == "" {
+		id = s.current
+	}
+	ls := s.live[id]
+	stopped := ls != nil && ls.running && ls.cancel != nil
+	if stopped {
+		ls.cancel()
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"stopped": stopped, "session_id": id})
+}
+
+// sse writes Server-Sent Events; safe for concurrent use (the engine
+// reports parallel tool results from several goroutines).
+type sse struct {
+	mu sync.Mutex
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func newSSE(w http.ResponseWriter) *sse {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := &sse{w: w, rc: http.NewResponseController(w)}
+	_ = s.rc.Flush()
+	return s
+}
+
+// event writes one event: "event: NAME\ndata: JSON\n\n". JSON never
+// contains a raw newline, so one data line suffices.
+func (s *sse) event(name string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data)
+	_ = s.rc.Flush()
+}
+
+// approvals holds the approval requests waiting for an answer, by session
+// and approval id.
+type approvals struct {
+	mu      sync.Mutex
+	pending map[string]*pendingApproval
+}
+
+type pendingApproval struct {
+	session string
+	info    agent.ApprovalInfo
+	answer  chan approvalAnswer
+	// answered is set when the answer was sent; the waiting Approve (which
+	// may not have started waiting yet) removes the entry.
+	answered bool
+}
+
+type approvalAnswer struct {
+	decision agent.Decision
+	reason   string
+}
+
+func approvalKey(session, id string) string { return session + "\x00" + id }
+
+// open registers a request (before the page can see it, so an answer
+// never arrives before its request exists).
+func (a *approvals) open(session string, info agent.ApprovalInfo) *pendingApproval {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	k := approvalKey(session, info.ID)
+	if p := a.pending[k]; p != nil {
+		return p
+	}
+	p := &pendingApproval{session: session, info: info, answer: make(chan approvalAnswer, 1)}
+	a.pending[k] = p
+	return p
+}
+
+func (a *approvals) remove(session, id string) {
+	a.mu.Lock()
+	delete(a.pending, approvalKey(session, id))
+	a.mu.Unlock()
+}
+
+// answer delivers a decision to the request with approval id (in session,
+// when given). Errors: no such pending request (404), or the id is pending
+// in several sessions and none was named (409).
+func (a *approvals) answer(session, id string, ans approvalAnswer) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var found []string
+	for k, p := range a.pending {
+		if !p.answered && p.info.ID == id && (session == "" || p.session == session) {
+			found = append(found, k)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return http.StatusNotFound, fmt.Errorf("no approval %q is waiting (already answered, or its run ended)", id)
+	case 1:
+	default:
+		return http.StatusConflict, fmt.Errorf("approval %q is waiting in several sessions: add \"session_id\"", id)
+	}
+	p := a.pending[found[0]]
+	p.answered = true
+	p.answer <- ans
+	return http.StatusOK, nil
+}
+
+func (a *approvals) list() []pendingView {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]pendingView, 0, len(a.pending))
+	for _, p := range a.pending {
+		if !p.answered {
+			out = append(out, pendingView{SessionID: p.session, Approval: p.info})
+		}
+	}
+	return out
+}
+
+// pendingView is one waiting approval request in GET /api/approvals.
+type pendingView struct {
+	SessionID string             `json:"session_id"`
+	Approval  agent.ApprovalInfo `json:"approval"`
+}
+
+// webApprover answers a session's approval requests with the decisions
+// posted to /api/approvals/{id}. The request itself reaches the page as
+// the engine's approval event (registered by the chat's emit).
+type webApprover struct {
+	a       *approvals
+	session string
+}
+
+// Approve waits for the page's answer or for ctx (the chat request: a
+// closed tab ends the wait). Errors: ctx's error.
+func (w *webApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+	p := w.a.open(w.session, req)
+	defer w.a.remove(w.session, req.ID)
+	select {
+	case ans := <-p.answer:
+		return ans.decision, ans.reason, nil
+	case <-ctx.Done():
+		return agent.DecideDeny, "", ctx.Err()
+	}
+}
+
+// handleApproval answers an approval: POST /api/approvals/{id}
+// {"decision": "once"|"session"|"always"|"deny", "reason": "...",
+// "session_id": "..."}.
+func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Decision  string `json:"decision"`
+		Reason    string `json:"reason"`
+		SessionID string `json:"session_id"`
+	}
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	d := agent.Decision(req.Decision)
+	switch d {
+	case agent.DecideOnce, agent.DecideSession, agent.DecideAlways, agent.DecideDeny:
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("decision must be once, session, always or deny, not %q", req.Decision))
+		return
+	}
+	status, err := s.approvals.answer(req.SessionID, r.PathValue("id"), approvalAnswer{decision: d, reason: req.Reason})
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "decision": d})
+}
+
+// handleApprovalsList lists the waiting approval requests (for a second
+// tab): GET /api/approvals.
+func (s *Server) handleApprovalsList(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": s.approvals.list()})
+}
+
+var _ agent.Approver = (*webApprover)(nil)

@@ -1,0 +1,249 @@
+// Package web is aidex's browser front end: an HTTP API over the same
+// engine, sessions and permission policy as the terminal, and an embedded
+// single-page app (plain ES modules, no build step) that uses it.
+//
+// A browser-reachable server is a different trust boundary from a
+// terminal: any page the user visits can send requests to localhost. So
+// every /api/* request needs the per-launch token (Authorization: Bearer,
+// or the HttpOnly SameSite=Strict cookie set when the page is opened with
+// ?token=), the Host header must be the bound address (DNS rebinding),
+// requests from another Origin are refused, bodies must be JSON and at
+// most 10 MiB, there is no CORS, and pages carry a strict
+// Content-Security-Policy. Chats run with the web confinement
+// (setup.EngineOptions.Web): always confined to the workspace, shell tools
+// only with web_allow_shell_tools.
+//
+// Chat answers stream as Server-Sent Events
+// (https://html.spec.whatwg.org/multipage/server-sent-events.html) whose
+// event names are the engine's event types (text, tool_call, approval,
+// tool_result, usage, todos, error, done) and whose data is the event as
+// JSON (agent.Event).
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/setup"
+)
+
+// Options configure a Server.
+//
+// Setup loads the runtime (workspace, config flags, environment); model and
+// provider switches reload it with changed flags. Token is the per-launch
+// secret (see NewToken), required. Host is the --host the listener was
+// bound to ("" or "127.0.0.1" for loopback). Version is shown in the page.
+// Ralph and Images serve the Ralph and image endpoints (nil: 501).
+// MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
+// 429.
+type Options struct {
+	Setup   setup.Options
+	Token   string
+	Host    string
+	Version string
+	Ralph   Ralph
+	Images  ImageGenerator
+	MaxRuns int
+}
+
+// Server is the web UI and its API. Create it with New, serve it with
+// Serve (or Handler for tests), and Close it when done.
+type Server struct {
+	opts  Options
+	store *session.Store
+
+	mu      sync.Mutex
+	rt      *setup.Runtime
+	flags   map[string]string
+	gen     int                     // runtime generation: engines of older ones are rebuilt
+	current string                  // the session the page works in ("" until the first chat)
+	live    map[string]*liveSession // sessions with an engine, by id
+	runs    int                     // chat runs in progress
+
+	approvals approvals
+}
+
+// liveSession is a session loaded in memory with its engine.
+type liveSession struct {
+	sess     *agent.Session
+	eng      *agent.Engine
+	closeEng func()
+	gen      int
+	running  bool
+	cancel   context.CancelFunc
+}
+
+// New loads the runtime (config, catalog, provider and model) and opens the
+// session store. Errors: a missing token, configuration problems (they
+// name the file and key), an unusable provider, or a store that cannot be
+// opened.
+func New(ctx context.Context, o Options) (*Server, error) {
+	if o.Token == "" {
+		return nil, errors.New("web: no token: use NewToken")
+	}
+	if o.MaxRuns <= 0 {
+		o.MaxRuns = 64
+	}
+	flags := map[string]string{}
+	for k, v := range o.Setup.Flags {
+		flags[k] = v
+	}
+	o.Setup.Flags = flags
+	rt, err := setup.Load(ctx, o.Setup)
+	if err != nil {
+		return nil, err
+	}
+	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("open sessions: %w", err)
+	}
+	return &Server{opts: o, store: store, rt: rt, flags: flags, live: map[string]*liveSession{},
+		approvals: approvals{pending: map[string]*pendingApproval{}}}, nil
+}
+
+// Runtime returns the runtime in use (it changes on model switches).
+func (s *Server) Runtime() *setup.Runtime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rt
+}
+
+// Close cancels running chats, stops the sessions' background processes
+// and closes the session store.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	for id, ls := range s.live {
+		if ls.cancel != nil {
+			ls.cancel()
+		}
+		if ls.closeEng != nil && !ls.running {
+			ls.closeEng()
+		}
+		delete(s.live, id)
+	}
+	s.mu.Unlock()
+	return s.store.Close()
+}
+
+// Handler returns the server's HTTP handler for a listener bound at addr
+// (the Host check accepts that port's loopback names and Options.Host).
+func (s *Server) Handler(addr net.Addr) http.Handler {
+	_, port, _ := net.SplitHostPort(addr.String())
+	return &guard{hosts: newHostRules(addr, s.opts.Host), token: s.opts.Token, cookie: "aidex_token_" + port, next: s.routes(port)}
+}
+
+// Serve answers HTTP on ln until ctx ends, then shuts down (running chats
+// are cancelled, in-flight requests get 5 seconds). It returns nil after a
+// shutdown, else the server's error.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.Handler(ln.Addr()),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = hs.Close()
+	}
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	return err
+}
+
+func (s *Server) routes(port string) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", s.page(port))
+	mux.HandleFunc("GET /api/status", s.handleStatus)
+	mux.HandleFunc("GET /api/models", s.handleModels)
+	mux.HandleFunc("POST /api/models/switch", s.handleModelSwitch)
+	mux.HandleFunc("POST /api/provider/switch", s.handleProviderSwitch)
+	mux.HandleFunc("GET /api/providers", s.handleProviders)
+	mux.HandleFunc("GET /api/config", s.handleConfigGet)
+	mux.HandleFunc("POST /api/config", s.handleConfigPost)
+	mux.HandleFunc("GET /api/history", s.handleHistory)
+	mux.HandleFunc("POST /api/history/clear", s.handleHistoryClear)
+	mux.HandleFunc("GET /api/tools", s.handleTools)
+	mux.HandleFunc("POST /api/tool", s.handleTool)
+	mux.HandleFunc("GET /api/fs/list", s.handleFSList)
+	mux.HandleFunc("GET /api/fs/read", s.handleFSRead)
+	mux.HandleFunc("POST /api/fs/write", s.handleFSWrite)
+	mux.HandleFunc("GET /api/image-providers", s.handleImageProviders)
+	mux.HandleFunc("POST /api/image", s.handleImage)
+	mux.HandleFunc("GET /api/ralph", s.handleRalphList)
+	mux.HandleFunc("POST /api/ralph/{op}", s.handleRalphOp)
+	mux.HandleFunc("POST /api/chat", s.handleChat)
+	mux.HandleFunc("POST /api/chat/stop", s.handleChatStop)
+	mux.HandleFunc("GET /api/sessions", s.handleSessions)
+	mux.HandleFunc("GET /api/sessions/{id}", s.handleSession)
+	mux.HandleFunc("POST /api/sessions/{id}/resume", s.handleResume)
+	mux.HandleFunc("GET /api/approvals", s.handleApprovalsList)
+	mux.HandleFunc("POST /api/approvals/{id}", s.handleApproval)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	return mux
+}
+
+// apiError is the JSON body of every error response.
+type apiError struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, apiError{Error: msg})
+}
+
+// decodeBody reads the whole JSON body into v (unknown fields refused).
+// An empty body leaves v unchanged. It writes the error response (400 or
+// 413) and returns false on failure.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, "request body too large: the limit is "+strconv.Itoa(MaxBodyBytes>>20)+" MiB")
+			return false
+		}
+		writeError(w, http.StatusBadRequest, "reading the request body: "+err.Error())
+		return false
+	}
+	if len(data) == 0 {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
+		return false
+	}
+	return true
+}

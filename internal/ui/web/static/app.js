@@ -1,0 +1,736 @@
+// app.js: aidex's web UI. Five panels (Chat, Files, Models, Ralph,
+// Settings) over the HTTP API; chat answers stream as Server-Sent Events
+// named after the engine's events.
+import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
+import { api, readBytes, streamChat, APIError } from './api.js';
+import { renderMarkdown, renderDiff } from './md.js';
+
+const state = {
+  status: null,
+  sessionId: '',
+  running: false,
+  abort: null,
+  bubble: null, // the assistant message being streamed: {el, body, text}
+  reasoning: null,
+  cards: new Map(), // tool call id -> card element
+  attachments: [],
+  file: null, // the open file: {path, original (bytes), text, crlf}
+  models: null,
+};
+
+// ---- errors -------------------------------------------------------------
+
+// showError puts a message in the page's error area (never only in the
+// console); it stays until dismissed or replaced by newer ones.
+function showError(err) {
+  const msg = err instanceof Error ? err.message : String(err);
+  const box = $('#errors');
+  const item = h('div', { class: 'error-item' }, h('span', { text: msg }),
+    h('button', { class: 'icon', type: 'button', title: 'Dismiss', text: '×', onclick: () => item.remove() }));
+  box.append(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  console.error(msg);
+}
+
+// guarded runs an async action and shows its failure in the page.
+function guarded(fn) {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      if (err.name !== 'AbortError') showError(err);
+    }
+  };
+}
+
+// ---- theme and panels ------------------------------------------------------
+
+function applyTheme(choice) {
+  const dark = choice === 'dark' || (choice === 'system' && !matchMedia('(prefers-color-scheme: light)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  $('#theme-select').value = choice;
+}
+
+function initTheme() {
+  let choice = 'system';
+  try { choice = localStorage.getItem('aidex-theme') || 'system'; } catch { /* private mode */ }
+  applyTheme(choice);
+  const save = (c) => { try { localStorage.setItem('aidex-theme', c); } catch { /* ignore */ } applyTheme(c); };
+  $('#theme-select').addEventListener('change', (e) => save(e.target.value));
+  $('#theme-toggle').addEventListener('click', () => save(document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark'));
+}
+
+const loaders = {};
+
+function showPanel(name) {
+  for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('active', b.dataset.panel === name);
+  for (const p of document.querySelectorAll('.panel')) p.classList.toggle('active', p.id === 'panel-' + name);
+  if (location.hash !== '#' + name) history.replaceState(null, '', '#' + name);
+  loaders[name]?.();
+}
+
+// ---- status -----------------------------------------------------------------
+
+async function loadStatus() {
+  const st = await api('/api/status');
+  state.status = st;
+  $('#status-model').textContent = st.provider + '/' + st.model;
+  $('#status-mode').textContent = st.permission_mode + (st.shell_tools ? ' · shell on' : '');
+  const ws = $('#ws-name');
+  if (ws) ws.textContent = st.workspace;
+  if (st.session_id && !state.sessionId) state.sessionId = st.session_id;
+  if (st.notice) showNotice(st.notice);
+  return st;
+}
+
+function showNotice(text) {
+  if (document.querySelector('.notice-item')) return;
+  $('#messages').prepend(h('div', { class: 'notice-item', text }));
+}
+
+// ---- chat: rendering ----------------------------------------------------------
+
+function hideEmpty() {
+  $('#chat-empty')?.remove();
+}
+
+function scrollDown() {
+  const m = $('#messages');
+  if (m.scrollHeight - m.scrollTop - m.clientHeight < 200) m.scrollTop = m.scrollHeight;
+}
+
+function addUser(text, files = []) {
+  hideEmpty();
+  const el = h('div', { class: 'msg user' },
+    files.length ? h('div', { class: 'files' }, files.map((f) => h('span', { class: 'chip', text: f }))) : null,
+    h('div', { class: 'body', text }));
+  $('#messages').append(el);
+  $('#messages').scrollTop = $('#messages').scrollHeight;
+}
+
+function newBubble() {
+  hideEmpty();
+  const body = h('div', { class: 'body md' });
+  const el = h('div', { class: 'msg assistant' }, body);
+  $('#messages').append(el);
+  state.bubble = { el, body, text: '', queued: false };
+  return state.bubble;
+}
+
+function appendText(delta) {
+  const b = state.bubble || newBubble();
+  b.text += delta;
+  if (!b.queued) {
+    b.queued = true;
+    requestAnimationFrame(() => {
+      b.queued = false;
+      fill(b.body, renderMarkdown(b.text));
+      scrollDown();
+    });
+  }
+}
+
+function appendReasoning(delta) {
+  if (!state.reasoning) {
+    const pre = h('div', { class: 'reasoning-text' });
+    const el = h('details', { class: 'reasoning' }, h('summary', { text: 'thinking…' }), pre);
+    $('#messages').append(el);
+    state.reasoning = { el, pre, text: '' };
+  }
+  state.reasoning.text += delta;
+  state.reasoning.pre.textContent = state.reasoning.text;
+}
+
+function argSummary(args) {
+  let a = args;
+  if (typeof a === 'string') { try { a = JSON.parse(a); } catch { return ''; } }
+  if (!a || typeof a !== 'object') return '';
+  for (const k of ['command', 'path', 'pattern', 'source', 'url', 'query', 'id']) {
+    if (typeof a[k] === 'string' && a[k]) return a[k].split('\n')[0].slice(0, 100);
+  }
+  return '';
+}
+
+function toolCard(call) {
+  hideEmpty();
+  state.bubble = null;
+  state.reasoning = null;
+  const card = h('div', { class: 'tool-card pending', dataset: { callId: call.id } },
+    h('div', { class: 'tool-head' },
+      h('span', { class: 'tool-icon', text: '⚙' }),
+      h('span', { class: 'tool-name', text: call.name }),
+      h('span', { class: 'tool-arg', text: argSummary(call.arguments) }),
+      h('span', { class: 'tool-status', text: 'running…' })),
+    h('details', { class: 'tool-args' }, h('summary', { text: 'arguments' }),
+      h('pre', { text: JSON.stringify(call.arguments, null, 2) })),
+    h('div', { class: 'tool-extra' }));
+  state.cards.set(call.id, card);
+  $('#messages').append(card);
+  scrollDown();
+  return card;
+}
+
+function cardFor(id, name) {
+  return state.cards.get(id) || toolCard({ id, name: name || 'tool', arguments: {} });
+}
+
+const decisionLabels = { once: 'allowed once', session: 'allowed for this session', always: 'always allowed in this project', deny: 'denied' };
+
+function approvalBox(ap, sessionId) {
+  const card = cardFor(ap.call_id, ap.tool);
+  card.classList.add('asking');
+  card.querySelector('.tool-status').textContent = 'needs approval';
+  const buttons = [
+    ['once', 'Allow once', 'primary'],
+    ['session', 'Allow for session', ''],
+    ['always', 'Always allow', ''],
+    ['deny', 'Deny', 'danger'],
+  ].map(([d, label, cls]) => h('button', { type: 'button', class: cls, dataset: { decision: d }, text: label }));
+  const box = h('div', { class: 'approval', dataset: { approvalId: ap.id } },
+    h('div', { class: 'approval-q' }, h('strong', { text: 'Allow ' + ap.tool + '?' }),
+      ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
+    ap.command ? h('pre', { class: 'command', text: ap.command }) : null,
+    ap.diff ? renderDiff(ap.diff) : null,
+    ap.suggested_rule ? h('div', { class: 'muted small', text: '"Session" and "always" allow ' + ap.suggested_rule }) : null,
+    h('div', { class: 'row' }, buttons));
+  for (const b of buttons) {
+    b.addEventListener('click', guarded(async () => {
+      buttons.forEach((x) => { x.disabled = true; });
+      try {
+        await api('/api/approvals/' + encodeURIComponent(ap.id), { method: 'POST', body: { decision: b.dataset.decision, session_id: sessionId } });
+      } catch (err) {
+        buttons.forEach((x) => { x.disabled = false; });
+        throw err;
+      }
+    }));
+  }
+  card.querySelector('.tool-extra').append(box);
+  scrollDown();
+}
+
+function approvalDecided(ap) {
+  const card = cardFor(ap.call_id, ap.tool);
+  card.classList.remove('asking');
+  const box = card.querySelector('.approval');
+  const label = decisionLabels[ap.decision] || ap.decision;
+  if (box) fill(box, h('div', { class: 'decided ' + (ap.decision === 'deny' ? 'bad' : 'good'), text: '✔ ' + label + (ap.reason ? ': ' + ap.reason : '') }));
+  card.querySelector('.tool-status').textContent = ap.decision === 'deny' ? 'denied' : 'approved';
+}
+
+function toolResult(res) {
+  const card = cardFor(res.id, res.name);
+  card.classList.remove('pending', 'asking');
+  card.classList.add(res.ok ? 'ok' : 'failed');
+  const status = card.querySelector('.tool-status');
+  status.textContent = res.ok ? '✓ done' + (res.duration_ms ? ' · ' + res.duration_ms + ' ms' : '') : '✗ ' + (res.category || 'failed');
+  const extra = card.querySelector('.tool-extra');
+  let meta = res.metadata;
+  if (typeof meta === 'string') { try { meta = JSON.parse(meta); } catch { meta = null; } }
+  if (meta && meta.diff) extra.append(renderDiff(meta.diff));
+  const text = res.ok ? res.output : res.error || res.output;
+  if (text) {
+    const shown = text.length > 20000 ? text.slice(0, 20000) + '\n… (' + (text.length - 20000) + ' more characters)' : text;
+    extra.append(h('details', { class: 'tool-output', open: !res.ok }, h('summary', { text: res.ok ? 'output' : 'error' }), h('pre', { text: shown })));
+  }
+  scrollDown();
+}
+
+function renderUsage(u) {
+  if (!u) return;
+  const s = u.session || {};
+  const parts = [
+    'in ' + fmtTokens(s.input_tokens) + ' · out ' + fmtTokens(s.output_tokens) + ' tokens',
+    '$' + (u.cost_usd || 0).toFixed(4),
+  ];
+  if (u.context_percent) parts.push('context ' + u.context_percent.toFixed(0) + '% of ' + fmtTokens(u.context_window));
+  $('#usage').textContent = parts.join(' · ');
+}
+
+function renderTodos(todos) {
+  const box = $('#todos');
+  if (!todos || !todos.length) { box.hidden = true; return; }
+  box.hidden = false;
+  const mark = { completed: '☑', in_progress: '◐', pending: '☐' };
+  fill(box, h('div', { class: 'todos-head', text: 'Plan' }),
+    h('ul', null, todos.map((t) => h('li', { class: 'todo ' + t.status }, h('span', { class: 'mark', text: mark[t.status] || '☐' }), h('span', { text: t.content })))));
+}
+
+function chatError(e) {
+  hideEmpty();
+  const cancelled = e.kind === 'cancelled';
+  $('#messages').append(h('div', { class: 'msg error' + (cancelled ? ' muted' : ''), text: cancelled ? 'Stopped.' : 'Error: ' + e.message }));
+  if (!cancelled && e.fatal) showError(e.message);
+  scrollDown();
+}
+
+function onEvent(name, ev) {
+  switch (name) {
+    case 'session':
+      state.sessionId = ev.session_id;
+      if (ev.session) $('#status-model').textContent = ev.session.provider + '/' + ev.session.model;
+      break;
+    case 'text': appendText(ev.text || ''); break;
+    case 'reasoning': appendReasoning(ev.text || ''); break;
+    case 'tool_call': toolCard(ev.tool_call); break;
+    case 'approval':
+      if (ev.approval.decision) approvalDecided(ev.approval);
+      else approvalBox(ev.approval, ev.session_id);
+      break;
+    case 'tool_result': toolResult(ev.tool_result); break;
+    case 'usage': renderUsage(ev.usage); break;
+    case 'todos': renderTodos(ev.todos); break;
+    case 'error': chatError(ev.error); break;
+    case 'done': {
+      const d = ev.done || {};
+      if (d.stop_reason && !['done', 'cancelled', 'error'].includes(d.stop_reason)) {
+        $('#messages').append(h('div', { class: 'msg note', text: 'Run ended: ' + d.stop_reason.replace('_', ' ') + (d.denials ? ' · ' + d.denials + ' denied' : '') }));
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+function setRunning(on) {
+  state.running = on;
+  $('#send').hidden = on;
+  $('#stop').hidden = !on;
+  $('#chat-input').disabled = false;
+  document.body.classList.toggle('running', on);
+}
+
+async function send() {
+  const input = $('#chat-input');
+  const text = input.value;
+  if (state.running || (!text.trim() && !state.attachments.length)) return;
+  const files = state.attachments;
+  state.attachments = [];
+  renderAttachments();
+  input.value = '';
+  addUser(text, files.map((f) => f.name));
+  state.bubble = null;
+  state.reasoning = null;
+  setRunning(true);
+  const ctrl = new AbortController();
+  state.abort = ctrl;
+  try {
+    await streamChat({ message: text, session_id: state.sessionId || undefined, attachments: files.length ? files : undefined }, onEvent, ctrl.signal);
+  } catch (err) {
+    if (err.name !== 'AbortError') {
+      chatError({ message: err.message, fatal: false });
+      showError(err);
+    }
+  } finally {
+    setRunning(false);
+    state.abort = null;
+    loadSessions().catch(showError);
+  }
+}
+
+async function stop() {
+  try {
+    await api('/api/chat/stop', { method: 'POST', body: { session_id: state.sessionId } });
+  } catch (err) {
+    state.abort?.abort();
+    throw err;
+  }
+  // The server ends the stream itself; make sure a stuck connection ends too.
+  setTimeout(() => state.abort?.abort(), 5000);
+}
+
+// ---- chat: attachments -----------------------------------------------------------
+
+const MAX_ATTACHMENT = 2 << 20;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+function renderAttachments() {
+  fill($('#attachments'), state.attachments.map((a, i) => h('span', { class: 'chip' }, a.name,
+    h('button', { type: 'button', class: 'icon', title: 'Remove', text: '×', onclick: () => { state.attachments.splice(i, 1); renderAttachments(); } }))));
+}
+
+async function addFiles(list) {
+  for (const f of list) {
+    if (f.size > MAX_ATTACHMENT) { showError(f.name + ' is larger than 2 MiB: attach a smaller file'); continue; }
+    if (state.attachments.length >= 8) { showError('at most 8 attachments per message'); break; }
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    if (IMAGE_TYPES.includes(f.type)) {
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      state.attachments.push({ name: f.name, mime: f.type, data: btoa(bin) });
+    } else {
+      try {
+        state.attachments.push({ name: f.name, mime: f.type || 'text/plain', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) });
+      } catch {
+        showError(f.name + ' is not a text file or a PNG, JPEG, GIF or WebP image');
+      }
+    }
+  }
+  renderAttachments();
+}
+
+// ---- chat: sessions and history ------------------------------------------------------
+
+function renderHistory(view) {
+  const box = $('#messages');
+  fill(box);
+  state.cards.clear();
+  state.bubble = null;
+  state.reasoning = null;
+  if (!view.messages.length) {
+    box.append(h('div', { class: 'empty-hint', id: 'chat-empty' }, h('h2', { text: 'What should we work on?' }),
+      h('p', { text: 'Ask about the code in ' + (state.status?.workspace || 'this workspace') + '.' })));
+  }
+  for (const m of view.messages) {
+    if (m.role === 'user') {
+      const text = m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n\n');
+      if (text) addUser(text);
+    } else if (m.role === 'assistant') {
+      state.bubble = null;
+      for (const p of m.parts) {
+        if (p.type === 'text' && p.text) appendTextNow(p.text);
+        else if (p.type === 'tool_call') toolCard(p.tool_call);
+      }
+    } else if (m.role === 'tool') {
+      for (const p of m.parts) {
+        if (p.type === 'tool_result') {
+          const r = p.tool_result;
+          toolResult({ id: r.call_id, name: r.name, ok: !r.is_error, output: r.is_error ? '' : r.content, error: r.is_error ? r.content : '' });
+        }
+      }
+    }
+  }
+  renderTodos(view.todos);
+  renderUsage({ session: view.usage, cost_usd: view.cost_usd });
+  box.scrollTop = box.scrollHeight;
+}
+
+function appendTextNow(text) {
+  const b = state.bubble || newBubble();
+  b.text += text;
+  fill(b.body, renderMarkdown(b.text));
+}
+
+async function loadSessions() {
+  const res = await api('/api/sessions');
+  const cur = state.sessionId || res.current;
+  if (!res.sessions.length) {
+    fill($('#session-list'), h('li', { class: 'muted small', text: 'No sessions yet in this workspace.' }));
+    return;
+  }
+  fill($('#session-list'), res.sessions.map((s) => h('li', {
+    class: s.id === cur ? 'active' : '', dataset: { id: s.id }, title: s.id,
+    onclick: guarded(() => resume(s.id)),
+  }, h('div', { class: 'title', text: s.title || '(untitled)' }),
+  h('div', { class: 'meta muted', text: new Date(s.updated_at).toLocaleString() + ' · ' + s.messages + ' msgs' }))));
+}
+
+async function resume(id) {
+  if (state.running) throw new Error('wait for the current answer to finish (or stop it) before switching sessions');
+  const view = await api('/api/sessions/' + encodeURIComponent(id) + '/resume', { method: 'POST' });
+  state.sessionId = view.id;
+  renderHistory(view);
+  await loadSessions();
+}
+
+async function newChat() {
+  if (state.running) throw new Error('stop the current answer before starting a new chat');
+  const res = await api('/api/history/clear', { method: 'POST' });
+  state.sessionId = res.session_id;
+  renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
+  $('#usage').textContent = '';
+  await loadSessions();
+}
+
+async function loadChat() {
+  await loadStatus();
+  const view = await api('/api/history');
+  if (view.id) state.sessionId = view.id;
+  if (view.messages.length) renderHistory(view);
+  await loadSessions();
+}
+
+// ---- files --------------------------------------------------------------------
+
+function treeItem(e) {
+  const li = h('li', { class: e.dir ? 'dir' : 'file', dataset: { path: e.path } });
+  const label = h('span', { class: 'label', text: (e.dir ? '▸ ' : '') + e.name + (e.symlink ? ' ↪' : '') });
+  li.append(label);
+  label.addEventListener('click', guarded(async () => {
+    if (!e.dir) return openFile(e.path);
+    if (li.classList.toggle('open')) {
+      label.textContent = '▾ ' + e.name;
+      const sub = h('ul');
+      li.append(sub);
+      await loadTree(e.path, sub);
+    } else {
+      label.textContent = '▸ ' + e.name;
+      li.querySelector('ul')?.remove();
+    }
+  }));
+  return li;
+}
+
+async function loadTree(path = '', ul = $('#tree')) {
+  const res = await api('/api/fs/list?path=' + encodeURIComponent(path));
+  fill(ul, res.entries.length ? res.entries.map(treeItem) : h('li', { class: 'muted', text: '(empty)' }));
+}
+
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// openFile loads a file's raw bytes. A textarea turns CRLF into LF, so a
+// CRLF file is edited as LF and saved with CRLF again; files with mixed
+// line endings or bytes that are not UTF-8 open read-only so saving can
+// never change bytes the user did not edit.
+async function openFile(path) {
+  if (state.file?.dirty && !confirm('Discard the unsaved changes to ' + state.file.path + '?')) return;
+  const bytes = await readBytes(path);
+  const ed = $('#editor');
+  let text;
+  let readOnly = '';
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8').decode(bytes);
+    readOnly = 'not UTF-8 text: read-only';
+  }
+  const crlf = text.includes('\r\n');
+  if (!readOnly && text.includes('\r') && (!crlf || /\r(?!\n)|(?<!\r)\n/.test(text))) readOnly = 'mixed line endings: read-only';
+  state.file = { path, original: bytes, crlf, dirty: false, readOnly: !!readOnly };
+  ed.value = crlf ? text.replace(/\r\n/g, '\n') : text;
+  state.file.loaded = ed.value;
+  ed.disabled = false;
+  ed.readOnly = !!readOnly;
+  $('#editor-path').textContent = path;
+  $('#editor-state').textContent = readOnly || (crlf ? 'CRLF' : '') + ' ' + bytes.length + ' bytes';
+  $('#save-file').disabled = !!readOnly;
+  for (const li of document.querySelectorAll('#tree li.file')) li.classList.toggle('active', li.dataset.path === path);
+}
+
+async function saveFile() {
+  const f = state.file;
+  if (!f || f.readOnly) return;
+  const ed = $('#editor');
+  let content = ed.value;
+  if (f.crlf) content = content.replace(/\n/g, '\r\n');
+  const body = { path: f.path };
+  if (ed.value === f.loaded) {
+    // Unchanged: send the original bytes back exactly.
+    let bin = '';
+    for (let i = 0; i < f.original.length; i += 0x8000) bin += String.fromCharCode(...f.original.subarray(i, i + 0x8000));
+    body.content_base64 = btoa(bin);
+  } else {
+    body.content = content;
+  }
+  const res = await api('/api/fs/write', { method: 'POST', body });
+  f.original = body.content !== undefined ? new TextEncoder().encode(content) : f.original;
+  f.loaded = ed.value;
+  f.dirty = false;
+  $('#editor-state').textContent = 'saved · ' + res.bytes + ' bytes';
+}
+
+// ---- models -------------------------------------------------------------------------
+
+async function loadModelProviders() {
+  const sel = $('#model-provider');
+  if (sel.options.length) return;
+  const res = await api('/api/providers');
+  for (const g of res.groups) {
+    const og = h('optgroup', { label: g.group });
+    for (const p of g.providers) og.append(h('option', { value: p.name, text: p.display_name || p.name }));
+    sel.append(og);
+  }
+  sel.value = res.current;
+}
+
+async function loadModels(refresh = false) {
+  await loadModelProviders();
+  const provider = $('#model-provider').value;
+  $('#model-source').textContent = 'loading…';
+  const res = await api('/api/models?provider=' + encodeURIComponent(provider) + (refresh ? '&refresh=1' : ''));
+  state.models = res;
+  const age = res.age_seconds !== undefined && res.fetched_at ? ' · fetched ' + fmtAge(res.age_seconds) + ' ago' : '';
+  $('#model-source').textContent = res.models.length + ' models · ' + res.source + age;
+  const note = $('#model-note');
+  note.hidden = !res.note;
+  note.textContent = res.note || '';
+  renderModels();
+}
+
+function renderModels() {
+  const res = state.models;
+  if (!res) return;
+  const q = $('#model-search').value.trim().toLowerCase();
+  const freeOnly = $('#model-free').checked;
+  const cur = state.status && state.status.provider === res.provider ? state.status.model : res.current;
+  const rows = res.models.filter((m) => (!q || (m.id + ' ' + (m.name || '')).toLowerCase().includes(q)) && (!freeOnly || m.price_label === 'FREE'));
+  fill($('#model-list'), rows.length ? rows.map((m) => h('tr', { class: 'model-row' + (m.id === cur ? ' current' : ''), dataset: { id: m.id } },
+    h('td', null, h('div', { class: 'mono', text: m.id }), m.name && m.name !== m.id ? h('div', { class: 'muted small', text: m.name }) : null,
+      m.tools === false ? h('span', { class: 'badge warn', text: 'no tools' }) : null),
+    h('td', null, m.price_label ? h('span', { class: 'badge' + (m.price_label === 'FREE' ? ' free' : ''), text: m.price_label }) : h('span', { class: 'muted', text: '—' })),
+    h('td', null, m.context_label ? h('span', { class: 'badge', text: m.context_label }) : h('span', { class: 'muted', text: '—' })),
+    h('td', null, m.id === cur ? h('span', { class: 'muted', text: 'in use' })
+      : h('button', { type: 'button', class: 'use', text: 'Use', onclick: guarded(() => switchModel(res.provider, m.id)) }))))
+    : h('tr', null, h('td', { colspan: 4, class: 'muted', text: 'No models match.' })));
+}
+
+async function switchModel(provider, id) {
+  const res = await api('/api/models/switch', { method: 'POST', body: { model: id, provider } });
+  $('#status-model').textContent = res.provider + '/' + res.model;
+  await loadStatus();
+  renderModels();
+}
+
+// ---- Ralph ------------------------------------------------------------------------------
+
+function taskList(v) {
+  if (Array.isArray(v)) return v;
+  if (v && Array.isArray(v.tasks)) return v.tasks;
+  return [];
+}
+
+async function loadRalph() {
+  let res;
+  try {
+    res = await api('/api/ralph');
+  } catch (err) {
+    if (err instanceof APIError && err.status === 501) {
+      fill($('#ralph-list'), h('li', { class: 'muted', text: 'Ralph is not available in this version.' }));
+      fill($('#ralph-detail'), h('div', { class: 'note', text: err.message }));
+      for (const b of document.querySelectorAll('#panel-ralph button, #ralph-prompt')) b.disabled = true;
+      return;
+    }
+    throw err;
+  }
+  const tasks = taskList(res);
+  fill($('#ralph-list'), tasks.length ? tasks.map((t, i) => h('li', { onclick: () => showTask(t), dataset: { id: t.id ?? i } },
+    h('div', { class: 'title', text: t.title || t.prompt || t.description || String(t.id ?? i) }),
+    h('div', { class: 'meta muted', text: t.status || '' }))) : h('li', { class: 'muted', text: 'No tasks yet.' }));
+}
+
+function showTask(t) {
+  fill($('#ralph-detail'), h('h2', { text: t.title || 'Task ' + (t.id ?? '') }),
+    t.status ? h('p', null, h('span', { class: 'badge', text: t.status })) : null,
+    h('pre', { class: 'json', text: JSON.stringify(t, null, 2) }));
+}
+
+async function ralphOp(op, body) {
+  await api('/api/ralph/' + op, { method: 'POST', body: body || {} });
+  await loadRalph();
+}
+
+// ---- settings ---------------------------------------------------------------------------
+
+async function loadSettings() {
+  const [prov, cfg, img] = await Promise.all([api('/api/providers'), api('/api/config'), api('/api/image-providers')]);
+  fill($('#provider-groups'), prov.groups.map((g) => h('div', { class: 'group' },
+    h('h3', { text: g.group[0].toUpperCase() + g.group.slice(1) }),
+    h('div', { class: 'cards' }, g.providers.map(providerCard)))));
+  $('#config-file').textContent = 'Global config file: ' + cfg.file;
+  fill($('#config-list'), cfg.entries.map((e) => h('tr', null, h('td', { class: 'mono', text: e.Key }), h('td', { class: 'mono', text: e.Value }), h('td', { class: 'muted small', text: e.Source }))));
+  const sel = $('#image-provider');
+  fill(sel, h('option', { value: '', text: '(none)' }), img.providers.map((p) => h('option', { value: p.name, text: p.name + (p.notes ? ' — ' + p.notes : '') })));
+  sel.value = img.configured.provider || '';
+  $('#image-model').value = img.configured.model || '';
+  $('#image-base-url').value = img.configured.base_url || '';
+  $('#image-key').placeholder = img.configured.api_key_set ? 'set (' + img.configured.api_key + ') — leave empty to keep' : 'not set';
+}
+
+function providerCard(p) {
+  const key = h('input', { type: 'password', autocomplete: 'off', placeholder: p.key_set ? 'key set (' + p.key_source + ')' : 'API key (' + p.key_hint + ')' });
+  const signup = safeURL(p.signup_url);
+  return h('div', { class: 'provider-card' + (p.current ? ' current' : ''), dataset: { name: p.name } },
+    h('div', { class: 'row spread' }, h('strong', { text: p.display_name || p.name }),
+      p.current ? h('span', { class: 'badge free', text: 'in use' }) : h('button', { type: 'button', text: 'Use', onclick: guarded(async () => {
+        const res = await api('/api/provider/switch', { method: 'POST', body: { provider: p.name } });
+        $('#status-model').textContent = res.provider + '/' + res.model;
+        await loadStatus();
+        await loadSettings();
+      }) })),
+    p.notes ? h('div', { class: 'muted small', text: p.notes }) : null,
+    h('div', { class: 'small' }, p.requires_key ? (p.key_set ? '✓ key set' : 'needs a key') : (p.key_set ? '✓ optional key set' : 'no key needed'),
+      signup ? [' · ', h('a', { href: signup, target: '_blank', rel: 'noopener noreferrer', text: p.requires_key ? 'get a key' : 'website' })] : null),
+    p.requires_key || p.key_env ? h('form', { class: 'row', onsubmit: guarded(async (e) => {
+      e.preventDefault();
+      if (!key.value) throw new Error('enter a key first');
+      await api('/api/config', { method: 'POST', body: { values: { ['providers.' + p.name + '.api_key']: key.value } } });
+      key.value = '';
+      await loadSettings();
+    }) }, key, h('button', { type: 'submit', text: 'Save key' })) : null);
+}
+
+async function saveImageSettings(e) {
+  e.preventDefault();
+  const values = {
+    image_provider: $('#image-provider').value,
+    image_model: $('#image-model').value,
+    image_base_url: $('#image-base-url').value,
+  };
+  if ($('#image-key').value) values.image_api_key = $('#image-key').value;
+  await api('/api/config', { method: 'POST', body: { values } });
+  $('#image-key').value = '';
+  await loadSettings();
+}
+
+// ---- start ----------------------------------------------------------------------------------
+
+function init() {
+  initTheme();
+  loaders.chat = guarded(loadSessions);
+  loaders.files = guarded(async () => { if (!$('#tree').children.length) await loadTree(); });
+  loaders.models = guarded(() => loadModels(false));
+  loaders.ralph = guarded(loadRalph);
+  loaders.settings = guarded(loadSettings);
+  for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showPanel(b.dataset.panel));
+
+  const input = $('#chat-input');
+  $('#chat-form').addEventListener('submit', (e) => { e.preventDefault(); send(); });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
+  });
+  $('#stop').addEventListener('click', guarded(stop));
+  $('#new-chat').addEventListener('click', guarded(newChat));
+  $('#attach-input').addEventListener('change', guarded(async (e) => { await addFiles(e.target.files); e.target.value = ''; }));
+  const chat = $('#panel-chat');
+  chat.addEventListener('dragover', (e) => { e.preventDefault(); chat.classList.add('dropping'); });
+  chat.addEventListener('dragleave', () => chat.classList.remove('dropping'));
+  chat.addEventListener('drop', guarded(async (e) => { e.preventDefault(); chat.classList.remove('dropping'); await addFiles(e.dataTransfer.files); }));
+
+  const ed = $('#editor');
+  ed.addEventListener('input', () => { if (state.file) { state.file.dirty = ed.value !== state.file.loaded; $('#editor-state').textContent = state.file.dirty ? 'modified' : ''; } });
+  ed.addEventListener('keydown', (e) => {
+    if (e.key === 'Tab' && !e.shiftKey && !ed.readOnly) { e.preventDefault(); ed.setRangeText('\t', ed.selectionStart, ed.selectionEnd, 'end'); ed.dispatchEvent(new Event('input')); }
+    if (e.key === 's' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); guarded(saveFile)(); }
+  });
+  $('#save-file').addEventListener('click', guarded(saveFile));
+  $('#tree-refresh').addEventListener('click', guarded(() => loadTree()));
+
+  $('#model-provider').addEventListener('change', guarded(() => loadModels(false)));
+  $('#model-refresh').addEventListener('click', guarded(() => loadModels(true)));
+  $('#model-search').addEventListener('input', renderModels);
+  $('#model-free').addEventListener('change', renderModels);
+
+  $('#ralph-add').addEventListener('submit', guarded(async (e) => {
+    e.preventDefault();
+    const prompt = $('#ralph-prompt').value.trim();
+    if (!prompt) throw new Error('describe the task first');
+    await ralphOp('add', { prompt });
+    $('#ralph-prompt').value = '';
+  }));
+  $('#ralph-run').addEventListener('click', guarded(() => ralphOp('run')));
+  $('#ralph-stop').addEventListener('click', guarded(() => ralphOp('stop')));
+  $('#ralph-clear').addEventListener('click', guarded(() => ralphOp('clear')));
+  $('#image-form').addEventListener('submit', guarded(saveImageSettings));
+
+  window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+  guarded(loadChat)().then(() => {
+    const start = location.hash.slice(1);
+    if (start && start !== 'chat' && loaders[start]) showPanel(start);
+    document.body.dataset.ready = '1';
+  });
+}
+
+init();
