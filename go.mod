@@ -50,7 +50,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
@@ -81,3 +81,10 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// chroma (pulled by glamour for code highlighting) v2.5 and later parse ~300
+// embedded XML lexers and ~70 XML styles in package init: ~10 ms on every
+// aidex start, which breaks the 15 ms start-up budget. v2.2.0 keeps the
+// same API glamour uses with ~3 ms of init. Measure with
+// GODEBUG=inittrace=1 before moving it.
+replace github.com/alecthomas/chroma/v2 => github.com/alecthomas/chroma/v2 v2.2.0
