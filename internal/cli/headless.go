@@ -50,7 +50,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVarP(&f.prompt, "prompt", "p", "", "run headless with this prompt and exit")
 	fl.StringVarP(&f.file, "file", "f", "", "read the prompt from a file ('-' for stdin)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
-	fl.StringVar(&f.provider, "provider", "", "provider to use (see `aidex providers`)")
+	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "at most N model responses in this run (default: max_tool_turns, 25)")
 	fl.StringVar(&f.permissionMode, "permission-mode", "", "plan, ask, auto-edit or yolo (default: permission_mode, ask)")
