@@ -24,8 +24,10 @@ const InitPrompt = `Study this project and write an AGENTS.md file at the worksp
 	`and anything surprising. Keep it short (under 60 lines), concrete and correct: commands that really work here, ` +
 	`paths that exist. If an AGENTS.md already exists, improve it instead of starting over. Write the file with your tools.`
 
-// Default returns aidex's slash commands in help order. /plan, /tasks and
-// /image are added by the features that provide them.
+// Default returns aidex's slash commands in help order: the session's
+// commands, then Ralph's (/plan, /tasks, /task-edit, /implement,
+// /implement-all), /memory, /notes and /image, then /config, /init and
+// /exit.
 func Default() Table {
 	return Table{
 		{Name: "/help", Help: "list the commands and keys", Aliases: []string{"/?"}, Run: cmdHelp},
@@ -47,6 +49,14 @@ func Default() Table {
 		{Name: "/edit", Help: "compose the next prompt in $EDITOR", Run: action(ActEdit)},
 		{Name: "/copy", Help: "copy the last answer to the clipboard (OSC 52)", Run: action(ActCopy)},
 		{Name: "/verbose", Help: "toggle full tool output and reasoning", Run: action(ActVerbose)},
+		{Name: "/plan", Args: "GOAL", Help: "plan a goal into Ralph tasks (read-only), review, then save", Run: cmdPlan},
+		{Name: "/tasks", Help: "the Ralph task list (TUI: split view with a/e/r/s keys; /tasks add TITLE adds one)", Run: cmdTasks},
+		{Name: "/task-edit", Args: "ID [FIELD=VAL...]", Help: "edit a task (no fields: TUI opens $EDITOR); fields: title description priority status type criteria depends", Run: cmdTaskEdit},
+		{Name: "/implement", Args: "ID", Help: "work on one Ralph task now, in this session", Run: cmdImplement},
+		{Name: "/implement-all", Help: "start the Ralph loop over the pending tasks", Run: cmdImplementAll},
+		{Name: "/memory", Args: "[VERB ...]", Help: "list memories; pin|unpin|delete ID, edit ID TEXT, add TEXT, list WORDS (pinned go into the system prompt)", Run: cmdMemory},
+		{Name: "/notes", Help: "list the notes in .aidex/notes", Run: cmdNotes},
+		{Name: "/image", Args: "PROMPT [-o FILE]", Help: "generate an image and save it in the workspace", Run: cmdImage},
 		{Name: "/config", Args: "[KEY [VALUE]]", Help: "show settings, or set one in the global config", Run: cmdConfig},
 		{Name: "/init", Help: "write an AGENTS.md for this project (asks the model)", Run: cmdInit},
 		{Name: "/exit", Help: "quit", Aliases: []string{"/quit", "/q"}, Run: cmdExit},
@@ -389,10 +399,11 @@ func lastText(msgs []llm.Message) string {
 	return ""
 }
 
+// oneLine collapses whitespace and cuts s to max runes (with "…").
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > max {
-		s = s[:max] + "…"
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "…"
 	}
 	return s
 }

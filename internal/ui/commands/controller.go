@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/setup"
 )
@@ -62,6 +64,8 @@ type Controller struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run, for /copy.
 	lastAnswer string
+	// ralph is the workspace's Ralph service (made on first use).
+	ralph *ralph.Service
 }
 
 // New builds the engine for cfg.Session and returns the controller. Errors
@@ -184,11 +188,25 @@ func (c *Controller) PendingContext() int {
 // until the run ends; events go to emit. A cancelled run returns
 // context.Canceled after the engine kept the partial answer.
 func (c *Controller) Run(ctx context.Context, parts []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	return c.RunWith(ctx, parts, nil, emit)
+}
+
+// RunWith is Run with extra engine-owned tools offered for this run only
+// (/implement adds Ralph's complete_task, list_tasks and show_task). The
+// session's engine is not changed: the run uses a copy of it whose
+// Config.ExtraTools has extra appended. The copy shares the tools,
+// policy, approver and store, but not the engine's one-run-per-session
+// guard, so the caller must not start another run in this session until
+// it returns (the front ends run one prompt at a time).
+func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agent.ExtraTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	c.mu.Lock()
 	input := append(append([]llm.Part(nil), c.pending...), parts...)
 	c.pending = nil
 	eng, sess := c.eng, c.sess
 	c.mu.Unlock()
+	if len(extra) > 0 {
+		eng = withExtraTools(eng, extra)
+	}
 	done, err := eng.Run(ctx, sess, input, emit)
 	if done != nil && done.Result != "" {
 		c.mu.Lock()
@@ -196,6 +214,15 @@ func (c *Controller) Run(ctx context.Context, parts []llm.Part, emit func(agent.
 		c.mu.Unlock()
 	}
 	return done, err
+}
+
+// withExtraTools returns a copy of e whose Config.ExtraTools has extra
+// appended (e itself is unchanged).
+func withExtraTools(e *agent.Engine, extra []agent.ExtraTool) *agent.Engine {
+	cfg := e.Config
+	cfg.ExtraTools = append(slices.Clone(cfg.ExtraTools), extra...)
+	return &agent.Engine{Provider: e.Provider, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
+		Store: e.Store, Config: cfg, Now: e.Now}
 }
 
 // SetMode switches the permission mode (plan, ask, auto-edit, yolo) and

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
 )
 
 // Action is something a front end does itself for a command (a picker,
@@ -22,16 +24,26 @@ const (
 	ActCopy         Action = "copy"          // copy the last answer to the clipboard
 	ActVerbose      Action = "verbose"       // toggle full tool output and reasoning
 	ActClearScreen  Action = "clear-screen"  // clear the screen (after /clear)
+	ActPlan         Action = "plan"          // plan the goal Outcome.Arg (Controller.Plan), show the tasks, save them on confirmation
+	ActEditTask     Action = "edit-task"     // edit task Outcome.Arg (the TUI: $EDITOR on TaskJSON; the line mode: field=value help)
+	ActRalphRun     Action = "ralph-run"     // start the Ralph loop (Controller.StartRalph) and show its events
 )
 
 // Outcome is what a command asks of the front end after it ran: quit, send
 // Prompt to the model as if the user typed it (/init, /load), or do Action
 // (with Arg).
+//
+// Tools are engine-owned tools to offer during the Prompt's run only
+// (Controller.RunWith); After, when not nil, is called once that run ends
+// (with the run's context, DoneInfo and error) and returns a line for the
+// user (/implement records the task's outcome there).
 type Outcome struct {
 	Quit   bool
 	Prompt string
 	Action Action
 	Arg    string
+	Tools  []agent.ExtraTool
+	After  func(ctx context.Context, done *agent.DoneInfo, err error) string
 }
 
 // Spec is one slash command: Name with its leading slash ("/model"), Args
@@ -47,7 +59,7 @@ type Spec struct {
 }
 
 // Table is a list of commands in help order. Front ends start from
-// [Default] and may append their own (Ralph adds /plan and /tasks).
+// [Default] and may append their own.
 type Table []Spec
 
 // Find returns the command called name (or an alias), with its slash.

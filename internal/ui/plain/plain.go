@@ -237,3 +237,12 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.D
 		fmt.Fprintln(p.Out, "Answer y, s, a or n (n may be followed by a reason).")
 	}
 }
+
+// Line prints s on a line of its own (ending streamed text first).
+func (p *Printer) Line(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.endReasoning()
+	p.newline()
+	fmt.Fprintln(p.Out, s)
+}

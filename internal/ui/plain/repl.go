@@ -158,7 +158,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case o.Quit:
 		return true, nil
 	case o.Prompt != "":
-		r.runOnce(ctx, ctrl, commands.BuildPrompt(ctrl.Runtime().Workspace, o.Prompt), sigs)
+		r.runPrompt(ctx, ctrl, commands.BuildPrompt(ctrl.Runtime().Workspace, o.Prompt), o.Tools, o.After, sigs)
 		return false, nil
 	}
 	switch o.Action {
@@ -189,6 +189,16 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		if r.Printer.Color {
 			fmt.Fprint(out, "\x1b[H\x1b[2J")
 		}
+	case commands.ActPlan:
+		return false, r.plan(ctx, ctrl, o.Arg, sigs)
+	case commands.ActEditTask:
+		t, err := ctrl.Ralph().Get(o.Arg)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprint(out, commands.TaskEditHelp(t))
+	case commands.ActRalphRun:
+		return false, r.ralphRun(ctx, ctrl, sigs)
 	}
 	return false, nil
 }
@@ -308,6 +318,13 @@ func (r *REPL) shell(ctx context.Context, ctrl *commands.Controller, command str
 
 // runOnce runs one prompt; Ctrl+C cancels it and the partial answer stays.
 func (r *REPL) runOnce(ctx context.Context, ctrl *commands.Controller, p commands.Prompt, sigs <-chan os.Signal) {
+	r.runPrompt(ctx, ctrl, p, nil, nil, sigs)
+}
+
+// runPrompt runs one prompt with extra tools for the run; after (when not
+// nil) reports how the run ended (/implement records its task there).
+func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p commands.Prompt, extra []agent.ExtraTool,
+	after func(context.Context, *agent.DoneInfo, error) string, sigs <-chan os.Signal) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -318,8 +335,11 @@ func (r *REPL) runOnce(ctx context.Context, ctrl *commands.Controller, p command
 		case <-done:
 		}
 	}()
-	d, err := ctrl.Run(rctx, p.Parts, r.Printer.Event)
+	d, err := ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
 	close(done)
+	if after != nil {
+		defer func() { fmt.Fprintln(r.Printer.Out, after(rctx, d, err)) }()
+	}
 	switch {
 	case rctx.Err() != nil && ctx.Err() == nil:
 		fmt.Fprintln(r.Printer.Out, "(stopped; the partial answer is kept)")

@@ -251,6 +251,48 @@ func TestE2EPlainModeThroughPipe(t *testing.T) {
 	require.NotContains(t, s, "\x1b[", "no ANSI colours when the output is a pipe")
 }
 
+// aidex runs the aidex binary (not in tmux) in the test's workspace and
+// environment, e.g. e.aidex("ralph", "add", "TITLE"), and returns its
+// output.
+func (e *e2e) aidex(args ...string) string {
+	e.t.Helper()
+	cmd := exec.Command(aidexBin, append([]string{"-w", e.ws}, args...)...)
+	cmd.Env = e.env
+	out, err := cmd.CombinedOutput()
+	require.NoError(e.t, err, string(out))
+	return string(out)
+}
+
+func TestE2ETasksViewRunsTheLoop(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Text: "Writing the greeting.\n", Calls: []llmtest.Call{{Name: "complete_task", Args: `{"status":"done","summary":"greeting written"}`}}},
+		llmtest.Turn{Text: "Finished the task."})
+	e := start(t, script, "")
+	e.waitFor("fake/scripted-a")
+	require.Contains(t, e.aidex("ralph", "add", "Write the greeting", "--priority", "P1"), "added T-001 [P1]")
+	e.typeLine("/tasks")
+	e.waitFor("Ralph tasks", "T-001", "Write the greeting", "r run the loop")
+	e.keys("r")
+	e.waitFor("✓ T-001 done (reported): greeting written", "Ralph finished (completed): ran 1")
+	require.Contains(t, e.aidex("ralph", "show", "T-001"), "status: done")
+	e.keys("Escape")
+	e.waitFor("Ask anything")
+	e.typeLine("/exit")
+	e.waitFor("EXIT=0")
+}
+
+func TestE2EMemoryListsSavedMemories(t *testing.T) {
+	e := start(t, llmtest.NewScript(t), "")
+	e.waitFor("fake/scripted-a")
+	out := e.aidex("memory", "add", "Prefer tabs over spaces", "--category", "style")
+	id := strings.Fields(out)[0]
+	e.typeLine("/memory")
+	e.waitFor(id, "[style] Prefer tabs over spaces")
+	e.typeLine("/memory pin " + id)
+	e.waitFor("(pinned)")
+	require.Contains(t, e.aidex("memory", "list", "--pinned"), "Prefer tabs over spaces")
+}
+
 // BenchmarkE2EStartToPrompt measures the time from starting aidex in tmux
 // to the first drawn prompt (polling the pane every 2 ms).
 func BenchmarkE2EStartToPrompt(b *testing.B) {

@@ -18,6 +18,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
@@ -36,14 +37,17 @@ var spinFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 const keysHelp = `keys: Enter send · Shift+Enter/Alt+Enter/Ctrl+J newline · Up/Down history · Tab complete
       Esc stop the model (keeps the partial answer) / deny an approval · Ctrl+C clear input, twice quit
       Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning
-      @path attach a file · !command run a shell command yourself (output goes to the conversation)`
+      @path attach a file · !command run a shell command yourself (output goes to the conversation)
+      /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
 
 // Messages of the UI's own commands.
 type (
 	renderTickMsg struct{}
 	spinTickMsg   struct{}
 	printedMsg    struct{}
-	jobDoneMsg    struct {
+	// resumePrintsMsg ends holdPrints.
+	resumePrintsMsg struct{}
+	jobDoneMsg      struct {
 		out     string
 		outcome commands.Outcome
 		err     error
@@ -128,6 +132,16 @@ type model struct {
 	scroll     int
 	quitting   bool
 	sized      bool
+
+	// Ralph: the split view (nil when closed), the plan awaiting review,
+	// per-task transcripts and the loop started from here.
+	tv      *tasksView
+	planRes *ralph.PlanResult
+	rl      ralphLoop
+	// holdPrints keeps output back for a moment after the split view
+	// closed, until the renderer has left the alternate screen (lines
+	// printed before that would land on it and be lost).
+	holdPrints bool
 }
 
 type menuItem struct {
@@ -224,19 +238,23 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.renderStream(false)
 	case spinTickMsg:
 		m.spin++
-		if m.running || m.busy {
+		if m.running || m.busy || m.rl.running {
 			cmds = append(cmds, spinTick())
 		} else {
 			m.spinOn = false
 		}
 	case printedMsg:
 		m.printing = false
+	case resumePrintsMsg:
+		m.holdPrints = false
 	case jobDoneMsg:
 		cmds = append(cmds, m.jobDone(msg))
 	case modelsMsg:
 		m.modelsLoaded(msg)
 	case editedMsg:
 		m.edited(msg)
+	case taskEditedMsg:
+		cmds = append(cmds, m.taskEdited(msg))
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case tea.KeyPressMsg:
@@ -246,7 +264,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.input, cmd = m.input.Update(msg)
 		cmds = append(cmds, cmd)
 	}
-	if (m.running || m.busy) && !m.spinOn {
+	if (m.running || m.busy || m.rl.running) && !m.spinOn {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
@@ -272,9 +290,10 @@ func (m *model) commit(s string) {
 }
 
 // flushPrints prints queued output above the UI, one batch at a time so
-// the order is kept.
+// the order is kept. While the Ralph split view is open (on the alternate
+// screen) the output waits for it to close.
 func (m *model) flushPrints() tea.Cmd {
-	if m.printing || len(m.printQ) == 0 {
+	if m.printing || len(m.printQ) == 0 || m.tv != nil || m.holdPrints {
 		return nil
 	}
 	text := strings.Join(m.printQ, "\n")
@@ -294,6 +313,10 @@ func (m *model) handleItem(it item) tea.Cmd {
 		return m.runEnded(it.end)
 	case it.ev != nil:
 		return m.event(*it.ev)
+	case it.ralph != nil:
+		return m.ralphEvent(*it.ralph)
+	case it.ralphEnd != nil:
+		return m.ralphEnded(it.ralphEnd)
 	}
 	return nil
 }
@@ -423,22 +446,39 @@ func (m *model) runEnded(e *runEnd) tea.Cmd {
 		m.commit(m.st.paint(m.st.yellow, fmt.Sprintf("stopped after %d model responses (max_tool_turns); send \"continue\" to go on", e.done.Turns)))
 	}
 	m.stopped = false
+	var cmds []tea.Cmd
+	if e.then != nil {
+		cmds = append(cmds, e.then(m))
+	}
 	if m.pendingMod != "" {
 		mode := m.pendingMod
 		m.pendingMod = ""
-		return m.setMode(mode)
+		cmds = append(cmds, m.setMode(mode))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 // startRun sends parts to the model in a goroutine.
-func (m *model) startRun(parts []llm.Part) {
+func (m *model) startRun(parts []llm.Part) { m.startRunWith(parts, nil, nil) }
+
+// startRunWith sends parts with extra tools for this run; after (when not
+// nil) is called when the run ends and its line is shown.
+func (m *model) startRunWith(parts []llm.Part, extra []agent.ExtraTool, after func(context.Context, *agent.DoneInfo, error) string) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.running, m.runStart, m.stopped, m.note = cancel, true, time.Now(), false, ""
 	ctrl, q := m.ctrl, m.q
 	go func() {
-		done, err := ctrl.Run(ctx, parts, q.emit)
-		q.push(item{end: &runEnd{done: done, err: err}})
+		done, err := ctrl.RunWith(ctx, parts, extra, q.emit)
+		end := &runEnd{done: done, err: err}
+		if after != nil {
+			line := after(ctx, done, err)
+			end.then = func(m *model) tea.Cmd {
+				m.commit(m.st.paint(m.st.cyan, line))
+				m.refreshTasks()
+				return nil
+			}
+		}
+		q.push(item{end: end})
 	}()
 }
 
@@ -473,7 +513,7 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case o.Quit:
 		return m.quit()
 	case o.Prompt != "":
-		m.startRun(commands.BuildPrompt(m.ctrl.Runtime().Workspace, o.Prompt).Parts)
+		m.startRunWith(commands.BuildPrompt(m.ctrl.Runtime().Workspace, o.Prompt).Parts, o.Tools, o.After)
 		return nil
 	}
 	switch o.Action {
@@ -499,6 +539,13 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case commands.ActClearScreen:
 		m.transcript, m.tokens, m.cost, m.ctxPct, m.todosAll, m.todosDone = nil, 0, 0, 0, 0, 0
 		return tea.ClearScreen
+	case commands.ActPlan:
+		m.startPlan(o.Arg)
+	case commands.ActEditTask:
+		return m.openTaskEditor(o.Arg)
+	case commands.ActRalphRun:
+		m.openTasks()
+		return m.startRalph()
 	}
 	return nil
 }
@@ -525,6 +572,10 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.apiKeyKey(k)
 	case m.picker != nil:
 		return m.pickerKey(k)
+	case m.planRes != nil:
+		return m.planKey(k)
+	case m.tv != nil:
+		return m.tasksKey(k)
 	}
 	if len(m.menu) > 0 {
 		switch s {
@@ -595,6 +646,9 @@ func (m *model) ctrlC() tea.Cmd {
 		m.answer(agent.DecideDeny, "")
 	}
 	m.picker, m.keyFor, m.menu = nil, "", nil
+	if m.tv != nil {
+		m.tv.adding, m.tv.buf = false, ""
+	}
 	if m.input.Value() != "" {
 		m.input.Reset()
 		m.pastes = nil
@@ -693,6 +747,10 @@ func (m *model) slash(line string) tea.Cmd {
 	}
 	if name == "/exit" || name == "/quit" || name == "/q" {
 		return m.quit()
+	}
+	if line == "/tasks" {
+		m.openTasks()
+		return nil
 	}
 	ctrl, table := m.ctrl, m.table
 	return m.runJob(func(ctx context.Context) jobDoneMsg {

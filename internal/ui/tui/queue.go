@@ -7,14 +7,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // item is one thing the engine side hands to the UI: an event, an
-// approval question, or the end of a run.
+// approval question, the end of a run, a Ralph loop's event or its end.
 type item struct {
-	ev  *agent.Event
-	ask *askReq
-	end *runEnd
+	ev       *agent.Event
+	ask      *askReq
+	end      *runEnd
+	ralph    *ralph.Event
+	ralphEnd *ralphEnd
 }
 
 // askReq is an approval question waiting for the user's answer on reply.
@@ -28,10 +31,18 @@ type answer struct {
 	reason string
 }
 
-// runEnd closes a run.
+// runEnd closes a run; then, when not nil, runs on the UI goroutine after
+// the run's end is shown (/implement's outcome, /plan's review).
 type runEnd struct {
 	done *agent.DoneInfo
 	err  error
+	then func(m *model) tea.Cmd
+}
+
+// ralphEnd closes a Ralph loop started from the UI.
+type ralphEnd struct {
+	sum *ralph.Summary
+	err error
 }
 
 // queue carries engine events to the UI without ever blocking the engine:
@@ -59,6 +70,9 @@ func (q *queue) push(it item) {
 // emit is the engine's event callback.
 func (q *queue) emit(e agent.Event) { q.push(item{ev: &e}) }
 
+// emitRalph is the Ralph loop's event callback.
+func (q *queue) emitRalph(e ralph.Event) { q.push(item{ralph: &e}) }
+
 // itemsMsg is a drained batch of queue items.
 type itemsMsg []item
 
@@ -79,10 +93,18 @@ func (q *queue) drain() []item {
 	return coalesce(items)
 }
 
-// coalesce merges consecutive text (and reasoning) deltas into one event.
+// coalesce merges consecutive text (and reasoning) deltas into one event,
+// and a Ralph task's consecutive text deltas.
 func coalesce(items []item) []item {
 	out := items[:0:0]
 	for _, it := range items {
+		if n := len(out); n > 0 && isRalphText(it) && isRalphText(out[n-1]) && out[n-1].ralph.TaskID == it.ralph.TaskID {
+			ev, ae := *out[n-1].ralph, *out[n-1].ralph.Agent
+			ae.Text += it.ralph.Agent.Text
+			ev.Agent = &ae
+			out[n-1] = item{ralph: &ev}
+			continue
+		}
 		if n := len(out); n > 0 && it.ev != nil && out[n-1].ev != nil &&
 			(it.ev.Type == agent.EventText || it.ev.Type == agent.EventReasoning) && out[n-1].ev.Type == it.ev.Type {
 			merged := *out[n-1].ev
@@ -93,6 +115,10 @@ func coalesce(items []item) []item {
 		out = append(out, it)
 	}
 	return out
+}
+
+func isRalphText(it item) bool {
+	return it.ralph != nil && it.ralph.Agent != nil && it.ralph.Agent.Type == agent.EventText
 }
 
 // approver asks approval questions through the queue, so they appear in

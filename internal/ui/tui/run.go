@@ -5,6 +5,14 @@
 // prompts, pickers, the input and the status line — is redrawn. Fullscreen
 // puts the same UI on the alternate screen. The mouse is never captured.
 //
+// /tasks opens Ralph's split view (the task list on the left, the
+// selected task's detail and live transcript on the right; keys a add,
+// e edit in $EDITOR, r run the loop, s stop, Esc back). It uses the
+// alternate screen while open; chat output produced meanwhile reaches the
+// scrollback when it closes. A loop started there keeps running after
+// Esc (its task results are printed as they finish) and is interrupted
+// when the UI quits (the current task goes back to pending).
+//
 // Engine events reach the UI through a queue that never blocks the engine
 // (text deltas are merged); markdown is rendered with glamour on a short
 // debounce, and complete blocks are committed as they finish, so long
@@ -79,8 +87,11 @@ func Run(ctx context.Context, o Options) error {
 	m := newModel(ctx, o, ctrl, o.Base, q)
 	p := tea.NewProgram(m, programOptions(ctx, o)...)
 	final, err := p.Run()
-	if fm, ok := final.(*model); ok && fm.ctrl != nil && fm.ctrl != ctrl {
-		fm.ctrl.Close()
+	if fm, ok := final.(*model); ok {
+		fm.shutdownRalph()
+		if fm.ctrl != nil && fm.ctrl != ctrl {
+			fm.ctrl.Close()
+		}
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
 		if !m.started() {

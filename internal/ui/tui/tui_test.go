@@ -159,13 +159,20 @@ func TestQueueNeverBlocksAndCoalesces(t *testing.T) {
 
 // harness is a TUI model on a real controller against a scripted model.
 type harness struct {
-	m    *model
-	ctrl *commands.Controller
-	ws   string
-	tm   *teatest.TestModel
+	m      *model
+	ctrl   *commands.Controller
+	ws     string
+	tm     *teatest.TestModel
+	script *llmtest.Script
 }
 
 func newHarness(t *testing.T, turns ...llmtest.Turn) *harness {
+	t.Helper()
+	return newHarnessWith(t, Options{Version: "test"}, turns...)
+}
+
+// newHarnessWith is newHarness with the UI's options.
+func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
 	root := t.TempDir()
@@ -190,15 +197,24 @@ func newHarness(t *testing.T, turns ...llmtest.Turn) *harness {
 	ctrl, err := commands.New(ctx, commands.Config{Options: opts, Runtime: rt, Store: store, Session: sess, Approver: approver{q: q}})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)
-	m := newModel(ctx, Options{Version: "test"}, ctrl, nil, q)
-	h := &harness{m: m, ctrl: ctrl, ws: ws}
+	m := newModel(ctx, o, ctrl, nil, q)
+	h := &harness{m: m, ctrl: ctrl, ws: ws, script: script}
 	h.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	return h
 }
 
-func (h *harness) waitFor(t *testing.T, want string) {
+// waitFor waits until the output read from now on holds every string of
+// want (each call consumes the output it reads).
+func (h *harness) waitFor(t *testing.T, want ...string) {
 	t.Helper()
-	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
+	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	},
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // View draws the live part of the screen: the streaming answer's tail,
@@ -16,6 +18,14 @@ func (m *model) View() tea.View {
 	var v tea.View
 	v.AltScreen = m.o.Fullscreen
 	if m.quitting {
+		return v
+	}
+	if m.tv != nil && m.ask == nil {
+		// The split view uses the alternate screen while it is open; the
+		// chat's output waits (flushPrints) and reaches the scrollback
+		// when the view closes.
+		v.AltScreen = true
+		v.SetContent(m.tasksScreen())
 		return v
 	}
 	bottom, cursorRow := m.bottom()
@@ -92,9 +102,11 @@ func (m *model) bottom() (string, int) {
 			m.keyFor, strings.Repeat("•", len([]rune(m.keyBuf)))))
 	case m.picker != nil:
 		above = append(above, m.picker.render(m.st, m.width, max(3, min(12, m.height-8))))
+	case m.planRes != nil:
+		above = append(above, m.st.paint(m.st.bold, fmt.Sprintf("Save these %d tasks to %s? [y] yes  [n] no (Esc)", len(m.planRes.Tasks), ralph.FileName)))
 	}
 	status := renderStatus(m.st, m.status(), m.width)
-	hideInput := m.ask != nil || m.keyFor != "" || m.picker != nil
+	hideInput := m.ask != nil || m.keyFor != "" || m.picker != nil || m.planRes != nil
 	var b strings.Builder
 	row := -1
 	lines := 0
@@ -131,6 +143,15 @@ func (m *model) status() statusInfo {
 		st.Pending = m.ctrl.PendingContext()
 	} else {
 		st.Provider, st.Model, st.Mode = "no provider", "-", "setup"
+	}
+	if st.Note == "" && m.rl.running {
+		st.Note = "Ralph loop running"
+		if m.rl.current != "" {
+			st.Note += " on " + m.rl.current
+		}
+		if m.tv == nil {
+			st.Note += " (/tasks shows it)"
+		}
 	}
 	if m.running || m.busy {
 		st.Working = true
