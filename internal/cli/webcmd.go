@@ -53,7 +53,7 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 	fl.StringVar(&f.host, "host", "127.0.0.1", "address to listen on; anything but loopback exposes aidex to the network")
 	fl.BoolVar(&f.open, "open", false, "open the page in the default browser")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
-	fl.StringVar(&f.provider, "provider", "", "provider to use (see `aidex providers`)")
+	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	return cmd
 }
 
@@ -87,7 +87,6 @@ func (a *app) runWeb(ctx context.Context, f webFlags, port int) error {
 	if !web.IsLoopback(f.host) {
 		fmt.Fprintf(a.proc.Stderr, "aidex: warning: listening on %s: every machine that can reach this address can try the API; the token is the only protection (prefer --host 127.0.0.1)\n", ln.Addr())
 	}
-	fmt.Fprintf(a.proc.Stdout, "aidex web: %s\n", url)
 	portNum := 0
 	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
 		portNum = ta.Port
@@ -98,6 +97,9 @@ func (a *app) runWeb(ctx context.Context, f webFlags, port int) error {
 	} else {
 		defer os.Remove(file)
 	}
+	// The URL line comes after the token file exists, so a script that
+	// waits for the line finds the file too.
+	fmt.Fprintf(a.proc.Stdout, "aidex web: %s\n", url)
 	if rt.Notice != "" && !a.flags.quiet {
 		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
 	}

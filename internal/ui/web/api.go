@@ -40,7 +40,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := Status{Version: s.opts.Version, Provider: rt.Provider.Name, Model: rt.Model, Workspace: rt.Workspace,
 		PermissionMode: rt.Config.PermissionMode, SessionID: s.current, Notice: rt.Notice,
 		ShellTools: rt.Config.WebAllowShellTools, ContextWindow: rt.ModelInfo().ContextWindow,
-		Ralph: s.opts.Ralph != nil, Images: s.opts.Images != nil}
+		Ralph: s.ralph != nil, Images: true}
 	if ls := s.live[s.current]; ls != nil {
 		st.Running = ls.running
 	}

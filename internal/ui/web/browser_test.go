@@ -1,7 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,11 +125,10 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, "send a message", chromedp.SendKeys(chromedp.CSS("#chat-input"), "say hello"), chromedp.Click(chromedp.CSS("#send")))
 	waitJS(t, ctx, "the streamed answer", `[...document.querySelectorAll('.msg.assistant')].some(m => m.textContent.includes('Hello from the scripted model.') && m.querySelector('strong'))`)
 	waitJS(t, ctx, "the run to end", `!document.body.classList.contains('running')`)
+	// The last delta renders on the next animation frame: wait for it.
+	waitJS(t, ctx, "the code block highlighted", `document.querySelectorAll('.msg.assistant .tok-keyword').length > 0 && document.querySelector('.msg.assistant').textContent.includes('onerror')`)
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.msg.assistant img, .msg.assistant script').length`)); n != 0 {
 		t.Errorf("model output created %d img/script elements", n)
-	}
-	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.msg.assistant .tok-keyword').length`)); n == 0 {
-		t.Error("the code block was not highlighted")
 	}
 
 	// Approve a write from its button.
@@ -172,10 +175,10 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("server model = %s", m)
 	}
 
-	// Ralph (not available yet: the page says so) and Settings.
+	// Ralph (an empty list opens the add form) and Settings.
 	do(t, ctx, "open Ralph", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="ralph"]`)))
-	waitJS(t, ctx, "the Ralph notice", `document.querySelector('#ralph-detail').textContent.includes('not available')`)
-	screenshot(t, ctx, "ralph")
+	waitJS(t, ctx, "the empty Ralph panel", `document.querySelector('#ralph-list').textContent.includes('No tasks yet') && !document.querySelector('#ralph-add').hidden`)
+	screenshot(t, ctx, "ralph-empty")
 	do(t, ctx, "open Settings", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="settings"]`)))
 	waitJS(t, ctx, "the providers", `document.querySelectorAll('.provider-card').length > 5 && document.querySelectorAll('#config-list tr').length > 5`)
 	screenshot(t, ctx, "settings")
@@ -200,4 +203,127 @@ func TestBrowserShowsErrors(t *testing.T) {
 	// Without the token the page loads but every call fails: the page must say so.
 	do(t, ctx, "open without token", chromedp.Navigate(e.ts.URL+"/"))
 	waitJS(t, ctx, "the error", `document.querySelector('#errors').textContent.includes('Not signed in')`)
+}
+
+// ralphFixture is a task list with finished tasks of each kind, for the
+// Ralph panel's test and screenshots.
+const ralphFixture = `{"tasks": [
+ {"id": "T-001", "title": "Fix the flaky retry test", "priority": "P0", "task_type": "task", "status": "failed", "attempts": 2,
+  "description": "TestRetry fails one run in ten on CI.", "acceptance_criteria": ["go test -count=50 ./internal/llm passes"],
+  "result": "verification ` + "`go test ./...`" + ` still failed after 2 attempts: exit code 1"},
+ {"id": "US-001", "title": "As a user I can export a session as Markdown", "priority": "P1", "task_type": "story", "status": "done", "attempts": 1,
+  "acceptance_criteria": ["aidex sessions export ID --format md", "code blocks keep their language"], "result": "Added **export --format md** with tests."},
+ {"id": "T-002", "title": "Write the CHANGELOG entry", "priority": "P3", "task_type": "task", "status": "skipped", "attempts": 1,
+  "result": "Nothing to do: the entry exists."},
+ {"id": "T-003", "title": "Document the web API", "priority": "P2", "task_type": "task", "status": "pending", "depends_on": ["T-001"]}
+]}`
+
+// TestBrowserRalph drives the Ralph panel: add a task from the form, run
+// the loop (a scripted model finishes the task through complete_task),
+// watch it turn done with its result, and open its transcript.
+func TestBrowserRalph(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Text: "I will add the greeting to **hello.txt**.", Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hello\n"}`}}},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "complete_task", Args: `{"status":"done","summary":"Added hello.txt with the greeting."}`}}},
+		llmtest.Turn{Text: "Done."},
+		llmtest.Turn{Text: "Reading the handlers to document them…", Hang: true})
+	e := newEnv(t, model, "permission_mode = \"auto-edit\"\n")
+	e.write("ralph_tasks.json", ralphFixture)
+
+	do(t, ctx, "open the Ralph panel", chromedp.Navigate(e.ts.URL+"/?token="+testToken+"#ralph"))
+	waitJS(t, ctx, "the task list", `document.querySelectorAll('#ralph-list li.task').length === 4`)
+	do(t, ctx, "select the failed task", chromedp.Click(chromedp.CSS(`#ralph-list li.task[data-id="T-001"]`)))
+	waitJS(t, ctx, "its detail", `document.querySelector('#ralph-detail').textContent.includes('TestRetry fails') && document.querySelector('#ralph-detail .criteria li') !== null`)
+	screenshot(t, ctx, "ralph-detail")
+
+	// Add a task from the form.
+	do(t, ctx, "open the form", chromedp.Click(chromedp.CSS("#ralph-new")))
+	do(t, ctx, "fill the form",
+		chromedp.SendKeys(chromedp.CSS("#ralph-title"), "Add a greeting file"),
+		chromedp.SendKeys(chromedp.CSS("#ralph-description"), "Create hello.txt saying hello."),
+		chromedp.SendKeys(chromedp.CSS("#ralph-criteria"), "hello.txt exists\nit says hello"),
+		chromedp.SetValue(chromedp.CSS("#ralph-priority"), "P1"),
+		chromedp.Click(chromedp.CSS(`#ralph-add button[type="submit"]`)))
+	waitJS(t, ctx, "the new task", `(() => { const li = document.querySelector('#ralph-list li.task[data-id="T-004"]'); return li && li.dataset.status === 'pending' && li.classList.contains('active'); })()`)
+	waitJS(t, ctx, "its detail", `document.querySelectorAll('#ralph-detail .criteria li').length === 2`)
+
+	// Run one task: the new P1 one goes before the P2 that waits on a failed task.
+	do(t, ctx, "run", chromedp.SetValue(chromedp.CSS("#ralph-max"), "1"), chromedp.Click(chromedp.CSS("#ralph-run")))
+	waitJS(t, ctx, "the task done", `document.querySelector('#ralph-list li.task[data-id="T-004"]').dataset.status === 'done'`)
+	waitJS(t, ctx, "the run over", `!document.querySelector('#ralph-run').disabled && document.querySelector('#ralph-state').textContent.includes('1 done')`)
+	waitJS(t, ctx, "the result and the live log", `document.querySelector('#ralph-detail .result').textContent.includes('Added hello.txt') && document.querySelector('#ralph-detail .live-log').textContent.includes('write_file')`)
+	if got := e.read("hello.txt"); got != "hello\n" {
+		t.Errorf("hello.txt = %q", got)
+	}
+	screenshot(t, ctx, "ralph")
+
+	// The session link opens the transcript.
+	do(t, ctx, "open the transcript", chromedp.Click(chromedp.CSS("#ralph-detail button.open-transcript")))
+	waitJS(t, ctx, "the transcript", `document.querySelector('#ralph-transcript .transcript') !== null && document.querySelector('#ralph-transcript').textContent.includes('I will add the greeting')`)
+	screenshot(t, ctx, "ralph-transcript")
+
+	// A second run, stopped from the page: "Stop" asks for a stop after the
+	// task, "Stop now" interrupts it and the task is pending again.
+	e.addTask(map[string]any{"title": "Document the Ralph endpoints", "priority": "P2"})
+	do(t, ctx, "switch theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
+	do(t, ctx, "run again", chromedp.Click(chromedp.CSS("#ralph-refresh")))
+	waitJS(t, ctx, "the new task listed", `document.querySelector('#ralph-list li.task[data-id="T-005"]') !== null`)
+	do(t, ctx, "run", chromedp.Click(chromedp.CSS("#ralph-run")))
+	waitJS(t, ctx, "the live output", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'in_progress' && document.querySelector('#ralph-detail .live-log').textContent.includes('Reading the handlers')`)
+	screenshot(t, ctx, "ralph-running")
+	do(t, ctx, "stop", chromedp.Click(chromedp.CSS("#ralph-stop")))
+	waitJS(t, ctx, "stop now offered", `document.querySelector('#ralph-stop').textContent.includes('Stop now')`)
+	do(t, ctx, "stop now", chromedp.Click(chromedp.CSS("#ralph-stop")))
+	waitJS(t, ctx, "the task pending again", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'pending' && !document.querySelector('#ralph-run').disabled && document.querySelector('#ralph-state').textContent.includes('interrupted')`)
+	screenshot(t, ctx, "ralph-stopped")
+	if errs, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#errors').innerText`)); strings.TrimSpace(errs) != "" {
+		t.Errorf("the page shows errors: %s", errs)
+	}
+	if v := e.ralph(); v.Tasks[4].Status != "done" || v.Tasks[4].Priority != "P1" || len(v.Tasks[4].Criteria) != 2 || v.Tasks[3].Status != "pending" || v.Tasks[5].Status != "pending" {
+		t.Errorf("task list after the run: %+v", v.Tasks)
+	}
+}
+
+// TestBrowserImage generates an image from the Settings panel (a
+// stand-in for Pollinations answers a real PNG), sees it shown and saved.
+func TestBrowserImage(t *testing.T) {
+	ctx := browser(t)
+	p := newPollinations(t)
+	var buf bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 96, 64))
+	for x := range 96 {
+		for y := range 64 {
+			img.Set(x, y, color.RGBA{R: uint8(x * 2), G: 90, B: uint8(200 - y*2), A: 255})
+		}
+	}
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	p.body = buf.Bytes()
+	e := newEnv(t, nil, "image_base_url = \""+p.URL+"\"\n")
+	do(t, ctx, "open Settings", chromedp.Navigate(e.ts.URL+"/?token="+testToken+"#settings"))
+	waitJS(t, ctx, "the image form", `document.querySelector('#image-provider').options.length > 1`)
+	do(t, ctx, "generate",
+		chromedp.SendKeys(chromedp.CSS("#image-prompt"), "a gradient"),
+		chromedp.SendKeys(chromedp.CSS("#image-width"), "96"),
+		chromedp.SendKeys(chromedp.CSS("#image-height"), "64"),
+		chromedp.SendKeys(chromedp.CSS("#image-save"), "art/gradient.png"),
+		chromedp.Click(chromedp.CSS(`#image-gen button[type="submit"]`)))
+	waitJS(t, ctx, "the image shown", `(() => { const i = document.querySelector('#image-result img'); return i && i.complete && i.naturalWidth === 96; })()`)
+	waitJS(t, ctx, "where it was saved", `document.querySelector('#image-result').textContent.includes('saved to art/gradient.png')`)
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "art", "gradient.png")); !bytes.Equal(got, p.body) {
+		t.Error("the saved image differs from the service's bytes")
+	}
+	do(t, ctx, "scroll to it", chromedp.ScrollIntoView(chromedp.CSS("#image-result")))
+	screenshot(t, ctx, "settings-image")
+	// Choosing the together preset fills its OpenAI-compatible endpoint.
+	do(t, ctx, "choose together", chromedp.SetValue(chromedp.CSS("#image-provider"), "together"))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#image-provider').dispatchEvent(new Event('change'))`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the preset's base URL", `document.querySelector('#image-base-url').value === 'https://api.together.xyz/v1'`)
+	// A refused path is shown in the page.
+	do(t, ctx, "refused path", chromedp.SetValue(chromedp.CSS("#image-save"), "../escape.png"), chromedp.Click(chromedp.CSS(`#image-gen button[type="submit"]`)))
+	waitJS(t, ctx, "the error", `document.querySelector('#errors').textContent.includes('save_as refused')`)
 }

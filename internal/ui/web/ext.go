@@ -2,100 +2,56 @@ package web
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/imagegen"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
-// Ralph is what the Ralph endpoints need of the task loop. Bodies and
-// results are JSON; their shapes belong to the Ralph implementation:
-//
-//	GET  /api/ralph       → Tasks
-//	POST /api/ralph/add   → Add(body)   (a task to queue)
-//	POST /api/ralph/clear → Clear       (remove finished and queued tasks)
-//	POST /api/ralph/stop  → Stop        (stop the running loop)
-//	POST /api/ralph/run   → Run(body)   (start the loop; returns at once)
-//
-// Errors wrapping ErrBadRequest answer 400, others 500. With no Ralph
-// configured the endpoints answer 501.
+// Ralph is what the Ralph endpoints need of the task loop of the
+// workspace; *ralph.Service has exactly these methods (see its
+// documentation for shapes and errors). Server builds one over its own
+// session store and current runtime unless Options.Ralph gives another
+// (tests).
 type Ralph interface {
-	Tasks(ctx context.Context) (any, error)
-	Add(ctx context.Context, body json.RawMessage) (any, error)
-	Clear(ctx context.Context) (any, error)
-	Stop(ctx context.Context) (any, error)
-	Run(ctx context.Context, body json.RawMessage) (any, error)
+	// Snapshot returns the task list with the run state and counts.
+	Snapshot() (ralph.Snapshot, error)
+	// Add appends tasks (ids generated when missing) and returns them as
+	// stored.
+	Add(ctx context.Context, tasks ...ralph.Task) ([]ralph.Task, error)
+	// Clear removes every task; ralph.ErrRunning while a run is going.
+	Clear(ctx context.Context) (int, error)
+	// Reset puts a task back to pending.
+	Reset(ctx context.Context, ref string) (ralph.Task, error)
+	// Stop, Pause and Resume control the running loop (of any process);
+	// ralph.ErrNotRunning when none is going.
+	Stop() error
+	Pause() error
+	Resume() error
+	// Start claims the run (ralph.ErrRunning at once when one is going)
+	// and works in the background, reporting to emit; wait returns the
+	// run's summary when it ends.
+	Start(ctx context.Context, o ralph.RunOptions, emit func(ralph.Event)) (wait func() (*ralph.Summary, error), err error)
 }
 
-// ImageGenerator makes an image for POST /api/image. body is the request
-// as sent ({"prompt": ..., "provider": ..., "model": ..., "size": ...});
-// the result is encoded as the JSON answer. Errors wrapping ErrBadRequest
-// answer 400, others 502. With none configured the endpoint answers 501.
+var _ Ralph = (*ralph.Service)(nil)
+
+// ImageGenerator makes one image for POST /api/image; *imagegen.Generator
+// has this method. Errors are the image service's (answered 502).
 type ImageGenerator interface {
-	Generate(ctx context.Context, body json.RawMessage) (any, error)
+	Generate(ctx context.Context, r imagegen.Request) (imagegen.Image, error)
 }
 
-// ErrBadRequest marks errors of Ralph and ImageGenerator caused by the
-// request (answered 400).
-var ErrBadRequest = errors.New("bad request")
+var _ ImageGenerator = (*imagegen.Generator)(nil)
 
-func (s *Server) handleRalphList(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Ralph == nil {
-		writeError(w, http.StatusNotImplemented, "the Ralph task loop is not available in this build of aidex web")
-		return
-	}
-	v, err := s.opts.Ralph.Tasks(r.Context())
-	answerExt(w, v, err, http.StatusInternalServerError)
-}
-
-func (s *Server) handleRalphOp(w http.ResponseWriter, r *http.Request) {
-	var body json.RawMessage
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	op := r.PathValue("op")
-	switch op {
-	case "add", "clear", "stop", "run":
-	default:
-		writeError(w, http.StatusNotFound, "no such Ralph operation: use add, clear, stop or run")
-		return
-	}
-	if s.opts.Ralph == nil {
-		writeError(w, http.StatusNotImplemented, "the Ralph task loop is not available in this build of aidex web")
-		return
-	}
-	var v any
-	var err error
-	switch op {
-	case "add":
-		v, err = s.opts.Ralph.Add(r.Context(), body)
-	case "clear":
-		v, err = s.opts.Ralph.Clear(r.Context())
-	case "stop":
-		v, err = s.opts.Ralph.Stop(r.Context())
-	case "run":
-		v, err = s.opts.Ralph.Run(r.Context(), body)
-	}
-	answerExt(w, v, err, http.StatusInternalServerError)
-}
-
-func answerExt(w http.ResponseWriter, v any, err error, failStatus int) {
-	switch {
-	case errors.Is(err, ErrBadRequest):
-		writeError(w, http.StatusBadRequest, err.Error())
-	case err != nil:
-		writeError(w, failStatus, err.Error())
-	default:
-		writeJSON(w, http.StatusOK, v)
-	}
-}
-
-// ImageProvider is a known image-generation provider in GET
-// /api/image-providers: its name, default model, endpoint, whether it
-// needs a key, and where to get one.
+// ImageProvider is a known image-generation service in GET
+// /api/image-providers: its name, the image_provider value that reaches it
+// (its wire format: "pollinations" or "openai"), default model, endpoint,
+// whether it needs a key, and where to get one.
 type ImageProvider struct {
 	Name        string `json:"name"`
+	Provider    string `json:"provider"`
 	Model       string `json:"model"`
 	BaseURL     string `json:"base_url"`
 	RequiresKey bool   `json:"requires_key"`
@@ -107,9 +63,9 @@ type ImageProvider struct {
 // documented by each provider).
 func imageProviders() []ImageProvider {
 	return []ImageProvider{
-		{Name: "pollinations", Model: "flux", BaseURL: "https://image.pollinations.ai", Notes: "no signup needed"},
-		{Name: "openai", Model: "gpt-image-1", BaseURL: "https://api.openai.com/v1", RequiresKey: true, SignupURL: "https://platform.openai.com/api-keys"},
-		{Name: "together", Model: "black-forest-labs/FLUX.1-schnell-Free", BaseURL: "https://api.together.xyz/v1", RequiresKey: true, SignupURL: "https://api.together.ai/settings/api-keys", Notes: "free FLUX.1 schnell model"},
+		{Name: "pollinations", Provider: imagegen.ProviderPollinations, Model: "flux", BaseURL: "https://image.pollinations.ai", Notes: "no signup needed"},
+		{Name: "openai", Provider: imagegen.ProviderOpenAI, Model: "gpt-image-1", BaseURL: "https://api.openai.com/v1", RequiresKey: true, SignupURL: "https://platform.openai.com/api-keys"},
+		{Name: "together", Provider: imagegen.ProviderOpenAI, Model: "black-forest-labs/FLUX.1-schnell-Free", BaseURL: "https://api.together.xyz/v1", RequiresKey: true, SignupURL: "https://api.together.ai/settings/api-keys", Notes: "free FLUX.1 schnell model"},
 	}
 }
 
@@ -125,20 +81,6 @@ func (s *Server) handleImageProviders(w http.ResponseWriter, r *http.Request) {
 		"providers": imageProviders(),
 		"configured": map[string]any{"provider": c.ImageProvider, "model": c.ImageModel, "base_url": c.ImageBaseURL,
 			"api_key_set": c.ImageAPIKey != "", "api_key": key},
-		"available": s.opts.Images != nil,
+		"available": true,
 	})
-}
-
-// handleImage generates an image: POST /api/image {"prompt": ...}.
-func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
-	var body json.RawMessage
-	if !decodeBody(w, r, &body) {
-		return
-	}
-	if s.opts.Images == nil {
-		writeError(w, http.StatusNotImplemented, "image generation is not available in this build of aidex web")
-		return
-	}
-	v, err := s.opts.Images.Generate(r.Context(), body)
-	answerExt(w, v, err, http.StatusBadGateway)
 }

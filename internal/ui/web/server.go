@@ -17,7 +17,11 @@
 // (https://html.spec.whatwg.org/multipage/server-sent-events.html) whose
 // event names are the engine's event types (text, tool_call, approval,
 // tool_result, usage, todos, error, done) and whose data is the event as
-// JSON (agent.Event).
+// JSON (agent.Event). A Ralph run (POST /api/ralph/run, GET
+// /api/ralph/events) streams the same way with Ralph's event names
+// (task_start, the engine's events, verify_start, verify, task_done,
+// paused, resumed, finished) and ralph.Event as data; it belongs to the
+// server, not to the tab that started it (see ralph.go).
 package web
 
 import (
@@ -34,6 +38,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/setup"
 )
@@ -44,7 +49,11 @@ import (
 // provider switches reload it with changed flags. Token is the per-launch
 // secret (see NewToken), required. Host is the --host the listener was
 // bound to ("" or "127.0.0.1" for loopback). Version is shown in the page.
-// Ralph and Images serve the Ralph and image endpoints (nil: 501).
+// Ralph serves the Ralph endpoints (nil: a ralph.Service of the
+// workspace whose runs use the server's session store and current runtime
+// with the web confinement). Images generates images for POST /api/image
+// (nil: an imagegen.Generator built from the current configuration at each
+// request).
 // MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
 // 429.
 type Options struct {
@@ -72,6 +81,13 @@ type Server struct {
 	runs    int                     // chat runs in progress
 
 	approvals approvals
+
+	ralph    Ralph
+	ralphHub ralphHub
+	// bg lives as long as the server: Ralph runs belong to it, not to the
+	// request that started them. Close cancels it.
+	bg       context.Context
+	bgCancel context.CancelFunc
 }
 
 // liveSession is a session loaded in memory with its engine.
@@ -108,8 +124,13 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sessions: %w", err)
 	}
-	return &Server{opts: o, store: store, rt: rt, flags: flags, live: map[string]*liveSession{},
-		approvals: approvals{pending: map[string]*pendingApproval{}}}, nil
+	s := &Server{opts: o, store: store, rt: rt, flags: flags, live: map[string]*liveSession{},
+		approvals: approvals{pending: map[string]*pendingApproval{}}, ralph: o.Ralph}
+	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
+	if s.ralph == nil {
+		s.ralph = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: ralphBackend{s}})
+	}
+	return s, nil
 }
 
 // Runtime returns the runtime in use (it changes on model switches).
@@ -119,9 +140,12 @@ func (s *Server) Runtime() *setup.Runtime {
 	return s.rt
 }
 
-// Close cancels running chats, stops the sessions' background processes
-// and closes the session store.
+// Close cancels running chats and the Ralph run (waiting up to 10 seconds
+// for it to put its current task back to pending), stops the sessions'
+// background processes and closes the session store.
 func (s *Server) Close() error {
+	s.closeRalph()
+	s.bgCancel()
 	s.mu.Lock()
 	for id, ls := range s.live {
 		if ls.cancel != nil {
@@ -193,7 +217,14 @@ func (s *Server) routes(port string) http.Handler {
 	mux.HandleFunc("GET /api/image-providers", s.handleImageProviders)
 	mux.HandleFunc("POST /api/image", s.handleImage)
 	mux.HandleFunc("GET /api/ralph", s.handleRalphList)
-	mux.HandleFunc("POST /api/ralph/{op}", s.handleRalphOp)
+	mux.HandleFunc("GET /api/ralph/events", s.handleRalphEvents)
+	mux.HandleFunc("POST /api/ralph/add", s.handleRalphAdd)
+	mux.HandleFunc("POST /api/ralph/clear", s.handleRalphClear)
+	mux.HandleFunc("POST /api/ralph/reset", s.handleRalphReset)
+	mux.HandleFunc("POST /api/ralph/stop", s.handleRalphStop)
+	mux.HandleFunc("POST /api/ralph/pause", s.handleRalphPause(true))
+	mux.HandleFunc("POST /api/ralph/resume", s.handleRalphPause(false))
+	mux.HandleFunc("POST /api/ralph/run", s.handleRalphRun)
 	mux.HandleFunc("POST /api/chat", s.handleChat)
 	mux.HandleFunc("POST /api/chat/stop", s.handleChatStop)
 	mux.HandleFunc("GET /api/sessions", s.handleSessions)

@@ -41,13 +41,16 @@ export async function readBytes(path) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-// streamChat posts a chat message and calls onEvent(name, data) for each
-// Server-Sent Event of the answer until the stream ends.
-export async function streamChat(body, onEvent, signal) {
-  const res = await fetch('/api/chat', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body), signal, credentials: 'same-origin',
-  });
+// streamSSE requests path (GET, or POST with a JSON body) and calls
+// onEvent(name, data) for each Server-Sent Event of the answer until the
+// stream ends. A failed request (before the stream opens) throws APIError.
+export async function streamSSE(path, { method = 'GET', body, signal } = {}, onEvent) {
+  const opts = { method, headers: {}, signal, credentials: 'same-origin' };
+  if (method !== 'GET') {
+    opts.headers['Content-Type'] = 'application/json';
+    opts.body = JSON.stringify(body ?? {});
+  }
+  const res = await fetch(path, opts);
   if (!res.ok) throw await failure(res);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = '';
@@ -68,4 +71,10 @@ export async function streamChat(body, onEvent, signal) {
       if (data) onEvent(name, JSON.parse(data));
     }
   }
+}
+
+// streamChat posts a chat message and calls onEvent(name, data) for each
+// Server-Sent Event of the answer until the stream ends.
+export function streamChat(body, onEvent, signal) {
+  return streamSSE('/api/chat', { method: 'POST', body, signal }, onEvent);
 }

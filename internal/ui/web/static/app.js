@@ -2,7 +2,7 @@
 // Settings) over the HTTP API; chat answers stream as Server-Sent Events
 // named after the engine's events.
 import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
-import { api, readBytes, streamChat, APIError } from './api.js';
+import { api, readBytes, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
 
 const state = {
@@ -586,40 +586,342 @@ async function switchModel(provider, id) {
 
 // ---- Ralph ------------------------------------------------------------------------------
 
-function taskList(v) {
-  if (Array.isArray(v)) return v;
-  if (v && Array.isArray(v.tasks)) return v.tasks;
-  return [];
+const ralph = {
+  view: null, // the last GET /api/ralph
+  selected: '', // the task shown in the detail pane ('' = none)
+  follow: true, // select each task as the run starts it
+  streaming: false, // this page follows the server's run
+  abort: null,
+  live: new Map(), // task id -> live output box {el, bubble}
+  poll: 0,
+};
+
+const statusMark = { pending: '○', in_progress: '◐', done: '✓', failed: '✗', skipped: '↷' };
+
+function taskById(id) {
+  return ralph.view?.tasks.find((t) => t.id === id);
+}
+
+// updateTask replaces a task of the list with a snapshot from an event.
+function updateTask(t) {
+  if (!ralph.view || !t) return;
+  const i = ralph.view.tasks.findIndex((x) => x.id === t.id);
+  if (i >= 0) ralph.view.tasks[i] = t;
+  else ralph.view.tasks.push(t);
+  renderRalph();
 }
 
 async function loadRalph() {
-  let res;
-  try {
-    res = await api('/api/ralph');
-  } catch (err) {
-    if (err instanceof APIError && err.status === 501) {
-      fill($('#ralph-list'), h('li', { class: 'muted', text: 'Ralph is not available in this version.' }));
-      fill($('#ralph-detail'), h('div', { class: 'note', text: err.message }));
-      for (const b of document.querySelectorAll('#panel-ralph button, #ralph-prompt')) b.disabled = true;
-      return;
-    }
-    throw err;
+  ralph.view = await api('/api/ralph');
+  renderRalph();
+  const v = ralph.view;
+  if (v.running && v.live && !ralph.streaming) followRalph('/api/ralph/events', { method: 'GET' });
+  clearTimeout(ralph.poll);
+  if (v.running && !ralph.streaming && document.querySelector('#panel-ralph.active')) {
+    ralph.poll = setTimeout(guarded(loadRalph), 3000); // another process runs the loop
   }
-  const tasks = taskList(res);
-  fill($('#ralph-list'), tasks.length ? tasks.map((t, i) => h('li', { onclick: () => showTask(t), dataset: { id: t.id ?? i } },
-    h('div', { class: 'title', text: t.title || t.prompt || t.description || String(t.id ?? i) }),
-    h('div', { class: 'meta muted', text: t.status || '' }))) : h('li', { class: 'muted', text: 'No tasks yet.' }));
 }
 
-function showTask(t) {
-  fill($('#ralph-detail'), h('h2', { text: t.title || 'Task ' + (t.id ?? '') }),
-    t.status ? h('p', null, h('span', { class: 'badge', text: t.status })) : null,
-    h('pre', { class: 'json', text: JSON.stringify(t, null, 2) }));
+function renderRalph() {
+  const v = ralph.view;
+  if (!v) return;
+  const c = v.counts || {};
+  $('#ralph-counts').textContent = v.tasks.length ? ['pending', 'in_progress', 'done', 'failed']
+    .filter((s) => c[s]).map((s) => c[s] + ' ' + s.replace('_', ' ')).join(' · ') : '';
+  const running = v.running || ralph.streaming;
+  $('#ralph-run').disabled = running;
+  $('#ralph-max').disabled = running;
+  $('#ralph-stop').disabled = !running;
+  $('#ralph-pause').disabled = !running;
+  $('#ralph-pause').textContent = v.paused ? 'Resume' : 'Pause';
+  $('#ralph-stop').textContent = v.stop_requested ? '■ Stop now' : '■ Stop';
+  $('#ralph-stop').title = v.stop_requested ? 'Interrupt the current task now (it goes back to pending)' : 'Stop after the current task';
+  $('#ralph-clear').disabled = running || !v.tasks.length;
+  let line = '';
+  if (running) line = v.paused ? '⏸ paused — resume to go on' : v.stop_requested ? 'stopping after the current task…' : '● running' + (v.current ? ' ' + v.current : '');
+  else if (ralph.finished) line = ralph.finished;
+  fill($('#ralph-state'), line ? h('span', { class: running ? 'live-dot' : 'muted', text: line }) : null);
+  fill($('#ralph-notices'), (v.notices || []).map((n) => h('div', { class: 'note small', text: n })));
+  fill($('#ralph-list'), v.tasks.length ? v.tasks.map((t) => h('li', {
+    class: 'task ' + t.status + (t.id === ralph.selected ? ' active' : '') + (t.id === v.current && running ? ' current' : ''),
+    dataset: { id: t.id, status: t.status }, title: t.id + ' · ' + t.status,
+    onclick: () => { ralph.follow = false; selectTask(t.id); },
+  },
+  h('span', { class: 'mark ' + t.status, text: statusMark[t.status] || '?' }),
+  h('div', { class: 'task-main' },
+    h('div', { class: 'title', text: t.title }),
+    h('div', { class: 'meta' }, h('span', { class: 'mono', text: t.id }), h('span', { class: 'prio ' + t.priority, text: t.priority }),
+      h('span', { class: 'status-text', text: t.status.replace('_', ' ') }))))) : h('li', { class: 'muted small empty', text: 'No tasks yet. Add one with “+ New task”, or let the model propose some: aidex plan "GOAL".' }));
+  if (ralph.selected && !taskById(ralph.selected)) ralph.selected = '';
+  if (!v.tasks.length && !ralph.selected && !ralph.formOffered) {
+    ralph.formOffered = true; // an empty list opens the form once
+    showAddForm();
+  } else if ($('#ralph-add').hidden) {
+    renderTaskDetail();
+  }
 }
 
-async function ralphOp(op, body) {
-  await api('/api/ralph/' + op, { method: 'POST', body: body || {} });
+function selectTask(id) {
+  ralph.selected = id;
+  $('#ralph-add').hidden = true;
+  for (const li of document.querySelectorAll('#ralph-list li.task')) li.classList.toggle('active', li.dataset.id === id);
+  renderTaskDetail();
+}
+
+function showAddForm() {
+  ralph.selected = '';
+  for (const li of document.querySelectorAll('#ralph-list li.task')) li.classList.remove('active');
+  fill($('#ralph-detail'));
+  $('#ralph-add').hidden = false;
+  $('#ralph-title').focus();
+}
+
+function section(title, ...body) {
+  return h('section', { class: 'task-section' }, h('h3', { text: title }), ...body);
+}
+
+function renderTaskDetail() {
+  const box = $('#ralph-detail');
+  const t = taskById(ralph.selected);
+  if (!t) {
+    fill(box, h('p', { class: 'muted', text: ralph.view?.tasks.length ? 'Select a task to see its details.' : '' }));
+    return;
+  }
+  const v = ralph.view;
+  const busy = (v.running || ralph.streaming) && t.status === 'in_progress';
+  const live = ralph.live.get(t.id);
+  const when = t.updated_at ? new Date(t.updated_at).toLocaleString() : '';
+  fill(box,
+    h('div', { class: 'task-head' },
+      h('h2', { text: t.title }),
+      h('div', { class: 'row' },
+        h('span', { class: 'mono muted', text: t.id }),
+        h('span', { class: 'badge st-' + t.status, text: t.status.replace('_', ' ') }),
+        h('span', { class: 'badge prio ' + t.priority, text: t.priority }),
+        h('span', { class: 'badge', text: t.task_type }),
+        h('span', { class: 'muted small', text: [t.attempts ? t.attempts + (t.attempts === 1 ? ' attempt' : ' attempts') : '', when ? 'updated ' + when : ''].filter(Boolean).join(' · ') }))),
+    h('div', { class: 'row task-actions' },
+      t.status !== 'pending' && !busy ? h('button', { type: 'button', text: '↺ Reset to pending', onclick: guarded(() => resetTask(t.id)) }) : null,
+      t.status === 'pending' && !v.running && !ralph.streaming ? h('button', { type: 'button', text: '▶ Run this task', onclick: guarded(() => runRalph([t.id])) }) : null,
+      t.session_id ? h('button', { type: 'button', class: 'open-transcript', text: 'Open transcript', onclick: guarded(() => openTranscript(t.session_id)) }) : null,
+      t.session_id && !busy ? h('button', { type: 'button', text: 'Continue in Chat', onclick: guarded(async () => { await resume(t.session_id); showPanel('chat'); }) }) : null),
+    t.description ? section('Description', h('div', { class: 'prose', text: t.description })) : null,
+    t.acceptance_criteria?.length ? section('Acceptance criteria', h('ul', { class: 'criteria' }, t.acceptance_criteria.map((c) => h('li', { text: c })))) : null,
+    t.depends_on?.length ? section('Depends on', h('div', null, t.depends_on.map((d) => {
+      const dep = taskById(d);
+      return h('button', { type: 'button', class: 'chip link', text: d + (dep ? ' · ' + dep.status.replace('_', ' ') : ''), onclick: () => selectTask(d) });
+    }))) : null,
+    t.result ? section('Result', h('div', { class: 'md result ' + t.status }, renderMarkdown(t.result))) : null,
+    live ? section(busy ? 'Live' : 'Last run in this page', live.el) : null,
+    h('div', { id: 'ralph-transcript' }));
+}
+
+async function resetTask(id) {
+  const res = await api('/api/ralph/reset', { method: 'POST', body: { id } });
+  updateTask(res.task);
+}
+
+// ---- Ralph: live output of the run ----
+
+function liveBox(id) {
+  let l = ralph.live.get(id);
+  if (!l) {
+    l = { el: h('div', { class: 'live-log' }), bubble: null, cards: new Map() };
+    ralph.live.set(id, l);
+    while (ralph.live.size > 20) ralph.live.delete(ralph.live.keys().next().value);
+  }
+  return l;
+}
+
+function liveLine(l, cls, text) {
+  l.bubble = null;
+  l.el.append(h('div', { class: 'live-line ' + cls, text }));
+  scrollLive(l);
+}
+
+function scrollLive(l) {
+  const box = l.el;
+  if (box.scrollHeight - box.scrollTop - box.clientHeight < 200) box.scrollTop = box.scrollHeight;
+}
+
+function liveText(l, delta) {
+  if (!l.bubble) {
+    const body = h('div', { class: 'md' });
+    l.el.append(body);
+    l.bubble = { body, text: '', queued: false };
+  }
+  const b = l.bubble;
+  b.text += delta;
+  if (!b.queued) {
+    b.queued = true;
+    requestAnimationFrame(() => { b.queued = false; fill(b.body, renderMarkdown(b.text)); scrollLive(l); });
+  }
+}
+
+function liveTool(l, call) {
+  l.bubble = null;
+  const status = h('span', { class: 'tool-status', text: 'running…' });
+  const el = h('div', { class: 'live-line tool' }, h('span', { class: 'tool-icon', text: '⚙ ' }), h('span', { class: 'tool-name', text: call.name }),
+    h('span', { class: 'tool-arg', text: ' ' + argSummary(call.arguments) }), status);
+  l.cards.set(call.id, { el, status });
+  l.el.append(el);
+  scrollLive(l);
+}
+
+function liveResult(l, res) {
+  const c = l.cards.get(res.id);
+  if (!c) return;
+  c.el.classList.add(res.ok ? 'ok' : 'failed');
+  c.status.textContent = res.ok ? ' ✓' : ' ✗ ' + (res.error || res.category || 'failed').split('\n')[0].slice(0, 160);
+}
+
+function onRalphEvent(name, ev) {
+  const a = ev.event || {};
+  const l = ev.task_id ? liveBox(ev.task_id) : null;
+  switch (name) {
+    case 'task_start':
+      ralph.view.current = ev.task_id;
+      ralph.view.running = true;
+      liveLine(l, 'start', '▶ started ' + ev.task_id + (ev.task.attempts > 1 ? ' (attempt ' + ev.task.attempts + ')' : ''));
+      if (ralph.follow || !ralph.selected) ralph.selected = ev.task_id;
+      updateTask(ev.task);
+      break;
+    case 'text': liveText(l, a.text || ''); break;
+    case 'tool_call': liveTool(l, a.tool_call); break;
+    case 'tool_result': liveResult(l, a.tool_result); break;
+    case 'approval':
+      if (a.approval?.decision === 'deny') liveLine(l, 'bad', '⛔ ' + a.approval.tool + ' denied by the permission policy' + (a.approval.reason ? ': ' + a.approval.reason : ''));
+      break;
+    case 'error':
+      if (l && a.error?.kind === 'cancelled') liveLine(l, 'muted', 'Stopped.');
+      else if (l) liveLine(l, 'bad', 'Error: ' + (a.error?.message || 'unknown'));
+      else showError(a.error?.message || 'the Ralph run failed');
+      break;
+    case 'verify_start': liveLine(l, 'muted', '⧗ verifying: ' + ev.verify.command); break;
+    case 'verify': {
+      const r = ev.verify.result || {};
+      liveLine(l, r.ok ? 'good' : 'bad', r.ok ? '✓ verification passed' : '✗ verification failed (' + (r.error || 'exit code ' + r.exit_code) + ')');
+      break;
+    }
+    case 'task_done': {
+      const o = ev.outcome || {};
+      liveLine(l, o.status === 'done' ? 'good' : o.status === 'failed' ? 'bad' : 'muted', '■ ' + ev.task_id + ' ' + o.status + ' (' + (o.reason || '').replace('_', ' ') + ')');
+      ralph.view.current = '';
+      updateTask(ev.task);
+      break;
+    }
+    case 'paused': ralph.view.paused = true; renderRalph(); break;
+    case 'resumed': ralph.view.paused = false; renderRalph(); break;
+    case 'finished': {
+      const s = ev.summary || {};
+      const why = { completed: 'Run complete', blocked: 'Run ended (the rest wait on dependencies)', max_iterations: 'Run ended at the task limit', stopped: 'Run stopped', interrupted: 'Run interrupted' };
+      ralph.finished = (why[s.reason] || 'Run ended') + ': ' + (s.ran || 0) + ' run, ' + (s.done || 0) + ' done' +
+        (s.failed?.length ? ', ' + s.failed.length + ' failed' : '') + (s.waiting?.length ? ', ' + s.waiting.length + ' waiting on dependencies' : '');
+      break;
+    }
+    default: break;
+  }
+  if (l && ev.task_id === ralph.selected && !l.el.isConnected && $('#ralph-add').hidden) renderTaskDetail();
+}
+
+// followRalph streams the server's run (POST /api/ralph/run starts one;
+// GET /api/ralph/events follows one already going) until it ends.
+async function followRalph(path, opts) {
+  if (ralph.streaming) return;
+  ralph.streaming = true;
+  ralph.finished = '';
+  const ctrl = new AbortController();
+  ralph.abort = ctrl;
+  renderRalph();
+  try {
+    await streamSSE(path, { ...opts, signal: ctrl.signal }, (name, ev) => {
+      try { onRalphEvent(name, ev); } catch (err) { showError(err); }
+    });
+  } catch (err) {
+    if (err.name !== 'AbortError') showError(err);
+  } finally {
+    ralph.streaming = false;
+    ralph.abort = null;
+    await guarded(loadRalph)();
+  }
+}
+
+function runRalph(taskIds) {
+  const body = {};
+  const max = $('#ralph-max').value.trim();
+  if (max) body.max_iterations = Number(max);
+  if (taskIds) body.task_ids = taskIds;
+  ralph.follow = true;
+  followRalph('/api/ralph/run', { method: 'POST', body });
+}
+
+async function stopRalph() {
+  const now = !!ralph.view?.stop_requested;
+  await api('/api/ralph/stop', { method: 'POST', body: { now } });
   await loadRalph();
+}
+
+async function pauseRalph() {
+  await api('/api/ralph/' + (ralph.view?.paused ? 'resume' : 'pause'), { method: 'POST' });
+  await loadRalph();
+}
+
+async function clearRalph() {
+  if (!confirm('Remove every task from the list?')) return;
+  await api('/api/ralph/clear', { method: 'POST' });
+  ralph.selected = '';
+  ralph.live.clear();
+  await loadRalph();
+}
+
+async function addTask(e) {
+  e.preventDefault();
+  const title = $('#ralph-title').value.trim();
+  if (!title) throw new Error('give the task a title');
+  const lines = (s) => s.split('\n').map((x) => x.trim()).filter(Boolean);
+  const body = {
+    title,
+    description: $('#ralph-description').value.trim(),
+    acceptance_criteria: lines($('#ralph-criteria').value),
+    priority: $('#ralph-priority').value,
+    task_type: $('#ralph-type').value,
+    depends_on: $('#ralph-deps').value.split(/[\s,]+/).filter(Boolean),
+  };
+  const res = await api('/api/ralph/add', { method: 'POST', body });
+  $('#ralph-add').reset();
+  $('#ralph-add').hidden = true;
+  await loadRalph();
+  selectTask(res.task.id);
+}
+
+// openTranscript shows a task's session (GET /api/sessions/{id}) below
+// its detail.
+async function openTranscript(id) {
+  const view = await api('/api/sessions/' + encodeURIComponent(id));
+  const box = $('#ralph-transcript');
+  if (!box) return;
+  const items = [];
+  for (const m of view.messages) {
+    for (const p of m.parts || []) {
+      if (p.type === 'text' && p.text && m.role === 'user') {
+        // The first user message is the task prompt: long, so folded.
+        items.push(p.text.length > 400 ? h('details', { class: 'prompt' }, h('summary', { text: 'Prompt (' + p.text.split('\n')[0].replace(/^#+\s*/, '').slice(0, 80) + ')' }), h('div', { class: 'msg user', text: p.text }))
+          : h('div', { class: 'msg user', text: p.text }));
+      } else if (p.type === 'text' && p.text) {
+        items.push(h('div', { class: 'msg assistant' }, h('div', { class: 'body md' }, renderMarkdown(p.text))));
+      } else if (p.type === 'tool_call') {
+        items.push(h('div', { class: 'live-line tool' }, h('span', { class: 'tool-name', text: '⚙ ' + p.tool_call.name }), h('span', { class: 'tool-arg', text: ' ' + argSummary(p.tool_call.arguments) })));
+      } else if (p.type === 'tool_result') {
+        const r = p.tool_result;
+        const text = r.content || '';
+        items.push(h('details', { class: 'tool-output' + (r.is_error ? ' failed' : '') }, h('summary', { text: (r.is_error ? '✗ ' : '✓ ') + (r.name || 'result') }),
+          h('pre', { text: text.length > 8000 ? text.slice(0, 8000) + '\n…' : text })));
+      }
+    }
+  }
+  fill(box, h('section', { class: 'task-section' }, h('h3', null, 'Transcript ', h('span', { class: 'mono session-id', text: view.id })),
+    h('div', { class: 'transcript' }, items.length ? items : h('p', { class: 'muted', text: 'No messages.' }))));
+  box.scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
 
 // ---- settings ---------------------------------------------------------------------------
@@ -631,11 +933,18 @@ async function loadSettings() {
     h('div', { class: 'cards' }, g.providers.map(providerCard)))));
   $('#config-file').textContent = 'Global config file: ' + cfg.file;
   fill($('#config-list'), cfg.entries.map((e) => h('tr', null, h('td', { class: 'mono', text: e.Key }), h('td', { class: 'mono', text: e.Value }), h('td', { class: 'muted small', text: e.Source }))));
+  // A preset names a service; image_provider is its wire format
+  // (together speaks the OpenAI images format at its own base URL).
   const sel = $('#image-provider');
-  fill(sel, h('option', { value: '', text: '(none)' }), img.providers.map((p) => h('option', { value: p.name, text: p.name + (p.notes ? ' — ' + p.notes : '') })));
-  sel.value = img.configured.provider || '';
-  $('#image-model').value = img.configured.model || '';
-  $('#image-base-url').value = img.configured.base_url || '';
+  const cur = img.configured;
+  state.imagePresets = img.providers;
+  fill(sel, h('option', { value: '', text: 'default (pollinations)' }), img.providers.map((p) => h('option', { value: p.name, text: p.name + (p.notes ? ' — ' + p.notes : '') })));
+  const match = img.providers.find((p) => p.provider === cur.provider && cur.base_url && p.base_url === cur.base_url.replace(/\/+$/, ''))
+    || img.providers.find((p) => p.name === cur.provider);
+  sel.value = match ? match.name : '';
+  $('#image-model').value = cur.model || '';
+  $('#image-base-url').value = cur.base_url || '';
+  imagePlaceholders();
   $('#image-key').placeholder = img.configured.api_key_set ? 'set (' + img.configured.api_key + ') — leave empty to keep' : 'not set';
 }
 
@@ -662,10 +971,57 @@ function providerCard(p) {
     }) }, key, h('button', { type: 'submit', text: 'Save key' })) : null);
 }
 
+function imagePreset() {
+  return (state.imagePresets || []).find((p) => p.name === $('#image-provider').value);
+}
+
+function imagePlaceholders() {
+  const p = imagePreset();
+  $('#image-model').placeholder = p ? p.model : 'flux';
+  $('#image-base-url').placeholder = p ? p.base_url : 'https://image.pollinations.ai';
+}
+
+// choosePreset fills the fields a preset needs: a service that is not its
+// format's default gets its own base URL and model.
+function choosePreset() {
+  const p = imagePreset();
+  const own = p && p.name !== p.provider;
+  $('#image-base-url').value = own ? p.base_url : '';
+  $('#image-model').value = own ? p.model : '';
+  imagePlaceholders();
+}
+
+// generateImage asks POST /api/image for an image and shows it (and where
+// it was saved).
+async function generateImage(e) {
+  e.preventDefault();
+  const prompt = $('#image-prompt').value.trim();
+  if (!prompt) throw new Error('describe the image first');
+  const num = (id) => { const v = $(id).value.trim(); return v ? Number(v) : undefined; };
+  const body = { prompt, width: num('#image-width'), height: num('#image-height'), seed: num('#image-seed'), save_as: $('#image-save').value.trim() || undefined };
+  const btn = $('#image-gen button[type=submit]');
+  btn.disabled = true;
+  fill($('#image-result'), h('p', { class: 'muted', text: 'Generating… (image models can take a minute)' }));
+  try {
+    const res = await api('/api/image', { method: 'POST', body });
+    if (!/^image\/(png|jpeg|gif|webp)$/.test(res.mime)) throw new Error('the image service answered ' + res.mime + ', not an image');
+    fill($('#image-result'),
+      h('img', { src: 'data:' + res.mime + ';base64,' + res.data, alt: prompt, width: res.width, height: res.height }),
+      h('div', { class: 'muted small', text: res.provider + '/' + res.model + ' · ' + res.width + '×' + res.height + ' · ' + res.mime + ' · ' + res.bytes + ' bytes' +
+        (res.saved ? ' · saved to ' + res.saved : '') }),
+      res.note ? h('div', { class: 'note small', text: res.note }) : null);
+  } catch (err) {
+    fill($('#image-result'));
+    throw err;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
 async function saveImageSettings(e) {
   e.preventDefault();
   const values = {
-    image_provider: $('#image-provider').value,
+    image_provider: imagePreset()?.provider || '',
     image_model: $('#image-model').value,
     image_base_url: $('#image-base-url').value,
   };
@@ -713,17 +1069,17 @@ function init() {
   $('#model-search').addEventListener('input', renderModels);
   $('#model-free').addEventListener('change', renderModels);
 
-  $('#ralph-add').addEventListener('submit', guarded(async (e) => {
-    e.preventDefault();
-    const prompt = $('#ralph-prompt').value.trim();
-    if (!prompt) throw new Error('describe the task first');
-    await ralphOp('add', { prompt });
-    $('#ralph-prompt').value = '';
-  }));
-  $('#ralph-run').addEventListener('click', guarded(() => ralphOp('run')));
-  $('#ralph-stop').addEventListener('click', guarded(() => ralphOp('stop')));
-  $('#ralph-clear').addEventListener('click', guarded(() => ralphOp('clear')));
+  $('#ralph-add').addEventListener('submit', guarded(addTask));
+  $('#ralph-add-cancel').addEventListener('click', () => { $('#ralph-add').hidden = true; renderTaskDetail(); });
+  $('#ralph-new').addEventListener('click', showAddForm);
+  $('#ralph-run').addEventListener('click', () => runRalph());
+  $('#ralph-stop').addEventListener('click', guarded(stopRalph));
+  $('#ralph-pause').addEventListener('click', guarded(pauseRalph));
+  $('#ralph-clear').addEventListener('click', guarded(clearRalph));
+  $('#ralph-refresh').addEventListener('click', guarded(loadRalph));
   $('#image-form').addEventListener('submit', guarded(saveImageSettings));
+  $('#image-gen').addEventListener('submit', guarded(generateImage));
+  $('#image-provider').addEventListener('change', choosePreset);
 
   window.addEventListener('unhandledrejection', (e) => showError(e.reason));
   guarded(loadChat)().then(() => {
