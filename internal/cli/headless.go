@@ -218,7 +218,7 @@ func (a *app) renderer(f *runFlags) renderer {
 		return newStreamJSON(a.proc.Stdout)
 	}
 	mode := f.agentOutput
-	return &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full",
+	return &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
 		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // outputFormat is --output-format.
@@ -117,14 +118,22 @@ type textOut struct {
 	markers  []string
 	streamed bool // text was streamed to out already
 	stream   bool // stream text deltas (plain text mode)
+	// ttyOut: stdout is a terminal, so the answer is cleaned of terminal
+	// control sequences (a pipe gets the answer byte for byte).
+	ttyOut bool
 }
 
 func (t *textOut) event(e agent.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	raw := e.Text
+	e = termsafe.Event(e) // progress goes to a terminal (stderr)
 	switch e.Type {
 	case agent.EventText:
 		if t.stream {
+			if !t.ttyOut {
+				e.Text = raw
+			}
 			fmt.Fprint(t.out, e.Text)
 			t.streamed = true
 		}
@@ -159,6 +168,9 @@ func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 		return nil
 	}
 	res := d.Result
+	if t.ttyOut {
+		res = termsafe.Clean(res)
+	}
 	for _, m := range t.markers {
 		res = strings.ReplaceAll(res, m, "")
 	}

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -979,13 +980,19 @@ func caseTerminalEscapes(t *testing.T, e *attackEnv, c attackCase) {
 	writeFile(t, filepath.Join(e.ws, "issue_body.txt"), str(c.Input, "content")+"\n", 0o644)
 	e.snap = e.snapshot(t)
 	j := e.judge(t, "run_command", map[string]any{"command": str(c.Input, "command")})
-	if j.refused == nil && j.head.Decision == "allow" {
-		r := e.runCall(t, j.call, 5*time.Second)
-		if !r.OK {
-			t.Errorf("cat issue_body.txt: %s", r.Error)
-		}
+	if j.refused != nil || j.head.Decision != "allow" {
+		t.Fatalf("cat is a read-only command: %s", j)
 	}
-	skipf(t, e, "front end: the TUI / web UI must escape terminal sequences when rendering tool output (the tool returns the bytes to the model; running it was checked)")
+	r := e.runCall(t, j.call, 5*time.Second)
+	if !r.OK || !strings.Contains(r.Output, "\x1b") {
+		t.Fatalf("cat issue_body.txt: %q %s", r.Output, r.Error)
+	}
+	// The terminal front ends (TUI, line mode) print events through
+	// termsafe; the web UI escapes HTML and never writes to a terminal.
+	ev := termsafe.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &r})
+	if strings.ContainsAny(ev.ToolResult.Output, "\x1b\x07") {
+		t.Errorf("terminal escapes reach the screen: %q", ev.ToolResult.Output)
+	}
 }
 
 // E-130: the child environment holds no credentials.

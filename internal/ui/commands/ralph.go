@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -79,7 +80,8 @@ func (c *Controller) SavePlan(ctx context.Context, tasks []ralph.Task) ([]ralph.
 // workspace.
 func (c *Controller) StartRalph(ctx context.Context, emit func(ralph.Event)) (wait func() (*ralph.Summary, error), err error) {
 	rt := c.Runtime()
-	return c.Ralph().Start(ctx, ralph.RunOptions{Verify: rt.Config.VerifyCommand, MaxTurns: c.maxTurns}, emit)
+	safe := func(ev ralph.Event) { emit(safeRalph(ev)) }
+	return c.Ralph().Start(ctx, ralph.RunOptions{Verify: rt.Config.VerifyCommand, MaxTurns: c.maxTurns}, safe)
 }
 
 // RalphNotice returns what the user should know before starting the loop
@@ -600,4 +602,34 @@ func SplitArgs(s string) ([]string, error) {
 		out = append(out, cur.String())
 	}
 	return out, nil
+}
+
+// safeRalph returns ev with its printed fields cleaned: the wrapped engine
+// event, the task's title, description, criteria and result, the outcome's
+// summary and the verification output.
+func safeRalph(ev ralph.Event) ralph.Event {
+	if ev.Agent != nil {
+		a := termsafe.Event(*ev.Agent)
+		ev.Agent = &a
+	}
+	if ev.Task != nil {
+		t := ev.Task.Clone()
+		t.Title, t.Description, t.Result = termsafe.Clean(t.Title), termsafe.Clean(t.Description), termsafe.Clean(t.Result)
+		for i, c := range t.AcceptanceCriteria {
+			t.AcceptanceCriteria[i] = termsafe.Clean(c)
+		}
+		ev.Task = &t
+	}
+	if ev.Outcome != nil {
+		o := *ev.Outcome
+		o.Summary = termsafe.Clean(o.Summary)
+		ev.Outcome = &o
+	}
+	if ev.Verify != nil && ev.Verify.Result != nil {
+		v, r := *ev.Verify, *ev.Verify.Result
+		r.Output, r.Error = termsafe.Clean(r.Output), termsafe.Clean(r.Error)
+		v.Result = &r
+		ev.Verify = &v
+	}
+	return ev
 }

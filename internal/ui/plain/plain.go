@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io"
 	"strings"
 	"sync"
@@ -47,6 +48,7 @@ func (p *Printer) paint(code, s string) string {
 
 // Event prints one engine event.
 func (p *Printer) Event(e agent.Event) {
+	e = termsafe.Event(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e.Type {
@@ -195,6 +197,7 @@ type Approver struct {
 // Approve prints the request and reads y/s/a/n (n may be followed by a
 // reason: "n use a branch"). End of input denies.
 func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+	req = termsafe.Approval(req)
 	p := a.Printer
 	p.mu.Lock()
 	p.newline()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,8 +68,12 @@ func (q *queue) push(it item) {
 	}
 }
 
-// emit is the engine's event callback.
-func (q *queue) emit(e agent.Event) { q.push(item{ev: &e}) }
+// emit is the engine's event callback; untrusted text is made safe for
+// the terminal first.
+func (q *queue) emit(e agent.Event) {
+	e = termsafe.Event(e)
+	q.push(item{ev: &e})
+}
 
 // emitRalph is the Ralph loop's event callback.
 func (q *queue) emitRalph(e ralph.Event) { q.push(item{ralph: &e}) }
@@ -127,6 +132,7 @@ type approver struct{ q *queue }
 
 // Approve queues the question and waits for the answer or ctx's end.
 func (a approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+	req = termsafe.Approval(req)
 	r := &askReq{req: req, reply: make(chan answer, 1)}
 	a.q.push(item{ask: r})
 	select {

@@ -1,0 +1,113 @@
+// Package termsafe makes untrusted text safe to print on a terminal. Model
+// answers, tool output, file contents and command lines may carry escape
+// sequences that retitle the window, clear the screen, move the cursor to
+// paint fake "approved" text, or write to the clipboard (attack case E-126).
+// Front ends pass every event through [Event] before rendering it.
+package termsafe
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zelvior/aidex/internal/agent"
+)
+
+// unsafe reports whether r is a control character a terminal acts on: C0
+// controls other than newline and tab, DEL, and C1 controls.
+func unsafe(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}
+
+// Clean replaces terminal control characters in s with visible escapes
+// (ESC becomes `\x1b`, BEL `\x07`); newlines and tabs are kept, and a
+// carriage return before a newline is dropped, and invalid UTF-8 bytes
+// (a raw 0x9b is CSI on 8-bit terminals) become U+FFFD. Valid text without
+// controls is returned unchanged (no allocation).
+func Clean(s string) string {
+	if strings.IndexFunc(s, unsafe) < 0 && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, r := range s {
+		switch {
+		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			continue
+		case r == utf8.RuneError:
+			b.WriteRune(r)
+		case unsafe(r):
+			const hex = "0123456789abcdef"
+			if r < 0x100 {
+				b.WriteString(`\x`)
+				b.WriteByte(hex[r>>4])
+				b.WriteByte(hex[r&0xf])
+			} else {
+				b.WriteString(`\u`)
+				for shift := 12; shift >= 0; shift -= 4 {
+					b.WriteByte(hex[(r>>shift)&0xf])
+				}
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// cleanJSON cleans the strings inside a JSON value; JSON encoding already
+// escapes controls, so only invalid JSON needs cleaning as text.
+func cleanJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || json.Valid(raw) {
+		return raw
+	}
+	return json.RawMessage(Clean(string(raw)))
+}
+
+// Event returns e with every text field a front end prints cleaned: text
+// and reasoning deltas, tool arguments, results, diffs and metadata,
+// approval commands and diffs, errors and todos. e itself is not changed.
+func Event(e agent.Event) agent.Event {
+	e.Text = Clean(e.Text)
+	if c := e.ToolCall; c != nil {
+		cc := *c
+		cc.Name, cc.Arguments = Clean(cc.Name), cleanJSON(cc.Arguments)
+		e.ToolCall = &cc
+	}
+	if r := e.ToolResult; r != nil {
+		rr := *r
+		rr.Name, rr.Output, rr.Error, rr.Meta = Clean(rr.Name), Clean(rr.Output), Clean(rr.Error), cleanJSON(rr.Meta)
+		e.ToolResult = &rr
+	}
+	if a := e.Approval; a != nil {
+		aa := Approval(*a)
+		e.Approval = &aa
+	}
+	if er := e.Error; er != nil {
+		ee := *er
+		ee.Message = Clean(ee.Message)
+		e.Error = &ee
+	}
+	if d := e.Done; d != nil {
+		dd := *d
+		dd.Result = Clean(dd.Result)
+		e.Done = &dd
+	}
+	if len(e.Todos) > 0 {
+		todos := make([]agent.Todo, len(e.Todos))
+		for i, t := range e.Todos {
+			todos[i] = agent.Todo{Content: Clean(t.Content), Status: Clean(t.Status)}
+		}
+		e.Todos = todos
+	}
+	return e
+}
+
+// Approval returns a with its printed fields cleaned (tool, command, diff,
+// reason, rule, arguments).
+func Approval(a agent.ApprovalInfo) agent.ApprovalInfo {
+	a.Tool, a.Command, a.Diff, a.Reason, a.Rule = Clean(a.Tool), Clean(a.Command), Clean(a.Diff), Clean(a.Reason), Clean(a.Rule)
+	a.Suggested = Clean(a.Suggested)
+	a.Arguments = cleanJSON(a.Arguments)
+	return a
+}
