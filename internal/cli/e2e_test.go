@@ -408,3 +408,30 @@ func TestE2EAgentWritesDeny(t *testing.T) {
 		t.Errorf("write tools offered or no diff instruction")
 	}
 }
+
+func TestE2EPinnedMemoryReachesSystemPrompt(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	if r := e.run(context.Background(), "memory", "add", "Always indent with tabs", "--scope", "global", "--pin"); r.code != 0 {
+		t.Fatalf("memory add: %d %s", r.code, r.stderr)
+	}
+	if r := e.run(context.Background(), "memory", "add", "An unpinned fact", "--scope", "global"); r.code != 0 {
+		t.Fatalf("memory add: %d %s", r.code, r.stderr)
+	}
+	if r := e.run(context.Background(), "-p", "hi"); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Requests()[0], &req); err != nil || len(req.Messages) == 0 {
+		t.Fatalf("request: %v", err)
+	}
+	system, _ := json.Marshal(req.Messages[0])
+	if req.Messages[0].Role != "system" || !strings.Contains(string(system), "Always indent with tabs") || strings.Contains(string(system), "An unpinned fact") {
+		t.Errorf("system prompt: %s", system)
+	}
+}
