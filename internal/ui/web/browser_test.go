@@ -272,10 +272,27 @@ func TestBrowserRalph(t *testing.T) {
 	do(t, ctx, "run", chromedp.Click(chromedp.CSS("#ralph-run")))
 	waitJS(t, ctx, "the live output", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'in_progress' && document.querySelector('#ralph-detail .live-log').textContent.includes('Reading the handlers')`)
 	screenshot(t, ctx, "ralph-running")
+	// A reload whose answer (the run going) arrives only after the run
+	// ended must not make the page follow that ended run: hold one
+	// GET /api/ralph answer until the run is over.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](holdRalphJS)); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "reload while running", chromedp.Click(chromedp.CSS("#ralph-refresh")))
+	waitJS(t, ctx, "the reload's answer held", `typeof window.__releaseRalph === 'function' && window.__heldRalph.running && window.__heldRalph.live`)
 	do(t, ctx, "stop", chromedp.Click(chromedp.CSS("#ralph-stop")))
 	waitJS(t, ctx, "stop now offered", `document.querySelector('#ralph-stop').textContent.includes('Stop now')`)
 	do(t, ctx, "stop now", chromedp.Click(chromedp.CSS("#ralph-stop")))
-	waitJS(t, ctx, "the task pending again", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'pending' && !document.querySelector('#ralph-run').disabled && document.querySelector('#ralph-state').textContent.includes('interrupted')`)
+	const stopped = `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'pending' && !document.querySelector('#ralph-run').disabled && document.querySelector('#ralph-state').textContent.includes('interrupted')`
+	waitJS(t, ctx, "the task pending again", stopped)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__releaseRalph(), setTimeout(() => { window.__settledRalph = true; }, 0), true`)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the held answer handled", `window.__settledRalph === true`)
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__ralphEventsFetches`)); n != 0 {
+		t.Errorf("the page followed the ended run from a stale answer (%d GET /api/ralph/events)", n)
+	}
+	waitJS(t, ctx, "the page still showing the stopped run", stopped)
 	screenshot(t, ctx, "ralph-stopped")
 	if errs, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#errors').innerText`)); strings.TrimSpace(errs) != "" {
 		t.Errorf("the page shows errors: %s", errs)
@@ -284,6 +301,31 @@ func TestBrowserRalph(t *testing.T) {
 		t.Errorf("task list after the run: %+v", v.Tasks)
 	}
 }
+
+// holdRalphJS wraps the page's fetch: the next GET /api/ralph answer is
+// read, kept in window.__heldRalph and handed to the page only when
+// window.__releaseRalph() is called (its body then comes from memory, so
+// the page handles it within microtasks); window.__ralphEventsFetches
+// counts the page's GET /api/ralph/events requests from then on.
+const holdRalphJS = `(() => {
+  const orig = window.fetch;
+  let hold = true;
+  window.__ralphEventsFetches = 0;
+  window.fetch = async (url, opts) => {
+    const u = String(url);
+    if (u.startsWith('/api/ralph/events')) window.__ralphEventsFetches++;
+    const res = await orig(url, opts);
+    if (u === '/api/ralph' && hold) {
+      hold = false;
+      const data = await res.json();
+      window.__heldRalph = data;
+      await new Promise((resolve) => { window.__releaseRalph = resolve; });
+      res.json = () => Promise.resolve(data);
+    }
+    return res;
+  };
+  return true;
+})()`
 
 // TestBrowserImage generates an image from the Settings panel (a
 // stand-in for Pollinations answers a real PNG), sees it shown and saved.

@@ -2,7 +2,7 @@
 // Settings) over the HTTP API; chat answers stream as Server-Sent Events
 // named after the engine's events.
 import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
-import { api, readBytes, streamChat, streamSSE } from './api.js';
+import { APIError, api, readBytes, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
 
 const state = {
@@ -594,6 +594,7 @@ const ralph = {
   abort: null,
   live: new Map(), // task id -> live output box {el, bubble}
   poll: 0,
+  loads: 0, // GET /api/ralph requests started: only the newest answer counts
 };
 
 const statusMark = { pending: '○', in_progress: '◐', done: '✓', failed: '✗', skipped: '↷' };
@@ -611,10 +612,16 @@ function updateTask(t) {
   renderRalph();
 }
 
+// loadRalph fetches the task list and run state. An answer overtaken by a
+// newer request is dropped: it may describe a run that has ended since (a
+// "Stop now" reload that the end of the run's stream overtook), and
+// following that run would find none.
 async function loadRalph() {
-  ralph.view = await api('/api/ralph');
+  const n = ++ralph.loads;
+  const v = await api('/api/ralph');
+  if (n !== ralph.loads) return;
+  ralph.view = v;
   renderRalph();
-  const v = ralph.view;
   if (v.running && v.live && !ralph.streaming) followRalph('/api/ralph/events', { method: 'GET' });
   clearTimeout(ralph.poll);
   if (v.running && !ralph.streaming && document.querySelector('#panel-ralph.active')) {
@@ -826,9 +833,13 @@ function onRalphEvent(name, ev) {
 
 // followRalph streams the server's run (POST /api/ralph/run starts one;
 // GET /api/ralph/events follows one already going) until it ends.
+// A 404 from GET /api/ralph/events means the run ended between the
+// GET /api/ralph that saw it and this request: not an error, the page
+// just shows the list as it is now.
 async function followRalph(path, opts) {
   if (ralph.streaming) return;
   ralph.streaming = true;
+  const finished = ralph.finished;
   ralph.finished = '';
   const ctrl = new AbortController();
   ralph.abort = ctrl;
@@ -838,7 +849,8 @@ async function followRalph(path, opts) {
       try { onRalphEvent(name, ev); } catch (err) { showError(err); }
     });
   } catch (err) {
-    if (err.name !== 'AbortError') showError(err);
+    if (err instanceof APIError && err.status === 404 && opts.method === 'GET') ralph.finished = finished;
+    else if (err.name !== 'AbortError') showError(err);
   } finally {
     ralph.streaming = false;
     ralph.abort = null;
