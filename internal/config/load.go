@@ -196,6 +196,9 @@ func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
 		}
 	}
 	for _, s := range doc.settings {
+		if own != nil && s.spec.name == "permissions.allow" {
+			s = l.userApproved(s)
+		}
 		if own != nil {
 			if reason := refusal(s, own); reason != "" {
 				l.warnings = append(l.warnings, Warning{File: s.file, Line: s.line, Key: s.key(), Message: fmt.Sprintf(
@@ -205,6 +208,37 @@ func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
 		}
 		l.apply(s, base)
 	}
+}
+
+// userApproved splits an untrusted project file's allow rules: those the
+// user approved for this folder ("always allow in this project", recorded
+// by Paths.ApproveRule) are applied here, and the setting returned holds
+// the rest, which refusal then turns into warnings (an empty list is
+// applied as nothing).
+func (l *loader) userApproved(s setting) setting {
+	rules, _ := s.value.([]string)
+	approved, err := l.paths.ApprovedRules(l.opts.Workspace)
+	if err != nil || len(approved) == 0 || len(rules) == 0 {
+		return s
+	}
+	var ok, rest []string
+	for _, r := range rules {
+		if slices.Contains(approved, r) {
+			ok = append(ok, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	if len(ok) > 0 {
+		keep := s
+		keep.value = ok
+		l.apply(keep, l.opts.Workspace)
+	}
+	s.value = rest
+	if len(rest) == 0 {
+		s.value = []string(nil)
+	}
+	return s
 }
 
 func (l *loader) apply(s setting, base string) {

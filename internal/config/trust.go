@@ -31,7 +31,10 @@ func refusal(s setting, own map[string]bool) string {
 	case "verify_command", "system_prompt_file":
 		return "a project file may not set commands or prompt files"
 	case "permissions.allow":
-		return "a project file may not add allow rules"
+		if rules, _ := s.value.([]string); len(rules) == 0 {
+			return ""
+		}
+		return "a project file may not add allow rules (only the ones you approved with \"always allow\" in this folder)"
 	case "allowed_dirs", "workspace":
 		return "a project file may not widen the directories aidex can reach"
 	case "permission_mode":

@@ -96,7 +96,8 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	e := &agent.Engine{
 		Provider: client,
 		Tools:    ts,
-		Policy:   &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace)},
+		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
+			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,
 		Config:   rt.engineConfig(system, o),
 	}

@@ -165,6 +165,10 @@ func toResult(r tools.Result) agent.ToolResultInfo {
 type policyAdapter struct {
 	p           *permission.Policy
 	projectFile string
+	// paths and workspace record "always" answers in the user's own state,
+	// so the rule also applies while the folder is not trusted as a whole.
+	paths     config.Paths
+	workspace string
 }
 
 // Check asks the permission policy about a prepared call.
@@ -191,6 +195,11 @@ func (a *policyAdapter) Remember(d agent.Decision, rule string) error {
 	if d == agent.DecideAlways {
 		if err := config.AddRule(a.projectFile, "allow", rule); err != nil {
 			return fmt.Errorf("save rule %s in %s: %w", rule, a.projectFile, err)
+		}
+		if a.workspace != "" {
+			if err := a.paths.ApproveRule(a.workspace, rule); err != nil {
+				return fmt.Errorf("record approval of %s: %w", rule, err)
+			}
 		}
 	}
 	return nil

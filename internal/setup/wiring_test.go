@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -53,5 +55,36 @@ func TestPreviewIsDryRunDiff(t *testing.T) {
 	}
 	if c, _ := ts.Prepare("read_file", json.RawMessage(`{"path":"f.txt"}`)); c.Previewer != nil {
 		t.Error("read_file has a preview")
+	}
+}
+
+// "Always allow" writes the rule to the project file and records it for
+// the user, so the next load applies it even in an untrusted folder.
+func TestRememberAlwaysSurvivesReload(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s"),
+		"XDG_DATA_HOME": filepath.Join(home, "d"), "XDG_CACHE_HOME": filepath.Join(home, "k")}
+	rt, err := LoadBase(Options{Workspace: ws, Env: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := rt.NewWorkspace(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := rt.Policy(w, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &policyAdapter{p: pol, projectFile: config.ProjectConfigFile(rt.Workspace), paths: rt.Config.Paths, workspace: rt.Workspace}
+	if err := a.Remember(agent.DecideAlways, "run_command(go test *)"); err != nil {
+		t.Fatal(err)
+	}
+	rt2, err := LoadBase(Options{Workspace: ws, Env: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt2.Config.ProjectTrusted || len(rt2.Config.Permissions.Allow) != 1 || rt2.Config.Permissions.Allow[0].Text != "run_command(go test *)" {
+		t.Fatalf("after reload: trusted %v, allow %+v, warnings %v", rt2.Config.ProjectTrusted, rt2.Config.Permissions.Allow, rt2.Warnings)
 	}
 }
