@@ -93,6 +93,25 @@ func mergeUser(a, b llm.Message, rest []llm.Message) []llm.Message {
 	return append([]llm.Message{merged}, rest...)
 }
 
+// usageSaver is the optional store method that records usage of a model
+// response kept as no message (a compaction's summary, an empty answer):
+// session.Store.AddUsage (tokens; cost in USD).
+type usageSaver interface {
+	AddUsage(ctx context.Context, sessionID string, u llm.Usage, costUSD float64) error
+}
+
+// saveUsage records u (and its price) in the store when the store can;
+// a failure is reported, not fatal.
+func (r *run) saveUsage(ctx context.Context, u llm.Usage) {
+	us, ok := r.e.Store.(usageSaver)
+	if !ok || u == (llm.Usage{}) {
+		return
+	}
+	if err := us.AddUsage(context.WithoutCancel(ctx), r.s.ID, u, r.cfg.Model.Cost(u)); err != nil {
+		r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "save usage: " + err.Error(), Kind: "engine"}})
+	}
+}
+
 func (r *run) replace(ctx context.Context, msgs []llm.Message) error {
 	r.s.Messages = msgs
 	if r.e.Store != nil {
@@ -116,6 +135,7 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, focus string) (
 	if err != nil {
 		return "", fmt.Errorf("summarise: %w", err)
 	}
+	r.saveUsage(ctx, resp.Usage)
 	r.account(resp.Usage)
 	text := strings.TrimSpace(resp.Message.Text())
 	if text == "" {

@@ -164,6 +164,11 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 	r.emit(Event{Type: EventSession, SessionID: r.s.ID, Session: &SessionInfo{
 		ID: r.s.ID, Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name,
 		Workspace: r.s.Workspace, Resumed: len(r.s.Messages) > 0}})
+	if calls := unansweredCalls(r.s.Messages); len(calls) > 0 {
+		// A run that died between the calls and their results (process
+		// killed, failed save) left calls no request may carry unanswered.
+		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+	}
 	if err := r.append(ctx, user, nil); err != nil {
 		return r.fail(err)
 	}
@@ -241,6 +246,8 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 		if aerr := r.append(ctx, resp.Message, &u); aerr != nil && err == nil {
 			err = aerr
 		}
+	} else {
+		r.saveUsage(ctx, resp.Usage)
 	}
 	r.account(resp.Usage)
 	return resp, err
@@ -375,6 +382,15 @@ func partialMessage(m llm.Message) llm.Message {
 		}
 	}
 	return out
+}
+
+// unansweredCalls returns the native tool calls of the last message when
+// it is an assistant message (so no results follow them).
+func unansweredCalls(msgs []llm.Message) []llm.ToolCall {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleAssistant {
+		return nil
+	}
+	return msgs[len(msgs)-1].ToolCalls()
 }
 
 func lastAssistantText(msgs []llm.Message) string {

@@ -206,7 +206,9 @@ func (r *run) closeCalls(ctx context.Context, calls []llm.ToolCall, textMode boo
 	for i, c := range calls {
 		results[i] = llm.ToolResult{CallID: c.ID, Name: c.Name, Content: why, IsError: true}
 	}
-	_ = r.append(ctx, resultMessage(results, textMode), nil)
+	if err := r.append(ctx, resultMessage(results, textMode), nil); err != nil {
+		r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: err.Error(), Kind: "engine"}})
+	}
 }
 
 // resultMessage is the message carrying results: native tool results, or

@@ -146,7 +146,7 @@ func overrides(cfg *config.Config) map[string]catalog.Override {
 // else the catalog's zero-config choice.
 func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	name, model := rt.Config.Provider, rt.Config.Model
-	if prefix, rest, ok := strings.Cut(model, "/"); ok && rt.Config.Sources["provider"] != config.SourceFlag {
+	if prefix, rest, ok := strings.Cut(model, "/"); ok && rt.namesProvider(prefix, name) {
 		if _, known := rt.Catalog.Provider(prefix); known && rest != "" {
 			name, model = prefix, rest
 		}
@@ -178,6 +178,33 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	}
 	rt.Provider, rt.Model = p, model
 	return nil
+}
+
+// namesProvider reports whether a PROVIDER/MODEL model's prefix picks the
+// provider: when the model was set with higher precedence than the
+// provider (so an OpenRouter id such as "anthropic/claude-sonnet-4.5"
+// under provider = "openrouter" stays whole), or repeats it ("anthropic"
+// with "anthropic/claude-...") unless --provider was given.
+//
+// sourceRank orders where a config key was set, by precedence: built-in
+// default, global config file, project config file, environment, flag.
+func (rt *Runtime) namesProvider(prefix, provider string) bool {
+	pr := rt.sourceRank("provider")
+	return rt.sourceRank("model") > pr || (prefix == provider && pr < 4)
+}
+
+func (rt *Runtime) sourceRank(key string) int {
+	switch src := rt.Config.Sources[key]; {
+	case src == "" || src == config.SourceDefault:
+		return 0
+	case src == config.SourceFlag:
+		return 4
+	case src == config.SourceEnv:
+		return 3
+	case strings.HasPrefix(src, config.ProjectConfigFile(rt.Workspace)+":"):
+		return 2
+	}
+	return 1
 }
 
 func orDash(s string) string {
