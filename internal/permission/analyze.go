@@ -73,6 +73,10 @@ type SimpleCommand struct {
 	InlineCode bool
 	// Background reports the command runs in the background (&).
 	Background bool
+	// EnvPrefixed reports NAME=value assignments before the command (or an
+	// enclosing one), which can change what it reads, writes or runs
+	// (RIPGREP_CONFIG_PATH, GIT_TRACE, ...).
+	EnvPrefixed bool
 }
 
 // Base returns the base name of the command ("curl" for /usr/bin/curl).
@@ -146,6 +150,7 @@ type actx struct {
 	inFunc    string
 	bg        bool
 	taint     string // reason inherited from a suspicious wrapper
+	env       bool   // NAME=value assignments prefix the command
 }
 
 type analyzer struct {
@@ -374,6 +379,9 @@ func (z *analyzer) call(x *syntax.CallExpr, c actx) {
 		inner = append(inner, z.subs(w, c)...)
 		words[i] = z.word(w)
 	}
+	if len(x.Assigns) > 0 {
+		c.env = true
+	}
 	z.simple(words, c, inner, dangerous)
 }
 
@@ -439,6 +447,7 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	sc.Wrappers = append([]string(nil), c.wrappers...)
 	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
 	sc.Background = c.bg
+	sc.EnvPrefixed = c.env
 	if !sc.NonLiteral && isShellOrInterpreter(sc.Base()) && c.stdin && readsProgramFromStdin(sc) {
 		sc.StdinProgram = true
 		markSuspicious(&sc, "reads its program from a pipe, so the code cannot be checked")
@@ -518,6 +527,20 @@ func (z *analyzer) commandWrites(sc SimpleCommand) {
 			add("sort -o", words[i+1])
 		case base == "sort" && strings.HasPrefix(v, "-o") && len(v) > 2:
 			add("sort -o", valueAfter(w, "-o"))
+		case base == "sort" && opts && len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'o') > 0:
+			// "-nruo FILE" or "-nruoFILE": -o bundled after other letters.
+			if j := strings.IndexByte(v, 'o'); j == len(v)-1 && i+1 < len(words) {
+				add("sort -o", words[i+1])
+			} else if j < len(v)-1 {
+				add("sort -o", valueAfter(w, v[:j+1]))
+			}
+		case base == "sort" && opts && v != "--output" && isLongAbbrev(strings.SplitN(v, "=", 2)[0], "--output"):
+			// GNU getopt accepts "--o=FILE" and "--outp FILE" for --output.
+			if name, _, ok := strings.Cut(v, "="); ok {
+				add("sort --output", valueAfter(w, name+"="))
+			} else if i+1 < len(words) {
+				add("sort --output", words[i+1])
+			}
 		case opts && (v == "--output" || v == "--output-file" || v == "--log-file") && i+1 < len(words):
 			add(v, words[i+1])
 		case opts && strings.HasPrefix(v, "--output="), opts && strings.HasPrefix(v, "--output-file="),

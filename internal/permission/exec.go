@@ -139,6 +139,12 @@ func (p *Policy) decideCommand(sc SimpleCommand, rules []Rule, st *execState) Co
 	}
 	ro, roName := readOnlyReason(sc)
 	ro = ro && !f.cred
+	if ro && sc.Name == "git" && (st.overflow || len(st.bases) != 1 || st.bases[0] != p.ws.Root()) {
+		// Outside the root, git may discover a repository the workspace
+		// holds as plain files (a bare-style directory with HEAD, objects,
+		// refs and a config whose core.fsmonitor runs a program).
+		ro = false
+	}
 	if !ro && len(f.protWrite) > 0 && p.mode != ModePlan {
 		return cv(Ask, RuleProtected, SourceBuiltin, fmt.Sprintf("%s may change the protected path %s (.git, .aidex, editor or agent config); this always needs approval, in every mode",
 			text, strings.Join(f.protWrite, ", ")))

@@ -37,7 +37,7 @@ var gitBranchWrite = [...]string{"-d", "-D", "-m", "-M", "-c", "-C", "--delete",
 // readOnlyReason reports whether sc is a built-in read-only command and,
 // if so, a description for verdicts. Path arguments are checked separately.
 func readOnlyReason(sc SimpleCommand) (bool, string) {
-	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 {
+	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed {
 		return false, ""
 	}
 	if strings.ContainsRune(sc.Name, '/') {
@@ -109,7 +109,8 @@ func gitIsReadOnly(args []string) (bool, string) {
 
 // hasAnyOption reports whether args contain one of opts, as a word, as
 // "--opt=value", or (for one-letter options) glued to its value or
-// bundled with other letters ("-fo", "-ofile").
+// bundled with other letters ("-fo", "-ofile", "-nruo"), or as an
+// abbreviated long option ("--outp", "--compress-p=sh").
 func hasAnyOption(args, opts []string) bool {
 	for _, a := range args {
 		if a == "--" {
@@ -119,8 +120,10 @@ func hasAnyOption(args, opts []string) bool {
 			switch {
 			case a == o, strings.HasPrefix(a, o+"="):
 				return true
+			case isLongAbbrev(a, o):
+				return true
 			case len(o) == 2 && o[0] == '-' && o[1] != '-' && len(a) > 1 && a[0] == '-' && a[1] != '-' &&
-				strings.IndexByte(a[1:], o[1]) >= 0 && isShortCluster(a):
+				strings.IndexByte(a[1:], o[1]) >= 0:
 				return true
 			}
 		}
@@ -128,9 +131,15 @@ func hasAnyOption(args, opts []string) bool {
 	return false
 }
 
-// isShortCluster reports "-abc" style words (not "-name" of find).
-func isShortCluster(a string) bool {
-	return len(a) <= 4 || strings.IndexFunc(a[1:], func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0
+// isLongAbbrev reports whether a is an abbreviation of the long option o
+// ("--o=x" or "--outp" for "--output"), which GNU getopt_long and git
+// accept when unambiguous.
+func isLongAbbrev(a, o string) bool {
+	if !strings.HasPrefix(o, "--") || !strings.HasPrefix(a, "--") {
+		return false
+	}
+	name, _, _ := strings.Cut(a, "=")
+	return len(name) > 2 && strings.HasPrefix(o, name)
 }
 
 func countOperands(args []string) int {

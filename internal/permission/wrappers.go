@@ -416,10 +416,11 @@ func isDangerousEnv(name string) bool {
 		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_EXEC_PATH", "GIT_ASKPASS", "SSH_ASKPASS",
 		"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE", "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME",
 		"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "LESSOPEN", "LESSCLOSE", "GOFLAGS", "CC", "CXX",
-		"CGO_CFLAGS", "CGO_LDFLAGS", "MAKEFLAGS", "SHELL", "HOME", "ZDOTDIR", "XDG_CONFIG_HOME":
+		"CGO_CFLAGS", "CGO_LDFLAGS", "MAKEFLAGS", "SHELL", "HOME", "ZDOTDIR", "XDG_CONFIG_HOME",
+		"RIPGREP_CONFIG_PATH", "GIT_INDEX_FILE":
 		return true
 	}
-	return strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "LD_") ||
+	return strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "GIT_TRACE") ||
 		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 

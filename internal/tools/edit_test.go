@@ -207,3 +207,27 @@ func TestFindReplaceFileCap(t *testing.T) {
 	r := f.fail("find_replace_in_files", m{"pattern": "hit", "replacement": "x"}, CategoryValidation)
 	require.Contains(t, r.Error, "more than 200")
 }
+
+// TestFindReplaceSkipsProtectedDirs: the policy sees only the directory
+// "."; find_replace_in_files must not rewrite .aidex/config.toml or
+// .vscode/tasks.json below it (those writes always need an approval).
+func TestFindReplaceSkipsProtectedDirs(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.write(".aidex/config.toml", "mode = \"ask\"\n")
+	tasks := f.write(".vscode/tasks.json", "mode = \"ask\"\n")
+	plain := f.write("notes.txt", "mode = \"ask\"\n")
+	f.ok("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "yolo"`})
+	for _, p := range []string{cfg, tasks} {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.Equal(t, "mode = \"ask\"\n", string(b), "%s was rewritten", p)
+	}
+	b, err := os.ReadFile(plain)
+	require.NoError(t, err)
+	require.Equal(t, "mode = \"yolo\"\n", string(b))
+	// An approved path inside the protected directory itself still works.
+	f.ok("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "auto-edit"`, "path": ".aidex"})
+	b, err = os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.Equal(t, "mode = \"auto-edit\"\n", string(b))
+}

@@ -100,8 +100,12 @@ func (env *Env) planReplace(ctx context.Context, root string, inc *globMatcher,
 	apply func(string) (string, int)) ([]replaced, error) {
 	var mu sync.Mutex
 	var out []replaced
+	// The policy approved root only: files in protected directories below
+	// it (.aidex, .vscode, ...) always need their own approval.
+	pw, _ := env.Workspace.(interface{ IsProtectedWrite(abs string) bool })
+	guard := pw != nil && !pw.IsProtectedWrite(root)
 	err := walkTree(ctx, root, 0, func(abs, rel string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() || !inc.match(rel) {
+		if !d.Type().IsRegular() || !inc.match(rel) || guard && pw.IsProtectedWrite(abs) {
 			return nil
 		}
 		tf, res := env.loadText(abs, "")
