@@ -136,6 +136,5 @@ const (
 	StopLoop      StopReason = "loop"        // the same tool call repeated 3 times in a row
 	StopCancelled StopReason = "cancelled"   // the context was cancelled (Esc, Ctrl+C)
 	StopError     StopReason = "error"       // a provider or engine failure
-	StopDenied    StopReason = "denied"      // a needed action was denied and the model gave up
 	StopMarker    StopReason = "done_marker" // the model wrote %%DONE%% / %%COMPLETE%% (agent mode)
 )

@@ -435,3 +435,25 @@ func TestE2EPinnedMemoryReachesSystemPrompt(t *testing.T) {
 		t.Errorf("system prompt: %s", system)
 	}
 }
+
+func TestE2EContinueWithAnotherModelRecordsIt(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"})
+	e := newE2E(t, srv, "openai", "")
+	if r := e.run(context.Background(), "-p", "first"); r.code != 0 {
+		t.Fatalf("first: %d %s", r.code, r.stderr)
+	}
+	if r := e.run(context.Background(), "-c", "-m", "other-model", "-p", "second"); r.code != 0 {
+		t.Fatalf("continue: %d %s", r.code, r.stderr)
+	}
+	r := e.run(context.Background(), "sessions", "list", "--json")
+	var list []struct {
+		Model    string `json:"model"`
+		Messages int    `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions list: %v %s %s", err, r.stdout, r.stderr)
+	}
+	if list[0].Model != "other-model" || list[0].Messages != 4 {
+		t.Errorf("session after -c -m: %+v", list[0])
+	}
+}

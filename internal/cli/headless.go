@@ -224,21 +224,25 @@ func (a *app) renderer(f *runFlags) renderer {
 
 // pickSession creates a session, or loads the one -c/-r names.
 func (a *app) pickSession(ctx context.Context, store *session.Store, rt *setup.Runtime, f *runFlags) (*agent.Session, error) {
+	var s *agent.Session
+	var err error
 	switch {
 	case f.resume != "":
-		s, err := store.Load(ctx, f.resume)
-		if err != nil {
+		if s, err = store.Load(ctx, f.resume); err != nil {
 			return nil, &ExitError{Code: ExitUsage, Err: err}
 		}
-		return s, nil
 	case f.cont:
-		s, err := store.Latest(ctx, rt.Workspace)
-		if err != nil {
+		if s, err = store.Latest(ctx, rt.Workspace); err != nil {
 			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--continue: %w", err)}
 		}
-		return s, nil
+	default:
+		return store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	}
-	return store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	// A resumed session continues with this run's provider and model.
+	if err := store.SetModel(ctx, s.ID, rt.Provider.Name, rt.Model); err != nil {
+		return nil, fmt.Errorf("record the session's model: %w", err)
+	}
+	return s, nil
 }
 
 // exitFor maps a run's outcome to the process exit code.

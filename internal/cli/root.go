@@ -114,11 +114,11 @@ func (a *app) configFlags() map[string]string {
 }
 
 // catalogOnly loads the configuration and catalog, printing config
-// warnings on stderr.
+// warnings on stderr. A configuration error is bad input (exit 2).
 func (a *app) catalogOnly() (*catalogView, error) {
 	rt, err := setup.LoadBase(a.setupOptions())
 	if err != nil {
-		return nil, err
+		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
 	a.warn(rt)
 	return rt, nil
