@@ -502,7 +502,7 @@ func (GoGrep) Search(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
-	g := &fileGrep{re: re, lit: newLitFinder(req.Pattern, req.IgnoreCase), context: req.Context}
+	g := &fileGrep{re: re, lit: newLitFinder(req.Pattern, req.IgnoreCase), context: req.Context, limit: req.Limit}
 	var res GrepResult
 	if !fi.IsDir() {
 		if lines := g.file(req.Root); len(lines) > 0 {
@@ -559,6 +559,7 @@ type fileGrep struct {
 	re      *regexp.Regexp
 	lit     *litFinder // nil: no prefilter
 	context int
+	limit   int       // matching lines collected per file at most (0: all)
 	bufs    sync.Pool // *[]byte read buffers, reused across files
 }
 
@@ -582,7 +583,7 @@ func (g *fileGrep) file(abs string) []GrepLine {
 	if !ok || (g.lit != nil && g.lit.index(data) < 0) || bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
-	return grepDataWith(g.re, g.lit, data, g.context)
+	return grepDataLimit(g.re, g.lit, data, g.context, g.limit)
 }
 
 // fillBuf reads a file that fstat said holds size bytes into buf (grown
@@ -637,11 +638,15 @@ func grepData(re *regexp.Regexp, lit, data []byte, context int) []GrepLine {
 
 // grepDataWith is grepData with a literal finder (nil: none).
 func grepDataWith(re *regexp.Regexp, lit *litFinder, data []byte, context int) []GrepLine {
-	var locs [][]int
-	if lit == nil {
-		if locs = re.FindAllIndex(data, -1); len(locs) == 0 {
-			return nil
-		}
+	return grepDataLimit(re, lit, data, context, 0)
+}
+
+// grepDataLimit is grepDataWith stopping after limit matching lines (0:
+// no limit), so a file of millions of matching lines costs memory in
+// proportion to limit, not to the file.
+func grepDataLimit(re *regexp.Regexp, lit *litFinder, data []byte, context, limit int) []GrepLine {
+	if lit == nil && !re.Match(data) {
+		return nil
 	}
 	var starts []int // byte offset of each line start, built lazily up to need
 	starts = append(starts, 0)
@@ -675,8 +680,9 @@ func grepDataWith(re *regexp.Regexp, lit *litFinder, data []byte, context int) [
 			matched = append(matched, i)
 		}
 	}
+	full := func() bool { return limit > 0 && len(matched) >= limit }
 	if lit != nil { // only lines holding the literal can match
-		for off := 0; off < len(data); {
+		for off := 0; off < len(data) && !full(); {
 			j := lit.index(data[off:])
 			if j < 0 {
 				break
@@ -691,27 +697,45 @@ func grepDataWith(re *regexp.Regexp, lit *litFinder, data []byte, context int) [
 			}
 		}
 	}
-	for _, loc := range locs {
-		if loc[0] == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
-			continue // empty match after the final newline: no such line
+	// One search per matching line: each starts at a line start (where
+	// (?m)^ and \b behave as at the start of the text), so the matches
+	// are never all listed at once.
+	for off := 0; lit == nil && off <= len(data) && !full(); {
+		loc := re.FindIndex(data[off:])
+		if loc == nil {
+			break
 		}
-		first := lineAt(loc[0])
-		if bytes.IndexByte(data[loc[0]:loc[1]], '\n') < 0 {
+		start, end := off+loc[0], off+loc[1]
+		if start == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
+			break // empty match after the final newline: no such line
+		}
+		first, last := lineAt(start), lineAt(max(end-1, start))
+		if bytes.IndexByte(data[start:end], '\n') < 0 {
 			add(first)
-			continue
-		}
-		// The match spans lines (e.g. ^\s* ate a blank line); ripgrep matches
-		// line by line, so test each line it touched on its own.
-		for i := first; i <= lineAt(loc[1]-1); i++ {
-			if re.Match(rawLine(i)) {
-				add(i)
+		} else {
+			// The match spans lines (e.g. ^\s* ate a blank line); ripgrep
+			// matches line by line, so test each line it touched on its own.
+			for i := first; i <= last; i++ {
+				if re.Match(rawLine(i)) {
+					add(i)
+				}
 			}
 		}
+		if last+1 >= len(starts) {
+			break // lineAt indexed the next line's start, if any
+		}
+		off = starts[last+1]
 	}
 	if len(matched) == 0 {
 		return nil
 	}
-	lineAt(len(data)) // index every line for context
+	// Index the lines up to the last one context can show.
+	for need := matched[len(matched)-1] + context + 1; len(starts) <= need; {
+		n := len(starts)
+		if lineAt(starts[n-1]); len(starts) == n {
+			break
+		}
+	}
 	total := len(starts)
 	if starts[total-1] == len(data) {
 		total-- // data ends with a newline: no empty last line

@@ -185,6 +185,10 @@ func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if protectedWrite(ws, req.Path, abs) {
+		writeError(w, http.StatusForbidden, protectedMessage(req.Path))
+		return
+	}
 	perm := fs.FileMode(0o644)
 	if st, err := os.Stat(abs); err == nil {
 		if !st.Mode().IsRegular() {
@@ -202,6 +206,23 @@ func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "path": ws.Rel(abs), "bytes": len(data)})
+}
+
+// protectedWrite reports whether writing p (as given; abs is its resolved
+// path) changes a location that always needs an approval (.git, .aidex,
+// editor and agent config folders, aidex's config files), checked both as
+// written and resolved, so a symlinked .aidex is caught too. The web UI
+// has no one to ask, so it refuses these writes.
+func protectedWrite(ws *permission.Workspace, p, abs string) bool {
+	lexical := p
+	if !filepath.IsAbs(lexical) {
+		lexical = filepath.Join(ws.Root(), p)
+	}
+	return ws.IsProtectedWrite(abs) || ws.IsProtectedWrite(lexical)
+}
+
+func protectedMessage(p string) string {
+	return fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config): the web UI does not change it; edit it by hand outside aidex web", p)
 }
 
 func fsError(w http.ResponseWriter, err error) {

@@ -66,8 +66,13 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, err.Error())
 			return
 		}
-		if _, err := ws.Resolve(req.SaveAs); err != nil {
+		abs, err := ws.Resolve(req.SaveAs)
+		if err != nil {
 			writeError(w, http.StatusForbidden, "save_as refused: "+err.Error())
+			return
+		}
+		if protectedWrite(ws, req.SaveAs, abs) {
+			writeError(w, http.StatusForbidden, "save_as refused: "+protectedMessage(req.SaveAs))
 			return
 		}
 		env = tools.NewEnv(ws)

@@ -112,13 +112,22 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = json.Unmarshal(p.Args, &cmd)
 	preq.Command = cmd.Command
-	if v := policy.Check(preq); v.Decision == permission.Deny {
+	v := policy.Check(preq)
+	if v.Decision == permission.Deny {
 		msg := v.Reason
 		if v.Rule != "" {
 			msg += " [" + v.Rule + "]"
 		}
 		writeJSON(w, http.StatusForbidden, tools.Failf(categoryOf(v), "%s", msg))
 		return
+	}
+	if p.Def.Kind == tools.KindWrite {
+		for i, abs := range v.Resolved {
+			if i < len(preq.Paths) && protectedWrite(ws, preq.Paths[i], abs) {
+				writeJSON(w, http.StatusForbidden, tools.Failf(tools.CategorySecurity, "%s", protectedMessage(preq.Paths[i])))
+				return
+			}
+		}
 	}
 	env := tools.NewEnv(ws)
 	env.SkipReadCheck = true
