@@ -208,12 +208,26 @@ func (p *Policy) checkPaths(req Request, rules []Rule) Verdict {
 		}
 		resolved = append(resolved, abs)
 		v := p.checkOnePath(req.Tool, write, abs, rules)
+		if write && v.Decision == Allow && p.ws.IsProtectedWrite(p.lexical(raw)) {
+			// The path as written names a protected directory even though
+			// it resolves elsewhere (a symlinked .aidex): still ask.
+			v = builtin(Ask, RuleProtected, fmt.Sprintf("%s goes through a protected path (.git, .aidex, editor or aidex config); changing it always needs approval, in every mode", raw))
+		}
 		if worst.Decision == 0 || v.Decision.severity() > worst.Decision.severity() {
 			worst = v
 		}
 	}
 	worst.Resolved = resolved
 	return worst
+}
+
+// lexical is raw joined to the workspace root and cleaned, without
+// resolving symlinks: the path as the model named it.
+func (p *Policy) lexical(raw string) string {
+	if filepath.IsAbs(raw) {
+		return filepath.Clean(raw)
+	}
+	return filepath.Join(p.ws.Root(), raw)
 }
 
 func pathErrorVerdict(err error) Verdict {

@@ -111,6 +111,14 @@ func (s *Server) handleFSRead(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// Check the type before opening: opening a FIFO would block the request.
+	if st, err := os.Stat(abs); err != nil {
+		fsError(w, err)
+		return
+	} else if !st.Mode().IsRegular() {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%s is not a regular file", r.URL.Query().Get("path")))
+		return
+	}
 	f, err := os.Open(abs)
 	if err != nil {
 		fsError(w, err)
