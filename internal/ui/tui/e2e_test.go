@@ -61,6 +61,12 @@ type e2e struct {
 func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
 	target, _ := url.Parse(s.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	// Its own transport: httptest.Server.Close closes the idle connections
+	// of http.DefaultTransport, which can cut a connection this proxy is
+	// about to reuse.
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	proxy.Transport = tr
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 			w.Header().Set("Content-Type", "application/json")
