@@ -287,7 +287,7 @@ func (s *Service) claim() (func(), error) {
 	if s.running {
 		return nil, ErrRunning
 	}
-	if err := os.MkdirAll(s.ctl, 0o755); err != nil {
+	if err := ensureControlDir(s.ctl); err != nil {
 		return nil, fmt.Errorf("ralph: %w", err)
 	}
 	unlock, err := tryLock(s.path("ralph.run"))

@@ -86,7 +86,7 @@ func (s *Store) Get(ref string) (Task, error) {
 func (s *Store) Change(ctx context.Context, fn func(l *List) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := os.MkdirAll(s.lockDir, 0o755); err != nil {
+	if err := ensureControlDir(s.lockDir); err != nil {
 		return fmt.Errorf("task list lock: %w", err)
 	}
 	unlock, err := lockFile(ctx, filepath.Join(s.lockDir, "ralph.lock"), lockWait)
