@@ -239,3 +239,15 @@ func TestDoTimeoutsAndErrors(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+func TestToolSchema(t *testing.T) {
+	for _, p := range []string{"", "null", "  "} {
+		if got := string((Tool{Parameters: json.RawMessage(p)}).Schema()); got != emptySchema {
+			t.Errorf("%q: %s", p, got)
+		}
+	}
+	s := `{"type":"object","properties":{"a":{"type":"string"}}}`
+	if got := string((Tool{Parameters: json.RawMessage(s)}).Schema()); got != s {
+		t.Errorf("schema changed: %s", got)
+	}
+}

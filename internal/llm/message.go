@@ -1,6 +1,9 @@
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Role is the author of a [Message].
 type Role string
@@ -146,6 +149,18 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// emptySchema is the parameters schema of a tool declared without any.
+const emptySchema = `{"type":"object","properties":{}}`
+
+// Schema returns t's parameters schema, or an empty object schema when t
+// declares none (empty or JSON null), as every wire format requires one.
+func (t Tool) Schema() json.RawMessage {
+	if s := strings.TrimSpace(string(t.Parameters)); s == "" || s == "null" {
+		return json.RawMessage(emptySchema)
+	}
+	return t.Parameters
 }
 
 // Request is one call to a model.

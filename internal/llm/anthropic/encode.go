@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"sort"
-	"strings"
 
 	"github.com/zelvior/aidex/internal/llm"
 )
@@ -73,9 +72,6 @@ type wireTool struct {
 	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
 
-// emptySchema is the input schema of a tool declared without parameters.
-const emptySchema = `{"type":"object","properties":{}}`
-
 // buildRequest maps req onto the wire request (see the package doc).
 func buildRequest(req *llm.Request) (*wireRequest, error) {
 	budget, err := ThinkingBudget(req)
@@ -109,11 +105,7 @@ func buildTools(tools []llm.Tool) []wireTool {
 	}
 	out := make([]wireTool, len(tools))
 	for i, t := range tools {
-		schema := t.Parameters
-		if len(strings.TrimSpace(string(schema))) == 0 || string(schema) == "null" {
-			schema = json.RawMessage(emptySchema)
-		}
-		out[i] = wireTool{Name: t.Name, Description: t.Description, InputSchema: schema}
+		out[i] = wireTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema()}
 	}
 	return out
 }

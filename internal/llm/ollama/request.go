@@ -58,9 +58,6 @@ type toolFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// emptySchema is sent for a tool without parameters.
-const emptySchema = `{"type":"object","properties":{}}`
-
 // buildRequest maps req onto the wire; numCtx is the context window to ask
 // for (0: Ollama's default).
 func buildRequest(req *llm.Request, numCtx int) (*chatRequest, error) {
@@ -82,11 +79,7 @@ func buildRequest(req *llm.Request, numCtx int) (*chatRequest, error) {
 		wr.Messages = append(wr.Messages, msgs...)
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(emptySchema)
-		}
-		wr.Tools = append(wr.Tools, wireTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
+		wr.Tools = append(wr.Tools, wireTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: t.Schema()}})
 	}
 	return wr, nil
 }

@@ -116,9 +116,6 @@ type reasoningDetail struct {
 	Index     int  `json:"index"`
 }
 
-// emptySchema is sent for a tool without parameters.
-const emptySchema = `{"type":"object","properties":{}}`
-
 // buildRequest maps req onto the wire for a host with quirks q.
 func buildRequest(req *llm.Request, q quirks) (*chatRequest, error) {
 	if strings.TrimSpace(req.Model) == "" {
@@ -147,11 +144,7 @@ func buildRequest(req *llm.Request, q quirks) (*chatRequest, error) {
 		wr.Messages = append(wr.Messages, msgs...)
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(emptySchema)
-		}
-		wr.Tools = append(wr.Tools, wireTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
+		wr.Tools = append(wr.Tools, wireTool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: t.Schema()}})
 	}
 	return wr, nil
 }

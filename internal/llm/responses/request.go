@@ -265,10 +265,8 @@ func buildTools(tools []llm.Tool) ([]tool, error) {
 		if t.Name == "" {
 			return nil, errors.New("a tool has no name: every tool offered to the model needs one")
 		}
-		params := t.Parameters
-		if s := strings.TrimSpace(string(params)); s == "" || s == "null" {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		} else if !json.Valid(params) {
+		params := t.Schema()
+		if !json.Valid(params) {
 			return nil, fmt.Errorf("tool %q: the parameters schema is not valid JSON", t.Name)
 		}
 		out = append(out, tool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: false})
