@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/plain"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
@@ -139,15 +140,15 @@ func (t *textOut) event(e agent.Event) {
 		}
 	case agent.EventToolCall:
 		if t.progress {
-			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, argSummary(e.ToolCall.Arguments))
+			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, plain.ArgSummary(e.ToolCall.Arguments))
 		}
 	case agent.EventToolResult:
 		if t.progress {
 			r := e.ToolResult
 			if r.OK {
-				fmt.Fprintf(t.err, "  ✓ %s\n", firstLine(r.Output, 100))
+				fmt.Fprintf(t.err, "  ✓ %s\n", plain.FirstLine(r.Output, 100))
 			} else {
-				fmt.Fprintf(t.err, "  ✗ %s\n", firstLine(r.Error, 200))
+				fmt.Fprintf(t.err, "  ✗ %s\n", plain.FirstLine(r.Error, 200))
 			}
 		}
 	case agent.EventError:
@@ -179,29 +180,4 @@ func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 		fmt.Fprintln(t.out, res)
 	}
 	return nil
-}
-
-// argSummary shows a tool call's key argument compactly.
-func argSummary(args json.RawMessage) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return ""
-	}
-	for _, k := range []string{"command", "path", "pattern", "source", "url", "query"} {
-		if v, ok := m[k].(string); ok && v != "" {
-			return firstLine(v, 80)
-		}
-	}
-	return ""
-}
-
-func firstLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i] + " …"
-	}
-	if len(s) > max {
-		s = s[:max] + "…"
-	}
-	return s
 }

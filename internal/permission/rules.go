@@ -239,6 +239,3 @@ func matchPath(pattern, rel string) bool {
 	}
 	return false
 }
-
-// hasWildcard reports whether a pattern contains glob characters.
-func hasWildcard(p string) bool { return strings.ContainsAny(p, "*?[{") }

@@ -25,8 +25,6 @@ import (
 
 const sampleDiff = "--- a/hello.go\n+++ b/hello.go\n@@ -1,3 +1,4 @@\n package main\n-func main() {}\n+func main() {\n+\tprintln(\"hi\")\n+}\n"
 
-func exit(n int) *int { return &n }
-
 func meta(t *testing.T, v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
