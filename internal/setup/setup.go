@@ -6,6 +6,7 @@ package setup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -17,6 +18,10 @@ import (
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 )
+
+// ErrMissingKey is wrapped by [Load]'s error when the chosen provider needs
+// an API key and none is configured (front ends then offer onboarding).
+var ErrMissingKey = errors.New("needs an API key")
 
 // Options are the inputs of [Load]. Flags are config keys set on the
 // command line (highest precedence); Env looks up environment variables;
@@ -174,7 +179,7 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 		return err
 	}
 	if p.RequiresKey && p.APIKey(rt.Env) == "" {
-		return fmt.Errorf("provider %s needs an API key: set %s (get one at %s) or run `aidex config set providers.%s.api_key KEY`", p.Name, p.KeyHint(), orDash(p.SignupURL), p.Name)
+		return fmt.Errorf("provider %s %w: set %s (get one at %s) or run `aidex config set providers.%s.api_key KEY`", p.Name, ErrMissingKey, p.KeyHint(), orDash(p.SignupURL), p.Name)
 	}
 	rt.Provider, rt.Model = p, model
 	return nil

@@ -382,5 +382,5 @@ func StoreKey(rt *setup.Runtime, provider, key string) error {
 // IsMissingKey reports whether err from setup.Load means the chosen
 // provider has no API key (first run: onboarding picks a provider).
 func IsMissingKey(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "needs an API key")
+	return errors.Is(err, setup.ErrMissingKey)
 }
