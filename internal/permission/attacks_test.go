@@ -1,50 +1,17 @@
 package permission
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/attacktest"
 )
 
-// attackCase is one line of /work/shared/security/attacks.jsonl.
-type attackCase struct {
-	ID       string         `json:"id"`
-	Category string         `json:"category"`
-	Surface  string         `json:"surface"`
-	Input    map[string]any `json:"input"`
-	Expected string         `json:"expected"`
-}
-
-func loadAttacks(t *testing.T) []attackCase {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "security", "attacks.jsonl")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("attack cases not found at %s (%v); they live outside the repository", p, err)
-	}
-	defer f.Close()
-	var out []attackCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var c attackCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("bad attack line %q: %v", sc.Text(), err)
-		}
-		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+// attackCase is one line of ../shared/security/attacks.jsonl.
+type attackCase = attacktest.Case
 
 func str(m map[string]any, k string) (string, bool) {
 	v, ok := m[k].(string)
@@ -96,7 +63,7 @@ type judgeResult struct {
 }
 
 func TestAttackCases(t *testing.T) {
-	cases := loadAttacks(t)
+	cases := attacktest.Load(t)
 	counts := map[string]int{}
 	var needOther []string
 	for _, c := range cases {

@@ -7,14 +7,12 @@ package setup
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -30,43 +28,17 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zelvior/aidex/internal/attacktest"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
+
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
-// attackCase is one line of attacks.jsonl.
-type attackCase struct {
-	ID       string         `json:"id"`
-	Category string         `json:"category"`
-	Surface  string         `json:"surface"`
-	Input    map[string]any `json:"input"`
-	Expected string         `json:"expected"`
-}
-
-func loadAttackCases(t *testing.T) []attackCase {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "security", "attacks.jsonl")
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Skipf("attack cases not found at %s (%v); they live outside the repository", p, err)
-	}
-	var out []attackCase
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var c attackCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("bad attack line %q: %v", sc.Text(), err)
-		}
-		out = append(out, c)
-	}
-	return out
-}
+// attackCase is one line of ../shared/security/attacks.jsonl.
+type attackCase = attacktest.Case
 
 // inScope reports the cases this test runs: tool:* and shell surfaces.
 func inScope(c attackCase) bool {
@@ -593,7 +565,7 @@ func TestAttackCasesEndToEnd(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the cases use POSIX shells, symlinks and FIFOs")
 	}
-	cases := loadAttackCases(t)
+	cases := attacktest.Load(t)
 	hs := handlers()
 	// Child processes (git, the shell) see a temp HOME with no global
 	// config but a user name.

@@ -1,15 +1,14 @@
 package web
 
 import (
-	"bufio"
-	"encoding/json"
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zelvior/aidex/internal/attacktest"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -79,26 +78,12 @@ func TestWebAttacks(t *testing.T) {
 // silently skipped). It skips when the shared folder is not beside the
 // repository.
 func TestAttackFileListsWebCases(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "..", "..", "shared", "security", "attacks.jsonl"))
-	if err != nil {
-		t.Skip("../shared/security/attacks.jsonl not found:", err)
-	}
-	defer f.Close()
 	src, err := os.ReadFile("attacks_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		var c struct {
-			ID      string `json:"id"`
-			Surface string `json:"surface"`
-		}
-		if json.Unmarshal(sc.Bytes(), &c) != nil || !strings.HasPrefix(c.Surface, "web:") {
-			continue
-		}
-		if !strings.Contains(string(src), c.ID) {
+	for _, c := range attacktest.Load(t) {
+		if strings.HasPrefix(c.Surface, "web:") && !strings.Contains(string(src), c.ID) {
 			t.Errorf("web case %s (%s) is not covered", c.ID, c.Surface)
 		}
 	}
