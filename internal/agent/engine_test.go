@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -65,9 +66,9 @@ func (f *fakeTools) Specs() []llm.Tool {
 func (f *fakeTools) Prepare(name string, args json.RawMessage) (*Call, *ToolResultInfo) {
 	switch name {
 	case "read":
-		return &Call{Name: name, Args: args, Kind: "read", ReadOnly: true}, nil
+		return &Call{Name: name, Args: args, Kind: kind.Read, ReadOnly: true}, nil
 	case "write":
-		return &Call{Name: name, Args: args, Kind: "write", Preview: "--- a\n+++ b\n"}, nil
+		return &Call{Name: name, Args: args, Kind: kind.Write, Preview: "--- a\n+++ b\n"}, nil
 	}
 	return nil, &ToolResultInfo{Error: "unknown tool " + name, Category: "not_found"}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -33,7 +34,7 @@ type Call struct {
 	ID        string
 	Name      string
 	Args      json.RawMessage
-	Kind      string
+	Kind      kind.Kind
 	Paths     []string
 	Command   string
 	ReadOnly  bool

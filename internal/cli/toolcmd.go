@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/tools"
@@ -192,7 +193,7 @@ func newPermissionsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req := permission.Request{Tool: "run_command", Kind: permission.KindExec, Command: args[0]}
+			req := permission.Request{Tool: "run_command", Kind: kind.Exec, Command: args[0]}
 			if len(args) == 2 {
 				reg, closeTools, err := rt.Registry()
 				if err != nil {

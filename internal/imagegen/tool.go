@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -17,13 +18,13 @@ type generateArgs struct {
 	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"Replace an existing file"`
 }
 
-// Tools returns generate_image ("full" profile; tools.KindWrite: output_path is a path
+// Tools returns generate_image ("full" profile; kind.Write: output_path is a path
 // parameter, so the permission policy confines and approves it like any
 // file write; the prompt goes to the image service). Register it with
 // tools.Registry.Register.
 func Tools(g *Generator) []tools.Def {
 	return []tools.Def{
-		tools.Define(tools.Spec{Name: "generate_image", Kind: tools.KindWrite, Aliases: []string{"create_image", "image_generation", "text_to_image"},
+		tools.Define(tools.Spec{Name: "generate_image", Kind: kind.Write, Aliases: []string{"create_image", "image_generation", "text_to_image"},
 			Description: "Generate an image from a text prompt and save it into the workspace (PNG/JPEG/WebP as the service returns)."},
 			func(ctx context.Context, env *tools.Env, a generateArgs) tools.Result {
 				return generateTool(ctx, g, env, a)

@@ -3,7 +3,7 @@
 // (live models endpoint with a disk cache, falling back to the catalog's
 // static list).
 //
-// Kind: tools.KindRead. The tool does reach the network, but only the
+// Kind: kind.Read. The tool does reach the network, but only the
 // fixed models endpoint of a provider already configured in the catalog,
 // with no data chosen by the model other than the provider name, and the
 // answer is cached; classing it as a read lets it run in plan mode and the
@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -40,11 +41,11 @@ type listArgs struct {
 	Query    string `json:"query,omitempty" jsonschema:"Only model ids containing this text"`
 }
 
-// Tools returns list_models (tools.KindRead, "full" profile). Register it with
+// Tools returns list_models (kind.Read, "full" profile). Register it with
 // tools.Registry.Register.
 func Tools(o Options) []tools.Def {
 	return []tools.Def{
-		tools.Define(tools.Spec{Name: "list_models", Kind: tools.KindRead, Aliases: []string{"models", "available_models"},
+		tools.Define(tools.Spec{Name: "list_models", Kind: kind.Read, Aliases: []string{"models", "available_models"},
 			Description: "List a provider's models with context window, price and tool support (default: the current provider)."},
 			func(ctx context.Context, _ *tools.Env, a listArgs) tools.Result { return o.list(ctx, a) }),
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -22,9 +23,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Tools returns the memory tools: memory (KindWrite; "full" profile, its
-// schema is large), save_memory (KindWrite, standard profile) and
-// load_memory (KindRead, standard profile). The project memory lives in the
+// Tools returns the memory tools: memory (kind.Write; "full" profile, its
+// schema is large), save_memory (kind.Write, standard profile) and
+// load_memory (kind.Read, standard profile). The project memory lives in the
 // session workspace (tools.Env.Workspace.Root()). Register them with
 // tools.Registry.Register.
 func Tools(o Options) []tools.Def {
@@ -32,16 +33,16 @@ func Tools(o Options) []tools.Def {
 		o.Family = "other"
 	}
 	return []tools.Def{
-		tools.Define(tools.Spec{Name: "memory", Kind: tools.KindWrite, Aliases: []string{"memory_tool"},
+		tools.Define(tools.Spec{Name: "memory", Kind: kind.Write, Aliases: []string{"memory_tool"},
 			Description: "Your persistent memory across sessions: a small file tree at /memories (yours) and /memories/shared (seen by every model). " +
 				"Commands: view (file or directory), create (path, file_text), str_replace (path, old_str, new_str), insert (path, insert_line, insert_text), delete (path), rename (path, new_path). " +
-				"View /memories at the start of a task; record progress and lessons learned as you go."},
+				"View /memories at the start of a task; record progress and lessons learned as you go.", Bookkeeping: true},
 			func(ctx context.Context, env *tools.Env, a memoryArgs) tools.Result { return o.memoryTool(ctx, env, a) }),
-		tools.Define(tools.Spec{Name: "save_memory", Kind: tools.KindWrite, Standard: true, Aliases: []string{"remember", "add_memory"},
-			Description: "Save a short fact or preference to remember in later sessions (project scope by default; global for every project)."},
+		tools.Define(tools.Spec{Name: "save_memory", Kind: kind.Write, Standard: true, Aliases: []string{"remember", "add_memory"},
+			Description: "Save a short fact or preference to remember in later sessions (project scope by default; global for every project).", Bookkeeping: true},
 			func(ctx context.Context, env *tools.Env, a saveArgs) tools.Result { return o.saveTool(ctx, env, a) }),
-		tools.Define(tools.Spec{Name: "load_memory", Kind: tools.KindRead, Standard: true, Aliases: []string{"recall", "search_memory"},
-			Description: "Find saved memories, most recent first, by text query and/or category."},
+		tools.Define(tools.Spec{Name: "load_memory", Kind: kind.Read, Standard: true, Aliases: []string{"recall", "search_memory"},
+			Description: "Find saved memories, most recent first, by text query and/or category.", Bookkeeping: true},
 			func(ctx context.Context, env *tools.Env, a loadArgs) tools.Result { return o.loadTool(ctx, env, a) }),
 	}
 }

@@ -1,5 +1,5 @@
 // Package notes keeps Markdown notes in the workspace: the create_note tool
-// (tools.KindWrite) writes <workspace>/.aidex/notes/<slug>.md with YAML
+// (kind.Write) writes <workspace>/.aidex/notes/<slug>.md with YAML
 // front matter (title, date, tags), and List reads them back for the
 // front ends' /notes and `aidex notes list`.
 //
@@ -37,6 +37,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -286,7 +287,7 @@ type createArgs struct {
 	Tags    []string `json:"tags,omitempty" jsonschema:"Keywords"`
 }
 
-// Tools returns the notes tools: create_note (tools.KindWrite, standard
+// Tools returns the notes tools: create_note (kind.Write, standard
 // profile), which
 // writes into the session workspace's .aidex/notes.
 func Tools(o Options) []tools.Def {
@@ -295,8 +296,8 @@ func Tools(o Options) []tools.Def {
 		now = time.Now
 	}
 	return []tools.Def{
-		tools.Define(tools.Spec{Name: "create_note", Kind: tools.KindWrite, Standard: true, Aliases: []string{"add_note", "write_note"},
-			Description: "Write a Markdown note (title, content, tags) to .aidex/notes/ for the user to read later: findings, plans, summaries."},
+		tools.Define(tools.Spec{Name: "create_note", Kind: kind.Write, Standard: true, Aliases: []string{"add_note", "write_note"},
+			Description: "Write a Markdown note (title, content, tags) to .aidex/notes/ for the user to read later: findings, plans, summaries.", Bookkeeping: true},
 			func(ctx context.Context, env *tools.Env, a createArgs) tools.Result {
 				if env == nil || env.Workspace == nil {
 					return tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for create_note")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/attacktest"
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // attackCase is one line of ../shared/security/attacks.jsonl.
@@ -128,7 +129,7 @@ func judgeShell(t *testing.T, c attackCase, cmd string) {
 	f := newFixture(t)
 	rules := attackRules(t, c, cmd)
 	headless, ask, yolo, ruled := newAttackPolicies(t, f.root, f.home, rules)
-	req := Request{Tool: CommandTool, Kind: KindExec, Command: cmd}
+	req := Request{Tool: CommandTool, Kind: kind.Exec, Command: cmd}
 	if cwd, ok := str(c.Input, "cwd"); ok {
 		req.Paths = []string{cwd}
 	}
@@ -234,17 +235,17 @@ func judgePath(t *testing.T, c attackCase) {
 		paths = []string{pat}
 	}
 	tool := strings.TrimPrefix(c.Surface, "tool:")
-	kind := KindWrite
+	k := kind.Write
 	switch tool {
 	case "read_file", "list_dir", "grep", "glob":
-		kind = KindRead
+		k = kind.Read
 	}
 	rules, err := ParseRules(Allow, "test-rules", []string{"write_file(**)", "read_file(**)", tool + "(**)"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	headless, ask, yolo, ruled := newAttackPolicies(t, f.root, f.home, rules)
-	req := Request{Tool: tool, Kind: kind, Paths: paths}
+	req := Request{Tool: tool, Kind: k, Paths: paths}
 	if literalOK[c.ID] {
 		v := yolo.Check(req)
 		want := filepath.Join(f.root, filepath.FromSlash(p))

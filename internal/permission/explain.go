@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // SuggestRule returns an allow rule for "always allow in this project"
@@ -19,11 +21,11 @@ import (
 // workspace root.
 func (p *Policy) SuggestRule(req Request) string {
 	switch req.Kind {
-	case KindExec:
+	case kind.Exec:
 		return p.suggestCommand(req)
-	case KindRead, KindWrite:
+	case kind.Read, kind.Write:
 		return p.suggestPath(req)
-	case KindNetwork:
+	case kind.Network:
 		u, err := url.Parse(req.Command)
 		if err != nil || u.Scheme == "" || u.Host == "" {
 			return ""

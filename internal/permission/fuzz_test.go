@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 func FuzzResolve(f *testing.F) {
@@ -101,7 +103,7 @@ func FuzzAnalyzeCommand(f *testing.F) {
 				t.Fatalf("%q: malformed command %+v", line, c)
 			}
 		}
-		req := Request{Tool: CommandTool, Kind: KindExec, Command: line}
+		req := Request{Tool: CommandTool, Kind: kind.Exec, Command: line}
 		for _, p := range []*Policy{askAll, yolo} {
 			v := p.Check(req)
 			if v.Decision < Allow || v.Decision > Deny || v.Rule == "" {

@@ -43,15 +43,3 @@ func ParseMode(s string) (Mode, error) {
 	}
 	return "", fmt.Errorf("unknown permission mode %q: use plan, ask, auto-edit or yolo", s)
 }
-
-// Kind classifies what a tool call does.
-type Kind string
-
-// Tool kinds.
-const (
-	KindRead    Kind = "read"
-	KindWrite   Kind = "write"
-	KindExec    Kind = "exec"
-	KindNetwork Kind = "network"
-	KindOther   Kind = "other"
-)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Sources used in verdicts for decisions not made by a user rule.
@@ -20,13 +22,13 @@ type Request struct {
 	// Tool is the tool name (run_command, read_file, write_file, ...).
 	Tool string
 	// Kind says what the tool does.
-	Kind Kind
+	Kind kind.Kind
 	// Paths are the file paths the call touches, as the model gave them.
-	// For KindExec, Paths optionally holds the working directory the model
+	// For kind.Exec, Paths optionally holds the working directory the model
 	// asked for; it must resolve inside the workspace and relative paths
 	// in the command are judged from it.
 	Paths []string
-	// Command is the shell command line for KindExec; for KindNetwork the
+	// Command is the shell command line for kind.Exec; for kind.Network the
 	// URL or host; for other kinds an optional summary matched by rules.
 	Command string
 }
@@ -55,7 +57,7 @@ type Verdict struct {
 	// Reason is a sentence for the user and the model.
 	Reason string
 	// Commands has one entry per simple command and redirection target for
-	// KindExec requests.
+	// kind.Exec requests.
 	Commands []CommandVerdict
 	// Resolved holds the absolute resolved Paths (same order) when all of
 	// them resolved.
@@ -145,9 +147,9 @@ func (p *Policy) Check(req Request) Verdict {
 	rules := p.allRules()
 	var v Verdict
 	switch req.Kind {
-	case KindExec:
+	case kind.Exec:
 		v = p.checkExec(req, rules)
-	case KindRead, KindWrite:
+	case kind.Read, kind.Write:
 		v = p.checkPaths(req, rules)
 	default:
 		v = p.checkOther(req, rules)
@@ -193,12 +195,12 @@ func builtin(d Decision, rule, reason string) Verdict {
 	return Verdict{Decision: d, Rule: rule, Source: SourceBuiltin, Reason: reason}
 }
 
-// checkPaths handles KindRead and KindWrite.
+// checkPaths handles kind.Read and kind.Write.
 func (p *Policy) checkPaths(req Request, rules []Rule) Verdict {
 	if len(req.Paths) == 0 {
 		return builtin(Deny, RuleInvalidPath, fmt.Sprintf("%s was called without a path: give a file path relative to the workspace root", req.Tool))
 	}
-	write := req.Kind == KindWrite
+	write := req.Kind == kind.Write
 	var worst Verdict
 	resolved := make([]string, 0, len(req.Paths))
 	for _, raw := range req.Paths {
@@ -301,9 +303,9 @@ func (p *Policy) checkOther(req Request, rules []Rule) Verdict {
 	if r := firstRule(rules, Allow, req.Tool, m); r != nil {
 		return verdictFromRule(r, fmt.Sprintf("%s is allowed by the rule %s (from %s)", what, r, r.Source))
 	}
-	kind := "this tool"
-	if req.Kind == KindNetwork {
-		kind = "network access"
+	noun := "this tool"
+	if req.Kind == kind.Network {
+		noun = "network access"
 	}
-	return builtin(Ask, "mode "+string(p.mode), fmt.Sprintf("%s needs approval: %s is not allowed without asking in %s mode", what, kind, p.mode))
+	return builtin(Ask, "mode "+string(p.mode), fmt.Sprintf("%s needs approval: %s is not allowed without asking in %s mode", what, noun, p.mode))
 }

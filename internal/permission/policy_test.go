@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 func newPolicy(t *testing.T, f fixture, mode Mode, canAsk bool, rules ...Rule) *Policy {
@@ -27,18 +29,18 @@ func rule(t *testing.T, action Decision, spec string) Rule {
 	return rs[0]
 }
 
-func execReq(cmd string) Request { return Request{Tool: CommandTool, Kind: KindExec, Command: cmd} }
+func execReq(cmd string) Request { return Request{Tool: CommandTool, Kind: kind.Exec, Command: cmd} }
 
 func TestModes(t *testing.T) {
 	f := newFixture(t)
-	read := Request{Tool: "read_file", Kind: KindRead, Paths: []string{"inside.txt"}}
-	write := Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"src/new.go"}}
-	outsideWrite := Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"../x"}}
-	gitWrite := Request{Tool: "write_file", Kind: KindWrite, Paths: []string{".git/hooks/pre-commit"}}
+	read := Request{Tool: "read_file", Kind: kind.Read, Paths: []string{"inside.txt"}}
+	write := Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"src/new.go"}}
+	outsideWrite := Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"../x"}}
+	gitWrite := Request{Tool: "write_file", Kind: kind.Write, Paths: []string{".git/hooks/pre-commit"}}
 	cmd := execReq("go test ./...")
 	ro := execReq("git status")
-	net := Request{Tool: "web_fetch", Kind: KindNetwork, Command: "https://go.dev/doc"}
-	other := Request{Tool: "todo", Kind: KindOther}
+	net := Request{Tool: "web_fetch", Kind: kind.Network, Command: "https://go.dev/doc"}
+	other := Request{Tool: "todo", Kind: kind.Other}
 	cases := []struct {
 		mode Mode
 		req  Request
@@ -108,11 +110,11 @@ func TestRulePrecedence(t *testing.T) {
 		{execReq("go build > build.log"), Ask, "mode ask"}, // the write asks in ask mode
 		{execReq("go build > src/build.log"), Allow, "run_command(go *)"},
 		{execReq("go build > src/secret/x"), Deny, "write_file(src/secret/**)"},
-		{Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"src/a.go"}}, Allow, "write_file(src/**)"},
-		{Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"src/secret/a"}}, Deny, "write_file(src/secret/**)"},
-		{Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"src/a.go", "lib/b.go"}}, Ask, "mode ask"},
-		{Request{Tool: "read_file", Kind: KindRead, Paths: []string{"certs/server.pem"}}, Deny, "read_file(*.pem)"},
-		{Request{Tool: "read_file", Kind: KindRead, Paths: []string{".env"}}, Ask, "safe_mode: credential file"},
+		{Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"src/a.go"}}, Allow, "write_file(src/**)"},
+		{Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"src/secret/a"}}, Deny, "write_file(src/secret/**)"},
+		{Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"src/a.go", "lib/b.go"}}, Ask, "mode ask"},
+		{Request{Tool: "read_file", Kind: kind.Read, Paths: []string{"certs/server.pem"}}, Deny, "read_file(*.pem)"},
+		{Request{Tool: "read_file", Kind: kind.Read, Paths: []string{".env"}}, Ask, "safe_mode: credential file"},
 		{execReq("python3 -c 'print(1)'"), Ask, "mode ask"},
 	}
 	for _, c := range cases {
@@ -263,13 +265,13 @@ func TestSymlinkArgument(t *testing.T) {
 func TestExecWorkingDirectory(t *testing.T) {
 	f := newFixture(t)
 	p := newPolicy(t, f, ModeYolo, true)
-	if v := p.Check(Request{Tool: CommandTool, Kind: KindExec, Command: "touch x", Paths: []string{"/"}}); v.Decision != Deny {
+	if v := p.Check(Request{Tool: CommandTool, Kind: kind.Exec, Command: "touch x", Paths: []string{"/"}}); v.Decision != Deny {
 		t.Fatalf("model-supplied cwd / accepted: %+v", v)
 	}
-	if v := p.Check(Request{Tool: CommandTool, Kind: KindExec, Command: "cat ../inside.txt", Paths: []string{"sub"}}); v.Decision != Allow {
+	if v := p.Check(Request{Tool: CommandTool, Kind: kind.Exec, Command: "cat ../inside.txt", Paths: []string{"sub"}}); v.Decision != Allow {
 		t.Fatalf("relative path from a cwd inside the workspace: %+v", v)
 	}
-	if v := p.Check(Request{Tool: CommandTool, Kind: KindExec, Command: "cat ../../x", Paths: []string{"sub"}}); v.Decision != Ask {
+	if v := p.Check(Request{Tool: CommandTool, Kind: kind.Exec, Command: "cat ../../x", Paths: []string{"sub"}}); v.Decision != Ask {
 		t.Fatalf("relative path out of the workspace from a cwd: %+v", v)
 	}
 }
@@ -277,18 +279,18 @@ func TestExecWorkingDirectory(t *testing.T) {
 func TestPathVerdicts(t *testing.T) {
 	f := newFixture(t)
 	p := newPolicy(t, f, ModeAutoEdit, true)
-	v := p.Check(Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"../x"}})
+	v := p.Check(Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"../x"}})
 	if v.Decision != Deny || v.Rule != RuleConfinement || !strings.Contains(v.Reason, "--add-dir") {
 		t.Fatalf("outside write: %+v", v)
 	}
-	v = p.Check(Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"a/b.go"}})
+	v = p.Check(Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"a/b.go"}})
 	if v.Decision != Allow || len(v.Resolved) != 1 || v.Resolved[0] != filepath.Join(f.root, "a", "b.go") {
 		t.Fatalf("resolved paths: %+v", v)
 	}
-	if v := p.Check(Request{Tool: "write_file", Kind: KindWrite}); v.Decision != Deny {
+	if v := p.Check(Request{Tool: "write_file", Kind: kind.Write}); v.Decision != Deny {
 		t.Fatalf("no path: %+v", v)
 	}
-	if v := p.Check(Request{Tool: "web_fetch", Kind: KindNetwork, Command: "x", Paths: []string{"/etc"}}); v.Decision != Deny {
+	if v := p.Check(Request{Tool: "web_fetch", Kind: kind.Network, Command: "x", Paths: []string{"/etc"}}); v.Decision != Deny {
 		t.Fatalf("other tool with outside path: %+v", v)
 	}
 	if _, err := NewPolicy(PolicyConfig{}); err == nil {
@@ -327,11 +329,11 @@ func TestSessionApprovalAndSuggest(t *testing.T) {
 	}
 	paths := map[string]string{"src/a/b.go": "write_file(src/**)", "main.go": "write_file(main.go)", ".git/config": "", "../x": ""}
 	for path, want := range paths {
-		if got := p.SuggestRule(Request{Tool: "write_file", Kind: KindWrite, Paths: []string{path}}); got != want {
+		if got := p.SuggestRule(Request{Tool: "write_file", Kind: kind.Write, Paths: []string{path}}); got != want {
 			t.Errorf("SuggestRule(write %q) = %q, want %q", path, got, want)
 		}
 	}
-	if got := p.SuggestRule(Request{Tool: "web_fetch", Kind: KindNetwork, Command: "https://go.dev/doc/x"}); got != "web_fetch(https://go.dev/*)" {
+	if got := p.SuggestRule(Request{Tool: "web_fetch", Kind: kind.Network, Command: "https://go.dev/doc/x"}); got != "web_fetch(https://go.dev/*)" {
 		t.Errorf("network suggestion %q", got)
 	}
 	// The suggestion, once approved for the session, allows the request.

@@ -3,6 +3,8 @@ package permission
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // TestReadOnlyOptionAbbreviations: GNU getopt accepts abbreviated long
@@ -65,8 +67,8 @@ func TestGitReadOnlyOnlyAtRoot(t *testing.T) {
 	f := newFixture(t)
 	p := newPolicy(t, f, ModePlan, true)
 	for _, req := range []Request{execReq("cd sub && git status"), execReq("cd sub/deep; git diff"),
-		{Tool: CommandTool, Kind: KindExec, Command: "git status", Paths: []string{"sub"}},
-		{Tool: CommandTool, Kind: KindExec, Command: "git log", Paths: []string{filepath.Join(f.root, "sub")}}} {
+		{Tool: CommandTool, Kind: kind.Exec, Command: "git status", Paths: []string{"sub"}},
+		{Tool: CommandTool, Kind: kind.Exec, Command: "git log", Paths: []string{filepath.Join(f.root, "sub")}}} {
 		if v := p.Check(req); v.Decision == Allow {
 			t.Errorf("%q in %v allowed (%s), want deny", req.Command, req.Paths, v.Reason)
 		}
@@ -74,7 +76,7 @@ func TestGitReadOnlyOnlyAtRoot(t *testing.T) {
 	if v := p.Check(execReq("git status")); v.Decision != Allow {
 		t.Errorf("git status at the root: got %s (%s), want allow", v.Decision, v.Reason)
 	}
-	if v := p.Check(Request{Tool: CommandTool, Kind: KindExec, Command: "git status", Paths: []string{"."}}); v.Decision != Allow {
+	if v := p.Check(Request{Tool: CommandTool, Kind: kind.Exec, Command: "git status", Paths: []string{"."}}); v.Decision != Allow {
 		t.Errorf("git status with cwd .: got %s (%s), want allow", v.Decision, v.Reason)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // A .aidex that is a symlink to a plain directory inside the workspace is
@@ -27,11 +29,11 @@ func TestProtectedWriteThroughSymlinkedDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := p.Check(Request{Tool: "write_file", Kind: KindWrite, Paths: []string{".aidex/config.toml"}})
+	v := p.Check(Request{Tool: "write_file", Kind: kind.Write, Paths: []string{".aidex/config.toml"}})
 	if v.Decision != Ask {
 		t.Fatalf("write through a symlinked .aidex: %s (%s)", v.Decision, v.Reason)
 	}
-	if v := p.Check(Request{Tool: "write_file", Kind: KindWrite, Paths: []string{"plain/x.txt"}}); v.Decision != Allow {
+	if v := p.Check(Request{Tool: "write_file", Kind: kind.Write, Paths: []string{"plain/x.txt"}}); v.Decision != Allow {
 		t.Fatalf("a plain write in yolo: %s", v.Decision)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zelvior/aidex/internal/attacktest"
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -480,7 +481,7 @@ func judgePath(t *testing.T, e *attackEnv, c attackCase) {
 			escapes = true
 		}
 	}
-	if escapes && (j.call.Kind == string(tools.KindRead) || j.call.Kind == string(tools.KindWrite)) {
+	if escapes && (j.call.Kind == kind.Read || j.call.Kind == kind.Write) {
 		r := e.runCall(t, j.call, 5*time.Second)
 		if r.OK || (r.Category != string(tools.CategorySecurity) && r.Category != string(tools.CategoryValidation)) {
 			t.Errorf("%s: the tool itself did not refuse the escaping path: ok=%v category=%s %s", c.ID, r.OK, r.Category, r.Error)
@@ -1331,7 +1332,7 @@ func caseCaseVariantTool(t *testing.T, e *attackEnv, c attackCase) {
 	if j.refused != nil {
 		return // refusing the variant is safe too
 	}
-	if j.call.Name != "write_file" || j.call.Kind != string(tools.KindWrite) || j.call.ReadOnly {
+	if j.call.Name != "write_file" || j.call.Kind != kind.Write || j.call.ReadOnly {
 		t.Errorf("Write_File must be judged as write_file (kind write): %+v", j.call)
 	}
 	if j.head.Decision != "deny" || j.inter.Decision != "ask" {

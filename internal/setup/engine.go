@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/imagegen"
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/listmodels"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/memory"
@@ -225,11 +226,6 @@ func (rt *Runtime) extraTools() []tools.Def {
 	return defs
 }
 
-// webShellBookkeeping are the background-process tools that are not exec
-// themselves but only make sense with the shell tools; the web UI hides
-// them with the shell tools.
-var webShellBookkeeping = map[string]bool{"get_background_output": true, "list_background_processes": true, "kill_background_process": true}
-
 // hiddenTools lists tools not offered in this session: file-changing tools
 // with --agent-writes deny, and shell tools in the web UI unless allowed.
 func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
@@ -237,9 +233,9 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 	for _, name := range reg.Names() {
 		d, _ := reg.Lookup(name)
 		switch {
-		case o.AgentWrites == "deny" && d.Kind == tools.KindWrite:
+		case o.AgentWrites == "deny" && d.Kind == kind.Write:
 			hidden[name] = true
-		case o.Web && !rt.Config.WebAllowShellTools && (d.Kind == tools.KindExec || webShellBookkeeping[name]):
+		case o.Web && !rt.Config.WebAllowShellTools && d.Shell:
 			hidden[name] = true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
@@ -24,11 +25,6 @@ type toolSet struct {
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
 }
-
-// dryRunnable are the file-changing tools that can compute a change
-// without writing it (they write through the tools package's commit).
-var dryRunnable = map[string]bool{"write_file": true, "append_file": true, "edit_file": true, "patch_lines": true,
-	"insert_line": true, "delete_line": true, "find_replace_in_files": true}
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
 	schemas, err := reg.Schemas(profile)
@@ -59,9 +55,9 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		return nil, &r
 	}
 	req := PermissionRequest(p)
-	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: string(p.Def.Kind), ReadOnly: p.Def.Kind == tools.KindRead,
+	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: p.Def.Kind, ReadOnly: p.Def.Kind == kind.Read,
 		Impl: p, Paths: req.Paths, Command: req.Command}
-	if dryRunnable[p.Def.Name] {
+	if p.Def.DryRun {
 		c.Previewer = func(ctx context.Context) string { return t.preview(ctx, p) }
 	}
 	return c, nil
@@ -80,41 +76,11 @@ func (t *toolSet) preview(ctx context.Context, p *tools.Prepared) string {
 }
 
 // PermissionRequest describes a prepared call to the permission policy:
-// its tool, kind and paths (see RequestPaths), and the command line of a
-// shell tool ("python3" for run_python) or the URL of a network tool.
+// its tool, kind, the paths it judges (Prepared.PolicyPaths) and its
+// subject (the command line of a shell tool, the URL of a network tool).
+// It is the one place a permission.Request is built from a call.
 func PermissionRequest(p *tools.Prepared) permission.Request {
-	req := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: RequestPaths(p)}
-	var a struct {
-		Command string `json:"command"`
-		Code    string `json:"code"`
-		URL     string `json:"url"`
-	}
-	_ = json.Unmarshal(p.Args, &a)
-	switch p.Def.Kind {
-	case tools.KindExec:
-		req.Command = a.Command
-		if req.Command == "" && a.Code != "" {
-			req.Command = "python3"
-		}
-	case tools.KindNetwork:
-		req.Command = a.URL
-	}
-	return req
-}
-
-// RequestPaths returns the paths the policy judges for a prepared call: its
-// path arguments, or the workspace root (".") for a read or write tool that
-// takes none (git_status, analyze_project), since it works on the
-// workspace as a whole.
-func RequestPaths(p *tools.Prepared) []string {
-	var paths []string
-	for _, pa := range p.Paths {
-		paths = append(paths, pa.Value)
-	}
-	if len(paths) == 0 && (p.Def.Kind == tools.KindRead || p.Def.Kind == tools.KindWrite) {
-		paths = []string{"."}
-	}
-	return paths
+	return permission.Request{Tool: p.Def.Name, Kind: p.Def.Kind, Paths: p.PolicyPaths(), Command: p.Subject()}
 }
 
 func (t *toolSet) names() string {
@@ -134,8 +100,8 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) agent.ToolResultInfo {
 	if !ok {
 		return agent.ToolResultInfo{Error: "internal error: call was not prepared by this tool set", Category: "execution"}
 	}
-	if t.dryRun && p.Def.Kind == tools.KindWrite {
-		if !dryRunnable[p.Def.Name] {
+	if t.dryRun && p.Def.Kind == kind.Write {
+		if !p.Def.DryRun {
 			return agent.ToolResultInfo{Error: p.Def.Name + " was not run: this is a dry run (--agent-writes dry-run), nothing may be changed; describe the change instead", Category: "permission"}
 		}
 		env := *t.env
@@ -173,7 +139,7 @@ type policyAdapter struct {
 
 // Check asks the permission policy about a prepared call.
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
-	req := permission.Request{Tool: c.Name, Kind: permission.Kind(c.Kind), Paths: c.Paths, Command: c.Command}
+	req := permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
 	v := a.p.Check(req)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req)}
 	switch v.Decision {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the background processes.
@@ -443,27 +445,27 @@ func noTable() Result {
 
 func backgroundTools(opts ExecOptions) []Def {
 	return []Def{
-		Define(Spec{Name: "run_background_process", Kind: KindExec, Standard: true,
+		Define(Spec{Name: "run_background_process", Kind: kind.Exec, Standard: true,
 			Aliases:     []string{"start_background_process", "run_in_background"},
-			Description: "Start a long-running shell command (dev server, watcher) in the background; returns an id for get_background_output and kill_background_process."},
+			Description: "Start a long-running shell command (dev server, watcher) in the background; returns an id for get_background_output and kill_background_process.", Shell: true, Subject: ArgSubject("command")},
 			func(ctx context.Context, env *Env, a runBackgroundArgs) Result { return opts.runBackground(env, a) }),
-		Define(Spec{Name: "get_background_output", Kind: KindOther, Standard: true,
+		Define(Spec{Name: "get_background_output", Kind: kind.Other, Standard: true,
 			Aliases:     []string{"read_background_output", "background_output"},
-			Description: "Show the last lines of stdout and stderr of a background process and whether it is still running."},
+			Description: "Show the last lines of stdout and stderr of a background process and whether it is still running.", Shell: true, Bookkeeping: true},
 			func(ctx context.Context, env *Env, a backgroundOutputArgs) Result {
 				return opts.backgroundOutput(env, a)
 			}),
 		// Kind other, not exec: it only stops a process this session
 		// started, and the permission policy judges exec calls by their
 		// command line, which this call does not have.
-		Define(Spec{Name: "kill_background_process", Kind: KindOther, Standard: true,
+		Define(Spec{Name: "kill_background_process", Kind: kind.Other, Standard: true,
 			Aliases:     []string{"stop_background_process"},
-			Description: "Stop a background process and everything it started (SIGTERM, then SIGKILL after 5 s)."},
+			Description: "Stop a background process and everything it started (SIGTERM, then SIGKILL after 5 s).", Shell: true, Bookkeeping: true},
 			func(ctx context.Context, env *Env, a backgroundIDArgs) Result {
 				return opts.killBackground(ctx, env, a)
 			}),
-		Define(Spec{Name: "list_background_processes", Kind: KindOther, Standard: true,
-			Description: "List the background processes of this session with their status."},
+		Define(Spec{Name: "list_background_processes", Kind: kind.Other, Standard: true,
+			Description: "List the background processes of this session with their status.", Shell: true, Bookkeeping: true},
 			func(ctx context.Context, env *Env, _ noArgs) Result { return opts.listBackground(env) }),
 	}
 }

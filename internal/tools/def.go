@@ -12,18 +12,8 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
-)
 
-// Kind says what a tool does; the permission engine decides by kind.
-type Kind string
-
-// Tool kinds.
-const (
-	KindRead    Kind = "read"    // reads files or metadata only
-	KindWrite   Kind = "write"   // creates, changes or deletes files
-	KindExec    Kind = "exec"    // runs processes
-	KindNetwork Kind = "network" // talks to the network
-	KindOther   Kind = "other"   // anything else (session bookkeeping, info)
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Spec describes a tool to Define.
@@ -34,12 +24,47 @@ type Spec struct {
 	// against the context window).
 	Description string
 	// Kind classifies the tool for the permission policy.
-	Kind Kind
+	Kind kind.Kind
 	// Standard puts the tool in the "standard" profile.
 	Standard bool
 	// Aliases are extra names normalised to Name (lower case), on top of
 	// the registry's built-in aliases.
 	Aliases []string
+	// DryRun is true for file-changing tools that write only through
+	// [Env]'s commit, so a run with Env.DryRun computes the change (a
+	// unified diff in Meta.Diff) without writing it: approvals show that
+	// diff, and --agent-writes dry-run runs them this way.
+	DryRun bool
+	// Shell is true for tools that run processes or manage the processes
+	// a shell tool started: the web UI offers them only with
+	// web_allow_shell_tools.
+	Shell bool
+	// Bookkeeping is true for aidex's own bookkeeping (the session's
+	// background processes, memory and notes under .aidex/): the policy
+	// allows it without asking by a built-in rule; confinement, protected
+	// paths and deny rules still apply.
+	Bookkeeping bool
+	// Subject returns what the policy judges of a call besides its paths:
+	// the command line of a shell tool, the URL of a network tool. args
+	// are the canonical arguments (a JSON object). Nil for tools judged
+	// by kind and paths only.
+	Subject func(args json.RawMessage) string
+}
+
+// ArgSubject returns a Spec.Subject that reads the string argument name
+// from a call's arguments ("" when missing or not a string).
+func ArgSubject(name string) func(json.RawMessage) string {
+	return func(args json.RawMessage) string {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(args, &m) != nil {
+			return ""
+		}
+		var v string
+		if json.Unmarshal(m[name], &v) != nil {
+			return ""
+		}
+		return v
+	}
 }
 
 // Def is a registered tool: its Spec, its parameter schema and its run

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 type editArgs struct {
@@ -40,11 +42,11 @@ type deleteLineArgs struct {
 
 func editTools() []Def {
 	return []Def{
-		Define(Spec{Name: "edit_file", Kind: KindWrite, Standard: true,
-			Description: "Replace exact text in a file. old_string must match once (add context) unless replace_all. Read the file first."},
+		Define(Spec{Name: "edit_file", Kind: kind.Write, Standard: true,
+			Description: "Replace exact text in a file. old_string must match once (add context) unless replace_all. Read the file first.", DryRun: true},
 			func(ctx context.Context, env *Env, a editArgs) Result { return env.editFile(ctx, a) }),
-		Define(Spec{Name: "patch_lines", Kind: KindWrite,
-			Description: "Replace lines start_line..end_line (inclusive) of a file with new_content."},
+		Define(Spec{Name: "patch_lines", Kind: kind.Write,
+			Description: "Replace lines start_line..end_line (inclusive) of a file with new_content.", DryRun: true},
 			func(ctx context.Context, env *Env, a patchLinesArgs) Result {
 				return env.editLines(ctx, a.Path, func(lines []string) ([]string, int, int, string) {
 					if msg := lineRange(a.StartLine, a.EndLine, len(lines)); msg != "" {
@@ -53,8 +55,8 @@ func editTools() []Def {
 					return []string{a.NewContent}, a.StartLine, a.EndLine, ""
 				})
 			}),
-		Define(Spec{Name: "insert_line", Kind: KindWrite,
-			Description: "Insert content after line `line` of a file (0 inserts at the top)."},
+		Define(Spec{Name: "insert_line", Kind: kind.Write,
+			Description: "Insert content after line `line` of a file (0 inserts at the top).", DryRun: true},
 			func(ctx context.Context, env *Env, a insertLineArgs) Result {
 				return env.editLines(ctx, a.Path, func(lines []string) ([]string, int, int, string) {
 					if a.Line < 0 || a.Line > len(lines) {
@@ -67,8 +69,8 @@ func editTools() []Def {
 					return []string{a.Content}, a.Line + 1, a.Line, ""
 				})
 			}),
-		Define(Spec{Name: "delete_line", Kind: KindWrite,
-			Description: "Delete line `line` (through end_line if given) of a file."},
+		Define(Spec{Name: "delete_line", Kind: kind.Write,
+			Description: "Delete line `line` (through end_line if given) of a file.", DryRun: true},
 			func(ctx context.Context, env *Env, a deleteLineArgs) Result {
 				end := a.EndLine
 				if end == 0 {

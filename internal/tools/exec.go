@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the command tools.
@@ -84,13 +87,13 @@ type runPythonArgs struct {
 
 func commandTools(opts ExecOptions) []Def {
 	return []Def{
-		Define(Spec{Name: "run_command", Kind: KindExec, Standard: true,
+		Define(Spec{Name: "run_command", Kind: kind.Exec, Standard: true,
 			Description: "Run a shell command in the workspace; stdout+stderr combined, capped, exit code reported " +
 				"(non-zero is an error). stdin is closed: no interactive commands. " +
-				"Use run_background_process for servers and watchers."},
+				"Use run_background_process for servers and watchers.", Shell: true, Subject: ArgSubject("command")},
 			func(ctx context.Context, env *Env, a runCommandArgs) Result { return opts.runCommand(ctx, env, a) }),
-		Define(Spec{Name: "run_python", Kind: KindExec, Aliases: []string{"python", "execute_python", "run_python_code"},
-			Description: "Run a Python 3 script (given as code) in the workspace with python3; output capped, exit code reported."},
+		Define(Spec{Name: "run_python", Kind: kind.Exec, Aliases: []string{"python", "execute_python", "run_python_code"},
+			Description: "Run a Python 3 script (given as code) in the workspace with python3; output capped, exit code reported.", Shell: true, Subject: func(json.RawMessage) string { return "python3" }},
 			func(ctx context.Context, env *Env, a runPythonArgs) Result { return opts.runPython(ctx, env, a) }),
 	}
 }

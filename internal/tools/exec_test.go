@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 )
 
@@ -409,31 +411,31 @@ func BenchmarkRunCommandEcho(b *testing.B) {
 
 func TestToolContracts(t *testing.T) {
 	want := map[string]struct {
-		kind     Kind
+		kind     kind.Kind
 		standard bool
 		params   []string
 		paths    []string
 	}{
-		"run_command":               {KindExec, true, []string{"command", "timeout", "cwd"}, []string{"cwd"}},
-		"run_python":                {KindExec, false, []string{"code", "timeout"}, nil},
-		"run_background_process":    {KindExec, true, []string{"command", "cwd"}, []string{"cwd"}},
-		"get_background_output":     {KindOther, true, []string{"id", "lines"}, nil},
-		"kill_background_process":   {KindOther, true, []string{"id"}, nil},
-		"list_background_processes": {KindOther, true, nil, nil},
-		"git_status":                {KindRead, false, nil, nil},
-		"git_diff":                  {KindRead, false, []string{"path", "staged"}, []string{"path"}},
-		"git_log":                   {KindRead, false, []string{"max_count", "path"}, []string{"path"}},
-		"git_add":                   {KindWrite, false, []string{"paths"}, []string{"paths"}},
-		"git_commit":                {KindWrite, false, []string{"message"}, nil},
-		"git_init":                  {KindWrite, false, nil, nil},
-		"git_branch":                {KindWrite, false, []string{"name"}, nil},
-		"git_checkout":              {KindWrite, false, []string{"ref", "create"}, nil},
-		"get_file_info":             {KindRead, false, []string{"path"}, []string{"path"}},
-		"count_lines":               {KindRead, false, []string{"path"}, []string{"path"}},
-		"disk_usage":                {KindRead, false, []string{"path"}, []string{"path"}},
-		"env_info":                  {KindRead, false, nil, nil},
-		"which":                     {KindRead, false, []string{"name"}, nil},
-		"analyze_project":           {KindRead, false, nil, nil},
+		"run_command":               {kind.Exec, true, []string{"command", "timeout", "cwd"}, []string{"cwd"}},
+		"run_python":                {kind.Exec, false, []string{"code", "timeout"}, nil},
+		"run_background_process":    {kind.Exec, true, []string{"command", "cwd"}, []string{"cwd"}},
+		"get_background_output":     {kind.Other, true, []string{"id", "lines"}, nil},
+		"kill_background_process":   {kind.Other, true, []string{"id"}, nil},
+		"list_background_processes": {kind.Other, true, nil, nil},
+		"git_status":                {kind.Read, false, nil, nil},
+		"git_diff":                  {kind.Read, false, []string{"path", "staged"}, []string{"path"}},
+		"git_log":                   {kind.Read, false, []string{"max_count", "path"}, []string{"path"}},
+		"git_add":                   {kind.Write, false, []string{"paths"}, []string{"paths"}},
+		"git_commit":                {kind.Write, false, []string{"message"}, nil},
+		"git_init":                  {kind.Write, false, nil, nil},
+		"git_branch":                {kind.Write, false, []string{"name"}, nil},
+		"git_checkout":              {kind.Write, false, []string{"ref", "create"}, nil},
+		"get_file_info":             {kind.Read, false, []string{"path"}, []string{"path"}},
+		"count_lines":               {kind.Read, false, []string{"path"}, []string{"path"}},
+		"disk_usage":                {kind.Read, false, []string{"path"}, []string{"path"}},
+		"env_info":                  {kind.Read, false, nil, nil},
+		"which":                     {kind.Read, false, []string{"name"}, nil},
+		"analyze_project":           {kind.Read, false, nil, nil},
 	}
 	reg := NewRegistry()
 	defs := append(append(ExecTools(ExecOptions{}), GitTools()...), InfoTools()...)

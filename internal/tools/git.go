@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the git tools.
@@ -64,28 +66,28 @@ var gitEnvDrop = [...]string{
 // DefaultMaxOutputChars. Register them with Registry.Register.
 func GitTools() []Def {
 	return []Def{
-		Define(Spec{Name: "git_status", Kind: KindRead, Aliases: []string{"status"},
+		Define(Spec{Name: "git_status", Kind: kind.Read, Aliases: []string{"status"},
 			Description: "Show the branch and changed, staged and untracked files (git status --short --branch)."},
 			func(ctx context.Context, env *Env, _ noArgs) Result { return gitStatus(ctx, env) }),
-		Define(Spec{Name: "git_diff", Kind: KindRead,
+		Define(Spec{Name: "git_diff", Kind: kind.Read,
 			Description: "Show unstaged changes (or staged ones with staged=true), optionally for one path."},
 			func(ctx context.Context, env *Env, a gitDiffArgs) Result { return gitDiff(ctx, env, a) }),
-		Define(Spec{Name: "git_log", Kind: KindRead,
+		Define(Spec{Name: "git_log", Kind: kind.Read,
 			Description: "Show recent commits (hash, date, author, subject), optionally touching one path."},
 			func(ctx context.Context, env *Env, a gitLogArgs) Result { return gitLog(ctx, env, a) }),
-		Define(Spec{Name: "git_add", Kind: KindWrite,
+		Define(Spec{Name: "git_add", Kind: kind.Write,
 			Description: "Stage files for the next commit."},
 			func(ctx context.Context, env *Env, a gitAddArgs) Result { return gitAdd(ctx, env, a) }),
-		Define(Spec{Name: "git_commit", Kind: KindWrite,
+		Define(Spec{Name: "git_commit", Kind: kind.Write,
 			Description: "Commit the staged changes with a message (hooks are not run)."},
 			func(ctx context.Context, env *Env, a gitCommitArgs) Result { return gitCommit(ctx, env, a) }),
-		Define(Spec{Name: "git_init", Kind: KindWrite,
+		Define(Spec{Name: "git_init", Kind: kind.Write,
 			Description: "Create a Git repository in the workspace root."},
 			func(ctx context.Context, env *Env, _ noArgs) Result { return gitInit(ctx, env) }),
-		Define(Spec{Name: "git_branch", Kind: KindWrite,
+		Define(Spec{Name: "git_branch", Kind: kind.Write,
 			Description: "List branches, or create a branch (without switching to it) when name is given."},
 			func(ctx context.Context, env *Env, a gitBranchArgs) Result { return gitBranch(ctx, env, a) }),
-		Define(Spec{Name: "git_checkout", Kind: KindWrite,
+		Define(Spec{Name: "git_checkout", Kind: kind.Write,
 			Description: "Switch to a branch or commit; create=true creates the branch first. Refuses to overwrite local changes."},
 			func(ctx context.Context, env *Env, a gitCheckoutArgs) Result { return gitCheckout(ctx, env, a) }),
 	}

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the search tools.
@@ -785,10 +787,10 @@ type grepFileArgs struct {
 
 func grepTools() []Def {
 	return []Def{
-		Define(Spec{Name: "grep", Kind: KindRead, Standard: true,
+		Define(Spec{Name: "grep", Kind: kind.Read, Standard: true,
 			Description: "Search file contents by regex (honours .gitignore). Output: path:line: text."},
 			func(ctx context.Context, env *Env, a grepArgs) Result { return env.grep(ctx, a) }),
-		Define(Spec{Name: "grep_file", Kind: KindRead, Description: "Search one file by regex; shows matching lines."},
+		Define(Spec{Name: "grep_file", Kind: kind.Read, Description: "Search one file by regex; shows matching lines."},
 			func(ctx context.Context, env *Env, a grepFileArgs) Result {
 				return env.grep(ctx, grepArgs{Pattern: a.Pattern, Path: a.Path, MaxResults: grepFileMatches, single: true})
 			}),

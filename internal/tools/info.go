@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/charlievieth/fastwalk"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the information tools.
@@ -40,22 +42,22 @@ var errWalkLimit = errors.New("walk limit reached")
 // them with Registry.Register.
 func InfoTools() []Def {
 	return []Def{
-		Define(Spec{Name: "get_file_info", Kind: KindRead, Aliases: []string{"file_info", "stat"},
+		Define(Spec{Name: "get_file_info", Kind: kind.Read, Aliases: []string{"file_info", "stat"},
 			Description: "Show a file's or directory's type, size, permissions, modification time and line count."},
 			func(ctx context.Context, env *Env, a infoPathArgs) Result { return fileInfoTool(ctx, env, a.Path) }),
-		Define(Spec{Name: "count_lines", Kind: KindRead, Aliases: []string{"wc", "line_count"},
+		Define(Spec{Name: "count_lines", Kind: kind.Read, Aliases: []string{"wc", "line_count"},
 			Description: "Count lines in a file, or in every text file under a directory by extension (honours .gitignore)."},
 			func(ctx context.Context, env *Env, a infoPathArgs) Result { return countLinesTool(ctx, env, a.Path) }),
-		Define(Spec{Name: "disk_usage", Kind: KindRead, Aliases: []string{"du"},
+		Define(Spec{Name: "disk_usage", Kind: kind.Read, Aliases: []string{"du"},
 			Description: "Show the total size of a directory (ignored files included) and its largest entries."},
 			func(ctx context.Context, env *Env, a infoPathArgs) Result { return diskUsageTool(ctx, env, a.Path) }),
-		Define(Spec{Name: "env_info", Kind: KindRead, Aliases: []string{"environment_info", "system_info"},
+		Define(Spec{Name: "env_info", Kind: kind.Read, Aliases: []string{"environment_info", "system_info"},
 			Description: "Show the OS, architecture, shell, workspace and installed Go/Python/Node/Git versions."},
 			func(ctx context.Context, env *Env, _ noArgs) Result { return envInfoTool(ctx, env) }),
-		Define(Spec{Name: "which", Kind: KindRead, Aliases: []string{"command_exists", "find_executable"},
+		Define(Spec{Name: "which", Kind: kind.Read, Aliases: []string{"command_exists", "find_executable"},
 			Description: "Find a program on PATH (is a command installed?)."},
 			func(ctx context.Context, env *Env, a whichArgs) Result { return whichTool(a.Name) }),
-		Define(Spec{Name: "analyze_project", Kind: KindRead, Aliases: []string{"project_overview", "analyze_codebase"},
+		Define(Spec{Name: "analyze_project", Kind: kind.Read, Aliases: []string{"project_overview", "analyze_codebase"},
 			Description: "Summarise the project: languages (files, lines), build files, likely build/test commands and the top-level layout."},
 			func(ctx context.Context, env *Env, a analyzeArgs) Result { return analyzeProject(ctx, env, a) }),
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Limits of the listing tools.
@@ -36,10 +38,10 @@ type searchFilesArgs struct {
 
 func listTools() []Def {
 	return []Def{
-		Define(Spec{Name: "list_directory", Kind: KindRead, Standard: true,
+		Define(Spec{Name: "list_directory", Kind: kind.Read, Standard: true,
 			Description: "List a directory as a tree (honours .gitignore)."},
 			func(ctx context.Context, env *Env, a listArgs) Result { return env.listDir(ctx, a) }),
-		Define(Spec{Name: "search_files", Kind: KindRead, Standard: true,
+		Define(Spec{Name: "search_files", Kind: kind.Read, Standard: true,
 			Description: "Find files by glob (honours .gitignore), newest first."},
 			func(ctx context.Context, env *Env, a searchFilesArgs) Result { return env.searchFiles(ctx, a) }),
 	}

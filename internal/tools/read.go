@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Defaults of the read tools.
@@ -30,7 +32,7 @@ type headTailArgs struct {
 
 func readTools() []Def {
 	return []Def{
-		Define(Spec{Name: "read_file", Kind: KindRead, Standard: true,
+		Define(Spec{Name: "read_file", Kind: kind.Read, Standard: true,
 			Description: "Read a text file; lines are numbered like cat -n. Use offset/limit for long files."},
 			func(ctx context.Context, env *Env, a readFileArgs) Result {
 				if a.Offset < 0 || a.Limit < 0 {
@@ -48,7 +50,7 @@ func readTools() []Def {
 					return start, min(total, start+limit-1), ""
 				})
 			}),
-		Define(Spec{Name: "read_file_lines", Kind: KindRead,
+		Define(Spec{Name: "read_file_lines", Kind: kind.Read,
 			Description: "Read lines start_line..end_line (inclusive, 1-based) of a text file."},
 			func(ctx context.Context, env *Env, a readLinesArgs) Result {
 				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
@@ -61,14 +63,14 @@ func readTools() []Def {
 					return a.StartLine, min(a.EndLine, total), ""
 				})
 			}),
-		Define(Spec{Name: "head_file", Kind: KindRead, Description: "Show the first lines of a text file."},
+		Define(Spec{Name: "head_file", Kind: kind.Read, Description: "Show the first lines of a text file."},
 			func(ctx context.Context, env *Env, a headTailArgs) Result {
 				n := headTailCount(a.Lines)
 				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
 					return 1, min(n, total), ""
 				})
 			}),
-		Define(Spec{Name: "tail_file", Kind: KindRead, Description: "Show the last lines of a text file."},
+		Define(Spec{Name: "tail_file", Kind: kind.Read, Description: "Show the last lines of a text file."},
 			func(ctx context.Context, env *Env, a headTailArgs) Result {
 				n := headTailCount(a.Lines)
 				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // Profile names: which tools the model is offered.
@@ -17,7 +19,7 @@ const (
 	ProfileStandard = "standard"
 	// ProfileFull: every registered tool.
 	ProfileFull = "full"
-	// ProfileReadonly: every tool of KindRead.
+	// ProfileReadonly: every tool of kind.Read.
 	ProfileReadonly = "readonly"
 )
 
@@ -56,6 +58,30 @@ type Prepared struct {
 	Args json.RawMessage
 	// Paths are the path-valued arguments, in parameter order.
 	Paths []PathArg
+}
+
+// Subject returns what the policy judges of the call besides its paths
+// (Spec.Subject of its arguments): a command line, a URL, or "".
+func (p *Prepared) Subject() string {
+	if p.Def.Subject == nil {
+		return ""
+	}
+	return p.Def.Subject(p.Args)
+}
+
+// PolicyPaths returns the paths the policy judges: the path arguments as
+// the model gave them, or the workspace root (".") for a read or write
+// tool that takes none (git_status, analyze_project), since it works on
+// the workspace as a whole.
+func (p *Prepared) PolicyPaths() []string {
+	var paths []string
+	for _, pa := range p.Paths {
+		paths = append(paths, pa.Value)
+	}
+	if len(paths) == 0 && (p.Def.Kind == kind.Read || p.Def.Kind == kind.Write) {
+		paths = []string{"."}
+	}
+	return paths
 }
 
 // Run runs the prepared call. A panic in the tool becomes an execution
@@ -139,7 +165,7 @@ func (r *Registry) check(d Def, seen map[string]bool) error {
 	}
 	seen[d.Name] = true
 	switch d.Kind {
-	case KindRead, KindWrite, KindExec, KindNetwork, KindOther:
+	case kind.Read, kind.Write, kind.Exec, kind.Network, kind.Other:
 	default:
 		return fmt.Errorf("tool %q: unknown kind %q", d.Name, d.Kind)
 	}
@@ -235,7 +261,7 @@ func (r *Registry) selection(p Profile) (map[string]bool, error) {
 		case ProfileFull:
 			in[n] = true
 		case ProfileReadonly:
-			in[n] = d.Kind == KindRead
+			in[n] = d.Kind == kind.Read
 		default:
 			return nil, fmt.Errorf("unknown tool profile %q: use %q, %q or %q",
 				p.Name, ProfileStandard, ProfileFull, ProfileReadonly)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 func TestLookupAliasesAndCase(t *testing.T) {
@@ -40,7 +42,7 @@ func TestShellAliasesReachRunCommand(t *testing.T) {
 	type cmdArgs struct {
 		Command string `json:"command"`
 	}
-	require.NoError(t, r.Register(Define(Spec{Name: "run_command", Kind: KindExec, Standard: true, Description: "x"},
+	require.NoError(t, r.Register(Define(Spec{Name: "run_command", Kind: kind.Exec, Standard: true, Description: "x"},
 		func(ctx context.Context, env *Env, a cmdArgs) Result { return Success(a.Command, nil) })))
 	for _, n := range []string{"bash", "shell", "run_shell_command", "Run_Command"} {
 		d, ok := r.Lookup(n)
@@ -162,7 +164,7 @@ func TestProfiles(t *testing.T) {
 	require.Len(t, names(Profile{Name: ProfileFull}), len(FileTools()))
 	for _, n := range names(Profile{Name: ProfileReadonly}) {
 		d, _ := f.reg.Lookup(n)
-		require.Equal(t, KindRead, d.Kind, n)
+		require.Equal(t, kind.Read, d.Kind, n)
 	}
 	require.Contains(t, names(Profile{Name: ProfileReadonly}), "grep_file")
 	got := names(Profile{Enabled: []string{"patch_lines", "VIEW"}, Disabled: []string{"glob", "write_file"}})
@@ -216,19 +218,19 @@ func TestRegisterErrors(t *testing.T) {
 	}
 	run := func(ctx context.Context, env *Env, a ok) Result { return Success("", nil) }
 	r := NewRegistry()
-	require.NoError(t, r.Register(Define(Spec{Name: "t1", Kind: KindRead, Description: "d"}, run)))
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "t1", Kind: KindRead}, run)), "registered twice")
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "Bad-Name", Kind: KindRead}, run)), "snake_case")
+	require.NoError(t, r.Register(Define(Spec{Name: "t1", Kind: kind.Read, Description: "d"}, run)))
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "t1", Kind: kind.Read}, run)), "registered twice")
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "Bad-Name", Kind: kind.Read}, run)), "snake_case")
 	require.ErrorContains(t, r.Register(Define(Spec{Name: "t2", Kind: "weird"}, run)), "unknown kind")
 	for _, bad := range []struct {
 		def  Def
 		want string
 	}{
-		{Define(Spec{Name: "t3", Kind: KindRead}, func(ctx context.Context, env *Env, a bad) Result { return Result{} }),
+		{Define(Spec{Name: "t3", Kind: kind.Read}, func(ctx context.Context, env *Env, a bad) Result { return Result{} }),
 			"unsupported parameter type"},
-		{Define(Spec{Name: "t4", Kind: KindRead}, func(ctx context.Context, env *Env, a badDefault) Result { return Result{} }),
+		{Define(Spec{Name: "t4", Kind: kind.Read}, func(ctx context.Context, env *Env, a badDefault) Result { return Result{} }),
 			"default tag"},
-		{Define(Spec{Name: "t5", Kind: KindRead}, func(ctx context.Context, env *Env, a string) Result { return Result{} }),
+		{Define(Spec{Name: "t5", Kind: kind.Read}, func(ctx context.Context, env *Env, a string) Result { return Result{} }),
 			"must be a struct"},
 	} {
 		r2 := NewRegistry()
@@ -239,11 +241,11 @@ func TestRegisterErrors(t *testing.T) {
 		_, err = r2.Prepare(bad.def.Name, nil)
 		require.ErrorContains(t, err, bad.want)
 	}
-	require.ErrorContains(t, r.Register(Def{Spec: Spec{Name: "t6", Kind: KindRead}}), "tools.Define")
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "t7", Kind: KindRead, Aliases: []string{"t1x"}}, run),
-		Define(Spec{Name: "t8", Kind: KindRead, Aliases: []string{"read"}}, run)), `alias "read" already names "read_file"`)
+	require.ErrorContains(t, r.Register(Def{Spec: Spec{Name: "t6", Kind: kind.Read}}), "tools.Define")
+	require.ErrorContains(t, r.Register(Define(Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run),
+		Define(Spec{Name: "t8", Kind: kind.Read, Aliases: []string{"read"}}, run)), `alias "read" already names "read_file"`)
 	require.Equal(t, []string{"t1"}, r.Names(), "a failed Register adds nothing")
-	require.NoError(t, r.Register(Define(Spec{Name: "t7", Kind: KindRead, Aliases: []string{"t1x"}}, run)))
+	require.NoError(t, r.Register(Define(Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run)))
 	require.Equal(t, []string{"t1", "t7"}, r.Names())
 	d, found := r.Lookup("T1X")
 	require.True(t, found)
@@ -253,7 +255,7 @@ func TestRegisterErrors(t *testing.T) {
 func TestPanicBecomesResult(t *testing.T) {
 	type noArgs struct{}
 	r := NewRegistry()
-	require.NoError(t, r.Register(Define(Spec{Name: "boom", Kind: KindOther, Description: "d"},
+	require.NoError(t, r.Register(Define(Spec{Name: "boom", Kind: kind.Other, Description: "d"},
 		func(ctx context.Context, env *Env, a noArgs) Result { panic("kaboom") })))
 	res := r.Call(context.Background(), nil, "boom", nil)
 	require.False(t, res.OK)

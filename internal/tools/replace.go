@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 // maxReplaceFiles: find_replace_in_files refuses to change more files.
@@ -24,8 +26,8 @@ type findReplaceArgs struct {
 
 func replaceTools() []Def {
 	return []Def{
-		Define(Spec{Name: "find_replace_in_files", Kind: KindWrite,
-			Description: "Replace text in many files (honours .gitignore). Try dry_run=true first."},
+		Define(Spec{Name: "find_replace_in_files", Kind: kind.Write,
+			Description: "Replace text in many files (honours .gitignore). Try dry_run=true first.", DryRun: true},
 			func(ctx context.Context, env *Env, a findReplaceArgs) Result { return env.findReplace(ctx, a) }),
 	}
 }

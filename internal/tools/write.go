@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/zelvior/aidex/internal/kind"
 )
 
 type writeArgs struct {
@@ -32,21 +34,21 @@ type srcDstArgs struct {
 
 func writeTools() []Def {
 	return []Def{
-		Define(Spec{Name: "write_file", Kind: KindWrite, Standard: true,
-			Description: "Create or overwrite a file with content (parent dirs created). Read an existing file first."},
+		Define(Spec{Name: "write_file", Kind: kind.Write, Standard: true,
+			Description: "Create or overwrite a file with content (parent dirs created). Read an existing file first.", DryRun: true},
 			func(ctx context.Context, env *Env, a writeArgs) Result { return env.writeFile(ctx, a) }),
-		Define(Spec{Name: "append_file", Kind: KindWrite,
-			Description: "Append text to a file (created if missing), starting on a new line."},
+		Define(Spec{Name: "append_file", Kind: kind.Write,
+			Description: "Append text to a file (created if missing), starting on a new line.", DryRun: true},
 			func(ctx context.Context, env *Env, a appendArgs) Result { return env.appendFile(ctx, a) }),
-		Define(Spec{Name: "create_directory", Kind: KindWrite, Description: "Create a directory and its parents."},
+		Define(Spec{Name: "create_directory", Kind: kind.Write, Description: "Create a directory and its parents."},
 			func(ctx context.Context, env *Env, a pathArgs) Result { return env.createDir(a.Path) }),
-		Define(Spec{Name: "delete_file", Kind: KindWrite,
+		Define(Spec{Name: "delete_file", Kind: kind.Write,
 			Description: "Delete a file, a symlink (not its target) or an empty directory."},
 			func(ctx context.Context, env *Env, a pathArgs) Result { return env.deleteFile(ctx, a.Path) }),
-		Define(Spec{Name: "move_file", Kind: KindWrite,
+		Define(Spec{Name: "move_file", Kind: kind.Write,
 			Description: "Move or rename a file. An existing directory as destination moves the file into it."},
 			func(ctx context.Context, env *Env, a srcDstArgs) Result { return env.moveFile(ctx, a) }),
-		Define(Spec{Name: "copy_file", Kind: KindWrite,
+		Define(Spec{Name: "copy_file", Kind: kind.Write,
 			Description: "Copy a file. An existing directory as destination copies the file into it."},
 			func(ctx context.Context, env *Env, a srcDstArgs) Result { return env.copyFile(ctx, a) }),
 	}

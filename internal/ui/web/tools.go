@@ -6,30 +6,19 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/tools"
 )
-
-// shellTool reports whether a tool runs processes or manages background
-// processes: not offered to the model in web chats and refused by
-// /api/tool unless web_allow_shell_tools is set in the config file.
-func shellTool(d tools.Def) bool {
-	switch d.Name {
-	case "run_command", "run_python", "run_background_process", "get_background_output",
-		"kill_background_process", "list_background_processes":
-		return true
-	}
-	return d.Kind == tools.KindExec
-}
 
 // ToolView is one tool in GET /api/tools: its schema, kind, and whether
 // the web UI offers it (Available false: a shell tool without
 // web_allow_shell_tools, or outside the tool profile).
 type ToolView struct {
 	tools.ToolSchema
-	Kind      tools.Kind `json:"kind"`
-	Available bool       `json:"available"`
+	Kind      kind.Kind `json:"kind"`
+	Available bool      `json:"available"`
 }
 
 // handleTools lists the tools: GET /api/tools.
@@ -50,7 +39,7 @@ func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
 	out := make([]ToolView, 0, len(schemas))
 	for _, sc := range schemas {
 		d, _ := reg.Lookup(sc.Name)
-		avail := reg.Allowed(prof, d.Name) && (!shellTool(d) || rt.Config.WebAllowShellTools)
+		avail := reg.Allowed(prof, d.Name) && (!d.Shell || rt.Config.WebAllowShellTools)
 		out = append(out, ToolView{ToolSchema: sc, Kind: d.Kind, Available: avail})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
@@ -87,7 +76,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q: GET /api/tools lists them", req.Tool))
 		return
 	}
-	if shellTool(d) && !rt.Config.WebAllowShellTools {
+	if d.Shell && !rt.Config.WebAllowShellTools {
 		writeError(w, http.StatusForbidden, d.Name+" is not available in the web UI: set web_allow_shell_tools = true in the config file by hand to allow shell tools")
 		return
 	}
@@ -106,12 +95,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	preq := permission.Request{Tool: p.Def.Name, Kind: permission.Kind(p.Def.Kind), Paths: setup.RequestPaths(p)}
-	var cmd struct {
-		Command string `json:"command"`
-	}
-	_ = json.Unmarshal(p.Args, &cmd)
-	preq.Command = cmd.Command
+	preq := setup.PermissionRequest(p)
 	v := policy.Check(preq)
 	if v.Decision == permission.Deny {
 		msg := v.Reason
@@ -121,7 +105,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, tools.Failf(categoryOf(v), "%s", msg))
 		return
 	}
-	if p.Def.Kind == tools.KindWrite {
+	if p.Def.Kind == kind.Write {
 		for i, abs := range v.Resolved {
 			if i < len(preq.Paths) && protectedWrite(ws, preq.Paths[i], abs) {
 				writeJSON(w, http.StatusForbidden, tools.Failf(tools.CategorySecurity, "%s", protectedMessage(preq.Paths[i])))
