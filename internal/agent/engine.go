@@ -74,9 +74,9 @@ type Config struct {
 	TextToolCalls bool
 	StepNotes     bool
 	DoneMarkers   []string
-	// ExtraTools are engine-owned tools offered next to the registry's
+	// EngineTools are engine-owned tools offered next to the registry's
 	// (todo_write is always offered; Ralph adds complete_task).
-	ExtraTools []ExtraTool
+	EngineTools []EngineTool
 }
 
 // Engine runs conversations: it sends the session to the model, runs the

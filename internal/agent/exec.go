@@ -10,10 +10,10 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
-// ExtraTool is a tool the engine itself answers (todo_write, Ralph's
+// EngineTool is a tool the engine itself answers (todo_write, Ralph's
 // complete_task): it changes the session or the run, not the workspace, so
 // the permission policy is not asked.
-type ExtraTool struct {
+type EngineTool struct {
 	Spec llm.Tool
 	Run  func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo
 }
@@ -23,18 +23,18 @@ func (r *run) specs() []llm.Tool {
 	if r.e.Tools != nil {
 		specs = append(specs, r.e.Tools.Specs()...)
 	}
-	for _, x := range r.extraTools() {
+	for _, x := range r.engineTools() {
 		specs = append(specs, x.Spec)
 	}
 	return specs
 }
 
-func (r *run) extraTools() []ExtraTool {
-	return append([]ExtraTool{todoTool(r)}, r.cfg.ExtraTools...)
+func (r *run) engineTools() []EngineTool {
+	return append([]EngineTool{todoTool(r)}, r.cfg.EngineTools...)
 }
 
-func (r *run) extra(name string) *ExtraTool {
-	for _, x := range r.extraTools() {
+func (r *run) extra(name string) *EngineTool {
+	for _, x := range r.engineTools() {
 		if x.Spec.Name == name {
 			return &x
 		}

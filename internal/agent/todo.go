@@ -20,8 +20,8 @@ const todoSchema = `{"type":"object","properties":{"todos":{"type":"array","desc
 
 // todoTool is todo_write: the model's plan, kept on the session and shown
 // by every front end.
-func todoTool(r *run) ExtraTool {
-	return ExtraTool{
+func todoTool(r *run) EngineTool {
+	return EngineTool{
 		Spec: llm.Tool{
 			Name:        "todo_write",
 			Description: "Write your task plan for multi-step work: the full list of items, each pending, in_progress (one at a time) or completed. Update it as you go.",

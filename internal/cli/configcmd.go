@@ -10,7 +10,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 )
 
-func newConfigCmd(a *app) *cobra.Command {
+func newConfigCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show and change configuration (list, get, set, path)",
@@ -92,7 +92,7 @@ func newConfigCmd(a *app) *cobra.Command {
 
 // configFile returns the global config file, or the workspace's project
 // file.
-func (a *app) configFile(project bool) (string, error) {
+func (a *cliApp) configFile(project bool) (string, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return "", err
@@ -103,7 +103,7 @@ func (a *app) configFile(project bool) (string, error) {
 	return rt.Config.Paths.ConfigFile, nil
 }
 
-func newTrustCmd(a *app) *cobra.Command {
+func newTrustCmd(a *cliApp) *cobra.Command {
 	var remove, list bool
 	cmd := &cobra.Command{
 		Use:   "trust [DIR]",

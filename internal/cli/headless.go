@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // runFlags are the root command's flags for a run.
@@ -70,7 +70,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
-func (a *app) applyRunFlags(f *runFlags) error {
+func (a *cliApp) applyRunFlags(f *runFlags) error {
 	set := func(k, v string) {
 		if v != "" {
 			a.flagValues[k] = v
@@ -112,7 +112,7 @@ func (a *app) applyRunFlags(f *runFlags) error {
 
 // readPrompt assembles the prompt from -p, -f and piped stdin: stdin is
 // the prompt when -p is not given, and context before it when it is.
-func (a *app) readPrompt(f *runFlags) (string, error) {
+func (a *cliApp) readPrompt(f *runFlags) (string, error) {
 	prompt := f.prompt
 	if f.file != "" {
 		var data []byte
@@ -171,8 +171,8 @@ func isTerminal(w io.Writer) bool {
 
 // runHeadless runs one prompt to completion and maps the outcome to the
 // documented exit codes.
-func (a *app) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
-	rt, err := setup.Load(ctx, a.setupOptions())
+func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
+	rt, err := app.Load(ctx, a.setupOptions())
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -189,8 +189,8 @@ func (a *app) runHeadless(ctx context.Context, f *runFlags, prompt string) error
 	if err != nil {
 		return err
 	}
-	eo := setup.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: setup.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
+	eo := app.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
+		Client: app.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
 	if f.steps > 0 {
 		eo.MaxTurns, eo.StepNotes, eo.DoneMarkers = f.steps, true, doneMarkers
 	}
@@ -210,7 +210,7 @@ func (a *app) runHeadless(ctx context.Context, f *runFlags, prompt string) error
 }
 
 // renderer picks the output for --output-format.
-func (a *app) renderer(f *runFlags) renderer {
+func (a *cliApp) renderer(f *runFlags) renderer {
 	switch outputFormat(f.outputFormat) {
 	case formatJSON:
 		return newJSONOut(a.proc.Stdout)
@@ -223,7 +223,7 @@ func (a *app) renderer(f *runFlags) renderer {
 }
 
 // pickSession creates a session, or loads the one -c/-r names.
-func (a *app) pickSession(ctx context.Context, store *session.Store, rt *setup.Runtime, f *runFlags) (*agent.Session, error) {
+func (a *cliApp) pickSession(ctx context.Context, store *session.Store, rt *app.Runtime, f *runFlags) (*agent.Session, error) {
 	var s *agent.Session
 	var err error
 	switch {
@@ -265,7 +265,7 @@ func exitFor(d *agent.DoneInfo, err error) error {
 }
 
 // onRetry tells the user (stderr) that a request is being retried.
-func (a *app) onRetry(attempt int, err error, wait time.Duration) {
+func (a *cliApp) onRetry(attempt int, err error, wait time.Duration) {
 	if !a.flags.quiet {
 		fmt.Fprintf(a.proc.Stderr, "aidex: %v; retry %d in %s\n", err, attempt, wait.Round(100*time.Millisecond))
 	}

@@ -23,7 +23,7 @@ type imageFlags struct {
 	force         bool
 }
 
-func newImageCmd(a *app) *cobra.Command {
+func newImageCmd(a *cliApp) *cobra.Command {
 	var f imageFlags
 	cmd := &cobra.Command{
 		Use:   `image "PROMPT"`,
@@ -51,7 +51,7 @@ the image type when -o has none.`,
 	return cmd
 }
 
-func (a *app) runImage(cmd *cobra.Command, prompt string, f *imageFlags) error {
+func (a *cliApp) runImage(cmd *cobra.Command, prompt string, f *imageFlags) error {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return err

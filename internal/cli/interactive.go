@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/plain"
 	"github.com/zelvior/aidex/internal/ui/tui"
@@ -19,8 +19,8 @@ import (
 // --plain, when stdout or stdin is not a terminal, or with TERM=dumb. A
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason.
-func (a *app) runInteractive(ctx context.Context, f *runFlags) error {
-	base, err := setup.LoadBase(a.setupOptions())
+func (a *cliApp) runInteractive(ctx context.Context, f *runFlags) error {
+	base, err := app.LoadBase(a.setupOptions())
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -46,7 +46,7 @@ func (a *app) runInteractive(ctx context.Context, f *runFlags) error {
 
 // runLineMode runs the plain line mode, with onboarding when no provider
 // is usable yet.
-func (a *app) runLineMode(ctx context.Context, base *setup.Runtime, b *sessionBuilder) error {
+func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionBuilder) error {
 	color := isTerminal(a.proc.Stdout) && a.proc.Getenv("NO_COLOR") == "" && a.proc.Getenv("TERM") != "dumb"
 	repl := plain.New(a.proc.Stdin, a.proc.Stdout, color)
 	repl.Printer.Verbose = a.flags.verbose
@@ -76,7 +76,7 @@ func (a *app) runLineMode(ctx context.Context, base *setup.Runtime, b *sessionBu
 // a front end; the session is created (or loaded with -c/-r) once and kept
 // when the front end changes (TUI fallback) or the provider is picked.
 type sessionBuilder struct {
-	a     *app
+	a     *cliApp
 	f     *runFlags
 	store *session.Store
 	sess  *agent.Session
@@ -88,7 +88,7 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider 
 		opts.Flags["provider"] = provider
 		delete(opts.Flags, "model")
 	}
-	rt, err := setup.Load(ctx, opts)
+	rt, err := app.Load(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // memoryStore opens the project and global memory of the workspace.
-func (a *app) memoryStore() (*memory.Store, error) {
+func (a *cliApp) memoryStore() (*memory.Store, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func memoryErr(err error) error {
 	return err
 }
 
-func newMemoryCmd(a *app) *cobra.Command {
+func newMemoryCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "memory",
 		Short: "List, add, pin, edit and delete saved memories (pinned ones go into the system prompt)",
@@ -45,7 +45,7 @@ live in .aidex/memory/<model family>/ and .aidex/memory/shared/.`,
 	return cmd
 }
 
-func newMemoryListCmd(a *app) *cobra.Command {
+func newMemoryListCmd(a *cliApp) *cobra.Command {
 	var q memory.Query
 	var scope string
 	var asJSON bool
@@ -112,7 +112,7 @@ func parseScope(s string, allowEmpty bool) (memory.Scope, error) {
 	return "", usageErr("unknown --scope %q: use project or global", s)
 }
 
-func newMemoryAddCmd(a *app) *cobra.Command {
+func newMemoryAddCmd(a *cliApp) *cobra.Command {
 	var e memory.Entry
 	var scope string
 	cmd := &cobra.Command{
@@ -147,7 +147,7 @@ func newMemoryAddCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newMemoryPinCmd(a *app, pin bool) *cobra.Command {
+func newMemoryPinCmd(a *cliApp, pin bool) *cobra.Command {
 	use, short := "pin ID", "Pin a memory: it is added to the system prompt of every session"
 	if !pin {
 		use, short = "unpin ID", "Unpin a memory"
@@ -171,7 +171,7 @@ func newMemoryPinCmd(a *app, pin bool) *cobra.Command {
 	}
 }
 
-func newMemoryEditCmd(a *app) *cobra.Command {
+func newMemoryEditCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   `edit ID "NEW TEXT"`,
 		Short: "Replace a memory's text",
@@ -194,7 +194,7 @@ func newMemoryEditCmd(a *app) *cobra.Command {
 	}
 }
 
-func newMemoryDeleteCmd(a *app) *cobra.Command {
+func newMemoryDeleteCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:     "delete ID...",
 		Aliases: []string{"rm"},
@@ -216,7 +216,7 @@ func newMemoryDeleteCmd(a *app) *cobra.Command {
 	}
 }
 
-func newNotesCmd(a *app) *cobra.Command {
+func newNotesCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "notes",
 		Short: "List the notes the model wrote with create_note (.aidex/notes/)",

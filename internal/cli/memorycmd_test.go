@@ -42,7 +42,7 @@ func newCmdEnv(t *testing.T, config string) *cmdEnv {
 
 // run executes the command built by build with args; it returns stdout,
 // stderr and the error.
-func (e *cmdEnv) run(t *testing.T, build func(*app) *cobra.Command, args ...string) (string, string, error) {
+func (e *cmdEnv) run(t *testing.T, build func(*cliApp) *cobra.Command, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	a := newApp(Process{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(k string) string { return e.env[k] }})

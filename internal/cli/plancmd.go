@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // planFlags are `aidex plan`'s flags.
@@ -26,7 +26,7 @@ type planFlags struct {
 
 // newPlanCmd is `aidex plan "GOAL"`: the model studies the workspace
 // read-only and proposes tasks for the Ralph list.
-func newPlanCmd(a *app) *cobra.Command {
+func newPlanCmd(a *cliApp) *cobra.Command {
 	var f planFlags
 	cmd := &cobra.Command{
 		Use:   "plan GOAL",
@@ -51,7 +51,7 @@ saved. --json prints the proposal as JSON (for 'aidex ralph import -').`,
 	return cmd
 }
 
-func (a *app) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
+func (a *cliApp) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 	if strings.TrimSpace(goal) == "" {
 		return usageErr("the goal is empty: aidex plan \"what you want done\"")
 	}
@@ -64,7 +64,7 @@ func (a *app) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 	}
 	ctx, stop := withSignals(cmd.Context())
 	defer stop()
-	rt, err := setup.Load(ctx, a.setupOptions())
+	rt, err := app.Load(ctx, a.setupOptions())
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -77,7 +77,7 @@ func (a *app) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 		return fmt.Errorf("open sessions: %w", err)
 	}
 	defer store.Close()
-	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &ralph.SetupBackend{Runtime: rt, Sessions: store}})
+	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: app.StaticRuntime(rt), Sessions: store}})
 	progress := &ralphPrinter{out: a.proc.Stderr, quiet: a.flags.quiet}
 	res, err := svc.Plan(ctx, ralph.PlanOptions{Goal: goal, MaxTurns: f.maxTurns}, func(ev ralph.Event) {
 		if ev.Agent != nil && ev.Agent.Type != agent.EventText {

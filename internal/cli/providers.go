@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
-func newProvidersCmd(a *app) *cobra.Command {
+func newProvidersCmd(a *cliApp) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "providers",
@@ -62,7 +62,7 @@ func printProviders(cmd *cobra.Command, rt *catalogView) error {
 	return nil
 }
 
-func newProvidersTestCmd(a *app) *cobra.Command {
+func newProvidersTestCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   "test NAME",
 		Short: "Check that a provider answers with your key (models endpoint, else a one-token completion)",
@@ -99,7 +99,7 @@ func completionProbe(ctx context.Context, rt *catalogView, p catalog.Provider) e
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	c, err := setup.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Env), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
+	c, err := app.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Env), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func completionProbe(ctx context.Context, rt *catalogView, p catalog.Provider) e
 	return err
 }
 
-func newModelsCmd(a *app) *cobra.Command {
+func newModelsCmd(a *cliApp) *cobra.Command {
 	var provider string
 	var refresh, free, asJSON bool
 	cmd := &cobra.Command{

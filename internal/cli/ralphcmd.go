@@ -17,13 +17,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // newRalphCmd is `aidex ralph`: the task list and the autonomous loop.
-func newRalphCmd(a *app) *cobra.Command {
+func newRalphCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ralph",
 		Short: "Queue tasks and let aidex work through them on its own (the Ralph loop)",
@@ -45,7 +45,7 @@ Start with 'aidex plan "GOAL"' or 'aidex ralph add "TITLE"', then 'aidex ralph r
 
 // ralphService returns the workspace's Ralph service without a model
 // backend (for the task-list commands).
-func (a *app) ralphService() (*ralph.Service, error) {
+func (a *cliApp) ralphService() (*ralph.Service, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func (a *app) ralphService() (*ralph.Service, error) {
 	return ralph.NewService(ralph.Options{Workspace: rt.Workspace}), nil
 }
 
-func newRalphAddCmd(a *app) *cobra.Command {
+func newRalphAddCmd(a *cliApp) *cobra.Command {
 	var t struct {
 		id, description, priority, typ string
 		criteria, dependsOn            []string
@@ -94,7 +94,7 @@ func newRalphAddCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newRalphListCmd(a *app) *cobra.Command {
+func newRalphListCmd(a *cliApp) *cobra.Command {
 	var asJSON bool
 	var status string
 	cmd := &cobra.Command{
@@ -175,7 +175,7 @@ func ralphOrNone(s string) string {
 	return s
 }
 
-func newRalphShowCmd(a *app) *cobra.Command {
+func newRalphShowCmd(a *cliApp) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
@@ -201,7 +201,7 @@ func newRalphShowCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newRalphControlCmd(a *app, verb, short string) *cobra.Command {
+func newRalphControlCmd(a *cliApp, verb, short string) *cobra.Command {
 	return &cobra.Command{
 		Use:   verb,
 		Short: short,
@@ -241,7 +241,7 @@ func newRalphControlCmd(a *app, verb, short string) *cobra.Command {
 	}
 }
 
-func newRalphClearCmd(a *app) *cobra.Command {
+func newRalphClearCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clear",
 		Short: "Remove every task from the list (refused while a loop runs)",
@@ -261,7 +261,7 @@ func newRalphClearCmd(a *app) *cobra.Command {
 	}
 }
 
-func newRalphResetCmd(a *app) *cobra.Command {
+func newRalphResetCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   "reset ID",
 		Short: "Put a task back to pending (one left in_progress by a crash, or a failed one to retry)",
@@ -281,7 +281,7 @@ func newRalphResetCmd(a *app) *cobra.Command {
 	}
 }
 
-func newRalphRemoveCmd(a *app) *cobra.Command {
+func newRalphRemoveCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   "remove ID",
 		Short: "Remove one task from the list",
@@ -301,7 +301,7 @@ func newRalphRemoveCmd(a *app) *cobra.Command {
 	}
 }
 
-func newRalphImportCmd(a *app) *cobra.Command {
+func newRalphImportCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
 		Use:   "import FILE",
 		Short: "Add the tasks of a markdown checklist (- [ ] title) or a JSON list ('-' reads stdin)",
@@ -349,7 +349,7 @@ type ralphRunFlags struct {
 	asJSON        bool
 }
 
-func newRalphRunCmd(a *app) *cobra.Command {
+func newRalphRunCmd(a *cliApp) *cobra.Command {
 	var f ralphRunFlags
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -391,7 +391,7 @@ that failed, 4 when --max-iterations ended the run with tasks left,
 	return cmd
 }
 
-func (a *app) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
+func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	if f.maxIterations < 0 || f.maxTurns < 0 || f.maxAttempts < 1 || f.taskTimeout < 0 || f.verifyTimeout < 0 {
 		return usageErr("--max-iterations, --max-turns and the timeouts must be positive, --max-attempts at least 1")
 	}
@@ -401,7 +401,7 @@ func (a *app) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 		return err
 	}
 	ctx := cmd.Context()
-	rt, err := setup.Load(ctx, a.setupOptions())
+	rt, err := app.Load(ctx, a.setupOptions())
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -411,7 +411,7 @@ func (a *app) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 		return fmt.Errorf("open sessions: %w", err)
 	}
 	defer store.Close()
-	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &ralph.SetupBackend{Runtime: rt, Sessions: store}})
+	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: app.StaticRuntime(rt), Sessions: store}})
 	o := ralph.RunOptions{MaxIterations: f.maxIterations, TaskIDs: f.tasks, Verify: rt.Config.VerifyCommand,
 		VerifyTimeout: f.verifyTimeout, MaxAttempts: f.maxAttempts, TaskTimeout: f.taskTimeout, MaxTurns: f.maxTurns}
 	if cmd.Flags().Changed("verify") {
@@ -440,7 +440,7 @@ func (a *app) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 // ralphNotices prints, on stderr, what the user should know before an
 // unattended run: the provider notice, a permission mode that denies
 // writes, tasks stuck in_progress.
-func (a *app) ralphNotices(rt *setup.Runtime, svc *ralph.Service, o ralph.RunOptions) {
+func (a *cliApp) ralphNotices(rt *app.Runtime, svc *ralph.Service, o ralph.RunOptions) {
 	w := a.proc.Stderr
 	if rt.Notice != "" {
 		fmt.Fprintf(w, "aidex: %s\n", rt.Notice)
@@ -466,7 +466,7 @@ func (a *app) ralphNotices(rt *setup.Runtime, svc *ralph.Service, o ralph.RunOpt
 // ralphSignals makes the first Ctrl+C stop the loop after the current
 // task and the second (or SIGTERM) cancel it. The returned func stops
 // listening.
-func (a *app) ralphSignals(svc *ralph.Service, cancel context.CancelFunc) func() {
+func (a *cliApp) ralphSignals(svc *ralph.Service, cancel context.CancelFunc) func() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})

@@ -48,7 +48,7 @@ func (e *ralphEnv) run(stdin string, args ...string) (int, string, string) {
 	a := newApp(Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return e.env[k] }, Version: "test"})
 	root := newRootCmd(a)
-	for _, b := range []func(*app) *cobra.Command{newRalphCmd, newPlanCmd} {
+	for _, b := range []func(*cliApp) *cobra.Command{newRalphCmd, newPlanCmd} {
 		c := b(a)
 		if found, _, err := root.Find([]string{c.Name()}); err != nil || found == root {
 			root.AddCommand(c)

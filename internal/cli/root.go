@@ -5,13 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zelvior/aidex/internal/setup"
+	"github.com/zelvior/aidex/internal/app"
 )
 
-// app holds what the commands share. Everything heavy (configuration, the
+// cliApp holds what the commands share. Everything heavy (configuration, the
 // catalog, the session store) is loaded on first use by the command that
 // needs it, never at start-up.
-type app struct {
+type cliApp struct {
 	proc Process
 	// started is set once a command's own code runs; an error before that
 	// came from cobra's parsing of flags and arguments (exit 2).
@@ -29,14 +29,14 @@ type globalFlags struct {
 	quiet     bool
 }
 
-func newApp(p Process) *app {
+func newApp(p Process) *cliApp {
 	if p.Getenv == nil {
 		p.Getenv = func(string) string { return "" }
 	}
-	return &app{proc: p, flagValues: map[string]string{}}
+	return &cliApp{proc: p, flagValues: map[string]string{}}
 }
 
-func newRootCmd(a *app) *cobra.Command {
+func newRootCmd(a *cliApp) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "aidex",
 		Short: "aidex: an AI coding agent for the terminal, scripts, CI and the browser",
@@ -93,19 +93,19 @@ providers: paid, free and local.`,
 
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*app) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
+var commandBuilders = []func(*cliApp) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
 	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
-type catalogView = setup.Runtime
+type catalogView = app.Runtime
 
 // setupOptions maps the command line onto setup options.
-func (a *app) setupOptions() setup.Options {
-	return setup.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Env: a.proc.Getenv}
+func (a *cliApp) setupOptions() app.Options {
+	return app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Env: a.proc.Getenv}
 }
 
 // configFlags are the config keys set by command-line flags.
-func (a *app) configFlags() map[string]string {
+func (a *cliApp) configFlags() map[string]string {
 	m := map[string]string{}
 	for k, v := range a.flagValues {
 		m[k] = v
@@ -115,8 +115,8 @@ func (a *app) configFlags() map[string]string {
 
 // catalogOnly loads the configuration and catalog, printing config
 // warnings on stderr. A configuration error is bad input (exit 2).
-func (a *app) catalogOnly() (*catalogView, error) {
-	rt, err := setup.LoadBase(a.setupOptions())
+func (a *cliApp) catalogOnly() (*catalogView, error) {
+	rt, err := app.LoadBase(a.setupOptions())
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -125,7 +125,7 @@ func (a *app) catalogOnly() (*catalogView, error) {
 }
 
 // warn prints configuration warnings once.
-func (a *app) warn(rt *setup.Runtime) {
+func (a *cliApp) warn(rt *app.Runtime) {
 	if a.warned || a.flags.quiet {
 		return
 	}

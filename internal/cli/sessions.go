@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // openStore opens the session database of the configured data directory.
-func (a *app) openStore(cmd *cobra.Command) (*session.Store, *setup.Runtime, error) {
+func (a *cliApp) openStore(cmd *cobra.Command) (*session.Store, *app.Runtime, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return nil, nil, err
@@ -23,7 +23,7 @@ func (a *app) openStore(cmd *cobra.Command) (*session.Store, *setup.Runtime, err
 	return st, rt, nil
 }
 
-func newSessionsCmd(a *app) *cobra.Command {
+func newSessionsCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List, show, export and delete sessions",
@@ -103,7 +103,7 @@ func newSessionsCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func (a *app) exportSession(cmd *cobra.Command, id, format string) error {
+func (a *cliApp) exportSession(cmd *cobra.Command, id, format string) error {
 	st, _, err := a.openStore(cmd)
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func (a *app) exportSession(cmd *cobra.Command, id, format string) error {
 	return st.Export(cmd.Context(), id, format, cmd.OutOrStdout())
 }
 
-func newUndoCmd(a *app) *cobra.Command {
+func newUndoCmd(a *cliApp) *cobra.Command {
 	var id string
 	cmd := &cobra.Command{
 		Use:   "undo",

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/ui/plain"
 )
@@ -32,7 +32,7 @@ func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant access to another directory (repeatable)")
 }
 
-func (a *app) applyPolicyFlags(f *policyFlags) error {
+func (a *cliApp) applyPolicyFlags(f *policyFlags) error {
 	rf := runFlags{permissionMode: f.mode, allow: f.allow, deny: f.deny, ask: f.ask, addDirs: f.addDirs,
 		outputFormat: "text", agentWrites: "allow", agentOutput: "final"}
 	return a.applyRunFlags(&rf)
@@ -40,7 +40,7 @@ func (a *app) applyPolicyFlags(f *policyFlags) error {
 
 // policyFor builds the runtime's workspace and policy; canAsk false turns
 // every ask into a deny.
-func (a *app) policyFor(canAsk bool) (*setup.Runtime, *permission.Policy, error) {
+func (a *cliApp) policyFor(canAsk bool) (*app.Runtime, *permission.Policy, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return nil, nil, err
@@ -56,7 +56,7 @@ func (a *app) policyFor(canAsk bool) (*setup.Runtime, *permission.Policy, error)
 	return rt, p, nil
 }
 
-func newToolCmd(a *app) *cobra.Command {
+func newToolCmd(a *cliApp) *cobra.Command {
 	var pf policyFlags
 	var args string
 	cmd := &cobra.Command{
@@ -104,7 +104,7 @@ func runOneTool(cmd *cobra.Command, reg *tools.Registry, policy *permission.Poli
 	if err != nil {
 		return tools.ErrorResult(err)
 	}
-	v := policy.Check(setup.PermissionRequest(p))
+	v := policy.Check(app.PermissionRequest(p))
 	if v.Decision != permission.Allow {
 		cat := tools.CategoryPermission
 		if v.Rule == "workspace confinement" || strings.Contains(v.Rule, "protected") {
@@ -125,7 +125,7 @@ func runOneTool(cmd *cobra.Command, reg *tools.Registry, policy *permission.Poli
 	return p.Run(cmd.Context(), env)
 }
 
-func newToolsCmd(a *app) *cobra.Command {
+func newToolsCmd(a *cliApp) *cobra.Command {
 	var profile string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -172,7 +172,7 @@ func newToolsCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newPermissionsCmd(a *app) *cobra.Command {
+func newPermissionsCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "Inspect the permission policy",
@@ -204,7 +204,7 @@ func newPermissionsCmd(a *app) *cobra.Command {
 				if err != nil {
 					return usageErr("%v", err)
 				}
-				req = setup.PermissionRequest(p)
+				req = app.PermissionRequest(p)
 			}
 			v := policy.Check(req)
 			fmt.Fprintln(cmd.OutOrStdout(), permission.Explain(v))

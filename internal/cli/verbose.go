@@ -52,7 +52,7 @@ func redactURL(s string) string {
 
 // verboseClient returns an HTTP client that logs on w, or nil when
 // verbose output is off.
-func (a *app) verboseClient() *http.Client {
+func (a *cliApp) verboseClient() *http.Client {
 	if !a.flags.verbose {
 		return nil
 	}

@@ -21,7 +21,7 @@ type webFlags struct {
 	model, provider string
 }
 
-func newWebCmd(a *app) *cobra.Command {
+func newWebCmd(a *cliApp) *cobra.Command {
 	var f webFlags
 	cmd := &cobra.Command{
 		Use:   "web",
@@ -58,7 +58,7 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 }
 
 // runWeb starts the server and blocks until ctx ends (Ctrl+C, SIGTERM).
-func (a *app) runWeb(ctx context.Context, f webFlags, port int) error {
+func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 	if f.model != "" {
 		a.flagValues["model"] = f.model
 	}

@@ -15,14 +15,14 @@ import (
 type Implementation struct {
 	Task   Task
 	Prompt string
-	Tools  []agent.ExtraTool
+	Tools  []agent.EngineTool
 	svc    *Service
 	rep    *Reporter
 }
 
 // Implement marks a pending (or failed/skipped/done) task in_progress for
 // a run in session sessionID and returns what that run needs. Add Tools to
-// the engine's Config.ExtraTools for the run, send Prompt, then call
+// the engine's Config.EngineTools for the run, send Prompt, then call
 // Finish with the run's result. verify is the verification command that
 // the prompt mentions ("" for none; the caller runs it). Errors: unknown
 // task, a task already in_progress, a task whose dependencies are not done.
@@ -52,7 +52,7 @@ func (s *Service) Implement(ctx context.Context, ref, sessionID, verify string) 
 	}
 	rep := NewReporter(task.ID)
 	return &Implementation{Task: task, Prompt: TaskPrompt(task, verify), svc: s, rep: rep,
-		Tools: append([]agent.ExtraTool{rep.Tool()}, TaskTools(s.store)...)}, nil
+		Tools: append([]agent.EngineTool{rep.Tool()}, TaskTools(s.store)...)}, nil
 }
 
 // Finish judges the run like the loop does (complete_task, the promise

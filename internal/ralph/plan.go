@@ -48,8 +48,8 @@ func (s *Service) Plan(ctx context.Context, o PlanOptions, emit func(Event)) (*P
 		return nil, fmt.Errorf("plan: new session: %w", err)
 	}
 	prop := NewProposal(s.store.Tasks)
-	tools := append([]agent.ExtraTool{prop.Tool()}, TaskTools(s.store)...)
-	eng, closeEngine, err := s.backend.Engine(ctx, EngineRequest{SessionID: sess.ID, ExtraTools: tools, Notes: planNotes(), MaxTurns: o.MaxTurns, Plan: true})
+	tools := append([]agent.EngineTool{prop.Tool()}, TaskTools(s.store)...)
+	eng, closeEngine, err := s.backend.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: planNotes(), MaxTurns: o.MaxTurns, Plan: true})
 	if err != nil {
 		return nil, err
 	}

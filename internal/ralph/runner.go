@@ -259,8 +259,8 @@ func (s *Service) runTask(ctx context.Context, id string, o RunOptions, emit fun
 // retries it allows, and judges the outcome.
 func (s *Service) work(ctx context.Context, task Task, sess *agent.Session, o RunOptions, emit func(Event)) Outcome {
 	rep := NewReporter(task.ID)
-	tools := append([]agent.ExtraTool{rep.Tool()}, TaskTools(s.store)...)
-	eng, closeEngine, err := s.backend.Engine(ctx, EngineRequest{SessionID: sess.ID, ExtraTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns})
+	tools := append([]agent.EngineTool{rep.Tool()}, TaskTools(s.store)...)
+	eng, closeEngine, err := s.backend.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns})
 	if err != nil {
 		return Outcome{Status: StatusFailed, Reason: "engine_error", Summary: "could not start the agent: " + err.Error()}
 	}

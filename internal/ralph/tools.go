@@ -57,8 +57,8 @@ const completeSchema = `{"type":"object","properties":{` +
 	`"required":["status","summary"]}`
 
 // Tool is complete_task, the engine-owned tool the agent reports with.
-func (r *Reporter) Tool() agent.ExtraTool {
-	return agent.ExtraTool{
+func (r *Reporter) Tool() agent.EngineTool {
+	return agent.EngineTool{
 		Spec: llm.Tool{
 			Name:        "complete_task",
 			Description: "Report the outcome of the current Ralph task " + r.taskID + " (done, failed or skipped) with a summary. Call it once, when you are finished, then end your turn.",
@@ -94,8 +94,8 @@ const showSchema = `{"type":"object","properties":{"id":{"type":"string","descri
 // TaskTools returns list_tasks {status?} and show_task {id}: engine-owned,
 // read-only tools that read the workspace's task list (ralph_tasks.json),
 // for Ralph runs, planning, and any chat session that wants them.
-func TaskTools(st *Store) []agent.ExtraTool {
-	return []agent.ExtraTool{
+func TaskTools(st *Store) []agent.EngineTool {
+	return []agent.EngineTool{
 		{
 			Spec: llm.Tool{Name: "list_tasks", Description: "List the tasks of the workspace's Ralph task list (id, priority, status, title, dependencies), optionally only those with one status.",
 				Parameters: json.RawMessage(listSchema)},
@@ -236,8 +236,8 @@ const proposeSchema = `{"type":"object","properties":{"tasks":{"type":"array","d
 
 // Tool is propose_tasks, the engine-owned tool the model returns its plan
 // with. Bad tasks are refused with the reason so the model can fix them.
-func (p *Proposal) Tool() agent.ExtraTool {
-	return agent.ExtraTool{
+func (p *Proposal) Tool() agent.EngineTool {
+	return agent.EngineTool{
 		Spec: llm.Tool{Name: "propose_tasks",
 			Description: "Propose the task list for the goal: every task with id, title, description, acceptance criteria, priority and dependencies. The user reviews it before it is saved. Call it once with the whole list, then end your turn.",
 			Parameters:  json.RawMessage(proposeSchema)},

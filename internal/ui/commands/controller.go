@@ -18,13 +18,13 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // Config is what [New] needs. Options are the setup options the runtime
@@ -33,8 +33,8 @@ import (
 // store; Session the session to work in; Approver asks the user; MaxTurns
 // and AppendSystem come from the command line (0 and "" for defaults).
 type Config struct {
-	Options      setup.Options
-	Runtime      *setup.Runtime
+	Options      app.Options
+	Runtime      *app.Runtime
 	Store        *session.Store
 	Session      *agent.Session
 	Approver     agent.Approver
@@ -50,8 +50,8 @@ type Controller struct {
 	// mu guards rt, sess, eng, closeEng, pending and lastAnswer against a
 	// front end reading them (status line) while a command swaps them.
 	mu       sync.Mutex
-	opts     setup.Options
-	rt       *setup.Runtime
+	opts     app.Options
+	rt       *app.Runtime
 	store    *session.Store
 	sess     *agent.Session
 	approver agent.Approver
@@ -88,14 +88,14 @@ func New(ctx context.Context, cfg Config) (*Controller, error) {
 }
 
 // engine builds an engine for rt and sess without changing c.
-func (c *Controller) engine(ctx context.Context, rt *setup.Runtime, sess *agent.Session) (*agent.Engine, func(), error) {
-	return rt.Engine(ctx, setup.EngineOptions{Store: c.store, SessionID: sess.ID,
+func (c *Controller) engine(ctx context.Context, rt *app.Runtime, sess *agent.Session) (*agent.Engine, func(), error) {
+	return rt.Engine(ctx, app.EngineOptions{Store: c.store, SessionID: sess.ID,
 		Approver: c.approver, MaxTurns: c.maxTurns, AppendSystem: c.appendSy})
 }
 
 // swap installs a new runtime, session and engine, closing the old
 // engine's tools.
-func (c *Controller) swap(rt *setup.Runtime, sess *agent.Session, eng *agent.Engine, closeEng func()) {
+func (c *Controller) swap(rt *app.Runtime, sess *agent.Session, eng *agent.Engine, closeEng func()) {
 	c.mu.Lock()
 	old := c.closeEng
 	c.rt, c.sess, c.eng, c.closeEng = rt, sess, eng, closeEng
@@ -106,7 +106,7 @@ func (c *Controller) swap(rt *setup.Runtime, sess *agent.Session, eng *agent.Eng
 }
 
 // rebuild builds an engine for rt and sess and swaps it in.
-func (c *Controller) rebuild(ctx context.Context, rt *setup.Runtime, sess *agent.Session) error {
+func (c *Controller) rebuild(ctx context.Context, rt *app.Runtime, sess *agent.Session) error {
 	eng, closeEng, err := c.engine(ctx, rt, sess)
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func (c *Controller) Close() {
 
 // Runtime returns the current runtime (provider, model, config). Treat it
 // as read-only.
-func (c *Controller) Runtime() *setup.Runtime {
+func (c *Controller) Runtime() *app.Runtime {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.rt
@@ -194,11 +194,11 @@ func (c *Controller) Run(ctx context.Context, parts []llm.Part, emit func(agent.
 // RunWith is Run with extra engine-owned tools offered for this run only
 // (/implement adds Ralph's complete_task, list_tasks and show_task). The
 // session's engine is not changed: the run uses a copy of it whose
-// Config.ExtraTools has extra appended. The copy shares the tools,
+// Config.EngineTools has extra appended. The copy shares the tools,
 // policy, approver and store, but not the engine's one-run-per-session
 // guard, so the caller must not start another run in this session until
 // it returns (the front ends run one prompt at a time).
-func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agent.ExtraTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	c.mu.Lock()
 	input := append(append([]llm.Part(nil), c.pending...), parts...)
 	c.pending = nil
@@ -216,11 +216,11 @@ func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agen
 	return done, err
 }
 
-// withExtraTools returns a copy of e whose Config.ExtraTools has extra
+// withExtraTools returns a copy of e whose Config.EngineTools has extra
 // appended (e itself is unchanged).
-func withExtraTools(e *agent.Engine, extra []agent.ExtraTool) *agent.Engine {
+func withExtraTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
-	cfg.ExtraTools = append(slices.Clone(cfg.ExtraTools), extra...)
+	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
 	return &agent.Engine{Provider: e.Provider, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
 		Store: e.Store, Config: cfg, Now: e.Now}
 }
@@ -293,7 +293,7 @@ func (c *Controller) switchTo(ctx context.Context, provider, model string) error
 	if model == "" {
 		delete(opts.Flags, "model")
 	}
-	rt, err := setup.Load(ctx, opts)
+	rt, err := app.Load(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -364,14 +364,14 @@ func (c *Controller) NeedsKey(provider string) bool {
 
 // NeedsKey reports whether rt's catalog provider needs an API key that is
 // not set in config or the environment.
-func NeedsKey(rt *setup.Runtime, provider string) bool {
+func NeedsKey(rt *app.Runtime, provider string) bool {
 	p, ok := rt.Catalog.Provider(provider)
 	return ok && p.RequiresKey && p.APIKey(rt.Env) == ""
 }
 
 // StoreKey writes providers.NAME.api_key = key into the global config file
 // (mode 0600). Errors come from config.Set.
-func StoreKey(rt *setup.Runtime, provider, key string) error {
+func StoreKey(rt *app.Runtime, provider, key string) error {
 	key = strings.TrimSpace(key)
 	if key == "" {
 		return errors.New("the key is empty")
@@ -379,8 +379,8 @@ func StoreKey(rt *setup.Runtime, provider, key string) error {
 	return config.Set(rt.Config.Paths.ConfigFile, "providers."+provider+".api_key", key)
 }
 
-// IsMissingKey reports whether err from setup.Load means the chosen
+// IsMissingKey reports whether err from app.Load means the chosen
 // provider has no API key (first run: onboarding picks a provider).
 func IsMissingKey(err error) bool {
-	return errors.Is(err, setup.ErrMissingKey)
+	return errors.Is(err, app.ErrMissingKey)
 }

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ralph"
@@ -26,32 +27,19 @@ func (c *Controller) Ralph() *ralph.Service {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ralph == nil {
-		c.ralph = ralph.NewService(ralph.Options{Workspace: c.rt.Workspace, Backend: ctrlBackend{c}})
+		c.ralph = ralph.NewService(ralph.Options{Workspace: c.rt.Workspace, Backend: c.ralphBackend()})
 	}
 	return c.ralph
 }
 
-// ctrlBackend is the Ralph backend on the controller's current runtime.
-type ctrlBackend struct{ c *Controller }
-
-func (b ctrlBackend) setup() *ralph.SetupBackend {
-	sb := &ralph.SetupBackend{Runtime: b.c.Runtime()}
-	if b.c.store != nil {
-		sb.Sessions = b.c.store
+// ralphBackend is the Ralph backend on the controller's current runtime
+// and session store (none in tests that run without one).
+func (c *Controller) ralphBackend() *app.RalphBackend {
+	b := &app.RalphBackend{Runtime: c.Runtime}
+	if c.store != nil {
+		b.Sessions = c.store
 	}
-	return sb
-}
-
-func (b ctrlBackend) NewSession(ctx context.Context) (*agent.Session, error) {
-	return b.setup().NewSession(ctx)
-}
-
-func (b ctrlBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
-	return b.setup().Engine(ctx, r)
-}
-
-func (b ctrlBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
-	return b.setup().Verify(ctx, command, timeout)
+	return b
 }
 
 // Plan runs Ralph's planning for goal: the model studies the workspace in
@@ -395,7 +383,7 @@ func (c *Controller) finishImplementation(ctx context.Context, im *ralph.Impleme
 		return fmt.Sprintf("%s: could not record the outcome: %v", im.Task.ID, err)
 	}
 	if t.Status == ralph.StatusDone && verify != "" && ctx.Err() == nil {
-		vr := ctrlBackend{c}.Verify(ctx, verify, 0)
+		vr := c.ralphBackend().Verify(ctx, verify, 0)
 		if !vr.OK {
 			msg := fmt.Sprintf("verification `%s` failed (exit %d): %s", verify, vr.ExitCode, oneLine(vr.Output+" "+vr.Error, 300))
 			if _, err := c.Ralph().Update(context.WithoutCancel(ctx), t.ID, func(x *ralph.Task) error {

@@ -42,7 +42,7 @@ type Outcome struct {
 	Prompt string
 	Action Action
 	Arg    string
-	Tools  []agent.ExtraTool
+	Tools  []agent.EngineTool
 	After  func(ctx context.Context, done *agent.DoneInfo, err error) string
 }
 

@@ -11,10 +11,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -51,8 +51,8 @@ func runREPL(t *testing.T, input string, turns ...llmtest.Turn) (string, *comman
 	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"m1\"\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [\"m1\"]\n", script.URL)
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	ctx := context.Background()
-	opts := setup.Options{Workspace: ws, Flags: map[string]string{}, Env: func(k string) string { return env[k] }}
-	rt, err := setup.Load(ctx, opts)
+	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Env: func(k string) string { return env[k] }}
+	rt, err := app.Load(ctx, opts)
 	require.NoError(t, err)
 	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
 	require.NoError(t, err)

@@ -14,8 +14,8 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -229,7 +229,7 @@ func (r *REPL) ask(ctx context.Context, question string) (string, error) {
 	return strings.TrimSpace(line), nil
 }
 
-func (r *REPL) listProviders(rt *setup.Runtime) []string {
+func (r *REPL) listProviders(rt *app.Runtime) []string {
 	var names []string
 	for _, g := range rt.Catalog.Groups() {
 		fmt.Fprintf(r.Printer.Out, "%s:\n", g.Group)
@@ -248,7 +248,7 @@ func (r *REPL) listProviders(rt *setup.Runtime) []string {
 // Onboard asks a first-time user to pick a provider (key-free ones first)
 // and, when it needs one, an API key, which is stored in the global config
 // file with the provider as the default. It returns the provider's name.
-func (r *REPL) Onboard(ctx context.Context, rt *setup.Runtime) (string, error) {
+func (r *REPL) Onboard(ctx context.Context, rt *app.Runtime) (string, error) {
 	fmt.Fprintln(r.Printer.Out, "Welcome to aidex. No model provider is set up yet; pick one:")
 	names := r.listProviders(rt)
 	for {
@@ -323,7 +323,7 @@ func (r *REPL) runOnce(ctx context.Context, ctrl *commands.Controller, p command
 
 // runPrompt runs one prompt with extra tools for the run; after (when not
 // nil) reports how the run ended (/implement records its task there).
-func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p commands.Prompt, extra []agent.ExtraTool,
+func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p commands.Prompt, extra []agent.EngineTool,
 	after func(context.Context, *agent.DoneInfo, error) string, sigs <-chan os.Signal) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -16,10 +16,10 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -70,7 +70,7 @@ type model struct {
 	o     Options
 	ctx   context.Context
 	ctrl  *commands.Controller
-	base  *setup.Runtime
+	base  *app.Runtime
 	q     *queue
 	ap    agent.Approver
 	st    styles
@@ -149,7 +149,7 @@ type menuItem struct {
 	run          bool // Enter runs it at once (a command without arguments)
 }
 
-func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *setup.Runtime, q *queue) *model {
+func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *app.Runtime, q *queue) *model {
 	m := &model{o: o, ctx: ctx, ctrl: ctrl, base: base, q: q, ap: approver{q: q}, st: newStyles(o.Color),
 		table: o.Table, width: 80, height: 24, mdStyle: "dark", decisions: map[string]agent.Decision{}}
 	if !o.Color {
@@ -463,7 +463,7 @@ func (m *model) startRun(parts []llm.Part) { m.startRunWith(parts, nil, nil) }
 
 // startRunWith sends parts with extra tools for this run; after (when not
 // nil) is called when the run ends and its line is shown.
-func (m *model) startRunWith(parts []llm.Part, extra []agent.ExtraTool, after func(context.Context, *agent.DoneInfo, error) string) {
+func (m *model) startRunWith(parts []llm.Part, extra []agent.EngineTool, after func(context.Context, *agent.DoneInfo, error) string) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.running, m.runStart, m.stopped, m.note = cancel, true, time.Now(), false, ""
 	ctrl, q := m.ctrl, m.q
@@ -988,7 +988,7 @@ func (m *model) storeKey() tea.Cmd {
 }
 
 // runtime is the current runtime, or the base one during onboarding.
-func (m *model) runtime() *setup.Runtime {
+func (m *model) runtime() *app.Runtime {
 	if m.ctrl != nil {
 		return m.ctrl.Runtime()
 	}

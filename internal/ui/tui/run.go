@@ -28,7 +28,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/setup"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -51,7 +51,7 @@ type Options struct {
 	Color      bool
 	Fullscreen bool
 	Version    string
-	Base       *setup.Runtime
+	Base       *app.Runtime
 	Build      BuildFunc
 	Table      commands.Table
 	Getenv     func(string) string

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // Status is the body of GET /api/status.
@@ -165,7 +165,7 @@ func (s *Server) switchRuntime(w http.ResponseWriter, r *http.Request, changes m
 
 // reload loads the runtime again with the flags changed; sessions get a
 // new engine at their next run.
-func (s *Server) reload(ctx context.Context, changes map[string]string) (*setup.Runtime, error) {
+func (s *Server) reload(ctx context.Context, changes map[string]string) (*app.Runtime, error) {
 	s.mu.Lock()
 	flags := map[string]string{}
 	for k, v := range s.flags {
@@ -181,7 +181,7 @@ func (s *Server) reload(ctx context.Context, changes map[string]string) (*setup.
 	}
 	o := s.opts.Setup
 	o.Flags = flags
-	rt, err := setup.Load(ctx, o)
+	rt, err := app.Load(ctx, o)
 	if err != nil {
 		return nil, err
 	}

@@ -12,9 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // Attachment limits for files dropped into the chat: each at most 2 MiB,
@@ -217,8 +217,8 @@ func (s *Server) liveFor(ctx context.Context, id string) (*liveSession, error) {
 
 // buildEngine (re)builds a session's engine for runtime rt with the web
 // confinement and the web approver.
-func (s *Server) buildEngine(ctx context.Context, ls *liveSession, rt *setup.Runtime, gen int) error {
-	eng, closeEng, err := rt.Engine(ctx, setup.EngineOptions{Store: s.store, SessionID: ls.sess.ID,
+func (s *Server) buildEngine(ctx context.Context, ls *liveSession, rt *app.Runtime, gen int) error {
+	eng, closeEng, err := rt.Engine(ctx, app.EngineOptions{Store: s.store, SessionID: ls.sess.ID,
 		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID}, Web: true})
 	if err != nil {
 		return err

@@ -81,29 +81,6 @@ type RalphRunRequest struct {
 	TaskIDs       []string `json:"task_ids,omitempty"`
 }
 
-// ralphBackend is the ralph.Backend of the web UI: the real SetupBackend
-// over the server's session store and its current runtime (so a model
-// switch applies from the next task), with the web gating of shell tools.
-type ralphBackend struct{ s *Server }
-
-func (b ralphBackend) setup() *ralph.SetupBackend {
-	return &ralph.SetupBackend{Runtime: b.s.Runtime(), Sessions: b.s.store, Web: true}
-}
-
-func (b ralphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
-	return b.setup().NewSession(ctx)
-}
-
-func (b ralphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
-	return b.setup().Engine(ctx, r)
-}
-
-func (b ralphBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
-	return b.setup().Verify(ctx, command, timeout)
-}
-
-var _ ralph.Backend = ralphBackend{}
-
 // ralphHub fans the events of the server's Ralph run out to the streams
 // following it. The runner never waits for a stream: each has its own
 // queue.

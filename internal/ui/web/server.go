@@ -10,7 +10,7 @@
 // requests from another Origin are refused, bodies must be JSON and at
 // most 10 MiB, there is no CORS, and pages carry a strict
 // Content-Security-Policy. Chats run with the web confinement
-// (setup.EngineOptions.Web): always confined to the workspace, shell tools
+// (app.EngineOptions.Web): always confined to the workspace, shell tools
 // only with web_allow_shell_tools.
 //
 // Chat answers stream as Server-Sent Events
@@ -38,9 +38,9 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // Options configure a Server.
@@ -57,7 +57,7 @@ import (
 // MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
 // 429.
 type Options struct {
-	Setup   setup.Options
+	Setup   app.Options
 	Token   string
 	Host    string
 	Version string
@@ -73,7 +73,7 @@ type Server struct {
 	store *session.Store
 
 	mu      sync.Mutex
-	rt      *setup.Runtime
+	rt      *app.Runtime
 	flags   map[string]string
 	gen     int                     // runtime generation: engines of older ones are rebuilt
 	current string                  // the session the page works in ("" until the first chat)
@@ -116,7 +116,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		flags[k] = v
 	}
 	o.Setup.Flags = flags
-	rt, err := setup.Load(ctx, o.Setup)
+	rt, err := app.Load(ctx, o.Setup)
 	if err != nil {
 		return nil, err
 	}
@@ -128,13 +128,13 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		approvals: approvals{pending: map[string]*pendingApproval{}}, ralph: o.Ralph}
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {
-		s.ralph = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: ralphBackend{s}})
+		s.ralph = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: s.Runtime, Sessions: store, Web: true}})
 	}
 	return s, nil
 }
 
 // Runtime returns the runtime in use (it changes on model switches).
-func (s *Server) Runtime() *setup.Runtime {
+func (s *Server) Runtime() *app.Runtime {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.rt

@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
-	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -95,7 +95,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	preq := setup.PermissionRequest(p)
+	preq := app.PermissionRequest(p)
 	v := policy.Check(preq)
 	if v.Decision == permission.Deny {
 		msg := v.Reason

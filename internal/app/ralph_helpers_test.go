@@ -1,4 +1,4 @@
-package ralph
+package app
 
 import (
 	"context"
@@ -12,20 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
-	"github.com/zelvior/aidex/internal/setup"
 )
 
 // fixture is a workspace with a Service whose model is a scripted server.
 type fixture struct {
-	t      *testing.T
-	ws     string
-	env    map[string]string
-	script *llmtest.Script
-	svc    *Service
-	store  *session.Store
-	mu     sync.Mutex
-	events []Event
+	t       *testing.T
+	ws      string
+	env     map[string]string
+	script  *llmtest.Script
+	svc     *ralph.Service
+	backend *RalphBackend
+	store   *session.Store
+	mu      sync.Mutex
+	events  []ralph.Event
 }
 
 // testConfig is the global config of the fixtures: the scripted provider,
@@ -58,26 +59,27 @@ func newFixture(t *testing.T, turns ...llmtest.Turn) *fixture {
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"),
 		[]byte(strings.Replace(testConfig, "%s", f.script.URL, 1)), 0o600))
 	ctx := context.Background()
-	rt, err := setup.Load(ctx, setup.Options{Workspace: f.ws, Env: func(k string) string { return f.env[k] }})
+	rt, err := Load(ctx, Options{Workspace: f.ws, Env: func(k string) string { return f.env[k] }})
 	require.NoError(t, err)
 	f.store, err = session.Open(ctx, rt.Config.Paths.DataDir)
 	require.NoError(t, err)
 	t.Cleanup(func() { f.store.Close() })
-	f.svc = NewService(Options{Workspace: rt.Workspace, Backend: &SetupBackend{Runtime: rt, Sessions: f.store}})
+	f.backend = &RalphBackend{Runtime: StaticRuntime(rt), Sessions: f.store}
+	f.svc = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: f.backend})
 	return f
 }
 
-func (f *fixture) emit(ev Event) {
+func (f *fixture) emit(ev ralph.Event) {
 	f.mu.Lock()
 	f.events = append(f.events, ev)
 	f.mu.Unlock()
 }
 
 // of returns the events of one type.
-func (f *fixture) of(typ EventType) []Event {
+func (f *fixture) of(typ ralph.EventType) []ralph.Event {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []Event
+	var out []ralph.Event
 	for _, ev := range f.events {
 		if ev.Type == typ {
 			out = append(out, ev)
@@ -86,14 +88,14 @@ func (f *fixture) of(typ EventType) []Event {
 	return out
 }
 
-func (f *fixture) add(tasks ...Task) []Task {
+func (f *fixture) add(tasks ...ralph.Task) []ralph.Task {
 	f.t.Helper()
 	out, err := f.svc.Add(context.Background(), tasks...)
 	require.NoError(f.t, err)
 	return out
 }
 
-func (f *fixture) task(id string) Task {
+func (f *fixture) task(id string) ralph.Task {
 	f.t.Helper()
 	t, err := f.svc.Get(id)
 	require.NoError(f.t, err)

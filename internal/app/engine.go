@@ -1,4 +1,4 @@
-package setup
+package app
 
 import (
 	"context"
@@ -50,7 +50,7 @@ type EngineOptions struct {
 	AgentWrites  string
 	AppendSystem string
 	Notes        []string
-	ExtraTools   []agent.ExtraTool
+	EngineTools  []agent.EngineTool
 	Web          bool
 	Client       ClientOptions
 }
@@ -126,7 +126,7 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		TextToolCalls: true,
 		StepNotes:     o.StepNotes,
 		DoneMarkers:   o.DoneMarkers,
-		ExtraTools:    o.ExtraTools,
+		EngineTools:   o.EngineTools,
 	}
 }
 
@@ -196,7 +196,7 @@ func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	defs = append(defs, tools.ExecTools(tools.ExecOptions{Procs: procs})...)
 	defs = append(defs, tools.GitTools()...)
 	defs = append(defs, tools.InfoTools()...)
-	defs = append(defs, rt.extraTools()...)
+	defs = append(defs, rt.familyTools()...)
 	if err := reg.Register(defs...); err != nil {
 		_ = procs.Close()
 		return nil, nil, fmt.Errorf("tools: %w", err)
@@ -204,10 +204,10 @@ func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	return reg, func() { _ = procs.Close() }, nil
 }
 
-// extraTools are memory, notes, web fetch, model lists and image
+// familyTools are memory, notes, web fetch, model lists and image
 // generation. generate_image is left out when the image provider cannot be
 // set up (e.g. image_provider = "openai" without a key).
-func (rt *Runtime) extraTools() []tools.Def {
+func (rt *Runtime) familyTools() []tools.Def {
 	current := rt.Provider.Name
 	if current == "" {
 		current = rt.Config.Provider

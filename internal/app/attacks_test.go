@@ -1,4 +1,4 @@
-package setup
+package app
 
 // End-to-end attack cases: every tool:* and shell case of
 // /work/shared/security/attacks.jsonl goes through the path the engine

@@ -1,8 +1,4 @@
-// Package setup assembles aidex's runtime from the configuration: it loads
-// the config files and the provider catalog, picks the provider and model,
-// and builds the model client. Every front end (headless, TUI, web, Ralph)
-// starts from here so they never drift apart.
-package setup
+package app
 
 import (
 	"context"

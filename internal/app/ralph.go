@@ -1,0 +1,109 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// RalphSessions is what [RalphBackend] needs of the session store
+// (*session.Store): message persistence plus Create.
+type RalphSessions interface {
+	SessionStore
+	Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error)
+}
+
+// RalphBackend is the one ralph.Backend of every front end: engines built
+// by [Runtime.Engine] with no approver (what the policy does not allow is
+// denied, nothing waits), sessions in the session store.
+//
+// Runtime is called at each use, so a model or mode switch in the front end
+// applies from the next task. Ralph runs are always confined to the
+// workspace: the runtime's confine = false is ignored. Web applies the web
+// UI's gating of shell tools (web_allow_shell_tools), as in web chat.
+type RalphBackend struct {
+	Runtime  func() *Runtime
+	Sessions RalphSessions
+	Web      bool
+	Client   ClientOptions
+}
+
+var _ ralph.Backend = (*RalphBackend)(nil)
+
+// StaticRuntime returns a RalphBackend.Runtime that always answers rt.
+func StaticRuntime(rt *Runtime) func() *Runtime {
+	return func() *Runtime { return rt }
+}
+
+// runtime returns a copy of the current runtime with confinement forced on
+// and, for planning, the plan permission mode.
+func (b *RalphBackend) runtime(plan bool) *Runtime {
+	rt := *b.Runtime()
+	cfg := *rt.Config
+	cfg.Confine = true
+	if plan {
+		cfg.PermissionMode = "plan"
+	}
+	rt.Config = &cfg
+	return &rt
+}
+
+// NewSession creates a session for the runtime's workspace, provider and
+// model. Errors: no session store, or the store's.
+func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
+	if b.Sessions == nil {
+		return nil, errors.New("ralph: no session store")
+	}
+	rt := b.Runtime()
+	return b.Sessions.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+}
+
+// Engine builds the session's engine (confined, no approver).
+func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
+	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
+		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client}
+	if b.Sessions != nil {
+		o.Store = b.Sessions
+	}
+	return b.runtime(r.Plan).Engine(ctx, o)
+}
+
+// Verify runs command with run_command's machinery (the user's POSIX
+// shell, credentials removed from the environment, the process group
+// killed on timeout, output capped) in the confined workspace. timeout is
+// clamped to 1 s..10 min (0: 10 min).
+func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
+	start := time.Now()
+	fail := func(err error) ralph.VerifyResult {
+		return ralph.VerifyResult{ExitCode: -1, Error: err.Error(), Duration: time.Since(start)}
+	}
+	ws, err := b.runtime(false).NewWorkspace(false)
+	if err != nil {
+		return fail(err)
+	}
+	reg := tools.NewRegistry()
+	if err := reg.Register(tools.ExecTools(tools.ExecOptions{})...); err != nil {
+		return fail(err)
+	}
+	secs := int(timeout / time.Second)
+	if timeout <= 0 || secs > int(tools.MaxCommandTimeout/time.Second) {
+		secs = int(tools.MaxCommandTimeout / time.Second)
+	}
+	args, _ := json.Marshal(map[string]any{"command": command, "timeout": max(secs, 1)})
+	p, err := reg.Prepare("run_command", args)
+	if err != nil {
+		return fail(fmt.Errorf("verify command: %w", err))
+	}
+	res := p.Run(ctx, tools.NewEnv(ws))
+	out := ralph.VerifyResult{OK: res.OK, ExitCode: -1, Output: res.Output, Error: res.Error, Duration: time.Since(start)}
+	if res.Meta != nil && res.Meta.ExitCode != nil {
+		out.ExitCode = *res.Meta.ExitCode
+	}
+	return out
+}
