@@ -184,7 +184,7 @@ func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []stri
 	for _, r := range allow {
 		e.rt.Config.Permissions.Allow = append(e.rt.Config.Permissions.Allow, config.Rule{Text: r, Source: "attacks_test"})
 	}
-	p, err := e.rt.Policy(e.wsp, canAsk)
+	p, err := e.rt.Policy(e.wsp, canAsk, e.reg)
 	if err != nil {
 		t.Fatalf("Policy(%s): %v", mode, err)
 	}

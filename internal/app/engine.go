@@ -68,12 +68,13 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
-	policy, err := rt.Policy(ws, o.Approver != nil)
+	reg, closeTools, err := rt.Registry()
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, closeTools, err := rt.Registry()
+	policy, err := rt.Policy(ws, o.Approver != nil, reg)
 	if err != nil {
+		closeTools()
 		return nil, nil, err
 	}
 	env := tools.NewEnv(ws)
@@ -142,9 +143,11 @@ func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
 	})
 }
 
-// Policy builds the permission policy from the mode, the rules and
-// safe_mode. canAsk is false for front ends that cannot ask.
-func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool) (*permission.Policy, error) {
+// Policy builds the permission policy from the mode, the rules, safe_mode
+// and the built-in allow rules of reg's bookkeeping tools. canAsk is false
+// for front ends that cannot ask (asks become denies). Errors: an unknown
+// mode, a malformed rule (naming its source file).
+func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry) (*permission.Policy, error) {
 	mode, err := permission.ParseMode(rt.Config.PermissionMode)
 	if err != nil {
 		return nil, err
@@ -161,12 +164,14 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool) (*permission.Po
 		}
 		return nil
 	}
-	// aidex's own bookkeeping needs no approval: background processes the
-	// session started, and its memory and notes under .aidex/ (the policy
-	// still confines and protects paths; deny rules still win).
-	for _, name := range []string{"get_background_output", "list_background_processes", "kill_background_process",
-		"memory", "save_memory", "load_memory", "create_note"} {
-		rules = append(rules, permission.Rule{Tool: name, Action: permission.Allow, Source: permission.SourceBuiltin})
+	// aidex's own bookkeeping (tools.Spec.Bookkeeping) needs no approval:
+	// background processes the session started, and its memory and notes
+	// under .aidex/ (the policy still confines and protects paths; deny
+	// rules still win).
+	for _, name := range reg.Names() {
+		if d, _ := reg.Lookup(name); d.Bookkeeping {
+			rules = append(rules, permission.Rule{Tool: name, Action: permission.Allow, Source: permission.SourceBuiltin})
+		}
 	}
 	p := rt.Config.Permissions
 	if err := add(permission.Allow, p.Allow); err != nil {

@@ -139,7 +139,7 @@ type policyAdapter struct {
 
 // Check asks the permission policy about a prepared call.
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
-	req := permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
+	req := callRequest(c)
 	v := a.p.Check(req)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req)}
 	switch v.Decision {

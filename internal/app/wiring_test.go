@@ -72,7 +72,7 @@ func TestRememberAlwaysSurvivesReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := rt.Policy(w, true)
+	pol, err := rt.Policy(w, true, tools.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

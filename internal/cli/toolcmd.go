@@ -2,15 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/ui/plain"
 )
@@ -38,24 +36,6 @@ func (a *cliApp) applyPolicyFlags(f *policyFlags) error {
 	return a.applyRunFlags(&rf)
 }
 
-// policyFor builds the runtime's workspace and policy; canAsk false turns
-// every ask into a deny.
-func (a *cliApp) policyFor(canAsk bool) (*app.Runtime, *permission.Policy, error) {
-	rt, err := a.catalogOnly()
-	if err != nil {
-		return nil, nil, err
-	}
-	ws, err := rt.NewWorkspace(false)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := rt.Policy(ws, canAsk)
-	if err != nil {
-		return nil, nil, &ExitError{Code: ExitUsage, Err: err}
-	}
-	return rt, p, nil
-}
-
 func newToolCmd(a *cliApp) *cobra.Command {
 	var pf policyFlags
 	var args string
@@ -71,58 +51,29 @@ workspace boundary refused it, 1 otherwise.`,
 			if err := a.applyPolicyFlags(&pf); err != nil {
 				return err
 			}
-			rt, policy, err := a.policyFor(false)
+			rt, err := a.catalogOnly()
 			if err != nil {
 				return err
 			}
-			reg, closeTools, err := rt.Registry()
+			out, err := rt.CallTool(cmd.Context(), pos[0], json.RawMessage(args), app.CallOptions{})
 			if err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			if err := writeJSON(cmd.OutOrStdout(), out.Result); err != nil {
 				return err
 			}
-			defer closeTools()
-			res := runOneTool(cmd, reg, policy, pos[0], args)
-			if err := writeJSON(cmd.OutOrStdout(), res); err != nil {
-				return err
-			}
-			switch {
-			case res.OK:
+			switch out.Outcome {
+			case app.OutcomeOK:
 				return nil
-			case res.Category == tools.CategorySecurity || res.Category == tools.CategoryPermission:
-				return &ExitError{Code: ExitDenied, Err: fmt.Errorf("%s", res.Error)}
+			case app.OutcomeRefused:
+				return &ExitError{Code: ExitDenied, Err: errors.New(out.Result.Error)}
 			}
-			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s", res.Error)}
+			return &ExitError{Code: ExitFailure, Err: errors.New(out.Result.Error)}
 		},
 	}
 	cmd.Flags().StringVar(&args, "args", "{}", "the tool's arguments as a JSON object")
 	addPolicyFlags(cmd, &pf)
 	return cmd
-}
-
-// runOneTool prepares, checks and runs one tool call.
-func runOneTool(cmd *cobra.Command, reg *tools.Registry, policy *permission.Policy, name, args string) tools.Result {
-	p, err := reg.Prepare(name, json.RawMessage(args))
-	if err != nil {
-		return tools.ErrorResult(err)
-	}
-	v := policy.Check(app.PermissionRequest(p))
-	if v.Decision != permission.Allow {
-		cat := tools.CategoryPermission
-		if v.Rule == "workspace confinement" || strings.Contains(v.Rule, "protected") {
-			cat = tools.CategorySecurity
-		}
-		msg := v.Reason
-		if v.Rule != "" {
-			msg += " [" + v.Rule
-			if v.Source != "" {
-				msg += " from " + v.Source
-			}
-			msg += "]"
-		}
-		return tools.Failf(cat, "%s", msg)
-	}
-	env := tools.NewEnv(policy.Workspace())
-	env.SkipReadCheck = true
-	return p.Run(cmd.Context(), env)
 }
 
 func newToolsCmd(a *cliApp) *cobra.Command {
@@ -189,26 +140,22 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 			if err := a.applyPolicyFlags(&pf); err != nil {
 				return err
 			}
-			rt, policy, err := a.policyFor(true)
+			rt, err := a.catalogOnly()
 			if err != nil {
 				return err
 			}
-			req := permission.Request{Tool: "run_command", Kind: kind.Exec, Command: args[0]}
+			name, callArgs := args[0], json.RawMessage(nil)
 			if len(args) == 2 {
-				reg, closeTools, err := rt.Registry()
-				if err != nil {
-					return err
-				}
-				defer closeTools()
-				p, err := reg.Prepare(args[0], json.RawMessage(args[1]))
-				if err != nil {
-					return usageErr("%v", err)
-				}
-				req = app.PermissionRequest(p)
+				callArgs = json.RawMessage(args[1])
 			}
-			v := policy.Check(req)
-			fmt.Fprintln(cmd.OutOrStdout(), permission.Explain(v))
-			fmt.Fprintf(cmd.OutOrStdout(), "(mode %s; where this says ask, headless runs deny)\n", policy.Mode())
+			explanation, mode, err := rt.ExplainCall(name, callArgs)
+			if errors.Is(err, app.ErrInvalidCall) {
+				return usageErr("%v", err)
+			} else if err != nil {
+				return &ExitError{Code: ExitUsage, Err: err}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), explanation)
+			fmt.Fprintf(cmd.OutOrStdout(), "(mode %s; where this says ask, headless runs deny)\n", mode)
 			return nil
 		},
 	}

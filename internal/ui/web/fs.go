@@ -12,9 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/atomicfile"
-
-	"github.com/zelvior/aidex/internal/permission"
 )
 
 // maxReadBytes caps GET /api/fs/read: 8 MiB (the write side is capped by
@@ -28,19 +27,16 @@ const maxListEntries = 5000
 // resolved component by component; "../", absolute paths and links that
 // leave it are refused). It writes 403 (or 400 for an empty or invalid
 // path) and returns false when refused.
-func (s *Server) resolvePath(w http.ResponseWriter, p string) (string, *permission.Workspace, bool) {
-	ws, err := s.Runtime().NewWorkspace(true)
+func (s *Server) resolvePath(w http.ResponseWriter, p string) (string, *app.Files, bool) {
+	ws, err := s.Runtime().Files(true)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return "", nil, false
 	}
-	if p == "" {
-		p = "."
-	}
 	abs, err := ws.Resolve(p)
 	if err != nil {
 		status := http.StatusForbidden
-		if errors.Is(err, permission.ErrInvalidPath) {
+		if errors.Is(err, app.ErrInvalidPath) {
 			status = http.StatusBadRequest
 		}
 		writeError(w, status, err.Error())
@@ -193,8 +189,8 @@ func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if protectedWrite(ws, req.Path, abs) {
-		writeError(w, http.StatusForbidden, protectedMessage(req.Path))
+	if err := ws.CheckWrite(req.Path, abs); err != nil {
+		writeError(w, http.StatusForbidden, err.Error())
 		return
 	}
 	perm := fs.FileMode(0o644)
@@ -214,23 +210,6 @@ func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "path": ws.Rel(abs), "bytes": len(data)})
-}
-
-// protectedWrite reports whether writing p (as given; abs is its resolved
-// path) changes a location that always needs an approval (.git, .aidex,
-// editor and agent config folders, aidex's config files), checked both as
-// written and resolved, so a symlinked .aidex is caught too. The web UI
-// has no one to ask, so it refuses these writes.
-func protectedWrite(ws *permission.Workspace, p, abs string) bool {
-	lexical := p
-	if !filepath.IsAbs(lexical) {
-		lexical = filepath.Join(ws.Root(), p)
-	}
-	return ws.IsProtectedWrite(abs) || ws.IsProtectedWrite(lexical)
-}
-
-func protectedMessage(p string) string {
-	return fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config): the web UI does not change it; edit it by hand outside aidex web", p)
 }
 
 func fsError(w http.ResponseWriter, err error) {

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/imagegen"
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // ImageRequest is the body of POST /api/image: the prompt (at most
@@ -58,10 +58,10 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt := s.Runtime()
-	var env *tools.Env
+	var files *app.Files
 	if req.SaveAs != "" {
 		// Refuse a bad path before spending a generation on it.
-		ws, err := rt.NewWorkspace(true)
+		ws, err := rt.Files(true)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, err.Error())
 			return
@@ -71,11 +71,11 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusForbidden, "save_as refused: "+err.Error())
 			return
 		}
-		if protectedWrite(ws, req.SaveAs, abs) {
-			writeError(w, http.StatusForbidden, "save_as refused: "+protectedMessage(req.SaveAs))
+		if err := ws.CheckWrite(req.SaveAs, abs); err != nil {
+			writeError(w, http.StatusForbidden, "save_as refused: "+err.Error())
 			return
 		}
-		env = tools.NewEnv(ws)
+		files = ws
 	}
 	gen := s.opts.Images
 	if gen == nil {
@@ -92,8 +92,8 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := ImageResponse{MIME: img.MIME, Data: img.Data, Bytes: len(img.Data), Width: img.Width, Height: img.Height, Provider: img.Provider, Model: img.Model}
-	if env != nil {
-		saved, err := imagegen.Save(r.Context(), env, req.SaveAs, img, req.Overwrite)
+	if files != nil {
+		saved, err := files.SaveImage(r.Context(), req.SaveAs, img, req.Overwrite)
 		switch {
 		case errors.Is(err, imagegen.ErrRefused):
 			writeError(w, http.StatusForbidden, err.Error())

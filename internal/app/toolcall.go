@@ -1,0 +1,264 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// CallOptions configure a direct tool call ([Runtime.CallTool]).
+//
+// Web applies the web UI's confinement: always confined to the workspace,
+// shell tools only with web_allow_shell_tools. UserAction marks the call as
+// the user's own action (POST /api/tool): what the policy would ask about
+// runs, since the person asking is the one who would approve, except
+// changes to protected paths (.git, .aidex, editor and aidex config), which
+// need an approval in a session. Without UserAction (aidex tool) no one is
+// asked and what needs an approval is refused.
+type CallOptions struct {
+	Web        bool
+	UserAction bool
+}
+
+// Outcome classifies a direct tool call's end.
+type Outcome int
+
+// The outcomes of a direct tool call.
+const (
+	OutcomeOK          Outcome = iota // the tool ran and succeeded
+	OutcomeFailed                     // the tool ran and failed (Result.Error says why)
+	OutcomeInvalid                    // the arguments were invalid; nothing ran
+	OutcomeUnknownTool                // no tool has that name or alias
+	OutcomeRefused                    // the policy, the confinement or the front end refused it
+)
+
+// ToolOutcome is the end of a direct tool call: the tool's result (the same
+// JSON the model sees, before invisible characters are revealed), how it
+// ended, and the policy's verdict (zero when the call never reached the
+// policy).
+type ToolOutcome struct {
+	Result  tools.Result
+	Outcome Outcome
+	Verdict permission.Verdict
+}
+
+// CallTool runs one tool directly, as the model would, through the same
+// pipeline as the engine: the registry prepares the call (aliases,
+// validation), [PermissionRequest] describes it, the policy decides, and
+// the tool runs in a tool environment confined like a session's (without
+// read tracking: the caller is a person who sees the file). args is a JSON
+// object (nil or "null": no arguments).
+//
+// Errors are infrastructure failures (the workspace or the permission
+// rules cannot be built); everything about the call itself is in the
+// ToolOutcome.
+func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	defer closeTools()
+	if _, ok := reg.Lookup(name); !ok {
+		return ToolOutcome{Result: tools.Failf(tools.CategoryValidation, "unknown tool %q: `aidex tools` lists them", name), Outcome: OutcomeUnknownTool}, nil
+	}
+	ws, err := rt.NewWorkspace(o.Web)
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	policy, err := rt.Policy(ws, o.UserAction, reg)
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	env := tools.NewEnv(ws)
+	env.Grep = tools.DefaultGrepBackend()
+	env.SkipReadCheck = true
+	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
+	if err != nil {
+		return ToolOutcome{}, err
+	}
+	pa := &policyAdapter{p: policy}
+	return ts.call(ctx, pa, name, args, o), nil
+}
+
+// call is the direct call's pass through the pipeline.
+func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) ToolOutcome {
+	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
+		return refused(tools.Failf(tools.CategoryPermission, "%s is not available in the web UI: set web_allow_shell_tools = true in the config file by hand to allow shell tools", d.Name), permission.Verdict{})
+	}
+	c, bad := t.Prepare(name, args)
+	if bad != nil {
+		return ToolOutcome{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: OutcomeInvalid}
+	}
+	req := callRequest(c)
+	v := pa.p.Check(req)
+	if v.Decision == permission.Deny || (v.Decision == permission.Ask && !o.UserAction) {
+		return refused(tools.Failf(refusalCategory(v), "%s", refusalMessage(v)), v)
+	}
+	if c.Kind == kind.Write && o.UserAction {
+		if p := protectedPath(pa.p.Workspace(), req.Paths, v.Resolved); p != "" {
+			return refused(tools.Failf(tools.CategorySecurity, "%s is a protected path (.git, .aidex, editor or aidex config): it is not changed without an approval in a session; edit it by hand outside aidex", p), v)
+		}
+	}
+	res := t.runResult(ctx, c)
+	out := ToolOutcome{Result: res, Outcome: OutcomeOK, Verdict: v}
+	switch {
+	case res.OK:
+	case res.Category == tools.CategoryValidation:
+		out.Outcome = OutcomeInvalid
+	case res.Category == tools.CategorySecurity || res.Category == tools.CategoryPermission:
+		out.Outcome = OutcomeRefused
+	default:
+		out.Outcome = OutcomeFailed
+	}
+	return out
+}
+
+func refused(r tools.Result, v permission.Verdict) ToolOutcome {
+	return ToolOutcome{Result: r, Outcome: OutcomeRefused, Verdict: v}
+}
+
+// refusalCategory is security for the workspace boundary (confinement,
+// protected and invalid paths), permission for everything else.
+func refusalCategory(v permission.Verdict) tools.Category {
+	if v.Rule == permission.RuleConfinement || v.Rule == permission.RuleInvalidPath || strings.Contains(v.Rule, "protected") {
+		return tools.CategorySecurity
+	}
+	return tools.CategoryPermission
+}
+
+// refusalMessage is the verdict's reason with the rule and its source.
+func refusalMessage(v permission.Verdict) string {
+	msg := v.Reason
+	if v.Rule != "" {
+		msg += " [" + v.Rule
+		if v.Source != "" {
+			msg += " from " + v.Source
+		}
+		msg += "]"
+	}
+	return msg
+}
+
+// protectedPath returns the first path (as given) whose change needs an
+// approval however the policy is set up (.git, .aidex, editor and aidex
+// config), checked both as written and resolved so a symlinked .aidex is
+// caught too; "" when none.
+func protectedPath(ws *permission.Workspace, paths, resolved []string) string {
+	for i, abs := range resolved {
+		if i >= len(paths) {
+			break
+		}
+		lexical := paths[i]
+		if !filepath.IsAbs(lexical) {
+			lexical = filepath.Join(ws.Root(), lexical)
+		}
+		if ws.IsProtectedWrite(abs) || ws.IsProtectedWrite(lexical) {
+			return paths[i]
+		}
+	}
+	return ""
+}
+
+// errNotPrepared is an infrastructure failure: the engine handed the tool
+// set a call it did not prepare.
+var errNotPrepared = errors.New("internal error: the call was not prepared by this tool set")
+
+// runResult runs a prepared call and returns the tool's own result.
+func (t *toolSet) runResult(ctx context.Context, c *agent.Call) tools.Result {
+	p, ok := c.Impl.(*tools.Prepared)
+	if !ok {
+		return tools.Failf(tools.CategoryExecution, "%v", errNotPrepared)
+	}
+	return p.Run(ctx, t.env)
+}
+
+// callRequest describes a prepared call to the permission policy. The
+// call's paths and subject were set by [PermissionRequest] in
+// toolSet.Prepare, so this is the same request field for field.
+func callRequest(c *agent.Call) permission.Request {
+	return permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
+}
+
+// ErrInvalidCall is wrapped by [Runtime.ExplainCall]'s error when the
+// tool is unknown or its arguments are invalid.
+var ErrInvalidCall = errors.New("invalid tool call")
+
+// ExplainCall explains what the policy decides for a tool call and which
+// rule decided, as `aidex permissions check` prints it, with the
+// permission mode. With args nil, name is a shell command line judged as
+// run_command would be. The policy can ask (an interactive session's
+// view); headless runs deny where this says ask.
+func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, mode string, err error) {
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return "", "", err
+	}
+	defer closeTools()
+	ws, err := rt.NewWorkspace(false)
+	if err != nil {
+		return "", "", err
+	}
+	policy, err := rt.Policy(ws, true, reg)
+	if err != nil {
+		return "", "", err
+	}
+	if args == nil {
+		args, _ = json.Marshal(map[string]string{"command": name})
+		name = "run_command"
+	}
+	p, err := reg.Prepare(name, args)
+	if err != nil {
+		return "", "", invalidCall{err}
+	}
+	return permission.Explain(policy.Check(PermissionRequest(p))), string(policy.Mode()), nil
+}
+
+// invalidCall keeps the registry's message and matches ErrInvalidCall.
+type invalidCall struct{ err error }
+
+func (e invalidCall) Error() string        { return e.err.Error() }
+func (e invalidCall) Unwrap() error        { return e.err }
+func (e invalidCall) Is(target error) bool { return target == ErrInvalidCall }
+
+// ToolInfo is one tool as a front end lists it: its schema (name,
+// description, JSON Schema of the parameters), kind, and whether the front
+// end offers it (Available false: outside the tool profile, or a shell
+// tool in the web UI without web_allow_shell_tools).
+type ToolInfo struct {
+	tools.ToolSchema
+	Kind      kind.Kind `json:"kind"`
+	Available bool      `json:"available"`
+}
+
+// ToolList lists every registered tool (the full profile) in registry
+// order, marking which this runtime offers; web applies the web UI's
+// gating of shell tools. Errors: a tool definition that does not build.
+func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return nil, err
+	}
+	defer closeTools()
+	schemas, err := reg.Schemas(tools.Profile{Name: tools.ProfileFull})
+	if err != nil {
+		return nil, err
+	}
+	prof := rt.Profile()
+	hidden := rt.hiddenTools(reg, EngineOptions{Web: web})
+	out := make([]ToolInfo, 0, len(schemas))
+	for _, sc := range schemas {
+		d, _ := reg.Lookup(sc.Name)
+		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: reg.Allowed(prof, d.Name) && !hidden[d.Name]})
+	}
+	return out, nil
+}
