@@ -107,3 +107,16 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	}
 	return out
 }
+
+// RalphBackend returns the Ralph backend over the service: engines for
+// its current runtime (a switch applies from the next task), sessions in
+// its store; web applies the web UI's gating of shell tools.
+func (s *Service) RalphBackend(web bool) *RalphBackend {
+	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web}
+}
+
+// Ralph returns a Ralph service for the workspace over
+// [Service.RalphBackend].
+func (s *Service) Ralph(web bool) *ralph.Service {
+	return ralph.NewService(ralph.Options{Workspace: s.Runtime().Workspace, Backend: s.RalphBackend(web)})
+}

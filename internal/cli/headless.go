@@ -15,7 +15,6 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // runFlags are the root command's flags for a run.
@@ -172,35 +171,27 @@ func isTerminal(w io.Writer) bool {
 // runHeadless runs one prompt to completion and maps the outcome to the
 // documented exit codes.
 func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
-	rt, err := app.Load(ctx, a.setupOptions())
-	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
-	}
-	a.warn(rt)
-	if rt.Notice != "" && !a.flags.quiet {
-		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
-	}
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
-	if err != nil {
-		return fmt.Errorf("open sessions: %w", err)
-	}
-	defer store.Close()
-	sess, err := a.pickSession(ctx, store, rt, f)
+	svc, err := a.start(ctx, false)
 	if err != nil {
 		return err
 	}
-	eo := app.EngineOptions{Store: store, SessionID: sess.ID, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: app.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
-	if f.steps > 0 {
-		eo.MaxTurns, eo.StepNotes, eo.DoneMarkers = f.steps, true, doneMarkers
-	}
-	eng, closeEngine, err := rt.Engine(ctx, eo)
+	defer svc.Close()
+	sess, err := svc.Pick(ctx, f.resume, f.cont)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	defer closeEngine()
+	so := app.SessionOptions{MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
+		Client: app.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
+	if f.steps > 0 {
+		so.MaxTurns, so.StepNotes, so.DoneMarkers = f.steps, true, doneMarkers
+	}
+	live, err := svc.Session(ctx, sess, so)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	defer live.Close()
 	r := a.renderer(f)
-	done, runErr := eng.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: prompt}}, r.event)
+	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, r.event)
 	if f.raw && done != nil {
 		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
 	} else if err := r.finish(done, runErr); err != nil {
@@ -220,29 +211,6 @@ func (a *cliApp) renderer(f *runFlags) renderer {
 	mode := f.agentOutput
 	return &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
 		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}
-}
-
-// pickSession creates a session, or loads the one -c/-r names.
-func (a *cliApp) pickSession(ctx context.Context, store *session.Store, rt *app.Runtime, f *runFlags) (*agent.Session, error) {
-	var s *agent.Session
-	var err error
-	switch {
-	case f.resume != "":
-		if s, err = store.Load(ctx, f.resume); err != nil {
-			return nil, &ExitError{Code: ExitUsage, Err: err}
-		}
-	case f.cont:
-		if s, err = store.Latest(ctx, rt.Workspace); err != nil {
-			return nil, &ExitError{Code: ExitUsage, Err: fmt.Errorf("--continue: %w", err)}
-		}
-	default:
-		return store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
-	}
-	// A resumed session continues with this run's provider and model.
-	if err := store.SetModel(ctx, s.ID, rt.Provider.Name, rt.Model); err != nil {
-		return nil, fmt.Errorf("record the session's model: %w", err)
-	}
-	return s, nil
 }
 
 // exitFor maps a run's outcome to the process exit code.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/zelvior/aidex/internal/atomicfile"
 
 	"github.com/zelvior/aidex/internal/imagegen"

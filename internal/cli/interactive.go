@@ -9,7 +9,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/plain"
 	"github.com/zelvior/aidex/internal/ui/tui"
@@ -20,28 +19,23 @@ import (
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason.
 func (a *cliApp) runInteractive(ctx context.Context, f *runFlags) error {
-	base, err := app.LoadBase(a.setupOptions())
+	svc, err := a.start(ctx, true)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return err
 	}
-	a.warn(base)
-	store, err := session.Open(ctx, base.Config.Paths.DataDir)
-	if err != nil {
-		return fmt.Errorf("open sessions: %w", err)
-	}
-	defer store.Close()
-	b := &sessionBuilder{a: a, f: f, store: store}
+	defer svc.Close()
+	b := &sessionBuilder{f: f, svc: svc}
 	term := isTerminal(a.proc.Stdout) && isTerminalReader(a.proc.Stdin) && a.proc.Getenv("TERM") != "dumb"
 	if !f.plain && term {
 		err := tui.Run(ctx, tui.Options{In: a.proc.Stdin, Out: a.proc.Stdout, Color: a.proc.Getenv("NO_COLOR") == "",
-			Fullscreen: f.fullscreen, Version: a.proc.version(), Base: base,
+			Fullscreen: f.fullscreen, Version: a.proc.version(), Base: svc.Runtime(),
 			Build: b.build, Getenv: a.proc.Getenv})
 		if !errors.Is(err, tui.ErrTerminal) {
 			return usageIfSetup(err)
 		}
 		fmt.Fprintf(a.proc.Stderr, "aidex: %v; using the line mode\n", err)
 	}
-	return a.runLineMode(ctx, base, b)
+	return a.runLineMode(ctx, svc.Runtime(), b)
 }
 
 // runLineMode runs the plain line mode, with onboarding when no provider
@@ -72,34 +66,28 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	return repl.Run(ctx, ctrl, commands.Default())
 }
 
-// sessionBuilder loads the runtime and builds the session controller for
-// a front end; the session is created (or loaded with -c/-r) once and kept
-// when the front end changes (TUI fallback) or the provider is picked.
+// sessionBuilder chooses the provider and builds the session controller
+// for a front end; the session is created (or loaded with -c/-r) once and
+// kept when the front end changes (TUI fallback) or the provider is
+// picked.
 type sessionBuilder struct {
-	a     *cliApp
-	f     *runFlags
-	store *session.Store
-	sess  *agent.Session
+	f    *runFlags
+	svc  *app.Service
+	sess *agent.Session
 }
 
 func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider string) (*commands.Controller, error) {
-	opts := b.a.setupOptions()
-	if provider != "" {
-		opts.Flags["provider"] = provider
-		delete(opts.Flags, "model")
-	}
-	rt, err := app.Load(ctx, opts)
-	if err != nil {
+	if _, err := b.svc.Choose(ctx, provider); err != nil {
 		return nil, err
 	}
 	if b.sess == nil {
-		s, err := b.a.pickSession(ctx, b.store, rt, b.f)
+		s, err := b.svc.Pick(ctx, b.f.resume, b.f.cont)
 		if err != nil {
 			return nil, err
 		}
 		b.sess = s
 	}
-	return commands.New(ctx, commands.Config{Options: opts, Runtime: rt, Store: b.store, Session: b.sess,
+	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
 		Approver: ap, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
 }
 

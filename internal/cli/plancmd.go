@@ -10,9 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // planFlags are `aidex plan`'s flags.
@@ -64,20 +62,12 @@ func (a *cliApp) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 	}
 	ctx, stop := withSignals(cmd.Context())
 	defer stop()
-	rt, err := app.Load(ctx, a.setupOptions())
+	appSvc, err := a.start(ctx, false)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return err
 	}
-	a.warn(rt)
-	if rt.Notice != "" && !a.flags.quiet {
-		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
-	}
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
-	if err != nil {
-		return fmt.Errorf("open sessions: %w", err)
-	}
-	defer store.Close()
-	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: app.StaticRuntime(rt), Sessions: store}})
+	defer appSvc.Close()
+	svc := appSvc.Ralph(false)
 	progress := &ralphPrinter{out: a.proc.Stderr, quiet: a.flags.quiet}
 	res, err := svc.Plan(ctx, ralph.PlanOptions{Goal: goal, MaxTurns: f.maxTurns}, func(ev ralph.Event) {
 		if ev.Agent != nil && ev.Agent.Type != agent.EventText {

@@ -19,7 +19,6 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // newRalphCmd is `aidex ralph`: the task list and the autonomous loop.
@@ -401,17 +400,13 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 		return err
 	}
 	ctx := cmd.Context()
-	rt, err := app.Load(ctx, a.setupOptions())
+	appSvc, err := a.start(ctx, false)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return err
 	}
-	a.warn(rt)
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
-	if err != nil {
-		return fmt.Errorf("open sessions: %w", err)
-	}
-	defer store.Close()
-	svc := ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: app.StaticRuntime(rt), Sessions: store}})
+	defer appSvc.Close()
+	rt := appSvc.Runtime()
+	svc := appSvc.Ralph(false)
 	o := ralph.RunOptions{MaxIterations: f.maxIterations, TaskIDs: f.tasks, Verify: rt.Config.VerifyCommand,
 		VerifyTimeout: f.verifyTimeout, MaxAttempts: f.maxAttempts, TaskTimeout: f.taskTimeout, MaxTurns: f.maxTurns}
 	if cmd.Flags().Changed("verify") {
@@ -438,13 +433,10 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 }
 
 // ralphNotices prints, on stderr, what the user should know before an
-// unattended run: the provider notice, a permission mode that denies
-// writes, tasks stuck in_progress.
+// unattended run: a permission mode that denies writes, the verification
+// command, tasks stuck in_progress (the provider notice came at start-up).
 func (a *cliApp) ralphNotices(rt *app.Runtime, svc *ralph.Service, o ralph.RunOptions) {
 	w := a.proc.Stderr
-	if rt.Notice != "" {
-		fmt.Fprintf(w, "aidex: %s\n", rt.Notice)
-	}
 	switch rt.Config.PermissionMode {
 	case "ask", "plan", "":
 		fmt.Fprintf(w, "aidex: permission mode %q: no one can approve in a Ralph run, so file changes and commands that need approval are denied; use --permission-mode auto-edit or --allow rules\n", rt.Config.PermissionMode)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -122,6 +124,34 @@ func (a *cliApp) catalogOnly() (*catalogView, error) {
 	}
 	a.warn(rt)
 	return rt, nil
+}
+
+// start runs the start-up sequence (app.Start): configuration warnings
+// and the provider notice go to stderr. base skips choosing a provider.
+// A configuration or provider error is bad input (exit 2); a session
+// store that cannot be opened is a failure (exit 1).
+func (a *cliApp) start(ctx context.Context, base bool) (*app.Service, error) {
+	svc, err := app.Start(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report})
+	a.warned = true
+	switch {
+	case errors.Is(err, app.ErrOpenStore):
+		return nil, err
+	case err != nil:
+		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	return svc, nil
+}
+
+// report prints a start-up report on stderr: warnings once per process,
+// the provider notice unless --quiet.
+func (a *cliApp) report(r app.Report) {
+	switch {
+	case a.flags.quiet:
+	case r.Warning && !a.warned:
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", r.Text)
+	case !r.Warning:
+		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", r.Text)
+	}
 }
 
 // warn prints configuration warnings once.

@@ -10,17 +10,14 @@ import (
 	"github.com/zelvior/aidex/internal/session"
 )
 
-// openStore opens the session database of the configured data directory.
+// openStore opens the session database of the configured data directory
+// (app.Start without a provider); closing the store closes it all.
 func (a *cliApp) openStore(cmd *cobra.Command) (*session.Store, *app.Runtime, error) {
-	rt, err := a.catalogOnly()
+	svc, err := a.start(cmd.Context(), true)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := session.Open(cmd.Context(), rt.Config.Paths.DataDir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open sessions: %w", err)
-	}
-	return st, rt, nil
+	return svc.Store(), svc.Runtime(), nil
 }
 
 func newSessionsCmd(a *cliApp) *cobra.Command {

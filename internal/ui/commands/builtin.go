@@ -89,7 +89,7 @@ func cmdModel(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 	if err := c.SwitchModel(ctx, arg); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "model: %s/%s\n", c.rt.Provider.Name, c.rt.Model)
+	fmt.Fprintf(out, "model: %s/%s\n", c.Runtime().Provider.Name, c.Runtime().Model)
 	return Outcome{}, nil
 }
 
@@ -97,7 +97,7 @@ func cmdProvider(ctx context.Context, c *Controller, arg string, out io.Writer) 
 	if arg == "" {
 		return Outcome{Action: ActPickProvider}, nil
 	}
-	if _, ok := c.rt.Catalog.Provider(arg); !ok {
+	if _, ok := c.Runtime().Catalog.Provider(arg); !ok {
 		return Outcome{}, fmt.Errorf("unknown provider %q: /provider lists them", arg)
 	}
 	if c.NeedsKey(arg) {
@@ -106,7 +106,7 @@ func cmdProvider(ctx context.Context, c *Controller, arg string, out io.Writer) 
 	if err := c.SwitchProvider(ctx, arg, ""); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "provider: %s · model %s\n", c.rt.Provider.Name, c.rt.Model)
+	fmt.Fprintf(out, "provider: %s · model %s\n", c.Runtime().Provider.Name, c.Runtime().Model)
 	return Outcome{}, nil
 }
 
@@ -134,14 +134,14 @@ func cmdModels(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 			continue
 		}
 		mark := " "
-		if m.ID == c.rt.Model {
+		if m.ID == c.Runtime().Model {
 			mark = "*"
 		}
 		fmt.Fprintf(out, "%s %s\n", mark, ModelLine(m))
 		n++
 	}
 	if n == 0 {
-		fmt.Fprintf(out, "no %s model matches %q\n", c.rt.Provider.Name, arg)
+		fmt.Fprintf(out, "no %s model matches %q\n", c.Runtime().Provider.Name, arg)
 	}
 	if ml.Note != "" {
 		fmt.Fprintf(out, "(%s)\n", ml.Note)
@@ -163,11 +163,11 @@ func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Out
 }
 
 func cmdTools(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	if c.eng == nil || c.eng.Tools == nil {
+	if c.Engine() == nil || c.Engine().Tools == nil {
 		fmt.Fprintln(out, "no tools in this session")
 		return Outcome{}, nil
 	}
-	for _, t := range c.eng.Tools.Specs() {
+	for _, t := range c.Engine().Tools.Specs() {
 		fmt.Fprintf(out, "  %-26s %s\n", t.Name, firstSentence(t.Description))
 	}
 	fmt.Fprintf(out, "  %-26s %s\n", "todo_write", "keep the task plan (always offered)")
@@ -192,27 +192,27 @@ func cmdClear(ctx context.Context, c *Controller, _ string, out io.Writer) (Outc
 	if err := c.NewSession(ctx); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "new session %s\n", c.sess.ID)
+	fmt.Fprintf(out, "new session %s\n", c.Session().ID)
 	return Outcome{Action: ActClearScreen}, nil
 }
 
 func cmdCompact(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
-	before := len(c.sess.Messages)
+	before := len(c.Session().Messages)
 	if before < 3 {
 		fmt.Fprintln(out, "nothing to compact yet")
 		return Outcome{}, nil
 	}
-	if err := c.eng.Compact(ctx, c.sess, arg, func(agent.Event) {}); err != nil {
+	if err := c.Engine().Compact(ctx, c.Session(), arg, func(agent.Event) {}); err != nil {
 		return Outcome{}, fmt.Errorf("compact: %w", err)
 	}
-	fmt.Fprintf(out, "compacted: %d messages → %d\n", before, len(c.sess.Messages))
+	fmt.Fprintf(out, "compacted: %d messages → %d\n", before, len(c.Session().Messages))
 	return Outcome{}, nil
 }
 
 func cmdCost(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	u := c.sess.Usage
+	u := c.Session().Usage
 	fmt.Fprintf(out, "input %d · output %d · cache read %d · cache write %d tokens · %s\n",
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, FormatCost(c.sess.CostUSD))
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, FormatCost(c.Session().CostUSD))
 	return Outcome{}, nil
 }
 
@@ -230,8 +230,8 @@ func FormatCost(usd float64) string {
 // EstimateTokens estimates the prompt size of the session in tokens (4
 // bytes a token), system prompt included.
 func (c *Controller) EstimateTokens() int {
-	n := len(c.eng.Config.System)
-	for _, m := range c.sess.Messages {
+	n := len(c.Engine().Config.System)
+	for _, m := range c.Session().Messages {
 		for _, p := range m.Parts {
 			n += len(p.Text)
 			if p.ToolCall != nil {
@@ -247,8 +247,8 @@ func (c *Controller) EstimateTokens() int {
 
 func cmdContext(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
 	est := c.EstimateTokens()
-	w := c.eng.Config.Model.ContextWindow
-	fmt.Fprintf(out, "%d messages · about %d tokens", len(c.sess.Messages), est)
+	w := c.Engine().Config.Model.ContextWindow
+	fmt.Fprintf(out, "%d messages · about %d tokens", len(c.Session().Messages), est)
 	if w > 0 {
 		fmt.Fprintf(out, " of %s (%.0f%%); compaction at %.0f%%", catalog.ContextLabel(w), 100*float64(est)/float64(w), 100*compactAt(c))
 	} else {
@@ -259,7 +259,7 @@ func cmdContext(_ context.Context, c *Controller, _ string, out io.Writer) (Outc
 }
 
 func compactAt(c *Controller) float64 {
-	if t := c.eng.Config.CompactAt; t > 0 && t <= 1 {
+	if t := c.Engine().Config.CompactAt; t > 0 && t <= 1 {
 		return t
 	}
 	return 0.85
@@ -269,7 +269,7 @@ func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outc
 	users, answers := 0, 0
 	tools := map[string]int{}
 	files := map[string]bool{}
-	for _, m := range c.sess.Messages {
+	for _, m := range c.Session().Messages {
 		switch m.Role {
 		case llm.RoleUser:
 			if m.Text() != "" {
@@ -287,8 +287,8 @@ func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outc
 			}
 		}
 	}
-	fmt.Fprintf(out, "session %s · %s/%s · %s\n", c.sess.ID, c.rt.Provider.Name, c.rt.Model, c.sess.Workspace)
-	fmt.Fprintf(out, "%d prompts · %d answers · %d messages\n", users, answers, len(c.sess.Messages))
+	fmt.Fprintf(out, "session %s · %s/%s · %s\n", c.Session().ID, c.Runtime().Provider.Name, c.Runtime().Model, c.Session().Workspace)
+	fmt.Fprintf(out, "%d prompts · %d answers · %d messages\n", users, answers, len(c.Session().Messages))
 	if len(tools) > 0 {
 		var names []string
 		for n, k := range tools {
@@ -305,16 +305,16 @@ func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outc
 		sort.Strings(fs)
 		fmt.Fprintf(out, "files changed: %s\n", strings.Join(fs, ", "))
 	}
-	u := c.sess.Usage
-	fmt.Fprintf(out, "%d tokens in · %d out · %s\n", u.InputTokens, u.OutputTokens, FormatCost(c.sess.CostUSD))
-	if len(c.sess.Todos) > 0 {
+	u := c.Session().Usage
+	fmt.Fprintf(out, "%d tokens in · %d out · %s\n", u.InputTokens, u.OutputTokens, FormatCost(c.Session().CostUSD))
+	if len(c.Session().Todos) > 0 {
 		done := 0
-		for _, t := range c.sess.Todos {
+		for _, t := range c.Session().Todos {
 			if t.Status == "completed" {
 				done++
 			}
 		}
-		fmt.Fprintf(out, "todos: %d/%d done\n", done, len(c.sess.Todos))
+		fmt.Fprintf(out, "todos: %d/%d done\n", done, len(c.Session().Todos))
 	}
 	return Outcome{}, nil
 }
@@ -328,7 +328,7 @@ func isWriteTool(name string) bool {
 }
 
 func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	restored, err := c.store.Undo(ctx, c.sess.ID)
+	restored, err := c.Store().Undo(ctx, c.Session().ID)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -342,7 +342,7 @@ func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outco
 }
 
 func cmdSessions(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	list, err := c.store.List(ctx, session.ListOptions{Workspace: c.rt.Workspace, Limit: 20})
+	list, err := c.Store().List(ctx, session.ListOptions{Workspace: c.Runtime().Workspace, Limit: 20})
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -351,7 +351,7 @@ func cmdSessions(ctx context.Context, c *Controller, _ string, out io.Writer) (O
 	}
 	for _, s := range list {
 		mark := " "
-		if s.ID == c.sess.ID {
+		if s.ID == c.Session().ID {
 			mark = "*"
 		}
 		title := s.Title
@@ -365,12 +365,12 @@ func cmdSessions(ctx context.Context, c *Controller, _ string, out io.Writer) (O
 
 func cmdResume(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
-		list, err := c.store.List(ctx, session.ListOptions{Workspace: c.rt.Workspace, Limit: 10})
+		list, err := c.Store().List(ctx, session.ListOptions{Workspace: c.Runtime().Workspace, Limit: 10})
 		if err != nil {
 			return Outcome{}, err
 		}
 		for _, s := range list {
-			if s.ID != c.sess.ID && s.Messages > 0 {
+			if s.ID != c.Session().ID && s.Messages > 0 {
 				arg = s.ID
 				break
 			}
@@ -383,8 +383,8 @@ func cmdResume(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if err := c.Resume(ctx, arg); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "resumed session %s (%d messages)\n", c.sess.ID, len(c.sess.Messages))
-	if last := lastText(c.sess.Messages); last != "" {
+	fmt.Fprintf(out, "resumed session %s (%d messages)\n", c.Session().ID, len(c.Session().Messages))
+	if last := lastText(c.Session().Messages); last != "" {
 		fmt.Fprintf(out, "last answer: %s\n", oneLine(last, 200))
 	}
 	return Outcome{}, nil
@@ -411,10 +411,10 @@ func oneLine(s string, max int) string {
 func cmdExport(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	path := arg
 	if path == "" {
-		path = "aidex-" + c.sess.ID + ".md"
+		path = "aidex-" + c.Session().ID + ".md"
 	}
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(c.rt.Workspace, path)
+		path = filepath.Join(c.Runtime().Workspace, path)
 	}
 	format := session.FormatMarkdown
 	if strings.EqualFold(filepath.Ext(path), ".json") {
@@ -424,7 +424,7 @@ func cmdExport(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if err != nil {
 		return Outcome{}, fmt.Errorf("export: %w", err)
 	}
-	err = c.store.Export(ctx, c.sess.ID, format, f)
+	err = c.Store().Export(ctx, c.Session().ID, format, f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -444,7 +444,7 @@ func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome
 	}
 	path := arg
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(c.rt.Workspace, path)
+		path = filepath.Join(c.Runtime().Workspace, path)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -464,20 +464,20 @@ func cmdConfig(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	key, value, hasValue := strings.Cut(arg, " ")
 	switch {
 	case key == "":
-		for _, e := range config.List(c.rt.Config) {
+		for _, e := range config.List(c.Runtime().Config) {
 			if e.Value != "" {
 				fmt.Fprintf(out, "  %-28s %-30s %s\n", e.Key, e.Value, e.Source)
 			}
 		}
-		fmt.Fprintf(out, "(global file: %s; /config KEY VALUE sets a key there)\n", c.rt.Config.Paths.ConfigFile)
+		fmt.Fprintf(out, "(global file: %s; /config KEY VALUE sets a key there)\n", c.Runtime().Config.Paths.ConfigFile)
 	case !hasValue:
-		e, err := config.Get(c.rt.Config, key)
+		e, err := config.Get(c.Runtime().Config, key)
 		if err != nil {
 			return Outcome{}, err
 		}
 		fmt.Fprintf(out, "%s = %s (%s)\n", e.Key, e.Value, e.Source)
 	default:
-		path := c.rt.Config.Paths.ConfigFile
+		path := c.Runtime().Config.Paths.ConfigFile
 		if err := config.Set(path, key, strings.TrimSpace(value)); err != nil {
 			return Outcome{}, err
 		}

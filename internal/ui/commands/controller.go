@@ -12,8 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 
@@ -22,225 +20,100 @@ import (
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
 )
 
-// Config is what [New] needs. Options are the setup options the runtime
-// was loaded with (flags are kept and updated as the user switches model,
-// provider or mode); Runtime is the loaded runtime; Store the open session
-// store; Session the session to work in; Approver asks the user; MaxTurns
-// and AppendSystem come from the command line (0 and "" for defaults).
+// Config is what [New] needs: the application service (runtime and
+// session store) of the front end, the stored session to work in, the
+// Approver that asks the user, and MaxTurns and AppendSystem from the
+// command line (0 and "" for defaults).
 type Config struct {
-	Options      app.Options
-	Runtime      *app.Runtime
-	Store        *session.Store
+	Service      *app.Service
 	Session      *agent.Session
 	Approver     agent.Approver
 	MaxTurns     int
 	AppendSystem string
 }
 
-// Controller drives one interactive session: runs prompts on the engine,
-// and changes model, provider, permission mode and session on request. It
-// is used from one goroutine at a time (the front end's), except that Run
-// blocks while the engine works.
+// Controller drives one interactive session: runs prompts, and changes
+// model, provider, permission mode and session on request, through the
+// application service. It is used from one goroutine at a time (the front
+// end's), except that Run blocks while the engine works.
 type Controller struct {
-	// mu guards rt, sess, eng, closeEng, pending and lastAnswer against a
-	// front end reading them (status line) while a command swaps them.
-	mu       sync.Mutex
-	opts     app.Options
-	rt       *app.Runtime
-	store    *session.Store
-	sess     *agent.Session
-	approver agent.Approver
+	svc      *app.Service
+	live     *app.Session
 	maxTurns int
-	appendSy string
-	eng      *agent.Engine
-	closeEng func()
-	// pending are parts (shell output) added to the conversation that go
-	// to the model with the next prompt.
-	pending []llm.Part
-	// lastAnswer is the final text of the last run, for /copy.
-	lastAnswer string
+
+	// mu guards ralph.
+	mu sync.Mutex
 	// ralph is the workspace's Ralph service (made on first use).
 	ralph *ralph.Service
 }
 
-// New builds the engine for cfg.Session and returns the controller. Errors
-// come from building the engine (bad permission rules, a provider that
-// cannot be reached is not checked here).
+// New builds the live session for cfg.Session and returns the
+// controller. Errors come from building the engine (bad permission rules;
+// a provider that cannot be reached is not checked here).
 func New(ctx context.Context, cfg Config) (*Controller, error) {
-	opts := cfg.Options
-	opts.Flags = maps.Clone(opts.Flags)
-	if opts.Flags == nil {
-		opts.Flags = map[string]string{}
-	}
-	c := &Controller{opts: opts, rt: cfg.Runtime, store: cfg.Store, sess: cfg.Session,
-		approver: cfg.Approver, maxTurns: cfg.MaxTurns, appendSy: cfg.AppendSystem}
-	eng, closeEng, err := c.engine(ctx, c.rt, c.sess)
+	live, err := cfg.Service.Session(ctx, cfg.Session, app.SessionOptions{Approver: cfg.Approver,
+		MaxTurns: cfg.MaxTurns, AppendSystem: cfg.AppendSystem})
 	if err != nil {
 		return nil, err
 	}
-	c.eng, c.closeEng = eng, closeEng
-	return c, nil
-}
-
-// engine builds an engine for rt and sess without changing c.
-func (c *Controller) engine(ctx context.Context, rt *app.Runtime, sess *agent.Session) (*agent.Engine, func(), error) {
-	return rt.Engine(ctx, app.EngineOptions{Store: c.store, SessionID: sess.ID,
-		Approver: c.approver, MaxTurns: c.maxTurns, AppendSystem: c.appendSy})
-}
-
-// swap installs a new runtime, session and engine, closing the old
-// engine's tools.
-func (c *Controller) swap(rt *app.Runtime, sess *agent.Session, eng *agent.Engine, closeEng func()) {
-	c.mu.Lock()
-	old := c.closeEng
-	c.rt, c.sess, c.eng, c.closeEng = rt, sess, eng, closeEng
-	c.mu.Unlock()
-	if old != nil {
-		old()
-	}
-}
-
-// rebuild builds an engine for rt and sess and swaps it in.
-func (c *Controller) rebuild(ctx context.Context, rt *app.Runtime, sess *agent.Session) error {
-	eng, closeEng, err := c.engine(ctx, rt, sess)
-	if err != nil {
-		return err
-	}
-	c.swap(rt, sess, eng, closeEng)
-	return nil
+	return &Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns}, nil
 }
 
 // Close stops what the engine's tools started (background processes).
-func (c *Controller) Close() {
-	c.mu.Lock()
-	closeEng := c.closeEng
-	c.closeEng = nil
-	c.mu.Unlock()
-	if closeEng != nil {
-		closeEng()
-	}
-}
+func (c *Controller) Close() { c.live.Close() }
 
 // Runtime returns the current runtime (provider, model, config). Treat it
 // as read-only.
-func (c *Controller) Runtime() *app.Runtime {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.rt
-}
+func (c *Controller) Runtime() *app.Runtime { return c.svc.Runtime() }
 
-// Session returns the current session.
-func (c *Controller) Session() *agent.Session {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sess
-}
+// Session returns the current stored session.
+func (c *Controller) Session() *agent.Session { return c.live.Info() }
 
 // Store returns the session store.
-func (c *Controller) Store() *session.Store { return c.store }
+func (c *Controller) Store() *session.Store { return c.svc.Store() }
 
 // Engine returns the current engine.
-func (c *Controller) Engine() *agent.Engine {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.eng
-}
+func (c *Controller) Engine() *agent.Engine { return c.live.Engine() }
 
 // Mode returns the permission mode ("ask", "auto-edit", "plan", "yolo").
-func (c *Controller) Mode() string {
-	mode := c.Runtime().Config.PermissionMode
-	m, err := permission.ParseMode(mode)
-	if err != nil {
-		return mode
-	}
-	return string(m)
-}
+func (c *Controller) Mode() string { return c.svc.Mode() }
 
 // LastAnswer returns the final answer of the last run ("" before any).
-func (c *Controller) LastAnswer() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lastAnswer
-}
+func (c *Controller) LastAnswer() string { return c.live.LastAnswer() }
 
 // AddContext queues text (a shell command's output) that goes to the model
 // with the next prompt.
-func (c *Controller) AddContext(text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.pending = append(c.pending, llm.Part{Type: llm.PartText, Text: text})
-}
+func (c *Controller) AddContext(text string) { c.live.AddContext(text) }
 
 // PendingContext reports how many queued context blocks wait for the next
 // prompt.
-func (c *Controller) PendingContext() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.pending)
-}
+func (c *Controller) PendingContext() int { return c.live.PendingContext() }
 
 // Run sends parts (with any queued context first) to the model and blocks
 // until the run ends; events go to emit. A cancelled run returns
 // context.Canceled after the engine kept the partial answer.
 func (c *Controller) Run(ctx context.Context, parts []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	return c.RunWith(ctx, parts, nil, emit)
+	return c.live.Run(ctx, parts, emit)
 }
 
 // RunWith is Run with extra engine-owned tools offered for this run only
-// (/implement adds Ralph's complete_task, list_tasks and show_task). The
-// session's engine is not changed: the run uses a copy of it whose
-// Config.EngineTools has extra appended. The copy shares the tools,
-// policy, approver and store, but not the engine's one-run-per-session
-// guard, so the caller must not start another run in this session until
-// it returns (the front ends run one prompt at a time).
+// (/implement adds Ralph's complete_task, list_tasks and show_task); see
+// app.Session.RunWith.
 func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	c.mu.Lock()
-	input := append(append([]llm.Part(nil), c.pending...), parts...)
-	c.pending = nil
-	eng, sess := c.eng, c.sess
-	c.mu.Unlock()
-	if len(extra) > 0 {
-		eng = withExtraTools(eng, extra)
-	}
-	done, err := eng.Run(ctx, sess, input, emit)
-	if done != nil && done.Result != "" {
-		c.mu.Lock()
-		c.lastAnswer = done.Result
-		c.mu.Unlock()
-	}
-	return done, err
-}
-
-// withExtraTools returns a copy of e whose Config.EngineTools has extra
-// appended (e itself is unchanged).
-func withExtraTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
-	cfg := e.Config
-	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
-	return &agent.Engine{Provider: e.Provider, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
-		Store: e.Store, Config: cfg, Now: e.Now}
+	return c.live.RunWith(ctx, parts, extra, emit)
 }
 
 // SetMode switches the permission mode (plan, ask, auto-edit, yolo) and
 // rebuilds the engine. Do not call it while a run is going.
 func (c *Controller) SetMode(ctx context.Context, mode string) error {
-	m, err := permission.ParseMode(mode)
-	if err != nil {
+	if err := c.svc.SetMode(mode); err != nil {
 		return err
 	}
-	rt := *c.Runtime()
-	cfg := *rt.Config
-	cfg.PermissionMode = string(m)
-	rt.Config = &cfg
-	if err := c.rebuild(ctx, &rt, c.Session()); err != nil {
-		return err
-	}
-	c.opts.Flags["permission_mode"] = string(m)
-	return nil
+	return c.live.Refresh(ctx)
 }
 
 // NextMode returns the mode after cur in the Shift+Tab cycle
@@ -260,97 +133,70 @@ func NextMode(cur string) string {
 // session's model recorded. Errors name what is wrong (unknown provider,
 // missing key).
 func (c *Controller) SwitchModel(ctx context.Context, spec string) error {
-	spec = strings.TrimSpace(spec)
-	if spec == "" {
+	if strings.TrimSpace(spec) == "" {
 		return errors.New("name a model: /model MODEL or /model PROVIDER/MODEL")
 	}
-	provider, model := c.rt.Provider.Name, spec
-	if p, m, ok := strings.Cut(spec, "/"); ok {
-		if _, known := c.rt.Catalog.Provider(p); known && m != "" {
-			provider, model = p, m
-		}
+	if _, err := c.svc.SwitchModel(ctx, spec); err != nil {
+		return err
 	}
-	return c.switchTo(ctx, provider, model)
+	return c.live.Refresh(ctx)
 }
 
 // SwitchProvider switches to provider name with its default model (or
 // model when not "").
 func (c *Controller) SwitchProvider(ctx context.Context, name, model string) error {
-	p, ok := c.rt.Catalog.Provider(name)
-	if !ok {
+	if _, ok := c.Runtime().Catalog.Provider(name); !ok {
 		return fmt.Errorf("unknown provider %q: /provider lists them", name)
 	}
-	if model == "" {
-		model = p.DefaultModel
-	}
-	return c.switchTo(ctx, name, model)
-}
-
-func (c *Controller) switchTo(ctx context.Context, provider, model string) error {
-	opts := c.opts
-	opts.Flags = maps.Clone(c.opts.Flags)
-	opts.Flags["provider"], opts.Flags["model"] = provider, model
-	if model == "" {
-		delete(opts.Flags, "model")
-	}
-	rt, err := app.Load(ctx, opts)
-	if err != nil {
+	if _, err := c.svc.SwitchProvider(ctx, name, model); err != nil {
 		return err
 	}
-	rt.Config.PermissionMode = c.rt.Config.PermissionMode
-	if err := c.rebuild(ctx, rt, c.sess); err != nil {
-		return err
-	}
-	c.opts = opts
-	return c.store.SetModel(ctx, c.sess.ID, rt.Provider.Name, rt.Model)
+	return c.live.Refresh(ctx)
 }
 
 // Reload re-reads the configuration (after /config or a stored key) and
 // rebuilds the engine, keeping provider, model and mode.
 func (c *Controller) Reload(ctx context.Context) error {
-	return c.switchTo(ctx, c.rt.Provider.Name, c.rt.Model)
+	rt := c.Runtime()
+	if _, err := c.svc.Reload(ctx, map[string]string{"provider": rt.Provider.Name, "model": rt.Model}); err != nil {
+		return err
+	}
+	return c.live.Refresh(ctx)
 }
 
 // NewSession starts a new session in the workspace with the current model.
 func (c *Controller) NewSession(ctx context.Context) error {
-	s, err := c.store.Create(ctx, c.rt.Workspace, c.rt.Provider.Name, c.rt.Model)
+	rt := c.Runtime()
+	s, err := c.Store().Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	if err != nil {
 		return err
 	}
-	return c.use(ctx, s)
+	return c.live.Use(ctx, s)
 }
 
 // Resume loads the session id (a full id or unique prefix).
 func (c *Controller) Resume(ctx context.Context, id string) error {
-	s, err := c.store.Load(ctx, id)
+	s, err := c.Store().Load(ctx, id)
 	if err != nil {
 		return err
 	}
-	return c.use(ctx, s)
-}
-
-func (c *Controller) use(ctx context.Context, s *agent.Session) error {
-	if err := c.rebuild(ctx, c.rt, s); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.pending, c.lastAnswer = nil, ""
-	c.mu.Unlock()
-	return nil
+	return c.live.Use(ctx, s)
 }
 
 // Lister returns the live model lister with the disk cache.
 func (c *Controller) Lister() *catalog.Lister {
-	return &catalog.Lister{CacheDir: c.rt.Config.Paths.CacheDir + "/models", Env: c.rt.Env}
+	rt := c.Runtime()
+	return &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Env: rt.Env}
 }
 
 // Models returns the live model list of provider ("" for the current one),
 // from the cache when fresh. Errors: unknown provider, ctx done.
 func (c *Controller) Models(ctx context.Context, provider string, refresh bool) (catalog.ModelList, error) {
+	rt := c.Runtime()
 	if provider == "" {
-		provider = c.rt.Provider.Name
+		provider = rt.Provider.Name
 	}
-	p, ok := c.rt.Catalog.Provider(provider)
+	p, ok := rt.Catalog.Provider(provider)
 	if !ok {
 		return catalog.ModelList{}, fmt.Errorf("unknown provider %q", provider)
 	}
@@ -359,7 +205,7 @@ func (c *Controller) Models(ctx context.Context, provider string, refresh bool) 
 
 // NeedsKey reports whether provider needs an API key that is not set.
 func (c *Controller) NeedsKey(provider string) bool {
-	return NeedsKey(c.rt, provider)
+	return NeedsKey(c.Runtime(), provider)
 }
 
 // NeedsKey reports whether rt's catalog provider needs an API key that is

@@ -23,7 +23,6 @@ import (
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/notes"
 	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // fixture is a controller on a scripted model in a temp HOME, XDG
@@ -50,14 +49,12 @@ func newFixture(t *testing.T, extraConfig string, turns ...llmtest.Turn) *fixtur
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	ctx := context.Background()
 	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Env: func(k string) string { return env[k] }}
-	rt, err := app.Load(ctx, opts)
+	svc, err := app.Start(ctx, app.StartOptions{Options: opts})
 	require.NoError(t, err)
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
+	t.Cleanup(func() { svc.Close() })
+	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	sess, err := store.Create(ctx, ws, rt.Provider.Name, rt.Model)
-	require.NoError(t, err)
-	c, err := New(ctx, Config{Options: opts, Runtime: rt, Store: store, Session: sess})
+	c, err := New(ctx, Config{Service: svc, Session: sess})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	return &fixture{c: c, ws: ws, script: script}

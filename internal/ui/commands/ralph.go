@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -27,19 +26,9 @@ func (c *Controller) Ralph() *ralph.Service {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ralph == nil {
-		c.ralph = ralph.NewService(ralph.Options{Workspace: c.rt.Workspace, Backend: c.ralphBackend()})
+		c.ralph = c.svc.Ralph(false)
 	}
 	return c.ralph
-}
-
-// ralphBackend is the Ralph backend on the controller's current runtime
-// and session store (none in tests that run without one).
-func (c *Controller) ralphBackend() *app.RalphBackend {
-	b := &app.RalphBackend{Runtime: c.Runtime}
-	if c.store != nil {
-		b.Sessions = c.store
-	}
-	return b
 }
 
 // Plan runs Ralph's planning for goal: the model studies the workspace in
@@ -383,7 +372,7 @@ func (c *Controller) finishImplementation(ctx context.Context, im *ralph.Impleme
 		return fmt.Sprintf("%s: could not record the outcome: %v", im.Task.ID, err)
 	}
 	if t.Status == ralph.StatusDone && verify != "" && ctx.Err() == nil {
-		vr := c.ralphBackend().Verify(ctx, verify, 0)
+		vr := c.svc.RalphBackend(false).Verify(ctx, verify, 0)
 		if !vr.OK {
 			msg := fmt.Sprintf("verification `%s` failed (exit %d): %s", verify, vr.ExitCode, oneLine(vr.Output+" "+vr.Error, 300))
 			if _, err := c.Ralph().Update(context.WithoutCancel(ctx), t.ID, func(x *ralph.Task) error {

@@ -19,7 +19,6 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
-	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -184,15 +183,13 @@ func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	ctx := context.Background()
 	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Env: func(k string) string { return env[k] }}
-	rt, err := app.Load(ctx, opts)
+	svc, err := app.Start(ctx, app.StartOptions{Options: opts})
 	require.NoError(t, err)
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
-	sess, err := store.Create(ctx, ws, rt.Provider.Name, rt.Model)
+	t.Cleanup(func() { svc.Close() })
+	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)
 	q := newQueue()
-	ctrl, err := commands.New(ctx, commands.Config{Options: opts, Runtime: rt, Store: store, Session: sess, Approver: approver{q: q}})
+	ctrl, err := commands.New(ctx, commands.Config{Service: svc, Session: sess, Approver: approver{q: q}})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)
 	m := newModel(ctx, o, ctrl, nil, q)

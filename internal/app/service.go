@@ -1,0 +1,254 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/session"
+)
+
+// ErrOpenStore is wrapped by [Start]'s error when the session store
+// cannot be opened (an I/O problem, not bad configuration).
+var ErrOpenStore = errors.New("open sessions")
+
+// Service is one front end's handle on aidex: the options it was started
+// with, the current runtime (provider, model, permission mode) and the
+// session store. Every front end starts with [Start] and works in
+// sessions from [Service.Session], so the start-up sequence (load →
+// warnings → notice → open the store) and session handling are written
+// once.
+//
+// Switching model, provider or mode replaces the service's runtime;
+// sessions rebuild their engine for it before their next run. A Service
+// is safe for concurrent use.
+type Service struct {
+	store *session.Store
+
+	mu   sync.Mutex
+	opts Options // Flags are owned (cloned) and updated by switches
+	rt   *Runtime
+	gen  int // runtime generation: engines built for an older one are rebuilt
+}
+
+// StartOptions configure [Start]. Base skips choosing a provider (for
+// front ends that may have to onboard first; call [Service.Choose]
+// before starting a session). Report is told each configuration warning
+// and the notice of an automatically chosen provider (nil: ignored).
+type StartOptions struct {
+	Options
+	Base   bool
+	Report func(Report)
+}
+
+// Report is a message for the user at start-up: a configuration warning
+// (Warning true) or the notice of an automatically chosen provider.
+type Report struct {
+	Text    string
+	Warning bool
+}
+
+// Start is the start-up sequence every front end shares: load the
+// configuration and the catalog (and, unless o.Base, choose the provider
+// and model), report warnings and the notice, and open the session store.
+// Close the Service when done. Errors: configuration problems (they name
+// the file and key), an unusable provider (wrapping ErrMissingKey when
+// only the key is missing), a store that cannot be opened (wrapping
+// ErrOpenStore).
+func Start(ctx context.Context, o StartOptions) (*Service, error) {
+	o.Flags = maps.Clone(o.Flags)
+	if o.Flags == nil {
+		o.Flags = map[string]string{}
+	}
+	var rt *Runtime
+	var err error
+	if o.Base {
+		rt, err = LoadBase(o.Options)
+	} else {
+		rt, err = Load(ctx, o.Options)
+	}
+	if err != nil {
+		return nil, err
+	}
+	report(o.Report, rt)
+	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
+	}
+	return &Service{store: store, opts: o.Options, rt: rt}, nil
+}
+
+func report(fn func(Report), rt *Runtime) {
+	if fn == nil {
+		return
+	}
+	for _, w := range rt.Warnings {
+		fn(Report{Text: w.String(), Warning: true})
+	}
+	if rt.Notice != "" {
+		fn(Report{Text: rt.Notice})
+	}
+}
+
+// Close closes the session store. Close sessions first.
+func (s *Service) Close() error { return s.store.Close() }
+
+// Store returns the session store (listing, exporting, deleting sessions).
+func (s *Service) Store() *session.Store { return s.store }
+
+// Runtime returns the current runtime. Treat it as read-only: switches
+// replace it.
+func (s *Service) Runtime() *Runtime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rt
+}
+
+// current returns the runtime with its generation.
+func (s *Service) current() (*Runtime, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rt, s.gen
+}
+
+// Choose loads the runtime again with provider chosen ("" keeps the
+// configured choice; a provider drops the configured model for its
+// default) and makes it current. For front ends started with Base.
+// Errors: as [Load]'s.
+func (s *Service) Choose(ctx context.Context, provider string) (*Runtime, error) {
+	changes := map[string]string{}
+	if provider != "" {
+		changes["provider"], changes["model"] = provider, ""
+	}
+	return s.Reload(ctx, changes)
+}
+
+// Reload loads the runtime again with config flags changed ("" deletes a
+// flag), keeping the current permission mode unless changes sets
+// permission_mode, and makes it current: sessions get a new engine at
+// their next run. A failed load keeps the old runtime. Errors: as
+// [Load]'s.
+func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runtime, error) {
+	s.mu.Lock()
+	o := s.opts
+	o.Flags = maps.Clone(s.opts.Flags)
+	mode := ""
+	if s.rt != nil && s.rt.Config != nil {
+		mode = s.rt.Config.PermissionMode
+	}
+	s.mu.Unlock()
+	for k, v := range changes {
+		if v == "" {
+			delete(o.Flags, k)
+		} else {
+			o.Flags[k] = v
+		}
+	}
+	rt, err := Load(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, set := changes["permission_mode"]; !set && mode != "" {
+		rt.Config.PermissionMode = mode
+	}
+	s.mu.Lock()
+	s.opts, s.rt = o, rt
+	s.gen++
+	s.mu.Unlock()
+	return rt, nil
+}
+
+// SwitchModel switches to spec: "MODEL" (the current provider) or
+// "PROVIDER/MODEL". Errors name what is wrong (empty spec, unknown
+// provider, missing key).
+func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, fmt.Errorf("name a model: MODEL or PROVIDER/MODEL")
+	}
+	rt := s.Runtime()
+	provider, model := rt.Provider.Name, spec
+	if p, m, ok := strings.Cut(spec, "/"); ok {
+		if _, known := rt.Catalog.Provider(p); known && m != "" {
+			provider, model = p, m
+		}
+	}
+	return s.Reload(ctx, map[string]string{"provider": provider, "model": model})
+}
+
+// SwitchProvider switches to provider name with model ("" for the
+// provider's default). Errors: unknown provider, missing key.
+func (s *Service) SwitchProvider(ctx context.Context, name, model string) (*Runtime, error) {
+	p, ok := s.Runtime().Catalog.Provider(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown provider %q", name)
+	}
+	if model == "" {
+		model = p.DefaultModel
+	}
+	return s.Reload(ctx, map[string]string{"provider": name, "model": model})
+}
+
+// SetMode switches the permission mode (plan, ask, auto-edit, yolo; the
+// aliases ParseMode accepts) for the sessions' next runs. Errors: an
+// unknown mode.
+func (s *Service) SetMode(mode string) error {
+	m, err := permission.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := *s.rt
+	cfg := *rt.Config
+	cfg.PermissionMode = string(m)
+	rt.Config = &cfg
+	s.rt = &rt
+	s.opts.Flags = maps.Clone(s.opts.Flags)
+	s.opts.Flags["permission_mode"] = string(m)
+	s.gen++
+	return nil
+}
+
+// Mode returns the current permission mode, canonical ("ask",
+// "auto-edit", "plan", "yolo").
+func (s *Service) Mode() string {
+	mode := s.Runtime().Config.PermissionMode
+	if m, err := permission.ParseMode(mode); err == nil {
+		return string(m)
+	}
+	return mode
+}
+
+// Pick returns the stored session a front end starts in: the one resume
+// names (a full id or unique prefix), the workspace's latest with cont, or
+// a new one. A resumed session continues with the current provider and
+// model. Errors: session.ErrNotFound and session.ErrAmbiguous (wrapped),
+// the store's.
+func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Session, error) {
+	rt := s.Runtime()
+	var sess *agent.Session
+	var err error
+	switch {
+	case resume != "":
+		sess, err = s.store.Load(ctx, resume)
+	case cont:
+		if sess, err = s.store.Latest(ctx, rt.Workspace); err != nil {
+			err = fmt.Errorf("--continue: %w", err)
+		}
+	default:
+		return s.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
+		return nil, fmt.Errorf("record the session's model: %w", err)
+	}
+	return sess, nil
+}

@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+// SessionOptions configure a live session ([Service.Session]).
+//
+// Approver asks the user (nil: cannot ask; what the policy does not allow
+// is denied). MaxTurns caps model responses per run (0: max_tool_turns).
+// AgentWrites, AppendSystem, StepNotes, DoneMarkers, Web and Client are
+// as in [EngineOptions].
+type SessionOptions struct {
+	Approver     agent.Approver
+	MaxTurns     int
+	AppendSystem string
+	AgentWrites  string
+	StepNotes    bool
+	DoneMarkers  []string
+	Web          bool
+	Client       ClientOptions
+}
+
+// Session is a live session: a stored conversation with the engine that
+// continues it, built for the service's current runtime (and rebuilt
+// when a switch replaced it). Runs are one at a time per session; the
+// accessors are safe to call while a run goes on.
+type Session struct {
+	svc  *Service
+	opts SessionOptions
+
+	mu       sync.Mutex
+	sess     *agent.Session
+	rt       *Runtime
+	gen      int
+	eng      *agent.Engine
+	closeEng func()
+	// pending are parts (shell output) added to the conversation that go
+	// to the model with the next prompt.
+	pending []llm.Part
+	// lastAnswer is the final text of the last run.
+	lastAnswer string
+}
+
+// Session returns the live session for stored session sess (from
+// [Service.Pick], or the store). The engine is built at once, so
+// configuration errors (bad permission rules) surface here. Close the
+// session when done.
+func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
+	ls := &Session{svc: s, opts: o, sess: sess}
+	if _, err := ls.engine(ctx); err != nil {
+		return nil, err
+	}
+	return ls, nil
+}
+
+// engine returns the session's engine, rebuilt first when the service's
+// runtime changed since it was built (the session then records the new
+// provider and model).
+func (ls *Session) engine(ctx context.Context) (*agent.Engine, error) {
+	rt, gen := ls.svc.current()
+	ls.mu.Lock()
+	if ls.eng != nil && ls.gen == gen {
+		eng := ls.eng
+		ls.mu.Unlock()
+		return eng, nil
+	}
+	sess := ls.sess
+	ls.mu.Unlock()
+	eng, closeEng, err := rt.Engine(ctx, ls.engineOptions(sess.ID))
+	if err != nil {
+		return nil, err
+	}
+	ls.mu.Lock()
+	old, rebuilt := ls.closeEng, ls.eng != nil
+	ls.eng, ls.closeEng, ls.rt, ls.gen = eng, closeEng, rt, gen
+	ls.mu.Unlock()
+	if old != nil {
+		old()
+	}
+	if rebuilt {
+		if err := ls.svc.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
+			return nil, err
+		}
+	}
+	return eng, nil
+}
+
+func (ls *Session) engineOptions(id string) EngineOptions {
+	o := ls.opts
+	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, MaxTurns: o.MaxTurns,
+		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
+		Web: o.Web, Client: o.Client}
+}
+
+// Refresh rebuilds the engine now if the service's runtime changed (a
+// switch), so its errors show at once rather than at the next run.
+func (ls *Session) Refresh(ctx context.Context) error {
+	_, err := ls.engine(ctx)
+	return err
+}
+
+// Run sends parts (with any queued context first) to the model and blocks
+// until the run ends; events go to emit. A cancelled run returns
+// context.Canceled after the engine kept the partial answer. Errors:
+// agent.ErrBusy when a run of this session is going, the engine's.
+func (ls *Session) Run(ctx context.Context, parts []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	return ls.RunWith(ctx, parts, nil, emit)
+}
+
+// RunWith is Run with engine-owned tools offered for this run only (e.g.
+// Ralph's complete_task for /implement). The session's engine is not
+// changed: the run uses a copy whose Config.EngineTools has extra
+// appended; the caller must not start another run of this session until
+// it returns.
+func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	eng, err := ls.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ls.mu.Lock()
+	input := append(slices.Clone(ls.pending), parts...)
+	ls.pending = nil
+	sess := ls.sess
+	ls.mu.Unlock()
+	if len(extra) > 0 {
+		eng = withEngineTools(eng, extra)
+	}
+	done, err := eng.Run(ctx, sess, input, emit)
+	if done != nil && done.Result != "" {
+		ls.mu.Lock()
+		ls.lastAnswer = done.Result
+		ls.mu.Unlock()
+	}
+	return done, err
+}
+
+// withEngineTools returns a copy of e whose Config.EngineTools has extra
+// appended (e itself is unchanged).
+func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
+	cfg := e.Config
+	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
+	return &agent.Engine{Provider: e.Provider, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
+		Store: e.Store, Config: cfg, Now: e.Now}
+}
+
+// Use switches the live session to stored session sess (a new
+// conversation, or one resumed), with a fresh engine; queued context and
+// the last answer are dropped.
+func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
+	rt, gen := ls.svc.current()
+	eng, closeEng, err := rt.Engine(ctx, ls.engineOptions(sess.ID))
+	if err != nil {
+		return err
+	}
+	ls.mu.Lock()
+	old := ls.closeEng
+	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
+	ls.pending, ls.lastAnswer = nil, ""
+	ls.mu.Unlock()
+	if old != nil {
+		old()
+	}
+	return nil
+}
+
+// Close stops what the engine's tools started (background processes).
+func (ls *Session) Close() {
+	ls.mu.Lock()
+	closeEng := ls.closeEng
+	ls.closeEng = nil
+	ls.mu.Unlock()
+	if closeEng != nil {
+		closeEng()
+	}
+}
+
+// Info returns the stored session the live session works in.
+func (ls *Session) Info() *agent.Session {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.sess
+}
+
+// ID returns the stored session's id.
+func (ls *Session) ID() string { return ls.Info().ID }
+
+// Engine returns the current engine (nil before the first build).
+func (ls *Session) Engine() *agent.Engine {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.eng
+}
+
+// LastAnswer returns the final answer of the last run ("" before any).
+func (ls *Session) LastAnswer() string {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.lastAnswer
+}
+
+// AddContext queues text (a shell command's output) that goes to the
+// model with the next prompt.
+func (ls *Session) AddContext(text string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: text})
+}
+
+// PendingContext reports how many queued context blocks wait for the
+// next prompt.
+func (ls *Session) PendingContext() int {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return len(ls.pending)
+}
