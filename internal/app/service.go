@@ -129,18 +129,13 @@ func (s *Service) Choose(ctx context.Context, provider string) (*Runtime, error)
 }
 
 // Reload loads the runtime again with config flags changed ("" deletes a
-// flag), keeping the current permission mode unless changes sets
-// permission_mode, and makes it current: sessions get a new engine at
-// their next run. A failed load keeps the old runtime. Errors: as
+// flag; a mode set with SetMode is a flag too, so it is kept) and makes it
+// current: sessions get a new engine at their next run. A failed load keeps the old runtime. Errors: as
 // [Load]'s.
 func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runtime, error) {
 	s.mu.Lock()
 	o := s.opts
 	o.Flags = maps.Clone(s.opts.Flags)
-	mode := ""
-	if s.rt != nil && s.rt.Config != nil {
-		mode = s.rt.Config.PermissionMode
-	}
 	s.mu.Unlock()
 	for k, v := range changes {
 		if v == "" {
@@ -152,9 +147,6 @@ func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runti
 	rt, err := Load(ctx, o)
 	if err != nil {
 		return nil, err
-	}
-	if _, set := changes["permission_mode"]; !set && mode != "" {
-		rt.Config.PermissionMode = mode
 	}
 	s.mu.Lock()
 	s.opts, s.rt = o, rt

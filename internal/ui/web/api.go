@@ -36,7 +36,7 @@ type Status struct {
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	rt := s.rt
+	rt := s.svc.Runtime()
 	st := Status{Version: s.opts.Version, Provider: rt.Provider.Name, Model: rt.Model, Workspace: rt.Workspace,
 		PermissionMode: rt.Config.PermissionMode, SessionID: s.current, Notice: rt.Notice,
 		ShellTools: rt.Config.WebAllowShellTools, ContextWindow: rt.ModelInfo().ContextWindow,
@@ -163,33 +163,10 @@ func (s *Server) switchRuntime(w http.ResponseWriter, r *http.Request, changes m
 	writeJSON(w, http.StatusOK, map[string]any{"provider": rt.Provider.Name, "model": rt.Model, "notice": rt.Notice})
 }
 
-// reload loads the runtime again with the flags changed; sessions get a
-// new engine at their next run.
+// reload loads the runtime again with the flags changed ("" deletes a
+// flag); sessions get a new engine at their next run.
 func (s *Server) reload(ctx context.Context, changes map[string]string) (*app.Runtime, error) {
-	s.mu.Lock()
-	flags := map[string]string{}
-	for k, v := range s.flags {
-		flags[k] = v
-	}
-	s.mu.Unlock()
-	for k, v := range changes {
-		if v == "" {
-			delete(flags, k)
-		} else {
-			flags[k] = v
-		}
-	}
-	o := s.opts.Setup
-	o.Flags = flags
-	rt, err := app.Load(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	s.rt, s.flags = rt, flags
-	s.gen++
-	s.mu.Unlock()
-	return rt, nil
+	return s.svc.Reload(ctx, changes)
 }
 
 // ProviderView is one provider in GET /api/providers: the catalog entry
@@ -329,11 +306,11 @@ func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error
 	s.mu.Unlock()
 	if sess == nil {
 		var err error
-		if sess, err = s.store.Load(ctx, id); err != nil {
+		if sess, err = s.svc.Store().Load(ctx, id); err != nil {
 			return SessionView{}, err
 		}
 	}
-	sum, err := s.store.Info(ctx, sess.ID)
+	sum, err := s.svc.Store().Info(ctx, sess.ID)
 	if err != nil {
 		return SessionView{}, err
 	}
@@ -383,7 +360,7 @@ func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt := s.Runtime()
-	sess, err := s.store.Create(r.Context(), rt.Workspace, rt.Provider.Name, rt.Model)
+	sess, err := s.svc.Store().Create(r.Context(), rt.Workspace, rt.Provider.Name, rt.Model)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -399,7 +376,7 @@ func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 // 100): GET /api/sessions.
 func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 	rt := s.Runtime()
-	list, err := s.store.List(r.Context(), session.ListOptions{Workspace: rt.Workspace, Limit: 100})
+	list, err := s.svc.Store().List(r.Context(), session.ListOptions{Workspace: rt.Workspace, Limit: 100})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
@@ -427,7 +404,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	sum, err := s.store.Info(r.Context(), r.PathValue("id"))
+	sum, err := s.svc.Store().Info(r.Context(), r.PathValue("id"))
 	if err != nil {
 		status := http.StatusInternalServerError
 		if errors.Is(err, session.ErrNotFound) {

@@ -216,7 +216,7 @@ func TestHistorySessionsResume(t *testing.T) {
 		t.Errorf("resume unknown: %d", st)
 	}
 	// A session of another workspace cannot be resumed here.
-	other, err := e.srv.store.Create(context.Background(), e.home, "fake", "m1")
+	other, err := e.srv.svc.Store().Create(context.Background(), e.home, "fake", "m1")
 	if err != nil {
 		t.Fatal(err)
 	}

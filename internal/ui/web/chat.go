@@ -74,7 +74,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		}
 		sw.event(string(e.Type), e)
 	}
-	done, err := ls.eng.Run(ctx, ls.sess, parts, emit)
+	done, err := ls.live.Run(ctx, parts, emit)
 	if done == nil {
 		// The engine refused before starting (busy): end the stream cleanly.
 		msg := "the run did not start"
@@ -161,8 +161,6 @@ func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(),
 	}
 	ls.running = true
 	s.runs++
-	rt, gen := s.rt, s.gen
-	stale := ls.eng == nil || ls.gen != gen
 	s.mu.Unlock()
 	release := func() {
 		s.mu.Lock()
@@ -170,13 +168,29 @@ func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(),
 		s.runs--
 		s.mu.Unlock()
 	}
-	if stale {
-		if err := s.buildEngine(ctx, ls, rt, gen); err != nil {
-			release()
-			return nil, nil, http.StatusBadRequest, err
-		}
+	if err := s.prepare(ctx, ls); err != nil {
+		release()
+		return nil, nil, http.StatusBadRequest, err
 	}
 	return ls, release, 0, nil
+}
+
+// prepare gives a session its app.Session (web confinement, the web
+// approver) on its first run, or rebuilds its engine when a switch
+// changed the runtime since.
+func (s *Server) prepare(ctx context.Context, ls *liveSession) error {
+	if ls.live != nil {
+		return ls.live.Refresh(ctx)
+	}
+	live, err := s.svc.Session(ctx, ls.sess, app.SessionOptions{Web: true,
+		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID}})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	ls.live = live
+	s.mu.Unlock()
+	return nil
 }
 
 // liveFor returns the live session for id ("" = current, created when
@@ -190,14 +204,13 @@ func (s *Server) liveFor(ctx context.Context, id string) (*liveSession, error) {
 		s.mu.Unlock()
 		return ls, nil
 	}
-	rt := s.rt
 	s.mu.Unlock()
 	var sess *agent.Session
 	var err error
 	if id == "" {
-		sess, err = s.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+		sess, err = s.svc.Pick(ctx, "", false)
 	} else {
-		sess, err = s.store.Load(ctx, id)
+		sess, err = s.svc.Store().Load(ctx, id)
 	}
 	if err != nil {
 		return nil, err
@@ -213,22 +226,6 @@ func (s *Server) liveFor(ctx context.Context, id string) (*liveSession, error) {
 		s.current = sess.ID
 	}
 	return ls, nil
-}
-
-// buildEngine (re)builds a session's engine for runtime rt with the web
-// confinement and the web approver.
-func (s *Server) buildEngine(ctx context.Context, ls *liveSession, rt *app.Runtime, gen int) error {
-	eng, closeEng, err := rt.Engine(ctx, app.EngineOptions{Store: s.store, SessionID: ls.sess.ID,
-		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID}, Web: true})
-	if err != nil {
-		return err
-	}
-	if ls.closeEng != nil {
-		ls.closeEng()
-	}
-	ls.eng, ls.closeEng, ls.gen = eng, closeEng, gen
-	_ = s.store.SetModel(ctx, ls.sess.ID, rt.Provider.Name, rt.Model)
-	return nil
 }
 
 // handleChatStop cancels a session's run: POST /api/chat/stop

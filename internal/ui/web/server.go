@@ -29,7 +29,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -39,8 +38,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // Options configure a Server.
@@ -69,15 +66,12 @@ type Options struct {
 // Server is the web UI and its API. Create it with New, serve it with
 // Serve (or Handler for tests), and Close it when done.
 type Server struct {
-	opts  Options
-	store *session.Store
+	opts Options
+	svc  *app.Service
 
 	mu      sync.Mutex
-	rt      *app.Runtime
-	flags   map[string]string
-	gen     int                     // runtime generation: engines of older ones are rebuilt
 	current string                  // the session the page works in ("" until the first chat)
-	live    map[string]*liveSession // sessions with an engine, by id
+	live    map[string]*liveSession // sessions loaded in memory, by id
 	runs    int                     // chat runs in progress
 
 	approvals approvals
@@ -90,20 +84,19 @@ type Server struct {
 	bgCancel context.CancelFunc
 }
 
-// liveSession is a session loaded in memory with its engine.
+// liveSession is a session loaded in memory: the stored session, its
+// app.Session once it has run (nil before), and the run in progress.
 type liveSession struct {
-	sess     *agent.Session
-	eng      *agent.Engine
-	closeEng func()
-	gen      int
-	running  bool
-	cancel   context.CancelFunc
+	sess    *agent.Session
+	live    *app.Session
+	running bool
+	cancel  context.CancelFunc
 }
 
 // New loads the runtime (config, catalog, provider and model) and opens the
-// session store. Errors: a missing token, configuration problems (they
-// name the file and key), an unusable provider, or a store that cannot be
-// opened.
+// session store (app.Start). Errors: a missing token, configuration
+// problems (they name the file and key), an unusable provider, or a store
+// that cannot be opened.
 func New(ctx context.Context, o Options) (*Server, error) {
 	if o.Token == "" {
 		return nil, errors.New("web: no token: use NewToken")
@@ -111,34 +104,21 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if o.MaxRuns <= 0 {
 		o.MaxRuns = 64
 	}
-	flags := map[string]string{}
-	for k, v := range o.Setup.Flags {
-		flags[k] = v
-	}
-	o.Setup.Flags = flags
-	rt, err := app.Load(ctx, o.Setup)
+	svc, err := app.Start(ctx, app.StartOptions{Options: o.Setup})
 	if err != nil {
 		return nil, err
 	}
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
-	if err != nil {
-		return nil, fmt.Errorf("open sessions: %w", err)
-	}
-	s := &Server{opts: o, store: store, rt: rt, flags: flags, live: map[string]*liveSession{},
+	s := &Server{opts: o, svc: svc, live: map[string]*liveSession{},
 		approvals: approvals{pending: map[string]*pendingApproval{}}, ralph: o.Ralph}
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {
-		s.ralph = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: &app.RalphBackend{Runtime: s.Runtime, Sessions: store, Web: true}})
+		s.ralph = svc.Ralph(true)
 	}
 	return s, nil
 }
 
 // Runtime returns the runtime in use (it changes on model switches).
-func (s *Server) Runtime() *app.Runtime {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.rt
-}
+func (s *Server) Runtime() *app.Runtime { return s.svc.Runtime() }
 
 // Close cancels running chats and the Ralph run (waiting up to 10 seconds
 // for it to put its current task back to pending), stops the sessions'
@@ -151,13 +131,13 @@ func (s *Server) Close() error {
 		if ls.cancel != nil {
 			ls.cancel()
 		}
-		if ls.closeEng != nil && !ls.running {
-			ls.closeEng()
+		if ls.live != nil && !ls.running {
+			ls.live.Close()
 		}
 		delete(s.live, id)
 	}
 	s.mu.Unlock()
-	return s.store.Close()
+	return s.svc.Close()
 }
 
 // Handler returns the server's HTTP handler for a listener bound at addr
