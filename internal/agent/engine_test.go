@@ -73,11 +73,14 @@ func (f *fakeTools) Prepare(name string, args json.RawMessage) (*Call, *ToolResu
 	return nil, &ToolResultInfo{Error: "unknown tool " + name, Category: "not_found"}
 }
 
-func (f *fakeTools) Run(ctx context.Context, c *Call) ToolResultInfo {
+func (f *fakeTools) Run(ctx context.Context, c *Call) (ToolResultInfo, error) {
 	f.mu.Lock()
 	f.ran = append(f.ran, c.Name+string(c.Args))
 	f.mu.Unlock()
-	return ToolResultInfo{OK: true, Output: "ran " + c.Name}
+	if string(c.Args) == `{"path":"broken"}` {
+		return ToolResultInfo{}, errors.New("no checkpoint store configured")
+	}
+	return ToolResultInfo{OK: true, Output: "ran " + c.Name}, nil
 }
 
 // policy allows reads and asks for everything else.
@@ -410,5 +413,41 @@ func TestDoneMarkerClosesCalls(t *testing.T) {
 	last := store.msgs[len(store.msgs)-1]
 	if last.Role != llm.RoleTool || last.Parts[0].ToolResult.CallID != "1" {
 		t.Fatalf("the call has no result: %+v", last)
+	}
+}
+
+// An infrastructure failure in a tool aborts the turn: the run returns the
+// error, the user sees it as a fatal error event, the session keeps the
+// results (the model's copy says only that aidex failed), and later calls
+// of the same response do not run.
+func TestRunAbortsOnInfrastructureFailure(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
+			acc.ToolCall(llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"broken"}`)})
+			acc.ToolCall(llm.ToolCall{ID: "2", Name: "write", Arguments: json.RawMessage(`{}`)})
+			return nil
+		},
+		say("never asked"),
+	}}
+	e, tools, store, _ := newEngine(p, &approver{d: DecideOnce})
+	rec := &recorder{}
+	done, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	if !errors.Is(err, errInfrastructure) || !strings.Contains(err.Error(), "no checkpoint store configured") {
+		t.Fatalf("err = %v, want the infrastructure failure", err)
+	}
+	if done == nil || done.StopReason != StopError || len(p.reqs) != 1 {
+		t.Fatalf("done %+v after %d requests", done, len(p.reqs))
+	}
+	if len(tools.ran) != 1 {
+		t.Errorf("ran %v: the call after the failure must not run", tools.ran)
+	}
+	if got := rec.types(); !strings.HasSuffix(got, "tool_result,tool_result,error,done") {
+		t.Errorf("events %s", got)
+	}
+	if len(store.msgs) != 3 || store.msgs[2].Role != llm.RoleTool || len(store.msgs[2].Parts) != 2 {
+		t.Fatalf("stored %+v", store.msgs)
+	}
+	if c := store.msgs[2].Parts[0].ToolResult.Content; strings.Contains(c, "checkpoint") || !strings.Contains(c, "aidex failed") {
+		t.Errorf("the model's result %q must not carry the internal error", c)
 	}
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -42,13 +43,19 @@ func (r *run) extra(name string) *EngineTool {
 	return nil
 }
 
-// slot is one tool call of a model response on its way to a result.
+// slot is one tool call of a model response on its way to a result. err
+// is an infrastructure failure of its run (see Tools.Run).
 type slot struct {
 	tc     llm.ToolCall
 	call   *Call
 	result ToolResultInfo
 	done   bool
+	err    error
 }
+
+// errInfrastructure marks the error a run aborts with when a tool could
+// not run for a reason of aidex's own (see Tools.Run).
+var errInfrastructure = errors.New("aidex could not run a tool")
 
 // runCalls decides and runs the calls of one model response, in order,
 // running consecutive read-only calls in parallel, and appends the tool
@@ -57,31 +64,43 @@ type slot struct {
 func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool) error {
 	slots := make([]*slot, len(calls))
 	var batch []*slot
+	var failed error
 	for i, tc := range calls {
 		sl := &slot{tc: tc}
 		slots[i] = sl
 		r.emit(Event{Type: EventToolCall, SessionID: r.s.ID, ToolCall: &ToolCallInfo{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}})
-		if ctx.Err() != nil {
+		switch {
+		case failed != nil:
+			r.finish(sl, notRun(tc))
+			continue
+		case ctx.Err() != nil:
 			r.finish(sl, cancelledResult(tc))
 			continue
-		}
-		if !r.decide(ctx, sl) {
+		case !r.decide(ctx, sl):
 			continue
-		}
-		if sl.call.ReadOnly {
+		case sl.call.ReadOnly:
 			batch = append(batch, sl)
 			continue
 		}
-		r.execute(ctx, batch)
+		failed = r.execute(ctx, batch)
 		batch = nil
-		r.execute(ctx, []*slot{sl})
+		if failed != nil {
+			r.finish(sl, notRun(tc))
+			continue
+		}
+		failed = r.execute(ctx, []*slot{sl})
 	}
-	r.execute(ctx, batch)
+	if err := r.execute(ctx, batch); failed == nil {
+		failed = err
+	}
 	results := make([]llm.ToolResult, len(slots))
 	for i, sl := range slots {
 		results[i] = modelResult(sl)
 	}
-	return r.append(ctx, resultMessage(results, textMode), nil)
+	if err := r.append(ctx, resultMessage(results, textMode), nil); err != nil {
+		return err
+	}
+	return failed
 }
 
 // decide prepares a call and asks the policy (and, when it says ask, the
@@ -168,10 +187,12 @@ func (r *run) deny(sl *slot, msg string) {
 }
 
 // execute runs the slots concurrently (a batch holds only read-only calls,
-// or a single call) and reports each result as it completes.
-func (r *run) execute(ctx context.Context, batch []*slot) {
+// or a single call) and reports each result as it completes. It returns
+// the first infrastructure failure (the failing call's result then tells
+// the model only that aidex failed; the error goes to the user).
+func (r *run) execute(ctx context.Context, batch []*slot) error {
 	if len(batch) == 0 {
-		return
+		return nil
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -179,19 +200,35 @@ func (r *run) execute(ctx context.Context, batch []*slot) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			start := r.e.Now()
-			res := r.e.Tools.Run(ctx, sl.call)
-			res.ID, res.Name = sl.tc.ID, sl.call.Name
-			res.DurationMS = time.Since(start).Milliseconds()
-			if ctx.Err() != nil && !res.OK {
-				res = cancelledResult(sl.tc)
-			}
+			res, err := r.runOne(ctx, sl)
 			mu.Lock()
 			defer mu.Unlock()
+			sl.err = err
 			r.finish(sl, res)
 		}()
 	}
 	wg.Wait()
+	for _, sl := range batch {
+		if sl.err != nil {
+			return fmt.Errorf("%w: %s: %w", errInfrastructure, sl.call.Name, sl.err)
+		}
+	}
+	return nil
+}
+
+// runOne runs one approved call and times it.
+func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
+	start := r.e.Now()
+	res, err := r.e.Tools.Run(ctx, sl.call)
+	if err != nil {
+		res = ToolResultInfo{Error: "not run: aidex failed internally (the error was shown to the user)", Category: "execution"}
+	}
+	res.ID, res.Name = sl.tc.ID, sl.call.Name
+	res.DurationMS = time.Since(start).Milliseconds()
+	if err == nil && ctx.Err() != nil && !res.OK {
+		res = cancelledResult(sl.tc)
+	}
+	return res, err
 }
 
 func (r *run) finish(sl *slot, res ToolResultInfo) {
@@ -243,6 +280,12 @@ func modelResult(sl *slot) llm.ToolResult {
 	}
 	tr.Content = RevealInvisible(tr.Content)
 	return tr
+}
+
+// notRun is the result of a call left alone after an infrastructure
+// failure stopped the run.
+func notRun(tc llm.ToolCall) ToolResultInfo {
+	return ToolResultInfo{ID: tc.ID, Name: tc.Name, Error: "not run: the run was stopped by an error in aidex", Category: "execution"}
 }
 
 func cancelledResult(tc llm.ToolCall) ToolResultInfo {

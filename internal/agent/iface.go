@@ -19,8 +19,10 @@ type Tools interface {
 	// send back to the model instead of running the call.
 	Prepare(name string, args json.RawMessage) (*Call, *ToolResultInfo)
 	// Run executes a prepared, approved call. Problems the model can fix
-	// are results with OK false, never Go errors.
-	Run(ctx context.Context, c *Call) ToolResultInfo
+	// are results with OK false, never Go errors. An error is an
+	// infrastructure failure (no workspace or checkpoint store, a panic in
+	// the tool): the engine aborts the turn with it, the session saved.
+	Run(ctx context.Context, c *Call) (ToolResultInfo, error)
 }
 
 // Call is a validated tool call ready for the policy: the canonical tool

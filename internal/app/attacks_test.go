@@ -370,7 +370,7 @@ func (e *attackEnv) runCall(t *testing.T, call *agent.Call, timeout time.Duratio
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	done := make(chan agent.ToolResultInfo, 1)
-	go func() { done <- e.ts.Run(ctx, call) }()
+	go func() { done <- runCall(e.ts, ctx, call) }()
 	select {
 	case r := <-done:
 		return r
@@ -1111,7 +1111,7 @@ func caseFIFO(t *testing.T, e *attackEnv, c attackCase) {
 		return // refused by the policy: fine
 	}
 	done := make(chan agent.ToolResultInfo, 1)
-	go func() { done <- e.ts.Run(context.Background(), call) }()
+	go func() { done <- runCall(e.ts, context.Background(), call) }()
 	select {
 	case r := <-done:
 		if r.OK || !strings.Contains(r.Error, "not a regular file") {
@@ -1132,7 +1132,7 @@ func caseFIFO(t *testing.T, e *attackEnv, c attackCase) {
 		if refused != nil {
 			continue
 		}
-		go func() { done <- e.ts.Run(context.Background(), call) }()
+		go func() { done <- runCall(e.ts, context.Background(), call) }()
 		select {
 		case r := <-done:
 			if r.OK && name == "edit_file" {
@@ -1483,4 +1483,14 @@ func caseConcurrentSessions(t *testing.T, e *attackEnv, c attackCase) {
 	if b, _ := os.ReadFile(p); string(b) != "first\n" {
 		t.Errorf("a.txt = %q, want the first session's edit", b)
 	}
+}
+
+// runCall runs a prepared call, an infrastructure failure as a result
+// with category "internal".
+func runCall(ts *toolSet, ctx context.Context, call *agent.Call) agent.ToolResultInfo {
+	r, err := ts.Run(ctx, call)
+	if err != nil {
+		return agent.ToolResultInfo{Error: err.Error(), Category: "internal"}
+	}
+	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -56,9 +57,10 @@ type ToolOutcome struct {
 // read tracking: the caller is a person who sees the file). args is a JSON
 // object (nil or "null": no arguments).
 //
-// Errors are infrastructure failures (the workspace or the permission
-// rules cannot be built); everything about the call itself is in the
-// ToolOutcome.
+// Errors are infrastructure failures: the workspace or the permission
+// rules cannot be built (bad configuration), or the tool failed for a
+// reason of aidex's own (wrapping ErrInternal); everything about the call
+// itself is in the ToolOutcome.
 func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
@@ -87,30 +89,33 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 		return ToolOutcome{}, err
 	}
 	pa := &policyAdapter{p: policy}
-	return ts.call(ctx, pa, name, args, o), nil
+	return ts.call(ctx, pa, name, args, o)
 }
 
 // call is the direct call's pass through the pipeline.
-func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) ToolOutcome {
+func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
-		return refused(tools.Failf(tools.CategoryPermission, "%s is not available in the web UI: set web_allow_shell_tools = true in the config file by hand to allow shell tools", d.Name), permission.Verdict{})
+		return refused(tools.Failf(tools.CategoryPermission, "%s is not available in the web UI: set web_allow_shell_tools = true in the config file by hand to allow shell tools", d.Name), permission.Verdict{}), nil
 	}
 	c, bad := t.Prepare(name, args)
 	if bad != nil {
-		return ToolOutcome{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: OutcomeInvalid}
+		return ToolOutcome{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: OutcomeInvalid}, nil
 	}
 	req := callRequest(c)
 	v := pa.p.Check(req)
 	if v.Decision == permission.Deny || (v.Decision == permission.Ask && !o.UserAction) {
-		return refused(tools.Failf(refusalCategory(v), "%s", refusalMessage(v)), v)
+		return refused(tools.Failf(refusalCategory(v), "%s", refusalMessage(v)), v), nil
 	}
 	if c.Kind == kind.Write && o.UserAction {
 		if p := protectedPath(pa.p.Workspace(), req.Paths, v.Resolved); p != "" {
-			return refused(tools.Failf(tools.CategorySecurity, "%s is a protected path (.git, .aidex, editor or aidex config): it is not changed without an approval in a session; edit it by hand outside aidex", p), v)
+			return refused(tools.Failf(tools.CategorySecurity, "%s is a protected path (.git, .aidex, editor or aidex config): it is not changed without an approval in a session; edit it by hand outside aidex", p), v), nil
 		}
 	}
 	res := t.runResult(ctx, c)
 	out := ToolOutcome{Result: res, Outcome: OutcomeOK, Verdict: v}
+	if res.Category == tools.CategoryInternal {
+		return out, fmt.Errorf("%w: %s", ErrInternal, res.Error)
+	}
 	switch {
 	case res.OK:
 	case res.Category == tools.CategoryValidation:
@@ -120,7 +125,7 @@ func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args
 	default:
 		out.Outcome = OutcomeFailed
 	}
-	return out
+	return out, nil
 }
 
 func refused(r tools.Result, v permission.Verdict) ToolOutcome {
@@ -188,6 +193,11 @@ func (t *toolSet) runResult(ctx context.Context, c *agent.Call) tools.Result {
 func callRequest(c *agent.Call) permission.Request {
 	return permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
 }
+
+// ErrInternal is wrapped by [Runtime.CallTool]'s error when the tool
+// could not run for a reason of aidex's own (no workspace or checkpoint
+// store, a panic in the tool): a bug to report, not bad input.
+var ErrInternal = errors.New("aidex failed")
 
 // ErrInvalidCall is wrapped by [Runtime.ExplainCall]'s error when the
 // tool is unknown or its arguments are invalid.

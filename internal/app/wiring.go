@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -94,26 +95,43 @@ func (t *toolSet) names() string {
 	return out
 }
 
-// Run executes a prepared call.
-func (t *toolSet) Run(ctx context.Context, c *agent.Call) agent.ToolResultInfo {
+// Run executes a prepared call (a dry run of a file change with
+// --agent-writes dry-run). A CategoryInternal result (no workspace or
+// checkpoint store, a panic in the tool) is returned as an error: the
+// engine aborts the turn.
+func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo, error) {
 	p, ok := c.Impl.(*tools.Prepared)
 	if !ok {
-		return agent.ToolResultInfo{Error: "internal error: call was not prepared by this tool set", Category: "execution"}
+		return agent.ToolResultInfo{}, errNotPrepared
 	}
-	if t.dryRun && p.Def.Kind == kind.Write {
-		if !p.Def.DryRun {
-			return agent.ToolResultInfo{Error: p.Def.Name + " was not run: this is a dry run (--agent-writes dry-run), nothing may be changed; describe the change instead", Category: "permission"}
-		}
-		env := *t.env
-		env.DryRun = true
-		res := p.Run(ctx, &env)
-		r := toResult(res)
-		if r.OK && res.Meta != nil {
-			r.Output = "[dry run: nothing was written]\n" + res.Meta.Diff
-		}
-		return r
+	res, note := t.runPrepared(ctx, p)
+	if res.Category == tools.CategoryInternal {
+		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}
-	return toResult(p.Run(ctx, t.env))
+	r := toResult(res)
+	if r.OK && note != "" {
+		r.Output = note + r.Output
+	}
+	return r, nil
+}
+
+// runPrepared runs p, as a dry run when the session's writes are dry runs
+// (note then prefixes the diff shown as output).
+func (t *toolSet) runPrepared(ctx context.Context, p *tools.Prepared) (res tools.Result, note string) {
+	if !t.dryRun || p.Def.Kind != kind.Write {
+		return p.Run(ctx, t.env), ""
+	}
+	if !p.Def.DryRun {
+		return tools.Failf(tools.CategoryPermission, "%s was not run: this is a dry run (--agent-writes dry-run), nothing may be changed; describe the change instead", p.Def.Name), ""
+	}
+	env := *t.env
+	env.DryRun = true
+	res = p.Run(ctx, &env)
+	if res.OK && res.Meta != nil {
+		res.Output = res.Meta.Diff
+		return res, "[dry run: nothing was written]\n"
+	}
+	return res, ""
 }
 
 // toResult converts a tool result for the engine, with invisible Unicode

@@ -56,7 +56,9 @@ workspace boundary refused it, 1 otherwise.`,
 				return err
 			}
 			out, err := rt.CallTool(cmd.Context(), pos[0], json.RawMessage(args), app.CallOptions{})
-			if err != nil {
+			if errors.Is(err, app.ErrInternal) {
+				return &ExitError{Code: ExitFailure, Err: err}
+			} else if err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 			if err := writeJSON(cmd.OutOrStdout(), out.Result); err != nil {

@@ -139,11 +139,12 @@ func (d Def) Params() []string {
 	return slices.Clone(ps.order)
 }
 
-// runSafe calls the tool, turning a panic into an execution Result.
+// runSafe calls the tool, turning a panic into a CategoryInternal Result
+// (a bug in aidex: the engine aborts the turn with it).
 func (d Def) runSafe(ctx context.Context, env *Env, args json.RawMessage) (res Result) {
 	defer func() {
 		if v := recover(); v != nil {
-			res = Failf(CategoryExecution, "internal error in tool %s: %v (this is a bug in aidex)\n%s",
+			res = Failf(CategoryInternal, "internal error in tool %s: %v (this is a bug in aidex)\n%s",
 				d.Name, v, firstLines(string(debug.Stack()), 12))
 		}
 	}()

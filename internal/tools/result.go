@@ -26,6 +26,11 @@ const (
 	// CategoryExecution: the call was valid but failed while running
 	// (I/O error, command failed, checkpoint store unavailable).
 	CategoryExecution Category = "execution"
+	// CategoryInternal: an infrastructure failure (no workspace or
+	// checkpoint store wired, a recovered panic): not the model's to fix.
+	// The engine aborts the turn with it as a Go error, the session saved,
+	// instead of sending it to the model.
+	CategoryInternal Category = "internal"
 )
 
 // Meta is structured detail about a tool call for front ends and the session
