@@ -7,9 +7,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // Case is one line of attacks.jsonl: Surface is `tool:NAME`, `shell`,
@@ -23,38 +24,15 @@ type Case struct {
 	Expected string         `json:"expected"`
 }
 
-// Path returns the attack file beside the repository root (the directory
-// holding go.mod, found upwards from the working directory), or "".
-func Path() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "security", "attacks.jsonl")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// Path returns the attack file beside the repository root, or "".
+func Path() string { return sharedtest.Find("security/attacks.jsonl") }
 
-// Load returns every case, in file order. The test is skipped, with a
-// message, when the shared folder is not beside the repository; a line
-// that does not parse fails it.
+// Load returns every case, in file order. When the shared folder is not
+// beside the repository the test fails under CI and is skipped otherwise
+// (sharedtest.Require); a line that does not parse fails it.
 func Load(t testing.TB) []Case {
 	t.Helper()
-	p := Path()
-	if p == "" {
-		t.Skip("../shared/security/attacks.jsonl not found beside the repository: attack cases unavailable")
-	}
+	p := sharedtest.Require(t, "security/attacks.jsonl", "attack cases")
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)

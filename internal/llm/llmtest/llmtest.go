@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // Fixture is one recorded exchange. Body is the raw response body; Expect
@@ -89,37 +90,16 @@ type ExpectedCall struct {
 	Server    bool            `json:"server"`
 }
 
-// FixturesDir finds ../shared/fixtures/recorded beside the repository root
-// (the directory holding go.mod). It returns "" when it is missing.
-func FixturesDir() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "fixtures", "recorded")
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return p
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// FixturesDir finds ../shared/fixtures/recorded beside the repository
+// root (the directory holding go.mod). It returns "" when it is missing.
+func FixturesDir() string { return sharedtest.Find("fixtures/recorded") }
 
 // Load returns every recorded exchange of the given wire format, sorted by
-// path. The test is skipped, with a message, when the fixtures are missing.
+// path. When the fixtures are missing the test fails under CI and is
+// skipped otherwise (sharedtest.Require).
 func Load(t testing.TB, wire string) []Fixture {
 	t.Helper()
-	dir := FixturesDir()
-	if dir == "" {
-		t.Skip("../shared/fixtures/recorded not found beside the repository: conformance fixtures unavailable")
-	}
+	dir := sharedtest.Require(t, "fixtures/recorded", "conformance fixtures")
 	paths, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -148,18 +128,16 @@ func Load(t testing.TB, wire string) []Fixture {
 }
 
 // LoadFile returns one recorded exchange by its path below the fixtures
-// folder ("fantasy/name.json"). The test is skipped, with a message, when
-// the fixtures or that file are missing; it fails when the file is not a
-// fixture.
+// folder ("fantasy/name.json"). When the fixtures or that file are
+// missing the test fails under CI and is skipped otherwise; it fails when
+// the file is not a fixture.
 func LoadFile(t testing.TB, path string) Fixture {
 	t.Helper()
-	dir := FixturesDir()
-	if dir == "" {
-		t.Skip("../shared/fixtures/recorded not found beside the repository: conformance fixtures unavailable")
-	}
+	dir := sharedtest.Require(t, "fixtures/recorded", "conformance fixtures")
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
 	if err != nil {
-		t.Skipf("fixture %s: %v", path, err)
+		sharedtest.Require(t, "fixtures/recorded/"+path, "fixture "+path)
+		t.Fatalf("fixture %s: %v", path, err)
 	}
 	var f Fixture
 	if err := json.Unmarshal(data, &f); err != nil {

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // fixtureCase is one line of shared/fixtures/textcalls.jsonl.
@@ -29,11 +30,8 @@ type fixtureCase struct {
 
 func loadFixtures(t testing.TB) []fixtureCase {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "..", "shared", "fixtures", "textcalls.jsonl")
+	path := sharedtest.Require(t, "fixtures/textcalls.jsonl", "text tool-call fixtures")
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		t.Skipf("fixture file %s not found (the shared fixtures live next to the repository); skipping", path)
-	}
 	if err != nil {
 		t.Fatalf("open fixtures: %v", err)
 	}

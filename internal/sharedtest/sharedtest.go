@@ -1,0 +1,57 @@
+// Package sharedtest finds the shared test material (recorded provider
+// exchanges, text tool-call fixtures, attack cases) in ../shared beside the
+// repository, for the tests of several packages.
+//
+// The suites built on it never skip silently: when the folder is missing
+// and the CI environment variable is set (CI runs with ../shared beside the
+// clone), the test fails with a message naming the folder; without CI it
+// skips with a visible t.Skip reason.
+package sharedtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Find returns the path of ../shared/<rel> beside the repository root (the
+// directory holding go.mod, found upwards from the working directory), or
+// "" when it does not exist. rel is slash-separated ("security/attacks.jsonl").
+func Find(rel string) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(dir, "..", "shared", filepath.FromSlash(rel))
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Require returns the path of ../shared/<rel> (see Find). When it is
+// missing, the test fails under CI (the CI environment variable set) and is
+// skipped otherwise, each with a message naming the folder and what
+// depends on it (what, e.g. "attack cases").
+func Require(t testing.TB, rel, what string) string {
+	t.Helper()
+	p := Find(rel)
+	if p != "" {
+		return p
+	}
+	msg := "../shared/" + rel + " not found beside the repository: " + what + " unavailable"
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: clone the project with the shared folder beside it)", msg)
+	}
+	t.Skip(msg + " (CI unset: skipping)")
+	return ""
+}

@@ -1,0 +1,54 @@
+package sharedtest
+
+import (
+	"runtime"
+	"testing"
+)
+
+// fakeT records how Require ended a test; like testing.T, Fatalf and Skip
+// end the calling goroutine.
+type fakeT struct {
+	testing.TB
+	failed, skipped bool
+}
+
+func (f *fakeT) Helper()               { /* no line attribution needed */ }
+func (f *fakeT) Fatalf(string, ...any) { f.failed = true; runtime.Goexit() }
+func (f *fakeT) Skip(...any)           { f.skipped = true; runtime.Goexit() }
+
+// require runs Require in its own goroutine, as the testing package runs
+// a test, and returns the path and how it ended.
+func require(rel string) (string, *fakeT) {
+	f := &fakeT{}
+	var p string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p = Require(f, rel, "test cases")
+	}()
+	<-done
+	return p, f
+}
+
+func TestRequireMissingFailsUnderCI(t *testing.T) {
+	t.Setenv("CI", "true")
+	if p, f := require("no/such/file.jsonl"); p != "" || !f.failed || f.skipped {
+		t.Fatalf("under CI: path %q failed %v skipped %v", p, f.failed, f.skipped)
+	}
+}
+
+func TestRequireMissingSkipsWithoutCI(t *testing.T) {
+	t.Setenv("CI", "")
+	if p, f := require("no/such/file.jsonl"); p != "" || f.failed || !f.skipped {
+		t.Fatalf("without CI: path %q failed %v skipped %v", p, f.failed, f.skipped)
+	}
+}
+
+func TestRequirePresent(t *testing.T) {
+	if Find("security/attacks.jsonl") == "" {
+		t.Skip("../shared is not beside this checkout")
+	}
+	if p, f := require("security/attacks.jsonl"); p == "" || f.failed || f.skipped {
+		t.Fatalf("present: path %q failed %v skipped %v", p, f.failed, f.skipped)
+	}
+}
