@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -77,51 +78,15 @@ func PostJSON(ctx context.Context, o *Options, url string, body any, extra map[s
 // Do sends one request (see [PostJSON]); payload may be nil for GET.
 func Do(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*Body, http.Header, error) {
 	rctx, cancel := context.WithCancel(ctx)
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(rctx, method, url, rd)
+	req, err := newRequest(rctx, o, method, url, payload, extra)
 	if err != nil {
 		cancel()
-		return nil, nil, &APIError{Provider: o.Name, Kind: KindBadRequest, Message: "bad request URL " + url, Err: err}
+		return nil, nil, err
 	}
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range o.Headers {
-		req.Header.Set(k, v)
-	}
-	for k, v := range extra {
-		req.Header.Set(k, v)
-	}
-	var headerTimer *time.Timer
-	var headerTimedOut bool
-	var mu sync.Mutex
-	if o.RequestTimeout > 0 {
-		headerTimer = time.AfterFunc(o.RequestTimeout, func() {
-			mu.Lock()
-			headerTimedOut = true
-			mu.Unlock()
-			cancel()
-		})
-	}
-	resp, err := o.Client().Do(req)
-	if headerTimer != nil {
-		headerTimer.Stop()
-	}
+	resp, err := sendWithTimeout(ctx, o, req, cancel)
 	if err != nil {
 		cancel()
-		mu.Lock()
-		to := headerTimedOut
-		mu.Unlock()
-		if to {
-			return nil, nil, &APIError{Provider: o.Name, Kind: KindTimeout, Message: fmt.Sprintf("no response within %s (request timeout)", o.RequestTimeout), Err: err}
-		}
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		return nil, nil, &APIError{Provider: o.Name, Kind: KindNetwork, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
+		return nil, nil, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer cancel()
@@ -141,6 +106,54 @@ func Do(ctx context.Context, o *Options, method, url string, payload []byte, ext
 		})
 	}
 	return b, resp.Header, nil
+}
+
+// newRequest builds the request with o's headers plus extra (JSON content
+// type when there is a payload). Errors: a malformed URL (KindBadRequest).
+func newRequest(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*http.Request, error) {
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, &APIError{Provider: o.Name, Kind: KindBadRequest, Message: "bad request URL " + url, Err: err}
+	}
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range o.Headers {
+		req.Header.Set(k, v)
+	}
+	for k, v := range extra {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
+// sendWithTimeout sends req, cancelling it (through cancel) when no
+// response headers arrive within o.RequestTimeout. Transport failures
+// become KindTimeout or KindNetwork errors; ctx's own error when the
+// caller cancelled.
+func sendWithTimeout(ctx context.Context, o *Options, req *http.Request, cancel context.CancelFunc) (*http.Response, error) {
+	var timedOut atomic.Bool
+	if o.RequestTimeout > 0 {
+		t := time.AfterFunc(o.RequestTimeout, func() {
+			timedOut.Store(true)
+			cancel()
+		})
+		defer t.Stop()
+	}
+	resp, err := o.Client().Do(req)
+	switch {
+	case err == nil:
+		return resp, nil
+	case timedOut.Load():
+		return nil, &APIError{Provider: o.Name, Kind: KindTimeout, Message: fmt.Sprintf("no response within %s (request timeout)", o.RequestTimeout), Err: err}
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	return nil, &APIError{Provider: o.Name, Kind: KindNetwork, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
 }
 
 // ReadAll reads a whole non-streamed body, with the idle timeout applied.

@@ -10,11 +10,16 @@ import (
 )
 
 // Ralph is what the Ralph endpoints need of the task loop of the
-// workspace; *ralph.Service has exactly these methods (see its
-// documentation for shapes and errors). Server builds one over its own
-// session store and current runtime unless Options.Ralph gives another
-// (tests).
+// workspace: its task list and its runs. *ralph.Service has these methods
+// (see its documentation for shapes and errors). Server builds one over its
+// application service unless Options.Ralph gives another (tests).
 type Ralph interface {
+	RalphTasks
+	RalphRuns
+}
+
+// RalphTasks is the task-list half of [Ralph].
+type RalphTasks interface {
 	// Snapshot returns the task list with the run state and counts.
 	Snapshot() (ralph.Snapshot, error)
 	// Add appends tasks (ids generated when missing) and returns them as
@@ -24,6 +29,10 @@ type Ralph interface {
 	Clear(ctx context.Context) (int, error)
 	// Reset puts a task back to pending.
 	Reset(ctx context.Context, ref string) (ralph.Task, error)
+}
+
+// RalphRuns is the run-control half of [Ralph].
+type RalphRuns interface {
 	// Stop, Pause and Resume control the running loop (of any process);
 	// ralph.ErrNotRunning when none is going.
 	Stop() error
