@@ -11,9 +11,10 @@ import (
 )
 
 // errNothingToCompact: the conversation is too short to summarise.
-var errNothingToCompact = errors.New("nothing to compact: the conversation has too few turns")
+var errNothingToCompact = errors.New("nothing to compact: the conversation has too few exchanges")
 
-// keepRecent is how many of the latest user turns compaction keeps verbatim.
+// keepRecent is how many of the latest exchanges (a user prompt and all
+// that answered it) compaction keeps verbatim.
 const keepRecent = 2
 
 // trimmedOutput is how much of an old tool result survives trimming, in bytes.
@@ -51,7 +52,7 @@ func estimateTokens(system string, msgs []llm.Message) int {
 	return n / 4
 }
 
-// Compact summarises the older turns of s now (the `compact` command),
+// Compact summarises the older exchanges of s now (the `compact` command),
 // with focus as an optional instruction on what to keep.
 func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit func(Event)) error {
 	if err := e.acquire(s.ID); err != nil {
@@ -64,8 +65,8 @@ func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit fun
 }
 
 // compact first trims old tool outputs; when that is not enough (or focus
-// asks for a summary) it replaces the turns before the last keepRecent user
-// turns with a model-written summary. The result is saved through the store.
+// asks for a summary) it replaces the exchanges before the last keepRecent
+// ones with a model-written summary. The result is saved through the store.
 func (r *run) compact(ctx context.Context, focus string) error {
 	cut := recentCut(r.s.Messages, keepRecent)
 	if cut <= 0 {
@@ -148,7 +149,7 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, focus string) (
 // summary, in bytes.
 const maxTaskEcho = 4000
 
-// summaryHead is the user message that replaces the compacted turns: the
+// summaryHead is the user message that replaces the compacted exchanges: the
 // original task (verbatim when short) and the summary.
 func summaryHead(msgs []llm.Message, summary string) string {
 	var b strings.Builder
@@ -166,8 +167,8 @@ func summaryHead(msgs []llm.Message, summary string) string {
 }
 
 // recentCut returns where the verbatim tail of the conversation starts: the
-// keep-th latest user turn (a user message with text, not tool results);
-// within one long user turn, the second latest assistant message. It returns
+// keep-th latest exchange (from a user message with text, not tool
+// results); within one long exchange, the second latest assistant message. It returns
 // 0 when the conversation is too short to compact.
 func recentCut(msgs []llm.Message, keep int) int {
 	users, assistants := 0, 0

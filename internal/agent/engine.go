@@ -58,7 +58,7 @@ type Session struct {
 // Config is the engine's fixed setup for a run.
 //
 // MaxTurns bounds model responses per run (0: 25). CompactAt is the share of
-// the context window past which older turns are summarised (0: 0.85).
+// the context window past which older exchanges are summarised (0: 0.85).
 // Request carries the per-request model settings (max tokens, temperature,
 // reasoning); its Model, System, Messages and Tools are filled in by the
 // engine. TextToolCalls enables parsing tool calls written as text when

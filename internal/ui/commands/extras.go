@@ -12,7 +12,6 @@ import (
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/notes"
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // Memory returns the memory store of the workspace (project scope) and the
@@ -20,22 +19,6 @@ import (
 func (c *Controller) Memory() *memory.Store {
 	rt := c.Runtime()
 	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil)
-}
-
-// ToolEnv returns a tool environment for commands the user runs (/image):
-// the session's workspace with confinement always on (allowed_dirs and
-// --add-dir still apply; confine = false is ignored). Errors come from
-// building the workspace.
-func (c *Controller) ToolEnv() (*tools.Env, error) {
-	rt := *c.Runtime()
-	cfg := *rt.Config
-	cfg.Confine = true
-	rt.Config = &cfg
-	ws, err := rt.NewWorkspace(false)
-	if err != nil {
-		return nil, err
-	}
-	return tools.NewEnv(ws), nil
 }
 
 // memoryLimit is how many memories /memory lists.
@@ -161,13 +144,15 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		return Outcome{}, err
 	}
 	rt := c.Runtime()
-	env, err := c.ToolEnv()
+	// Confinement always on for the user's own file actions (allowed_dirs
+	// and --add-dir still apply; confine = false is ignored).
+	files, err := rt.Files(true)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if file == "" {
 		file = "image-" + time.Now().Format("20060102-150405")
-	} else if _, err := env.Workspace.Resolve(file); err != nil {
+	} else if _, err := files.Resolve(file); err != nil {
 		// Refuse a bad path before spending a generation on it.
 		return Outcome{}, fmt.Errorf("-o %s refused: %w", file, err)
 	}
@@ -179,7 +164,7 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 	if err != nil {
 		return Outcome{}, err
 	}
-	s, err := imagegen.Save(ctx, env, file, img, false)
+	s, err := files.SaveImage(ctx, file, img, false)
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -1,0 +1,52 @@
+// Package agent is aidex's engine: the loop that sends a session to the
+// model, runs the tool calls it answers with under the permission policy,
+// and repeats until the model answers without calls. It imports only
+// internal/llm (and internal/llm/textcall) and the leaf internal/kind;
+// tools, the policy, approvals and persistence come in through the small
+// interfaces [Tools], [Policy], [Approver] and [Store], which
+// internal/app implements.
+//
+// # Terms
+//
+// A turn is one model response (and the tool calls it asked for):
+// Config.MaxTurns, DoneInfo.Turns, UsageInfo.Turn, the max_tool_turns key
+// and --max-turns all count model responses. An exchange is a user prompt
+// and everything that answered it; compaction keeps the latest exchanges
+// verbatim. A run is one call of [Engine.Run]: one prompt, as many turns
+// as it takes.
+//
+// # Event order
+//
+// A run emits, through the emit func it is given: session first; then per
+// turn the text and reasoning deltas, usage, and for each tool call in the
+// response's order tool_call, an approval request and its decision when
+// the policy asks, and tool_result (read-only calls run in parallel, so
+// their results may come in any order, but the tool message that goes
+// back to the model keeps the calls' order); todos when the model changes
+// its plan; error for a failure (Fatal when it ends the run); done last,
+// always, with the stop reason. Headless stream-json prints exactly these
+// events; the web UI sends them as SSE.
+//
+// # Decisions
+//
+// For each call, [Tools.Prepare] validates it (a problem goes back to the
+// model as a validation result), then [Policy.Check] decides: allow runs
+// it, deny answers the model with the reason and the rule, ask puts an
+// [ApprovalInfo] to the [Approver] (a front end answers it; with no
+// Approver, as in headless runs and Ralph, ask is a denial). Engine-owned
+// tools ([EngineTool]: todo_write, Ralph's complete_task) change only the
+// session or the run and skip the policy.
+//
+// # What ends a run
+//
+// The model answering without tool calls (stop reason done), a done marker
+// in the text, Config.MaxTurns reached, the same call three times in a row
+// (loop), the context cancelled (the partial answer is kept), a model
+// request that failed after its retries, a store that cannot save, or an
+// infrastructure failure of a tool ([Tools.Run] returning an error: no
+// workspace or checkpoint store, a panic). Problems the model can fix are
+// tool results, never the end of the run. Every message is saved through
+// the [Store] as it completes, so whatever ends a run loses nothing; calls
+// left unanswered by a killed process are answered when the session is
+// resumed.
+package agent
