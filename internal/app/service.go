@@ -244,3 +244,17 @@ func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Se
 	}
 	return sess, nil
 }
+
+// Undo restores the files the last turn of session id changed ("" for
+// the workspace's latest session) and returns the restored paths (none
+// when there is nothing to undo). Errors: no session, the store's.
+func (s *Service) Undo(ctx context.Context, id string) ([]string, error) {
+	if id == "" {
+		sess, err := s.store.Latest(ctx, s.Runtime().Workspace)
+		if err != nil {
+			return nil, err
+		}
+		id = sess.ID
+	}
+	return s.store.Undo(ctx, id)
+}

@@ -272,3 +272,29 @@ func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
 	}
 	return out, nil
 }
+
+// ProfileTools lists the tools of a profile ("standard", "full",
+// "readonly"; "" for the configured tools.profile with its enabled and
+// disabled lists), in registry order, and the profile's name. Errors: an
+// unknown profile.
+func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return "", nil, err
+	}
+	defer closeTools()
+	prof := rt.Profile()
+	if profile != "" {
+		prof = tools.Profile{Name: profile}
+	}
+	schemas, err := reg.Schemas(prof)
+	if err != nil {
+		return "", nil, invalidCall{err}
+	}
+	out := make([]ToolInfo, 0, len(schemas))
+	for _, sc := range schemas {
+		d, _ := reg.Lookup(sc.Name)
+		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: true})
+	}
+	return prof.Name, out, nil
+}

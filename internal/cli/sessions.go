@@ -116,19 +116,12 @@ func newUndoCmd(a *cliApp) *cobra.Command {
 		Short: "Restore the files changed by the last turn of the latest session (--session ID for another)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, rt, err := a.openStore(cmd)
+			svc, err := a.start(cmd.Context(), true)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			if id == "" {
-				s, err := st.Latest(cmd.Context(), rt.Workspace)
-				if err != nil {
-					return err
-				}
-				id = s.ID
-			}
-			restored, err := st.Undo(cmd.Context(), id)
+			defer svc.Close()
+			restored, err := svc.Undo(cmd.Context(), id)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/ui/plain"
 )
 
@@ -90,33 +89,29 @@ func newToolsCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, closeTools, err := rt.Registry()
-			if err != nil {
+			name, list, err := rt.ProfileTools(profile)
+			if errors.Is(err, app.ErrInvalidCall) {
+				return usageErr("%v", err)
+			} else if err != nil {
 				return err
 			}
-			defer closeTools()
-			prof := rt.Profile()
-			if profile != "" {
-				prof = tools.Profile{Name: profile}
-			}
-			schemas, err := reg.Schemas(prof)
-			if err != nil {
-				return usageErr("%v", err)
-			}
 			if asJSON {
+				schemas := make([]any, len(list))
+				for i, t := range list {
+					schemas[i] = t.ToolSchema
+				}
 				return writeJSON(cmd.OutOrStdout(), schemas)
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			size := 0
-			for _, s := range schemas {
-				d, _ := reg.Lookup(s.Name)
-				size += len(s.Name) + len(s.Description) + len(s.Parameters)
-				fmt.Fprintf(w, "%s\t%s\t%s\n", s.Name, d.Kind, plain.FirstLine(s.Description, 90))
+			for _, t := range list {
+				size += len(t.Name) + len(t.Description) + len(t.Parameters)
+				fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Kind, plain.FirstLine(t.Description, 90))
 			}
 			if err := w.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\n%d tools (profile %s), schemas %d bytes\n", len(schemas), prof.Name, size)
+			fmt.Fprintf(cmd.OutOrStdout(), "\n%d tools (profile %s), schemas %d bytes\n", len(list), name, size)
 			return nil
 		},
 	}

@@ -328,7 +328,7 @@ func isWriteTool(name string) bool {
 }
 
 func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	restored, err := c.Store().Undo(ctx, c.Session().ID)
+	restored, err := c.svc.Undo(ctx, c.Session().ID)
 	if err != nil {
 		return Outcome{}, err
 	}
