@@ -1,5 +1,5 @@
-// Package cli holds aidex's commands and flags (cobra) and maps them onto the
-// engine, the catalog and the configuration. Nothing here runs at package
+// Package cli holds aidex's commands and flags (cobra) and maps them onto
+// the application service (internal/app) and the front ends. Nothing here runs at package
 // init; each command loads only what it needs.
 package cli
 

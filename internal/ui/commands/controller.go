@@ -1,7 +1,7 @@
 // Package commands is what aidex's interactive front ends (the terminal UI
-// and the plain line mode) share: a Controller that owns the session, the
-// engine and the runtime (switching model, provider and permission mode
-// rebuilds the engine), the slash-command table with completion and
+// and the plain line mode) share: a Controller that drives one app.Session
+// (switching model, provider and permission mode goes through the
+// application service, internal/app), the slash-command table with completion and
 // "did you mean" suggestions, prompt building (@file attachments, !shell
 // output), history, and onboarding helpers. Nothing here draws: commands
 // write plain text to an io.Writer, and front-end-specific actions (pickers,
