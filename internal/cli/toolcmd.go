@@ -11,7 +11,7 @@ import (
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/setup"
 	"github.com/zelvior/aidex/internal/tools"
-	"github.com/zelvior/aidex/internal/ui/plain"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // policyFlags are the permission flags of `aidex tool` and
@@ -157,7 +157,7 @@ func newToolsCmd(a *app) *cobra.Command {
 			for _, s := range schemas {
 				d, _ := reg.Lookup(s.Name)
 				size += len(s.Name) + len(s.Description) + len(s.Parameters)
-				fmt.Fprintf(w, "%s\t%s\t%s\n", s.Name, d.Kind, plain.FirstLine(s.Description, 90))
+				fmt.Fprintf(w, "%s\t%s\t%s\n", s.Name, d.Kind, format.FirstLine(s.Description, 90))
 			}
 			if err := w.Flush(); err != nil {
 				return err

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/ui/plain"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // styles are the TUI's colours. The zero value (Color false) renders plain
@@ -54,22 +54,6 @@ type card struct {
 	Decision agent.Decision // the approval answer, "" when none was asked
 }
 
-// toolMeta is the part of a tool result's metadata cards use.
-type toolMeta struct {
-	Diff     string `json:"diff"`
-	ExitCode *int   `json:"exit_code"`
-	Lines    int    `json:"lines"`
-	Command  string `json:"command"`
-}
-
-func parseMeta(raw json.RawMessage) toolMeta {
-	var m toolMeta
-	if len(raw) > 0 {
-		_ = json.Unmarshal(raw, &m)
-	}
-	return m
-}
-
 // commandOf returns the command line of a shell tool call ("" otherwise).
 func commandOf(args json.RawMessage) string {
 	var a struct {
@@ -85,9 +69,9 @@ func commandOf(args json.RawMessage) string {
 func renderCard(s styles, c *card, spin string, width int, verbose bool) string {
 	var b strings.Builder
 	cmd := commandOf(c.Args)
-	arg := plain.ArgSummary(c.Args)
+	arg := format.ArgSummary(c.Args)
 	if cmd != "" {
-		arg = "$ " + plain.FirstLine(cmd, 200)
+		arg = "$ " + format.FirstLine(cmd, 200)
 	}
 	icon := s.paint(s.cyan, spin)
 	var tail []string
@@ -114,7 +98,7 @@ func renderCard(s styles, c *card, spin string, width int, verbose bool) string 
 		return b.String()
 	}
 	r := c.Result
-	meta := parseMeta(r.Meta)
+	meta := format.ParseToolMeta(r.Meta)
 	switch {
 	case !r.OK:
 		writeIndented(&b, s, s.red, firstLines(r.Error, 6, verbose), width)
@@ -159,7 +143,7 @@ func decisionLabel(d agent.Decision) string {
 // shortResult is a tool result in a few words: "exit 1", "120 lines", the
 // first line of the output or error.
 func shortResult(r *agent.ToolResultInfo) string {
-	meta := parseMeta(r.Meta)
+	meta := format.ParseToolMeta(r.Meta)
 	switch {
 	case !r.OK:
 		if r.Category != "" {
@@ -174,7 +158,7 @@ func shortResult(r *agent.ToolResultInfo) string {
 	case meta.Lines > 0:
 		return fmt.Sprintf("%d lines", meta.Lines)
 	}
-	return plain.FirstLine(r.Output, 60)
+	return format.FirstLine(r.Output, 60)
 }
 
 func diffStat(d string) (add, del int) {
@@ -259,7 +243,7 @@ func truncateLine(l string, width int) string {
 func renderApproval(s styles, req agent.ApprovalInfo, typingReason bool, reason string, width int) string {
 	var b strings.Builder
 	bar := s.paint(s.yellow, "│")
-	target := plain.ArgSummary(req.Arguments)
+	target := format.ArgSummary(req.Arguments)
 	if req.Command != "" {
 		target = ""
 	}
@@ -321,7 +305,7 @@ func renderStatus(s styles, st statusInfo, width int) string {
 	}
 	parts = append(parts, mode)
 	if st.Tokens > 0 {
-		parts = append(parts, compactNum(st.Tokens)+" tok", formatCost(st.CostUSD))
+		parts = append(parts, compactNum(st.Tokens)+" tok", format.FormatCost(st.CostUSD))
 	}
 	if st.ContextPct > 0 {
 		parts = append(parts, fmt.Sprintf("ctx %.0f%%", st.ContextPct))
@@ -340,16 +324,6 @@ func renderStatus(s styles, st statusInfo, width int) string {
 		line += s.paint(s.faint, " · ") + s.paint(s.yellow, st.Note)
 	}
 	return truncateLine(line, width)
-}
-
-func formatCost(usd float64) string {
-	switch {
-	case usd <= 0:
-		return "$0"
-	case usd < 1:
-		return fmt.Sprintf("$%.4f", usd)
-	}
-	return fmt.Sprintf("$%.2f", usd)
 }
 
 func compactNum(n int) string {
