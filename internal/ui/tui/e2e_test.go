@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -43,9 +44,14 @@ func TestMain(m *testing.M) {
 			aidexBin = bin
 		}
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	goleak.VerifyTestMain(m,
+		// teatest.NewTestModel starts a goroutine per test model that waits
+		// for SIGINT and is never stopped.
+		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		goleak.Cleanup(func(code int) {
+			os.RemoveAll(dir)
+			os.Exit(code)
+		}))
 }
 
 // e2e is one aidex process in a private tmux server.

@@ -52,6 +52,7 @@ func Run(ctx context.Context, o Options) error {
 		o.Getenv = func(string) string { return "" }
 	}
 	q := newQueue()
+	defer q.close()
 	ap := approver{q: q}
 	ctrl, err := o.Build(ctx, ap, "")
 	switch {

@@ -192,6 +192,7 @@ func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	sess, err := store.Create(ctx, ws, rt.Provider.Name, rt.Model)
 	require.NoError(t, err)
 	q := newQueue()
+	t.Cleanup(q.close) // ends the program's last wait for engine items
 	ctrl, err := commands.New(ctx, commands.Config{Options: opts, Runtime: rt, Store: store, Session: sess, Approver: approver{q: q}})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)
