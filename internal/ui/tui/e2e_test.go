@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -140,33 +141,54 @@ func (e *e2e) keys(keys ...string) {
 	require.NoError(e.t, err, string(out))
 }
 
-// typeLine types text literally and presses Enter.
+// typeLine types text literally and presses Enter once the text shows
+// at the end of a line more than before (the application has read it).
 func (e *e2e) typeLine(text string) {
+	e.t.Helper()
+	before := e.linesEndingWith(text)
 	e.keys("-l", text)
-	time.Sleep(150 * time.Millisecond)
+	e.poll("typed text "+strconv.Quote(text), func() bool { return e.linesEndingWith(text) > before })
 	e.keys("Enter")
 }
 
-// waitFor waits until every string is on the screen.
-func (e *e2e) waitFor(want ...string) string {
+// linesEndingWith counts the lines of the screen (with its scrollback)
+// that end with text.
+func (e *e2e) linesEndingWith(text string) int {
+	n := 0
+	for _, l := range strings.Split(e.screen(), "\n") {
+		if strings.HasSuffix(strings.TrimRight(l, " "), text) {
+			n++
+		}
+	}
+	return n
+}
+
+// poll checks ok every 50 ms until it holds, failing the test after 20 s.
+func (e *e2e) poll(what string, ok func() bool) {
 	e.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := e.screen()
-		ok := true
+	for !ok() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitFor waits until every string is on the screen and returns it.
+func (e *e2e) waitFor(want ...string) string {
+	e.t.Helper()
+	var s string
+	e.poll(fmt.Sprintf("%q", want), func() bool {
+		s = e.screen()
 		for _, w := range want {
 			if !strings.Contains(s, w) {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return s
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("timed out waiting for %q", want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return true
+	})
+	return s
 }
 
 func TestE2EStreamedAnswerAndExit(t *testing.T) {
@@ -330,8 +352,10 @@ func BenchmarkE2EStartToPrompt(b *testing.B) {
 func BenchmarkE2EIdleCPU(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		e := startB(b)
-		for !strings.Contains(e.screen(), "/help for commands") {
-			time.Sleep(20 * time.Millisecond)
+		for start := time.Now(); !strings.Contains(e.screen(), "/help for commands"); time.Sleep(20 * time.Millisecond) {
+			if time.Since(start) > 20*time.Second {
+				b.Fatal("no prompt")
+			}
 		}
 		pid := strings.TrimSpace(string(must(exec.Command("pgrep", "-n", "-f", aidexBin+" -w "+e.ws).Output())))
 		t0 := cpuTicks(b, pid)
