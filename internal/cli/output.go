@@ -9,7 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/ui/plain"
+	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
@@ -140,15 +140,15 @@ func (t *textOut) event(e agent.Event) {
 		}
 	case agent.EventToolCall:
 		if t.progress {
-			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, plain.ArgSummary(e.ToolCall.Arguments))
+			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
 		}
 	case agent.EventToolResult:
 		if t.progress {
 			r := e.ToolResult
 			if r.OK {
-				fmt.Fprintf(t.err, "  ✓ %s\n", plain.FirstLine(r.Output, 100))
+				fmt.Fprintf(t.err, "  ✓ %s\n", format.FirstLine(r.Output, 100))
 			} else {
-				fmt.Fprintf(t.err, "  ✗ %s\n", plain.FirstLine(r.Error, 200))
+				fmt.Fprintf(t.err, "  ✗ %s\n", format.FirstLine(r.Error, 200))
 			}
 		}
 	case agent.EventError:

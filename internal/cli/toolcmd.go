@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/ui/plain"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // policyFlags are the permission flags of `aidex tool` and
@@ -106,7 +106,7 @@ func newToolsCmd(a *cliApp) *cobra.Command {
 			size := 0
 			for _, t := range list {
 				size += len(t.Name) + len(t.Description) + len(t.Parameters)
-				fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Kind, plain.FirstLine(t.Description, 90))
+				fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Kind, format.FirstLine(t.Description, 90))
 			}
 			if err := w.Flush(); err != nil {
 				return err

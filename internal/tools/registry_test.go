@@ -259,7 +259,7 @@ func TestPanicBecomesResult(t *testing.T) {
 		func(ctx context.Context, env *Env, a noArgs) Result { panic("kaboom") })))
 	res := r.Call(context.Background(), nil, "boom", nil)
 	require.False(t, res.OK)
-	require.Equal(t, CategoryExecution, res.Category)
+	require.Equal(t, CategoryInternal, res.Category, "a panic is aidex's failure, not the model's")
 	require.Contains(t, res.Error, "kaboom")
 }
 

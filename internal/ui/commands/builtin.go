@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // InitPrompt is the prompt /init sends: the model studies the project and
@@ -217,15 +218,8 @@ func cmdCost(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome
 }
 
 // FormatCost formats a cost in USD: "$0.0123", "$1.20", "$0" for nothing.
-func FormatCost(usd float64) string {
-	switch {
-	case usd <= 0:
-		return "$0"
-	case usd < 1:
-		return fmt.Sprintf("$%.4f", usd)
-	}
-	return fmt.Sprintf("$%.2f", usd)
-}
+// It is [format.FormatCost], kept here for this package's callers.
+func FormatCost(usd float64) string { return format.FormatCost(usd) }
 
 // EstimateTokens estimates the prompt size of the session in tokens (4
 // bytes a token), system prompt included.

@@ -8,14 +8,14 @@ package plain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"io"
 	"strings"
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // Printer renders engine events as lines on Out. It is safe for concurrent
@@ -70,7 +70,7 @@ func (p *Printer) Event(e agent.Event) {
 	case agent.EventToolCall:
 		p.endReasoning()
 		p.newline()
-		fmt.Fprintf(p.Out, "%s %s %s\n", p.paint(cyan, "→"), e.ToolCall.Name, ArgSummary(e.ToolCall.Arguments))
+		fmt.Fprintf(p.Out, "%s %s %s\n", p.paint(cyan, "→"), e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
 	case agent.EventToolResult:
 		p.toolResult(e.ToolResult)
 	case agent.EventTodos:
@@ -89,16 +89,11 @@ func (p *Printer) Event(e agent.Event) {
 
 func (p *Printer) toolResult(r *agent.ToolResultInfo) {
 	if !r.OK {
-		fmt.Fprintf(p.Out, "  %s %s\n", p.paint(red, "✗"), FirstLine(r.Error, 300))
+		fmt.Fprintf(p.Out, "  %s %s\n", p.paint(red, "✗"), format.FirstLine(r.Error, 300))
 		return
 	}
-	var meta struct {
-		Diff     string `json:"diff"`
-		ExitCode *int   `json:"exit_code"`
-		Lines    int    `json:"lines"`
-	}
-	_ = json.Unmarshal(r.Meta, &meta)
-	summary := FirstLine(r.Output, 100)
+	meta := format.ParseToolMeta(r.Meta)
+	summary := format.FirstLine(r.Output, 100)
 	switch {
 	case meta.ExitCode != nil:
 		summary = fmt.Sprintf("exit %d", *meta.ExitCode)
@@ -154,38 +149,6 @@ func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
 
-// ArgSummary shows a tool call's key argument compactly: the command,
-// path, pattern, source or URL.
-func ArgSummary(args json.RawMessage) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return ""
-	}
-	for _, k := range []string{"command", "path", "pattern", "source", "url", "query", "id"} {
-		if v, ok := m[k].(string); ok && v != "" {
-			return FirstLine(v, 80)
-		}
-	}
-	return ""
-}
-
-// FirstLine returns the first line of s, cut to max bytes, with "…" when
-// anything was dropped.
-func FirstLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	cut := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, cut = s[:i], true
-	}
-	if len(s) > max {
-		s, cut = s[:max], true
-	}
-	if cut {
-		s += " …"
-	}
-	return s
-}
-
 // Approver asks approval questions on a line-based terminal: it shows the
 // command or diff and the rule that asked, and reads the answer with
 // ReadLine (which returns io.EOF at the end of input).
@@ -204,7 +167,7 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.D
 	fmt.Fprintf(p.Out, "%s %s", p.paint(cyan, "?"), req.Tool)
 	if req.Command != "" {
 		fmt.Fprintf(p.Out, ": %s", req.Command)
-	} else if s := ArgSummary(req.Arguments); s != "" {
+	} else if s := format.ArgSummary(req.Arguments); s != "" {
 		fmt.Fprintf(p.Out, " %s", s)
 	}
 	fmt.Fprintln(p.Out)

@@ -68,18 +68,24 @@ func (r *REPL) readLine(ctx context.Context) (string, error) {
 	}
 }
 
+// readLines starts the reader on the first call and returns its lines.
+// The end of input closes the channel (without a last item, so the reader
+// never waits for someone to take it); another read error is delivered
+// as an item first.
 func (r *REPL) readLines() <-chan lineOrErr {
 	r.once.Do(func() {
 		r.lines = make(chan lineOrErr)
 		go func() {
+			defer close(r.lines)
 			for {
 				line, err := r.in.ReadString('\n')
 				if line != "" || err == nil {
 					r.lines <- lineOrErr{line: line}
 				}
 				if err != nil {
-					r.lines <- lineOrErr{err: err}
-					close(r.lines)
+					if !errors.Is(err, io.EOF) {
+						r.lines <- lineOrErr{err: err}
+					}
 					return
 				}
 			}

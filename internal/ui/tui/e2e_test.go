@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -43,9 +45,14 @@ func TestMain(m *testing.M) {
 			aidexBin = bin
 		}
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	goleak.VerifyTestMain(m,
+		// teatest.NewTestModel starts a goroutine per test model that waits
+		// for SIGINT and is never stopped.
+		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		goleak.Cleanup(func(code int) {
+			os.RemoveAll(dir)
+			os.Exit(code)
+		}))
 }
 
 // e2e is one aidex process in a private tmux server.
@@ -134,33 +141,54 @@ func (e *e2e) keys(keys ...string) {
 	require.NoError(e.t, err, string(out))
 }
 
-// typeLine types text literally and presses Enter.
+// typeLine types text literally and presses Enter once the text shows
+// at the end of a line more than before (the application has read it).
 func (e *e2e) typeLine(text string) {
+	e.t.Helper()
+	before := e.linesEndingWith(text)
 	e.keys("-l", text)
-	time.Sleep(150 * time.Millisecond)
+	e.poll("typed text "+strconv.Quote(text), func() bool { return e.linesEndingWith(text) > before })
 	e.keys("Enter")
 }
 
-// waitFor waits until every string is on the screen.
-func (e *e2e) waitFor(want ...string) string {
+// linesEndingWith counts the lines of the screen (with its scrollback)
+// that end with text.
+func (e *e2e) linesEndingWith(text string) int {
+	n := 0
+	for _, l := range strings.Split(e.screen(), "\n") {
+		if strings.HasSuffix(strings.TrimRight(l, " "), text) {
+			n++
+		}
+	}
+	return n
+}
+
+// poll checks ok every 50 ms until it holds, failing the test after 20 s.
+func (e *e2e) poll(what string, ok func() bool) {
 	e.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := e.screen()
-		ok := true
+	for !ok() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitFor waits until every string is on the screen and returns it.
+func (e *e2e) waitFor(want ...string) string {
+	e.t.Helper()
+	var s string
+	e.poll(fmt.Sprintf("%q", want), func() bool {
+		s = e.screen()
 		for _, w := range want {
 			if !strings.Contains(s, w) {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return s
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("timed out waiting for %q", want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return true
+	})
+	return s
 }
 
 func TestE2EStreamedAnswerAndExit(t *testing.T) {
@@ -324,8 +352,10 @@ func BenchmarkE2EStartToPrompt(b *testing.B) {
 func BenchmarkE2EIdleCPU(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		e := startB(b)
-		for !strings.Contains(e.screen(), "/help for commands") {
-			time.Sleep(20 * time.Millisecond)
+		for start := time.Now(); !strings.Contains(e.screen(), "/help for commands"); time.Sleep(20 * time.Millisecond) {
+			if time.Since(start) > 20*time.Second {
+				b.Fatal("no prompt")
+			}
 		}
 		pid := strings.TrimSpace(string(must(exec.Command("pgrep", "-n", "-f", aidexBin+" -w "+e.ws).Output())))
 		t0 := cpuTicks(b, pid)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -16,8 +17,9 @@ type pickItem struct {
 }
 
 // picker is a searchable list (models, providers): typing filters, Up and
-// Down move, Enter chooses, Esc closes.
+// Down move, Enter chooses (pickedMsg), Esc closes (pickerClosedMsg).
 type picker struct {
+	outbox
 	Title   string
 	Kind    string // "model" or "provider"
 	Items   []pickItem
@@ -41,8 +43,8 @@ func (p *picker) visible() []pickItem {
 	return out
 }
 
-// render draws the picker with at most rows items around the selection.
-func (p *picker) render(s styles, width, rows int) string {
+// View draws the picker with at most rows items around the selection.
+func (p *picker) View(s styles, width, rows int) string {
 	var b strings.Builder
 	b.WriteString(s.paint(s.bold, p.Title))
 	fmt.Fprintf(&b, "\n%s %s█", s.paint(s.faint, "search:"), p.Filter)
@@ -81,15 +83,24 @@ func (p *picker) render(s styles, width, rows int) string {
 	return b.String()
 }
 
-func (m *model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
-	p := m.picker
+// Update handles a key; it returns nil once the picker closed (with a
+// choice or without).
+func (p *picker) Update(msg tea.Msg) (*picker, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
 	vis := p.visible()
 	switch k.String() {
 	case "esc":
-		m.picker = nil
-		if m.onboot {
-			return m.quit()
+		p.request(pickerClosedMsg{})
+		return nil, nil
+	case "enter", "tab":
+		if len(vis) == 0 || p.Loading {
+			return p, nil
 		}
+		p.request(pickedMsg{kind: p.Kind, value: vis[p.Sel].Value})
+		return nil, nil
 	case "up":
 		if p.Sel > 0 {
 			p.Sel--
@@ -102,27 +113,63 @@ func (m *model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 		p.Sel = max(0, p.Sel-10)
 	case "pgdown":
 		p.Sel = max(0, min(len(vis)-1, p.Sel+10))
-	case "backspace":
-		if r := []rune(p.Filter); len(r) > 0 {
-			p.Filter, p.Sel = string(r[:len(r)-1]), 0
-		}
-	case "enter", "tab":
-		if len(vis) == 0 || p.Loading {
-			return nil
-		}
-		choice := vis[p.Sel]
-		m.picker = nil
-		if p.Kind == "provider" {
-			return m.chooseProvider(choice.Value)
-		}
-		return m.chooseModel(choice.Value)
 	default:
-		if k.Text != "" {
-			p.Filter += k.Text
-			p.Sel = 0
+		p.filter(k)
+	}
+	return p, nil
+}
+
+// filter edits the search text; a change selects the first match.
+func (p *picker) filter(k tea.KeyPressMsg) {
+	if f := editLine(p.Filter, k); f != p.Filter {
+		p.Filter, p.Sel = f, 0
+	}
+}
+
+// loaded fills a model picker with the list that arrived, selecting cur.
+func (p *picker) loaded(items []pickItem, note, cur string) {
+	p.Loading, p.Items, p.Note = false, items, note
+	for i, it := range items {
+		if it.Value == cur {
+			p.Sel = i
 		}
 	}
-	return nil
+}
+
+// keyPrompt reads an API key for a provider, masked: Enter stores it
+// (keyEnteredMsg), Esc closes the prompt (keyCancelledMsg).
+type keyPrompt struct {
+	outbox
+	provider string
+	buf      string
+}
+
+// Update handles a key; it returns nil once the prompt closed.
+func (kp *keyPrompt) Update(msg tea.Msg) (*keyPrompt, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return kp, nil
+	}
+	switch k.String() {
+	case "esc":
+		kp.request(keyCancelledMsg{})
+		return nil, nil
+	case "enter":
+		key := strings.TrimSpace(kp.buf)
+		if key == "" {
+			return kp, nil
+		}
+		kp.request(keyEnteredMsg{provider: kp.provider, key: key})
+		return nil, nil
+	}
+	kp.buf = editLine(kp.buf, k)
+	return kp, nil
+}
+
+// View draws the prompt with the key masked.
+func (kp *keyPrompt) View() string {
+	return fmt.Sprintf("API key for %s (stored in your global config file; Esc cancels): %s█",
+		kp.provider, strings.Repeat("•", len([]rune(kp.buf))))
 }
 
 func (m *model) chooseModel(id string) tea.Cmd {
@@ -137,12 +184,12 @@ func (m *model) chooseModel(id string) tea.Cmd {
 	})
 }
 
-// openModelPicker shows the current provider's live model list.
-func (m *model) openModelPicker() tea.Cmd {
-	rt := m.ctrl.Runtime()
-	m.picker = &picker{Title: "Model of " + rt.Provider.Name + " (current: " + rt.Model + ")", Kind: "model", Loading: true}
-	ctrl, ctx := m.ctrl, m.ctx
-	return func() tea.Msg {
+// modelPicker is a picker of the current provider's models and the
+// command that loads the live list (modelsMsg).
+func modelPicker(ctx context.Context, ctrl *commands.Controller) (*picker, tea.Cmd) {
+	rt := ctrl.Runtime()
+	p := &picker{Title: "Model of " + rt.Provider.Name + " (current: " + rt.Model + ")", Kind: "model", Loading: true}
+	return p, func() tea.Msg {
 		ml, err := ctrl.Models(ctx, "", false)
 		if err != nil {
 			return modelsMsg{err: err}
@@ -168,13 +215,7 @@ func (m *model) modelsLoaded(msg modelsMsg) {
 		m.commit(m.st.paint(m.st.red, "error: "+msg.err.Error()))
 		return
 	}
-	m.picker.Loading, m.picker.Items, m.picker.Note = false, msg.items, msg.note
-	cur := m.ctrl.Runtime().Model
-	for i, it := range msg.items {
-		if it.Value == cur {
-			m.picker.Sel = i
-		}
-	}
+	m.picker.loaded(msg.items, msg.note, m.ctrl.Runtime().Model)
 }
 
 // openProviderPicker lists the providers grouped "no signup needed", "free
@@ -211,4 +252,62 @@ func (m *model) openProviderPicker(title string) {
 		}
 	}
 	m.picker = p
+}
+
+// storeKey saves key as the provider's API key in the global config
+// file, then switches to the provider.
+func (m *model) storeKey(provider, key string) tea.Cmd {
+	rt := m.runtime()
+	if err := commands.StoreKey(rt, provider, key); err != nil {
+		m.commit(m.st.paint(m.st.red, "error: "+err.Error()))
+		return nil
+	}
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("key for %s stored in %s", provider, rt.Config.Paths.ConfigFile)))
+	return m.chooseProvider(provider)
+}
+
+// chooseProvider switches to provider (or, during onboarding, starts the
+// session with it and saves it as the default); a provider without its
+// key asks for it first.
+func (m *model) chooseProvider(name string) tea.Cmd {
+	if m.runtime() != nil && commands.NeedsKey(m.runtime(), name) {
+		p, _ := m.runtime().Catalog.Provider(name)
+		m.keys = &keyPrompt{provider: name}
+		m.note(fmt.Sprintf("%s needs an API key (get one at %s)", name, p.SignupURL))
+		return nil
+	}
+	if m.ctrl == nil {
+		return m.startSession(name)
+	}
+	ctrl := m.ctrl
+	return m.runJob(func(ctx context.Context) jobDoneMsg {
+		err := ctrl.SwitchProvider(ctx, name, "")
+		out := ""
+		if err == nil {
+			out = fmt.Sprintf("provider: %s · model %s", ctrl.Runtime().Provider.Name, ctrl.Runtime().Model)
+		}
+		return jobDoneMsg{out: out, err: err}
+	})
+}
+
+// startSession ends the onboarding: it saves provider as the default and
+// builds the session controller with it.
+func (m *model) startSession(provider string) tea.Cmd {
+	build, ap, base := m.o.Build, m.ap, m.base
+	return m.runJob(func(ctx context.Context) jobDoneMsg {
+		if err := config.Set(base.Config.Paths.ConfigFile, "provider", provider); err != nil {
+			return jobDoneMsg{err: err}
+		}
+		ctrl, err := build(ctx, ap, provider)
+		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
+			if err != nil {
+				return nil
+			}
+			m.ctrl, m.onboot = ctrl, false
+			rt := ctrl.Runtime()
+			m.input.setSession(rt)
+			m.commit(fmt.Sprintf("ready: %s/%s (saved as your default provider in %s) · /help for commands", rt.Provider.Name, rt.Model, rt.Config.Paths.ConfigFile))
+			return nil
+		}}
+	})
 }

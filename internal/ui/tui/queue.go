@@ -2,13 +2,13 @@ package tui
 
 import (
 	"context"
-	"github.com/zelvior/aidex/internal/ui/termsafe"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // item is one thing the engine side hands to the UI: an event, an
@@ -54,9 +54,11 @@ type queue struct {
 	mu     sync.Mutex
 	items  []item
 	notify chan struct{}
+	closed chan struct{} // closed by close
+	once   sync.Once
 }
 
-func newQueue() *queue { return &queue{notify: make(chan struct{}, 1)} }
+func newQueue() *queue { return &queue{notify: make(chan struct{}, 1), closed: make(chan struct{})} }
 
 func (q *queue) push(it item) {
 	q.mu.Lock()
@@ -82,13 +84,23 @@ func (q *queue) emitRalph(e ralph.Event) { q.push(item{ralph: &e}) }
 type itemsMsg []item
 
 // wait returns a command that blocks until items are queued, then
-// delivers them all (coalesced).
+// delivers them all (coalesced). After close it returns nil at once.
 func (q *queue) wait() tea.Cmd {
 	return func() tea.Msg {
-		<-q.notify
-		return itemsMsg(q.drain())
+		select {
+		case <-q.notify:
+			return itemsMsg(q.drain())
+		case <-q.closed:
+			return nil
+		}
 	}
 }
+
+// close ends the waiting for items once the UI has stopped: Bubble Tea
+// cannot cancel a running command, so a wait would otherwise block (and
+// keep its goroutine) forever. Items pushed later are dropped with the
+// queue.
+func (q *queue) close() { q.once.Do(func() { close(q.closed) }) }
 
 func (q *queue) drain() []item {
 	q.mu.Lock()

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/ui/plain"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // styles are the TUI's colours. The zero value (Color false) renders plain
@@ -54,22 +54,6 @@ type card struct {
 	Decision agent.Decision // the approval answer, "" when none was asked
 }
 
-// toolMeta is the part of a tool result's metadata cards use.
-type toolMeta struct {
-	Diff     string `json:"diff"`
-	ExitCode *int   `json:"exit_code"`
-	Lines    int    `json:"lines"`
-	Command  string `json:"command"`
-}
-
-func parseMeta(raw json.RawMessage) toolMeta {
-	var m toolMeta
-	if len(raw) > 0 {
-		_ = json.Unmarshal(raw, &m)
-	}
-	return m
-}
-
 // commandOf returns the command line of a shell tool call ("" otherwise).
 func commandOf(args json.RawMessage) string {
 	var a struct {
@@ -85,9 +69,9 @@ func commandOf(args json.RawMessage) string {
 func renderCard(s styles, c *card, spin string, width int, verbose bool) string {
 	var b strings.Builder
 	cmd := commandOf(c.Args)
-	arg := plain.ArgSummary(c.Args)
+	arg := format.ArgSummary(c.Args)
 	if cmd != "" {
-		arg = "$ " + plain.FirstLine(cmd, 200)
+		arg = "$ " + format.FirstLine(cmd, 200)
 	}
 	icon := s.paint(s.cyan, spin)
 	var tail []string
@@ -114,7 +98,7 @@ func renderCard(s styles, c *card, spin string, width int, verbose bool) string 
 		return b.String()
 	}
 	r := c.Result
-	meta := parseMeta(r.Meta)
+	meta := format.ParseToolMeta(r.Meta)
 	switch {
 	case !r.OK:
 		writeIndented(&b, s, s.red, firstLines(r.Error, 6, verbose), width)
@@ -159,7 +143,7 @@ func decisionLabel(d agent.Decision) string {
 // shortResult is a tool result in a few words: "exit 1", "120 lines", the
 // first line of the output or error.
 func shortResult(r *agent.ToolResultInfo) string {
-	meta := parseMeta(r.Meta)
+	meta := format.ParseToolMeta(r.Meta)
 	switch {
 	case !r.OK:
 		if r.Category != "" {
@@ -174,7 +158,7 @@ func shortResult(r *agent.ToolResultInfo) string {
 	case meta.Lines > 0:
 		return fmt.Sprintf("%d lines", meta.Lines)
 	}
-	return plain.FirstLine(r.Output, 60)
+	return format.FirstLine(r.Output, 60)
 }
 
 func diffStat(d string) (add, del int) {
@@ -251,117 +235,6 @@ func truncateLine(l string, width int) string {
 		return l
 	}
 	return ansi.Truncate(l, width, "…")
-}
-
-// renderApproval draws the approval prompt: what the tool wants to do (the
-// exact command or the diff), the rule that asked, and the keys. reason is
-// the denial reason being typed (reasoning true while typing it).
-func renderApproval(s styles, req agent.ApprovalInfo, typingReason bool, reason string, width int) string {
-	var b strings.Builder
-	bar := s.paint(s.yellow, "│")
-	target := plain.ArgSummary(req.Arguments)
-	if req.Command != "" {
-		target = ""
-	}
-	fmt.Fprintf(&b, "%s %s", s.paint(s.yellow, "╭─ Allow"), s.paint(s.bold, req.Tool))
-	if target != "" {
-		fmt.Fprintf(&b, " %s", target)
-	}
-	b.WriteString(s.paint(s.yellow, "?"))
-	if req.Command != "" {
-		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.bold, "$ "+req.Command))
-	}
-	if req.Diff != "" {
-		for _, l := range strings.Split(renderDiff(s, req.Diff, 30, false, width-2), "\n") {
-			fmt.Fprintf(&b, "\n%s%s", bar, strings.TrimPrefix(l, "   "))
-		}
-	}
-	if req.Rule != "" {
-		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.faint, "asked by "+req.Rule))
-	}
-	if req.Reason != "" && req.Reason != req.Rule {
-		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.faint, req.Reason))
-	}
-	if typingReason {
-		fmt.Fprintf(&b, "\n%s Reason for the model (Enter sends, empty for none): %s█", s.paint(s.yellow, "╰─"), reason)
-		return b.String()
-	}
-	always := "always in this project"
-	if req.Suggested != "" {
-		always = "always allow " + req.Suggested
-	}
-	fmt.Fprintf(&b, "\n%s %s yes  %s this session  %s %s  %s no (+ reason)  %s deny",
-		s.paint(s.yellow, "╰─"), s.paint(s.bold, "[y]"), s.paint(s.bold, "[s]"), s.paint(s.bold, "[a]"), always,
-		s.paint(s.bold, "[n]"), s.paint(s.bold, "Esc"))
-	return b.String()
-}
-
-// statusInfo is what the status line shows.
-type statusInfo struct {
-	Provider, Model, Mode string
-	Tokens                int
-	CostUSD               float64
-	ContextPct            float64
-	TodosDone, TodosAll   int
-	Working               bool
-	Spin                  string
-	Elapsed               time.Duration
-	Note                  string
-	Pending               int
-}
-
-// renderStatus draws the status line.
-func renderStatus(s styles, st statusInfo, width int) string {
-	parts := []string{st.Provider + "/" + st.Model}
-	mode := st.Mode
-	if mode == "yolo" {
-		mode = s.paint(s.red, mode)
-	} else if mode == "plan" || mode == "auto-edit" {
-		mode = s.paint(s.yellow, mode)
-	}
-	parts = append(parts, mode)
-	if st.Tokens > 0 {
-		parts = append(parts, compactNum(st.Tokens)+" tok", formatCost(st.CostUSD))
-	}
-	if st.ContextPct > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %.0f%%", st.ContextPct))
-	}
-	if st.TodosAll > 0 {
-		parts = append(parts, fmt.Sprintf("todos %d/%d", st.TodosDone, st.TodosAll))
-	}
-	if st.Pending > 0 {
-		parts = append(parts, fmt.Sprintf("%d shell output(s) queued", st.Pending))
-	}
-	line := strings.Join(parts, s.paint(s.faint, " · "))
-	if st.Working {
-		line = s.paint(s.cyan, st.Spin) + " " + formatDuration(st.Elapsed) + s.paint(s.faint, " · Esc stops · ") + line
-	}
-	if st.Note != "" {
-		line += s.paint(s.faint, " · ") + s.paint(s.yellow, st.Note)
-	}
-	return truncateLine(line, width)
-}
-
-func formatCost(usd float64) string {
-	switch {
-	case usd <= 0:
-		return "$0"
-	case usd < 1:
-		return fmt.Sprintf("$%.4f", usd)
-	}
-	return fmt.Sprintf("$%.2f", usd)
-}
-
-func compactNum(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }
 
 // formatDuration formats a duration for cards and the status line: "12ms",

@@ -1,22 +1,3 @@
-// Package tui is aidex's interactive terminal UI (Bubble Tea v2). It runs
-// inline by default: finished messages are printed into the terminal's own
-// scrollback (so selection and copy work as in any program) and only the
-// live part — the streaming answer's tail, running tool cards, approval
-// prompts, pickers, the input and the status line — is redrawn. Fullscreen
-// puts the same UI on the alternate screen. The mouse is never captured.
-//
-// /tasks opens Ralph's split view (the task list on the left, the
-// selected task's detail and live transcript on the right; keys a add,
-// e edit in $EDITOR, r run the loop, s stop, Esc back). It uses the
-// alternate screen while open; chat output produced meanwhile reaches the
-// scrollback when it closes. A loop started there keeps running after
-// Esc (its task results are printed as they finish) and is interrupted
-// when the UI quits (the current task goes back to pending).
-//
-// Engine events reach the UI through a queue that never blocks the engine
-// (text deltas are merged); markdown is rendered with glamour on a short
-// debounce, and complete blocks are committed as they finish, so long
-// answers cost linear time. Nothing ticks while idle.
 package tui
 
 import (
@@ -71,6 +52,7 @@ func Run(ctx context.Context, o Options) error {
 		o.Getenv = func(string) string { return "" }
 	}
 	q := newQueue()
+	defer q.close()
 	ap := approver{q: q}
 	ctrl, err := o.Build(ctx, ap, "")
 	switch {
@@ -94,7 +76,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
-		if !m.started() {
+		if !m.sized { // the terminal never reported a size
 			return fmt.Errorf("%w: %v", ErrTerminal, err)
 		}
 		return err
@@ -117,6 +99,3 @@ func programOptions(ctx context.Context, o Options) []tea.ProgramOption {
 	}
 	return opts
 }
-
-// started reports whether the UI got as far as a window size.
-func (m *model) started() bool { return m.sized }

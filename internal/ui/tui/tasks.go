@@ -1,14 +1,8 @@
 package tui
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -17,131 +11,36 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
-// tasksView is the Ralph split view's state: the task list (reloaded from
+// tasksView is the Ralph split view: the task list (reloaded from
 // ralph_tasks.json on every change), the selected row, and the title
-// being typed after `a`.
+// being typed after a. What needs the session — adding, editing, running
+// and stopping, closing the view — it asks of the top-level model
+// (addTaskMsg, editTaskMsg, runLoopMsg, stopLoopMsg, closeTasksMsg).
 type tasksView struct {
+	outbox
 	snap   ralph.Snapshot
 	sel    int
 	adding bool
 	buf    string
 }
 
-// ralphLoop is the Ralph loop started from this UI and the transcripts of
-// the tasks it ran, by task id (kept after the view closes).
-type ralphLoop struct {
-	running  bool
-	stopping bool
-	current  string
-	cancel   context.CancelFunc
-	done     chan struct{}
-	logs     map[string]*commands.RalphLog
-}
-
-func (l *ralphLoop) log(id string) *commands.RalphLog {
-	if l.logs == nil {
-		l.logs = map[string]*commands.RalphLog{}
-	}
-	if l.logs[id] == nil {
-		l.logs[id] = &commands.RalphLog{}
-	}
-	return l.logs[id]
-}
-
-// taskEditedMsg is the end of $EDITOR on a task's JSON.
-type taskEditedMsg struct {
-	id, path string
-	before   []byte
-	err      error
-}
-
 // tasksKeysHelp is the split view's key line.
 const tasksKeysHelp = "↑/↓ select · a add · e edit · r run the loop · s stop · Esc back to chat"
 
-// openTasks opens the split view on the current task list.
-func (m *model) openTasks() {
-	if m.ctrl == nil {
-		return
+// Update handles a key; it returns nil once the view closed (Esc, q).
+func (tv *tasksView) Update(msg tea.Msg) (*tasksView, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return tv, nil
 	}
-	if m.tv == nil {
-		m.tv = &tasksView{}
-	}
-	m.refreshTasks()
-	if m.rl.current != "" {
-		m.selectTask(m.rl.current)
-	}
-}
-
-// leaveAltDelay is how long output waits after the split view closes: a
-// few frames, so the renderer has left the alternate screen.
-const leaveAltDelay = 120 * time.Millisecond
-
-// closeTasks closes the split view; the output held while it was open is
-// printed once the renderer is back on the main screen.
-func (m *model) closeTasks() tea.Cmd {
-	m.tv, m.holdPrints = nil, true
-	return tea.Tick(leaveAltDelay, func(time.Time) tea.Msg { return resumePrintsMsg{} })
-}
-
-// refreshTasks reloads the task list, keeping the selected task.
-func (m *model) refreshTasks() {
-	if m.tv == nil || m.ctrl == nil {
-		return
-	}
-	keep := m.selectedID()
-	snap, err := m.ctrl.Ralph().Snapshot()
-	if err != nil {
-		m.note = err.Error()
-		return
-	}
-	m.tv.snap = snap
-	m.tv.sel = min(m.tv.sel, max(len(snap.Tasks)-1, 0))
-	if keep != "" {
-		m.selectTask(keep)
-	}
-}
-
-func (m *model) selectedID() string {
-	if m.tv == nil || m.tv.sel >= len(m.tv.snap.Tasks) {
-		return ""
-	}
-	return m.tv.snap.Tasks[m.tv.sel].ID
-}
-
-func (m *model) selectTask(id string) {
-	for i, t := range m.tv.snap.Tasks {
-		if t.ID == id {
-			m.tv.sel = i
-			return
-		}
-	}
-}
-
-// tasksKey handles a key in the split view.
-func (m *model) tasksKey(k tea.KeyPressMsg) tea.Cmd {
-	tv := m.tv
 	if tv.adding {
-		switch k.String() {
-		case "esc":
-			tv.adding, tv.buf = false, ""
-		case "enter":
-			title := strings.TrimSpace(tv.buf)
-			tv.adding, tv.buf = false, ""
-			if title != "" {
-				return m.addTask(title)
-			}
-		case "backspace":
-			if r := []rune(tv.buf); len(r) > 0 {
-				tv.buf = string(r[:len(r)-1])
-			}
-		default:
-			tv.buf += k.Text
-		}
-		return nil
+		tv.titleKey(k)
+		return tv, nil
 	}
 	switch k.String() {
 	case "esc", "q":
-		return m.closeTasks()
+		tv.request(closeTasksMsg{})
+		return nil, nil
 	case "up", "k":
 		tv.sel = max(tv.sel-1, 0)
 	case "down", "j":
@@ -149,246 +48,73 @@ func (m *model) tasksKey(k tea.KeyPressMsg) tea.Cmd {
 	case "a":
 		tv.adding, tv.buf = true, ""
 	case "e":
-		if id := m.selectedID(); id != "" {
-			return m.openTaskEditor(id)
+		if id := tv.selectedID(); id != "" {
+			tv.request(editTaskMsg{id: id})
 		}
 	case "r":
-		return m.startRalph()
+		tv.request(runLoopMsg{})
 	case "s":
-		m.stopRalph()
+		tv.request(stopLoopMsg{})
 	}
-	return nil
+	return tv, nil
 }
 
-func (m *model) addTask(title string) tea.Cmd {
-	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
-		added, err := ctrl.Ralph().Add(ctx, ralph.Task{Title: title})
-		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
-			if err == nil {
-				m.note = fmt.Sprintf("added %s", added[0].ID)
-				m.refreshTasks()
-				if m.tv != nil {
-					m.selectTask(added[0].ID)
-				}
-			}
-			return nil
-		}}
-	})
-}
-
-// startRalph starts the loop over the pending tasks; its events go to the
-// tasks' transcripts.
-func (m *model) startRalph() tea.Cmd {
-	if m.ctrl == nil {
-		return nil
-	}
-	if m.rl.running {
-		m.note = "the Ralph loop is already running (s stops it)"
-		return nil
-	}
-	ctx, cancel := context.WithCancel(m.ctx)
-	wait, err := m.ctrl.StartRalph(ctx, m.q.emitRalph)
-	if err != nil {
-		cancel()
-		m.note = err.Error()
-		return nil
-	}
-	m.note = "Ralph loop started"
-	if n := m.ctrl.RalphNotice(); n != "" {
-		m.commit(m.st.paint(m.st.yellow, "Ralph: "+n))
-		m.note += fmt.Sprintf(" · %s mode: changes that need approval are denied", m.ctrl.Mode())
-	}
-	done := make(chan struct{})
-	m.rl.running, m.rl.stopping, m.rl.cancel, m.rl.done, m.rl.current = true, false, cancel, done, ""
-	q := m.q
-	go func() {
-		sum, err := wait()
-		cancel()
-		q.push(item{ralphEnd: &ralphEnd{sum: sum, err: err}})
-		close(done)
-	}()
-	return nil
-}
-
-// stopRalph asks the loop to stop after the current task.
-func (m *model) stopRalph() {
-	if !m.rl.running || m.ctrl == nil {
-		m.note = "the Ralph loop is not running (r starts it)"
-		return
-	}
-	if err := m.ctrl.Ralph().Stop(); err != nil && !errors.Is(err, ralph.ErrNotRunning) {
-		m.note = err.Error()
-		return
-	}
-	m.rl.stopping = true
-	m.note = "stopping after the current task"
-}
-
-// shutdownRalph interrupts a running loop and waits for it (the task goes
-// back to pending), when the UI quits.
-func (m *model) shutdownRalph() {
-	if m.rl.cancel == nil {
-		return
-	}
-	m.rl.cancel()
-	<-m.rl.done
-}
-
-// ralphEvent routes a loop event to its task's transcript.
-func (m *model) ralphEvent(ev ralph.Event) tea.Cmd {
-	if ev.TaskID != "" {
-		m.rl.log(ev.TaskID).Add(ev)
-	}
-	switch ev.Type {
-	case ralph.EventTaskStart:
-		m.rl.current = ev.TaskID
-		m.refreshTasks()
-		if m.tv != nil {
-			m.selectTask(ev.TaskID)
+// titleKey edits the title of the task being added: Enter adds it, Esc
+// gives up.
+func (tv *tasksView) titleKey(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "esc":
+		tv.cancelAdd()
+	case "enter":
+		title := strings.TrimSpace(tv.buf)
+		tv.cancelAdd()
+		if title != "" {
+			tv.request(addTaskMsg{title: title})
 		}
-	case ralph.EventTaskDone:
-		m.rl.current = ""
-		m.refreshTasks()
-		if m.tv == nil {
-			m.commit(m.st.paint(m.st.cyan, "Ralph: "+commands.RalphEventLine(ev)))
-		}
-	case ralph.EventFinished:
-		line := commands.RalphEventLine(ev)
-		m.commit(m.st.paint(m.st.cyan, line))
-		if m.tv != nil {
-			m.note = line
-		}
-		m.refreshTasks()
+	default:
+		tv.buf = editLine(tv.buf, k)
 	}
-	return nil
 }
 
-func (m *model) ralphEnded(e *ralphEnd) tea.Cmd {
-	m.rl.running, m.rl.stopping, m.rl.cancel, m.rl.current = false, false, nil, ""
-	if e.err != nil {
-		m.commit(m.st.paint(m.st.red, "Ralph: "+e.err.Error()))
+// cancelAdd drops the title being typed.
+func (tv *tasksView) cancelAdd() { tv.adding, tv.buf = false, "" }
+
+// setSnapshot shows a new task list, keeping the selected task.
+func (tv *tasksView) setSnapshot(snap ralph.Snapshot) {
+	keep := tv.selectedID()
+	tv.snap = snap
+	tv.sel = min(tv.sel, max(len(snap.Tasks)-1, 0))
+	if keep != "" {
+		tv.selectTask(keep)
 	}
-	m.refreshTasks()
-	return nil
 }
 
-// startPlan runs /plan GOAL: the planning run streams like a chat run (Esc
-// stops it), then the proposed tasks are shown for review.
-func (m *model) startPlan(goal string) {
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.running, m.runStart, m.stopped, m.note = cancel, true, time.Now(), false, ""
-	m.commit(m.st.paint(m.st.faint, "planning in plan mode (read-only tools) · Esc stops"))
-	ctrl, q := m.ctrl, m.q
-	go func() {
-		res, err := ctrl.Plan(ctx, goal, q.emit)
-		q.push(item{end: &runEnd{err: err, then: func(m *model) tea.Cmd {
-			if err == nil && res != nil {
-				var b bytes.Buffer
-				commands.WriteProposal(&b, res)
-				m.commit(strings.TrimRight(b.String(), "\n"))
-				m.planRes = res
-			}
-			return nil
-		}}})
-	}()
+// selectedID is the selected task's id ("" for none or a nil view).
+func (tv *tasksView) selectedID() string {
+	if tv == nil || tv.sel >= len(tv.snap.Tasks) {
+		return ""
+	}
+	return tv.snap.Tasks[tv.sel].ID
 }
 
-// planKey answers the plan review: y saves the tasks, n or Esc drops them.
-func (m *model) planKey(k tea.KeyPressMsg) tea.Cmd {
-	res := m.planRes
-	switch strings.ToLower(k.String()) {
-	case "y", "enter":
-		m.planRes = nil
-		ctrl := m.ctrl
-		return m.runJob(func(ctx context.Context) jobDoneMsg {
-			saved, err := ctrl.SavePlan(ctx, res.Tasks)
-			out := ""
-			if err == nil {
-				out = fmt.Sprintf("saved %d tasks to %s: /tasks shows them (r there runs the loop), /implement ID runs one here", len(saved), ralph.FileName)
-			}
-			return jobDoneMsg{out: out, err: err}
-		})
-	case "n", "esc":
-		m.planRes = nil
-		m.commit(m.st.paint(m.st.faint, "nothing saved"))
-	}
-	return nil
-}
-
-// openTaskEditor opens $VISUAL/$EDITOR (vi) on the task's JSON.
-func (m *model) openTaskEditor(id string) tea.Cmd {
-	t, err := m.ctrl.Ralph().Get(id)
-	if err != nil {
-		m.note = err.Error()
-		return nil
-	}
-	f, err := os.CreateTemp("", "aidex-task-*.json")
-	if err != nil {
-		m.note = err.Error()
-		return nil
-	}
-	before := commands.TaskJSON(t)
-	_, _ = f.Write(before)
-	_ = f.Close()
-	parts := strings.Fields(m.editor())
-	c := exec.Command(parts[0], append(parts[1:], f.Name())...)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
-		return taskEditedMsg{id: t.ID, path: f.Name(), before: before, err: err}
-	})
-}
-
-func (m *model) editor() string {
-	getenv := m.o.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	for _, k := range []string{"VISUAL", "EDITOR"} {
-		if e := strings.TrimSpace(getenv(k)); e != "" {
-			return e
+// selectTask selects the task id, when listed.
+func (tv *tasksView) selectTask(id string) {
+	for i, t := range tv.snap.Tasks {
+		if t.ID == id {
+			tv.sel = i
+			return
 		}
 	}
-	return "vi"
 }
 
-// taskEdited applies the edited task JSON.
-func (m *model) taskEdited(msg taskEditedMsg) tea.Cmd {
-	defer os.Remove(msg.path)
-	if msg.err != nil {
-		m.note = "editor: " + msg.err.Error()
-		return nil
-	}
-	data, err := os.ReadFile(msg.path)
-	if err != nil {
-		m.note = err.Error()
-		return nil
-	}
-	if bytes.Equal(bytes.TrimSpace(data), bytes.TrimSpace(msg.before)) {
-		m.note = "no changes"
-		return nil
-	}
-	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
-		t, err := ctrl.ApplyTaskJSON(ctx, msg.id, data)
-		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
-			if err == nil {
-				m.note = "updated " + t.ID
-				m.refreshTasks()
-			}
-			return nil
-		}}
-	})
-}
-
-// tasksScreen draws the split view with the status line under it.
-func (m *model) tasksScreen() string {
+// View draws the view in width × height cells (renderTasks) with the
+// selected task's transcript from rl.
+func (tv *tasksView) View(s styles, rl ralphLoop, spin string, width, height int) string {
 	var logLines []string
-	if id := m.selectedID(); id != "" && m.rl.logs[id] != nil {
-		logLines = m.rl.logs[id].Lines()
+	if id := tv.selectedID(); id != "" && rl.logs[id] != nil {
+		logLines = rl.logs[id].Lines()
 	}
-	spin := spinFrames[m.spin%len(spinFrames)]
-	body := renderTasks(m.st, m.tv, m.rl, logLines, spin, m.width, max(m.height-1, 8))
-	return body + "\n" + renderStatus(m.st, m.status(), m.width)
+	return renderTasks(s, tv, rl, logLines, spin, width, height)
 }
 
 // renderTasks draws the split view in width × height cells: a header with

@@ -1,0 +1,56 @@
+// Package tui is aidex's interactive terminal UI (Bubble Tea v2). It runs
+// inline by default: finished messages are printed into the terminal's own
+// scrollback (so selection and copy work as in any program) and only the
+// live part — the streaming answer's tail, running tool cards, approval
+// prompts, pickers, the input and the status line — is redrawn. Fullscreen
+// puts the same UI on the alternate screen. The mouse is never captured.
+//
+// /tasks opens Ralph's split view (the task list on the left, the
+// selected task's detail and live transcript on the right; keys a add,
+// e edit in $EDITOR, r run the loop, s stop, Esc back). It uses the
+// alternate screen while open; chat output produced meanwhile reaches the
+// scrollback when it closes. A loop started there keeps running after
+// Esc (its task results are printed as they finish) and is interrupted
+// when the UI quits (the current task goes back to pending).
+//
+// Engine events reach the UI through a queue that never blocks the engine
+// (text deltas are merged); markdown is rendered with glamour on a short
+// debounce, and complete blocks are committed as they finish, so long
+// answers cost linear time. Nothing ticks while idle.
+//
+// # Sub-models and message routing
+//
+// The top-level model (model.go) owns the session — the controller, the
+// run or job in progress, the Ralph loop — and routes every message to a
+// sub-model, each a type with its own Update and View in its own file:
+//
+//   - inputModel (input.go): the prompt editor, its history, the
+//     completion menu and folded pastes.
+//   - streamModel (stream.go): the conversation's output — the answer and
+//     reasoning being streamed, running tool cards, and finished output
+//     printed to the scrollback or kept in the fullscreen transcript.
+//   - approvalModel (approval.go): the approval prompt; its keys answer
+//     the engine's question directly.
+//   - statusModel (status.go): the status line's usage counters, plan
+//     progress and note.
+//   - tasksView (tasks.go): the Ralph split view (nil while closed).
+//
+// The overlays picker and keyPrompt (picker.go) follow the same pattern.
+//
+// Routing: a window size goes to every sub-model; the engine's events
+// (drained from the queue) go to the status line and the stream, an
+// approval question to the approval prompt; the stream's own ticks and
+// print acknowledgements go to the stream. A key press goes to the first
+// of the approval prompt, the API key prompt, a picker, the plan review
+// and the split view that is open, else to the chat: the top level keeps
+// the chat's global keys (Esc, Shift+Tab, Ctrl+L, Ctrl+O, PgUp/PgDown)
+// and passes the rest to the input. Ctrl+C is handled at the top.
+//
+// A sub-model never reaches into the session. What it needs done there —
+// send the input (submitMsg), add, edit or run tasks, close the split
+// view, use a picker's choice or an API key — it queues as a request
+// message in its outbox; the top-level model takes the requests right
+// after the sub-model's Update returns and handles them in the same step,
+// like any other message. Jobs and runs report back with jobDoneMsg and
+// queue items, whose follow-ups run on the UI goroutine.
+package tui

@@ -1,0 +1,291 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/commands"
+)
+
+// keysHelp is printed by /help after the commands.
+const keysHelp = `keys: Enter send · Shift+Enter/Alt+Enter/Ctrl+J newline · Up/Down history · Tab complete
+      Esc stop the model (keeps the partial answer) / deny an approval · Ctrl+C clear input, twice quit
+      Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning
+      @path attach a file · !command run a shell command yourself (output goes to the conversation)
+      /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
+
+// send handles Enter: a slash command, a !command, or a prompt.
+func (m *model) send() tea.Cmd {
+	text := m.expandPastes(m.input.Value())
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if m.running || m.busy {
+		m.note("busy: wait for the answer, or press Esc to stop it")
+		return nil
+	}
+	if m.ctrl == nil {
+		return nil
+	}
+	m.input.sent()
+	m.note("")
+	if err := m.input.hist.Add(text); err != nil {
+		m.note(err.Error())
+	}
+	trimmed := strings.TrimSpace(text)
+	m.commit(renderUser(m.st, trimmed, m.width))
+	switch {
+	case strings.HasPrefix(trimmed, "/"):
+		return m.slash(trimmed)
+	case strings.HasPrefix(trimmed, "!"):
+		return m.shell(strings.TrimSpace(trimmed[1:]))
+	}
+	p := commands.BuildPrompt(m.ctrl.Runtime().Workspace, text)
+	if len(p.Attached) > 0 {
+		m.commit(m.st.paint(m.st.faint, "  attached: "+strings.Join(p.Attached, ", ")))
+	}
+	m.startRun(p.Parts)
+	return nil
+}
+
+// slash runs a slash command: the UI's own (/help, /exit, /tasks) here,
+// the others from the command table as a job.
+func (m *model) slash(line string) tea.Cmd {
+	name, _, _ := strings.Cut(line, " ")
+	if name == "/help" || name == "/?" {
+		var b bytes.Buffer
+		m.table.Help(&b)
+		m.commit(strings.TrimRight(b.String(), "\n") + "\n" + keysHelp)
+		return nil
+	}
+	if name == "/exit" || name == "/quit" || name == "/q" {
+		return m.quit()
+	}
+	if line == "/tasks" {
+		m.openTasks()
+		return nil
+	}
+	ctrl, table := m.ctrl, m.table
+	return m.runJob(func(ctx context.Context) jobDoneMsg {
+		var b bytes.Buffer
+		o, err := table.Exec(ctx, ctrl, line, &b)
+		return jobDoneMsg{out: b.String(), outcome: o, err: err}
+	})
+}
+
+// shell runs !COMMAND as a job (Esc stops it); its card is shown and its
+// output goes to the model with the next message.
+func (m *model) shell(command string) tea.Cmd {
+	if command == "" {
+		m.note("!COMMAND runs a shell command, e.g. !git status")
+		return nil
+	}
+	ws := m.ctrl.Runtime().Workspace
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel = cancel
+	m.running, m.runStart = false, time.Now()
+	return m.runJob(func(context.Context) jobDoneMsg {
+		r := commands.RunShell(ctx, ws, command)
+		cancel()
+		return jobDoneMsg{then: func(m *model) tea.Cmd {
+			m.cancel = nil
+			m.commit(shellCard(m.st, command, r, m.width))
+			m.ctrl.AddContext(r.ContextText())
+			m.commit(m.st.paint(m.st.faint, "  you ran this yourself (no permission check); its output goes to the model with your next message"))
+			return nil
+		}}
+	})
+}
+
+// shellCard draws a finished !command as a tool card with its output.
+func shellCard(s styles, command string, r commands.ShellResult, width int) string {
+	exit := r.ExitCode
+	res := &agent.ToolResultInfo{Name: "shell", OK: r.Err == nil && exit == 0, Output: r.Output,
+		DurationMS: r.Duration.Milliseconds(), Meta: []byte(fmt.Sprintf(`{"exit_code":%d}`, exit))}
+	if r.Err != nil {
+		res.Error = r.Err.Error()
+	} else if exit != 0 {
+		res.Error = fmt.Sprintf("exit %d", exit)
+	}
+	args := []byte(fmt.Sprintf(`{"command":%q}`, command))
+	return renderCard(s, &card{Name: "shell", Args: args, Done: true, Result: res}, "", width, true)
+}
+
+// startRun sends parts to the model in a goroutine.
+func (m *model) startRun(parts []llm.Part) { m.startRunWith(parts, nil, nil) }
+
+// startRunWith sends parts with extra tools for this run; after (when not
+// nil) is called when the run ends and its line is shown.
+func (m *model) startRunWith(parts []llm.Part, extra []agent.EngineTool, after func(context.Context, *agent.DoneInfo, error) string) {
+	ctx := m.beginRun()
+	ctrl, q := m.ctrl, m.q
+	go func() {
+		done, err := ctrl.RunWith(ctx, parts, extra, q.emit)
+		end := &runEnd{done: done, err: err}
+		if after != nil {
+			line := after(ctx, done, err)
+			end.then = func(m *model) tea.Cmd {
+				m.commit(m.st.paint(m.st.cyan, line))
+				m.refreshTasks()
+				return nil
+			}
+		}
+		q.push(item{end: end})
+	}()
+}
+
+// beginRun marks a run as started and returns its context, which Esc
+// and the run's end cancel.
+func (m *model) beginRun() context.Context {
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel, m.running, m.runStart, m.stopped = cancel, true, time.Now(), false
+	m.note("")
+	return ctx
+}
+
+// runEnded shows how a run ended and what it left unfinished, then runs
+// its follow-up and a permission mode change that waited for it.
+func (m *model) runEnded(e *runEnd) tea.Cmd {
+	m.stream.endRun()
+	m.running = false
+	m.approval = m.approval.dismiss()
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+	switch {
+	case m.stopped || errors.Is(e.err, context.Canceled):
+		m.commit(m.st.paint(m.st.yellow, "■ stopped; the partial answer is kept in the session"))
+	case e.err != nil && e.done == nil:
+		m.commit(m.st.paint(m.st.red, "error: "+e.err.Error()))
+	case e.done != nil && e.done.StopReason == agent.StopMaxTurns:
+		m.commit(m.st.paint(m.st.yellow, fmt.Sprintf("stopped after %d model responses (max_tool_turns); send \"continue\" to go on", e.done.Turns)))
+	}
+	m.stopped = false
+	var cmds []tea.Cmd
+	if e.then != nil {
+		cmds = append(cmds, e.then(m))
+	}
+	if m.pendingMod != "" {
+		mode := m.pendingMod
+		m.pendingMod = ""
+		cmds = append(cmds, m.setMode(mode))
+	}
+	return tea.Batch(cmds...)
+}
+
+// runJob runs fn off the UI goroutine; the UI is busy until it ends.
+func (m *model) runJob(fn func(ctx context.Context) jobDoneMsg) tea.Cmd {
+	m.busy = true
+	ctx := m.ctx
+	return func() tea.Msg { return fn(ctx) }
+}
+
+// jobDone shows a job's output or error, then runs its follow-up and,
+// when it succeeded, what its command asked of the front end.
+func (m *model) jobDone(msg jobDoneMsg) tea.Cmd {
+	m.busy = false
+	if s := strings.TrimRight(msg.out, "\n"); s != "" {
+		m.commit(s)
+	}
+	if msg.err != nil {
+		m.commit(m.st.paint(m.st.red, "error: "+msg.err.Error()))
+	}
+	var cmds []tea.Cmd
+	if msg.then != nil {
+		cmds = append(cmds, msg.then(m))
+	}
+	if msg.err == nil {
+		cmds = append(cmds, m.outcome(msg.outcome))
+	}
+	return tea.Batch(cmds...)
+}
+
+// outcome does what a command asked of the front end.
+func (m *model) outcome(o commands.Outcome) tea.Cmd {
+	switch {
+	case o.Quit:
+		return m.quit()
+	case o.Prompt != "":
+		m.startRunWith(commands.BuildPrompt(m.ctrl.Runtime().Workspace, o.Prompt).Parts, o.Tools, o.After)
+		return nil
+	}
+	switch o.Action {
+	case commands.ActPickModel:
+		var cmd tea.Cmd
+		m.picker, cmd = modelPicker(m.ctx, m.ctrl)
+		return cmd
+	case commands.ActPickProvider:
+		m.openProviderPicker("Pick a provider:")
+	case commands.ActAskKey:
+		m.keys = &keyPrompt{provider: o.Arg}
+	case commands.ActEdit:
+		return m.openEditor()
+	case commands.ActCopy:
+		ans := m.ctrl.LastAnswer()
+		if ans == "" {
+			m.note("nothing to copy yet")
+			return nil
+		}
+		m.note(fmt.Sprintf("copied %d characters (OSC 52)", len(ans)))
+		return tea.SetClipboard(ans)
+	case commands.ActVerbose:
+		on := m.stream.toggleVerbose()
+		m.note(map[bool]string{true: "verbose on: full tool output and reasoning", false: "verbose off"}[on])
+	case commands.ActClearScreen:
+		m.stream.clearTranscript()
+		m.status = m.status.reset()
+		return tea.ClearScreen
+	case commands.ActPlan:
+		m.startPlan(o.Arg)
+	case commands.ActEditTask:
+		return m.openTaskEditor(o.Arg)
+	case commands.ActRalphRun:
+		m.openTasks()
+		return m.startRalph()
+	}
+	return nil
+}
+
+// cycleMode moves to the next permission mode (Shift+Tab), after the
+// current run when one is going.
+func (m *model) cycleMode() tea.Cmd {
+	if m.ctrl == nil {
+		return nil
+	}
+	cur := m.ctrl.Mode()
+	if m.pendingMod != "" {
+		cur = m.pendingMod
+	}
+	next := commands.NextMode(cur)
+	if m.running || m.busy {
+		m.pendingMod = next
+		m.note("permission mode → " + next + " after this run")
+		return nil
+	}
+	return m.setMode(next)
+}
+
+func (m *model) setMode(mode string) tea.Cmd {
+	ctrl := m.ctrl
+	return m.runJob(func(ctx context.Context) jobDoneMsg {
+		err := ctrl.SetMode(ctx, mode)
+		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
+			if err == nil {
+				m.note("permission mode: " + mode)
+				if mode == "yolo" {
+					m.commit(m.st.paint(m.st.red, "⚠ yolo: every tool call runs without asking (deny rules and safe_mode still apply). Shift+Tab leaves it."))
+				}
+			}
+			return nil
+		}}
+	})
+}

@@ -1,0 +1,142 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ui/format"
+)
+
+// statusModel is the status line's own state: the session's usage (from
+// the engine's usage events), the plan's progress (from its todo events)
+// and the note the UI last set (noteMsg). What the rest of the UI knows —
+// provider, model, mode, whether something runs — comes in at View time.
+type statusModel struct {
+	st     styles
+	width  int
+	tokens int     // input plus output tokens of the session
+	cost   float64 // the session's cost in USD
+	ctxPct float64 // how full the context window is, in percent
+	// todosDone of todosAll items of the model's plan are completed.
+	todosDone, todosAll int
+	note                string
+}
+
+// Update handles an engine event (agent.Event: usage and todos), a note
+// and a new size.
+func (s statusModel) Update(msg tea.Msg) (statusModel, tea.Cmd) {
+	switch msg := msg.(type) {
+	case agent.Event:
+		s.event(msg)
+	case noteMsg:
+		s.note = string(msg)
+	case tea.WindowSizeMsg:
+		s.width = msg.Width
+	}
+	return s, nil
+}
+
+func (s *statusModel) event(e agent.Event) {
+	switch e.Type {
+	case agent.EventUsage:
+		u := e.Usage
+		s.tokens = u.Session.InputTokens + u.Session.OutputTokens
+		s.cost, s.ctxPct = u.CostUSD, u.ContextPercent
+	case agent.EventTodos:
+		s.todosDone, s.todosAll = 0, len(e.Todos)
+		for _, t := range e.Todos {
+			if t.Status == "completed" {
+				s.todosDone++
+			}
+		}
+	}
+}
+
+// reset forgets the usage and the plan (/clear).
+func (s statusModel) reset() statusModel {
+	s.tokens, s.cost, s.ctxPct, s.todosAll, s.todosDone = 0, 0, 0, 0, 0
+	return s
+}
+
+// View draws the status line from info (what the rest of the UI knows)
+// with the usage and plan counters filled in; the note, when set,
+// replaces info.Note.
+func (s statusModel) View(info statusInfo) string {
+	info.Tokens, info.CostUSD, info.ContextPct = s.tokens, s.cost, s.ctxPct
+	info.TodosDone, info.TodosAll = s.todosDone, s.todosAll
+	if s.note != "" {
+		info.Note = s.note
+	}
+	return renderStatus(s.st, info, s.width)
+}
+
+// statusInfo is what the status line shows.
+type statusInfo struct {
+	// Provider, Model and Mode (the permission mode) are shown as
+	// "provider/model · mode".
+	Provider, Model, Mode string
+	// Tokens is the session's input plus output tokens, CostUSD its cost
+	// in US dollars (both hidden while Tokens is 0), ContextPct how full
+	// the context window is in percent (0–100, hidden at 0).
+	Tokens     int
+	CostUSD    float64
+	ContextPct float64
+	// TodosDone of TodosAll plan items are completed (hidden at 0).
+	TodosDone, TodosAll int
+	// Working shows the spinner frame Spin and the run's Elapsed time.
+	Working bool
+	Spin    string
+	Elapsed time.Duration
+	// Note is shown last, highlighted ("" for none).
+	Note string
+	// Pending is the number of shell outputs queued for the next prompt.
+	Pending int
+}
+
+// renderStatus draws the status line.
+func renderStatus(s styles, st statusInfo, width int) string {
+	parts := []string{st.Provider + "/" + st.Model}
+	mode := st.Mode
+	if mode == "yolo" {
+		mode = s.paint(s.red, mode)
+	} else if mode == "plan" || mode == "auto-edit" {
+		mode = s.paint(s.yellow, mode)
+	}
+	parts = append(parts, mode)
+	if st.Tokens > 0 {
+		parts = append(parts, compactNum(st.Tokens)+" tok", format.FormatCost(st.CostUSD))
+	}
+	if st.ContextPct > 0 {
+		parts = append(parts, fmt.Sprintf("ctx %.0f%%", st.ContextPct))
+	}
+	if st.TodosAll > 0 {
+		parts = append(parts, fmt.Sprintf("todos %d/%d", st.TodosDone, st.TodosAll))
+	}
+	if st.Pending > 0 {
+		parts = append(parts, fmt.Sprintf("%d shell output(s) queued", st.Pending))
+	}
+	line := strings.Join(parts, s.paint(s.faint, " · "))
+	if st.Working {
+		line = s.paint(s.cyan, st.Spin) + " " + formatDuration(st.Elapsed) + s.paint(s.faint, " · Esc stops · ") + line
+	}
+	if st.Note != "" {
+		line += s.paint(s.faint, " · ") + s.paint(s.yellow, st.Note)
+	}
+	return truncateLine(line, width)
+}
+
+func compactNum(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,279 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/agent"
+)
+
+// streamModel is the conversation's output: the answer being streamed
+// (rendered as markdown on a short debounce, complete blocks committed as
+// they finish), the reasoning being streamed, the running tool cards, and
+// the finished output. Finished output is committed: inline it is queued
+// and printed above the UI into the terminal's scrollback (flushPrints),
+// fullscreen it is appended to the transcript the View scrolls through.
+type streamModel struct {
+	st         styles
+	color      bool
+	fullscreen bool
+	width      int
+	md         mdRenderer
+	mdStyle    string // glamour's style: "dark", "light" or "notty"
+
+	text          string // the answer's markdown not yet committed
+	live          string // text, rendered
+	renderPending bool   // a renderTickMsg is on its way
+	reasoning     string // the reasoning streamed since the last text
+	reasonStart   time.Time
+	cards         []*card // tool calls still running
+	decisions     map[string]agent.Decision
+	verbose       bool // full tool output and reasoning (/verbose)
+	expandRsn     bool // reasoning expanded (Ctrl+O)
+
+	printQ     []string // committed output not printed yet (inline)
+	printing   bool     // a print is on its way (printedMsg ends it)
+	holdPrints bool     // prints wait for resumePrintsMsg
+	transcript []string // committed output, one line each (fullscreen)
+	scroll     int      // lines the transcript is scrolled back
+}
+
+// newStream returns an empty stream width cells wide.
+func newStream(st styles, color, fullscreen bool, width int) streamModel {
+	s := streamModel{st: st, color: color, fullscreen: fullscreen, width: width, mdStyle: "dark", decisions: map[string]agent.Decision{}}
+	if !color {
+		s.mdStyle = "notty"
+	}
+	return s
+}
+
+// Update handles an engine event (agent.Event), the markdown debounce's
+// tick, the end of a print, the end of holdPrints, a new size or the
+// terminal's background colour.
+func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
+	switch msg := msg.(type) {
+	case agent.Event:
+		return s, s.event(msg)
+	case renderTickMsg:
+		s.renderPending = false
+		s.renderText(false)
+	case printedMsg:
+		s.printing = false
+	case resumePrintsMsg:
+		s.holdPrints = false
+	case tea.WindowSizeMsg:
+		s.width = msg.Width
+		s.live = s.md.render(s.text, s.width, s.mdStyle)
+	case tea.BackgroundColorMsg:
+		if s.color && !msg.IsDark() {
+			s.mdStyle = "light"
+		}
+	}
+	return s, nil
+}
+
+// event applies one engine event.
+func (s *streamModel) event(e agent.Event) tea.Cmd {
+	switch e.Type {
+	case agent.EventText:
+		s.flushReasoning()
+		s.text += e.Text
+		if !s.renderPending {
+			s.renderPending = true
+			return tea.Tick(renderDelay, func(time.Time) tea.Msg { return renderTickMsg{} })
+		}
+	case agent.EventReasoning:
+		if s.reasoning == "" {
+			s.reasonStart = time.Now()
+		}
+		s.reasoning += e.Text
+	case agent.EventToolCall:
+		s.flushReasoning()
+		s.flushText()
+		tc := e.ToolCall
+		s.cards = append(s.cards, &card{ID: tc.ID, Name: tc.Name, Args: tc.Arguments, Started: time.Now()})
+	case agent.EventApproval:
+		if a := e.Approval; a != nil && a.Decision != "" {
+			s.decisions[a.CallID] = a.Decision
+		}
+	case agent.EventToolResult:
+		s.toolResult(e.ToolResult)
+	case agent.EventTodos:
+		s.flushText()
+		s.commit(renderTodos(s.st, e.Todos))
+	case agent.EventError:
+		if e.Error != nil && e.Error.Kind != "cancelled" {
+			s.flushText()
+			s.commit(s.st.paint(s.st.red, "error: "+e.Error.Message))
+		}
+	case agent.EventDone:
+		s.flushReasoning()
+		s.flushText()
+	}
+	return nil
+}
+
+// toolResult commits the finished call's card.
+func (s *streamModel) toolResult(r *agent.ToolResultInfo) {
+	var c *card
+	for i, x := range s.cards {
+		if x.ID == r.ID {
+			c = x
+			s.cards = append(s.cards[:i], s.cards[i+1:]...)
+			break
+		}
+	}
+	if c == nil {
+		c = &card{ID: r.ID, Name: r.Name}
+	}
+	c.Done, c.Result, c.Decision = true, r, s.decisions[r.ID]
+	s.commit(renderCard(s.st, c, "", s.width, s.verbose))
+}
+
+// endRun commits what the run left: its reasoning, the rest of the
+// answer, and the cards of calls that never finished.
+func (s *streamModel) endRun() {
+	s.flushReasoning()
+	s.flushText()
+	for _, c := range s.cards {
+		c.Done = true
+		c.Result = &agent.ToolResultInfo{ID: c.ID, Name: c.Name, Error: "not finished", Category: "cancelled"}
+		s.commit(renderCard(s.st, c, "", s.width, s.verbose))
+	}
+	s.cards = nil
+}
+
+// renderText commits the complete blocks of the streaming answer and
+// re-renders the rest (all of it when final).
+func (s *streamModel) renderText(final bool) {
+	cut := len(s.text)
+	if !final {
+		cut = stableSplit(s.text)
+	}
+	if cut > 0 {
+		if out := s.md.render(s.text[:cut], s.width, s.mdStyle); out != "" {
+			s.commit(out)
+		}
+		s.text = s.text[cut:]
+	}
+	s.live = s.md.render(s.text, s.width, s.mdStyle)
+}
+
+// flushText commits the whole streaming answer.
+func (s *streamModel) flushText() {
+	if strings.TrimSpace(s.text) != "" {
+		s.renderText(true)
+	}
+	s.text, s.live = "", ""
+}
+
+// flushReasoning commits the streamed reasoning: in full when verbose or
+// expanded, else as a one-line summary.
+func (s *streamModel) flushReasoning() {
+	if s.reasoning == "" {
+		return
+	}
+	text := s.reasoning
+	s.reasoning = ""
+	if s.verbose || s.expandRsn {
+		s.commit(renderReasoning(s.st, text, true, s.width, 0))
+		return
+	}
+	s.commit(s.st.paint(s.st.faint, fmt.Sprintf("✻ thought for %s (%d words)", formatDuration(time.Since(s.reasonStart)), len(strings.Fields(text)))))
+}
+
+// commit queues finished output for the scrollback (inline) or the
+// transcript (fullscreen).
+func (s *streamModel) commit(text string) {
+	if s.fullscreen {
+		s.transcript = append(s.transcript, strings.Split(text, "\n")...)
+		return
+	}
+	s.printQ = append(s.printQ, text)
+}
+
+// flushPrints prints queued output above the UI, one batch at a time so
+// the order is kept. While hold is true (the Ralph split view is open, on
+// the alternate screen) or after hold() until resumePrintsMsg, the output
+// waits.
+func (s *streamModel) flushPrints(hold bool) tea.Cmd {
+	if s.printing || len(s.printQ) == 0 || hold || s.holdPrints {
+		return nil
+	}
+	text := strings.Join(s.printQ, "\n")
+	s.printQ = nil
+	s.printing = true
+	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+}
+
+// hold keeps prints back until resumePrintsMsg.
+func (s *streamModel) hold() { s.holdPrints = true }
+
+// toggleVerbose switches /verbose and returns the new setting.
+func (s *streamModel) toggleVerbose() bool {
+	s.verbose = !s.verbose
+	return s.verbose
+}
+
+// toggleReasoning expands or collapses the reasoning (Ctrl+O).
+func (s *streamModel) toggleReasoning() { s.expandRsn = !s.expandRsn }
+
+// scrollBy scrolls the transcript back by n lines (forward when n < 0).
+func (s *streamModel) scrollBy(n int) { s.scroll = max(0, s.scroll+n) }
+
+// clearTranscript drops the fullscreen transcript (/clear).
+func (s *streamModel) clearTranscript() { s.transcript = nil }
+
+// View returns the lines above the input, at most room of them. Inline
+// they are the live tail (liveLines). Fullscreen they are the transcript
+// scrolled back by scroll lines with the live tail under it, padded with
+// blank lines at the top to exactly room lines. spin is the spinner frame
+// of running cards.
+func (s streamModel) View(spin string, room int) []string {
+	live := s.liveLines(spin)
+	if !s.fullscreen {
+		if len(live) > room {
+			live = live[len(live)-max(room, 0):]
+		}
+		return live
+	}
+	top := append(s.transcriptView(room), live...)
+	if len(top) > room {
+		top = top[len(top)-max(room, 0):]
+	}
+	for len(top) < room {
+		top = append([]string{""}, top...)
+	}
+	return top
+}
+
+// transcriptView is the fullscreen history scrolled by s.scroll lines, at
+// most room lines. Its capacity is clipped, so appending to it copies
+// instead of overwriting the transcript's later lines.
+func (s streamModel) transcriptView(room int) []string {
+	t := s.transcript
+	end := max(len(t)-s.scroll, 0)
+	start := max(end-room, 0)
+	return t[start:end:end]
+}
+
+// liveLines are the streaming reasoning, answer and running cards.
+func (s streamModel) liveLines(spin string) []string {
+	var parts []string
+	if s.reasoning != "" {
+		parts = append(parts, renderReasoning(s.st, s.reasoning, s.expandRsn || s.verbose, s.width, 3))
+	}
+	if s.live != "" {
+		parts = append(parts, s.live)
+	}
+	for _, c := range s.cards {
+		parts = append(parts, renderCard(s.st, c, spin, s.width, s.verbose))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return strings.Split(strings.Join(parts, "\n"), "\n")
+}

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/commands"
+)
+
+func keyOf(code rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code} }
+
+func TestInputRequestsSubmit(t *testing.T) {
+	in := newInput(newStyles(false), commands.Default(), false, 80)
+	for _, r := range "hello" {
+		in, _ = in.Update(press(r))
+	}
+	require.Empty(t, in.take(), "typing asks nothing")
+	in, _ = in.Update(keyOf(tea.KeyEnter))
+	require.Equal(t, []tea.Msg{submitMsg{}}, in.take(), "Enter asks to send")
+	require.Equal(t, "hello", in.Value(), "sending is the top level's job")
+
+	in.Reset()
+	for _, r := range "/hel" {
+		in, _ = in.Update(press(r))
+	}
+	require.True(t, in.menuOpen(), "a slash command is completed")
+	in, _ = in.Update(keyOf(tea.KeyEnter))
+	require.Equal(t, "/help", in.Value(), "Enter takes the completion")
+	require.Equal(t, []tea.Msg{submitMsg{}}, in.take(), "and runs a command without arguments")
+	require.False(t, in.menuOpen())
+}
+
+func TestInputHistory(t *testing.T) {
+	in := newInput(newStyles(false), commands.Default(), false, 80)
+	in.hist = &commands.History{Entries: []string{"first", "second"}}
+	in.setValue("draft")
+	steps := []struct {
+		code rune
+		want string
+	}{
+		{tea.KeyUp, "second"}, {tea.KeyUp, "first"}, {tea.KeyUp, "first"},
+		{tea.KeyDown, "second"}, {tea.KeyDown, "draft"},
+	}
+	for i, s := range steps {
+		in, _ = in.Update(keyOf(s.code))
+		require.Equal(t, s.want, in.Value(), "step %d", i)
+	}
+}
+
+func TestApprovalKeysAnswer(t *testing.T) {
+	cases := []struct {
+		keys   []tea.KeyPressMsg
+		want   agent.Decision
+		reason string
+	}{
+		{[]tea.KeyPressMsg{press('y').(tea.KeyPressMsg)}, agent.DecideOnce, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyEnter)}, agent.DecideOnce, ""},
+		{[]tea.KeyPressMsg{press('s').(tea.KeyPressMsg)}, agent.DecideSession, ""},
+		{[]tea.KeyPressMsg{press('a').(tea.KeyPressMsg)}, agent.DecideAlways, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyEscape)}, agent.DecideDeny, ""},
+		{[]tea.KeyPressMsg{press('n').(tea.KeyPressMsg), press('n').(tea.KeyPressMsg), press('o').(tea.KeyPressMsg),
+			press('x').(tea.KeyPressMsg), keyOf(tea.KeyBackspace), keyOf(tea.KeyEnter)}, agent.DecideDeny, "no"},
+	}
+	for i, c := range cases {
+		r := &askReq{req: agent.ApprovalInfo{Tool: "write_file"}, reply: make(chan answer, 1)}
+		a := approvalModel{st: newStyles(false), width: 80}.open(r)
+		for _, k := range c.keys {
+			require.True(t, a.active(), "case %d: answered too early", i)
+			a, _ = a.Update(k)
+		}
+		require.False(t, a.active(), "case %d", i)
+		require.Equal(t, answer{d: c.want, reason: c.reason}, <-r.reply, "case %d", i)
+	}
+}
+
+func TestTasksViewRequests(t *testing.T) {
+	tasks := sampleTasks()
+	cases := []struct {
+		keys []tea.Msg
+		want []tea.Msg
+	}{
+		{[]tea.Msg{press('r')}, []tea.Msg{runLoopMsg{}}},
+		{[]tea.Msg{press('s')}, []tea.Msg{stopLoopMsg{}}},
+		{[]tea.Msg{press('j'), press('e')}, []tea.Msg{editTaskMsg{id: "US-001"}}},
+		{[]tea.Msg{press('a'), press('H'), press('i'), enter()}, []tea.Msg{addTaskMsg{title: "Hi"}}},
+		{[]tea.Msg{press('a'), press(' '), enter()}, nil},
+		{[]tea.Msg{keyOf(tea.KeyEscape)}, []tea.Msg{closeTasksMsg{}}},
+	}
+	for i, c := range cases {
+		tv := &tasksView{snap: ralph.Snapshot{Tasks: tasks}}
+		open := tv
+		for _, k := range c.keys {
+			open, _ = open.Update(k)
+		}
+		require.Equal(t, c.want, tv.take(), "case %d", i)
+	}
+	tv := &tasksView{snap: ralph.Snapshot{Tasks: tasks}}
+	closed, _ := tv.Update(press('q'))
+	require.Nil(t, closed, "q closes the view")
+}
+
+func TestPickerAndKeyPromptRequests(t *testing.T) {
+	items := []pickItem{{Label: "groq", Value: "groq"}, {Label: "ollama", Value: "ollama"}}
+	p := &picker{Kind: "provider", Items: items}
+	open := p
+	for _, k := range []tea.Msg{press('l'), press('l'), keyOf(tea.KeyDown), keyOf(tea.KeyBackspace)} {
+		open, _ = open.Update(k)
+	}
+	require.Equal(t, "l", p.Filter)
+	require.Zero(t, p.Sel, "editing the filter selects the first match")
+	open, _ = open.Update(enter())
+	require.Nil(t, open)
+	require.Equal(t, []tea.Msg{pickedMsg{kind: "provider", value: "ollama"}}, p.take())
+
+	kp := &keyPrompt{provider: "groq"}
+	open2 := kp
+	for _, k := range []tea.Msg{enter(), press('k'), press('x'), keyOf(tea.KeyBackspace), press('1')} {
+		open2, _ = open2.Update(k)
+	}
+	require.NotNil(t, open2, "Enter with no key keeps the prompt")
+	require.Contains(t, kp.View(), "API key for groq", "the key is masked")
+	require.NotContains(t, kp.View(), "k1")
+	open2, _ = open2.Update(enter())
+	require.Nil(t, open2)
+	require.Equal(t, []tea.Msg{keyEnteredMsg{provider: "groq", key: "k1"}}, kp.take())
+}
+
+func TestStreamFullscreenScrollKeepsTranscript(t *testing.T) {
+	s := newStream(newStyles(false), false, true, 80)
+	for _, l := range []string{"one", "two", "three", "four"} {
+		s.commit(l)
+	}
+	s.scrollBy(2)
+	s.reasoning = "thinking"
+	top := s.View("*", 5)
+	require.Len(t, top, 5)
+	require.Equal(t, []string{"", "one", "two"}, top[:3], "scrolled back by two lines, padded at the top")
+	require.Equal(t, []string{"one", "two", "three", "four"}, s.transcript, "live lines never overwrite the transcript")
+}
+
+func TestStatusModel(t *testing.T) {
+	s := statusModel{st: newStyles(false), width: 200}
+	s, _ = s.Update(agent.Event{Type: agent.EventUsage, Usage: &agent.UsageInfo{CostUSD: 0.5, ContextPercent: 12}})
+	s, _ = s.Update(agent.Event{Type: agent.EventTodos, Todos: []agent.Todo{{Status: "completed"}, {Status: "pending"}}})
+	info := statusInfo{Provider: "p", Model: "m", Mode: "ask", Note: "loop running"}
+	require.Equal(t, "p/m · ask · ctx 12% · todos 1/2 · loop running", s.View(info))
+	s, _ = s.Update(noteMsg("saved"))
+	require.Contains(t, s.View(info), "· saved", "a note replaces the fallback")
+	require.Equal(t, "p/m · ask · saved", s.reset().View(statusInfo{Provider: "p", Model: "m", Mode: "ask"}), "/clear drops the counters")
+}
