@@ -93,18 +93,18 @@ func (p *policy) Check(c *Call) Verdict {
 	return Verdict{Decision: "ask", Rule: "mode ask", Suggested: c.Name + "(*)"}
 }
 
-func (p *policy) Remember(d Decision, rule string) error {
+func (p *policy) Remember(d Answer, rule string) error {
 	p.remembered = append(p.remembered, string(d)+":"+rule)
 	return nil
 }
 
 type approver struct {
-	d      Decision
+	d      Answer
 	reason string
 	asked  int
 }
 
-func (a *approver) Approve(ctx context.Context, req ApprovalInfo) (Decision, string, error) {
+func (a *approver) Approve(ctx context.Context, req ApprovalInfo) (Answer, string, error) {
 	a.asked++
 	return a.d, a.reason, nil
 }
@@ -162,7 +162,7 @@ func TestRunToolLoop(t *testing.T) {
 		},
 		say("all done"),
 	}}
-	ap := &approver{d: DecideSession}
+	ap := &approver{d: AnswerSession}
 	e, tools, store, pol := newEngine(p, ap)
 	rec := &recorder{}
 	s := &Session{ID: "s1"}
@@ -210,7 +210,7 @@ func TestRunDeniedWithoutApprover(t *testing.T) {
 
 func TestRunUserDenialReason(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "write", `{}`), say("ok")}}
-	e, tools, store, _ := newEngine(p, &approver{d: DecideDeny, reason: "use a branch"})
+	e, tools, store, _ := newEngine(p, &approver{d: AnswerDeny, reason: "use a branch"})
 	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +429,7 @@ func TestRunAbortsOnInfrastructureFailure(t *testing.T) {
 		},
 		say("never asked"),
 	}}
-	e, tools, store, _ := newEngine(p, &approver{d: DecideOnce})
+	e, tools, store, _ := newEngine(p, &approver{d: AnswerOnce})
 	rec := &recorder{}
 	done, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if !errors.Is(err, errInfrastructure) || !strings.Contains(err.Error(), "no checkpoint store configured") {

@@ -57,10 +57,10 @@ type ToolCallInfo struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// ApprovalInfo is an approval request (Decision empty) or the decision taken
+// ApprovalInfo is an approval request (Answer empty) or the decision taken
 // for it. Diff is a unified diff of the change for file tools, Command the
 // exact command line for shell tools, Rule the rule or mode that asked,
-// Suggested the rule "always allow" would save. Decision is one of
+// Suggested the rule "always allow" would save. Answer is one of
 // "once", "session", "always", "deny"; Reason the user's reason for a denial.
 type ApprovalInfo struct {
 	ID        string          `json:"id"`
@@ -72,7 +72,7 @@ type ApprovalInfo struct {
 	Rule      string          `json:"rule,omitempty"`
 	Reason    string          `json:"reason,omitempty"`
 	Suggested string          `json:"suggested_rule,omitempty"`
-	Decision  Decision        `json:"decision,omitempty"`
+	Answer    Answer          `json:"decision,omitempty"`
 }
 
 // ToolResultInfo is a tool's result as front ends show it. Category is one

@@ -134,9 +134,9 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	}
 	v := r.e.Policy.Check(call)
 	switch v.Decision {
-	case "allow":
+	case Allow:
 		return true
-	case "ask":
+	case Ask:
 		return r.ask(ctx, sl, v)
 	}
 	r.deny(sl, policyDenial(v))
@@ -162,12 +162,12 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		return false
 	}
 	answered := info
-	answered.Decision, answered.Reason = d, reason
+	answered.Answer, answered.Reason = d, reason
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &answered})
 	switch d {
-	case DecideOnce:
+	case AnswerOnce:
 		return true
-	case DecideSession, DecideAlways:
+	case AnswerSession, AnswerAlways:
 		if err := r.e.Policy.Remember(d, info.Suggested); err != nil {
 			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "could not save the rule: " + err.Error(), Kind: "engine"}})
 		}

@@ -45,9 +45,20 @@ type Call struct {
 	Impl      any
 }
 
+// Decision is the policy's decision on a call.
+type Decision string
+
+// The policy's decisions. Deny beats ask beats allow: see
+// internal/permission.
+const (
+	Allow Decision = "allow" // run it
+	Ask   Decision = "ask"   // ask the Approver (denied when there is none)
+	Deny  Decision = "deny"  // refuse; the reason goes to the model
+)
+
 // Verdict is the policy's answer for a call.
 type Verdict struct {
-	Decision  string // "allow", "ask" or "deny"
+	Decision  Decision
 	Rule      string // the rule or mode that decided
 	Source    string // the file (or "flag", "default") the rule came from
 	Reason    string // a sentence for the model and the user
@@ -59,25 +70,25 @@ type Verdict struct {
 // config).
 type Policy interface {
 	Check(c *Call) Verdict
-	Remember(d Decision, rule string) error
+	Remember(d Answer, rule string) error
 }
 
-// Decision is a user's answer to an approval request.
-type Decision string
+// Answer is a user's answer to an approval request.
+type Answer string
 
 // The answers to an approval request.
 const (
-	DecideOnce    Decision = "once"    // allow this call
-	DecideSession Decision = "session" // allow calls matching the rule for this session
-	DecideAlways  Decision = "always"  // allow in this project (saved as a rule)
-	DecideDeny    Decision = "deny"    // refuse; Reason goes to the model
+	AnswerOnce    Answer = "once"    // allow this call
+	AnswerSession Answer = "session" // allow calls matching the rule for this session
+	AnswerAlways  Answer = "always"  // allow in this project (saved as a rule)
+	AnswerDeny    Answer = "deny"    // refuse; Reason goes to the model
 )
 
 // Approver asks a person. Approve blocks until they answer or ctx ends. A
 // front end that cannot ask passes a nil Approver: what the policy does not
 // allow is then denied.
 type Approver interface {
-	Approve(ctx context.Context, req ApprovalInfo) (Decision, string, error)
+	Approve(ctx context.Context, req ApprovalInfo) (Answer, string, error)
 }
 
 // Store persists a session as it goes. Every method is called when the

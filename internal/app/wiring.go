@@ -162,21 +162,21 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req)}
 	switch v.Decision {
 	case permission.Allow:
-		out.Decision = "allow"
+		out.Decision = agent.Allow
 	case permission.Ask:
-		out.Decision = "ask"
+		out.Decision = agent.Ask
 	default:
-		out.Decision = "deny"
+		out.Decision = agent.Deny
 	}
 	return out
 }
 
 // Remember records a "session" or "always" approval.
-func (a *policyAdapter) Remember(d agent.Decision, rule string) error {
+func (a *policyAdapter) Remember(d agent.Answer, rule string) error {
 	if err := a.p.AllowForSession(rule); err != nil {
 		return err
 	}
-	if d == agent.DecideAlways {
+	if d == agent.AnswerAlways {
 		if err := config.AddRule(a.projectFile, "allow", rule); err != nil {
 			return fmt.Errorf("save rule %s in %s: %w", rule, a.projectFile, err)
 		}

@@ -77,7 +77,7 @@ func TestRememberAlwaysSurvivesReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &policyAdapter{p: pol, projectFile: config.ProjectConfigFile(rt.Workspace), paths: rt.Config.Paths, workspace: rt.Workspace}
-	if err := a.Remember(agent.DecideAlways, "run_command(go test *)"); err != nil {
+	if err := a.Remember(agent.AnswerAlways, "run_command(go test *)"); err != nil {
 		t.Fatal(err)
 	}
 	rt2, err := LoadBase(Options{Workspace: ws, Env: func(k string) string { return env[k] }})

@@ -159,7 +159,7 @@ type Approver struct {
 
 // Approve prints the request and reads y/s/a/n (n may be followed by a
 // reason: "n use a branch"). End of input denies.
-func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
 	req = termsafe.Approval(req)
 	p := a.Printer
 	p.mu.Lock()
@@ -182,23 +182,23 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.D
 		fmt.Fprint(p.Out, "Allow? [y]es/[s]ession/[a]lways/[n]o: ")
 		line, err := a.ReadLine(ctx)
 		if ctx.Err() != nil {
-			return agent.DecideDeny, "", ctx.Err()
+			return agent.AnswerDeny, "", ctx.Err()
 		}
 		answer := strings.TrimSpace(line)
 		word, reason, _ := strings.Cut(answer, " ")
 		switch strings.ToLower(word) {
 		case "y", "yes":
-			return agent.DecideOnce, "", nil
+			return agent.AnswerOnce, "", nil
 		case "s", "session":
-			return agent.DecideSession, "", nil
+			return agent.AnswerSession, "", nil
 		case "a", "always":
-			return agent.DecideAlways, "", nil
+			return agent.AnswerAlways, "", nil
 		case "n", "no":
-			return agent.DecideDeny, strings.TrimSpace(reason), nil
+			return agent.AnswerDeny, strings.TrimSpace(reason), nil
 		}
 		if err != nil {
 			fmt.Fprintln(p.Out)
-			return agent.DecideDeny, "no answer (end of input)", nil
+			return agent.AnswerDeny, "no answer (end of input)", nil
 		}
 		fmt.Fprintln(p.Out, "Answer y, s, a or n (n may be followed by a reason).")
 	}

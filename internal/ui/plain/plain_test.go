@@ -14,15 +14,15 @@ import (
 func TestApproverReadsAnswers(t *testing.T) {
 	cases := []struct {
 		in     string
-		want   agent.Decision
+		want   agent.Answer
 		reason string
 	}{
-		{"y\n", agent.DecideOnce, ""},
-		{"s\n", agent.DecideSession, ""},
-		{"always\n", agent.DecideAlways, ""},
-		{"n use a branch\n", agent.DecideDeny, "use a branch"},
-		{"what\ny\n", agent.DecideOnce, ""},
-		{"", agent.DecideDeny, "no answer (end of input)"},
+		{"y\n", agent.AnswerOnce, ""},
+		{"s\n", agent.AnswerSession, ""},
+		{"always\n", agent.AnswerAlways, ""},
+		{"n use a branch\n", agent.AnswerDeny, "use a branch"},
+		{"what\ny\n", agent.AnswerOnce, ""},
+		{"", agent.AnswerDeny, "no answer (end of input)"},
 	}
 	for _, c := range cases {
 		var out strings.Builder

@@ -49,7 +49,7 @@ func (r *REPL) Approver() agent.Approver { return &replApprover{r: r} }
 // replApprover reads approval answers from the REPL's line channel.
 type replApprover struct{ r *REPL }
 
-func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
 	ap := &Approver{ReadLine: a.r.readLine, Printer: a.r.Printer}
 	return ap.Approve(ctx, req)
 }

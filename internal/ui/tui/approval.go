@@ -31,7 +31,7 @@ func (a approvalModel) open(r *askReq) approvalModel {
 }
 
 // answer replies to the waiting question (if any) and closes it.
-func (a approvalModel) answer(d agent.Decision, reason string) approvalModel {
+func (a approvalModel) answer(d agent.Answer, reason string) approvalModel {
 	if a.ask == nil {
 		return a
 	}
@@ -67,15 +67,15 @@ func (a approvalModel) Update(msg tea.Msg) (approvalModel, tea.Cmd) {
 func (a approvalModel) decisionKey(k tea.KeyPressMsg) approvalModel {
 	switch strings.ToLower(k.String()) {
 	case "y", "enter":
-		return a.answer(agent.DecideOnce, "")
+		return a.answer(agent.AnswerOnce, "")
 	case "s":
-		return a.answer(agent.DecideSession, "")
+		return a.answer(agent.AnswerSession, "")
 	case "a":
-		return a.answer(agent.DecideAlways, "")
+		return a.answer(agent.AnswerAlways, "")
 	case "n":
 		a.typing = true
 	case "esc":
-		return a.answer(agent.DecideDeny, "")
+		return a.answer(agent.AnswerDeny, "")
 	}
 	return a
 }
@@ -84,9 +84,9 @@ func (a approvalModel) decisionKey(k tea.KeyPressMsg) approvalModel {
 func (a approvalModel) reasonKey(k tea.KeyPressMsg) approvalModel {
 	switch k.String() {
 	case "enter":
-		return a.answer(agent.DecideDeny, strings.TrimSpace(a.reason))
+		return a.answer(agent.AnswerDeny, strings.TrimSpace(a.reason))
 	case "esc":
-		return a.answer(agent.DecideDeny, "")
+		return a.answer(agent.AnswerDeny, "")
 	}
 	a.reason = editLine(a.reason, k)
 	return a

@@ -393,7 +393,7 @@ func (m *model) stop() {
 // input; with nothing left to clear, a second Ctrl+C within quitWindow
 // quits.
 func (m *model) ctrlC() tea.Cmd {
-	m.approval = m.approval.answer(agent.DecideDeny, "")
+	m.approval = m.approval.answer(agent.AnswerDeny, "")
 	m.picker, m.keys = nil, nil
 	m.input.closeMenu()
 	if m.tv != nil {

@@ -28,7 +28,7 @@ type askReq struct {
 }
 
 type answer struct {
-	d      agent.Decision
+	d      agent.Answer
 	reason string
 }
 
@@ -143,7 +143,7 @@ func isRalphText(it item) bool {
 type approver struct{ q *queue }
 
 // Approve queues the question and waits for the answer or ctx's end.
-func (a approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+func (a approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
 	req = termsafe.Approval(req)
 	r := &askReq{req: req, reply: make(chan answer, 1)}
 	a.q.push(item{ask: r})
@@ -151,6 +151,6 @@ func (a approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.De
 	case ans := <-r.reply:
 		return ans.d, ans.reason, nil
 	case <-ctx.Done():
-		return agent.DecideDeny, "", ctx.Err()
+		return agent.AnswerDeny, "", ctx.Err()
 	}
 }

@@ -51,7 +51,7 @@ type card struct {
 	Started  time.Time
 	Done     bool
 	Result   *agent.ToolResultInfo
-	Decision agent.Decision // the approval answer, "" when none was asked
+	Decision agent.Answer // the approval answer, "" when none was asked
 }
 
 // commandOf returns the command line of a shell tool call ("" otherwise).
@@ -90,7 +90,7 @@ func renderCard(s styles, c *card, spin string, width int, verbose bool) string 
 	if len(tail) > 0 {
 		head += s.paint(s.faint, " · "+strings.Join(nonEmpty(tail), " · "))
 	}
-	if c.Decision != "" && c.Decision != agent.DecideOnce {
+	if c.Decision != "" && c.Decision != agent.AnswerOnce {
 		head += s.paint(s.faint, " · "+decisionLabel(c.Decision))
 	}
 	b.WriteString(truncateLine(head, width))
@@ -128,13 +128,13 @@ func nonEmpty(ss []string) []string {
 	return out
 }
 
-func decisionLabel(d agent.Decision) string {
+func decisionLabel(d agent.Answer) string {
 	switch d {
-	case agent.DecideSession:
+	case agent.AnswerSession:
 		return "allowed for this session"
-	case agent.DecideAlways:
+	case agent.AnswerAlways:
 		return "always allowed here"
-	case agent.DecideDeny:
+	case agent.AnswerDeny:
 		return "denied"
 	}
 	return string(d)

@@ -30,7 +30,7 @@ type streamModel struct {
 	reasoning     string // the reasoning streamed since the last text
 	reasonStart   time.Time
 	cards         []*card // tool calls still running
-	decisions     map[string]agent.Decision
+	decisions     map[string]agent.Answer
 	verbose       bool // full tool output and reasoning (/verbose)
 	expandRsn     bool // reasoning expanded (Ctrl+O)
 
@@ -43,7 +43,7 @@ type streamModel struct {
 
 // newStream returns an empty stream width cells wide.
 func newStream(st styles, color, fullscreen bool, width int) streamModel {
-	s := streamModel{st: st, color: color, fullscreen: fullscreen, width: width, mdStyle: "dark", decisions: map[string]agent.Decision{}}
+	s := streamModel{st: st, color: color, fullscreen: fullscreen, width: width, mdStyle: "dark", decisions: map[string]agent.Answer{}}
 	if !color {
 		s.mdStyle = "notty"
 	}
@@ -96,8 +96,8 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		tc := e.ToolCall
 		s.cards = append(s.cards, &card{ID: tc.ID, Name: tc.Name, Args: tc.Arguments, Started: time.Now()})
 	case agent.EventApproval:
-		if a := e.Approval; a != nil && a.Decision != "" {
-			s.decisions[a.CallID] = a.Decision
+		if a := e.Approval; a != nil && a.Answer != "" {
+			s.decisions[a.CallID] = a.Answer
 		}
 	case agent.EventToolResult:
 		s.toolResult(e.ToolResult)

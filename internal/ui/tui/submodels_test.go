@@ -54,16 +54,16 @@ func TestInputHistory(t *testing.T) {
 func TestApprovalKeysAnswer(t *testing.T) {
 	cases := []struct {
 		keys   []tea.KeyPressMsg
-		want   agent.Decision
+		want   agent.Answer
 		reason string
 	}{
-		{[]tea.KeyPressMsg{press('y').(tea.KeyPressMsg)}, agent.DecideOnce, ""},
-		{[]tea.KeyPressMsg{keyOf(tea.KeyEnter)}, agent.DecideOnce, ""},
-		{[]tea.KeyPressMsg{press('s').(tea.KeyPressMsg)}, agent.DecideSession, ""},
-		{[]tea.KeyPressMsg{press('a').(tea.KeyPressMsg)}, agent.DecideAlways, ""},
-		{[]tea.KeyPressMsg{keyOf(tea.KeyEscape)}, agent.DecideDeny, ""},
+		{[]tea.KeyPressMsg{press('y').(tea.KeyPressMsg)}, agent.AnswerOnce, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyEnter)}, agent.AnswerOnce, ""},
+		{[]tea.KeyPressMsg{press('s').(tea.KeyPressMsg)}, agent.AnswerSession, ""},
+		{[]tea.KeyPressMsg{press('a').(tea.KeyPressMsg)}, agent.AnswerAlways, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyEscape)}, agent.AnswerDeny, ""},
 		{[]tea.KeyPressMsg{press('n').(tea.KeyPressMsg), press('n').(tea.KeyPressMsg), press('o').(tea.KeyPressMsg),
-			press('x').(tea.KeyPressMsg), keyOf(tea.KeyBackspace), keyOf(tea.KeyEnter)}, agent.DecideDeny, "no"},
+			press('x').(tea.KeyPressMsg), keyOf(tea.KeyBackspace), keyOf(tea.KeyEnter)}, agent.AnswerDeny, "no"},
 	}
 	for i, c := range cases {
 		r := &askReq{req: agent.ApprovalInfo{Tool: "write_file"}, reply: make(chan answer, 1)}

@@ -35,7 +35,7 @@ func TestGoldenCards(t *testing.T) {
 	cases := map[string]*card{
 		"read": {Name: "read_file", Args: json.RawMessage(`{"path":"utils.go"}`), Done: true,
 			Result: &agent.ToolResultInfo{OK: true, Output: "package utils", DurationMS: 3, Meta: meta(t, map[string]any{"lines": 120})}},
-		"edit": {Name: "edit_file", Args: json.RawMessage(`{"path":"hello.go"}`), Done: true, Decision: agent.DecideSession,
+		"edit": {Name: "edit_file", Args: json.RawMessage(`{"path":"hello.go"}`), Done: true, Decision: agent.AnswerSession,
 			Result: &agent.ToolResultInfo{OK: true, Output: "edited", DurationMS: 12, Meta: meta(t, map[string]any{"diff": sampleDiff})}},
 		"command": {Name: "run_command", Args: json.RawMessage(`{"command":"go test ./..."}`), Done: true,
 			Result: &agent.ToolResultInfo{OK: true, Output: "ok  \tx\t0.1s\n--- FAIL: TestX\nFAIL", DurationMS: 1500, Meta: meta(t, map[string]any{"exit_code": 1})}},

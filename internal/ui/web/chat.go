@@ -69,7 +69,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 
 	sw := newSSE(w)
 	emit := func(e agent.Event) {
-		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Decision == "" {
+		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "" {
 			s.approvals.open(ls.sess.ID, *e.Approval)
 		}
 		sw.event(string(e.Type), e)
@@ -300,7 +300,7 @@ type pendingApproval struct {
 }
 
 type approvalAnswer struct {
-	decision agent.Decision
+	decision agent.Answer
 	reason   string
 }
 
@@ -379,14 +379,14 @@ type webApprover struct {
 
 // Approve waits for the page's answer or for ctx (the chat request: a
 // closed tab ends the wait). Errors: ctx's error.
-func (w *webApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Decision, string, error) {
+func (w *webApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
 	p := w.a.open(w.session, req)
 	defer w.a.remove(w.session, req.ID)
 	select {
 	case ans := <-p.answer:
 		return ans.decision, ans.reason, nil
 	case <-ctx.Done():
-		return agent.DecideDeny, "", ctx.Err()
+		return agent.AnswerDeny, "", ctx.Err()
 	}
 }
 
@@ -402,9 +402,9 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	d := agent.Decision(req.Decision)
+	d := agent.Answer(req.Decision)
 	switch d {
-	case agent.DecideOnce, agent.DecideSession, agent.DecideAlways, agent.DecideDeny:
+	case agent.AnswerOnce, agent.AnswerSession, agent.AnswerAlways, agent.AnswerDeny:
 	default:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("decision must be once, session, always or deny, not %q", req.Decision))
 		return
