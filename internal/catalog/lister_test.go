@@ -409,7 +409,6 @@ func (g *cachedGroq) list(t *testing.T, opts ListOptions) ModelList {
 // checkFetchThenCache: the first list is fetched and cached (0600), a
 // fresh cache answers without a request, and Refresh fetches anyway.
 func (g *cachedGroq) checkFetchThenCache(t *testing.T) {
-	t.Helper()
 	ml := g.list(t, ListOptions{})
 	require.Equal(t, SourceLive, ml.Source)
 	require.Equal(t, g.t0, ml.FetchedAt)
@@ -436,7 +435,6 @@ func (g *cachedGroq) checkFetchThenCache(t *testing.T) {
 // checkServerDown: with the server failing, a fresh cache still answers
 // with Refresh, and past the TTL the stale cache answers.
 func (g *cachedGroq) checkServerDown(t *testing.T) {
-	t.Helper()
 	g.f.failing.Store(true)
 	g.clock.t = g.t0.Add(6 * time.Hour)
 	ml := g.list(t, ListOptions{Refresh: true})
@@ -461,7 +459,6 @@ func (g *cachedGroq) checkServerDown(t *testing.T) {
 // checkServerBack: the server answers again; past the TTL the list is
 // fetched and the cache renewed.
 func (g *cachedGroq) checkServerBack(t *testing.T) {
-	t.Helper()
 	g.f.failing.Store(false)
 	ml := g.list(t, ListOptions{})
 	require.Equal(t, SourceLive, ml.Source)

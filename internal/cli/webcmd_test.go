@@ -116,7 +116,6 @@ func (w *webRun) stop(t *testing.T) {
 // checkTokenFile checks the one token file under the state directory
 // (mode 0600, holding token and url) and returns its path.
 func checkTokenFile(t *testing.T, e *e2e, url, token string) string {
-	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(e.home, ".local", "state", "aidex", "web", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("token files: %v", files)
@@ -136,7 +135,6 @@ func checkTokenFile(t *testing.T, e *e2e, url, token string) string {
 // checkTokenAuth checks over the real listener that /api/status is 401
 // without the token and answers with it.
 func checkTokenAuth(t *testing.T, base, token string) {
-	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, base+"/api/status", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -146,7 +146,6 @@ func fuzzConversation(text, id, args, sig string, shape uint8) []llm.Message {
 // tool_use inputs that are JSON objects, no empty text block, and tool ids
 // the API accepts.
 func checkWireMessage(t *testing.T, msgs []wireMessage, i int) {
-	t.Helper()
 	m := msgs[i]
 	if len(m.Content) == 0 {
 		t.Fatalf("message %d is empty", i)

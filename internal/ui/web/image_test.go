@@ -86,7 +86,6 @@ func TestImageEndpoint(t *testing.T) {
 // checkImageGenerate: the answer carries the service's bytes unchanged
 // and the request's parameters reach the service.
 func checkImageGenerate(t *testing.T, e *env, p *pollinations) {
-	t.Helper()
 	var out imageAnswer
 	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "a red fox", "width": 256, "height": 128, "seed": 7}, &out); st != http.StatusOK {
 		t.Fatalf("generate: %d %s", st, out.Error)
@@ -107,7 +106,6 @@ func checkImageGenerate(t *testing.T, e *env, p *pollinations) {
 // workspace, adds the type's extension, and refuses an existing file
 // (409) unless overwrite.
 func checkImageSaveAs(t *testing.T, e *env) {
-	t.Helper()
 	var out imageAnswer
 	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "a red fox", "save_as": "img/fox.png"}, &out); st != http.StatusOK || out.Saved != "img/fox.png" {
 		t.Fatalf("save: %d %+v", st, out)
@@ -131,7 +129,6 @@ func checkImageSaveAs(t *testing.T, e *env) {
 // checkImageRefusedPaths: save_as paths out of the workspace are 403
 // before the service is asked, and nothing is written outside.
 func checkImageRefusedPaths(t *testing.T, e *env, p *pollinations) {
-	t.Helper()
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(e.ws, "link")); err != nil {
 		t.Fatal(err)
@@ -157,7 +154,6 @@ func checkImageRefusedPaths(t *testing.T, e *env, p *pollinations) {
 // checkImageBadRequests: bad requests are 400 (a form body 415) without a
 // request to the service.
 func checkImageBadRequests(t *testing.T, e *env, p *pollinations) {
-	t.Helper()
 	before := p.calls.Load()
 	for _, bad := range []any{
 		map[string]any{},
