@@ -372,74 +372,98 @@ func (f *flaky) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 }
 
 func TestListCacheFreshnessAndFallbacks(t *testing.T) {
+	g := newCachedGroq(t)
+	g.checkFetchThenCache(t)
+	g.checkServerDown(t)
+	g.checkServerBack(t)
+}
+
+// cachedGroq is a Lister with a model cache and a fake clock, in front of
+// a flaky groq endpoint.
+type cachedGroq struct {
+	f     *flaky
+	l     *Lister
+	p     Provider
+	clock *fakeClock
+	t0    time.Time
+	dir   string
+}
+
+func newCachedGroq(t *testing.T) *cachedGroq {
 	f := &flaky{}
 	srv := httptest.NewServer(f)
-	defer srv.Close()
-	dir := filepath.Join(t.TempDir(), "models")
+	t.Cleanup(srv.Close)
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	clock := &fakeClock{t: t0}
-	l := &Lister{HTTP: srv.Client(), CacheDir: dir, Now: clock.Now, Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
-	p := providerAt(t, "groq", srv.URL)
-	ctx := context.Background()
+	g := &cachedGroq{f: f, clock: &fakeClock{t: t0}, t0: t0, dir: filepath.Join(t.TempDir(), "models"), p: providerAt(t, "groq", srv.URL)}
+	g.l = &Lister{HTTP: srv.Client(), CacheDir: g.dir, Now: g.clock.Now, Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
+	return g
+}
 
-	ml, err := l.List(ctx, p, ListOptions{})
+func (g *cachedGroq) list(t *testing.T, opts ListOptions) ModelList {
+	t.Helper()
+	ml, err := g.l.List(context.Background(), g.p, opts)
 	require.NoError(t, err)
+	return ml
+}
+
+// checkFetchThenCache: the first list is fetched and cached (0600), a
+// fresh cache answers without a request, and Refresh fetches anyway.
+func (g *cachedGroq) checkFetchThenCache(t *testing.T) {
+	ml := g.list(t, ListOptions{})
 	require.Equal(t, SourceLive, ml.Source)
-	require.Equal(t, t0, ml.FetchedAt)
-	require.Equal(t, int32(1), f.calls.Load())
-	info, err := os.Stat(filepath.Join(dir, "groq.json"))
+	require.Equal(t, g.t0, ml.FetchedAt)
+	require.Equal(t, int32(1), g.f.calls.Load())
+	info, err := os.Stat(filepath.Join(g.dir, "groq.json"))
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
 
-	clock.t = t0.Add(5 * time.Hour)
-	ml, err = l.List(ctx, p, ListOptions{})
-	require.NoError(t, err)
+	g.clock.t = g.t0.Add(5 * time.Hour)
+	ml = g.list(t, ListOptions{})
 	require.Equal(t, SourceCache, ml.Source)
-	require.Equal(t, t0, ml.FetchedAt)
-	require.Equal(t, int32(1), f.calls.Load(), "a fresh cache needs no request")
+	require.Equal(t, g.t0, ml.FetchedAt)
+	require.Equal(t, int32(1), g.f.calls.Load(), "a fresh cache needs no request")
 	require.Equal(t, []string{"brand-new-model", "llama-3.3-70b-versatile"}, ids(ml.Models))
 	require.Equal(t, 131072, modelByID(t, ml.Models, "llama-3.3-70b-versatile").ContextWindow)
 	require.Contains(t, ml.Note, "5h ago")
 
-	ml, err = l.List(ctx, p, ListOptions{Refresh: true})
-	require.NoError(t, err)
+	ml = g.list(t, ListOptions{Refresh: true})
 	require.Equal(t, SourceLive, ml.Source, "--refresh skips a fresh cache")
-	require.Equal(t, int32(2), f.calls.Load())
-	require.Equal(t, clock.t, ml.FetchedAt)
+	require.Equal(t, int32(2), g.f.calls.Load())
+	require.Equal(t, g.clock.t, ml.FetchedAt)
+}
 
-	// The server fails: a fresh cache still answers with Refresh.
-	f.failing.Store(true)
-	clock.t = t0.Add(6 * time.Hour)
-	ml, err = l.List(ctx, p, ListOptions{Refresh: true})
-	require.NoError(t, err)
+// checkServerDown: with the server failing, a fresh cache still answers
+// with Refresh, and past the TTL the stale cache answers.
+func (g *cachedGroq) checkServerDown(t *testing.T) {
+	g.f.failing.Store(true)
+	g.clock.t = g.t0.Add(6 * time.Hour)
+	ml := g.list(t, ListOptions{Refresh: true})
 	require.Equal(t, SourceCache, ml.Source)
 	require.NotNil(t, ml.Err)
 	require.Equal(t, "live list failed (500 Internal Server Error): served from cache (1h ago)", ml.Note)
 	require.Len(t, ml.Models, 2)
 
-	// Past the TTL and the server still fails: the stale cache answers.
-	clock.t = t0.Add(20 * time.Hour)
-	ml, err = l.List(ctx, p, ListOptions{})
-	require.NoError(t, err)
+	g.clock.t = g.t0.Add(20 * time.Hour)
+	ml = g.list(t, ListOptions{})
 	require.Equal(t, SourceStaleCache, ml.Source)
-	require.Equal(t, t0.Add(5*time.Hour), ml.FetchedAt)
+	require.Equal(t, g.t0.Add(5*time.Hour), ml.FetchedAt)
 	var he *HTTPError
 	require.True(t, errorsAs(ml.Err, &he))
 	require.Equal(t, 500, he.Status)
 	require.Equal(t, "live list failed (500 Internal Server Error): served from stale cache (15h ago)", ml.Note)
 	require.Len(t, ml.Models, 2)
-	free, err := l.List(ctx, p, ListOptions{FreeOnly: true})
-	require.NoError(t, err)
+	free := g.list(t, ListOptions{FreeOnly: true})
 	require.Len(t, free.Models, 2, "groq is all free")
+}
 
-	// The server is back: past the TTL, the list is fetched and the cache renewed.
-	f.failing.Store(false)
-	ml, err = l.List(ctx, p, ListOptions{})
-	require.NoError(t, err)
+// checkServerBack: the server answers again; past the TTL the list is
+// fetched and the cache renewed.
+func (g *cachedGroq) checkServerBack(t *testing.T) {
+	g.f.failing.Store(false)
+	ml := g.list(t, ListOptions{})
 	require.Equal(t, SourceLive, ml.Source)
-	clock.t = t0.Add(21 * time.Hour)
-	ml, err = l.List(ctx, p, ListOptions{})
-	require.NoError(t, err)
+	g.clock.t = g.t0.Add(21 * time.Hour)
+	ml = g.list(t, ListOptions{})
 	require.Equal(t, SourceCache, ml.Source)
 }
 
@@ -551,9 +575,12 @@ func TestListCancelled(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 }
 
-func TestProbe(t *testing.T) {
-	var lastQuery atomic.Value
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+// probeServer answers GET /key (a bearer "good" is valid) and the models
+// endpoints (keys "bad" are refused, "busy" is rate limited); lastQuery is
+// the last request's query.
+func probeServer(t *testing.T) (srv *httptest.Server, lastQuery *atomic.Value) {
+	lastQuery = &atomic.Value{}
+	srv = server(t, func(w http.ResponseWriter, r *http.Request) {
 		lastQuery.Store(r.URL.RawQuery)
 		switch {
 		case r.URL.Path == "/key":
@@ -576,43 +603,55 @@ func TestProbe(t *testing.T) {
 			http.NotFound(w, r)
 		}
 	})
+	return srv, lastQuery
+}
+
+func TestProbe(t *testing.T) {
+	srv, lastQuery := probeServer(t)
 	ctx := context.Background()
-	groq := providerAt(t, "groq", srv.URL)
-	require.NoError(t, Probe(ctx, groq, "good", srv.Client()))
+	t.Run("openai-compatible", func(t *testing.T) {
+		groq := providerAt(t, "groq", srv.URL)
+		require.NoError(t, Probe(ctx, groq, "good", srv.Client()))
 
-	err := Probe(ctx, groq, "bad", srv.Client())
-	require.ErrorIs(t, err, ErrUnauthorized)
-	require.ErrorContains(t, err, "check GROQ_API_KEY (get a key at https://console.groq.com/keys)")
+		err := Probe(ctx, groq, "bad", srv.Client())
+		require.ErrorIs(t, err, ErrUnauthorized)
+		require.ErrorContains(t, err, "check GROQ_API_KEY (get a key at https://console.groq.com/keys)")
 
-	require.ErrorIs(t, Probe(ctx, groq, "busy", srv.Client()), ErrRateLimited)
+		require.ErrorIs(t, Probe(ctx, groq, "busy", srv.Client()), ErrRateLimited)
 
-	err = Probe(ctx, groq, "", srv.Client())
-	require.ErrorIs(t, err, ErrMissingKey)
-	require.ErrorContains(t, err, "set GROQ_API_KEY")
-
-	ant := providerAt(t, "anthropic", srv.URL)
-	require.NoError(t, Probe(ctx, ant, "good", srv.Client()))
-	require.Equal(t, "limit=1", lastQuery.Load(), "a probe asks for one model")
-	require.ErrorIs(t, Probe(ctx, ant, "bad", srv.Client()), ErrUnauthorized)
-
-	or := providerAt(t, "openrouter", srv.URL)
-	or.KeyCheckURL = srv.URL + "/key"
-	require.NoError(t, Probe(ctx, or, "good", srv.Client()))
-	err = Probe(ctx, or, "wrong", srv.Client())
-	require.ErrorIs(t, err, ErrUnauthorized)
-	require.ErrorContains(t, err, "check OPENROUTER_API_KEY")
-
-	noModels := providerAt(t, "zhipu", srv.URL+"/api/paas/v4")
-	err = Probe(ctx, noModels, "good", srv.Client())
-	require.ErrorIs(t, err, ErrNoModelsEndpoint)
-	require.ErrorContains(t, err, "check its base_url")
-
-	pol := providerAt(t, "pollinations", srv.URL)
-	pol.ModelsURL = srv.URL + "/v1/models"
-	require.NoError(t, Probe(ctx, pol, "", srv.Client()), "key-free providers need no key")
-
-	cu, _ := mustLoad(t).Provider("custom")
-	require.ErrorContains(t, Probe(ctx, cu, "", nil), "custom_base_url")
+		err = Probe(ctx, groq, "", srv.Client())
+		require.ErrorIs(t, err, ErrMissingKey)
+		require.ErrorContains(t, err, "set GROQ_API_KEY")
+	})
+	t.Run("anthropic", func(t *testing.T) {
+		ant := providerAt(t, "anthropic", srv.URL)
+		require.NoError(t, Probe(ctx, ant, "good", srv.Client()))
+		require.Equal(t, "limit=1", lastQuery.Load(), "a probe asks for one model")
+		require.ErrorIs(t, Probe(ctx, ant, "bad", srv.Client()), ErrUnauthorized)
+	})
+	t.Run("key check URL", func(t *testing.T) {
+		or := providerAt(t, "openrouter", srv.URL)
+		or.KeyCheckURL = srv.URL + "/key"
+		require.NoError(t, Probe(ctx, or, "good", srv.Client()))
+		err := Probe(ctx, or, "wrong", srv.Client())
+		require.ErrorIs(t, err, ErrUnauthorized)
+		require.ErrorContains(t, err, "check OPENROUTER_API_KEY")
+	})
+	t.Run("no models endpoint", func(t *testing.T) {
+		noModels := providerAt(t, "zhipu", srv.URL+"/api/paas/v4")
+		err := Probe(ctx, noModels, "good", srv.Client())
+		require.ErrorIs(t, err, ErrNoModelsEndpoint)
+		require.ErrorContains(t, err, "check its base_url")
+	})
+	t.Run("key-free", func(t *testing.T) {
+		pol := providerAt(t, "pollinations", srv.URL)
+		pol.ModelsURL = srv.URL + "/v1/models"
+		require.NoError(t, Probe(ctx, pol, "", srv.Client()), "key-free providers need no key")
+	})
+	t.Run("unconfigured custom", func(t *testing.T) {
+		cu, _ := mustLoad(t).Provider("custom")
+		require.ErrorContains(t, Probe(ctx, cu, "", nil), "custom_base_url")
+	})
 }
 
 func TestHTTPErrorMessages(t *testing.T) {

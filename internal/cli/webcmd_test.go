@@ -41,29 +41,8 @@ func (s *syncBuffer) String() string {
 func TestWebCommand(t *testing.T) {
 	srv := llmtest.NewScript(t)
 	e := newE2E(t, srv, "openai", "")
-	var out, errOut syncBuffer
-	a := newApp(Process{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return e.env[k] }})
-	a.flags.workspace = e.ws
-	cmd := newWebCmd(a)
-	cmd.SetArgs([]string{"--port", "0"})
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx) }()
-	var url string
-	deadline := time.Now().Add(20 * time.Second)
-	for url == "" {
-		if line, ok := strings.CutPrefix(strings.TrimSpace(out.String()), "aidex web: "); ok {
-			url = line
-			break
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("no URL line; stdout %q stderr %q", out.String(), errOut.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	w := startWebCmd(t, e)
+	url := w.waitURL(t)
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/?token=") {
 		t.Fatalf("URL line %q", url)
 	}
@@ -72,6 +51,71 @@ func TestWebCommand(t *testing.T) {
 		t.Errorf("token %q is shorter than 128 bits", token)
 	}
 	base := strings.TrimSuffix(url[:strings.Index(url, "?")], "/")
+	file := checkTokenFile(t, e, url, token)
+	checkTokenAuth(t, base, token)
+	w.stop(t)
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Error("the token file was left behind")
+	}
+}
+
+// webRun is `aidex web` running in the background.
+type webRun struct {
+	out, errOut *syncBuffer
+	cancel      context.CancelFunc
+	done        chan error
+}
+
+// startWebCmd starts `aidex web --port 0` in e's workspace; the test's
+// end cancels it.
+func startWebCmd(t *testing.T, e *e2e) *webRun {
+	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1)}
+	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
+	a.flags.workspace = e.ws
+	cmd := newWebCmd(a)
+	cmd.SetArgs([]string{"--port", "0"})
+	cmd.SetOut(w.out)
+	cmd.SetErr(w.errOut)
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel = cancel
+	t.Cleanup(cancel)
+	go func() { w.done <- cmd.ExecuteContext(ctx) }()
+	return w
+}
+
+// waitURL waits (20 s) for the "aidex web: URL" line and returns the URL.
+func (w *webRun) waitURL(t *testing.T) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if line, ok := strings.CutPrefix(strings.TrimSpace(w.out.String()), "aidex web: "); ok {
+			return line
+		}
+		if time.Now().After(deadline) {
+			w.cancel()
+			t.Fatalf("no URL line; stdout %q stderr %q", w.out.String(), w.errOut.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop cancels the command and checks that it ends (10 s) without error.
+func (w *webRun) stop(t *testing.T) {
+	t.Helper()
+	w.cancel()
+	select {
+	case err := <-w.done:
+		if err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("aidex web did not stop")
+	}
+}
+
+// checkTokenFile checks the one token file under the state directory
+// (mode 0600, holding token and url) and returns its path.
+func checkTokenFile(t *testing.T, e *e2e, url, token string) string {
 	files, _ := filepath.Glob(filepath.Join(e.home, ".local", "state", "aidex", "web", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("token files: %v", files)
@@ -85,6 +129,12 @@ func TestWebCommand(t *testing.T) {
 	if json.Unmarshal(data, &tf) != nil || tf.Token != token || tf.URL != url {
 		t.Errorf("token file %s", data)
 	}
+	return files[0]
+}
+
+// checkTokenAuth checks over the real listener that /api/status is 401
+// without the token and answers with it.
+func checkTokenAuth(t *testing.T, base, token string) {
 	req, _ := http.NewRequest(http.MethodGet, base+"/api/status", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -103,18 +153,6 @@ func TestWebCommand(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"provider":"fake"`) {
 		t.Errorf("status: %d %s", resp.StatusCode, body)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("aidex web did not stop")
-	}
-	if _, err := os.Stat(files[0]); !os.IsNotExist(err) {
-		t.Error("the token file was left behind")
 	}
 }
 

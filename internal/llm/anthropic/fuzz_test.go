@@ -93,25 +93,7 @@ func FuzzBuildRequest(f *testing.F) {
 	f.Add("", "", `"x"`, "", false, uint8(0))
 	f.Add("t", "id", `[1]`, "s", true, uint8(255))
 	f.Fuzz(func(t *testing.T, text, id, args, sig string, cache bool, shape uint8) {
-		var msgs []llm.Message
-		for i := range 8 {
-			if shape&(1<<i) == 0 {
-				msgs = append(msgs, llm.UserText(text))
-				continue
-			}
-			switch i % 3 {
-			case 0:
-				msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{
-					{Type: llm.PartReasoning, Text: text, Signature: sig},
-					{Type: llm.PartText, Text: text},
-					{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "n", Arguments: json.RawMessage(args)}},
-				}})
-			case 1:
-				msgs = append(msgs, llm.ToolResults(llm.ToolResult{CallID: id, Content: text}))
-			default:
-				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartImage, Data: []byte(text)}}})
-			}
-		}
+		msgs := fuzzConversation(text, id, args, sig, shape)
 		wr, err := buildRequest(&llm.Request{Model: "m", System: text, Messages: msgs, Tools: []llm.Tool{{Name: "n"}}, CacheControl: cache})
 		if err != nil {
 			t.Fatal(err)
@@ -127,35 +109,70 @@ func FuzzBuildRequest(f *testing.F) {
 		if n := countBreakpoints(generic); n > 4 {
 			t.Fatalf("%d cache breakpoints", n)
 		}
-		for i, m := range wr.Messages {
-			if len(m.Content) == 0 {
-				t.Fatalf("message %d is empty", i)
-			}
-			if i > 0 && wr.Messages[i-1].Role == m.Role {
-				t.Fatalf("messages %d and %d share role %s", i-1, i, m.Role)
-			}
-			seenOther := false
-			for _, b := range m.Content {
-				switch b.Type {
-				case "tool_result":
-					if seenOther {
-						t.Fatalf("message %d: tool_result after another block", i)
-					}
-				case "tool_use":
-					if !json.Valid(b.Input) || b.Input[0] != '{' {
-						t.Fatalf("tool_use input %q is not an object", b.Input)
-					}
-					fallthrough
-				default:
-					seenOther = true
-				}
-				if b.Type == "text" && b.Text == "" {
-					t.Fatalf("empty text block")
-				}
-				if b.ID != "" && toolID(b.ID) != b.ID || b.ToolUseID != "" && toolID(b.ToolUseID) != b.ToolUseID {
-					t.Fatalf("invalid tool id in %+v", b)
-				}
-			}
+		for i := range wr.Messages {
+			checkWireMessage(t, wr.Messages, i)
 		}
 	})
+}
+
+// fuzzConversation builds eight messages from the fuzzer's values: where
+// bit i of shape is 0, a user text; otherwise, by i%3, an assistant turn
+// (reasoning, text and a tool call), tool results, or a user image.
+func fuzzConversation(text, id, args, sig string, shape uint8) []llm.Message {
+	var msgs []llm.Message
+	for i := range 8 {
+		if shape&(1<<i) == 0 {
+			msgs = append(msgs, llm.UserText(text))
+			continue
+		}
+		switch i % 3 {
+		case 0:
+			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{
+				{Type: llm.PartReasoning, Text: text, Signature: sig},
+				{Type: llm.PartText, Text: text},
+				{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "n", Arguments: json.RawMessage(args)}},
+			}})
+		case 1:
+			msgs = append(msgs, llm.ToolResults(llm.ToolResult{CallID: id, Content: text}))
+		default:
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartImage, Data: []byte(text)}}})
+		}
+	}
+	return msgs
+}
+
+// checkWireMessage checks message i of an encoded request: not empty, not
+// the role of the one before, tool results before any other block,
+// tool_use inputs that are JSON objects, no empty text block, and tool ids
+// the API accepts.
+func checkWireMessage(t *testing.T, msgs []wireMessage, i int) {
+	m := msgs[i]
+	if len(m.Content) == 0 {
+		t.Fatalf("message %d is empty", i)
+	}
+	if i > 0 && msgs[i-1].Role == m.Role {
+		t.Fatalf("messages %d and %d share role %s", i-1, i, m.Role)
+	}
+	seenOther := false
+	for _, b := range m.Content {
+		switch b.Type {
+		case "tool_result":
+			if seenOther {
+				t.Fatalf("message %d: tool_result after another block", i)
+			}
+		case "tool_use":
+			if !json.Valid(b.Input) || b.Input[0] != '{' {
+				t.Fatalf("tool_use input %q is not an object", b.Input)
+			}
+			fallthrough
+		default:
+			seenOther = true
+		}
+		if b.Type == "text" && b.Text == "" {
+			t.Fatalf("empty text block")
+		}
+		if b.ID != "" && toolID(b.ID) != b.ID || b.ToolUseID != "" && toolID(b.ToolUseID) != b.ToolUseID {
+			t.Fatalf("invalid tool id in %+v", b)
+		}
+	}
 }

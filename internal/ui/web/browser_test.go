@@ -123,8 +123,17 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the token stayed in the address bar: %s", u)
 	}
 	screenshot(t, ctx, "chat-empty")
+	browseChat(t, ctx)
+	browseApproval(t, ctx, e)
+	browseFiles(t, ctx, e, crlf)
+	browseModels(t, ctx, e)
+	browseOtherPanels(t, ctx)
+	checkNoPageErrors(t, ctx)
+}
 
-	// Chat: the streamed answer appears, rendered as Markdown, with no image loaded and no HTML injected.
+// browseChat sends a message: the streamed answer appears, rendered as
+// Markdown, with no image loaded and no HTML injected.
+func browseChat(t *testing.T, ctx context.Context) {
 	do(t, ctx, "send a message", chromedp.SendKeys(chromedp.CSS("#chat-input"), "say hello"), chromedp.Click(chromedp.CSS("#send")))
 	waitJS(t, ctx, "the streamed answer", `[...document.querySelectorAll('.msg.assistant')].some(m => m.textContent.includes('Hello from the scripted model.') && m.querySelector('strong'))`)
 	waitJS(t, ctx, "the run to end", `!document.body.classList.contains('running')`)
@@ -133,8 +142,10 @@ func TestBrowser(t *testing.T) {
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.msg.assistant img, .msg.assistant script').length`)); n != 0 {
 		t.Errorf("model output created %d img/script elements", n)
 	}
+}
 
-	// Approve a write from its button.
+// browseApproval asks for a write and approves it from its button.
+func browseApproval(t *testing.T, ctx context.Context, e *env) {
 	do(t, ctx, "ask for a write", chromedp.SendKeys(chromedp.CSS("#chat-input"), "write a file"), chromedp.Click(chromedp.CSS("#send")))
 	waitJS(t, ctx, "the approval buttons", `document.querySelector('.approval button[data-decision="once"]') !== null`)
 	screenshot(t, ctx, "chat-approval")
@@ -145,8 +156,12 @@ func TestBrowser(t *testing.T) {
 	}
 	waitJS(t, ctx, "the tool card marked done", `document.querySelector('.tool-card.ok .diff-add') !== null`)
 	screenshot(t, ctx, "chat")
+}
 
-	// Files: open a CRLF file, save it unchanged (bytes identical), then edit and save.
+// browseFiles opens edit.txt (crlf, its CRLF content) in the Files panel,
+// saves it unchanged (bytes identical), then edits and saves it (CRLF
+// kept), and opens a directory.
+func browseFiles(t *testing.T, ctx context.Context, e *env, crlf string) {
 	do(t, ctx, "open Files", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="files"]`)))
 	waitJS(t, ctx, "the tree", `document.querySelector('#tree li.file[data-path="edit.txt"] .label') !== null`)
 	do(t, ctx, "open edit.txt", chromedp.Click(chromedp.CSS(`#tree li.file[data-path="edit.txt"] .label`)))
@@ -167,8 +182,10 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, "open src", chromedp.Click(chromedp.CSS(`#tree li.dir[data-path="src"] .label`)))
 	waitJS(t, ctx, "src/main.go", `document.querySelector('#tree li.file[data-path="src/main.go"]') !== null`)
 	screenshot(t, ctx, "files")
+}
 
-	// Models: switch to m2.
+// browseModels switches to m2 in the Models panel.
+func browseModels(t *testing.T, ctx context.Context, e *env) {
 	do(t, ctx, "open Models", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="models"]`)))
 	waitJS(t, ctx, "the model list", `document.querySelector('tr.model-row[data-id="m2"] button.use') !== null`)
 	screenshot(t, ctx, "models")
@@ -177,8 +194,11 @@ func TestBrowser(t *testing.T) {
 	if m := e.srv.Runtime().Model; m != "m2" {
 		t.Errorf("server model = %s", m)
 	}
+}
 
-	// Ralph (an empty list opens the add form) and Settings.
+// browseOtherPanels visits Ralph (an empty list opens the add form) and
+// Settings, switches the theme and goes back to Chat.
+func browseOtherPanels(t *testing.T, ctx context.Context) {
 	do(t, ctx, "open Ralph", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="ralph"]`)))
 	waitJS(t, ctx, "the empty Ralph panel", `document.querySelector('#ralph-list').textContent.includes('No tasks yet') && !document.querySelector('#ralph-add').hidden`)
 	screenshot(t, ctx, "ralph-empty")
@@ -193,7 +213,11 @@ func TestBrowser(t *testing.T) {
 	do(t, ctx, "back to Chat", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="chat"]`)))
 	waitJS(t, ctx, "the chat", `document.querySelector('#panel-chat').classList.contains('active')`)
 	screenshot(t, ctx, "chat-"+other)
+}
 
+// checkNoPageErrors fails the test when the page shows errors.
+func checkNoPageErrors(t *testing.T, ctx context.Context) {
+	t.Helper()
 	if errs, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#errors').innerText`)); strings.TrimSpace(errs) != "" {
 		t.Errorf("the page shows errors: %s", errs)
 	}
@@ -239,8 +263,28 @@ func TestBrowserRalph(t *testing.T) {
 	do(t, ctx, "select the failed task", chromedp.Click(chromedp.CSS(`#ralph-list li.task[data-id="T-001"]`)))
 	waitJS(t, ctx, "its detail", `document.querySelector('#ralph-detail').textContent.includes('TestRetry fails') && document.querySelector('#ralph-detail .criteria li') !== null`)
 	screenshot(t, ctx, "ralph-detail")
+	browseRalphAdd(t, ctx)
+	browseRalphRun(t, ctx, e)
 
-	// Add a task from the form.
+	// A second run, stopped from the page: "Stop" asks for a stop after the
+	// task, "Stop now" interrupts it and the task is pending again.
+	e.addTask(map[string]any{"title": "Document the Ralph endpoints", "priority": "P2"})
+	do(t, ctx, "switch theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
+	do(t, ctx, "run again", chromedp.Click(chromedp.CSS("#ralph-refresh")))
+	waitJS(t, ctx, "the new task listed", `document.querySelector('#ralph-list li.task[data-id="T-005"]') !== null`)
+	do(t, ctx, "run", chromedp.Click(chromedp.CSS("#ralph-run")))
+	waitJS(t, ctx, "the live output", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'in_progress' && document.querySelector('#ralph-detail .live-log').textContent.includes('Reading the handlers')`)
+	screenshot(t, ctx, "ralph-running")
+	browseRalphStopWithStaleReload(t, ctx)
+	screenshot(t, ctx, "ralph-stopped")
+	checkNoPageErrors(t, ctx)
+	if v := e.ralph(); v.Tasks[4].Status != "done" || v.Tasks[4].Priority != "P1" || len(v.Tasks[4].Criteria) != 2 || v.Tasks[3].Status != "pending" || v.Tasks[5].Status != "pending" {
+		t.Errorf("task list after the run: %+v", v.Tasks)
+	}
+}
+
+// browseRalphAdd adds a task (T-004, P1, two criteria) from the form.
+func browseRalphAdd(t *testing.T, ctx context.Context) {
 	do(t, ctx, "open the form", chromedp.Click(chromedp.CSS("#ralph-new")))
 	do(t, ctx, "fill the form",
 		chromedp.SendKeys(chromedp.CSS("#ralph-title"), "Add a greeting file"),
@@ -250,8 +294,12 @@ func TestBrowserRalph(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#ralph-add button[type="submit"]`)))
 	waitJS(t, ctx, "the new task", `(() => { const li = document.querySelector('#ralph-list li.task[data-id="T-004"]'); return li && li.dataset.status === 'pending' && li.classList.contains('active'); })()`)
 	waitJS(t, ctx, "its detail", `document.querySelectorAll('#ralph-detail .criteria li').length === 2`)
+}
 
-	// Run one task: the new P1 one goes before the P2 that waits on a failed task.
+// browseRalphRun runs one task (the new P1 one goes before the P2 that
+// waits on a failed task), sees it done with its result and live log, and
+// opens its transcript from the session link.
+func browseRalphRun(t *testing.T, ctx context.Context, e *env) {
 	do(t, ctx, "run", chromedp.SetValue(chromedp.CSS("#ralph-max"), "1"), chromedp.Click(chromedp.CSS("#ralph-run")))
 	waitJS(t, ctx, "the task done", `document.querySelector('#ralph-list li.task[data-id="T-004"]').dataset.status === 'done'`)
 	waitJS(t, ctx, "the run over", `!document.querySelector('#ralph-run').disabled && document.querySelector('#ralph-state').textContent.includes('1 done')`)
@@ -265,19 +313,12 @@ func TestBrowserRalph(t *testing.T) {
 	do(t, ctx, "open the transcript", chromedp.Click(chromedp.CSS("#ralph-detail button.open-transcript")))
 	waitJS(t, ctx, "the transcript", `document.querySelector('#ralph-transcript .transcript') !== null && document.querySelector('#ralph-transcript').textContent.includes('I will add the greeting')`)
 	screenshot(t, ctx, "ralph-transcript")
+}
 
-	// A second run, stopped from the page: "Stop" asks for a stop after the
-	// task, "Stop now" interrupts it and the task is pending again.
-	e.addTask(map[string]any{"title": "Document the Ralph endpoints", "priority": "P2"})
-	do(t, ctx, "switch theme", chromedp.Click(chromedp.CSS("#theme-toggle")))
-	do(t, ctx, "run again", chromedp.Click(chromedp.CSS("#ralph-refresh")))
-	waitJS(t, ctx, "the new task listed", `document.querySelector('#ralph-list li.task[data-id="T-005"]') !== null`)
-	do(t, ctx, "run", chromedp.Click(chromedp.CSS("#ralph-run")))
-	waitJS(t, ctx, "the live output", `document.querySelector('#ralph-list li.task[data-id="T-005"]').dataset.status === 'in_progress' && document.querySelector('#ralph-detail .live-log').textContent.includes('Reading the handlers')`)
-	screenshot(t, ctx, "ralph-running")
-	// A reload whose answer (the run going) arrives only after the run
-	// ended must not make the page follow that ended run: hold one
-	// GET /api/ralph answer until the run is over.
+// browseRalphStopWithStaleReload stops the running T-005 with "Stop" then
+// "Stop now" while a reload's answer (the run going) is held back until
+// the run ended: the page must not follow that ended run.
+func browseRalphStopWithStaleReload(t *testing.T, ctx context.Context) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](holdRalphJS)); err != nil {
 		t.Fatal(err)
 	}
@@ -296,13 +337,6 @@ func TestBrowserRalph(t *testing.T) {
 		t.Errorf("the page followed the ended run from a stale answer (%d GET /api/ralph/events)", n)
 	}
 	waitJS(t, ctx, "the page still showing the stopped run", stopped)
-	screenshot(t, ctx, "ralph-stopped")
-	if errs, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#errors').innerText`)); strings.TrimSpace(errs) != "" {
-		t.Errorf("the page shows errors: %s", errs)
-	}
-	if v := e.ralph(); v.Tasks[4].Status != "done" || v.Tasks[4].Priority != "P1" || len(v.Tasks[4].Criteria) != 2 || v.Tasks[3].Status != "pending" || v.Tasks[5].Status != "pending" {
-		t.Errorf("task list after the run: %+v", v.Tasks)
-	}
 }
 
 // holdRalphJS wraps the page's fetch: the next GET /api/ralph answer is

@@ -64,10 +64,28 @@ type imageAnswer struct {
 	Error    string `json:"error"`
 }
 
+// TestImageEndpoint: POST /api/image against a stand-in for Pollinations:
+// generation, save_as, refused paths and bad requests (neither reaching
+// the service), and the service failing.
 func TestImageEndpoint(t *testing.T) {
 	p := newPollinations(t)
 	e := newEnv(t, nil, "image_provider = \"pollinations\"\nimage_base_url = \""+p.URL+"\"\n")
+	checkImageGenerate(t, e, p)
+	checkImageSaveAs(t, e)
+	checkImageRefusedPaths(t, e, p)
+	checkImageBadRequests(t, e, p)
 
+	// The service fails: 502 with its message.
+	p.fail = http.StatusServiceUnavailable
+	var out imageAnswer
+	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "fox"}, &out); st != http.StatusBadGateway || !strings.Contains(out.Error, "overloaded") {
+		t.Errorf("service failure: %d %+v", st, out)
+	}
+}
+
+// checkImageGenerate: the answer carries the service's bytes unchanged
+// and the request's parameters reach the service.
+func checkImageGenerate(t *testing.T, e *env, p *pollinations) {
 	var out imageAnswer
 	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "a red fox", "width": 256, "height": 128, "seed": 7}, &out); st != http.StatusOK {
 		t.Fatalf("generate: %d %s", st, out.Error)
@@ -82,9 +100,13 @@ func TestImageEndpoint(t *testing.T) {
 	if u, _ := p.last.Load().(string); !strings.Contains(u, "/prompt/a%20red%20fox") || !strings.Contains(u, "width=256") || !strings.Contains(u, "seed=7") {
 		t.Errorf("the image service got %s", u)
 	}
+}
 
-	// save_as writes the bytes unchanged into the workspace.
-	out = imageAnswer{}
+// checkImageSaveAs: save_as writes the bytes unchanged into the
+// workspace, adds the type's extension, and refuses an existing file
+// (409) unless overwrite.
+func checkImageSaveAs(t *testing.T, e *env) {
+	var out imageAnswer
 	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "a red fox", "save_as": "img/fox.png"}, &out); st != http.StatusOK || out.Saved != "img/fox.png" {
 		t.Fatalf("save: %d %+v", st, out)
 	}
@@ -102,15 +124,18 @@ func TestImageEndpoint(t *testing.T) {
 	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "fox", "save_as": "img/fox.png", "overwrite": true}, nil); st != http.StatusOK {
 		t.Errorf("overwrite: %d", st)
 	}
+}
 
-	// Paths out of the workspace: 403 before the service is asked.
+// checkImageRefusedPaths: save_as paths out of the workspace are 403
+// before the service is asked, and nothing is written outside.
+func checkImageRefusedPaths(t *testing.T, e *env, p *pollinations) {
 	outside := t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(e.ws, "link")); err != nil {
 		t.Fatal(err)
 	}
 	before := p.calls.Load()
 	for _, bad := range []string{"../fox.png", filepath.Join(outside, "fox.png"), "link/fox.png", "img/../../fox.png"} {
-		out = imageAnswer{}
+		var out imageAnswer
 		if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "fox", "save_as": bad}, &out); st != http.StatusForbidden || out.Error == "" {
 			t.Errorf("save_as %s: %d %+v, want 403", bad, st, out)
 		}
@@ -124,8 +149,12 @@ func TestImageEndpoint(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(e.ws), "fox.png")); err == nil {
 		t.Error("fox.png written next to the workspace")
 	}
+}
 
-	// Bad requests: 400 without a request to the service.
+// checkImageBadRequests: bad requests are 400 (a form body 415) without a
+// request to the service.
+func checkImageBadRequests(t *testing.T, e *env, p *pollinations) {
+	before := p.calls.Load()
 	for _, bad := range []any{
 		map[string]any{},
 		map[string]any{"prompt": "   "},
@@ -145,13 +174,6 @@ func TestImageEndpoint(t *testing.T) {
 	form.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if st, _, _ := e.do(form); st != http.StatusUnsupportedMediaType {
 		t.Errorf("form body: %d", st)
-	}
-
-	// The service fails: 502 with its message.
-	p.fail = http.StatusServiceUnavailable
-	out = imageAnswer{}
-	if st := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "fox"}, &out); st != http.StatusBadGateway || !strings.Contains(out.Error, "overloaded") {
-		t.Errorf("service failure: %d %+v", st, out)
 	}
 }
 

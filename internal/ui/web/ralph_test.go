@@ -87,7 +87,23 @@ func TestRalphEndpoints(t *testing.T) {
 		llmtest.Turn{Text: "Wrote the docs.\n<promise>COMPLETE</promise>"},
 	)
 	e := newEnv(t, model, "permission_mode = \"auto-edit\"\n")
+	checkRalphAddRefused(t, e)
+	docs, flag := addRalphTasks(t, e)
+	checkRalphWithoutRun(t, e)
 
+	// The run: two tasks (the dependent P0 waits for docs, and
+	// max_iterations 2 ends the run before it).
+	resp := e.stream(context.Background(), http.MethodPost, "/api/ralph/run", map[string]any{"max_iterations": 2})
+	evs := readSSE(t, resp.Body, nil)
+	resp.Body.Close()
+	checkRalphRunEvents(t, evs, flag, docs)
+	checkRalphAfterRun(t, e, model)
+	checkRalphResetAndClear(t, e, flag)
+}
+
+// checkRalphAddRefused: the list starts empty, and an add without a title
+// or with a bad field is 400 with a reason.
+func checkRalphAddRefused(t *testing.T, e *env) {
 	v := e.ralph()
 	if len(v.Tasks) != 0 || v.Running || v.Live || v.Counts["pending"] != 0 || len(v.Notices) != 0 {
 		t.Fatalf("empty list: %+v", v)
@@ -105,21 +121,32 @@ func TestRalphEndpoints(t *testing.T) {
 			t.Errorf("add %v: %d %v, want 400 with a reason", bad, st, out)
 		}
 	}
-	docs := e.addTask(map[string]any{"title": "Low docs", "priority": "P3", "description": "write docs"})
-	flag := e.addTask(map[string]any{"title": "Normal flag", "priority": "P1", "acceptance_criteria": []string{"--flag works"}, "task_type": "story"})
+}
+
+// addRalphTasks adds a P3 task (docs), a P1 story (flag) and a P0 task
+// depending on docs, checks their ids and fields and that a duplicate id
+// is refused, and returns the ids of docs and flag.
+func addRalphTasks(t *testing.T, e *env) (docs, flag string) {
+	docs = e.addTask(map[string]any{"title": "Low docs", "priority": "P3", "description": "write docs"})
+	flag = e.addTask(map[string]any{"title": "Normal flag", "priority": "P1", "acceptance_criteria": []string{"--flag works"}, "task_type": "story"})
 	if docs != "T-001" || flag != "US-001" {
 		t.Errorf("ids %s %s", docs, flag)
 	}
 	if st := e.call(http.MethodPost, "/api/ralph/add", map[string]any{"id": "T-001", "title": "again"}, nil); st != http.StatusBadRequest {
 		t.Errorf("duplicate id: %d", st)
 	}
-	dep := e.addTask(map[string]any{"title": "After docs", "depends_on": []string{docs}, "priority": 0})
-	v = e.ralph()
+	e.addTask(map[string]any{"title": "After docs", "depends_on": []string{docs}, "priority": 0})
+	v := e.ralph()
 	if len(v.Tasks) != 3 || v.Counts["pending"] != 3 || v.Tasks[1].Criteria[0] != "--flag works" || v.Tasks[1].TaskType != "story" || v.Tasks[2].DependsOn[0] != docs || v.Tasks[2].Priority != "P0" {
 		t.Fatalf("list: %+v", v)
 	}
+	return docs, flag
+}
 
-	// No run: stop is harmless, pause and resume are 409.
+// checkRalphWithoutRun: with no run, stop is harmless, pause and resume
+// are 409, there are no events to follow, and a run with a negative
+// max_iterations is 400.
+func checkRalphWithoutRun(t *testing.T, e *env) {
 	var stop map[string]any
 	if st := e.call(http.MethodPost, "/api/ralph/stop", nil, &stop); st != http.StatusOK || stop["stopped"] != false {
 		t.Errorf("stop without a run: %d %v", st, stop)
@@ -135,21 +162,13 @@ func TestRalphEndpoints(t *testing.T) {
 	if st := e.call(http.MethodPost, "/api/ralph/run", map[string]any{"max_iterations": -1}, nil); st != http.StatusBadRequest {
 		t.Errorf("negative max_iterations: %d", st)
 	}
+}
 
-	// The run: two tasks (the dependent P0 waits for docs, and
-	// max_iterations 2 ends the run before it).
-	resp := e.stream(context.Background(), http.MethodPost, "/api/ralph/run", map[string]any{"max_iterations": 2})
-	evs := readSSE(t, resp.Body, nil)
-	resp.Body.Close()
-	var got []string
-	for _, ev := range evs {
-		switch ev.Name {
-		case "task_start", "task_done":
-			got = append(got, ev.Name+" "+ev.Data["task_id"].(string))
-		case "tool_call", "tool_result", "finished":
-			got = append(got, ev.Name)
-		}
-	}
+// checkRalphRunEvents checks the run's stream: flag then docs, each task
+// framed by task_start and task_done with its outcome, streamed text, and
+// finished last with the summary.
+func checkRalphRunEvents(t *testing.T, evs []sseEvent, flag, docs string) {
+	got := ralphSequence(evs)
 	want := []string{"task_start " + flag, "tool_call", "tool_result", "task_done " + flag, "task_start " + docs, "task_done " + docs, "finished"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("events %v\nwant %v\nall: %v", got, want, names(evs))
@@ -175,8 +194,28 @@ func TestRalphEndpoints(t *testing.T) {
 			}
 		}
 	}
+}
 
-	v = e.ralph()
+// ralphSequence returns the task_start and task_done events (with their
+// task ids), the tool calls and results, and finished, in order.
+func ralphSequence(evs []sseEvent) []string {
+	var got []string
+	for _, ev := range evs {
+		switch ev.Name {
+		case "task_start", "task_done":
+			got = append(got, ev.Name+" "+ev.Data["task_id"].(string))
+		case "tool_call", "tool_result", "finished":
+			got = append(got, ev.Name)
+		}
+	}
+	return got
+}
+
+// checkRalphAfterRun: two tasks done with their results and sessions, the
+// dependent one pending; a task's session opens as a transcript; the
+// model was offered complete_task and no shell tools.
+func checkRalphAfterRun(t *testing.T, e *env, model *llmtest.Script) {
+	v := e.ralph()
 	if v.Running || v.Live || v.Counts["done"] != 2 || v.Counts["pending"] != 1 {
 		t.Fatalf("after the run: %+v", v)
 	}
@@ -201,8 +240,11 @@ func TestRalphEndpoints(t *testing.T) {
 	if len(reqs) == 0 || !strings.Contains(string(reqs[0]), `"complete_task"`) || strings.Contains(string(reqs[0]), `"name":"run_command"`) {
 		t.Error("the Ralph run's tools are not the web ones")
 	}
+}
 
-	// Reset and clear.
+// checkRalphResetAndClear: reset takes an id in any case (404 unknown,
+// 400 without one) and makes the task pending; clear empties the list.
+func checkRalphResetAndClear(t *testing.T, e *env, flag string) {
 	var reset struct {
 		Task struct{ ID, Status string } `json:"task"`
 	}
@@ -222,7 +264,6 @@ func TestRalphEndpoints(t *testing.T) {
 	if v := e.ralph(); len(v.Tasks) != 0 {
 		t.Errorf("after clear: %+v", v)
 	}
-	_ = dep
 }
 
 // TestRalphRunConflictsAndStop: while a run works (the model hangs): a
@@ -243,6 +284,42 @@ func TestRalphRunConflictsAndStop(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the model was never asked")
 	}
+	checkRalphBusy(t, e, id)
+
+	// Closing the tab that started the run does not stop it.
+	closeTab()
+	first.Body.Close()
+	checkRalphOutlivesStream(t, e)
+
+	// Another tab follows the run from the current task's start.
+	second := e.stream(context.Background(), http.MethodGet, "/api/ralph/events", nil)
+	defer second.Body.Close()
+	evc := followRalph(t, second)
+
+	for _, op := range []string{"pause", "resume"} {
+		if st := e.call(http.MethodPost, "/api/ralph/"+op, nil, nil); st != http.StatusOK {
+			t.Errorf("%s: %d", op, st)
+		}
+	}
+	var stop map[string]bool
+	if st := e.call(http.MethodPost, "/api/ralph/stop", map[string]any{"now": true}, &stop); st != http.StatusOK || !stop["stopped"] || !stop["cancelled"] {
+		t.Fatalf("stop now: %d %v", st, stop)
+	}
+	checkRalphInterrupted(t, evc)
+	waitRalphIdle(t, e)
+	if v := e.ralph(); v.Tasks[0].Status != "pending" {
+		t.Errorf("the interrupted task is %s, want pending", v.Tasks[0].Status)
+	}
+	// A new run can start now; clear works again.
+	if st := e.call(http.MethodPost, "/api/ralph/clear", nil, nil); st != http.StatusOK {
+		t.Errorf("clear after the run: %d", st)
+	}
+}
+
+// checkRalphBusy: while task id runs, a second run, clear and a reset of
+// the task are 409, the list shows the run (with a notice about the ask
+// permission mode).
+func checkRalphBusy(t *testing.T, e *env, id string) {
 	var msg map[string]string
 	if st := e.call(http.MethodPost, "/api/ralph/run", nil, &msg); st != http.StatusConflict || !strings.Contains(msg["error"], "stop it first") {
 		t.Errorf("second run: %d %v", st, msg)
@@ -260,22 +337,43 @@ func TestRalphRunConflictsAndStop(t *testing.T) {
 	if len(v.Notices) == 0 || !strings.Contains(v.Notices[0], "ask") {
 		t.Errorf("no notice about the ask permission mode: %v", v.Notices)
 	}
+}
 
-	// Closing the tab that started the run does not stop it.
-	closeTab()
-	first.Body.Close()
-	time.Sleep(200 * time.Millisecond)
-	if v := e.ralph(); !v.Running || !v.Live {
-		t.Fatalf("the run ended with its stream: %+v", v)
+// checkRalphOutlivesStream is called after the only stream following the
+// run was closed: it waits (20 s) until the server has dropped that
+// stream, then checks that the run stays live for a while.
+func checkRalphOutlivesStream(t *testing.T, e *env) {
+	deadline := time.Now().Add(20 * time.Second)
+	for e.ralphStreams() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the server still follows the closed stream")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
+	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if v := e.ralph(); !v.Running || !v.Live {
+			t.Fatalf("the run ended with its stream: %+v", v)
+		}
+	}
+}
 
-	// Another tab follows the run from the current task's start.
-	second := e.stream(context.Background(), http.MethodGet, "/api/ralph/events", nil)
-	defer second.Body.Close()
+// ralphStreams returns how many event streams follow the server's run.
+func (e *env) ralphStreams() int {
+	h := &e.srv.ralphHub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
+
+// followRalph reads resp's events in the background until they start the
+// current task and stream its text (20 s each); the channel gets all the
+// events once the stream ends.
+func followRalph(t *testing.T, resp *http.Response) <-chan []sseEvent {
+	t.Helper()
 	evc := make(chan []sseEvent, 1)
 	seen := make(chan string, 64)
 	go func() {
-		evc <- readSSE(t, second.Body, func(ev sseEvent) {
+		evc <- readSSE(t, resp.Body, func(ev sseEvent) {
 			select {
 			case seen <- ev.Name:
 			default:
@@ -284,16 +382,13 @@ func TestRalphRunConflictsAndStop(t *testing.T) {
 	}()
 	waitFor(t, seen, "task_start")
 	waitFor(t, seen, "text")
+	return evc
+}
 
-	for _, op := range []string{"pause", "resume"} {
-		if st := e.call(http.MethodPost, "/api/ralph/"+op, nil, nil); st != http.StatusOK {
-			t.Errorf("%s: %d", op, st)
-		}
-	}
-	var stop map[string]bool
-	if st := e.call(http.MethodPost, "/api/ralph/stop", map[string]any{"now": true}, &stop); st != http.StatusOK || !stop["stopped"] || !stop["cancelled"] {
-		t.Fatalf("stop now: %d %v", st, stop)
-	}
+// checkRalphInterrupted waits (20 s) for the stream of a run stopped now
+// to end, and checks that it ended with task_done and finished
+// (interrupted).
+func checkRalphInterrupted(t *testing.T, evc <-chan []sseEvent) {
 	var evs []sseEvent
 	select {
 	case evs = <-evc:
@@ -308,14 +403,6 @@ func TestRalphRunConflictsAndStop(t *testing.T) {
 		if ev.Name == "finished" && ev.Data["summary"].(map[string]any)["reason"] != "interrupted" {
 			t.Errorf("finished %v", ev.Data)
 		}
-	}
-	waitRalphIdle(t, e)
-	if v := e.ralph(); v.Tasks[0].Status != "pending" {
-		t.Errorf("the interrupted task is %s, want pending", v.Tasks[0].Status)
-	}
-	// A new run can start now; clear works again.
-	if st := e.call(http.MethodPost, "/api/ralph/clear", nil, nil); st != http.StatusOK {
-		t.Errorf("clear after the run: %d", st)
 	}
 }
 
