@@ -136,7 +136,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 	writeFile(t, filepath.Join(e.ws, "notes.txt"), "notes\n", 0o644)
 	writeFile(t, filepath.Join(e.ws, "README.md"), "# readme\nlocalhost\n", 0o644)
 
-	rt, err := LoadBase(Options{Workspace: e.ws, Env: attackEnvLookup(e.home)})
+	rt, err := LoadBase(Options{Workspace: e.ws, Getenv: attackEnvLookup(e.home)})
 	if err != nil {
 		t.Fatalf("LoadBase: %v", err)
 	}

@@ -29,7 +29,7 @@ func TestConfiguredProviderKeepsSlashedModel(t *testing.T) {
 		}
 		return ""
 	}
-	rt, err := Load(context.Background(), Options{Workspace: ws, Env: env, Probe: func(context.Context, string) bool { return false }})
+	rt, err := Load(context.Background(), Options{Workspace: ws, Getenv: env, Probe: func(context.Context, string) bool { return false }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestConfiguredProviderKeepsSlashedModel(t *testing.T) {
 		t.Fatalf("got provider %q model %q", rt.Provider.Name, rt.Model)
 	}
 	// A PROVIDER/MODEL flag still overrides a provider from the config file.
-	rt, err = Load(context.Background(), Options{Workspace: ws, Env: func(k string) string {
+	rt, err = Load(context.Background(), Options{Workspace: ws, Getenv: func(k string) string {
 		if k == "ANTHROPIC_API_KEY" {
 			return "sk-ant-test"
 		}
@@ -65,7 +65,7 @@ func TestProviderFlagKeepsWholeModel(t *testing.T) {
 		}
 		return ""
 	}
-	rt, err := Load(context.Background(), Options{Workspace: ws, Env: env, Flags: map[string]string{"provider": "openrouter", "model": "openrouter/auto"},
+	rt, err := Load(context.Background(), Options{Workspace: ws, Getenv: env, Flags: map[string]string{"provider": "openrouter", "model": "openrouter/auto"},
 		Probe: func(context.Context, string) bool { return false }})
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func (rt *Runtime) Client(co ClientOptions) (llm.Provider, error) {
 	o := llm.Options{
 		Name:           p.Name,
 		BaseURL:        strings.TrimRight(p.BaseURL, "/"),
-		APIKey:         p.APIKey(rt.Env),
+		APIKey:         p.APIKey(rt.Getenv),
 		KeyEnv:         p.KeyHint(),
 		HTTPClient:     co.HTTP,
 		RequestTimeout: rt.Config.RequestTimeoutDuration(),

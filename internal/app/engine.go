@@ -222,10 +222,10 @@ func (rt *Runtime) familyTools() []tools.Def {
 	defs = append(defs, webfetch.Tools(webfetch.New(webfetch.Options{AllowPrivate: rt.Config.WebFetchAllowPrivate}))...)
 	defs = append(defs, listmodels.Tools(listmodels.Options{
 		Catalog: rt.Catalog,
-		Lister:  &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Env: rt.Env},
+		Lister:  &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv},
 		Current: current,
 	})...)
-	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Env)); err == nil {
+	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv)); err == nil {
 		defs = append(defs, imagegen.Tools(g)...)
 	}
 	return defs
@@ -254,7 +254,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	in := agent.PromptInput{
 		Workspace:    rt.Workspace,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
-		Shell:        rt.Env("SHELL"),
+		Shell:        rt.Getenv("SHELL"),
 		Date:         time.Now(),
 		Git:          tools.GitSummary(ctx, rt.Workspace),
 		Profile:      rt.Profile().Name,

@@ -59,7 +59,7 @@ func newFixture(t *testing.T, turns ...llmtest.Turn) *fixture {
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"),
 		[]byte(strings.Replace(testConfig, "%s", f.script.URL, 1)), 0o600))
 	ctx := context.Background()
-	rt, err := Load(ctx, Options{Workspace: f.ws, Env: func(k string) string { return f.env[k] }})
+	rt, err := Load(ctx, Options{Workspace: f.ws, Getenv: func(k string) string { return f.env[k] }})
 	require.NoError(t, err)
 	f.store, err = session.Open(ctx, rt.Config.Paths.DataDir)
 	require.NoError(t, err)

@@ -27,7 +27,7 @@ var ErrMissingKey = errors.New("needs an API key")
 type Options struct {
 	Workspace string
 	Flags     map[string]string
-	Env       func(string) string
+	Getenv    func(string) string
 	Probe     func(ctx context.Context, baseURL string) bool
 }
 
@@ -44,7 +44,7 @@ type Runtime struct {
 	Workspace string
 	Notice    string
 	Warnings  []config.Warning
-	Env       func(string) string
+	Getenv    func(string) string
 }
 
 // Load reads the configuration and the catalog and resolves the provider
@@ -65,8 +65,8 @@ func Load(ctx context.Context, o Options) (*Runtime, error) {
 // provider overrides) without choosing a provider: for commands that list
 // or inspect providers and models.
 func LoadBase(o Options) (*Runtime, error) {
-	if o.Env == nil {
-		o.Env = os.Getenv
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
 	}
 	ws, err := workspaceDir(o.Workspace)
 	if err != nil {
@@ -76,7 +76,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider catalog: %w", err)
 	}
-	cfg, warnings, err := config.Load(config.LoadOptions{Env: o.Env, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names()})
+	cfg, warnings, err := config.Load(config.LoadOptions{Getenv: o.Getenv, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names()})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
-	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Env: o.Env}, nil
+	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv}, nil
 }
 
 func workspaceDir(dir string) (string, error) {
@@ -157,7 +157,7 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 		if probe == nil {
 			probe = httpProbe
 		}
-		choice := rt.Catalog.ChooseDefault(ctx, rt.Env, probe)
+		choice := rt.Catalog.ChooseDefault(ctx, rt.Getenv, probe)
 		name, rt.Notice = choice.Provider, choice.Reason
 		if model == "" {
 			model = choice.Model
@@ -174,7 +174,7 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if p.RequiresKey && p.APIKey(rt.Env) == "" {
+	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
 		return fmt.Errorf("provider %s %w: set %s (get one at %s) or run `aidex config set providers.%s.api_key KEY`", p.Name, ErrMissingKey, p.KeyHint(), orDash(p.SignupURL), p.Name)
 	}
 	rt.Provider, rt.Model = p, model

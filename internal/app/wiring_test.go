@@ -64,7 +64,7 @@ func TestRememberAlwaysSurvivesReload(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s"),
 		"XDG_DATA_HOME": filepath.Join(home, "d"), "XDG_CACHE_HOME": filepath.Join(home, "k")}
-	rt, err := LoadBase(Options{Workspace: ws, Env: func(k string) string { return env[k] }})
+	rt, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestRememberAlwaysSurvivesReload(t *testing.T) {
 	if err := a.Remember(agent.AnswerAlways, "run_command(go test *)"); err != nil {
 		t.Fatal(err)
 	}
-	rt2, err := LoadBase(Options{Workspace: ws, Env: func(k string) string { return env[k] }})
+	rt2, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}

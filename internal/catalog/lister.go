@@ -72,7 +72,7 @@ type Lister struct {
 	Now func() time.Time
 	// Env looks up environment variables for API keys (os.Getenv in
 	// production); nil means an empty environment.
-	Env func(string) string
+	Getenv func(string) string
 	// TTL is how long a cached list is fresh; 0 means CacheTTL.
 	TTL time.Duration
 }
@@ -130,7 +130,7 @@ func (l *Lister) fetchLive(ctx context.Context, p Provider) ([]Model, error) {
 	if p.BaseURL == "" && p.ModelsURL == "" {
 		return nil, p.Validate()
 	}
-	key := p.APIKey(l.Env)
+	key := p.APIKey(l.Getenv)
 	if key == "" && p.RequiresKey && !p.PublicModels {
 		return nil, missingKeyError(p)
 	}

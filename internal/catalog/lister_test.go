@@ -111,7 +111,7 @@ func TestListOpenRouterPricingAndFree(t *testing.T) {
 		_, _ = w.Write([]byte(openRouterBody))
 	})
 	p := providerAt(t, "openrouter", srv.URL+"/api/v1")
-	l := &Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"OPENROUTER_API_KEY": "or-key"})}
+	l := &Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"OPENROUTER_API_KEY": "or-key"})}
 
 	ml, err := l.List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
@@ -184,7 +184,7 @@ func TestListAnthropicPaginates(t *testing.T) {
 		}
 	})
 	p := providerAt(t, "anthropic", srv.URL)
-	l := &Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"ANTHROPIC_API_KEY": "ant-key"})}
+	l := &Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"ANTHROPIC_API_KEY": "ant-key"})}
 	ml, err := l.List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, int32(2), calls.Load())
@@ -213,7 +213,7 @@ func TestListAnthropicStopsOnRepeatedCursor(t *testing.T) {
 		_, _ = w.Write([]byte(`{"data":[{"id":"claude-x"}],"has_more":true,"last_id":"claude-x"}`))
 	})
 	p := providerAt(t, "anthropic", srv.URL)
-	ml, err := (&Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"ANTHROPIC_API_KEY": "k"})}).List(context.Background(), p, ListOptions{})
+	ml, err := (&Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"ANTHROPIC_API_KEY": "k"})}).List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, SourceLive, ml.Source)
 	require.Equal(t, int32(2), calls.Load(), "a cursor that does not move ends the listing")
@@ -245,7 +245,7 @@ func TestListGeminiPaginatesAndFilters(t *testing.T) {
 		}
 	})
 	p := providerAt(t, "gemini", srv.URL)
-	l := &Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"GEMINI_API_KEY": "g-key"})}
+	l := &Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"GEMINI_API_KEY": "g-key"})}
 	ml, err := l.List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, int32(2), calls.Load())
@@ -342,7 +342,7 @@ func TestListOpenAICompatibleVariants(t *testing.T) {
 				p.ModelsURL = srv.URL + "/catalog/models"
 			}
 			env := envMap(map[string]string{p.KeyHint(): "k"})
-			ml, err := (&Lister{HTTP: srv.Client(), Env: env}).List(context.Background(), p, ListOptions{})
+			ml, err := (&Lister{HTTP: srv.Client(), Getenv: env}).List(context.Background(), p, ListOptions{})
 			require.NoError(t, err)
 			require.Equal(t, SourceLive, ml.Source)
 			require.NoError(t, ml.Err)
@@ -395,7 +395,7 @@ func newCachedGroq(t *testing.T) *cachedGroq {
 	t.Cleanup(srv.Close)
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	g := &cachedGroq{f: f, clock: &fakeClock{t: t0}, t0: t0, dir: filepath.Join(t.TempDir(), "models"), p: providerAt(t, "groq", srv.URL)}
-	g.l = &Lister{HTTP: srv.Client(), CacheDir: g.dir, Now: g.clock.Now, Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
+	g.l = &Lister{HTTP: srv.Client(), CacheDir: g.dir, Now: g.clock.Now, Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}
 	return g
 }
 
@@ -473,7 +473,7 @@ func TestListStaticFallback(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	p := providerAt(t, "groq", srv.URL)
-	l := &Lister{HTTP: srv.Client(), CacheDir: t.TempDir(), Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
+	l := &Lister{HTTP: srv.Client(), CacheDir: t.TempDir(), Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}
 	ml, err := l.List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, SourceStatic, ml.Source)
@@ -488,7 +488,7 @@ func TestListOffline(t *testing.T) {
 	url := srv.URL
 	srv.Close() // nothing listens there any more
 	p := providerAt(t, "groq", url)
-	l := &Lister{Env: envMap(map[string]string{"GROQ_API_KEY": "k"}), HTTP: &http.Client{Timeout: 5 * time.Second}}
+	l := &Lister{Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"}), HTTP: &http.Client{Timeout: 5 * time.Second}}
 	ml, err := l.List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, SourceStatic, ml.Source)
@@ -500,7 +500,7 @@ func TestListMissingKeySkipsFetch(t *testing.T) {
 	var calls atomic.Int32
 	srv := server(t, func(w http.ResponseWriter, _ *http.Request) { calls.Add(1) })
 	p := providerAt(t, "anthropic", srv.URL)
-	ml, err := (&Lister{HTTP: srv.Client(), Env: envMap(nil)}).List(context.Background(), p, ListOptions{})
+	ml, err := (&Lister{HTTP: srv.Client(), Getenv: envMap(nil)}).List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, int32(0), calls.Load())
 	require.Equal(t, SourceStatic, ml.Source)
@@ -525,7 +525,7 @@ func TestListUnconfiguredCustom(t *testing.T) {
 func TestListUnreadableResponse(t *testing.T) {
 	srv := server(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("<html>hi</html>")) })
 	p := providerAt(t, "groq", srv.URL)
-	ml, err := (&Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}).List(context.Background(), p, ListOptions{})
+	ml, err := (&Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}).List(context.Background(), p, ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, SourceStatic, ml.Source)
 	require.ErrorContains(t, ml.Err, "unexpected models response")
@@ -540,7 +540,7 @@ func TestCacheIgnoredForOtherBaseURLOrCorrupt(t *testing.T) {
 		_, _ = w.Write([]byte(`{"data":[{"id":"only-on-b"}]}`))
 	})
 	dir := t.TempDir()
-	l := &Lister{HTTP: srvA.Client(), CacheDir: dir, Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
+	l := &Lister{HTTP: srvA.Client(), CacheDir: dir, Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}
 	_, err := l.List(context.Background(), providerAt(t, "groq", srvA.URL), ListOptions{})
 	require.NoError(t, err)
 
@@ -560,7 +560,7 @@ func TestCacheWriteFailureIsANote(t *testing.T) {
 	srv := server(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(groqBody)) })
 	blocker := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(blocker, nil, 0o600))
-	l := &Lister{HTTP: srv.Client(), CacheDir: filepath.Join(blocker, "models"), Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}
+	l := &Lister{HTTP: srv.Client(), CacheDir: filepath.Join(blocker, "models"), Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}
 	ml, err := l.List(context.Background(), providerAt(t, "groq", srv.URL), ListOptions{})
 	require.NoError(t, err)
 	require.Equal(t, SourceLive, ml.Source)
@@ -571,7 +571,7 @@ func TestListCancelled(t *testing.T) {
 	srv := server(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(groqBody)) })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := (&Lister{HTTP: srv.Client(), Env: envMap(map[string]string{"GROQ_API_KEY": "k"})}).List(ctx, providerAt(t, "groq", srv.URL), ListOptions{})
+	_, err := (&Lister{HTTP: srv.Client(), Getenv: envMap(map[string]string{"GROQ_API_KEY": "k"})}).List(ctx, providerAt(t, "groq", srv.URL), ListOptions{})
 	require.ErrorIs(t, err, context.Canceled)
 }
 

@@ -114,7 +114,7 @@ func engineDecisions(t *testing.T, e *e2e, n int) []bool {
 func newWebDecider(t *testing.T, e *e2e) func(decisionCase) bool {
 	t.Helper()
 	const token = "decisions-token"
-	srv, err := web.New(context.Background(), web.Options{Setup: app.Options{Workspace: e.ws, Env: func(k string) string { return e.env[k] }},
+	srv, err := web.New(context.Background(), web.Options{Setup: app.Options{Workspace: e.ws, Getenv: func(k string) string { return e.env[k] }},
 		Token: token, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

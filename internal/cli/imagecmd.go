@@ -57,7 +57,7 @@ func (a *cliApp) runImage(cmd *cobra.Command, prompt string, f *imageFlags) erro
 	if err != nil {
 		return err
 	}
-	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Env))
+	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -45,7 +45,7 @@ func printProviders(cmd *cobra.Command, rt *catalogView) error {
 		for _, p := range g.Providers {
 			key := "no key needed"
 			if p.RequiresKey || len(p.KeyEnv) > 0 {
-				switch src := p.KeySource(rt.Env); {
+				switch src := p.KeySource(rt.Getenv); {
 				case src != "":
 					key = "key: " + src
 				case p.RequiresKey:
@@ -79,7 +79,7 @@ func newProvidersTestCmd(a *cliApp) *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 30*time.Second)
 			defer cancel()
 			start := time.Now()
-			err = catalog.Probe(ctx, p, p.APIKey(rt.Env), nil)
+			err = catalog.Probe(ctx, p, p.APIKey(rt.Getenv), nil)
 			how := "models endpoint"
 			if err != nil && !errors.Is(err, catalog.ErrMissingKey) && !errors.Is(err, catalog.ErrUnauthorized) {
 				how = "one-token completion"
@@ -99,7 +99,7 @@ func completionProbe(ctx context.Context, rt *catalogView, p catalog.Provider) e
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	c, err := app.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Env), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
+	c, err := app.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Getenv), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
 	if err != nil {
 		return err
 	}
@@ -124,13 +124,13 @@ func newModelsCmd(a *cliApp) *cobra.Command {
 				name = rt.Config.Provider
 			}
 			if name == "" {
-				name = rt.Catalog.ChooseDefault(cmd.Context(), rt.Env, nil).Provider
+				name = rt.Catalog.ChooseDefault(cmd.Context(), rt.Getenv, nil).Provider
 			}
 			p, ok := rt.Catalog.Provider(name)
 			if !ok {
 				return usageErr("unknown provider %q: run `aidex providers` to list them", name)
 			}
-			l := &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Env: rt.Env}
+			l := &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Getenv: rt.Getenv}
 			ml, err := l.List(cmd.Context(), p, catalog.ListOptions{Refresh: refresh, FreeOnly: free})
 			if err != nil {
 				return err

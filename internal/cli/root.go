@@ -103,7 +103,7 @@ type catalogView = app.Runtime
 
 // setupOptions maps the command line onto setup options.
 func (a *cliApp) setupOptions() app.Options {
-	return app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Env: a.proc.Getenv}
+	return app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv}
 }
 
 // configFlags are the config keys set by command-line flags.

@@ -43,7 +43,7 @@ func (e *testEnv) global() string  { return e.paths.ConfigFile }
 func (e *testEnv) project() string { return ProjectConfigFile(e.ws) }
 
 func (e *testEnv) load(flags map[string]string, known ...string) (*Config, []Warning, error) {
-	return Load(LoadOptions{Env: e.env, Workspace: e.ws, Flags: flags, KnownProviders: known})
+	return Load(LoadOptions{Getenv: e.env, Workspace: e.ws, Flags: flags, KnownProviders: known})
 }
 
 func writeFile(t testing.TB, path, content string) {
@@ -87,9 +87,9 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, 300*1e9, float64(cfg.RequestTimeoutDuration()))
 }
 
-func TestLoadNeedsEnv(t *testing.T) {
+func TestLoadNeedsGetenv(t *testing.T) {
 	_, _, err := Load(LoadOptions{})
-	require.ErrorContains(t, err, "Env is nil")
+	require.ErrorContains(t, err, "Getenv is nil")
 }
 
 func TestPrecedence(t *testing.T) {

@@ -40,7 +40,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal(err)
 		}
 		writeFile(t, e.project(), project)
-		cfg, _, err := Load(LoadOptions{Env: e.env, Workspace: e.ws, KnownProviders: []string{"openai", "groq"}, NoLegacyImport: true})
+		cfg, _, err := Load(LoadOptions{Getenv: e.env, Workspace: e.ws, KnownProviders: []string{"openai", "groq"}, NoLegacyImport: true})
 		if err != nil {
 			if cfg != nil {
 				t.Fatal("config returned with an error")

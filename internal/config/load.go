@@ -16,7 +16,7 @@ import (
 type LoadOptions struct {
 	// Env looks up an environment variable ("" when unset), e.g. os.Getenv. Required: tests
 	// pass a map lookup so they never read the real home directory.
-	Env func(string) string
+	Getenv func(string) string
 	// Workspace is the absolute workspace folder; its .aidex/config.toml is the project file,
 	// and it is Config.Workspace unless a file, AIDEX_WORKSPACE or Flags["workspace"] sets
 	// another. Relative paths from the environment and flags resolve against it.
@@ -64,12 +64,12 @@ func (w Warning) String() string {
 // is missing and the Python AIdex's config.json exists, it is converted once into the
 // global file first (see ImportLegacy) unless NoLegacyImport is set.
 //
-// Errors: opts.Env nil; an unresolvable home directory; an unreadable file; every syntax,
+// Errors: opts.Getenv nil; an unresolvable home directory; an unreadable file; every syntax,
 // unknown-key, type and value problem in files, environment and flags, as *FileError values
 // joined with errors.Join ("FILE:LINE: MESSAGE").
 func Load(opts LoadOptions) (*Config, []Warning, error) {
-	if opts.Env == nil {
-		return nil, nil, errors.New("config: LoadOptions.Env is nil; pass os.Getenv or a lookup function")
+	if opts.Getenv == nil {
+		return nil, nil, errors.New("config: LoadOptions.Getenv is nil; pass os.Getenv or a lookup function")
 	}
 	paths, err := loadPaths(opts)
 	if err != nil {
@@ -99,7 +99,7 @@ func loadPaths(opts LoadOptions) (Paths, error) {
 	if opts.Paths != nil {
 		return *opts.Paths, nil
 	}
-	return ResolvePaths(opts.Env)
+	return ResolvePaths(opts.Getenv)
 }
 
 type loader struct {
@@ -266,7 +266,7 @@ func (l *loader) applyEnv() []error {
 		if name == "" {
 			continue
 		}
-		raw := l.opts.Env(name)
+		raw := l.opts.Getenv(name)
 		if raw == "" {
 			continue
 		}

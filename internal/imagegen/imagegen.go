@@ -76,7 +76,7 @@ type Config struct {
 	// DefaultOpenAIURL).
 	BaseURL string
 	// Env looks up environment variables (nil = none).
-	Env func(string) string
+	Getenv func(string) string
 	// HTTP is the client (nil = a client with Timeout).
 	HTTP *http.Client
 	// Timeout bounds one generation when HTTP is nil (0 = DefaultTimeout).
@@ -85,7 +85,7 @@ type Config struct {
 
 // FromConfig returns the image settings of a loaded configuration.
 func FromConfig(c *config.Config, env func(string) string) Config {
-	return Config{Provider: c.ImageProvider, Model: c.ImageModel, APIKey: c.ImageAPIKey, BaseURL: c.ImageBaseURL, Env: env}
+	return Config{Provider: c.ImageProvider, Model: c.ImageModel, APIKey: c.ImageAPIKey, BaseURL: c.ImageBaseURL, Getenv: env}
 }
 
 // Request is one image to generate. Width and Height are pixels (0 =
@@ -149,8 +149,8 @@ func New(c Config) (*Generator, error) {
 	}
 	g.base = strings.TrimRight(g.base, "/")
 	if g.provider == ProviderOpenAI && g.key == "" && c.BaseURL == "" {
-		if c.Env != nil {
-			g.key = c.Env("OPENAI_API_KEY")
+		if c.Getenv != nil {
+			g.key = c.Getenv("OPENAI_API_KEY")
 		}
 		if g.key == "" {
 			return nil, errors.New("image_provider openai needs a key: set image_api_key (or OPENAI_API_KEY), or point image_base_url at a compatible server")

@@ -252,7 +252,7 @@ func TestNewAndRequestValidation(t *testing.T) {
 	require.ErrorContains(t, err, "unknown image_provider")
 	_, err = New(Config{Provider: "openai"})
 	require.ErrorContains(t, err, "image_api_key")
-	g, err := New(Config{Provider: "openai", Env: func(k string) string {
+	g, err := New(Config{Provider: "openai", Getenv: func(k string) string {
 		if k == "OPENAI_API_KEY" {
 			return "sk-env"
 		}

@@ -186,7 +186,7 @@ func (c *Controller) Resume(ctx context.Context, id string) error {
 // Lister returns the live model lister with the disk cache.
 func (c *Controller) Lister() *catalog.Lister {
 	rt := c.Runtime()
-	return &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Env: rt.Env}
+	return &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Getenv: rt.Getenv}
 }
 
 // Models returns the live model list of provider ("" for the current one),
@@ -212,7 +212,7 @@ func (c *Controller) NeedsKey(provider string) bool {
 // not set in config or the environment.
 func NeedsKey(rt *app.Runtime, provider string) bool {
 	p, ok := rt.Catalog.Provider(provider)
-	return ok && p.RequiresKey && p.APIKey(rt.Env) == ""
+	return ok && p.RequiresKey && p.APIKey(rt.Getenv) == ""
 }
 
 // StoreKey writes providers.NAME.api_key = key into the global config file

@@ -156,7 +156,7 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		// Refuse a bad path before spending a generation on it.
 		return Outcome{}, fmt.Errorf("-o %s refused: %w", file, err)
 	}
-	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Env))
+	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -50,7 +50,7 @@ func runREPL(t *testing.T, input string, turns ...llmtest.Turn) (string, *comman
 	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"m1\"\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [\"m1\"]\n", script.URL)
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	ctx := context.Background()
-	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Env: func(k string) string { return env[k] }}
+	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Getenv: func(k string) string { return env[k] }}
 	svc, err := app.Start(ctx, app.StartOptions{Options: opts})
 	require.NoError(t, err)
 	t.Cleanup(func() { svc.Close() })

@@ -242,7 +242,7 @@ func (r *REPL) listProviders(rt *app.Runtime) []string {
 		for _, p := range g.Providers {
 			names = append(names, p.Name)
 			key := ""
-			if p.RequiresKey && p.APIKey(rt.Env) == "" {
+			if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
 				key = " (needs a key)"
 			}
 			fmt.Fprintf(r.Printer.Out, "  %2d. %-14s %s%s\n", len(names), p.Name, p.Notes, key)

@@ -232,7 +232,7 @@ func (m *model) openProviderPicker(title string) {
 			if pr.DisplayName != "" && pr.DisplayName != pr.Name {
 				label += " — " + pr.DisplayName
 			}
-			if pr.RequiresKey && pr.APIKey(rt.Env) == "" {
+			if pr.RequiresKey && pr.APIKey(rt.Getenv) == "" {
 				label += "  (needs a key)"
 			} else if pr.RequiresKey {
 				label += "  (key set)"

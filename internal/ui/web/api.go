@@ -84,7 +84,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 	defer cancel()
-	l := &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Env: rt.Env}
+	l := &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv}
 	ml, err := l.List(ctx, p, catalog.ListOptions{Refresh: r.URL.Query().Get("refresh") == "1"})
 	if err != nil {
 		writeError(w, http.StatusGatewayTimeout, err.Error())
@@ -192,7 +192,7 @@ func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
 	for _, g := range rt.Catalog.Groups() {
 		gv := group{Group: g.Group, Providers: []ProviderView{}}
 		for _, p := range g.Providers {
-			src := p.KeySource(rt.Env)
+			src := p.KeySource(rt.Getenv)
 			gv.Providers = append(gv.Providers, ProviderView{Provider: p, KeySet: src != "", KeySource: src,
 				KeyHint: p.KeyHint(), Current: p.Name == rt.Provider.Name})
 		}

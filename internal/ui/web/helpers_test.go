@@ -54,7 +54,7 @@ func newEnv(t testing.TB, model *llmtest.Script, extraConfig string) *env {
 		"XDG_STATE_HOME": filepath.Join(e.home, ".local", "state"), "XDG_CACHE_HOME": filepath.Join(e.home, ".cache"),
 		"PATH": os.Getenv("PATH"),
 	}
-	srv, err := New(context.Background(), Options{Setup: app.Options{Workspace: e.ws, Env: func(k string) string { return e.vars[k] }},
+	srv, err := New(context.Background(), Options{Setup: app.Options{Workspace: e.ws, Getenv: func(k string) string { return e.vars[k] }},
 		Token: testToken, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

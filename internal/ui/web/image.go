@@ -79,7 +79,7 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	}
 	gen := s.opts.Images
 	if gen == nil {
-		g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Env))
+		g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, "image generation is not configured correctly: "+err.Error())
 			return
