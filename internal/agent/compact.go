@@ -132,7 +132,7 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, focus string) (
 	req := r.cfg.Request
 	req.Model, req.System, req.Tools = r.cfg.Model.Name, r.cfg.System, nil
 	req.Messages = append(append([]llm.Message(nil), msgs...), llm.UserText(prompt))
-	resp, err := r.e.Provider.Generate(ctx, &req, nil)
+	resp, err := r.e.Client.Generate(ctx, &req, nil)
 	if err != nil {
 		return "", fmt.Errorf("summarise: %w", err)
 	}

@@ -84,7 +84,7 @@ type Config struct {
 // the model answers. It is safe to share between sessions; one Run at a
 // time per session.
 type Engine struct {
-	Provider llm.Provider
+	Client   llm.Client
 	Tools    Tools
 	Policy   Policy
 	Approver Approver // nil: cannot ask (headless); not allowed means denied
@@ -231,7 +231,7 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
-	resp, err := r.e.Provider.Generate(ctx, req, r.forward)
+	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
 	}

@@ -142,9 +142,9 @@ func (r *recorder) types() string {
 	return strings.Join(parts, ",")
 }
 
-func newEngine(p llm.Provider, a Approver) (*Engine, *fakeTools, *memStore, *policy) {
+func newEngine(p llm.Client, a Approver) (*Engine, *fakeTools, *memStore, *policy) {
 	tools, store, pol := &fakeTools{}, &memStore{}, &policy{}
-	e := &Engine{Provider: p, Tools: tools, Policy: pol, Store: store, Config: Config{Model: ModelInfo{Name: "m", InputPrice: 1, OutputPrice: 2}, TextToolCalls: true}}
+	e := &Engine{Client: p, Tools: tools, Policy: pol, Store: store, Config: Config{Model: ModelInfo{Name: "m", InputPrice: 1, OutputPrice: 2}, TextToolCalls: true}}
 	if a != nil {
 		e.Approver = a
 	}
@@ -378,7 +378,7 @@ func BenchmarkEngineTurn(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{step, say("done")}}
-		e := &Engine{Provider: p, Tools: &fakeTools{}, Policy: &policy{}}
+		e := &Engine{Client: p, Tools: &fakeTools{}, Policy: &policy{}}
 		_, _ = e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	}
 }

@@ -24,7 +24,7 @@ type ClientOptions struct {
 
 // Client builds the model client for the chosen provider, wrapped with
 // retries (max_retries) and the configured timeouts.
-func (rt *Runtime) Client(co ClientOptions) (llm.Provider, error) {
+func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
 	p := rt.Provider
 	o := llm.Options{
 		Name:           p.Name,
@@ -51,7 +51,7 @@ const ollamaContext = 16384
 // URLs without a version path get the API's current one ("/v1",
 // "/v1beta"), so both "https://api.anthropic.com" and a proxy's ".../v1"
 // work. contextWindow (tokens, 0 when unknown) sizes Ollama's context.
-func NewClient(t catalog.WireType, o llm.Options, contextWindow int) (llm.Provider, error) {
+func NewClient(t catalog.WireType, o llm.Options, contextWindow int) (llm.Client, error) {
 	switch t {
 	case catalog.WireOpenAI:
 		return openai.New(openai.Options{Options: o}), nil

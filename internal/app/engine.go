@@ -96,8 +96,8 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		return nil, nil, err
 	}
 	e := &agent.Engine{
-		Provider: client,
-		Tools:    ts,
+		Client: client,
+		Tools:  ts,
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,

@@ -145,7 +145,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
 	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
-	return &agent.Engine{Provider: e.Provider, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
+	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
 		Store: e.Store, Config: cfg, Now: e.Now}
 }
 

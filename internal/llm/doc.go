@@ -3,7 +3,7 @@
 //
 // A conversation is a list of [Message] values made of [Part]s (text, image,
 // reasoning, tool call, tool result). A [Request] carries the conversation,
-// the system prompt and the tools offered (JSON Schema). A [Provider] sends a
+// the system prompt and the tools offered (JSON Schema). A [Client] sends a
 // request and reports what the model produces as a stream of [Event]s to a
 // [Handler]; it also returns the complete [Response] (the assistant message,
 // the finish reason and the token [Usage]). Clients for the individual wire

@@ -31,7 +31,7 @@ type RetryPolicy struct {
 // exponential backoff and jitter, honouring retry-after. A request is never
 // retried once any text, reasoning or tool call has been delivered to the
 // handler (a retry would repeat it), and never on 400/401/403/404.
-func Retry(p Provider, pol RetryPolicy) Provider {
+func Retry(p Client, pol RetryPolicy) Client {
 	if pol.Base <= 0 {
 		pol.Base = time.Second
 	}
@@ -47,7 +47,7 @@ func Retry(p Provider, pol RetryPolicy) Provider {
 	if pol.Jitter == nil {
 		pol.Jitter = rand.Float64
 	}
-	return ProviderFunc(func(ctx context.Context, req *Request, h Handler) (*Response, error) {
+	return ClientFunc(func(ctx context.Context, req *Request, h Handler) (*Response, error) {
 		for attempt := 0; ; attempt++ {
 			delivered := false
 			track := func(e Event) {

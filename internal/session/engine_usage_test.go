@@ -34,7 +34,7 @@ func TestCompactionUsageReachesStore(t *testing.T) {
 		require.NoError(t, s.AppendMessage(ctx, sess.ID, m, nil))
 		sess.Messages = append(sess.Messages, m)
 	}
-	e := &agent.Engine{Provider: summaryProvider{}, Store: s.Priced(model.Cost), Config: agent.Config{Model: model}}
+	e := &agent.Engine{Client: summaryProvider{}, Store: s.Priced(model.Cost), Config: agent.Config{Model: model}}
 	require.NoError(t, e.Compact(ctx, sess, "short", func(agent.Event) {}))
 	require.Equal(t, 1000, sess.Usage.InputTokens)
 	loaded, err := s.Load(ctx, sess.ID)

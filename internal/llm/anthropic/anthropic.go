@@ -56,7 +56,7 @@ const (
 	MinThinkingBudget = 1024
 )
 
-// Client is an [llm.Provider] speaking the Anthropic Messages API. It holds
+// Client is an [llm.Client] speaking the Anthropic Messages API. It holds
 // no mutable state and is safe for concurrent use.
 type Client struct {
 	opts llm.Options
@@ -78,7 +78,7 @@ func New(opts llm.Options) *Client {
 }
 
 // Generate sends req to {base}/messages and reports the answer to h as it
-// arrives (see [llm.Provider]). It returns the response assembled so far
+// arrives (see [llm.Client]). It returns the response assembled so far
 // together with an [*llm.APIError] on provider and transport failures: HTTP
 // errors by status and the error body's type (529/overloaded_error is
 // [llm.KindOverloaded]), an in-stream `event: error` by its error type, a

@@ -23,7 +23,7 @@ func wantUsage(m map[string]any) llm.Usage {
 }
 
 func TestFixtures(t *testing.T) {
-	llmtest.Conformance(t, "anthropic", func(base string) llm.Provider {
+	llmtest.Conformance(t, "anthropic", func(base string) llm.Client {
 		return New(llm.Options{BaseURL: base + "/v1", APIKey: "sk-test", KeyEnv: "ANTHROPIC_API_KEY"})
 	}, wantUsage, llmtest.MinFixtures(50), llmtest.ExtraCheck(checkExchange))
 }

@@ -50,7 +50,7 @@ func streamReq() *llm.Request {
 
 // faults describes a cut Anthropic stream for the shared fault checks.
 func faults() llmtest.Faults {
-	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+	return llmtest.Faults{New: func(o llm.Options) llm.Client { return New(o) }, Request: streamReq(),
 		ContentType: "text/event-stream", Partial: sseBody(evStart, evText0, evHello), Text: "Hello"}
 }
 

@@ -45,7 +45,7 @@ func corrected(f *llmtest.Fixture) {
 }
 
 func TestConformance(t *testing.T) {
-	llmtest.Conformance(t, "gemini", func(base string) llm.Provider {
+	llmtest.Conformance(t, "gemini", func(base string) llm.Client {
 		return New(llm.Options{BaseURL: base + "/v1beta", APIKey: "test-key"})
 	}, wantUsage, llmtest.AdjustFixture(corrected), llmtest.ExtraCheck(checkRequestShape))
 }

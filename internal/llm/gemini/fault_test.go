@@ -75,7 +75,7 @@ func serveBody(t *testing.T, ct, body string) string {
 
 // faults describes a cut Gemini stream for the shared fault checks.
 func faults() llmtest.Faults {
-	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+	return llmtest.Faults{New: func(o llm.Options) llm.Client { return New(o) }, Request: streamReq(),
 		ContentType: "text/event-stream", Partial: chunkHello, Text: "Hello", Tail: "data: {\"candi"}
 }
 

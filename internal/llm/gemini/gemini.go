@@ -97,7 +97,7 @@ func New(o llm.Options, opts ...Option) *Client {
 }
 
 // Generate sends req and reports the answer to h as it arrives (see
-// [llm.Provider]). Errors are [*llm.APIError] values: HTTP failures by
+// [llm.Client]). Errors are [*llm.APIError] values: HTTP failures by
 // status, KindStream for an in-stream error or a malformed chunk,
 // KindStreamCut when the stream ends without a finishReason, KindBadRequest
 // when the prompt was blocked (promptFeedback.blockReason) or req cannot be

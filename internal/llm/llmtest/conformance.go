@@ -68,7 +68,7 @@ func ExtraCheck(check func(t *testing.T, c Case)) ConformanceOption {
 // in order, the finish reason) and every reported tool call has an id.
 // Exchanges with no expectation are skipped. It logs "P/N <wire> exchanges
 // pass, S skipped on purpose".
-func Conformance(t *testing.T, wire string, newClient func(baseURL string) llm.Provider, wantUsage func(map[string]any) llm.Usage, opts ...ConformanceOption) {
+func Conformance(t *testing.T, wire string, newClient func(baseURL string) llm.Client, wantUsage func(map[string]any) llm.Usage, opts ...ConformanceOption) {
 	t.Helper()
 	var cfg conformance
 	for _, o := range opts {
@@ -122,7 +122,7 @@ func (cfg *conformance) skipReason(f Fixture) string {
 // replay serves f to a new client and returns what happened; the test
 // stops when the response is nil or the client did not send exactly one
 // POST request.
-func replay(t *testing.T, f Fixture, newClient func(string) llm.Provider) Case {
+func replay(t *testing.T, f Fixture, newClient func(string) llm.Client) Case {
 	t.Helper()
 	srv := Serve(t, f)
 	c := Case{Fixture: f, Request: Request(f)}

@@ -89,7 +89,7 @@ func ClosedURL(t testing.TB) string {
 type Faults struct {
 	// New returns the client under test for o (BaseURL and, for the idle
 	// timeout check, IdleTimeout set).
-	New func(o llm.Options) llm.Provider
+	New func(o llm.Options) llm.Client
 	// Request is the streamed request to send.
 	Request *llm.Request
 	// ContentType is the stream's content type ("" sends none).

@@ -22,7 +22,7 @@ func wantUsage(m map[string]any) llm.Usage {
 }
 
 func TestFixtures(t *testing.T) {
-	llmtest.Conformance(t, "ollama", func(base string) llm.Provider {
+	llmtest.Conformance(t, "ollama", func(base string) llm.Client {
 		return New(Options{Options: llm.Options{BaseURL: base}})
 	}, wantUsage, llmtest.MinFixtures(7), llmtest.ExtraCheck(checkExchange))
 }

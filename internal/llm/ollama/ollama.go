@@ -55,7 +55,7 @@ type Options struct {
 	NumCtx int
 }
 
-// Client is an [llm.Provider] speaking Ollama's /api/chat. It holds no
+// Client is an [llm.Client] speaking Ollama's /api/chat. It holds no
 // mutable state and is safe for concurrent use.
 type Client struct {
 	opts Options
@@ -82,7 +82,7 @@ func New(opts Options) *Client {
 }
 
 // Generate sends req to {base}/api/chat and reports the answer to h as it
-// arrives (see [llm.Provider]). It returns the response assembled so far
+// arrives (see [llm.Client]). It returns the response assembled so far
 // together with an [*llm.APIError] on provider and transport failures: HTTP
 // errors by status and `{"error": ...}` body (an unknown model is
 // [llm.KindNotFound]), an error line inside the stream as [llm.KindStream]

@@ -266,7 +266,7 @@ func TestStreamFaults(t *testing.T) {
 // faults describes a cut Ollama stream for the shared fault checks (served
 // without a Content-Type, as the client needs none).
 func faults() llmtest.Faults {
-	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(Options{Options: o}) },
+	return llmtest.Faults{New: func(o llm.Options) llm.Client { return New(Options{Options: o}) },
 		Request: &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}},
 		Partial: lines(textLine), Text: "partial"}
 }

@@ -43,7 +43,7 @@ func generatedIDs(f *llmtest.Fixture) {
 }
 
 func TestFixtures(t *testing.T) {
-	llmtest.Conformance(t, "openai_chat", func(base string) llm.Provider {
+	llmtest.Conformance(t, "openai_chat", func(base string) llm.Client {
 		return New(Options{Options: llm.Options{BaseURL: base + "/v1", APIKey: "sk-test", KeyEnv: "OPENAI_API_KEY"}})
 	}, wantUsage, llmtest.MinFixtures(250), llmtest.AdjustFixture(generatedIDs), llmtest.ExtraCheck(checkRequest))
 }

@@ -122,7 +122,7 @@ func TestBodyFaults(t *testing.T) {
 // faults describes a cut Chat Completions stream for the shared fault
 // checks.
 func faults() llmtest.Faults {
-	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(Options{Options: o}) },
+	return llmtest.Faults{New: func(o llm.Options) llm.Client { return New(Options{Options: o}) },
 		Request:     &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}},
 		ContentType: "text/event-stream", Partial: sseBody(textChunk), Text: "partial", BasePath: "/v1"}
 }

@@ -79,7 +79,7 @@ type Options struct {
 	SplitThinkTags bool
 }
 
-// Client is an [llm.Provider] speaking OpenAI Chat Completions. It holds no
+// Client is an [llm.Client] speaking OpenAI Chat Completions. It holds no
 // mutable state and is safe for concurrent use.
 type Client struct {
 	opts   Options
@@ -107,7 +107,7 @@ func New(opts Options) *Client {
 }
 
 // Generate sends req to {base}/chat/completions and reports the answer to h
-// as it arrives (see [llm.Provider]). It returns the response assembled so
+// as it arrives (see [llm.Client]). It returns the response assembled so
 // far together with an [*llm.APIError] on provider and transport failures:
 // HTTP errors by status and error body, an in-stream error chunk or
 // `finish_reason: "error"` as [llm.KindStream] (or the kind its code names,

@@ -28,7 +28,7 @@ func skipReason(f llmtest.Fixture) string {
 }
 
 func TestConformance(t *testing.T) {
-	llmtest.Conformance(t, "openai_responses", func(base string) llm.Provider {
+	llmtest.Conformance(t, "openai_responses", func(base string) llm.Client {
 		return New(llm.Options{BaseURL: base + "/v1", APIKey: "test-key"})
 	}, wantUsage, llmtest.SkipFixture(skipReason), llmtest.ExtraCheck(checkRequestShape))
 }

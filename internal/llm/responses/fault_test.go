@@ -36,7 +36,7 @@ func serveBody(t *testing.T, ct, body string) string {
 
 // faults describes a cut Responses stream for the shared fault checks.
 func faults() llmtest.Faults {
-	return llmtest.Faults{New: func(o llm.Options) llm.Provider { return New(o) }, Request: streamReq(),
+	return llmtest.Faults{New: func(o llm.Options) llm.Client { return New(o) }, Request: streamReq(),
 		ContentType: "text/event-stream", Partial: evCreated + evText, Text: "Hello", Tail: "event: response.output_text.delta\ndata: {\"ty"}
 }
 

@@ -68,7 +68,7 @@ func New(o llm.Options) *Client {
 }
 
 // Generate sends req and reports the answer to h as it arrives (see
-// [llm.Provider]). Errors are [*llm.APIError] values: HTTP failures by
+// [llm.Client]). Errors are [*llm.APIError] values: HTTP failures by
 // status; for response.failed and `error` events the kind their code implies
 // (rate limit, context too long, server) or KindStream; KindStream for a
 // malformed event; KindStreamCut when the stream ends before

@@ -6,22 +6,23 @@ import (
 	"time"
 )
 
-// Provider sends requests to one model host in one wire format.
+// Client sends requests to one model host in one wire format (the model
+// client of a provider; catalog.Provider describes the provider itself).
 //
 // Generate sends req, reports the answer to h as it arrives (streamed or not)
 // and returns the complete response. On error it returns the response
 // assembled so far (the partial text and the tool calls already complete,
 // never nil) together with an error that is an [*APIError] for provider and
 // transport failures, or ctx.Err() when the context was cancelled.
-type Provider interface {
+type Client interface {
 	Generate(ctx context.Context, req *Request, h Handler) (*Response, error)
 }
 
-// ProviderFunc adapts a function to [Provider].
-type ProviderFunc func(ctx context.Context, req *Request, h Handler) (*Response, error)
+// ClientFunc adapts a function to [Client].
+type ClientFunc func(ctx context.Context, req *Request, h Handler) (*Response, error)
 
 // Generate calls f.
-func (f ProviderFunc) Generate(ctx context.Context, req *Request, h Handler) (*Response, error) {
+func (f ClientFunc) Generate(ctx context.Context, req *Request, h Handler) (*Response, error) {
 	return f(ctx, req, h)
 }
 
