@@ -44,11 +44,11 @@ func editTools() []Def {
 	return []Def{
 		Define(Spec{Name: "edit_file", Kind: kind.Write, Standard: true,
 			Description: "Replace exact text in a file. old_string must match once (add context) unless replace_all. Read the file first.", DryRun: true},
-			func(ctx context.Context, env *Env, a editArgs) Result { return env.editFile(ctx, a) }),
+			func(ctx context.Context, env *Env, a editArgs) Result { return editFile(ctx, env, a) }),
 		Define(Spec{Name: "patch_lines", Kind: kind.Write,
 			Description: "Replace lines start_line..end_line (inclusive) of a file with new_content.", DryRun: true},
 			func(ctx context.Context, env *Env, a patchLinesArgs) Result {
-				return env.editLines(ctx, a.Path, func(lines []string) ([]string, int, int, string) {
+				return editLines(ctx, env, a.Path, func(lines []string) ([]string, int, int, string) {
 					if msg := lineRange(a.StartLine, a.EndLine, len(lines)); msg != "" {
 						return nil, 0, 0, msg
 					}
@@ -58,7 +58,7 @@ func editTools() []Def {
 		Define(Spec{Name: "insert_line", Kind: kind.Write,
 			Description: "Insert content after line `line` of a file (0 inserts at the top).", DryRun: true},
 			func(ctx context.Context, env *Env, a insertLineArgs) Result {
-				return env.editLines(ctx, a.Path, func(lines []string) ([]string, int, int, string) {
+				return editLines(ctx, env, a.Path, func(lines []string) ([]string, int, int, string) {
 					if a.Line < 0 || a.Line > len(lines) {
 						return nil, 0, 0, fmt.Sprintf("line %d is outside 0..%d (the file has %d lines; %d appends)",
 							a.Line, len(lines), len(lines), len(lines))
@@ -76,7 +76,7 @@ func editTools() []Def {
 				if end == 0 {
 					end = a.Line
 				}
-				return env.editLines(ctx, a.Path, func(lines []string) ([]string, int, int, string) {
+				return editLines(ctx, env, a.Path, func(lines []string) ([]string, int, int, string) {
 					if msg := lineRange(a.Line, end, len(lines)); msg != "" {
 						return nil, 0, 0, msg
 					}
@@ -95,12 +95,12 @@ func lineRange(start, end, total int) string {
 
 // loadForEdit resolves and loads an existing file for an edit and checks
 // it was read.
-func (env *Env) loadForEdit(ctx context.Context, path string) (*textFile, *Result) {
+func loadForEdit(ctx context.Context, env *Env, path string) (*textFile, *Result) {
 	abs, res := env.resolve("path", path)
 	if res != nil {
 		return nil, res
 	}
-	tf, res := env.loadText(abs, ": use write_file to create it, or search_files to find the right path")
+	tf, res := loadText(env, abs, ": use write_file to create it, or search_files to find the right path")
 	if res != nil {
 		return nil, res
 	}
@@ -111,7 +111,7 @@ func (env *Env) loadForEdit(ctx context.Context, path string) (*textFile, *Resul
 }
 
 // save commits new content for tf and builds the result.
-func (env *Env) save(ctx context.Context, tf *textFile, content, summary string, firstLine, nLines int) Result {
+func save(ctx context.Context, env *Env, tf *textFile, content, summary string, firstLine, nLines int) Result {
 	if content == string(tf.content) {
 		return Failf(CategoryValidation, "the edit changes nothing in %s; check old and new text", tf.rel)
 	}
@@ -140,7 +140,7 @@ func snippet(content string, first, n int) string {
 	return text
 }
 
-func (env *Env) editFile(ctx context.Context, a editArgs) Result {
+func editFile(ctx context.Context, env *Env, a editArgs) Result {
 	if a.OldString == a.NewString {
 		return Failf(CategoryValidation, "old_string and new_string are identical; nothing to change")
 	}
@@ -149,9 +149,9 @@ func (env *Env) editFile(ctx context.Context, a editArgs) Result {
 		return *res
 	}
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) && a.OldString == "" {
-		return env.writeFile(ctx, writeArgs{Path: a.Path, Content: a.NewString})
+		return writeFile(ctx, env, writeArgs{Path: a.Path, Content: a.NewString})
 	}
-	tf, res := env.loadForEdit(ctx, a.Path)
+	tf, res := loadForEdit(ctx, env, a.Path)
 	if res != nil {
 		return *res
 	}
@@ -161,7 +161,7 @@ func (env *Env) editFile(ctx context.Context, a editArgs) Result {
 			return Failf(CategoryValidation, "old_string is empty: give the exact text to replace "+
 				"(or use write_file to replace the whole file)")
 		}
-		return env.save(ctx, tf, content+a.NewString, "Wrote "+tf.rel, 1, countLines(a.NewString))
+		return save(ctx, env, tf, content+a.NewString, "Wrote "+tf.rel, 1, countLines(a.NewString))
 	}
 	eol := eolOf(content)
 	old, repl := a.OldString, withEOL(a.NewString, eol)
@@ -178,19 +178,19 @@ func (env *Env) editFile(ctx context.Context, a editArgs) Result {
 		updated := strings.Replace(content, old, repl, count)
 		summary := fmt.Sprintf("Edited %s: replaced %d occurrence(s).", tf.rel, n)
 		if n > 1 {
-			return env.save(ctx, tf, updated, summary, 0, 0)
+			return save(ctx, env, tf, updated, summary, 0, 0)
 		}
-		return env.save(ctx, tf, updated, summary, first, countLines(repl))
+		return save(ctx, env, tf, updated, summary, first, countLines(repl))
 	case n > 1:
 		return Failf(CategoryValidation, "old_string matches %d times in %s (at lines %s): include more surrounding "+
 			"lines to make it unique, or set replace_all=true", n, tf.rel, matchLines(content, old, 10))
 	}
-	return env.fuzzyEdit(ctx, tf, a, eol)
+	return fuzzyEdit(ctx, env, tf, a, eol)
 }
 
 // fuzzyEdit retries a failed exact match as a whole-line match that ignores
 // differences in whitespace.
-func (env *Env) fuzzyEdit(ctx context.Context, tf *textFile, a editArgs, eol string) Result {
+func fuzzyEdit(ctx context.Context, env *Env, tf *textFile, a editArgs, eol string) Result {
 	content := string(tf.content)
 	lines := splitLinesKeep(content)
 	want := strings.Split(strings.TrimRight(withEOL(a.OldString, "\n"), "\n"), "\n")
@@ -223,7 +223,7 @@ func (env *Env) fuzzyEdit(ctx context.Context, tf *textFile, a editArgs, eol str
 	summary := fmt.Sprintf("Edited %s. NOTE: old_string did not match exactly; it matched lines %d-%d only after "+
 		"ignoring whitespace differences. Check the result below (and with read_file) before going on:",
 		tf.rel, i+1, i+len(want))
-	return env.save(ctx, tf, b.String(), summary, i+1, countLines(repl))
+	return save(ctx, env, tf, b.String(), summary, i+1, countLines(repl))
 }
 
 func lineEnding(l string) string {
@@ -396,8 +396,8 @@ func similarity(a, b string) float64 {
 // (nil = delete), the 1-based first line replaced and the last (last <
 // first inserts before first), or a problem. Line endings follow the file
 // and a missing final newline stays missing.
-func (env *Env) editLines(ctx context.Context, path string, plan func(lines []string) ([]string, int, int, string)) Result {
-	tf, res := env.loadForEdit(ctx, path)
+func editLines(ctx context.Context, env *Env, path string, plan func(lines []string) ([]string, int, int, string)) Result {
+	tf, res := loadForEdit(ctx, env, path)
 	if res != nil {
 		return *res
 	}
@@ -429,7 +429,7 @@ func (env *Env) editLines(ctx context.Context, path string, plan func(lines []st
 	default:
 		summary = fmt.Sprintf("Replaced lines %d-%d of %s with %d line(s).", first, last, tf.rel, len(mid))
 	}
-	return env.save(ctx, tf, updated, summary, max(1, min(first, len(splitLinesKeep(updated)))), len(mid))
+	return save(ctx, env, tf, updated, summary, max(1, min(first, len(splitLinesKeep(updated)))), len(mid))
 }
 
 // assemble joins lines, giving every line but the last a terminator and

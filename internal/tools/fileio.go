@@ -47,7 +47,7 @@ type textFile struct {
 
 // loadText reads the regular text file abs for a tool. On failure the
 // Result says what to do instead (notFoundHint completes "does not exist").
-func (env *Env) loadText(abs, notFoundHint string) (*textFile, *Result) {
+func loadText(env *Env, abs, notFoundHint string) (*textFile, *Result) {
 	rel := env.rel(abs)
 	fail := func(cat Category, format string, args ...any) (*textFile, *Result) {
 		r := Failf(cat, format, args...)

@@ -789,15 +789,15 @@ func grepTools() []Def {
 	return []Def{
 		Define(Spec{Name: "grep", Kind: kind.Read, Standard: true,
 			Description: "Search file contents by regex (honours .gitignore). Output: path:line: text."},
-			func(ctx context.Context, env *Env, a grepArgs) Result { return env.grep(ctx, a) }),
+			func(ctx context.Context, env *Env, a grepArgs) Result { return grep(ctx, env, a) }),
 		Define(Spec{Name: "grep_file", Kind: kind.Read, Description: "Search one file by regex; shows matching lines."},
 			func(ctx context.Context, env *Env, a grepFileArgs) Result {
-				return env.grep(ctx, grepArgs{Pattern: a.Pattern, Path: a.Path, MaxResults: grepFileMatches, single: true})
+				return grep(ctx, env, grepArgs{Pattern: a.Pattern, Path: a.Path, MaxResults: grepFileMatches, single: true})
 			}),
 	}
 }
 
-func (env *Env) grep(ctx context.Context, a grepArgs) Result {
+func grep(ctx context.Context, env *Env, a grepArgs) Result {
 	if a.Pattern == "" {
 		return Failf(CategoryValidation, "grep: pattern is empty; give a regular expression")
 	}
@@ -826,13 +826,13 @@ func (env *Env) grep(ctx context.Context, a grepArgs) Result {
 		return Failf(CategoryValidation, "%s is not a regular file", env.rel(abs))
 	}
 	if a.single {
-		if _, res := env.loadText(abs, ""); res != nil {
+		if _, res := loadText(env, abs, ""); res != nil {
 			return *res
 		}
 	}
 	req := GrepRequest{Root: abs, Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, Include: a.Include,
 		Context: min(max(a.ContextLines, 0), maxContextLines), Limit: grepCollectLimit}
-	out, err := env.backend(fi.IsDir()).Search(ctx, req)
+	out, err := backend(env, fi.IsDir()).Search(ctx, req)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		out, err = GoGrep{}.Search(ctx, req)
 	}
@@ -843,10 +843,10 @@ func (env *Env) grep(ctx context.Context, a grepArgs) Result {
 	if limit <= 0 {
 		limit = defaultMaxResults
 	}
-	return env.formatGrep(out, min(limit, maxMaxResults), a.Pattern, env.rel(abs), req.Context > 0)
+	return formatGrep(env, out, min(limit, maxMaxResults), a.Pattern, env.rel(abs), req.Context > 0)
 }
 
-func (env *Env) backend(dir bool) GrepBackend {
+func backend(env *Env, dir bool) GrepBackend {
 	switch {
 	case !dir:
 		return GoGrep{} // one file: no process to start
@@ -859,7 +859,7 @@ func (env *Env) backend(dir bool) GrepBackend {
 // formatGrep renders results as `path:line: text` (context lines
 // `path-line- text`, "--" between separated groups), at most limit
 // matching lines and grepOutputBytes.
-func (env *Env) formatGrep(r GrepResult, limit int, pattern, where string, groups bool) Result {
+func formatGrep(env *Env, r GrepResult, limit int, pattern, where string, groups bool) Result {
 	meta := &Meta{Path: where, Matches: r.Matches}
 	if r.Matches == 0 {
 		return Success(fmt.Sprintf("No matches for %q in %s", pattern, where), meta)

@@ -40,15 +40,15 @@ func listTools() []Def {
 	return []Def{
 		Define(Spec{Name: "list_directory", Kind: kind.Read, Standard: true,
 			Description: "List a directory as a tree (honours .gitignore)."},
-			func(ctx context.Context, env *Env, a listArgs) Result { return env.listDir(ctx, a) }),
+			func(ctx context.Context, env *Env, a listArgs) Result { return listDir(ctx, env, a) }),
 		Define(Spec{Name: "search_files", Kind: kind.Read, Standard: true,
 			Description: "Find files by glob (honours .gitignore), newest first."},
-			func(ctx context.Context, env *Env, a searchFilesArgs) Result { return env.searchFiles(ctx, a) }),
+			func(ctx context.Context, env *Env, a searchFilesArgs) Result { return searchFiles(ctx, env, a) }),
 	}
 }
 
 // dirOf resolves a directory parameter.
-func (env *Env) dirOf(p string) (string, *Result) {
+func dirOf(env *Env, p string) (string, *Result) {
 	abs, res := env.resolve("path", p)
 	if res != nil {
 		return "", res
@@ -77,8 +77,8 @@ type lister struct {
 	depth int
 }
 
-func (env *Env) listDir(ctx context.Context, a listArgs) Result {
-	abs, res := env.dirOf(a.Path)
+func listDir(ctx context.Context, env *Env, a listArgs) Result {
+	abs, res := dirOf(env, a.Path)
 	if res != nil {
 		return *res
 	}
@@ -166,11 +166,11 @@ type foundFile struct {
 	mtime time.Time
 }
 
-func (env *Env) searchFiles(ctx context.Context, a searchFilesArgs) Result {
+func searchFiles(ctx context.Context, env *Env, a searchFilesArgs) Result {
 	if msg := checkGlob(a.Pattern); msg != "" {
 		return Failf(CategoryValidation, "search_files: %s", msg)
 	}
-	root, res := env.dirOf(a.Path)
+	root, res := dirOf(env, a.Path)
 	if res != nil {
 		return *res
 	}

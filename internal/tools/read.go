@@ -42,7 +42,7 @@ func readTools() []Def {
 				if limit == 0 {
 					limit = defaultReadLimit
 				}
-				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
+				return showLines(ctx, env, a.Path, func(total int) (int, int, string) {
 					start := max(a.Offset, 1)
 					if start > total {
 						return 0, 0, fmt.Sprintf("offset %d is past the end of the file (%d lines)", start, total)
@@ -53,7 +53,7 @@ func readTools() []Def {
 		Define(Spec{Name: "read_file_lines", Kind: kind.Read,
 			Description: "Read lines start_line..end_line (inclusive, 1-based) of a text file."},
 			func(ctx context.Context, env *Env, a readLinesArgs) Result {
-				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
+				return showLines(ctx, env, a.Path, func(total int) (int, int, string) {
 					switch {
 					case a.StartLine < 1 || a.EndLine < a.StartLine:
 						return 0, 0, fmt.Sprintf("need 1 <= start_line <= end_line, got %d..%d", a.StartLine, a.EndLine)
@@ -66,14 +66,14 @@ func readTools() []Def {
 		Define(Spec{Name: "head_file", Kind: kind.Read, Description: "Show the first lines of a text file."},
 			func(ctx context.Context, env *Env, a headTailArgs) Result {
 				n := headTailCount(a.Lines)
-				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
+				return showLines(ctx, env, a.Path, func(total int) (int, int, string) {
 					return 1, min(n, total), ""
 				})
 			}),
 		Define(Spec{Name: "tail_file", Kind: kind.Read, Description: "Show the last lines of a text file."},
 			func(ctx context.Context, env *Env, a headTailArgs) Result {
 				n := headTailCount(a.Lines)
-				return env.showLines(ctx, a.Path, func(total int) (int, int, string) {
+				return showLines(ctx, env, a.Path, func(total int) (int, int, string) {
 					return max(1, total-n+1), total, ""
 				})
 			}),
@@ -90,12 +90,12 @@ func headTailCount(n int) int {
 // showLines reads the text file at path, marks it read and returns the
 // lines chosen by pick (1-based, inclusive; a non-empty problem string
 // refuses the call) in cat -n format with a note when more lines remain.
-func (env *Env) showLines(ctx context.Context, path string, pick func(total int) (int, int, string)) Result {
+func showLines(ctx context.Context, env *Env, path string, pick func(total int) (int, int, string)) Result {
 	abs, res := env.resolve("path", path)
 	if res != nil {
 		return *res
 	}
-	tf, res := env.loadText(abs, ": use list_directory or search_files to find the right path")
+	tf, res := loadText(env, abs, ": use list_directory or search_files to find the right path")
 	if res != nil {
 		return *res
 	}

@@ -28,7 +28,7 @@ func replaceTools() []Def {
 	return []Def{
 		Define(Spec{Name: "find_replace_in_files", Kind: kind.Write,
 			Description: "Replace text in many files (honours .gitignore). Try dry_run=true first.", DryRun: true},
-			func(ctx context.Context, env *Env, a findReplaceArgs) Result { return env.findReplace(ctx, a) }),
+			func(ctx context.Context, env *Env, a findReplaceArgs) Result { return findReplace(ctx, env, a) }),
 	}
 }
 
@@ -38,7 +38,7 @@ type replaced struct {
 	new   string
 }
 
-func (env *Env) findReplace(ctx context.Context, a findReplaceArgs) Result {
+func findReplace(ctx context.Context, env *Env, a findReplaceArgs) Result {
 	if a.Pattern == "" {
 		return Failf(CategoryValidation, "find_replace_in_files: pattern is empty")
 	}
@@ -56,11 +56,11 @@ func (env *Env) findReplace(ctx context.Context, a findReplaceArgs) Result {
 			return Failf(CategoryValidation, "invalid include glob %q: use e.g. *.go or src/**", a.Include)
 		}
 	}
-	root, res := env.dirOf(a.Path)
+	root, res := dirOf(env, a.Path)
 	if res != nil {
 		return *res
 	}
-	changes, err := env.planReplace(ctx, root, inc, func(s string) (string, int) {
+	changes, err := planReplace(ctx, env, root, inc, func(s string) (string, int) {
 		if re != nil {
 			return re.ReplaceAllString(s, a.Replacement), len(re.FindAllStringIndex(s, -1))
 		}
@@ -83,7 +83,7 @@ func (env *Env) findReplace(ctx context.Context, a findReplaceArgs) Result {
 	var skipped []string
 	var done []replaced
 	for _, c := range changes {
-		if res := env.replaceOne(ctx, c); res != nil {
+		if res := replaceOne(ctx, env, c); res != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %s", c.tf.rel, res.Error))
 			continue
 		}
@@ -98,7 +98,7 @@ func (env *Env) findReplace(ctx context.Context, a findReplaceArgs) Result {
 
 // planReplace computes the new content of every text file under root that
 // the replacement changes, sorted by path.
-func (env *Env) planReplace(ctx context.Context, root string, inc *globMatcher,
+func planReplace(ctx context.Context, env *Env, root string, inc *globMatcher,
 	apply func(string) (string, int)) ([]replaced, error) {
 	var mu sync.Mutex
 	var out []replaced
@@ -110,7 +110,7 @@ func (env *Env) planReplace(ctx context.Context, root string, inc *globMatcher,
 		if !d.Type().IsRegular() || !inc.match(rel) || guard && pw.IsProtectedWrite(abs) {
 			return nil
 		}
-		tf, res := env.loadText(abs, "")
+		tf, res := loadText(env, abs, "")
 		if res != nil {
 			return nil // binary, oversized or unreadable: skipped
 		}
@@ -131,7 +131,7 @@ func (env *Env) planReplace(ctx context.Context, root string, inc *globMatcher,
 // not have changed since; files it never read are changed from their
 // current content (the model did not base the change on a stale view) and
 // stay unread afterwards.
-func (env *Env) replaceOne(ctx context.Context, c replaced) *Result {
+func replaceOne(ctx context.Context, env *Env, c replaced) *Result {
 	wasRead := false
 	if env.Reads != nil && !env.SkipReadCheck {
 		if _, ok, err := env.Reads.LastRead(ctx, c.tf.abs); err == nil && ok {

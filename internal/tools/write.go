@@ -36,27 +36,27 @@ func writeTools() []Def {
 	return []Def{
 		Define(Spec{Name: "write_file", Kind: kind.Write, Standard: true,
 			Description: "Create or overwrite a file with content (parent dirs created). Read an existing file first.", DryRun: true},
-			func(ctx context.Context, env *Env, a writeArgs) Result { return env.writeFile(ctx, a) }),
+			func(ctx context.Context, env *Env, a writeArgs) Result { return writeFile(ctx, env, a) }),
 		Define(Spec{Name: "append_file", Kind: kind.Write,
 			Description: "Append text to a file (created if missing), starting on a new line.", DryRun: true},
-			func(ctx context.Context, env *Env, a appendArgs) Result { return env.appendFile(ctx, a) }),
+			func(ctx context.Context, env *Env, a appendArgs) Result { return appendFile(ctx, env, a) }),
 		Define(Spec{Name: "create_directory", Kind: kind.Write, Description: "Create a directory and its parents."},
-			func(ctx context.Context, env *Env, a pathArgs) Result { return env.createDir(a.Path) }),
+			func(ctx context.Context, env *Env, a pathArgs) Result { return createDir(env, a.Path) }),
 		Define(Spec{Name: "delete_file", Kind: kind.Write,
 			Description: "Delete a file, a symlink (not its target) or an empty directory."},
-			func(ctx context.Context, env *Env, a pathArgs) Result { return env.deleteFile(ctx, a.Path) }),
+			func(ctx context.Context, env *Env, a pathArgs) Result { return deleteFile(ctx, env, a.Path) }),
 		Define(Spec{Name: "move_file", Kind: kind.Write,
 			Description: "Move or rename a file. An existing directory as destination moves the file into it."},
-			func(ctx context.Context, env *Env, a srcDstArgs) Result { return env.moveFile(ctx, a) }),
+			func(ctx context.Context, env *Env, a srcDstArgs) Result { return moveFile(ctx, env, a) }),
 		Define(Spec{Name: "copy_file", Kind: kind.Write,
 			Description: "Copy a file. An existing directory as destination copies the file into it."},
-			func(ctx context.Context, env *Env, a srcDstArgs) Result { return env.copyFile(ctx, a) }),
+			func(ctx context.Context, env *Env, a srcDstArgs) Result { return copyFile(ctx, env, a) }),
 	}
 }
 
 // existing loads the file at abs for a change: (nil, nil) when it does not
 // exist, a Result when it cannot be changed or was not read first.
-func (env *Env) existing(ctx context.Context, abs string) (*textFile, *Result) {
+func existing(ctx context.Context, env *Env, abs string) (*textFile, *Result) {
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -65,7 +65,7 @@ func (env *Env) existing(ctx context.Context, abs string) (*textFile, *Result) {
 		r := Failf(CategoryValidation, "%s is a directory; give a file path", env.rel(abs))
 		return nil, &r
 	}
-	tf, res := env.loadText(abs, "")
+	tf, res := loadText(env, abs, "")
 	if res != nil {
 		return nil, res
 	}
@@ -75,12 +75,12 @@ func (env *Env) existing(ctx context.Context, abs string) (*textFile, *Result) {
 	return tf, nil
 }
 
-func (env *Env) writeFile(ctx context.Context, a writeArgs) Result {
+func writeFile(ctx context.Context, env *Env, a writeArgs) Result {
 	abs, res := env.resolve("path", a.Path)
 	if res != nil {
 		return *res
 	}
-	tf, res := env.existing(ctx, abs)
+	tf, res := existing(ctx, env, abs)
 	if res != nil {
 		return *res
 	}
@@ -113,7 +113,7 @@ func (env *Env) writeFile(ctx context.Context, a writeArgs) Result {
 		&Meta{Path: rel, Diff: diff, Lines: n})
 }
 
-func (env *Env) appendFile(ctx context.Context, a appendArgs) Result {
+func appendFile(ctx context.Context, env *Env, a appendArgs) Result {
 	if a.Content == "" {
 		return Failf(CategoryValidation, "append_file: content is empty; nothing to append")
 	}
@@ -121,7 +121,7 @@ func (env *Env) appendFile(ctx context.Context, a appendArgs) Result {
 	if res != nil {
 		return *res
 	}
-	tf, res := env.existing(ctx, abs)
+	tf, res := existing(ctx, env, abs)
 	if res != nil {
 		return *res
 	}
@@ -145,7 +145,7 @@ func (env *Env) appendFile(ctx context.Context, a appendArgs) Result {
 		&Meta{Path: rel, Diff: diff, Lines: len(splitLinesKeep(a.Content))})
 }
 
-func (env *Env) createDir(path string) Result {
+func createDir(env *Env, path string) Result {
 	abs, res := env.resolve("path", path)
 	if res != nil {
 		return *res
@@ -167,7 +167,7 @@ func (env *Env) createDir(path string) Result {
 // (delete, move source): like resolve, but when p names a symlink whose
 // target is allowed, the link itself is returned (not its target). A
 // symlink leading out of the workspace is refused by resolve.
-func (env *Env) resolveEntry(param, p string) (string, bool, *Result) {
+func resolveEntry(env *Env, param, p string) (string, bool, *Result) {
 	target, res := env.resolve(param, p)
 	if res != nil {
 		return "", false, res
@@ -189,8 +189,8 @@ func (env *Env) resolveEntry(param, p string) (string, bool, *Result) {
 	return target, false, nil
 }
 
-func (env *Env) deleteFile(ctx context.Context, path string) Result {
-	abs, isLink, res := env.resolveEntry("path", path)
+func deleteFile(ctx context.Context, env *Env, path string) Result {
+	abs, isLink, res := resolveEntry(env, "path", path)
 	if res != nil {
 		return *res
 	}
@@ -249,7 +249,7 @@ func (env *Env) forget(ctx context.Context, abs string) {
 
 // destination resolves the destination of a move or copy: an existing
 // directory means "into it"; an existing file is refused.
-func (env *Env) destination(p, srcAbs string) (string, *Result) {
+func destination(env *Env, p, srcAbs string) (string, *Result) {
 	dst, res := env.resolve("destination", p)
 	if res != nil {
 		return "", res
@@ -270,8 +270,8 @@ func (env *Env) destination(p, srcAbs string) (string, *Result) {
 	return dst, nil
 }
 
-func (env *Env) moveFile(ctx context.Context, a srcDstArgs) Result {
-	src, isLink, res := env.resolveEntry("source", a.Source)
+func moveFile(ctx context.Context, env *Env, a srcDstArgs) Result {
+	src, isLink, res := resolveEntry(env, "source", a.Source)
 	if res != nil {
 		return *res
 	}
@@ -287,7 +287,7 @@ func (env *Env) moveFile(ctx context.Context, a srcDstArgs) Result {
 	case !isLink && !fi.Mode().IsRegular():
 		return Failf(CategoryValidation, "%s is not a regular file (%s)", srel, fi.Mode().Type())
 	}
-	dst, res := env.destination(a.Destination, src)
+	dst, res := destination(env, a.Destination, src)
 	if res != nil {
 		return *res
 	}
@@ -311,7 +311,7 @@ func (env *Env) moveFile(ctx context.Context, a srcDstArgs) Result {
 		if isLink || !errors.Is(err, syscall.EXDEV) {
 			return Failf(CategoryExecution, "cannot move %s to %s: %v", srel, drel, err)
 		}
-		if res := env.copyAcross(src, dst, content, fi.Mode().Perm()); res != nil {
+		if res := copyAcross(env, src, dst, content, fi.Mode().Perm()); res != nil {
 			return *res
 		}
 	}
@@ -320,7 +320,7 @@ func (env *Env) moveFile(ctx context.Context, a srcDstArgs) Result {
 }
 
 // copyAcross finishes a move across file systems: write dst, remove src.
-func (env *Env) copyAcross(src, dst string, content []byte, perm fs.FileMode) *Result {
+func copyAcross(env *Env, src, dst string, content []byte, perm fs.FileMode) *Result {
 	if err := writeNew(dst, content, perm); err != nil {
 		r := Failf(CategoryExecution, "cannot move %s to %s: %v", env.rel(src), env.rel(dst), err)
 		return &r
@@ -364,7 +364,7 @@ func writeNew(dst string, content []byte, perm fs.FileMode) error {
 	return nil
 }
 
-func (env *Env) copyFile(ctx context.Context, a srcDstArgs) Result {
+func copyFile(ctx context.Context, env *Env, a srcDstArgs) Result {
 	src, res := env.resolve("source", a.Source)
 	if res != nil {
 		return *res
@@ -387,7 +387,7 @@ func (env *Env) copyFile(ctx context.Context, a srcDstArgs) Result {
 	if err != nil {
 		return Failf(CategoryExecution, "cannot read %s: %v", srel, err)
 	}
-	dst, res := env.destination(a.Destination, src)
+	dst, res := destination(env, a.Destination, src)
 	if res != nil {
 		return *res
 	}
