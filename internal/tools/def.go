@@ -16,6 +16,8 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 )
 
+type NoArgs struct{}
+
 // Spec describes a tool to Define.
 type Spec struct {
 	// Name is the canonical tool name the model calls (snake_case).
@@ -144,21 +146,13 @@ func (d Def) runSafe(ctx context.Context, env *Env, args json.RawMessage) (res R
 	defer func() {
 		if v := recover(); v != nil {
 			res = Failf(CategoryExecution, "internal error in tool %s: %v (this is a bug in aidex)\n%s",
-				d.Name, v, firstLines(string(debug.Stack()), 12))
+				d.Name, v, FirstLines(string(debug.Stack()), 12))
 		}
 	}()
 	if ctx.Err() != nil {
 		return Failf(CategoryExecution, "%s cancelled: %v", d.Name, ctx.Err())
 	}
 	return d.run(ctx, env, args)
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // params is the parameter description derived from a struct type.

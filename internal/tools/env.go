@@ -161,7 +161,7 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 }
 
 // resolve confines a path parameter; the failure is a ready Result.
-func (env *Env) resolve(param, p string) (string, *Result) {
+func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
 		r := Failf(CategoryExecution, "internal error: no workspace configured for file tools")
 		return "", &r
@@ -174,12 +174,12 @@ func (env *Env) resolve(param, p string) (string, *Result) {
 	return abs, nil
 }
 
-func (env *Env) rel(abs string) string { return env.Workspace.Rel(abs) }
+func (env *Env) Rel(abs string) string { return env.Workspace.Rel(abs) }
 
 var errNoTracker = errors.New("internal error: no read tracker configured")
 
 // markRead records that the model has now seen content of abs.
-func (env *Env) markRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
+func (env *Env) MarkRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
 	if env.Reads == nil {
 		if env.SkipReadCheck {
 			return nil
@@ -194,11 +194,11 @@ func (env *Env) markRead(ctx context.Context, abs string, content []byte, mtime 
 
 // checkFresh enforces "read before write": the existing file abs with
 // content cur must have been read in this session and not changed since.
-func (env *Env) checkFresh(ctx context.Context, abs string, cur []byte) *Result {
+func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result {
 	if env.SkipReadCheck {
 		return nil
 	}
-	rel := env.rel(abs)
+	rel := env.Rel(abs)
 	if env.Reads == nil {
 		r := Failf(CategoryExecution, "%v", errNoTracker)
 		return &r
@@ -220,14 +220,32 @@ func (env *Env) checkFresh(ctx context.Context, abs string, cur []byte) *Result 
 	return nil
 }
 
-func (env *Env) checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
+func (env *Env) Checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
 	if env.Checkpoints == nil {
 		r := Failf(CategoryExecution, "internal error: no checkpoint store configured; refusing to change files without one")
 		return &r
 	}
 	if err := env.Checkpoints.Save(ctx, abs, old, existed); err != nil {
-		r := Failf(CategoryExecution, "could not save a checkpoint of %s (nothing was changed): %v", env.rel(abs), err)
+		r := Failf(CategoryExecution, "could not save a checkpoint of %s (nothing was changed): %v", env.Rel(abs), err)
 		return &r
 	}
 	return nil
+}
+
+func (env *Env) Forget(ctx context.Context, abs string) {
+	if env.Reads != nil {
+		_ = env.Reads.Forget(ctx, abs) // best effort: a stale record only forces a re-read
+	}
+}
+
+// moveStamp carries a read record from src to dst (the content did not
+// change, so a fresh read of src is a fresh read of dst).
+func (env *Env) MoveStamp(ctx context.Context, src, dst string) {
+	if env.Reads == nil {
+		return
+	}
+	if s, ok, err := env.Reads.LastRead(ctx, src); err == nil && ok {
+		_ = env.Reads.RecordRead(ctx, dst, s) // best effort: a missing record only forces a re-read
+	}
+	_ = env.Reads.Forget(ctx, src)
 }
