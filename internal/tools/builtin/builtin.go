@@ -20,6 +20,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools/memory"
 	"github.com/zelvior/aidex/internal/tools/notes"
 	"github.com/zelvior/aidex/internal/tools/search"
+	webfetchtool "github.com/zelvior/aidex/internal/tools/webfetch"
 	"github.com/zelvior/aidex/internal/webfetch"
 )
 
@@ -70,7 +71,7 @@ func Defs(o Options) (defs []tools.Def, closeFn func()) {
 		info.Tools(),
 		memory.Tools(memory.Options{Family: o.MemoryFamily, GlobalDir: o.MemoryGlobalDir}),
 		notes.Tools(notes.Options{}),
-		webfetch.Tools(webfetch.New(webfetch.Options{AllowPrivate: o.WebFetchAllowPrivate})),
+		webfetchtool.Tools(webfetch.New(webfetch.Options{AllowPrivate: o.WebFetchAllowPrivate})),
 		listmodels.Tools(listmodels.Options{Catalog: o.Catalog, Lister: o.Lister, Current: o.CurrentProvider}),
 	} {
 		defs = append(defs, group...)
