@@ -15,7 +15,8 @@
 //
 // Every response is checked to really be an image (content sniffing), so
 // an HTML error page is never saved as a .png. Generator serves the tool
-// generate_image, `aidex image` and the web UI's POST /api/image.
+// generate_image (internal/tools/image), `aidex image` and the web UI's
+// POST /api/image; Save writes an image into the workspace.
 package imagegen
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools/exec"
 	"github.com/zelvior/aidex/internal/tools/file"
 	"github.com/zelvior/aidex/internal/tools/git"
+	"github.com/zelvior/aidex/internal/tools/image"
 	"github.com/zelvior/aidex/internal/tools/info"
 	"github.com/zelvior/aidex/internal/tools/memory"
 	"github.com/zelvior/aidex/internal/tools/notes"
@@ -77,7 +78,7 @@ func Defs(o Options) (defs []tools.Def, closeFn func()) {
 		defs = append(defs, group...)
 	}
 	if o.Image != nil {
-		defs = append(defs, imagegen.Tools(o.Image)...)
+		defs = append(defs, image.Tools(o.Image)...)
 	}
 	return defs, func() { _ = procs.Close() }
 }

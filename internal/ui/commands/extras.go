@@ -179,7 +179,7 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 	if err != nil {
 		return Outcome{}, err
 	}
-	s, err := imagegen.Save(ctx, env, file, img, false)
+	s, err := imagegen.Save(ctx, env.Workspace, env.Checkpoints, file, img, false)
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -93,7 +93,7 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	}
 	out := ImageResponse{MIME: img.MIME, Data: img.Data, Bytes: len(img.Data), Width: img.Width, Height: img.Height, Provider: img.Provider, Model: img.Model}
 	if env != nil {
-		saved, err := imagegen.Save(r.Context(), env, req.SaveAs, img, req.Overwrite)
+		saved, err := imagegen.Save(r.Context(), env.Workspace, env.Checkpoints, req.SaveAs, img, req.Overwrite)
 		switch {
 		case errors.Is(err, imagegen.ErrRefused):
 			writeError(w, http.StatusForbidden, err.Error())

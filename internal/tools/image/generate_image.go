@@ -1,10 +1,11 @@
-package imagegen
+package image
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -18,42 +19,41 @@ type generateArgs struct {
 	Overwrite  bool   `json:"overwrite,omitempty" jsonschema:"Replace an existing file"`
 }
 
-// Tools returns generate_image ("full" profile; kind.Write: output_path is a path
-// parameter, so the permission policy confines and approves it like any
-// file write; the prompt goes to the image service). Register it with
-// tools.Registry.Register.
-func Tools(g *Generator) []tools.Def {
-	return []tools.Def{
-		tools.Define(tools.Spec{Name: "generate_image", Kind: kind.Write, Aliases: []string{"create_image", "image_generation", "text_to_image"},
-			Description: "Generate an image from a text prompt and save it into the workspace (PNG/JPEG/WebP as the service returns)."},
-			func(ctx context.Context, env *tools.Env, a generateArgs) tools.Result {
-				return generateTool(ctx, g, env, a)
-			}),
-	}
+// generateImageDef is generate_image: an image from a prompt, saved into
+// the workspace.
+func generateImageDef(g *imagegen.Generator) tools.Def {
+	return tools.Define(tools.Spec{Name: "generate_image", Kind: kind.Write, Aliases: []string{"create_image", "image_generation", "text_to_image"},
+		Description: "Generate an image from a text prompt and save it into the workspace (PNG/JPEG/WebP as the service returns)."},
+		func(ctx context.Context, env *tools.Env, a generateArgs) tools.Result {
+			return generateImage(ctx, g, env, a)
+		})
 }
 
-func generateTool(ctx context.Context, g *Generator, env *tools.Env, a generateArgs) tools.Result {
+func generateImage(ctx context.Context, g *imagegen.Generator, env *tools.Env, a generateArgs) tools.Result {
 	if g == nil {
 		return tools.Failf(tools.CategoryExecution, "image generation is not configured (internal error: no generator)")
 	}
+	var ws imagegen.Workspace
+	var cp imagegen.Checkpointer
 	if env != nil && env.Workspace != nil {
 		// Refuse a bad path before spending a generation on it.
 		if _, err := env.Workspace.Resolve(a.OutputPath); err != nil {
 			return tools.Failf(tools.CategorySecurity, "output_path refused: %v", err)
 		}
+		ws, cp = env.Workspace, env.Checkpoints
 	}
-	img, err := g.Generate(ctx, Request{Prompt: a.Prompt, Width: a.Width, Height: a.Height, Seed: a.Seed})
+	img, err := g.Generate(ctx, imagegen.Request{Prompt: a.Prompt, Width: a.Width, Height: a.Height, Seed: a.Seed})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Failf(tools.CategoryExecution, "generate_image cancelled: %v", ctx.Err())
 		}
 		return tools.Failf(tools.CategoryExecution, "generate_image: %v", err)
 	}
-	s, err := Save(ctx, env, a.OutputPath, img, a.Overwrite)
+	s, err := imagegen.Save(ctx, ws, cp, a.OutputPath, img, a.Overwrite)
 	switch {
-	case errors.Is(err, ErrRefused):
+	case errors.Is(err, imagegen.ErrRefused):
 		return tools.Failf(tools.CategorySecurity, "generate_image: %v", err)
-	case errors.Is(err, ErrExists):
+	case errors.Is(err, imagegen.ErrExists):
 		return tools.Failf(tools.CategoryValidation, "generate_image: %v", err)
 	case err != nil:
 		return tools.Failf(tools.CategoryExecution, "generate_image: %v", err)
