@@ -19,6 +19,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools/image"
 	"github.com/zelvior/aidex/internal/tools/info"
 	"github.com/zelvior/aidex/internal/tools/memory"
+	"github.com/zelvior/aidex/internal/tools/models"
 	"github.com/zelvior/aidex/internal/tools/notes"
 	"github.com/zelvior/aidex/internal/tools/search"
 	webfetchtool "github.com/zelvior/aidex/internal/tools/webfetch"
@@ -73,7 +74,7 @@ func Defs(o Options) (defs []tools.Def, closeFn func()) {
 		memory.Tools(memory.Options{Family: o.MemoryFamily, GlobalDir: o.MemoryGlobalDir}),
 		notes.Tools(notes.Options{}),
 		webfetchtool.Tools(webfetch.New(webfetch.Options{AllowPrivate: o.WebFetchAllowPrivate})),
-		listmodels.Tools(listmodels.Options{Catalog: o.Catalog, Lister: o.Lister, Current: o.CurrentProvider}),
+		models.Tools(listmodels.Options{Catalog: o.Catalog, Lister: o.Lister, Current: o.CurrentProvider}),
 	} {
 		defs = append(defs, group...)
 	}
