@@ -54,61 +54,69 @@ func countLinesTool(ctx context.Context, env *tools.Env, p string) tools.Result 
 	return countDirLines(ctx, env, abs)
 }
 
-func countDirLines(ctx context.Context, env *tools.Env, abs string) tools.Result {
-	var mu sync.Mutex
-	groups := map[string]*extGroup{}
-	var files, binaries, total int
-	var seen atomic.Int64
-	truncated := false
-	err := walk.Tree(ctx, abs, 0, func(fileAbs, rel string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if seen.Add(1) > maxCountFiles {
-			mu.Lock()
-			truncated = true
-			mu.Unlock()
-			return errWalkLimit
-		}
-		c, err := countFileLines(ctx, fileAbs)
-		if err != nil {
-			return nil
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if c.binary {
-			binaries++
-			return nil
-		}
-		ext := extOf(rel)
-		g := groups[ext]
-		if g == nil {
-			g = &extGroup{ext: ext}
-			groups[ext] = g
-		}
-		g.files++
-		g.lines += c.lines
-		files++
-		total += c.lines
+// lineTally is what count_lines counts under a directory; safe for
+// concurrent use.
+type lineTally struct {
+	mu        sync.Mutex
+	groups    map[string]*extGroup // by extension
+	files     int                  // text files counted
+	binaries  int                  // binary files skipped
+	total     int                  // lines in all
+	seen      atomic.Int64         // regular files visited
+	truncated bool                 // stopped at maxCountFiles
+}
+
+// visit counts one entry of the walk.
+func (t *lineTally) visit(ctx context.Context, abs, rel string, d fs.DirEntry) error {
+	if !d.Type().IsRegular() {
 		return nil
-	})
-	if err != nil && ctx.Err() != nil {
-		return tools.Failf(tools.CategoryExecution, "count_lines cancelled: %v", ctx.Err())
 	}
-	list := make([]*extGroup, 0, len(groups))
-	for _, g := range groups {
+	if t.seen.Add(1) > maxCountFiles {
+		t.mu.Lock()
+		t.truncated = true
+		t.mu.Unlock()
+		return errWalkLimit
+	}
+	c, err := countFileLines(ctx, abs)
+	if err != nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c.binary {
+		t.binaries++
+		return nil
+	}
+	ext := extOf(rel)
+	g := t.groups[ext]
+	if g == nil {
+		g = &extGroup{ext: ext}
+		t.groups[ext] = g
+	}
+	g.files++
+	g.lines += c.lines
+	t.files++
+	t.total += c.lines
+	return nil
+}
+
+// report is count_lines' output for the directory shown as where: the
+// totals, then the extensions by lines.
+func (t *lineTally) report(where string) string {
+	list := make([]*extGroup, 0, len(t.groups))
+	for _, g := range t.groups {
 		list = append(list, g)
 	}
 	slices.SortFunc(list, func(a, b *extGroup) int {
 		return cmp.Or(cmp.Compare(b.lines, a.lines), cmp.Compare(a.ext, b.ext))
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d lines in %d text files under %s", total, files, env.Rel(abs))
-	if binaries > 0 {
-		fmt.Fprintf(&b, " (%d binary files skipped)", binaries)
+	fmt.Fprintf(&b, "%d lines in %d text files under %s", t.total, t.files, where)
+	if t.binaries > 0 {
+		fmt.Fprintf(&b, " (%d binary files skipped)", t.binaries)
 	}
 	b.WriteString(" (.gitignore honoured)\n")
-	if truncated {
+	if t.truncated {
 		fmt.Fprintf(&b, "[stopped after %d files; count a subdirectory for exact numbers]\n", maxCountFiles)
 	}
 	for i, g := range list {
@@ -118,5 +126,14 @@ func countDirLines(ctx context.Context, env *tools.Env, abs string) tools.Result
 		}
 		fmt.Fprintf(&b, "%10d  %6d files  %s\n", g.lines, g.files, g.ext)
 	}
-	return tools.Success(b.String(), &tools.Meta{Path: env.Rel(abs), Lines: total, Truncated: truncated})
+	return b.String()
+}
+
+func countDirLines(ctx context.Context, env *tools.Env, abs string) tools.Result {
+	t := &lineTally{groups: map[string]*extGroup{}}
+	err := walk.Tree(ctx, abs, 0, func(fileAbs, rel string, d fs.DirEntry) error { return t.visit(ctx, fileAbs, rel, d) })
+	if err != nil && ctx.Err() != nil {
+		return tools.Failf(tools.CategoryExecution, "count_lines cancelled: %v", ctx.Err())
+	}
+	return tools.Success(t.report(env.Rel(abs)), &tools.Meta{Path: env.Rel(abs), Lines: t.total, Truncated: t.truncated})
 }

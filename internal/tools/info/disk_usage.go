@@ -39,56 +39,72 @@ func diskUsageTool(ctx context.Context, env *tools.Env, p string) tools.Result {
 		return tools.Success(fmt.Sprintf("%s: %s (%d bytes)", env.Rel(abs), humanBytes(fi.Size()), fi.Size()),
 			&tools.Meta{Path: env.Rel(abs)})
 	}
-	var mu sync.Mutex
-	children := map[string]int64{}
-	var total int64
-	var entries atomic.Int64
-	truncated := false
+	t := &sizeTally{root: abs, children: map[string]int64{}}
 	conf := fastwalk.Config{Follow: false}
-	err := fastwalk.Walk(&conf, abs, func(fp string, d fs.DirEntry, err error) error {
-		if err != nil || fp == abs {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if entries.Add(1) > maxDiskEntries {
-			mu.Lock()
-			truncated = true
-			mu.Unlock()
-			return errWalkLimit
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(abs, fp)
-		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-		mu.Lock()
-		children[top] += info.Size()
-		total += info.Size()
-		mu.Unlock()
-		return nil
-	})
+	err := fastwalk.Walk(&conf, abs, func(fp string, d fs.DirEntry, err error) error { return t.visit(ctx, fp, d, err) })
 	if err != nil && ctx.Err() != nil {
 		return tools.Failf(tools.CategoryExecution, "disk_usage cancelled: %v", ctx.Err())
 	}
+	return tools.Success(t.report(env.Rel(abs)), &tools.Meta{Path: env.Rel(abs), Truncated: t.truncated})
+}
+
+// sizeTally adds up the sizes of the regular files under root, by
+// top-level entry; safe for concurrent use.
+type sizeTally struct {
+	root      string
+	mu        sync.Mutex
+	children  map[string]int64 // bytes under each top-level entry of root
+	total     int64            // bytes in all
+	entries   atomic.Int64     // entries visited
+	truncated bool             // stopped at maxDiskEntries
+}
+
+// visit adds one entry of the walk (ignored files included).
+func (t *sizeTally) visit(ctx context.Context, fp string, d fs.DirEntry, err error) error {
+	if err != nil || fp == t.root {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if t.entries.Add(1) > maxDiskEntries {
+		t.mu.Lock()
+		t.truncated = true
+		t.mu.Unlock()
+		return errWalkLimit
+	}
+	if !d.Type().IsRegular() {
+		return nil
+	}
+	info, err := d.Info()
+	if err != nil {
+		return nil
+	}
+	rel, _ := filepath.Rel(t.root, fp)
+	top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	t.mu.Lock()
+	t.children[top] += info.Size()
+	t.total += info.Size()
+	t.mu.Unlock()
+	return nil
+}
+
+// report is disk_usage's output for the directory shown as where: the
+// total, then the largest top-level entries.
+func (t *sizeTally) report(where string) string {
 	type row struct {
 		name string
 		size int64
 	}
-	rows := make([]row, 0, len(children))
-	for n, s := range children {
+	rows := make([]row, 0, len(t.children))
+	for n, s := range t.children {
 		rows = append(rows, row{n, s})
 	}
 	slices.SortFunc(rows, func(a, b row) int { return cmp.Or(cmp.Compare(b.size, a.size), cmp.Compare(a.name, b.name)) })
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s in %d entries (apparent size of regular files, ignored files included)\n",
-		env.Rel(abs), humanBytes(total), min(entries.Load(), maxDiskEntries))
-	if truncated {
+		where, humanBytes(t.total), min(t.entries.Load(), maxDiskEntries))
+	if t.truncated {
 		fmt.Fprintf(&b, "[stopped after %d entries; the total is a lower bound]\n", maxDiskEntries)
 	}
 	for i, r := range rows {
@@ -98,5 +114,5 @@ func diskUsageTool(ctx context.Context, env *tools.Env, p string) tools.Result {
 		}
 		fmt.Fprintf(&b, "%10s  %s\n", humanBytes(r.size), r.name)
 	}
-	return tools.Success(b.String(), &tools.Meta{Path: env.Rel(abs), Truncated: truncated})
+	return b.String()
 }

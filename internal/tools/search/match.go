@@ -31,60 +31,120 @@ func grepDataLimit(re *regexp.Regexp, lit *litFinder, data []byte, context, limi
 	if lit == nil && !re.Match(data) {
 		return nil
 	}
-	var starts []int // byte offset of each line start, built lazily up to need
-	starts = append(starts, 0)
-	lineAt := func(off int) int { // 0-based line index containing off
-		for starts[len(starts)-1] <= off {
-			nl := bytes.IndexByte(data[starts[len(starts)-1]:], '\n')
-			if nl < 0 {
-				break
-			}
-			starts = append(starts, starts[len(starts)-1]+nl+1)
-		}
-		i, found := slices.BinarySearch(starts, off)
-		if !found {
-			i--
-		}
-		return i
+	s := &scan{re: re, lines: lineIndex{data: data, starts: []int{0}}, limit: limit}
+	if lit != nil {
+		s.literal(lit)
+	} else {
+		s.regexp()
 	}
-	rawLine := func(i int) []byte { // line i without its "\n" (a "\r" stays, as in ripgrep)
-		end := len(data)
-		if i+1 < len(starts) {
-			end = starts[i+1]
-		} else if nl := bytes.IndexByte(data[starts[i]:], '\n'); nl >= 0 {
-			end = starts[i] + nl + 1
-		}
-		return bytes.TrimSuffix(data[starts[i]:end], []byte("\n"))
+	if len(s.matched) == 0 {
+		return nil
 	}
-	lineText := func(i int) []byte { return bytes.TrimSuffix(rawLine(i), []byte("\r")) }
-	var matched []int
-	add := func(i int) {
-		if len(matched) == 0 || matched[len(matched)-1] < i {
-			matched = append(matched, i)
+	ix := &s.lines
+	ix.indexThrough(s.matched[len(s.matched)-1] + context)
+	total := len(ix.starts)
+	if ix.starts[total-1] == len(data) {
+		total-- // data ends with a newline: no empty last line
+	}
+	return withContext(s.matched, total, context, func(i int) string { return string(ix.text(i)) })
+}
+
+// lineIndex finds the lines of a buffer, indexing line starts lazily (only
+// as far as a search needs).
+type lineIndex struct {
+	data   []byte
+	starts []int // byte offset of each line start found so far; starts[0] == 0
+}
+
+// lineAt returns the 0-based index of the line containing byte offset
+// off, indexing the line starts up to the line after it (if any).
+func (x *lineIndex) lineAt(off int) int {
+	for x.starts[len(x.starts)-1] <= off {
+		nl := bytes.IndexByte(x.data[x.starts[len(x.starts)-1]:], '\n')
+		if nl < 0 {
+			break
+		}
+		x.starts = append(x.starts, x.starts[len(x.starts)-1]+nl+1)
+	}
+	i, found := slices.BinarySearch(x.starts, off)
+	if !found {
+		i--
+	}
+	return i
+}
+
+// next returns the start of the line after line i (as lineAt indexed it),
+// or len(data) when there is none.
+func (x *lineIndex) next(i int) int {
+	if i+1 < len(x.starts) {
+		return x.starts[i+1]
+	}
+	return len(x.data)
+}
+
+// raw returns line i without its "\n" (a "\r" stays, as in ripgrep).
+func (x *lineIndex) raw(i int) []byte {
+	end := len(x.data)
+	if i+1 < len(x.starts) {
+		end = x.starts[i+1]
+	} else if nl := bytes.IndexByte(x.data[x.starts[i]:], '\n'); nl >= 0 {
+		end = x.starts[i] + nl + 1
+	}
+	return bytes.TrimSuffix(x.data[x.starts[i]:end], []byte("\n"))
+}
+
+// text returns line i without its terminator.
+func (x *lineIndex) text(i int) []byte { return bytes.TrimSuffix(x.raw(i), []byte("\r")) }
+
+// indexThrough indexes the line starts up to line last (or the end).
+func (x *lineIndex) indexThrough(last int) {
+	for len(x.starts) <= last+1 {
+		n := len(x.starts)
+		if x.lineAt(x.starts[n-1]); len(x.starts) == n {
+			break
 		}
 	}
-	full := func() bool { return limit > 0 && len(matched) >= limit }
-	if lit != nil { // only lines holding the literal can match
-		for off := 0; off < len(data) && !full(); {
-			j := lit.index(data[off:])
-			if j < 0 {
-				break
-			}
-			i := lineAt(off + j)
-			if re.Match(rawLine(i)) {
-				add(i)
-			}
-			off = len(data) // lineAt indexed the next line's start, if any
-			if i+1 < len(starts) {
-				off = starts[i+1]
-			}
-		}
+}
+
+// scan collects the indexes of the matching lines of one buffer.
+type scan struct {
+	re      *regexp.Regexp
+	lines   lineIndex
+	limit   int   // stop after this many matching lines (0: no limit)
+	matched []int // matching line indexes, ascending
+}
+
+func (s *scan) add(i int) {
+	if len(s.matched) == 0 || s.matched[len(s.matched)-1] < i {
+		s.matched = append(s.matched, i)
 	}
-	// One search per matching line: each starts at a line start (where
-	// (?m)^ and \b behave as at the start of the text), so the matches
-	// are never all listed at once.
-	for off := 0; lit == nil && off <= len(data) && !full(); {
-		loc := re.FindIndex(data[off:])
+}
+
+func (s *scan) full() bool { return s.limit > 0 && len(s.matched) >= s.limit }
+
+// literal tests only the lines holding a literal of lit.
+func (s *scan) literal(lit *litFinder) {
+	data := s.lines.data
+	for off := 0; off < len(data) && !s.full(); {
+		j := lit.index(data[off:])
+		if j < 0 {
+			break
+		}
+		i := s.lines.lineAt(off + j)
+		if s.re.Match(s.lines.raw(i)) {
+			s.add(i)
+		}
+		off = s.lines.next(i)
+	}
+}
+
+// regexp runs one search per matching line: each starts at a line start
+// (where (?m)^ and \b behave as at the start of the text), so the matches
+// are never all listed at once.
+func (s *scan) regexp() {
+	data := s.lines.data
+	for off := 0; off <= len(data) && !s.full(); {
+		loc := s.re.FindIndex(data[off:])
 		if loc == nil {
 			break
 		}
@@ -92,38 +152,23 @@ func grepDataLimit(re *regexp.Regexp, lit *litFinder, data []byte, context, limi
 		if start == len(data) && (len(data) == 0 || data[len(data)-1] == '\n') {
 			break // empty match after the final newline: no such line
 		}
-		first, last := lineAt(start), lineAt(max(end-1, start))
+		first, last := s.lines.lineAt(start), s.lines.lineAt(max(end-1, start))
 		if bytes.IndexByte(data[start:end], '\n') < 0 {
-			add(first)
+			s.add(first)
 		} else {
 			// The match spans lines (e.g. ^\s* ate a blank line); ripgrep
 			// matches line by line, so test each line it touched on its own.
 			for i := first; i <= last; i++ {
-				if re.Match(rawLine(i)) {
-					add(i)
+				if s.re.Match(s.lines.raw(i)) {
+					s.add(i)
 				}
 			}
 		}
-		if last+1 >= len(starts) {
+		if last+1 >= len(s.lines.starts) {
 			break // lineAt indexed the next line's start, if any
 		}
-		off = starts[last+1]
+		off = s.lines.starts[last+1]
 	}
-	if len(matched) == 0 {
-		return nil
-	}
-	// Index the lines up to the last one context can show.
-	for need := matched[len(matched)-1] + context + 1; len(starts) <= need; {
-		n := len(starts)
-		if lineAt(starts[n-1]); len(starts) == n {
-			break
-		}
-	}
-	total := len(starts)
-	if starts[total-1] == len(data) {
-		total-- // data ends with a newline: no empty last line
-	}
-	return withContext(matched, total, context, func(i int) string { return string(lineText(i)) })
 }
 
 // withContext merges matching line indexes with up to n context lines on
