@@ -10,17 +10,26 @@ import (
 	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
-// change is one file change for commit.
+// Change is one file change for Env.Commit.
 type Change struct {
-	Abs     string
-	Old     []byte // current content (nil when !existed)
+	// Abs is the file, absolute (as returned by Env.Resolve).
+	Abs string
+	// Old is the current content (nil when !Existed).
+	Old []byte
+	// Existed is false when the change creates the file.
 	Existed bool
-	New     []byte
-	Perm    fs.FileMode // for new files; existing files keep their mode
+	// New is the content to write, at most MaxWriteBytes.
+	New []byte
+	// Perm is the mode of a new file (0 means 0644); give an existing
+	// file's own mode to keep it.
+	Perm fs.FileMode
 }
 
-// commit writes a change: size cap, checkpoint, atomic write (parents
-// created, mode kept), read stamp updated. It returns the unified diff.
+// Commit writes a change: size cap (MaxWriteBytes), checkpoint, atomic
+// write (parent directories created), read stamp updated. It returns the
+// unified diff (MakeDiff). With DryRun it only returns the diff. Failures
+// are ready Results (CategoryValidation for the size cap, else
+// CategoryExecution); nothing is written then.
 func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	rel := env.Rel(c.Abs)
 	if len(c.New) > MaxWriteBytes {
@@ -55,7 +64,7 @@ func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	return MakeDiff(rel, string(c.Old), string(c.New)), nil
 }
 
-// makeDiff returns a unified diff of a change to rel, capped at
+// MakeDiff returns a unified diff of a change to rel, capped at
 // MaxDiffBytes.
 func MakeDiff(rel, old, new string) string {
 	d := udiff.Unified("a/"+rel, "b/"+rel, old, new)

@@ -16,6 +16,8 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 )
 
+// NoArgs is the parameter struct of tools that take no parameters (an
+// empty JSON object).
 type NoArgs struct{}
 
 // Spec describes a tool to Define.

@@ -64,6 +64,7 @@ type ReadTracker interface {
 // (never for directories); old is nil and existed false when the change
 // creates the file. A Save error aborts the change.
 type Checkpointer interface {
+	// Save keeps old, the content of path (absolute) before a change.
 	Save(ctx context.Context, path string, old []byte, existed bool) error
 }
 
@@ -88,7 +89,7 @@ type Env struct {
 	// be run in a dry run; the engine's wiring refuses them.
 	DryRun bool
 	// Grep is the search backend for the grep tool; nil means
-	// DefaultGrepBackend() (ripgrep when on PATH, else the Go walker).
+	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend
 }
 
@@ -160,7 +161,10 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 	return append([]Checkpoint(nil), c.entries...)
 }
 
-// resolve confines a path parameter; the failure is a ready Result.
+// Resolve confines the path p given for parameter param to the workspace
+// and returns it absolute and symlink-resolved. A refusal is a ready
+// Result of CategorySecurity ("<param> refused: ..."); an Env without a
+// workspace gives CategoryExecution.
 func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
 		r := Failf(CategoryExecution, "internal error: no workspace configured for file tools")
@@ -174,11 +178,15 @@ func (env *Env) Resolve(param, p string) (string, *Result) {
 	return abs, nil
 }
 
+// Rel returns abs for display: relative to the workspace root
+// (slash-separated) when inside it, else unchanged.
 func (env *Env) Rel(abs string) string { return env.Workspace.Rel(abs) }
 
 var errNoTracker = errors.New("internal error: no read tracker configured")
 
-// markRead records that the model has now seen content of abs.
+// MarkRead records that the model has now seen content of abs (last
+// modified at mtime). Without a ReadTracker it fails, unless
+// SkipReadCheck is set; the tracker's error is wrapped.
 func (env *Env) MarkRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
 	if env.Reads == nil {
 		if env.SkipReadCheck {
@@ -192,8 +200,11 @@ func (env *Env) MarkRead(ctx context.Context, abs string, content []byte, mtime 
 	return nil
 }
 
-// checkFresh enforces "read before write": the existing file abs with
+// CheckFresh enforces "read before write": the existing file abs with
 // content cur must have been read in this session and not changed since.
+// A violation is a ready Result of CategoryValidation telling the model to
+// read the file; tracker failures are CategoryExecution. SkipReadCheck
+// turns the check off (nil).
 func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result {
 	if env.SkipReadCheck {
 		return nil
@@ -220,6 +231,10 @@ func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result 
 	return nil
 }
 
+// Checkpoint saves old, the content of abs before a change (nil and
+// existed false when the change creates abs), so /undo can restore it.
+// Without a Checkpointer, or when it fails, the result is a ready Result
+// of CategoryExecution and the change must not happen.
 func (env *Env) Checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
 	if env.Checkpoints == nil {
 		r := Failf(CategoryExecution, "internal error: no checkpoint store configured; refusing to change files without one")
@@ -232,14 +247,17 @@ func (env *Env) Checkpoint(ctx context.Context, abs string, old []byte, existed 
 	return nil
 }
 
+// Forget drops the read record of abs after the file was deleted (best
+// effort: a stale record only forces a re-read).
 func (env *Env) Forget(ctx context.Context, abs string) {
 	if env.Reads != nil {
 		_ = env.Reads.Forget(ctx, abs) // best effort: a stale record only forces a re-read
 	}
 }
 
-// moveStamp carries a read record from src to dst (the content did not
-// change, so a fresh read of src is a fresh read of dst).
+// MoveStamp carries the read record of src to dst after a move (the
+// content did not change, so a fresh read of src is a fresh read of dst);
+// best effort.
 func (env *Env) MoveStamp(ctx context.Context, src, dst string) {
 	if env.Reads == nil {
 		return

@@ -4,6 +4,10 @@ import (
 	"context"
 )
 
+// The grep backend contract lives here, not in the search family, because
+// Env.Grep carries the session's backend; search.Ripgrep and
+// search.GoGrep implement it.
+
 // GrepRequest is one search for a GrepBackend.
 type GrepRequest struct {
 	// Root is the absolute directory (searched recursively, honouring
@@ -45,7 +49,8 @@ type GrepResult struct {
 	Truncated bool // the search stopped at Limit
 }
 
-// GrepBackend runs searches for the grep tool. Both implementations give
+// GrepBackend runs searches for the grep tool (search.Ripgrep and
+// search.GoGrep implement it). Both implementations give
 // the same results on the same tree (binary files, i.e. files with a NUL
 // byte, and files over MaxReadBytes are skipped).
 type GrepBackend interface {

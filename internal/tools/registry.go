@@ -371,6 +371,9 @@ func (r *Registry) Prepare(name string, args json.RawMessage) (*Prepared, error)
 	return p, nil
 }
 
+// TruncateName makes a name the model gave safe to quote in a message:
+// control characters become '?' and it is cut to 64 bytes (at a rune
+// boundary) followed by "...".
 func TruncateName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 )
 
+// FirstLines returns the first n lines of s (without the newline after
+// the last one).
 func FirstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	if len(lines) > n {
@@ -13,7 +15,7 @@ func FirstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// CutUTF8 returns the longest prefix of s of at most n bytes that does not
 // split a rune.
 func CutUTF8(s string, n int) string {
 	if len(s) <= n {
@@ -25,7 +27,7 @@ func CutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// splitLinesKeep splits s into lines that keep their terminators; the last
+// SplitLinesKeep splits s into lines that keep their terminators; the last
 // line has none when s does not end in a newline. "" has no lines.
 func SplitLinesKeep(s string) []string {
 	lines := strings.SplitAfter(s, "\n")
@@ -35,7 +37,7 @@ func SplitLinesKeep(s string) []string {
 	return lines
 }
 
-// trimEOL drops one trailing "\n" or "\r\n".
+// TrimEOL drops one trailing "\n" or "\r\n".
 func TrimEOL(s string) string {
 	s = strings.TrimSuffix(s, "\n")
 	return strings.TrimSuffix(s, "\r")

@@ -24,15 +24,22 @@ const (
 	binarySniffBytes = 8000
 )
 
-// textFile is a regular text file loaded for reading or editing.
+// TextFile is a regular text file loaded for reading or editing.
 type TextFile struct {
+	// Abs is the absolute path; Rel is it for display (Env.Rel).
 	Abs, Rel string
-	Content  []byte
-	Info     fs.FileInfo
+	// Content is the whole content (at most MaxReadBytes, no NUL byte in
+	// the first 8000 bytes).
+	Content []byte
+	// Info is the file's information when it was read.
+	Info fs.FileInfo
 }
 
-// loadText reads the regular text file abs for a tool. On failure the
-// Result says what to do instead (notFoundHint completes "does not exist").
+// LoadText reads the regular text file abs (already resolved) for a tool.
+// On failure the Result says what to do instead: CategoryNotFound when
+// abs does not exist (notFoundHint completes "does not exist"),
+// CategoryValidation for a directory, a special file, a file over
+// MaxReadBytes or a binary file, CategoryExecution for I/O errors.
 func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 	rel := env.Rel(abs)
 	fail := func(cat Category, format string, args ...any) (*TextFile, *Result) {
@@ -65,7 +72,7 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 	return &TextFile{Abs: abs, Rel: rel, Content: content, Info: fi}, nil
 }
 
-// readRegular opens abs, checks again that it is a regular file (it could
+// ReadRegular opens abs, checks again that it is a regular file (it could
 // have been swapped for a FIFO since the Stat) and reads at most
 // MaxReadBytes.
 func ReadRegular(abs string) ([]byte, fs.FileInfo, error) {
@@ -91,6 +98,8 @@ func ReadRegular(abs string) ([]byte, fs.FileInfo, error) {
 	return b, fi, nil
 }
 
+// IsBinary reports whether b looks binary: a NUL byte within its first
+// 8000 bytes (git's heuristic).
 func IsBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), binarySniffBytes)], 0) >= 0
 }

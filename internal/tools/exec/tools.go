@@ -22,7 +22,7 @@ const (
 	maxPythonCode = 1 << 20
 )
 
-// ExecOptions configures the command and background-process tools.
+// Options configures the command and background-process tools.
 // The zero value is usable: the user's shell, os.Environ() without
 // credentials, DefaultMaxOutputChars, no background processes.
 type Options struct {
@@ -32,7 +32,7 @@ type Options struct {
 	// Windows sh from PATH (Git Bash), else powershell -Command.
 	Shell string
 	// Environ is the base environment ("NAME=value"); nil means
-	// os.Environ(). Credentials are removed from it (see ChildEnviron).
+	// os.Environ(). Credentials are removed from it (see proc.ChildEnviron).
 	Environ []string
 	// KeepEnv names variables passed to commands even though they look
 	// like credentials (a user setting, never the model's).
@@ -45,11 +45,11 @@ type Options struct {
 	Procs *ProcessTable
 }
 
-// ExecTools returns the command tools run_command and run_python (Kind
+// Tools returns the command tools run_command and run_python (Kind
 // exec) and the background-process tools run_background_process (Kind
 // exec), get_background_output, kill_background_process and
 // list_background_processes (Kind other: they only touch processes the
-// session started), in this order. Register them with Registry.Register.
+// session started), in this order. Register them with tools.Registry.Register.
 //
 // A command that ran and exited non-zero is a failed Result (OK false,
 // CategoryExecution, "exit code N" in Error) whose Output still holds

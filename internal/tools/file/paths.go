@@ -62,9 +62,9 @@ func existing(ctx context.Context, env *tools.Env, abs string) (*tools.TextFile,
 }
 
 // resolveEntry resolves p for an operation on the directory entry itself
-// (delete, move source): like resolve, but when p names a symlink whose
+// (delete, move source): like Env.Resolve, but when p names a symlink whose
 // target is allowed, the link itself is returned (not its target). A
-// symlink leading out of the workspace is refused by resolve.
+// symlink leading out of the workspace is refused by Env.Resolve.
 func resolveEntry(env *tools.Env, param, p string) (string, bool, *tools.Result) {
 	target, res := env.Resolve(param, p)
 	if res != nil {

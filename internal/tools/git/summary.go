@@ -8,7 +8,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools"
 )
 
-// rootResolver is a Resolver that knows only a root; GitSummary uses it to
+// rootResolver is a Resolver that knows only a root; Summary uses it to
 // run git in a directory the way the git tools do.
 type rootResolver string
 
@@ -18,7 +18,7 @@ func (r rootResolver) Resolve(p string) (string, error) { return string(r), nil 
 
 func (r rootResolver) Rel(abs string) string { return abs }
 
-// GitSummary returns a one-line summary of the git state of root ("branch
+// Summary returns a one-line summary of the git state of root ("branch
 // main, 3 changed files", "branch main, clean"), or "" outside a
 // repository or when git is missing. git runs as the git tools run it:
 // with the repository's hooks, fsmonitor, pager, external diff and filter

@@ -2,9 +2,9 @@ package info
 
 import "github.com/zelvior/aidex/internal/tools"
 
-// InfoTools returns the information tools (all Kind read), in this order:
+// Tools returns the information tools (all kind.Read), in this order:
 // get_file_info, count_lines, disk_usage, env_info, which and
-// analyze_project. Register them with Registry.Register.
+// analyze_project. Register them with tools.Registry.Register.
 func Tools() []tools.Def {
 	return []tools.Def{getFileInfoDef(), countLinesDef(), diskUsageDef(), envInfoDef(), whichDef(), analyzeProjectDef()}
 }

@@ -100,7 +100,7 @@ func ChildEnviron(base []string, keep []string) []string {
 	out := make([]string, 0, len(base)+len(childEnvOverrides))
 	overridden := func(name string) bool {
 		for _, o := range childEnvOverrides {
-			if SameEnvName(o[:strings.IndexByte(o, '=')], name) {
+			if sameEnvName(o[:strings.IndexByte(o, '=')], name) {
 				return true
 			}
 		}
@@ -114,7 +114,7 @@ func ChildEnviron(base []string, keep []string) []string {
 		if overridden(name) {
 			continue
 		}
-		kept := slices.ContainsFunc(keep, func(k string) bool { return SameEnvName(k, name) })
+		kept := slices.ContainsFunc(keep, func(k string) bool { return sameEnvName(k, name) })
 		if !kept && (SecretEnvName(name) || secretEnvValue(val)) {
 			continue
 		}
@@ -123,9 +123,10 @@ func ChildEnviron(base []string, keep []string) []string {
 	return append(out, childEnvOverrides[:]...)
 }
 
-func SameEnvName(a, b string) bool { return strings.EqualFold(a, b) }
+// sameEnvName compares variable names as the OS does (ignoring case).
+func sameEnvName(a, b string) bool { return strings.EqualFold(a, b) }
 
-// envValue returns the value of name in environ ("" when unset).
+// EnvValue returns the value of name in environ ("" when unset).
 func EnvValue(environ []string, name string) string {
 	for i := len(environ) - 1; i >= 0; i-- {
 		if k, v, ok := strings.Cut(environ[i], "="); ok && k == name {

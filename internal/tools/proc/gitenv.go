@@ -14,6 +14,10 @@ var gitEnvDrop = [...]string{
 	"GIT_EXEC_PATH", "GIT_NAMESPACE", "GIT_COMMON_DIR", "GIT_PROXY_COMMAND", "GIT_TRACE", "GIT_ATTR_SOURCE",
 }
 
+// GitEnviron returns the environment git runs with for the tools:
+// os.Environ() without credentials (ChildEnviron) and without the
+// variables that would point git at another repository, index or config
+// or make it run programs, plus GIT_OPTIONAL_LOCKS=0 and LC_ALL=C.
 func GitEnviron() []string {
 	base := ChildEnviron(os.Environ(), nil)
 	out := base[:0]
@@ -21,7 +25,7 @@ func GitEnviron() []string {
 		name, _, _ := strings.Cut(kv, "=")
 		drop := strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 		for _, d := range gitEnvDrop {
-			drop = drop || SameEnvName(name, d)
+			drop = drop || sameEnvName(name, d)
 		}
 		if !drop {
 			out = append(out, kv)

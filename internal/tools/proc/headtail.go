@@ -12,7 +12,7 @@ import (
 // are kept with a "[... N characters cut ...]" marker in between.
 const DefaultMaxOutputChars = 30000
 
-// headTail is an io.Writer that keeps the first head and the last tail
+// HeadTail is an io.Writer that keeps the first head and the last tail
 // bytes written and counts the characters in between, so a command that
 // prints gigabytes (`yes`) needs bounded memory. Safe for concurrent use.
 type HeadTail struct {
@@ -25,7 +25,7 @@ type HeadTail struct {
 	chars   int64 // characters written (UTF-8 lead bytes and ASCII)
 }
 
-// newHeadTail returns a writer keeping about maxChars characters (at most
+// NewHeadTail returns a writer keeping about maxChars characters (at most
 // maxChars bytes) in total; maxChars <= 0 means DefaultMaxOutputChars.
 func NewHeadTail(maxChars int) *HeadTail {
 	if maxChars <= 0 {

@@ -9,13 +9,13 @@ import (
 	"syscall"
 )
 
-// setProcGroup makes the command the leader of a new process group, so a
+// SetGroup makes the command the leader of a new process group, so a
 // timeout or kill reaches every process it started.
 func SetGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// signalGroup sends SIGTERM (hard false) or SIGKILL (hard true) to the
+// SignalGroup sends SIGTERM (hard false) or SIGKILL (hard true) to the
 // process group led by p. A group that is already gone is not an error.
 func SignalGroup(p *os.Process, hard bool) error {
 	sig := syscall.SIGTERM

@@ -8,11 +8,11 @@ import (
 	"os/exec"
 )
 
-// setProcGroup is a no-op on Windows: there are no POSIX process groups,
+// SetGroup is a no-op on Windows: there are no POSIX process groups,
 // so only the direct child is killed.
 func SetGroup(*exec.Cmd) {}
 
-// signalGroup kills the process p (Windows has no SIGTERM: both the gentle
+// SignalGroup kills the process p (Windows has no SIGTERM: both the gentle
 // and the hard stop are TerminateProcess). A finished process is not an
 // error.
 func SignalGroup(p *os.Process, _ bool) error {

@@ -1,3 +1,8 @@
+// Package proc runs the processes of the tool families (commands, git,
+// version probes) the same way everywhere: in their own process group,
+// with stdout and stderr combined into one capped stream, killed as a
+// group on timeout or cancellation, with credentials kept out of their
+// environment (ChildEnviron). It also turns an Outcome into a tool Result.
 package proc
 
 import (
@@ -28,29 +33,47 @@ const (
 	drainWait = 500 * time.Millisecond
 )
 
-// runSpec describes one foreground process.
+// Spec describes one foreground process for Run.
 type Spec struct {
-	Argv     []string
-	Dir      string
-	Env      []string
-	Stdin    string // program input; "" means stdin is /dev/null
-	Timeout  time.Duration
+	// Argv is the program (looked up in PATH) and its arguments; it must
+	// not be empty.
+	Argv []string
+	// Dir is the absolute working directory.
+	Dir string
+	// Env is the whole environment ("NAME=value").
+	Env []string
+	// Stdin is the program's input; "" means stdin is /dev/null.
+	Stdin string
+	// Timeout bounds the run; past it the process group is killed.
+	Timeout time.Duration
+	// MaxChars caps the output kept, in characters (see NewHeadTail);
+	// 0 means DefaultMaxOutputChars.
 	MaxChars int
 }
 
-// runOutcome is what happened to a foreground process.
+// Outcome is what happened to a foreground process.
 type Outcome struct {
-	Output    string
+	// Output is stdout and stderr combined, valid UTF-8, capped at
+	// Spec.MaxChars (head and tail kept).
+	Output string
+	// Truncated reports that Output was cut.
 	Truncated bool
-	Ran       bool // the process started
-	ExitCode  int  // -1 when killed by a signal
-	TimedOut  bool
+	// Ran reports that the process started.
+	Ran bool
+	// ExitCode is the exit status; -1 when killed by a signal.
+	ExitCode int
+	// TimedOut reports that Spec.Timeout passed and the group was killed.
+	TimedOut bool
+	// Cancelled reports that the context ended and the group was killed.
 	Cancelled bool
-	Err       error // start failure or wait error
-	State     string
+	// Err is a start failure or a wait error (not a non-zero exit).
+	Err error
+	// State describes how the process ended ("exit status 1",
+	// "signal: killed").
+	State string
 }
 
-// runProcess runs s.argv in its own process group with stdout and stderr
+// Run runs s.Argv in its own process group with stdout and stderr
 // combined into one capped stream. On timeout or ctx cancellation the
 // whole group gets SIGTERM, then SIGKILL after commandKillGrace. When the
 // command exits, processes it left running in its group are killed too.
@@ -120,9 +143,10 @@ func stopProcess(p *os.Process, waited <-chan error, grace time.Duration) error 
 	}
 }
 
-// drainPipe waits briefly for the reader goroutine to see end of file,
-// then closes the read end so a grandchild that escaped the process group
-// cannot keep it (and the tool call) alive.
+// DrainPipe waits briefly (500 ms) for the goroutine reading pr to see end
+// of file (copied closes then), then closes pr so a grandchild that
+// escaped the process group cannot keep it (and the tool call) alive, and
+// waits up to a second more for the reader to stop.
 func DrainPipe(pr *os.File, copied <-chan struct{}) {
 	t := time.NewTimer(drainWait)
 	defer t.Stop()
@@ -139,8 +163,13 @@ func DrainPipe(pr *os.File, copied <-chan struct{}) {
 	}
 }
 
-// result turns the outcome into the tool result; what names the program
-// ("command", "python").
+// Result turns the outcome into the tool result; what names the program
+// ("command", "python", "git") and timeout and note are those of the run
+// (note, e.g. about a clamped timeout, starts the output). A program that
+// could not start is CategoryNotFound when missing, else
+// CategoryExecution; a timeout, a cancellation, a signal or a non-zero
+// exit is a failed Result of CategoryExecution that keeps the output and
+// Meta.ExitCode.
 func (o Outcome) Result(what string, timeout time.Duration, note string) tools.Result {
 	if !o.Ran {
 		if errors.Is(o.Err, exec.ErrNotFound) || errors.Is(o.Err, fs.ErrNotExist) {

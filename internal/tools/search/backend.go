@@ -18,7 +18,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools/walk"
 )
 
-// DefaultGrepBackend returns Ripgrep when `rg` is on PATH, else GoGrep.
+// DefaultBackend returns Ripgrep when `rg` is on PATH, else GoGrep.
 func DefaultBackend() tools.GrepBackend {
 	if p, err := exec.LookPath("rg"); err == nil {
 		return Ripgrep{Path: p}

@@ -2,8 +2,8 @@ package search
 
 import "github.com/zelvior/aidex/internal/tools"
 
-// SearchTools returns the search tools grep and grep_file. Register them
-// with Registry.Register.
+// Tools returns the search tools, in this order: grep and grep_file.
+// Register them with tools.Registry.Register.
 func Tools() []tools.Def {
 	return []tools.Def{grepDef(), grepFileDef()}
 }

@@ -1,3 +1,7 @@
+// Package walk walks directory trees for the tool families the way
+// ripgrep does: in parallel, honouring the .gitignore files at and below
+// the walk root, skipping .git, never following symlinks. It also matches
+// paths against doublestar globs with ripgrep's -g rules.
 package walk
 
 import (
@@ -15,9 +19,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
+// ErrStop stops a walk early: a Func returns it once it has seen enough,
+// and Tree returns it unchanged.
 var ErrStop = errors.New("search limit reached")
 
-// ignoreTree holds the .gitignore patterns of the directories under a walk
+// Ignores holds the .gitignore patterns of the directories under a walk
 // root: each directory's list is its parent's plus its own .gitignore.
 // Patterns come from .gitignore files at and below the root (not from
 // parent directories, global excludes or .git/info/exclude). Safe for
@@ -28,6 +34,8 @@ type Ignores struct {
 	dirs map[string][]gitignore.Pattern
 }
 
+// NewIgnores returns the patterns of root's own .gitignore; Enter each
+// directory below it before asking about its entries.
 func NewIgnores(root string) *Ignores {
 	t := &Ignores{base: root, dirs: map[string][]gitignore.Pattern{}}
 	t.Enter(root)
@@ -43,8 +51,9 @@ func (t *Ignores) components(abs string) []string {
 	return strings.Split(filepath.ToSlash(rel), "/")
 }
 
-// enter computes the patterns of directory dir (its parent must have been
-// entered, except for the base).
+// Enter computes the patterns of directory dir: its parent's plus its
+// own .gitignore (the parent must have been entered, except for the
+// root).
 func (t *Ignores) Enter(dir string) {
 	t.mu.RLock()
 	ps := t.dirs[filepath.Dir(dir)]
@@ -68,7 +77,7 @@ func (t *Ignores) Enter(dir string) {
 	t.mu.Unlock()
 }
 
-// ignored reports whether abs (a file or directory in an entered
+// Ignored reports whether abs (a file or directory in an entered
 // directory) is excluded by the .gitignore files.
 func (t *Ignores) Ignored(abs string, isDir bool) bool {
 	t.mu.RLock()
@@ -86,18 +95,20 @@ func (t *Ignores) Ignored(abs string, isDir bool) bool {
 	return false
 }
 
-// skipName reports entries never walked: VCS metadata.
+// SkipName reports entries never walked: VCS metadata.
 func SkipName(name string) bool { return name == ".git" }
 
-// walkFunc is called for every entry under the walk root that is neither
+// Func is called for every entry under the walk root that is neither
 // ignored nor a .git entry; rel is slash-separated and relative to the
 // root. Directories are reported before their contents; returning
 // fs.SkipDir skips one. Calls may run in parallel.
 type Func func(abs, rel string, d fs.DirEntry) error
 
-// walkTree walks root in parallel (fastwalk; symlinks are reported, never
-// followed), honouring .gitignore files and ctx. maxDepth <= 0 means no
-// limit.
+// Tree walks root in parallel (fastwalk; symlinks are reported, never
+// followed), honouring .gitignore files and ctx, calling fn for every
+// entry below root. maxDepth <= 0 means no limit. Unreadable entries are
+// skipped. It returns fn's first error other than fs.SkipDir (e.g.
+// ErrStop) or ctx's error.
 func Tree(ctx context.Context, root string, maxDepth int, fn Func) error {
 	ig := NewIgnores(root)
 	conf := fastwalk.Config{Follow: false, MaxDepth: maxDepth}
@@ -129,7 +140,7 @@ func Tree(ctx context.Context, root string, maxDepth int, fn Func) error {
 	})
 }
 
-// globMatcher matches slash-separated paths relative to a walk root
+// Glob matches slash-separated paths relative to a walk root
 // against a doublestar glob: a glob without "/" matches the base name at
 // any depth ("*.go"), one with "/" matches the whole relative path
 // ("cmd/**/*.go"), the same rule as ripgrep's -g.
@@ -140,6 +151,8 @@ type Glob struct {
 	neg     bool
 }
 
+// NewGlob compiles pattern (doublestar syntax, "./" prefix and a leading
+// "!" allowed); false when it is empty or invalid.
 func NewGlob(pattern string) (*Glob, bool) {
 	neg := strings.HasPrefix(pattern, "!")
 	pattern = strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(pattern, "!")), "./")
@@ -149,10 +162,12 @@ func NewGlob(pattern string) (*Glob, bool) {
 	return &Glob{pattern: pattern, base: !strings.Contains(pattern, "/"), neg: neg}, true
 }
 
-// newPathGlob returns a matcher of whole relative paths against pattern
+// NewPathGlob returns a matcher of whole relative paths against pattern
 // (no base-name rule, no negation); pattern must be valid.
 func NewPathGlob(pattern string) *Glob { return &Glob{pattern: pattern} }
 
+// Match reports whether rel (slash-separated, relative to the walk root)
+// matches; a nil Glob matches everything.
 func (g *Glob) Match(rel string) bool {
 	if g == nil {
 		return true
