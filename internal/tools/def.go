@@ -35,7 +35,7 @@ type Spec struct {
 	// the registry's built-in aliases.
 	Aliases []string
 	// DryRun is true for file-changing tools that write only through
-	// [Env]'s commit, so a run with Env.DryRun computes the change (a
+	// [Env.Commit], so a run with Env.DryRun computes the change (a
 	// unified diff in Meta.Diff) without writing it: approvals show that
 	// diff, and --agent-writes dry-run runs them this way.
 	DryRun bool

@@ -85,7 +85,7 @@ type Env struct {
 	SkipReadCheck bool
 	// DryRun makes file-changing tools compute their change and diff
 	// without writing anything (--agent-writes dry-run). Tools that change
-	// files outside commit (delete, move, copy, create_directory) must not
+	// files outside Env.Commit (delete, move, copy, create_directory) must not
 	// be run in a dry run; the engine's wiring refuses them.
 	DryRun bool
 	// Grep is the search backend for the grep tool; nil means

@@ -52,13 +52,13 @@ func commandTimeout(sec int) (time.Duration, string, *tools.Result) {
 	switch {
 	case sec < 0:
 		r := tools.Failf(tools.CategoryValidation, "timeout must be a positive number of seconds (max %d), got %d",
-			int(proc.MaxCommandTimeout/time.Second), sec)
+			int(MaxCommandTimeout/time.Second), sec)
 		return 0, "", &r
 	case sec == 0:
 		return DefaultCommandTimeout, "", nil
-	case time.Duration(sec) > proc.MaxCommandTimeout/time.Second:
-		return proc.MaxCommandTimeout, fmt.Sprintf("[timeout %d s clamped to the maximum %d s]\n",
-			sec, int(proc.MaxCommandTimeout/time.Second)), nil
+	case time.Duration(sec) > MaxCommandTimeout/time.Second:
+		return MaxCommandTimeout, fmt.Sprintf("[timeout %d s clamped to the maximum %d s]\n",
+			sec, int(MaxCommandTimeout/time.Second)), nil
 	}
 	return time.Duration(sec) * time.Second, "", nil
 }
