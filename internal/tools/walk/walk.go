@@ -19,8 +19,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// ErrStop stops a walk early: a Func returns it once it has seen enough,
-// and Tree returns it unchanged.
+// ErrStop stops a walk early: returned by a Func for a directory, Tree
+// stops and returns it. Returned for a file, it only ends the walk of that
+// file's directory: fastwalk reports it as the directory's read error,
+// which Tree skips like any unreadable directory (a known limitation that
+// the callers' caps inherit).
 var ErrStop = errors.New("search limit reached")
 
 // Ignores holds the .gitignore patterns of the directories under a walk
@@ -107,8 +110,9 @@ type Func func(abs, rel string, d fs.DirEntry) error
 // Tree walks root in parallel (fastwalk; symlinks are reported, never
 // followed), honouring .gitignore files and ctx, calling fn for every
 // entry below root. maxDepth <= 0 means no limit. Unreadable entries are
-// skipped. It returns fn's first error other than fs.SkipDir (e.g.
-// ErrStop) or ctx's error.
+// skipped. It returns fn's first error for a directory other than
+// fs.SkipDir (e.g. ErrStop) or ctx's error; see ErrStop for errors
+// returned for files.
 func Tree(ctx context.Context, root string, maxDepth int, fn Func) error {
 	ig := NewIgnores(root)
 	conf := fastwalk.Config{Follow: false, MaxDepth: maxDepth}
