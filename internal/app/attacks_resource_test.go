@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	toolexec "github.com/zelvior/aidex/internal/tools/exec"
+
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -30,8 +32,8 @@ func caseYes(t *testing.T, e *attackEnv, c attackCase) {
 	if r.OK || !strings.Contains(r.Output, "timed out") {
 		t.Errorf("yes: want a timeout failure, got ok=%v %s", r.OK, r.Error)
 	}
-	if !m.Truncated || len(r.Output) > tools.DefaultMaxOutputChars+1000 {
-		t.Errorf("yes: output must be cut at %d characters: truncated=%v len=%d", tools.DefaultMaxOutputChars, m.Truncated, len(r.Output))
+	if !m.Truncated || len(r.Output) > toolexec.DefaultMaxOutputChars+1000 {
+		t.Errorf("yes: output must be cut at %d characters: truncated=%v len=%d", toolexec.DefaultMaxOutputChars, m.Truncated, len(r.Output))
 	}
 }
 
@@ -228,8 +230,8 @@ func caseOutputCap(t *testing.T, e *attackEnv, c attackCase) {
 	for _, cmd := range []string{str(c.Input, "command"), `head -c 300000 /dev/zero | tr '\0' a`} {
 		r := e.runWith(t, e.permissive, "run_command", map[string]any{"command": cmd, "timeout": 20}, 30*time.Second)
 		m := meta(t, r)
-		if !r.OK || !m.Truncated || len(r.Output) > tools.DefaultMaxOutputChars+1000 {
-			t.Errorf("%q: want the output cut at %d characters: ok=%v truncated=%v len=%d %s", cmd, tools.DefaultMaxOutputChars, r.OK, m.Truncated, len(r.Output), r.Error)
+		if !r.OK || !m.Truncated || len(r.Output) > toolexec.DefaultMaxOutputChars+1000 {
+			t.Errorf("%q: want the output cut at %d characters: ok=%v truncated=%v len=%d %s", cmd, toolexec.DefaultMaxOutputChars, r.OK, m.Truncated, len(r.Output), r.Error)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/attacktest"
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/tools/search"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
@@ -155,7 +156,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 		t.Fatal(err)
 	}
 	e.env = tools.NewEnv(e.wsp)
-	e.env.Grep = tools.DefaultGrepBackend()
+	e.env.Grep = search.DefaultBackend()
 	if e.ts, err = newToolSet(reg, e.env, rt.Profile(), nil); err != nil {
 		t.Fatal(err)
 	}

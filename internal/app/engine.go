@@ -13,13 +13,13 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/listmodels"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/memory"
-	"github.com/zelvior/aidex/internal/notes"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
-	"github.com/zelvior/aidex/internal/webfetch"
+	"github.com/zelvior/aidex/internal/tools/builtin"
+	"github.com/zelvior/aidex/internal/tools/git"
+	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -78,7 +78,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		return nil, nil, err
 	}
 	env := tools.NewEnv(ws)
-	env.Grep = tools.DefaultGrepBackend()
+	env.Grep = search.DefaultBackend()
 	if o.Store != nil {
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
@@ -196,39 +196,36 @@ func (rt *Runtime) Profile() tools.Profile {
 // what the tools started (background processes). Call it once per session.
 func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	reg := tools.NewRegistry()
-	procs := tools.NewProcessTable(rt.Config.MaxBackgroundProcesses)
-	defs := tools.FileTools()
-	defs = append(defs, tools.ExecTools(tools.ExecOptions{Procs: procs})...)
-	defs = append(defs, tools.GitTools()...)
-	defs = append(defs, tools.InfoTools()...)
-	defs = append(defs, rt.familyTools()...)
+	defs, closeTools := builtin.Defs(rt.toolOptions())
 	if err := reg.Register(defs...); err != nil {
-		_ = procs.Close()
+		closeTools()
 		return nil, nil, fmt.Errorf("tools: %w", err)
 	}
-	return reg, func() { _ = procs.Close() }, nil
+	return reg, closeTools, nil
 }
 
-// familyTools are memory, notes, web fetch, model lists and image
-// generation. generate_image is left out when the image provider cannot be
-// set up (e.g. image_provider = "openai" without a key).
-func (rt *Runtime) familyTools() []tools.Def {
+// toolOptions configure the built-in tools: background processes, memory,
+// web fetch, model lists and image generation. generate_image is left out
+// when the image provider cannot be set up (e.g. image_provider = "openai"
+// without a key).
+func (rt *Runtime) toolOptions() builtin.Options {
 	current := rt.Provider.Name
 	if current == "" {
 		current = rt.Config.Provider
 	}
-	defs := memory.Tools(memory.Options{Family: memory.Family(current, rt.Model), GlobalDir: memory.GlobalDir(rt.Config.Paths.ConfigDir)})
-	defs = append(defs, notes.Tools(notes.Options{})...)
-	defs = append(defs, webfetch.Tools(webfetch.New(webfetch.Options{AllowPrivate: rt.Config.WebFetchAllowPrivate}))...)
-	defs = append(defs, listmodels.Tools(listmodels.Options{
-		Catalog: rt.Catalog,
-		Lister:  &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv},
-		Current: current,
-	})...)
-	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv)); err == nil {
-		defs = append(defs, imagegen.Tools(g)...)
+	o := builtin.Options{
+		MaxBackgroundProcesses: rt.Config.MaxBackgroundProcesses,
+		MemoryFamily:           memory.Family(current, rt.Model),
+		MemoryGlobalDir:        memory.GlobalDir(rt.Config.Paths.ConfigDir),
+		WebFetchAllowPrivate:   rt.Config.WebFetchAllowPrivate,
+		Catalog:                rt.Catalog,
+		Lister:                 &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv},
+		CurrentProvider:        current,
 	}
-	return defs
+	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv)); err == nil {
+		o.Image = g
+	}
+	return o
 }
 
 // hiddenTools lists tools not offered in this session: file-changing tools
@@ -256,7 +253,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Shell:        rt.Getenv("SHELL"),
 		Date:         time.Now(),
-		Git:          tools.GitSummary(ctx, rt.Workspace),
+		Git:          git.Summary(ctx, rt.Workspace),
 		Profile:      rt.Profile().Name,
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,

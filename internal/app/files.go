@@ -7,7 +7,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/permission"
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // ErrInvalidPath is wrapped by [Files.Resolve]'s error when a path is
@@ -78,5 +77,5 @@ func (e protectedError) Is(target error) bool { return target == ErrProtected }
 // workspace-relative path written. Errors: those of imagegen.Save
 // (imagegen.ErrRefused, imagegen.ErrExists, I/O).
 func (f *Files) SaveImage(ctx context.Context, p string, img imagegen.Image, overwrite bool) (imagegen.Saved, error) {
-	return imagegen.Save(ctx, tools.NewEnv(f.ws), p, img, overwrite)
+	return imagegen.Save(ctx, f.ws, nil, p, img, overwrite)
 }

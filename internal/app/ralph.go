@@ -10,6 +10,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/exec"
 )
 
 // RalphSessions is what [RalphBackend] needs of the session store
@@ -88,12 +89,12 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 		return fail(err)
 	}
 	reg := tools.NewRegistry()
-	if err := reg.Register(tools.ExecTools(tools.ExecOptions{})...); err != nil {
+	if err := reg.Register(exec.Tools(exec.Options{})...); err != nil {
 		return fail(err)
 	}
 	secs := int(timeout / time.Second)
-	if timeout <= 0 || secs > int(tools.MaxCommandTimeout/time.Second) {
-		secs = int(tools.MaxCommandTimeout / time.Second)
+	if timeout <= 0 || secs > int(exec.MaxCommandTimeout/time.Second) {
+		secs = int(exec.MaxCommandTimeout / time.Second)
 	}
 	args, _ := json.Marshal(map[string]any{"command": command, "timeout": max(secs, 1)})
 	p, err := reg.Prepare("run_command", args)

@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // CallOptions configure a direct tool call ([Runtime.CallTool]).
@@ -82,7 +83,7 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 		return ToolOutcome{}, err
 	}
 	env := tools.NewEnv(ws)
-	env.Grep = tools.DefaultGrepBackend()
+	env.Grep = search.DefaultBackend()
 	env.SkipReadCheck = true
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {

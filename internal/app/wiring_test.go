@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/file"
 )
 
 // The approval preview is the dry-run diff of the very change, computed
@@ -26,7 +27,7 @@ func TestPreviewIsDryRunDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := tools.NewRegistry()
-	if err := reg.Register(tools.FileTools()...); err != nil {
+	if err := reg.Register(file.Tools()...); err != nil {
 		t.Fatal(err)
 	}
 	env := tools.NewEnv(w)

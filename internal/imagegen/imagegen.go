@@ -15,7 +15,8 @@
 //
 // Every response is checked to really be an image (content sniffing), so
 // an HTML error page is never saved as a .png. Generator serves the tool
-// generate_image, `aidex image` and the web UI's POST /api/image.
+// generate_image (internal/tools/image), `aidex image` and the web UI's
+// POST /api/image; Save writes an image into the workspace.
 package imagegen
 
 import (
@@ -278,74 +279,90 @@ func (g *Generator) openAI(ctx context.Context, r Request) (Image, error) {
 	if !strings.HasPrefix(strings.ToLower(r.Model), "gpt-image") {
 		in.ResponseFormat = "b64_json"
 	}
-	body, _ := json.Marshal(in)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.base+"/images/generations", bytes.NewReader(body))
+	out, host, err := g.openAIGenerate(ctx, in)
 	if err != nil {
-		return Image{}, fmt.Errorf("image request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	g.auth(req)
-	resp, err := g.hc.Do(req)
-	if err != nil {
-		return Image{}, fmt.Errorf("image service %s: %w", req.URL.Host, err)
-	}
-	defer resp.Body.Close()
-	// base64 is 4/3 of the image, plus JSON.
-	raw, err := readLimited(resp.Body, MaxImageBytes*4/3+64<<10)
-	if err != nil {
-		return Image{}, fmt.Errorf("image service %s: %w", req.URL.Host, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return Image{}, httpError(resp, raw)
-	}
-	var out openAIResponse
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return Image{}, fmt.Errorf("image service %s answered %s, not an images response: %s", req.URL.Host, ctype(resp), snippet(raw))
+		return Image{}, err
 	}
 	if len(out.Data) == 0 {
-		return Image{}, fmt.Errorf("image service %s returned no image (empty data)", req.URL.Host)
+		return Image{}, fmt.Errorf("image service %s returned no image (empty data)", host)
 	}
 	d := out.Data[0]
 	switch {
 	case d.B64JSON != "":
 		data, err := base64.StdEncoding.DecodeString(d.B64JSON)
 		if err != nil {
-			return Image{}, fmt.Errorf("image service %s: b64_json is not valid base64: %w", req.URL.Host, err)
+			return Image{}, fmt.Errorf("image service %s: b64_json is not valid base64: %w", host, err)
 		}
 		mime, err := CheckImage(data)
 		if err != nil {
-			return Image{}, fmt.Errorf("image service %s: %w", req.URL.Host, err)
+			return Image{}, fmt.Errorf("image service %s: %w", host, err)
 		}
 		return Image{Data: data, MIME: mime}, nil
 	case d.URL != "":
-		u, err := url.Parse(d.URL)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-			return Image{}, fmt.Errorf("image service %s returned an image URL that is not http(s): %q", req.URL.Host, snippet([]byte(d.URL)))
-		}
-		get, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-		if err != nil {
-			return Image{}, fmt.Errorf("image request: %w", err)
-		}
-		// The key belongs to the API host only.
-		resp, err := g.hc.Do(get)
-		if err != nil {
-			return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
-		}
-		defer resp.Body.Close()
-		data, err := readCapped(resp.Body)
-		if err != nil {
-			return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
-		}
-		if resp.StatusCode/100 != 2 {
-			return Image{}, httpError(resp, data)
-		}
-		mime, err := CheckImage(data)
-		if err != nil {
-			return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
-		}
-		return Image{Data: data, MIME: mime}, nil
+		return g.download(ctx, host, d.URL)
 	}
-	return Image{}, fmt.Errorf("image service %s returned neither b64_json nor url", req.URL.Host)
+	return Image{}, fmt.Errorf("image service %s returned neither b64_json nor url", host)
+}
+
+// openAIGenerate posts in to the images endpoint and decodes the answer;
+// host names the service in errors.
+func (g *Generator) openAIGenerate(ctx context.Context, in openAIRequest) (out openAIResponse, host string, err error) {
+	body, _ := json.Marshal(in)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.base+"/images/generations", bytes.NewReader(body))
+	if err != nil {
+		return out, "", fmt.Errorf("image request: %w", err)
+	}
+	host = req.URL.Host
+	req.Header.Set("Content-Type", "application/json")
+	g.auth(req)
+	resp, err := g.hc.Do(req)
+	if err != nil {
+		return out, host, fmt.Errorf("image service %s: %w", host, err)
+	}
+	defer resp.Body.Close()
+	// base64 is 4/3 of the image, plus JSON.
+	raw, err := readLimited(resp.Body, MaxImageBytes*4/3+64<<10)
+	if err != nil {
+		return out, host, fmt.Errorf("image service %s: %w", host, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return out, host, httpError(resp, raw)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, host, fmt.Errorf("image service %s answered %s, not an images response: %s", host, ctype(resp), snippet(raw))
+	}
+	return out, host, nil
+}
+
+// download fetches the image an images response points to (without the
+// API key, which belongs to the API host only); host names the service
+// that gave the URL.
+func (g *Generator) download(ctx context.Context, host, rawURL string) (Image, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+		return Image{}, fmt.Errorf("image service %s returned an image URL that is not http(s): %q", host, snippet([]byte(rawURL)))
+	}
+	get, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return Image{}, fmt.Errorf("image request: %w", err)
+	}
+	resp, err := g.hc.Do(get)
+	if err != nil {
+		return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
+	}
+	defer resp.Body.Close()
+	data, err := readCapped(resp.Body)
+	if err != nil {
+		return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return Image{}, httpError(resp, data)
+	}
+	mime, err := CheckImage(data)
+	if err != nil {
+		return Image{}, fmt.Errorf("download image from %s: %w", u.Host, err)
+	}
+	return Image{Data: data, MIME: mime}, nil
 }
 
 func readCapped(r io.Reader) ([]byte, error) { return readLimited(r, MaxImageBytes) }

@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/atomicfile"
-
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // ErrRefused is wrapped by Save when the workspace confinement refuses the
@@ -30,14 +28,34 @@ type Saved struct {
 	Note string
 }
 
-// Save writes img.Data unchanged to path p through env's workspace
-// confinement (env.Workspace.Resolve), atomically (temp file + rename),
-// creating parent directories. A path without an extension gets the one of
+// Workspace confines the paths Save writes to; tools.Resolver and
+// *permission.Workspace satisfy it.
+type Workspace interface {
+	// Resolve returns the absolute path for p, or an error when p is
+	// outside the workspace or otherwise refused.
+	Resolve(p string) (string, error)
+	// Rel returns abs as shown to the user (workspace-relative when
+	// inside).
+	Rel(abs string) string
+}
+
+// Checkpointer keeps the content of a file before Save replaces it, so
+// /undo can restore it; tools.Checkpointer satisfies it.
+type Checkpointer interface {
+	// Save stores old, the content of path before the change (nil and
+	// existed false when the change creates the file).
+	Save(ctx context.Context, path string, old []byte, existed bool) error
+}
+
+// Save writes img.Data unchanged to path p through the workspace
+// confinement ws (ws.Resolve), atomically (temp file + rename), creating
+// parent directories. A path without an extension gets the one of
 // img.MIME. An existing file is replaced only with overwrite; its old
-// content goes to env.Checkpoints first (when set) so /undo restores it.
-// Errors wrap ErrRefused (confinement), ErrExists, or an I/O error.
-func Save(ctx context.Context, env *tools.Env, p string, img Image, overwrite bool) (Saved, error) {
-	if env == nil || env.Workspace == nil {
+// content goes to cp first (when cp is not nil) so /undo restores it; a
+// checkpoint error writes nothing. Errors wrap ErrRefused (confinement),
+// ErrExists, or an I/O error; a nil ws is an error.
+func Save(ctx context.Context, ws Workspace, cp Checkpointer, p string, img Image, overwrite bool) (Saved, error) {
+	if ws == nil {
 		return Saved{}, errors.New("internal error: no workspace configured for saving images")
 	}
 	if strings.TrimSpace(p) == "" {
@@ -46,11 +64,11 @@ func Save(ctx context.Context, env *tools.Env, p string, img Image, overwrite bo
 	if filepath.Ext(p) == "" && !strings.HasSuffix(p, "/") {
 		p += Ext(img.MIME)
 	}
-	abs, err := env.Workspace.Resolve(p)
+	abs, err := ws.Resolve(p)
 	if err != nil {
 		return Saved{}, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
-	s := Saved{Abs: abs, Rel: env.Workspace.Rel(abs), Note: extNote(abs, img.MIME)}
+	s := Saved{Abs: abs, Rel: ws.Rel(abs), Note: extNote(abs, img.MIME)}
 	old, err := os.ReadFile(abs)
 	existed := err == nil
 	switch {
@@ -62,8 +80,8 @@ func Save(ctx context.Context, env *tools.Env, p string, img Image, overwrite bo
 		}
 		return Saved{}, fmt.Errorf("read %s: %w", s.Rel, err)
 	}
-	if env.Checkpoints != nil {
-		if err := env.Checkpoints.Save(ctx, abs, old, existed); err != nil {
+	if cp != nil {
+		if err := cp.Save(ctx, abs, old, existed); err != nil {
 			return Saved{}, fmt.Errorf("could not save a checkpoint of %s (nothing was written): %w", s.Rel, err)
 		}
 	}

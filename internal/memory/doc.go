@@ -2,7 +2,7 @@
 // share one directory per scope:
 //
 //   - a small file tree the model manages itself through the `memory` tool
-//     (view, create, str_replace, insert, delete, rename; modelled on
+//     (Run: view, create, str_replace, insert, delete, rename; modelled on
 //     Anthropic's memory tool,
 //     https://docs.claude.com/en/docs/agents-and-tools/tool-use/memory-tool).
 //     It lives under <workspace>/.aidex/memory/<family>/ with a
@@ -18,8 +18,8 @@
 //     entries (Store.SetPinned, `aidex memory pin`); pinned entries go into
 //     the system prompt through PinnedNotes.
 //
-// The tool kinds: `memory` and `save_memory` are tools.KindWrite (they
-// change files, so they ask in ask mode and are refused in plan mode like
-// any file change); `load_memory` is tools.KindRead. None of them takes a
-// workspace path parameter: they reach only the memory directories.
+// The model reaches both through the memory tool family
+// (internal/tools/memory), which wraps Run and Store; this package does
+// not know about tools. None of the tools takes a workspace path
+// parameter: they reach only the memory directories.
 package memory

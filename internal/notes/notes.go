@@ -1,7 +1,7 @@
-// Package notes keeps Markdown notes in the workspace: the create_note tool
-// (kind.Write) writes <workspace>/.aidex/notes/<slug>.md with YAML
-// front matter (title, date, tags), and List reads them back for the
-// front ends' /notes and `aidex notes list`.
+// Package notes keeps Markdown notes in the workspace: Create writes
+// <workspace>/.aidex/notes/<slug>.md with YAML front matter (title, date,
+// tags) for the create_note tool (internal/tools/notes), and List reads
+// them back for the front ends' /notes and `aidex notes list`.
 //
 // A note file looks like:
 //
@@ -36,9 +36,6 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // Dir is the notes directory relative to the workspace root.
@@ -273,46 +270,4 @@ func readHeader(r *os.Root, name string) Note {
 		buf.WriteString(sc.Text() + "\n")
 	}
 	return Note{}
-}
-
-// Options configure Tools.
-type Options struct {
-	// Now is the clock (nil = time.Now).
-	Now func() time.Time
-}
-
-type createArgs struct {
-	Title   string   `json:"title" jsonschema:"Short title; also names the file"`
-	Content string   `json:"content" jsonschema:"The note in Markdown"`
-	Tags    []string `json:"tags,omitempty" jsonschema:"Keywords"`
-}
-
-// Tools returns the notes tools: create_note (kind.Write, standard
-// profile), which
-// writes into the session workspace's .aidex/notes.
-func Tools(o Options) []tools.Def {
-	now := o.Now
-	if now == nil {
-		now = time.Now
-	}
-	return []tools.Def{
-		tools.Define(tools.Spec{Name: "create_note", Kind: kind.Write, Standard: true, Aliases: []string{"add_note", "write_note"},
-			Description: "Write a Markdown note (title, content, tags) to .aidex/notes/ for the user to read later: findings, plans, summaries.", Bookkeeping: true},
-			func(ctx context.Context, env *tools.Env, a createArgs) tools.Result {
-				if env == nil || env.Workspace == nil {
-					return tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for create_note")
-				}
-				n, err := Create(ctx, env.Workspace.Root(), a.Title, a.Content, a.Tags, now())
-				if err != nil {
-					cat := tools.CategoryValidation
-					if strings.Contains(err.Error(), "path escapes from parent") {
-						cat = tools.CategorySecurity
-					} else if errors.Is(err, fs.ErrPermission) {
-						cat = tools.CategoryExecution
-					}
-					return tools.Failf(cat, "create_note: %v", err)
-				}
-				return tools.Success("created note "+n.Path, &tools.Meta{Path: n.Path, Files: []string{n.Path}})
-			}),
-	}
 }

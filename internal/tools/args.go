@@ -195,69 +195,81 @@ func canonicalKey(k string) string {
 	return b.String()
 }
 
-// paramAliases returns, for a canonicalised key that is not a parameter of
-// the tool, the parameter names it may stand for, most likely first. The
-// first one the tool has wins.
-func paramAliases(k string) []string {
-	switch k {
-	case "file_path", "filepath", "filename", "file", "file_name", "target_file", "absolute_path",
-		"relative_path", "dir", "directory", "dir_path", "directory_path", "folder", "target_directory", "root":
-		return []string{"path"}
-	case "contents", "text", "file_content", "file_contents", "data", "body":
-		return []string{"content", "new_content"}
-	case "content":
-		return []string{"new_content"}
-	case "new_content":
-		return []string{"content"}
-	case "old_str", "old", "old_text", "original", "original_text", "search", "find", "old_content":
-		return []string{"old_string", "pattern"}
-	case "new_str", "new", "new_text", "replace", "replacement_text", "updated", "replace_with", "with":
-		return []string{"new_string", "replacement", "new_content"}
-	case "replacement":
-		return []string{"new_string", "new_content"}
-	case "new_string":
-		return []string{"replacement", "new_content"}
-	case "replaceall", "all", "global", "replace_all_occurrences":
-		return []string{"replace_all"}
-	case "start_line":
-		return []string{"offset", "line"}
-	case "offset":
-		return []string{"start_line"}
-	case "start", "line_start", "from_line", "first_line", "begin", "line_offset":
-		return []string{"start_line", "offset", "line"}
-	case "from":
-		return []string{"source", "start_line", "offset"}
-	case "end", "line_end", "to_line", "last_line", "stop":
-		return []string{"end_line"}
-	case "to":
-		return []string{"destination", "end_line"}
-	case "line_number", "lineno", "line_num", "line_no", "insert_line", "after_line", "at_line", "insert_after":
-		return []string{"line", "start_line"}
-	case "limit":
-		return []string{"lines", "max_results"}
-	case "lines", "max_lines", "num_lines", "number_of_lines", "count", "n", "num", "length":
-		return []string{"limit", "lines", "max_results"}
-	case "max_count", "max_matches", "head_limit", "max", "results", "max_result":
-		return []string{"max_results", "limit"}
-	case "query", "search_pattern", "regexp", "expression", "search_term", "term", "regex_pattern", "regex":
-		return []string{"pattern"}
-	case "glob", "file_pattern", "include_pattern", "files", "file_glob", "filter", "includes", "glob_pattern":
-		return []string{"include", "pattern"}
-	case "case_insensitive", "i", "insensitive", "nocase", "ignorecase":
-		return []string{"ignore_case"}
-	case "context", "c", "surrounding_lines", "context_line":
-		return []string{"context_lines"}
-	case "src", "source_path", "from_path", "old_path", "source_file":
-		return []string{"source"}
-	case "dest", "dst", "target", "to_path", "destination_path", "new_path", "target_path", "destination_file":
-		return []string{"destination", "path"}
-	case "max_depth", "level", "levels", "recursion_depth":
-		return []string{"depth"}
-	case "dryrun", "preview", "dry":
-		return []string{"dry_run"}
-	}
-	return nil
+// paramAliasGroups maps keys the model may write (canonicalised, see
+// canonicalKey) to the parameter names they may stand for, most likely
+// first; the first one the tool has wins. A key appears in one group only.
+var paramAliasGroups = []struct {
+	keys    []string
+	targets []string
+}{
+	{[]string{
+		"file_path", "filepath", "filename", "file", "file_name", "target_file", "absolute_path",
+		"relative_path", "dir", "directory", "dir_path", "directory_path", "folder", "target_directory",
+		"root",
+	}, []string{"path"}},
+	{[]string{"contents", "text", "file_content", "file_contents", "data", "body"}, []string{"content", "new_content"}},
+	{[]string{"content"}, []string{"new_content"}},
+	{[]string{"new_content"}, []string{"content"}},
+	{[]string{
+		"old_str", "old", "old_text", "original", "original_text", "search", "find", "old_content",
+	}, []string{"old_string", "pattern"}},
+	{[]string{
+		"new_str", "new", "new_text", "replace", "replacement_text", "updated", "replace_with", "with",
+	}, []string{"new_string", "replacement", "new_content"}},
+	{[]string{"replacement"}, []string{"new_string", "new_content"}},
+	{[]string{"new_string"}, []string{"replacement", "new_content"}},
+	{[]string{"replaceall", "all", "global", "replace_all_occurrences"}, []string{"replace_all"}},
+	{[]string{"start_line"}, []string{"offset", "line"}},
+	{[]string{"offset"}, []string{"start_line"}},
+	{[]string{"start", "line_start", "from_line", "first_line", "begin", "line_offset"}, []string{"start_line", "offset", "line"}},
+	{[]string{"from"}, []string{"source", "start_line", "offset"}},
+	{[]string{"end", "line_end", "to_line", "last_line", "stop"}, []string{"end_line"}},
+	{[]string{"to"}, []string{"destination", "end_line"}},
+	{[]string{
+		"line_number", "lineno", "line_num", "line_no", "insert_line", "after_line", "at_line",
+		"insert_after",
+	}, []string{"line", "start_line"}},
+	{[]string{"limit"}, []string{"lines", "max_results"}},
+	{[]string{
+		"lines", "max_lines", "num_lines", "number_of_lines", "count", "n", "num", "length",
+	}, []string{"limit", "lines", "max_results"}},
+	{[]string{"max_count", "max_matches", "head_limit", "max", "results", "max_result"}, []string{"max_results", "limit"}},
+	{[]string{
+		"query", "search_pattern", "regexp", "expression", "search_term", "term", "regex_pattern", "regex",
+	}, []string{"pattern"}},
+	{[]string{
+		"glob", "file_pattern", "include_pattern", "files", "file_glob", "filter", "includes",
+		"glob_pattern",
+	}, []string{"include", "pattern"}},
+	{[]string{"case_insensitive", "i", "insensitive", "nocase", "ignorecase"}, []string{"ignore_case"}},
+	{[]string{"context", "c", "surrounding_lines", "context_line"}, []string{"context_lines"}},
+	{[]string{"src", "source_path", "from_path", "old_path", "source_file"}, []string{"source"}},
+	{[]string{
+		"dest", "dst", "target", "to_path", "destination_path", "new_path", "target_path",
+		"destination_file",
+	}, []string{"destination", "path"}},
+	{[]string{"max_depth", "level", "levels", "recursion_depth"}, []string{"depth"}},
+	{[]string{"dryrun", "preview", "dry"}, []string{"dry_run"}},
 }
+
+// paramAliasTable indexes paramAliasGroups by key.
+var paramAliasTable = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range paramAliasGroups {
+		for _, k := range g.keys {
+			if _, dup := m[k]; dup {
+				panic("tools: parameter alias " + k + " is listed twice")
+			}
+			m[k] = g.targets
+		}
+	}
+	return m
+}()
+
+// paramAliases returns, for a canonicalised key that is not a parameter of
+// the tool, the parameter names it may stand for, most likely first (nil
+// when none). The first one the tool has wins.
+func paramAliases(k string) []string { return paramAliasTable[k] }
 
 // coerce converts v (decoded JSON) to the parameter's type where the
 // intent is unambiguous: "5" → 5, 5.0 → 5, "true" → true, "x" → ["x"] for

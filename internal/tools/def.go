@@ -16,6 +16,10 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 )
 
+// NoArgs is the parameter struct of tools that take no parameters (an
+// empty JSON object).
+type NoArgs struct{}
+
 // Spec describes a tool to Define.
 type Spec struct {
 	// Name is the canonical tool name the model calls (snake_case).
@@ -31,7 +35,7 @@ type Spec struct {
 	// the registry's built-in aliases.
 	Aliases []string
 	// DryRun is true for file-changing tools that write only through
-	// [Env]'s commit, so a run with Env.DryRun computes the change (a
+	// [Env.Commit], so a run with Env.DryRun computes the change (a
 	// unified diff in Meta.Diff) without writing it: approvals show that
 	// diff, and --agent-writes dry-run runs them this way.
 	DryRun bool
@@ -145,21 +149,13 @@ func (d Def) runSafe(ctx context.Context, env *Env, args json.RawMessage) (res R
 	defer func() {
 		if v := recover(); v != nil {
 			res = Failf(CategoryInternal, "internal error in tool %s: %v (this is a bug in aidex)\n%s",
-				d.Name, v, firstLines(string(debug.Stack()), 12))
+				d.Name, v, FirstLines(string(debug.Stack()), 12))
 		}
 	}()
 	if ctx.Err() != nil {
 		return Failf(CategoryExecution, "%s cancelled: %v", d.Name, ctx.Err())
 	}
 	return d.run(ctx, env, args)
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // params is the parameter description derived from a struct type.

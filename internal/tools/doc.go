@@ -1,4 +1,9 @@
-// Package tools is aidex's tool registry and its built-in tools.
+// Package tools is the core of aidex's tools: definitions ([Spec], [Def],
+// [Define]), the [Registry], argument normalisation, results and the
+// session environment [Env] the tools work through. The tools themselves
+// live in family subpackages (file, search, exec, git, info, memory,
+// notes, webfetch, models, image); internal/tools/builtin assembles the
+// built-in set. This package imports no family.
 //
 // A tool is a Go function with a typed parameter struct. [Define] turns it
 // into a [Def]: the JSON Schema the model sees is generated from the struct
@@ -21,12 +26,12 @@
 // a [Category] and a message saying what to do next; tools never panic on bad
 // input and never return Go errors to the engine.
 //
-// Every file change checks that the file was read in this session and has
-// not changed on disk since ([ReadTracker]), saves a checkpoint of the old
-// content ([Checkpointer]) so /undo can restore it, keeps CRLF line endings,
-// a UTF-8 BOM and a missing final newline, is written atomically
-// (github.com/google/renameio/v2, file mode preserved) and reports a unified
-// diff in [Meta].Diff.
+// [Env] gives the families what they share: path confinement
+// ([Env.Resolve]), read tracking ([Env.MarkRead], [Env.CheckFresh]; a
+// file is never changed on the strength of a stale or missing read),
+// checkpoints of the old content so /undo can restore it
+// ([Env.Checkpoint]) and atomic writes with a unified diff in [Meta].Diff
+// ([Env.Commit], which only computes the diff in a dry run).
 //
 // Paths given by the model are confined by a [Resolver] (satisfied by
 // *permission.Workspace); a refusal is a Result with [CategorySecurity].

@@ -64,6 +64,7 @@ type ReadTracker interface {
 // (never for directories); old is nil and existed false when the change
 // creates the file. A Save error aborts the change.
 type Checkpointer interface {
+	// Save keeps old, the content of path (absolute) before a change.
 	Save(ctx context.Context, path string, old []byte, existed bool) error
 }
 
@@ -84,11 +85,11 @@ type Env struct {
 	SkipReadCheck bool
 	// DryRun makes file-changing tools compute their change and diff
 	// without writing anything (--agent-writes dry-run). Tools that change
-	// files outside commit (delete, move, copy, create_directory) must not
+	// files outside Env.Commit (delete, move, copy, create_directory) must not
 	// be run in a dry run; the engine's wiring refuses them.
 	DryRun bool
 	// Grep is the search backend for the grep tool; nil means
-	// DefaultGrepBackend() (ripgrep when on PATH, else the Go walker).
+	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend
 }
 
@@ -160,8 +161,11 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 	return append([]Checkpoint(nil), c.entries...)
 }
 
-// resolve confines a path parameter; the failure is a ready Result.
-func (env *Env) resolve(param, p string) (string, *Result) {
+// Resolve confines the path p given for parameter param to the workspace
+// and returns it absolute and symlink-resolved. A refusal is a ready
+// Result of CategorySecurity ("<param> refused: ..."); an Env without a
+// workspace gives CategoryExecution.
+func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
 		r := Failf(CategoryExecution, "internal error: no workspace configured for file tools")
 		return "", &r
@@ -174,12 +178,16 @@ func (env *Env) resolve(param, p string) (string, *Result) {
 	return abs, nil
 }
 
-func (env *Env) rel(abs string) string { return env.Workspace.Rel(abs) }
+// Rel returns abs for display: relative to the workspace root
+// (slash-separated) when inside it, else unchanged.
+func (env *Env) Rel(abs string) string { return env.Workspace.Rel(abs) }
 
 var errNoTracker = errors.New("internal error: no read tracker configured")
 
-// markRead records that the model has now seen content of abs.
-func (env *Env) markRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
+// MarkRead records that the model has now seen content of abs (last
+// modified at mtime). Without a ReadTracker it fails, unless
+// SkipReadCheck is set; the tracker's error is wrapped.
+func (env *Env) MarkRead(ctx context.Context, abs string, content []byte, mtime time.Time) error {
 	if env.Reads == nil {
 		if env.SkipReadCheck {
 			return nil
@@ -192,13 +200,16 @@ func (env *Env) markRead(ctx context.Context, abs string, content []byte, mtime 
 	return nil
 }
 
-// checkFresh enforces "read before write": the existing file abs with
+// CheckFresh enforces "read before write": the existing file abs with
 // content cur must have been read in this session and not changed since.
-func (env *Env) checkFresh(ctx context.Context, abs string, cur []byte) *Result {
+// A violation is a ready Result of CategoryValidation telling the model to
+// read the file; tracker failures are CategoryExecution. SkipReadCheck
+// turns the check off (nil).
+func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result {
 	if env.SkipReadCheck {
 		return nil
 	}
-	rel := env.rel(abs)
+	rel := env.Rel(abs)
 	if env.Reads == nil {
 		r := Failf(CategoryExecution, "%v", errNoTracker)
 		return &r
@@ -220,14 +231,39 @@ func (env *Env) checkFresh(ctx context.Context, abs string, cur []byte) *Result 
 	return nil
 }
 
-func (env *Env) checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
+// Checkpoint saves old, the content of abs before a change (nil and
+// existed false when the change creates abs), so /undo can restore it.
+// Without a Checkpointer, or when it fails, the result is a ready Result
+// of CategoryExecution and the change must not happen.
+func (env *Env) Checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
 	if env.Checkpoints == nil {
 		r := Failf(CategoryExecution, "internal error: no checkpoint store configured; refusing to change files without one")
 		return &r
 	}
 	if err := env.Checkpoints.Save(ctx, abs, old, existed); err != nil {
-		r := Failf(CategoryExecution, "could not save a checkpoint of %s (nothing was changed): %v", env.rel(abs), err)
+		r := Failf(CategoryExecution, "could not save a checkpoint of %s (nothing was changed): %v", env.Rel(abs), err)
 		return &r
 	}
 	return nil
+}
+
+// Forget drops the read record of abs after the file was deleted (best
+// effort: a stale record only forces a re-read).
+func (env *Env) Forget(ctx context.Context, abs string) {
+	if env.Reads != nil {
+		_ = env.Reads.Forget(ctx, abs) // best effort: a stale record only forces a re-read
+	}
+}
+
+// MoveStamp carries the read record of src to dst after a move (the
+// content did not change, so a fresh read of src is a fresh read of dst);
+// best effort.
+func (env *Env) MoveStamp(ctx context.Context, src, dst string) {
+	if env.Reads == nil {
+		return
+	}
+	if s, ok, err := env.Reads.LastRead(ctx, src); err == nil && ok {
+		_ = env.Reads.RecordRead(ctx, dst, s) // best effort: a missing record only forces a re-read
+	}
+	_ = env.Reads.Forget(ctx, src)
 }

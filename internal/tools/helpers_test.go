@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/file"
+	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // fixture is a workspace in a temp dir with a sibling "outside" directory.
@@ -16,9 +19,9 @@ type fixture struct {
 	t       *testing.T
 	root    string // workspace root (symlinks resolved)
 	outside string // a directory next to the workspace
-	env     *Env
-	reg     *Registry
-	cps     *MemCheckpointer
+	env     *tools.Env
+	reg     *tools.Registry
+	cps     *tools.MemCheckpointer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -31,16 +34,16 @@ func newFixture(t *testing.T) *fixture {
 	require.NoError(t, os.Mkdir(outside, 0o755))
 	ws, err := permission.NewWorkspace(root, permission.WorkspaceOptions{})
 	require.NoError(t, err)
-	env := NewEnv(ws)
-	env.Grep = GoGrep{}
-	reg := NewRegistry()
-	require.NoError(t, reg.Register(FileTools()...))
-	return &fixture{t: t, root: ws.Root(), outside: outside, env: env, reg: reg, cps: env.Checkpoints.(*MemCheckpointer)}
+	env := tools.NewEnv(ws)
+	env.Grep = search.GoGrep{}
+	reg := tools.NewRegistry()
+	require.NoError(t, reg.Register(fileTools()...))
+	return &fixture{t: t, root: ws.Root(), outside: outside, env: env, reg: reg, cps: env.Checkpoints.(*tools.MemCheckpointer)}
 }
 
 // call runs a tool with args given as a Go value (marshalled) or a string
 // of raw JSON.
-func (f *fixture) call(name string, args any) Result {
+func (f *fixture) call(name string, args any) tools.Result {
 	f.t.Helper()
 	var raw json.RawMessage
 	switch a := args.(type) {
@@ -54,14 +57,14 @@ func (f *fixture) call(name string, args any) Result {
 	return f.reg.Call(context.Background(), f.env, name, raw)
 }
 
-func (f *fixture) ok(name string, args any) Result {
+func (f *fixture) ok(name string, args any) tools.Result {
 	f.t.Helper()
 	r := f.call(name, args)
 	require.True(f.t, r.OK, "%s failed: %s (%s)", name, r.Error, r.Category)
 	return r
 }
 
-func (f *fixture) fail(name string, args any, cat Category) Result {
+func (f *fixture) fail(name string, args any, cat tools.Category) tools.Result {
 	f.t.Helper()
 	r := f.call(name, args)
 	require.False(f.t, r.OK, "%s should fail, got output %q", name, r.Output)
@@ -91,3 +94,7 @@ func (f *fixture) exists(p string) bool {
 }
 
 type m = map[string]any
+
+// fileTools are the file and search families, registered together as
+// before the split.
+func fileTools() []tools.Def { return append(file.Tools(), search.Tools()...) }

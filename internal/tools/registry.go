@@ -340,7 +340,7 @@ func (r *Registry) Prepare(name string, args json.RawMessage) (*Prepared, error)
 	d, ok := r.Lookup(name)
 	if !ok {
 		return nil, errorf(CategoryValidation, "unknown tool %q: available tools are %s",
-			truncateName(name), strings.Join(r.Names(), ", "))
+			TruncateName(name), strings.Join(r.Names(), ", "))
 	}
 	ps, err := d.params()
 	if err != nil {
@@ -371,7 +371,10 @@ func (r *Registry) Prepare(name string, args json.RawMessage) (*Prepared, error)
 	return p, nil
 }
 
-func truncateName(s string) string {
+// TruncateName makes a name the model gave safe to quote in a message:
+// control characters become '?' and it is cut to 64 bytes (at a rune
+// boundary) followed by "...".
+func TruncateName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return '?'
@@ -379,7 +382,7 @@ func truncateName(s string) string {
 		return r
 	}, s)
 	if len(s) > 64 {
-		s = cutUTF8(s, 64) + "..."
+		s = CutUTF8(s, 64) + "..."
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package tools
+package tools_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 func TestLookupAliasesAndCase(t *testing.T) {
@@ -38,12 +39,14 @@ func TestLookupAliasesAndCase(t *testing.T) {
 }
 
 func TestShellAliasesReachRunCommand(t *testing.T) {
-	r := NewRegistry()
+	r := tools.NewRegistry()
 	type cmdArgs struct {
 		Command string `json:"command"`
 	}
-	require.NoError(t, r.Register(Define(Spec{Name: "run_command", Kind: kind.Exec, Standard: true, Description: "x"},
-		func(ctx context.Context, env *Env, a cmdArgs) Result { return Success(a.Command, nil) })))
+	require.NoError(t, r.Register(tools.Define(tools.Spec{Name: "run_command", Kind: kind.Exec, Standard: true, Description: "x"},
+		func(ctx context.Context, env *tools.Env, a cmdArgs) tools.Result {
+			return tools.Success(a.Command, nil)
+		})))
 	for _, n := range []string{"bash", "shell", "run_shell_command", "Run_Command"} {
 		d, ok := r.Lookup(n)
 		require.True(t, ok, n)
@@ -59,10 +62,10 @@ func TestPrepareNormalisation(t *testing.T) {
 	cases := []struct {
 		name, tool, args string
 		want             map[string]any
-		paths            []PathArg
+		paths            []tools.PathArg
 	}{
 		{"file_path alias", "read_file", `{"file_path":"a.txt"}`,
-			m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, []PathArg{{"path", "a.txt"}}},
+			m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, []tools.PathArg{{"path", "a.txt"}}},
 		{"camelCase and string ints", "read_file", `{"filePath":"a.txt","offset":"5","limit":"10"}`,
 			m{"path": "a.txt", "offset": 5.0, "limit": 10.0}, nil},
 		{"float int", "read_file", `{"path":"a.txt","offset":5.0}`, m{"path": "a.txt", "offset": 5.0, "limit": 2000.0}, nil},
@@ -78,11 +81,11 @@ func TestPrepareNormalisation(t *testing.T) {
 		{"glob alias in grep is include", "grep", `{"pattern":"x","glob":"*.go"}`,
 			m{"pattern": "x", "path": ".", "include": "*.go", "max_results": 100.0}, nil},
 		{"glob alias in search_files is pattern", "search_files", `{"glob":"*.go","directory":"src"}`,
-			m{"pattern": "*.go", "path": "src"}, []PathArg{{"path", "src"}}},
+			m{"pattern": "*.go", "path": "src"}, []tools.PathArg{{"path", "src"}}},
 		{"empty optional path uses default", "list_directory", `{"path":""}`, m{"path": ".", "depth": 2.0},
-			[]PathArg{{"path", "."}}},
+			[]tools.PathArg{{"path", "."}}},
 		{"src/dst", "move_file", `{"src":"a","dst":"b"}`, m{"source": "a", "destination": "b"},
-			[]PathArg{{"source", "a"}, {"destination", "b"}}},
+			[]tools.PathArg{{"source", "a"}, {"destination", "b"}}},
 		{"double-encoded", "read_file", `"{\"path\":\"a.txt\"}"`, m{"path": "a.txt", "offset": 1.0, "limit": 2000.0}, nil},
 		{"empty args for all-optional", "list_directory", ``, m{"path": ".", "depth": 2.0}, nil},
 		{"patch_lines content alias", "patch_lines", `{"path":"a","start":"1","end":2,"content":"x"}`,
@@ -130,8 +133,8 @@ func TestPrepareValidationErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.reg.Prepare(c.tool, json.RawMessage(c.args))
 			require.Error(t, err)
-			res := ErrorResult(err)
-			require.Equal(t, CategoryValidation, res.Category)
+			res := tools.ErrorResult(err)
+			require.Equal(t, tools.CategoryValidation, res.Category)
 			require.Contains(t, res.Error, c.wantMsg)
 			require.NotContains(t, res.Error, "\x00")
 		})
@@ -149,7 +152,7 @@ func TestValidSurrogatePairAccepted(t *testing.T) {
 
 func TestProfiles(t *testing.T) {
 	f := newFixture(t)
-	names := func(p Profile) []string {
+	names := func(p tools.Profile) []string {
 		defs, err := f.reg.Tools(p)
 		require.NoError(t, err)
 		var out []string
@@ -159,31 +162,31 @@ func TestProfiles(t *testing.T) {
 		return out
 	}
 	require.Equal(t, []string{"read_file", "write_file", "edit_file", "list_directory", "search_files", "grep"},
-		names(Profile{}))
-	require.Equal(t, names(Profile{}), names(Profile{Name: ProfileStandard}))
-	require.Len(t, names(Profile{Name: ProfileFull}), len(FileTools()))
-	for _, n := range names(Profile{Name: ProfileReadonly}) {
+		names(tools.Profile{}))
+	require.Equal(t, names(tools.Profile{}), names(tools.Profile{Name: tools.ProfileStandard}))
+	require.Len(t, names(tools.Profile{Name: tools.ProfileFull}), len(fileTools()))
+	for _, n := range names(tools.Profile{Name: tools.ProfileReadonly}) {
 		d, _ := f.reg.Lookup(n)
 		require.Equal(t, kind.Read, d.Kind, n)
 	}
-	require.Contains(t, names(Profile{Name: ProfileReadonly}), "grep_file")
-	got := names(Profile{Enabled: []string{"patch_lines", "VIEW"}, Disabled: []string{"glob", "write_file"}})
+	require.Contains(t, names(tools.Profile{Name: tools.ProfileReadonly}), "grep_file")
+	got := names(tools.Profile{Enabled: []string{"patch_lines", "VIEW"}, Disabled: []string{"glob", "write_file"}})
 	require.Equal(t, []string{"read_file", "edit_file", "patch_lines", "list_directory", "grep"}, got)
-	require.True(t, f.reg.Allowed(Profile{}, "Read"))
-	require.False(t, f.reg.Allowed(Profile{}, "patch_lines"))
-	require.False(t, f.reg.Allowed(Profile{Name: ProfileReadonly}, "write_file"))
+	require.True(t, f.reg.Allowed(tools.Profile{}, "Read"))
+	require.False(t, f.reg.Allowed(tools.Profile{}, "patch_lines"))
+	require.False(t, f.reg.Allowed(tools.Profile{Name: tools.ProfileReadonly}, "write_file"))
 
-	_, err := f.reg.Tools(Profile{Name: "bogus"})
+	_, err := f.reg.Tools(tools.Profile{Name: "bogus"})
 	require.ErrorContains(t, err, `unknown tool profile "bogus"`)
-	_, err = f.reg.Schemas(Profile{Disabled: []string{"nope"}})
+	_, err = f.reg.Schemas(tools.Profile{Disabled: []string{"nope"}})
 	require.ErrorContains(t, err, `unknown tool "nope"`)
-	require.False(t, f.reg.Allowed(Profile{Name: "bogus"}, "read_file"))
+	require.False(t, f.reg.Allowed(tools.Profile{Name: "bogus"}, "read_file"))
 }
 
 func TestSchemasAreValidAndSmall(t *testing.T) {
 	f := newFixture(t)
 	require.NoError(t, f.reg.Check())
-	schemas, err := f.reg.Schemas(Profile{Name: ProfileFull})
+	schemas, err := f.reg.Schemas(tools.Profile{Name: tools.ProfileFull})
 	require.NoError(t, err)
 	for _, s := range schemas {
 		var obj map[string]any
@@ -198,7 +201,7 @@ func TestSchemasAreValidAndSmall(t *testing.T) {
 			require.Contains(t, props, p)
 		}
 	}
-	std, err := f.reg.Schemas(Profile{})
+	std, err := f.reg.Schemas(tools.Profile{})
 	require.NoError(t, err)
 	b, err := json.Marshal(std)
 	require.NoError(t, err)
@@ -216,36 +219,36 @@ func TestRegisterErrors(t *testing.T) {
 	type badDefault struct {
 		A int `json:"a,omitempty" default:"{"`
 	}
-	run := func(ctx context.Context, env *Env, a ok) Result { return Success("", nil) }
-	r := NewRegistry()
-	require.NoError(t, r.Register(Define(Spec{Name: "t1", Kind: kind.Read, Description: "d"}, run)))
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "t1", Kind: kind.Read}, run)), "registered twice")
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "Bad-Name", Kind: kind.Read}, run)), "snake_case")
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "t2", Kind: "weird"}, run)), "unknown kind")
+	run := func(ctx context.Context, env *tools.Env, a ok) tools.Result { return tools.Success("", nil) }
+	r := tools.NewRegistry()
+	require.NoError(t, r.Register(tools.Define(tools.Spec{Name: "t1", Kind: kind.Read, Description: "d"}, run)))
+	require.ErrorContains(t, r.Register(tools.Define(tools.Spec{Name: "t1", Kind: kind.Read}, run)), "registered twice")
+	require.ErrorContains(t, r.Register(tools.Define(tools.Spec{Name: "Bad-Name", Kind: kind.Read}, run)), "snake_case")
+	require.ErrorContains(t, r.Register(tools.Define(tools.Spec{Name: "t2", Kind: "weird"}, run)), "unknown kind")
 	for _, bad := range []struct {
-		def  Def
+		def  tools.Def
 		want string
 	}{
-		{Define(Spec{Name: "t3", Kind: kind.Read}, func(ctx context.Context, env *Env, a bad) Result { return Result{} }),
+		{tools.Define(tools.Spec{Name: "t3", Kind: kind.Read}, func(ctx context.Context, env *tools.Env, a bad) tools.Result { return tools.Result{} }),
 			"unsupported parameter type"},
-		{Define(Spec{Name: "t4", Kind: kind.Read}, func(ctx context.Context, env *Env, a badDefault) Result { return Result{} }),
+		{tools.Define(tools.Spec{Name: "t4", Kind: kind.Read}, func(ctx context.Context, env *tools.Env, a badDefault) tools.Result { return tools.Result{} }),
 			"default tag"},
-		{Define(Spec{Name: "t5", Kind: kind.Read}, func(ctx context.Context, env *Env, a string) Result { return Result{} }),
+		{tools.Define(tools.Spec{Name: "t5", Kind: kind.Read}, func(ctx context.Context, env *tools.Env, a string) tools.Result { return tools.Result{} }),
 			"must be a struct"},
 	} {
-		r2 := NewRegistry()
+		r2 := tools.NewRegistry()
 		require.NoError(t, r2.Register(bad.def), "schemas are built lazily")
 		require.ErrorContains(t, r2.Check(), bad.want)
-		_, err := r2.Schemas(Profile{Name: ProfileFull})
+		_, err := r2.Schemas(tools.Profile{Name: tools.ProfileFull})
 		require.ErrorContains(t, err, bad.want)
 		_, err = r2.Prepare(bad.def.Name, nil)
 		require.ErrorContains(t, err, bad.want)
 	}
-	require.ErrorContains(t, r.Register(Def{Spec: Spec{Name: "t6", Kind: kind.Read}}), "tools.Define")
-	require.ErrorContains(t, r.Register(Define(Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run),
-		Define(Spec{Name: "t8", Kind: kind.Read, Aliases: []string{"read"}}, run)), `alias "read" already names "read_file"`)
+	require.ErrorContains(t, r.Register(tools.Def{Spec: tools.Spec{Name: "t6", Kind: kind.Read}}), "tools.Define")
+	require.ErrorContains(t, r.Register(tools.Define(tools.Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run),
+		tools.Define(tools.Spec{Name: "t8", Kind: kind.Read, Aliases: []string{"read"}}, run)), `alias "read" already names "read_file"`)
 	require.Equal(t, []string{"t1"}, r.Names(), "a failed Register adds nothing")
-	require.NoError(t, r.Register(Define(Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run)))
+	require.NoError(t, r.Register(tools.Define(tools.Spec{Name: "t7", Kind: kind.Read, Aliases: []string{"t1x"}}, run)))
 	require.Equal(t, []string{"t1", "t7"}, r.Names())
 	d, found := r.Lookup("T1X")
 	require.True(t, found)
@@ -254,12 +257,12 @@ func TestRegisterErrors(t *testing.T) {
 
 func TestPanicBecomesResult(t *testing.T) {
 	type noArgs struct{}
-	r := NewRegistry()
-	require.NoError(t, r.Register(Define(Spec{Name: "boom", Kind: kind.Other, Description: "d"},
-		func(ctx context.Context, env *Env, a noArgs) Result { panic("kaboom") })))
+	r := tools.NewRegistry()
+	require.NoError(t, r.Register(tools.Define(tools.Spec{Name: "boom", Kind: kind.Other, Description: "d"},
+		func(ctx context.Context, env *tools.Env, a noArgs) tools.Result { panic("kaboom") })))
 	res := r.Call(context.Background(), nil, "boom", nil)
 	require.False(t, res.OK)
-	require.Equal(t, CategoryInternal, res.Category, "a panic is aidex's failure, not the model's")
+	require.Equal(t, tools.CategoryInternal, res.Category, "a panic is aidex's failure, not the model's")
 	require.Contains(t, res.Error, "kaboom")
 }
 
@@ -270,14 +273,14 @@ func TestCancelledContext(t *testing.T) {
 	cancel()
 	res := f.reg.Call(ctx, f.env, "read_file", json.RawMessage(`{"path":"a.txt"}`))
 	require.False(t, res.OK)
-	require.Equal(t, CategoryExecution, res.Category)
+	require.Equal(t, tools.CategoryExecution, res.Category)
 	require.True(t, strings.Contains(res.Error, "cancel"))
 }
 
 func TestResultJSONShape(t *testing.T) {
 	code := 3
-	b, err := json.Marshal(Result{OK: false, Error: "e", Category: CategoryNotFound,
-		Meta: &Meta{Path: "p", ExitCode: &code}})
+	b, err := json.Marshal(tools.Result{OK: false, Error: "e", Category: tools.CategoryNotFound,
+		Meta: &tools.Meta{Path: "p", ExitCode: &code}})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"ok":false,"output":"","error":"e","category":"not_found","metadata":{"path":"p","exit_code":3}}`, string(b))
 }

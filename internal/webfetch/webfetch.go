@@ -1,5 +1,6 @@
-// Package webfetch fetches web pages for the model: the web_fetch tool
-// (tools.KindNetwork, so the permission policy asks in ask mode). HTML is
+// Package webfetch fetches web pages for the model's web_fetch tool
+// (internal/tools/webfetch; kind.Network, so the permission policy asks in
+// ask mode). HTML is
 // turned into Markdown with github.com/JohannesKaufmann/html-to-markdown/v2
 // (or plain text, or kept as HTML); other text types are returned as they
 // are; binary types are refused.
@@ -356,4 +357,11 @@ func snippet(b []byte) string {
 		s += "..."
 	}
 	return s
+}
+
+// IsNetError reports whether err, from Fetch, comes from the transport
+// (connecting, sending, reading the answer) rather than from the request
+// as given (a malformed URL, a refused scheme).
+func IsNetError(err error) bool {
+	return strings.HasPrefix(err.Error(), "fetch ")
 }

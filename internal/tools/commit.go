@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/zelvior/aidex/internal/atomicfile"
+)
+
+// Change is one file change for Env.Commit.
+type Change struct {
+	// Abs is the file, absolute (as returned by Env.Resolve).
+	Abs string
+	// Old is the current content (nil when !Existed).
+	Old []byte
+	// Existed is false when the change creates the file.
+	Existed bool
+	// New is the content to write, at most MaxWriteBytes.
+	New []byte
+	// Perm is the mode of a new file (0 means 0644); give an existing
+	// file's own mode to keep it.
+	Perm fs.FileMode
+}
+
+// Commit writes a change: size cap (MaxWriteBytes), checkpoint, atomic
+// write (parent directories created), read stamp updated. It returns the
+// unified diff (MakeDiff). With DryRun it only returns the diff. Failures
+// are ready Results (CategoryValidation for the size cap, else
+// CategoryExecution); nothing is written then.
+func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
+	rel := env.Rel(c.Abs)
+	if len(c.New) > MaxWriteBytes {
+		r := Failf(CategoryValidation, "refusing to write %d bytes to %s: the limit is %d MiB per call",
+			len(c.New), rel, MaxWriteBytes>>20)
+		return "", &r
+	}
+	if env.DryRun {
+		return MakeDiff(rel, string(c.Old), string(c.New)), nil
+	}
+	if r := env.Checkpoint(ctx, c.Abs, c.Old, c.Existed); r != nil {
+		return "", r
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Abs), 0o755); err != nil {
+		r := Failf(CategoryExecution, "cannot create the parent directory of %s: %v", rel, err)
+		return "", &r
+	}
+	perm := c.Perm
+	if perm == 0 {
+		perm = 0o644
+	}
+	if err := atomicfile.WriteFile(c.Abs, c.New, perm); err != nil {
+		r := Failf(CategoryExecution, "cannot write %s (the old content is intact): %v", rel, err)
+		return "", &r
+	}
+	if fi, err := os.Stat(c.Abs); err == nil {
+		if err := env.MarkRead(ctx, c.Abs, c.New, fi.ModTime()); err != nil {
+			r := Failf(CategoryExecution, "wrote %s but could not record it: %v", rel, err)
+			return "", &r
+		}
+	}
+	return MakeDiff(rel, string(c.Old), string(c.New)), nil
+}
+
+// MakeDiff returns a unified diff of a change to rel, capped at
+// MaxDiffBytes.
+func MakeDiff(rel, old, new string) string {
+	d := udiff.Unified("a/"+rel, "b/"+rel, old, new)
+	if len(d) > MaxDiffBytes {
+		d = CutUTF8(d, MaxDiffBytes) + "\n... diff truncated\n"
+	}
+	return d
+}

@@ -1,0 +1,136 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/proc"
+)
+
+// table returns the session's process table. When Env gains a Procs field
+// this prefers env.Procs.
+func (o Options) table(_ *tools.Env) *ProcessTable { return o.Procs }
+
+func noTable() tools.Result {
+	return tools.Failf(tools.CategoryExecution, "background processes are not available in this session; use run_command")
+}
+
+// describeProcess is one line: "bg1 running (pid 42, 3s): npm run dev".
+func describeProcess(p ProcessInfo, env *tools.Env) string {
+	dir := p.Dir
+	if env != nil && env.Workspace != nil {
+		dir = env.Rel(p.Dir)
+	}
+	if p.Running {
+		return fmt.Sprintf("%s running (pid %d, for %s, in %s): %s", p.ID, p.PID,
+			time.Since(p.Started).Round(time.Second), dir, p.Command)
+	}
+	how := fmt.Sprintf("exited with code %d", p.ExitCode)
+	if p.ExitCode < 0 {
+		how = "ended (" + p.State + ")"
+	}
+	if p.Killed {
+		how += ", stopped by kill"
+	}
+	return fmt.Sprintf("%s %s after %s (pid %d, in %s): %s", p.ID, how,
+		p.Ended.Sub(p.Started).Round(time.Millisecond), p.PID, dir, p.Command)
+}
+
+// commandTimeout turns the model's timeout in seconds into a duration:
+// 0 is the default, larger than the maximum is clamped (with a note for
+// the output), negative is refused.
+func commandTimeout(sec int) (time.Duration, string, *tools.Result) {
+	switch {
+	case sec < 0:
+		r := tools.Failf(tools.CategoryValidation, "timeout must be a positive number of seconds (max %d), got %d",
+			int(MaxCommandTimeout/time.Second), sec)
+		return 0, "", &r
+	case sec == 0:
+		return DefaultCommandTimeout, "", nil
+	case time.Duration(sec) > MaxCommandTimeout/time.Second:
+		return MaxCommandTimeout, fmt.Sprintf("[timeout %d s clamped to the maximum %d s]\n",
+			sec, int(MaxCommandTimeout/time.Second)), nil
+	}
+	return time.Duration(sec) * time.Second, "", nil
+}
+
+// resolveDir confines a directory parameter ("" or "." is the workspace
+// root) and checks that it is a directory.
+func resolveDir(env *tools.Env, param, p string) (string, *tools.Result) {
+	if strings.TrimSpace(p) == "" {
+		p = "."
+	}
+	abs, res := env.Resolve(param, p)
+	if res != nil {
+		return "", res
+	}
+	fi, err := os.Stat(abs)
+	var r tools.Result
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		r = tools.Failf(tools.CategoryNotFound, "%s: directory %s does not exist", param, env.Rel(abs))
+	case err != nil:
+		r = tools.Failf(tools.CategoryExecution, "%s: cannot stat %s: %v", param, env.Rel(abs), err)
+	case !fi.IsDir():
+		r = tools.Failf(tools.CategoryValidation, "%s: %s is not a directory", param, env.Rel(abs))
+	default:
+		return abs, nil
+	}
+	return "", &r
+}
+
+// environ is the scrubbed child environment.
+func (o Options) environ() []string {
+	base := o.Environ
+	if base == nil {
+		base = os.Environ()
+	}
+	return proc.ChildEnviron(base, o.KeepEnv)
+}
+
+// posixShells are the $SHELL values used as is; any other login shell
+// (fish, tcsh, nu) is replaced by sh, since commands are written (and
+// checked by the permission policy) as POSIX/bash syntax.
+var posixShells = [...]string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"}
+
+// shellArgv returns the argv running command through the shell.
+func (o Options) shellArgv(command string) ([]string, error) {
+	if o.Shell != "" {
+		return []string{o.Shell, "-c", command}, nil
+	}
+	if runtime.GOOS == "windows" {
+		if sh, err := exec.LookPath("sh"); err == nil {
+			return []string{sh, "-c", command}, nil
+		}
+		if ps, err := exec.LookPath("powershell"); err == nil {
+			return []string{ps, "-NoProfile", "-NonInteractive", "-Command", command}, nil
+		}
+		return nil, errors.New("no shell found: install Git for Windows (sh) or PowerShell")
+	}
+	env := o.Environ
+	if env == nil {
+		env = os.Environ()
+	}
+	if sh := proc.EnvValue(env, "SHELL"); sh != "" && filepath.IsAbs(sh) &&
+		slices.Contains(posixShells[:], strings.TrimSuffix(filepath.Base(sh), ".exe")) {
+		if fi, err := os.Stat(sh); err == nil && !fi.IsDir() {
+			return []string{sh, "-c", command}, nil
+		}
+	}
+	if sh, err := exec.LookPath("sh"); err == nil {
+		return []string{sh, "-c", command}, nil
+	}
+	if _, err := os.Stat("/bin/sh"); err == nil {
+		return []string{"/bin/sh", "-c", command}, nil
+	}
+	return nil, errors.New("no shell found: neither $SHELL, sh on PATH nor /bin/sh exists")
+}

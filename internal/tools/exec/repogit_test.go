@@ -1,0 +1,53 @@
+//go:build unix
+
+package exec
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository's own fsmonitor, pager and filter programs must not run
+// when a shell command calls git (attack cases E-078, E-082, E-083).
+func TestRunCommandNeutralisesRepoGitPrograms(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	f := newExecFixture(t, Options{})
+	ws, outside := f.root, f.outside
+	marker := filepath.Join(outside, "ran")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	run("config", "core.fsmonitor", "touch "+marker)
+	run("config", "core.pager", "touch "+marker)
+	run("config", "filter.x.clean", "touch "+marker)
+	if err := os.WriteFile(filepath.Join(ws, ".gitattributes"), []byte("* filter=x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"git status", "git add a.txt", "git -p log || true", "git diff --cached"} {
+		r := f.call("run_command", map[string]any{"command": c})
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%q ran a program from the repository's config (%s)", c, r.Output)
+		}
+	}
+	if got := repoGitEnv(context.Background(), ws, []string{"GIT_CONFIG_COUNT=1"}); !strings.Contains(strings.Join(got, " "), "GIT_CONFIG_COUNT=5") {
+		t.Errorf("overrides do not follow the user's own GIT_CONFIG_COUNT: %v", got)
+	}
+	if got := repoGitEnv(context.Background(), outside, nil); got != nil {
+		t.Errorf("overrides outside a repository: %v", got)
+	}
+}

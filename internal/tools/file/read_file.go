@@ -1,0 +1,38 @@
+package file
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+type readFileArgs struct {
+	Path   string `json:"path" jsonschema:"File to read" tool:"path"`
+	Offset int    `json:"offset,omitempty" jsonschema:"First line (1-based)" default:"1"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"Max lines" default:"2000"`
+}
+
+// readFileDef is read_file: lines of a text file, numbered like cat -n.
+func readFileDef() tools.Def {
+	return tools.Define(tools.Spec{Name: "read_file", Kind: kind.Read, Standard: true,
+		Description: "Read a text file; lines are numbered like cat -n. Use offset/limit for long files."}, readFile)
+}
+
+func readFile(ctx context.Context, env *tools.Env, a readFileArgs) tools.Result {
+	if a.Offset < 0 || a.Limit < 0 {
+		return tools.Failf(tools.CategoryValidation, "read_file: offset and limit must be positive (offset is 1-based)")
+	}
+	limit := a.Limit
+	if limit == 0 {
+		limit = defaultReadLimit
+	}
+	return showLines(ctx, env, a.Path, func(total int) (int, int, string) {
+		start := max(a.Offset, 1)
+		if start > total {
+			return 0, 0, fmt.Sprintf("offset %d is past the end of the file (%d lines)", start, total)
+		}
+		return start, min(total, start+limit-1), ""
+	})
+}

@@ -1,0 +1,219 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/proc"
+)
+
+// Limits of the git tools.
+const (
+	gitTimeout         = 60 * time.Second
+	defaultGitLogCount = 20
+	maxGitLogCount     = 500
+	maxRefLen          = 256
+)
+
+// gitSafetyArgs come before every git subcommand the tools run. They switch
+// off everything a repository's own config could make git execute:
+// fsmonitor and hooks (core.hooksPath=/dev/null, which also covers
+// commit's pre-commit/commit-msg/post-commit and checkout's post-checkout
+// hooks), pagers, external diff programs, signing programs and automatic
+// maintenance. Filter drivers (.gitattributes "filter=x" with
+// filter.x.clean/smudge/process in the repo config) are neutralised per
+// call by filterOverrides. --literal-pathspecs makes paths plain file names
+// (no ":(glob)" magic).
+var gitSafetyArgs = [...]string{
+	"-c", "core.fsmonitor=",
+	"-c", "core.hooksPath=" + os.DevNull,
+	"-c", "core.pager=cat",
+	"-c", "diff.external=",
+	"-c", "core.sshCommand=",
+	"-c", "commit.gpgSign=false",
+	"-c", "tag.gpgSign=false",
+	"-c", "log.showSignature=false",
+	"-c", "gc.auto=0",
+	"-c", "maintenance.auto=false",
+	"-c", "color.ui=false",
+	"--no-pager",
+	"--literal-pathspecs",
+}
+
+// gitRun is the outcome of one git invocation.
+type gitRun struct {
+	out      string // stdout and stderr combined, capped
+	cut      bool
+	exitCode int
+	res      *tools.Result // set when git could not run or was refused
+}
+
+func (g gitRun) failed() bool { return g.res != nil || g.exitCode != 0 }
+
+// git runs "git <safety args> <filter overrides> args..." in the workspace
+// root with stdin (if any) as input.
+func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitRun {
+	if env == nil || env.Workspace == nil {
+		r := tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for git tools")
+		return gitRun{res: &r}
+	}
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		r := tools.Failf(tools.CategoryNotFound, "git is not installed (not found on PATH); install git to use the git tools")
+		return gitRun{res: &r}
+	}
+	root := env.Workspace.Root()
+	environ := proc.GitEnviron()
+	overrides, res := filterOverrides(ctx, bin, root, environ)
+	if res != nil {
+		return gitRun{res: res}
+	}
+	argv := append([]string{bin}, gitSafetyArgs[:]...)
+	argv = append(argv, overrides...)
+	argv = append(argv, args...)
+	o := proc.Run(ctx, proc.Spec{Argv: argv, Dir: root, Env: environ, Stdin: stdin, Timeout: gitTimeout})
+	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.ExitCode < 0 {
+		r := o.Result("git", gitTimeout, "")
+		return gitRun{res: &r}
+	}
+	return gitRun{out: o.Output, cut: o.Truncated, exitCode: o.ExitCode}
+}
+
+// filterOverrides returns "-c filter.<name>.clean=" (and smudge, process)
+// for every filter driver the repository's own config (.git/config, its
+// includes, worktree config) defines, so no repository-provided filter
+// program runs. Drivers from the user's global and the system config
+// (git-lfs) are trusted and kept. A driver name git's -c syntax cannot
+// express is refused.
+func filterOverrides(ctx context.Context, bin, root string, environ []string) ([]string, *tools.Result) {
+	argv := append([]string{bin}, gitSafetyArgs[:]...)
+	argv = append(argv, "config", "--show-scope", "--null", "--name-only", "--get-regexp", `^filter\.`)
+	o := proc.Run(ctx, proc.Spec{Argv: argv, Dir: root, Env: environ, Timeout: 10 * time.Second, MaxChars: 1 << 20})
+	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.ExitCode > 1 || o.Truncated {
+		r := tools.Failf(tools.CategoryExecution, "git config could not be read, so git was not run: %s", strings.TrimSpace(o.Output))
+		return nil, &r
+	}
+	fields := strings.Split(o.Output, "\x00")
+	seen := map[string]bool{}
+	var out []string
+	for i := 0; i+1 < len(fields); i += 2 {
+		scope, name := fields[i], fields[i+1]
+		if scope == "global" || scope == "system" {
+			continue
+		}
+		rest, ok := strings.CutPrefix(name, "filter.")
+		dot := strings.LastIndexByte(rest, '.')
+		if !ok || dot <= 0 || seen[rest[:dot]] {
+			continue
+		}
+		drv := rest[:dot]
+		seen[drv] = true
+		if strings.ContainsAny(drv, "=\n\r\x00") {
+			r := tools.Failf(tools.CategorySecurity, "the repository config defines a filter driver named %q that aidex cannot "+
+				"disable safely; git was not run. Remove it from .git/config", drv)
+			return nil, &r
+		}
+		for _, k := range [...]string{"clean", "smudge", "process"} {
+			out = append(out, "-c", "filter."+drv+"."+k+"=")
+		}
+		out = append(out, "-c", "filter."+drv+".required=false")
+	}
+	return out, nil
+}
+
+// gitFail turns a failed git run into a Result with git's message.
+func gitFail(tool string, g gitRun) tools.Result {
+	if g.res != nil {
+		return *g.res
+	}
+	msg := strings.TrimSpace(g.out)
+	code := g.exitCode
+	meta := &tools.Meta{ExitCode: &code, Truncated: g.cut}
+	switch {
+	case strings.Contains(msg, "not a git repository"):
+		r := tools.Failf(tools.CategoryNotFound, "%s: the workspace is not inside a Git repository; create one with git_init", tool)
+		r.Meta = meta
+		return r
+	case strings.Contains(msg, "dubious ownership"):
+		r := tools.Failf(tools.CategorySecurity, "%s: git refuses this repository because it is owned by another user "+
+			"(safe.directory); the user must fix the ownership or add it to safe.directory", tool)
+		r.Output, r.Meta = msg, meta
+		return r
+	}
+	r := tools.Failf(tools.CategoryExecution, "%s failed (git exit code %d): %s", tool, code, tools.FirstLines(msg, 20))
+	r.Output, r.Meta = g.out, meta
+	return r
+}
+
+func gitOK(g gitRun, empty string) tools.Result {
+	out := g.out
+	if strings.TrimSpace(out) == "" {
+		out = empty
+	}
+	code := g.exitCode
+	return tools.Success(out, &tools.Meta{ExitCode: &code, Truncated: g.cut})
+}
+
+// gitPath confines a path parameter and returns it as git should see it:
+// relative to the workspace root (git's working directory) when the path
+// as written lies inside it, else the resolved absolute path.
+func gitPath(env *tools.Env, param, p string) (string, *tools.Result) {
+	abs, res := env.Resolve(param, p)
+	if res != nil {
+		return "", res
+	}
+	root := env.Workspace.Root()
+	lexical := p
+	if !filepath.IsAbs(lexical) {
+		lexical = filepath.Join(root, lexical)
+	}
+	if rel, err := filepath.Rel(root, filepath.Clean(lexical)); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel), nil
+	}
+	return abs, nil
+}
+
+// checkRef refuses refs that git could read as an option or that cannot
+// be a ref or revision at all.
+func checkRef(param, ref string) *tools.Result {
+	var why string
+	switch {
+	case strings.TrimSpace(ref) == "":
+		why = "is empty"
+	case strings.HasPrefix(ref, "-"):
+		why = "starts with '-' (it would be read as a command-line option)"
+	case len(ref) > maxRefLen:
+		why = fmt.Sprintf("is longer than %d characters", maxRefLen)
+	case strings.ContainsFunc(ref, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		why = "contains whitespace or control characters"
+	case strings.ContainsAny(ref, `\?*[`):
+		why = `contains one of \ ? * [`
+	default:
+		return nil
+	}
+	r := tools.Failf(tools.CategoryValidation, "%s %q %s; give a branch, tag or commit name", param, ref, why)
+	return &r
+}
+
+// checkBranchName validates a new branch name with git check-ref-format.
+func checkBranchName(ctx context.Context, env *tools.Env, name string) *tools.Result {
+	if r := checkRef("name", name); r != nil {
+		return r
+	}
+	g := git(ctx, env, "", "check-ref-format", "--branch", name)
+	if g.res != nil {
+		return g.res
+	}
+	if g.exitCode != 0 {
+		r := tools.Failf(tools.CategoryValidation, "%q is not a valid branch name (git check-ref-format): use letters, digits, '-', '_', '/' and '.'", name)
+		return &r
+	}
+	return nil
+}

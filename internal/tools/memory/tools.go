@@ -1,0 +1,49 @@
+package memory
+
+import (
+	"time"
+
+	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// Options configure Tools.
+type Options struct {
+	// Family is the model family directory of the memory tool; use
+	// memory.Family(provider, model). Empty (or memory.SharedDir) means
+	// "other".
+	Family string
+	// GlobalDir is the global memory directory (memory.GlobalDir(configDir));
+	// "" disables global memories (save_memory with scope "global" fails).
+	GlobalDir string
+	// Now is the clock of saved entries (nil = time.Now).
+	Now func() time.Time
+}
+
+// Tools returns the memory tools, in this order: memory, save_memory and
+// load_memory. Register them with tools.Registry.Register.
+func Tools(o Options) []tools.Def {
+	if o.Family == "" || o.Family == memory.SharedDir {
+		o.Family = "other"
+	}
+	return []tools.Def{o.memoryDef(), o.saveMemoryDef(), o.loadMemoryDef()}
+}
+
+// workspaceOf returns the session workspace root, or a ready Result when
+// the env has none.
+func workspaceOf(env *tools.Env) (string, *tools.Result) {
+	if env == nil || env.Workspace == nil {
+		r := tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for memory tools")
+		return "", &r
+	}
+	return env.Workspace.Root(), nil
+}
+
+// store returns the entry store of the session workspace.
+func (o Options) store(env *tools.Env) (*memory.Store, *tools.Result) {
+	ws, fail := workspaceOf(env)
+	if fail != nil {
+		return nil, fail
+	}
+	return memory.NewStore(ws, o.GlobalDir, o.Now), nil
+}
