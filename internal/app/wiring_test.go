@@ -89,3 +89,36 @@ func TestRememberAlwaysSurvivesReload(t *testing.T) {
 		t.Fatalf("after reload: trusted %v, allow %+v, warnings %v", rt2.Config.ProjectTrusted, rt2.Config.Permissions.Allow, rt2.Warnings)
 	}
 }
+
+// A file change without a checkpoint store is an infrastructure failure:
+// Run returns it as an error (the engine aborts the turn), not as a tool
+// result for the model, and nothing is written.
+func TestMissingCheckpointStoreIsAnError(t *testing.T) {
+	ws := t.TempDir()
+	w, err := permission.NewWorkspace(ws, permission.WorkspaceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry()
+	if err := reg.Register(file.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	env := tools.NewEnv(w)
+	env.SkipReadCheck = true
+	env.Checkpoints = nil
+	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, bad := ts.Prepare("write_file", json.RawMessage(`{"path":"x.txt","content":"x"}`))
+	if bad != nil {
+		t.Fatal(bad.Error)
+	}
+	res, err := ts.Run(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "checkpoint") {
+		t.Fatalf("Run = %+v, %v; want the missing checkpoint store as an error", res, err)
+	}
+	if _, statErr := os.Stat(filepath.Join(ws, "x.txt")); !os.IsNotExist(statErr) {
+		t.Errorf("x.txt was written without a checkpoint: %v", statErr)
+	}
+}

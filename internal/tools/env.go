@@ -167,7 +167,7 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 // workspace gives CategoryExecution.
 func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
-		r := Failf(CategoryExecution, "internal error: no workspace configured for file tools")
+		r := Failf(CategoryInternal, "internal error: no workspace configured for file tools")
 		return "", &r
 	}
 	abs, err := env.Workspace.Resolve(p)
@@ -211,7 +211,7 @@ func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result 
 	}
 	rel := env.Rel(abs)
 	if env.Reads == nil {
-		r := Failf(CategoryExecution, "%v", errNoTracker)
+		r := Failf(CategoryInternal, "%v", errNoTracker)
 		return &r
 	}
 	s, ok, err := env.Reads.LastRead(ctx, abs)
@@ -237,7 +237,7 @@ func (env *Env) CheckFresh(ctx context.Context, abs string, cur []byte) *Result 
 // of CategoryExecution and the change must not happen.
 func (env *Env) Checkpoint(ctx context.Context, abs string, old []byte, existed bool) *Result {
 	if env.Checkpoints == nil {
-		r := Failf(CategoryExecution, "internal error: no checkpoint store configured; refusing to change files without one")
+		r := Failf(CategoryInternal, "internal error: no checkpoint store configured; refusing to change files without one")
 		return &r
 	}
 	if err := env.Checkpoints.Save(ctx, abs, old, existed); err != nil {

@@ -19,7 +19,7 @@ func gitInitDef() tools.Def {
 
 func gitInit(ctx context.Context, env *tools.Env) tools.Result {
 	if env == nil || env.Workspace == nil {
-		return tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for git tools")
+		return tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for git tools")
 	}
 	if _, err := os.Lstat(filepath.Join(env.Workspace.Root(), ".git")); err == nil {
 		return tools.Success("The workspace is already a Git repository; nothing was changed.", nil)

@@ -61,7 +61,7 @@ func (g gitRun) failed() bool { return g.res != nil || g.exitCode != 0 }
 // root with stdin (if any) as input.
 func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitRun {
 	if env == nil || env.Workspace == nil {
-		r := tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for git tools")
+		r := tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for git tools")
 		return gitRun{res: &r}
 	}
 	bin, err := exec.LookPath("git")

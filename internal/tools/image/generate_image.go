@@ -31,7 +31,7 @@ func generateImageDef(g *imagegen.Generator) tools.Def {
 
 func generateImage(ctx context.Context, g *imagegen.Generator, env *tools.Env, a generateArgs) tools.Result {
 	if g == nil {
-		return tools.Failf(tools.CategoryExecution, "image generation is not configured (internal error: no generator)")
+		return tools.Failf(tools.CategoryInternal, "image generation is not configured (internal error: no generator)")
 	}
 	var ws imagegen.Workspace
 	var cp imagegen.Checkpointer

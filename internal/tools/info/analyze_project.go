@@ -34,7 +34,7 @@ type analyzeArgs = tools.NoArgs
 
 func analyzeProject(ctx context.Context, env *tools.Env, _ analyzeArgs) tools.Result {
 	if env == nil || env.Workspace == nil {
-		return tools.Failf(tools.CategoryExecution, "internal error: no workspace configured")
+		return tools.Failf(tools.CategoryInternal, "internal error: no workspace configured")
 	}
 	root := env.Workspace.Root()
 	ctx, cancel := context.WithTimeout(ctx, analyzeTimeout)

@@ -33,7 +33,7 @@ func Tools(o Options) []tools.Def {
 // the env has none.
 func workspaceOf(env *tools.Env) (string, *tools.Result) {
 	if env == nil || env.Workspace == nil {
-		r := tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for memory tools")
+		r := tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for memory tools")
 		return "", &r
 	}
 	return env.Workspace.Root(), nil

@@ -26,7 +26,7 @@ func listModels(ctx context.Context, o listmodels.Options, a listArgs) tools.Res
 	l, err := o.List(ctx, listmodels.Query{Provider: a.Provider, FreeOnly: a.FreeOnly, Text: a.Query})
 	switch {
 	case errors.Is(err, listmodels.ErrNoCatalog):
-		return tools.Failf(tools.CategoryExecution, "list_models is not configured (internal error: no catalog)")
+		return tools.Failf(tools.CategoryInternal, "list_models is not configured (internal error: no catalog)")
 	case errors.Is(err, listmodels.ErrUnknownProvider):
 		return tools.Failf(tools.CategoryNotFound, "%v", err)
 	case err != nil:

@@ -26,7 +26,7 @@ func (o Options) createNoteDef() tools.Def {
 
 func (o Options) createNote(ctx context.Context, env *tools.Env, a createArgs) tools.Result {
 	if env == nil || env.Workspace == nil {
-		return tools.Failf(tools.CategoryExecution, "internal error: no workspace configured for create_note")
+		return tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for create_note")
 	}
 	n, err := notes.Create(ctx, env.Workspace.Root(), a.Title, a.Content, a.Tags, o.Now())
 	if err != nil {

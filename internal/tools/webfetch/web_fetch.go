@@ -26,7 +26,7 @@ func webFetchDef(f *webfetch.Fetcher) tools.Def {
 
 func webFetch(ctx context.Context, f *webfetch.Fetcher, a fetchArgs) tools.Result {
 	if f == nil {
-		return tools.Failf(tools.CategoryExecution, "web_fetch is not configured (internal error: no fetcher)")
+		return tools.Failf(tools.CategoryInternal, "web_fetch is not configured (internal error: no fetcher)")
 	}
 	p, err := f.Fetch(ctx, a.URL, webfetch.Format(strings.ToLower(strings.TrimSpace(a.Format))), a.MaxBytes)
 	if err != nil {
