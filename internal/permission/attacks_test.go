@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/attacktest"
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // attackCase is one line of ../shared/security/attacks.jsonl.
@@ -177,14 +178,14 @@ func attackRules(t *testing.T, c attackCase, cmd string) []Rule {
 	}
 	never := strings.Contains(c.Expected, "never auto-approved")
 	var specs []string
-	for _, sc := range AnalyzeCommand(cmd).Commands {
+	for _, sc := range shell.Analyze(cmd).Commands {
 		for _, w := range sc.Wrappers {
 			specs = append(specs, CommandTool+"("+strings.Fields(w)[0]+" *)")
 		}
 		if sc.NonLiteral {
 			continue
 		}
-		base := foldConfusable(sc.Base())
+		base := sc.FoldedBase()
 		if never || !payloadBases[base] {
 			specs = append(specs, CommandTool+"("+base+" *)")
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // Rule names for shell decisions not made by a user rule.
@@ -31,7 +33,7 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 			bases = append(bases, abs)
 		}
 	}
-	a := AnalyzeCommand(req.Command)
+	a := shell.Analyze(req.Command)
 	if a.ParseErr != nil {
 		d := Ask
 		if p.mode == ModePlan {
@@ -46,7 +48,7 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 		entries = append(entries, CommandVerdict{Command: "(whole line)", Decision: d, Rule: rule, Source: SourceBuiltin, Reason: reason})
 	}
 	if p.safeMode {
-		if r := safeModeLine(a); r != "" {
+		if r := shell.SafeModeLine(a); r != "" {
 			addLine(Deny, "safe_mode: "+r, "blocked by safe_mode: "+r)
 		}
 	}
@@ -105,18 +107,18 @@ type argFindings struct {
 	protWrite []string // arguments inside .git, .aidex, ... (IsProtectedWrite)
 }
 
-func (p *Policy) decideCommand(sc SimpleCommand, rules []Rule, st *execState) CommandVerdict {
+func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execState) CommandVerdict {
 	text := sc.Text()
 	cv := func(d Decision, rule, source, reason string) CommandVerdict {
 		return CommandVerdict{Command: text, Decision: d, Rule: rule, Source: source, Reason: reason}
 	}
-	alt := altText(sc)
+	alt := sc.FoldedText()
 	denyMatch := func(r Rule) bool { return matchCommand(r.Pattern, text) || matchCommand(r.Pattern, alt) }
 	if r := firstRule(rules, Deny, CommandTool, denyMatch); r != nil {
 		return cv(Deny, r.String(), r.Source, fmt.Sprintf("%s is denied by the rule %s (from %s)", text, r, r.Source))
 	}
 	if p.safeMode {
-		if r := safeModeCommand(sc, p.ws.home); r != "" {
+		if r := shell.SafeModeCommand(sc, p.ws.home); r != "" {
 			return cv(Deny, "safe_mode: "+r, SourceBuiltin, fmt.Sprintf("%s is blocked by safe_mode: %s", text, r))
 		}
 	}
@@ -137,7 +139,7 @@ func (p *Policy) decideCommand(sc SimpleCommand, rules []Rule, st *execState) Co
 			fmt.Sprintf("%s uses %s, outside the workspace %s; commands touching paths outside the workspace need approval (grant a directory with --add-dir)",
 				text, strings.Join(f.outside, ", "), p.ws.Root()))
 	}
-	ro, roName := readOnlyReason(sc)
+	ro, roName := shell.ReadOnly(sc)
 	ro = ro && !f.cred
 	if ro && sc.Name == "git" && (st.overflow || len(st.bases) != 1 || st.bases[0] != p.ws.Root()) {
 		// Outside the root, git may discover a repository the workspace
@@ -180,31 +182,12 @@ func (p *Policy) decideCommand(sc SimpleCommand, rules []Rule, st *execState) Co
 // inline-code flag ("python3 -c *"): "python3 *" does not allow
 // "python3 -c CODE", whose code is opaque.
 func namesInlineFlag(pattern string) bool {
-	prefix := pattern
-	if i := strings.IndexByte(prefix, '*'); i >= 0 {
-		prefix = prefix[:i]
-	}
-	for _, f := range [...]string{" -c", " -e", " -E", " -r", " -p", " --eval", " --print", " --command", "system("} {
-		if strings.Contains(prefix, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// altText renders the command with its base name, folded to ASCII, for
-// deny rules ("/usr/bin/curl" and "ｃｕｒｌ" are matched as "curl").
-func altText(sc SimpleCommand) string {
-	if sc.NonLiteral {
-		return sc.Text()
-	}
-	c := sc
-	c.Words = append([]Word{literalWord(foldConfusable(sc.Base()))}, sc.Words[1:]...)
-	return c.Text()
+	prefix, _, _ := strings.Cut(pattern, "*")
+	return shell.MentionsInlineCode(prefix)
 }
 
 // trackCd records literal cd/pushd targets inside the workspace.
-func (p *Policy) trackCd(sc SimpleCommand, st *execState) {
+func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
 	if sc.Name != "cd" && sc.Name != "pushd" {
 		return
 	}
@@ -241,88 +224,27 @@ func joinBase(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-// dataArgCommands take arguments that are text, not paths.
-var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": true, "export": true, "declare": true,
-	"local": true, "readonly": true, "typeset": true, "test": true, "[": true, "true": true, "false": true, ":": true}
-
 // pathArgs checks the arguments of a command that look like paths.
-func (p *Policy) pathArgs(sc SimpleCommand, st *execState) argFindings {
+func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	var f argFindings
 	if sc.NonLiteral {
 		return f
 	}
-	base := sc.Base()
-	if (base == "cd" || base == "pushd") && len(sc.Words) == 1 {
+	if base := sc.Base(); (base == "cd" || base == "pushd") && len(sc.Words) == 1 {
 		f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
 	}
-	if dataArgCommands[base] {
-		return f
-	}
-	for _, w := range sc.Words[1:] {
-		for _, cand := range pathCandidates(w) {
-			p.checkCandidate(cand, st, &f)
-			if f.protected != nil {
-				return f
-			}
+	for _, cand := range shell.PathArgs(sc) {
+		p.checkCandidate(cand, st, &f)
+		if f.protected != nil {
+			return f
 		}
 	}
 	return f
 }
 
-// candidate is a path-like argument: value is literal when lit, else a
-// pattern with "*" for expansions.
-type candidate struct {
-	value string
-	lit   bool
-	shown string
-}
-
-// pathCandidates extracts path-like values from a word: the word itself,
-// the value of --opt=VALUE / key=VALUE, and glued short options (-o/tmp/x).
-func pathCandidates(w Word) []candidate {
-	v := w.Value
-	if !w.Literal {
-		v = w.Pattern
-	}
-	lit := w.Literal && !w.Glob
-	mk := func(s string) candidate { return candidate{value: s, lit: lit, shown: w.Value} }
-	var out []candidate
-	if strings.HasPrefix(v, "-") {
-		if i := strings.IndexByte(v, '='); i > 0 && pathy(v[i+1:]) {
-			out = append(out, mk(v[i+1:]))
-		} else if len(v) > 2 && v[1] != '-' && pathy(v[2:]) {
-			out = append(out, mk(v[2:]))
-		}
-		return out
-	}
-	if i := strings.IndexByte(v, '='); i > 0 && isName(v[:i]) && pathy(v[i+1:]) {
-		out = append(out, mk(v[i+1:]))
-	}
-	if v != "" && v != "-" {
-		out = append(out, mk(v))
-	}
-	return out
-}
-
-// pathy reports values that clearly name a path: absolute, ~, or with "..".
-func pathy(s string) bool {
-	if s == "" {
-		return false
-	}
-	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
-		return true
-	}
-	for _, c := range strings.Split(s, "/") {
-		if c == ".." {
-			return true
-		}
-	}
-	return false
-}
-
 // checkCandidate resolves one candidate against every possible cwd.
-func (p *Policy) checkCandidate(c candidate, st *execState, f *argFindings) {
-	v := c.value
+func (p *Policy) checkCandidate(c shell.PathArg, st *execState, f *argFindings) {
+	v := c.Value
 	if isDevSink(v) || strings.Contains(v, "://") {
 		return
 	}
@@ -330,7 +252,7 @@ func (p *Policy) checkCandidate(c candidate, st *execState, f *argFindings) {
 		rest, ok := homeRest(v)
 		if !ok || p.ws.home == "" {
 			if !p.ws.unconfined {
-				f.outside = append(f.outside, c.shown)
+				f.outside = append(f.outside, c.Shown)
 			}
 			return
 		}
@@ -339,19 +261,19 @@ func (p *Policy) checkCandidate(c candidate, st *execState, f *argFindings) {
 	if isCredentialFileName(filepath.Base(v)) {
 		f.cred = true
 	}
-	if !c.lit {
-		p.checkPattern(v, c.shown, f)
+	if !c.Literal {
+		p.checkPattern(v, c.Shown, f)
 		return
 	}
 	if st.overflow && !filepath.IsAbs(v) {
-		f.outside = append(f.outside, c.shown+" (after too many cd commands to track)")
+		f.outside = append(f.outside, c.Shown+" (after too many cd commands to track)")
 		return
 	}
 	for _, b := range st.bases {
 		abs, err := p.ws.resolve(joinBase(b, v))
 		if err == nil {
 			if p.ws.IsProtectedWrite(abs) {
-				f.protWrite = append(f.protWrite, c.shown)
+				f.protWrite = append(f.protWrite, c.Shown)
 			}
 			continue
 		}
@@ -361,7 +283,7 @@ func (p *Policy) checkCandidate(c candidate, st *execState, f *argFindings) {
 			f.protected = pe
 			return
 		case errors.Is(err, ErrOutsideWorkspace):
-			f.outside = append(f.outside, c.shown)
+			f.outside = append(f.outside, c.Shown)
 			return
 		}
 	}
@@ -416,7 +338,7 @@ func isDevSink(v string) bool {
 }
 
 // decideTarget decides a redirection, tee or dd target.
-func (p *Policy) decideTarget(t Target, write bool, rules []Rule, st *execState) CommandVerdict {
+func (p *Policy) decideTarget(t shell.Target, write bool, rules []Rule, st *execState) CommandVerdict {
 	w := t.Word
 	shown := t.Op + " " + w.Value
 	cv := func(d Decision, rule, source, reason string) CommandVerdict {
@@ -483,4 +405,11 @@ func (p *Policy) outsideTarget(shown, verb string, write bool, cv func(Decision,
 	}
 	return cv(d, RuleConfinement, SourceBuiltin, fmt.Sprintf("the line %s %s, outside the workspace %s: writes are confined to the workspace; ask the user to add a directory with --add-dir",
 		verb, shown, p.ws.Root()))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }

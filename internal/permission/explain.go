@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // SuggestRule returns an allow rule for "always allow in this project"
@@ -43,7 +44,7 @@ func (p *Policy) suggestCommand(req Request) string {
 	if v.Decision != Ask {
 		return ""
 	}
-	a := AnalyzeCommand(req.Command)
+	a := shell.Analyze(req.Command)
 	if a.ParseErr != nil || len(a.Opaque) > 0 || a.NonLiteral || len(a.EnvChanges) > 0 {
 		return ""
 	}
@@ -71,7 +72,7 @@ func (p *Policy) suggestCommand(req Request) string {
 
 // exactOnly lists commands for which a wildcard rule would be too broad.
 func exactOnly(base string) bool {
-	if isShellOrInterpreter(base) || downloaders[base] {
+	if shell.IsInterpreter(base) || shell.IsDownloader(base) {
 		return true
 	}
 	switch base {
@@ -83,7 +84,7 @@ func exactOnly(base string) bool {
 }
 
 // commandKey returns "name sub *", "name *" or the exact command text.
-func commandKey(sc SimpleCommand) string {
+func commandKey(sc shell.SimpleCommand) string {
 	base := sc.Base()
 	if base == "git" && len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) && !gitRisky(sc.Args[0]) {
 		return "git " + sc.Args[0] + " *"
@@ -182,7 +183,7 @@ func Explain(v Verdict) string {
 	if len(v.Commands) > 0 {
 		b.WriteString("commands:\n")
 		for _, c := range v.Commands {
-			fmt.Fprintf(&b, "  %-5s  %s\n", c.Decision, escapeInvisible(c.Command))
+			fmt.Fprintf(&b, "  %-5s  %s\n", c.Decision, shell.EscapeInvisible(c.Command))
 			fmt.Fprintf(&b, "         rule: %s (from %s)\n", c.Rule, c.Source)
 			if c.Reason != "" {
 				fmt.Fprintf(&b, "         %s\n", c.Reason)

@@ -395,13 +395,6 @@ func TestPolicyConcurrent(t *testing.T) {
 	}
 }
 
-func BenchmarkAnalyzeCommand(b *testing.B) {
-	line := "cd sub && go test -run 'X|Y' ./... 2>&1 | tee out.log | grep -v ok; nohup sh -c 'sleep 1; echo done' &"
-	for b.Loop() {
-		_ = AnalyzeCommand(line)
-	}
-}
-
 func BenchmarkCheckExec(b *testing.B) {
 	ws, err := NewWorkspace(b.TempDir(), WorkspaceOptions{})
 	if err != nil {

@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import "strings"
 
@@ -34,9 +34,9 @@ var gitReadOnly = map[string][]string{
 var gitBranchWrite = [...]string{"-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy",
 	"--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track"}
 
-// readOnlyReason reports whether sc is a built-in read-only command and,
+// ReadOnly reports whether sc is a built-in read-only command and,
 // if so, a description for verdicts. Path arguments are checked separately.
-func readOnlyReason(sc SimpleCommand) (bool, string) {
+func ReadOnly(sc SimpleCommand) (bool, string) {
 	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed {
 		return false, ""
 	}

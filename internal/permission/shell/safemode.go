@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import (
 	"path"
@@ -38,8 +38,8 @@ var systemDirs = map[string]bool{
 	"~": true, "/*": true, "~/*": true, "/home/*": true, "/Users/*": true,
 }
 
-// safeModeCommand returns the safe_mode rule a simple command breaks, or "".
-func safeModeCommand(sc SimpleCommand, home string) string {
+// SafeModeCommand returns the safe_mode rule a simple command breaks, or "".
+func SafeModeCommand(sc SimpleCommand, home string) string {
 	if sc.NonLiteral {
 		return downloadExec(sc)
 	}
@@ -135,8 +135,8 @@ func downloadExec(sc SimpleCommand) string {
 	return ""
 }
 
-// safeModeLine returns line-level safe_mode rules broken by the analysis.
-func safeModeLine(a Analysis) string {
+// SafeModeLine returns line-level safe_mode rules broken by the analysis.
+func SafeModeLine(a Analysis) string {
 	switch {
 	case a.ForkBomb:
 		return SafeForkBomb

@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -87,13 +85,29 @@ func (c SimpleCommand) Base() string {
 	return filepath.Base(c.Name)
 }
 
+// FoldedBase returns Base folded to ASCII (fullwidth forms mapped,
+// invisible format characters dropped): "curl" for "ｃｕｒｌ".
+func (c SimpleCommand) FoldedBase() string { return foldConfusable(c.Base()) }
+
+// FoldedText renders the command like Text with the name replaced by its
+// folded base name, for deny rules: "/usr/bin/curl x" and "ｃｕｒｌ x" are
+// rendered "curl x".
+func (c SimpleCommand) FoldedText() string {
+	if c.NonLiteral {
+		return c.Text()
+	}
+	f := c
+	f.Words = append([]Word{literalWord(c.FoldedBase())}, c.Words[1:]...)
+	return f.Text()
+}
+
 // Text renders the command as shell-quoted words for messages and rule
 // matching, with non-printable characters escaped.
 func (c SimpleCommand) Text() string {
 	parts := make([]string, 0, len(c.Words))
 	for _, w := range c.Words {
 		if !w.Literal {
-			parts = append(parts, escapeInvisible(w.Value))
+			parts = append(parts, EscapeInvisible(w.Value))
 			continue
 		}
 		parts = append(parts, shellQuote(w.Value))
@@ -110,7 +124,7 @@ type Target struct {
 	Word Word
 }
 
-// Analysis is the result of AnalyzeCommand.
+// Analysis is the result of Analyze.
 type Analysis struct {
 	// Line is the analysed command line.
 	Line string
@@ -158,14 +172,14 @@ type analyzer struct {
 	recursed map[string]bool // function names that call themselves via pipe/&
 }
 
-// AnalyzeCommand parses a bash command line with mvdan.cc/sh/v3/syntax and
+// Analyze parses a bash command line with mvdan.cc/sh/v3/syntax and
 // lists every simple command it runs, looking through lists (&&, ||, ;, &,
 // newlines), pipelines, subshells, blocks, command and process
 // substitutions, backticks, control structures, function bodies, aliases,
 // and the wrappers env, nohup, timeout, nice, xargs, command, exec, time,
 // sudo, doas, su -c, busybox, eval and sh/bash/zsh -c (parsed recursively).
 // It never fails: a line that does not parse has ParseErr set.
-func AnalyzeCommand(line string) Analysis {
+func Analyze(line string) Analysis {
 	a := Analysis{Line: line}
 	if len(line) > maxCommandLine {
 		a.ParseErr = fmt.Errorf("command line is %d bytes, over the %d-byte limit for analysis", len(line), maxCommandLine)
@@ -675,266 +689,4 @@ func isFdWord(w Word) bool {
 
 func isNetDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
-}
-
-// word converts a syntax word.
-func (z *analyzer) word(w *syntax.Word) Word {
-	var val, pat strings.Builder
-	out := Word{Literal: true}
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			v := unescapeUnquoted(x.Value)
-			if v != x.Value {
-				out.Quoted = true
-			}
-			if strings.ContainsAny(x.Value, "*?[") || braceLike(x.Value) {
-				out.Glob = true
-			}
-			val.WriteString(v)
-			pat.WriteString(v)
-		case *syntax.SglQuoted:
-			out.Quoted = true
-			v := x.Value
-			if x.Dollar {
-				v = decodeANSIC(v)
-			}
-			val.WriteString(v)
-			pat.WriteString(v)
-		case *syntax.DblQuoted:
-			out.Quoted = true
-			for _, dp := range x.Parts {
-				if l, ok := dp.(*syntax.Lit); ok {
-					v := unescapeDouble(l.Value)
-					val.WriteString(v)
-					pat.WriteString(v)
-					continue
-				}
-				out.Literal = false
-				pat.WriteString(partPattern(dp))
-			}
-		default:
-			out.Literal = false
-			pat.WriteString(partPattern(p))
-		}
-	}
-	if out.Literal {
-		out.Value = val.String()
-	} else {
-		out.Value = printNode(w)
-	}
-	out.Pattern = pat.String()
-	return out
-}
-
-func partPattern(p syntax.WordPart) string {
-	if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "HOME" &&
-		pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl && pe.Index == nil {
-		return "~"
-	}
-	return "*"
-}
-
-func literalWord(s string) Word { return Word{Value: s, Literal: true, Pattern: s} }
-
-func printNode(n syntax.Node) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, n); err != nil {
-		return "<unprintable>"
-	}
-	return b.String()
-}
-
-// braceLike reports an unquoted brace expansion like {a,b} or {1..3}.
-func braceLike(s string) bool {
-	i := strings.IndexByte(s, '{')
-	if i < 0 {
-		return false
-	}
-	j := strings.IndexByte(s[i:], '}')
-	if j < 0 {
-		return false
-	}
-	inner := s[i+1 : i+j]
-	return strings.Contains(inner, ",") || strings.Contains(inner, "..")
-}
-
-// unescapeUnquoted removes backslash escapes of an unquoted literal.
-func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// unescapeDouble removes the escapes bash honours inside double quotes.
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// decodeANSIC decodes the body of a bash $'...' string.
-func decodeANSIC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch ch := s[i]; ch {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'v':
-			b.WriteByte(11)
-		case 'x':
-			n, l := parseRadix(s[i+1:], 16, 2)
-			if l == 0 {
-				b.WriteString(`\x`)
-				continue
-			}
-			b.WriteByte(byte(n))
-			i += l
-		case 'u', 'U':
-			max := 4
-			if ch == 'U' {
-				max = 8
-			}
-			n, l := parseRadix(s[i+1:], 16, max)
-			if l == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(ch)
-				continue
-			}
-			b.WriteRune(rune(n))
-			i += l
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, l := parseRadix(s[i:], 8, 3)
-			b.WriteByte(byte(n))
-			i += l - 1
-		default:
-			b.WriteByte(ch)
-		}
-	}
-	return b.String()
-}
-
-func parseRadix(s string, base, max int) (int, int) {
-	n, l := 0, 0
-	for l < max && l < len(s) {
-		d := strings.IndexByte("0123456789abcdef", byte(unicode.ToLower(rune(s[l]))))
-		if d < 0 || d >= base {
-			break
-		}
-		n = n*base + d
-		l++
-	}
-	return n, l
-}
-
-// confusable returns a reason when s contains characters that can make a
-// command look like another: invisible format characters, control
-// characters, or any non-ASCII letter (fullwidth forms, homoglyphs).
-func confusable(s string) string {
-	for _, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			return "the command name is not valid UTF-8"
-		case unicode.Is(unicode.Cf, r) || unicode.IsControl(r):
-			return fmt.Sprintf("the command name contains the invisible character %U", r)
-		case r > unicode.MaxASCII:
-			return fmt.Sprintf("the command name contains the non-ASCII character %q (%U), which can imitate another command", r, r)
-		}
-	}
-	return ""
-}
-
-// foldConfusable maps fullwidth forms to ASCII and drops invisible format
-// characters, so that the deny list sees "curl" in "ｃｕｒｌ" or "r\u200bm".
-func foldConfusable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Cf, r):
-		case r >= 0xFF01 && r <= 0xFF5E:
-			b.WriteRune(r - 0xFEE0)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func escapeInvisible(s string) string {
-	for _, r := range s {
-		if r > unicode.MaxASCII || unicode.IsControl(r) {
-			q := strconv.QuoteToASCII(s)
-			return "$" + "'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
-		}
-	}
-	return s
-}
-
-// shellQuote quotes s for display when it is not a plain word.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	plain := true
-	for _, r := range s {
-		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:,+@%^", r))) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	for _, r := range s {
-		if r > unicode.MaxASCII || unicode.IsControl(r) {
-			return escapeInvisible(s)
-		}
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
