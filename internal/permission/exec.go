@@ -139,9 +139,10 @@ func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execSta
 			fmt.Sprintf("%s uses %s, outside the workspace %s; commands touching paths outside the workspace need approval (grant a directory with --add-dir)",
 				text, strings.Join(f.outside, ", "), p.ws.Root()))
 	}
-	ro, roName := shell.ReadOnly(sc)
+	info, ro := shell.ReadOnly(sc)
+	roName := info.Name
 	ro = ro && !f.cred
-	if ro && sc.Name == "git" && (st.overflow || len(st.bases) != 1 || st.bases[0] != p.ws.Root()) {
+	if ro && info.RootOnly && (st.overflow || len(st.bases) != 1 || st.bases[0] != p.ws.Root()) {
 		// Outside the root, git may discover a repository the workspace
 		// holds as plain files (a bare-style directory with HEAD, objects,
 		// refs and a config whose core.fsmonitor runs a program).

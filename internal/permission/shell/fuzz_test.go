@@ -23,7 +23,7 @@ func FuzzAnalyze(f *testing.F) {
 			_, _ = c.Text(), c.FoldedText()
 			_ = SafeModeCommand(c, "/home/u")
 			_ = PathArgs(c)
-			if ro, _ := ReadOnly(c); ro && (c.NonLiteral || c.Suspicious || c.InlineCode || len(c.Wrappers) > 0) {
+			if _, ro := ReadOnly(c); ro && (c.NonLiteral || c.Suspicious || c.InlineCode || len(c.Wrappers) > 0) {
 				t.Fatalf("%q: %s is read-only although analysis flagged it: %+v", line, c.Name, c)
 			}
 		}

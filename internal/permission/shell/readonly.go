@@ -2,152 +2,138 @@ package shell
 
 import "strings"
 
-// readOnlyPlain lists commands that only read files or print, with the
-// options that make them write or run programs (refused as read-only).
-var readOnlyPlain = map[string][]string{
-	"ls": nil, "cat": nil, "head": nil, "tail": nil, "wc": nil, "pwd": nil, "echo": nil, "printf": {"-v"},
-	"grep": nil, "egrep": nil, "fgrep": nil, "rg": {"--pre"},
-	"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-	"tree": {"-o"}, "stat": nil, "file": {"-C", "--compile"}, "du": nil, "df": nil, "basename": nil, "dirname": nil,
-	"realpath": nil, "readlink": nil, "true": nil, "false": nil, "which": nil, "uname": nil,
-	"date": {"-s", "--set"}, "cut": nil, "tr": nil, "sort": {"-o", "--output", "--compress-program"},
-	"diff": nil, "cmp": nil, "comm": nil, "nl": nil, "od": nil, "hexdump": nil, "column": nil,
-	"sha256sum": nil, "sha1sum": nil, "md5sum": nil, "sha512sum": nil, "cd": nil, "test": nil, "[": nil,
+// operandRule limits the operands of a read-only command.
+type operandRule uint8
+
+const (
+	operandsAny  operandRule = iota // files to read, patterns, revisions
+	operandsNone                    // git remote, go version
+	operandsOne                     // uniq IN OUT and xxd IN OUT write OUT
+	operandsPlus                    // date +FORMAT; date MMDDhhmm sets the clock
+)
+
+// roSpec says when one command (or subcommand) only reads files and
+// prints: every option must be in opts, and the operands must fit.
+type roSpec struct {
+	opts     optSpec
+	data     bool        // every argument is text (echo, test, true)
+	posix    bool        // options end at the first operand
+	operands operandRule // how many operands, of what form
+	// listWith names options that select a listing ("--list -l"): with
+	// listAll every argument needs one of them, otherwise operands do
+	// (git branch NAME creates a branch, git branch --list NAME lists).
+	listWith string
+	listAll  bool
+	// subs holds the read-only subcommands (git, go), after the options
+	// in global; the command alone is not read-only.
+	global optSpec
+	subs   map[string]*roSpec
+	// name is the description in verdicts ("git branch (list)"); the
+	// default is the command and subcommand.
+	name string
+	// rootOnly: only read-only at the workspace root (git discovers a
+	// repository in parent directories and runs what its config names).
+	rootOnly bool
 }
 
-// singleFileOnly lists read-only commands whose second operand is an
-// output file (uniq IN OUT, xxd IN OUT); they are read-only with at most
-// one operand.
-var singleFileOnly = map[string]bool{"uniq": true, "xxd": true}
-
-// gitReadOnly lists read-only git subcommands with refused options.
-var gitReadOnly = map[string][]string{
-	"status":    nil,
-	"diff":      {"--output", "--ext-diff", "--textconv"},
-	"log":       {"--output", "--ext-diff", "--textconv"},
-	"show":      {"--output", "--ext-diff", "--textconv"},
-	"rev-parse": nil, "ls-files": nil, "blame": {"--contents"}, "describe": nil,
-	"shortlog": nil, "grep": {"-O", "--open-files-in-pager"},
+// ReadOnlyInfo describes a command ReadOnly accepts.
+type ReadOnlyInfo struct {
+	// Name names the command for verdicts ("git status", "git branch (list)").
+	Name string
+	// RootOnly reports a command that is read-only only when it runs at
+	// the workspace root (git, which discovers repositories upwards and
+	// runs programs a discovered repository's config names).
+	RootOnly bool
 }
 
-// gitBranchWrite lists git branch options that change branches.
-var gitBranchWrite = [...]string{"-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy",
-	"--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-f", "--force", "-t", "--track"}
-
-// ReadOnly reports whether sc is a built-in read-only command and,
-// if so, a description for verdicts. Path arguments are checked separately.
-func ReadOnly(sc SimpleCommand) (bool, string) {
-	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed {
-		return false, ""
-	}
-	if strings.ContainsRune(sc.Name, '/') {
-		return false, ""
+// ReadOnly reports whether sc only reads files and prints, according to
+// the built-in tables. It fails closed: a command or subcommand missing
+// from the tables, an option missing from its allowlist (abbreviated long
+// options included), a non-literal word, a wrapper, an environment
+// assignment or inline code all make it not read-only. Path arguments are
+// not judged here; the caller checks them.
+func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
+	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed ||
+		strings.ContainsRune(sc.Name, '/') {
+		return ReadOnlyInfo{}, false
 	}
 	for _, w := range sc.Words[1:] {
 		if !w.Literal {
-			return false, "" // $VAR may expand to secrets or options
+			return ReadOnlyInfo{}, false // $VAR may expand to secrets or options
 		}
 	}
-	args := sc.Args
-	switch sc.Name {
-	case "git":
-		return gitIsReadOnly(args)
-	case "go":
-		if len(args) == 1 && args[0] == "version" {
-			return true, "go version"
-		}
-		if len(args) >= 1 && args[0] == "env" && !hasAnyOption(args[1:], []string{"-w", "-u"}) {
-			return true, "go env"
-		}
-		return false, ""
+	spec, ok := readOnlyCommands[sc.Name]
+	if !ok {
+		return ReadOnlyInfo{}, false
 	}
-	if singleFileOnly[sc.Name] {
-		if countOperands(args) <= 1 && !hasAnyOption(args, []string{"-r", "--revert"}) {
-			return true, sc.Name
-		}
-		return false, ""
+	name, ok := spec.accepts(sc.Name, sc.Args)
+	if !ok {
+		return ReadOnlyInfo{}, false
 	}
-	refused, ok := readOnlyPlain[sc.Name]
-	if !ok || hasAnyOption(args, refused) {
-		return false, ""
-	}
-	return true, sc.Name
+	return ReadOnlyInfo{Name: name, RootOnly: spec.rootOnly}, true
 }
 
-func gitIsReadOnly(args []string) (bool, string) {
-	i := 0
-	for i < len(args) && (args[i] == "--no-pager" || args[i] == "-P" || args[i] == "--no-optional-locks") {
-		i++
+// accepts reports whether args keep the command read-only, and its name.
+func (s *roSpec) accepts(name string, args []string) (string, bool) {
+	if s.name != "" {
+		name = s.name
 	}
-	if i >= len(args) {
-		return false, ""
-	}
-	sub, rest := args[i], args[i+1:]
-	switch sub {
-	case "branch":
-		if hasAnyOption(rest, gitBranchWrite[:]) || countOperands(rest) > 0 && !hasAnyOption(rest, []string{"--list", "-l", "--contains", "--merged", "--no-merged", "--points-at"}) {
-			return false, ""
+	switch {
+	case s.data:
+		return name, true
+	case s.subs != nil:
+		r := s.global.check(args, true)
+		if !r.ok || len(r.operands) == 0 {
+			return "", false
 		}
-		return true, "git branch (list)"
-	case "remote":
-		if len(rest) == 0 || len(rest) == 1 && (rest[0] == "-v" || rest[0] == "--verbose") {
-			return true, "git remote (list)"
+		sub, ok := s.subs[r.operands[0]]
+		if !ok {
+			return "", false
 		}
-		return false, ""
-	case "tag":
-		if len(rest) == 0 || rest[0] == "-l" || rest[0] == "--list" {
-			return true, "git tag (list)"
-		}
-		return false, ""
+		return sub.accepts(name+" "+r.operands[0], r.operands[1:])
 	}
-	refused, ok := gitReadOnly[sub]
-	if !ok || hasAnyOption(rest, refused) {
-		return false, ""
+	r := s.opts.check(args, s.posix)
+	if !r.ok || !s.operandsFit(r.operands) || !s.listing(r, len(args)) {
+		return "", false
 	}
-	return true, "git " + sub
+	return name, true
 }
 
-// hasAnyOption reports whether args contain one of opts, as a word, as
-// "--opt=value", or (for one-letter options) glued to its value or
-// bundled with other letters ("-fo", "-ofile", "-nruo"), or as an
-// abbreviated long option ("--outp", "--compress-p=sh").
-func hasAnyOption(args, opts []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		for _, o := range opts {
-			switch {
-			case a == o, strings.HasPrefix(a, o+"="):
-				return true
-			case isLongAbbrev(a, o):
-				return true
-			case len(o) == 2 && o[0] == '-' && o[1] != '-' && len(a) > 1 && a[0] == '-' && a[1] != '-' &&
-				strings.IndexByte(a[1:], o[1]) >= 0:
-				return true
+func (s *roSpec) operandsFit(ops []string) bool {
+	switch s.operands {
+	case operandsNone:
+		return len(ops) == 0
+	case operandsOne:
+		return len(ops) <= 1
+	case operandsPlus:
+		for _, o := range ops {
+			if !strings.HasPrefix(o, "+") {
+				return false
 			}
+		}
+	}
+	return true
+}
+
+// listing checks the listWith rule.
+func (s *roSpec) listing(r scan, nargs int) bool {
+	if s.listWith == "" || nargs == 0 || !s.listAll && len(r.operands) == 0 {
+		return true
+	}
+	for _, o := range strings.Fields(s.listWith) {
+		if r.seen[o] {
+			return true
 		}
 	}
 	return false
 }
 
-// isLongAbbrev reports whether a is an abbreviation of the long option o
-// ("--o=x" or "--outp" for "--output"), which GNU getopt_long and git
-// accept when unambiguous.
-func isLongAbbrev(a, o string) bool {
-	if !strings.HasPrefix(o, "--") || !strings.HasPrefix(a, "--") {
-		return false
+// compileAll compiles the option notation of every spec in the table.
+func compileAll(m map[string]*roSpec) map[string]*roSpec {
+	for _, s := range m {
+		s.opts.compile()
+		s.global.compile()
+		compileAll(s.subs)
 	}
-	name, _, _ := strings.Cut(a, "=")
-	return len(name) > 2 && strings.HasPrefix(o, name)
-}
-
-func countOperands(args []string) int {
-	n := 0
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			n++
-		}
-	}
-	return n
+	return m
 }

@@ -300,3 +300,38 @@ func isForcePushToMain(args []string) bool {
 	}
 	return false
 }
+
+// hasAnyOption reports whether args contain one of opts, as a word, as
+// "--opt=value", or (for one-letter options) glued to its value or
+// bundled with other letters ("-fo", "-ofile", "-nruo"), or as an
+// abbreviated long option ("--outp", "--compress-p=sh").
+func hasAnyOption(args, opts []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		for _, o := range opts {
+			switch {
+			case a == o, strings.HasPrefix(a, o+"="):
+				return true
+			case isLongAbbrev(a, o):
+				return true
+			case len(o) == 2 && o[0] == '-' && o[1] != '-' && len(a) > 1 && a[0] == '-' && a[1] != '-' &&
+				strings.IndexByte(a[1:], o[1]) >= 0:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isLongAbbrev reports whether a is an abbreviation of the long option o
+// ("--o=x" or "--outp" for "--output"), which GNU getopt_long and git
+// accept when unambiguous.
+func isLongAbbrev(a, o string) bool {
+	if !strings.HasPrefix(o, "--") || !strings.HasPrefix(a, "--") {
+		return false
+	}
+	name, _, _ := strings.Cut(a, "=")
+	return len(name) > 2 && strings.HasPrefix(o, name)
+}

@@ -5,36 +5,36 @@ import (
 	"strings"
 )
 
-// optSpec describes a wrapper's options: short options that take an
+// skipSpec describes a wrapper's options: short options that take an
 // argument (letters), long options that take an argument (without "--").
-type optSpec struct {
+type skipSpec struct {
 	short string
 	long  []string
 }
 
 // Wrapper option tables (immutable).
 var (
-	specNohup   = optSpec{}
-	specTime    = optSpec{short: "fo", long: []string{"format", "output"}}
-	specNice    = optSpec{short: "n", long: []string{"adjustment"}}
-	specTimeout = optSpec{short: "sk", long: []string{"signal", "kill-after"}}
-	specEnv     = optSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}
-	specCommand = optSpec{}
-	specExec    = optSpec{short: "a"}
-	specSudo    = optSpec{short: "ugCDhprtUTR", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot"}}
-	specDoas    = optSpec{short: "uC"}
-	specXargs   = optSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}
-	specStdbuf  = optSpec{short: "ioe", long: []string{"input", "output", "error"}}
-	specIonice  = optSpec{short: "cnp", long: []string{"class", "classdata", "pid", "pgid", "uid"}}
-	specSetsid  = optSpec{}
-	specWatch   = optSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}
-	specStrace  = optSpec{short: "oesuEpPbaIX", long: []string{"output", "user", "env"}}
-	specShell   = optSpec{short: "oO", long: []string{"init-file", "rcfile"}}
+	specNohup   = skipSpec{}
+	specTime    = skipSpec{short: "fo", long: []string{"format", "output"}}
+	specNice    = skipSpec{short: "n", long: []string{"adjustment"}}
+	specTimeout = skipSpec{short: "sk", long: []string{"signal", "kill-after"}}
+	specEnv     = skipSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}
+	specCommand = skipSpec{}
+	specExec    = skipSpec{short: "a"}
+	specSudo    = skipSpec{short: "ugCDhprtUTR", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot"}}
+	specDoas    = skipSpec{short: "uC"}
+	specXargs   = skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}
+	specStdbuf  = skipSpec{short: "ioe", long: []string{"input", "output", "error"}}
+	specIonice  = skipSpec{short: "cnp", long: []string{"class", "classdata", "pid", "pgid", "uid"}}
+	specSetsid  = skipSpec{}
+	specWatch   = skipSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}
+	specStrace  = skipSpec{short: "oesuEpPbaIX", long: []string{"output", "user", "env"}}
+	specShell   = skipSpec{short: "oO", long: []string{"init-file", "rcfile"}}
 )
 
 // skipOptions returns the index of the first operand after the options in
 // words[from:], or -1 when an option word is not literal (position unknown).
-func skipOptions(words []Word, from int, spec optSpec) int {
+func skipOptions(words []Word, from int, spec skipSpec) int {
 	i := from
 	for i < len(words) {
 		w := words[i]
@@ -88,7 +88,7 @@ func (z *analyzer) unwrap(sc SimpleCommand, c actx) bool {
 	if sc.Suspicious {
 		c.taint = sc.SuspiciousReason
 	}
-	rest := func(spec optSpec, label string) bool {
+	rest := func(spec skipSpec, label string) bool {
 		i := skipOptions(words, 1, spec)
 		if i < 0 {
 			z.opaque(label + " with non-literal options")
