@@ -231,8 +231,13 @@ func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	if sc.NonLiteral {
 		return f
 	}
-	if base := sc.Base(); (base == "cd" || base == "pushd") && len(sc.Words) == 1 {
-		f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
+	if base := sc.Base(); base == "cd" || base == "pushd" {
+		switch {
+		case len(sc.Words) == 1:
+			f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
+		case base == "cd" && containsStr(sc.Args, "-"):
+			f.outside = append(f.outside, "- (cd - goes to the previous directory, $OLDPWD)")
+		}
 	}
 	for _, cand := range shell.PathArgs(sc) {
 		p.checkCandidate(cand, st, &f)

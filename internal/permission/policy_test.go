@@ -237,6 +237,7 @@ func TestReadOnlyCommands(t *testing.T) {
 		"cd sub && ls":                  Allow,
 		"cd .. && ls":                   Ask,
 		"cd":                            Ask,
+		"cd - && cat x":                 Ask,
 		"env":                           Ask,
 		"printenv":                      Ask,
 		"less README.md":                Ask,
