@@ -38,7 +38,67 @@ var systemDirs = map[string]bool{
 	"~": true, "/*": true, "~/*": true, "/home/*": true, "/Users/*": true,
 }
 
-// SafeModeCommand returns the safe_mode rule a simple command breaks, or "".
+// safeRule is the safe_mode rule one command can break, and when it does
+// (when nil: always).
+type safeRule struct {
+	rule string
+	when func(sc SimpleCommand, home string) bool
+}
+
+// safeModeCommands maps a command (its base name, folded to ASCII) to the
+// safe_mode rule it can break.
+var safeModeCommands = map[string]safeRule{
+	"rm":         {SafeRecursiveDelete, deletesSystemDir},
+	"find":       {SafeRecursiveDelete, findDeletesSystemDir},
+	"mke2fs":     {SafeDiskFormat, nil},
+	"mkswap":     {SafeDiskFormat, nil},
+	"wipefs":     {SafeDiskFormat, nil},
+	"fdisk":      {SafeDiskFormat, nil},
+	"sfdisk":     {SafeDiskFormat, nil},
+	"cfdisk":     {SafeDiskFormat, nil},
+	"parted":     {SafeDiskFormat, nil},
+	"sgdisk":     {SafeDiskFormat, nil},
+	"dd":         {SafeRawDevice, writesRawDevice},
+	"shred":      {SafeRawDevice, namesRawDevice},
+	"blkdiscard": {SafeRawDevice, namesRawDevice},
+	"chmod":      {SafeRecursiveChmod, changesSystemDir},
+	"chown":      {SafeRecursiveChmod, changesSystemDir},
+	"chgrp":      {SafeRecursiveChmod, changesSystemDir},
+	"sudo":       {SafePrivilege, nil},
+	"su":         {SafePrivilege, nil},
+	"doas":       {SafePrivilege, nil},
+	"pkexec":     {SafePrivilege, nil},
+	"sudoedit":   {SafePrivilege, nil},
+	"run0":       {SafePrivilege, nil},
+	"shutdown":   {SafePower, nil},
+	"reboot":     {SafePower, nil},
+	"halt":       {SafePower, nil},
+	"poweroff":   {SafePower, nil},
+	"systemctl":  {SafePower, anyArg("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate")},
+	"loginctl":   {SafePower, anyArg("poweroff", "reboot", "halt", "kexec", "suspend", "hibernate")},
+	"init":       {SafePower, onlyArg("0", "6")},
+	"telinit":    {SafePower, onlyArg("0", "6")},
+	"kill":       {SafeKillAll, killsEveryProcess},
+	"git":        {SafeForcePush, forcePushesMain},
+	"nc":         {SafeReverseShell, anyOption("-e", "-c", "--exec", "--sh-exec", "--lua-exec")},
+	"ncat":       {SafeReverseShell, anyOption("-e", "-c", "--exec", "--sh-exec", "--lua-exec")},
+	"netcat":     {SafeReverseShell, anyOption("-e", "-c", "--exec", "--sh-exec", "--lua-exec")},
+	"socat":      {SafeReverseShell, argPrefixFold("exec:", "system:")},
+}
+
+// safeModePrefixes are command-name prefixes with a safe_mode rule
+// (mkfs.ext4, mkfs.vfat, ...).
+var safeModePrefixes = []struct {
+	prefix string
+	safeRule
+}{
+	{"mkfs", safeRule{SafeDiskFormat, nil}},
+}
+
+// SafeModeCommand returns the safe_mode rule sc breaks, or "": home is the
+// user's home directory (its deletion is refused like ~'s). A command name
+// with invisible or look-alike characters breaks SafeConfusable; the rest
+// is in the safeModeCommands table, then the download-as-code check.
 func SafeModeCommand(sc SimpleCommand, home string) string {
 	if sc.NonLiteral {
 		return downloadExec(sc)
@@ -46,80 +106,119 @@ func SafeModeCommand(sc SimpleCommand, home string) string {
 	if confusable(sc.Name) != "" {
 		return SafeConfusable
 	}
-	base := foldConfusable(sc.Base())
-	switch {
-	case base == "rm":
-		if hasRecursiveFlag(sc.Words[1:]) && anyDangerousTarget(sc.Words[1:], home) ||
-			hasLiteral(sc.Words[1:], "--no-preserve-root") {
-			return SafeRecursiveDelete
-		}
-	case base == "find":
-		if hasLiteral(sc.Words[1:], "-delete") && anyDangerousTarget(findRoots(sc.Words[1:]), home) {
-			return SafeRecursiveDelete
-		}
-	case strings.HasPrefix(base, "mkfs") || base == "mke2fs" || base == "mkswap" || base == "wipefs" ||
-		base == "fdisk" || base == "sfdisk" || base == "cfdisk" || base == "parted" || base == "sgdisk":
-		return SafeDiskFormat
-	case base == "dd":
-		for _, w := range sc.Words[1:] {
-			if v, ok := strings.CutPrefix(w.Pattern, "of="); ok && isRawDevice(v) {
-				return SafeRawDevice
-			}
-		}
-	case base == "shred" || base == "blkdiscard":
-		for _, w := range sc.Words[1:] {
-			if isRawDevice(w.Pattern) {
-				return SafeRawDevice
-			}
-		}
-	case base == "chmod" || base == "chown" || base == "chgrp":
-		if anyDangerousTarget(sc.Words[1:], home) && (hasRecursiveFlag(sc.Words[1:]) || hasRootTarget(sc.Words[1:])) {
-			return SafeRecursiveChmod
-		}
-	case base == "sudo" || base == "su" || base == "doas" || base == "pkexec" || base == "sudoedit" || base == "run0":
-		return SafePrivilege
-	case base == "shutdown" || base == "reboot" || base == "halt" || base == "poweroff":
-		return SafePower
-	case base == "systemctl" || base == "loginctl":
-		for _, a := range sc.Args {
-			switch a {
-			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate":
-				return SafePower
-			}
-		}
-	case base == "init" || base == "telinit":
-		if len(sc.Args) == 1 && (sc.Args[0] == "0" || sc.Args[0] == "6") {
-			return SafePower
-		}
-	case base == "kill" || base == "pkill" || base == "killall":
-		if base == "kill" && hasLiteral(sc.Words[1:], "-1") && len(sc.Args) >= 1 && sc.Args[len(sc.Args)-1] == "-1" {
-			return SafeKillAll
-		}
-	case base == "git":
-		if isForcePushToMain(sc.Args) {
-			return SafeForcePush
-		}
-	case base == "nc" || base == "ncat" || base == "netcat":
-		if hasAnyOption(sc.Args, []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}) {
-			return SafeReverseShell
-		}
-	case base == "socat":
-		for _, a := range sc.Args {
-			la := strings.ToLower(a)
-			if strings.HasPrefix(la, "exec:") || strings.HasPrefix(la, "system:") {
-				return SafeReverseShell
-			}
-		}
+	if r, ok := safeRuleFor(sc.FoldedBase()); ok && (r.when == nil || r.when(sc, home)) {
+		return r.rule
 	}
 	return downloadExec(sc)
 }
+
+func safeRuleFor(base string) (safeRule, bool) {
+	if r, ok := safeModeCommands[base]; ok {
+		return r, true
+	}
+	for _, p := range safeModePrefixes {
+		if strings.HasPrefix(base, p.prefix) {
+			return p.safeRule, true
+		}
+	}
+	return safeRule{}, false
+}
+
+// deletesSystemDir: rm -r of /, ~, $HOME or a top-level system directory,
+// or rm --no-preserve-root.
+func deletesSystemDir(sc SimpleCommand, home string) bool {
+	args := sc.Words[1:]
+	return hasRecursiveFlag(args) && anyDangerousTarget(args, home) || hasLiteral(args, "--no-preserve-root")
+}
+
+// findDeletesSystemDir: find -delete starting at a system directory.
+func findDeletesSystemDir(sc SimpleCommand, home string) bool {
+	args := sc.Words[1:]
+	return hasLiteral(args, "-delete") && anyDangerousTarget(findRoots(args), home)
+}
+
+// changesSystemDir: chmod/chown/chgrp -R of a system directory, or of /.
+func changesSystemDir(sc SimpleCommand, home string) bool {
+	args := sc.Words[1:]
+	return anyDangerousTarget(args, home) && (hasRecursiveFlag(args) || hasRootTarget(args))
+}
+
+// writesRawDevice: dd of=/dev/sda.
+func writesRawDevice(sc SimpleCommand, _ string) bool {
+	for _, w := range sc.Words[1:] {
+		if v, ok := strings.CutPrefix(w.Pattern, "of="); ok && isRawDevice(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesRawDevice: an argument is a raw disk device (shred /dev/sda).
+func namesRawDevice(sc SimpleCommand, _ string) bool {
+	for _, w := range sc.Words[1:] {
+		if isRawDevice(w.Pattern) {
+			return true
+		}
+	}
+	return false
+}
+
+// killsEveryProcess: kill -1 as the last argument (kill -9 -1).
+func killsEveryProcess(sc SimpleCommand, _ string) bool {
+	return hasLiteral(sc.Words[1:], "-1") && len(sc.Args) >= 1 && sc.Args[len(sc.Args)-1] == "-1"
+}
+
+// forcePushesMain: see isForcePushToMain.
+func forcePushesMain(sc SimpleCommand, _ string) bool { return isForcePushToMain(sc.Args) }
+
+// anyArg returns a condition: one argument is one of values.
+func anyArg(values ...string) func(SimpleCommand, string) bool {
+	return func(sc SimpleCommand, _ string) bool {
+		for _, a := range sc.Args {
+			if contains(values, a) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// onlyArg returns a condition: the single argument is one of values.
+func onlyArg(values ...string) func(SimpleCommand, string) bool {
+	return func(sc SimpleCommand, _ string) bool { return len(sc.Args) == 1 && contains(values, sc.Args[0]) }
+}
+
+// anyOption returns a condition: one of opts is given (see hasAnyOption).
+func anyOption(opts ...string) func(SimpleCommand, string) bool {
+	return func(sc SimpleCommand, _ string) bool { return hasAnyOption(sc.Args, opts) }
+}
+
+// argPrefixFold returns a condition: an argument starts with one of the
+// lower-case prefixes, ignoring case (socat EXEC:/bin/sh).
+func argPrefixFold(prefixes ...string) func(SimpleCommand, string) bool {
+	return func(sc SimpleCommand, _ string) bool {
+		for _, a := range sc.Args {
+			la := strings.ToLower(a)
+			for _, p := range prefixes {
+				if strings.HasPrefix(la, p) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// codeRunners run their input or arguments as code, besides shells and
+// interpreters.
+var codeRunners = map[string]bool{"eval": true, "source": true, ".": true, "xargs": true}
 
 // downloadExec reports a shell or interpreter whose program comes from a
 // download: "curl x | sh", "bash <(wget -O- x)", "sh -c "$(curl x)"",
 // "eval "$(curl x)"", "source <(curl x)".
 func downloadExec(sc SimpleCommand) string {
-	base := foldConfusable(sc.Base())
-	if !(isShellOrInterpreter(base) || base == "eval" || base == "source" || base == "." || base == "xargs") {
+	base := sc.FoldedBase()
+	if !isShellOrInterpreter(base) && !codeRunners[base] {
 		return ""
 	}
 	for _, p := range sc.PipedFrom {
@@ -242,12 +341,29 @@ func isRawDevice(p string) bool {
 	if !ok {
 		return false
 	}
-	for _, pfx := range [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop", "sr", "nbd"} {
+	for _, pfx := range rawDevicePrefixes {
 		if strings.HasPrefix(rest, pfx) {
 			return true
 		}
 	}
-	return rest == "mem" || rest == "kmem" || rest == "port"
+	return rawDevices[rest]
+}
+
+// rawDevicePrefixes name block devices under /dev; rawDevices are the
+// memory and I/O port devices.
+var (
+	rawDevicePrefixes = [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/",
+		"loop", "sr", "nbd"}
+	rawDevices = map[string]bool{"mem": true, "kmem": true, "port": true}
+)
+
+// forcePushOptions are git push options that force ("-f" also inside a
+// cluster such as "-fu"; "--force-with-lease" with or without a value).
+var forcePushOptions = map[string]bool{"--force": true, "-f": true, "--mirror": true, "--force-with-lease": true}
+
+// protectedBranches are the refs a force push must not rewrite.
+var protectedBranches = map[string]bool{
+	"main": true, "master": true, "trunk": true, "HEAD": true, "production": true, "release": true,
 }
 
 // isForcePushToMain reports "git push" with --force/-f/--mirror/+refspec
@@ -255,30 +371,21 @@ func isRawDevice(p string) bool {
 // Decision: a force push to a named feature branch is not denied (it asks
 // like every command); --force-with-lease counts as a force push.
 func isForcePushToMain(args []string) bool {
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if args[i] == "-C" || args[i] == "-c" {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) || args[i] != "push" {
+	rest, ok := gitSubcommandArgs(args, "push")
+	if !ok {
 		return false
 	}
-	rest := args[i+1:]
 	force := false
 	var operands []string
 	for _, a := range rest {
+		name, _, _ := strings.Cut(a, "=")
 		switch {
-		case a == "--force" || a == "-f" || a == "--mirror" || strings.HasPrefix(a, "--force-with-lease") ||
-			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'f'):
+		case forcePushOptions[name] || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'f'):
 			force = true
 		case strings.HasPrefix(a, "-"):
 		default:
 			operands = append(operands, a)
-			if strings.HasPrefix(a, "+") {
-				force = true
-			}
+			force = force || strings.HasPrefix(a, "+")
 		}
 	}
 	if !force {
@@ -288,17 +395,36 @@ func isForcePushToMain(args []string) bool {
 		return true // no refspec: pushes the current branch, possibly main
 	}
 	for _, ref := range operands[1:] {
-		ref = strings.TrimPrefix(ref, "+")
-		if _, dst, ok := strings.Cut(ref, ":"); ok {
-			ref = dst
-		}
-		ref = strings.TrimPrefix(ref, "refs/heads/")
-		switch ref {
-		case "main", "master", "trunk", "HEAD", "production", "release":
+		if protectedBranches[pushedRef(ref)] {
 			return true
 		}
 	}
 	return false
+}
+
+// gitSubcommandArgs skips git's global options (-C and -c take a value)
+// and returns the arguments of the subcommand sub, if it is the one run.
+func gitSubcommandArgs(args []string, sub string) ([]string, bool) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-C" || args[i] == "-c" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || args[i] != sub {
+		return nil, false
+	}
+	return args[i+1:], true
+}
+
+// pushedRef returns the destination branch of a refspec ("+a:refs/heads/main" → "main").
+func pushedRef(ref string) string {
+	ref = strings.TrimPrefix(ref, "+")
+	if _, dst, ok := strings.Cut(ref, ":"); ok {
+		ref = dst
+	}
+	return strings.TrimPrefix(ref, "refs/heads/")
 }
 
 // hasAnyOption reports whether args contain one of opts, as a word, as
