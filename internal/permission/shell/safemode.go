@@ -22,13 +22,6 @@ const (
 	SafeKillAll         = "killing every process (kill -1)"
 )
 
-// downloaders are commands whose output is fetched from the network.
-var downloaders = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true, "xh": true,
-	"lwp-request": true, "GET": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"ftp": true, "tftp": true, "curlie": true,
-}
-
 // systemDirs are top-level directories whose recursive deletion or
 // permission change breaks the machine.
 var systemDirs = map[string]bool{
@@ -449,15 +442,4 @@ func hasAnyOption(args, opts []string) bool {
 		}
 	}
 	return false
-}
-
-// isLongAbbrev reports whether a is an abbreviation of the long option o
-// ("--o=x" or "--outp" for "--output"), which GNU getopt_long and git
-// accept when unambiguous.
-func isLongAbbrev(a, o string) bool {
-	if !strings.HasPrefix(o, "--") || !strings.HasPrefix(a, "--") {
-		return false
-	}
-	name, _, _ := strings.Cut(a, "=")
-	return len(name) > 2 && strings.HasPrefix(o, name)
 }

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"path/filepath"
 	"strings"
 )
 
@@ -12,25 +11,61 @@ type skipSpec struct {
 	long  []string
 }
 
-// Wrapper option tables (immutable).
-var (
-	specNohup   = skipSpec{}
-	specTime    = skipSpec{short: "fo", long: []string{"format", "output"}}
-	specNice    = skipSpec{short: "n", long: []string{"adjustment"}}
-	specTimeout = skipSpec{short: "sk", long: []string{"signal", "kill-after"}}
-	specEnv     = skipSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}
-	specCommand = skipSpec{}
-	specExec    = skipSpec{short: "a"}
-	specSudo    = skipSpec{short: "ugCDhprtUTR", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot"}}
-	specDoas    = skipSpec{short: "uC"}
-	specXargs   = skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}
-	specStdbuf  = skipSpec{short: "ioe", long: []string{"input", "output", "error"}}
-	specIonice  = skipSpec{short: "cnp", long: []string{"class", "classdata", "pid", "pgid", "uid"}}
-	specSetsid  = skipSpec{}
-	specWatch   = skipSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}
-	specStrace  = skipSpec{short: "oesuEpPbaIX", long: []string{"output", "user", "env"}}
-	specShell   = skipSpec{short: "oO", long: []string{"init-file", "rcfile"}}
+// wrapKind says how a wrapper runs the command it wraps.
+type wrapKind uint8
+
+const (
+	wrapRest      wrapKind = iota + 1 // the words after its options (nohup, nice, stdbuf, ...)
+	wrapTimeout                       // options, a duration, then the command
+	wrapPrivilege                     // sudo, doas: kept as a command for the deny list, then the rest
+	wrapSu                            // su -c CODE
+	wrapEnv                           // env [-S CODE] [NAME=value ...] [command]
+	wrapXargs                         // xargs [options] [command], echo by default
+	wrapWatch                         // watch [options] WORDS: the words joined are shell code
+	wrapEval                          // eval WORDS: the words joined are shell code
 )
+
+// wrapper is one wrapper the analysis looks through: how it runs the
+// wrapped command, and its options that take an argument.
+type wrapper struct {
+	kind wrapKind
+	opts skipSpec
+}
+
+var (
+	specStrace = skipSpec{short: "oesuEpPbaIX", long: []string{"output", "user", "env"}}
+	specShell  = skipSpec{short: "oO", long: []string{"init-file", "rcfile"}}
+)
+
+// wrappers maps a wrapper (its base name, folded) to how it runs the
+// command it wraps. Shells (sh -c CODE) are handled apart.
+var wrappers = map[string]wrapper{
+	"nohup":    {wrapRest, skipSpec{}},
+	"builtin":  {wrapRest, skipSpec{}},
+	"busybox":  {wrapRest, skipSpec{}},
+	"toybox":   {wrapRest, skipSpec{}},
+	"unbuffer": {wrapRest, skipSpec{}},
+	"chronic":  {wrapRest, skipSpec{}},
+	"command":  {wrapRest, skipSpec{}},
+	"setsid":   {wrapRest, skipSpec{}},
+	"time":     {wrapRest, skipSpec{short: "fo", long: []string{"format", "output"}}},
+	"nice":     {wrapRest, skipSpec{short: "n", long: []string{"adjustment"}}},
+	"exec":     {wrapRest, skipSpec{short: "a"}},
+	"stdbuf":   {wrapRest, skipSpec{short: "ioe", long: []string{"input", "output", "error"}}},
+	"ionice":   {wrapRest, skipSpec{short: "cnp", long: []string{"class", "classdata", "pid", "pgid", "uid"}}},
+	"strace":   {wrapRest, specStrace},
+	"ltrace":   {wrapRest, specStrace},
+	"timeout":  {wrapTimeout, skipSpec{short: "sk", long: []string{"signal", "kill-after"}}},
+	"sudo": {wrapPrivilege, skipSpec{short: "ugCDhprtUTR", long: []string{"user", "group", "close-from", "chdir", "host",
+		"prompt", "role", "type", "other-user", "command-timeout", "chroot"}}},
+	"doas": {wrapPrivilege, skipSpec{short: "uC"}},
+	"su":   {wrapSu, skipSpec{}},
+	"env":  {wrapEnv, skipSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}},
+	"xargs": {wrapXargs, skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", "eof", "replace",
+		"max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}},
+	"watch": {wrapWatch, skipSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}},
+	"eval":  {wrapEval, skipSpec{}},
+}
 
 // skipOptions returns the index of the first operand after the options in
 // words[from:], or -1 when an option word is not literal (position unknown).
@@ -83,103 +118,119 @@ func contains(list []string, s string) bool {
 
 // unwrap handles wrappers; it reports whether sc was consumed.
 func (z *analyzer) unwrap(sc SimpleCommand, c actx) bool {
-	words := sc.Words
-	base := foldConfusable(filepath.Base(words[0].Value))
+	base := sc.FoldedBase()
 	if sc.Suspicious {
 		c.taint = sc.SuspiciousReason
 	}
-	rest := func(spec skipSpec, label string) bool {
-		i := skipOptions(words, 1, spec)
-		if i < 0 {
-			z.opaque(label + " with non-literal options")
-			sc.NonLiteral = true
-			markSuspicious(&sc, label+" with non-literal options")
-			z.add(sc, c)
-			return true
-		}
-		if i >= len(words) {
-			return false // the wrapper alone is the command
-		}
-		z.simple(words[i:], nested(c, label), sc.ArgCommands, nil)
-		return true
+	w, ok := wrappers[base]
+	if !ok {
+		return isShell(base) && z.unwrapShell(sc, c, base)
 	}
-	switch base {
-	case "nohup", "builtin", "busybox", "toybox", "unbuffer", "chronic":
-		return rest(specNohup, base)
-	case "time":
-		return rest(specTime, base)
-	case "nice":
-		return rest(specNice, base)
-	case "command":
-		return rest(specCommand, base)
-	case "exec":
-		return rest(specExec, base)
-	case "stdbuf":
-		return rest(specStdbuf, base)
-	case "ionice":
-		return rest(specIonice, base)
-	case "setsid":
-		return rest(specSetsid, base)
-	case "strace", "ltrace":
-		return rest(specStrace, base)
-	case "timeout":
-		i := skipOptions(words, 1, specTimeout)
-		if i < 0 || i+1 >= len(words) {
-			return false
-		}
-		z.simple(words[i+1:], nested(c, base), sc.ArgCommands, nil)
-		return true
-	case "sudo", "doas":
-		// Keep the wrapper itself as a command so the deny list sees it.
-		spec := specSudo
-		if base == "doas" {
-			spec = specDoas
-		}
-		i := skipOptions(words, 1, spec)
-		z.add(SimpleCommand{Words: words[:1], Suspicious: sc.Suspicious, SuspiciousReason: sc.SuspiciousReason}, c)
-		if i > 0 && i < len(words) {
-			z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
-		}
-		return true
-	case "su":
-		z.add(sc, c)
-		for i := 1; i+1 < len(words); i++ {
-			if words[i].Value == "-c" || words[i].Value == "--command" {
-				z.shellString(words[i+1], nested(c, "su -c"))
-			}
-		}
-		return true
-	case "env":
-		return z.unwrapEnv(sc, c)
-	case "xargs":
-		i := skipOptions(words, 1, specXargs)
-		if i < 0 {
-			return rest(specXargs, base)
-		}
-		if i >= len(words) {
-			z.simple([]Word{literalWord("echo")}, nested(c, base), nil, nil)
-			return true
-		}
-		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
-		return true
-	case "watch":
-		i := skipOptions(words, 1, specWatch)
-		if i < 0 || i >= len(words) {
-			return false
-		}
-		z.joinedShell(sc, words[i:], nested(c, "watch"))
-		return true
-	case "eval":
-		if len(words) == 1 {
-			return true
-		}
-		z.joinedShell(sc, words[1:], nested(c, "eval"))
-		return true
-	}
-	if isShell(base) {
-		return z.unwrapShell(sc, c, base)
+	switch w.kind {
+	case wrapRest:
+		return z.unwrapRest(sc, c, base, w.opts)
+	case wrapTimeout:
+		return z.unwrapTimeout(sc, c, base, w.opts)
+	case wrapPrivilege:
+		return z.unwrapPrivilege(sc, c, base, w.opts)
+	case wrapSu:
+		return z.unwrapSu(sc, c)
+	case wrapEnv:
+		return z.unwrapEnv(sc, c, w.opts)
+	case wrapXargs:
+		return z.unwrapXargs(sc, c, base, w.opts)
+	case wrapWatch:
+		return z.unwrapWatch(sc, c, w.opts)
+	case wrapEval:
+		return z.unwrapEval(sc, c)
 	}
 	return false
+}
+
+// unwrapRest: the command is the words after the wrapper's options.
+func (z *analyzer) unwrapRest(sc SimpleCommand, c actx, label string, spec skipSpec) bool {
+	words := sc.Words
+	i := skipOptions(words, 1, spec)
+	if i < 0 {
+		z.opaque(label + " with non-literal options")
+		sc.NonLiteral = true
+		markSuspicious(&sc, label+" with non-literal options")
+		z.add(sc, c)
+		return true
+	}
+	if i >= len(words) {
+		return false // the wrapper alone is the command
+	}
+	z.simple(words[i:], nested(c, label), sc.ArgCommands, nil)
+	return true
+}
+
+// unwrapTimeout: timeout [options] DURATION command.
+func (z *analyzer) unwrapTimeout(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
+	words := sc.Words
+	i := skipOptions(words, 1, spec)
+	if i < 0 || i+1 >= len(words) {
+		return false
+	}
+	z.simple(words[i+1:], nested(c, base), sc.ArgCommands, nil)
+	return true
+}
+
+// unwrapPrivilege keeps sudo/doas itself as a command, so the deny list
+// sees it, then analyses the command it runs.
+func (z *analyzer) unwrapPrivilege(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
+	words := sc.Words
+	i := skipOptions(words, 1, spec)
+	z.add(SimpleCommand{Words: words[:1], Suspicious: sc.Suspicious, SuspiciousReason: sc.SuspiciousReason}, c)
+	if i > 0 && i < len(words) {
+		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
+	}
+	return true
+}
+
+// unwrapSu keeps su as a command and parses the code of su -c.
+func (z *analyzer) unwrapSu(sc SimpleCommand, c actx) bool {
+	words := sc.Words
+	z.add(sc, c)
+	for i := 1; i+1 < len(words); i++ {
+		if words[i].Value == "-c" || words[i].Value == "--command" {
+			z.shellString(words[i+1], nested(c, "su -c"))
+		}
+	}
+	return true
+}
+
+// unwrapXargs: xargs runs its command (echo without one) on its input.
+func (z *analyzer) unwrapXargs(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
+	words := sc.Words
+	i := skipOptions(words, 1, spec)
+	switch {
+	case i < 0:
+		return z.unwrapRest(sc, c, base, spec)
+	case i >= len(words):
+		z.simple([]Word{literalWord("echo")}, nested(c, base), nil, nil)
+	default:
+		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
+	}
+	return true
+}
+
+// unwrapWatch: watch [options] WORDS runs the words as shell code.
+func (z *analyzer) unwrapWatch(sc SimpleCommand, c actx, spec skipSpec) bool {
+	i := skipOptions(sc.Words, 1, spec)
+	if i < 0 || i >= len(sc.Words) {
+		return false
+	}
+	z.joinedShell(sc, sc.Words[i:], nested(c, "watch"))
+	return true
+}
+
+// unwrapEval: eval WORDS runs the words as shell code.
+func (z *analyzer) unwrapEval(sc SimpleCommand, c actx) bool {
+	if len(sc.Words) > 1 {
+		z.joinedShell(sc, sc.Words[1:], nested(c, "eval"))
+	}
+	return true
 }
 
 // joinedShell parses the words joined by spaces as a shell line (eval, watch).
@@ -248,7 +299,7 @@ func (z *analyzer) unwrapShell(sc SimpleCommand, c actx, base string) bool {
 	return false
 }
 
-func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx) bool {
+func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
 	words := sc.Words
 	i := 1
 	var dangerous []string
@@ -283,7 +334,7 @@ func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx) bool {
 			z.parseAndWalk(strings.Join(rest, " "), nested(c, "env -S"))
 			return true
 		case strings.HasPrefix(v, "-") && len(v) > 1:
-			j := skipOptions(words[:i+1], i, specEnv)
+			j := skipOptions(words[:i+1], i, spec)
 			if j <= i {
 				j = i + 1
 			}
@@ -328,266 +379,4 @@ func isName(s string) bool {
 		}
 	}
 	return true
-}
-
-func isShell(base string) bool {
-	switch base {
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash":
-		return true
-	}
-	return false
-}
-
-// isShellOrInterpreter reports programs that run code given to them.
-func isShellOrInterpreter(base string) bool {
-	if isShell(base) {
-		return true
-	}
-	for _, p := range [...]string{"python", "pypy", "perl", "ruby", "php", "lua", "node", "nodejs", "deno", "bun",
-		"tclsh", "wish", "osascript", "pwsh", "powershell", "Rscript", "julia", "awk", "gawk", "mawk", "nawk", "jshell", "groovy", "scala", "elixir", "erl", "irb"} {
-		if base == p || strings.HasPrefix(base, p) && isVersionSuffix(base[len(p):]) {
-			return true
-		}
-	}
-	return false
-}
-
-func isVersionSuffix(s string) bool {
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r == '.') {
-			return false
-		}
-	}
-	return true
-}
-
-// readsProgramFromStdin reports an interpreter with no program argument.
-func readsProgramFromStdin(sc SimpleCommand) bool {
-	for _, w := range sc.Words[1:] {
-		if !w.Literal {
-			return false
-		}
-		switch v := w.Value; {
-		case v == "-" || v == "-s" || v == "/dev/stdin":
-			return true
-		case strings.HasPrefix(v, "-"):
-			if strings.ContainsAny(v, "ecrEpf") && len(v) == 2 {
-				return false // -c/-e/-r code or -f file
-			}
-			continue
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// hasInlineCode reports an interpreter running a program given inline.
-func hasInlineCode(sc SimpleCommand) bool {
-	base := sc.Base()
-	if !isShellOrInterpreter(base) {
-		return false
-	}
-	if strings.HasSuffix(base, "awk") {
-		for _, w := range sc.Words[1:] {
-			v := w.Pattern
-			if strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, "getline") {
-				return true
-			}
-		}
-		return false
-	}
-	for _, w := range sc.Words[1:] {
-		switch w.Value {
-		case "-c", "-e", "-E", "-r", "-p", "--eval", "--print", "--command":
-			return true
-		}
-	}
-	return false
-}
-
-// isDangerousEnv reports variables that change which program runs or
-// inject code into it.
-func isDangerousEnv(name string) bool {
-	switch name {
-	case "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "IFS", "PROMPT_COMMAND",
-		"SHELLOPTS", "BASHOPTS", "PS4", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
-		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_EXEC_PATH", "GIT_ASKPASS", "SSH_ASKPASS",
-		"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE", "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME",
-		"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "LESSOPEN", "LESSCLOSE", "GOFLAGS", "CC", "CXX",
-		"CGO_CFLAGS", "CGO_LDFLAGS", "MAKEFLAGS", "SHELL", "HOME", "ZDOTDIR", "XDG_CONFIG_HOME",
-		"RIPGREP_CONFIG_PATH", "GIT_INDEX_FILE":
-		return true
-	}
-	return strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "GIT_TRACE") ||
-		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
-}
-
-// gitExecKeys are git config keys whose value is a command git runs.
-func isGitExecKey(key string) bool {
-	k := strings.ToLower(key)
-	switch k {
-	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
-		"sequence.editor", "diff.external", "credential.helper", "gpg.program", "uploadpack.packobjectshook",
-		"core.gitproxy", "protocol.allow", "protocol.ext.allow", "include.path", "web.browser", "instaweb.httpd":
-		return true
-	}
-	for _, pfx := range [...]string{"alias.", "pager.", "filter.", "diff.", "merge.", "credential.", "gpg.",
-		"includeif.", "mergetool.", "difftool.", "browser.", "man.", "remote.", "url."} {
-		if strings.HasPrefix(k, pfx) {
-			return true
-		}
-	}
-	return false
-}
-
-// innerCommands extracts commands embedded in a command's options:
-// find -exec, go test -exec/-toolexec, rg --pre, git -c, vim -c :!cmd,
-// tar --to-command, rsync -e, ssh -o ProxyCommand, script -c, flock -c.
-func (z *analyzer) innerCommands(sc SimpleCommand, c actx) {
-	if sc.NonLiteral {
-		return
-	}
-	words := sc.Words
-	base := foldConfusable(sc.Base())
-	switch base {
-	case "find":
-		z.findExec(words, c)
-	case "go":
-		z.optionCode(words, c, "go -exec", []string{"-exec", "--exec", "-toolexec", "--toolexec", "-vettool", "--vettool"})
-	case "rg":
-		z.optionCode(words, c, "rg --pre", []string{"--pre"})
-	case "tar", "gtar", "bsdtar":
-		z.optionCode(words, c, "tar command", []string{"--to-command", "-I", "--use-compress-program", "--info-script", "-F", "--new-volume-script"})
-		for _, w := range words[1:] {
-			if v, ok := strings.CutPrefix(w.Value, "--checkpoint-action=exec="); ok && w.Literal {
-				z.parseAndWalk(v, nested(c, "tar --checkpoint-action"))
-			}
-		}
-	case "rsync":
-		z.optionCode(words, c, "rsync -e", []string{"-e", "--rsh", "--rsync-path"})
-	case "ssh", "scp", "sftp":
-		for i := 1; i < len(words); i++ {
-			v := words[i].Value
-			if v == "-o" && i+1 < len(words) {
-				i++
-				v = words[i].Value
-			} else if !strings.HasPrefix(v, "-o") {
-				continue
-			} else {
-				v = v[2:]
-			}
-			if k, val, ok := strings.Cut(v, "="); ok && (strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand")) {
-				z.parseAndWalk(val, nested(c, "ssh "+k))
-			}
-		}
-	case "script", "flock":
-		z.optionCode(words, c, base+" -c", []string{"-c", "--command"})
-	case "vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim":
-		z.editorCommands(words, c)
-	case "git":
-		z.gitCommands(words, c)
-	}
-}
-
-func (z *analyzer) findExec(words []Word, c actx) {
-	for i := 1; i < len(words); i++ {
-		switch words[i].Value {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			j := i + 1
-			for j < len(words) && words[j].Value != ";" && words[j].Value != "+" {
-				j++
-			}
-			if j > i+1 {
-				z.simple(words[i+1:j], nested(c, "find "+words[i].Value), nil, nil)
-			}
-			i = j
-		}
-	}
-}
-
-// optionCode parses the value of the given options as shell code.
-func (z *analyzer) optionCode(words []Word, c actx, label string, opts []string) {
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		for _, o := range opts {
-			var code Word
-			switch {
-			case w.Value == o && i+1 < len(words):
-				code = words[i+1]
-			case strings.HasPrefix(w.Value, o+"=") && w.Literal:
-				v := strings.TrimPrefix(w.Value, o+"=")
-				code = literalWord(v)
-			case !w.Literal && strings.HasPrefix(w.Pattern, o+"="):
-				z.opaque(label + " with code built at run time")
-				continue
-			default:
-				continue
-			}
-			z.shellString(code, nested(c, label))
-		}
-	}
-}
-
-func (z *analyzer) editorCommands(words []Word, c actx) {
-	for i := 1; i < len(words); i++ {
-		v := words[i].Value
-		var cmd string
-		switch {
-		case (v == "-c" || v == "--cmd") && i+1 < len(words):
-			cmd = words[i+1].Value
-			i++
-		case strings.HasPrefix(v, "+"):
-			cmd = v[1:]
-		default:
-			continue
-		}
-		cmd = strings.TrimLeft(strings.TrimSpace(cmd), ":")
-		if code, ok := strings.CutPrefix(cmd, "!"); ok {
-			z.parseAndWalk(code, nested(c, "editor :!"))
-		} else if strings.HasPrefix(cmd, "sh") || strings.HasPrefix(cmd, "term") || strings.HasPrefix(cmd, "r !") {
-			z.opaque("editor runs a shell: " + cmd)
-		}
-	}
-}
-
-func (z *analyzer) gitCommands(words []Word, c actx) {
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		v := w.Value
-		switch {
-		case v == "-c" && i+1 < len(words):
-			z.gitConfig(words[i+1], c)
-			i++
-		case strings.HasPrefix(v, "-c") && len(v) > 2:
-			z.gitConfig(literalWord(v[2:]), c)
-		case v == "--config-env" || strings.HasPrefix(v, "--config-env="):
-			z.opaque("git --config-env sets configuration from the environment")
-		case strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack=") || strings.HasPrefix(v, "--exec="):
-			_, code, _ := strings.Cut(v, "=")
-			z.parseAndWalk(code, nested(c, "git "+v[:strings.IndexByte(v, '=')]))
-		case (v == "--upload-pack" || v == "--receive-pack" || v == "-u") && i+1 < len(words):
-			z.shellString(words[i+1], nested(c, "git "+v))
-			i++
-		case strings.HasPrefix(v, "ext::"):
-			z.parseAndWalk(strings.TrimPrefix(v, "ext::"), nested(c, "git ext:: transport"))
-		}
-	}
-}
-
-func (z *analyzer) gitConfig(w Word, c actx) {
-	if !w.Literal {
-		z.opaque("git -c with a value built at run time")
-		return
-	}
-	key, val, _ := strings.Cut(w.Value, "=")
-	if !isGitExecKey(key) {
-		return
-	}
-	z.opaque("git -c " + key + " can run a command")
-	val = strings.TrimPrefix(strings.TrimSpace(val), "!")
-	if val != "" {
-		z.parseAndWalk(val, nested(c, "git -c "+key))
-	}
 }
