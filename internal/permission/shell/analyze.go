@@ -224,6 +224,8 @@ func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
 	z.command(s.Cmd, c)
 }
 
+// command walks one command: simple commands, lists, pipelines,
+// subshells, blocks, function declarations and the control structures.
 func (z *analyzer) command(cmd syntax.Command, c actx) {
 	switch x := cmd.(type) {
 	case nil:
@@ -240,6 +242,28 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 		z.stmts(x.Stmts, withContext(c, "subshell"))
 	case *syntax.Block:
 		z.stmts(x.Stmts, c)
+	case *syntax.FuncDecl:
+		z.funcDecl(x, c)
+	case *syntax.DeclClause:
+		z.decl(x, c)
+	case *syntax.TimeClause:
+		z.stmt(x.Stmt, withWrapper(c, "time"))
+	case *syntax.CoprocClause:
+		c.bg = true
+		z.stmt(x.Stmt, c)
+	case *syntax.TestDecl:
+		z.stmt(x.Body, c)
+	default:
+		if !z.control(cmd, c) {
+			z.opaque(fmt.Sprintf("unsupported shell construct %T", cmd))
+		}
+	}
+}
+
+// control walks if, while, for, case, arithmetic, test and let commands;
+// it reports whether cmd was one of them.
+func (z *analyzer) control(cmd syntax.Command, c actx) bool {
+	switch x := cmd.(type) {
 	case *syntax.IfClause:
 		for ic := x; ic != nil; ic = ic.Else {
 			z.stmts(ic.Cond, c)
@@ -259,8 +283,6 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 			}
 			z.stmts(it.Stmts, c)
 		}
-	case *syntax.FuncDecl:
-		z.funcDecl(x, c)
 	case *syntax.ArithmCmd:
 		z.subs(x.X, c)
 	case *syntax.TestClause:
@@ -269,18 +291,10 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 		for _, e := range x.Exprs {
 			z.subs(e, c)
 		}
-	case *syntax.DeclClause:
-		z.decl(x, c)
-	case *syntax.TimeClause:
-		z.stmt(x.Stmt, withWrapper(c, "time"))
-	case *syntax.CoprocClause:
-		c.bg = true
-		z.stmt(x.Stmt, c)
-	case *syntax.TestDecl:
-		z.stmt(x.Body, c)
 	default:
-		z.opaque(fmt.Sprintf("unsupported shell construct %T", cmd))
+		return false
 	}
+	return true
 }
 
 func (z *analyzer) pipeline(b *syntax.BinaryCmd, c actx) {

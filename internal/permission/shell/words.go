@@ -128,6 +128,9 @@ func unescapeDouble(s string) string {
 	return b.String()
 }
 
+// ansiEscapes are the one-letter escapes of bash $'...' strings.
+var ansiEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'v': 11}
+
 // decodeANSIC decodes the body of a bash $'...' string.
 func decodeANSIC(s string) string {
 	var b strings.Builder
@@ -137,53 +140,48 @@ func decodeANSIC(s string) string {
 			continue
 		}
 		i++
-		switch ch := s[i]; ch {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'v':
-			b.WriteByte(11)
-		case 'x':
-			n, l := parseRadix(s[i+1:], 16, 2)
-			if l == 0 {
-				b.WriteString(`\x`)
-				continue
-			}
-			b.WriteByte(byte(n))
-			i += l
-		case 'u', 'U':
-			max := 4
-			if ch == 'U' {
-				max = 8
-			}
-			n, l := parseRadix(s[i+1:], 16, max)
-			if l == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(ch)
-				continue
-			}
-			b.WriteRune(rune(n))
-			i += l
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, l := parseRadix(s[i:], 8, 3)
-			b.WriteByte(byte(n))
-			i += l - 1
-		default:
-			b.WriteByte(ch)
-		}
+		i += decodeEscape(&b, s, i)
 	}
 	return b.String()
+}
+
+// decodeEscape writes the escape starting at s[i] (after the backslash)
+// and returns how many bytes after s[i] it used.
+func decodeEscape(b *strings.Builder, s string, i int) int {
+	ch := s[i]
+	if e, ok := ansiEscapes[ch]; ok {
+		b.WriteByte(e)
+		return 0
+	}
+	switch ch {
+	case 'x':
+		n, l := parseRadix(s[i+1:], 16, 2)
+		if l == 0 {
+			b.WriteString(`\x`)
+			return 0
+		}
+		b.WriteByte(byte(n))
+		return l
+	case 'u', 'U':
+		max := 4
+		if ch == 'U' {
+			max = 8
+		}
+		n, l := parseRadix(s[i+1:], 16, max)
+		if l == 0 {
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+			return 0
+		}
+		b.WriteRune(rune(n))
+		return l
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n, l := parseRadix(s[i:], 8, 3)
+		b.WriteByte(byte(n))
+		return l - 1
+	}
+	b.WriteByte(ch)
+	return 0
 }
 
 func parseRadix(s string, base, max int) (int, int) {

@@ -299,11 +299,13 @@ func (z *analyzer) unwrapShell(sc SimpleCommand, c actx, base string) bool {
 	return false
 }
 
+// unwrapEnv looks through env [OPTIONS] [NAME=value ...] COMMAND, and
+// parses env -S STRING as shell words.
 func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
 	words := sc.Words
 	i := 1
 	var dangerous []string
-	for i < len(words) {
+	for ; i < len(words); i++ {
 		w := words[i]
 		if !w.Literal {
 			if strings.HasPrefix(w.Pattern, "-") || strings.Contains(w.Pattern, "=") {
@@ -316,44 +318,48 @@ func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
 			break
 		}
 		v := w.Value
+		name, _, assign := strings.Cut(v, "=")
 		switch {
 		case v == "--":
-			i++
-			continue
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") ||
 			strings.HasPrefix(v, "-S") && len(v) > 2:
-			code, next := splitStringArg(words, i)
-			rest := []string{code}
-			for _, r := range words[next:] {
-				if !r.Literal {
-					z.opaque("env -S with non-literal arguments")
-					return true
-				}
-				rest = append(rest, shellQuote(r.Value))
-			}
-			z.parseAndWalk(strings.Join(rest, " "), nested(c, "env -S"))
+			z.envSplitString(words, i, c)
 			return true
 		case strings.HasPrefix(v, "-") && len(v) > 1:
-			j := skipOptions(words[:i+1], i, spec)
-			if j <= i {
-				j = i + 1
+			i = max(skipOptions(words[:i+1], i, spec), i+1) - 1
+		case assign && isName(name):
+			if isDangerousEnv(name) {
+				dangerous = append(dangerous, name)
 			}
-			i = j
-			continue
-		case strings.Contains(v, "=") && isName(v[:strings.IndexByte(v, '=')]):
-			if n := v[:strings.IndexByte(v, '=')]; isDangerousEnv(n) {
-				dangerous = append(dangerous, n)
-			}
-			i++
-			continue
+		default:
+			return z.envCommand(sc, c, i, dangerous)
 		}
-		break
 	}
-	if i >= len(words) {
-		return false // env alone prints the environment
+	return z.envCommand(sc, c, i, dangerous)
+}
+
+// envCommand analyses the command env runs from words[i] (env alone
+// prints the environment: it is the command).
+func (z *analyzer) envCommand(sc SimpleCommand, c actx, i int, dangerous []string) bool {
+	if i >= len(sc.Words) {
+		return false
 	}
-	z.simple(words[i:], nested(c, "env"), sc.ArgCommands, dangerous)
+	z.simple(sc.Words[i:], nested(c, "env"), sc.ArgCommands, dangerous)
 	return true
+}
+
+// envSplitString parses env -S STRING [ARGS] as one shell line.
+func (z *analyzer) envSplitString(words []Word, i int, c actx) {
+	code, next := splitStringArg(words, i)
+	rest := []string{code}
+	for _, r := range words[next:] {
+		if !r.Literal {
+			z.opaque("env -S with non-literal arguments")
+			return
+		}
+		rest = append(rest, shellQuote(r.Value))
+	}
+	z.parseAndWalk(strings.Join(rest, " "), nested(c, "env -S"))
 }
 
 func splitStringArg(words []Word, i int) (string, int) {
