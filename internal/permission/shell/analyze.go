@@ -49,7 +49,8 @@ type SimpleCommand struct {
 	// Suspicious reports that no allow rule may approve this command, with
 	// the reason in SuspiciousReason (quoted name, confusable characters,
 	// dangerous environment assignment, ...). The deny list still applies.
-	Suspicious       bool
+	Suspicious bool
+	// SuspiciousReason says why the command is Suspicious ("; "-joined).
 	SuspiciousReason string
 	// Wrappers lists the wrappers looked through, outermost first
 	// ("sudo", "nohup", "sh -c", "find -exec", ...).
@@ -120,7 +121,8 @@ func (c SimpleCommand) Text() string {
 type Target struct {
 	// Op is the redirection operator (">", ">>", "&>", ">|", "<>", "<")
 	// or the command that writes ("tee", "dd of=", "--output").
-	Op   string
+	Op string
+	// Word is the file, as a word of the line.
 	Word Word
 }
 
@@ -145,9 +147,10 @@ type Analysis struct {
 	// ForkBomb reports a function that calls itself through a pipe or in
 	// the background.
 	ForkBomb bool
-	// Functions and Aliases are the names the line defines.
+	// Functions are the names of the functions the line defines.
 	Functions []string
-	Aliases   []string
+	// Aliases are the names of the aliases the line defines.
+	Aliases []string
 	// EnvChanges lists dangerous variables the line sets (PATH, LD_PRELOAD,
 	// BASH_ENV, ...), which change what later commands run.
 	EnvChanges []string

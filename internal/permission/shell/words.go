@@ -230,6 +230,10 @@ func foldConfusable(s string) string {
 	return b.String()
 }
 
+// EscapeInvisible returns s unchanged when it is printable ASCII, and
+// otherwise as a bash $'...' string with every non-ASCII or control
+// character escaped ("r\u200bm" is shown as $'r\u200bm'), so that a
+// message never hides what a command really is.
 func EscapeInvisible(s string) string {
 	for _, r := range s {
 		if r > unicode.MaxASCII || unicode.IsControl(r) {
