@@ -155,15 +155,14 @@ func (p *Policy) checkPattern(pat, shown string, f *argFindings) {
 	}
 }
 
-// isDevSink reports harmless device paths (/dev/null, standard streams).
-func isDevSink(v string) bool {
-	switch filepath.Clean(v) {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random",
-		"/dev/urandom", "/dev/fd/1", "/dev/fd/2", "/dev/fd/0":
-		return true
-	}
-	return false
+// devSinks are harmless device paths (/dev/null, standard streams).
+var devSinks = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "/dev/tty": true,
+	"/dev/zero": true, "/dev/random": true, "/dev/urandom": true, "/dev/fd/0": true, "/dev/fd/1": true, "/dev/fd/2": true,
 }
+
+// isDevSink reports harmless device paths.
+func isDevSink(v string) bool { return devSinks[filepath.Clean(v)] }
 
 // targetCheck decides one file a line writes or reads outside of a
 // command's arguments (a redirection, tee FILE, dd of=FILE).
