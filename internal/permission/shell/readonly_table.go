@@ -140,7 +140,7 @@ var readOnlyCommands = compileAll(map[string]*roSpec{
 		"newerct: newerat: samefile: inum: links: user: group: uid: gid: perm: maxdepth: mindepth: fstype: lname: " +
 		"ilname: used: context: files0-from: printf: print print0 ls prune quit true false empty readable " +
 		"writable executable nouser nogroup depth d xdev mount follow noleaf daystart ignore_readdir_race " +
-		"noignore_readdir_race not and or a o help version"}},
+		"noignore_readdir_race warn nowarn not and or a o help version"}},
 	"tree": {opts: optSpec{short: "adlfxiASnCqNQpugshDFvtcUrXJL:P:I:H:T:", long: "gitignore gitfile: ignore-case " +
 		"matchdirs metafirst prune info infofile: noreport charset: filelimit: dirsfirst filesfirst si du " +
 		"timefmt: inodes device sort: nolinks fromfile fromtabfile fflinks hyperlink scheme: authority:" + gnuHelp}},
