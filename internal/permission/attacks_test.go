@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/attacktest"
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // attackCase is one line of ../shared/security/attacks.jsonl.
@@ -177,14 +178,14 @@ func attackRules(t *testing.T, c attackCase, cmd string) []Rule {
 	}
 	never := strings.Contains(c.Expected, "never auto-approved")
 	var specs []string
-	for _, sc := range AnalyzeCommand(cmd).Commands {
+	for _, sc := range shell.Analyze(cmd).Commands {
 		for _, w := range sc.Wrappers {
 			specs = append(specs, CommandTool+"("+strings.Fields(w)[0]+" *)")
 		}
 		if sc.NonLiteral {
 			continue
 		}
-		base := foldConfusable(sc.Base())
+		base := sc.FoldedBase()
 		if never || !payloadBases[base] {
 			specs = append(specs, CommandTool+"("+base+" *)")
 		}
@@ -205,9 +206,40 @@ var literalOK = map[string]bool{"E-008": true, "E-009": true}
 
 func judgePath(t *testing.T, c attackCase) {
 	f := newFixture(t)
-	setup, _ := str(c.Input, "setup")
 	p, _ := str(c.Input, "path")
 	p = strings.ReplaceAll(p, "$WS_sibling", f.sibling)
+	setupPathCase(t, f, c)
+	tool := strings.TrimPrefix(c.Surface, "tool:")
+	k := kind.Write
+	switch tool {
+	case "read_file", "list_dir", "grep", "glob":
+		k = kind.Read
+	}
+	rules, err := ParseRules(Allow, "test-rules", []string{"write_file(**)", "read_file(**)", tool + "(**)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	headless, ask, yolo, ruled := newAttackPolicies(t, f.root, f.home, rules)
+	req := Request{Tool: tool, Kind: k, Paths: casePaths(c, p)}
+	if literalOK[c.ID] {
+		v := yolo.Check(req)
+		want := filepath.Join(f.root, filepath.FromSlash(p))
+		if v.Decision != Allow || len(v.Resolved) != 1 || v.Resolved[0] != want {
+			t.Errorf("%s %q: want the literal in-workspace path %s, got %+v", c.ID, p, want, v)
+		}
+		return
+	}
+	checkPathVerdicts(t, c, req, judgeResult{headless: headless.Check(req), ask: ask.Check(req), yolo: yolo.Check(req), ruled: ruled.Check(req)})
+	// Nothing outside the workspace was created by checking.
+	if _, err := os.Stat(filepath.Join(f.tmp, "pwned.txt")); err == nil {
+		t.Errorf("%s: a file appeared outside the workspace", c.ID)
+	}
+}
+
+// setupPathCase prepares the case's "setup": a symlink, or a .git file
+// pointing at a git directory outside the workspace.
+func setupPathCase(t *testing.T, f fixture, c attackCase) {
+	setup, _ := str(c.Input, "setup")
 	switch {
 	case strings.HasPrefix(setup, "ln -s "):
 		fields := strings.Fields(setup)
@@ -220,9 +252,16 @@ func judgePath(t *testing.T, c attackCase) {
 		mustMkdir(t, filepath.Join(f.tmp, "real.git", "hooks"))
 		mustWrite(t, filepath.Join(f.root, ".git"), "gitdir: ../real.git\n")
 	}
-	paths := []string{p}
+}
+
+// casePaths returns the paths the case's tool call touches: the pattern
+// of a glob, the files of a patch, or the path.
+func casePaths(c attackCase, p string) []string {
+	if pat, ok := str(c.Input, "pattern"); ok && c.Surface == "tool:glob" {
+		return []string{pat}
+	}
 	if patch, ok := str(c.Input, "patch"); ok {
-		paths = nil
+		var paths []string
 		for _, l := range strings.Split(patch, "\n") {
 			for _, pfx := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: "} {
 				if v, ok := strings.CutPrefix(l, pfx); ok {
@@ -230,48 +269,30 @@ func judgePath(t *testing.T, c attackCase) {
 				}
 			}
 		}
+		return paths
 	}
-	if pat, ok := str(c.Input, "pattern"); ok && c.Surface == "tool:glob" {
-		paths = []string{pat}
+	return []string{p}
+}
+
+// checkPathVerdicts: denied headless, never allowed when asking, by a
+// broad allow rule or in yolo mode, and denied in every mode when the case
+// expects "Blocked" (protected paths ask instead).
+func checkPathVerdicts(t *testing.T, c attackCase, req Request, j judgeResult) {
+	t.Helper()
+	paths := req.Paths
+	if j.headless.Decision != Deny || j.headless.Reason == "" {
+		t.Errorf("%s %q: headless decision %s, want deny (%s)\n%s", c.ID, paths, j.headless.Decision, c.Expected, Explain(j.headless))
 	}
-	tool := strings.TrimPrefix(c.Surface, "tool:")
-	k := kind.Write
-	switch tool {
-	case "read_file", "list_dir", "grep", "glob":
-		k = kind.Read
+	if j.ask.Decision == Allow {
+		t.Errorf("%s %q: ask mode allowed it (%s)\n%s", c.ID, paths, c.Expected, Explain(j.ask))
 	}
-	rules, err := ParseRules(Allow, "test-rules", []string{"write_file(**)", "read_file(**)", tool + "(**)"})
-	if err != nil {
-		t.Fatal(err)
+	if j.ruled.Decision == Allow {
+		t.Errorf("%s %q: allowed by a broad allow rule (%s)\n%s", c.ID, paths, c.Expected, Explain(j.ruled))
 	}
-	headless, ask, yolo, ruled := newAttackPolicies(t, f.root, f.home, rules)
-	req := Request{Tool: tool, Kind: k, Paths: paths}
-	if literalOK[c.ID] {
-		v := yolo.Check(req)
-		want := filepath.Join(f.root, filepath.FromSlash(p))
-		if v.Decision != Allow || len(v.Resolved) != 1 || v.Resolved[0] != want {
-			t.Errorf("%s %q: want the literal in-workspace path %s, got %+v", c.ID, p, want, v)
-		}
-		return
+	if j.yolo.Decision == Allow {
+		t.Errorf("%s %q: yolo allowed it\n%s", c.ID, paths, Explain(j.yolo))
 	}
-	if hv := headless.Check(req); hv.Decision != Deny || hv.Reason == "" {
-		t.Errorf("%s %q: headless decision %s, want deny (%s)\n%s", c.ID, paths, hv.Decision, c.Expected, Explain(hv))
-	}
-	if av := ask.Check(req); av.Decision == Allow {
-		t.Errorf("%s %q: ask mode allowed it (%s)\n%s", c.ID, paths, c.Expected, Explain(av))
-	}
-	if rv := ruled.Check(req); rv.Decision == Allow {
-		t.Errorf("%s %q: allowed by a broad allow rule (%s)\n%s", c.ID, paths, c.Expected, Explain(rv))
-	}
-	yv := yolo.Check(req)
-	if yv.Decision == Allow {
-		t.Errorf("%s %q: yolo allowed it\n%s", c.ID, paths, Explain(yv))
-	}
-	if strings.HasPrefix(c.Expected, "Blocked") && yv.Decision != Deny && !protectedInYolo[c.ID] {
-		t.Errorf("%s %q: expected blocked in every mode, yolo gave %s", c.ID, paths, yv.Decision)
-	}
-	// Nothing outside the workspace was created by checking.
-	if _, err := os.Stat(filepath.Join(f.tmp, "pwned.txt")); err == nil {
-		t.Errorf("%s: a file appeared outside the workspace", c.ID)
+	if strings.HasPrefix(c.Expected, "Blocked") && j.yolo.Decision != Deny && !protectedInYolo[c.ID] {
+		t.Errorf("%s %q: expected blocked in every mode, yolo gave %s", c.ID, paths, j.yolo.Decision)
 	}
 }

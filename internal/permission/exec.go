@@ -1,10 +1,10 @@
 package permission
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // Rule names for shell decisions not made by a user rule.
@@ -13,49 +13,23 @@ const (
 	RuleReadOnly      = "built-in read-only command"
 )
 
-// checkExec decides a run_command request.
+// checkExec decides a run_command request: every simple command of the
+// line, every file it writes or reads through redirections, and the
+// line-level findings (safe_mode, what analysis cannot see); the worst
+// decides.
 func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 	if strings.TrimSpace(req.Command) == "" {
 		return builtin(Deny, RuleShellAnalysis, "empty command: give the command line to run")
 	}
-	bases := []string{p.ws.Root()}
-	if len(req.Paths) > 0 {
-		bases = bases[:0]
-		for _, raw := range req.Paths {
-			abs, err := p.ws.Resolve(raw)
-			if err != nil {
-				v := pathErrorVerdict(err)
-				v.Reason = "the working directory " + v.Reason
-				return v
-			}
-			bases = append(bases, abs)
-		}
-	}
-	a := AnalyzeCommand(req.Command)
-	if a.ParseErr != nil {
-		d := Ask
-		if p.mode == ModePlan {
-			d = Deny
-		}
-		v := builtin(d, RuleShellAnalysis, fmt.Sprintf("the command could not be analysed (%v); a command aidex cannot parse is never allowed without approval", a.ParseErr))
-		v.Commands = []CommandVerdict{{Command: truncate(req.Command, 200), Decision: d, Rule: v.Rule, Source: v.Source, Reason: v.Reason}}
+	bases, v, ok := p.execBases(req.Paths)
+	if !ok {
 		return v
 	}
-	var entries []CommandVerdict
-	addLine := func(d Decision, rule, reason string) {
-		entries = append(entries, CommandVerdict{Command: "(whole line)", Decision: d, Rule: rule, Source: SourceBuiltin, Reason: reason})
+	a := shell.Analyze(req.Command)
+	if a.ParseErr != nil {
+		return p.parseFailure(req.Command, a.ParseErr)
 	}
-	if p.safeMode {
-		if r := safeModeLine(a); r != "" {
-			addLine(Deny, "safe_mode: "+r, "blocked by safe_mode: "+r)
-		}
-	}
-	for _, o := range a.Opaque {
-		addLine(p.unsureDecision(), RuleShellAnalysis, "analysis cannot see what runs ("+o+"), so it needs approval and no rule can allow it")
-	}
-	if len(a.EnvChanges) > 0 && p.mode != ModeYolo {
-		addLine(p.unsureDecision(), RuleShellAnalysis, "the line sets "+strings.Join(a.EnvChanges, ", ")+", which changes what later commands run; it needs approval")
-	}
+	entries := p.lineEntries(a)
 	st := &execState{bases: bases}
 	for _, sc := range a.Commands {
 		entries = append(entries, p.decideCommand(sc, rules, st))
@@ -76,6 +50,55 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 		}
 	}
 	return Verdict{Decision: worst.Decision, Rule: worst.Rule, Source: worst.Source, Reason: worst.Reason, Commands: entries}
+}
+
+// execBases resolves the working directories the model asked for (the
+// root when none); ok is false with the verdict when one is refused.
+func (p *Policy) execBases(paths []string) ([]string, Verdict, bool) {
+	if len(paths) == 0 {
+		return []string{p.ws.Root()}, Verdict{}, true
+	}
+	bases := make([]string, 0, len(paths))
+	for _, raw := range paths {
+		abs, err := p.ws.Resolve(raw)
+		if err != nil {
+			v := pathErrorVerdict(err)
+			v.Reason = "the working directory " + v.Reason
+			return nil, v, false
+		}
+		bases = append(bases, abs)
+	}
+	return bases, Verdict{}, true
+}
+
+// parseFailure is the verdict for a line that does not parse.
+func (p *Policy) parseFailure(line string, err error) Verdict {
+	d := p.unsureDecision()
+	v := builtin(d, RuleShellAnalysis, fmt.Sprintf("the command could not be analysed (%v); a command aidex cannot parse is never allowed without approval", err))
+	v.Commands = []CommandVerdict{{Command: truncate(line, 200), Decision: d, Rule: v.Rule, Source: v.Source, Reason: v.Reason}}
+	return v
+}
+
+// lineEntries are the verdicts about the line as a whole: safe_mode
+// rules, constructs analysis cannot see through, and variables that
+// change what later commands run.
+func (p *Policy) lineEntries(a shell.Analysis) []CommandVerdict {
+	var entries []CommandVerdict
+	add := func(d Decision, rule, reason string) {
+		entries = append(entries, CommandVerdict{Command: "(whole line)", Decision: d, Rule: rule, Source: SourceBuiltin, Reason: reason})
+	}
+	if p.safeMode {
+		if r := shell.SafeModeLine(a); r != "" {
+			add(Deny, "safe_mode: "+r, "blocked by safe_mode: "+r)
+		}
+	}
+	for _, o := range a.Opaque {
+		add(p.unsureDecision(), RuleShellAnalysis, "analysis cannot see what runs ("+o+"), so it needs approval and no rule can allow it")
+	}
+	if len(a.EnvChanges) > 0 && p.mode != ModeYolo {
+		add(p.unsureDecision(), RuleShellAnalysis, "the line sets "+strings.Join(a.EnvChanges, ", ")+", which changes what later commands run; it needs approval")
+	}
+	return entries
 }
 
 // unsureDecision is the decision when analysis gives up: ask, or deny in
@@ -105,382 +128,135 @@ type argFindings struct {
 	protWrite []string // arguments inside .git, .aidex, ... (IsProtectedWrite)
 }
 
-func (p *Policy) decideCommand(sc SimpleCommand, rules []Rule, st *execState) CommandVerdict {
-	text := sc.Text()
-	cv := func(d Decision, rule, source, reason string) CommandVerdict {
-		return CommandVerdict{Command: text, Decision: d, Rule: rule, Source: source, Reason: reason}
-	}
-	alt := altText(sc)
-	denyMatch := func(r Rule) bool { return matchCommand(r.Pattern, text) || matchCommand(r.Pattern, alt) }
-	if r := firstRule(rules, Deny, CommandTool, denyMatch); r != nil {
-		return cv(Deny, r.String(), r.Source, fmt.Sprintf("%s is denied by the rule %s (from %s)", text, r, r.Source))
+// commandCheck decides one simple command of a line.
+type commandCheck struct {
+	p     *Policy
+	sc    shell.SimpleCommand
+	rules []Rule
+	text  string // the command as rules see it
+	alt   string // the same with the base name folded, for deny and ask rules
+}
+
+func (k *commandCheck) verdict(d Decision, rule, source, reason string) CommandVerdict {
+	return CommandVerdict{Command: k.text, Decision: d, Rule: rule, Source: source, Reason: reason}
+}
+
+func (k *commandCheck) builtin(d Decision, rule, reason string) CommandVerdict {
+	return k.verdict(d, rule, SourceBuiltin, reason)
+}
+
+// restrictive returns the first deny or ask rule (action) matching the
+// command as written or with its base name folded ("/usr/bin/curl").
+func (k *commandCheck) restrictive(action Decision) *Rule {
+	return firstRule(k.rules, action, CommandTool, func(r Rule) bool {
+		return matchCommand(r.Pattern, k.text) || matchCommand(r.Pattern, k.alt)
+	})
+}
+
+// decideCommand decides one simple command. Deny rules and safe_mode
+// come first, then protected paths, ask rules, what analysis cannot see,
+// confinement, and last the mode, the read-only tables and allow rules.
+func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execState) CommandVerdict {
+	k := &commandCheck{p: p, sc: sc, rules: rules, text: sc.Text(), alt: sc.FoldedText()}
+	if r := k.restrictive(Deny); r != nil {
+		return k.verdict(Deny, r.String(), r.Source, fmt.Sprintf("%s is denied by the rule %s (from %s)", k.text, r, r.Source))
 	}
 	if p.safeMode {
-		if r := safeModeCommand(sc, p.ws.home); r != "" {
-			return cv(Deny, "safe_mode: "+r, SourceBuiltin, fmt.Sprintf("%s is blocked by safe_mode: %s", text, r))
+		if r := shell.SafeModeCommand(sc, p.ws.home); r != "" {
+			return k.builtin(Deny, "safe_mode: "+r, fmt.Sprintf("%s is blocked by safe_mode: %s", k.text, r))
 		}
 	}
 	f := p.pathArgs(sc, st)
 	if f.protected != nil {
-		return cv(Deny, RuleProtected, SourceBuiltin, fmt.Sprintf("%s touches a protected path: %v", text, f.protected))
+		return k.builtin(Deny, RuleProtected, fmt.Sprintf("%s touches a protected path: %v", k.text, f.protected))
 	}
 	p.trackCd(sc, st)
-	if r := firstRule(rules, Ask, CommandTool, denyMatch); r != nil {
-		return cv(Ask, r.String(), r.Source, fmt.Sprintf("%s needs approval by the rule %s (from %s)", text, r, r.Source))
+	if v, ok := k.unsure(f); ok {
+		return v
 	}
-	if sc.NonLiteral {
-		return cv(p.unsureDecision(), RuleShellAnalysis, SourceBuiltin,
-			fmt.Sprintf("the command name %s is not a literal word, so aidex cannot tell what runs; it needs approval and no rule can allow it", text))
+	return k.byMode(k.readOnly(f, st), f)
+}
+
+// unsure handles ask rules, a non-literal command name and paths outside
+// the workspace: no allow rule or mode can approve them.
+func (k *commandCheck) unsure(f argFindings) (CommandVerdict, bool) {
+	p := k.p
+	if r := k.restrictive(Ask); r != nil {
+		return k.verdict(Ask, r.String(), r.Source, fmt.Sprintf("%s needs approval by the rule %s (from %s)", k.text, r, r.Source)), true
+	}
+	if k.sc.NonLiteral {
+		return k.builtin(p.unsureDecision(), RuleShellAnalysis,
+			fmt.Sprintf("the command name %s is not a literal word, so aidex cannot tell what runs; it needs approval and no rule can allow it", k.text)), true
 	}
 	if len(f.outside) > 0 {
-		return cv(p.unsureDecision(), RuleConfinement, SourceBuiltin,
+		return k.builtin(p.unsureDecision(), RuleConfinement,
 			fmt.Sprintf("%s uses %s, outside the workspace %s; commands touching paths outside the workspace need approval (grant a directory with --add-dir)",
-				text, strings.Join(f.outside, ", "), p.ws.Root()))
+				k.text, strings.Join(f.outside, ", "), p.ws.Root())), true
 	}
-	ro, roName := readOnlyReason(sc)
-	ro = ro && !f.cred
-	if ro && sc.Name == "git" && (st.overflow || len(st.bases) != 1 || st.bases[0] != p.ws.Root()) {
-		// Outside the root, git may discover a repository the workspace
-		// holds as plain files (a bare-style directory with HEAD, objects,
-		// refs and a config whose core.fsmonitor runs a program).
-		ro = false
+	return CommandVerdict{}, false
+}
+
+// readOnly returns the name of a built-in read-only command, or "" when
+// the command is not one here: it reads a credential file, or it is git
+// (RootOnly) away from the workspace root, where git may discover a
+// repository the workspace holds as plain files (a bare-style directory
+// with HEAD, objects, refs and a config whose core.fsmonitor runs a
+// program).
+func (k *commandCheck) readOnly(f argFindings, st *execState) string {
+	info, ro := shell.ReadOnly(k.sc)
+	if !ro || f.cred {
+		return ""
 	}
-	if !ro && len(f.protWrite) > 0 && p.mode != ModePlan {
-		return cv(Ask, RuleProtected, SourceBuiltin, fmt.Sprintf("%s may change the protected path %s (.git, .aidex, editor or agent config); this always needs approval, in every mode",
+	if info.RootOnly && (st.overflow || len(st.bases) != 1 || st.bases[0] != k.p.ws.Root()) {
+		return ""
+	}
+	return info.Name
+}
+
+// byMode decides what the earlier checks left: protected writes, the
+// mode, suspicious commands, the read-only tables (roName, "" when not
+// read-only) and allow rules.
+func (k *commandCheck) byMode(roName string, f argFindings) CommandVerdict {
+	p, sc, text := k.p, k.sc, k.text
+	if roName == "" && len(f.protWrite) > 0 && p.mode != ModePlan {
+		return k.builtin(Ask, RuleProtected, fmt.Sprintf("%s may change the protected path %s (.git, .aidex, editor or agent config); this always needs approval, in every mode",
 			text, strings.Join(f.protWrite, ", ")))
 	}
-	if p.mode == ModePlan {
-		if ro {
-			return cv(Allow, RuleReadOnly, SourceBuiltin, roName+" only reads")
-		}
-		return cv(Deny, "mode plan", SourceBuiltin, fmt.Sprintf("plan mode allows only read-only commands; %s is not one of the built-in read-only commands", text))
+	switch {
+	case p.mode == ModePlan && roName != "":
+		return k.builtin(Allow, RuleReadOnly, roName+" only reads")
+	case p.mode == ModePlan:
+		return k.builtin(Deny, "mode plan", fmt.Sprintf("plan mode allows only read-only commands; %s is not one of the built-in read-only commands", text))
+	case p.mode == ModeYolo:
+		return k.builtin(Allow, "mode yolo", text+" is allowed in yolo mode")
+	case sc.Suspicious:
+		return k.builtin(Ask, RuleShellAnalysis, fmt.Sprintf("%s needs approval and no rule can allow it: %s", text, sc.SuspiciousReason))
+	case roName != "":
+		return k.builtin(Allow, RuleReadOnly, roName+" only reads")
 	}
-	if p.mode == ModeYolo {
-		return cv(Allow, "mode yolo", SourceBuiltin, text+" is allowed in yolo mode")
-	}
-	if sc.Suspicious {
-		return cv(Ask, RuleShellAnalysis, SourceBuiltin, fmt.Sprintf("%s needs approval and no rule can allow it: %s", text, sc.SuspiciousReason))
-	}
-	if ro {
-		return cv(Allow, RuleReadOnly, SourceBuiltin, roName+" only reads")
-	}
-	if r := firstRule(rules, Allow, CommandTool, func(r Rule) bool {
+	if r := firstRule(k.rules, Allow, CommandTool, func(r Rule) bool {
 		return matchCommand(r.Pattern, text) && (!sc.InlineCode || namesInlineFlag(r.Pattern))
 	}); r != nil {
-		return cv(Allow, r.String(), r.Source, fmt.Sprintf("%s is allowed by the rule %s (from %s)", text, r, r.Source))
+		return k.verdict(Allow, r.String(), r.Source, fmt.Sprintf("%s is allowed by the rule %s (from %s)", text, r, r.Source))
 	}
 	why := "commands need approval in " + string(p.mode) + " mode"
 	if f.cred {
 		why = "it reads a credential file (.env, keys, tokens)"
 	}
-	return cv(Ask, "mode "+string(p.mode), SourceBuiltin, fmt.Sprintf("%s needs approval: %s", text, why))
+	return k.builtin(Ask, "mode "+string(p.mode), fmt.Sprintf("%s needs approval: %s", text, why))
 }
 
 // namesInlineFlag reports whether an allow rule's literal prefix names an
 // inline-code flag ("python3 -c *"): "python3 *" does not allow
 // "python3 -c CODE", whose code is opaque.
 func namesInlineFlag(pattern string) bool {
-	prefix := pattern
-	if i := strings.IndexByte(prefix, '*'); i >= 0 {
-		prefix = prefix[:i]
-	}
-	for _, f := range [...]string{" -c", " -e", " -E", " -r", " -p", " --eval", " --print", " --command", "system("} {
-		if strings.Contains(prefix, f) {
-			return true
-		}
-	}
-	return false
+	prefix, _, _ := strings.Cut(pattern, "*")
+	return shell.MentionsInlineCode(prefix)
 }
 
-// altText renders the command with its base name, folded to ASCII, for
-// deny rules ("/usr/bin/curl" and "ｃｕｒｌ" are matched as "curl").
-func altText(sc SimpleCommand) string {
-	if sc.NonLiteral {
-		return sc.Text()
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	c := sc
-	c.Words = append([]Word{literalWord(foldConfusable(sc.Base()))}, sc.Words[1:]...)
-	return c.Text()
-}
-
-// trackCd records literal cd/pushd targets inside the workspace.
-func (p *Policy) trackCd(sc SimpleCommand, st *execState) {
-	if sc.Name != "cd" && sc.Name != "pushd" {
-		return
-	}
-	for _, w := range sc.Words[1:] {
-		if !w.Literal || strings.HasPrefix(w.Value, "-") {
-			continue
-		}
-		for _, b := range append([]string(nil), st.bases...) {
-			if abs, err := p.ws.resolve(joinBase(b, w.Value)); err == nil && !containsStr(st.bases, abs) {
-				if len(st.bases) >= maxBases {
-					st.overflow = true
-					return
-				}
-				st.bases = append(st.bases, abs)
-			}
-		}
-		return
-	}
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func joinBase(base, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(base, p)
-}
-
-// dataArgCommands take arguments that are text, not paths.
-var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": true, "export": true, "declare": true,
-	"local": true, "readonly": true, "typeset": true, "test": true, "[": true, "true": true, "false": true, ":": true}
-
-// pathArgs checks the arguments of a command that look like paths.
-func (p *Policy) pathArgs(sc SimpleCommand, st *execState) argFindings {
-	var f argFindings
-	if sc.NonLiteral {
-		return f
-	}
-	base := sc.Base()
-	if (base == "cd" || base == "pushd") && len(sc.Words) == 1 {
-		f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
-	}
-	if dataArgCommands[base] {
-		return f
-	}
-	for _, w := range sc.Words[1:] {
-		for _, cand := range pathCandidates(w) {
-			p.checkCandidate(cand, st, &f)
-			if f.protected != nil {
-				return f
-			}
-		}
-	}
-	return f
-}
-
-// candidate is a path-like argument: value is literal when lit, else a
-// pattern with "*" for expansions.
-type candidate struct {
-	value string
-	lit   bool
-	shown string
-}
-
-// pathCandidates extracts path-like values from a word: the word itself,
-// the value of --opt=VALUE / key=VALUE, and glued short options (-o/tmp/x).
-func pathCandidates(w Word) []candidate {
-	v := w.Value
-	if !w.Literal {
-		v = w.Pattern
-	}
-	lit := w.Literal && !w.Glob
-	mk := func(s string) candidate { return candidate{value: s, lit: lit, shown: w.Value} }
-	var out []candidate
-	if strings.HasPrefix(v, "-") {
-		if i := strings.IndexByte(v, '='); i > 0 && pathy(v[i+1:]) {
-			out = append(out, mk(v[i+1:]))
-		} else if len(v) > 2 && v[1] != '-' && pathy(v[2:]) {
-			out = append(out, mk(v[2:]))
-		}
-		return out
-	}
-	if i := strings.IndexByte(v, '='); i > 0 && isName(v[:i]) && pathy(v[i+1:]) {
-		out = append(out, mk(v[i+1:]))
-	}
-	if v != "" && v != "-" {
-		out = append(out, mk(v))
-	}
-	return out
-}
-
-// pathy reports values that clearly name a path: absolute, ~, or with "..".
-func pathy(s string) bool {
-	if s == "" {
-		return false
-	}
-	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
-		return true
-	}
-	for _, c := range strings.Split(s, "/") {
-		if c == ".." {
-			return true
-		}
-	}
-	return false
-}
-
-// checkCandidate resolves one candidate against every possible cwd.
-func (p *Policy) checkCandidate(c candidate, st *execState, f *argFindings) {
-	v := c.value
-	if isDevSink(v) || strings.Contains(v, "://") {
-		return
-	}
-	if strings.HasPrefix(v, "~") {
-		rest, ok := homeRest(v)
-		if !ok || p.ws.home == "" {
-			if !p.ws.unconfined {
-				f.outside = append(f.outside, c.shown)
-			}
-			return
-		}
-		v = filepath.Join(p.ws.home, rest)
-	}
-	if isCredentialFileName(filepath.Base(v)) {
-		f.cred = true
-	}
-	if !c.lit {
-		p.checkPattern(v, c.shown, f)
-		return
-	}
-	if st.overflow && !filepath.IsAbs(v) {
-		f.outside = append(f.outside, c.shown+" (after too many cd commands to track)")
-		return
-	}
-	for _, b := range st.bases {
-		abs, err := p.ws.resolve(joinBase(b, v))
-		if err == nil {
-			if p.ws.IsProtectedWrite(abs) {
-				f.protWrite = append(f.protWrite, c.shown)
-			}
-			continue
-		}
-		var pe *PathError
-		switch {
-		case errors.As(err, &pe) && errors.Is(err, ErrProtected):
-			f.protected = pe
-			return
-		case errors.Is(err, ErrOutsideWorkspace):
-			f.outside = append(f.outside, c.shown)
-			return
-		}
-	}
-}
-
-// homeRest splits "~" or "~/x" into "x"; "~user" is not handled (ok false).
-func homeRest(v string) (string, bool) {
-	if v == "~" {
-		return "", true
-	}
-	if rest, ok := strings.CutPrefix(v, "~/"); ok {
-		return rest, true
-	}
-	return "", false
-}
-
-// checkPattern judges a non-literal or globbed path by its literal prefix.
-func (p *Policy) checkPattern(pat, shown string, f *argFindings) {
-	if !filepath.IsAbs(pat) {
-		return // relative globs expand inside the current directory
-	}
-	prefix := pat
-	if i := strings.IndexAny(prefix, "*?["); i >= 0 {
-		prefix = prefix[:i]
-	}
-	comps := splitComponents(pat)
-	if len(comps) >= 2 && comps[0] == "proc" && (strings.ContainsAny(comps[1], "*?[") || isProcPID(comps[1])) {
-		f.protected = &PathError{Path: shown, Reason: "may name process information under /proc (environment, memory, file descriptors)", Rule: RuleProtected, Err: ErrProtected}
-		return
-	}
-	dir := filepath.Clean(prefix)
-	if !strings.HasSuffix(prefix, "/") {
-		dir = filepath.Dir(dir)
-	}
-	if loc, what := p.ws.protectedLocation(dir); loc != "" && !p.ws.grantedAtOrBelow(loc) {
-		f.protected = &PathError{Path: shown, Reason: "is a protected path (" + loc + " " + what + ")", Rule: RuleProtected, Err: ErrProtected}
-		return
-	}
-	if !p.ws.unconfined && !p.ws.inAllowed(dir) {
-		f.outside = append(f.outside, shown)
-	}
-}
-
-// isDevSink reports harmless device paths (/dev/null, standard streams).
-func isDevSink(v string) bool {
-	switch filepath.Clean(v) {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random",
-		"/dev/urandom", "/dev/fd/1", "/dev/fd/2", "/dev/fd/0":
-		return true
-	}
-	return false
-}
-
-// decideTarget decides a redirection, tee or dd target.
-func (p *Policy) decideTarget(t Target, write bool, rules []Rule, st *execState) CommandVerdict {
-	w := t.Word
-	shown := t.Op + " " + w.Value
-	cv := func(d Decision, rule, source, reason string) CommandVerdict {
-		return CommandVerdict{Command: shown, Decision: d, Rule: rule, Source: source, Reason: reason}
-	}
-	verb := "reads"
-	if write {
-		verb = "writes"
-	}
-	v := w.Value
-	if !w.Literal || w.Glob {
-		v = w.Pattern
-	}
-	if isDevSink(v) || (w.Literal && (t.Op == "tee" && v == "-")) {
-		return cv(Allow, RuleShellAnalysis, SourceBuiltin, shown+" is a standard stream")
-	}
-	if strings.HasPrefix(v, "~") {
-		rest, ok := homeRest(v)
-		if !ok || p.ws.home == "" {
-			return p.outsideTarget(shown, verb, write, cv)
-		}
-		v = filepath.Join(p.ws.home, rest)
-	}
-	if !w.Literal || w.Glob {
-		var f argFindings
-		p.checkPattern(v, w.Value, &f)
-		if f.protected != nil {
-			return cv(Deny, RuleProtected, SourceBuiltin, fmt.Sprintf("the line %s %v", verb, f.protected))
-		}
-		if len(f.outside) > 0 {
-			return p.outsideTarget(shown, verb, write, cv)
-		}
-		return cv(p.unsureDecision(), RuleShellAnalysis, SourceBuiltin,
-			fmt.Sprintf("the line %s %s, a path built at run time; it needs approval and no rule can allow it", verb, w.Value))
-	}
-	worst := CommandVerdict{Decision: Allow}
-	for _, b := range st.bases {
-		abs, err := p.ws.resolve(joinBase(b, v))
-		if err != nil {
-			if errors.Is(err, ErrOutsideWorkspace) {
-				return p.outsideTarget(shown, verb, write, cv)
-			}
-			return cv(Deny, RuleProtected, SourceBuiltin, fmt.Sprintf("the line %s %v", verb, err))
-		}
-		tool := "read_file"
-		if write {
-			tool = "write_file"
-		}
-		pv := p.checkOnePath(tool, write, abs, rules)
-		if pv.Decision.severity() > worst.Decision.severity() || worst.Rule == "" {
-			worst = cv(pv.Decision, pv.Rule, pv.Source, "the line "+verb+" "+p.ws.Rel(abs)+": "+pv.Reason)
-		}
-	}
-	return worst
-}
-
-func (p *Policy) outsideTarget(shown, verb string, write bool, cv func(Decision, string, string, string) CommandVerdict) CommandVerdict {
-	if p.ws.unconfined {
-		return cv(p.unsureDecision(), RuleShellAnalysis, SourceBuiltin, "the line "+verb+" "+shown+" outside the workspace")
-	}
-	d := p.unsureDecision()
-	if write {
-		d = Deny
-	}
-	return cv(d, RuleConfinement, SourceBuiltin, fmt.Sprintf("the line %s %s, outside the workspace %s: writes are confined to the workspace; ask the user to add a directory with --add-dir",
-		verb, shown, p.ws.Root()))
+	return s[:n] + "..."
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // SuggestRule returns an allow rule for "always allow in this project"
@@ -43,7 +44,7 @@ func (p *Policy) suggestCommand(req Request) string {
 	if v.Decision != Ask {
 		return ""
 	}
-	a := AnalyzeCommand(req.Command)
+	a := shell.Analyze(req.Command)
 	if a.ParseErr != nil || len(a.Opaque) > 0 || a.NonLiteral || len(a.EnvChanges) > 0 {
 		return ""
 	}
@@ -69,23 +70,25 @@ func (p *Policy) suggestCommand(req Request) string {
 	return ""
 }
 
-// exactOnly lists commands for which a wildcard rule would be too broad.
+// exactRuleCommands get a rule for the exact command instead of a
+// wildcard, which would be too broad (besides shells, interpreters and
+// downloaders).
+var exactRuleCommands = map[string]bool{
+	"rm": true, "rmdir": true, "dd": true, "sudo": true, "su": true, "doas": true, "eval": true, "exec": true,
+	"xargs": true, "env": true, "chmod": true, "chown": true, "mv": true, "ssh": true, "scp": true, "rsync": true,
+	"kill": true, "pkill": true, "killall": true, "source": true, ".": true, "find": true, "git": true, "nohup": true,
+	"timeout": true,
+}
+
+// exactOnly reports commands for which a wildcard rule would be too broad.
 func exactOnly(base string) bool {
-	if isShellOrInterpreter(base) || downloaders[base] {
-		return true
-	}
-	switch base {
-	case "rm", "rmdir", "dd", "sudo", "su", "doas", "eval", "exec", "xargs", "env", "chmod", "chown", "mv",
-		"ssh", "scp", "rsync", "kill", "pkill", "killall", "source", ".", "find", "git", "nohup", "timeout":
-		return true
-	}
-	return false
+	return shell.IsInterpreter(base) || shell.IsDownloader(base) || exactRuleCommands[base]
 }
 
 // commandKey returns "name sub *", "name *" or the exact command text.
-func commandKey(sc SimpleCommand) string {
+func commandKey(sc shell.SimpleCommand) string {
 	base := sc.Base()
-	if base == "git" && len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) && !gitRisky(sc.Args[0]) {
+	if base == "git" && len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) && !gitRiskySubcommands[sc.Args[0]] {
 		return "git " + sc.Args[0] + " *"
 	}
 	if exactOnly(base) || strings.ContainsAny(sc.Name, "()") {
@@ -97,15 +100,12 @@ func commandKey(sc SimpleCommand) string {
 	return sc.Name + " *"
 }
 
-// gitRisky lists git subcommands that rewrite history, delete or talk to
-// the network; they get exact rules.
-func gitRisky(sub string) bool {
-	switch sub {
-	case "push", "reset", "clean", "rebase", "filter-branch", "gc", "prune", "fetch", "pull", "clone",
-		"remote", "config", "submodule", "update-ref", "reflog", "branch", "tag", "checkout", "restore", "switch":
-		return true
-	}
-	return false
+// gitRiskySubcommands rewrite history, delete or talk to the network;
+// they get exact rules.
+var gitRiskySubcommands = map[string]bool{
+	"push": true, "reset": true, "clean": true, "rebase": true, "filter-branch": true, "gc": true, "prune": true,
+	"fetch": true, "pull": true, "clone": true, "remote": true, "config": true, "submodule": true, "update-ref": true,
+	"reflog": true, "branch": true, "tag": true, "checkout": true, "restore": true, "switch": true,
 }
 
 func isSubcommandWord(s string) bool {
@@ -182,7 +182,7 @@ func Explain(v Verdict) string {
 	if len(v.Commands) > 0 {
 		b.WriteString("commands:\n")
 		for _, c := range v.Commands {
-			fmt.Fprintf(&b, "  %-5s  %s\n", c.Decision, escapeInvisible(c.Command))
+			fmt.Fprintf(&b, "  %-5s  %s\n", c.Decision, shell.EscapeInvisible(c.Command))
 			fmt.Fprintf(&b, "         rule: %s (from %s)\n", c.Rule, c.Source)
 			if c.Reason != "" {
 				fmt.Fprintf(&b, "         %s\n", c.Reason)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 func FuzzResolve(f *testing.F) {
@@ -97,7 +98,7 @@ func FuzzAnalyzeCommand(f *testing.F) {
 	}
 	askAll, yolo := mk(ModeAsk), mk(ModeYolo)
 	f.Fuzz(func(t *testing.T, line string) {
-		a := AnalyzeCommand(line)
+		a := shell.Analyze(line)
 		for _, c := range a.Commands {
 			if len(c.Words) == 0 || c.Name != c.Words[0].Value {
 				t.Fatalf("%q: malformed command %+v", line, c)

@@ -36,11 +36,17 @@ type Request struct {
 // CommandVerdict is the decision for one simple command of a line, or for
 // one write/read target (Command is then "> path").
 type CommandVerdict struct {
-	Command  string
+	// Command is the simple command as rules see it ("go test ./..."),
+	// "> path" for a target, or "(whole line)" for a line-level finding.
+	Command string
+	// Decision is Allow, Ask or Deny for this command.
 	Decision Decision
-	Rule     string
-	Source   string
-	Reason   string
+	// Rule names what decided, as in Verdict.Rule.
+	Rule string
+	// Source is where the rule came from, as in Verdict.Source.
+	Source string
+	// Reason is a sentence for the user and the model.
+	Reason string
 }
 
 // Verdict is the outcome of Policy.Check.

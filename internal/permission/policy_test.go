@@ -237,6 +237,7 @@ func TestReadOnlyCommands(t *testing.T) {
 		"cd sub && ls":                  Allow,
 		"cd .. && ls":                   Ask,
 		"cd":                            Ask,
+		"cd - && cat x":                 Ask,
 		"env":                           Ask,
 		"printenv":                      Ask,
 		"less README.md":                Ask,
@@ -392,13 +393,6 @@ func TestPolicyConcurrent(t *testing.T) {
 	wg.Wait()
 	if v := p.Check(execReq("tool3 y")); v.Decision != Allow {
 		t.Fatalf("session rule lost under concurrency: %+v", v)
-	}
-}
-
-func BenchmarkAnalyzeCommand(b *testing.B) {
-	line := "cd sub && go test -run 'X|Y' ./... 2>&1 | tee out.log | grep -v ok; nohup sh -c 'sleep 1; echo done' &"
-	for b.Loop() {
-		_ = AnalyzeCommand(line)
 	}
 }
 

@@ -42,10 +42,14 @@ const maxSymlinkHops = 40
 // that refused it (RuleConfinement, RuleProtected or RuleInvalidPath); Err is
 // ErrOutsideWorkspace, ErrProtected or ErrInvalidPath.
 type PathError struct {
-	Path   string
+	// Path is the path as the caller gave it.
+	Path string
+	// Reason completes "<Path> <Reason>" and names the fix.
 	Reason string
-	Rule   string
-	Err    error
+	// Rule is RuleConfinement, RuleProtected or RuleInvalidPath.
+	Rule string
+	// Err is ErrOutsideWorkspace, ErrProtected or ErrInvalidPath.
+	Err error
 }
 
 // Error returns e.g. `"../x" is outside the workspace /tmp/ws: file tools are

@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -51,7 +49,8 @@ type SimpleCommand struct {
 	// Suspicious reports that no allow rule may approve this command, with
 	// the reason in SuspiciousReason (quoted name, confusable characters,
 	// dangerous environment assignment, ...). The deny list still applies.
-	Suspicious       bool
+	Suspicious bool
+	// SuspiciousReason says why the command is Suspicious ("; "-joined).
 	SuspiciousReason string
 	// Wrappers lists the wrappers looked through, outermost first
 	// ("sudo", "nohup", "sh -c", "find -exec", ...).
@@ -87,13 +86,29 @@ func (c SimpleCommand) Base() string {
 	return filepath.Base(c.Name)
 }
 
+// FoldedBase returns Base folded to ASCII (fullwidth forms mapped,
+// invisible format characters dropped): "curl" for "ｃｕｒｌ".
+func (c SimpleCommand) FoldedBase() string { return foldConfusable(c.Base()) }
+
+// FoldedText renders the command like Text with the name replaced by its
+// folded base name, for deny rules: "/usr/bin/curl x" and "ｃｕｒｌ x" are
+// rendered "curl x".
+func (c SimpleCommand) FoldedText() string {
+	if c.NonLiteral {
+		return c.Text()
+	}
+	f := c
+	f.Words = append([]Word{literalWord(c.FoldedBase())}, c.Words[1:]...)
+	return f.Text()
+}
+
 // Text renders the command as shell-quoted words for messages and rule
 // matching, with non-printable characters escaped.
 func (c SimpleCommand) Text() string {
 	parts := make([]string, 0, len(c.Words))
 	for _, w := range c.Words {
 		if !w.Literal {
-			parts = append(parts, escapeInvisible(w.Value))
+			parts = append(parts, EscapeInvisible(w.Value))
 			continue
 		}
 		parts = append(parts, shellQuote(w.Value))
@@ -106,11 +121,12 @@ func (c SimpleCommand) Text() string {
 type Target struct {
 	// Op is the redirection operator (">", ">>", "&>", ">|", "<>", "<")
 	// or the command that writes ("tee", "dd of=", "--output").
-	Op   string
+	Op string
+	// Word is the file, as a word of the line.
 	Word Word
 }
 
-// Analysis is the result of AnalyzeCommand.
+// Analysis is the result of Analyze.
 type Analysis struct {
 	// Line is the analysed command line.
 	Line string
@@ -131,9 +147,10 @@ type Analysis struct {
 	// ForkBomb reports a function that calls itself through a pipe or in
 	// the background.
 	ForkBomb bool
-	// Functions and Aliases are the names the line defines.
+	// Functions are the names of the functions the line defines.
 	Functions []string
-	Aliases   []string
+	// Aliases are the names of the aliases the line defines.
+	Aliases []string
 	// EnvChanges lists dangerous variables the line sets (PATH, LD_PRELOAD,
 	// BASH_ENV, ...), which change what later commands run.
 	EnvChanges []string
@@ -158,14 +175,14 @@ type analyzer struct {
 	recursed map[string]bool // function names that call themselves via pipe/&
 }
 
-// AnalyzeCommand parses a bash command line with mvdan.cc/sh/v3/syntax and
+// Analyze parses a bash command line with mvdan.cc/sh/v3/syntax and
 // lists every simple command it runs, looking through lists (&&, ||, ;, &,
 // newlines), pipelines, subshells, blocks, command and process
 // substitutions, backticks, control structures, function bodies, aliases,
 // and the wrappers env, nohup, timeout, nice, xargs, command, exec, time,
 // sudo, doas, su -c, busybox, eval and sh/bash/zsh -c (parsed recursively).
 // It never fails: a line that does not parse has ParseErr set.
-func AnalyzeCommand(line string) Analysis {
+func Analyze(line string) Analysis {
 	a := Analysis{Line: line}
 	if len(line) > maxCommandLine {
 		a.ParseErr = fmt.Errorf("command line is %d bytes, over the %d-byte limit for analysis", len(line), maxCommandLine)
@@ -210,6 +227,8 @@ func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
 	z.command(s.Cmd, c)
 }
 
+// command walks one command: simple commands, lists, pipelines,
+// subshells, blocks, function declarations and the control structures.
 func (z *analyzer) command(cmd syntax.Command, c actx) {
 	switch x := cmd.(type) {
 	case nil:
@@ -226,6 +245,28 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 		z.stmts(x.Stmts, withContext(c, "subshell"))
 	case *syntax.Block:
 		z.stmts(x.Stmts, c)
+	case *syntax.FuncDecl:
+		z.funcDecl(x, c)
+	case *syntax.DeclClause:
+		z.decl(x, c)
+	case *syntax.TimeClause:
+		z.stmt(x.Stmt, withWrapper(c, "time"))
+	case *syntax.CoprocClause:
+		c.bg = true
+		z.stmt(x.Stmt, c)
+	case *syntax.TestDecl:
+		z.stmt(x.Body, c)
+	default:
+		if !z.control(cmd, c) {
+			z.opaque(fmt.Sprintf("unsupported shell construct %T", cmd))
+		}
+	}
+}
+
+// control walks if, while, for, case, arithmetic, test and let commands;
+// it reports whether cmd was one of them.
+func (z *analyzer) control(cmd syntax.Command, c actx) bool {
+	switch x := cmd.(type) {
 	case *syntax.IfClause:
 		for ic := x; ic != nil; ic = ic.Else {
 			z.stmts(ic.Cond, c)
@@ -245,8 +286,6 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 			}
 			z.stmts(it.Stmts, c)
 		}
-	case *syntax.FuncDecl:
-		z.funcDecl(x, c)
 	case *syntax.ArithmCmd:
 		z.subs(x.X, c)
 	case *syntax.TestClause:
@@ -255,18 +294,10 @@ func (z *analyzer) command(cmd syntax.Command, c actx) {
 		for _, e := range x.Exprs {
 			z.subs(e, c)
 		}
-	case *syntax.DeclClause:
-		z.decl(x, c)
-	case *syntax.TimeClause:
-		z.stmt(x.Stmt, withWrapper(c, "time"))
-	case *syntax.CoprocClause:
-		c.bg = true
-		z.stmt(x.Stmt, c)
-	case *syntax.TestDecl:
-		z.stmt(x.Body, c)
 	default:
-		z.opaque(fmt.Sprintf("unsupported shell construct %T", cmd))
+		return false
 	}
+	return true
 }
 
 func (z *analyzer) pipeline(b *syntax.BinaryCmd, c actx) {
@@ -471,97 +502,6 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	z.a.Commands = append(z.a.Commands, sc)
 }
 
-// isNetworkCommand reports commands that reach the network.
-func isNetworkCommand(base string) bool {
-	if downloaders[base] {
-		return true
-	}
-	switch base {
-	case "ping", "ping6", "nslookup", "dig", "host", "traceroute", "tracepath", "whois", "ssh", "scp", "sftp",
-		"rsync", "telnet", "mail", "sendmail", "mosh", "drill", "resolvectl":
-		return true
-	}
-	return false
-}
-
-func hasExpansionArg(sc SimpleCommand) bool {
-	for _, w := range sc.Words[1:] {
-		if !w.Literal {
-			return true
-		}
-	}
-	return false
-}
-
-// isInteractiveEscape reports pagers and editors with shell escapes.
-func isInteractiveEscape(base string) bool {
-	switch base {
-	case "less", "more", "most", "man", "vim", "vi", "nvim", "view", "ex", "gvim", "vimdiff", "nano",
-		"emacs", "pico", "ed", "top", "htop", "pg":
-		return true
-	}
-	return false
-}
-
-// commandWrites records files written through arguments: tee FILE,
-// dd of=FILE, sort -o FILE, --output=FILE and similar.
-func (z *analyzer) commandWrites(sc SimpleCommand) {
-	base := foldConfusable(sc.Base())
-	words := sc.Words[1:]
-	add := func(op string, w Word) { z.a.Writes = append(z.a.Writes, Target{Op: op, Word: w}) }
-	opts := true
-	for i, w := range words {
-		v := w.Pattern
-		if v == "--" {
-			opts = false
-			continue
-		}
-		switch {
-		case base == "tee" && (!opts || !strings.HasPrefix(v, "-")) && v != "-":
-			add("tee", w)
-		case base == "dd" && strings.HasPrefix(v, "of="):
-			add("dd of=", valueAfter(w, "of="))
-		case (base == "curl" && v == "-o" || base == "wget" && v == "-O") && i+1 < len(words):
-			add(base+" "+v, words[i+1])
-		case base == "sort" && v == "-o" && i+1 < len(words):
-			add("sort -o", words[i+1])
-		case base == "sort" && strings.HasPrefix(v, "-o") && len(v) > 2:
-			add("sort -o", valueAfter(w, "-o"))
-		case base == "sort" && opts && len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'o') > 0:
-			// "-nruo FILE" or "-nruoFILE": -o bundled after other letters.
-			if j := strings.IndexByte(v, 'o'); j == len(v)-1 && i+1 < len(words) {
-				add("sort -o", words[i+1])
-			} else if j < len(v)-1 {
-				add("sort -o", valueAfter(w, v[:j+1]))
-			}
-		case base == "sort" && opts && v != "--output" && isLongAbbrev(strings.SplitN(v, "=", 2)[0], "--output"):
-			// GNU getopt accepts "--o=FILE" and "--outp FILE" for --output.
-			if name, _, ok := strings.Cut(v, "="); ok {
-				add("sort --output", valueAfter(w, name+"="))
-			} else if i+1 < len(words) {
-				add("sort --output", words[i+1])
-			}
-		case opts && (v == "--output" || v == "--output-file" || v == "--log-file") && i+1 < len(words):
-			add(v, words[i+1])
-		case opts && strings.HasPrefix(v, "--output="), opts && strings.HasPrefix(v, "--output-file="),
-			opts && strings.HasPrefix(v, "--log-file="):
-			op := v[:strings.IndexByte(v, '=')+1]
-			add(op, valueAfter(w, op))
-		}
-	}
-}
-
-// valueAfter returns the part of w after prefix (literal words only keep
-// their literal value; others keep a pattern).
-func valueAfter(w Word, prefix string) Word {
-	out := w
-	out.Pattern = strings.TrimPrefix(w.Pattern, prefix)
-	if w.Literal {
-		out.Value = strings.TrimPrefix(w.Value, prefix)
-	}
-	return out
-}
-
 func (z *analyzer) aliases(sc SimpleCommand, c actx) {
 	for _, w := range sc.Words[1:] {
 		name, val, ok := strings.Cut(w.Value, "=")
@@ -675,266 +615,4 @@ func isFdWord(w Word) bool {
 
 func isNetDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
-}
-
-// word converts a syntax word.
-func (z *analyzer) word(w *syntax.Word) Word {
-	var val, pat strings.Builder
-	out := Word{Literal: true}
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			v := unescapeUnquoted(x.Value)
-			if v != x.Value {
-				out.Quoted = true
-			}
-			if strings.ContainsAny(x.Value, "*?[") || braceLike(x.Value) {
-				out.Glob = true
-			}
-			val.WriteString(v)
-			pat.WriteString(v)
-		case *syntax.SglQuoted:
-			out.Quoted = true
-			v := x.Value
-			if x.Dollar {
-				v = decodeANSIC(v)
-			}
-			val.WriteString(v)
-			pat.WriteString(v)
-		case *syntax.DblQuoted:
-			out.Quoted = true
-			for _, dp := range x.Parts {
-				if l, ok := dp.(*syntax.Lit); ok {
-					v := unescapeDouble(l.Value)
-					val.WriteString(v)
-					pat.WriteString(v)
-					continue
-				}
-				out.Literal = false
-				pat.WriteString(partPattern(dp))
-			}
-		default:
-			out.Literal = false
-			pat.WriteString(partPattern(p))
-		}
-	}
-	if out.Literal {
-		out.Value = val.String()
-	} else {
-		out.Value = printNode(w)
-	}
-	out.Pattern = pat.String()
-	return out
-}
-
-func partPattern(p syntax.WordPart) string {
-	if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "HOME" &&
-		pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length && !pe.Excl && pe.Index == nil {
-		return "~"
-	}
-	return "*"
-}
-
-func literalWord(s string) Word { return Word{Value: s, Literal: true, Pattern: s} }
-
-func printNode(n syntax.Node) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, n); err != nil {
-		return "<unprintable>"
-	}
-	return b.String()
-}
-
-// braceLike reports an unquoted brace expansion like {a,b} or {1..3}.
-func braceLike(s string) bool {
-	i := strings.IndexByte(s, '{')
-	if i < 0 {
-		return false
-	}
-	j := strings.IndexByte(s[i:], '}')
-	if j < 0 {
-		return false
-	}
-	inner := s[i+1 : i+j]
-	return strings.Contains(inner, ",") || strings.Contains(inner, "..")
-}
-
-// unescapeUnquoted removes backslash escapes of an unquoted literal.
-func unescapeUnquoted(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// unescapeDouble removes the escapes bash honours inside double quotes.
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// decodeANSIC decodes the body of a bash $'...' string.
-func decodeANSIC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch ch := s[i]; ch {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'v':
-			b.WriteByte(11)
-		case 'x':
-			n, l := parseRadix(s[i+1:], 16, 2)
-			if l == 0 {
-				b.WriteString(`\x`)
-				continue
-			}
-			b.WriteByte(byte(n))
-			i += l
-		case 'u', 'U':
-			max := 4
-			if ch == 'U' {
-				max = 8
-			}
-			n, l := parseRadix(s[i+1:], 16, max)
-			if l == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(ch)
-				continue
-			}
-			b.WriteRune(rune(n))
-			i += l
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, l := parseRadix(s[i:], 8, 3)
-			b.WriteByte(byte(n))
-			i += l - 1
-		default:
-			b.WriteByte(ch)
-		}
-	}
-	return b.String()
-}
-
-func parseRadix(s string, base, max int) (int, int) {
-	n, l := 0, 0
-	for l < max && l < len(s) {
-		d := strings.IndexByte("0123456789abcdef", byte(unicode.ToLower(rune(s[l]))))
-		if d < 0 || d >= base {
-			break
-		}
-		n = n*base + d
-		l++
-	}
-	return n, l
-}
-
-// confusable returns a reason when s contains characters that can make a
-// command look like another: invisible format characters, control
-// characters, or any non-ASCII letter (fullwidth forms, homoglyphs).
-func confusable(s string) string {
-	for _, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			return "the command name is not valid UTF-8"
-		case unicode.Is(unicode.Cf, r) || unicode.IsControl(r):
-			return fmt.Sprintf("the command name contains the invisible character %U", r)
-		case r > unicode.MaxASCII:
-			return fmt.Sprintf("the command name contains the non-ASCII character %q (%U), which can imitate another command", r, r)
-		}
-	}
-	return ""
-}
-
-// foldConfusable maps fullwidth forms to ASCII and drops invisible format
-// characters, so that the deny list sees "curl" in "ｃｕｒｌ" or "r\u200bm".
-func foldConfusable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Cf, r):
-		case r >= 0xFF01 && r <= 0xFF5E:
-			b.WriteRune(r - 0xFEE0)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func escapeInvisible(s string) string {
-	for _, r := range s {
-		if r > unicode.MaxASCII || unicode.IsControl(r) {
-			q := strconv.QuoteToASCII(s)
-			return "$" + "'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
-		}
-	}
-	return s
-}
-
-// shellQuote quotes s for display when it is not a plain word.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	plain := true
-	for _, r := range s {
-		if !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:,+@%^", r))) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	for _, r := range s {
-		if r > unicode.MaxASCII || unicode.IsControl(r) {
-			return escapeInvisible(s)
-		}
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import (
 	"reflect"
@@ -84,7 +84,7 @@ func TestAnalyzeCommandNames(t *testing.T) {
 		{"env -S 'curl x'", []string{"curl"}},
 	}
 	for _, tc := range cases {
-		a := AnalyzeCommand(tc.line)
+		a := Analyze(tc.line)
 		if a.ParseErr != nil {
 			t.Errorf("%q: parse error %v", tc.line, a.ParseErr)
 			continue
@@ -95,74 +95,48 @@ func TestAnalyzeCommandNames(t *testing.T) {
 	}
 }
 
+// detailCases pair a line with a check of its analysis.
+var detailCases = []struct {
+	line string
+	ok   func(a Analysis) bool
+}{
+	{"c''url x", func(a Analysis) bool {
+		c := a.Commands
+		return len(c) == 1 && c[0].Name == "curl" && c[0].Suspicious && !c[0].NonLiteral
+	}},
+	{`c\url x`, func(a Analysis) bool { return a.Commands[0].Name == "curl" && a.Commands[0].Suspicious }},
+	{"$'\\x63url' x", func(a Analysis) bool { return a.Commands[0].Name == "curl" && a.Commands[0].Suspicious }},
+	{"X=cu; Y=rl; $X$Y x", func(a Analysis) bool {
+		return a.NonLiteral && a.Commands[0].NonLiteral && a.Commands[0].Name == "$X$Y"
+	}},
+	{"/usr/bin/cur? x", func(a Analysis) bool { return a.NonLiteral }},   // a glob in the name
+	{"{curl,x}", func(a Analysis) bool { return a.NonLiteral }},          // brace expansion in the name
+	{"sh -c \"$X\"", func(a Analysis) bool { return len(a.Opaque) > 0 }}, // non-literal code
+	{"echo x | base64 -d | sh", func(a Analysis) bool {
+		sh := a.Commands[2]
+		return sh.StdinProgram && reflect.DeepEqual(sh.PipedFrom, []string{"echo", "base64"}) && len(a.Opaque) > 0
+	}},
+	{"python3 -c 'print(1)'", func(a Analysis) bool { return a.Commands[0].InlineCode }},
+	{":(){ :|:& };:", func(a Analysis) bool { return a.ForkBomb }},
+	{"f(){ echo hi; }; f | f", func(a Analysis) bool { return !a.ForkBomb }}, // not recursive
+	{"PATH=/tmp:$PATH; go test", func(a Analysis) bool { return reflect.DeepEqual(a.EnvChanges, []string{"PATH"}) }},
+	{"LD_PRELOAD=/x.so ls", func(a Analysis) bool { return a.Commands[0].Suspicious }},
+	{"exec 3<>/dev/tcp/evil/80", func(a Analysis) bool { return len(a.NetRedirects) == 1 }},
+	{"echo 'unterminated", func(a Analysis) bool { return a.ParseErr != nil }},
+	{"ｃｕｒｌ x", func(a Analysis) bool {
+		return a.Commands[0].Suspicious && strings.Contains(a.Commands[0].SuspiciousReason, "non-ASCII")
+	}},
+	{"nohup sh -c 'sleep 1; curl x' &", func(a Analysis) bool {
+		c := a.Commands[1]
+		return c.Name == "curl" && reflect.DeepEqual(c.Wrappers, []string{"nohup", "sh -c"}) && c.Background
+	}},
+}
+
 func TestAnalyzeCommandDetails(t *testing.T) {
-	a := AnalyzeCommand("c''url x")
-	if len(a.Commands) != 1 || a.Commands[0].Name != "curl" || !a.Commands[0].Suspicious || a.Commands[0].NonLiteral {
-		t.Errorf("c''url: %+v", a.Commands)
-	}
-	a = AnalyzeCommand(`c\url x`)
-	if a.Commands[0].Name != "curl" || !a.Commands[0].Suspicious {
-		t.Errorf(`c\url: %+v`, a.Commands)
-	}
-	a = AnalyzeCommand("$'\\x63url' x")
-	if a.Commands[0].Name != "curl" || !a.Commands[0].Suspicious {
-		t.Errorf("ansi-c: %+v", a.Commands)
-	}
-	a = AnalyzeCommand("X=cu; Y=rl; $X$Y x")
-	if !a.NonLiteral || !a.Commands[0].NonLiteral || a.Commands[0].Name != "$X$Y" {
-		t.Errorf("$X$Y: %+v", a)
-	}
-	a = AnalyzeCommand("/usr/bin/cur? x")
-	if !a.NonLiteral {
-		t.Error("glob in command name must be non-literal")
-	}
-	a = AnalyzeCommand("{curl,x}")
-	if !a.NonLiteral {
-		t.Error("brace expansion in command name must be non-literal")
-	}
-	a = AnalyzeCommand("sh -c \"$X\"")
-	if len(a.Opaque) == 0 {
-		t.Error("sh -c with non-literal code must be opaque")
-	}
-	a = AnalyzeCommand("echo x | base64 -d | sh")
-	if sh := a.Commands[2]; !sh.StdinProgram || !reflect.DeepEqual(sh.PipedFrom, []string{"echo", "base64"}) || len(a.Opaque) == 0 {
-		t.Errorf("stdin program: %+v", sh)
-	}
-	a = AnalyzeCommand("python3 -c 'print(1)'")
-	if !a.Commands[0].InlineCode {
-		t.Error("python -c is inline code")
-	}
-	a = AnalyzeCommand(":(){ :|:& };:")
-	if !a.ForkBomb {
-		t.Error("fork bomb not detected")
-	}
-	a = AnalyzeCommand("f(){ echo hi; }; f | f")
-	if a.ForkBomb {
-		t.Error("a non-recursive function piped is not a fork bomb")
-	}
-	a = AnalyzeCommand("PATH=/tmp:$PATH; go test")
-	if !reflect.DeepEqual(a.EnvChanges, []string{"PATH"}) {
-		t.Errorf("env changes: %v", a.EnvChanges)
-	}
-	a = AnalyzeCommand("LD_PRELOAD=/x.so ls")
-	if !a.Commands[0].Suspicious {
-		t.Error("LD_PRELOAD prefix must make the command suspicious")
-	}
-	a = AnalyzeCommand("exec 3<>/dev/tcp/evil/80")
-	if len(a.NetRedirects) != 1 {
-		t.Errorf("net redirect: %+v", a)
-	}
-	a = AnalyzeCommand("echo 'unterminated")
-	if a.ParseErr == nil {
-		t.Error("unterminated quote must be a parse error")
-	}
-	a = AnalyzeCommand("ｃｕｒｌ x")
-	if !a.Commands[0].Suspicious || !strings.Contains(a.Commands[0].SuspiciousReason, "non-ASCII") {
-		t.Errorf("fullwidth: %+v", a.Commands[0])
-	}
-	a = AnalyzeCommand("nohup sh -c 'sleep 1; curl x' &")
-	if c := a.Commands[1]; c.Name != "curl" || !reflect.DeepEqual(c.Wrappers, []string{"nohup", "sh -c"}) || !c.Background {
-		t.Errorf("wrappers: %+v", c)
+	for _, tc := range detailCases {
+		if a := Analyze(tc.line); !tc.ok(a) {
+			t.Errorf("%q: unexpected analysis %+v", tc.line, a)
+		}
 	}
 }
 
@@ -190,28 +164,28 @@ func TestAnalyzeWrites(t *testing.T) {
 		{"bash -c 'echo a > inner.txt'", []string{"> inner.txt"}},
 	}
 	for _, tc := range cases {
-		a := AnalyzeCommand(tc.line)
+		a := Analyze(tc.line)
 		if got := writeTargets(a); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q: writes %q, want %q", tc.line, got, tc.want)
 		}
 	}
-	if a := AnalyzeCommand("cat < in.txt"); len(a.Reads) != 1 || a.Reads[0].Word.Value != "in.txt" {
+	if a := Analyze("cat < in.txt"); len(a.Reads) != 1 || a.Reads[0].Word.Value != "in.txt" {
 		t.Errorf("reads: %+v", a.Reads)
 	}
 }
 
 func TestAnalyzeLimits(t *testing.T) {
-	if a := AnalyzeCommand(strings.Repeat("a", maxCommandLine+1)); a.ParseErr == nil {
+	if a := Analyze(strings.Repeat("a", maxCommandLine+1)); a.ParseErr == nil {
 		t.Error("over-long line must be refused")
 	}
-	if a := AnalyzeCommand("echo a\x00b"); a.ParseErr == nil {
+	if a := Analyze("echo a\x00b"); a.ParseErr == nil {
 		t.Error("NUL must be refused")
 	}
 	deep := "curl x"
 	for i := 0; i < maxNesting+3; i++ {
 		deep = "sh -c " + shellQuote(deep)
 	}
-	a := AnalyzeCommand(deep)
+	a := Analyze(deep)
 	if a.ParseErr == nil && len(a.Opaque) == 0 {
 		t.Error("deep nesting must be opaque")
 	}
@@ -222,5 +196,12 @@ func TestDecodeANSIC(t *testing.T) {
 		if got := decodeANSIC(in); got != want {
 			t.Errorf("decodeANSIC(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	line := "cd sub && go test -run 'X|Y' ./... 2>&1 | tee out.log | grep -v ok; nohup sh -c 'sleep 1; echo done' &"
+	for b.Loop() {
+		_ = Analyze(line)
 	}
 }

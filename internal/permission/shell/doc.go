@@ -1,0 +1,38 @@
+// Package shell analyses bash command lines for the permission policy. It
+// parses a line with mvdan.cc/sh/v3/syntax and reports what the line
+// would do, without running anything and without knowing the workspace:
+//
+//   - Analyze lists every simple command the line runs, looking through
+//     lists, pipelines, subshells, substitutions, control structures,
+//     functions, aliases and wrappers (env, sudo, timeout, xargs, sh -c,
+//     eval, find -exec, git -c, ...), and the files it writes or reads
+//     through redirections and output options (tee FILE, dd of=FILE,
+//     sort -o FILE, --output=FILE). PathArgs lists the arguments that may
+//     name files, for the policy to resolve.
+//   - ReadOnly says whether a simple command only reads files and prints.
+//   - SafeModeCommand and SafeModeLine name the safe_mode rule a command
+//     or line breaks (recursive delete of /, disk formatting, download
+//     piped into a shell, force push to main, ...).
+//
+// For each simple command the answer is one of three. Read-only: ReadOnly
+// accepts it, every option being in the command's allowlist. Writes: the
+// line's Writes name the files its redirections and output options write,
+// and a safe_mode rule names a destructive action. Unknown: everything
+// else, including every command and option the tables do not list; the
+// policy asks for it. The analysis fails closed: a line that does not
+// parse, a command name or shell code built at run time, code read from a
+// pipe and nesting too deep are reported (ParseErr, NonLiteral, Opaque,
+// Suspicious) so that the policy never allows them without asking.
+//
+// The command knowledge is data read by small functions:
+// readonly_table.go (per command and git/go subcommand, the options that
+// keep it read-only, in getopt notation, and a rule for its operands),
+// safemode.go (command to safe_mode rule and condition), wrappers.go and
+// inner.go (how wrappers and options such as find -exec run other
+// commands), writes.go (options that name a file the command writes) and
+// knowledge.go (shells, interpreters, downloaders, variables that change
+// what runs, git config keys that run programs).
+//
+// The package does not import permission: it knows commands, not the
+// workspace, modes or rules.
+package shell

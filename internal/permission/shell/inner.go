@@ -1,0 +1,210 @@
+package shell
+
+import "strings"
+
+// innerKind says how a command embeds other commands in its arguments.
+type innerKind uint8
+
+const (
+	innerOptions innerKind = iota + 1 // the values of the listed options are shell code
+	innerFind                         // find -exec/-execdir/-ok/-okdir COMMAND ; (or +)
+	innerTar                          // the listed options, and --checkpoint-action=exec=CODE
+	innerSSH                          // -o ProxyCommand=CODE / LocalCommand=CODE
+	innerEditor                       // vim -c ':!CODE', +CODE
+	innerGit                          // git -c KEY=CODE, --upload-pack=CODE, ext::CODE
+)
+
+// innerSpec is how one command runs other commands given in its options.
+type innerSpec struct {
+	kind  innerKind
+	label string   // wrapper label of the inner commands ("go -exec")
+	opts  []string // options whose value is shell code
+}
+
+var (
+	tarInner    = innerSpec{innerTar, "tar command", []string{"--to-command", "-I", "--use-compress-program", "--info-script", "-F", "--new-volume-script"}}
+	editorInner = innerSpec{kind: innerEditor}
+	sshInner    = innerSpec{kind: innerSSH}
+)
+
+// innerCommandSpecs maps a command (its base name, folded) to how it runs
+// the commands embedded in its options.
+var innerCommandSpecs = map[string]innerSpec{
+	"find":    {kind: innerFind},
+	"go":      {innerOptions, "go -exec", []string{"-exec", "--exec", "-toolexec", "--toolexec", "-vettool", "--vettool"}},
+	"rg":      {innerOptions, "rg --pre", []string{"--pre"}},
+	"tar":     tarInner,
+	"gtar":    tarInner,
+	"bsdtar":  tarInner,
+	"rsync":   {innerOptions, "rsync -e", []string{"-e", "--rsh", "--rsync-path"}},
+	"ssh":     sshInner,
+	"scp":     sshInner,
+	"sftp":    sshInner,
+	"script":  {innerOptions, "script -c", []string{"-c", "--command"}},
+	"flock":   {innerOptions, "flock -c", []string{"-c", "--command"}},
+	"vim":     editorInner,
+	"vi":      editorInner,
+	"nvim":    editorInner,
+	"view":    editorInner,
+	"ex":      editorInner,
+	"vimdiff": editorInner,
+	"gvim":    editorInner,
+	"git":     {kind: innerGit},
+}
+
+// innerCommands extracts commands embedded in a command's options:
+// find -exec, go test -exec/-toolexec, rg --pre, git -c, vim -c :!cmd,
+// tar --to-command, rsync -e, ssh -o ProxyCommand, script -c, flock -c.
+func (z *analyzer) innerCommands(sc SimpleCommand, c actx) {
+	if sc.NonLiteral {
+		return
+	}
+	spec, ok := innerCommandSpecs[sc.FoldedBase()]
+	if !ok {
+		return
+	}
+	words := sc.Words
+	switch spec.kind {
+	case innerOptions:
+		z.optionCode(words, c, spec.label, spec.opts)
+	case innerFind:
+		z.findExec(words, c)
+	case innerTar:
+		z.optionCode(words, c, spec.label, spec.opts)
+		z.tarCheckpoint(words, c)
+	case innerSSH:
+		z.sshCommands(words, c)
+	case innerEditor:
+		z.editorCommands(words, c)
+	case innerGit:
+		z.gitCommands(words, c)
+	}
+}
+
+// tarCheckpoint parses --checkpoint-action=exec=CODE.
+func (z *analyzer) tarCheckpoint(words []Word, c actx) {
+	for _, w := range words[1:] {
+		if v, ok := strings.CutPrefix(w.Value, "--checkpoint-action=exec="); ok && w.Literal {
+			z.parseAndWalk(v, nested(c, "tar --checkpoint-action"))
+		}
+	}
+}
+
+// sshCommands parses -o ProxyCommand=CODE and -o LocalCommand=CODE.
+func (z *analyzer) sshCommands(words []Word, c actx) {
+	for i := 1; i < len(words); i++ {
+		v := words[i].Value
+		if v == "-o" && i+1 < len(words) {
+			i++
+			v = words[i].Value
+		} else if !strings.HasPrefix(v, "-o") {
+			continue
+		} else {
+			v = v[2:]
+		}
+		if k, val, ok := strings.Cut(v, "="); ok && (strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand")) {
+			z.parseAndWalk(val, nested(c, "ssh "+k))
+		}
+	}
+}
+
+func (z *analyzer) findExec(words []Word, c actx) {
+	for i := 1; i < len(words); i++ {
+		switch words[i].Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(words) && words[j].Value != ";" && words[j].Value != "+" {
+				j++
+			}
+			if j > i+1 {
+				z.simple(words[i+1:j], nested(c, "find "+words[i].Value), nil, nil)
+			}
+			i = j
+		}
+	}
+}
+
+// optionCode parses the value of the given options as shell code.
+func (z *analyzer) optionCode(words []Word, c actx, label string, opts []string) {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		for _, o := range opts {
+			var code Word
+			switch {
+			case w.Value == o && i+1 < len(words):
+				code = words[i+1]
+			case strings.HasPrefix(w.Value, o+"=") && w.Literal:
+				v := strings.TrimPrefix(w.Value, o+"=")
+				code = literalWord(v)
+			case !w.Literal && strings.HasPrefix(w.Pattern, o+"="):
+				z.opaque(label + " with code built at run time")
+				continue
+			default:
+				continue
+			}
+			z.shellString(code, nested(c, label))
+		}
+	}
+}
+
+func (z *analyzer) editorCommands(words []Word, c actx) {
+	for i := 1; i < len(words); i++ {
+		v := words[i].Value
+		var cmd string
+		switch {
+		case (v == "-c" || v == "--cmd") && i+1 < len(words):
+			cmd = words[i+1].Value
+			i++
+		case strings.HasPrefix(v, "+"):
+			cmd = v[1:]
+		default:
+			continue
+		}
+		cmd = strings.TrimLeft(strings.TrimSpace(cmd), ":")
+		if code, ok := strings.CutPrefix(cmd, "!"); ok {
+			z.parseAndWalk(code, nested(c, "editor :!"))
+		} else if strings.HasPrefix(cmd, "sh") || strings.HasPrefix(cmd, "term") || strings.HasPrefix(cmd, "r !") {
+			z.opaque("editor runs a shell: " + cmd)
+		}
+	}
+}
+
+func (z *analyzer) gitCommands(words []Word, c actx) {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		v := w.Value
+		switch {
+		case v == "-c" && i+1 < len(words):
+			z.gitConfig(words[i+1], c)
+			i++
+		case strings.HasPrefix(v, "-c") && len(v) > 2:
+			z.gitConfig(literalWord(v[2:]), c)
+		case v == "--config-env" || strings.HasPrefix(v, "--config-env="):
+			z.opaque("git --config-env sets configuration from the environment")
+		case strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack=") || strings.HasPrefix(v, "--exec="):
+			_, code, _ := strings.Cut(v, "=")
+			z.parseAndWalk(code, nested(c, "git "+v[:strings.IndexByte(v, '=')]))
+		case (v == "--upload-pack" || v == "--receive-pack" || v == "-u") && i+1 < len(words):
+			z.shellString(words[i+1], nested(c, "git "+v))
+			i++
+		case strings.HasPrefix(v, "ext::"):
+			z.parseAndWalk(strings.TrimPrefix(v, "ext::"), nested(c, "git ext:: transport"))
+		}
+	}
+}
+
+func (z *analyzer) gitConfig(w Word, c actx) {
+	if !w.Literal {
+		z.opaque("git -c with a value built at run time")
+		return
+	}
+	key, val, _ := strings.Cut(w.Value, "=")
+	if !isGitExecKey(key) {
+		return
+	}
+	z.opaque("git -c " + key + " can run a command")
+	val = strings.TrimPrefix(strings.TrimSpace(val), "!")
+	if val != "" {
+		z.parseAndWalk(val, nested(c, "git -c "+key))
+	}
+}

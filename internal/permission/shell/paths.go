@@ -1,0 +1,77 @@
+package shell
+
+import "strings"
+
+// PathArg is an argument of a command that may name a file: a whole word,
+// the value of --opt=VALUE or NAME=VALUE, or a value glued to a short
+// option (-o/tmp/x).
+type PathArg struct {
+	// Value is the path; when Literal is false it is a pattern with "~"
+	// for $HOME and "*" for every other expansion or glob.
+	Value string
+	// Literal reports a value without expansions or globs.
+	Literal bool
+	// Shown is the word as written, for messages.
+	Shown string
+}
+
+// dataArgCommands take arguments that are text, not paths.
+var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": true, "export": true, "declare": true,
+	"local": true, "readonly": true, "typeset": true, "test": true, "[": true, "true": true, "false": true, ":": true}
+
+// PathArgs returns the arguments of sc that may name files, in order.
+// Commands whose arguments are text (echo, printf, test, export, ...) and
+// commands with a non-literal name have none.
+func PathArgs(sc SimpleCommand) []PathArg {
+	if sc.NonLiteral || dataArgCommands[sc.Base()] {
+		return nil
+	}
+	var out []PathArg
+	for _, w := range sc.Words[1:] {
+		out = append(out, pathCandidates(w)...)
+	}
+	return out
+}
+
+// pathCandidates extracts path-like values from a word: the word itself,
+// the value of --opt=VALUE / key=VALUE, and glued short options (-o/tmp/x).
+func pathCandidates(w Word) []PathArg {
+	v := w.Value
+	if !w.Literal {
+		v = w.Pattern
+	}
+	lit := w.Literal && !w.Glob
+	mk := func(s string) PathArg { return PathArg{Value: s, Literal: lit, Shown: w.Value} }
+	var out []PathArg
+	if strings.HasPrefix(v, "-") {
+		if i := strings.IndexByte(v, '='); i > 0 && pathy(v[i+1:]) {
+			out = append(out, mk(v[i+1:]))
+		} else if len(v) > 2 && v[1] != '-' && pathy(v[2:]) {
+			out = append(out, mk(v[2:]))
+		}
+		return out
+	}
+	if i := strings.IndexByte(v, '='); i > 0 && isName(v[:i]) && pathy(v[i+1:]) {
+		out = append(out, mk(v[i+1:]))
+	}
+	if v != "" && v != "-" {
+		out = append(out, mk(v))
+	}
+	return out
+}
+
+// pathy reports values that clearly name a path: absolute, ~, or with "..".
+func pathy(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
+		return true
+	}
+	for _, c := range strings.Split(s, "/") {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
+}
