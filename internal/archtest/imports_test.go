@@ -1,0 +1,105 @@
+package archtest
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// importRule forbids packages matching from (a package path below the
+// module, "/..." for its subpackages too) to import what matches any of
+// not, except what matches allow.
+type importRule struct {
+	from  string
+	not   []string
+	allow []string
+	why   string
+}
+
+var importRules = []importRule{
+	{from: "internal/ui/...", not: []string{"internal/permission/...", "internal/tools/...", "internal/setup"},
+		why: "front ends reach the policy and the tools only through internal/app"},
+	{from: "internal/ui/tui", not: []string{"internal/ui/plain", "internal/ui/web"}, why: "no front end imports another"},
+	{from: "internal/ui/plain", not: []string{"internal/ui/tui", "internal/ui/web"}, why: "no front end imports another"},
+	{from: "internal/ui/web", not: []string{"internal/ui/tui", "internal/ui/plain", "internal/ui/commands"}, why: "no front end imports another"},
+	{from: "internal/ralph", not: []string{"internal/app", "internal/setup", "internal/tools/...", "internal/ui/..."},
+		why: "Ralph gets engines through its Backend, which internal/app implements"},
+	{from: "internal/agent", not: []string{"internal/..."}, allow: []string{"internal/llm", "internal/llm/textcall", "internal/kind"},
+		why: "the engine imports only llm and the kind leaf"},
+	{from: "internal/permission/...", not: []string{"internal/..."}, allow: []string{"internal/permission/...", "internal/kind"},
+		why: "the policy imports nothing of aidex"},
+	{from: "internal/tools", not: []string{"internal/..."}, allow: []string{"internal/kind", "internal/atomicfile"},
+		why: "the tool core imports only leaf helpers"},
+	{from: "internal/kind", not: []string{"internal/..."}, why: "kind is a leaf"},
+}
+
+// matches reports whether pkg (below the module) matches pattern.
+func matches(pattern, pkg string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pkg == pattern
+}
+
+func TestImportRules(t *testing.T) {
+	imports := map[string]map[string]bool{} // package dir → module imports (non-test files)
+	for _, s := range parseModule(t) {
+		if strings.HasSuffix(s.path, "_test.go") {
+			continue
+		}
+		dir := path.Dir(s.path)
+		if imports[dir] == nil {
+			imports[dir] = map[string]bool{}
+		}
+		for _, im := range s.file.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if rest, ok := strings.CutPrefix(p, modulePath); ok {
+				imports[dir][rest] = true
+			}
+		}
+	}
+	for _, r := range importRules {
+		for pkg, ims := range imports {
+			if !matches(r.from, pkg) {
+				continue
+			}
+			for im := range ims {
+				if forbidden(r, im) {
+					t.Errorf("%s imports %s: %s", pkg, im, r.why)
+				}
+			}
+		}
+	}
+}
+
+func forbidden(r importRule, im string) bool {
+	for _, a := range r.allow {
+		if matches(a, im) {
+			return false
+		}
+	}
+	for _, n := range r.not {
+		if matches(n, im) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMatches(t *testing.T) {
+	for _, c := range []struct {
+		pattern, pkg string
+		want         bool
+	}{
+		{"internal/tools/...", "internal/tools", true},
+		{"internal/tools/...", "internal/tools/file", true},
+		{"internal/tools/...", "internal/toolsx", false},
+		{"internal/tools", "internal/tools/file", false},
+		{"internal/ui/tui", "internal/ui/tui", true},
+	} {
+		if got := matches(c.pattern, c.pkg); got != c.want {
+			t.Errorf("matches(%q, %q) = %v, want %v", c.pattern, c.pkg, got, c.want)
+		}
+	}
+}
