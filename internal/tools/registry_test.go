@@ -28,12 +28,12 @@ func TestLookupAliasesAndCase(t *testing.T) {
 		{"GLOB", "search_files"},
 	}
 	for _, c := range cases {
-		d, ok := f.reg.Lookup(c.in)
+		d, ok := f.Reg.Lookup(c.in)
 		require.True(t, ok, c.in)
 		require.Equal(t, c.want, d.Name, c.in)
 	}
 	for _, bad := range []string{"", "bash\x00rm", "nope", "bash", "write_file\n"} {
-		_, ok := f.reg.Lookup(bad)
+		_, ok := f.Reg.Lookup(bad)
 		require.False(t, ok, "%q must not resolve (bash: run_command is not registered here)", bad)
 	}
 }
@@ -95,7 +95,7 @@ func TestPrepareNormalisation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := f.reg.Prepare(c.tool, json.RawMessage(c.args))
+			p, err := f.Reg.Prepare(c.tool, json.RawMessage(c.args))
 			require.NoError(t, err)
 			var got map[string]any
 			require.NoError(t, json.Unmarshal(p.Args, &got))
@@ -131,7 +131,7 @@ func TestPrepareValidationErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := f.reg.Prepare(c.tool, json.RawMessage(c.args))
+			_, err := f.Reg.Prepare(c.tool, json.RawMessage(c.args))
 			require.Error(t, err)
 			res := tools.ErrorResult(err)
 			require.Equal(t, tools.CategoryValidation, res.Category)
@@ -140,20 +140,20 @@ func TestPrepareValidationErrors(t *testing.T) {
 		})
 	}
 	// nothing was written by any of these
-	require.False(t, f.exists(f.root+"/a.txt"))
-	require.Empty(t, f.cps.Entries())
+	require.False(t, f.Exists(f.Root+"/a.txt"))
+	require.Empty(t, f.Cps.Entries())
 }
 
 func TestValidSurrogatePairAccepted(t *testing.T) {
 	f := newFixture(t)
-	f.ok("write_file", `{"path":"e.txt","content":"\ud83d\ude00 \\ud800 literal"}`)
-	require.Equal(t, "😀 \\ud800 literal", f.read("e.txt"))
+	f.OK("write_file", `{"path":"e.txt","content":"\ud83d\ude00 \\ud800 literal"}`)
+	require.Equal(t, "😀 \\ud800 literal", f.Read("e.txt"))
 }
 
 func TestProfiles(t *testing.T) {
 	f := newFixture(t)
 	names := func(p tools.Profile) []string {
-		defs, err := f.reg.Tools(p)
+		defs, err := f.Reg.Tools(p)
 		require.NoError(t, err)
 		var out []string
 		for _, d := range defs {
@@ -166,27 +166,27 @@ func TestProfiles(t *testing.T) {
 	require.Equal(t, names(tools.Profile{}), names(tools.Profile{Name: tools.ProfileStandard}))
 	require.Len(t, names(tools.Profile{Name: tools.ProfileFull}), len(fileTools()))
 	for _, n := range names(tools.Profile{Name: tools.ProfileReadonly}) {
-		d, _ := f.reg.Lookup(n)
+		d, _ := f.Reg.Lookup(n)
 		require.Equal(t, kind.Read, d.Kind, n)
 	}
 	require.Contains(t, names(tools.Profile{Name: tools.ProfileReadonly}), "grep_file")
 	got := names(tools.Profile{Enabled: []string{"patch_lines", "VIEW"}, Disabled: []string{"glob", "write_file"}})
 	require.Equal(t, []string{"read_file", "edit_file", "patch_lines", "list_directory", "grep"}, got)
-	require.True(t, f.reg.Allowed(tools.Profile{}, "Read"))
-	require.False(t, f.reg.Allowed(tools.Profile{}, "patch_lines"))
-	require.False(t, f.reg.Allowed(tools.Profile{Name: tools.ProfileReadonly}, "write_file"))
+	require.True(t, f.Reg.Allowed(tools.Profile{}, "Read"))
+	require.False(t, f.Reg.Allowed(tools.Profile{}, "patch_lines"))
+	require.False(t, f.Reg.Allowed(tools.Profile{Name: tools.ProfileReadonly}, "write_file"))
 
-	_, err := f.reg.Tools(tools.Profile{Name: "bogus"})
+	_, err := f.Reg.Tools(tools.Profile{Name: "bogus"})
 	require.ErrorContains(t, err, `unknown tool profile "bogus"`)
-	_, err = f.reg.Schemas(tools.Profile{Disabled: []string{"nope"}})
+	_, err = f.Reg.Schemas(tools.Profile{Disabled: []string{"nope"}})
 	require.ErrorContains(t, err, `unknown tool "nope"`)
-	require.False(t, f.reg.Allowed(tools.Profile{Name: "bogus"}, "read_file"))
+	require.False(t, f.Reg.Allowed(tools.Profile{Name: "bogus"}, "read_file"))
 }
 
 func TestSchemasAreValidAndSmall(t *testing.T) {
 	f := newFixture(t)
-	require.NoError(t, f.reg.Check())
-	schemas, err := f.reg.Schemas(tools.Profile{Name: tools.ProfileFull})
+	require.NoError(t, f.Reg.Check())
+	schemas, err := f.Reg.Schemas(tools.Profile{Name: tools.ProfileFull})
 	require.NoError(t, err)
 	for _, s := range schemas {
 		var obj map[string]any
@@ -195,13 +195,13 @@ func TestSchemasAreValidAndSmall(t *testing.T) {
 		require.Equal(t, false, obj["additionalProperties"], s.Name)
 		require.NotEmpty(t, s.Description, s.Name)
 		require.Less(t, len(s.Description), 160, "keep descriptions short: %s", s.Name)
-		d, _ := f.reg.Lookup(s.Name)
+		d, _ := f.Reg.Lookup(s.Name)
 		props := obj["properties"].(map[string]any)
 		for _, p := range d.PathParams() {
 			require.Contains(t, props, p)
 		}
 	}
-	std, err := f.reg.Schemas(tools.Profile{})
+	std, err := f.Reg.Schemas(tools.Profile{})
 	require.NoError(t, err)
 	b, err := json.Marshal(std)
 	require.NoError(t, err)
@@ -268,10 +268,10 @@ func TestPanicBecomesResult(t *testing.T) {
 
 func TestCancelledContext(t *testing.T) {
 	f := newFixture(t)
-	f.write("a.txt", "x\n")
+	f.Write("a.txt", "x\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := f.reg.Call(ctx, f.env, "read_file", json.RawMessage(`{"path":"a.txt"}`))
+	res := f.Reg.Call(ctx, f.Env, "read_file", json.RawMessage(`{"path":"a.txt"}`))
 	require.False(t, res.OK)
 	require.Equal(t, tools.CategoryExecution, res.Category)
 	require.True(t, strings.Contains(res.Error, "cancel"))

@@ -19,10 +19,10 @@ import (
 
 // waitOutput polls get_background_output until it contains want.
 func (f *execFixture) waitOutput(id, want string) tools.Result {
-	f.t.Helper()
+	f.T.Helper()
 	var r tools.Result
-	require.Eventually(f.t, func() bool {
-		r = f.call("get_background_output", jobj{"id": id})
+	require.Eventually(f.T, func() bool {
+		r = f.Call("get_background_output", jobj{"id": id})
 		return r.OK && strings.Contains(r.Output, want)
 	}, 10*time.Second, 20*time.Millisecond, "output of %s never contained %q; last: %s", id, want, r.Output)
 	return r
@@ -32,9 +32,9 @@ func TestBackgroundLifecycle(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	procs := NewProcessTable(0)
 	f := newExecFixture(t, Options{Procs: procs})
-	f.write("sub/.keep", "")
+	f.Write("sub/.keep", "")
 
-	r := f.ok("run_background_process", jobj{"command": "echo out-line; echo err-line >&2; sleep 60 & echo $! > child.pid; wait", "cwd": "sub"})
+	r := f.OK("run_background_process", jobj{"command": "echo out-line; echo err-line >&2; sleep 60 & echo $! > child.pid; wait", "cwd": "sub"})
 	require.Contains(t, r.Output, "Started bg1")
 	r = f.waitOutput("bg1", "\nerr-line\n")
 	require.Contains(t, r.Output, "bg1 running")
@@ -44,7 +44,7 @@ func TestBackgroundLifecycle(t *testing.T) {
 
 	var childPID int
 	require.Eventually(t, func() bool {
-		data, err := os.ReadFile(filepath.Join(f.root, "sub", "child.pid"))
+		data, err := os.ReadFile(filepath.Join(f.Root, "sub", "child.pid"))
 		if err != nil || len(strings.TrimSpace(string(data))) == 0 {
 			return false
 		}
@@ -52,24 +52,24 @@ func TestBackgroundLifecycle(t *testing.T) {
 		return err == nil
 	}, 5*time.Second, 10*time.Millisecond)
 
-	r = f.ok("list_background_processes", jobj{})
+	r = f.OK("list_background_processes", jobj{})
 	require.Contains(t, r.Output, "bg1 running")
 
-	r = f.ok("kill_background_process", jobj{"id": "bg1"})
+	r = f.OK("kill_background_process", jobj{"id": "bg1"})
 	require.Contains(t, r.Output, "Stopped: bg1")
 	require.Contains(t, r.Output, "stopped by kill")
 	waitGone(t, childPID)
 
-	r = f.ok("get_background_output", jobj{"id": "bg1"})
+	r = f.OK("get_background_output", jobj{"id": "bg1"})
 	require.Contains(t, r.Output, "out-line")
 	require.NotNil(t, r.Meta.ExitCode)
-	r = f.ok("kill_background_process", jobj{"id": "bg1"})
+	r = f.OK("kill_background_process", jobj{"id": "bg1"})
 	require.Contains(t, r.Output, "Nothing to do")
 
-	f.fail("get_background_output", jobj{"id": "bg9"}, tools.CategoryNotFound)
-	f.fail("kill_background_process", jobj{"id": "nope"}, tools.CategoryNotFound)
-	f.fail("run_background_process", jobj{"command": "true", "cwd": "../outside"}, tools.CategorySecurity)
-	f.fail("run_background_process", jobj{"command": ""}, tools.CategoryValidation)
+	f.Fail("get_background_output", jobj{"id": "bg9"}, tools.CategoryNotFound)
+	f.Fail("kill_background_process", jobj{"id": "nope"}, tools.CategoryNotFound)
+	f.Fail("run_background_process", jobj{"command": "true", "cwd": "../outside"}, tools.CategorySecurity)
+	f.Fail("run_background_process", jobj{"command": ""}, tools.CategoryValidation)
 	require.NoError(t, procs.Close())
 }
 
@@ -77,17 +77,17 @@ func TestBackgroundExitAndLines(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	procs := NewProcessTable(0)
 	f := newExecFixture(t, Options{Procs: procs})
-	f.ok("run_background_process", jobj{"command": "seq 1 700; exit 4"})
+	f.OK("run_background_process", jobj{"command": "seq 1 700; exit 4"})
 	var r tools.Result
 	require.Eventually(t, func() bool {
-		r = f.call("get_background_output", jobj{"id": "bg1", "lines": 5})
+		r = f.Call("get_background_output", jobj{"id": "bg1", "lines": 5})
 		return strings.Contains(r.Output, "exited with code 4")
 	}, 10*time.Second, 20*time.Millisecond)
 	require.Contains(t, r.Output, "--- stdout: last 5 of 700 lines ---\n696\n697\n698\n699\n700\n")
 	require.Equal(t, 4, *r.Meta.ExitCode)
-	r = f.ok("get_background_output", jobj{"id": "bg1", "lines": 100000})
+	r = f.OK("get_background_output", jobj{"id": "bg1", "lines": 100000})
 	require.Contains(t, r.Output, "last 500 of 700 lines ---\n201\n")
-	f.fail("get_background_output", jobj{"id": "bg1", "lines": -1}, tools.CategoryValidation)
+	f.Fail("get_background_output", jobj{"id": "bg1", "lines": -1}, tools.CategoryValidation)
 	require.NoError(t, procs.Close())
 }
 
@@ -97,10 +97,10 @@ func TestBackgroundLimitAndClose(t *testing.T) {
 	f := newExecFixture(t, Options{Procs: procs})
 	var pids []int
 	for range 2 {
-		r := f.ok("run_background_process", jobj{"command": "sleep 60"})
+		r := f.OK("run_background_process", jobj{"command": "sleep 60"})
 		require.Contains(t, r.Output, "Started bg")
 	}
-	r := f.fail("run_background_process", jobj{"command": "sleep 60"}, tools.CategoryValidation)
+	r := f.Fail("run_background_process", jobj{"command": "sleep 60"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "2 background processes are already running (bg1, bg2)")
 	for _, p := range procs.List() {
 		require.True(t, p.Running)
@@ -109,7 +109,7 @@ func TestBackgroundLimitAndClose(t *testing.T) {
 	// A process that exited frees its slot.
 	_, err := procs.Kill(context.Background(), "bg1", time.Second)
 	require.NoError(t, err)
-	f.ok("run_background_process", jobj{"command": "trap '' TERM; echo ready; sleep 60"})
+	f.OK("run_background_process", jobj{"command": "trap '' TERM; echo ready; sleep 60"})
 	f.waitOutput("bg3", "\nready\n")
 	start := time.Now()
 	info, err := procs.Kill(context.Background(), "bg3", 300*time.Millisecond)
@@ -131,7 +131,7 @@ func TestBackgroundLimitAndClose(t *testing.T) {
 	}
 	_, err = procs.Start(BackgroundSpec{Argv: []string{"true"}})
 	require.ErrorIs(t, err, ErrTableClosed)
-	r = f.fail("run_background_process", jobj{"command": "true"}, tools.CategoryExecution)
+	r = f.Fail("run_background_process", jobj{"command": "true"}, tools.CategoryExecution)
 	require.Contains(t, r.Error, "shutting down")
 	require.NoError(t, procs.Close(), "Close twice")
 }

@@ -21,7 +21,7 @@ import (
 
 func TestRunCommandBasics(t *testing.T) {
 	f := newExecFixture(t, Options{})
-	f.write("sub/x.txt", "x")
+	f.Write("sub/x.txt", "x")
 	cases := []struct {
 		name     string
 		args     jobj
@@ -40,7 +40,7 @@ func TestRunCommandBasics(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := f.call("run_command", tc.args)
+			r := f.Call("run_command", tc.args)
 			require.Equal(t, tc.ok, r.OK, "error %s output %s", r.Error, r.Output)
 			require.NotNil(t, r.Meta)
 			require.NotNil(t, r.Meta.ExitCode)
@@ -55,22 +55,22 @@ func TestRunCommandBasics(t *testing.T) {
 
 func TestRunCommandRefusals(t *testing.T) {
 	f := newExecFixture(t, Options{})
-	f.fail("run_command", jobj{"command": "touch x", "cwd": "../outside"}, tools.CategorySecurity)
-	f.fail("run_command", jobj{"command": "touch x", "cwd": "/"}, tools.CategorySecurity)
-	f.fail("run_command", jobj{"command": "touch x", "cwd": f.outside}, tools.CategorySecurity)
-	f.fail("run_command", jobj{"command": "  "}, tools.CategoryValidation)
-	f.fail("run_command", jobj{"command": "true", "timeout": -1}, tools.CategoryValidation)
-	f.fail("run_command", jobj{"command": "true", "cwd": "missing"}, tools.CategoryNotFound)
-	_, err := os.Stat(filepath.Join(f.outside, "x"))
+	f.Fail("run_command", jobj{"command": "touch x", "cwd": "../outside"}, tools.CategorySecurity)
+	f.Fail("run_command", jobj{"command": "touch x", "cwd": "/"}, tools.CategorySecurity)
+	f.Fail("run_command", jobj{"command": "touch x", "cwd": f.Outside}, tools.CategorySecurity)
+	f.Fail("run_command", jobj{"command": "  "}, tools.CategoryValidation)
+	f.Fail("run_command", jobj{"command": "true", "timeout": -1}, tools.CategoryValidation)
+	f.Fail("run_command", jobj{"command": "true", "cwd": "missing"}, tools.CategoryNotFound)
+	_, err := os.Stat(filepath.Join(f.Outside, "x"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 	// The bash/shell aliases reach run_command.
-	r := f.ok("bash", jobj{"command": "echo via-alias"})
+	r := f.OK("bash", jobj{"command": "echo via-alias"})
 	require.Contains(t, r.Output, "via-alias")
 }
 
 func TestRunCommandOutputCap(t *testing.T) {
 	f := newExecFixture(t, Options{MaxOutputChars: 1000})
-	r := f.ok("run_command", jobj{"command": "seq 1 100000"})
+	r := f.OK("run_command", jobj{"command": "seq 1 100000"})
 	require.True(t, r.Meta.Truncated)
 	total := 0
 	for i := 1; i <= 100000; i++ {
@@ -85,7 +85,7 @@ func TestRunCommandOutputCap(t *testing.T) {
 func TestRunCommandYesIsBounded(t *testing.T) {
 	t.Parallel()
 	f := newExecFixture(t, Options{})
-	r := f.call("run_command", jobj{"command": "yes", "timeout": 1})
+	r := f.Call("run_command", jobj{"command": "yes", "timeout": 1})
 	require.False(t, r.OK)
 	require.Equal(t, tools.CategoryExecution, r.Category)
 	require.Contains(t, r.Error, "timed out")
@@ -97,8 +97,8 @@ func TestRunCommandYesIsBounded(t *testing.T) {
 func TestRunCommandTimeoutKillsGroup(t *testing.T) {
 	t.Parallel()
 	f := newExecFixture(t, Options{})
-	pidFile := filepath.Join(f.root, "child.pid")
-	r := f.call("run_command", jobj{"command": "sleep 60 & echo $! > child.pid; echo started; wait", "timeout": 1})
+	pidFile := filepath.Join(f.Root, "child.pid")
+	r := f.Call("run_command", jobj{"command": "sleep 60 & echo $! > child.pid; echo started; wait", "timeout": 1})
 	require.False(t, r.OK)
 	require.Contains(t, r.Error, "timed out")
 	require.Contains(t, r.Output, "started")
@@ -110,7 +110,7 @@ func TestRunCommandTimeoutKillsGroup(t *testing.T) {
 func TestRunCommandTimeoutEscalatesToSIGKILL(t *testing.T) {
 	t.Parallel()
 	f := newExecFixture(t, Options{})
-	r := f.call("run_command", jobj{"command": "trap '' TERM; echo $$; while :; do sleep 0.1; done", "timeout": 1})
+	r := f.Call("run_command", jobj{"command": "trap '' TERM; echo $$; while :; do sleep 0.1; done", "timeout": 1})
 	require.False(t, r.OK)
 	require.Contains(t, r.Error, "timed out")
 	waitGone(t, firstInt(t, r.Output))
@@ -125,7 +125,7 @@ func TestRunCommandCancel(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	r := f.callCtx(ctx, "run_command", jobj{"command": "echo $$; sleep 60", "timeout": 60})
+	r := f.CallCtx(ctx, "run_command", jobj{"command": "echo $$; sleep 60", "timeout": 60})
 	require.False(t, r.OK)
 	require.Contains(t, r.Error, "cancelled")
 	require.Less(t, time.Since(start), 10*time.Second)
@@ -135,7 +135,7 @@ func TestRunCommandCancel(t *testing.T) {
 func TestRunCommandKillsLeftoverChildren(t *testing.T) {
 	f := newExecFixture(t, Options{})
 	start := time.Now()
-	r := f.ok("run_command", jobj{"command": "sleep 60 & echo $!", "timeout": 30})
+	r := f.OK("run_command", jobj{"command": "sleep 60 & echo $!", "timeout": 30})
 	require.Less(t, time.Since(start), 10*time.Second, "a background child must not keep the call open")
 	waitGone(t, firstInt(t, r.Output))
 }
@@ -149,7 +149,7 @@ func TestRunCommandEnvScrubbed(t *testing.T) {
 		"KEEP_TOKEN=kept",
 	}
 	f := newExecFixture(t, Options{Environ: base, KeepEnv: []string{"keep_token"}})
-	r := f.ok("run_command", jobj{"command": "env"})
+	r := f.OK("run_command", jobj{"command": "env"})
 	for _, want := range []string{"MY_SETTING=visible", "HOME=/tmp/home", "LANG=C.UTF-8", "NO_COLOR=1", "KEEP_TOKEN=kept"} {
 		require.Contains(t, r.Output, want)
 	}
@@ -184,17 +184,17 @@ func TestRunPython(t *testing.T) {
 		t.Skip("no python installed")
 	}
 	f := newExecFixture(t, Options{})
-	f.write("data.txt", "from the workspace")
-	r := f.ok("run_python", jobj{"code": "import os\nprint(1 + 1)\nprint(open('data.txt').read())\nprint(os.environ.get('OPENAI_API_KEY'))"})
+	f.Write("data.txt", "from the workspace")
+	r := f.OK("run_python", jobj{"code": "import os\nprint(1 + 1)\nprint(open('data.txt').read())\nprint(os.environ.get('OPENAI_API_KEY'))"})
 	require.Contains(t, r.Output, "2\nfrom the workspace\nNone\n")
-	r = f.fail("run_python", jobj{"code": "raise SystemExit(7)"}, tools.CategoryExecution)
+	r = f.Fail("run_python", jobj{"code": "raise SystemExit(7)"}, tools.CategoryExecution)
 	require.Equal(t, 7, *r.Meta.ExitCode)
-	r = f.fail("run_python", jobj{"code": "def broken(:\n"}, tools.CategoryExecution)
+	r = f.Fail("run_python", jobj{"code": "def broken(:\n"}, tools.CategoryExecution)
 	require.Contains(t, r.Output, "SyntaxError")
-	r = f.ok("run_python", jobj{"code": "try:\n    input()\nexcept EOFError:\n    print('eof')"})
+	r = f.OK("run_python", jobj{"code": "try:\n    input()\nexcept EOFError:\n    print('eof')"})
 	require.Contains(t, r.Output, "eof")
-	f.fail("run_python", jobj{"code": ""}, tools.CategoryValidation)
-	r = f.call("run_python", jobj{"code": "import time\ntime.sleep(30)", "timeout": 1})
+	f.Fail("run_python", jobj{"code": ""}, tools.CategoryValidation)
+	r = f.Call("run_python", jobj{"code": "import time\ntime.sleep(30)", "timeout": 1})
 	require.False(t, r.OK)
 	require.Contains(t, r.Error, "timed out")
 }
@@ -202,7 +202,7 @@ func TestRunPython(t *testing.T) {
 func TestRunPythonMissing(t *testing.T) {
 	f := newExecFixture(t, Options{})
 	t.Setenv("PATH", t.TempDir())
-	r := f.fail("run_python", jobj{"code": "print(1)"}, tools.CategoryNotFound)
+	r := f.Fail("run_python", jobj{"code": "print(1)"}, tools.CategoryNotFound)
 	require.Contains(t, r.Error, "no Python interpreter")
 }
 
@@ -226,7 +226,7 @@ func TestRunCommandEscapedDaemonDoesNotHang(t *testing.T) {
 	t.Parallel()
 	f := newExecFixture(t, Options{})
 	start := time.Now()
-	r := f.ok("run_command", jobj{"command": "setsid sleep 4 & sleep 0.5; echo spawned", "timeout": 30})
+	r := f.OK("run_command", jobj{"command": "setsid sleep 4 & sleep 0.5; echo spawned", "timeout": 30})
 	require.Contains(t, r.Output, "spawned")
 	took := time.Since(start)
 	t.Logf("returned after %s", took)

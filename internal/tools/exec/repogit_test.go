@@ -18,7 +18,7 @@ func TestRunCommandNeutralisesRepoGitPrograms(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	f := newExecFixture(t, Options{})
-	ws, outside := f.root, f.outside
+	ws, outside := f.Root, f.Outside
 	marker := filepath.Join(outside, "ran")
 	run := func(args ...string) {
 		t.Helper()
@@ -39,7 +39,7 @@ func TestRunCommandNeutralisesRepoGitPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []string{"git status", "git add a.txt", "git -p log || true", "git diff --cached"} {
-		r := f.call("run_command", map[string]any{"command": c})
+		r := f.Call("run_command", map[string]any{"command": c})
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatalf("%q ran a program from the repository's config (%s)", c, r.Output)
 		}

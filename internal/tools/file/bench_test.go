@@ -7,11 +7,12 @@ import (
 
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/toolstest"
 )
 
 // BenchmarkSearchFiles runs the search_files tool over GOROOT/src.
 func BenchmarkSearchFiles(b *testing.B) {
-	ws, err := permission.NewWorkspace(goSrc(b), permission.WorkspaceOptions{})
+	ws, err := permission.NewWorkspace(toolstest.GoSrc(b), permission.WorkspaceOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

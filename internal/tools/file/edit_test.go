@@ -13,11 +13,11 @@ import (
 // edited writes content, reads it through the tool, runs tool with args
 // and returns the result.
 func (f *fixture) edited(content, tool string, args map[string]any) tools.Result {
-	f.t.Helper()
-	f.write("f.txt", content)
-	f.ok("read_file", m{"path": "f.txt"})
+	f.T.Helper()
+	f.Write("f.txt", content)
+	f.OK("read_file", m{"path": "f.txt"})
 	args["path"] = "f.txt"
-	return f.call(tool, args)
+	return f.Call(tool, args)
 }
 
 func TestEditFile(t *testing.T) {
@@ -66,15 +66,15 @@ func TestEditFile(t *testing.T) {
 				require.False(t, r.OK, r.Output)
 				require.Equal(t, c.errCat, r.Category, r.Error)
 				require.Contains(t, r.Error, c.errMsg)
-				require.Equal(t, c.content, f.read("f.txt"), "unchanged")
-				require.Empty(t, f.cps.Entries())
+				require.Equal(t, c.content, f.Read("f.txt"), "unchanged")
+				require.Empty(t, f.Cps.Entries())
 				return
 			}
 			require.True(t, r.OK, r.Error)
-			require.Equal(t, c.want, f.read("f.txt"))
+			require.Equal(t, c.want, f.Read("f.txt"))
 			require.Contains(t, r.Output, c.outMsg)
 			require.NotEmpty(t, r.Meta.Diff)
-			cps := f.cps.Entries()
+			cps := f.Cps.Entries()
 			require.Len(t, cps, 1)
 			require.Equal(t, c.content, string(cps[0].Old))
 		})
@@ -83,25 +83,25 @@ func TestEditFile(t *testing.T) {
 
 func TestEditFileCreatesWithEmptyOld(t *testing.T) {
 	f := newFixture(t)
-	f.ok("edit_file", m{"path": "new/x.go", "old_string": "", "new_string": "package x\n"})
-	require.Equal(t, "package x\n", f.read("new/x.go"))
-	f.fail("edit_file", m{"path": "missing.go", "old_string": "a", "new_string": "b"}, tools.CategoryNotFound)
+	f.OK("edit_file", m{"path": "new/x.go", "old_string": "", "new_string": "package x\n"})
+	require.Equal(t, "package x\n", f.Read("new/x.go"))
+	f.Fail("edit_file", m{"path": "missing.go", "old_string": "a", "new_string": "b"}, tools.CategoryNotFound)
 }
 
 func TestEditFileStaleAndUnread(t *testing.T) {
 	f := newFixture(t)
-	p := f.write("a.txt", "v1\n")
-	f.fail("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"}, tools.CategoryValidation)
-	f.ok("read_file", m{"path": "a.txt"})
+	p := f.Write("a.txt", "v1\n")
+	f.Fail("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"}, tools.CategoryValidation)
+	f.OK("read_file", m{"path": "a.txt"})
 	require.NoError(t, os.WriteFile(p, []byte("v1 edited by user\n"), 0o644))
-	r := f.fail("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"}, tools.CategoryValidation)
+	r := f.Fail("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "read it again")
-	require.Equal(t, "v1 edited by user\n", f.read("a.txt"))
+	require.Equal(t, "v1 edited by user\n", f.Read("a.txt"))
 	// two edits in a row need only one read
-	f.ok("read_file", m{"path": "a.txt"})
-	f.ok("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"})
-	f.ok("edit_file", m{"path": "a.txt", "old_string": "v2", "new_string": "v3"})
-	require.Equal(t, "v3 edited by user\n", f.read("a.txt"))
+	f.OK("read_file", m{"path": "a.txt"})
+	f.OK("edit_file", m{"path": "a.txt", "old_string": "v1", "new_string": "v2"})
+	f.OK("edit_file", m{"path": "a.txt", "old_string": "v2", "new_string": "v3"})
+	require.Equal(t, "v3 edited by user\n", f.Read("a.txt"))
 }
 
 func TestLineTools(t *testing.T) {
@@ -137,20 +137,20 @@ func TestLineTools(t *testing.T) {
 				require.False(t, r.OK)
 				require.Equal(t, tools.CategoryValidation, r.Category)
 				require.Contains(t, r.Error, c.errMsg)
-				require.Equal(t, c.content, f.read("f.txt"))
+				require.Equal(t, c.content, f.Read("f.txt"))
 				return
 			}
 			require.True(t, r.OK, r.Error)
-			require.Equal(t, c.want, f.read("f.txt"))
+			require.Equal(t, c.want, f.Read("f.txt"))
 			require.NotEmpty(t, r.Meta.Diff)
-			require.Len(t, f.cps.Entries(), 1)
+			require.Len(t, f.Cps.Entries(), 1)
 		})
 	}
 }
 
 func TestLineToolsNeedRead(t *testing.T) {
 	f := newFixture(t)
-	f.write("a.txt", "1\n")
+	f.Write("a.txt", "1\n")
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -159,53 +159,53 @@ func TestLineToolsNeedRead(t *testing.T) {
 		{"insert_line", m{"path": "a.txt", "line": 1, "content": "x"}},
 		{"delete_line", m{"path": "a.txt", "line": 1}},
 	} {
-		r := f.fail(c.tool, c.args, tools.CategoryValidation)
+		r := f.Fail(c.tool, c.args, tools.CategoryValidation)
 		require.Contains(t, r.Error, "has not been read")
 	}
-	require.Equal(t, "1\n", f.read("a.txt"))
+	require.Equal(t, "1\n", f.Read("a.txt"))
 }
 
 func TestFindReplaceInFiles(t *testing.T) {
 	f := newFixture(t)
-	f.write("a.go", "oldName()\noldName()\n")
-	f.write("b/c.go", "x := oldName\n")
-	f.write("b/d.txt", "oldName\n")
-	f.write("ignored/e.go", "oldName\n")
-	f.write(".gitignore", "ignored/\n")
-	f.write("bin.go", "oldName\x00")
+	f.Write("a.go", "oldName()\noldName()\n")
+	f.Write("b/c.go", "x := oldName\n")
+	f.Write("b/d.txt", "oldName\n")
+	f.Write("ignored/e.go", "oldName\n")
+	f.Write(".gitignore", "ignored/\n")
+	f.Write("bin.go", "oldName\x00")
 
-	r := f.ok("find_replace_in_files", m{"pattern": "oldName", "replacement": "newName", "include": "*.go", "dry_run": true})
+	r := f.OK("find_replace_in_files", m{"pattern": "oldName", "replacement": "newName", "include": "*.go", "dry_run": true})
 	require.Equal(t, "Dry run: would replace 3 occurrence(s) in 2 file(s):\n  a.go (2)\n  b/c.go (1)", r.Output)
 	require.Contains(t, r.Meta.Diff, "+newName()")
-	require.Equal(t, "oldName()\noldName()\n", f.read("a.go"), "dry run changes nothing")
-	require.Empty(t, f.cps.Entries())
+	require.Equal(t, "oldName()\noldName()\n", f.Read("a.go"), "dry run changes nothing")
+	require.Empty(t, f.Cps.Entries())
 
 	// a file the model read and that changed since is skipped
-	f.ok("read_file", m{"path": "b/c.go"})
-	f.write("b/c.go", "x := oldName // user\n")
-	r = f.ok("find_replace_in_files", m{"pattern": "old(Name)", "replacement": "new$1", "regex": true, "include": "*.go"})
+	f.OK("read_file", m{"path": "b/c.go"})
+	f.Write("b/c.go", "x := oldName // user\n")
+	r = f.OK("find_replace_in_files", m{"pattern": "old(Name)", "replacement": "new$1", "regex": true, "include": "*.go"})
 	require.Contains(t, r.Output, "Replaced 2 occurrence(s) in 1 file(s):\n  a.go (2)\nSkipped 1 file(s):\n  b/c.go: b/c.go changed on disk")
-	require.Equal(t, "newName()\nnewName()\n", f.read("a.go"))
-	require.Equal(t, "x := oldName // user\n", f.read("b/c.go"))
-	require.Equal(t, "oldName\n", f.read("ignored/e.go"))
-	require.Equal(t, "oldName\n", f.read("b/d.txt"))
-	require.Len(t, f.cps.Entries(), 1)
+	require.Equal(t, "newName()\nnewName()\n", f.Read("a.go"))
+	require.Equal(t, "x := oldName // user\n", f.Read("b/c.go"))
+	require.Equal(t, "oldName\n", f.Read("ignored/e.go"))
+	require.Equal(t, "oldName\n", f.Read("b/d.txt"))
+	require.Len(t, f.Cps.Entries(), 1)
 	// a.go was never read: it stays unread
-	f.fail("edit_file", m{"path": "a.go", "old_string": "newName()\nnewName()", "new_string": "x"}, tools.CategoryValidation)
+	f.Fail("edit_file", m{"path": "a.go", "old_string": "newName()\nnewName()", "new_string": "x"}, tools.CategoryValidation)
 
-	r = f.ok("find_replace_in_files", m{"pattern": "nothing-here", "replacement": "x"})
+	r = f.OK("find_replace_in_files", m{"pattern": "nothing-here", "replacement": "x"})
 	require.Contains(t, r.Output, "nothing changed")
-	f.fail("find_replace_in_files", m{"pattern": "(", "replacement": "x", "regex": true}, tools.CategoryValidation)
-	f.fail("find_replace_in_files", m{"pattern": "", "replacement": "x"}, tools.CategoryValidation)
-	f.fail("find_replace_in_files", m{"pattern": "a", "replacement": "x", "include": "[", "path": "b"}, tools.CategoryValidation)
+	f.Fail("find_replace_in_files", m{"pattern": "(", "replacement": "x", "regex": true}, tools.CategoryValidation)
+	f.Fail("find_replace_in_files", m{"pattern": "", "replacement": "x"}, tools.CategoryValidation)
+	f.Fail("find_replace_in_files", m{"pattern": "a", "replacement": "x", "include": "[", "path": "b"}, tools.CategoryValidation)
 }
 
 func TestFindReplaceFileCap(t *testing.T) {
 	f := newFixture(t)
 	for i := range maxReplaceFiles + 1 {
-		f.write(filepath.Join("many", strings.Repeat("d", 1+i%3), "f"+string(rune('a'+i%26))+strings.Repeat("x", i/26)+".txt"), "hit\n")
+		f.Write(filepath.Join("many", strings.Repeat("d", 1+i%3), "f"+string(rune('a'+i%26))+strings.Repeat("x", i/26)+".txt"), "hit\n")
 	}
-	r := f.fail("find_replace_in_files", m{"pattern": "hit", "replacement": "x"}, tools.CategoryValidation)
+	r := f.Fail("find_replace_in_files", m{"pattern": "hit", "replacement": "x"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "more than 200")
 }
 
@@ -214,10 +214,10 @@ func TestFindReplaceFileCap(t *testing.T) {
 // .vscode/tasks.json below it (those writes always need an approval).
 func TestFindReplaceSkipsProtectedDirs(t *testing.T) {
 	f := newFixture(t)
-	cfg := f.write(".aidex/config.toml", "mode = \"ask\"\n")
-	tasks := f.write(".vscode/tasks.json", "mode = \"ask\"\n")
-	plain := f.write("notes.txt", "mode = \"ask\"\n")
-	f.ok("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "yolo"`})
+	cfg := f.Write(".aidex/config.toml", "mode = \"ask\"\n")
+	tasks := f.Write(".vscode/tasks.json", "mode = \"ask\"\n")
+	plain := f.Write("notes.txt", "mode = \"ask\"\n")
+	f.OK("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "yolo"`})
 	for _, p := range []string{cfg, tasks} {
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
@@ -227,7 +227,7 @@ func TestFindReplaceSkipsProtectedDirs(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "mode = \"yolo\"\n", string(b))
 	// An approved path inside the protected directory itself still works.
-	f.ok("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "auto-edit"`, "path": ".aidex"})
+	f.OK("find_replace_in_files", m{"pattern": `mode = "ask"`, "replacement": `mode = "auto-edit"`, "path": ".aidex"})
 	b, err = os.ReadFile(cfg)
 	require.NoError(t, err)
 	require.Equal(t, "mode = \"auto-edit\"\n", string(b))

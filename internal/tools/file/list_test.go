@@ -14,8 +14,8 @@ import (
 
 func TestListDirectory(t *testing.T) {
 	f := newFixture(t)
-	searchTree(f)
-	r := f.ok("list_directory", m{})
+	f.SearchTree()
+	r := f.OK("list_directory", m{})
 	want := `./
   .github/
     ci.yml
@@ -32,27 +32,27 @@ func TestListDirectory(t *testing.T) {
   main.go
 `
 	require.Equal(t, want, r.Output)
-	r = f.ok("list_directory", m{"path": "src", "depth": "5"})
+	r = f.OK("list_directory", m{"path": "src", "depth": "5"})
 	require.Contains(t, r.Output, "src/\n  deep/\n    x/\n      y.go\n")
 	require.NotContains(t, r.Output, "gen_a.go")
-	require.NoError(t, os.Symlink("lib.go", filepath.Join(f.root, "src/link.go")))
-	r = f.ok("list_directory", m{"path": "src", "depth": 1})
+	require.NoError(t, os.Symlink("lib.go", filepath.Join(f.Root, "src/link.go")))
+	r = f.OK("list_directory", m{"path": "src", "depth": 1})
 	require.Contains(t, r.Output, "  link.go -> lib.go\n")
 	require.NotContains(t, r.Output, "y.go")
 
-	f.write("empty/.keep", "")
-	require.NoError(t, os.Remove(filepath.Join(f.root, "empty/.keep")))
-	require.Contains(t, f.ok("list_directory", m{"path": "empty"}).Output, "(empty)")
-	f.fail("list_directory", m{"path": "main.go"}, tools.CategoryValidation)
-	f.fail("list_directory", m{"path": "nope"}, tools.CategoryNotFound)
+	f.Write("empty/.keep", "")
+	require.NoError(t, os.Remove(filepath.Join(f.Root, "empty/.keep")))
+	require.Contains(t, f.OK("list_directory", m{"path": "empty"}).Output, "(empty)")
+	f.Fail("list_directory", m{"path": "main.go"}, tools.CategoryValidation)
+	f.Fail("list_directory", m{"path": "nope"}, tools.CategoryNotFound)
 }
 
 func TestListDirectoryCap(t *testing.T) {
 	f := newFixture(t)
 	for i := range maxListEntries + 20 {
-		f.write(fmt.Sprintf("many/f%04d", i), "")
+		f.Write(fmt.Sprintf("many/f%04d", i), "")
 	}
-	r := f.ok("list_directory", m{"path": "many"})
+	r := f.OK("list_directory", m{"path": "many"})
 	require.True(t, r.Meta.Truncated)
 	require.Contains(t, r.Output, "listing cut at 500 entries")
 	require.Equal(t, maxListEntries+2, strings.Count(r.Output, "\n"))
@@ -60,28 +60,28 @@ func TestListDirectoryCap(t *testing.T) {
 
 func TestSearchFiles(t *testing.T) {
 	f := newFixture(t)
-	searchTree(f)
+	f.SearchTree()
 	old := time.Now().Add(-time.Hour)
-	require.NoError(t, os.Chtimes(filepath.Join(f.root, "main.go"), old, old))
-	r := f.ok("search_files", m{"pattern": "*.go"})
+	require.NoError(t, os.Chtimes(filepath.Join(f.Root, "main.go"), old, old))
+	r := f.OK("search_files", m{"pattern": "*.go"})
 	got := strings.Split(strings.TrimSpace(r.Output), "\n")
 	require.ElementsMatch(t, []string{"main.go", "src/lib.go", "src/deep/x/y.go"}, got)
 	require.Equal(t, "main.go", got[len(got)-1], "oldest last")
 
-	r = f.ok("search_files", m{"pattern": "src/**/*.go"})
+	r = f.OK("search_files", m{"pattern": "src/**/*.go"})
 	require.ElementsMatch(t, []string{"src/lib.go", "src/deep/x/y.go"}, strings.Fields(r.Output))
-	r = f.ok("search_files", m{"pattern": "src/*.go"})
+	r = f.OK("search_files", m{"pattern": "src/*.go"})
 	require.Equal(t, "src/lib.go\n", r.Output)
-	r = f.ok("search_files", m{"pattern": "*.yml"})
+	r = f.OK("search_files", m{"pattern": "*.yml"})
 	require.Equal(t, ".github/ci.yml\n", r.Output, "hidden files are searched, .git is not")
-	r = f.ok("search_files", m{"pattern": "*.go", "path": "src/deep"})
+	r = f.OK("search_files", m{"pattern": "*.go", "path": "src/deep"})
 	require.Equal(t, "src/deep/x/y.go\n", r.Output)
-	r = f.ok("search_files", m{"pattern": "nothing/*.zz"})
+	r = f.OK("search_files", m{"pattern": "nothing/*.zz"})
 	require.Contains(t, r.Output, "No files match")
-	require.NotContains(t, f.ok("search_files", m{"pattern": "**/config"}).Output, ".git")
+	require.NotContains(t, f.OK("search_files", m{"pattern": "**/config"}).Output, ".git")
 
 	for _, bad := range []string{"../../**/*.pem", "/etc/*", "a/../../x", "[", ""} {
-		r := f.call("search_files", m{"pattern": bad})
+		r := f.Call("search_files", m{"pattern": bad})
 		require.False(t, r.OK, bad)
 		require.Equal(t, tools.CategoryValidation, r.Category, bad)
 	}
@@ -90,9 +90,9 @@ func TestSearchFiles(t *testing.T) {
 func TestSearchFilesCap(t *testing.T) {
 	f := newFixture(t)
 	for i := range maxSearchResults + 5 {
-		f.write(fmt.Sprintf("d/f%03d.txt", i), "")
+		f.Write(fmt.Sprintf("d/f%03d.txt", i), "")
 	}
-	r := f.ok("search_files", m{"pattern": "*.txt"})
+	r := f.OK("search_files", m{"pattern": "*.txt"})
 	require.True(t, r.Meta.Truncated)
 	require.Equal(t, maxSearchResults+5, r.Meta.Matches)
 	require.Contains(t, r.Output, "... 5 more files (showing the 100 newest)")
@@ -100,8 +100,8 @@ func TestSearchFilesCap(t *testing.T) {
 
 func TestSearchFilesSymlinkLoop(t *testing.T) {
 	f := newFixture(t)
-	f.write("a/file.txt", "x")
-	require.NoError(t, os.Symlink(".", filepath.Join(f.root, "a/loop")))
-	r := f.ok("search_files", m{"pattern": "**/**/**/**/**/*"})
+	f.Write("a/file.txt", "x")
+	require.NoError(t, os.Symlink(".", filepath.Join(f.Root, "a/loop")))
+	r := f.OK("search_files", m{"pattern": "**/**/**/**/**/*"})
 	require.ElementsMatch(t, []string{"a/file.txt", "a/loop"}, strings.Fields(r.Output))
 }

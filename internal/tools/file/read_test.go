@@ -23,13 +23,13 @@ func lines(n int, format string) string {
 
 func TestReadFile(t *testing.T) {
 	f := newFixture(t)
-	f.write("a.txt", "alpha\nbeta\r\ngamma")
-	f.write("big.txt", lines(2340, "line %d"))
-	f.write("empty.txt", "")
-	f.write("bom.txt", "\uFEFFhello\n")
-	f.write("long.txt", strings.Repeat("é", 1500)+"\n") // 3000 bytes
-	f.write("bin.dat", "abc\x00def")
-	require.NoError(t, os.Mkdir(filepath.Join(f.root, "dir"), 0o755))
+	f.Write("a.txt", "alpha\nbeta\r\ngamma")
+	f.Write("big.txt", lines(2340, "line %d"))
+	f.Write("empty.txt", "")
+	f.Write("bom.txt", "\uFEFFhello\n")
+	f.Write("long.txt", strings.Repeat("é", 1500)+"\n") // 3000 bytes
+	f.Write("bin.dat", "abc\x00def")
+	require.NoError(t, os.Mkdir(filepath.Join(f.Root, "dir"), 0o755))
 
 	cases := []struct {
 		name, tool string
@@ -56,7 +56,7 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.ok(c.tool, c.args)
+			r := f.OK(c.tool, c.args)
 			if c.contains {
 				require.Contains(t, r.Output, c.want)
 			} else {
@@ -83,7 +83,7 @@ func TestReadFile(t *testing.T) {
 	}
 	for _, c := range errs {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.fail(c.tool, c.args, c.cat)
+			r := f.Fail(c.tool, c.args, c.cat)
 			require.Contains(t, r.Error, c.msg)
 		})
 	}
@@ -92,8 +92,8 @@ func TestReadFile(t *testing.T) {
 func TestReadFileOutputCap(t *testing.T) {
 	f := newFixture(t)
 	// 2000 lines of ~1990 bytes each are ~4 MB: the 256 KiB output cap cuts first.
-	f.write("wide.txt", lines(3000, "%d "+strings.Repeat("x", 1990)))
-	r := f.ok("read_file", m{"path": "wide.txt"})
+	f.Write("wide.txt", lines(3000, "%d "+strings.Repeat("x", 1990)))
+	r := f.OK("read_file", m{"path": "wide.txt"})
 	require.LessOrEqual(t, len(r.Output), MaxOutputBytes+200)
 	require.True(t, r.Meta.Truncated)
 	require.Less(t, r.Meta.Lines, 200)
@@ -106,19 +106,19 @@ func TestReadRefusesFIFOWithoutBlocking(t *testing.T) {
 		t.Skip("no FIFOs on Windows")
 	}
 	f := newFixture(t)
-	require.NoError(t, syscall.Mkfifo(filepath.Join(f.root, "fifo"), 0o644))
-	r := f.fail("read_file", m{"path": "fifo"}, tools.CategoryValidation)
+	require.NoError(t, syscall.Mkfifo(filepath.Join(f.Root, "fifo"), 0o644))
+	r := f.Fail("read_file", m{"path": "fifo"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "not a regular file")
 }
 
 func TestReadRefusesHugeFile(t *testing.T) {
 	f := newFixture(t)
-	p := filepath.Join(f.root, "sparse.bin")
+	p := filepath.Join(f.Root, "sparse.bin")
 	fh, err := os.Create(p)
 	require.NoError(t, err)
 	require.NoError(t, fh.Truncate(10<<30)) // 10 GiB sparse: must be refused by size, not read
 	require.NoError(t, fh.Close())
-	r := f.fail("read_file", m{"path": "sparse.bin"}, tools.CategoryValidation)
+	r := f.Fail("read_file", m{"path": "sparse.bin"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "over the 32 MiB limit")
 }
 
@@ -126,15 +126,15 @@ func TestReadMarksFileRead(t *testing.T) {
 	f := newFixture(t)
 	for _, tool := range []string{"read_file", "read_file_lines", "head_file", "tail_file"} {
 		t.Run(tool, func(t *testing.T) {
-			p := f.write(tool+".txt", "one\ntwo\n")
-			_, ok, _ := f.env.Reads.LastRead(t.Context(), p)
+			p := f.Write(tool+".txt", "one\ntwo\n")
+			_, ok, _ := f.Env.Reads.LastRead(t.Context(), p)
 			require.False(t, ok)
 			args := m{"path": tool + ".txt"}
 			if tool == "read_file_lines" {
 				args["start_line"], args["end_line"] = 1, 1
 			}
-			f.ok(tool, args)
-			s, ok, _ := f.env.Reads.LastRead(t.Context(), p)
+			f.OK(tool, args)
+			s, ok, _ := f.Env.Reads.LastRead(t.Context(), p)
 			require.True(t, ok)
 			require.True(t, s.SameContent(tools.StampOf([]byte("one\ntwo\n"), s.ModTime)))
 		})

@@ -15,13 +15,13 @@ import (
 // nothing outside the workspace is created or changed.
 func TestConfinement(t *testing.T) {
 	f := newFixture(t)
-	secret := filepath.Join(f.outside, "outside.txt")
+	secret := filepath.Join(f.Outside, "outside.txt")
 	require.NoError(t, os.WriteFile(secret, []byte("secret\n"), 0o644))
-	sibling := f.root + "_sibling" // shares the workspace's string prefix
+	sibling := f.Root + "_sibling" // shares the workspace's string prefix
 	require.NoError(t, os.Mkdir(sibling, 0o755))
-	require.NoError(t, os.Symlink(f.outside, filepath.Join(f.root, "out")))
-	require.NoError(t, os.Symlink(secret, filepath.Join(f.root, "link")))
-	f.write("sub/in.txt", "inside\n")
+	require.NoError(t, os.Symlink(f.Outside, filepath.Join(f.Root, "out")))
+	require.NoError(t, os.Symlink(secret, filepath.Join(f.Root, "link")))
+	f.Write("sub/in.txt", "inside\n")
 
 	cases := []struct {
 		name, tool string
@@ -59,40 +59,40 @@ func TestConfinement(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := f.fail(c.tool, c.args, tools.CategorySecurity)
+			r := f.Fail(c.tool, c.args, tools.CategorySecurity)
 			require.Contains(t, r.Error, "refused")
 			require.NotContains(t, r.Output, "secret")
 		})
 	}
-	entries, err := os.ReadDir(f.outside)
+	entries, err := os.ReadDir(f.Outside)
 	require.NoError(t, err)
 	require.Len(t, entries, 1, "nothing created outside the workspace")
 	b, _ := os.ReadFile(secret)
 	require.Equal(t, "secret\n", string(b))
 	entries, _ = os.ReadDir(sibling)
 	require.Empty(t, entries)
-	require.FileExists(t, filepath.Join(f.root, "sub/in.txt"))
-	require.Empty(t, f.cps.Entries(), "no checkpoint: nothing was about to change")
+	require.FileExists(t, filepath.Join(f.Root, "sub/in.txt"))
+	require.Empty(t, f.Cps.Entries(), "no checkpoint: nothing was about to change")
 }
 
 func TestPathsAreNotExpanded(t *testing.T) {
 	f := newFixture(t)
 	// E-009: "~" is a literal directory name inside the workspace.
-	f.ok("write_file", m{"path": "~/.bashrc", "content": "x"})
-	require.FileExists(t, filepath.Join(f.root, "~", ".bashrc"))
+	f.OK("write_file", m{"path": "~/.bashrc", "content": "x"})
+	require.FileExists(t, filepath.Join(f.Root, "~", ".bashrc"))
 	// E-008: %-escapes are literal file names, never decoded into "..".
-	r := f.fail("edit_file", m{"path": "%2e%2e/%2e%2e/etc/hosts", "old": "localhost", "new": "evil"}, tools.CategoryNotFound)
+	r := f.Fail("edit_file", m{"path": "%2e%2e/%2e%2e/etc/hosts", "old": "localhost", "new": "evil"}, tools.CategoryNotFound)
 	require.Contains(t, r.Error, "%2e%2e/%2e%2e/etc/hosts does not exist")
 	// E-012: glob patterns cannot climb out.
-	f.fail("search_files", m{"pattern": "../../**/*.pem"}, tools.CategoryValidation)
+	f.Fail("search_files", m{"pattern": "../../**/*.pem"}, tools.CategoryValidation)
 }
 
 func TestInvalidPathsRefused(t *testing.T) {
 	f := newFixture(t)
 	for _, p := range []string{"README.md:hidden", "CON", ".git./config", "src/\u202etxt.exe"} {
-		r := f.fail("write_file", m{"path": p, "content": "x"}, tools.CategorySecurity)
+		r := f.Fail("write_file", m{"path": p, "content": "x"}, tools.CategorySecurity)
 		require.Contains(t, r.Error, "path refused")
 	}
-	entries, _ := os.ReadDir(f.root)
+	entries, _ := os.ReadDir(f.Root)
 	require.Empty(t, entries)
 }

@@ -34,48 +34,48 @@ func newGitFixture(t *testing.T) (*fixture, func() []string) {
 		t.Skip("git not installed")
 	}
 	f := newFixture(t)
-	plainGit(t, f.root, "init", "-q", "-b", "main")
-	plainGit(t, f.root, "config", "user.name", "Test")
-	plainGit(t, f.root, "config", "user.email", "test@example.com")
-	f.write("a.txt", "one\n")
-	plainGit(t, f.root, "add", "a.txt")
-	plainGit(t, f.root, "commit", "-q", "-m", "first")
+	plainGit(t, f.Root, "init", "-q", "-b", "main")
+	plainGit(t, f.Root, "config", "user.name", "Test")
+	plainGit(t, f.Root, "config", "user.email", "test@example.com")
+	f.Write("a.txt", "one\n")
+	plainGit(t, f.Root, "add", "a.txt")
+	plainGit(t, f.Root, "commit", "-q", "-m", "first")
 
-	marker := func(name string) string { return filepath.Join(f.outside, name) }
+	marker := func(name string) string { return filepath.Join(f.Outside, name) }
 	hook := func(dir, name string) {
 		p := filepath.Join(dir, name)
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\ntouch '"+marker("hook-"+name)+"'\n"), 0o755))
 	}
 	for _, h := range []string{"pre-commit", "commit-msg", "post-commit", "post-checkout", "prepare-commit-msg", "pre-auto-gc", "post-index-change"} {
-		hook(filepath.Join(f.root, ".git", "hooks"), h)
+		hook(filepath.Join(f.Root, ".git", "hooks"), h)
 	}
 	cfg := map[string]string{
 		"core.fsmonitor":       "touch '" + marker("fsmonitor") + "'; false",
 		"core.pager":           "touch '" + marker("pager") + "'; cat",
 		"pager.log":            "touch '" + marker("pager-log") + "'; cat",
-		"diff.external":        filepath.Join(f.outside, "extdiff.sh"),
+		"diff.external":        filepath.Join(f.Outside, "extdiff.sh"),
 		"filter.evil.clean":    "touch '" + marker("filter-clean") + "'; cat",
 		"filter.evil.smudge":   "touch '" + marker("filter-smudge") + "'; cat",
 		"filter.evil.required": "true",
 		"filter.p.q.clean":     "touch '" + marker("filter-dotted") + "'; cat",
 		"log.showSignature":    "true",
-		"gpg.program":          filepath.Join(f.outside, "gpg.sh"),
+		"gpg.program":          filepath.Join(f.Outside, "gpg.sh"),
 		"commit.gpgSign":       "true",
 		"diff.evil.textconv":   "touch '" + marker("textconv") + "'; cat",
 		"core.sshCommand":      "touch '" + marker("ssh") + "'",
 		"gc.auto":              "1",
 	}
 	for k, v := range cfg {
-		plainGit(t, f.root, "config", k, v)
+		plainGit(t, f.Root, "config", k, v)
 	}
 	for _, s := range []string{"extdiff.sh", "gpg.sh"} {
-		require.NoError(t, os.WriteFile(filepath.Join(f.outside, s),
+		require.NoError(t, os.WriteFile(filepath.Join(f.Outside, s),
 			[]byte("#!/bin/sh\ntouch '"+marker(s)+"'\n"), 0o755))
 	}
-	f.write(".gitattributes", "*.txt filter=evil diff=evil\n*.md filter=p.q\n")
+	f.Write(".gitattributes", "*.txt filter=evil diff=evil\n*.md filter=p.q\n")
 	markers := func() []string {
-		entries, err := os.ReadDir(f.outside)
+		entries, err := os.ReadDir(f.Outside)
 		require.NoError(t, err)
 		var found []string
 		for _, e := range entries {
@@ -91,55 +91,55 @@ func newGitFixture(t *testing.T) (*fixture, func() []string) {
 func TestGitToolsDoNotRunRepoPrograms(t *testing.T) {
 	f, markers := newGitFixture(t)
 
-	r := f.ok("git_status", jobj{})
+	r := f.OK("git_status", jobj{})
 	require.Contains(t, r.Output, "## main")
 	require.Contains(t, r.Output, "?? .gitattributes")
 
-	f.write("a.txt", "one\ntwo\n")
-	f.write("notes.md", "# notes\n")
-	r = f.ok("git_diff", jobj{})
+	f.Write("a.txt", "one\ntwo\n")
+	f.Write("notes.md", "# notes\n")
+	r = f.OK("git_diff", jobj{})
 	require.Contains(t, r.Output, "+two")
 	require.Contains(t, r.Output, "a.txt | 1 +")
 	require.Contains(t, r.Meta.Diff, "+two")
-	r = f.ok("git_diff", jobj{"path": "a.txt"})
+	r = f.OK("git_diff", jobj{"path": "a.txt"})
 	require.Contains(t, r.Output, "+two")
 
-	r = f.ok("git_add", jobj{"paths": []string{"a.txt", ".gitattributes", "notes.md"}})
+	r = f.OK("git_add", jobj{"paths": []string{"a.txt", ".gitattributes", "notes.md"}})
 	require.Contains(t, r.Output, "add 'a.txt'")
-	r = f.ok("git_diff", jobj{"staged": true})
+	r = f.OK("git_diff", jobj{"staged": true})
 	require.Contains(t, r.Output, "+two")
-	r = f.ok("git_diff", jobj{})
+	r = f.OK("git_diff", jobj{})
 	require.Contains(t, r.Output, "No unstaged changes")
 
-	r = f.ok("git_commit", jobj{"message": "-m second\n\nbody with $(touch x) and `backticks`"})
+	r = f.OK("git_commit", jobj{"message": "-m second\n\nbody with $(touch x) and `backticks`"})
 	require.Contains(t, r.Output, "second")
-	r = f.ok("git_log", jobj{})
+	r = f.OK("git_log", jobj{})
 	require.Contains(t, r.Output, "Test\t-m second")
 	require.Contains(t, r.Output, "Test\tfirst")
-	r = f.ok("git_log", jobj{"max_count": 1, "path": "a.txt"})
+	r = f.OK("git_log", jobj{"max_count": 1, "path": "a.txt"})
 	require.Equal(t, 1, strings.Count(strings.TrimSpace(r.Output), "\n")+1, r.Output)
-	f.fail("git_commit", jobj{"message": "nothing staged"}, tools.CategoryValidation)
+	f.Fail("git_commit", jobj{"message": "nothing staged"}, tools.CategoryValidation)
 
-	r = f.ok("git_branch", jobj{"name": "feature/x"})
+	r = f.OK("git_branch", jobj{"name": "feature/x"})
 	require.Contains(t, r.Output, "Created branch feature/x")
-	r = f.ok("git_branch", jobj{})
+	r = f.OK("git_branch", jobj{})
 	require.Contains(t, r.Output, "feature/x")
 	require.Contains(t, r.Output, "* main")
-	f.ok("git_checkout", jobj{"ref": "feature/x"})
-	require.Contains(t, f.ok("git_status", jobj{}).Output, "## feature/x")
-	f.ok("git_checkout", jobj{"ref": "topic", "create": true})
-	require.Contains(t, f.ok("git_status", jobj{}).Output, "## topic")
-	f.ok("git_checkout", jobj{"ref": "HEAD~1"})
-	f.ok("git_checkout", jobj{"ref": "main"})
+	f.OK("git_checkout", jobj{"ref": "feature/x"})
+	require.Contains(t, f.OK("git_status", jobj{}).Output, "## feature/x")
+	f.OK("git_checkout", jobj{"ref": "topic", "create": true})
+	require.Contains(t, f.OK("git_status", jobj{}).Output, "## topic")
+	f.OK("git_checkout", jobj{"ref": "HEAD~1"})
+	f.OK("git_checkout", jobj{"ref": "main"})
 
 	require.Empty(t, markers(), "git ran a program from the repository config")
-	_, err := os.Stat(filepath.Join(f.root, "x"))
+	_, err := os.Stat(filepath.Join(f.Root, "x"))
 	require.ErrorIs(t, err, os.ErrNotExist, "the commit message went through a shell")
 }
 
 func TestGitRefAndPathValidation(t *testing.T) {
 	f, markers := newGitFixture(t)
-	f.write("a.txt", "changed\n")
+	f.Write("a.txt", "changed\n")
 	for _, args := range []jobj{
 		{"ref": "--orphan=x"},
 		{"ref": "-f"},
@@ -150,31 +150,31 @@ func TestGitRefAndPathValidation(t *testing.T) {
 		{"ref": "bad..name", "create": true},
 		{"ref": "-b", "create": true},
 	} {
-		f.fail("git_checkout", args, tools.CategoryValidation)
+		f.Fail("git_checkout", args, tools.CategoryValidation)
 	}
-	f.fail("git_branch", jobj{"name": "-D"}, tools.CategoryValidation)
-	f.fail("git_branch", jobj{"name": "--delete"}, tools.CategoryValidation)
-	f.fail("git_branch", jobj{"name": "has space"}, tools.CategoryValidation)
-	f.fail("git_add", jobj{"paths": []string{"../outside/x"}}, tools.CategorySecurity)
-	f.fail("git_add", jobj{"paths": []string{"/etc/passwd"}}, tools.CategorySecurity)
-	f.fail("git_add", jobj{"paths": []string{}}, tools.CategoryValidation)
-	f.fail("git_diff", jobj{"path": "../outside"}, tools.CategorySecurity)
-	f.fail("git_log", jobj{"path": "../../"}, tools.CategorySecurity)
-	f.fail("git_log", jobj{"max_count": -1}, tools.CategoryValidation)
-	f.fail("git_commit", jobj{"message": " "}, tools.CategoryValidation)
+	f.Fail("git_branch", jobj{"name": "-D"}, tools.CategoryValidation)
+	f.Fail("git_branch", jobj{"name": "--delete"}, tools.CategoryValidation)
+	f.Fail("git_branch", jobj{"name": "has space"}, tools.CategoryValidation)
+	f.Fail("git_add", jobj{"paths": []string{"../outside/x"}}, tools.CategorySecurity)
+	f.Fail("git_add", jobj{"paths": []string{"/etc/passwd"}}, tools.CategorySecurity)
+	f.Fail("git_add", jobj{"paths": []string{}}, tools.CategoryValidation)
+	f.Fail("git_diff", jobj{"path": "../outside"}, tools.CategorySecurity)
+	f.Fail("git_log", jobj{"path": "../../"}, tools.CategorySecurity)
+	f.Fail("git_log", jobj{"max_count": -1}, tools.CategoryValidation)
+	f.Fail("git_commit", jobj{"message": " "}, tools.CategoryValidation)
 
 	// A path named like an option is a path (after "--"), not an option.
-	f.write("-rf", "x\n")
-	r := f.ok("git_add", jobj{"paths": []string{"-rf"}})
+	f.Write("-rf", "x\n")
+	r := f.OK("git_add", jobj{"paths": []string{"-rf"}})
 	require.Contains(t, r.Output, "add '-rf'")
 
 	// A ref that names a file is never read as "restore this file".
-	f.fail("git_checkout", jobj{"ref": "a.txt"}, tools.CategoryExecution)
-	data, err := os.ReadFile(filepath.Join(f.root, "a.txt"))
+	f.Fail("git_checkout", jobj{"ref": "a.txt"}, tools.CategoryExecution)
+	data, err := os.ReadFile(filepath.Join(f.Root, "a.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "changed\n", string(data), "local changes must survive")
 	require.Empty(t, markers())
-	_, err = os.Stat(filepath.Join(f.root, "x"))
+	_, err = os.Stat(filepath.Join(f.Root, "x"))
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
@@ -183,18 +183,18 @@ func TestGitInitAndNoRepo(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	f := newFixture(t)
-	if out, err := exec.Command("git", "-C", f.root, "rev-parse", "--git-dir").CombinedOutput(); err == nil {
+	if out, err := exec.Command("git", "-C", f.Root, "rev-parse", "--git-dir").CombinedOutput(); err == nil {
 		t.Skipf("the temp dir is inside a git repository: %s", out)
 	}
-	r := f.fail("git_status", jobj{}, tools.CategoryNotFound)
+	r := f.Fail("git_status", jobj{}, tools.CategoryNotFound)
 	require.Contains(t, r.Error, "git_init")
-	f.fail("git_commit", jobj{"message": "x"}, tools.CategoryNotFound)
+	f.Fail("git_commit", jobj{"message": "x"}, tools.CategoryNotFound)
 
-	r = f.ok("git_init", jobj{})
-	require.DirExists(t, filepath.Join(f.root, ".git"))
-	r = f.ok("git_log", jobj{})
+	r = f.OK("git_init", jobj{})
+	require.DirExists(t, filepath.Join(f.Root, ".git"))
+	r = f.OK("git_log", jobj{})
 	require.Contains(t, r.Output, "No commits yet")
-	r = f.ok("git_init", jobj{})
+	r = f.OK("git_init", jobj{})
 	require.Contains(t, r.Output, "already a Git repository")
 }
 

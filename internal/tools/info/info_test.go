@@ -14,91 +14,91 @@ import (
 
 func TestGetFileInfo(t *testing.T) {
 	f := newFixture(t)
-	f.write("src/main.go", "package main\n\nfunc main() {}")
-	f.write("bin.dat", "ab\x00cd")
-	require.NoError(t, os.Symlink("src/main.go", filepath.Join(f.root, "link.go")))
+	f.Write("src/main.go", "package main\n\nfunc main() {}")
+	f.Write("bin.dat", "ab\x00cd")
+	require.NoError(t, os.Symlink("src/main.go", filepath.Join(f.Root, "link.go")))
 
-	r := f.ok("get_file_info", jobj{"path": "src/main.go"})
+	r := f.OK("get_file_info", jobj{"path": "src/main.go"})
 	for _, want := range []string{"path: src/main.go", "type: file", "size: 28 bytes", "mode: -rw-r--r-- (0644)", "lines: 3", "modified: "} {
 		require.Contains(t, r.Output, want)
 	}
 	require.Equal(t, 3, r.Meta.Lines)
-	r = f.ok("get_file_info", jobj{"path": "bin.dat"})
+	r = f.OK("get_file_info", jobj{"path": "bin.dat"})
 	require.Contains(t, r.Output, "content: binary")
-	r = f.ok("get_file_info", jobj{"path": "src"})
+	r = f.OK("get_file_info", jobj{"path": "src"})
 	require.Contains(t, r.Output, "type: directory")
 	require.Contains(t, r.Output, "entries: 1")
-	r = f.ok("get_file_info", jobj{"path": "link.go"})
+	r = f.OK("get_file_info", jobj{"path": "link.go"})
 	require.Contains(t, r.Output, "type: symlink")
 	require.Contains(t, r.Output, "link target: src/main.go (resolves to src/main.go)")
 	require.Contains(t, r.Output, "lines: 3")
 
-	f.fail("get_file_info", jobj{"path": "missing"}, tools.CategoryNotFound)
-	f.fail("get_file_info", jobj{"path": "../outside"}, tools.CategorySecurity)
-	require.NoError(t, os.Symlink(f.outside, filepath.Join(f.root, "escape")))
-	f.fail("get_file_info", jobj{"path": "escape"}, tools.CategorySecurity)
+	f.Fail("get_file_info", jobj{"path": "missing"}, tools.CategoryNotFound)
+	f.Fail("get_file_info", jobj{"path": "../outside"}, tools.CategorySecurity)
+	require.NoError(t, os.Symlink(f.Outside, filepath.Join(f.Root, "escape")))
+	f.Fail("get_file_info", jobj{"path": "escape"}, tools.CategorySecurity)
 }
 
 func TestCountLines(t *testing.T) {
 	f := newFixture(t)
-	f.write(".gitignore", "vendor/\n*.log\n")
-	f.write("a.go", "1\n2\n3\n")
-	f.write("pkg/b.go", "1\n2")
-	f.write("pkg/c.py", "x\n")
-	f.write("vendor/big.go", strings.Repeat("v\n", 1000))
-	f.write("debug.log", strings.Repeat("l\n", 1000))
-	f.write("img.png", "\x89PNG\x00\x00")
+	f.Write(".gitignore", "vendor/\n*.log\n")
+	f.Write("a.go", "1\n2\n3\n")
+	f.Write("pkg/b.go", "1\n2")
+	f.Write("pkg/c.py", "x\n")
+	f.Write("vendor/big.go", strings.Repeat("v\n", 1000))
+	f.Write("debug.log", strings.Repeat("l\n", 1000))
+	f.Write("img.png", "\x89PNG\x00\x00")
 
-	r := f.ok("count_lines", jobj{"path": "a.go"})
+	r := f.OK("count_lines", jobj{"path": "a.go"})
 	require.Equal(t, "3 lines in a.go (6 B)", r.Output)
-	r = f.ok("count_lines", jobj{"path": "pkg/b.go"})
+	r = f.OK("count_lines", jobj{"path": "pkg/b.go"})
 	require.Equal(t, 2, r.Meta.Lines)
 
-	r = f.ok("count_lines", jobj{})
+	r = f.OK("count_lines", jobj{})
 	require.Equal(t, 3+2+1+2, r.Meta.Lines, r.Output) // .gitignore has 2 lines
 	require.Contains(t, r.Output, "8 lines in 4 text files")
 	require.Contains(t, r.Output, "(1 binary files skipped)")
 	require.Regexp(t, `\s5\s+2 files\s+\.go\n`, r.Output)
 	require.NotContains(t, r.Output, ".log")
 
-	f.fail("count_lines", jobj{"path": "img.png"}, tools.CategoryValidation)
-	f.fail("count_lines", jobj{"path": "nope"}, tools.CategoryNotFound)
-	f.fail("count_lines", jobj{"path": "/etc"}, tools.CategorySecurity)
+	f.Fail("count_lines", jobj{"path": "img.png"}, tools.CategoryValidation)
+	f.Fail("count_lines", jobj{"path": "nope"}, tools.CategoryNotFound)
+	f.Fail("count_lines", jobj{"path": "/etc"}, tools.CategorySecurity)
 }
 
 func TestDiskUsage(t *testing.T) {
 	f := newFixture(t)
-	f.write(".gitignore", "node_modules/\n")
-	f.write("node_modules/x/big.js", strings.Repeat("a", 5000))
-	f.write("src/a.go", strings.Repeat("b", 1000))
-	f.write("README", strings.Repeat("c", 10))
+	f.Write(".gitignore", "node_modules/\n")
+	f.Write("node_modules/x/big.js", strings.Repeat("a", 5000))
+	f.Write("src/a.go", strings.Repeat("b", 1000))
+	f.Write("README", strings.Repeat("c", 10))
 
-	r := f.ok("disk_usage", jobj{})
+	r := f.OK("disk_usage", jobj{})
 	lines := strings.Split(r.Output, "\n")
 	require.Contains(t, lines[0], "5.9 KiB in 7 entries") // 5000+1000+10+14 bytes
 	require.Contains(t, lines[1], "node_modules", "the largest entry first, ignored files included")
 	require.Contains(t, lines[2], "1000 B")
 	require.Contains(t, lines[2], "src")
-	r = f.ok("disk_usage", jobj{"path": "README"})
+	r = f.OK("disk_usage", jobj{"path": "README"})
 	require.Contains(t, r.Output, "README: 10 B")
-	f.fail("disk_usage", jobj{"path": "../outside"}, tools.CategorySecurity)
+	f.Fail("disk_usage", jobj{"path": "../outside"}, tools.CategorySecurity)
 }
 
 func TestEnvInfoAndWhich(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-envinfo-secret-value")
 	f := newFixture(t)
-	r := f.ok("env_info", jobj{})
-	for _, want := range []string{"os: ", "arch: ", "cpus: ", "workspace: " + f.root, "git: ", "go: "} {
+	r := f.OK("env_info", jobj{})
+	for _, want := range []string{"os: ", "arch: ", "cpus: ", "workspace: " + f.Root, "git: ", "go: "} {
 		require.Contains(t, r.Output, want)
 	}
 	require.NotContains(t, r.Output, "sk-envinfo-secret-value")
 
-	r = f.ok("which", jobj{"name": "sh"})
+	r = f.OK("which", jobj{"name": "sh"})
 	require.True(t, filepath.IsAbs(r.Output), r.Output)
-	f.fail("which", jobj{"name": "definitely-not-a-program-xyz"}, tools.CategoryNotFound)
-	f.fail("which", jobj{"name": "/bin/sh"}, tools.CategoryValidation)
-	f.fail("which", jobj{"name": "../sh"}, tools.CategoryValidation)
-	f.fail("which", jobj{"name": ""}, tools.CategoryValidation)
+	f.Fail("which", jobj{"name": "definitely-not-a-program-xyz"}, tools.CategoryNotFound)
+	f.Fail("which", jobj{"name": "/bin/sh"}, tools.CategoryValidation)
+	f.Fail("which", jobj{"name": "../sh"}, tools.CategoryValidation)
+	f.Fail("which", jobj{"name": ""}, tools.CategoryValidation)
 }
 
 func TestHumanBytes(t *testing.T) {
@@ -109,21 +109,21 @@ func TestHumanBytes(t *testing.T) {
 
 func TestAnalyzeProject(t *testing.T) {
 	f := newFixture(t)
-	f.write(".gitignore", "node_modules/\ndist/\n")
-	f.write("go.mod", "module example.com/x\n\ngo 1.26\n")
-	f.write("main.go", strings.Repeat("// line\n", 10))
-	f.write("internal/store/store.go", strings.Repeat("x\n", 20))
-	f.write("internal/store/store_test.go", strings.Repeat("x\n", 5))
-	f.write("Makefile", "BIN := x\nbuild:\n\tgo build\ntest :\n\tgo test ./...\n")
-	f.write("web/package.json", `{"scripts": {"test": "vitest", "build": "vite build"}}`)
-	f.write("web/pnpm-lock.yaml", "")
-	f.write("web/src/app.ts", "let a = 1\nlet b = 2\n")
-	f.write("web/node_modules/dep/index.js", strings.Repeat("y\n", 5000))
-	f.write("dist/out.js", strings.Repeat("z\n", 5000))
-	f.write("tools/py/pyproject.toml", "[tool.pytest.ini_options]\n")
-	f.write("README.md", "# x\n")
+	f.Write(".gitignore", "node_modules/\ndist/\n")
+	f.Write("go.mod", "module example.com/x\n\ngo 1.26\n")
+	f.Write("main.go", strings.Repeat("// line\n", 10))
+	f.Write("internal/store/store.go", strings.Repeat("x\n", 20))
+	f.Write("internal/store/store_test.go", strings.Repeat("x\n", 5))
+	f.Write("Makefile", "BIN := x\nbuild:\n\tgo build\ntest :\n\tgo test ./...\n")
+	f.Write("web/package.json", `{"scripts": {"test": "vitest", "build": "vite build"}}`)
+	f.Write("web/pnpm-lock.yaml", "")
+	f.Write("web/src/app.ts", "let a = 1\nlet b = 2\n")
+	f.Write("web/node_modules/dep/index.js", strings.Repeat("y\n", 5000))
+	f.Write("dist/out.js", strings.Repeat("z\n", 5000))
+	f.Write("tools/py/pyproject.toml", "[tool.pytest.ini_options]\n")
+	f.Write("README.md", "# x\n")
 
-	r := f.ok("analyze_project", jobj{})
+	r := f.OK("analyze_project", jobj{})
 	out := r.Output
 	require.Regexp(t, `Go\s+3 files\s+35 lines`, out)
 	require.Regexp(t, `TypeScript\s+1 files\s+2 lines`, out)

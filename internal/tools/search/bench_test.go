@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/toolstest"
 )
 
 // grepBenchCases are the searches BenchmarkGrep runs over GOROOT/src: a
@@ -29,7 +30,7 @@ var grepBenchCases = []struct {
 // BenchmarkGrep searches GOROOT/src with both backends and, for
 // reference, runs `rg` and `grep -rn` themselves.
 func BenchmarkGrep(b *testing.B) {
-	root := goSrc(b)
+	root := toolstest.GoSrc(b)
 	rg, rgErr := exec.LookPath("rg")
 	grep, grepErr := exec.LookPath("grep")
 	for _, c := range grepBenchCases {

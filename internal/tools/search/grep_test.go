@@ -80,11 +80,11 @@ docs/notes.txt:1: needle at end without newline
 	for name, backend := range grepBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
-			f.env.Grep = backend
-			searchTree(f)
+			f.Env.Grep = backend
+			f.SearchTree()
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					r := f.ok("grep", c.args)
+					r := f.OK("grep", c.args)
 					require.Equal(t, c.want, r.Output)
 				})
 			}
@@ -116,32 +116,32 @@ func TestGrepBackendsAgreeOnRepo(t *testing.T) {
 
 func TestGrepErrors(t *testing.T) {
 	f := newFixture(t)
-	searchTree(f)
-	r := f.fail("grep", m{"pattern": "func("}, tools.CategoryValidation)
+	f.SearchTree()
+	r := f.Fail("grep", m{"pattern": "func("}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "RE2")
-	f.fail("grep", m{"pattern": ""}, tools.CategoryValidation)
-	f.fail("grep", m{"pattern": "x", "include": "["}, tools.CategoryValidation)
-	f.fail("grep", m{"pattern": "x", "path": "missing"}, tools.CategoryNotFound)
+	f.Fail("grep", m{"pattern": ""}, tools.CategoryValidation)
+	f.Fail("grep", m{"pattern": "x", "include": "["}, tools.CategoryValidation)
+	f.Fail("grep", m{"pattern": "x", "path": "missing"}, tools.CategoryNotFound)
 }
 
 func TestGrepFallsBackWhenRipgrepFails(t *testing.T) {
 	f := newFixture(t)
-	searchTree(f)
-	f.env.Grep = Ripgrep{Path: filepath.Join(f.outside, "no-such-rg")}
-	r := f.ok("grep", m{"pattern": "needle lib"})
+	f.SearchTree()
+	f.Env.Grep = Ripgrep{Path: filepath.Join(f.Outside, "no-such-rg")}
+	r := f.OK("grep", m{"pattern": "needle lib"})
 	require.Equal(t, "src/lib.go:3: needle lib\n(1 matching lines in 1 files)\n", r.Output)
 }
 
 func TestGrepFile(t *testing.T) {
 	f := newFixture(t)
-	searchTree(f)
-	r := f.ok("grep_file", m{"path": "src/lib.go", "pattern": "needle"})
+	f.SearchTree()
+	r := f.OK("grep_file", m{"path": "src/lib.go", "pattern": "needle"})
 	require.Equal(t, "src/lib.go:3: needle lib\nsrc/lib.go:9: needle again\n(2 matching lines in 1 files)\n", r.Output)
-	r = f.ok("grep_file", m{"path": "src/gen_a.go", "pattern": "needle"})
+	r = f.OK("grep_file", m{"path": "src/gen_a.go", "pattern": "needle"})
 	require.Contains(t, r.Output, "needle generated", "an explicit file is searched even when ignored")
-	f.fail("grep_file", m{"path": "src/data.bin", "pattern": "needle"}, tools.CategoryValidation)
-	f.fail("grep_file", m{"path": "src", "pattern": "needle"}, tools.CategoryValidation)
-	f.fail("grep_file", m{"path": "nope.go", "pattern": "needle"}, tools.CategoryNotFound)
+	f.Fail("grep_file", m{"path": "src/data.bin", "pattern": "needle"}, tools.CategoryValidation)
+	f.Fail("grep_file", m{"path": "src", "pattern": "needle"}, tools.CategoryValidation)
+	f.Fail("grep_file", m{"path": "nope.go", "pattern": "needle"}, tools.CategoryNotFound)
 }
 
 func TestGrepDataEdgeCases(t *testing.T) {
