@@ -30,6 +30,10 @@ var ErrOpenStore = errors.New("open sessions")
 type Service struct {
 	store *session.Store
 
+	// switching serialises Reload and SetMode, so neither loses the
+	// other's change while a runtime loads.
+	switching sync.Mutex
+
 	mu   sync.Mutex
 	opts Options // Flags are owned (cloned) and updated by switches
 	rt   *Runtime
@@ -133,6 +137,8 @@ func (s *Service) Choose(ctx context.Context, provider string) (*Runtime, error)
 // current: sessions get a new engine at their next run. A failed load keeps the old runtime. Errors: as
 // [Load]'s.
 func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runtime, error) {
+	s.switching.Lock()
+	defer s.switching.Unlock()
 	s.mu.Lock()
 	o := s.opts
 	o.Flags = maps.Clone(s.opts.Flags)
@@ -187,13 +193,17 @@ func (s *Service) SwitchProvider(ctx context.Context, name, model string) (*Runt
 }
 
 // SetMode switches the permission mode (plan, ask, auto-edit, yolo; the
-// aliases ParseMode accepts) for the sessions' next runs. Errors: an
-// unknown mode.
+// aliases ParseMode accepts) for the sessions' next runs. The mode is kept
+// as a command-line flag, so it outlasts reloads (a permission_mode saved
+// in a config file afterwards does not override it). Errors: an unknown
+// mode.
 func (s *Service) SetMode(mode string) error {
 	m, err := permission.ParseMode(mode)
 	if err != nil {
 		return err
 	}
+	s.switching.Lock()
+	defer s.switching.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rt := *s.rt

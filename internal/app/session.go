@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -34,7 +35,12 @@ type Session struct {
 	svc  *Service
 	opts SessionOptions
 
+	// build serialises engine (re)builds; a run holds no lock but sets
+	// running, and rebuilds, Use and a second run refuse while it is set.
+	build sync.Mutex
+
 	mu       sync.Mutex
+	running  bool
 	sess     *agent.Session
 	rt       *Runtime
 	gen      int
@@ -59,10 +65,13 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	return ls, nil
 }
 
-// engine returns the session's engine, rebuilt first when the service's
-// runtime changed since it was built (the session then records the new
-// provider and model).
+// engine returns the session's engine, built first (and the session's
+// provider and model recorded) when there is none or the service's
+// runtime changed since it was built. Errors: the engine's build, the
+// store's; a failed build leaves the old engine in place.
 func (ls *Session) engine(ctx context.Context) (*agent.Engine, error) {
+	ls.build.Lock()
+	defer ls.build.Unlock()
 	rt, gen := ls.svc.current()
 	ls.mu.Lock()
 	if ls.eng != nil && ls.gen == gen {
@@ -76,19 +85,28 @@ func (ls *Session) engine(ctx context.Context) (*agent.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ls.svc.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
+		closeEng()
+		return nil, fmt.Errorf("record the session's model: %w", err)
+	}
 	ls.mu.Lock()
-	old, rebuilt := ls.closeEng, ls.eng != nil
+	old := ls.closeEng
 	ls.eng, ls.closeEng, ls.rt, ls.gen = eng, closeEng, rt, gen
 	ls.mu.Unlock()
 	if old != nil {
 		old()
 	}
-	if rebuilt {
-		if err := ls.svc.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
-			return nil, err
-		}
-	}
 	return eng, nil
+}
+
+// idle returns agent.ErrBusy while a run of the session is going.
+func (ls *Session) idle() error {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.running {
+		return agent.ErrBusy
+	}
+	return nil
 }
 
 func (ls *Session) engineOptions(id string) EngineOptions {
@@ -100,7 +118,11 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 
 // Refresh rebuilds the engine now if the service's runtime changed (a
 // switch), so its errors show at once rather than at the next run.
+// Errors: agent.ErrBusy while a run is going, the build's.
 func (ls *Session) Refresh(ctx context.Context) error {
+	if err := ls.idle(); err != nil {
+		return err
+	}
 	_, err := ls.engine(ctx)
 	return err
 }
@@ -116,9 +138,21 @@ func (ls *Session) Run(ctx context.Context, parts []llm.Part, emit func(agent.Ev
 // RunWith is Run with engine-owned tools offered for this run only (e.g.
 // Ralph's complete_task for /implement). The session's engine is not
 // changed: the run uses a copy whose Config.EngineTools has extra
-// appended; the caller must not start another run of this session until
-// it returns.
+// appended. Errors: agent.ErrBusy when a run of this session is going,
+// the engine's build, the run's.
 func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	ls.mu.Lock()
+	if ls.running {
+		ls.mu.Unlock()
+		return nil, agent.ErrBusy
+	}
+	ls.running = true
+	ls.mu.Unlock()
+	defer func() {
+		ls.mu.Lock()
+		ls.running = false
+		ls.mu.Unlock()
+	}()
 	eng, err := ls.engine(ctx)
 	if err != nil {
 		return nil, err
@@ -151,8 +185,14 @@ func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 
 // Use switches the live session to stored session sess (a new
 // conversation, or one resumed), with a fresh engine; queued context and
-// the last answer are dropped.
+// the last answer are dropped. Errors: agent.ErrBusy while a run is
+// going, the build's.
 func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
+	if err := ls.idle(); err != nil {
+		return err
+	}
+	ls.build.Lock()
+	defer ls.build.Unlock()
 	rt, gen := ls.svc.current()
 	eng, closeEng, err := rt.Engine(ctx, ls.engineOptions(sess.ID))
 	if err != nil {

@@ -58,10 +58,11 @@ type ToolOutcome struct {
 // read tracking: the caller is a person who sees the file). args is a JSON
 // object (nil or "null": no arguments).
 //
-// Errors are infrastructure failures: the workspace or the permission
-// rules cannot be built (bad configuration), or the tool failed for a
-// reason of aidex's own (wrapping ErrInternal); everything about the call
-// itself is in the ToolOutcome.
+// Errors: the permission rules or mode cannot be applied (wrapping
+// ErrConfig), the workspace or the tools cannot be set up, or the tool
+// failed for a reason of aidex's own (wrapping ErrInternal; the outcome's
+// Result then says what it returned); everything about the call itself is
+// in the ToolOutcome.
 func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
@@ -80,7 +81,7 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	}
 	policy, err := rt.Policy(ws, o.UserAction, reg)
 	if err != nil {
-		return ToolOutcome{}, err
+		return ToolOutcome{}, configError{err}
 	}
 	env := tools.NewEnv(ws)
 	env.Grep = search.DefaultBackend()
@@ -199,6 +200,18 @@ func callRequest(c *agent.Call) permission.Request {
 // could not run for a reason of aidex's own (no workspace or checkpoint
 // store, a panic in the tool): a bug to report, not bad input.
 var ErrInternal = errors.New("aidex failed")
+
+// ErrConfig is wrapped by [Runtime.CallTool]'s error when the
+// configuration cannot be applied (a malformed permission rule, an
+// unknown mode): bad input the user fixes in the config or the flags.
+var ErrConfig = errors.New("bad configuration")
+
+// configError keeps the configuration's message and matches ErrConfig.
+type configError struct{ err error }
+
+func (e configError) Error() string        { return e.err.Error() }
+func (e configError) Unwrap() error        { return e.err }
+func (e configError) Is(target error) bool { return target == ErrConfig }
 
 // ErrInvalidCall is wrapped by [Runtime.ExplainCall]'s error when the
 // tool is unknown or its arguments are invalid.

@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
 )
 
 // runFlags are the root command's flags for a run.
@@ -177,8 +178,10 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	}
 	defer svc.Close()
 	sess, err := svc.Pick(ctx, f.resume, f.cont)
-	if err != nil {
+	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
 		return &ExitError{Code: ExitUsage, Err: err}
+	} else if err != nil {
+		return err // the store's I/O failure: exit 1
 	}
 	so := app.SessionOptions{MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
 		Client: app.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}

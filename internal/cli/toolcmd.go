@@ -55,10 +55,14 @@ workspace boundary refused it, 1 otherwise.`,
 				return err
 			}
 			out, err := rt.CallTool(cmd.Context(), pos[0], json.RawMessage(args), app.CallOptions{})
-			if errors.Is(err, app.ErrInternal) {
+			switch {
+			case errors.Is(err, app.ErrInternal):
+				_ = writeJSON(cmd.OutOrStdout(), out.Result)
 				return &ExitError{Code: ExitFailure, Err: err}
-			} else if err != nil {
+			case errors.Is(err, app.ErrConfig):
 				return &ExitError{Code: ExitUsage, Err: err}
+			case err != nil:
+				return err
 			}
 			if err := writeJSON(cmd.OutOrStdout(), out.Result); err != nil {
 				return err

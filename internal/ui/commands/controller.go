@@ -110,10 +110,15 @@ func (c *Controller) RunWith(ctx context.Context, parts []llm.Part, extra []agen
 // SetMode switches the permission mode (plan, ask, auto-edit, yolo) and
 // rebuilds the engine. Do not call it while a run is going.
 func (c *Controller) SetMode(ctx context.Context, mode string) error {
+	prev := c.svc.Mode()
 	if err := c.svc.SetMode(mode); err != nil {
 		return err
 	}
-	return c.live.Refresh(ctx)
+	if err := c.live.Refresh(ctx); err != nil {
+		_ = c.svc.SetMode(prev) // the engine still runs the old mode
+		return err
+	}
+	return nil
 }
 
 // NextMode returns the mode after cur in the Shift+Tab cycle

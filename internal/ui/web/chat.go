@@ -161,12 +161,14 @@ func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(),
 	}
 	ls.running = true
 	s.runs++
+	s.running.Add(1)
 	s.mu.Unlock()
 	release := func() {
 		s.mu.Lock()
 		ls.running, ls.cancel = false, nil
 		s.runs--
 		s.mu.Unlock()
+		s.running.Done()
 	}
 	if err := s.prepare(ctx, ls); err != nil {
 		release()

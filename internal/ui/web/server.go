@@ -73,6 +73,7 @@ type Server struct {
 	current string                  // the session the page works in ("" until the first chat)
 	live    map[string]*liveSession // sessions loaded in memory, by id
 	runs    int                     // chat runs in progress
+	running sync.WaitGroup          // one count per chat run, for Close
 
 	approvals approvals
 
@@ -120,24 +121,47 @@ func New(ctx context.Context, o Options) (*Server, error) {
 // Runtime returns the runtime in use (it changes on model switches).
 func (s *Server) Runtime() *app.Runtime { return s.svc.Runtime() }
 
-// Close cancels running chats and the Ralph run (waiting up to 10 seconds
-// for it to put its current task back to pending), stops the sessions'
-// background processes and closes the session store.
+// Close cancels running chats (waiting up to 10 seconds for them to save
+// their partial answers) and the Ralph run (likewise, for it to put its
+// current task back to pending), stops the sessions' background processes
+// and closes the session store.
 func (s *Server) Close() error {
 	s.closeRalph()
 	s.bgCancel()
 	s.mu.Lock()
-	for id, ls := range s.live {
+	for _, ls := range s.live {
 		if ls.cancel != nil {
 			ls.cancel()
 		}
-		if ls.live != nil && !ls.running {
+	}
+	s.mu.Unlock()
+	waitUntil(&s.running, closeRunsWait) // cancelled runs save what they have
+	s.mu.Lock()
+	for id, ls := range s.live {
+		if ls.live != nil {
 			ls.live.Close()
 		}
 		delete(s.live, id)
 	}
 	s.mu.Unlock()
 	return s.svc.Close()
+}
+
+// closeRunsWait bounds how long Close waits for cancelled chat runs to
+// save their partial answers.
+const closeRunsWait = 10 * time.Second
+
+// waitUntil waits for wg, at most d.
+func waitUntil(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // Handler returns the server's HTTP handler for a listener bound at addr
