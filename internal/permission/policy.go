@@ -289,7 +289,7 @@ func (p *Policy) checkOther(req Request, rules []Rule) Verdict {
 			return pathErrorVerdict(err)
 		}
 	}
-	m := func(r Rule) bool { return matchCommand(r.Pattern, req.Command) }
+	m, mAllow := subjectMatchers(req)
 	what := req.Tool
 	if req.Command != "" {
 		what = fmt.Sprintf("%s(%s)", req.Tool, truncate(req.Command, 120))
@@ -306,7 +306,7 @@ func (p *Policy) checkOther(req Request, rules []Rule) Verdict {
 	if p.mode == ModeYolo {
 		return builtin(Allow, "mode yolo", fmt.Sprintf("%s is allowed in yolo mode", what))
 	}
-	if r := firstRule(rules, Allow, req.Tool, m); r != nil {
+	if r := firstRule(rules, Allow, req.Tool, mAllow); r != nil {
 		return verdictFromRule(r, fmt.Sprintf("%s is allowed by the rule %s (from %s)", what, r, r.Source))
 	}
 	noun := "this tool"
