@@ -266,6 +266,9 @@ func (p *Policy) checkOnePath(tool string, write bool, abs string, rules []Rule)
 	if p.mode == ModePlan {
 		return builtin(Deny, "mode plan", fmt.Sprintf("plan mode is read-only: %s cannot change %s; switch to ask or auto-edit mode to make changes", tool, rel))
 	}
+	if why := p.ws.GitDirLookalike(abs); why != "" {
+		return builtin(Deny, RuleProtected, fmt.Sprintf("%s cannot change %s: %s", tool, rel, why))
+	}
 	if p.ws.IsProtectedWrite(abs) {
 		return builtin(Ask, RuleProtected, fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config); changing it always needs approval, in every mode", rel))
 	}
