@@ -45,7 +45,17 @@
 // /proc/self, /etc/shadow, ...) are refused even without confinement,
 // unless the user granted that location itself. Shell arguments that look
 // like paths, redirections and cd targets are resolved the same way from
-// every directory the line may be in.
+// every directory the line may be in, with ".." taken after the link it
+// follows, as the kernel does. A glob or brace expansion is expanded
+// against the real tree and every match resolved; a recursive command
+// (grep -r, rg -L, find -L, ls -R, du, cp -r, ...) over a folder holding a
+// symlink that leads out of the workspace is unknown, and so is one whose
+// walk or glob is too large to check.
+//
+// Writes that would make the workspace root look like a git directory (a
+// HEAD file; config, objects/, refs/ beside an existing HEAD) are denied
+// in every mode (Workspace.GitDirLookalike). URL subjects (web_fetch) are
+// matched in their normalised form (permission/urlnorm).
 //
 // # Who asks
 //

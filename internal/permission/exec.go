@@ -126,6 +126,8 @@ type argFindings struct {
 	outside   []string
 	cred      bool
 	protWrite []string // arguments inside .git, .aidex, ... (IsProtectedWrite)
+	unsure    []string // why the arguments cannot be confined (too many matches, a walk through a link out)
+	dirs      []string // the existing directories the arguments name (resolved)
 }
 
 // commandCheck decides one simple command of a line.
@@ -192,6 +194,10 @@ func (k *commandCheck) unsure(f argFindings) (CommandVerdict, bool) {
 		return k.builtin(p.unsureDecision(), RuleConfinement,
 			fmt.Sprintf("%s uses %s, outside the workspace %s; commands touching paths outside the workspace need approval (grant a directory with --add-dir)",
 				k.text, strings.Join(f.outside, ", "), p.ws.Root())), true
+	}
+	if len(f.unsure) > 0 {
+		return k.builtin(p.unsureDecision(), RuleConfinement,
+			fmt.Sprintf("%s cannot be confined to the workspace: %s; it needs approval and no rule can allow it", k.text, strings.Join(f.unsure, "; "))), true
 	}
 	return CommandVerdict{}, false
 }

@@ -19,7 +19,7 @@ func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
 			continue
 		}
 		for _, b := range append([]string(nil), st.bases...) {
-			if abs, err := p.ws.resolve(joinBase(b, w.Value)); err == nil && !containsStr(st.bases, abs) {
+			if abs, err := p.ws.resolve(physicalJoin(b, w.Value)); err == nil && !containsStr(st.bases, abs) {
 				if len(st.bases) >= maxBases {
 					st.overflow = true
 					return
@@ -67,6 +67,9 @@ func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 			return f
 		}
 	}
+	if len(f.outside) == 0 {
+		p.checkRecursion(sc, st, &f)
+	}
 	return f
 }
 
@@ -90,7 +93,9 @@ func (p *Policy) checkCandidate(c shell.PathArg, st *execState, f *argFindings) 
 		f.cred = true
 	}
 	if !c.Literal {
-		p.checkPattern(v, c.Shown, f)
+		if p.checkPattern(v, c.Shown, f); f.protected == nil && len(f.outside) == 0 {
+			p.checkGlob(v, c.Shown, st, f)
+		}
 		return
 	}
 	if st.overflow && !filepath.IsAbs(v) {
@@ -98,20 +103,7 @@ func (p *Policy) checkCandidate(c shell.PathArg, st *execState, f *argFindings) 
 		return
 	}
 	for _, b := range st.bases {
-		abs, err := p.ws.resolve(joinBase(b, v))
-		if err == nil {
-			if p.ws.IsProtectedWrite(abs) {
-				f.protWrite = append(f.protWrite, c.Shown)
-			}
-			continue
-		}
-		var pe *PathError
-		switch {
-		case errors.As(err, &pe) && errors.Is(err, ErrProtected):
-			f.protected = pe
-			return
-		case errors.Is(err, ErrOutsideWorkspace):
-			f.outside = append(f.outside, c.Shown)
+		if p.judgeArgPath(physicalJoin(b, v), c.Shown, f) {
 			return
 		}
 	}
@@ -128,10 +120,11 @@ func homeRest(v string) (string, bool) {
 	return "", false
 }
 
-// checkPattern judges a non-literal or globbed path by its literal prefix.
+// checkPattern judges a non-literal or globbed absolute path by its
+// literal prefix (checkGlob then judges what it matches).
 func (p *Policy) checkPattern(pat, shown string, f *argFindings) {
 	if !filepath.IsAbs(pat) {
-		return // relative globs expand inside the current directory
+		return // relative: checkGlob judges the matches
 	}
 	prefix := pat
 	if i := strings.IndexAny(prefix, "*?["); i >= 0 {
@@ -228,7 +221,7 @@ func (k targetCheck) literal(v string, rules []Rule, st *execState) CommandVerdi
 	}
 	worst := CommandVerdict{Decision: Allow}
 	for _, b := range st.bases {
-		abs, err := p.ws.resolve(joinBase(b, v))
+		abs, err := p.ws.resolve(physicalJoin(b, v))
 		if err != nil {
 			if errors.Is(err, ErrOutsideWorkspace) {
 				return k.outside()

@@ -2,12 +2,12 @@ package permission
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission/shell"
+	"github.com/zelvior/aidex/internal/permission/urlnorm"
 )
 
 // SuggestRule returns an allow rule for "always allow in this project"
@@ -27,8 +27,8 @@ func (p *Policy) SuggestRule(req Request) string {
 	case kind.Read, kind.Write:
 		return p.suggestPath(req)
 	case kind.Network:
-		u, err := url.Parse(req.Command)
-		if err != nil || u.Scheme == "" || u.Host == "" {
+		u, err := urlnorm.Parse(req.Command)
+		if err != nil {
 			return ""
 		}
 		return fmt.Sprintf("%s(%s://%s/*)", normalizeTool(req.Tool), u.Scheme, u.Host)

@@ -266,6 +266,9 @@ func (p *Policy) checkOnePath(tool string, write bool, abs string, rules []Rule)
 	if p.mode == ModePlan {
 		return builtin(Deny, "mode plan", fmt.Sprintf("plan mode is read-only: %s cannot change %s; switch to ask or auto-edit mode to make changes", tool, rel))
 	}
+	if why := p.ws.GitDirLookalike(abs); why != "" {
+		return builtin(Deny, RuleProtected, fmt.Sprintf("%s cannot change %s: %s", tool, rel, why))
+	}
 	if p.ws.IsProtectedWrite(abs) {
 		return builtin(Ask, RuleProtected, fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config); changing it always needs approval, in every mode", rel))
 	}
@@ -289,7 +292,7 @@ func (p *Policy) checkOther(req Request, rules []Rule) Verdict {
 			return pathErrorVerdict(err)
 		}
 	}
-	m := func(r Rule) bool { return matchCommand(r.Pattern, req.Command) }
+	m, mAllow := subjectMatchers(req)
 	what := req.Tool
 	if req.Command != "" {
 		what = fmt.Sprintf("%s(%s)", req.Tool, truncate(req.Command, 120))
@@ -306,7 +309,7 @@ func (p *Policy) checkOther(req Request, rules []Rule) Verdict {
 	if p.mode == ModeYolo {
 		return builtin(Allow, "mode yolo", fmt.Sprintf("%s is allowed in yolo mode", what))
 	}
-	if r := firstRule(rules, Allow, req.Tool, m); r != nil {
+	if r := firstRule(rules, Allow, req.Tool, mAllow); r != nil {
 		return verdictFromRule(r, fmt.Sprintf("%s is allowed by the rule %s (from %s)", what, r, r.Source))
 	}
 	noun := "this tool"

@@ -192,3 +192,55 @@ func (w *Workspace) gitdirTarget() string {
 	}
 	return canonicalMaybe(target)
 }
+
+// gitDirNames are the entries git needs besides HEAD to take a directory
+// for a git directory (objects/, refs/) and what it reads there (config,
+// packed-refs).
+var gitDirNames = [...]string{"config", "objects", "refs", "packed-refs"}
+
+// GitDirLookalike returns why writing abs would make the workspace root
+// look like a git directory, or "": git takes a directory holding a HEAD
+// file, objects/ and refs/ for a (bare) repository and then reads its
+// config, whose core.fsmonitor, pager and diff drivers run programs on
+// the next `git status` or `git diff --no-index`, the user's own too. So
+// <root>/HEAD is never written, and while the root holds a HEAD (a bare
+// repository, or one written by other means) neither are <root>/config,
+// <root>/packed-refs or anything in <root>/objects or <root>/refs. Names
+// compare without case. A config/ directory is not affected unless HEAD
+// is there; subdirectories are not affected (aidex runs git with
+// safe.bareRepository=explicit, so it never takes one for a repository).
+func (w *Workspace) GitDirLookalike(abs string) string {
+	rel, err := filepath.Rel(w.root, filepath.Clean(abs))
+	if err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	comps := splitComponents(rel)
+	if len(comps) == 0 {
+		return ""
+	}
+	first := comps[0]
+	if len(comps) == 1 && strings.EqualFold(first, "HEAD") {
+		return "a HEAD file in the workspace root would make it look like a git directory, whose config git would then run programs from"
+	}
+	for _, n := range gitDirNames {
+		if strings.EqualFold(first, n) && (len(comps) == 1 || n == "objects" || n == "refs") && w.rootHasHEAD() {
+			return "the workspace root holds a HEAD file, and " + n + " beside it makes the root a git directory whose config git would run programs from"
+		}
+	}
+	return ""
+}
+
+// rootHasHEAD reports whether the workspace root holds an entry named HEAD
+// (in any case).
+func (w *Workspace) rootHasHEAD() bool {
+	entries, err := os.ReadDir(w.root)
+	if err != nil {
+		return true // fail closed
+	}
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), "HEAD") {
+			return true
+		}
+	}
+	return false
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/zelvior/aidex/internal/permission/urlnorm"
 )
 
 // Decision is the outcome of a permission check. The zero value is invalid
@@ -126,7 +127,10 @@ func ParseRule(s string) (Rule, error) {
 	}
 	if tool == CommandTool {
 		pattern = normalizeCommandPattern(pattern)
-	} else if pattern != "" && !doublestar.ValidatePattern(pattern) {
+	} else if strings.Contains(pattern, "://") {
+		pattern = urlnorm.Pattern(pattern) // matched against normalised URLs (subjectMatchers)
+	}
+	if tool != CommandTool && pattern != "" && !doublestar.ValidatePattern(pattern) {
 		return bad(fmt.Sprintf("bad glob pattern %q", pattern))
 	}
 	return Rule{Tool: tool, Pattern: pattern}, nil

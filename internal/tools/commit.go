@@ -3,11 +3,9 @@ package tools
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // Change is one file change for Env.Commit.
@@ -26,7 +24,8 @@ type Change struct {
 }
 
 // Commit writes a change: size cap (MaxWriteBytes), checkpoint, atomic
-// write (parent directories created), read stamp updated. It returns the
+// write confined to the workspace (WriteAtomic; parent directories
+// created), read stamp updated. It returns the
 // unified diff (MakeDiff). With DryRun it only returns the diff. Failures
 // are ready Results (CategoryValidation for the size cap, else
 // CategoryExecution); nothing is written then.
@@ -43,7 +42,7 @@ func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	if r := env.Checkpoint(ctx, c.Abs, c.Old, c.Existed); r != nil {
 		return "", r
 	}
-	if err := os.MkdirAll(filepath.Dir(c.Abs), 0o755); err != nil {
+	if err := env.MkdirAll(filepath.Dir(c.Abs), 0o755); err != nil {
 		r := Failf(CategoryExecution, "cannot create the parent directory of %s: %v", rel, err)
 		return "", &r
 	}
@@ -51,11 +50,11 @@ func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := atomicfile.WriteFile(c.Abs, c.New, perm); err != nil {
+	if err := env.WriteAtomic(c.Abs, c.New, perm); err != nil {
 		r := Failf(CategoryExecution, "cannot write %s (the old content is intact): %v", rel, err)
 		return "", &r
 	}
-	if fi, err := os.Stat(c.Abs); err == nil {
+	if fi, err := env.Stat(c.Abs); err == nil {
 		if err := env.MarkRead(ctx, c.Abs, c.New, fi.ModTime()); err != nil {
 			r := Failf(CategoryExecution, "wrote %s but could not record it: %v", rel, err)
 			return "", &r

@@ -35,4 +35,8 @@
 //
 // Paths given by the model are confined by a [Resolver] (satisfied by
 // *permission.Workspace); a refusal is a Result with [CategorySecurity].
+// The file operations on a resolved path ([Env.Stat], [Env.ReadRegular],
+// [Env.WriteAtomic], [Env.Rename], [Env.Remove], ...) go through os.Root
+// at the workspace root or granted directory that holds it, so a symlink
+// swapped into the path after Resolve cannot make the open escape.
 package tools

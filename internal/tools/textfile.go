@@ -3,10 +3,7 @@ package tools
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
-	"os"
 )
 
 // Size limits of the file tools.
@@ -46,7 +43,7 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 		r := Failf(cat, format, args...)
 		return nil, &r
 	}
-	fi, err := os.Stat(abs)
+	fi, err := env.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fail(CategoryNotFound, "%s does not exist%s", rel, notFoundHint)
@@ -61,7 +58,7 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 		return fail(CategoryValidation, "%s is %d bytes, over the %d MiB limit of the file tools: "+
 			"use run_command (e.g. grep -n, sed -n '100,200p') to look into it", rel, fi.Size(), MaxReadBytes>>20)
 	}
-	content, fi, err := ReadRegular(abs)
+	content, fi, err := env.ReadRegular(abs)
 	if err != nil {
 		return fail(CategoryExecution, "cannot read %s: %v", rel, err)
 	}
@@ -70,32 +67,6 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 			"the file tools handle text only", rel, len(content))
 	}
 	return &TextFile{Abs: abs, Rel: rel, Content: content, Info: fi}, nil
-}
-
-// ReadRegular opens abs, checks again that it is a regular file (it could
-// have been swapped for a FIFO since the Stat) and reads at most
-// MaxReadBytes.
-func ReadRegular(abs string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(b) > MaxReadBytes {
-		return nil, nil, fmt.Errorf("file grew past %d MiB while reading", MaxReadBytes>>20)
-	}
-	return b, fi, nil
 }
 
 // IsBinary reports whether b looks binary: a NUL byte within its first

@@ -12,7 +12,10 @@
 // otherwise non-public address is refused. The check runs at dial time on
 // the resolved address (net.Dialer.Control), so a redirect or a DNS name
 // (re)bound to 127.0.0.1 is refused too. Environment proxies are not used:
-// a proxy would resolve names itself and defeat that check.
+// a proxy would resolve names itself and defeat that check. Every URL,
+// redirects included, is normalised by permission/urlnorm first (the form
+// the permission rules were matched against) and that form is checked and
+// fetched: no user information is sent.
 package webfetch
 
 import (
@@ -29,6 +32,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zelvior/aidex/internal/permission/urlnorm"
 )
 
 // Defaults and limits.
@@ -149,11 +154,23 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if f.o.MaxRedirects < 0 || len(via) > f.o.MaxRedirects {
 		return fmt.Errorf("stopped after %d redirects (last to %s)", len(via), req.URL.Redacted())
 	}
-	return f.checkURL(req.URL)
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return f.checkURL(req.URL)
+	}
+	u, err := urlnorm.Parse(req.URL.String())
+	if err != nil {
+		return fmt.Errorf("redirect to an invalid URL %s: %w", req.URL.Redacted(), err)
+	}
+	if err := f.checkURL(u); err != nil {
+		return err
+	}
+	req.URL, req.Host = u, ""
+	return nil
 }
 
 // checkURL refuses non-http(s) URLs and literal disallowed hosts early,
-// with a clear message (the dial check catches resolved names).
+// with a clear message (the dial check catches resolved names). u is
+// normalised (urlnorm) for http(s).
 func (f *Fetcher) checkURL(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("only http and https URLs can be fetched, not %q", u.Scheme)
@@ -237,7 +254,7 @@ type Page struct {
 // body), timeouts, and bodies over MaxDownloadBytes (cut, not an error,
 // for text: Truncated is set).
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, format Format, maxBytes int) (Page, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
+	u, err := urlnorm.Parse(rawURL)
 	if err != nil {
 		return Page{}, fmt.Errorf("invalid URL %q: %w", rawURL, err)
 	}

@@ -260,3 +260,30 @@ func BenchmarkConvertMarkdown(b *testing.B) {
 		}
 	}
 }
+
+// TestFetchNormalisesURL is hole 11 of issue 22: the fetcher checks and
+// fetches the same normalised URL the permission rules were matched
+// against: no user information is sent, dot segments are removed, and
+// spellings of a private host are refused before any connection.
+func TestFetchNormalisesURL(t *testing.T) {
+	var gotPath, gotAuth string
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		gotPath, gotAuth = r.URL.Path, r.Header.Get("Authorization")
+		htmlHandler(w, r)
+	})
+	f := newFetcher(Options{}, func(a netip.Addr) bool { return a == netip.MustParseAddr("127.0.0.1") })
+	raw := " " + strings.Replace(srv.URL, "http://127.0.0.1", "HTTP://u:pw@127.0.0.1.", 1) + "/a/../x#frag"
+	p, err := f.Fetch(context.Background(), raw, "", 0)
+	require.NoError(t, err)
+	require.Equal(t, "/x", gotPath)
+	require.Empty(t, gotAuth, "user information from the URL must not be sent")
+	require.Equal(t, srv.URL+"/x", p.URL)
+
+	strict := New(Options{})
+	for _, u := range []string{"http://LOCALHOST../", "http://localhost%2E/", "http://[::ffff:7f00:1]/", "http://127.0.0.1./",
+		"http://u@localhost/", "http://ｌｏｃａｌｈｏｓｔ/", "http://a.localhost./"} {
+		_, err := strict.Fetch(context.Background(), u, "", 0)
+		require.ErrorIs(t, err, ErrPrivateAddress, u)
+		require.ErrorContains(t, err, "web_fetch_allow_private", u)
+	}
+}

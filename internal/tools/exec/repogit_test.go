@@ -7,8 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/tools/proc"
 )
 
 // A repository's own fsmonitor, pager and filter programs must not run
@@ -44,10 +45,12 @@ func TestRunCommandNeutralisesRepoGitPrograms(t *testing.T) {
 			t.Fatalf("%q ran a program from the repository's config (%s)", c, r.Output)
 		}
 	}
-	if got := repoGitEnv(context.Background(), ws, []string{"GIT_CONFIG_COUNT=1"}); !strings.Contains(strings.Join(got, " "), "GIT_CONFIG_COUNT=5") {
-		t.Errorf("overrides do not follow the user's own GIT_CONFIG_COUNT: %v", got)
+	env := proc.ChildEnviron([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=evil"}, nil)
+	got, err := proc.RepoGitEnviron(context.Background(), ws, env)
+	if err != nil || proc.EnvValue(got, "GIT_CONFIG_VALUE_0") == "evil" || proc.EnvValue(got, "GIT_CONFIG_COUNT") == "" {
+		t.Errorf("overrides: %v %v", got, err)
 	}
-	if got := repoGitEnv(context.Background(), outside, nil); got != nil {
-		t.Errorf("overrides outside a repository: %v", got)
+	if got, err := proc.RepoGitEnviron(context.Background(), outside, env); err != nil || len(got) != len(env) {
+		t.Errorf("overrides outside a repository: %v %v", got, err)
 	}
 }

@@ -43,7 +43,7 @@ func (o Options) runBackground(env *tools.Env, a runBackgroundArgs) tools.Result
 		return tools.Failf(tools.CategoryNotFound, "run_background_process: %v", err)
 	}
 	environ := o.environ()
-	environ = append(environ, repoGitEnv(context.Background(), dir, environ)...)
+	environ = gitSafeEnviron(context.Background(), dir, environ)
 	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: environ})
 	switch {
 	case errors.Is(err, ErrTableClosed):

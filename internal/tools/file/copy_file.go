@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
@@ -23,7 +22,7 @@ func copyFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 		return *res
 	}
 	srel := env.Rel(src)
-	fi, err := os.Stat(src)
+	fi, err := env.Stat(src)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return tools.Failf(tools.CategoryNotFound, "source %s does not exist", srel)
@@ -36,7 +35,7 @@ func copyFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 	case fi.Size() > tools.MaxWriteBytes:
 		return tools.Failf(tools.CategoryValidation, "%s is %d bytes, over the %d MiB limit of copy_file", srel, fi.Size(), tools.MaxWriteBytes>>20)
 	}
-	content, _, err := tools.ReadRegular(src)
+	content, _, err := env.ReadRegular(src)
 	if err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot read %s: %v", srel, err)
 	}
@@ -48,7 +47,7 @@ func copyFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 	if res := env.Checkpoint(ctx, dst, nil, false); res != nil {
 		return *res
 	}
-	if err := writeNew(dst, content, fi.Mode().Perm()); err != nil {
+	if err := env.CreateNew(dst, content, fi.Mode().Perm()); err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot copy %s to %s: %v", srel, drel, err)
 	}
 	meta := &tools.Meta{Path: drel, Files: []string{drel}}

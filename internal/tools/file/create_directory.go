@@ -3,7 +3,6 @@ package file
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
@@ -21,13 +20,13 @@ func createDir(env *tools.Env, path string) tools.Result {
 		return *res
 	}
 	rel := env.Rel(abs)
-	if fi, err := os.Stat(abs); err == nil {
+	if fi, err := env.Stat(abs); err == nil {
 		if fi.IsDir() {
 			return tools.Success(fmt.Sprintf("Directory %s already exists", rel), &tools.Meta{Path: rel})
 		}
 		return tools.Failf(tools.CategoryValidation, "%s exists and is not a directory", rel)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	if err := env.MkdirAll(abs, 0o755); err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot create directory %s: %v", rel, err)
 	}
 	return tools.Success(fmt.Sprintf("Created directory %s", rel), &tools.Meta{Path: rel})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/zelvior/aidex/internal/kind"
@@ -27,19 +26,19 @@ func deleteFile(ctx context.Context, env *tools.Env, path string) tools.Result {
 		return *res
 	}
 	rel := env.Rel(abs)
-	fi, err := os.Lstat(abs)
+	fi, err := env.Lstat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return tools.Failf(tools.CategoryNotFound, "%s does not exist", rel)
 	case err != nil:
 		return tools.Failf(tools.CategoryExecution, "cannot stat %s: %v", rel, err)
 	case isLink:
-		if err := os.Remove(abs); err != nil {
+		if err := env.Remove(abs); err != nil {
 			return tools.Failf(tools.CategoryExecution, "cannot remove symlink %s: %v", rel, err)
 		}
 		return tools.Success(fmt.Sprintf("Removed the symlink %s (its target is untouched)", rel), &tools.Meta{Path: rel})
 	case fi.IsDir():
-		if err := os.Remove(abs); err != nil {
+		if err := env.Remove(abs); err != nil {
 			if errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
 				return tools.Failf(tools.CategoryValidation, "directory %s is not empty: delete_file removes files and "+
 					"empty directories only; delete the files in it first", rel)
@@ -50,7 +49,7 @@ func deleteFile(ctx context.Context, env *tools.Env, path string) tools.Result {
 	case !fi.Mode().IsRegular():
 		return tools.Failf(tools.CategoryValidation, "%s is not a regular file (%s); delete_file will not remove it", rel, fi.Mode().Type())
 	}
-	content, _, err := tools.ReadRegular(abs)
+	content, _, err := env.ReadRegular(abs)
 	if err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot read %s to checkpoint it (nothing was deleted): %v", rel, err)
 	}
@@ -62,7 +61,7 @@ func deleteFile(ctx context.Context, env *tools.Env, path string) tools.Result {
 	if res := env.Checkpoint(ctx, abs, content, true); res != nil {
 		return *res
 	}
-	if err := os.Remove(abs); err != nil {
+	if err := env.Remove(abs); err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot delete %s: %v", rel, err)
 	}
 	env.Forget(ctx, abs)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
@@ -34,7 +33,7 @@ func editFile(ctx context.Context, env *tools.Env, a editArgs) tools.Result {
 	if res != nil {
 		return *res
 	}
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) && a.OldString == "" {
+	if _, err := env.Stat(abs); errors.Is(err, fs.ErrNotExist) && a.OldString == "" {
 		return writeFile(ctx, env, writeArgs{Path: a.Path, Content: a.NewString})
 	}
 	tf, res := loadForEdit(ctx, env, a.Path)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,6 +31,7 @@ func listDirectoryDef() tools.Def {
 }
 
 type lister struct {
+	env   *tools.Env
 	ctx   context.Context
 	ig    *walk.Ignores
 	b     strings.Builder
@@ -46,7 +46,7 @@ func listDir(ctx context.Context, env *tools.Env, a listArgs) tools.Result {
 		return *res
 	}
 	depth := min(max(a.Depth, 1), maxListDepth)
-	l := &lister{ctx: ctx, ig: walk.NewIgnores(abs), depth: depth}
+	l := &lister{env: env, ctx: ctx, ig: walk.NewIgnores(abs), depth: depth}
 	rel := env.Rel(abs)
 	fmt.Fprintf(&l.b, "%s/\n", strings.TrimSuffix(rel, "/"))
 	l.list(abs, 1)
@@ -64,7 +64,7 @@ func listDir(ctx context.Context, env *tools.Env, a listArgs) tools.Result {
 }
 
 func (l *lister) list(dir string, level int) {
-	entries, err := os.ReadDir(dir)
+	entries, err := l.env.ReadDir(dir)
 	if err != nil {
 		fmt.Fprintf(&l.b, "%s(cannot read: %v)\n", strings.Repeat("  ", level), err)
 		return
@@ -94,7 +94,7 @@ func (l *lister) list(dir string, level int) {
 		indent := strings.Repeat("  ", level)
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
+			target, _ := l.env.Readlink(p)
 			fmt.Fprintf(&l.b, "%s%s -> %s\n", indent, e.Name(), target)
 		case e.IsDir():
 			fmt.Fprintf(&l.b, "%s%s/\n", indent, e.Name())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"syscall"
 
@@ -25,7 +24,7 @@ func moveFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 		return *res
 	}
 	srel := env.Rel(src)
-	fi, err := os.Lstat(src)
+	fi, err := env.Lstat(src)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return tools.Failf(tools.CategoryNotFound, "source %s does not exist", srel)
@@ -43,7 +42,7 @@ func moveFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 	drel := env.Rel(dst)
 	var content []byte
 	if !isLink {
-		if content, _, err = tools.ReadRegular(src); err != nil {
+		if content, _, err = env.ReadRegular(src); err != nil {
 			return tools.Failf(tools.CategoryExecution, "cannot read %s to checkpoint it (nothing was moved): %v", srel, err)
 		}
 		if res := env.Checkpoint(ctx, src, content, true); res != nil {
@@ -53,10 +52,10 @@ func moveFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 			return *res
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := env.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return tools.Failf(tools.CategoryExecution, "cannot create the parent directory of %s: %v", drel, err)
 	}
-	if err := os.Rename(src, dst); err != nil {
+	if err := env.Rename(src, dst); err != nil {
 		if isLink || !errors.Is(err, syscall.EXDEV) {
 			return tools.Failf(tools.CategoryExecution, "cannot move %s to %s: %v", srel, drel, err)
 		}
@@ -70,11 +69,11 @@ func moveFile(ctx context.Context, env *tools.Env, a srcDstArgs) tools.Result {
 
 // copyAcross finishes a move across file systems: write dst, remove src.
 func copyAcross(env *tools.Env, src, dst string, content []byte, perm fs.FileMode) *tools.Result {
-	if err := writeNew(dst, content, perm); err != nil {
+	if err := env.CreateNew(dst, content, perm); err != nil {
 		r := tools.Failf(tools.CategoryExecution, "cannot move %s to %s: %v", env.Rel(src), env.Rel(dst), err)
 		return &r
 	}
-	if err := os.Remove(src); err != nil {
+	if err := env.Remove(src); err != nil {
 		r := tools.Failf(tools.CategoryExecution, "copied %s to %s but cannot remove the source: %v", env.Rel(src), env.Rel(dst), err)
 		return &r
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/zelvior/aidex/internal/tools"
@@ -16,7 +15,7 @@ func dirOf(env *tools.Env, p string) (string, *tools.Result) {
 	if res != nil {
 		return "", res
 	}
-	fi, err := os.Stat(abs)
+	fi, err := env.Stat(abs)
 	var r tools.Result
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -43,7 +42,7 @@ type srcDstArgs struct {
 // existing loads the file at abs for a change: (nil, nil) when it does not
 // exist, a Result when it cannot be changed or was not read first.
 func existing(ctx context.Context, env *tools.Env, abs string) (*tools.TextFile, *tools.Result) {
-	fi, err := os.Stat(abs)
+	fi, err := env.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -81,7 +80,7 @@ func resolveEntry(env *tools.Env, param, p string) (string, bool, *tools.Result)
 		return "", false, res
 	}
 	entry := filepath.Join(dir, base)
-	if fi, err := os.Lstat(entry); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	if fi, err := env.Lstat(entry); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return entry, true, nil
 	}
 	return target, false, nil
@@ -94,7 +93,7 @@ func destination(env *tools.Env, p, srcAbs string) (string, *tools.Result) {
 	if res != nil {
 		return "", res
 	}
-	if fi, err := os.Stat(dst); err == nil && fi.IsDir() {
+	if fi, err := env.Stat(dst); err == nil && fi.IsDir() {
 		if dst, res = env.Resolve("destination", filepath.Join(p, filepath.Base(srcAbs))); res != nil {
 			return "", res
 		}
@@ -103,29 +102,9 @@ func destination(env *tools.Env, p, srcAbs string) (string, *tools.Result) {
 		r := tools.Failf(tools.CategoryValidation, "source and destination are the same file (%s); nothing to do", env.Rel(dst))
 		return "", &r
 	}
-	if _, err := os.Lstat(dst); err == nil {
+	if _, err := env.Lstat(dst); err == nil {
 		r := tools.Failf(tools.CategoryValidation, "destination %s already exists: delete it first or choose another name", env.Rel(dst))
 		return "", &r
 	}
 	return dst, nil
-}
-
-func writeNew(dst string, content []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		os.Remove(dst)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(dst)
-		return err
-	}
-	return nil
 }

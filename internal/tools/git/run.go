@@ -3,7 +3,6 @@ package git
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,24 +21,16 @@ const (
 	maxRefLen          = 256
 )
 
-// gitSafetyArgs come before every git subcommand the tools run. They switch
-// off everything a repository's own config could make git execute:
-// fsmonitor and hooks (core.hooksPath=/dev/null, which also covers
-// commit's pre-commit/commit-msg/post-commit and checkout's post-checkout
-// hooks), pagers, external diff programs, signing programs and automatic
-// maintenance. Filter drivers (.gitattributes "filter=x" with
-// filter.x.clean/smudge/process in the repo config) are neutralised per
-// call by filterOverrides. --literal-pathspecs makes paths plain file names
-// (no ":(glob)" magic).
+// gitSafetyArgs come before every git subcommand the tools run: no
+// signing (the tools never sign), no automatic maintenance, no colour or
+// pager, and --literal-pathspecs makes paths plain file names (no
+// ":(glob)" magic). The program-running settings (fsmonitor, hooks,
+// pager, drivers, ...) are neutralised in git's environment, for the
+// tools as for every command aidex starts: proc.ChildEnviron and
+// proc.RepoGitEnviron.
 var gitSafetyArgs = [...]string{
-	"-c", "core.fsmonitor=",
-	"-c", "core.hooksPath=" + os.DevNull,
-	"-c", "core.pager=cat",
-	"-c", "diff.external=",
-	"-c", "core.sshCommand=",
 	"-c", "commit.gpgSign=false",
 	"-c", "tag.gpgSign=false",
-	"-c", "log.showSignature=false",
 	"-c", "gc.auto=0",
 	"-c", "maintenance.auto=false",
 	"-c", "color.ui=false",
@@ -57,8 +48,9 @@ type gitRun struct {
 
 func (g gitRun) failed() bool { return g.res != nil || g.exitCode != 0 }
 
-// git runs "git <safety args> <filter overrides> args..." in the workspace
-// root with stdin (if any) as input.
+// git runs "git <safety args> args..." in the workspace root with stdin
+// (if any) as input, in an environment that neutralises the repository's
+// program settings (proc.RepoGitEnviron).
 func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitRun {
 	if env == nil || env.Workspace == nil {
 		r := tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for git tools")
@@ -70,13 +62,12 @@ func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitR
 		return gitRun{res: &r}
 	}
 	root := env.Workspace.Root()
-	environ := proc.GitEnviron()
-	overrides, res := filterOverrides(ctx, bin, root, environ)
-	if res != nil {
-		return gitRun{res: res}
+	environ, err := proc.RepoGitEnviron(ctx, root, proc.GitEnviron())
+	if err != nil {
+		r := tools.Failf(tools.CategorySecurity, "git was not run: %v", err)
+		return gitRun{res: &r}
 	}
 	argv := append([]string{bin}, gitSafetyArgs[:]...)
-	argv = append(argv, overrides...)
 	argv = append(argv, args...)
 	o := proc.Run(ctx, proc.Spec{Argv: argv, Dir: root, Env: environ, Stdin: stdin, Timeout: gitTimeout})
 	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.ExitCode < 0 {
@@ -84,48 +75,6 @@ func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitR
 		return gitRun{res: &r}
 	}
 	return gitRun{out: o.Output, cut: o.Truncated, exitCode: o.ExitCode}
-}
-
-// filterOverrides returns "-c filter.<name>.clean=" (and smudge, process)
-// for every filter driver the repository's own config (.git/config, its
-// includes, worktree config) defines, so no repository-provided filter
-// program runs. Drivers from the user's global and the system config
-// (git-lfs) are trusted and kept. A driver name git's -c syntax cannot
-// express is refused.
-func filterOverrides(ctx context.Context, bin, root string, environ []string) ([]string, *tools.Result) {
-	argv := append([]string{bin}, gitSafetyArgs[:]...)
-	argv = append(argv, "config", "--show-scope", "--null", "--name-only", "--get-regexp", `^filter\.`)
-	o := proc.Run(ctx, proc.Spec{Argv: argv, Dir: root, Env: environ, Timeout: 10 * time.Second, MaxChars: 1 << 20})
-	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.ExitCode > 1 || o.Truncated {
-		r := tools.Failf(tools.CategoryExecution, "git config could not be read, so git was not run: %s", strings.TrimSpace(o.Output))
-		return nil, &r
-	}
-	fields := strings.Split(o.Output, "\x00")
-	seen := map[string]bool{}
-	var out []string
-	for i := 0; i+1 < len(fields); i += 2 {
-		scope, name := fields[i], fields[i+1]
-		if scope == "global" || scope == "system" {
-			continue
-		}
-		rest, ok := strings.CutPrefix(name, "filter.")
-		dot := strings.LastIndexByte(rest, '.')
-		if !ok || dot <= 0 || seen[rest[:dot]] {
-			continue
-		}
-		drv := rest[:dot]
-		seen[drv] = true
-		if strings.ContainsAny(drv, "=\n\r\x00") {
-			r := tools.Failf(tools.CategorySecurity, "the repository config defines a filter driver named %q that aidex cannot "+
-				"disable safely; git was not run. Remove it from .git/config", drv)
-			return nil, &r
-		}
-		for _, k := range [...]string{"clean", "smudge", "process"} {
-			out = append(out, "-c", "filter."+drv+"."+k+"=")
-		}
-		out = append(out, "-c", "filter."+drv+".required=false")
-	}
-	return out, nil
 }
 
 // gitFail turns a failed git run into a Result with git's message.

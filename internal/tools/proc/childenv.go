@@ -94,7 +94,8 @@ var keepEnvNames = [...]string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG
 // (usually os.Environ()) without credentials (SecretEnvName names and
 // values that look like well-known tokens, unless the name is in keep,
 // compared ignoring case) and with NO_COLOR=1, GIT_TERMINAL_PROMPT=0,
-// PAGER=cat and GIT_PAGER=cat set. Entries are "NAME=value"; malformed
+// PAGER=cat and GIT_PAGER=cat set, and git's program-running settings
+// neutralised (withGitNeutralised). Entries are "NAME=value"; malformed
 // entries are dropped. The result is a new slice.
 func ChildEnviron(base []string, keep []string) []string {
 	out := make([]string, 0, len(base)+len(childEnvOverrides))
@@ -120,7 +121,7 @@ func ChildEnviron(base []string, keep []string) []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, childEnvOverrides[:]...)
+	return withGitNeutralised(append(out, childEnvOverrides[:]...))
 }
 
 // sameEnvName compares variable names as the OS does (ignoring case).

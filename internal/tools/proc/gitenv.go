@@ -9,21 +9,22 @@ import (
 // point git at another repository, index or config, or run programs.
 var gitEnvDrop = [...]string{
 	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
 	"GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS",
 	"GIT_EXEC_PATH", "GIT_NAMESPACE", "GIT_COMMON_DIR", "GIT_PROXY_COMMAND", "GIT_TRACE", "GIT_ATTR_SOURCE",
 }
 
 // GitEnviron returns the environment git runs with for the tools:
-// os.Environ() without credentials (ChildEnviron) and without the
-// variables that would point git at another repository, index or config
-// or make it run programs, plus GIT_OPTIONAL_LOCKS=0 and LC_ALL=C.
+// os.Environ() without credentials and with git's program settings
+// neutralised (ChildEnviron), without the variables that would point git
+// at another repository, index or config or make it run programs, plus
+// LC_ALL=C.
 func GitEnviron() []string {
 	base := ChildEnviron(os.Environ(), nil)
 	out := base[:0]
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
-		drop := strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+		drop := false
 		for _, d := range gitEnvDrop {
 			drop = drop || sameEnvName(name, d)
 		}
@@ -31,5 +32,5 @@ func GitEnviron() []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	return append(out, "LC_ALL=C")
 }

@@ -46,7 +46,7 @@ func TestWebFetchTool(t *testing.T) {
 	}
 	r := call(map[string]any{"url": srv.URL, "max_bytes": 20})
 	require.True(t, r.OK, r.Error)
-	require.True(t, strings.HasPrefix(r.Output, "URL: "+srv.URL+"\nStatus: 200\nContent-Type: text/html\nTitle: Test & Page\n\n# Heading"), r.Output)
+	require.True(t, strings.HasPrefix(r.Output, "URL: "+srv.URL+"/\nStatus: 200\nContent-Type: text/html\nTitle: Test & Page\n\n# Heading"), r.Output)
 	require.Contains(t, r.Output, "[content cut at 20 bytes")
 	require.True(t, r.Meta.Truncated)
 

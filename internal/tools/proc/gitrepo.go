@@ -1,0 +1,154 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// repoGitKeys matches the git settings whose value is a program (or names
+// one) and that are not already neutralised for everyone by
+// gitNeutralConfig: their names come from the repository (drivers,
+// aliases, remotes) or no value is harmless for everyone (diff.external,
+// core.sshCommand). `git config --get-regexp` matches section and key in
+// lower case; subsection names keep their case.
+var repoGitKeys = regexp.MustCompile(`^(` +
+	`core\.(sshcommand|askpass|editor|attributesfile|alternaterefscommand|gitproxy)|sequence\.editor|` +
+	`diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|` +
+	`credential\.(.+\.)?helper|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|tar\..+\.command|` +
+	`remote\..+\.(uploadpack|receivepack)|submodule\..+\.update|(diff|merge)tool\..+\.cmd|` +
+	`trailer\..+\.(command|cmd)|alias\..+|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|web\.browser|` +
+	`sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd)` +
+	`)$`)
+
+// repoGitRegexp is repoGitKeys for git's own --get-regexp (a superset:
+// names are checked again with repoGitKeys).
+const repoGitRegexp = `^(core|sequence|diff|filter|merge|credential|gpg|tar|remote|submodule|difftool|mergetool|trailer|alias|browser|man|web|sendemail)\.`
+
+// unneutralisable are keys no later value can cancel (every value counts,
+// the first matching one wins): when the repository sets one, git is
+// disabled for the command instead.
+var unneutralisable = [...]string{"core.gitproxy"}
+
+// trustedGitScopes are the config scopes that are the user's own: the
+// global config (~/.gitconfig and what it includes) and the command
+// scope, which holds only aidex's own settings (the caller's
+// GIT_CONFIG_COUNT entries are replaced in every child environment).
+var trustedGitScopes = [...]string{"global", "command"}
+
+// neutralGitValue is the harmless value of a program-running key: the
+// program git uses by default where there is one, else "" (git then
+// reports that it cannot run "", which fails closed).
+func neutralGitValue(key string) string {
+	switch {
+	case key == "core.sshcommand":
+		return "ssh"
+	case key == "core.attributesfile":
+		return os.DevNull
+	case strings.HasSuffix(key, ".textconv"):
+		return "cat" // the identity conversion
+	case strings.HasSuffix(key, ".uploadpack"):
+		return "git-upload-pack"
+	case strings.HasSuffix(key, ".receivepack"):
+		return "git-receive-pack"
+	case strings.HasPrefix(key, "submodule."):
+		return "checkout"
+	case key == "core.editor" || key == "sequence.editor":
+		return "false" // no terminal: an editor could only hang
+	}
+	return ""
+}
+
+// ErrGitConfig is wrapped when the repository's git config cannot be
+// read or holds a program setting that cannot be neutralised.
+var ErrGitConfig = errors.New("git config cannot be neutralised")
+
+// GitDisabledDir is the GIT_DIR a child gets when the repository's config
+// could not be neutralised: every git command then fails with a message
+// that names it, instead of running what the config says.
+const GitDisabledDir = "/dev/null/aidex-disabled-git-because-the-repository-config-could-not-be-checked"
+
+// RepoGitEnviron returns environ (a child environment from ChildEnviron)
+// with the program settings that the repository git finds from dir sets
+// in its own config files (the local and worktree config and what they
+// include; the user's global config is trusted) neutralised: each such
+// key gets a harmless value (neutralGitValue), then again the user's own
+// global values of it, as GIT_CONFIG_COUNT entries. So a `git diff` that
+// the policy lets a command run as read-only cannot start a textconv,
+// external diff, filter, alias, ssh or editor program a cloned repository
+// planted. Without git on PATH it returns environ unchanged. When the
+// config cannot be read, or sets a key no value can cancel, it returns an
+// error wrapping ErrGitConfig (callers fail closed: refuse, or run with
+// GIT_DIR=GitDisabledDir).
+func RepoGitEnviron(ctx context.Context, dir string, environ []string) ([]string, error) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		return environ, nil
+	}
+	argv := []string{bin, "--no-pager", "config", "--show-scope", "--null", "--get-regexp", repoGitRegexp}
+	o := Run(ctx, Spec{Argv: argv, Dir: dir, Env: environ, Timeout: 10 * time.Second, MaxChars: 1 << 20})
+	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.Truncated || (o.ExitCode != 0 && o.ExitCode != 1) {
+		return nil, fmt.Errorf("%w: git config failed: %s", ErrGitConfig, strings.TrimSpace(o.Output))
+	}
+	kv, err := repoOverrides(o.Output)
+	if err != nil {
+		return nil, err
+	}
+	return AppendGitConfig(environ, kv...), nil
+}
+
+// repoOverrides turns `git config --show-scope --null --get-regexp`
+// output (records "SCOPE\0NAME\nVALUE\0", or "SCOPE\0NAME\0" for a key
+// without a value) into the overrides: for each program key set in an
+// untrusted scope, its neutral value and then its trusted values in order.
+func repoOverrides(out string) ([][2]string, error) {
+	var order []string
+	untrusted := map[string]bool{}
+	trusted := map[string][]string{}
+	fields := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		scope := fields[i]
+		name, value, _ := strings.Cut(fields[i+1], "\n")
+		if !repoGitKeys.MatchString(name) {
+			continue
+		}
+		if isTrustedScope(scope) {
+			trusted[name] = append(trusted[name], value)
+			continue
+		}
+		for _, u := range unneutralisable {
+			if name == u {
+				return nil, fmt.Errorf("%w: the repository sets %s, which aidex cannot switch off; remove it from the repository's config", ErrGitConfig, name)
+			}
+		}
+		if !untrusted[name] {
+			untrusted[name] = true
+			order = append(order, name)
+		}
+	}
+	var kv [][2]string
+	for _, name := range order {
+		kv = append(kv, [2]string{name, neutralGitValue(name)})
+		if drv, ok := strings.CutPrefix(name, "filter."); ok {
+			kv = append(kv, [2]string{"filter." + drv[:strings.LastIndexByte(drv, '.')] + ".required", "false"})
+		}
+		for _, v := range trusted[name] {
+			kv = append(kv, [2]string{name, v})
+		}
+	}
+	return kv, nil
+}
+
+func isTrustedScope(s string) bool {
+	for _, t := range trustedGitScopes {
+		if s == t {
+			return true
+		}
+	}
+	return false
+}
