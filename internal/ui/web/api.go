@@ -204,8 +204,8 @@ func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
 // webConfigKeys are the config keys POST /api/config may set. Everything
 // that widens what the agent may do (permission_mode, permissions.*,
 // safe_mode, confine, allowed_dirs, web_allow_shell_tools, tools.*,
-// system_prompt_file, verify_command, workspace, web_fetch_allow_private)
-// is edited only by hand in the config file.
+// system_prompt_file, verify_command, workspace, web_fetch_allow_private,
+// command_env_allow) is edited only by hand in the config file.
 var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
 	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",

@@ -132,7 +132,8 @@ func TestConfigGetMasksAndPostAllowlist(t *testing.T) {
 	}
 	// E-097: nothing that widens the agent's permissions.
 	for _, key := range []string{"permission_mode", "permissions.allow", "safe_mode", "confine", "allowed_dirs", "web_allow_shell_tools",
-		"tools.profile", "system_prompt_file", "verify_command", "workspace", "providers.fake.base_url", "web_fetch_allow_private"} {
+		"tools.profile", "system_prompt_file", "verify_command", "workspace", "providers.fake.base_url", "web_fetch_allow_private",
+		"command_env_allow"} {
 		before, _ := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
 		if st := e.call(http.MethodPost, "/api/config", map[string]any{"values": map[string]string{key: "yolo", "max_tokens": "5"}}, nil); st != http.StatusForbidden {
 			t.Errorf("set %s: %d, want 403", key, st)
