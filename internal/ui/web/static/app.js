@@ -2,7 +2,7 @@
 // Settings) over the HTTP API; chat answers stream as Server-Sent Events
 // named after the engine's events.
 import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
-import { APIError, api, readBytes, streamChat, streamSSE } from './api.js';
+import { APIError, api, readBytes, redeemLoginCode, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
 
 const state = {
@@ -442,6 +442,8 @@ async function newChat() {
 }
 
 async function loadChat() {
+  // A used or expired link is reported; a cookie from before may still work.
+  try { await redeemLoginCode(); } catch (e) { showError(e); }
   await loadStatus();
   const view = await api('/api/history');
   if (view.id) state.sessionId = view.id;
