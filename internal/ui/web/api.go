@@ -240,7 +240,8 @@ func (s *Server) handleConfigGet(w http.ResponseWriter, r *http.Request) {
 // handleConfigPost sets keys in the global config file: POST /api/config
 // {"values": {"KEY": "VALUE", ...}}. Only webConfigKeys and
 // providers.NAME.api_key are accepted (403 for others, before anything is
-// written).
+// written). "warnings" names a key saved in a file that could not be made
+// private (config.ErrNotPrivate).
 func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Values map[string]string `json:"values"`
@@ -262,9 +263,11 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.Sort(keys)
 	file := s.Runtime().Config.Paths.ConfigFile
-	changes := map[string]string{}
+	changes, warnings := map[string]string{}, []string{}
 	for _, k := range keys {
-		if err := config.Set(file, k, req.Values[k]); err != nil {
+		if err := config.Set(file, k, req.Values[k]); errors.Is(err, config.ErrNotPrivate) {
+			warnings = append(warnings, err.Error()) // the key is saved
+		} else if err != nil {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -276,7 +279,7 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "saved, but the configuration does not load: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "set": keys, "file": file})
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "set": keys, "file": file, "warnings": warnings})
 }
 
 // SessionView is a session with its messages, plan and usage, for

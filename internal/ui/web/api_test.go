@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -123,8 +124,17 @@ func TestConfigGetMasksAndPostAllowlist(t *testing.T) {
 		t.Fatalf("config: %d %s", status, body)
 	}
 	var out map[string]any
+	cfgFile := filepath.Join(e.home, ".config", "aidex", "config.toml")
+	if err := os.Chmod(cfgFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if st := e.call(http.MethodPost, "/api/config", map[string]any{"values": map[string]string{"max_tool_turns": "7", "providers.groq.api_key": "gsk-new"}}, &out); st != http.StatusOK {
 		t.Fatalf("post: %d %v", st, out)
+	}
+	if fi, err := os.Stat(cfgFile); err != nil {
+		t.Fatal(err)
+	} else if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("a key saved from the web UI left the config file mode %v, want 0600", fi.Mode().Perm())
 	}
 	data, _ := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
 	if !strings.Contains(string(data), "max_tool_turns = 7") || !strings.Contains(string(data), "gsk-new") {

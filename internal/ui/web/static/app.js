@@ -979,10 +979,17 @@ function providerCard(p) {
     p.requires_key || p.key_env ? h('form', { class: 'row', onsubmit: guarded(async (e) => {
       e.preventDefault();
       if (!key.value) throw new Error('enter a key first');
-      await api('/api/config', { method: 'POST', body: { values: { ['providers.' + p.name + '.api_key']: key.value } } });
+      await saveConfig({ ['providers.' + p.name + '.api_key']: key.value });
       key.value = '';
       await loadSettings();
     }) }, key, h('button', { type: 'submit', text: 'Save key' })) : null);
+}
+
+// saveConfig sets config keys (POST /api/config) and shows the server's
+// warnings (a key saved in a file that could not be made private).
+async function saveConfig(values) {
+  const res = await api('/api/config', { method: 'POST', body: { values } });
+  for (const w of res.warnings || []) showError('Warning: ' + w);
 }
 
 function imagePreset() {
@@ -1040,7 +1047,7 @@ async function saveImageSettings(e) {
     image_base_url: $('#image-base-url').value,
   };
   if ($('#image-key').value) values.image_api_key = $('#image-key').value;
-  await api('/api/config', { method: 'POST', body: { values } });
+  await saveConfig(values);
   $('#image-key').value = '';
   await loadSettings();
 }
