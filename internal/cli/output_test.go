@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ralph"
 )
 
@@ -64,5 +68,18 @@ func TestRalphPrinterNeutralisesEscapes(t *testing.T) {
 	noControls(t, "ralph progress", out.String())
 	if !strings.Contains(out.String(), `fix\x1b]0;x\x07`) {
 		t.Errorf("ralph progress %q", out.String())
+	}
+}
+
+// exitFor: a timeout is exit 1 even when its cause chain holds
+// context.Canceled; a plain cancellation is 130.
+func TestExitForTimeout(t *testing.T) {
+	timeout := &llm.APIError{Kind: llm.KindTimeout, Message: "timed out after 5 s", Err: fmt.Errorf("stopped: %w", context.Canceled)}
+	var ee *ExitError
+	if err := exitFor(nil, timeout); !errors.As(err, &ee) || ee.Code != ExitFailure || !strings.Contains(err.Error(), "timed out after 5 s") {
+		t.Errorf("timeout: %v", err)
+	}
+	if err := exitFor(nil, context.Canceled); !errors.As(err, &ee) || ee.Code != ExitInterrupted {
+		t.Errorf("cancel: %v", err)
 	}
 }
