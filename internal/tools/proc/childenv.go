@@ -101,11 +101,11 @@ func (r nameRule) matches(n string) bool {
 	return false
 }
 
-// SecretEnvValue reports whether a value looks like a credential whatever
+// secretEnvValue reports whether a value looks like a credential whatever
 // the variable is called: a well-known token format (secretValuePrefixes),
 // a URL with user information (https://user:pass@host,
 // postgres://u:p@db/x, https://TOKEN@github.com) or a PEM private key.
-func SecretEnvValue(v string) bool {
+func secretEnvValue(v string) bool {
 	if strings.Contains(v, "-----BEGIN") && strings.Contains(v, "PRIVATE KEY") {
 		return true
 	}
@@ -170,19 +170,19 @@ func CurrentEnvPolicy() EnvPolicy {
 
 // scrubbed reports whether the variable is kept out of a child
 // environment: allowed names (keep, then the policy's Allow) pass; else
-// SecretEnvName names, the policy's Secret names and SecretEnvValue
+// SecretEnvName names, the policy's Secret names and secretEnvValue
 // values are removed.
 func scrubbed(name, val string, keep []string, pol EnvPolicy) bool {
 	same := func(k string) bool { return sameEnvName(k, name) }
 	if slices.ContainsFunc(keep, same) || slices.ContainsFunc(pol.Allow, same) {
 		return false
 	}
-	return SecretEnvName(name) || slices.ContainsFunc(pol.Secret, same) || SecretEnvValue(val)
+	return SecretEnvName(name) || slices.ContainsFunc(pol.Secret, same) || secretEnvValue(val)
 }
 
 // ChildEnviron returns the environment for a process a tool starts: base
 // (usually os.Environ()) without credentials (SecretEnvName names, the
-// EnvPolicy's Secret names and SecretEnvValue values, unless the name is
+// EnvPolicy's Secret names and secretEnvValue values, unless the name is
 // in keep or the EnvPolicy's Allow, compared ignoring case) and with
 // NO_COLOR=1, GIT_TERMINAL_PROMPT=0, PAGER=cat and GIT_PAGER=cat set. Entries are "NAME=value"; malformed
 // entries are dropped. The result is a new slice.

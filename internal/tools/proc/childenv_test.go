@@ -41,7 +41,7 @@ func TestSecretEnvValue(t *testing.T) {
 		{"-----BEGIN CERTIFICATE-----", false},
 		{"", false},
 	} {
-		require.Equal(t, tc.secret, SecretEnvValue(tc.value), tc.value)
+		require.Equal(t, tc.secret, secretEnvValue(tc.value), tc.value)
 	}
 }
 
