@@ -33,6 +33,10 @@ type RalphBackend struct {
 	Sessions RalphSessions
 	Web      bool
 	Client   ClientOptions
+	// LockDir holds the sessions' run locks (see [Session.RunWith]): an
+	// engine holds its session's lock until it is closed, so `aidex -c`
+	// cannot continue a task's session while Ralph runs it ("": no lock).
+	LockDir string
 }
 
 var _ ralph.Backend = (*RalphBackend)(nil)
@@ -72,7 +76,16 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agen
 	if b.Sessions != nil {
 		o.Store = b.Sessions
 	}
-	return b.runtime(r.Plan).Engine(ctx, o)
+	unlock, err := lockSession(b.LockDir, r.SessionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, closeEng, err := b.runtime(r.Plan).Engine(ctx, o)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return eng, func() { closeEng(); unlock() }, nil
 }
 
 // Verify runs command with run_command's machinery (the user's POSIX
@@ -113,7 +126,7 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 // its current runtime (a switch applies from the next task), sessions in
 // its store; web applies the web UI's gating of shell tools.
 func (s *Service) RalphBackend(web bool) *RalphBackend {
-	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web}
+	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir}
 }
 
 // Ralph returns a Ralph service for the workspace over

@@ -29,6 +29,8 @@ var ErrOpenStore = errors.New("open sessions")
 // is safe for concurrent use.
 type Service struct {
 	store *session.Store
+	// lockDir holds the sessions' run locks ("" in tests without one).
+	lockDir string
 
 	// switching serialises Reload and SetMode, so neither loses the
 	// other's change while a runtime loads.
@@ -84,7 +86,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
-	return &Service{store: store, opts: o.Options, rt: rt}, nil
+	return &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt}, nil
 }
 
 func report(fn func(Report), rt *Runtime) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
@@ -51,6 +52,9 @@ type Session struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run.
 	lastAnswer string
+	// seen is the store's updated_at of the session after this live
+	// session's last run (zero: reload before the next run).
+	seen time.Time
 }
 
 // Session returns the live session for stored session sess (from
@@ -140,6 +144,12 @@ func (ls *Session) Run(ctx context.Context, parts []llm.Part, emit func(agent.Ev
 // changed: the run uses a copy whose Config.EngineTools has extra
 // appended. Errors: agent.ErrBusy when a run of this session is going,
 // the engine's build, the run's.
+//
+// A run holds the session's lock (a file lock in the data directory), so
+// two aidex processes never run one session at once: the second is
+// refused at once with a *SessionInUseError naming the holder's pid. A
+// run first reloads the conversation when another process continued it
+// since this live session's last run.
 func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	ls.mu.Lock()
 	if ls.running {
@@ -158,9 +168,20 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	ls.mu.Lock()
+	sess := ls.sess
+	ls.mu.Unlock()
+	unlock, err := lockSession(ls.svc.lockDir, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := ls.syncFromStore(ctx, sess); err != nil {
+		return nil, err
+	}
+	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
 	ls.pending = nil
-	sess := ls.sess
 	ls.mu.Unlock()
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
@@ -201,7 +222,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.mu.Lock()
 	old := ls.closeEng
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
-	ls.pending, ls.lastAnswer = nil, ""
+	ls.pending, ls.lastAnswer, ls.seen = nil, "", time.Time{}
 	ls.mu.Unlock()
 	if old != nil {
 		old()

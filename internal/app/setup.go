@@ -89,6 +89,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
+	applyCommandEnv(cfg, cat)
 	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv}, nil
 }
 

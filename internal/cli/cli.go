@@ -39,6 +39,9 @@ type Process struct {
 	Stderr  io.Writer
 	Getenv  func(string) string
 	Version string
+	// OpenURL opens a URL in the user's browser without waiting for it
+	// (nil: the system's opener, xdg-open, open or rundll32).
+	OpenURL func(url string) error
 }
 
 // ExitError carries a process exit code with its cause.

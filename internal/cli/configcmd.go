@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"text/tabwriter"
@@ -59,7 +60,9 @@ func newConfigCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := config.Set(path, args[0], args[1]); err != nil {
+			if err := config.Set(path, args[0], args[1]); errors.Is(err, config.ErrNotPrivate) {
+				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %v\n", err)
+			} else if err != nil {
 				return usageErr("%v", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s set in %s\n", args[0], path)

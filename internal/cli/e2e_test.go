@@ -296,6 +296,21 @@ func TestE2ECancelKeepsPartialAndContinue(t *testing.T) {
 	}
 }
 
+// A provider timeout is a failure (exit 1, "timed out after N s"), not
+// the user's interruption (exit 130), though the timer stops the request
+// the way Ctrl+C does.
+func TestE2ETimeoutIsFailureNotInterrupt(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "Partial answer before the model went silent", Hang: true})
+	e := newE2E(t, srv, "openai", "stream_idle_timeout = 1\n")
+	r := e.run(context.Background(), "-p", "long task")
+	if r.code != ExitFailure {
+		t.Fatalf("exit %d, want %d; stderr %s", r.code, ExitFailure, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "timed out after 1 s") || strings.Contains(r.stderr, "interrupted") {
+		t.Errorf("stderr %q: want the timeout, not an interruption", r.stderr)
+	}
+}
+
 func TestE2ECompactionOnSmallWindow(t *testing.T) {
 	big := strings.Repeat("data line for the model to read\n", 200)
 	srv := llmtest.NewScript(t,

@@ -216,9 +216,13 @@ func (a *cliApp) renderer(f *runFlags) renderer {
 		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}
 }
 
-// exitFor maps a run's outcome to the process exit code.
+// exitFor maps a run's outcome to the process exit code. A provider
+// timeout is a failure, not an interruption, even though its timer stops
+// the request the way Ctrl+C does.
 func exitFor(d *agent.DoneInfo, err error) error {
 	switch {
+	case llm.KindOf(err) == llm.KindTimeout:
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%w; the partial answer is kept in the session (aidex -c continues it)", err)}
 	case errors.Is(err, context.Canceled):
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted; the partial answer is kept in the session (aidex -c continues it)")}
 	case err != nil:

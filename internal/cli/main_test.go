@@ -1,12 +1,21 @@
 package cli
 
 import (
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
+// childEnv makes the test binary run aidex itself (Main with its
+// arguments) instead of the tests: for tests that need a second aidex
+// process (see aidexProcess).
+const childEnv = "AIDEX_TEST_RUN_MAIN"
+
 // TestMain fails the package's tests when a goroutine outlives them.
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(Main(Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
+	}
 	goleak.VerifyTestMain(m)
 }

@@ -68,7 +68,7 @@ func (a *cliApp) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 	}
 	defer appSvc.Close()
 	svc := appSvc.Ralph(false)
-	progress := &ralphPrinter{out: a.proc.Stderr, quiet: a.flags.quiet}
+	progress := newRalphPrinter(a.proc.Stderr, a.flags.quiet)
 	res, err := svc.Plan(ctx, ralph.PlanOptions{Goal: goal, MaxTurns: f.maxTurns}, func(ev ralph.Event) {
 		if ev.Agent != nil && ev.Agent.Type != agent.EventText {
 			progress.event(ev)

@@ -19,6 +19,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // newRalphCmd is `aidex ralph`: the task list and the autonomous loop.
@@ -412,7 +413,7 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	if cmd.Flags().Changed("verify") {
 		o.Verify = strings.TrimSpace(f.verify)
 	}
-	p := &ralphPrinter{out: a.proc.Stdout, quiet: a.flags.quiet}
+	p := newRalphPrinter(a.proc.Stdout, a.flags.quiet)
 	if !a.flags.quiet && !f.asJSON {
 		a.ralphNotices(rt, svc, o)
 	}
@@ -510,6 +511,12 @@ type ralphPrinter struct {
 	quiet bool
 	mu    sync.Mutex
 	text  strings.Builder
+}
+
+// newRalphPrinter prints to w, escape sequences from the model, tools and
+// the task list shown rather than obeyed (termsafe).
+func newRalphPrinter(w io.Writer, quiet bool) *ralphPrinter {
+	return &ralphPrinter{out: termsafe.Writer(w), quiet: quiet}
 }
 
 func (p *ralphPrinter) event(ev ralph.Event) {

@@ -29,7 +29,9 @@ func newWebCmd(a *cliApp) *cobra.Command {
 		Long: `Serve aidex's browser UI and HTTP API over the same engine, sessions and
 permission policy as the terminal. It listens on 127.0.0.1 (the first free port
 from 8420) and prints the page's URL with a per-launch token; the token is also
-written to a 0600 file in the state directory while the server runs. Every API
+written to a 0600 file in the state directory while the server runs. --open
+opens the page with a one-time sign-in code (valid for a minute), never the
+token, since the browser's command line is visible to other users. Every API
 request needs the token. Web chats are always confined to the workspace, and the
 shell tools are off unless web_allow_shell_tools = true is set in the config file.`,
 		Example: `  aidex web
@@ -51,7 +53,7 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 	fl := cmd.Flags()
 	fl.IntVar(&f.port, "port", web.DefaultPort, "port to listen on (default: the first free one from 8420; 0: any free port)")
 	fl.StringVar(&f.host, "host", "127.0.0.1", "address to listen on; anything but loopback exposes aidex to the network")
-	fl.BoolVar(&f.open, "open", false, "open the page in the default browser")
+	fl.BoolVar(&f.open, "open", false, "open the page in the default browser (with a one-time sign-in code, not the token)")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	return cmd
@@ -104,11 +106,27 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", rt.Notice)
 	}
 	if f.open {
-		if err := openBrowser(url); err != nil {
-			fmt.Fprintf(a.proc.Stderr, "aidex: warning: could not open a browser (%v): open the URL above yourself\n", err)
-		}
+		a.openWeb(srv, f.host, ln.Addr())
 	}
 	return srv.Serve(ctx, ln)
+}
+
+// openWeb opens the page in the browser with a one-time login code, not
+// the token: the opener's command line is visible to every user of the
+// machine (ps). The page exchanges the code for the token cookie once,
+// within web.LoginCodeTTL; the token URL stays on the terminal.
+func (a *cliApp) openWeb(srv *web.Server, host string, addr net.Addr) {
+	open := a.proc.OpenURL
+	if open == nil {
+		open = openBrowser
+	}
+	code, err := srv.NewLoginCode()
+	if err == nil {
+		err = open(web.LoginURL(host, addr, code))
+	}
+	if err != nil {
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: could not open a browser (%v): open the URL above yourself\n", err)
+	}
 }
 
 // openBrowser opens url with the system's opener (xdg-open, open, or

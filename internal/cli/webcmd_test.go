@@ -59,21 +59,61 @@ func TestWebCommand(t *testing.T) {
 	}
 }
 
+// TestWebCommandOpen: --open hands the browser opener a one-time code,
+// never the token (its command line is visible in ps); the code buys the
+// token cookie once over the real listener.
+func TestWebCommandOpen(t *testing.T) {
+	srv := llmtest.NewScript(t)
+	e := newE2E(t, srv, "openai", "")
+	w := startWebCmd(t, e, "--open")
+	url := w.waitURL(t)
+	token := url[strings.Index(url, "token=")+len("token="):]
+	var link string
+	select {
+	case link = <-w.opened:
+	case <-time.After(10 * time.Second):
+		t.Fatal("--open opened nothing")
+	}
+	if strings.Contains(link, token) || !strings.Contains(link, "/?code=") {
+		t.Fatalf("opened %q: want a code URL without the token", link)
+	}
+	base := link[:strings.Index(link, "/?code=")]
+	code := link[strings.Index(link, "code=")+len("code="):]
+	for i, want := range []int{http.StatusNoContent, http.StatusUnauthorized} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/auth/code", strings.NewReader(`{"code":"`+code+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("exchange %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+		if i == 0 && (len(resp.Cookies()) != 1 || resp.Cookies()[0].Value != token) {
+			t.Errorf("exchange: cookies %v", resp.Cookies())
+		}
+	}
+	w.stop(t)
+}
+
 // webRun is `aidex web` running in the background.
 type webRun struct {
 	out, errOut *syncBuffer
 	cancel      context.CancelFunc
 	done        chan error
+	opened      chan string // URLs handed to the browser opener
 }
 
-// startWebCmd starts `aidex web --port 0` in e's workspace; the test's
-// end cancels it.
-func startWebCmd(t *testing.T, e *e2e) *webRun {
-	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1)}
-	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
+// startWebCmd starts `aidex web --port 0 [args]` in e's workspace, with a
+// browser opener that records the URL; the test's end cancels it.
+func startWebCmd(t *testing.T, e *e2e, args ...string) *webRun {
+	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1), opened: make(chan string, 4)}
+	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] },
+		OpenURL: func(u string) error { w.opened <- u; return nil }})
 	a.flags.workspace = e.ws
 	cmd := newWebCmd(a)
-	cmd.SetArgs([]string{"--port", "0"})
+	cmd.SetArgs(append([]string{"--port", "0"}, args...))
 	cmd.SetOut(w.out)
 	cmd.SetErr(w.errOut)
 	ctx, cancel := context.WithCancel(context.Background())

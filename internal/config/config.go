@@ -56,6 +56,7 @@ type Config struct {
 	PermissionMode         string   `toml:"permission_mode"`          // plan|ask|auto-edit|yolo [ask]
 	Confine                bool     `toml:"confine"`                  // confine file tools to the workspace [true]
 	AllowedDirs            []string `toml:"allowed_dirs"`             // extra directories (absolute)
+	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`

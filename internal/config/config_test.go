@@ -156,6 +156,7 @@ base_url = "http://127.0.0.1:8080/v1"
 models = ["m1", "m2"]
 `)
 	e.vars["AIDEX_TOOLS_ENABLED"] = "a, b"
+	e.vars["AIDEX_COMMAND_ENV_ALLOW"] = "FOO_TOKEN, DATABASE_URL"
 	cfg, _, err := e.load(map[string]string{"temperature": "0.2", "stream": "yes"})
 	require.NoError(t, err)
 	require.NotNil(t, cfg.Temperature)
@@ -168,6 +169,7 @@ models = ["m1", "m2"]
 	require.Equal(t, Tools{Profile: "readonly", Enabled: []string{"a", "b"}, Disabled: []string{"web_fetch"}}, cfg.Tools)
 	require.Equal(t, ProviderConfig{Type: "openai", BaseURL: "http://127.0.0.1:8080/v1", Models: []string{"m1", "m2"}}, cfg.Providers["local"])
 	require.Equal(t, e.global()+":13", cfg.Sources["providers.local.base_url"])
+	require.Equal(t, []string{"FOO_TOKEN", "DATABASE_URL"}, cfg.CommandEnvAllow)
 }
 
 func TestStrictErrors(t *testing.T) {
@@ -197,6 +199,7 @@ func TestStrictErrors(t *testing.T) {
 		{"bad provider type", "[providers.x]\ntype = \"soap\"\n", 2, "providers.x.type must be one of openai"},
 		{"bad base url", "[providers.x]\ntype = \"openai\"\nbase_url = \"ftp://h\"\n", 3, "must be an http:// or https:// URL"},
 		{"bad api_key_env", "[providers.openai]\napi_key_env = \"MY-KEY\"\n", 2, "must be an environment variable name"},
+		{"bad command_env_allow", "command_env_allow = [\"FOO_TOKEN\", \"A=B\"]\n", 1, "command_env_allow must hold environment variable names"},
 		{"bad rule", "[permissions]\ndeny = [\"run_command(rm\"]\n", 2, "missing closing parenthesis"},
 		{"inline table key", "tools = { profile = \"x\" }\n", 1, "tools.profile must be one of standard, full, readonly"},
 		{"syntax error", "model = \"a\"\nstream = \n", 2, "at start of value"},

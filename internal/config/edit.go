@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -22,7 +23,10 @@ import (
 //
 // Errors: unknown key (with a suggestion), a value of the wrong type or out of range, a file
 // that does not parse, an edit the file's layout does not allow (the key inside an inline
-// table), a result that would not load, and I/O failures.
+// table), a result that would not load, and I/O failures. A secret (a key ending in
+// api_key) makes the file private, mode 0600, even when it existed with a wider mode; when
+// that fails the key is written all the same and the error wraps ErrNotPrivate: show it as
+// a warning.
 func Set(path, key, value string) error {
 	s, provider, err := resolveKey(specs(), key)
 	if err != nil {
@@ -43,7 +47,41 @@ func Set(path, key, value string) error {
 	if err != nil {
 		return fmt.Errorf("config set: %s: %w", path, err)
 	}
-	return writeChecked(path, out)
+	if err := writeChecked(path, out); err != nil {
+		return err
+	}
+	if s.secret() {
+		return makePrivate(path)
+	}
+	return nil
+}
+
+// ErrNotPrivate is wrapped by Set's error when a secret was written but the file could not
+// be made private (mode 0600). The file holds the new value: callers warn, not fail.
+var ErrNotPrivate = errors.New("the file could not be made private (mode 0600)")
+
+// chmod is os.Chmod; tests replace it to simulate a file system that refuses.
+var chmod = os.Chmod
+
+// makePrivate sets path's mode to 0600 and checks that no one else may read it. An
+// existing config file keeps its mode through an atomic replace, so a key written into a
+// 0644 file would be readable by every user of the machine. On Windows, where access is
+// governed by ACLs rather than modes, it does nothing.
+func makePrivate(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	err := chmod(path, 0o600)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			err = fmt.Errorf("its mode is still %v", fi.Mode().Perm())
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("config: the key was written to %s, but %w: %v; run chmod 600 %s", path, ErrNotPrivate, err, path)
+	}
+	return nil
 }
 
 // AddRule appends a permission rule ("TOOL" or "TOOL(PATTERN)") to permissions.<kind>

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -187,4 +189,38 @@ func TestAddRuleThenLoad(t *testing.T) {
 		{Text: "run_command(make *)", Source: e.project() + ":2"},
 		{Text: "write_file", Source: e.project() + ":2"},
 	}, cfg.Permissions.Allow)
+}
+
+// A key written into an existing, world-readable config file makes it
+// private (0600); other keys leave the mode alone; a file system that
+// refuses gives ErrNotPrivate with the key written all the same.
+func TestSetSecretMakesFilePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("modes are ACLs on Windows")
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	require.NoError(t, os.WriteFile(path, []byte("model = \"m\"\n"), 0o644))
+	require.NoError(t, os.Chmod(path, 0o644))
+	mode := func() os.FileMode {
+		fi, err := os.Stat(path)
+		require.NoError(t, err)
+		return fi.Mode().Perm()
+	}
+	require.NoError(t, Set(path, "max_tool_turns", "9"))
+	require.Equal(t, os.FileMode(0o644), mode(), "a non-secret key keeps the mode")
+	for _, key := range []string{"providers.groq.api_key", "image_api_key"} {
+		require.NoError(t, os.Chmod(path, 0o644))
+		require.NoError(t, Set(path, key, "gsk-secret-0000"))
+		require.Equal(t, os.FileMode(0o600), mode(), key)
+	}
+
+	require.NoError(t, os.Chmod(path, 0o640))
+	chmod = func(string, os.FileMode) error { return errors.New("operation not permitted") }
+	t.Cleanup(func() { chmod = os.Chmod })
+	err := Set(path, "providers.openai.api_key", "sk-secret-1111")
+	require.ErrorIs(t, err, ErrNotPrivate)
+	require.ErrorContains(t, err, "chmod 600 "+path)
+	data, rerr := os.ReadFile(path)
+	require.NoError(t, rerr)
+	require.Contains(t, string(data), "sk-secret-1111", "the key is written all the same")
 }

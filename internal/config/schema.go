@@ -272,6 +272,9 @@ func validateElem(s keySpec, e string) error {
 	if strings.TrimSpace(e) == "" {
 		return fmt.Errorf("must not contain empty strings")
 	}
+	if s.name == "command_env_allow" && !isEnvName(e) {
+		return fmt.Errorf("must hold environment variable names (letters, digits, _), not %q", e)
+	}
 	return nil
 }
 

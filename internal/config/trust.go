@@ -28,6 +28,10 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "providers.*.api_key_env", "image_api_key":
 		return "a project file may not choose which API key is sent"
+	case "command_env_allow":
+		if names, _ := s.value.([]string); len(names) > 0 {
+			return "a project file may not pass credentials to commands"
+		}
 	case "verify_command", "system_prompt_file":
 		return "a project file may not set commands or prompt files"
 	case "permissions.allow":

@@ -123,6 +123,13 @@ api_key_env = "CORP_KEY"
 			warnKey: "confine",
 		},
 		{
+			name:      "command_env_allow",
+			project:   "command_env_allow = [\"GITHUB_TOKEN\"]\n",
+			untrusted: func(t *testing.T, c *Config) { require.Empty(t, c.CommandEnvAllow) },
+			trusted:   func(t *testing.T, c *Config) { require.Equal(t, []string{"GITHUB_TOKEN"}, c.CommandEnvAllow) },
+			warnKey:   "command_env_allow",
+		},
+		{
 			name:      "narrowing settings apply",
 			project:   "confine = true\nmodel = \"m\"\nmax_tool_turns = 3\n[tools]\nprofile = \"readonly\"\n",
 			untrusted: func(t *testing.T, c *Config) { require.Equal(t, "readonly", c.Tools.Profile) },

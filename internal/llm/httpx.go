@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,7 +44,7 @@ func (b *Body) Read(p []byte) (int, error) {
 		b.mu.Unlock()
 		switch {
 		case to:
-			return n, &APIError{Provider: b.name, Kind: KindTimeout, Message: fmt.Sprintf("no data from the model for %s (stream idle timeout)", b.idle), Err: err}
+			return n, timeoutError(b.name, b.idle, "without data from the model (stream_idle_timeout)", err)
 		case b.ctx.Err() != nil:
 			return n, b.ctx.Err()
 		default:
@@ -149,11 +150,35 @@ func sendWithTimeout(ctx context.Context, o *Options, req *http.Request, cancel 
 	case err == nil:
 		return resp, nil
 	case timedOut.Load():
-		return nil, &APIError{Provider: o.Name, Kind: KindTimeout, Message: fmt.Sprintf("no response within %s (request timeout)", o.RequestTimeout), Err: err}
+		return nil, timeoutError(o.Name, o.RequestTimeout, "without a response (request_timeout)", err)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
 	return nil, &APIError{Provider: o.Name, Kind: KindNetwork, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
+}
+
+// timeoutError is the KindTimeout error of a request or stream that took
+// longer than d: "timed out after 300 s without a response". It unwraps to
+// context.DeadlineExceeded, never to the context.Canceled that stopping
+// the request leaves in the transport's error: front ends take
+// context.Canceled for the user's interruption (exit 130, "stopped").
+func timeoutError(provider string, d time.Duration, what string, cause error) *APIError {
+	return &APIError{Provider: provider, Kind: KindTimeout,
+		Message: fmt.Sprintf("timed out after %s %s", seconds(d), what),
+		Err:     fmt.Errorf("%w (%s)", context.DeadlineExceeded, errText(cause))}
+}
+
+// seconds formats d in seconds: "300 s", "0.05 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // ReadAll reads a whole non-streamed body, with the idle timeout applied.

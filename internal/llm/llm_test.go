@@ -213,8 +213,12 @@ func TestDoTimeoutsAndErrors(t *testing.T) {
 	ctx := context.Background()
 
 	_, _, err := Do(ctx, o, "GET", srv.URL+"/hang-headers", nil, nil)
-	if KindOf(err) != KindTimeout {
+	if KindOf(err) != KindTimeout || !strings.Contains(err.Error(), "timed out after 0.1 s") {
 		t.Errorf("header timeout: %v", err)
+	}
+	// A timeout is not an interruption: never context.Canceled.
+	if errors.Is(err, context.Canceled) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("header timeout unwraps to %v", errors.Unwrap(err))
 	}
 	b, _, err := Do(ctx, o, "GET", srv.URL+"/hang-body", nil, nil)
 	if err != nil {
@@ -222,7 +226,7 @@ func TestDoTimeoutsAndErrors(t *testing.T) {
 	}
 	data, err := io.ReadAll(b)
 	b.Close()
-	if KindOf(err) != KindTimeout || string(data) != "data: 1\n\n" {
+	if KindOf(err) != KindTimeout || string(data) != "data: 1\n\n" || errors.Is(err, context.Canceled) {
 		t.Errorf("idle timeout: %q %v", data, err)
 	}
 	_, _, err = Do(ctx, o, "GET", srv.URL+"/401", nil, nil)

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
+
+	"github.com/zelvior/aidex/internal/filelock"
 )
 
 // errLocked is returned by tryLock when another holder has the lock.
-var errLocked = errors.New("locked")
+var errLocked = filelock.ErrLocked
 
 // lockFile takes an exclusive OS lock on path (created if missing),
 // retrying until it gets it, ctx ends, or wait passes. The returned func
@@ -42,17 +43,4 @@ func lockFile(ctx context.Context, path string, wait time.Duration) (func(), err
 
 // tryLock takes an exclusive OS lock on path without waiting: errLocked
 // when someone holds it.
-func tryLock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := lockFD(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		_ = unlockFD(f)
-		f.Close()
-	}, nil
-}
+func tryLock(path string) (func(), error) { return filelock.TryLock(path, 0o644) }

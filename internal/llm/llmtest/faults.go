@@ -104,13 +104,19 @@ type Faults struct {
 }
 
 // IdleTimeout checks that a stream that goes silent after Partial ends in a
-// KindTimeout error after idle, keeping the partial text.
+// KindTimeout error after idle (context.DeadlineExceeded, not
+// context.Canceled), keeping the partial text.
 func (f Faults) IdleTimeout(t *testing.T, idle time.Duration) {
 	t.Helper()
 	srv := HangAfter(t, f.ContentType, f.Partial)
 	resp, err := f.New(llm.Options{BaseURL: srv.URL + f.BasePath, IdleTimeout: idle}).Generate(context.Background(), f.Request, nil)
 	if llm.KindOf(err) != llm.KindTimeout {
 		t.Fatalf("error %v, want timeout", err)
+	}
+	// A timeout is not the user's interruption: front ends map
+	// context.Canceled to "interrupted" (exit 130).
+	if errors.Is(err, context.Canceled) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timeout %v: want context.DeadlineExceeded, not context.Canceled", err)
 	}
 	f.checkPartial(t, resp)
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // childEnvOverrides are set in every child environment: no colours, no
@@ -16,27 +17,41 @@ var childEnvOverrides = [...]string{
 	"GIT_PAGER=cat",
 }
 
-// secretEnvPrefixes are provider and agent variable prefixes dropped from
-// child environments whatever the rest of the name (API keys, base URLs
-// with embedded credentials, organisation ids).
-var secretEnvPrefixes = [...]string{
-	"ANTHROPIC_", "OPENAI_", "AZURE_OPENAI_", "CLAUDE_", "GEMINI_", "GOOGLE_API",
-	"GOOGLE_GENERATIVE", "VERTEX", "MISTRAL_", "GROQ_", "DEEPSEEK_", "OPENROUTER_",
-	"XAI_", "TOGETHER_", "FIREWORKS_", "CEREBRAS_", "COHERE_", "PERPLEXITY_",
-	"MOONSHOT_", "DASHSCOPE_", "ZAI_", "ZHIPU", "HF_", "HUGGING", "REPLICATE_",
+// nameMatch is how a secretNameRules entry matches an upper-case name.
+type nameMatch int
+
+const (
+	namePrefix    nameMatch = iota // the name starts with text
+	nameSuffix                     // the name ends with text
+	nameWord                       // a '_'-separated component is text or ends in it ("APIKEY")
+	nameWordExact                  // a component is exactly text ("PAT" but not "PATH")
+)
+
+// nameRule is one row of secretNameRules.
+type nameRule struct {
+	match nameMatch
+	text  string
 }
 
-// secretEnvWords are name components (split at '_', upper case) that make
-// a variable secret: an exact component, or one ending in it
-// ("APIKEY", "ACCESSKEY") unless listed in exactSecretWords.
-var secretEnvWords = [...]string{
-	"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE",
-	"CREDENTIAL", "CREDENTIALS", "COOKIE", "PAT", "AUTH",
+// secretNameRules name the variables treated as credentials: the provider
+// and agent prefixes (API keys, base URLs with embedded credentials,
+// organisation ids), credential words (OPENAI_API_KEY, GITHUB_TOKEN,
+// DB_PASSWORD, MYSQL_PWD, SENTRY_DSN, NPM_CONFIG__AUTH, GITLAB_PAT) and
+// connection strings (DATABASE_URL, TEST_DATABASE_URL). keepEnvNames
+// overrides them.
+var secretNameRules = [...]nameRule{
+	{namePrefix, "ANTHROPIC_"}, {namePrefix, "OPENAI_"}, {namePrefix, "AZURE_OPENAI_"}, {namePrefix, "CLAUDE_"},
+	{namePrefix, "GEMINI_"}, {namePrefix, "GOOGLE_API"}, {namePrefix, "GOOGLE_GENERATIVE"}, {namePrefix, "VERTEX"},
+	{namePrefix, "MISTRAL_"}, {namePrefix, "GROQ_"}, {namePrefix, "DEEPSEEK_"}, {namePrefix, "OPENROUTER_"},
+	{namePrefix, "XAI_"}, {namePrefix, "TOGETHER_"}, {namePrefix, "FIREWORKS_"}, {namePrefix, "CEREBRAS_"},
+	{namePrefix, "COHERE_"}, {namePrefix, "PERPLEXITY_"}, {namePrefix, "MOONSHOT_"}, {namePrefix, "DASHSCOPE_"},
+	{namePrefix, "ZAI_"}, {namePrefix, "ZHIPU"}, {namePrefix, "HF_"}, {namePrefix, "HUGGING"}, {namePrefix, "REPLICATE_"},
+	{nameWord, "KEY"}, {nameWord, "TOKEN"}, {nameWord, "SECRET"}, {nameWord, "PASSWORD"}, {nameWord, "PASSWD"},
+	{nameWord, "PASSPHRASE"}, {nameWord, "CREDENTIAL"}, {nameWord, "CREDENTIALS"}, {nameWord, "COOKIE"},
+	{nameWord, "DSN"},
+	{nameWordExact, "PAT"}, {nameWordExact, "AUTH"}, {nameWordExact, "PWD"},
+	{nameSuffix, "DATABASE_URL"}, {nameSuffix, "CONNECTION_STRING"},
 }
-
-// exactSecretWords match only as a whole component ("PAT" but not "PATH"
-// or "XPAT"; "AUTH" but not "OAUTH").
-var exactSecretWords = [...]string{"PAT", "AUTH"}
 
 // secretValuePrefixes are value prefixes of well-known credential formats
 // (OpenAI/Anthropic "sk-", GitHub "ghp_"/"github_pat_", Slack "xox", AWS
@@ -46,35 +61,57 @@ var secretValuePrefixes = [...]string{
 	"xoxa-", "AKIA", "ASIA", "AIza", "glpat-", "hf_", "npm_",
 }
 
+// keepEnvNames are never secret even when a rule above matches them
+// (SSH_AUTH_SOCK is a socket path, not a key; PWD and OLDPWD are
+// directories, not MYSQL_PWD).
+var keepEnvNames = [...]string{
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "TERM", "TMPDIR", "SSH_AUTH_SOCK", "PWD", "OLDPWD",
+}
+
 // SecretEnvName reports whether an environment variable of this name is
-// treated as a credential and kept out of the processes tools start:
-// names with a component KEY, TOKEN, SECRET, PASSWORD, CREDENTIALS, ...
-// (OPENAI_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, AWS_ACCESS_KEY_ID,
-// NPM_CONFIG__AUTH, DB_PASSWORD) and every variable of a model provider
-// (ANTHROPIC_*, OPENAI_*, GEMINI_*, ...). Comparison ignores case.
+// treated as a credential and kept out of the processes tools start (see
+// secretNameRules): names with a component KEY, TOKEN, SECRET, PASSWORD,
+// PASSWD, PWD, DSN, CREDENTIALS, ... (OPENAI_API_KEY, GITHUB_TOKEN,
+// AWS_SECRET_ACCESS_KEY, AWS_ACCESS_KEY_ID, NPM_CONFIG__AUTH, DB_PASSWORD,
+// SENTRY_DSN), names ending in DATABASE_URL or CONNECTION_STRING, and
+// every variable of a model provider (ANTHROPIC_*, OPENAI_*, GEMINI_*,
+// ...); never PATH, HOME, PWD, OLDPWD, SSH_AUTH_SOCK. Comparison ignores
+// case.
 func SecretEnvName(name string) bool {
 	n := strings.ToUpper(name)
 	if slices.Contains(keepEnvNames[:], n) {
 		return false
 	}
-	for _, p := range secretEnvPrefixes {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
+	return slices.ContainsFunc(secretNameRules[:], func(r nameRule) bool { return r.matches(n) })
+}
+
+// matches reports whether the upper-case name n matches the rule.
+func (r nameRule) matches(n string) bool {
+	switch r.match {
+	case namePrefix:
+		return strings.HasPrefix(n, r.text)
+	case nameSuffix:
+		return strings.HasSuffix(n, r.text)
 	}
 	for part := range strings.SplitSeq(n, "_") {
-		for _, w := range secretEnvWords {
-			if part == w || (!slices.Contains(exactSecretWords[:], w) && strings.HasSuffix(part, w)) {
-				return true
-			}
+		if part == r.text || (r.match == nameWord && strings.HasSuffix(part, r.text)) {
+			return true
 		}
 	}
 	return false
 }
 
-// secretEnvValue reports whether a value looks like a well-known token,
-// whatever the variable is called.
+// secretEnvValue reports whether a value looks like a credential whatever
+// the variable is called: a well-known token format (secretValuePrefixes),
+// a URL with user information (https://user:pass@host,
+// postgres://u:p@db/x, https://TOKEN@github.com) or a PEM private key.
 func secretEnvValue(v string) bool {
+	if strings.Contains(v, "-----BEGIN") && strings.Contains(v, "PRIVATE KEY") {
+		return true
+	}
+	if urlWithUserinfo(v) {
+		return true
+	}
 	if len(v) < 16 || strings.ContainsAny(v, " /:") {
 		return false
 	}
@@ -86,19 +123,74 @@ func secretEnvValue(v string) bool {
 	return false
 }
 
-// keepEnvNames are never secret even when a rule above matches them
-// (SSH_AUTH_SOCK is a socket path, not a key).
-var keepEnvNames = [...]string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "TERM", "TMPDIR", "SSH_AUTH_SOCK"}
+// urlWithUserinfo reports whether v is SCHEME://USERINFO@HOST...: the
+// authority (up to the first '/', '?' or '#') holds an '@'.
+func urlWithUserinfo(v string) bool {
+	scheme, rest, ok := strings.Cut(strings.TrimSpace(v), "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, " \t/@") {
+		return false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	return at > 0
+}
+
+// EnvPolicy is the configured part of the scrubbing, set once the
+// configuration is loaded (SetEnvPolicy).
+type EnvPolicy struct {
+	// Secret names credential variables whatever they are called: each
+	// configured provider's api_key_env and the catalog's key variables.
+	Secret []string
+	// Allow names variables passed to commands although they look like
+	// credentials (config command_env_allow: the user's choice, never the
+	// model's). Allow beats Secret and every rule.
+	Allow []string
+}
+
+// envPolicy is the process's EnvPolicy: the environment is the process's
+// too, and every command any session starts reads it.
+var envPolicy atomic.Pointer[EnvPolicy]
+
+// SetEnvPolicy sets the EnvPolicy ChildEnviron applies from now on, for
+// every command of the process (a copy of p is kept).
+func SetEnvPolicy(p EnvPolicy) {
+	p = EnvPolicy{Secret: slices.Clone(p.Secret), Allow: slices.Clone(p.Allow)}
+	envPolicy.Store(&p)
+}
+
+// CurrentEnvPolicy returns the EnvPolicy set last (the zero value when none was).
+func CurrentEnvPolicy() EnvPolicy {
+	if p := envPolicy.Load(); p != nil {
+		return *p
+	}
+	return EnvPolicy{}
+}
+
+// scrubbed reports whether the variable is kept out of a child
+// environment: allowed names (keep, then the policy's Allow) pass; else
+// SecretEnvName names, the policy's Secret names and secretEnvValue
+// values are removed.
+func scrubbed(name, val string, keep []string, pol EnvPolicy) bool {
+	same := func(k string) bool { return sameEnvName(k, name) }
+	if slices.ContainsFunc(keep, same) || slices.ContainsFunc(pol.Allow, same) {
+		return false
+	}
+	return SecretEnvName(name) || slices.ContainsFunc(pol.Secret, same) || secretEnvValue(val)
+}
 
 // ChildEnviron returns the environment for a process a tool starts: base
-// (usually os.Environ()) without credentials (SecretEnvName names and
-// values that look like well-known tokens, unless the name is in keep,
-// compared ignoring case) and with NO_COLOR=1, GIT_TERMINAL_PROMPT=0,
-// PAGER=cat and GIT_PAGER=cat set, and git's program-running settings
-// neutralised (withGitNeutralised). Entries are "NAME=value"; malformed
+// (usually os.Environ()) without credentials (SecretEnvName names, the
+// EnvPolicy's Secret names and secretEnvValue values, unless the name is
+// in keep or the EnvPolicy's Allow, compared ignoring case) and with
+// NO_COLOR=1, GIT_TERMINAL_PROMPT=0, PAGER=cat and GIT_PAGER=cat set, and
+// git's program-running settings neutralised (withGitNeutralised). Entries
+// are "NAME=value"; malformed
 // entries are dropped. The result is a new slice.
 func ChildEnviron(base []string, keep []string) []string {
 	out := make([]string, 0, len(base)+len(childEnvOverrides))
+	pol := CurrentEnvPolicy()
 	overridden := func(name string) bool {
 		for _, o := range childEnvOverrides {
 			if sameEnvName(o[:strings.IndexByte(o, '=')], name) {
@@ -115,8 +207,7 @@ func ChildEnviron(base []string, keep []string) []string {
 		if overridden(name) {
 			continue
 		}
-		kept := slices.ContainsFunc(keep, func(k string) bool { return sameEnvName(k, name) })
-		if !kept && (SecretEnvName(name) || secretEnvValue(val)) {
+		if scrubbed(name, val, keep, pol) {
 			continue
 		}
 		out = append(out, kv)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/proc"
 	"github.com/zelvior/aidex/internal/tools/walk"
 )
 
@@ -90,7 +91,7 @@ func (rg Ripgrep) Search(ctx context.Context, req tools.GrepRequest) (tools.Grep
 	defer cancel()
 	dir, _, args := rg.args(req)
 	cmd := exec.CommandContext(ctx, rg.Path, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, proc.ChildEnviron(os.Environ(), nil)
 	cmd.WaitDelay = 2 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

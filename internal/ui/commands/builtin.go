@@ -472,8 +472,12 @@ func cmdConfig(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 		fmt.Fprintf(out, "%s = %s (%s)\n", e.Key, e.Value, e.Source)
 	default:
 		path := c.Runtime().Config.Paths.ConfigFile
-		if err := config.Set(path, key, strings.TrimSpace(value)); err != nil {
+		warning, err := KeyWarning(config.Set(path, key, strings.TrimSpace(value)))
+		if err != nil {
 			return Outcome{}, err
+		}
+		if warning != "" {
+			fmt.Fprintf(out, "warning: %s\n", warning)
 		}
 		if err := c.Reload(ctx); err != nil {
 			return Outcome{}, fmt.Errorf("%s set in %s, but reloading failed: %w", key, path, err)

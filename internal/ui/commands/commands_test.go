@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -86,6 +87,20 @@ func TestRunShell(t *testing.T) {
 	cancel()
 	r = RunShell(ctx, ws, "sleep 5")
 	require.Error(t, r.Err)
+}
+
+// The user's !command joins the conversation: credentials stay out of it.
+func TestRunShellScrubsCredentials(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX sh")
+	}
+	t.Setenv("SOME_API_TOKEN", "shell-secret-token")
+	t.Setenv("DATABASE_URL", "postgres://u:shell-db-secret@h/x")
+	t.Setenv("VISIBLE_SETTING", "visible")
+	r := RunShell(context.Background(), t.TempDir(), "env")
+	require.Contains(t, r.Output, "VISIBLE_SETTING=visible")
+	require.NotContains(t, r.Output, "shell-secret-token")
+	require.NotContains(t, r.Output, "shell-db-secret")
 }
 
 func TestNextMode(t *testing.T) {

@@ -221,13 +221,25 @@ func NeedsKey(rt *app.Runtime, provider string) bool {
 }
 
 // StoreKey writes providers.NAME.api_key = key into the global config file
-// (mode 0600). Errors come from config.Set.
+// (mode 0600). Errors come from config.Set; one wrapping
+// config.ErrNotPrivate means the key was stored but the file could not be
+// made private (see KeyWarning).
 func StoreKey(rt *app.Runtime, provider, key string) error {
 	key = strings.TrimSpace(key)
 	if key == "" {
 		return errors.New("the key is empty")
 	}
 	return config.Set(rt.Config.Paths.ConfigFile, "providers."+provider+".api_key", key)
+}
+
+// KeyWarning splits an error of StoreKey or config.Set: a key stored in a
+// file that could not be made private is a warning to show (the key is
+// saved), anything else is a failure.
+func KeyWarning(err error) (warning string, failed error) {
+	if errors.Is(err, config.ErrNotPrivate) {
+		return err.Error(), nil
+	}
+	return "", err
 }
 
 // IsMissingKey reports whether err from app.Load means the chosen

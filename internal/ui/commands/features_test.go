@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/memory"
@@ -428,4 +431,32 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// The onboarding's StoreKey and /config make an existing world-readable
+// config file private (0600) when they write a key; KeyWarning turns a
+// file that cannot be made private into a warning, not a failure.
+func TestStoreKeyMakesFilePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("modes are ACLs on Windows")
+	}
+	f := newFixture(t, "")
+	file := f.c.Runtime().Config.Paths.ConfigFile
+	mode := func() os.FileMode {
+		fi, err := os.Stat(file)
+		require.NoError(t, err)
+		return fi.Mode().Perm()
+	}
+	require.NoError(t, os.Chmod(file, 0o644))
+	require.NoError(t, StoreKey(f.c.Runtime(), "groq", "gsk-onboarding-secret"))
+	require.Equal(t, os.FileMode(0o600), mode())
+	require.NoError(t, os.Chmod(file, 0o644))
+	f.mustExec(t, "/config providers.groq.api_key gsk-slash-secret")
+	require.Equal(t, os.FileMode(0o600), mode())
+
+	w, err := KeyWarning(fmt.Errorf("wrapped: %w", config.ErrNotPrivate))
+	require.NoError(t, err)
+	require.Contains(t, w, "private")
+	_, err = KeyWarning(errors.New("disk full"))
+	require.EqualError(t, err, "disk full")
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -92,7 +93,10 @@ const maxShellOutput = 32 << 10
 
 // RunShell runs command (the user's own !command: no permission policy
 // applies) with sh -c (cmd /C on Windows) in workspace, until it ends or
-// ctx is done (then the process is killed).
+// ctx is done (then the process is killed). Its output joins the
+// conversation, so it runs without credentials in its environment, as the
+// tools' commands do (app.CommandEnviron; command_env_allow passes a
+// variable through).
 func RunShell(ctx context.Context, workspace, command string) ShellResult {
 	start := time.Now()
 	var cmd *exec.Cmd
@@ -101,7 +105,7 @@ func RunShell(ctx context.Context, workspace, command string) ShellResult {
 	} else {
 		cmd = exec.CommandContext(ctx, "sh", "-c", command)
 	}
-	cmd.Dir = workspace
+	cmd.Dir, cmd.Env = workspace, app.CommandEnviron()
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

@@ -47,3 +47,26 @@ func TestPrinterToolLines(t *testing.T) {
 	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{OK: true, Output: "x", Meta: json.RawMessage(`{"lines":120}`)}})
 	require.Equal(t, "Looking\n→ read_file utils.go\n  ✓ 120 lines\n", out.String())
 }
+
+// Escape sequences a model or a tool sends are shown, not obeyed, in every
+// line the line mode prints: the progress line of a tool call (arguments
+// are JSON, where ESC travels as \u001b), a diff, a result, an approval.
+func TestPrinterNeutralisesEscapes(t *testing.T) {
+	var out strings.Builder
+	p := &Printer{Out: &out}
+	args := json.RawMessage(`{"command":"echo hi\u001b]0;pwned\u0007\u001b[1A\u001b[2K\u009b2J"}`)
+	p.Event(agent.Event{Type: agent.EventText, Text: "text\x1b[2J"})
+	p.Event(agent.Event{Type: agent.EventToolCall, ToolCall: &agent.ToolCallInfo{Name: "run_command", Arguments: args}})
+	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{OK: true,
+		Meta: json.RawMessage(`{"diff":"--- a/f\n+++ b/f\n+\u001b[31mred\u001b]52;c;Zm9v\u0007\n"}`)}})
+	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{Error: "bad\x1b[?1049h"}})
+	r := New(strings.NewReader("n\n"), &out, false)
+	r.Printer = p
+	_, _, err := r.Approver().Approve(context.Background(), agent.ApprovalInfo{Tool: "run_command", Arguments: args})
+	require.NoError(t, err)
+	require.NotContains(t, out.String(), "\x1b")
+	require.NotContains(t, out.String(), "\x07")
+	require.NotContains(t, out.String(), "\u009b")
+	require.Contains(t, out.String(), `→ run_command echo hi\x1b]0;pwned\x07\x1b[1A\x1b[2K\x9b2J`)
+	require.Contains(t, out.String(), `+\x1b[31mred\x1b]52;c;Zm9v\x07`)
+}

@@ -209,12 +209,22 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	return false, nil
 }
 
+// storeKey stores key as provider's API key (commands.StoreKey) and
+// prints the warning of a file that could not be made private.
+func (r *REPL) storeKey(rt *app.Runtime, provider, key string) error {
+	warning, err := commands.KeyWarning(commands.StoreKey(rt, provider, key))
+	if warning != "" {
+		fmt.Fprintf(r.Printer.Out, "warning: %s\n", warning)
+	}
+	return err
+}
+
 func (r *REPL) askKey(ctx context.Context, ctrl *commands.Controller, provider string) error {
 	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (stored in %s): ", provider, ctrl.Runtime().Config.Paths.ConfigFile))
 	if err != nil {
 		return err
 	}
-	if err := commands.StoreKey(ctrl.Runtime(), provider, key); err != nil {
+	if err := r.storeKey(ctrl.Runtime(), provider, key); err != nil {
 		return err
 	}
 	if err := ctrl.SwitchProvider(ctx, provider, ""); err != nil {
@@ -276,7 +286,7 @@ func (r *REPL) Onboard(ctx context.Context, rt *app.Runtime) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if err := commands.StoreKey(rt, name, key); err != nil {
+			if err := r.storeKey(rt, name, key); err != nil {
 				return "", err
 			}
 		}

@@ -6,7 +6,9 @@
 package termsafe
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -55,13 +57,54 @@ func Clean(s string) string {
 	return b.String()
 }
 
-// cleanJSON cleans the strings inside a JSON value; JSON encoding already
-// escapes controls, so only invalid JSON needs cleaning as text.
+// cleanJSON cleans the strings inside a JSON value. Front ends decode
+// arguments and metadata before printing them (the command of a tool call,
+// a diff), and JSON carries controls as escapes ("\u001b") or, for DEL and
+// C1 controls, as raw characters: so every string (keys too) is decoded,
+// cleaned and encoded again. Invalid JSON is cleaned as text. A value
+// without escapes or controls is returned unchanged (no allocation).
 func cleanJSON(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || json.Valid(raw) {
+	if len(raw) == 0 {
 		return raw
 	}
-	return json.RawMessage(Clean(string(raw)))
+	if !json.Valid(raw) {
+		return json.RawMessage(Clean(string(raw)))
+	}
+	if !bytes.Contains(raw, []byte(`\u`)) && Clean(string(raw)) == string(raw) {
+		return raw
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return json.RawMessage(Clean(string(raw)))
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(cleanValue(v)) != nil {
+		return json.RawMessage(Clean(string(raw)))
+	}
+	return json.RawMessage(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// cleanValue returns a decoded JSON value with every string cleaned.
+func cleanValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return Clean(x)
+	case []any:
+		for i := range x {
+			x[i] = cleanValue(x[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[Clean(k)] = cleanValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // Event returns e with every text field a front end prints cleaned: text
@@ -110,4 +153,20 @@ func Approval(a agent.ApprovalInfo) agent.ApprovalInfo {
 	a.Suggested = Clean(a.Suggested)
 	a.Arguments = cleanJSON(a.Arguments)
 	return a
+}
+
+// writer cleans every write (see Writer).
+type writer struct{ w io.Writer }
+
+// Writer returns a writer that passes each write through Clean to w: for
+// printers made only of text from elsewhere (no colours of their own),
+// such as progress lines of a model's work. Each write must hold whole
+// characters (as fmt.Fprint's do). It reports len(p) written on success.
+func Writer(w io.Writer) io.Writer { return writer{w} }
+
+func (c writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(c.w, Clean(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

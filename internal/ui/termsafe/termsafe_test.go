@@ -57,3 +57,60 @@ func FuzzClean(f *testing.F) {
 		}
 	})
 }
+
+// Front ends decode tool arguments and metadata before printing them (the
+// command of a progress line, a diff): escapes JSON carries as \u001b, or
+// DEL and C1 controls as raw characters, must not survive the decoding.
+func TestEventCleansDecodedJSON(t *testing.T) {
+	args := json.RawMessage(`{"command":"echo \u001b]0;pwned\u0007 \u001b[2J", "nested": ["\u009b31m", {"k\u001b": "\u007f"}], "n": 1.50}`)
+	meta := json.RawMessage("{\"diff\":\"+\\u001b[1A\\u001b[2Kapproved\\n\",\"raw\":\"\u009b2J\"}")
+	e := Event(agent.Event{
+		Type:       agent.EventToolCall,
+		ToolCall:   &agent.ToolCallInfo{Name: "run_command", Arguments: args},
+		ToolResult: &agent.ToolResultInfo{Meta: meta},
+		Approval:   &agent.ApprovalInfo{Arguments: args},
+	})
+	for name, raw := range map[string]json.RawMessage{"arguments": e.ToolCall.Arguments, "meta": e.ToolResult.Meta, "approval": e.Approval.Arguments} {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, raw)
+		}
+		decoded, _ := json.Marshal(v) // Go escapes C0 controls; C1 and DEL stay raw
+		if strings.Contains(string(decoded), `\u001b`) || strings.ContainsAny(fmtAny(v), "\x1b\x07\x7f\u009b") {
+			t.Errorf("%s: a control survived decoding: %s", name, raw)
+		}
+	}
+	var got struct{ Command string }
+	_ = json.Unmarshal(e.ToolCall.Arguments, &got)
+	if got.Command != `echo \x1b]0;pwned\x07 \x1b[2J` {
+		t.Errorf("command %q", got.Command)
+	}
+	if !strings.Contains(string(e.ToolCall.Arguments), `"n":1.50`) {
+		t.Errorf("numbers are kept as written: %s", e.ToolCall.Arguments)
+	}
+	clean := json.RawMessage(`{"path":"a.go","content":"ünï"}`)
+	if out := cleanJSON(clean); &out[0] != &clean[0] {
+		t.Error("clean JSON was copied")
+	}
+}
+
+// fmtAny concatenates every string (keys too) of a decoded JSON value.
+func fmtAny(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var b strings.Builder
+		for _, e := range x {
+			b.WriteString(fmtAny(e))
+		}
+		return b.String()
+	case map[string]any:
+		var b strings.Builder
+		for k, e := range x {
+			b.WriteString(k + fmtAny(e))
+		}
+		return b.String()
+	}
+	return ""
+}

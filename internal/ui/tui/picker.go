@@ -258,11 +258,15 @@ func (m *model) openProviderPicker(title string) {
 // file, then switches to the provider.
 func (m *model) storeKey(provider, key string) tea.Cmd {
 	rt := m.runtime()
-	if err := commands.StoreKey(rt, provider, key); err != nil {
+	warning, err := commands.KeyWarning(commands.StoreKey(rt, provider, key))
+	if err != nil {
 		m.commit(m.st.paint(m.st.red, "error: "+err.Error()))
 		return nil
 	}
 	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("key for %s stored in %s", provider, rt.Config.Paths.ConfigFile)))
+	if warning != "" {
+		m.commit(m.st.paint(m.st.yellow, "warning: "+warning))
+	}
 	return m.chooseProvider(provider)
 }
 

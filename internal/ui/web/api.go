@@ -204,8 +204,8 @@ func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
 // webConfigKeys are the config keys POST /api/config may set. Everything
 // that widens what the agent may do (permission_mode, permissions.*,
 // safe_mode, confine, allowed_dirs, web_allow_shell_tools, tools.*,
-// system_prompt_file, verify_command, workspace, web_fetch_allow_private)
-// is edited only by hand in the config file.
+// system_prompt_file, verify_command, workspace, web_fetch_allow_private,
+// command_env_allow) is edited only by hand in the config file.
 var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
 	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",
@@ -240,7 +240,8 @@ func (s *Server) handleConfigGet(w http.ResponseWriter, r *http.Request) {
 // handleConfigPost sets keys in the global config file: POST /api/config
 // {"values": {"KEY": "VALUE", ...}}. Only webConfigKeys and
 // providers.NAME.api_key are accepted (403 for others, before anything is
-// written).
+// written). "warnings" names a key saved in a file that could not be made
+// private (config.ErrNotPrivate).
 func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Values map[string]string `json:"values"`
@@ -262,9 +263,11 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.Sort(keys)
 	file := s.Runtime().Config.Paths.ConfigFile
-	changes := map[string]string{}
+	changes, warnings := map[string]string{}, []string{}
 	for _, k := range keys {
-		if err := config.Set(file, k, req.Values[k]); err != nil {
+		if err := config.Set(file, k, req.Values[k]); errors.Is(err, config.ErrNotPrivate) {
+			warnings = append(warnings, err.Error()) // the key is saved
+		} else if err != nil {
 			writeError(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -276,7 +279,7 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "saved, but the configuration does not load: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "set": keys, "file": file})
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "set": keys, "file": file, "warnings": warnings})
 }
 
 // SessionView is a session with its messages, plan and usage, for

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -123,8 +124,17 @@ func TestConfigGetMasksAndPostAllowlist(t *testing.T) {
 		t.Fatalf("config: %d %s", status, body)
 	}
 	var out map[string]any
+	cfgFile := filepath.Join(e.home, ".config", "aidex", "config.toml")
+	if err := os.Chmod(cfgFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if st := e.call(http.MethodPost, "/api/config", map[string]any{"values": map[string]string{"max_tool_turns": "7", "providers.groq.api_key": "gsk-new"}}, &out); st != http.StatusOK {
 		t.Fatalf("post: %d %v", st, out)
+	}
+	if fi, err := os.Stat(cfgFile); err != nil {
+		t.Fatal(err)
+	} else if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("a key saved from the web UI left the config file mode %v, want 0600", fi.Mode().Perm())
 	}
 	data, _ := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
 	if !strings.Contains(string(data), "max_tool_turns = 7") || !strings.Contains(string(data), "gsk-new") {
@@ -132,7 +142,8 @@ func TestConfigGetMasksAndPostAllowlist(t *testing.T) {
 	}
 	// E-097: nothing that widens the agent's permissions.
 	for _, key := range []string{"permission_mode", "permissions.allow", "safe_mode", "confine", "allowed_dirs", "web_allow_shell_tools",
-		"tools.profile", "system_prompt_file", "verify_command", "workspace", "providers.fake.base_url", "web_fetch_allow_private"} {
+		"tools.profile", "system_prompt_file", "verify_command", "workspace", "providers.fake.base_url", "web_fetch_allow_private",
+		"command_env_allow"} {
 		before, _ := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
 		if st := e.call(http.MethodPost, "/api/config", map[string]any{"values": map[string]string{key: "yolo", "max_tokens": "5"}}, nil); st != http.StatusForbidden {
 			t.Errorf("set %s: %d, want 403", key, st)

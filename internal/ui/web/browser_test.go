@@ -232,6 +232,30 @@ func TestBrowserShowsErrors(t *testing.T) {
 	waitJS(t, ctx, "the error", `document.querySelector('#errors').textContent.includes('Not signed in')`)
 }
 
+// TestBrowserLoginCode opens the URL `aidex web --open` hands the
+// browser: the page exchanges the one-time code for the token cookie,
+// drops it from the address bar and works; a second tab with the same
+// link is told the link was used.
+func TestBrowserLoginCode(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t, nil, "")
+	code, err := e.srv.NewLoginCode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := LoginURL("127.0.0.1", e.ts.Listener.Addr(), code)
+	do(t, ctx, "open the login URL", chromedp.Navigate(link))
+	waitJS(t, ctx, "the signed-in page", `document.body.dataset.ready === '1' && document.querySelector('#status-model').textContent === 'fake/m1'`)
+	if u, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); strings.Contains(u, "code") {
+		t.Errorf("the code stayed in the address bar: %s", u)
+	}
+	checkNoPageErrors(t, ctx)
+	other, cancel := chromedp.NewContext(ctx) // a new tab, same cookies
+	defer cancel()
+	do(t, other, "open the used link", chromedp.Navigate(link))
+	waitJS(t, other, "the used-link error", `document.querySelector('#errors').textContent.includes('already used or has expired')`)
+}
+
 // ralphFixture is a task list with finished tasks of each kind, for the
 // Ralph panel's test and screenshots.
 const ralphFixture = `{"tasks": [

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/zelvior/aidex/internal/atomicfile"
@@ -76,6 +77,14 @@ func URL(host string, addr net.Addr, token string) string {
 		host = "127.0.0.1"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/?token=" + token
+}
+
+// LoginURL returns the page's address with a one-time login code
+// (Server.NewLoginCode) instead of the token:
+// "http://127.0.0.1:PORT/?code=CODE". It is what `aidex web --open` hands
+// to the browser opener, whose command line other users can read.
+func LoginURL(host string, addr net.Addr, code string) string {
+	return strings.Replace(URL(host, addr, code), "/?token=", "/?code=", 1)
 }
 
 // TokenFile is the content of the file `aidex web` writes in the state

@@ -18,7 +18,8 @@ var static embed.FS
 
 // page serves the app. Opening "/?token=T" with the right token sets the
 // HttpOnly, SameSite=Strict token cookie and redirects to "/" so the token
-// leaves the address bar and the history.
+// leaves the address bar and the history. "/?code=C" (LoginURL) is served
+// as the page itself: its script exchanges the code (POST /auth/code).
 func (s *Server) page(port string) http.Handler {
 	sub, _ := fs.Sub(static, "static")
 	cookie := "aidex_token_" + port
@@ -35,7 +36,7 @@ func (s *Server) page(port string) http.Handler {
 				_, _ = w.Write([]byte("aidex web: wrong token. Open the URL `aidex web` printed (its token changes at every launch).\n"))
 				return
 			}
-			http.SetCookie(w, &http.Cookie{Name: cookie, Value: s.opts.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			setTokenCookie(w, cookie, s.opts.Token)
 			w.Header().Set("Cache-Control", "no-store")
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return

@@ -6,7 +6,8 @@
 // terminal: any page the user visits can send requests to localhost. So
 // every /api/* request needs the per-launch token (Authorization: Bearer,
 // or the HttpOnly SameSite=Strict cookie set when the page is opened with
-// ?token=), the Host header must be the bound address (DNS rebinding),
+// ?token=, or when it exchanges the one-time ?code= of `aidex web --open`
+// at POST /auth/code, see login.go), the Host header must be the bound address (DNS rebinding),
 // requests from another Origin are refused, bodies must be JSON and at
 // most 10 MiB, there is no CORS, and pages carry a strict
 // Content-Security-Policy. Chats run with the web confinement
@@ -76,6 +77,7 @@ type Server struct {
 	running sync.WaitGroup          // one count per chat run, for Close
 
 	approvals approvals
+	logins    loginCodes
 
 	ralph    Ralph
 	ralphHub ralphHub
@@ -204,6 +206,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func (s *Server) routes(port string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", s.page(port))
+	mux.HandleFunc("POST /auth/code", s.handleLoginCode("aidex_token_"+port))
 	mux.HandleFunc("GET /api/status", s.handleStatus)
 	mux.HandleFunc("GET /api/models", s.handleModels)
 	mux.HandleFunc("POST /api/models/switch", s.handleModelSwitch)

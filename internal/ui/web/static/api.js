@@ -1,5 +1,6 @@
 // api.js: the HTTP API client. The token travels in the HttpOnly cookie
-// set when the page was opened with ?token=; this code never sees it.
+// set when the page was opened with ?token= (or with ?code=, exchanged by
+// redeemLoginCode); this code never sees it.
 
 // APIError is a failed API call: the HTTP status and the server's message.
 export class APIError extends Error {
@@ -77,4 +78,17 @@ export async function streamSSE(path, { method = 'GET', body, signal } = {}, onE
 // Server-Sent Event of the answer until the stream ends.
 export function streamChat(body, onEvent, signal) {
   return streamSSE('/api/chat', { method: 'POST', body, signal }, onEvent);
+}
+
+// redeemLoginCode exchanges the one-time ?code= of the address that
+// `aidex web --open` handed to the browser for the token cookie (POST
+// /auth/code), after taking it out of the address bar and the history.
+// Without a code it does nothing.
+export async function redeemLoginCode() {
+  const url = new URL(location.href);
+  const code = url.searchParams.get('code');
+  if (!code) return;
+  url.searchParams.delete('code');
+  history.replaceState(null, '', url.pathname + url.search + url.hash);
+  await api('/auth/code', { method: 'POST', body: { code } });
 }

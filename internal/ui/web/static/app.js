@@ -2,7 +2,7 @@
 // Settings) over the HTTP API; chat answers stream as Server-Sent Events
 // named after the engine's events.
 import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
-import { APIError, api, readBytes, streamChat, streamSSE } from './api.js';
+import { APIError, api, readBytes, redeemLoginCode, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
 
 const state = {
@@ -442,6 +442,8 @@ async function newChat() {
 }
 
 async function loadChat() {
+  // A used or expired link is reported; a cookie from before may still work.
+  try { await redeemLoginCode(); } catch (e) { showError(e); }
   await loadStatus();
   const view = await api('/api/history');
   if (view.id) state.sessionId = view.id;
@@ -977,10 +979,17 @@ function providerCard(p) {
     p.requires_key || p.key_env ? h('form', { class: 'row', onsubmit: guarded(async (e) => {
       e.preventDefault();
       if (!key.value) throw new Error('enter a key first');
-      await api('/api/config', { method: 'POST', body: { values: { ['providers.' + p.name + '.api_key']: key.value } } });
+      await saveConfig({ ['providers.' + p.name + '.api_key']: key.value });
       key.value = '';
       await loadSettings();
     }) }, key, h('button', { type: 'submit', text: 'Save key' })) : null);
+}
+
+// saveConfig sets config keys (POST /api/config) and shows the server's
+// warnings (a key saved in a file that could not be made private).
+async function saveConfig(values) {
+  const res = await api('/api/config', { method: 'POST', body: { values } });
+  for (const w of res.warnings || []) showError('Warning: ' + w);
 }
 
 function imagePreset() {
@@ -1038,7 +1047,7 @@ async function saveImageSettings(e) {
     image_base_url: $('#image-base-url').value,
   };
   if ($('#image-key').value) values.image_api_key = $('#image-key').value;
-  await api('/api/config', { method: 'POST', body: { values } });
+  await saveConfig(values);
   $('#image-key').value = '';
   await loadSettings();
 }

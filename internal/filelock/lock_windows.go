@@ -1,6 +1,6 @@
 //go:build windows
 
-package ralph
+package filelock
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockOffsetHigh places the locked byte the locked byte lies: past any content, so other
-// processes can still read the file (the runner's pid).
+// lockOffsetHigh places the locked byte past any content, so other
+// processes can still read the file (the holder's pid).
 const lockOffsetHigh = 1 // 4 GiB
 
 // lockFD takes a non-blocking exclusive LockFileEx lock on one byte of f,
@@ -19,7 +19,7 @@ func lockFD(f *os.File) error {
 	ol := &windows.Overlapped{OffsetHigh: lockOffsetHigh}
 	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
 	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) || errors.Is(err, windows.ERROR_IO_PENDING) {
-		return errLocked
+		return ErrLocked
 	}
 	return err
 }

@@ -1,11 +1,11 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly || windows)
 
-package ralph
+package filelock
 
 import "os"
 
-// lockFD is a no-op where aidex has no OS file lock: writers in one
-// process are still serialised by the Store's mutex.
+// lockFD is a no-op where aidex has no OS file lock (callers keep their
+// own in-process locks).
 func lockFD(*os.File) error { return nil }
 
 func unlockFD(*os.File) error { return nil }

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package ralph
+package filelock
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 func lockFD(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return errLocked
+		return ErrLocked
 	}
 	return err
 }

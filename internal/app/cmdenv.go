@@ -1,0 +1,48 @@
+package app
+
+import (
+	"os"
+	"slices"
+
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/tools/proc"
+)
+
+// applyCommandEnv sets the credential scrubbing of every command aidex
+// runs (tools, Ralph's verify_command, the user's !command) from the
+// configuration: the variables named by each provider's api_key_env and
+// the catalog's key variables are removed whatever they are called, and
+// command_env_allow names variables passed through anyway.
+func applyCommandEnv(cfg *config.Config, cat *catalog.Catalog) {
+	proc.SetEnvPolicy(commandEnvPolicy(cfg, cat))
+}
+
+// commandEnvPolicy is the scrubbing applyCommandEnv sets.
+func commandEnvPolicy(cfg *config.Config, cat *catalog.Catalog) proc.EnvPolicy {
+	var secret []string
+	add := func(names ...string) {
+		for _, n := range names {
+			if n != "" && !slices.Contains(secret, n) {
+				secret = append(secret, n)
+			}
+		}
+	}
+	if cat != nil {
+		for _, p := range cat.Providers() {
+			add(p.APIKeyEnv)
+			add(p.KeyEnv...)
+		}
+	}
+	for _, p := range cfg.Providers {
+		add(p.APIKeyEnv)
+	}
+	slices.Sort(secret)
+	return proc.EnvPolicy{Secret: secret, Allow: cfg.CommandEnvAllow}
+}
+
+// CommandEnviron returns the environment of a command aidex starts
+// outside the tools, such as the user's !command in the terminal UI and
+// the line mode (its output joins the conversation): os.Environ() without
+// credentials, as the tools' commands get it.
+func CommandEnviron() []string { return proc.ChildEnviron(os.Environ(), nil) }

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/filelock"
+)
+
+// ErrSessionInUse is wrapped by the error of a run refused because another
+// aidex process is running the same session (see SessionInUseError).
+var ErrSessionInUse = errors.New("session in use by another aidex")
+
+// SessionInUseError is a run refused because another aidex process holds
+// the session's lock: two `aidex -c` on one session would interleave
+// their messages. PID is the holder's process id (0 when unknown).
+type SessionInUseError struct {
+	ID  string
+	PID int
+}
+
+func (e *SessionInUseError) Error() string {
+	holder := "another aidex"
+	if e.PID > 0 {
+		holder += " (pid " + strconv.Itoa(e.PID) + ")"
+	}
+	return fmt.Sprintf("session %s is in use by %s; wait for it to finish or start a new session", e.ID, holder)
+}
+
+// Unwrap makes errors.Is(err, ErrSessionInUse) true.
+func (e *SessionInUseError) Unwrap() error { return ErrSessionInUse }
+
+// lockSession takes the run lock of session id: an OS file lock on
+// DIR/ID.lock (dir "" skips locking) holding the holder's pid, released
+// by the OS if aidex dies. It never waits: another process's lock is a
+// *SessionInUseError, a lock of this process (another live session on
+// the same stored session) is agent.ErrBusy. The returned func releases
+// the lock.
+func lockSession(dir, id string) (func(), error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("session lock: %w", err)
+	}
+	path := filepath.Join(dir, id+".lock")
+	unlock, err := filelock.TryLock(path, 0o600)
+	switch {
+	case errors.Is(err, filelock.ErrLocked):
+		pid := lockHolder(path)
+		if pid == os.Getpid() {
+			return nil, fmt.Errorf("session %s: %w", id, agent.ErrBusy)
+		}
+		return nil, &SessionInUseError{ID: id, PID: pid}
+	case err != nil:
+		return nil, fmt.Errorf("session lock %s: %w", path, err)
+	}
+	// The pid is written through another descriptor: flock and LockFileEx
+	// (on a byte past the content) are advisory for it.
+	_ = os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
+	return func() {
+		_ = os.WriteFile(path, nil, 0o600)
+		unlock()
+	}, nil
+}
+
+// lockHolder reads the pid a lock's holder wrote (0 when unknown).
+func lockHolder(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
+// sessionLockDir is where the run locks of sessions live: DATADIR/locks,
+// next to the session database.
+func sessionLockDir(dataDir string) string {
+	if dataDir == "" {
+		return ""
+	}
+	return filepath.Join(dataDir, "locks")
+}
+
+// syncFromStore reloads sess from the store when the store changed since
+// this live session last saw it (another aidex process continued the
+// session in between), so a run never answers from a stale conversation.
+// Call it with the session's run lock held.
+func (ls *Session) syncFromStore(ctx context.Context, sess *agent.Session) error {
+	sum, err := ls.svc.store.Info(ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	ls.mu.Lock()
+	seen := ls.seen
+	ls.mu.Unlock()
+	if !seen.IsZero() && sum.UpdatedAt.Equal(seen) {
+		return nil
+	}
+	fresh, err := ls.svc.store.Load(ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	ls.mu.Lock()
+	*sess = *fresh // in place: front ends hold this pointer
+	ls.mu.Unlock()
+	return nil
+}
+
+// markSeen records the store's state of the session after a run.
+func (ls *Session) markSeen(ctx context.Context, id string) {
+	sum, err := ls.svc.store.Info(ctx, id)
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if err == nil {
+		ls.seen = sum.UpdatedAt
+	} else {
+		ls.seen = time.Time{}
+	}
+}
