@@ -182,8 +182,15 @@ func (z *analyzer) unwrapPrivilege(sc SimpleCommand, c actx, base string, spec s
 	words := sc.Words
 	i := skipOptions(words, 1, spec)
 	z.add(SimpleCommand{Words: words[:1], Suspicious: sc.Suspicious, SuspiciousReason: sc.SuspiciousReason}, c)
+	var env []string
+	for i > 0 && i < len(words) && isAssignWord(words[i]) { // sudo NAME=value command
+		if name, _, _ := strings.Cut(words[i].Pattern, "="); !isHarmlessEnv(name) {
+			env = append(env, name)
+		}
+		i++
+	}
 	if i > 0 && i < len(words) {
-		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
+		z.simple(words[i:], nested(c, base), sc.ArgCommands, env)
 	}
 	return true
 }
@@ -328,7 +335,7 @@ func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			i = max(skipOptions(words[:i+1], i, spec), i+1) - 1
 		case assign && isName(name):
-			if isDangerousEnv(name) {
+			if !isHarmlessEnv(name) {
 				dangerous = append(dangerous, name)
 			}
 		default:
@@ -373,6 +380,12 @@ func splitStringArg(words []Word, i int) (string, int) {
 		return words[i+1].Value, i + 2
 	}
 	return "", i + 1
+}
+
+// isAssignWord reports a NAME=value word.
+func isAssignWord(w Word) bool {
+	name, _, ok := strings.Cut(w.Pattern, "=")
+	return ok && isName(name)
 }
 
 func isName(s string) bool {
