@@ -168,8 +168,11 @@ type actx struct {
 	depth     int
 	inFunc    string
 	bg        bool
-	taint     string // reason inherited from a suspicious wrapper
-	env       bool   // NAME=value assignments prefix the command
+	taint     string           // reason inherited from a suspicious wrapper
+	env       bool             // NAME=value assignments off the harmless list prefix the command
+	in        *syntax.Redirect // the redirection standard input comes from (<<, <<<, <)
+	input     string           // the wrapper feeding input lines as arguments (xargs, find -exec)
+	replace   string           // the placeholder it replaces in the arguments ("{}")
 }
 
 type analyzer struct {
@@ -227,6 +230,9 @@ func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
 	}
 	for _, r := range s.Redirs {
 		z.redirect(r, c)
+		if isStdinRedirect(r) {
+			c.in = r
+		}
 	}
 	z.command(s.Cmd, c)
 }
@@ -485,10 +491,8 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
 	sc.Background = c.bg
 	sc.EnvPrefixed = c.env
-	if !sc.NonLiteral && isShellOrInterpreter(sc.Base()) && c.stdin && readsProgramFromStdin(sc) {
-		sc.StdinProgram = true
-		markSuspicious(&sc, "reads its program from a pipe, so the code cannot be checked")
-		z.opaque(sc.Base() + " runs code read from a pipe")
+	if !sc.NonLiteral {
+		z.programSource(&sc, c)
 	}
 	if !sc.NonLiteral && hasInlineCode(sc) {
 		sc.InlineCode = true
