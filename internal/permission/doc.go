@@ -45,7 +45,10 @@
 // /proc/self, /etc/shadow, ...) are refused even without confinement,
 // unless the user granted that location itself. Shell arguments that look
 // like paths, redirections and cd targets are resolved the same way from
-// every directory the line may be in.
+// every directory the line may be in. A cd whose target cannot be confined
+// (built at run time, -, ~user, popd and the directory stack) needs
+// approval, and relative paths after it are unknown; commands start with
+// OLDPWD and CDPATH unset.
 //
 // # Who asks
 //

@@ -16,6 +16,11 @@ var childEnvOverrides = [...]string{
 	"GIT_PAGER=cat",
 }
 
+// childEnvUnset are removed from every child environment: with OLDPWD
+// and CDPATH unset, "cd -" fails and "cd DIR" goes where the command line
+// says, which is what the permission analysis checked.
+var childEnvUnset = [...]string{"OLDPWD", "CDPATH"}
+
 // secretEnvPrefixes are provider and agent variable prefixes dropped from
 // child environments whatever the rest of the name (API keys, base URLs
 // with embedded credentials, organisation ids).
@@ -93,8 +98,8 @@ var keepEnvNames = [...]string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG
 // ChildEnviron returns the environment for a process a tool starts: base
 // (usually os.Environ()) without credentials (SecretEnvName names and
 // values that look like well-known tokens, unless the name is in keep,
-// compared ignoring case) and with NO_COLOR=1, GIT_TERMINAL_PROMPT=0,
-// PAGER=cat and GIT_PAGER=cat set. Entries are "NAME=value"; malformed
+// compared ignoring case), without OLDPWD and CDPATH (childEnvUnset), and
+// with NO_COLOR=1, GIT_TERMINAL_PROMPT=0, PAGER=cat and GIT_PAGER=cat set. Entries are "NAME=value"; malformed
 // entries are dropped. The result is a new slice.
 func ChildEnviron(base []string, keep []string) []string {
 	out := make([]string, 0, len(base)+len(childEnvOverrides))
@@ -111,7 +116,7 @@ func ChildEnviron(base []string, keep []string) []string {
 		if !ok || name == "" && runtime.GOOS != "windows" {
 			continue
 		}
-		if overridden(name) {
+		if overridden(name) || slices.ContainsFunc(childEnvUnset[:], func(u string) bool { return sameEnvName(u, name) }) {
 			continue
 		}
 		kept := slices.ContainsFunc(keep, func(k string) bool { return sameEnvName(k, name) })
