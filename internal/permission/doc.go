@@ -56,6 +56,10 @@
 // HEAD file; config, objects/, refs/ beside an existing HEAD) are denied
 // in every mode (Workspace.GitDirLookalike). URL subjects (web_fetch) are
 // matched in their normalised form (permission/urlnorm).
+// A cd whose target cannot be confined
+// (built at run time, -, ~user, popd and the directory stack) needs
+// approval, and relative paths after it are unknown; commands start with
+// OLDPWD and CDPATH unset.
 //
 // # Who asks
 //

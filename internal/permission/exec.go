@@ -114,7 +114,7 @@ func (p *Policy) unsureDecision() Decision {
 // checked against each of them).
 type execState struct {
 	bases    []string
-	overflow bool // too many cd targets to track: relative paths are unknown
+	overflow bool // a cd the analysis cannot follow (or too many): relative paths are unknown
 }
 
 // maxBases bounds the directories tracked through cd (each cd can double
@@ -122,12 +122,13 @@ type execState struct {
 const maxBases = 16
 
 type argFindings struct {
-	protected *PathError
-	outside   []string
-	cred      bool
-	protWrite []string // arguments inside .git, .aidex, ... (IsProtectedWrite)
-	unsure    []string // why the arguments cannot be confined (too many matches, a walk through a link out)
-	dirs      []string // the existing directories the arguments name (resolved)
+	protected  *PathError
+	outside    []string
+	cred       bool
+	protWrite  []string // arguments inside .git, .aidex, ... (IsProtectedWrite)
+	unsure     []string // why the arguments cannot be confined (too many matches, a walk through a link out)
+	dirs       []string // the existing directories the arguments name (resolved)
+	unknownDir string   // why a cd target cannot be confined
 }
 
 // commandCheck decides one simple command of a line.
@@ -189,6 +190,11 @@ func (k *commandCheck) unsure(f argFindings) (CommandVerdict, bool) {
 	if k.sc.NonLiteral {
 		return k.builtin(p.unsureDecision(), RuleShellAnalysis,
 			fmt.Sprintf("the command name %s is not a literal word, so aidex cannot tell what runs; it needs approval and no rule can allow it", k.text)), true
+	}
+	if f.unknownDir != "" {
+		return k.builtin(p.unsureDecision(), RuleConfinement,
+			fmt.Sprintf("%s: aidex cannot tell which directory this is (%s), so later relative paths cannot be confined; it needs approval and no rule can allow it",
+				k.text, f.unknownDir)), true
 	}
 	if len(f.outside) > 0 {
 		return k.builtin(p.unsureDecision(), RuleConfinement,

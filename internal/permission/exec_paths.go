@@ -4,31 +4,74 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
-// trackCd records literal cd/pushd targets inside the workspace.
+// trackCd records the directories a cd/pushd may lead to. A target the
+// analysis cannot confine (built at run time, -, ~, the directory stack,
+// outside the workspace) loses track: later relative paths are unknown.
 func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
-	if sc.Name != "cd" && sc.Name != "pushd" {
+	base := sc.Base()
+	if base != "cd" && base != "pushd" && base != "popd" {
 		return
 	}
-	for _, w := range sc.Words[1:] {
-		if !w.Literal || strings.HasPrefix(w.Value, "-") {
-			continue
+	w, ok := cdTarget(sc)
+	if base == "popd" || !ok || cdUnknown(base, w) != "" || w.Value == "-" || strings.HasPrefix(w.Value, "~") {
+		st.overflow = true
+		return
+	}
+	for _, b := range append([]string(nil), st.bases...) {
+		abs, err := p.ws.resolve(physicalJoin(b, w.Value))
+		switch {
+		case err != nil || len(st.bases) >= maxBases && !containsStr(st.bases, abs):
+			st.overflow = true
+			return
+		case !containsStr(st.bases, abs):
+			st.bases = append(st.bases, abs)
 		}
-		for _, b := range append([]string(nil), st.bases...) {
-			if abs, err := p.ws.resolve(physicalJoin(b, w.Value)); err == nil && !containsStr(st.bases, abs) {
-				if len(st.bases) >= maxBases {
-					st.overflow = true
-					return
-				}
-				st.bases = append(st.bases, abs)
+	}
+}
+
+// cdTarget returns the directory operand of cd or pushd (after its
+// options), or false when there is none.
+func cdTarget(sc shell.SimpleCommand) (shell.Word, bool) {
+	for i, w := range sc.Words[1:] {
+		switch {
+		case w.Literal && w.Value == "--":
+			if i+2 < len(sc.Words) {
+				return sc.Words[i+2], true
 			}
+			return shell.Word{}, false
+		case w.Literal && len(w.Value) > 1 && w.Value[0] == '-' && !isStackIndex(w.Value):
+			continue // -L, -P, -e, -@
 		}
-		return
+		return w, true
 	}
+	return shell.Word{}, false
+}
+
+// isStackIndex reports pushd's +N / -N, an entry of the directory stack.
+func isStackIndex(v string) bool {
+	if len(v) < 2 || v[0] != '+' && v[0] != '-' {
+		return false
+	}
+	_, err := strconv.Atoi(v[1:])
+	return err == nil
+}
+
+// cdUnknown says why a cd/pushd target cannot be confined ("" when it
+// can be resolved): a directory built at run time or taken from the stack.
+func cdUnknown(base string, w shell.Word) string {
+	switch {
+	case !w.Literal || w.Glob:
+		return w.Value + " is built at run time"
+	case base == "pushd" && isStackIndex(w.Value):
+		return w.Value + " is an entry of the directory stack"
+	}
+	return ""
 }
 
 func containsStr(list []string, s string) bool {
@@ -53,14 +96,7 @@ func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	if sc.NonLiteral {
 		return f
 	}
-	if base := sc.Base(); base == "cd" || base == "pushd" {
-		switch {
-		case len(sc.Words) == 1:
-			f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
-		case base == "cd" && containsStr(sc.Args, "-"):
-			f.outside = append(f.outside, "- (cd - goes to the previous directory, $OLDPWD)")
-		}
-	}
+	cdFindings(sc, &f)
 	for _, cand := range shell.PathArgs(sc) {
 		p.checkCandidate(cand, st, &f)
 		if f.protected != nil {
@@ -71,6 +107,31 @@ func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 		p.checkRecursion(sc, st, &f)
 	}
 	return f
+}
+
+// cdFindings judges the target of cd, pushd and popd: the home
+// directory, $OLDPWD and the directory stack are outside what the line
+// shows, and a target built at run time cannot be confined.
+func cdFindings(sc shell.SimpleCommand, f *argFindings) {
+	base := sc.Base()
+	if base != "cd" && base != "pushd" && base != "popd" {
+		return
+	}
+	w, ok := cdTarget(sc)
+	switch {
+	case base == "popd":
+		f.unknownDir = "popd returns to a directory of the stack"
+	case !ok && base == "cd":
+		f.outside = append(f.outside, "~ (cd without arguments goes to the home directory)")
+	case !ok:
+		f.unknownDir = "pushd without a directory swaps to the previous one"
+	case w.Literal && w.Value == "-":
+		f.outside = append(f.outside, "- (cd - goes to the previous directory, $OLDPWD)")
+	default:
+		if why := cdUnknown(base, w); why != "" {
+			f.unknownDir = why
+		}
+	}
 }
 
 // checkCandidate resolves one candidate against every possible cwd.
@@ -99,7 +160,7 @@ func (p *Policy) checkCandidate(c shell.PathArg, st *execState, f *argFindings) 
 		return
 	}
 	if st.overflow && !filepath.IsAbs(v) {
-		f.outside = append(f.outside, c.Shown+" (after too many cd commands to track)")
+		f.outside = append(f.outside, c.Shown+" (after a cd aidex cannot follow)")
 		return
 	}
 	for _, b := range st.bases {
@@ -218,6 +279,10 @@ func (k targetCheck) literal(v string, rules []Rule, st *execState) CommandVerdi
 	tool := "read_file"
 	if k.write {
 		tool = "write_file"
+	}
+	if st.overflow && !filepath.IsAbs(v) {
+		return k.verdict(p.unsureDecision(), RuleConfinement, SourceBuiltin,
+			fmt.Sprintf("the line %s %s after a cd aidex cannot follow, so the path cannot be confined; it needs approval", k.verb, v))
 	}
 	worst := CommandVerdict{Decision: Allow}
 	for _, b := range st.bases {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,8 +74,9 @@ type SimpleCommand struct {
 	// Background reports the command runs in the background (&).
 	Background bool
 	// EnvPrefixed reports NAME=value assignments before the command (or an
-	// enclosing one), which can change what it reads, writes or runs
-	// (RIPGREP_CONFIG_PATH, GIT_TRACE, ...).
+	// enclosing one) of a variable off the harmless list (LANG, LC_*, TZ,
+	// NO_COLOR, TERM, COLUMNS, ...), which can change what it reads,
+	// writes or runs (RIPGREP_CONFIG_PATH, GIT_DIR, TAR_OPTIONS, ...).
 	EnvPrefixed bool
 }
 
@@ -166,13 +168,17 @@ type actx struct {
 	depth     int
 	inFunc    string
 	bg        bool
-	taint     string // reason inherited from a suspicious wrapper
-	env       bool   // NAME=value assignments prefix the command
+	taint     string           // reason inherited from a suspicious wrapper
+	env       bool             // NAME=value assignments off the harmless list prefix the command
+	in        *syntax.Redirect // the redirection standard input comes from (<<, <<<, <)
+	input     string           // the wrapper feeding input lines as arguments (xargs, find -exec)
+	replace   string           // the placeholder it replaces in the arguments ("{}")
 }
 
 type analyzer struct {
 	a        *Analysis
-	recursed map[string]bool // function names that call themselves via pipe/&
+	recursed map[string]bool      // function names that call themselves via pipe/&
+	seen     map[syntax.Node]bool // command and process substitutions analysed
 }
 
 // Analyze parses a bash command line with mvdan.cc/sh/v3/syntax and
@@ -192,7 +198,7 @@ func Analyze(line string) Analysis {
 		a.ParseErr = errors.New("command line contains a NUL byte")
 		return a
 	}
-	z := &analyzer{a: &a, recursed: map[string]bool{}}
+	z := &analyzer{a: &a, recursed: map[string]bool{}, seen: map[syntax.Node]bool{}}
 	z.parseAndWalk(line, actx{})
 	return a
 }
@@ -206,6 +212,7 @@ func (z *analyzer) parseAndWalk(src string, c actx) {
 		return
 	}
 	z.stmts(f.Stmts, c)
+	z.checkFile(f, c)
 }
 
 func (z *analyzer) stmts(list []*syntax.Stmt, c actx) {
@@ -223,6 +230,9 @@ func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
 	}
 	for _, r := range s.Redirs {
 		z.redirect(r, c)
+		if isStdinRedirect(r) {
+			c.in = r
+		}
 	}
 	z.command(s.Cmd, c)
 }
@@ -366,7 +376,7 @@ func hasPipeToSelf(cmds []SimpleCommand, name string) bool {
 func (z *analyzer) decl(d *syntax.DeclClause, c actx) {
 	words := []Word{literalWord(d.Variant.Value)}
 	for _, as := range d.Args {
-		z.assign(as, c, true)
+		z.assign(as, c)
 		if as.Name != nil {
 			words = append(words, literalWord(as.Name.Value))
 		} else if as.Value != nil {
@@ -376,29 +386,31 @@ func (z *analyzer) decl(d *syntax.DeclClause, c actx) {
 	z.add(SimpleCommand{Words: words}, c)
 }
 
-// assign records substitutions inside an assignment and dangerous names.
-// global reports an assignment that persists for later commands.
-func (z *analyzer) assign(as *syntax.Assign, c actx, global bool) string {
+// assign analyses the substitutions inside an assignment (index, value,
+// array) and returns the name it assigns when that name is not on the
+// harmless list (checkFile judges what the assignment means for later
+// commands).
+func (z *analyzer) assign(as *syntax.Assign, c actx) string {
+	if as.Index != nil {
+		z.subs(as.Index, c)
+	}
 	if as.Value != nil {
 		z.subs(as.Value, c)
 	}
 	if as.Array != nil {
 		z.subs(as.Array, c)
 	}
-	if as.Name == nil || !isDangerousEnv(as.Name.Value) {
+	if as.Name == nil || isHarmlessEnv(as.Name.Value) {
 		return ""
-	}
-	if global {
-		z.a.EnvChanges = append(z.a.EnvChanges, as.Name.Value)
 	}
 	return as.Name.Value
 }
 
 func (z *analyzer) call(x *syntax.CallExpr, c actx) {
-	var dangerous []string
+	var unknownEnv []string
 	for _, as := range x.Assigns {
-		if n := z.assign(as, c, len(x.Args) == 0); n != "" {
-			dangerous = append(dangerous, n)
+		if n := z.assign(as, c); n != "" {
+			unknownEnv = append(unknownEnv, n)
 		}
 	}
 	if len(x.Args) == 0 {
@@ -410,10 +422,10 @@ func (z *analyzer) call(x *syntax.CallExpr, c actx) {
 		inner = append(inner, z.subs(w, c)...)
 		words[i] = z.word(w)
 	}
-	if len(x.Assigns) > 0 {
+	if len(unknownEnv) > 0 {
 		c.env = true
 	}
-	z.simple(words, c, inner, dangerous)
+	z.simple(words, c, inner, unknownEnv)
 }
 
 // simple handles one simple command given as words, looking through wrappers.
@@ -432,7 +444,7 @@ func (z *analyzer) simple(words []Word, c actx, inner, envNames []string) {
 		markSuspicious(&sc, "run by a suspicious wrapper ("+c.taint+")")
 	}
 	if len(envNames) > 0 {
-		markSuspicious(&sc, "sets "+strings.Join(envNames, ", ")+", which changes what the command runs")
+		markSuspicious(&sc, envReason(envNames))
 	}
 	name := words[0]
 	if !name.Literal || name.Glob {
@@ -479,10 +491,8 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
 	sc.Background = c.bg
 	sc.EnvPrefixed = c.env
-	if !sc.NonLiteral && isShellOrInterpreter(sc.Base()) && c.stdin && readsProgramFromStdin(sc) {
-		sc.StdinProgram = true
-		markSuspicious(&sc, "reads its program from a pipe, so the code cannot be checked")
-		z.opaque(sc.Base() + " runs code read from a pipe")
+	if !sc.NonLiteral {
+		z.programSource(&sc, c)
 	}
 	if !sc.NonLiteral && hasInlineCode(sc) {
 		sc.InlineCode = true
@@ -518,7 +528,9 @@ func (z *analyzer) aliases(sc SimpleCommand, c actx) {
 }
 
 func (z *analyzer) opaque(reason string) {
-	z.a.Opaque = append(z.a.Opaque, reason)
+	if !slices.Contains(z.a.Opaque, reason) {
+		z.a.Opaque = append(z.a.Opaque, reason)
+	}
 }
 
 func withContext(c actx, ctx string) actx {
@@ -550,11 +562,13 @@ func (z *analyzer) subs(node syntax.Node, c actx) []string {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
+			z.seen[x] = true
 			start := len(z.a.Commands)
 			z.stmts(x.Stmts, withContext(c, "command substitution"))
 			names = append(names, baseNames(z.a.Commands[start:])...)
 			return false
 		case *syntax.ProcSubst:
+			z.seen[x] = true
 			start := len(z.a.Commands)
 			z.stmts(x.Stmts, withContext(c, "process substitution"))
 			names = append(names, baseNames(z.a.Commands[start:])...)

@@ -14,6 +14,27 @@
 //     or line breaks (recursive delete of /, disk formatting, download
 //     piped into a shell, force push to main, ...).
 //
+// Besides the commands, the analysis walks every node of the syntax tree
+// (walk.go): command and process substitutions wherever they are (array
+// subscripts, arithmetic, [[ ]] operands, parameter-expansion operands,
+// redirection targets, heredoc bodies), and every string bash evaluates
+// as an expression. Bash evaluates variables and subscripts in arithmetic
+// ((( )), $(( )), let, [[ -eq ]], ${a[i]}, ${x:i}), in -v NAME and in the
+// names of read, printf -v, declare, ... again, and a subscript there runs
+// its command substitutions: such a string is unknown unless it is made of
+// numbers and variables the line itself gives only integers (facts.go).
+// Code reaching an interpreter is analysed (interp.go, gitcode.go): a
+// heredoc or here-string on a shell's standard input, trap, mapfile -C,
+// git rebase -x, bisect run, submodule foreach, difftool -x, zip -TT, tar
+// --to-command, ...; a program produced at run time (bash <(...), xargs
+// sh, sh -c '... {}' under find -exec or xargs -I) or in another language
+// is unknown. Long options match by unambiguous GNU prefix and one-letter
+// options in bundles (longopt.go). An assignment in front of a command
+// makes it unknown unless every variable is on a short harmless list
+// (env.go); assignments and exports that reach later commands are listed
+// in EnvChanges, and setting CDPATH, HOME, PWD or OLDPWD (or shopt -s
+// cdable_vars) makes the line unknown.
+//
 // For each simple command the answer is one of three. Read-only: ReadOnly
 // accepts it, every option being in the command's allowlist. Writes: the
 // line's Writes name the files its redirections and output options write,

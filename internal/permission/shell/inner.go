@@ -22,7 +22,7 @@ type innerSpec struct {
 }
 
 var (
-	tarInner    = innerSpec{innerTar, "tar command", []string{"--to-command", "-I", "--use-compress-program", "--info-script", "-F", "--new-volume-script"}}
+	tarInner    = innerSpec{innerTar, "tar command", []string{"--to-command", "-I", "--use-compress-program", "--info-script", "-F", "--new-volume-script", "--rsh-command"}}
 	editorInner = innerSpec{kind: innerEditor}
 	sshInner    = innerSpec{kind: innerSSH}
 )
@@ -42,6 +42,7 @@ var innerCommandSpecs = map[string]innerSpec{
 	"sftp":    sshInner,
 	"script":  {innerOptions, "script -c", []string{"-c", "--command"}},
 	"flock":   {innerOptions, "flock -c", []string{"-c", "--command"}},
+	"zip":     {innerOptions, "zip -TT", []string{"-TT", "--unzip-command"}},
 	"vim":     editorInner,
 	"vi":      editorInner,
 	"nvim":    editorInner,
@@ -59,6 +60,9 @@ func (z *analyzer) innerCommands(sc SimpleCommand, c actx) {
 	if sc.NonLiteral {
 		return
 	}
+	if z.builtinCode(sc.FoldedBase(), sc.Words, c) {
+		return
+	}
 	spec, ok := innerCommandSpecs[sc.FoldedBase()]
 	if !ok {
 		return
@@ -72,6 +76,9 @@ func (z *analyzer) innerCommands(sc SimpleCommand, c actx) {
 	case innerTar:
 		z.optionCode(words, c, spec.label, spec.opts)
 		z.tarCheckpoint(words, c)
+		if len(words) > 1 && !strings.HasPrefix(words[1].Pattern, "-") && strings.ContainsAny(words[1].Pattern, "IF") {
+			z.opaque("tar old-style options (" + words[1].Value + ") that run a program")
+		}
 	case innerSSH:
 		z.sshCommands(words, c)
 	case innerEditor:
@@ -81,11 +88,13 @@ func (z *analyzer) innerCommands(sc SimpleCommand, c actx) {
 	}
 }
 
-// tarCheckpoint parses --checkpoint-action=exec=CODE.
+// tarCheckpoint parses --checkpoint-action=exec=CODE (or an abbreviation).
 func (z *analyzer) tarCheckpoint(words []Word, c actx) {
-	for _, w := range words[1:] {
-		if v, ok := strings.CutPrefix(w.Value, "--checkpoint-action=exec="); ok && w.Literal {
-			z.parseAndWalk(v, nested(c, "tar --checkpoint-action"))
+	for _, w := range optionValues(words, 1, []string{"--checkpoint-action"}, false) {
+		if v, ok := strings.CutPrefix(w.Pattern, "exec="); ok {
+			z.shellString(valueAfter(w, "exec="), nested(c, "tar --checkpoint-action"))
+		} else if !w.Literal && strings.HasPrefix(v, "*") {
+			z.opaque("tar --checkpoint-action built at run time")
 		}
 	}
 }
@@ -109,6 +118,7 @@ func (z *analyzer) sshCommands(words []Word, c actx) {
 }
 
 func (z *analyzer) findExec(words []Word, c actx) {
+	c.input, c.replace = "find -exec", "{}"
 	for i := 1; i < len(words); i++ {
 		switch words[i].Value {
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -124,26 +134,12 @@ func (z *analyzer) findExec(words []Word, c actx) {
 	}
 }
 
-// optionCode parses the value of the given options as shell code.
+// optionCode parses the value of the given options as shell code; long
+// options match by prefix and one-letter options in bundles (see
+// optionValues).
 func (z *analyzer) optionCode(words []Word, c actx, label string, opts []string) {
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		for _, o := range opts {
-			var code Word
-			switch {
-			case w.Value == o && i+1 < len(words):
-				code = words[i+1]
-			case strings.HasPrefix(w.Value, o+"=") && w.Literal:
-				v := strings.TrimPrefix(w.Value, o+"=")
-				code = literalWord(v)
-			case !w.Literal && strings.HasPrefix(w.Pattern, o+"="):
-				z.opaque(label + " with code built at run time")
-				continue
-			default:
-				continue
-			}
-			z.shellString(code, nested(c, label))
-		}
+	for _, code := range optionValues(words, 1, opts, false) {
+		z.shellString(code, nested(c, label))
 	}
 }
 
@@ -179,19 +175,26 @@ func (z *analyzer) gitCommands(words []Word, c actx) {
 			i++
 		case strings.HasPrefix(v, "-c") && len(v) > 2:
 			z.gitConfig(literalWord(v[2:]), c)
-		case v == "--config-env" || strings.HasPrefix(v, "--config-env="):
+		case longPrefixOf(strings.SplitN(w.Pattern, "=", 2)[0], "--config-env"):
 			z.opaque("git --config-env sets configuration from the environment")
-		case strings.HasPrefix(v, "--upload-pack=") || strings.HasPrefix(v, "--receive-pack=") || strings.HasPrefix(v, "--exec="):
-			_, code, _ := strings.Cut(v, "=")
-			z.parseAndWalk(code, nested(c, "git "+v[:strings.IndexByte(v, '=')]))
-		case (v == "--upload-pack" || v == "--receive-pack" || v == "-u") && i+1 < len(words):
+		case v == "-u" && i+1 < len(words):
 			z.shellString(words[i+1], nested(c, "git "+v))
 			i++
+		case strings.HasPrefix(w.Pattern, "--exec-path="):
+			z.opaque("git --exec-path runs git programs from another directory")
 		case strings.HasPrefix(v, "ext::"):
 			z.parseAndWalk(strings.TrimPrefix(v, "ext::"), nested(c, "git ext:: transport"))
 		}
 	}
+	for _, code := range optionValues(words, 1, gitPackOptions, false) {
+		z.shellString(code, nested(c, "git transport program"))
+	}
+	z.gitSubcommandCode(words, c)
 }
+
+// gitPackOptions run the program they name on the other side of a
+// transport (git fetch --upload-pack=CODE, git archive --exec=CODE).
+var gitPackOptions = []string{"--upload-pack", "--receive-pack", "--exec"}
 
 func (z *analyzer) gitConfig(w Word, c actx) {
 	if !w.Literal {

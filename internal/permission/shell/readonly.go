@@ -50,7 +50,8 @@ type ReadOnlyInfo struct {
 // the built-in tables. It fails closed: a command or subcommand missing
 // from the tables, an option missing from its allowlist (abbreviated long
 // options included), a non-literal word, a wrapper, an environment
-// assignment or inline code all make it not read-only. Path arguments are
+// assignment of a variable off the harmless list (LANG, LC_*, TZ,
+// NO_COLOR, TERM, COLUMNS, ...) or inline code all make it not read-only. Path arguments are
 // not judged here; the caller checks them.
 func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed ||

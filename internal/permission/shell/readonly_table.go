@@ -210,6 +210,12 @@ var readOnlyCommands = compileAll(map[string]*roSpec{
 		"all-repeated:: skip-fields:: ignore-case skip-chars:: unique group:: check-chars:: zero-terminated" + gnuHelp}},
 	"xxd": {posix: true, operands: operandsOne, opts: optSpec{words: "a b C c:: cols:: E e g:: groupsize:: h help " +
 		"i include l:: len:: n:: name:: o:: offset:: p ps postscript plain s:: seek:: u v version d R::"}},
+	// jq: --arg NAME VALUE and its kin take two words; the second is read
+	// as an operand, so it is path-checked (the stricter reading).
+	"jq": {opts: optSpec{short: "nRscrjaSCMehVL:f:", long: "null-input raw-input slurp compact-output raw-output " +
+		"raw-output0 join-output ascii-output sort-keys color-output monochrome-output tab indent: unbuffered " +
+		"stream stream-errors seq exit-status from-file: arg: argjson: slurpfile: rawfile: args jsonargs " +
+		"build-configuration" + gnuHelp}},
 	"git": {global: optSpec{short: "P", long: "no-pager no-optional-locks"}, subs: gitReadOnly, rootOnly: true},
 	"go": {subs: map[string]*roSpec{
 		"version": {operands: operandsNone},

@@ -21,7 +21,7 @@ func (z *analyzer) word(w *syntax.Word) Word {
 			if v != x.Value {
 				out.Quoted = true
 			}
-			if strings.ContainsAny(x.Value, "*?[") || braceLike(x.Value) {
+			if isGlobLit(x.Value) || braceLike(x.Value) {
 				out.Glob = true
 			}
 			val.WriteString(v)
@@ -46,6 +46,14 @@ func (z *analyzer) word(w *syntax.Word) Word {
 				out.Literal = false
 				pat.WriteString(partPattern(dp))
 			}
+		case *syntax.ArithmExp:
+			if n, ok := constArith(x.X); ok {
+				val.WriteString(n)
+				pat.WriteString(n)
+				continue
+			}
+			out.Literal = false
+			pat.WriteString("*")
 		default:
 			out.Literal = false
 			pat.WriteString(partPattern(p))
@@ -58,6 +66,16 @@ func (z *analyzer) word(w *syntax.Word) Word {
 	}
 	out.Pattern = pat.String()
 	return out
+}
+
+// isGlobLit reports unquoted glob characters: * and ?, and [ with a
+// closing ] after it (a lone "[" is a literal, the test command).
+func isGlobLit(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
 }
 
 func partPattern(p syntax.WordPart) string {

@@ -61,8 +61,8 @@ var wrappers = map[string]wrapper{
 	"doas": {wrapPrivilege, skipSpec{short: "uC"}},
 	"su":   {wrapSu, skipSpec{}},
 	"env":  {wrapEnv, skipSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}},
-	"xargs": {wrapXargs, skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", "eof", "replace",
-		"max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}},
+	"xargs": {wrapXargs, skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", // --eof, --replace, --max-lines: value only with =
+		"max-args", "max-procs", "max-chars", "process-slot-var"}}},
 	"watch": {wrapWatch, skipSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}},
 	"eval":  {wrapEval, skipSpec{}},
 }
@@ -89,7 +89,7 @@ func skipOptions(words []Word, from int, spec skipSpec) int {
 		if strings.HasPrefix(v, "--") {
 			name, _, hasVal := strings.Cut(v[2:], "=")
 			i++
-			if !hasVal && contains(spec.long, name) {
+			if !hasVal && longTakesValue(spec.long, name) {
 				i++
 			}
 			continue
@@ -182,20 +182,24 @@ func (z *analyzer) unwrapPrivilege(sc SimpleCommand, c actx, base string, spec s
 	words := sc.Words
 	i := skipOptions(words, 1, spec)
 	z.add(SimpleCommand{Words: words[:1], Suspicious: sc.Suspicious, SuspiciousReason: sc.SuspiciousReason}, c)
+	var env []string
+	for i > 0 && i < len(words) && isAssignWord(words[i]) { // sudo NAME=value command
+		if name, _, _ := strings.Cut(words[i].Pattern, "="); !isHarmlessEnv(name) {
+			env = append(env, name)
+		}
+		i++
+	}
 	if i > 0 && i < len(words) {
-		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
+		z.simple(words[i:], nested(c, base), sc.ArgCommands, env)
 	}
 	return true
 }
 
 // unwrapSu keeps su as a command and parses the code of su -c.
 func (z *analyzer) unwrapSu(sc SimpleCommand, c actx) bool {
-	words := sc.Words
 	z.add(sc, c)
-	for i := 1; i+1 < len(words); i++ {
-		if words[i].Value == "-c" || words[i].Value == "--command" {
-			z.shellString(words[i+1], nested(c, "su -c"))
-		}
+	for _, code := range optionValues(sc.Words, 1, []string{"-c", "--command", "--session-command"}, false) {
+		z.shellString(code, nested(c, "su -c"))
 	}
 	return true
 }
@@ -204,6 +208,7 @@ func (z *analyzer) unwrapSu(sc SimpleCommand, c actx) bool {
 func (z *analyzer) unwrapXargs(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
 	words := sc.Words
 	i := skipOptions(words, 1, spec)
+	c.input, c.replace = "xargs", xargsReplace(words, i)
 	switch {
 	case i < 0:
 		return z.unwrapRest(sc, c, base, spec)
@@ -213,6 +218,35 @@ func (z *analyzer) unwrapXargs(sc SimpleCommand, c actx, base string, spec skipS
 		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
 	}
 	return true
+}
+
+// xargsReplace returns the placeholder xargs replaces with each input
+// line (-I R, -i[R], --replace[=R]), or "" when it appends the input.
+func xargsReplace(words []Word, end int) string {
+	if end < 0 || end > len(words) {
+		end = len(words)
+	}
+	r := ""
+	for _, v := range optionValues(words[:end], 1, []string{"-I"}, false) {
+		r = v.Pattern
+	}
+	for _, w := range words[1:end] {
+		v := w.Pattern
+		name, val, eq := strings.Cut(v, "=")
+		switch {
+		case strings.HasPrefix(v, "-i") && !strings.HasPrefix(v, "--"):
+			r = "{}"
+			if len(v) > 2 {
+				r = v[2:]
+			}
+		case longPrefixOf(name, "--replace") && len(name) > 3:
+			r = "{}"
+			if eq {
+				r = val
+			}
+		}
+	}
+	return r
 }
 
 // unwrapWatch: watch [options] WORDS runs the words as shell code.
@@ -260,43 +294,52 @@ func (z *analyzer) shellString(w Word, c actx) {
 
 func (z *analyzer) unwrapShell(sc SimpleCommand, c actx, base string) bool {
 	words := sc.Words
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		if !w.Literal {
+	i := 1
+	for ; i < len(words); i++ {
+		v := words[i].Value
+		if !words[i].Literal || v == "--" || !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
 			break
 		}
-		v := w.Value
-		if v == "--" || !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			break
-		}
-		if strings.HasPrefix(v, "--") {
-			if contains(specShell.long, strings.TrimPrefix(v, "--")) {
+		switch {
+		case strings.HasPrefix(v, "--"):
+			if longTakesValue(specShell.long, strings.TrimPrefix(v, "--")) {
 				i++
 			}
-			continue
-		}
-		if strings.ContainsAny(v[1:], "oO") && !strings.Contains(v[1:], "c") {
+		case strings.ContainsAny(v[1:], "oO") && !strings.Contains(v[1:], "c"):
 			i++
-			continue
+		case strings.Contains(v[1:], "c"):
+			return z.shellCode(sc, c, base, i+1)
 		}
-		if !strings.Contains(v[1:], "c") {
-			continue
-		}
-		if i+1 >= len(words) {
-			return false
-		}
-		code := words[i+1]
+	}
+	if i < len(words) && words[i].Value == "--" {
+		i++
+	}
+	var prog *Word
+	if i < len(words) {
+		prog = &words[i]
+	}
+	z.shellFromInput(base, c, prog)
+	return false
+}
+
+// shellCode analyses the code of sh -c CODE, words[i] (false: no code).
+func (z *analyzer) shellCode(sc SimpleCommand, c actx, base string, i int) bool {
+	if i >= len(sc.Words) {
+		z.shellFromInput(base, c, nil)
+		return false
+	}
+	code := sc.Words[i]
+	if !code.Literal || z.shellFromInput(base, c, &code) {
 		if !code.Literal {
 			z.opaque(base + " -c with code built at run time")
-			sc.InlineCode = true
-			markSuspicious(&sc, base+" -c runs code built at run time")
-			z.add(sc, c)
-			return true
 		}
-		z.parseAndWalk(code.Value, nested(c, base+" -c"))
+		sc.InlineCode = true
+		markSuspicious(&sc, base+" -c runs code built at run time")
+		z.add(sc, c)
 		return true
 	}
-	return false
+	z.parseAndWalk(code.Value, nested(c, base+" -c"))
+	return true
 }
 
 // unwrapEnv looks through env [OPTIONS] [NAME=value ...] COMMAND, and
@@ -321,14 +364,13 @@ func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
 		name, _, assign := strings.Cut(v, "=")
 		switch {
 		case v == "--":
-		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") ||
-			strings.HasPrefix(v, "-S") && len(v) > 2:
+		case isSplitString(v):
 			z.envSplitString(words, i, c)
 			return true
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			i = max(skipOptions(words[:i+1], i, spec), i+1) - 1
 		case assign && isName(name):
-			if isDangerousEnv(name) {
+			if !isHarmlessEnv(name) {
 				dangerous = append(dangerous, name)
 			}
 		default:
@@ -362,17 +404,46 @@ func (z *analyzer) envSplitString(words []Word, i int, c actx) {
 	z.parseAndWalk(strings.Join(rest, " "), nested(c, "env -S"))
 }
 
+// isSplitString reports env's -S / --split-string, abbreviated or
+// bundled after flags ("-iS CODE", "--split-s=CODE").
+func isSplitString(v string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	if longPrefixOf(name, "--split-string") {
+		return true
+	}
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	for j := 1; j < len(v); j++ {
+		switch v[j] {
+		case 'S':
+			return true
+		case 'u', 'C': // -uNAME, -CDIR: the rest is their value
+			return false
+		}
+	}
+	return false
+}
+
 func splitStringArg(words []Word, i int) (string, int) {
 	v := words[i].Value
-	switch {
-	case strings.HasPrefix(v, "--split-string="):
-		return strings.TrimPrefix(v, "--split-string="), i + 1
-	case strings.HasPrefix(v, "-S") && len(v) > 2:
-		return v[2:], i + 1
-	case i+1 < len(words):
+	if name, val, eq := strings.Cut(v, "="); strings.HasPrefix(v, "--") {
+		if eq && longPrefixOf(name, "--split-string") {
+			return val, i + 1
+		}
+	} else if j := strings.IndexByte(v, 'S'); j > 0 && j < len(v)-1 {
+		return v[j+1:], i + 1
+	}
+	if i+1 < len(words) {
 		return words[i+1].Value, i + 2
 	}
 	return "", i + 1
+}
+
+// isAssignWord reports a NAME=value word.
+func isAssignWord(w Word) bool {
+	name, _, ok := strings.Cut(w.Pattern, "=")
+	return ok && isName(name)
 }
 
 func isName(s string) bool {

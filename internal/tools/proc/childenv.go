@@ -17,6 +17,11 @@ var childEnvOverrides = [...]string{
 	"GIT_PAGER=cat",
 }
 
+// childEnvUnset are removed from every child environment: with OLDPWD
+// and CDPATH unset, "cd -" fails and "cd DIR" goes where the command line
+// says, which is what the permission analysis checked.
+var childEnvUnset = [...]string{"OLDPWD", "CDPATH"}
+
 // nameMatch is how a secretNameRules entry matches an upper-case name.
 type nameMatch int
 
@@ -183,7 +188,8 @@ func scrubbed(name, val string, keep []string, pol EnvPolicy) bool {
 // ChildEnviron returns the environment for a process a tool starts: base
 // (usually os.Environ()) without credentials (SecretEnvName names, the
 // EnvPolicy's Secret names and secretEnvValue values, unless the name is
-// in keep or the EnvPolicy's Allow, compared ignoring case) and with
+// in keep or the EnvPolicy's Allow, compared ignoring case), without
+// OLDPWD and CDPATH (childEnvUnset), and with
 // NO_COLOR=1, GIT_TERMINAL_PROMPT=0, PAGER=cat and GIT_PAGER=cat set, and
 // git's program-running settings neutralised (withGitNeutralised). Entries
 // are "NAME=value"; malformed
@@ -204,7 +210,7 @@ func ChildEnviron(base []string, keep []string) []string {
 		if !ok || name == "" && runtime.GOOS != "windows" {
 			continue
 		}
-		if overridden(name) {
+		if overridden(name) || slices.ContainsFunc(childEnvUnset[:], func(u string) bool { return sameEnvName(u, name) }) {
 			continue
 		}
 		if scrubbed(name, val, keep, pol) {
