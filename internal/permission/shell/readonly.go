@@ -34,6 +34,10 @@ type roSpec struct {
 	// rootOnly: only read-only at the workspace root (git discovers a
 	// repository in parent directories and runs what its config names).
 	rootOnly bool
+	// custom replaces the generic check for commands whose arguments need
+	// more than an option allowlist (find's expression, sed's script,
+	// tar's archive names, git config's forms).
+	custom func(s *roSpec, args []string) bool
 }
 
 // ReadOnlyInfo describes a command ReadOnly accepts.
@@ -81,6 +85,11 @@ func (s *roSpec) accepts(name string, args []string) (string, bool) {
 	switch {
 	case s.data:
 		return name, true
+	case s.custom != nil:
+		if !s.custom(s, args) {
+			return "", false
+		}
+		return name, true
 	case s.subs != nil:
 		r := s.global.check(args, true)
 		if !r.ok || len(r.operands) == 0 {
@@ -92,11 +101,17 @@ func (s *roSpec) accepts(name string, args []string) (string, bool) {
 		}
 		return sub.accepts(name+" "+r.operands[0], r.operands[1:])
 	}
-	r := s.opts.check(args, s.posix)
-	if !r.ok || !s.operandsFit(r.operands) || !s.listing(r, len(args)) {
+	if _, ok := s.generic(args); !ok {
 		return "", false
 	}
 	return name, true
+}
+
+// generic checks args against the option allowlist and the operand and
+// listing rules.
+func (s *roSpec) generic(args []string) (scan, bool) {
+	r := s.opts.check(args, s.posix)
+	return r, r.ok && s.operandsFit(r.operands) && s.listing(r, len(args))
 }
 
 func (s *roSpec) operandsFit(ops []string) bool {

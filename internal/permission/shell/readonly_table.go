@@ -6,7 +6,10 @@ package shell
 // "not read-only", so the policy asks. Left out on purpose:
 //
 //   - find -exec, -execdir, -ok, -okdir (run programs), -delete, -fprint,
-//     -fprint0, -fprintf, -fls (write files)
+//     -fprint0, -fprintf, -fls (write files), and every primary not in the
+//     table, wherever it stands ("find -- . -delete" deletes too): find is
+//     read-only with its tests and options and the actions -print,
+//     -print0, -ls, -printf, -prune and -quit
 //   - sort -o/--output (writes), --compress-program (runs a program),
 //     -T/--temporary-directory (writes temporary files there)
 //   - rg --pre, --pre-glob, --hostname-bin (run programs), -z/--search-zip
@@ -135,7 +138,7 @@ var readOnlyCommands = compileAll(map[string]*roSpec{
 		"path-separator: pcre2 pcre2-version pretty quiet regex-size-limit: regexp: replace: smart-case sort: " +
 		"sortr: stats text threads: trim type: type-add: type-clear: type-list type-not: unrestricted vimgrep " +
 		"with-filename word-regexp auto-hybrid-regex no-auto-hybrid-regex" + gnuHelp}},
-	"find": {opts: optSpec{words: "H L P D: O: name: iname: path: ipath: wholename: iwholename: regex: iregex: " +
+	"find": {custom: findAccepts, opts: optSpec{words: "name: iname: path: ipath: wholename: iwholename: regex: iregex: " +
 		"regextype: type: xtype: size: mtime: mmin: atime: amin: ctime: cmin: newer: anewer: cnewer: newermt: " +
 		"newerct: newerat: samefile: inum: links: user: group: uid: gid: perm: maxdepth: mindepth: fstype: lname: " +
 		"ilname: used: context: files0-from: printf: print print0 ls prune quit true false empty readable " +
