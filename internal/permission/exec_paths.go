@@ -18,16 +18,51 @@ func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
 		if !w.Literal || strings.HasPrefix(w.Value, "-") {
 			continue
 		}
-		for _, b := range append([]string(nil), st.bases...) {
-			if abs, err := p.ws.resolve(joinBase(b, w.Value)); err == nil && !containsStr(st.bases, abs) {
-				if len(st.bases) >= maxBases {
-					st.overflow = true
-					return
-				}
-				st.bases = append(st.bases, abs)
-			}
-		}
+		p.addBases(w.Value, st)
 		return
+	}
+}
+
+// addBases adds dir, resolved from every directory the line may be in,
+// to those directories (when it lies inside the workspace).
+func (p *Policy) addBases(dir string, st *execState) {
+	for _, b := range append([]string(nil), st.bases...) {
+		if abs, err := p.ws.resolve(joinBase(b, dir)); err == nil && !containsStr(st.bases, abs) {
+			if len(st.bases) >= maxBases {
+				st.overflow = true
+				return
+			}
+			st.bases = append(st.bases, abs)
+		}
+	}
+}
+
+// chdirOptions confines the directories a command's options make it work
+// in (env -C DIR, git -C DIR, tar --directory=DIR, make -C DIR) like
+// arguments, and adds them to the directories the line may be in, so that
+// the command's relative paths (and the rest of the line's) are judged
+// from there as well. A directory built at run time makes relative paths
+// unknown.
+func (p *Policy) chdirOptions(sc shell.SimpleCommand, st *execState, f *argFindings) {
+	for _, o := range sc.PathOptions {
+		if o.Access != shell.PathChdir {
+			continue
+		}
+		w := o.Word
+		if !w.Literal || w.Glob {
+			f.outside = append(f.outside, w.Value+" (a directory built at run time)")
+			st.overflow = true
+			return
+		}
+		p.checkCandidate(shell.PathArg{Value: w.Value, Literal: true, Shown: w.Value}, st, f)
+		if f.protected != nil || len(f.outside) > 0 {
+			return
+		}
+		dir := w.Value
+		if rest, ok := homeRest(dir); ok && strings.HasPrefix(dir, "~") && p.ws.home != "" {
+			dir = filepath.Join(p.ws.home, rest)
+		}
+		p.addBases(dir, st)
 	}
 }
 
@@ -51,6 +86,9 @@ func joinBase(base, p string) string {
 func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	var f argFindings
 	if sc.NonLiteral {
+		return f
+	}
+	if p.chdirOptions(sc, st, &f); f.protected != nil {
 		return f
 	}
 	if base := sc.Base(); base == "cd" || base == "pushd" {

@@ -47,3 +47,48 @@ func TestFindDashDashPolicy(t *testing.T) {
 		holeCase{ModeYolo, "find . -fprint .git/config", Ask}, holeCase{ModePlan, "find -- . -name x -print", Allow})
 	checkHoleCases(t, f, cases)
 }
+
+// TestOptionPathsConfined: hole 4. Option values that name paths are
+// resolved and confined like arguments, in every mode.
+func TestOptionPathsConfined(t *testing.T) {
+	f := holeFixture(t)
+	var cases []holeCase
+	for _, line := range []string{
+		"env -C .. rm -rf ws_sibling", "env --chdir=.. rm -rf ws_sibling", "env --chdi=.. touch x", "env -C.. touch x",
+		"env -0C .. touch x", "env --ch .. touch x", "env -C out touch x", "env -C sub cat leak", "env -C sub rm leak",
+		"xargs -a ../outside/secret.txt echo", "xargs --arg-file=out/secret.txt echo", "xargs -aout/secret.txt echo",
+		"xargs --arg out/secret.txt echo", "xargs -0a out/secret.txt echo",
+		"tar -Cout -xf a.tar", "tar --directory=out -xf a.tar", "tar --dir=out -xf a.tar", "tar -xzvC out -f a.tar",
+		"tar -xf out/a.tar", "tar --file=out/a.tar -x", "git -C out status", "git --work-tree=out status",
+		"git --git-dir=out log", "make -Cout", "make --directory=out", "make --dir=out", "make -sC out",
+		"make -f out/Makefile", "sudo --chdir=out ls", "go -C out build", "foo --directory=out", "foo --chdir=out",
+		"timeout 5 env -C .. touch x", "nice env --chdir=out touch x", "env -C sub env -C ../.. touch x",
+		"env -C \"$D\" cat x", "env -C ~ cat x", "tar -C \"$D\" -tf a.tar",
+	} {
+		cases = append(cases, holeCase{ModeYolo, line, Ask}, holeCase{ModePlan, line, Deny})
+	}
+	for _, line := range []string{"strace -o ../x.txt ls", "strace -o out/x ls", "strace --output=out/x ls",
+		"strace -fo out/x ls", "ltrace -o out/x ls", "command time -o out/x ls", "command time --out=out/x ls",
+		"tar -cf a.tar -g out/snap .", "watch -s out/shots ls", "cp -t out x", "cp --target-directory=out x",
+		"unzip -d out a.zip", "sort -T out f", "patch -o out/x"} {
+		cases = append(cases, holeCase{ModeYolo, line, Deny})
+	}
+	cases = append(cases, holeCase{ModeYolo, "strace -fo .git/config ls", Ask}, holeCase{ModeYolo, "env -C sub ls", Allow},
+		holeCase{ModeYolo, "env -C sub/deep touch x", Allow}, holeCase{ModePlan, "env -C sub git status", Deny},
+		holeCase{ModePlan, "env -C out ls", Deny}, holeCase{ModePlan, "env -C sub ls", Allow})
+	checkHoleCases(t, f, cases)
+}
+
+// TestWrapperOptionsHideNoCommand: hole 4. A wrapper's options are read as
+// its getopt reads them, so a deny rule sees the command that runs.
+func TestWrapperOptionsHideNoCommand(t *testing.T) {
+	f := holeFixture(t)
+	var cases []holeCase
+	for _, line := range []string{"timeout --kill 5 10 rm x", "timeout --kill-after 5 10 rm x", "timeout -k5 10 rm x",
+		"timeout --sig KILL 5 rm x", "nice --adj 5 rm x", "nice --adjustment 5 rm x", "stdbuf --out L rm x",
+		"stdbuf --output L rm x", "xargs --del , rm", "env --unset X rm x", "ionice --class 3 rm x"} {
+		cases = append(cases, holeCase{ModeYolo, line, Deny})
+	}
+	checkHoleCases(t, f, cases, rule(t, Deny, "run_command(rm *)"))
+	checkHoleCases(t, f, []holeCase{{ModeYolo, "timeout --bogus 5 touch x", Ask}, {ModeYolo, "nohup -x touch x", Ask}})
+}

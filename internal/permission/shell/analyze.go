@@ -76,6 +76,18 @@ type SimpleCommand struct {
 	// enclosing one), which can change what it reads, writes or runs
 	// (RIPGREP_CONFIG_PATH, GIT_TRACE, ...).
 	EnvPrefixed bool
+	// PathOptions are the option values, of the command and of the
+	// wrappers around it, that name files it reads or directories it runs
+	// in, in order; the files they write are in Analysis.Writes.
+	PathOptions []OptionPath
+	// WrappersReadOnly reports that every wrapper in Wrappers only runs
+	// the command, with options from its read-only allowlist (timeout 5,
+	// nice, env LANG=C, env -C DIR, xargs -0): ReadOnly then judges the
+	// wrapped command by itself.
+	WrappersReadOnly bool
+	// ArgsFromInput reports a command that gets more arguments at run
+	// time from its input (xargs), which the analysis cannot see.
+	ArgsFromInput bool
 }
 
 // Base returns the base name of the command ("curl" for /usr/bin/curl).
@@ -166,8 +178,11 @@ type actx struct {
 	depth     int
 	inFunc    string
 	bg        bool
-	taint     string // reason inherited from a suspicious wrapper
-	env       bool   // NAME=value assignments prefix the command
+	taint     string       // reason inherited from a suspicious wrapper
+	env       bool         // NAME=value assignments prefix the command
+	optPaths  []OptionPath // path options of the wrappers around the command
+	wrapTaint bool         // a wrapper around the command may not keep it read-only
+	inputArgs bool         // the command gets arguments from its input (xargs)
 }
 
 type analyzer struct {
@@ -479,6 +494,9 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
 	sc.Background = c.bg
 	sc.EnvPrefixed = c.env
+	sc.WrappersReadOnly = len(c.wrappers) > 0 && !c.wrapTaint
+	sc.ArgsFromInput = c.inputArgs
+	sc.PathOptions = append(append([]OptionPath(nil), c.optPaths...), sc.PathOptions...)
 	if !sc.NonLiteral && isShellOrInterpreter(sc.Base()) && c.stdin && readsProgramFromStdin(sc) {
 		sc.StdinProgram = true
 		markSuspicious(&sc, "reads its program from a pipe, so the code cannot be checked")
@@ -498,6 +516,7 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	}
 	if !sc.NonLiteral {
 		z.commandWrites(sc)
+		z.commandPaths(&sc)
 	}
 	z.a.Commands = append(z.a.Commands, sc)
 }
@@ -529,8 +548,11 @@ func withContext(c actx, ctx string) actx {
 	return c
 }
 
+// withWrapper adds a wrapper to the context; the wrapped command is not
+// read-only unless the caller vets the wrapper (wrapperOptions).
 func withWrapper(c actx, w string) actx {
 	c.wrappers = append(append([]string(nil), c.wrappers...), w)
+	c.wrapTaint = true
 	return c
 }
 

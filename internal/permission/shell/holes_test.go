@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Regression tests for holes 2, 4, 5 and 12 of issue 22 (the red team's
 // findings in the option tables).
@@ -29,5 +32,149 @@ func TestFindActionsHiddenByDashDash(t *testing.T) {
 	a := Analyze("find -- . -fprint out.txt")
 	if got := writeTargets(a); len(got) != 1 || got[0] != "find -fprint out.txt" {
 		t.Errorf("find -fprint writes %v, want [find -fprint out.txt]", got)
+	}
+}
+
+// pathOpts renders the path options of the last command: "chdir /tmp".
+func pathOpts(a Analysis) []string {
+	out := []string{}
+	if len(a.Commands) == 0 {
+		return out
+	}
+	for _, o := range a.Commands[len(a.Commands)-1].PathOptions {
+		out = append(out, o.Access.String()+" "+o.Word.Value)
+	}
+	return out
+}
+
+// TestOptionValuePaths: every option value that names a path is reported
+// (with what the command does with it), for wrappers and commands alike,
+// whatever the spelling: glued, bundled, --opt=VALUE, abbreviated.
+func TestOptionValuePaths(t *testing.T) {
+	cases := []struct {
+		line   string
+		name   string   // the command analysed (the last one)
+		paths  []string // its path options
+		writes []string // the line's write targets
+	}{
+		{"env -C /tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env -C/tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env --chdir=/tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env --chdir /tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env --chdi=/tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env --ch /tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env -0C /tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"env -C sub env -C deep ls", "ls", []string{"chdir sub", "chdir deep"}, nil},
+		{"xargs -a /etc/passwd echo", "echo", []string{"read /etc/passwd"}, nil},
+		{"xargs -a/etc/passwd echo", "echo", []string{"read /etc/passwd"}, nil},
+		{"xargs -0a /etc/passwd echo", "echo", []string{"read /etc/passwd"}, nil},
+		{"xargs --arg-file=/etc/passwd echo", "echo", []string{"read /etc/passwd"}, nil},
+		{"xargs --arg /etc/passwd echo", "echo", []string{"read /etc/passwd"}, nil},
+		{"strace -o /tmp/x ls", "ls", []string{}, []string{"strace -o /tmp/x"}},
+		{"strace -o/tmp/x ls", "ls", []string{}, []string{"strace -o /tmp/x"}},
+		{"strace -fo /tmp/x ls", "ls", []string{}, []string{"strace -o /tmp/x"}},
+		{"strace --output=/tmp/x ls", "ls", []string{}, []string{"strace --output /tmp/x"}},
+		{"ltrace -o /tmp/x ls", "ls", []string{}, []string{"ltrace -o /tmp/x"}},
+		{"command time -o /tmp/x ls", "ls", []string{}, []string{"time -o /tmp/x"}},
+		{"command time --out=/tmp/x ls", "ls", []string{}, []string{"time --output /tmp/x"}},
+		{"sudo -D /tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"sudo --chdir=/tmp ls", "ls", []string{"chdir /tmp"}, nil},
+		{"doas -C /etc/doas.conf ls", "ls", []string{"read /etc/doas.conf"}, nil},
+		{"tar -C /tmp -xf a.tar", "tar", []string{"chdir /tmp", "read a.tar"}, nil},
+		{"tar -xf a.tar -Clink", "tar", []string{"read a.tar", "chdir link"}, nil},
+		{"tar --directory=link -xf a.tar", "tar", []string{"chdir link", "read a.tar"}, nil},
+		{"tar --dir=link -x", "tar", []string{"chdir link"}, nil},
+		{"tar -xzvC link", "tar", []string{"chdir link"}, nil},
+		{"tar -cf x.tar -g snap .", "tar", []string{"read x.tar"}, []string{"tar -g snap"}},
+		{"git -C /tmp status", "git", []string{"chdir /tmp"}, nil},
+		{"git --git-dir=gd log", "git", []string{"read gd"}, nil},
+		{"git --work-tree wt status", "git", []string{"chdir wt"}, nil},
+		{"make -C /tmp", "make", []string{"chdir /tmp"}, nil},
+		{"make -sC link", "make", []string{"chdir link"}, nil},
+		{"make --directory=link", "make", []string{"chdir link"}, nil},
+		{"make --dir=link", "make", []string{"chdir link"}, nil},
+		{"make -f link/Makefile", "make", []string{"read link/Makefile"}, nil},
+		{"go -C link build", "go", []string{"chdir link"}, nil},
+		{"foo --directory=link x", "foo", []string{"chdir link"}, nil},
+		{"foo --chdir=link x", "foo", []string{"chdir link"}, nil},
+		{"timeout 5 env -C link ls", "ls", []string{"chdir link"}, nil},
+	}
+	for _, c := range cases {
+		a := Analyze(c.line)
+		if a.ParseErr != nil || len(a.Commands) == 0 {
+			t.Fatalf("%q: %v", c.line, a.ParseErr)
+		}
+		if got := a.Commands[len(a.Commands)-1].Name; got != c.name {
+			t.Errorf("%q: command %q, want %q", c.line, got, c.name)
+		}
+		if got := pathOpts(a); strings.Join(got, ", ") != strings.Join(c.paths, ", ") {
+			t.Errorf("%q: path options %q, want %q", c.line, got, c.paths)
+		}
+		if got := writeTargets(a); strings.Join(got, ", ") != strings.Join(c.writes, ", ") {
+			t.Errorf("%q: writes %q, want %q", c.line, got, c.writes)
+		}
+		if len(a.Opaque) > 0 {
+			t.Errorf("%q: opaque %v", c.line, a.Opaque)
+		}
+	}
+}
+
+// TestWrapperOptionsFindTheCommand: a wrapper's options are read as its
+// getopt reads them (abbreviated long options, glued and bundled values),
+// so the wrapped command is the one that really runs; an option the table
+// does not know makes the line unknown.
+func TestWrapperOptionsFindTheCommand(t *testing.T) {
+	cases := map[string]string{
+		"timeout --kill 5 10 rm x": "rm", "timeout --kill-after 5 10 rm x": "rm", "timeout -k5 10 rm x": "rm",
+		"timeout --sig KILL 5 rm x": "rm", "timeout --sig=KILL 5 rm x": "rm", "timeout -vs KILL 5 rm x": "rm",
+		"nice --adj 5 rm x": "rm", "nice --adjustment 5 rm x": "rm", "nice -n5 rm x": "rm", "nice -5 rm x": "rm",
+		"stdbuf --out L rm x": "rm", "stdbuf -oL -e0 rm x": "rm", "stdbuf --output=L rm x": "rm",
+		"xargs --max-args 1 rm": "rm", "xargs -n1 -P 4 rm": "rm", "xargs --del , rm": "rm",
+		"env -u X rm x": "rm", "env --unset X rm x": "rm", "env -- rm x": "rm", "env - rm x": "rm",
+		"ionice -c 3 rm x": "rm", "setsid -f rm x": "rm", "strace -e trace=open -s 100 rm x": "rm",
+		"sudo -u root rm x": "rm", "watch -n 1 rm x": "rm",
+	}
+	for line, want := range cases {
+		a := Analyze(line)
+		if got := names(a); got[len(got)-1] != want {
+			t.Errorf("%q: commands %v, want the last to be %q", line, got, want)
+		}
+		if len(a.Opaque) > 0 {
+			t.Errorf("%q: opaque %v", line, a.Opaque)
+		}
+	}
+	for _, line := range []string{"timeout --bogus 5 rm x", "nice --frob 5 rm x", "stdbuf -q rm x", "env --frob=1 rm x",
+		"xargs --frob rm", "nohup -x rm", "env -C $D ls"} {
+		if a := Analyze(line); len(a.Opaque) == 0 && !hasNonLiteralPath(a) {
+			t.Errorf("%q: not reported as unknown (%v)", line, names(a))
+		}
+	}
+}
+
+func hasNonLiteralPath(a Analysis) bool {
+	for _, c := range a.Commands {
+		for _, o := range c.PathOptions {
+			if !o.Word.Literal {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestReadOnlyAfterWrappersRefused: a wrapper keeps a command read-only
+// only with the options of its allowlist.
+func TestReadOnlyAfterWrappersRefused(t *testing.T) {
+	for _, line := range []string{
+		"env -i ls", "env -u GIT_CONFIG_COUNT git status", "env FOO=1 ls", "env PATH=/tmp ls", "env -S 'ls' x",
+		"env GIT_DIR=x git status", "nohup ls", "sudo ls", "strace ls", "strace -o x ls", "watch ls", "xargs cat",
+		"xargs -p echo", "xargs sh -c 'ls'", "command time -o x ls", "timeout --bogus 5 ls", "exec ls",
+		"busybox ls", "env --block-signal ls", "tar -tf host:a.tar", "tar -tf a.tar --to-command=sh",
+		"tar -tf a.tar -I sh", "tar -xf a.tar", "tar -cf a.tar .", "tar tfv host:x", "tar --tf a.tar", "tar -f a.tar",
+		"tar -tf a.tar --rsh-command=sh", "tar -t --file=h:x",
+	} {
+		if info, ok := readOnlyLine(t, line); ok {
+			t.Errorf("%q is read-only (%s), want not read-only", line, info.Name)
+		}
 	}
 }

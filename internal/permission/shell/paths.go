@@ -19,14 +19,23 @@ type PathArg struct {
 var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": true, "export": true, "declare": true,
 	"local": true, "readonly": true, "typeset": true, "test": true, "[": true, "true": true, "false": true, ":": true}
 
-// PathArgs returns the arguments of sc that may name files, in order.
-// Commands whose arguments are text (echo, printf, test, export, ...) and
-// commands with a non-literal name have none.
+// PathArgs returns the arguments of sc that may name files, in order:
+// first the values of its (and its wrappers') options that name files it
+// reads (PathOptions with PathRead: xargs -a FILE, git --git-dir=DIR),
+// whatever they look like, then the arguments. Commands whose arguments
+// are text (echo, printf, test, export, ...) and commands with a
+// non-literal name have no path arguments. Directories named by options
+// (PathChdir) are left to the caller, which resolves them first.
 func PathArgs(sc SimpleCommand) []PathArg {
-	if sc.NonLiteral || dataArgCommands[sc.Base()] {
-		return nil
-	}
 	var out []PathArg
+	for _, o := range sc.PathOptions {
+		if o.Access == PathRead {
+			out = append(out, optionPathArg(o.Word))
+		}
+	}
+	if sc.NonLiteral || dataArgCommands[sc.Base()] {
+		return out
+	}
 	for _, w := range sc.Words[1:] {
 		out = append(out, pathCandidates(w)...)
 	}
@@ -74,4 +83,12 @@ func pathy(s string) bool {
 		}
 	}
 	return false
+}
+
+// optionPathArg is the path named by an option value.
+func optionPathArg(w Word) PathArg {
+	if w.Literal && !w.Glob {
+		return PathArg{Value: w.Value, Literal: true, Shown: w.Value}
+	}
+	return PathArg{Value: w.Pattern, Shown: w.Value}
 }

@@ -57,8 +57,8 @@ type ReadOnlyInfo struct {
 // assignment or inline code all make it not read-only. Path arguments are
 // not judged here; the caller checks them.
 func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
-	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed ||
-		strings.ContainsRune(sc.Name, '/') {
+	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 && !sc.WrappersReadOnly ||
+		sc.EnvPrefixed || strings.ContainsRune(sc.Name, '/') {
 		return ReadOnlyInfo{}, false
 	}
 	for _, w := range sc.Words[1:] {
@@ -67,8 +67,8 @@ func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 		}
 	}
 	spec, ok := readOnlyCommands[sc.Name]
-	if !ok {
-		return ReadOnlyInfo{}, false
+	if !ok || sc.ArgsFromInput && !spec.data {
+		return ReadOnlyInfo{}, false // xargs: arguments read at run time
 	}
 	name, ok := spec.accepts(sc.Name, sc.Args)
 	if !ok {
