@@ -92,3 +92,33 @@ func TestWrapperOptionsHideNoCommand(t *testing.T) {
 	checkHoleCases(t, f, cases, rule(t, Deny, "run_command(rm *)"))
 	checkHoleCases(t, f, []holeCase{{ModeYolo, "timeout --bogus 5 touch x", Ask}, {ModeYolo, "nohup -x touch x", Ask}})
 }
+
+// TestGitConfigWritesPolicy: hole 5. git config writes .git/config (which
+// always asks) or a file outside the workspace (refused), whatever rule.
+func TestGitConfigWritesPolicy(t *testing.T) {
+	f := holeFixture(t)
+	var cases []holeCase
+	for _, line := range []string{"git config user.name x", "git config --add a.b c", "git config --unset a.b",
+		"git config --unse a.b", "git config --replace-all a.b c", "git config --edit", "git config -e",
+		"git config set a.b c", "git config core.fsmonitor 'touch x'", "git config --worktree a.b c",
+		"git config --rename-section a b", "git config --remove-section a", "git config --unset-all a.b"} {
+		cases = append(cases, holeCase{ModeYolo, line, Ask}, holeCase{ModePlan, line, Deny},
+			holeCase{ModeAutoEdit, line, Ask})
+	}
+	for _, line := range []string{"git config --global user.name x", "git config --glo core.fsmonitor x",
+		"git config --global --add core.pager x", "git config set --global core.fsmonitor x", "git config --system a.b c",
+		"git config --file ../x a.b c", "git config -f out/cfg a.b c", "git config --file=out/cfg a.b c",
+		"git config --fi=out/cfg a.b c"} {
+		cases = append(cases, holeCase{ModeYolo, line, Deny}, holeCase{ModePlan, line, Deny})
+	}
+	for _, line := range []string{"git config --get user.name", "git config --list", "git config -l",
+		"git config get user.name", "git config --show-origin -l", "git config list --show-scope"} {
+		cases = append(cases, holeCase{ModePlan, line, Allow})
+	}
+	checkHoleCases(t, f, cases)
+	checkHoleCases(t, f, []holeCase{{ModeAsk, "git config --global core.fsmonitor x", Deny},
+		{ModeAsk, "git config core.fsmonitor x", Ask}, {ModeAsk, "git config --get-regexp x", Allow}},
+		rule(t, Allow, "run_command(git config *)"))
+	checkHoleCases(t, f, []holeCase{{ModePlan, "git config --get-all --file=out/cfg a.b", Deny},
+		{ModePlan, "git config --get -f sub/leak a.b", Deny}})
+}

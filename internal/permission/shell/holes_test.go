@@ -162,6 +162,71 @@ func hasNonLiteralPath(a Analysis) bool {
 	return false
 }
 
+// TestGitConfigWrites: git config is read-only only for its get and list
+// forms; every other form writes the repository's config (or the global,
+// system or named file), which the line reports as a write.
+func TestGitConfigWrites(t *testing.T) {
+	reads := []string{"git config --get user.name", "git config --get-all remote.origin.url",
+		"git config --get-regexp 'user.*'", "git config --list", "git config -l", "git config --list --show-origin",
+		"git config --show-scope --get user.name", "git config --show-origin -l", "git config get user.name",
+		"git config get --all user.name", "git config list", "git config list --show-origin", "git config --local --list",
+		"git config --global --get user.name", "git config -z --list", "git config --name-only --list",
+		"git config --type=bool --get core.bare", "git config --bool --get core.bare", "git config --get --default=x a.b"}
+	for _, line := range reads {
+		if _, ok := readOnlyLine(t, line); !ok {
+			t.Errorf("%q is not read-only, want read-only", line)
+		}
+		if w := writeTargets(Analyze(line)); len(w) > 0 {
+			t.Errorf("%q writes %v, want nothing", line, w)
+		}
+	}
+	writes := map[string]string{
+		"git config user.name x":                   ".git/config",
+		"git config user.name":                     ".git/config",
+		"git config --add a.b c":                   ".git/config",
+		"git config --ad a.b c":                    ".git/config",
+		"git config --unset a.b":                   ".git/config",
+		"git config --unse a.b":                    ".git/config",
+		"git config --unset-all a.b":               ".git/config",
+		"git config --replace-all a.b c":           ".git/config",
+		"git config --rename-section a b":          ".git/config",
+		"git config --remove-section a":            ".git/config",
+		"git config --edit":                        ".git/config",
+		"git config -e":                            ".git/config",
+		"git config --get a.b --unset":             ".git/config",
+		"git config --list --add a.b c":            ".git/config",
+		"git config --get-a a.b":                   ".git/config",
+		"git config set a.b c":                     ".git/config",
+		"git config unset a.b":                     ".git/config",
+		"git config --global user.name x":          "~/.gitconfig",
+		"git config --glo core.fsmonitor x":        "~/.gitconfig",
+		"git config --global --add core.pager x":   "~/.gitconfig",
+		"git config set --global core.fsmonitor x": "~/.gitconfig",
+		"git config --system a.b c":                "/etc/gitconfig",
+		"git config --sys a.b c":                   "/etc/gitconfig",
+		"git config --file ../x a.b c":             "../x",
+		"git config --file=cfg a.b c":              "cfg",
+		"git config --fi=cfg a.b c":                "cfg",
+		"git config -f cfg a.b c":                  "cfg",
+		"git config -fcfg a.b c":                   "cfg",
+		"git config --worktree a.b c":              ".git/config.worktree",
+		"git -C sub config a.b c":                  ".git/config",
+		"git --no-pager config a.b c":              ".git/config",
+	}
+	for line, want := range writes {
+		if info, ok := readOnlyLine(t, line); ok {
+			t.Errorf("%q is read-only (%s), want a write", line, info.Name)
+		}
+		found := false
+		for _, w := range Analyze(line).Writes {
+			found = found || w.Word.Value == want
+		}
+		if !found {
+			t.Errorf("%q writes %v, want %s among them", line, writeTargets(Analyze(line)), want)
+		}
+	}
+}
+
 // TestReadOnlyAfterWrappersRefused: a wrapper keeps a command read-only
 // only with the options of its allowlist.
 func TestReadOnlyAfterWrappersRefused(t *testing.T) {

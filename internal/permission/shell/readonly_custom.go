@@ -41,3 +41,17 @@ func findStart(args []string) int {
 	}
 	return i
 }
+
+// gitConfigAccepts: git config get and list (git 2.46), or the old forms
+// with --get, --get-all, --get-regexp, --get-urlmatch, --get-color,
+// --get-colorbool or --list; every other form writes a config file.
+func gitConfigAccepts(s *roSpec, args []string) bool {
+	if len(args) > 0 {
+		if sub, ok := s.subs[args[0]]; ok {
+			_, ok := sub.generic(args[1:])
+			return ok
+		}
+	}
+	_, ok := s.generic(args)
+	return ok
+}

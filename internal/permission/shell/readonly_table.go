@@ -10,6 +10,8 @@ package shell
 //     table, wherever it stands ("find -- . -delete" deletes too): find is
 //     read-only with its tests and options and the actions -print,
 //     -print0, -ls, -printf, -prune and -quit
+//   - git config in any form but get/list (--get*, --list): it writes
+//     .git/config, ~/.gitconfig or the file named
 //   - sort -o/--output (writes), --compress-program (runs a program),
 //     -T/--temporary-directory (writes temporary files there)
 //   - rg --pre, --pre-glob, --hostname-bin (run programs), -z/--search-zip
@@ -64,6 +66,13 @@ const (
 		"no-mailmap use-mailmap no-use-mailmap full-diff log-size follow no-follow"
 )
 
+// git config's options that choose the file and how values are shown.
+const (
+	gitConfigScope = "global system local worktree file: blob:"
+	gitConfigShow  = " show-origin show-scope name-only null includes no-includes default: type: no-type bool int " +
+		"bool-or-int path expiry-date"
+)
+
 // gitReadOnly holds the read-only git subcommands.
 var gitReadOnly = map[string]*roSpec{
 	"status": {opts: optSpec{short: "sbvzu::", long: "short branch show-stash porcelain:: long verbose " +
@@ -100,6 +109,14 @@ var gitReadOnly = map[string]*roSpec{
 			"no-merged:: points-at:: sort:: format:: color:: no-color column:: no-column show-current ignore-case " +
 			"abbrev:: no-abbrev omit-empty"}},
 	"remote": {name: "git remote (list)", operands: operandsNone, opts: optSpec{short: "v", long: "verbose"}},
+	"config": {name: "git config (read)", custom: gitConfigAccepts, listAll: true,
+		listWith: "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l",
+		opts: optSpec{short: "lzf:", long: gitConfigScope + " get get-all get-regexp get-urlmatch get-color " +
+			"get-colorbool list fixed-value" + gitConfigShow},
+		subs: map[string]*roSpec{
+			"get":  {opts: optSpec{short: "zf:", long: gitConfigScope + " all regexp value: fixed-value url: show-names" + gitConfigShow}},
+			"list": {opts: optSpec{short: "zf:", long: gitConfigScope + gitConfigShow}},
+		}},
 	"tag": {name: "git tag (list)", listWith: "--list -l", listAll: true,
 		opts: optSpec{short: "ln::i", long: "list sort:: contains:: no-contains:: merged:: no-merged:: points-at:: " +
 			"column:: no-column format:: color:: ignore-case omit-empty"}},
