@@ -122,3 +122,39 @@ func TestGitConfigWritesPolicy(t *testing.T) {
 	checkHoleCases(t, f, []holeCase{{ModePlan, "git config --get-all --file=out/cfg a.b", Deny},
 		{ModePlan, "git config --get -f sub/leak a.b", Deny}})
 }
+
+// TestSedUnknownScripts: hole 12. A sed whose script runs commands or
+// touches other files is never allowed by a rule or a mode.
+func TestSedUnknownScripts(t *testing.T) {
+	f := holeFixture(t)
+	bad := []string{"sed 'e rm -rf ~' f", "sed -n '1e touch x' f", "sed 's/a/b/e' f", "sed 's/a/b/w out.txt' f",
+		"sed 'w out.txt' f", "sed 'r /etc/passwd' f", "sed -f s.sed f", "sed --expr='e id' f", "sed -ne 'e id' f",
+		"sed '1!e id' f", "sed \"$X\" f", "sed -n p ../outside/secret.txt", "sed -n /x/p out/secret.txt"}
+	var cases, ruled []holeCase
+	for _, line := range bad {
+		cases = append(cases, holeCase{ModeYolo, line, Ask}, holeCase{ModePlan, line, Deny})
+		ruled = append(ruled, holeCase{ModeAsk, line, Ask}, holeCase{ModeAsk, "sed -i" + line[3:], Ask})
+	}
+	ruled = append(ruled, holeCase{ModeAsk, "sed -i 's/a/b/' inside.txt", Allow})
+	checkHoleCases(t, f, cases)
+	checkHoleCases(t, f, ruled, rule(t, Allow, "run_command(sed *)"))
+	checkHoleCases(t, f, []holeCase{{ModeAsk, "sed -i 's/a/b/w x' inside.txt", Ask},
+		{ModeAsk, "sed -i 'e rm -rf ~' inside.txt", Ask}, {ModeAsk, "sed -i 's/a/b/' inside.txt", Allow}},
+		rule(t, Allow, "run_command(sed -i *)"))
+}
+
+// TestEverydayReadOnlyAfterOptions: everyday commands stay allowed in
+// plan mode.
+func TestEverydayReadOnlyAfterOptions(t *testing.T) {
+	f := holeFixture(t)
+	p := newPolicy(t, f, ModePlan, true)
+	for _, line := range []string{"find . -name '*.go' -print", "find . -type f -newer inside.txt",
+		"git config --get user.name", "sed -n '1,20p' inside.txt", "tar -tf a.tar", "env LANG=C ls", "timeout 5 ls",
+		"nice ls", "xargs -0 echo", "find . -name x | xargs -0 echo", "env -C sub ls", "git config --list",
+		"timeout 5 git status", "tar tvf a.tar", "stdbuf -oL cat inside.txt", "env LC_ALL=C.UTF-8 sort inside.txt",
+		"sed -n '/^func/,/^}/p' inside.txt", "sed -e '/x/d' -e/y/d inside.txt", "sed --expression=/x/d inside.txt"} {
+		if v := p.Check(execReq(line)); v.Decision != Allow {
+			t.Errorf("%q: got %s (%s: %s), want allow", line, v.Decision, v.Rule, v.Reason)
+		}
+	}
+}

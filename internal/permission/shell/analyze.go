@@ -517,6 +517,7 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	if !sc.NonLiteral {
 		z.commandWrites(sc)
 		z.commandPaths(&sc)
+		z.sedScripts(&sc)
 	}
 	z.a.Commands = append(z.a.Commands, sc)
 }

@@ -227,6 +227,69 @@ func TestGitConfigWrites(t *testing.T) {
 	}
 }
 
+// TestSedScriptUnknown: a sed script that runs commands or reads or
+// writes other files (e, w, W, r, R, s///e, s///w), a script read from a
+// file and a script built at run time are unknown: never read-only, and
+// the line is opaque so that no rule allows it.
+func TestSedScriptUnknown(t *testing.T) {
+	for _, line := range []string{
+		"sed 'e rm -rf ~' f", "sed -n '1e touch x' f", "sed 's/a/b/e' f", "sed 's/a/b/w out' f", "sed 's|a|b|gw out' f",
+		"sed 's/a/b/3e' f", "sed 'w out' f", "sed 'W out' f", "sed 'r /etc/passwd' f", "sed 'R /etc/passwd' f",
+		"sed -e p -e 'e ls' f", "sed --expression='e ls' f", "sed --expr='e ls' f", "sed --expression 'e ls' f",
+		"sed -ne 'e ls' f", "sed -n -e'w x' f", "sed -f s.sed f", "sed --file=s.sed f", "sed --fi s.sed f",
+		"sed -nf s.sed f", "sed \"$X\" f", "sed '/x/e ls' f", "sed '1!e ls' f", "sed '1,3{e ls\n}' f",
+		"sed 'y/a/b/;e ls' f", "sed '$!N;e' f", "sed -i 'e rm -rf ~' f.go", "sed -i 's/a/b/w /tmp/x' f.go",
+		"sed -i.bak '1e id' f", "sed 's/a/b/;;e id' f", "sed '0~3 e id' f", "sed '/a/I,+2 e id' f", "sed '\\,x,e id' f",
+		"sed 'p;e id' f", "sed -s 'p' f -e 'e id'", "sed '1 { e id\n}' f", "sed 's/a\\/b/c/e' f", "sed ':a;e id' f",
+		"sed 'b end;e id' f", "sed 'v;e id' f", "sed 'l 5;e id' f", "sed 'q;e id' f", "sed 'Z' f", "sed 's/a/b' f",
+		"sed --bogus p f", "timeout 5 sed 'e id' f", "find . -exec sed 'e id' {} ;",
+	} {
+		a := Analyze(line)
+		if len(a.Opaque) == 0 {
+			t.Errorf("%q: not opaque, want unknown", line)
+		}
+		for _, c := range a.Commands {
+			if c.Base() != "sed" {
+				continue
+			}
+			if _, ok := ReadOnly(c); ok {
+				t.Errorf("%q: sed is read-only, want unknown", line)
+			}
+		}
+	}
+	for _, line := range []string{
+		"sed -n '1,20p' f", "sed 's/a/b/g' f", "sed -E 's/(a)/\\1/' f", "sed '/^#/d' f", "sed 's/e/w/' f",
+		"sed 's/x/y/;p' f", "sed -n '/start/,/end/p' f", "sed '1i header' f", "sed 'a text with e and w' f",
+		"sed '$a\\' f", "sed 's,a/b,c,g' f", "sed -e 's/a/b/' -e 's/c/d/' f", "sed -n '$=' f", "sed 's/a/b/gI' f",
+		"sed '1~2d' f", "sed -n '/a/{p;q}' f", "sed 'y/abc/xyz/' f", "sed ':a;N;$!ba;s/\\n/ /g' f", "sed --quiet -e p f",
+		"sed -i 's/a/b/' f.go", "sed '# comment\np' f", "sed 's/a/b/2p' f",
+	} {
+		if a := Analyze(line); len(a.Opaque) > 0 {
+			t.Errorf("%q: opaque %v, want known", line, a.Opaque)
+		}
+	}
+}
+
+// TestEverydayReadOnlyAfterOptions: the everyday commands stay read-only
+// with the stricter option tables.
+func TestEverydayReadOnlyAfterOptions(t *testing.T) {
+	for _, line := range []string{
+		"find . -name '*.go' -print", "find . -type f -newer x", "git config --get user.name", "sed -n '1,20p' f",
+		"tar -tf a.tar", "env LANG=C ls", "timeout 5 ls", "nice ls", "xargs -0 echo", "find . -name '*.go'",
+		"find src -type f -name '*.go' -not -path '*/vendor/*' -print0", "find . -maxdepth 2 -type d -ls",
+		"git config --list", "git config -l", "git config get user.email", "sed 's/a/b/g' f", "sed -e p -n f",
+		"tar -tvf a.tar", "tar -tzf a.tar.gz", "tar tf a.tar", "tar --list --file=a.tar", "tar -tf a.tar -C sub",
+		"env LC_ALL=C sort f", "env TZ=UTC date", "env -C sub ls", "timeout -s KILL 10 grep -rn x .",
+		"timeout 5s git status", "nice -n 10 wc -l f", "stdbuf -oL cat f", "xargs echo", "xargs -n1 echo",
+		"xargs -a list.txt echo", "timeout 5 nice ls",
+	} {
+		if _, ok := readOnlyLine(t, line); !ok {
+			a := Analyze(line)
+			t.Errorf("%q is not read-only (commands %+v, opaque %v)", line, a.Commands, a.Opaque)
+		}
+	}
+}
+
 // TestReadOnlyAfterWrappersRefused: a wrapper keeps a command read-only
 // only with the options of its allowlist.
 func TestReadOnlyAfterWrappersRefused(t *testing.T) {

@@ -24,7 +24,8 @@ var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": tru
 // reads (PathOptions with PathRead: xargs -a FILE, git --git-dir=DIR),
 // whatever they look like, then the arguments. Commands whose arguments
 // are text (echo, printf, test, export, ...) and commands with a
-// non-literal name have no path arguments. Directories named by options
+// non-literal name have no path arguments, and sed's scripts are not
+// paths. Directories named by options
 // (PathChdir) are left to the caller, which resolves them first.
 func PathArgs(sc SimpleCommand) []PathArg {
 	var out []PathArg
@@ -36,8 +37,11 @@ func PathArgs(sc SimpleCommand) []PathArg {
 	if sc.NonLiteral || dataArgCommands[sc.Base()] {
 		return out
 	}
-	for _, w := range sc.Words[1:] {
-		out = append(out, pathCandidates(w)...)
+	scripts := sedScriptWords(sc)
+	for i, w := range sc.Words[1:] {
+		if !scripts[i+1] {
+			out = append(out, pathCandidates(w)...)
+		}
 	}
 	return out
 }

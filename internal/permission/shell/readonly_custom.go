@@ -42,6 +42,61 @@ func findStart(args []string) int {
 	return i
 }
 
+// sedAccepts: the option allowlist, and scripts (from -e, or the first
+// operand) that neither run commands nor touch other files.
+func sedAccepts(s *roSpec, args []string) bool {
+	r, ok := s.generic(args)
+	if !ok {
+		return false
+	}
+	scripts := append(append([]string(nil), r.values["-e"]...), r.values["--expression"]...)
+	if len(scripts) == 0 {
+		if len(r.operands) == 0 {
+			return false
+		}
+		scripts = r.operands[:1]
+	}
+	return sedScriptsRisk(scripts) == ""
+}
+
+// tarArgLetters are tar's option letters that take a value.
+const tarArgLetters = "bCfFgHIKLNTVX"
+
+// tarAccepts: tar listing an archive (-t), with the options of the
+// allowlist, and no archive name with ":" (a remote archive, which tar
+// reaches through rsh). Old-style "tar tvf FILE" is read as tar does.
+func tarAccepts(s *roSpec, args []string) bool {
+	r, ok := s.generic(tarOldStyle(args))
+	if !ok {
+		return false
+	}
+	for _, f := range append(append([]string(nil), r.values["-f"]...), r.values["--file"]...) {
+		if strings.Contains(f, ":") {
+			return false
+		}
+	}
+	return true
+}
+
+// tarOldStyle rewrites "tar tvf FILE" as "tar -t -v -f FILE": the
+// letters of a first word without "-" are options, and those that take
+// a value take the next words in order.
+func tarOldStyle(args []string) []string {
+	if len(args) == 0 || args[0] == "" || strings.HasPrefix(args[0], "-") || strings.Trim(args[0], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return args
+	}
+	out := []string{}
+	next := 1
+	for _, l := range args[0] {
+		out = append(out, "-"+string(l))
+		if strings.ContainsRune(tarArgLetters, l) && next < len(args) {
+			out = append(out, args[next])
+			next++
+		}
+	}
+	return append(out, args[next:]...)
+}
+
 // gitConfigAccepts: git config get and list (git 2.46), or the old forms
 // with --get, --get-all, --get-regexp, --get-urlmatch, --get-color,
 // --get-colorbool or --list; every other form writes a config file.

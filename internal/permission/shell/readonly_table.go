@@ -10,6 +10,11 @@ package shell
 //     table, wherever it stands ("find -- . -delete" deletes too): find is
 //     read-only with its tests and options and the actions -print,
 //     -print0, -ls, -printf, -prune and -quit
+//   - sed -i (writes), -f (a script aidex cannot see), and scripts with
+//     e, r, R, w, W or the e and w flags of s
+//   - tar in any mode but -t, with -I/--use-compress-program,
+//     --to-command, --rsh-command and the rest not listed, or an archive
+//     name with ":" (a remote archive)
 //   - git config in any form but get/list (--get*, --list): it writes
 //     .git/config, ~/.gitconfig or the file named
 //   - sort -o/--output (writes), --compress-program (runs a program),
@@ -161,6 +166,14 @@ var readOnlyCommands = compileAll(map[string]*roSpec{
 		"ilname: used: context: files0-from: printf: print print0 ls prune quit true false empty readable " +
 		"writable executable nouser nogroup depth d xdev mount follow noleaf daystart ignore_readdir_race " +
 		"noignore_readdir_race warn nowarn not and or a o help version"}},
+	"sed": {custom: sedAccepts, opts: optSpec{short: "nrsuzEe:l:", long: "quiet silent expression: regexp-extended " +
+		"separate unbuffered null-data zero-terminated line-length: posix debug sandbox binary" + gnuHelp}},
+	"tar": {custom: tarAccepts, listWith: "-t --list", listAll: true, opts: optSpec{short: "tvf:zjJZC:T:X:b:Bi",
+		long: "list verbose file: gzip gunzip ungzip bzip2 xz lzma lzip lzop zstd compress uncompress directory: " +
+			"files-from: exclude: exclude-from: wildcards no-wildcards anchored no-anchored ignore-case no-ignore-case " +
+			"wildcards-match-slash no-wildcards-match-slash numeric-owner full-time utc quoting-style: " +
+			"show-transformed-names blocking-factor: read-full-records ignore-zeros null no-null exclude-vcs " +
+			"exclude-backups strip-components: no-recursion recursion" + gnuHelp}},
 	"tree": {opts: optSpec{short: "adlfxiASnCqNQpugshDFvtcUrXJL:P:I:H:T:", long: "gitignore gitfile: ignore-case " +
 		"matchdirs metafirst prune info infofile: noreport charset: filelimit: dirsfirst filesfirst si du " +
 		"timefmt: inodes device sort: nolinks fromfile fromtabfile fflinks hyperlink scheme: authority:" + gnuHelp}},
