@@ -143,6 +143,43 @@ func TestSedUnknownScripts(t *testing.T) {
 		rule(t, Allow, "run_command(sed -i *)"))
 }
 
+// TestSuggestKeepsOptions: hole 12. "Always" saves the subcommand and the
+// options that name no path, never a bare "sed *" or "git *".
+func TestSuggestKeepsOptions(t *testing.T) {
+	f := holeFixture(t)
+	p := newPolicy(t, f, ModeAsk, true)
+	cases := map[string]string{
+		"sed -i 's/a/b/' f.go":          "run_command(sed -i *)",
+		"sed -i.bak -e 's/a/b/' f.go":   "run_command(sed -i.bak -e *)",
+		"sed -E -i 's/(a)/b/' f.go":     "run_command(sed -E -i *)",
+		"git commit -m 'x y'":           "run_command(git commit *)",
+		"git --no-pager commit -m x":    "run_command(git --no-pager commit *)",
+		"go test ./...":                 "run_command(go test *)",
+		"make -j4 build":                "run_command(make -j4 build *)",
+		"sort -o out.txt inside.txt":    "run_command(sort -o out.txt inside.txt)",
+		"git -C sub commit -m x":        "run_command(git -C sub commit -m x)",
+		"make --directory=sub":          "run_command(make --directory=sub)",
+		"tar -xf a.tar":                 "run_command(tar -xf a.tar)",
+		"sed -f s.sed f":                "",
+		"sed 'e rm -rf ~' f":            "",
+		"sed -i 's/a/b/w x' inside.txt": "",
+	}
+	for cmd, want := range cases {
+		if got := p.SuggestRule(execReq(cmd)); got != want {
+			t.Errorf("SuggestRule(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	if err := p.AllowForSession(p.SuggestRule(execReq("sed -i 's/a/b/' inside.txt"))); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string]Decision{"sed -i 's/x/y/' inside.txt": Allow, "sed 'e rm -rf ~' inside.txt": Ask,
+		"sed -i 'e rm -rf ~' inside.txt": Ask, "sed -n p inside.txt": Allow, "sed 's/a/b/' inside.txt > x": Ask} {
+		if v := p.Check(execReq(line)); v.Decision != want {
+			t.Errorf("after approving sed -i: %q: got %s (%s), want %s", line, v.Decision, v.Reason, want)
+		}
+	}
+}
+
 // TestEverydayReadOnlyAfterOptions: everyday commands stay allowed in
 // plan mode.
 func TestEverydayReadOnlyAfterOptions(t *testing.T) {

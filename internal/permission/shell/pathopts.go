@@ -181,3 +181,36 @@ func genericPathOption(w Word) (OptionPath, bool) {
 	}
 	return OptionPath{}, false
 }
+
+// OptionNamesPath reports whether the option word sc.Words[i] names a
+// path, glued or in the next word: a path option of the command (or of
+// git itself, or a generic one), an output option (writes.go), or a
+// glued value that looks like a path ("-o/tmp/x", "--log=../x").
+func OptionNamesPath(sc SimpleCommand, i int) bool {
+	if sc.NonLiteral || i <= 0 || i >= len(sc.Words) {
+		return false
+	}
+	w := sc.Words[i]
+	if len(pathCandidates(w)) > 0 {
+		return true
+	}
+	base := sc.FoldedBase()
+	if base == "git" {
+		name, _, _ := strings.Cut(w.Pattern, "=")
+		_, ok := gitGlobalPaths[name]
+		return ok
+	}
+	if table, ok := commandPathOptions[base]; ok {
+		if _, found, next := pathOptionWord(table, sc.Words, i); found || next {
+			return true
+		}
+	} else if _, found := genericPathOption(w); found {
+		return true
+	}
+	for _, o := range append(append([]outputOption(nil), outputOptions[base]...), genericOutputs...) {
+		if _, _, ok := o.file(sc.Words[1:], i-1, true); ok && o.kind != outOperands {
+			return true
+		}
+	}
+	return false
+}
