@@ -47,3 +47,19 @@ func TestPrinterToolLines(t *testing.T) {
 	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{OK: true, Output: "x", Meta: json.RawMessage(`{"lines":120}`)}})
 	require.Equal(t, "Looking\n→ read_file utils.go\n  ✓ 120 lines\n", out.String())
 }
+
+// TestApprovalNamesTheRule: the line-mode prompt names the exact rule
+// "always" saves, or says that none is saved.
+func TestApprovalNamesTheRule(t *testing.T) {
+	for rule, want := range map[string]string{
+		"run_command(sed -i *)": "[s]ession and [a]lways allow run_command(sed -i *)",
+		"":                      "save no rule for this call",
+	} {
+		var out strings.Builder
+		r := New(strings.NewReader("a\n"), &out, false)
+		_, _, err := r.Approver().Approve(context.Background(), agent.ApprovalInfo{Tool: "run_command",
+			Command: "sed -i 's/a/b/' f.go", Rule: "mode ask", Suggested: rule})
+		require.NoError(t, err)
+		require.Contains(t, out.String(), want)
+	}
+}
