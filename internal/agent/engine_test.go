@@ -83,12 +83,19 @@ func (f *fakeTools) Run(ctx context.Context, c *Call) (ToolResultInfo, error) {
 	return ToolResultInfo{OK: true, Output: "ran " + c.Name}, nil
 }
 
-// policy allows reads and asks for everything else.
-type policy struct{ remembered []string }
+// policy allows reads and asks for everything else; with noRule it
+// suggests no rule (as for a line no rule may allow).
+type policy struct {
+	remembered []string
+	noRule     bool
+}
 
 func (p *policy) Check(c *Call) Verdict {
 	if c.ReadOnly {
 		return Verdict{Decision: "allow"}
+	}
+	if p.noRule {
+		return Verdict{Decision: "ask", Rule: "shell analysis"}
 	}
 	return Verdict{Decision: "ask", Rule: "mode ask", Suggested: c.Name + "(*)"}
 }

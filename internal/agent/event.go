@@ -60,8 +60,10 @@ type ToolCallInfo struct {
 // ApprovalInfo is an approval request (Answer empty) or the decision taken
 // for it. Diff is a unified diff of the change for file tools, Command the
 // exact command line for shell tools, Rule the rule or mode that asked,
-// Suggested the rule "always allow" would save. Answer is one of
-// "once", "session", "always", "deny"; Reason the user's reason for a denial.
+// Suggested the rule "always allow" would save ("" when no rule may allow
+// such calls: "session" and "always" then allow this call only). Answer is
+// one of "once", "session", "always", "deny"; Reason the user's reason for
+// a denial.
 type ApprovalInfo struct {
 	ID        string          `json:"id"`
 	CallID    string          `json:"call_id"`

@@ -154,7 +154,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		sl.call.Preview = sl.call.Previewer(ctx)
 	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
-		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: suggestion(v, sl.call)}
+		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
 	d, reason, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
@@ -168,6 +168,9 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	case AnswerOnce:
 		return true
 	case AnswerSession, AnswerAlways:
+		if info.Suggested == "" {
+			return true // no rule may allow such calls: the answer allows this one
+		}
 		if err := r.e.Policy.Remember(d, info.Suggested); err != nil {
 			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "could not save the rule: " + err.Error(), Kind: "engine"}})
 		}

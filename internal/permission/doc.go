@@ -44,13 +44,16 @@
 // refused. Credential and process-information locations (~/.ssh, ~/.aws,
 // /proc/self, /etc/shadow, ...) are refused even without confinement,
 // unless the user granted that location itself. Shell arguments that look
-// like paths, redirections and cd targets are resolved the same way from
-// every directory the line may be in, with ".." taken after the link it
-// follows, as the kernel does. A glob or brace expansion is expanded
-// against the real tree and every match resolved; a recursive command
-// (grep -r, rg -L, find -L, ls -R, du, cp -r, ...) over a folder holding a
-// symlink that leads out of the workspace is unknown, and so is one whose
-// walk or glob is too large to check.
+// like paths, redirections, cd targets and every option value that names
+// a path (env -C DIR, xargs -a FILE, strace -o FILE, git -C DIR,
+// tar --directory=DIR, abbreviated or glued) are resolved the same way
+// from every directory the line may be in, with ".." taken after the link
+// it follows, as the kernel does; a directory an option makes a command
+// work in becomes one of those directories. A glob or brace expansion is
+// expanded against the real tree and every match resolved; a recursive
+// command (grep -r, rg -L, find -L, ls -R, du, cp -r, ...) over a folder
+// holding a symlink that leads out of the workspace is unknown, and so is
+// one whose walk or glob is too large to check.
 //
 // Writes that would make the workspace root look like a git directory (a
 // HEAD file; config, objects/, refs/ beside an existing HEAD) are denied
@@ -67,7 +70,10 @@
 // (headless runs, Ralph) every Ask becomes a Deny whose reason names the
 // rule that asked and how to allow the call. Otherwise an Ask goes back to
 // the engine, which asks its Approver and may record the answer with
-// Policy.AllowForSession or as a project rule (Policy.SuggestRule).
+// Policy.AllowForSession or as a project rule (Policy.SuggestRule). A
+// suggested rule keeps the command's subcommand and the options before its
+// first operand ("sed -i *", "git commit *"), is the exact command when
+// those options name a path, and is "" when no rule may allow the call.
 //
 // The shell analysis itself (what a line runs, what it writes, which
 // commands are read-only, what safe_mode refuses) lives in the

@@ -23,16 +23,7 @@ func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
 		st.overflow = true
 		return
 	}
-	for _, b := range append([]string(nil), st.bases...) {
-		abs, err := p.ws.resolve(physicalJoin(b, w.Value))
-		switch {
-		case err != nil || len(st.bases) >= maxBases && !containsStr(st.bases, abs):
-			st.overflow = true
-			return
-		case !containsStr(st.bases, abs):
-			st.bases = append(st.bases, abs)
-		}
-	}
+	p.addBases(w.Value, st)
 }
 
 // cdTarget returns the directory operand of cd or pushd (after its
@@ -74,6 +65,52 @@ func cdUnknown(base string, w shell.Word) string {
 	return ""
 }
 
+// addBases adds dir, resolved from every directory the line may be in,
+// to those directories. A directory that does not resolve inside the
+// workspace, or one too many, loses track: later relative paths are
+// unknown.
+func (p *Policy) addBases(dir string, st *execState) {
+	for _, b := range append([]string(nil), st.bases...) {
+		abs, err := p.ws.resolve(physicalJoin(b, dir))
+		switch {
+		case err != nil || len(st.bases) >= maxBases && !containsStr(st.bases, abs):
+			st.overflow = true
+			return
+		case !containsStr(st.bases, abs):
+			st.bases = append(st.bases, abs)
+		}
+	}
+}
+
+// chdirOptions confines the directories a command's options make it work
+// in (env -C DIR, git -C DIR, tar --directory=DIR, make -C DIR) like
+// arguments, and adds them to the directories the line may be in, so that
+// the command's relative paths (and the rest of the line's) are judged
+// from there as well. A directory built at run time makes relative paths
+// unknown.
+func (p *Policy) chdirOptions(sc shell.SimpleCommand, st *execState, f *argFindings) {
+	for _, o := range sc.PathOptions {
+		if o.Access != shell.PathChdir {
+			continue
+		}
+		w := o.Word
+		if !w.Literal || w.Glob {
+			f.outside = append(f.outside, w.Value+" (a directory built at run time)")
+			st.overflow = true
+			return
+		}
+		p.checkCandidate(shell.PathArg{Value: w.Value, Literal: true, Shown: w.Value}, st, f)
+		if f.protected != nil || len(f.outside) > 0 {
+			return
+		}
+		dir := w.Value
+		if rest, ok := homeRest(dir); ok && strings.HasPrefix(dir, "~") && p.ws.home != "" {
+			dir = filepath.Join(p.ws.home, rest)
+		}
+		p.addBases(dir, st)
+	}
+}
+
 func containsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -94,6 +131,9 @@ func joinBase(base, p string) string {
 func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	var f argFindings
 	if sc.NonLiteral {
+		return f
+	}
+	if p.chdirOptions(sc, st, &f); f.protected != nil {
 		return f
 	}
 	cdFindings(sc, &f)

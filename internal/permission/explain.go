@@ -85,19 +85,54 @@ func exactOnly(base string) bool {
 	return shell.IsInterpreter(base) || shell.IsDownloader(base) || exactRuleCommands[base]
 }
 
-// commandKey returns "name sub *", "name *" or the exact command text.
+// commandKey returns the pattern of the rule that allows sc: the command,
+// the options before its first operand and that operand when it is a
+// subcommand, then " *" ("sed -i *", "git commit *", "go test *",
+// "make -j4 build *"). Commands for which a wildcard is too broad, risky
+// git subcommands and commands whose leading options name a path, are
+// built at run time or hold a "*" get the exact command instead.
 func commandKey(sc shell.SimpleCommand) string {
 	base := sc.Base()
-	if base == "git" && len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) && !gitRiskySubcommands[sc.Args[0]] {
-		return "git " + sc.Args[0] + " *"
-	}
-	if exactOnly(base) || strings.ContainsAny(sc.Name, "()") {
+	if exactOnly(base) && base != "git" || strings.ContainsAny(sc.Name, "()") {
 		return sc.Text()
 	}
-	if len(sc.Args) > 0 && isSubcommandWord(sc.Args[0]) {
-		return sc.Name + " " + sc.Args[0] + " *"
+	for i := 1; i < len(sc.Words); i++ {
+		w := sc.Words[i]
+		switch {
+		case !w.Literal || w.Glob || strings.Contains(w.Value, "*"):
+			return sc.Text()
+		case w.Value == "--" || w.Value == "-" || !strings.HasPrefix(w.Value, "-"):
+			return operandKey(sc, i)
+		case shell.OptionNamesPath(sc, i):
+			return sc.Text()
+		}
 	}
-	return sc.Name + " *"
+	if base == "git" {
+		return sc.Text()
+	}
+	return prefixText(sc, len(sc.Words)) + " *"
+}
+
+// operandKey ends a rule at the first operand sc.Words[i]: kept when it
+// is a subcommand (exact for a risky git subcommand, and for git without
+// one).
+func operandKey(sc shell.SimpleCommand, i int) string {
+	w := sc.Words[i].Value
+	sub := w != "--" && isSubcommandWord(w)
+	switch {
+	case sc.Base() == "git" && (!sub || gitRiskySubcommands[w]):
+		return sc.Text()
+	case sub:
+		return prefixText(sc, i+1) + " *"
+	}
+	return prefixText(sc, i) + " *"
+}
+
+// prefixText renders the first n words of sc as rules see them.
+func prefixText(sc shell.SimpleCommand, n int) string {
+	p := sc
+	p.Words = sc.Words[:n]
+	return p.Text()
 }
 
 // gitRiskySubcommands rewrite history, delete or talk to the network;

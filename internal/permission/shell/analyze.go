@@ -78,6 +78,18 @@ type SimpleCommand struct {
 	// NO_COLOR, TERM, COLUMNS, ...), which can change what it reads,
 	// writes or runs (RIPGREP_CONFIG_PATH, GIT_DIR, TAR_OPTIONS, ...).
 	EnvPrefixed bool
+	// PathOptions are the option values, of the command and of the
+	// wrappers around it, that name files it reads or directories it runs
+	// in, in order; the files they write are in Analysis.Writes.
+	PathOptions []OptionPath
+	// WrappersReadOnly reports that every wrapper in Wrappers only runs
+	// the command, with options from its read-only allowlist (timeout 5,
+	// nice, env LANG=C, env -C DIR, xargs -0): ReadOnly then judges the
+	// wrapped command by itself.
+	WrappersReadOnly bool
+	// ArgsFromInput reports a command that gets more arguments at run
+	// time from its input (xargs), which the analysis cannot see.
+	ArgsFromInput bool
 }
 
 // Base returns the base name of the command ("curl" for /usr/bin/curl).
@@ -173,6 +185,9 @@ type actx struct {
 	in        *syntax.Redirect // the redirection standard input comes from (<<, <<<, <)
 	input     string           // the wrapper feeding input lines as arguments (xargs, find -exec)
 	replace   string           // the placeholder it replaces in the arguments ("{}")
+	optPaths  []OptionPath     // path options of the wrappers around the command
+	wrapTaint bool             // a wrapper around the command may not keep it read-only
+	inputArgs bool             // the command gets arguments from its input (xargs)
 }
 
 type analyzer struct {
@@ -491,6 +506,9 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	sc.PipedFrom = append([]string(nil), c.pipedFrom...)
 	sc.Background = c.bg
 	sc.EnvPrefixed = c.env
+	sc.WrappersReadOnly = len(c.wrappers) > 0 && !c.wrapTaint
+	sc.ArgsFromInput = c.inputArgs
+	sc.PathOptions = append(append([]OptionPath(nil), c.optPaths...), sc.PathOptions...)
 	if !sc.NonLiteral {
 		z.programSource(&sc, c)
 	}
@@ -508,6 +526,8 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	}
 	if !sc.NonLiteral {
 		z.commandWrites(sc)
+		z.commandPaths(&sc)
+		z.sedScripts(&sc)
 	}
 	z.a.Commands = append(z.a.Commands, sc)
 }
@@ -541,8 +561,11 @@ func withContext(c actx, ctx string) actx {
 	return c
 }
 
+// withWrapper adds a wrapper to the context; the wrapped command is not
+// read-only unless the caller vets the wrapper (wrapperOptions).
 func withWrapper(c actx, w string) actx {
 	c.wrappers = append(append([]string(nil), c.wrappers...), w)
+	c.wrapTaint = true
 	return c
 }
 

@@ -45,12 +45,26 @@
 // pipe and nesting too deep are reported (ParseErr, NonLiteral, Opaque,
 // Suspicious) so that the policy never allows them without asking.
 //
+// Options are read as the programs' getopt reads them (getopt.go): short
+// options bundle and take glued values, GNU long options may be
+// abbreviated to an unambiguous prefix ("--chdi=DIR" is --chdir). An
+// option value that names a path is reported with what the command does
+// with it (SimpleCommand.PathOptions: read or chdir; writes go to
+// Analysis.Writes), for wrappers and commands alike (pathopts.go), so the
+// policy can confine it. A wrapper option the tables do not know makes
+// the line opaque. A sed script that runs commands or touches other files
+// (e, r, R, w, W, s///e, s///w), comes from a file or is built at run time
+// is opaque too (sed.go).
+//
 // The command knowledge is data read by small functions:
 // readonly_table.go (per command and git/go subcommand, the options that
 // keep it read-only, in getopt notation, and a rule for its operands),
 // safemode.go (command to safe_mode rule and condition), wrappers.go and
 // inner.go (how wrappers and options such as find -exec run other
-// commands), writes.go (options that name a file the command writes) and
+// commands; wrappers_table.go lists each wrapper's options, those that
+// keep a read-only command read-only, and those that name paths),
+// writes.go (options that name a file the command writes), pathopts.go
+// (options whose value is a file read or a working directory) and
 // knowledge.go (shells, interpreters, downloaders, variables that change
 // what runs, git config keys that run programs).
 //

@@ -26,18 +26,15 @@ var gitCodeSubcommands = map[string]gitCode{
 	"submodule":  {rest: "foreach"},
 }
 
-// gitGlobal are git's options before the subcommand that take a value.
-var gitGlobal = skipSpec{short: "Cc", long: []string{"git-dir", "work-tree", "namespace", "super-prefix", "config-env",
-	"attr-source", "list-cmds"}}
-
 // gitSubcommandCode analyses the shell code a git subcommand runs:
 // rebase -x, difftool -x, filter-branch --*-filter, grep -O, bisect run,
 // submodule foreach, ...
 func (z *analyzer) gitSubcommandCode(words []Word, c actx) {
-	i := skipOptions(words, 1, gitGlobal)
-	if i < 0 || i >= len(words) {
+	p := gitGlobal.parse(words, 1, true)
+	if p.nonLiteral || p.next >= len(words) {
 		return
 	}
+	i := p.next
 	sub := words[i].Value
 	spec, ok := gitCodeSubcommands[sub]
 	if !ok {

@@ -69,14 +69,17 @@ func addNamed(m map[string]argKind, dashes, list string) {
 // scan is the result of checking arguments against an optSpec.
 type scan struct {
 	operands []string
-	seen     map[string]bool // options given, by name ("-l", "--list")
-	ok       bool            // every option is in the allowlist
+	seen     map[string]bool     // options given, by name ("-l", "--list")
+	values   map[string][]string // the values of the options given, by name
+	ok       bool                // every option is in the allowlist
 }
+
+func (r *scan) value(name, v string) { r.values[name] = append(r.values[name], v) }
 
 // check reads args against the allowlist. With posix, options end at the
 // first operand (printf, xxd, BSD tools, git before its subcommand).
 func (s *optSpec) check(args []string, posix bool) scan {
-	r := scan{seen: map[string]bool{}, ok: true}
+	r := scan{seen: map[string]bool{}, values: map[string][]string{}, ok: true}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -91,62 +94,69 @@ func (s *optSpec) check(args []string, posix bool) scan {
 			r.operands = append(r.operands, a)
 			continue
 		}
-		next, ok := s.option(a, r.seen)
+		name, next, ok := s.option(a, &r)
 		if !ok {
 			r.ok = false
 			return r
 		}
-		if next {
+		if next && i+1 < len(args) {
 			i++ // the next word is the option's value
+			r.value(name, args[i])
 		}
 	}
 	return r
 }
 
-// option checks one option word; next reports that the following word is
-// its value.
-func (s *optSpec) option(a string, seen map[string]bool) (next, ok bool) {
+// option checks one option word; name is the option and next reports that
+// the following word is its value (a glued value is recorded in r).
+func (s *optSpec) option(a string, r *scan) (name string, next, ok bool) {
 	if kind, found := s.opts[a]; found {
-		seen[a] = true
-		return kind == argRequired, true
+		r.seen[a] = true
+		return a, kind == argRequired, true
 	}
-	if name, _, eq := strings.Cut(a, "="); eq && len(name) > 2 {
+	if name, v, eq := strings.Cut(a, "="); eq && len(name) > 2 {
 		kind := s.opts[name]
-		seen[name] = true
-		return false, kind == argRequired || kind == argOptional
+		r.seen[name] = true
+		r.value(name, v)
+		return name, false, kind == argRequired || kind == argOptional
 	}
 	if s.num && allDigits(a[1:]) {
-		return false, true
+		return a, false, true
 	}
 	if a[1] == '-' {
-		return false, false // an unknown or abbreviated long option
+		return "", false, false // an unknown or abbreviated long option
 	}
 	if s.short == "" {
 		// Word options: only a one-letter option with its value glued.
 		kind := s.opts[a[:2]]
-		seen[a[:2]] = true
-		return false, kind == argRequired || kind == argOptional
+		r.seen[a[:2]] = true
+		r.value(a[:2], a[2:])
+		return a[:2], false, kind == argRequired || kind == argOptional
 	}
-	return s.bundle(a, seen)
+	return s.bundle(a, r)
 }
 
 // bundle checks a getopt cluster ("-la", "-n5", "-vn 5").
-func (s *optSpec) bundle(a string, seen map[string]bool) (next, ok bool) {
+func (s *optSpec) bundle(a string, r *scan) (name string, next, ok bool) {
 	for j := 1; j < len(a); j++ {
 		name := "-" + a[j:j+1]
 		kind, found := s.opts[name]
 		if !found {
-			return false, false
+			return "", false, false
 		}
-		seen[name] = true
+		r.seen[name] = true
 		switch kind {
 		case argRequired:
-			return j == len(a)-1, true
+			if j < len(a)-1 {
+				r.value(name, a[j+1:])
+			}
+			return name, j == len(a)-1, true
 		case argOptional:
-			return false, true
+			r.value(name, a[j+1:])
+			return name, false, true
 		}
 	}
-	return false, true
+	return "", false, true
 }
 
 func allDigits(s string) bool {

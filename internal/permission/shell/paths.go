@@ -19,16 +19,29 @@ type PathArg struct {
 var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": true, "export": true, "declare": true,
 	"local": true, "readonly": true, "typeset": true, "test": true, "[": true, "true": true, "false": true, ":": true}
 
-// PathArgs returns the arguments of sc that may name files, in order.
-// Commands whose arguments are text (echo, printf, test, export, ...) and
-// commands with a non-literal name have none.
+// PathArgs returns the arguments of sc that may name files, in order:
+// first the values of its (and its wrappers') options that name files it
+// reads (PathOptions with PathRead: xargs -a FILE, git --git-dir=DIR),
+// whatever they look like, then the arguments. Commands whose arguments
+// are text (echo, printf, test, export, ...) and commands with a
+// non-literal name have no path arguments, and sed's scripts are not
+// paths. Directories named by options
+// (PathChdir) are left to the caller, which resolves them first.
 func PathArgs(sc SimpleCommand) []PathArg {
-	if sc.NonLiteral || dataArgCommands[sc.Base()] {
-		return nil
-	}
 	var out []PathArg
-	for _, w := range sc.Words[1:] {
-		out = append(out, pathCandidates(w)...)
+	for _, o := range sc.PathOptions {
+		if o.Access == PathRead {
+			out = append(out, optionPathArg(o.Word))
+		}
+	}
+	if sc.NonLiteral || dataArgCommands[sc.Base()] {
+		return out
+	}
+	scripts := sedScriptWords(sc)
+	for i, w := range sc.Words[1:] {
+		if !scripts[i+1] {
+			out = append(out, pathCandidates(w)...)
+		}
 	}
 	return out
 }
@@ -74,4 +87,12 @@ func pathy(s string) bool {
 		}
 	}
 	return false
+}
+
+// optionPathArg is the path named by an option value.
+func optionPathArg(w Word) PathArg {
+	if w.Literal && !w.Glob {
+		return PathArg{Value: w.Value, Literal: true, Shown: w.Value}
+	}
+	return PathArg{Value: w.Pattern, Shown: w.Value}
 }

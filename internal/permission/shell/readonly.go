@@ -34,6 +34,10 @@ type roSpec struct {
 	// rootOnly: only read-only at the workspace root (git discovers a
 	// repository in parent directories and runs what its config names).
 	rootOnly bool
+	// custom replaces the generic check for commands whose arguments need
+	// more than an option allowlist (find's expression, sed's script,
+	// tar's archive names, git config's forms).
+	custom func(s *roSpec, args []string) bool
 }
 
 // ReadOnlyInfo describes a command ReadOnly accepts.
@@ -54,8 +58,8 @@ type ReadOnlyInfo struct {
 // NO_COLOR, TERM, COLUMNS, ...) or inline code all make it not read-only. Path arguments are
 // not judged here; the caller checks them.
 func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
-	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 || sc.EnvPrefixed ||
-		strings.ContainsRune(sc.Name, '/') {
+	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 && !sc.WrappersReadOnly ||
+		sc.EnvPrefixed || strings.ContainsRune(sc.Name, '/') {
 		return ReadOnlyInfo{}, false
 	}
 	for _, w := range sc.Words[1:] {
@@ -64,8 +68,8 @@ func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 		}
 	}
 	spec, ok := readOnlyCommands[sc.Name]
-	if !ok {
-		return ReadOnlyInfo{}, false
+	if !ok || sc.ArgsFromInput && !spec.data {
+		return ReadOnlyInfo{}, false // xargs: arguments read at run time
 	}
 	name, ok := spec.accepts(sc.Name, sc.Args)
 	if !ok {
@@ -82,6 +86,11 @@ func (s *roSpec) accepts(name string, args []string) (string, bool) {
 	switch {
 	case s.data:
 		return name, true
+	case s.custom != nil:
+		if !s.custom(s, args) {
+			return "", false
+		}
+		return name, true
 	case s.subs != nil:
 		r := s.global.check(args, true)
 		if !r.ok || len(r.operands) == 0 {
@@ -93,11 +102,17 @@ func (s *roSpec) accepts(name string, args []string) (string, bool) {
 		}
 		return sub.accepts(name+" "+r.operands[0], r.operands[1:])
 	}
-	r := s.opts.check(args, s.posix)
-	if !r.ok || !s.operandsFit(r.operands) || !s.listing(r, len(args)) {
+	if _, ok := s.generic(args); !ok {
 		return "", false
 	}
 	return name, true
+}
+
+// generic checks args against the option allowlist and the operand and
+// listing rules.
+func (s *roSpec) generic(args []string) (scan, bool) {
+	r := s.opts.check(args, s.posix)
+	return r, r.ok && s.operandsFit(r.operands) && s.listing(r, len(args))
 }
 
 func (s *roSpec) operandsFit(ops []string) bool {

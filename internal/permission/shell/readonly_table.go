@@ -6,7 +6,17 @@ package shell
 // "not read-only", so the policy asks. Left out on purpose:
 //
 //   - find -exec, -execdir, -ok, -okdir (run programs), -delete, -fprint,
-//     -fprint0, -fprintf, -fls (write files)
+//     -fprint0, -fprintf, -fls (write files), and every primary not in the
+//     table, wherever it stands ("find -- . -delete" deletes too): find is
+//     read-only with its tests and options and the actions -print,
+//     -print0, -ls, -printf, -prune and -quit
+//   - sed -i (writes), -f (a script aidex cannot see), and scripts with
+//     e, r, R, w, W or the e and w flags of s
+//   - tar in any mode but -t, with -I/--use-compress-program,
+//     --to-command, --rsh-command and the rest not listed, or an archive
+//     name with ":" (a remote archive)
+//   - git config in any form but get/list (--get*, --list): it writes
+//     .git/config, ~/.gitconfig or the file named
 //   - sort -o/--output (writes), --compress-program (runs a program),
 //     -T/--temporary-directory (writes temporary files there)
 //   - rg --pre, --pre-glob, --hostname-bin (run programs), -z/--search-zip
@@ -61,6 +71,13 @@ const (
 		"no-mailmap use-mailmap no-use-mailmap full-diff log-size follow no-follow"
 )
 
+// git config's options that choose the file and how values are shown.
+const (
+	gitConfigScope = "global system local worktree file: blob:"
+	gitConfigShow  = " show-origin show-scope name-only null includes no-includes default: type: no-type bool int " +
+		"bool-or-int path expiry-date"
+)
+
 // gitReadOnly holds the read-only git subcommands.
 var gitReadOnly = map[string]*roSpec{
 	"status": {opts: optSpec{short: "sbvzu::", long: "short branch show-stash porcelain:: long verbose " +
@@ -97,6 +114,14 @@ var gitReadOnly = map[string]*roSpec{
 			"no-merged:: points-at:: sort:: format:: color:: no-color column:: no-column show-current ignore-case " +
 			"abbrev:: no-abbrev omit-empty"}},
 	"remote": {name: "git remote (list)", operands: operandsNone, opts: optSpec{short: "v", long: "verbose"}},
+	"config": {name: "git config (read)", custom: gitConfigAccepts, listAll: true,
+		listWith: "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l",
+		opts: optSpec{short: "lzf:", long: gitConfigScope + " get get-all get-regexp get-urlmatch get-color " +
+			"get-colorbool list fixed-value" + gitConfigShow},
+		subs: map[string]*roSpec{
+			"get":  {opts: optSpec{short: "zf:", long: gitConfigScope + " all regexp value: fixed-value url: show-names" + gitConfigShow}},
+			"list": {opts: optSpec{short: "zf:", long: gitConfigScope + gitConfigShow}},
+		}},
 	"tag": {name: "git tag (list)", listWith: "--list -l", listAll: true,
 		opts: optSpec{short: "ln::i", long: "list sort:: contains:: no-contains:: merged:: no-merged:: points-at:: " +
 			"column:: no-column format:: color:: ignore-case omit-empty"}},
@@ -135,12 +160,20 @@ var readOnlyCommands = compileAll(map[string]*roSpec{
 		"path-separator: pcre2 pcre2-version pretty quiet regex-size-limit: regexp: replace: smart-case sort: " +
 		"sortr: stats text threads: trim type: type-add: type-clear: type-list type-not: unrestricted vimgrep " +
 		"with-filename word-regexp auto-hybrid-regex no-auto-hybrid-regex" + gnuHelp}},
-	"find": {opts: optSpec{words: "H L P D: O: name: iname: path: ipath: wholename: iwholename: regex: iregex: " +
+	"find": {custom: findAccepts, opts: optSpec{words: "name: iname: path: ipath: wholename: iwholename: regex: iregex: " +
 		"regextype: type: xtype: size: mtime: mmin: atime: amin: ctime: cmin: newer: anewer: cnewer: newermt: " +
 		"newerct: newerat: samefile: inum: links: user: group: uid: gid: perm: maxdepth: mindepth: fstype: lname: " +
 		"ilname: used: context: files0-from: printf: print print0 ls prune quit true false empty readable " +
 		"writable executable nouser nogroup depth d xdev mount follow noleaf daystart ignore_readdir_race " +
 		"noignore_readdir_race warn nowarn not and or a o help version"}},
+	"sed": {custom: sedAccepts, opts: optSpec{short: "nrsuzEe:l:", long: "quiet silent expression: regexp-extended " +
+		"separate unbuffered null-data zero-terminated line-length: posix debug sandbox binary" + gnuHelp}},
+	"tar": {custom: tarAccepts, listWith: "-t --list", listAll: true, opts: optSpec{short: "tvf:zjJZC:T:X:b:Bi",
+		long: "list verbose file: gzip gunzip ungzip bzip2 xz lzma lzip lzop zstd compress uncompress directory: " +
+			"files-from: exclude: exclude-from: wildcards no-wildcards anchored no-anchored ignore-case no-ignore-case " +
+			"wildcards-match-slash no-wildcards-match-slash numeric-owner full-time utc quoting-style: " +
+			"show-transformed-names blocking-factor: read-full-records ignore-zeros null no-null exclude-vcs " +
+			"exclude-backups strip-components: no-recursion recursion" + gnuHelp}},
 	"tree": {opts: optSpec{short: "adlfxiASnCqNQpugshDFvtcUrXJL:P:I:H:T:", long: "gitignore gitfile: ignore-case " +
 		"matchdirs metafirst prune info infofile: noreport charset: filelimit: dirsfirst filesfirst si du " +
 		"timefmt: inodes device sort: nolinks fromfile fromtabfile fflinks hyperlink scheme: authority:" + gnuHelp}},

@@ -4,11 +4,9 @@ import (
 	"strings"
 )
 
-// skipSpec describes a wrapper's options: short options that take an
-// argument (letters), long options that take an argument (without "--").
+// skipSpec lists the long options of a shell that take a value.
 type skipSpec struct {
-	short string
-	long  []string
+	long []string
 }
 
 // wrapKind says how a wrapper runs the command it wraps.
@@ -25,87 +23,7 @@ const (
 	wrapEval                          // eval WORDS: the words joined are shell code
 )
 
-// wrapper is one wrapper the analysis looks through: how it runs the
-// wrapped command, and its options that take an argument.
-type wrapper struct {
-	kind wrapKind
-	opts skipSpec
-}
-
-var (
-	specStrace = skipSpec{short: "oesuEpPbaIX", long: []string{"output", "user", "env"}}
-	specShell  = skipSpec{short: "oO", long: []string{"init-file", "rcfile"}}
-)
-
-// wrappers maps a wrapper (its base name, folded) to how it runs the
-// command it wraps. Shells (sh -c CODE) are handled apart.
-var wrappers = map[string]wrapper{
-	"nohup":    {wrapRest, skipSpec{}},
-	"builtin":  {wrapRest, skipSpec{}},
-	"busybox":  {wrapRest, skipSpec{}},
-	"toybox":   {wrapRest, skipSpec{}},
-	"unbuffer": {wrapRest, skipSpec{}},
-	"chronic":  {wrapRest, skipSpec{}},
-	"command":  {wrapRest, skipSpec{}},
-	"setsid":   {wrapRest, skipSpec{}},
-	"time":     {wrapRest, skipSpec{short: "fo", long: []string{"format", "output"}}},
-	"nice":     {wrapRest, skipSpec{short: "n", long: []string{"adjustment"}}},
-	"exec":     {wrapRest, skipSpec{short: "a"}},
-	"stdbuf":   {wrapRest, skipSpec{short: "ioe", long: []string{"input", "output", "error"}}},
-	"ionice":   {wrapRest, skipSpec{short: "cnp", long: []string{"class", "classdata", "pid", "pgid", "uid"}}},
-	"strace":   {wrapRest, specStrace},
-	"ltrace":   {wrapRest, specStrace},
-	"timeout":  {wrapTimeout, skipSpec{short: "sk", long: []string{"signal", "kill-after"}}},
-	"sudo": {wrapPrivilege, skipSpec{short: "ugCDhprtUTR", long: []string{"user", "group", "close-from", "chdir", "host",
-		"prompt", "role", "type", "other-user", "command-timeout", "chroot"}}},
-	"doas": {wrapPrivilege, skipSpec{short: "uC"}},
-	"su":   {wrapSu, skipSpec{}},
-	"env":  {wrapEnv, skipSpec{short: "uCS", long: []string{"unset", "chdir", "split-string", "argv0"}}},
-	"xargs": {wrapXargs, skipSpec{short: "InLPsdEa", long: []string{"arg-file", "delimiter", // --eof, --replace, --max-lines: value only with =
-		"max-args", "max-procs", "max-chars", "process-slot-var"}}},
-	"watch": {wrapWatch, skipSpec{short: "nqd", long: []string{"interval", "differences", "equexit"}}},
-	"eval":  {wrapEval, skipSpec{}},
-}
-
-// skipOptions returns the index of the first operand after the options in
-// words[from:], or -1 when an option word is not literal (position unknown).
-func skipOptions(words []Word, from int, spec skipSpec) int {
-	i := from
-	for i < len(words) {
-		w := words[i]
-		if !w.Literal {
-			if strings.HasPrefix(w.Pattern, "-") {
-				return -1
-			}
-			return i
-		}
-		v := w.Value
-		if v == "--" {
-			return i + 1
-		}
-		if len(v) < 2 || v[0] != '-' {
-			return i
-		}
-		if strings.HasPrefix(v, "--") {
-			name, _, hasVal := strings.Cut(v[2:], "=")
-			i++
-			if !hasVal && longTakesValue(spec.long, name) {
-				i++
-			}
-			continue
-		}
-		i++
-		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(spec.short, v[j]) >= 0 {
-				if j == len(v)-1 {
-					i++ // argument is the next word
-				}
-				break // the rest of this word is the argument
-			}
-		}
-	}
-	return i
-}
+var specShell = skipSpec{long: []string{"init-file", "rcfile"}}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -128,19 +46,19 @@ func (z *analyzer) unwrap(sc SimpleCommand, c actx) bool {
 	}
 	switch w.kind {
 	case wrapRest:
-		return z.unwrapRest(sc, c, base, w.opts)
+		return z.unwrapRest(sc, c, base, w)
 	case wrapTimeout:
-		return z.unwrapTimeout(sc, c, base, w.opts)
+		return z.unwrapTimeout(sc, c, base, w)
 	case wrapPrivilege:
-		return z.unwrapPrivilege(sc, c, base, w.opts)
+		return z.unwrapPrivilege(sc, c, base, w)
 	case wrapSu:
 		return z.unwrapSu(sc, c)
 	case wrapEnv:
-		return z.unwrapEnv(sc, c, w.opts)
+		return z.unwrapEnv(sc, c, w)
 	case wrapXargs:
-		return z.unwrapXargs(sc, c, base, w.opts)
+		return z.unwrapXargs(sc, c, base, w)
 	case wrapWatch:
-		return z.unwrapWatch(sc, c, w.opts)
+		return z.unwrapWatch(sc, c, w)
 	case wrapEval:
 		return z.unwrapEval(sc, c)
 	}
@@ -148,49 +66,51 @@ func (z *analyzer) unwrap(sc SimpleCommand, c actx) bool {
 }
 
 // unwrapRest: the command is the words after the wrapper's options.
-func (z *analyzer) unwrapRest(sc SimpleCommand, c actx, label string, spec skipSpec) bool {
-	words := sc.Words
-	i := skipOptions(words, 1, spec)
-	if i < 0 {
-		z.opaque(label + " with non-literal options")
-		sc.NonLiteral = true
-		markSuspicious(&sc, label+" with non-literal options")
-		z.add(sc, c)
-		return true
+func (z *analyzer) unwrapRest(sc SimpleCommand, c actx, label string, w *wrapper) bool {
+	nc, p := z.wrapperOptions(sc, c, label, w)
+	if p.nonLiteral {
+		return z.nonLiteralWrapper(sc, c, label)
 	}
-	if i >= len(words) {
+	if p.next >= len(sc.Words) {
 		return false // the wrapper alone is the command
 	}
-	z.simple(words[i:], nested(c, label), sc.ArgCommands, nil)
+	z.simple(sc.Words[p.next:], nc, sc.ArgCommands, nil)
 	return true
 }
 
 // unwrapTimeout: timeout [options] DURATION command.
-func (z *analyzer) unwrapTimeout(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
-	words := sc.Words
-	i := skipOptions(words, 1, spec)
-	if i < 0 || i+1 >= len(words) {
+func (z *analyzer) unwrapTimeout(sc SimpleCommand, c actx, base string, w *wrapper) bool {
+	nc, p := z.wrapperOptions(sc, c, base, w)
+	if p.nonLiteral {
+		return z.nonLiteralWrapper(sc, c, base)
+	}
+	if p.next+1 >= len(sc.Words) {
 		return false
 	}
-	z.simple(words[i+1:], nested(c, base), sc.ArgCommands, nil)
+	z.simple(sc.Words[p.next+1:], nc, sc.ArgCommands, nil)
 	return true
 }
 
 // unwrapPrivilege keeps sudo/doas itself as a command, so the deny list
 // sees it, then analyses the command it runs.
-func (z *analyzer) unwrapPrivilege(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
+func (z *analyzer) unwrapPrivilege(sc SimpleCommand, c actx, base string, w *wrapper) bool {
 	words := sc.Words
-	i := skipOptions(words, 1, spec)
+	nc, p := z.wrapperOptions(sc, c, base, w)
 	z.add(SimpleCommand{Words: words[:1], Suspicious: sc.Suspicious, SuspiciousReason: sc.SuspiciousReason}, c)
+	if p.nonLiteral {
+		z.opaque(base + " with non-literal options")
+		return true
+	}
+	i := p.next
 	var env []string
-	for i > 0 && i < len(words) && isAssignWord(words[i]) { // sudo NAME=value command
+	for i < len(words) && isAssignWord(words[i]) { // sudo NAME=value command
 		if name, _, _ := strings.Cut(words[i].Pattern, "="); !isHarmlessEnv(name) {
 			env = append(env, name)
 		}
 		i++
 	}
-	if i > 0 && i < len(words) {
-		z.simple(words[i:], nested(c, base), sc.ArgCommands, env)
+	if i < len(words) {
+		z.simple(words[i:], nc, sc.ArgCommands, env)
 	}
 	return true
 }
@@ -204,45 +124,37 @@ func (z *analyzer) unwrapSu(sc SimpleCommand, c actx) bool {
 	return true
 }
 
-// unwrapXargs: xargs runs its command (echo without one) on its input.
-func (z *analyzer) unwrapXargs(sc SimpleCommand, c actx, base string, spec skipSpec) bool {
-	words := sc.Words
-	i := skipOptions(words, 1, spec)
-	c.input, c.replace = "xargs", xargsReplace(words, i)
+// unwrapXargs: xargs runs its command (echo without one) on its input,
+// with arguments read at run time.
+func (z *analyzer) unwrapXargs(sc SimpleCommand, c actx, base string, w *wrapper) bool {
+	nc, p := z.wrapperOptions(sc, c, base, w)
+	nc.inputArgs = true
+	nc.input, nc.replace = "xargs", xargsReplace(p)
 	switch {
-	case i < 0:
-		return z.unwrapRest(sc, c, base, spec)
-	case i >= len(words):
-		z.simple([]Word{literalWord("echo")}, nested(c, base), nil, nil)
+	case p.nonLiteral:
+		return z.nonLiteralWrapper(sc, c, base)
+	case p.next >= len(sc.Words):
+		z.simple([]Word{literalWord("echo")}, nc, nil, nil)
 	default:
-		z.simple(words[i:], nested(c, base), sc.ArgCommands, nil)
+		z.simple(sc.Words[p.next:], nc, sc.ArgCommands, nil)
 	}
 	return true
 }
 
 // xargsReplace returns the placeholder xargs replaces with each input
 // line (-I R, -i[R], --replace[=R]), or "" when it appends the input.
-func xargsReplace(words []Word, end int) string {
-	if end < 0 || end > len(words) {
-		end = len(words)
-	}
+func xargsReplace(p parsed) string {
 	r := ""
-	for _, v := range optionValues(words[:end], 1, []string{"-I"}, false) {
-		r = v.Pattern
-	}
-	for _, w := range words[1:end] {
-		v := w.Pattern
-		name, val, eq := strings.Cut(v, "=")
-		switch {
-		case strings.HasPrefix(v, "-i") && !strings.HasPrefix(v, "--"):
-			r = "{}"
-			if len(v) > 2 {
-				r = v[2:]
+	for _, o := range p.opts {
+		switch o.name {
+		case "-I":
+			if o.has {
+				r = o.value.Pattern
 			}
-		case longPrefixOf(name, "--replace") && len(name) > 3:
+		case "-i", "--replace":
 			r = "{}"
-			if eq {
-				r = val
+			if o.has {
+				r = o.value.Pattern
 			}
 		}
 	}
@@ -250,12 +162,12 @@ func xargsReplace(words []Word, end int) string {
 }
 
 // unwrapWatch: watch [options] WORDS runs the words as shell code.
-func (z *analyzer) unwrapWatch(sc SimpleCommand, c actx, spec skipSpec) bool {
-	i := skipOptions(sc.Words, 1, spec)
-	if i < 0 || i >= len(sc.Words) {
+func (z *analyzer) unwrapWatch(sc SimpleCommand, c actx, w *wrapper) bool {
+	nc, p := z.wrapperOptions(sc, c, "watch", w)
+	if p.nonLiteral || p.next >= len(sc.Words) {
 		return false
 	}
-	z.joinedShell(sc, sc.Words[i:], nested(c, "watch"))
+	z.joinedShell(sc, sc.Words[p.next:], nc)
 	return true
 }
 
@@ -342,59 +254,60 @@ func (z *analyzer) shellCode(sc SimpleCommand, c actx, base string, i int) bool 
 	return true
 }
 
-// unwrapEnv looks through env [OPTIONS] [NAME=value ...] COMMAND, and
-// parses env -S STRING as shell words.
-func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, spec skipSpec) bool {
+// unwrapEnv looks through env [OPTIONS] [-] [NAME=value ...] COMMAND,
+// and parses env -S STRING as shell words.
+func (z *analyzer) unwrapEnv(sc SimpleCommand, c actx, w *wrapper) bool {
 	words := sc.Words
-	i := 1
+	nc, p := z.wrapperOptions(sc, c, "env", w)
+	if p.nonLiteral {
+		return z.nonLiteralWrapper(sc, c, "env")
+	}
+	if code, ok := p.first("-S", "--split-string"); ok {
+		sc := c
+		sc.optPaths = nc.optPaths // env -C DIR -S CODE: the directory is confined too
+		z.envSplitString(code, words[p.next:], sc)
+		return true
+	}
+	i := p.next
+	if i < len(words) && words[i].Literal && words[i].Value == "-" {
+		nc.wrapTaint = true // "-" is -i
+		i++
+	}
 	var dangerous []string
 	for ; i < len(words); i++ {
 		w := words[i]
 		if !w.Literal {
-			if strings.HasPrefix(w.Pattern, "-") || strings.Contains(w.Pattern, "=") {
-				z.opaque("env with non-literal options")
-				sc.NonLiteral = true
-				markSuspicious(&sc, "env with non-literal options")
-				z.add(sc, c)
-				return true
+			if strings.Contains(w.Pattern, "=") {
+				return z.nonLiteralWrapper(sc, c, "env")
 			}
 			break
 		}
-		v := w.Value
-		name, _, assign := strings.Cut(v, "=")
-		switch {
-		case v == "--":
-		case isSplitString(v):
-			z.envSplitString(words, i, c)
-			return true
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			i = max(skipOptions(words[:i+1], i, spec), i+1) - 1
-		case assign && isName(name):
-			if !isHarmlessEnv(name) {
-				dangerous = append(dangerous, name)
-			}
-		default:
-			return z.envCommand(sc, c, i, dangerous)
+		name, _, assign := strings.Cut(w.Value, "=")
+		if !assign || !isName(name) {
+			break
+		}
+		if !isHarmlessEnv(name) {
+			dangerous = append(dangerous, name)
+		}
+		if !envKeepsReadOnly(name) {
+			nc.wrapTaint = true
 		}
 	}
-	return z.envCommand(sc, c, i, dangerous)
-}
-
-// envCommand analyses the command env runs from words[i] (env alone
-// prints the environment: it is the command).
-func (z *analyzer) envCommand(sc SimpleCommand, c actx, i int, dangerous []string) bool {
-	if i >= len(sc.Words) {
-		return false
+	if i >= len(words) {
+		return false // env alone prints the environment: it is the command
 	}
-	z.simple(sc.Words[i:], nested(c, "env"), sc.ArgCommands, dangerous)
+	z.simple(words[i:], nc, sc.ArgCommands, dangerous)
 	return true
 }
 
 // envSplitString parses env -S STRING [ARGS] as one shell line.
-func (z *analyzer) envSplitString(words []Word, i int, c actx) {
-	code, next := splitStringArg(words, i)
-	rest := []string{code}
-	for _, r := range words[next:] {
+func (z *analyzer) envSplitString(code Word, args []Word, c actx) {
+	if !code.Literal {
+		z.opaque("env -S with a string built at run time")
+		return
+	}
+	rest := []string{code.Value}
+	for _, r := range args {
 		if !r.Literal {
 			z.opaque("env -S with non-literal arguments")
 			return
@@ -402,42 +315,6 @@ func (z *analyzer) envSplitString(words []Word, i int, c actx) {
 		rest = append(rest, shellQuote(r.Value))
 	}
 	z.parseAndWalk(strings.Join(rest, " "), nested(c, "env -S"))
-}
-
-// isSplitString reports env's -S / --split-string, abbreviated or
-// bundled after flags ("-iS CODE", "--split-s=CODE").
-func isSplitString(v string) bool {
-	name, _, _ := strings.Cut(v, "=")
-	if longPrefixOf(name, "--split-string") {
-		return true
-	}
-	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
-		return false
-	}
-	for j := 1; j < len(v); j++ {
-		switch v[j] {
-		case 'S':
-			return true
-		case 'u', 'C': // -uNAME, -CDIR: the rest is their value
-			return false
-		}
-	}
-	return false
-}
-
-func splitStringArg(words []Word, i int) (string, int) {
-	v := words[i].Value
-	if name, val, eq := strings.Cut(v, "="); strings.HasPrefix(v, "--") {
-		if eq && longPrefixOf(name, "--split-string") {
-			return val, i + 1
-		}
-	} else if j := strings.IndexByte(v, 'S'); j > 0 && j < len(v)-1 {
-		return v[j+1:], i + 1
-	}
-	if i+1 < len(words) {
-		return words[i+1].Value, i + 2
-	}
-	return "", i + 1
 }
 
 // isAssignWord reports a NAME=value word.

@@ -29,6 +29,12 @@ var outputOptions = map[string][]outputOption{
 	"dd":   {{kind: outGlued, opt: "of=", op: "dd of=", anyPos: true}},
 	"curl": {{kind: outNext, opt: "-o", op: "curl -o", anyPos: true}},
 	"wget": {{kind: outNext, opt: "-O", op: "wget -O", anyPos: true}},
+	"find": {
+		{kind: outNext, opt: "-fprint", op: "find -fprint", anyPos: true},
+		{kind: outNext, opt: "-fprint0", op: "find -fprint0", anyPos: true},
+		{kind: outNext, opt: "-fprintf", op: "find -fprintf", anyPos: true},
+		{kind: outNext, opt: "-fls", op: "find -fls", anyPos: true},
+	},
 	"sort": {
 		{kind: outNext, opt: "-o", op: "sort -o", anyPos: true},
 		{kind: outGlued, opt: "-o", op: "sort -o", anyPos: true},

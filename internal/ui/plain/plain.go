@@ -177,6 +177,7 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 	if req.Rule != "" {
 		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
 	}
+	fmt.Fprintf(p.Out, "  %s\n", alwaysText(req.Suggested))
 	p.mu.Unlock()
 	for {
 		fmt.Fprint(p.Out, "Allow? [y]es/[s]ession/[a]lways/[n]o: ")
@@ -202,6 +203,15 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 		}
 		fmt.Fprintln(p.Out, "Answer y, s, a or n (n may be followed by a reason).")
 	}
+}
+
+// alwaysText says what answering "session" or "always" saves: the exact
+// rule, or that no rule can be saved for such a call.
+func alwaysText(rule string) string {
+	if rule == "" {
+		return "[s]ession and [a]lways save no rule for this call (no rule may allow it): they allow it once"
+	}
+	return "[s]ession and [a]lways allow " + rule
 }
 
 // Line prints s on a line of its own (ending streamed text first).

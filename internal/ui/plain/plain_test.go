@@ -70,3 +70,19 @@ func TestPrinterNeutralisesEscapes(t *testing.T) {
 	require.Contains(t, out.String(), `→ run_command echo hi\x1b]0;pwned\x07\x1b[1A\x1b[2K\x9b2J`)
 	require.Contains(t, out.String(), `+\x1b[31mred\x1b]52;c;Zm9v\x07`)
 }
+
+// TestApprovalNamesTheRule: the line-mode prompt names the exact rule
+// "always" saves, or says that none is saved.
+func TestApprovalNamesTheRule(t *testing.T) {
+	for rule, want := range map[string]string{
+		"run_command(sed -i *)": "[s]ession and [a]lways allow run_command(sed -i *)",
+		"":                      "save no rule for this call",
+	} {
+		var out strings.Builder
+		r := New(strings.NewReader("a\n"), &out, false)
+		_, _, err := r.Approver().Approve(context.Background(), agent.ApprovalInfo{Tool: "run_command",
+			Command: "sed -i 's/a/b/' f.go", Rule: "mode ask", Suggested: rule})
+		require.NoError(t, err)
+		require.Contains(t, out.String(), want)
+	}
+}

@@ -146,7 +146,7 @@ func renderApproval(s styles, req agent.ApprovalInfo, typingReason bool, reason 
 		fmt.Fprintf(&b, "\n%s Reason for the model (Enter sends, empty for none): %s█", s.paint(s.yellow, "╰─"), reason)
 		return b.String()
 	}
-	always := "always in this project"
+	always := "always: no rule may allow this, so once"
 	if req.Suggested != "" {
 		always = "always allow " + req.Suggested
 	}

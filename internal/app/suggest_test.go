@@ -1,0 +1,46 @@
+package app
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// TestApprovalShowsTheRuleAlwaysSaves: the verdict the engine turns into
+// an approval request names the rule "always" saves: the command with its
+// non-path options ("sed -i *", never "sed *"), and no rule at all for a
+// line no rule may allow (a sed script that runs commands).
+func TestApprovalShowsTheRuleAlwaysSaves(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s"),
+		"XDG_DATA_HOME": filepath.Join(home, "d"), "XDG_CACHE_HOME": filepath.Join(home, "k")}
+	rt, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := rt.NewWorkspace(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := rt.Policy(w, true, tools.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &policyAdapter{p: pol}
+	for line, want := range map[string]string{
+		"sed -i 's/a/b/' f.go":   "run_command(sed -i *)",
+		"git commit -m 'x y'":    "run_command(git commit *)",
+		"sed 'e rm -rf ~' f":     "",
+		"sed -i 's/a/b/w x' f":   "",
+		"sed -i -f evil.sed f":   "",
+		"sort -o out.txt in.txt": "run_command(sort -o out.txt in.txt)",
+	} {
+		v := a.Check(&agent.Call{Name: "run_command", Kind: kind.Exec, Command: line})
+		if v.Decision != agent.Ask || v.Suggested != want {
+			t.Errorf("%q: decision %s, suggested %q; want ask and %q", line, v.Decision, v.Suggested, want)
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package shell
+
+import "strings"
+
+// PathAccess says what a command does with a path given as an option
+// value.
+type PathAccess uint8
+
+// What an option value names.
+const (
+	PathRead  PathAccess = iota + 1 // a file the command reads (xargs -a FILE, git --git-dir=DIR)
+	PathWrite                       // a file the command writes (strace -o FILE); also in Analysis.Writes
+	PathChdir                       // a directory the command runs in (env -C DIR, git -C DIR, tar --directory=DIR)
+)
+
+// String returns "read", "write" or "chdir".
+func (a PathAccess) String() string {
+	switch a {
+	case PathRead:
+		return "read"
+	case PathWrite:
+		return "write"
+	case PathChdir:
+		return "chdir"
+	}
+	return "unknown"
+}
+
+// OptionPath is an option value that names a path, of the command or of
+// a wrapper around it: env -C DIR, xargs -a FILE, git -C DIR,
+// tar --directory=DIR.
+type OptionPath struct {
+	// Option is the option as written ("-C", "--chdi").
+	Option string
+	// Word is the value.
+	Word Word
+	// Access says what the command does with it.
+	Access PathAccess
+}
+
+// pathOption is an option of a command whose value names a path.
+type pathOption struct {
+	short  byte   // the letter of the short form (found in clusters too), 0 when none
+	long   string // the long form without "--" (abbreviations count), "" when none
+	access PathAccess
+}
+
+var (
+	tarPaths = []pathOption{{'C', "directory", PathChdir}, {'f', "file", PathRead}, {'T', "files-from", PathRead},
+		{'X', "exclude-from", PathRead}, {'g', "listed-incremental", PathWrite}, {0, "index-file", PathWrite}}
+	makePaths = []pathOption{{'C', "directory", PathChdir}, {'f', "file", PathRead}, {0, "makefile", PathRead},
+		{'I', "include-dir", PathRead}}
+	grepPaths  = []pathOption{{'f', "file", PathRead}, {0, "exclude-from", PathRead}}
+	targetDirs = []pathOption{{'t', "target-directory", PathWrite}}
+	files0From = []pathOption{{0, "files0-from", PathRead}}
+)
+
+// commandPathOptions maps a command (its base name, folded) to its options
+// whose value names a path: read (confined like an argument), write (a
+// file the line writes) or chdir (the command works in that directory,
+// so its relative paths are relative to it as well). Options that name a
+// file the command writes for its output are in outputOptions (writes.go).
+// Commands not listed get genericPathOptions; git is read by gitPaths.
+var commandPathOptions = map[string][]pathOption{
+	"tar": tarPaths, "gtar": tarPaths, "bsdtar": tarPaths,
+	"make": makePaths, "gmake": makePaths,
+	"go":   {{'C', "", PathChdir}},
+	"sed":  {{'f', "file", PathRead}},
+	"grep": grepPaths, "egrep": grepPaths, "fgrep": grepPaths,
+	"rg":    {{'f', "file", PathRead}, {0, "ignore-file", PathRead}},
+	"patch": {{'d', "directory", PathChdir}, {'i', "input", PathRead}, {'o', "output", PathWrite}, {'r', "reject-file", PathWrite}},
+	"cp":    targetDirs, "mv": targetDirs, "ln": targetDirs, "install": targetDirs,
+	"unzip": {{'d', "", PathWrite}},
+	"wc":    files0From, "du": {{0, "files0-from", PathRead}, {'X', "exclude-from", PathRead}},
+	"sort": {{0, "files0-from", PathRead}, {'T', "temporary-directory", PathWrite}},
+	"file": {{'f', "files-from", PathRead}, {'m', "magic-file", PathRead}},
+	"diff": {{0, "from-file", PathRead}, {0, "to-file", PathRead}, {'X', "exclude-from", PathRead}},
+}
+
+// genericPathOptions are long options whose value is a path for every
+// command that commandPathOptions does not list; only "--NAME=VALUE" is
+// read (whether "--NAME" takes the next word is not known).
+var genericPathOptions = []pathOption{{0, "directory", PathChdir}, {0, "chdir", PathChdir}, {0, "cwd", PathChdir},
+	{0, "work-tree", PathChdir}, {0, "git-dir", PathRead}, {0, "file", PathRead}, {0, "files-from", PathRead},
+	{0, "files0-from", PathRead}, {0, "exclude-from", PathRead}, {0, "arg-file", PathRead},
+	{0, "target-directory", PathWrite}}
+
+// commandPaths records the path options of sc's own arguments: reads and
+// directories in sc.PathOptions, writes in the line's writes.
+func (z *analyzer) commandPaths(sc *SimpleCommand) {
+	base := sc.FoldedBase()
+	if base == "git" {
+		z.gitPaths(sc)
+		return
+	}
+	table, known := commandPathOptions[base]
+	words := sc.Words
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if w.Pattern == "--" {
+			return
+		}
+		var o OptionPath
+		var found, next bool
+		if known {
+			o, found, next = pathOptionWord(table, words, i)
+		} else {
+			o, found = genericPathOption(w)
+		}
+		if found {
+			z.addPathOption(sc, base, o)
+		}
+		if next {
+			i++
+		}
+	}
+}
+
+// addPathOption records one path option of sc.
+func (z *analyzer) addPathOption(sc *SimpleCommand, base string, o OptionPath) {
+	if o.Access == PathWrite {
+		z.a.Writes = append(z.a.Writes, Target{Op: base + " " + o.Option, Word: o.Word})
+		return
+	}
+	sc.PathOptions = append(sc.PathOptions, o)
+}
+
+// pathOptionWord matches words[i] against a command's path options:
+// "-C DIR", "-CDIR", "-xzC DIR", "--directory=DIR", "--dir DIR". next
+// reports that the value is the following word.
+func pathOptionWord(table []pathOption, words []Word, i int) (o OptionPath, found, next bool) {
+	w := words[i]
+	v := w.Pattern
+	if len(v) < 2 || v[0] != '-' {
+		return o, false, false
+	}
+	for _, p := range table {
+		var val Word
+		var shown string
+		switch {
+		case strings.HasPrefix(v, "--") && p.long != "":
+			name, _, eq := strings.Cut(v, "=")
+			if len(name) < 3 || !strings.HasPrefix("--"+p.long, name) {
+				continue
+			}
+			shown = name
+			if eq {
+				val = valueAfter(w, name+"=")
+			} else if next = i+1 < len(words); next {
+				val = words[i+1]
+			}
+		case !strings.HasPrefix(v, "--") && p.short != 0 && strings.IndexByte(v[1:], p.short) >= 0:
+			j := strings.IndexByte(v, p.short)
+			shown = "-" + string(p.short)
+			if j < len(v)-1 {
+				val = valueAfter(w, v[:j+1])
+			} else if next = i+1 < len(words); next {
+				val = words[i+1]
+			}
+		default:
+			continue
+		}
+		if val.Pattern == "" && val.Value == "" {
+			return o, false, next
+		}
+		return OptionPath{Option: shown, Word: val, Access: p.access}, true, next
+	}
+	return o, false, false
+}
+
+// genericPathOption matches "--NAME=VALUE" against genericPathOptions.
+func genericPathOption(w Word) (OptionPath, bool) {
+	name, _, eq := strings.Cut(w.Pattern, "=")
+	if !eq || !strings.HasPrefix(name, "--") {
+		return OptionPath{}, false
+	}
+	for _, p := range genericPathOptions {
+		if name == "--"+p.long {
+			return OptionPath{Option: name, Word: valueAfter(w, name+"="), Access: p.access}, true
+		}
+	}
+	return OptionPath{}, false
+}
+
+// OptionNamesPath reports whether the option word sc.Words[i] names a
+// path, glued or in the next word: a path option of the command (or of
+// git itself, or a generic one), an output option (writes.go), or a
+// glued value that looks like a path ("-o/tmp/x", "--log=../x").
+func OptionNamesPath(sc SimpleCommand, i int) bool {
+	if sc.NonLiteral || i <= 0 || i >= len(sc.Words) {
+		return false
+	}
+	w := sc.Words[i]
+	if len(pathCandidates(w)) > 0 {
+		return true
+	}
+	base := sc.FoldedBase()
+	if base == "git" {
+		name, _, _ := strings.Cut(w.Pattern, "=")
+		_, ok := gitGlobalPaths[name]
+		return ok
+	}
+	if table, ok := commandPathOptions[base]; ok {
+		if _, found, next := pathOptionWord(table, sc.Words, i); found || next {
+			return true
+		}
+	} else if _, found := genericPathOption(w); found {
+		return true
+	}
+	for _, o := range append(append([]outputOption(nil), outputOptions[base]...), genericOutputs...) {
+		if _, _, ok := o.file(sc.Words[1:], i-1, true); ok && o.kind != outOperands {
+			return true
+		}
+	}
+	return false
+}
