@@ -3,15 +3,13 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -21,15 +19,8 @@ import (
 func newTestService(t *testing.T, turns ...llmtest.Turn) *Service {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
-	root := t.TempDir()
-	ws := filepath.Join(root, "ws")
-	require.NoError(t, os.MkdirAll(ws, 0o755))
-	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
-	cfgDir := filepath.Join(root, "config", "aidex")
-	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
-	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"m1\"\nmax_retries = 0\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [\"m1\", \"m2\"]\n", script.URL)
-	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "m2"}, "max_retries = 0"))
+	ws, env := home.WS, home.Env
 	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: ws, Getenv: func(k string) string { return env[k] }}})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = svc.Close() })

@@ -20,6 +20,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
@@ -41,15 +42,8 @@ type fixture struct {
 func newFixture(t *testing.T, extraConfig string, turns ...llmtest.Turn) *fixture {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
-	root := t.TempDir()
-	ws := filepath.Join(root, "ws")
-	require.NoError(t, os.MkdirAll(ws, 0o755))
-	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
-	cfgDir := filepath.Join(root, "config", "aidex")
-	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
-	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"m1\"\n%s\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [\"m1\"]\n", extraConfig, script.URL)
-	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, extraConfig))
+	ws, env := home.WS, home.Env
 	ctx := context.Background()
 	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Getenv: func(k string) string { return env[k] }}
 	svc, err := app.Start(ctx, app.StartOptions{Options: opts})

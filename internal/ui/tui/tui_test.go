@@ -18,6 +18,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
@@ -172,15 +173,8 @@ func newHarness(t *testing.T, turns ...llmtest.Turn) *harness {
 func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
-	root := t.TempDir()
-	ws := filepath.Join(root, "ws")
-	require.NoError(t, os.MkdirAll(ws, 0o755))
-	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
-	cfgDir := filepath.Join(root, "config", "aidex")
-	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
-	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"m1\"\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [\"m1\", \"m2\"]\n", script.URL)
-	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "m2"}, ""))
+	ws, env := home.WS, home.Env
 	ctx := context.Background()
 	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Getenv: func(k string) string { return env[k] }}
 	svc, err := app.Start(ctx, app.StartOptions{Options: opts})
