@@ -232,7 +232,7 @@ func (s *Service) Mode() string {
 // Pick returns the stored session a front end starts in: the one resume
 // names (a full id or unique prefix), the workspace's latest with cont, or
 // a new one. A resumed session continues with the current provider and
-// model. Errors: session.ErrNotFound and session.ErrAmbiguous (wrapped),
+// model: [Service.Session] records them when it builds the engine. Errors: session.ErrNotFound and session.ErrAmbiguous (wrapped),
 // the store's.
 func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Session, error) {
 	rt := s.Runtime()
@@ -248,13 +248,7 @@ func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Se
 	default:
 		return s.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	}
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
-		return nil, fmt.Errorf("record the session's model: %w", err)
-	}
-	return sess, nil
+	return sess, err
 }
 
 // Undo restores the files the last turn of session id changed ("" for

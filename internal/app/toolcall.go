@@ -268,47 +268,49 @@ type ToolInfo struct {
 // order, marking which this runtime offers; web applies the web UI's
 // gating of shell tools. Errors: a tool definition that does not build.
 func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
-	reg, closeTools, err := rt.Registry()
-	if err != nil {
-		return nil, err
-	}
-	defer closeTools()
-	schemas, err := reg.Schemas(tools.Profile{Name: tools.ProfileFull})
-	if err != nil {
-		return nil, err
-	}
 	prof := rt.Profile()
-	hidden := rt.hiddenTools(reg, EngineOptions{Web: web})
-	out := make([]ToolInfo, 0, len(schemas))
-	for _, sc := range schemas {
-		d, _ := reg.Lookup(sc.Name)
-		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: reg.Allowed(prof, d.Name) && !hidden[d.Name]})
-	}
-	return out, nil
+	var hidden map[string]bool
+	return rt.toolInfos(tools.Profile{Name: tools.ProfileFull}, func(reg *tools.Registry, d tools.Def) bool {
+		if hidden == nil {
+			hidden = rt.hiddenTools(reg, EngineOptions{Web: web})
+		}
+		return reg.Allowed(prof, d.Name) && !hidden[d.Name]
+	})
 }
 
 // ProfileTools lists the tools of a profile ("standard", "full",
 // "readonly"; "" for the configured tools.profile with its enabled and
 // disabled lists), in registry order, and the profile's name. Errors: an
-// unknown profile.
+// unknown profile (wrapping ErrInvalidCall).
 func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
-	reg, closeTools, err := rt.Registry()
-	if err != nil {
-		return "", nil, err
-	}
-	defer closeTools()
 	prof := rt.Profile()
 	if profile != "" {
 		prof = tools.Profile{Name: profile}
 	}
-	schemas, err := reg.Schemas(prof)
+	list, err := rt.toolInfos(prof, func(*tools.Registry, tools.Def) bool { return true })
 	if err != nil {
 		return "", nil, invalidCall{err}
+	}
+	return prof.Name, list, nil
+}
+
+// toolInfos lists the tools of prof in registry order; available says
+// whether a front end offers one. Errors: the registry's (an unknown
+// profile, a tool definition that does not build).
+func (rt *Runtime) toolInfos(prof tools.Profile, available func(*tools.Registry, tools.Def) bool) ([]ToolInfo, error) {
+	reg, closeTools, err := rt.Registry()
+	if err != nil {
+		return nil, err
+	}
+	defer closeTools()
+	schemas, err := reg.Schemas(prof)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]ToolInfo, 0, len(schemas))
 	for _, sc := range schemas {
 		d, _ := reg.Lookup(sc.Name)
-		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: true})
+		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: available(reg, d)})
 	}
-	return prof.Name, out, nil
+	return out, nil
 }
