@@ -1,12 +1,10 @@
 package app
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/tools"
 )
 
 // TestApprovalShowsTheRuleAlwaysSaves: the verdict the engine turns into
@@ -14,21 +12,7 @@ import (
 // non-path options ("sed -i *", never "sed *"), and no rule at all for a
 // line no rule may allow (a sed script that runs commands).
 func TestApprovalShowsTheRuleAlwaysSaves(t *testing.T) {
-	home, ws := t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s"),
-		"XDG_DATA_HOME": filepath.Join(home, "d"), "XDG_CACHE_HOME": filepath.Join(home, "k")}
-	rt, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := rt.NewWorkspace(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := rt.Policy(w, true, tools.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, pol := newTestPolicy(t)
 	a := &policyAdapter{p: pol}
 	for line, want := range map[string]string{
 		"sed -i 's/a/b/' f.go":   "run_command(sed -i *)",

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
@@ -62,26 +63,12 @@ func TestPreviewIsDryRunDiff(t *testing.T) {
 // "Always allow" writes the rule to the project file and records it for
 // the user, so the next load applies it even in an untrusted folder.
 func TestRememberAlwaysSurvivesReload(t *testing.T) {
-	home, ws := t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s"),
-		"XDG_DATA_HOME": filepath.Join(home, "d"), "XDG_CACHE_HOME": filepath.Join(home, "k")}
-	rt, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := rt.NewWorkspace(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := rt.Policy(w, true, tools.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
+	home, rt, pol := newTestPolicy(t)
 	a := &policyAdapter{p: pol, projectFile: config.ProjectConfigFile(rt.Workspace), paths: rt.Config.Paths, workspace: rt.Workspace}
 	if err := a.Remember(agent.AnswerAlways, "run_command(go test *)"); err != nil {
 		t.Fatal(err)
 	}
-	rt2, err := LoadBase(Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
+	rt2, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,4 +108,24 @@ func TestMissingCheckpointStoreIsAnError(t *testing.T) {
 	if _, statErr := os.Stat(filepath.Join(ws, "x.txt")); !os.IsNotExist(statErr) {
 		t.Errorf("x.txt was written without a checkpoint: %v", statErr)
 	}
+}
+
+// newTestPolicy loads a runtime in a temporary home and workspace (no
+// config) and builds its interactive policy; it returns all three.
+func newTestPolicy(t *testing.T) (*apptest.Home, *Runtime, *permission.Policy) {
+	t.Helper()
+	home := apptest.NewHome(t, "")
+	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := rt.NewWorkspace(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := rt.Policy(w, true, tools.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return home, rt, pol
 }
