@@ -1,0 +1,91 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// TestBrowserLongLines sends a 600-character word, gets an answer with a
+// long code line and a long unbroken word, and a failing tool call whose
+// error is one long path: at 1400×900 and at 420×800 the page never
+// scrolls sideways, and the user's message, the answer and the Send
+// button stay on the screen.
+func TestBrowserLongLines(t *testing.T) {
+	ctx := browser(t)
+	word := strings.Repeat("x", 600)
+	path := "missing/" + strings.Repeat("long_directory_name_", 20) + "/file.txt"
+	code := "```go\nvar s = \"" + strings.Repeat("0123456789", 60) + "\"\n```"
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"` + path + `"}`}}},
+		llmtest.Turn{Text: "Here is the line:\n\n" + code + "\n\nand the word " + strings.Repeat("y", 500) + " and `" + strings.Repeat("z", 400) + "`."})
+	e := newEnv(t, model, "")
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	do(t, ctx, "send a long word", chromedp.SetValue(chromedp.CSS("#chat-input"), word), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the failed tool call", `document.querySelector('.tool-card.failed .tool-output pre') !== null`)
+	waitJS(t, ctx, "the answer", `document.querySelector('.msg.assistant pre') !== null && !document.body.classList.contains('running')`)
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.tool-card.failed .tool-output pre').textContent`)); !strings.Contains(got, "long_directory_name_long_directory_name_") {
+		t.Fatalf("the tool error does not show the long path: %q", got)
+	}
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"wide", 1400, 900}, {"narrow", 420, 800}} {
+		do(t, ctx, "resize to "+size.name, chromedp.EmulateViewport(size.w, size.h))
+		waitJS(t, ctx, "the new width", `innerWidth === `+itoa(size.w))
+		screenshot(t, ctx, "long-lines-"+size.name)
+		checkFits(t, ctx, size.name)
+	}
+	// At 420 px the Files panel keeps its tree, above the editor.
+	e.write("a.txt", "a\n")
+	do(t, ctx, "open Files", chromedp.Click(chromedp.CSS(`.tabs button[data-panel="files"]`)))
+	waitJS(t, ctx, "the tree shown", `(document.querySelector('#tree li.file[data-path="a.txt"] .label')?.getBoundingClientRect().width || 0) > 0`)
+	do(t, ctx, "open a.txt", chromedp.Click(chromedp.CSS(`#tree li.file[data-path="a.txt"] .label`)))
+	waitJS(t, ctx, "the editor", `document.querySelector('#editor').value === 'a\n' && document.scrollingElement.scrollWidth <= innerWidth`)
+	screenshot(t, ctx, "long-lines-narrow-files")
+	checkNoPageErrors(t, ctx)
+}
+
+// checkFits fails the test when the page scrolls sideways or when the
+// Send button, the input or a message is not on the screen.
+func checkFits(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	const js = `(() => {
+  const out = [];
+  const sw = document.scrollingElement.scrollWidth;
+  if (sw > innerWidth) out.push('the page is ' + sw + ' px wide in a ' + innerWidth + ' px window');
+  const inside = (sel) => {
+    const el = document.querySelector(sel);
+    if (!el) { out.push(sel + ' missing'); return; }
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight)
+      out.push(sel + ' is off the screen: ' + JSON.stringify({left: r.left, top: r.top, right: r.right, bottom: r.bottom}) + ' in ' + innerWidth + '×' + innerHeight);
+  };
+  inside('#send');
+  inside('#chat-input');
+  const box = document.querySelector('#messages').getBoundingClientRect();
+  for (const m of document.querySelectorAll('#messages > *')) {
+    const r = m.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+      out.push((m.className || m.tagName) + ' spans ' + r.left + '..' + r.right + ', the messages ' + box.left + '..' + box.right);
+  }
+  if (box.right > innerWidth + 0.5 || box.width < innerWidth * 0.9 - (document.querySelector('.sidebar').offsetWidth || 0))
+    out.push('the messages span ' + box.left + '..' + box.right + ' in ' + innerWidth + ' px');
+  return out.join('\n');
+})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" {
+		t.Errorf("%s: %s", what, got)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
