@@ -89,3 +89,41 @@ func checkFits(t *testing.T, ctx context.Context, what string) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestBrowserApprovalChoices: an approval with a rule to save offers
+// once, session, always and deny; one with none (a path no rule may
+// name) offers only once and deny.
+func TestBrowserApprovalChoices(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"draft(1).txt","content":"one\n"}`}}},
+		llmtest.Turn{Text: "Wrote the draft."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes/a.txt","content":"a\n"}`}}},
+		llmtest.Turn{Text: "Wrote the note."})
+	e := newEnv(t, model, "")
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	const choices = `[...document.querySelectorAll('.approval button')].map((b) => b.dataset.decision).join(',')`
+	do(t, ctx, "ask for a write with no rule", chromedp.SetValue(chromedp.CSS("#chat-input"), "write the draft"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the approval", `document.querySelector('.approval button') !== null`)
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](choices)); got != "once,deny" {
+		t.Errorf("approval without a suggested rule offers %s, want once,deny", got)
+	}
+	screenshot(t, ctx, "approval-no-rule")
+	do(t, ctx, "allow once", chromedp.Click(chromedp.CSS(`.approval button[data-decision="once"]`)))
+	waitJS(t, ctx, "the first answer", `document.querySelector('#messages').textContent.includes('Wrote the draft.') && !document.body.classList.contains('running')`)
+	do(t, ctx, "ask for a write with a rule", chromedp.SetValue(chromedp.CSS("#chat-input"), "write the note"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the second approval", `document.querySelector('.approval button') !== null`)
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](choices)); got != "once,session,always,deny" {
+		t.Errorf("approval with a suggested rule offers %s, want once,session,always,deny", got)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('.approval')].pop().textContent`)); !strings.Contains(got, "notes/**") {
+		t.Errorf("the approval does not name the rule it would save: %q", got)
+	}
+	do(t, ctx, "allow for the session", chromedp.Click(chromedp.CSS(`.approval button[data-decision="session"]`)))
+	waitJS(t, ctx, "the second answer", `document.querySelector('#messages').textContent.includes('Wrote the note.') && !document.body.classList.contains('running')`)
+	if got := e.read("draft(1).txt") + e.read("notes/a.txt"); got != "one\na\n" {
+		t.Errorf("files written: %q", got)
+	}
+	checkNoPageErrors(t, ctx)
+}

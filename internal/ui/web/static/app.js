@@ -180,12 +180,15 @@ function approvalBox(ap, sessionId) {
   const card = cardFor(ap.call_id, ap.tool);
   card.classList.add('asking');
   card.querySelector('.tool-status').textContent = 'needs approval';
-  const buttons = [
+  // "Session" and "always" save the suggested rule; with none (no rule
+  // may allow such calls) they would only allow this call: not offered.
+  const choices = ap.suggested_rule ? [
     ['once', 'Allow once', 'primary'],
     ['session', 'Allow for session', ''],
     ['always', 'Always allow', ''],
     ['deny', 'Deny', 'danger'],
-  ].map(([d, label, cls]) => h('button', { type: 'button', class: cls, dataset: { decision: d }, text: label }));
+  ] : [['once', 'Allow once', 'primary'], ['deny', 'Deny', 'danger']];
+  const buttons = choices.map(([d, label, cls]) => h('button', { type: 'button', class: cls, dataset: { decision: d }, text: label }));
   const box = h('div', { class: 'approval', dataset: { approvalId: ap.id } },
     h('div', { class: 'approval-q' }, h('strong', { text: 'Allow ' + ap.tool + '?' }),
       ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
