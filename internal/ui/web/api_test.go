@@ -379,7 +379,7 @@ func TestUnknownEndpointsAndMethods(t *testing.T) {
 	if st, _, _ := e.do(e.req(http.MethodGet, "/nope.js", nil)); st != http.StatusNotFound {
 		t.Errorf("missing asset: %d", st)
 	}
-	for _, asset := range []string{"/app.js", "/md.js", "/api.js", "/dom.js"} {
+	for _, asset := range []string{"/app.js", "/md.js", "/api.js", "/dom.js", "/notify.js"} {
 		_, _, hdr := e.do(e.req(http.MethodGet, asset, nil))
 		if !strings.HasPrefix(hdr.Get("Content-Type"), "text/javascript") {
 			t.Errorf("%s Content-Type %q", asset, hdr.Get("Content-Type"))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
@@ -124,6 +126,111 @@ func TestBrowserApprovalChoices(t *testing.T) {
 	waitJS(t, ctx, "the second answer", `document.querySelector('#messages').textContent.includes('Wrote the note.') && !document.body.classList.contains('running')`)
 	if got := e.read("draft(1).txt") + e.read("notes/a.txt"); got != "one\na\n" {
 		t.Errorf("files written: %q", got)
+	}
+	checkNoPageErrors(t, ctx)
+}
+
+// pageStubJS runs before the page's scripts: window.Notification records
+// the notifications (window.__notes) and permission requests
+// (window.__asks; the answer is window.__permAnswer, "granted" unless
+// set); document.hidden follows window.__hidden; Date.now() returns
+// window.__clock when it is set (a clock the test moves).
+const pageStubJS = `(() => {
+  window.__notes = []; window.__asks = 0; window.__hidden = false; window.__clock = null;
+  const realNow = Date.now.bind(Date);
+  Date.now = () => window.__clock ?? realNow();
+  class FakeNotification {
+    constructor(title, opts) { window.__notes.push({ title, body: (opts || {}).body || '' }); }
+    close() {}
+    static requestPermission() {
+      window.__asks++;
+      FakeNotification.permission = window.__permAnswer || 'granted';
+      return Promise.resolve(FakeNotification.permission);
+    }
+  }
+  FakeNotification.permission = 'default';
+  window.Notification = FakeNotification;
+  Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => !!window.__hidden });
+  Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => window.__hidden ? 'hidden' : 'visible' });
+})()`
+
+// stubPage installs pageStubJS in every document the tab opens.
+func stubPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, "stub the page", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: pageStubJS})
+		return err
+	}))
+}
+
+func evalJS[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// TestBrowserNotifications: no permission prompt on page load; the first
+// message sent asks once; with the tab hidden, a waiting approval and
+// the end of a turn that ran longer than 10 s (a moved clock) are
+// notified, a short turn is not; a refusal turns notifications off and is
+// remembered after a reload.
+func TestBrowserNotifications(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Text: "Quick answer."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"made.txt","content":"made\n"}`}}},
+		llmtest.Turn{Text: "I wrote made.txt."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"other.txt","content":"x\n"}`}}},
+		llmtest.Turn{Text: "Denied, fine."})
+	e := newEnv(t, model, "")
+	stubPage(t, ctx)
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	if n := evalJS[int](t, ctx, `window.__asks`); n != 0 {
+		t.Errorf("the page asked for notifications %d times on load", n)
+	}
+	// A short turn, tab hidden: permission asked, nothing notified.
+	evalJS[bool](t, ctx, `window.__hidden = true, window.__clock = 1000000, true`)
+	do(t, ctx, "send", chromedp.SetValue(chromedp.CSS("#chat-input"), "hi"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the short answer", `document.querySelector('#messages').textContent.includes('Quick answer.') && !document.body.classList.contains('running')`)
+	waitJS(t, ctx, "the choice stored", `localStorage.getItem('aidex-notify') === 'on' && document.querySelector('#notify-toggle').checked`)
+	if n := evalJS[int](t, ctx, `window.__notes.length`); n != 0 {
+		t.Errorf("a short turn was notified: %s", evalJS[string](t, ctx, `JSON.stringify(window.__notes)`))
+	}
+	// A turn with an approval, 11 s long: both notified.
+	do(t, ctx, "send again", chromedp.SetValue(chromedp.CSS("#chat-input"), "write it"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the approval", `document.querySelector('.approval button[data-decision="once"]') !== null`)
+	waitJS(t, ctx, "the approval notified", `window.__notes.length === 1 && window.__notes[0].title === 'aidex needs your approval' && window.__notes[0].body.includes('write_file')`)
+	evalJS[bool](t, ctx, `window.__clock = 1011000, true`)
+	do(t, ctx, "approve", chromedp.Click(chromedp.CSS(`.approval button[data-decision="once"]`)))
+	waitJS(t, ctx, "the answer", `document.querySelector('#messages').textContent.includes('I wrote made.txt.') && !document.body.classList.contains('running')`)
+	waitJS(t, ctx, "the end notified", `window.__notes.length === 2 && window.__notes[1].title === 'aidex finished' && window.__notes[1].body === 'I wrote made.txt.'`)
+	if n := evalJS[int](t, ctx, `window.__asks`); n != 1 {
+		t.Errorf("permission asked %d times, want once", n)
+	}
+
+	// Refused: nothing is notified, and the refusal is remembered.
+	evalJS[bool](t, ctx, `localStorage.removeItem('aidex-notify'), true`)
+	do(t, ctx, "reload", chromedp.Reload())
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	evalJS[bool](t, ctx, `window.__permAnswer = 'denied', window.__hidden = true, true`)
+	do(t, ctx, "send", chromedp.SetValue(chromedp.CSS("#chat-input"), "write another"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the approval", `document.querySelector('.approval button[data-decision="deny"]') !== null`)
+	waitJS(t, ctx, "the refusal stored", `window.__asks === 1 && localStorage.getItem('aidex-notify') === 'off'`)
+	do(t, ctx, "deny", chromedp.Click(chromedp.CSS(`.approval button[data-decision="deny"]`)))
+	waitJS(t, ctx, "the answer", `document.querySelector('#messages').textContent.includes('Denied, fine.') && !document.body.classList.contains('running')`)
+	if n := evalJS[int](t, ctx, `window.__notes.length`); n != 0 {
+		t.Errorf("notified after a refusal: %s", evalJS[string](t, ctx, `JSON.stringify(window.__notes)`))
+	}
+	do(t, ctx, "reload", chromedp.Reload())
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	do(t, ctx, "send", chromedp.SetValue(chromedp.CSS("#chat-input"), "hello"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the answer", `document.querySelectorAll('.msg.assistant').length > 0 && !document.body.classList.contains('running')`)
+	if n := evalJS[int](t, ctx, `window.__asks`); n != 0 {
+		t.Errorf("asked again after a refusal (%d times)", n)
 	}
 	checkNoPageErrors(t, ctx)
 }

@@ -4,6 +4,7 @@
 import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
 import { APIError, api, readBytes, redeemLoginCode, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
+import { LONG_TURN_MS, askNotifyOnce, notify, notifyState, setNotify } from './notify.js';
 
 const state = {
   status: null,
@@ -16,6 +17,8 @@ const state = {
   attachments: [],
   file: null, // the open file: {path, original (bytes), text, crlf}
   models: null,
+  turnStart: 0, // Date.now() when the running turn was sent
+  waiting: null, // the "waiting for the model" line: {el, start, text, timer}
 };
 
 // ---- errors -------------------------------------------------------------
@@ -49,6 +52,27 @@ function applyTheme(choice) {
   const dark = choice === 'dark' || (choice === 'system' && !matchMedia('(prefers-color-scheme: light)').matches);
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   $('#theme-select').value = choice;
+}
+
+// renderNotifySetting shows the notification choice in Settings.
+function renderNotifySetting() {
+  const st = notifyState();
+  const box = $('#notify-toggle');
+  box.checked = st === 'on';
+  box.disabled = st === 'unsupported' || st === 'blocked';
+  $('#notify-state').textContent = {
+    unsupported: 'this browser has no desktop notifications',
+    blocked: 'blocked for this site in the browser\'s settings',
+    unset: 'asked when you send your first message',
+  }[st] || '';
+}
+
+function initNotify() {
+  renderNotifySetting();
+  $('#notify-toggle').addEventListener('change', guarded(async (e) => {
+    await setNotify(e.target.checked);
+    renderNotifySetting();
+  }));
 }
 
 function initTheme() {
@@ -174,6 +198,39 @@ function cardFor(id, name) {
   return state.cards.get(id) || toolCard({ id, name: name || 'tool', arguments: {} });
 }
 
+// ---- chat: waiting for the model's first byte ----------------------------------
+
+// fmtWait shows seconds as "45 s" or "3 min 05 s".
+function fmtWait(s) {
+  return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + String(s % 60).padStart(2, '0') + ' s';
+}
+
+// showWaiting shows "waiting for ollama/qwen3:8b — reading ~2,100 tokens,
+// 45 s" (the waiting event: a model request was sent and its first byte
+// has not come yet; a slow local model can read its prompt for minutes),
+// counting the seconds from now until clearWaiting.
+function showWaiting(w) {
+  clearWaiting();
+  hideEmpty();
+  const who = w.provider && w.model ? w.provider + '/' + w.model : w.model || w.provider || 'the model';
+  const head = 'waiting for ' + who + (w.input_tokens ? ' — reading ~' + Number(w.input_tokens).toLocaleString('en-US') + ' tokens, ' : ', ');
+  const text = h('span', { class: 'waiting-text' });
+  const el = h('div', { class: 'waiting-line', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), text);
+  const start = Date.now();
+  const tick = () => { text.textContent = head + fmtWait(Math.max(0, Math.floor((Date.now() - start) / 1000))); };
+  tick();
+  $('#messages').append(el);
+  state.waiting = { el, timer: setInterval(tick, 1000) };
+  scrollDown();
+}
+
+function clearWaiting() {
+  if (!state.waiting) return;
+  clearInterval(state.waiting.timer);
+  state.waiting.el.remove();
+  state.waiting = null;
+}
+
 const decisionLabels = { once: 'allowed once', session: 'allowed for this session', always: 'always allowed in this project', deny: 'denied' };
 
 function approvalBox(ap, sessionId) {
@@ -209,6 +266,7 @@ function approvalBox(ap, sessionId) {
   }
   card.querySelector('.tool-extra').append(box);
   scrollDown();
+  notify('aidex needs your approval', 'Allow ' + ap.tool + '?' + (ap.command || argSummary(ap.arguments) ? ' ' + (ap.command || argSummary(ap.arguments)).split('\n')[0].slice(0, 120) : ''));
 }
 
 function approvalDecided(ap) {
@@ -266,7 +324,21 @@ function chatError(e) {
   scrollDown();
 }
 
+// endsWaiting lists the events that end the wait for the model's first
+// byte.
+const endsWaiting = new Set(['text', 'reasoning', 'tool_call', 'usage', 'error', 'done']);
+
+// turnEnded notifies the end of a turn that ran longer than LONG_TURN_MS
+// (the user may have gone to another tab).
+function turnEnded(d) {
+  if (!state.turnStart || Date.now() - state.turnStart <= LONG_TURN_MS) return;
+  const reason = d.stop_reason || 'done';
+  const answer = state.bubble?.text.trim().split('\n')[0].slice(0, 160) || '';
+  notify(reason === 'done' ? 'aidex finished' : 'aidex stopped: ' + reason.replace('_', ' '), answer || 'The turn ended.');
+}
+
 function onEvent(name, ev) {
+  if (endsWaiting.has(name)) clearWaiting();
   switch (name) {
     case 'session':
       state.sessionId = ev.session_id;
@@ -283,8 +355,10 @@ function onEvent(name, ev) {
     case 'usage': renderUsage(ev.usage); break;
     case 'todos': renderTodos(ev.todos); break;
     case 'error': chatError(ev.error); break;
+    case 'waiting': showWaiting(ev.waiting || {}); break;
     case 'done': {
       const d = ev.done || {};
+      turnEnded(d);
       if (d.stop_reason && !['done', 'cancelled', 'error'].includes(d.stop_reason)) {
         $('#messages').append(h('div', { class: 'msg note', text: 'Run ended: ' + d.stop_reason.replace('_', ' ') + (d.denials ? ' · ' + d.denials + ' denied' : '') }));
       }
@@ -296,6 +370,7 @@ function onEvent(name, ev) {
 
 function setRunning(on) {
   state.running = on;
+  if (!on) clearWaiting();
   $('#send').hidden = on;
   $('#stop').hidden = !on;
   $('#chat-input').disabled = false;
@@ -306,6 +381,7 @@ async function send() {
   const input = $('#chat-input');
   const text = input.value;
   if (state.running || (!text.trim() && !state.attachments.length)) return;
+  askNotifyOnce().then(renderNotifySetting).catch(showError);
   const files = state.attachments;
   state.attachments = [];
   renderAttachments();
@@ -313,6 +389,7 @@ async function send() {
   addUser(text, files.map((f) => f.name));
   state.bubble = null;
   state.reasoning = null;
+  state.turnStart = Date.now();
   setRunning(true);
   const ctrl = new AbortController();
   state.abort = ctrl;
@@ -375,6 +452,7 @@ async function addFiles(list) {
 
 function renderHistory(view) {
   const box = $('#messages');
+  clearWaiting();
   fill(box);
   state.cards.clear();
   state.bubble = null;
@@ -1059,6 +1137,7 @@ async function saveImageSettings(e) {
 
 function init() {
   initTheme();
+  initNotify();
   loaders.chat = guarded(loadSessions);
   loaders.files = guarded(async () => { if (!$('#tree').children.length) await loadTree(); });
   loaders.models = guarded(() => loadModels(false));
