@@ -234,3 +234,68 @@ func TestBrowserNotifications(t *testing.T) {
 	}
 	checkNoPageErrors(t, ctx)
 }
+
+// fakeChatJS makes the page's next POST /api/chat answer a stream the
+// test writes: window.__sse(name, data) sends one Server-Sent Event,
+// window.__sseEnd() ends the stream. The engine of this branch has no
+// waiting event yet, so the test sends it itself, through the page's
+// own SSE reader and event handler.
+const fakeChatJS = `(() => {
+  const orig = window.fetch;
+  window.fetch = async (url, opts) => {
+    if (String(url) !== '/api/chat') return orig(url, opts);
+    const enc = new TextEncoder();
+    let ctrl;
+    const body = new ReadableStream({ start(c) { ctrl = c; } });
+    window.__sse = (name, data) => ctrl.enqueue(enc.encode('event: ' + name + '\ndata: ' + JSON.stringify(data) + '\n\n'));
+    window.__sseEnd = () => ctrl.close();
+    return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+  };
+  return true;
+})()`
+
+// TestBrowserWaiting: a waiting event shows "waiting for ollama/qwen3:8b
+// — reading ~2,100 tokens, N s", N counted by the page from the event
+// (a moved clock), and each of text, reasoning, tool_call, usage, error
+// and done removes it.
+func TestBrowserWaiting(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t, nil, "")
+	stubPage(t, ctx)
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	evalJS[bool](t, ctx, fakeChatJS)
+	evalJS[bool](t, ctx, `window.__clock = 5000000, true`)
+	do(t, ctx, "send", chromedp.SetValue(chromedp.CSS("#chat-input"), "explain this repo"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the stream open", `typeof window.__sse === 'function' && document.body.classList.contains('running')`)
+	const waiting = `{type: 'waiting', waiting: {provider: 'ollama', model: 'qwen3:8b', input_tokens: 2100}}`
+	const line = `document.querySelector('#messages .waiting-line')?.textContent`
+	evalJS[bool](t, ctx, `window.__sse('waiting', `+waiting+`), true`)
+	waitJS(t, ctx, "the waiting line", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 0 s'`)
+	evalJS[bool](t, ctx, `window.__clock = 5045000, true`)
+	waitJS(t, ctx, "45 s counted", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 45 s'`)
+	screenshot(t, ctx, "chat-waiting")
+	evalJS[bool](t, ctx, `window.__clock = 5185000, true`)
+	waitJS(t, ctx, "minutes counted", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 3 min 05 s'`)
+	for _, end := range []struct{ name, data string }{
+		{"text", `{type: 'text', text: 'Hello'}`},
+		{"reasoning", `{type: 'reasoning', text: 'hmm'}`},
+		{"tool_call", `{type: 'tool_call', tool_call: {id: 'c1', name: 'read_file', arguments: {path: 'a.txt'}}}`},
+		{"usage", `{type: 'usage', usage: {session: {input_tokens: 2100, output_tokens: 5}}}`},
+		{"error", `{type: 'error', error: {message: 'the model failed', kind: 'provider'}}`},
+		{"done", `{type: 'done', done: {stop_reason: 'done'}}`},
+	} {
+		evalJS[bool](t, ctx, `window.__sse('waiting', `+waiting+`), true`)
+		waitJS(t, ctx, "the waiting line before "+end.name, `document.querySelectorAll('#messages .waiting-line').length === 1`)
+		evalJS[bool](t, ctx, `window.__sse('`+end.name+`', `+end.data+`), true`)
+		waitJS(t, ctx, "the waiting line gone after "+end.name, `document.querySelector('#messages .waiting-line') === null`)
+	}
+	// Without a token count, and cleared when the stream ends.
+	evalJS[bool](t, ctx, `window.__clock = 6000000, window.__sse('waiting', {type: 'waiting', waiting: {provider: 'llamacpp', model: 'local'}}), true`)
+	waitJS(t, ctx, "the line without tokens", line+` === 'waiting for llamacpp/local, 0 s'`)
+	evalJS[bool](t, ctx, `window.__sseEnd(), true`)
+	waitJS(t, ctx, "the run over, the line gone", `!document.body.classList.contains('running') && document.querySelector('#messages .waiting-line') === null`)
+	if got := evalJS[string](t, ctx, `document.querySelector('#messages').textContent`); !strings.Contains(got, "Hello") || !strings.Contains(got, "the model failed") {
+		t.Errorf("the events after the wait were not shown: %q", got)
+	}
+}
