@@ -52,6 +52,16 @@ func estimateTokens(system string, msgs []llm.Message) int {
 	return n / 4
 }
 
+// requestTokens approximates the size of a whole request in tokens: the
+// prompt ([estimateTokens]) and the tool definitions.
+func requestTokens(req *llm.Request) int {
+	n := estimateTokens(req.System, req.Messages)
+	for _, t := range req.Tools {
+		n += (len(t.Name) + len(t.Description) + len(t.Parameters)) / 4
+	}
+	return n
+}
+
 // Compact summarises the older exchanges of s now (the `compact` command),
 // with focus as an optional instruction on what to keep.
 func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit func(Event)) error {

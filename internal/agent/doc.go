@@ -18,9 +18,11 @@
 // # Event order
 //
 // A run emits, through the emit func it is given: session first; then per
-// turn the text and reasoning deltas, usage, and for each tool call in the
-// response's order tool_call, an approval request and its decision when
-// the policy asks, and tool_result (read-only calls run in parallel, so
+// turn waiting (the request was sent: provider, model and the request's
+// estimated input tokens; a local model may read them for minutes, so
+// front ends show that they wait until the next event), the text and
+// reasoning deltas, usage, and for each tool call in the response's order
+// tool_call, an approval request and its decision when the policy asks, and tool_result (read-only calls run in parallel, so
 // their results may come in any order, but the tool message that goes
 // back to the model keeps the calls' order); todos when the model changes
 // its plan; error for a failure (Fatal when it ends the run); done last,

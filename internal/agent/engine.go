@@ -231,6 +231,8 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
+	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
+		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: requestTokens(req)}})
 	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}

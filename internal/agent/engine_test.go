@@ -190,7 +190,7 @@ func TestRunToolLoop(t *testing.T) {
 	if store.msgs[2].Parts[2].ToolResult.CallID != "3" {
 		t.Errorf("results out of call order: %+v", store.msgs[2].Parts)
 	}
-	if got := rec.types(); !strings.HasPrefix(got, "session,text,tool_call,tool_call,tool_call,approval,approval") || !strings.HasSuffix(got, "text,done") {
+	if got := rec.types(); !strings.HasPrefix(got, "session,waiting,text,tool_call,tool_call,tool_call,approval,approval") || !strings.HasSuffix(got, "waiting,text,done") {
 		t.Errorf("events %s", got)
 	}
 	if s.CostUSD <= 0 || s.Usage.InputTokens != 200 {
@@ -456,5 +456,47 @@ func TestRunAbortsOnInfrastructureFailure(t *testing.T) {
 	}
 	if c := store.msgs[2].Parts[0].ToolResult.Content; strings.Contains(c, "checkpoint") || !strings.Contains(c, "aidex failed") {
 		t.Errorf("the model's result %q must not carry the internal error", c)
+	}
+}
+
+// TestWaitingBeforeFirstText: each model request is announced by a waiting
+// event — provider, model, the request's estimated size — emitted when the
+// request is sent, before anything of its answer.
+func TestWaitingBeforeFirstText(t *testing.T) {
+	rec := &recorder{}
+	var atSend []EventType
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		func(ctx context.Context, req *llm.Request, acc *llm.Accumulator) error {
+			rec.mu.Lock()
+			for _, e := range rec.events {
+				atSend = append(atSend, e.Type)
+			}
+			rec.mu.Unlock()
+			return say("hello")(ctx, req, acc)
+		},
+	}}
+	e, _, _, _ := newEngine(p, nil)
+	e.Config.Model.Provider, e.Config.System = "ollama", strings.Repeat("x", 4000)
+	if _, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: strings.Repeat("y", 400)}}, rec.emit); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(atSend) != "[session waiting]" {
+		t.Errorf("events before the request was sent: %v, want [session waiting]", atSend)
+	}
+	w := rec.events[1]
+	if w.Type != EventWaiting || w.Waiting == nil || w.SessionID != "s1" {
+		t.Fatalf("second event %+v, want waiting", w)
+	}
+	// 4,400 bytes of prompt (1,100 tokens at 4 bytes a token) and the
+	// definitions of the tools (todo_write and two fakes).
+	if w.Waiting.Provider != "ollama" || w.Waiting.Model != "m" || w.Waiting.InputTokens < 1150 || w.Waiting.InputTokens > 1500 {
+		t.Errorf("waiting %+v, want ollama/m and the prompt plus the tools, about 1,250 input tokens", *w.Waiting)
+	}
+	if rec.events[2].Type != EventText {
+		t.Errorf("third event %s, want text", rec.events[2].Type)
+	}
+	data, _ := json.Marshal(w)
+	if want := `{"type":"waiting","session_id":"s1","waiting":{"provider":"ollama","model":"m","input_tokens":`; !strings.HasPrefix(string(data), want) {
+		t.Errorf("JSON %s, want %s...", data, want)
 	}
 }

@@ -14,6 +14,7 @@ type EventType string
 // The engine's events, in the order a run produces them.
 const (
 	EventSession    EventType = "session"     // first event of a run: session id, provider, model, workspace
+	EventWaiting    EventType = "waiting"     // a model request was sent; nothing of its answer has arrived yet
 	EventText       EventType = "text"        // a delta of the answer's text
 	EventReasoning  EventType = "reasoning"   // a delta of reasoning/thinking text
 	EventToolCall   EventType = "tool_call"   // a complete tool call the model asked for
@@ -32,6 +33,7 @@ type Event struct {
 	SessionID  string          `json:"session_id,omitempty"`
 	Text       string          `json:"text,omitempty"`
 	Session    *SessionInfo    `json:"session,omitempty"`
+	Waiting    *WaitingInfo    `json:"waiting,omitempty"`
 	ToolCall   *ToolCallInfo   `json:"tool_call,omitempty"`
 	Approval   *ApprovalInfo   `json:"approval,omitempty"`
 	ToolResult *ToolResultInfo `json:"tool_result,omitempty"`
@@ -48,6 +50,19 @@ type SessionInfo struct {
 	Model     string `json:"model"`
 	Workspace string `json:"workspace"`
 	Resumed   bool   `json:"resumed,omitempty"`
+}
+
+// WaitingInfo describes a model request just sent, before any of its
+// answer arrived: the provider and model asked, and InputTokens, the
+// engine's estimate of the request's size in tokens (system prompt,
+// messages and tool definitions at about 4 bytes a token). A model on the
+// user's CPU may read that many tokens for minutes before it answers; front
+// ends show "waiting for PROVIDER/MODEL — reading ~N tokens" until the
+// response's first event.
+type WaitingInfo struct {
+	Provider    string `json:"provider"`
+	Model       string `json:"model"`
+	InputTokens int    `json:"input_tokens"`
 }
 
 // ToolCallInfo is a tool call as front ends show it.

@@ -25,21 +25,29 @@ type ClientOptions struct {
 // Client builds the model client for the chosen provider, wrapped with
 // retries (max_retries) and the configured timeouts.
 func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
+	c, err := NewClient(rt.Provider.Type, rt.clientOptions(co), rt.ModelInfo().ContextWindow)
+	if err != nil {
+		return nil, err
+	}
+	return llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry}), nil
+}
+
+// clientOptions are the wire client's options for the chosen provider: a
+// local server (catalog.Provider.Local) gets the local request timeout
+// unless request_timeout is set, and its timeouts are not retried.
+func (rt *Runtime) clientOptions(co ClientOptions) llm.Options {
 	p := rt.Provider
-	o := llm.Options{
+	local := p.Local()
+	return llm.Options{
 		Name:           p.Name,
 		BaseURL:        strings.TrimRight(p.BaseURL, "/"),
 		APIKey:         p.APIKey(rt.Getenv),
 		KeyEnv:         p.KeyHint(),
 		HTTPClient:     co.HTTP,
-		RequestTimeout: rt.Config.RequestTimeoutDuration(),
+		RequestTimeout: rt.Config.RequestTimeoutFor(local),
 		IdleTimeout:    rt.Config.StreamIdleTimeoutDuration(),
+		Local:          local,
 	}
-	c, err := NewClient(p.Type, o, rt.ModelInfo().ContextWindow)
-	if err != nil {
-		return nil, err
-	}
-	return llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry}), nil
 }
 
 // ollamaContext is the context window asked of Ollama when the model's is

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strconv"
@@ -113,6 +114,28 @@ func (p Provider) Group() string {
 	default:
 		return GroupPaid
 	}
+}
+
+// Local reports whether p's model server runs on the user's machine: an
+// Ollama provider, or a base URL whose host is a loopback address
+// (127.0.0.0/8, ::1) or localhost (the llama.cpp server, LM Studio, vLLM
+// on this machine). Such a server can read a long prompt for minutes before
+// it answers; its requests get a longer default timeout and are not
+// retried after one.
+func (p Provider) Local() bool {
+	if p.Type == WireOllama {
+		return true
+	}
+	u, err := url.Parse(p.BaseURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // APIKey returns the key to use for p: an explicit key from config first,

@@ -183,8 +183,9 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	} else if err != nil {
 		return err // the store's I/O failure: exit 1
 	}
+	r := a.renderer(f)
 	so := app.SessionOptions{MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: app.ClientOptions{HTTP: a.verboseClient(), OnRetry: a.onRetry}}
+		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}}
 	if f.steps > 0 {
 		so.MaxTurns, so.StepNotes, so.DoneMarkers = f.steps, true, doneMarkers
 	}
@@ -193,7 +194,6 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer live.Close()
-	r := a.renderer(f)
 	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, r.event)
 	if f.raw && done != nil {
 		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
@@ -203,17 +203,19 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	return exitFor(done, runErr)
 }
 
-// renderer picks the output for --output-format.
+// renderer picks the output for --output-format; text and json get a
+// spinner on stderr when it is a terminal (stream-json has the waiting
+// events themselves).
 func (a *cliApp) renderer(f *runFlags) renderer {
 	switch outputFormat(f.outputFormat) {
 	case formatJSON:
-		return newJSONOut(a.proc.Stdout)
+		return a.withProgress(newJSONOut(a.proc.Stdout), false)
 	case formatStreamJSON:
 		return newStreamJSON(a.proc.Stdout)
 	}
 	mode := f.agentOutput
-	return &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
-		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}
+	return a.withProgress(&textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
+		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}, mode == "full" && isTerminal(a.proc.Stdout))
 }
 
 // exitFor maps a run's outcome to the process exit code. A provider

@@ -50,11 +50,26 @@ func redactURL(s string) string {
 	return s
 }
 
-// verboseClient returns an HTTP client that logs on w, or nil when
+// verboseClient returns an HTTP client that logs on stderr, or nil when
 // verbose output is off.
 func (a *cliApp) verboseClient() *http.Client {
+	return a.verboseClientTo(a.proc.Stderr)
+}
+
+// verboseClientFor is verboseClient for a headless run rendered by r: its
+// lines go above r's spinner line when r draws one.
+func (a *cliApp) verboseClientFor(r renderer) *http.Client {
+	if p, ok := r.(*progress); ok {
+		return a.verboseClientTo(aboveWriter{p: p, w: a.proc.Stderr})
+	}
+	return a.verboseClientTo(a.proc.Stderr)
+}
+
+// verboseClientTo returns an HTTP client that logs on w, or nil when
+// verbose output is off.
+func (a *cliApp) verboseClientTo(w io.Writer) *http.Client {
 	if !a.flags.verbose {
 		return nil
 	}
-	return &http.Client{Transport: &verboseTransport{base: http.DefaultTransport, w: a.proc.Stderr}}
+	return &http.Client{Transport: &verboseTransport{base: http.DefaultTransport, w: w}}
 }

@@ -31,8 +31,8 @@ type Config struct {
 	Stream                 bool     `toml:"stream"`                   // stream responses [true]
 	MaxTokens              int      `toml:"max_tokens"`               // output tokens per response; 0 = provider default
 	Temperature            *float64 `toml:"temperature"`              // 0..2; nil = provider default
-	RequestTimeout         int      `toml:"request_timeout"`          // seconds per request [300]
-	StreamIdleTimeout      int      `toml:"stream_idle_timeout"`      // seconds without stream data [90]
+	RequestTimeout         int      `toml:"request_timeout"`          // seconds until the answer's first byte [300; 600 for local servers]
+	StreamIdleTimeout      int      `toml:"stream_idle_timeout"`      // seconds without stream data after the first byte [90]
 	MaxRetries             int      `toml:"max_retries"`              // retries of a failed request [3]
 	MaxToolTurns           int      `toml:"max_tool_turns"`           // tool-call turns per user message [25]
 	Workspace              string   `toml:"workspace"`                // workspace root (absolute)
@@ -108,6 +108,21 @@ type ProviderConfig struct {
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.
 func (c *Config) RequestTimeoutDuration() time.Duration {
 	return time.Duration(c.RequestTimeout) * time.Second
+}
+
+// LocalRequestTimeout is request_timeout's default for a model server on the
+// user's machine (catalog.Provider.Local), in seconds: a model on a CPU can
+// read a long prompt for minutes before it writes its first byte.
+const LocalRequestTimeout = 600
+
+// RequestTimeoutFor returns the request timeout for a provider: the
+// configured request_timeout, or, while that is the built-in default and
+// the provider is local, [LocalRequestTimeout] seconds.
+func (c *Config) RequestTimeoutFor(local bool) time.Duration {
+	if local && c.Sources["request_timeout"] == SourceDefault {
+		return LocalRequestTimeout * time.Second
+	}
+	return c.RequestTimeoutDuration()
 }
 
 // StreamIdleTimeoutDuration returns StreamIdleTimeout as a time.Duration.

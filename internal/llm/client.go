@@ -36,10 +36,15 @@ func (f ClientFunc) Generate(ctx context.Context, req *Request, h Handler) (*Res
 // The client appends its endpoint path ("/chat/completions", "/responses",
 // "/messages", "/models/{model}:generateContent", "/api/chat").
 // KeyEnv names the key's variable for error hints. RequestTimeout bounds the
-// time until the response headers arrive (0: no limit); IdleTimeout bounds
-// the silence between two reads of a streamed body (0: no limit). Headers are
-// added to every request. HTTPClient defaults to a client without a global
-// timeout (the timeouts above apply instead). Now defaults to time.Now.
+// time until the first byte of the response body arrives (0: no limit): a
+// model reading a long prompt sends nothing until it starts to answer, so
+// that whole wait is the request's. IdleTimeout bounds the silence between
+// two reads of the body once its first byte has arrived (0: no limit).
+// Local marks a server on the user's machine (Ollama, the llama.cpp server,
+// LM Studio, any loopback address): its errors say so, and its timeouts are
+// not retried (the server would start reading the whole prompt again).
+// Headers are added to every request. HTTPClient defaults to a client
+// without a global timeout (the timeouts above apply instead).
 type Options struct {
 	Name           string
 	BaseURL        string
@@ -49,6 +54,7 @@ type Options struct {
 	HTTPClient     *http.Client
 	RequestTimeout time.Duration
 	IdleTimeout    time.Duration
+	Local          bool
 }
 
 // Client returns o.HTTPClient or a default client.

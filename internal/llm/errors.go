@@ -27,7 +27,8 @@ const (
 	KindStream         ErrorKind = "stream"           // an error event inside a stream, or a malformed stream
 	KindStreamCut      ErrorKind = "stream_cut"       // the connection ended before the answer did
 	KindTimeout        ErrorKind = "timeout"          // request timeout or stream idle timeout
-	KindNetwork        ErrorKind = "network"          // the host could not be reached
+	KindNetwork        ErrorKind = "network"          // the connection failed after it was made (reset, TLS)
+	KindUnreachable    ErrorKind = "unreachable"      // the host could not be reached at all: DNS failure, connection refused
 )
 
 // APIError is a failed model request, with the provider's own message.
@@ -36,7 +37,9 @@ const (
 // Code the provider's error type/code strings where given, RetryAfter the
 // delay the provider asked for (retry-after / retry-after-ms headers; 0 when
 // absent). KeyEnv and Model, when set, make the message actionable
-// ("check OPENAI_API_KEY", "model X not found: run aidex models").
+// ("check OPENAI_API_KEY", "model X not found: run aidex models"). Local
+// marks an error from a model server on the user's machine ([Options].Local):
+// its hints say so and its timeouts are not retried.
 type APIError struct {
 	Kind       ErrorKind
 	Provider   string
@@ -47,11 +50,15 @@ type APIError struct {
 	RetryAfter time.Duration
 	KeyEnv     string
 	Model      string
+	Local      bool
 	Err        error
 }
 
 // Error returns the provider, status and message, followed by a hint on how
-// to fix it.
+// to fix it: "groq: HTTP 401: Invalid key (check GROQ_API_KEY)", or for an
+// unreachable host "openai: cannot reach api.openai.com: lookup
+// api.openai.com: no such host; check your network or choose a local
+// provider with --model ollama/...".
 func (e *APIError) Error() string {
 	var b strings.Builder
 	if e.Provider != "" {
@@ -69,7 +76,12 @@ func (e *APIError) Error() string {
 		msg = string(e.Kind) + " error"
 	}
 	b.WriteString(msg)
-	if hint := e.hint(); hint != "" {
+	switch hint := e.hint(); {
+	case hint == "":
+	case e.Kind == KindUnreachable:
+		b.WriteString("; ")
+		b.WriteString(hint)
+	default:
 		b.WriteString(" (")
 		b.WriteString(hint)
 		b.WriteString(")")
@@ -93,7 +105,15 @@ func (e *APIError) hint() string {
 	case KindRateLimit:
 		return "rate limited: wait, or pick another model or provider"
 	case KindTimeout:
+		if e.Local {
+			return "a model on this machine can take minutes to read a long prompt: raise request_timeout"
+		}
 		return "raise request_timeout or stream_idle_timeout if the model is slow"
+	case KindUnreachable:
+		if e.Local {
+			return "is the model server running? Start it (for Ollama: ollama serve) or check the provider's base_url"
+		}
+		return "check your network or choose a local provider with --model ollama/..."
 	}
 	return ""
 }
@@ -103,11 +123,16 @@ func (e *APIError) Unwrap() error { return e.Err }
 
 // Retryable reports whether retrying the same request may succeed: rate
 // limits, overload, 5xx server errors, network failures and timeouts before
-// any output. Never 400/401/403/404.
+// any output. Never 400/401/403/404, never an unreachable host (offline, a
+// wrong host name, a server that is not running: a retry would fail the
+// same way), and never a timeout of a local server (it would start reading
+// the whole prompt again).
 func (e *APIError) Retryable() bool {
 	switch e.Kind {
-	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindTimeout:
+	case KindRateLimit, KindOverloaded, KindServer, KindNetwork:
 		return true
+	case KindTimeout:
+		return !e.Local
 	}
 	return false
 }
@@ -120,6 +145,12 @@ func KindOf(err error) ErrorKind {
 	}
 	return KindUnknown
 }
+
+// IsUnreachable reports whether err says the provider's host could not be
+// reached at all (its name did not resolve, or the connection was refused
+// or had no route): the user is offline, the host name is wrong, or a local
+// server is not running. Such errors are not retried.
+func IsUnreachable(err error) bool { return KindOf(err) == KindUnreachable }
 
 // IsContextTooLong reports whether err says the prompt exceeded the model's
 // context window.

@@ -7,67 +7,148 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // maxErrorBody caps how much of an error response is read, in bytes.
 const maxErrorBody = 64 << 10
 
-// Body is an HTTP response body being read under the idle timeout. Read
-// returns an [*APIError] of kind [KindTimeout] when no bytes arrived for the
-// idle timeout, and of kind [KindStreamCut] when the connection ended with an
-// error.
+// Body is an HTTP response body being read under the request and idle
+// timeouts. Read returns an [*APIError] of kind [KindTimeout] when the
+// first byte did not arrive within the request timeout or, after it, no
+// bytes arrived for the idle timeout, and of kind [KindStreamCut] when the
+// connection ended with an error.
 type Body struct {
-	rc       io.ReadCloser
-	timer    *time.Timer
-	idle     time.Duration
-	cancel   context.CancelFunc
-	mu       sync.Mutex
-	timedOut bool
-	name     string
-	ctx      context.Context
+	rc  io.ReadCloser
+	w   *watch
+	o   *Options
+	ctx context.Context
 }
 
-// Read reads from the body, resetting the idle timer.
+// Read reads from the body; the first byte ends the request timeout and
+// starts the idle timeout, every later byte restarts it.
 func (b *Body) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
-	if b.timer != nil && n > 0 {
-		b.timer.Reset(b.idle)
+	if n > 0 {
+		b.w.data()
 	}
 	if err != nil && err != io.EOF {
-		b.mu.Lock()
-		to := b.timedOut
-		b.mu.Unlock()
-		switch {
-		case to:
-			return n, timeoutError(b.name, b.idle, "without data from the model (stream_idle_timeout)", err)
-		case b.ctx.Err() != nil:
-			return n, b.ctx.Err()
-		default:
-			return n, &APIError{Provider: b.name, Kind: KindStreamCut, Message: "the connection ended before the answer was complete: " + err.Error(), Err: err}
+		switch b.w.firedPhase() {
+		case phaseRequest:
+			return n, requestTimeout(b.o, err)
+		case phaseIdle:
+			return n, timeoutError(b.o, b.o.IdleTimeout, "without data from the model (stream_idle_timeout)", err)
 		}
+		if b.ctx.Err() != nil {
+			return n, b.ctx.Err()
+		}
+		return n, &APIError{Provider: b.o.Name, Kind: KindStreamCut, Local: b.o.Local, Message: "the connection ended before the answer was complete: " + err.Error(), Err: err}
 	}
 	return n, err
 }
 
-// Close stops the idle timer, closes the body and releases the request.
+// Close stops the timers, closes the body and releases the request.
 func (b *Body) Close() error {
-	if b.timer != nil {
-		b.timer.Stop()
-	}
+	b.w.stop()
 	err := b.rc.Close()
-	b.cancel()
+	b.w.cancel()
 	return err
+}
+
+// The phases of a request's timeouts: until the first byte of the body the
+// request timeout runs, after it the idle timeout.
+const (
+	phaseNone    = ""
+	phaseRequest = "request"
+	phaseIdle    = "idle"
+)
+
+// watch cancels a request when its timeout of the current phase expires,
+// and remembers which one did.
+type watch struct {
+	mu      sync.Mutex
+	cancel  context.CancelFunc
+	idle    time.Duration
+	timer   *time.Timer
+	started bool   // the first byte of the body arrived
+	fired   string // the phase whose timeout expired, or phaseNone
+}
+
+// newWatch starts the request timeout (none when request <= 0).
+func newWatch(cancel context.CancelFunc, request, idle time.Duration) *watch {
+	w := &watch{cancel: cancel, idle: idle}
+	if request > 0 {
+		w.timer = time.AfterFunc(request, func() { w.expire(phaseRequest) })
+	}
+	return w
+}
+
+// expire cancels the request unless the phase already ended (a timer that
+// fired as the first byte arrived).
+func (w *watch) expire(phase string) {
+	w.mu.Lock()
+	current := phaseRequest
+	if w.started {
+		current = phaseIdle
+	}
+	if phase != current || w.fired != phaseNone {
+		w.mu.Unlock()
+		return
+	}
+	w.fired = phase
+	w.mu.Unlock()
+	w.cancel()
+}
+
+// data records bytes read: the first ends the request timeout and starts
+// the idle timeout; later ones restart the idle timeout.
+func (w *watch) data() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fired != phaseNone {
+		return
+	}
+	if w.started {
+		if w.timer != nil {
+			w.timer.Reset(w.idle)
+		}
+		return
+	}
+	w.started = true
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	if w.idle > 0 {
+		w.timer = time.AfterFunc(w.idle, func() { w.expire(phaseIdle) })
+	}
+}
+
+// firedPhase returns the phase whose timeout expired, or phaseNone.
+func (w *watch) firedPhase() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fired
+}
+
+// stop stops the current timer.
+func (w *watch) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil {
+		w.timer.Stop()
+	}
 }
 
 // PostJSON sends body as JSON to url with o's headers plus extra, and returns
 // the response body on a 2xx status. A non-2xx status becomes an
 // [*APIError] built from the provider's error body; transport failures
-// become KindNetwork or KindTimeout errors. The caller must Close the body.
+// become KindUnreachable, KindNetwork or KindTimeout errors. The caller
+// must Close the body.
 func PostJSON(ctx context.Context, o *Options, url string, body any, extra map[string]string) (*Body, http.Header, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {
@@ -76,7 +157,9 @@ func PostJSON(ctx context.Context, o *Options, url string, body any, extra map[s
 	return Do(ctx, o, http.MethodPost, url, payload, extra)
 }
 
-// Do sends one request (see [PostJSON]); payload may be nil for GET.
+// Do sends one request (see [PostJSON]); payload may be nil for GET. The
+// request timeout runs until the first byte of the body arrives (see
+// [Options]).
 func Do(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*Body, http.Header, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	req, err := newRequest(rctx, o, method, url, payload, extra)
@@ -84,29 +167,23 @@ func Do(ctx context.Context, o *Options, method, url string, payload []byte, ext
 		cancel()
 		return nil, nil, err
 	}
-	resp, err := sendWithTimeout(ctx, o, req, cancel)
+	w := newWatch(cancel, o.RequestTimeout, o.IdleTimeout)
+	resp, err := o.Client().Do(req)
 	if err != nil {
+		w.stop()
 		cancel()
-		return nil, nil, err
+		return nil, nil, transportError(ctx, o, req, w.firedPhase() == phaseRequest, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer cancel()
+		defer w.stop()
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := NewHTTPError(o.Name, resp.StatusCode, resp.Header, data)
-		e.KeyEnv = o.KeyEnv
+		e.KeyEnv, e.Local = o.KeyEnv, o.Local
 		return nil, resp.Header, e
 	}
-	b := &Body{rc: resp.Body, cancel: cancel, idle: o.IdleTimeout, name: o.Name, ctx: ctx}
-	if o.IdleTimeout > 0 {
-		b.timer = time.AfterFunc(o.IdleTimeout, func() {
-			b.mu.Lock()
-			b.timedOut = true
-			b.mu.Unlock()
-			cancel()
-		})
-	}
-	return b, resp.Header, nil
+	return &Body{rc: resp.Body, w: w, o: o, ctx: ctx}, resp.Header, nil
 }
 
 // newRequest builds the request with o's headers plus extra (JSON content
@@ -132,29 +209,44 @@ func newRequest(ctx context.Context, o *Options, method, url string, payload []b
 	return req, nil
 }
 
-// sendWithTimeout sends req, cancelling it (through cancel) when no
-// response headers arrive within o.RequestTimeout. Transport failures
-// become KindTimeout or KindNetwork errors; ctx's own error when the
-// caller cancelled.
-func sendWithTimeout(ctx context.Context, o *Options, req *http.Request, cancel context.CancelFunc) (*http.Response, error) {
-	var timedOut atomic.Bool
-	if o.RequestTimeout > 0 {
-		t := time.AfterFunc(o.RequestTimeout, func() {
-			timedOut.Store(true)
-			cancel()
-		})
-		defer t.Stop()
-	}
-	resp, err := o.Client().Do(req)
+// transportError turns a failed request into an error: the request
+// timeout when it expired (KindTimeout), ctx's own error when the caller
+// cancelled, KindUnreachable when the host's name did not resolve or the
+// connection could not be made, KindNetwork otherwise.
+func transportError(ctx context.Context, o *Options, req *http.Request, timedOut bool, err error) error {
 	switch {
-	case err == nil:
-		return resp, nil
-	case timedOut.Load():
-		return nil, timeoutError(o.Name, o.RequestTimeout, "without a response (request_timeout)", err)
+	case timedOut:
+		return requestTimeout(o, err)
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	return nil, &APIError{Provider: o.Name, Kind: KindNetwork, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
+	if cause, ok := unreachable(err); ok {
+		return &APIError{Provider: o.Name, Kind: KindUnreachable, Local: o.Local, Message: "cannot reach " + req.URL.Host + ": " + cause, Err: err}
+	}
+	return &APIError{Provider: o.Name, Kind: KindNetwork, Local: o.Local, Message: "cannot reach " + req.URL.Host + ": " + err.Error(), Err: err}
+}
+
+// unreachable reports whether a transport error happened before a
+// connection existed — the name lookup failed, or the connection was
+// refused, had no route or timed out — and returns its cause without the
+// request URL ("lookup api.openai.com: no such host", "dial tcp
+// 127.0.0.1:11434: connect: connection refused").
+func unreachable(err error) (string, bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns.Error(), true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return op.Error(), true
+	}
+	return "", false
+}
+
+// requestTimeout is the error of a request whose first byte did not arrive
+// within o.RequestTimeout.
+func requestTimeout(o *Options, cause error) *APIError {
+	return timeoutError(o, o.RequestTimeout, "without a response (request_timeout)", cause)
 }
 
 // timeoutError is the KindTimeout error of a request or stream that took
@@ -162,8 +254,8 @@ func sendWithTimeout(ctx context.Context, o *Options, req *http.Request, cancel 
 // context.DeadlineExceeded, never to the context.Canceled that stopping
 // the request leaves in the transport's error: front ends take
 // context.Canceled for the user's interruption (exit 130, "stopped").
-func timeoutError(provider string, d time.Duration, what string, cause error) *APIError {
-	return &APIError{Provider: provider, Kind: KindTimeout,
+func timeoutError(o *Options, d time.Duration, what string, cause error) *APIError {
+	return &APIError{Provider: o.Name, Kind: KindTimeout, Local: o.Local,
 		Message: fmt.Sprintf("timed out after %s %s", seconds(d), what),
 		Err:     fmt.Errorf("%w (%s)", context.DeadlineExceeded, errText(cause))}
 }

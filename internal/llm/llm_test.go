@@ -234,8 +234,8 @@ func TestDoTimeoutsAndErrors(t *testing.T) {
 		t.Errorf("401: %v", err)
 	}
 	_, _, err = Do(ctx, o, "GET", "http://127.0.0.1:1/x", nil, nil)
-	if KindOf(err) != KindNetwork {
-		t.Errorf("network: %v", err)
+	if KindOf(err) != KindUnreachable {
+		t.Errorf("unreachable: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

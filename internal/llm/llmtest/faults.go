@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,13 +152,17 @@ func (f Faults) ConnectionDropped(t *testing.T) {
 	f.checkPartial(t, resp)
 }
 
-// NetworkError checks that a base URL nothing listens on is a KindNetwork
-// error.
+// NetworkError checks that a base URL nothing listens on is a
+// KindUnreachable error that names the host and the refused connection.
 func (f Faults) NetworkError(t *testing.T) {
 	t.Helper()
-	_, err := f.New(llm.Options{BaseURL: ClosedURL(t) + f.BasePath}).Generate(context.Background(), f.Request, nil)
-	if llm.KindOf(err) != llm.KindNetwork {
-		t.Fatalf("error %v, want network", err)
+	base := ClosedURL(t)
+	_, err := f.New(llm.Options{BaseURL: base + f.BasePath}).Generate(context.Background(), f.Request, nil)
+	if !llm.IsUnreachable(err) {
+		t.Fatalf("error %v, want unreachable", err)
+	}
+	if want := "cannot reach " + strings.TrimPrefix(base, "http://") + ": "; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("error %q, want %q and the refused connection", err, want)
 	}
 }
 

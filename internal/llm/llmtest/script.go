@@ -16,8 +16,11 @@ import (
 // closed) right after the text; Hang keeps the connection open after the
 // text until the client goes away; Status, when not 0 or 200, answers with
 // that HTTP status and ErrorBody instead. InputTokens and OutputTokens are
-// reported as usage (defaults 100 and 10).
+// reported as usage (defaults 100 and 10). Hold, when not nil, delays the
+// whole answer until it is closed (or the client goes away): a model that
+// reads a long prompt before its first byte.
 type Turn struct {
+	Hold         <-chan struct{}
 	Text         string
 	Reasoning    string
 	Calls        []Call
@@ -92,6 +95,13 @@ func (s *Script) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if turn.OutputTokens == 0 {
 		turn.OutputTokens = 10
+	}
+	if turn.Hold != nil {
+		select {
+		case <-turn.Hold:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	if turn.Status != 0 && turn.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")

@@ -273,6 +273,29 @@ func faults() llmtest.Faults {
 
 func TestIdleTimeout(t *testing.T) { faults().IdleTimeout(t, 100*time.Millisecond) }
 
+// TestSlowFirstByte: a model on a CPU reading a long prompt sends its
+// headers and then nothing for minutes; the idle timeout must not end that
+// wait (only request_timeout does), so the answer still arrives.
+func TestSlowFirstByte(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		select { // a hundred idle timeouts
+		case <-time.After(100 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = io.WriteString(w, lines(textLine, doneLine))
+	}))
+	defer srv.Close()
+	c := New(Options{Options: llm.Options{BaseURL: srv.URL, RequestTimeout: time.Hour, IdleTimeout: time.Millisecond, Local: true}})
+	resp, err := run(t, c, nil)
+	if err != nil || resp.Message.Text() != "partial" {
+		t.Fatalf("got %q, %v; want the answer", resp.Message.Text(), err)
+	}
+}
+
 func TestIdleTimeoutMidLine(t *testing.T) {
 	srv := llmtest.HangAfter(t, "", lines(textLine)+`{"model":"m","mess`)
 	_, err := run(t, New(Options{Options: llm.Options{BaseURL: srv.URL, IdleTimeout: 100 * time.Millisecond}}), nil)

@@ -1,7 +1,8 @@
 // Package format holds the small text helpers every front end shares
 // (the TUI, the line mode and the CLI's one-shot output): a tool call's
-// key argument, a first line cut to a length, a cost in US dollars and
-// the part of a tool result's metadata that front ends show. It imports
+// key argument, a first line cut to a length, a cost in US dollars, the
+// part of a tool result's metadata that front ends show, and the line
+// shown while a model reads a request ([Waiting]). It imports
 // no front end, so front ends can use it without importing each other.
 package format
 

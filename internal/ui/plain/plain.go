@@ -1,6 +1,7 @@
 // Package plain is aidex's line mode: the engine's events printed as plain
 // lines (streamed text, "→ tool args" / "✓ result" lines, approvals as
-// "Allow? [y]es/[s]ession/[a]lways/[n]o" prompts), for terminals and users
+// "Allow? [y]es/[s]ession/[a]lways/[n]o" prompts, a "waiting for …" line
+// when a model is slow to start its answer), for terminals and users
 // a full-screen UI does not suit, screen readers and CI logs. Colours are
 // used only when enabled (never with NO_COLOR or when the output is not a
 // terminal).
@@ -12,6 +13,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ui/format"
@@ -25,11 +27,23 @@ type Printer struct {
 	Color bool
 	// Verbose shows reasoning and full tool output.
 	Verbose bool
+	// WaitNotice is how long a model request may go without output before
+	// one dimmed "waiting for PROVIDER/MODEL — reading ~N tokens…" line is
+	// printed (0: 3 s; negative: at once, for every request).
+	WaitNotice time.Duration
 
 	mu       sync.Mutex
 	midLine  bool // text was printed without a final newline
 	inReason bool
+	// wait is the pending waiting line's timer; waitGen tells a timer that
+	// fired late that its wait is over.
+	wait    *time.Timer
+	waitGen int
 }
+
+// defaultWaitNotice is WaitNotice's default: a cloud model answers well
+// within it, a local one reading a long prompt does not.
+const defaultWaitNotice = 3 * time.Second
 
 const (
 	dim   = "\x1b[2m"
@@ -51,7 +65,10 @@ func (p *Printer) Event(e agent.Event) {
 	e = termsafe.Event(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.stopWait()
 	switch e.Type {
+	case agent.EventWaiting:
+		p.startWait(e.Waiting)
 	case agent.EventText:
 		p.endReasoning()
 		fmt.Fprint(p.Out, e.Text)
@@ -85,6 +102,43 @@ func (p *Printer) Event(e agent.Event) {
 		p.endReasoning()
 		p.newline()
 	}
+}
+
+// startWait prints the waiting line once the request has gone WaitNotice
+// without output (at once when WaitNotice is negative).
+func (p *Printer) startWait(w *agent.WaitingInfo) {
+	line := format.Waiting(w.Provider, w.Model, w.InputTokens) + "…"
+	d := p.WaitNotice
+	if d == 0 {
+		d = defaultWaitNotice
+	}
+	if d < 0 {
+		p.printWait(line)
+		return
+	}
+	gen := p.waitGen
+	p.wait = time.AfterFunc(d, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if gen == p.waitGen {
+			p.wait = nil
+			p.printWait(line)
+		}
+	})
+}
+
+// stopWait cancels a pending waiting line: the wait is over.
+func (p *Printer) stopWait() {
+	if p.wait != nil {
+		p.wait.Stop()
+		p.wait = nil
+	}
+	p.waitGen++
+}
+
+func (p *Printer) printWait(line string) {
+	p.newline()
+	fmt.Fprintln(p.Out, p.paint(dim, line))
 }
 
 func (p *Printer) toolResult(r *agent.ToolResultInfo) {

@@ -109,9 +109,15 @@ func cleanValue(v any) any {
 
 // Event returns e with every text field a front end prints cleaned: text
 // and reasoning deltas, tool arguments, results, diffs and metadata,
-// approval commands and diffs, errors and todos. e itself is not changed.
+// approval commands and diffs, errors, todos and the waiting model. e
+// itself is not changed.
 func Event(e agent.Event) agent.Event {
 	e.Text = Clean(e.Text)
+	if w := e.Waiting; w != nil {
+		ww := *w
+		ww.Provider, ww.Model = Clean(ww.Provider), Clean(ww.Model)
+		e.Waiting = &ww
+	}
 	if c := e.ToolCall; c != nil {
 		cc := *c
 		cc.Name, cc.Arguments = Clean(cc.Name), cleanJSON(cc.Arguments)

@@ -37,6 +37,7 @@ func TestEventCleansEveryPrintedField(t *testing.T) {
 		Error:      &agent.ErrorInfo{Message: esc},
 		Done:       &agent.DoneInfo{Result: esc},
 		Todos:      []agent.Todo{{Content: esc, Status: "pending"}},
+		Waiting:    &agent.WaitingInfo{Provider: esc, Model: "m" + esc},
 	}
 	out := Event(e)
 	b, _ := json.Marshal(out)

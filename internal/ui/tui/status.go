@@ -24,6 +24,13 @@ type statusModel struct {
 	// todosDone of todosAll items of the model's plan are completed.
 	todosDone, todosAll int
 	note                string
+	// waiting is the model request the answer has not started for yet
+	// ("waiting for P/M — reading ~N tokens", from the waiting event; ""
+	// once anything else of the run arrives), sent at waitSince.
+	waiting   string
+	waitSince time.Time
+	// now is the clock (nil: time.Now).
+	now func() time.Time
 }
 
 // Update handles an engine event (agent.Event: usage and todos), a note
@@ -41,7 +48,14 @@ func (s statusModel) Update(msg tea.Msg) (statusModel, tea.Cmd) {
 }
 
 func (s *statusModel) event(e agent.Event) {
+	if e.Type != agent.EventWaiting && e.Type != agent.EventSession {
+		s.waiting = ""
+	}
 	switch e.Type {
+	case agent.EventWaiting:
+		if w := e.Waiting; w != nil {
+			s.waiting, s.waitSince = format.Waiting(w.Provider, w.Model, w.InputTokens), s.clock()
+		}
 	case agent.EventUsage:
 		u := e.Usage
 		s.tokens = u.Session.InputTokens + u.Session.OutputTokens
@@ -56,9 +70,18 @@ func (s *statusModel) event(e agent.Event) {
 	}
 }
 
-// reset forgets the usage and the plan (/clear).
+// clock returns the current time.
+func (s *statusModel) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
+// reset forgets the usage, the plan and a wait (/clear).
 func (s statusModel) reset() statusModel {
 	s.tokens, s.cost, s.ctxPct, s.todosAll, s.todosDone = 0, 0, 0, 0, 0
+	s.waiting = ""
 	return s
 }
 
@@ -70,6 +93,9 @@ func (s statusModel) View(info statusInfo) string {
 	info.TodosDone, info.TodosAll = s.todosDone, s.todosAll
 	if s.note != "" {
 		info.Note = s.note
+	}
+	if s.waiting != "" && info.Working {
+		info.Waiting = s.waiting + ", " + format.Elapsed(s.clock().Sub(s.waitSince))
 	}
 	return renderStatus(s.st, info, s.width)
 }
@@ -87,10 +113,13 @@ type statusInfo struct {
 	ContextPct float64
 	// TodosDone of TodosAll plan items are completed (hidden at 0).
 	TodosDone, TodosAll int
-	// Working shows the spinner frame Spin and the run's Elapsed time.
+	// Working shows the spinner frame Spin and the run's Elapsed time, or
+	// Waiting in its place while the model has not started its answer
+	// ("waiting for ollama/qwen3:8b — reading ~2,100 tokens, 45 s").
 	Working bool
 	Spin    string
 	Elapsed time.Duration
+	Waiting string
 	// Note is shown last, highlighted ("" for none).
 	Note string
 	// Pending is the number of shell outputs queued for the next prompt.
@@ -121,7 +150,11 @@ func renderStatus(s styles, st statusInfo, width int) string {
 	}
 	line := strings.Join(parts, s.paint(s.faint, " · "))
 	if st.Working {
-		line = s.paint(s.cyan, st.Spin) + " " + formatDuration(st.Elapsed) + s.paint(s.faint, " · Esc stops · ") + line
+		elapsed := formatDuration(st.Elapsed)
+		if st.Waiting != "" {
+			elapsed = st.Waiting
+		}
+		line = s.paint(s.cyan, st.Spin) + " " + elapsed + s.paint(s.faint, " · Esc stops · ") + line
 	}
 	if st.Note != "" {
 		line += s.paint(s.faint, " · ") + s.paint(s.yellow, st.Note)
