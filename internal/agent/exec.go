@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -186,6 +187,9 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 
 func (r *run) deny(sl *slot, msg string) {
 	r.denials++
+	if sl.call != nil && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
+		r.deniedChanges++
+	}
 	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission"})
 }
 
