@@ -39,7 +39,8 @@ type SessionStore interface {
 // "deny" (file-changing tools are not offered; the model is told to write
 // unified diffs) or "dry-run" (changes are computed and shown, not written).
 // Web applies the web UI's confinement: always confined, and shell tools
-// only with web_allow_shell_tools.
+// only with web_allow_shell_tools. ReadOnly offers only the tools of kind
+// read (and EngineTools): the planning run's tools.
 type EngineOptions struct {
 	Store        SessionStore
 	SessionID    string
@@ -52,6 +53,7 @@ type EngineOptions struct {
 	Notes        []string
 	EngineTools  []agent.EngineTool
 	Web          bool
+	ReadOnly     bool
 	Client       ClientOptions
 }
 
@@ -238,6 +240,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 		case o.AgentWrites == "deny" && d.Kind == kind.Write:
 			hidden[name] = true
 		case o.Web && !rt.Config.WebAllowShellTools && d.Shell:
+			hidden[name] = true
+		case o.ReadOnly && d.Kind != kind.Read:
 			hidden[name] = true
 		}
 	}

@@ -69,10 +69,11 @@ func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
 	return b.Sessions.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 }
 
-// Engine builds the session's engine (confined, no approver).
+// Engine builds the session's engine (confined, no approver; for
+// planning, the plan permission mode and only read-only tools offered).
 func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
 	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
-		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client}
+		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan}
 	if b.Sessions != nil {
 		o.Store = b.Sessions
 	}

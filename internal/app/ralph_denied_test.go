@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ralph"
@@ -79,4 +81,43 @@ func TestImplementChangesDeniedIsNotDone(t *testing.T) {
 	require.Equal(t, ralph.StatusFailed, out.Status)
 	require.Equal(t, ralph.ReasonChangesDenied, out.Reason)
 	require.Equal(t, ralph.StatusFailed, tk.Status)
+}
+
+// The planning run offers the model read-only tools only (kind read) and
+// its own task tools: no file writes, no commands.
+func TestPlanOffersReadOnlyTools(t *testing.T) {
+	f := newFixture(t, llmtest.Turn{Text: "Plan:\n- [ ] Write the parser\n"})
+	_, err := f.svc.Plan(context.Background(), ralph.PlanOptions{Goal: "parser"}, f.emit)
+	require.NoError(t, err)
+	var req struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(f.script.Requests()[0], &req))
+	reg, closeTools, err := f.backend.Runtime().Registry()
+	require.NoError(t, err)
+	defer closeTools()
+	var names []string
+	for _, tl := range req.Tools {
+		name := tl.Function.Name
+		names = append(names, name)
+		if d, ok := reg.Lookup(name); ok {
+			require.Equal(t, kind.Read, d.Kind, "%s is offered in the plan run", name)
+		}
+	}
+	require.Contains(t, names, "read_file")
+	require.Contains(t, names, "propose_tasks")
+	for _, no := range []string{"write_file", "edit_file", "run_command", "web_fetch"} {
+		require.NotContains(t, names, no)
+	}
+
+	// The task loop itself still offers the write tools.
+	g := newFixture(t, llmtest.Turn{Calls: []llmtest.Call{complete("done", "ok")}}, llmtest.Turn{Text: "ok"})
+	g.add(ralph.Task{Title: "x"})
+	_, err = g.svc.Run(context.Background(), ralph.RunOptions{}, g.emit)
+	require.NoError(t, err)
+	require.Contains(t, g.request(0), `"write_file"`)
 }
