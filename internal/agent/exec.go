@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -304,7 +305,8 @@ func policyDenial(v Verdict) string {
 	if v.Reason != "" {
 		msg += ": " + v.Reason
 	}
-	if r := ruleText(v); r != "" {
+	// The rule once: permission's reasons mostly name it already.
+	if r := ruleText(v); r != "" && (v.Rule == "" || !strings.Contains(v.Reason, v.Rule)) {
 		msg += " [" + r + "]"
 	}
 	return msg
