@@ -188,9 +188,6 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 
 func (r *run) deny(sl *slot, msg string) {
 	r.denials++
-	if sl.call != nil && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
-		r.deniedChanges++
-	}
 	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission"})
 }
 
@@ -239,8 +236,13 @@ func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	return res, err
 }
 
+// finish records a call's result and reports it; calls of execute run
+// concurrently but finish one at a time.
 func (r *run) finish(sl *slot, res ToolResultInfo) {
 	sl.result, sl.done = res, true
+	if res.Category == "permission" && sl.call != nil && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
+		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
+	}
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
 }
 
