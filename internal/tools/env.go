@@ -163,14 +163,19 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 
 // Resolve confines the path p given for parameter param to the workspace
 // and returns it absolute and symlink-resolved. A refusal is a ready
-// Result of CategorySecurity ("<param> refused: ..."); an Env without a
-// workspace gives CategoryExecution.
+// Result of CategorySecurity ("<param> refused: ..."); a path in shell
+// syntax ("$HOME/x", "~/x") that does not exist literally is one of
+// CategoryValidation (see [Env.CheckShellSyntax]); an Env without a
+// workspace gives CategoryInternal.
 func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
 		r := Failf(CategoryInternal, "internal error: no workspace configured for file tools")
 		return "", &r
 	}
 	abs, err := env.Workspace.Resolve(p)
+	if r := env.shellSyntax(param, p, abs, err == nil); r != nil {
+		return "", r
+	}
 	if err != nil {
 		r := Failf(CategorySecurity, "%s refused: %v", param, err)
 		return "", &r
