@@ -156,7 +156,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		sl.call.Preview = sl.call.Previewer(ctx)
 	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
-		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
+		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
 	d, reason, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
