@@ -19,7 +19,6 @@ import (
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
 	"github.com/zelvior/aidex/internal/tools/git"
-	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -79,8 +78,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
-	env := tools.NewEnv(ws)
-	env.Grep = search.DefaultBackend()
+	env := rt.toolEnv(ws)
 	if o.Store != nil {
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
@@ -257,7 +255,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Shell:        rt.Getenv("SHELL"),
 		Date:         time.Now(),
-		Git:          git.Summary(ctx, rt.Workspace),
+		Git:          git.Summary(ctx, rt.Workspace, rt.envPolicy),
 		Profile:      rt.Profile().Name,
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,

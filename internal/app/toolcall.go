@@ -12,7 +12,6 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
-	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // CallOptions configure a direct tool call ([Runtime.CallTool]).
@@ -83,8 +82,7 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return ToolOutcome{}, configError{err}
 	}
-	env := tools.NewEnv(ws)
-	env.Grep = search.DefaultBackend()
+	env := rt.toolEnv(ws)
 	env.SkipReadCheck = true
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {
