@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -58,5 +59,21 @@ func TestShowControlsMatchesPolicy(t *testing.T) {
 		if got, want := agent.ShowControls(s), shell.EscapeControls(s); got != want {
 			t.Fatalf("U+%04X: engine shows %q, policy %q", r, got, want)
 		}
+	}
+}
+
+// `aidex tool` and POST /api/tool name the rule of a refusal once.
+func TestCallToolRefusalNamesRuleOnce(t *testing.T) {
+	f := newFixture(t)
+	rt := f.backend.Runtime()
+	rt.Config.Permissions.Deny = append(rt.Config.Permissions.Deny, config.Rule{Text: "run_command(rm *)", Source: "flag"})
+	for _, c := range []struct{ args, rule string }{
+		{`{"command":"rm -rf build"}`, "run_command(rm *)"},
+		{`{"command":"touch x"}`, "mode auto-edit"},
+	} {
+		out, err := rt.CallTool(context.Background(), "run_command", []byte(c.args), CallOptions{})
+		require.NoError(t, err)
+		require.Equal(t, OutcomeRefused, out.Outcome)
+		require.Equal(t, 1, strings.Count(out.Result.Error, c.rule), out.Result.Error)
 	}
 }

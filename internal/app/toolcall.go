@@ -141,10 +141,11 @@ func refusalCategory(v permission.Verdict) tools.Category {
 	return tools.CategoryPermission
 }
 
-// refusalMessage is the verdict's reason with the rule and its source.
+// refusalMessage is the verdict's reason with the rule and its source,
+// named once: not again when the reason names the rule already.
 func refusalMessage(v permission.Verdict) string {
 	msg := v.Reason
-	if v.Rule != "" {
+	if v.Rule != "" && !strings.Contains(v.Reason, v.Rule) {
 		msg += " [" + v.Rule
 		if v.Source != "" {
 			msg += " from " + v.Source
