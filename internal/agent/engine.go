@@ -141,6 +141,9 @@ type run struct {
 	emit    func(Event)
 	turns   int
 	denials int
+	// deniedChanges counts the denied calls that would have changed
+	// something (kind write or exec).
+	deniedChanges int
 	// lastSig/repeats detect the same call made again and again.
 	lastSig string
 	repeats int
@@ -368,7 +371,8 @@ func (r *run) fail(err error) (*DoneInfo, error) {
 }
 
 func (r *run) done(reason StopReason, result string) *DoneInfo {
-	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials, Raw: r.lastRaw}
+	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials,
+		DeniedChanges: r.deniedChanges, Raw: r.lastRaw}
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

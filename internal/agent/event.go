@@ -130,8 +130,11 @@ type ErrorInfo struct {
 }
 
 // DoneInfo closes a run: why it stopped, how many model responses it took,
-// the final answer's text, the run's usage and the session's cost, and how
-// many tool calls the policy or the user denied.
+// the final answer's text, the run's usage and the session's cost, how
+// many tool calls the policy or the user denied (Denials), and how many of
+// those would have changed something: a file write or a command (kind
+// write or exec; DeniedChanges). Ralph does not take a task for done when
+// DeniedChanges > 0 and no verification command checks it.
 type DoneInfo struct {
 	StopReason StopReason `json:"stop_reason"`
 	Turns      int        `json:"turns"`
@@ -139,6 +142,8 @@ type DoneInfo struct {
 	Usage      llm.Usage  `json:"usage"`
 	CostUSD    float64    `json:"cost_usd"`
 	Denials    int        `json:"denials,omitempty"`
+	// DeniedChanges counts the denied calls of kind write or exec.
+	DeniedChanges int `json:"denied_changes,omitempty"`
 	// Raw is the provider's raw last response body or chunk (for --raw).
 	Raw json.RawMessage `json:"-"`
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -154,7 +156,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		sl.call.Preview = sl.call.Previewer(ctx)
 	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
-		Diff: sl.call.Preview, Command: sl.call.Command, Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
+		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
 	d, reason, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
@@ -234,8 +236,13 @@ func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	return res, err
 }
 
+// finish records a call's result and reports it; calls of execute run
+// concurrently but finish one at a time.
 func (r *run) finish(sl *slot, res ToolResultInfo) {
 	sl.result, sl.done = res, true
+	if res.Category == "permission" && sl.call != nil && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
+		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
+	}
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
 }
 
@@ -300,7 +307,8 @@ func policyDenial(v Verdict) string {
 	if v.Reason != "" {
 		msg += ": " + v.Reason
 	}
-	if r := ruleText(v); r != "" {
+	// The rule once: permission's reasons mostly name it already.
+	if r := ruleText(v); r != "" && (v.Rule == "" || !strings.Contains(v.Reason, v.Rule)) {
 		msg += " [" + r + "]"
 	}
 	return msg

@@ -6,19 +6,18 @@ import (
 
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/proc"
+	"github.com/zelvior/aidex/internal/tools/search"
 )
 
-// applyCommandEnv sets the credential scrubbing of every command aidex
-// runs (tools, Ralph's verify_command, the user's !command) from the
-// configuration: the variables named by each provider's api_key_env and
-// the catalog's key variables are removed whatever they are called, and
-// command_env_allow names variables passed through anyway.
-func applyCommandEnv(cfg *config.Config, cat *catalog.Catalog) {
-	proc.SetEnvPolicy(commandEnvPolicy(cfg, cat))
-}
-
-// commandEnvPolicy is the scrubbing applyCommandEnv sets.
+// commandEnvPolicy is the credential scrubbing of every command a
+// runtime runs (tools, Ralph's verify_command, the user's !command), from
+// its configuration: the variables named by each provider's api_key_env
+// and the catalog's key variables are removed whatever they are called,
+// and command_env_allow names variables passed through anyway. The
+// runtime carries it to each tool environment ([Runtime.toolEnv]) and
+// to [Runtime.CommandEnviron].
 func commandEnvPolicy(cfg *config.Config, cat *catalog.Catalog) proc.EnvPolicy {
 	var secret []string
 	add := func(names ...string) {
@@ -44,5 +43,17 @@ func commandEnvPolicy(cfg *config.Config, cat *catalog.Catalog) proc.EnvPolicy {
 // CommandEnviron returns the environment of a command aidex starts
 // outside the tools, such as the user's !command in the terminal UI and
 // the line mode (its output joins the conversation): os.Environ() without
-// credentials, as the tools' commands get it.
-func CommandEnviron() []string { return proc.ChildEnviron(os.Environ(), nil) }
+// credentials, as the runtime's tools' commands get it.
+func (rt *Runtime) CommandEnviron() []string {
+	return proc.ChildEnviron(os.Environ(), nil, rt.envPolicy)
+}
+
+// toolEnv is the tool environment over ws for this runtime: in-memory
+// read tracking and checkpoints (tools.NewEnv), the default grep backend
+// and the runtime's credential scrubbing.
+func (rt *Runtime) toolEnv(ws tools.Resolver) *tools.Env {
+	env := tools.NewEnv(ws)
+	env.Grep = search.DefaultBackend()
+	env.EnvPolicy = rt.envPolicy
+	return env
+}

@@ -19,7 +19,6 @@ import (
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
 	"github.com/zelvior/aidex/internal/tools/git"
-	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -39,7 +38,8 @@ type SessionStore interface {
 // "deny" (file-changing tools are not offered; the model is told to write
 // unified diffs) or "dry-run" (changes are computed and shown, not written).
 // Web applies the web UI's confinement: always confined, and shell tools
-// only with web_allow_shell_tools.
+// only with web_allow_shell_tools. ReadOnly offers only the tools of kind
+// read (and EngineTools): the planning run's tools.
 type EngineOptions struct {
 	Store        SessionStore
 	SessionID    string
@@ -52,6 +52,7 @@ type EngineOptions struct {
 	Notes        []string
 	EngineTools  []agent.EngineTool
 	Web          bool
+	ReadOnly     bool
 	Client       ClientOptions
 }
 
@@ -77,8 +78,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
-	env := tools.NewEnv(ws)
-	env.Grep = search.DefaultBackend()
+	env := rt.toolEnv(ws)
 	if o.Store != nil {
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
@@ -239,6 +239,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 			hidden[name] = true
 		case o.Web && !rt.Config.WebAllowShellTools && d.Shell:
 			hidden[name] = true
+		case o.ReadOnly && d.Kind != kind.Read:
+			hidden[name] = true
 		}
 	}
 	return hidden
@@ -253,7 +255,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Shell:        rt.Getenv("SHELL"),
 		Date:         time.Now(),
-		Git:          git.Summary(ctx, rt.Workspace),
+		Git:          git.Summary(ctx, rt.Workspace, rt.envPolicy),
 		Profile:      rt.Profile().Name,
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,

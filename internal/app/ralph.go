@@ -69,10 +69,11 @@ func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
 	return b.Sessions.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 }
 
-// Engine builds the session's engine (confined, no approver).
+// Engine builds the session's engine (confined, no approver; for
+// planning, the plan permission mode and only read-only tools offered).
 func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
 	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
-		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client}
+		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan}
 	if b.Sessions != nil {
 		o.Store = b.Sessions
 	}
@@ -97,7 +98,8 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	fail := func(err error) ralph.VerifyResult {
 		return ralph.VerifyResult{ExitCode: -1, Error: err.Error(), Duration: time.Since(start)}
 	}
-	ws, err := b.runtime(false).NewWorkspace(false)
+	rt := b.runtime(false)
+	ws, err := rt.NewWorkspace(false)
 	if err != nil {
 		return fail(err)
 	}
@@ -114,7 +116,7 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	if err != nil {
 		return fail(fmt.Errorf("verify command: %w", err))
 	}
-	res := p.Run(ctx, tools.NewEnv(ws))
+	res := p.Run(ctx, rt.toolEnv(ws))
 	out := ralph.VerifyResult{OK: res.OK, ExitCode: -1, Output: res.Output, Error: res.Error, Duration: time.Since(start)}
 	if res.Meta != nil && res.Meta.ExitCode != nil {
 		out.ExitCode = *res.Meta.ExitCode

@@ -13,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 // ErrMissingKey is wrapped by [Load]'s error when the chosen provider needs
@@ -45,6 +46,9 @@ type Runtime struct {
 	Notice    string
 	Warnings  []config.Warning
 	Getenv    func(string) string
+	// envPolicy is the credential scrubbing of the processes this
+	// runtime's tools and commands start (commandEnvPolicy).
+	envPolicy tools.EnvPolicy
 }
 
 // Load reads the configuration and the catalog and resolves the provider
@@ -89,8 +93,8 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
-	applyCommandEnv(cfg, cat)
-	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv}, nil
+	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
+		envPolicy: commandEnvPolicy(cfg, cat)}, nil
 }
 
 func workspaceDir(dir string) (string, error) {

@@ -12,7 +12,6 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
-	"github.com/zelvior/aidex/internal/tools/search"
 )
 
 // CallOptions configure a direct tool call ([Runtime.CallTool]).
@@ -83,8 +82,7 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return ToolOutcome{}, configError{err}
 	}
-	env := tools.NewEnv(ws)
-	env.Grep = search.DefaultBackend()
+	env := rt.toolEnv(ws)
 	env.SkipReadCheck = true
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {
@@ -143,10 +141,11 @@ func refusalCategory(v permission.Verdict) tools.Category {
 	return tools.CategoryPermission
 }
 
-// refusalMessage is the verdict's reason with the rule and its source.
+// refusalMessage is the verdict's reason with the rule and its source,
+// named once: not again when the reason names the rule already.
 func refusalMessage(v permission.Verdict) string {
 	msg := v.Reason
-	if v.Rule != "" {
+	if v.Rule != "" && !strings.Contains(v.Reason, v.Rule) {
 		msg += " [" + v.Rule
 		if v.Source != "" {
 			msg += " from " + v.Source

@@ -55,6 +55,14 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		r := agent.ToolResultInfo{Error: fmt.Sprintf("tool %s is not available in this session; use one of: %s", p.Def.Name, t.names()), Category: "permission"}
 		return nil, &r
 	}
+	// A "$HOME/x" or "~/x" path is refused before anyone is asked to
+	// approve it (the tools refuse it too).
+	for _, pa := range p.Paths {
+		if bad := t.env.CheckShellSyntax(pa.Param, pa.Value); bad != nil {
+			r := toResult(*bad)
+			return nil, &r
+		}
+	}
 	req := PermissionRequest(p)
 	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: p.Def.Kind, ReadOnly: p.Def.Kind == kind.Read,
 		Impl: p, Paths: req.Paths, Command: req.Command}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -14,11 +15,27 @@ import (
 
 // memoryStore opens the project and global memory of the workspace.
 func (a *cliApp) memoryStore() (*memory.Store, error) {
+	s, _, err := a.memoryStoreTrust()
+	return s, err
+}
+
+// memoryStoreTrust is memoryStore and whether the workspace folder is
+// trusted (a project's pinned memories count only then).
+func (a *cliApp) memoryStoreTrust() (*memory.Store, bool, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil), nil
+	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil), rt.Config.ProjectTrusted, nil
+}
+
+// untrustedPinNote tells on w, at once, that a pinned project memory of
+// an untrusted folder stays out of the system prompt until `aidex trust`
+// (a cloned repository could otherwise ship pinned instructions).
+func untrustedPinNote(w io.Writer, e memory.Entry, trusted bool) {
+	if e.Pinned && e.Scope == memory.ScopeProject && !trusted {
+		fmt.Fprintf(w, "note: %s is pinned, but this folder is not trusted: pinned project memories go into the system prompt only after `aidex trust` here (global ones, --scope global, always do)\n", e.ID)
+	}
 }
 
 // memoryErr maps a missing entry to a usage error (exit 2).
@@ -122,7 +139,7 @@ func newMemoryAddCmd(a *cliApp) *cobra.Command {
   aidex memory add "I prefer short answers" --scope global --pin`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.memoryStore()
+			s, trusted, err := a.memoryStoreTrust()
 			if err != nil {
 				return err
 			}
@@ -136,6 +153,7 @@ func newMemoryAddCmd(a *cliApp) *cobra.Command {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(saved))
+			untrustedPinNote(cmd.ErrOrStderr(), saved, trusted)
 			return nil
 		},
 	}
@@ -157,7 +175,7 @@ func newMemoryPinCmd(a *cliApp, pin bool) *cobra.Command {
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.memoryStore()
+			s, trusted, err := a.memoryStoreTrust()
 			if err != nil {
 				return err
 			}
@@ -166,6 +184,7 @@ func newMemoryPinCmd(a *cliApp, pin bool) *cobra.Command {
 				return memoryErr(err)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			untrustedPinNote(cmd.ErrOrStderr(), e, trusted)
 			return nil
 		},
 	}

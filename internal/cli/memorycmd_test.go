@@ -175,3 +175,35 @@ func mustTime(t *testing.T) time.Time {
 	t.Helper()
 	return time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 }
+
+// Pinning a project memory in a folder that is not trusted says at once
+// that it counts only after `aidex trust`; global ones and trusted folders
+// say nothing.
+func TestMemoryPinUntrustedSaysTrust(t *testing.T) {
+	e := newCmdEnv(t, "")
+	out, errOut, err := e.run(t, newMemoryCmd, "add", "Use pnpm", "--pin")
+	require.NoError(t, err)
+	id := strings.Fields(out)[0]
+	require.Contains(t, errOut, "note: "+id+" is pinned, but this folder is not trusted")
+	require.Contains(t, errOut, "after `aidex trust`")
+
+	_, errOut, err = e.run(t, newMemoryCmd, "unpin", id)
+	require.NoError(t, err)
+	require.Empty(t, errOut, "unpinning needs no note")
+	_, errOut, err = e.run(t, newMemoryCmd, "pin", id)
+	require.NoError(t, err)
+	require.Contains(t, errOut, "aidex trust")
+
+	_, errOut, err = e.run(t, newMemoryCmd, "add", "Answer briefly", "--scope", "global", "--pin")
+	require.NoError(t, err)
+	require.Empty(t, errOut, "global memories need no trust")
+	_, errOut, err = e.run(t, newMemoryCmd, "add", "not pinned")
+	require.NoError(t, err)
+	require.Empty(t, errOut)
+
+	_, _, err = e.run(t, newTrustCmd)
+	require.NoError(t, err)
+	_, errOut, err = e.run(t, newMemoryCmd, "add", "Use Go 1.26", "--pin")
+	require.NoError(t, err)
+	require.Empty(t, errOut, "a trusted folder's pinned memories count at once")
+}

@@ -86,12 +86,24 @@ func newProvidersTestCmd(a *cliApp) *cobra.Command {
 				err = completionProbe(ctx, rt, p)
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", p.Name, err)
+				return providerErr(p.Name, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: OK (%s, %s)\n", p.Name, how, time.Since(start).Round(time.Millisecond))
 			return nil
 		},
 	}
+}
+
+// providerErr names the provider in err once: the catalog's and the
+// model clients' errors mostly name it already ("groq: HTTP 401: ...",
+// `provider "groq" has no base URL`); others ("context deadline
+// exceeded") get "name: " in front.
+func providerErr(name string, err error) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, name+": ") || strings.Contains(msg, "provider "+name) || strings.Contains(msg, fmt.Sprintf("provider %q", name)) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // completionProbe asks p's default model for one token.

@@ -11,6 +11,9 @@ import (
 const (
 	RuleShellAnalysis = "shell analysis"
 	RuleReadOnly      = "built-in read-only command"
+	// RuleControlChars decides a line with control characters (see
+	// shell.IsControl): never allowed by a rule nor read-only.
+	RuleControlChars = "control characters"
 )
 
 // checkExec decides a run_command request: every simple command of the
@@ -25,11 +28,18 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 	if !ok {
 		return v
 	}
+	ctrl := p.controlEntry(req.Command)
 	a := shell.Analyze(req.Command)
 	if a.ParseErr != nil {
+		if ctrl != nil {
+			return Verdict{Decision: ctrl.Decision, Rule: ctrl.Rule, Source: ctrl.Source, Reason: ctrl.Reason, Commands: []CommandVerdict{*ctrl}}
+		}
 		return p.parseFailure(req.Command, a.ParseErr)
 	}
 	entries := p.lineEntries(a)
+	if ctrl != nil {
+		entries = append(entries, *ctrl)
+	}
 	st := &execState{bases: bases}
 	for _, sc := range a.Commands {
 		entries = append(entries, p.decideCommand(sc, rules, st))
@@ -99,6 +109,19 @@ func (p *Policy) lineEntries(a shell.Analysis) []CommandVerdict {
 		add(p.unsureDecision(), RuleShellAnalysis, "the line sets "+strings.Join(a.EnvChanges, ", ")+", which changes what later commands run; it needs approval")
 	}
 	return entries
+}
+
+// controlEntry is the line-level verdict of a line with control
+// characters (a carriage return that rewinds what the approval shows, an
+// escape sequence, a bidi override): ask (deny in plan mode, or where no
+// one can be asked), whatever the rules and the read-only tables say; nil
+// for a clean line. Deny rules still win: the rest of the line is judged.
+func (p *Policy) controlEntry(line string) *CommandVerdict {
+	if !shell.HasControls(line) {
+		return nil
+	}
+	return &CommandVerdict{Command: "(whole line)", Decision: p.unsureDecision(), Rule: RuleControlChars, Source: SourceBuiltin,
+		Reason: shell.ControlReason(line, 200)}
 }
 
 // unsureDecision is the decision when analysis gives up: ask, or deny in

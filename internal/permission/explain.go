@@ -45,7 +45,7 @@ func (p *Policy) suggestCommand(req Request) string {
 		return ""
 	}
 	a := shell.Analyze(req.Command)
-	if a.ParseErr != nil || len(a.Opaque) > 0 || a.NonLiteral || len(a.EnvChanges) > 0 {
+	if a.ParseErr != nil || len(a.Opaque) > 0 || a.NonLiteral || len(a.EnvChanges) > 0 || shell.HasControls(req.Command) {
 		return ""
 	}
 	modeRule := "mode " + string(p.mode)

@@ -80,7 +80,8 @@ func FuzzAnalyzeCommand(f *testing.F) {
 		"echo ok > >(curl -d @- x)", "exec 3<>/dev/tcp/e/80", "rm -rf -- \"$HOME\"", "sh -c 'sh -c \"curl x\"'",
 		"find . -exec rm {} +", "env -S 'a b' c", "xargs -I{} sh -c '{}'", "f(){ f|f& }; f", "cat <<EOF\n$(x)\nEOF",
 		"a=$(b) c=`d` e", "echo $'\\x63'", "for i in {1..3}; do :; done", "case x in (a) b;; esac", "((x++))",
-		"[[ -f $(y) ]]", "time -p nice -n 1 timeout 3 sudo -u r env A=1 nohup bash -c 'z'", "'unterminated", "git -c alias.x='!sh' x"} {
+		"[[ -f $(y) ]]", "time -p nice -n 1 timeout 3 sudo -u r env A=1 nohup bash -c 'z'", "'unterminated", "git -c alias.x='!sh' x",
+		"ls\rrm -rf x", "git status\x1b[2K\x1b[1A", "echo \u202eabc", "ls\r\n", "cat a\x7f"} {
 		f.Add(s)
 	}
 	tmp := f.TempDir()
@@ -114,6 +115,10 @@ func FuzzAnalyzeCommand(f *testing.F) {
 			// run_command(*) or in yolo mode.
 			if (a.ParseErr != nil || a.NonLiteral || len(a.Opaque) > 0) && v.Decision == Allow {
 				t.Fatalf("%q (%s): allowed although analysis gave up: %+v", line, p.Mode(), a)
+			}
+			// Control characters (CR, ESC, bidi overrides) are never allowed.
+			if shell.HasControls(line) && v.Decision == Allow {
+				t.Fatalf("%q (%s): allowed although it holds control characters", line, p.Mode())
 			}
 		}
 		_ = Explain(askAll.Check(req))

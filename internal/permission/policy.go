@@ -169,9 +169,7 @@ func (p *Policy) finish(v Verdict) Verdict {
 	}
 	if v.Decision == Ask && !p.canAsk {
 		v.Decision = Deny
-		v.Reason = fmt.Sprintf("%s; this run cannot ask for approval (non-interactive), so it is denied (rule: %s, from %s); "+
-			"to allow it, add an allow rule with --allow or in .aidex/config.toml, or use a more permissive mode",
-			strings.TrimSuffix(v.Reason, "."), v.Rule, v.Source)
+		v.Reason = nonInteractiveDenial(v)
 		for i := range v.Commands {
 			if v.Commands[i].Decision == Ask {
 				v.Commands[i].Decision = Deny
@@ -179,6 +177,20 @@ func (p *Policy) finish(v Verdict) Verdict {
 		}
 	}
 	return v
+}
+
+// nonInteractiveDenial is the reason of an ask turned into a deny because
+// no one can be asked. It names the rule once: not again when the reason
+// already does.
+func nonInteractiveDenial(v Verdict) string {
+	msg := strings.TrimSuffix(v.Reason, ".") + "; this run cannot ask for approval (non-interactive), so it is denied"
+	if !strings.Contains(v.Reason, v.Rule) {
+		msg += fmt.Sprintf(" (rule: %s, from %s)", v.Rule, v.Source)
+	}
+	if v.Rule == RuleProtected {
+		return msg + "; no rule or mode allows it: approve it in an interactive session (aidex, aidex web) or make the change yourself"
+	}
+	return msg + "; to allow it, add an allow rule with --allow or in .aidex/config.toml, or use a more permissive mode"
 }
 
 // match returns the first rule of the given action matching the request

@@ -83,6 +83,34 @@ func TestHeadlessAskBecomesDeny(t *testing.T) {
 	}
 }
 
+// A denial names its rule once, and says how to allow what it denied
+// (protected paths: no rule can, only an interactive approval).
+func TestHeadlessDenialNamesRuleOnce(t *testing.T) {
+	f := newFixture(t)
+	p := newPolicy(t, f, ModeAsk, false, rule(t, Ask, "run_command(make *)"), rule(t, Deny, "run_command(rm *)"))
+	for _, c := range []struct {
+		req  Request
+		rule string
+		fix  string
+	}{
+		{execReq("make build"), "run_command(make *)", "add an allow rule"},
+		{execReq("rm -rf x"), "run_command(rm *)", ""},
+		{execReq("go test ./..."), "mode ask", "add an allow rule"},
+		{Request{Tool: "write_file", Kind: kind.Write, Paths: []string{".git/hooks/pre-commit"}}, "protected path", "no rule or mode allows it"},
+	} {
+		v := p.Check(c.req)
+		if v.Decision != Deny || v.Rule != c.rule {
+			t.Fatalf("%+v: %+v", c.req, v)
+		}
+		if n := strings.Count(v.Reason, c.rule); n != 1 {
+			t.Errorf("%q names the rule %q %d times", v.Reason, c.rule, n)
+		}
+		if !strings.Contains(v.Reason, c.fix) {
+			t.Errorf("%q does not say %q", v.Reason, c.fix)
+		}
+	}
+}
+
 func TestRulePrecedence(t *testing.T) {
 	f := newFixture(t)
 	p := newPolicy(t, f, ModeAsk, true,

@@ -93,7 +93,7 @@ func (s *sandbox) run(ctx context.Context, command string) (string, error) {
 		"--ro-bind", s.ws, s.ws, "--bind", s.out, s.out,
 		"--unshare-all", "--die-with-parent", "--new-session", "--chdir", s.ws, "--clearenv"}
 	// The environment aidex gives the commands it runs.
-	for _, kv := range proc.ChildEnviron(os.Environ(), nil) {
+	for _, kv := range proc.ChildEnviron(os.Environ(), nil, proc.EnvPolicy{}) {
 		if name, value, ok := strings.Cut(kv, "="); ok && name != "" {
 			args = append(args, "--setenv", name, value)
 		}

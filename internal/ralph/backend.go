@@ -24,7 +24,7 @@ type Backend interface {
 // EngineRequest describes the engine for one session: the engine-owned
 // tools to add (complete_task, list_tasks, ...), notes for the system
 // prompt, MaxTurns (model responses per run, 0: max_tool_turns) and Plan
-// (plan permission mode: read-only tools).
+// (plan permission mode, and only read-only tools, kind read, offered).
 type EngineRequest struct {
 	SessionID   string
 	EngineTools []agent.EngineTool

@@ -42,14 +42,20 @@ type Event struct {
 // pending when the run was interrupted mid-task; Reason is one of
 // reported (complete_task), promise (the promise tag), max_turns,
 // timeout, provider_error, loop, verify_failed, no_report, interrupted,
-// engine_error; Summary the agent's summary or why it failed; Attempts the
-// agent's tries in this run (1 + verification retries).
+// engine_error, changes_denied (ReasonChangesDenied); Summary the agent's
+// summary or why it failed; Attempts the agent's tries in this run (1 +
+// verification retries).
 type Outcome struct {
 	Status   Status `json:"status"`
 	Reason   string `json:"reason"`
 	Summary  string `json:"summary"`
 	Attempts int    `json:"attempts"`
 }
+
+// ReasonChangesDenied is the Outcome.Reason of a task the agent reported
+// done although some of its file changes or commands were denied, with no
+// verification command to check it: it is failed, not done.
+const ReasonChangesDenied = "changes_denied"
 
 // VerifyInfo describes a verification: Command, the agent's Attempt of
 // MaxAttempts, and for the verify event the Result.

@@ -18,6 +18,7 @@ type Implementation struct {
 	Tools  []agent.EngineTool
 	svc    *Service
 	rep    *Reporter
+	verify string
 }
 
 // Implement marks a pending (or failed/skipped/done) task in_progress for
@@ -51,15 +52,19 @@ func (s *Service) Implement(ctx context.Context, ref, sessionID, verify string) 
 		return nil, err
 	}
 	rep := NewReporter(task.ID)
-	return &Implementation{Task: task, Prompt: TaskPrompt(task, verify), svc: s, rep: rep,
+	return &Implementation{Task: task, Prompt: TaskPrompt(task, verify), svc: s, rep: rep, verify: verify,
 		Tools: append([]agent.EngineTool{rep.Tool()}, TaskTools(s.store)...)}, nil
 }
 
 // Finish judges the run like the loop does (complete_task, the promise
-// tag, limits, errors; ctx cancelled puts the task back to pending) and
-// records the outcome. It returns the task as stored and the outcome.
+// tag, limits, errors; ctx cancelled puts the task back to pending; a
+// done run with denied changes and no verification command is failed,
+// ReasonChangesDenied) and records the outcome. It returns the task as stored and the outcome.
 func (im *Implementation) Finish(ctx context.Context, done *agent.DoneInfo, runErr error) (Task, Outcome, error) {
 	out := judge(ctx, ctx, RunOptions{}, im.rep, done, runErr, 0)
+	if im.verify == "" && done != nil {
+		out = changesDenied(out, done.DeniedChanges)
+	}
 	if out.Reason == "max_turns" {
 		out.Summary = "reached the limit of model responses (max_tool_turns) before reporting the task complete"
 	}

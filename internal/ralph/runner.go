@@ -273,16 +273,23 @@ func (s *Service) work(ctx context.Context, task Task, sess *agent.Session, o Ru
 	}
 	forward := func(ev agent.Event) { emit(Event{Type: EventType(ev.Type), TaskID: task.ID, Agent: &ev}) }
 	input, nudged := TaskPrompt(task, o.Verify), false
+	denied := 0 // denied changes over the task's runs
 	for attempt := 1; ; {
 		rep.Reset()
 		done, runErr := eng.Run(tctx, sess, []llm.Part{{Type: llm.PartText, Text: input}}, forward)
+		if done != nil {
+			denied += done.DeniedChanges
+		}
 		out := judge(ctx, tctx, o, rep, done, runErr, maxTurns(eng))
 		out.Attempts = attempt
 		if out.Reason == "no_report" && !nudged {
 			input, nudged = nudgeText(task.ID), true
 			continue
 		}
-		if out.Status != StatusDone || o.Verify == "" {
+		if o.Verify == "" {
+			return changesDenied(out, denied)
+		}
+		if out.Status != StatusDone {
 			return out
 		}
 		info := VerifyInfo{Command: o.Verify, Attempt: attempt, MaxAttempts: o.MaxAttempts}
@@ -345,6 +352,26 @@ func judge(ctx, tctx context.Context, o RunOptions, rep *Reporter, done *agent.D
 		return Outcome{Status: StatusDone, Reason: "promise", Summary: summary}
 	}
 	return Outcome{Status: StatusFailed, Reason: "no_report", Summary: "the agent stopped without reporting the task complete (no complete_task call, no " + PromiseTag + "): " + tail(done.Result, 1000)}
+}
+
+// changesDenied turns a done outcome into a failed one when the run had
+// denied changes (file writes or commands, see agent.DoneInfo's
+// DeniedChanges) and no verification command can tell whether the task
+// got done anyway: the agent may report done about work that never
+// happened.
+func changesDenied(out Outcome, denied int) Outcome {
+	if out.Status != StatusDone || denied == 0 {
+		return out
+	}
+	calls := "1 file change or command was"
+	if denied > 1 {
+		calls = fmt.Sprintf("%d file changes or commands were", denied)
+	}
+	out.Status, out.Reason = StatusFailed, ReasonChangesDenied
+	out.Summary = fmt.Sprintf("changes denied: %s denied by the permission policy, and no verify_command checks the task; "+
+		"allow them (--allow, a permission rule or --permission-mode) or set verify_command, then run the task again. The agent's report: %s",
+		calls, out.Summary)
+	return out
 }
 
 // interrupted is the outcome when the run was cancelled (back to pending)

@@ -91,6 +91,25 @@ type Env struct {
 	// Grep is the search backend for the grep tool; nil means
 	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend
+	// EnvPolicy is the configured part of the credential scrubbing of
+	// every process a tool starts (commands, git, ripgrep; see
+	// proc.ChildEnviron). The zero value scrubs by the built-in rules
+	// only.
+	EnvPolicy EnvPolicy
+}
+
+// EnvPolicy is the configured part of the credential scrubbing of the
+// processes tools start (proc.ChildEnviron applies it): it belongs to a
+// runtime's configuration, so two runtimes in one process may scrub
+// differently.
+type EnvPolicy struct {
+	// Secret names credential variables whatever they are called: each
+	// configured provider's api_key_env and the catalog's key variables.
+	Secret []string
+	// Allow names variables passed to commands although they look like
+	// credentials (config command_env_allow: the user's choice, never the
+	// model's). Allow beats Secret and every rule.
+	Allow []string
 }
 
 // NewEnv returns an Env for ws with in-memory read tracking and
@@ -163,14 +182,19 @@ func (c *MemCheckpointer) Entries() []Checkpoint {
 
 // Resolve confines the path p given for parameter param to the workspace
 // and returns it absolute and symlink-resolved. A refusal is a ready
-// Result of CategorySecurity ("<param> refused: ..."); an Env without a
-// workspace gives CategoryExecution.
+// Result of CategorySecurity ("<param> refused: ..."); a path in shell
+// syntax ("$HOME/x", "~/x") that does not exist literally is one of
+// CategoryValidation (see [Env.CheckShellSyntax]); an Env without a
+// workspace gives CategoryInternal.
 func (env *Env) Resolve(param, p string) (string, *Result) {
 	if env == nil || env.Workspace == nil {
 		r := Failf(CategoryInternal, "internal error: no workspace configured for file tools")
 		return "", &r
 	}
 	abs, err := env.Workspace.Resolve(p)
+	if r := env.shellSyntax(param, p, abs, err == nil); r != nil {
+		return "", r
+	}
 	if err != nil {
 		r := Failf(CategorySecurity, "%s refused: %v", param, err)
 		return "", &r

@@ -27,6 +27,9 @@ type GrepRequest struct {
 	// Limit stops the search once this many matching lines were found
 	// (the result may hold a few more); 0 means no limit.
 	Limit int
+	// EnvPolicy scrubs the environment of a backend that starts a process
+	// (ripgrep): the session's Env.EnvPolicy.
+	EnvPolicy EnvPolicy
 }
 
 // GrepLine is one output line of a search: a match or a context line.

@@ -210,7 +210,7 @@ func BenchmarkRunCommandEcho(b *testing.B) {
 	o := Options{}
 	argv, err := o.shellArgv("echo hi")
 	require.NoError(b, err)
-	env := o.environ()
+	env := o.environ(nil)
 	for b.Loop() {
 		r := proc.Run(context.Background(), proc.Spec{Argv: argv, Dir: os.TempDir(), Env: env, Timeout: time.Minute})
 		if r.ExitCode != 0 {
@@ -231,4 +231,16 @@ func TestRunCommandEscapedDaemonDoesNotHang(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("returned after %s", took)
 	require.Less(t, took, 3*time.Second, "a process outside the group holding the pipe must not block the call")
+}
+
+// The scrubbing of a command's environment is its session's (Env.EnvPolicy):
+// two environments in one process pass different variables.
+func TestRunCommandUsesEnvPolicy(t *testing.T) {
+	t.Setenv("CORP_LLM", "corp-value")
+	f := newExecFixture(t, Options{})
+	f.Env.EnvPolicy = tools.EnvPolicy{Secret: []string{"CORP_LLM"}}
+	require.NotContains(t, f.OK("run_command", jobj{"command": "env"}).Output, "corp-value")
+	g := newExecFixture(t, Options{})
+	require.Contains(t, g.OK("run_command", jobj{"command": "env"}).Output, "CORP_LLM=corp-value")
+	require.NotContains(t, f.OK("run_command", jobj{"command": "env"}).Output, "corp-value")
 }

@@ -88,13 +88,17 @@ func resolveDir(env *tools.Env, param, p string) (string, *tools.Result) {
 	return "", &r
 }
 
-// environ is the scrubbed child environment.
-func (o Options) environ() []string {
+// environ is the scrubbed child environment, by the session's policy.
+func (o Options) environ(env *tools.Env) []string {
 	base := o.Environ
 	if base == nil {
 		base = os.Environ()
 	}
-	return proc.ChildEnviron(base, o.KeepEnv)
+	var pol proc.EnvPolicy
+	if env != nil {
+		pol = env.EnvPolicy
+	}
+	return proc.ChildEnviron(base, o.KeepEnv, pol)
 }
 
 // posixShells are the $SHELL values used as is; any other login shell

@@ -45,7 +45,7 @@ func TestRunCommandNeutralisesRepoGitPrograms(t *testing.T) {
 			t.Fatalf("%q ran a program from the repository's config (%s)", c, r.Output)
 		}
 	}
-	env := proc.ChildEnviron([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=evil"}, nil)
+	env := proc.ChildEnviron([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=evil"}, nil, proc.EnvPolicy{})
 	got, err := proc.RepoGitEnviron(context.Background(), ws, env)
 	if err != nil || proc.EnvValue(got, "GIT_CONFIG_VALUE_0") == "evil" || proc.EnvValue(got, "GIT_CONFIG_COUNT") == "" {
 		t.Errorf("overrides: %v %v", got, err)

@@ -42,7 +42,7 @@ func (o Options) runBackground(env *tools.Env, a runBackgroundArgs) tools.Result
 	if err != nil {
 		return tools.Failf(tools.CategoryNotFound, "run_background_process: %v", err)
 	}
-	environ := o.environ()
+	environ := o.environ(env)
 	environ = gitSafeEnviron(context.Background(), dir, environ)
 	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: environ})
 	switch {

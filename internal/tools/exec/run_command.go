@@ -43,7 +43,7 @@ func (o Options) runCommand(ctx context.Context, env *tools.Env, a runCommandArg
 	if err != nil {
 		return tools.Failf(tools.CategoryNotFound, "run_command: %v", err)
 	}
-	environ := o.environ()
+	environ := o.environ(env)
 	environ = gitSafeEnviron(ctx, dir, environ)
 	out := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: environ, Timeout: timeout, MaxChars: o.MaxOutputChars})
 	return out.Result("command", timeout, note)

@@ -45,7 +45,7 @@ func (o Options) runPython(ctx context.Context, env *tools.Env, a runPythonArgs)
 		return tools.Failf(tools.CategoryNotFound, "run_python: no Python interpreter found (python3, python) on PATH; "+
 			"install Python 3 or do this another way")
 	}
-	environ := append(gitSafeEnviron(ctx, dir, o.environ()), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1")
+	environ := append(gitSafeEnviron(ctx, dir, o.environ(env)), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1")
 	// "-" reads the program from stdin (so nothing is written to disk);
 	// input() inside it then sees end of file, as with a closed stdin.
 	out := proc.Run(ctx, proc.Spec{Argv: []string{py, "-"}, Dir: dir, Env: environ, Stdin: a.Code,

@@ -77,9 +77,11 @@ func TestConfinement(t *testing.T) {
 
 func TestPathsAreNotExpanded(t *testing.T) {
 	f := newFixture(t)
-	// E-009: "~" is a literal directory name inside the workspace.
-	f.OK("write_file", m{"path": "~/.bashrc", "content": "x"})
-	require.FileExists(t, filepath.Join(f.Root, "~", ".bashrc"))
+	// E-009: "~" is not expanded, and a path that expects a shell is
+	// refused rather than created literally (see TestShellSyntaxPaths).
+	r0 := f.Fail("write_file", m{"path": "~/.bashrc", "content": "x"}, tools.CategoryValidation)
+	require.Contains(t, r0.Error, "paths are not shell-expanded; use a path relative to the workspace")
+	require.NoDirExists(t, filepath.Join(f.Root, "~"))
 	// E-008: %-escapes are literal file names, never decoded into "..".
 	r := f.Fail("edit_file", m{"path": "%2e%2e/%2e%2e/etc/hosts", "old": "localhost", "new": "evil"}, tools.CategoryNotFound)
 	require.Contains(t, r.Error, "%2e%2e/%2e%2e/etc/hosts does not exist")

@@ -62,7 +62,7 @@ func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitR
 		return gitRun{res: &r}
 	}
 	root := env.Workspace.Root()
-	environ, err := proc.RepoGitEnviron(ctx, root, proc.GitEnviron())
+	environ, err := proc.RepoGitEnviron(ctx, root, proc.GitEnviron(env.EnvPolicy))
 	if err != nil {
 		r := tools.Failf(tools.CategorySecurity, "git was not run: %v", err)
 		return gitRun{res: &r}

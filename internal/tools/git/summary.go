@@ -23,9 +23,10 @@ func (r rootResolver) Rel(abs string) string { return abs }
 // repository or when git is missing. git runs as the git tools run it:
 // with the repository's hooks, fsmonitor, pager, external diff and filter
 // programs disabled, so a cloned repository cannot run anything when aidex
-// starts.
-func Summary(ctx context.Context, root string) string {
-	g := git(ctx, &tools.Env{Workspace: rootResolver(root)}, "", "status", "--porcelain=v1", "--branch", "--untracked-files=normal")
+// starts, and without credentials in its environment (pol, see
+// proc.ChildEnviron).
+func Summary(ctx context.Context, root string, pol tools.EnvPolicy) string {
+	g := git(ctx, &tools.Env{Workspace: rootResolver(root), EnvPolicy: pol}, "", "status", "--porcelain=v1", "--branch", "--untracked-files=normal")
 	if g.failed() {
 		return ""
 	}

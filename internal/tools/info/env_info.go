@@ -42,12 +42,16 @@ func envInfoTool(ctx context.Context, env *tools.Env) tools.Result {
 		fmt.Fprintf(&b, "shell: %s\n", sh)
 	}
 	fmt.Fprintf(&b, "cpus: %d\n", runtime.NumCPU())
+	var pol tools.EnvPolicy
+	if env != nil {
+		pol = env.EnvPolicy
+	}
 	if env != nil && env.Workspace != nil {
 		fmt.Fprintf(&b, "workspace: %s\n", env.Workspace.Root())
 	}
 	versions := make([]string, len(versionProbes))
 	var wg sync.WaitGroup
-	environ := proc.ChildEnviron(os.Environ(), nil)
+	environ := proc.ChildEnviron(os.Environ(), nil, pol)
 	for i, p := range versionProbes {
 		bin, err := exec.LookPath(p.bin)
 		if err != nil {

@@ -4,7 +4,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
+
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 // childEnvOverrides are set in every child environment: no colours, no
@@ -142,36 +143,10 @@ func urlWithUserinfo(v string) bool {
 	return at > 0
 }
 
-// EnvPolicy is the configured part of the scrubbing, set once the
-// configuration is loaded (SetEnvPolicy).
-type EnvPolicy struct {
-	// Secret names credential variables whatever they are called: each
-	// configured provider's api_key_env and the catalog's key variables.
-	Secret []string
-	// Allow names variables passed to commands although they look like
-	// credentials (config command_env_allow: the user's choice, never the
-	// model's). Allow beats Secret and every rule.
-	Allow []string
-}
-
-// envPolicy is the process's EnvPolicy: the environment is the process's
-// too, and every command any session starts reads it.
-var envPolicy atomic.Pointer[EnvPolicy]
-
-// SetEnvPolicy sets the EnvPolicy ChildEnviron applies from now on, for
-// every command of the process (a copy of p is kept).
-func SetEnvPolicy(p EnvPolicy) {
-	p = EnvPolicy{Secret: slices.Clone(p.Secret), Allow: slices.Clone(p.Allow)}
-	envPolicy.Store(&p)
-}
-
-// CurrentEnvPolicy returns the EnvPolicy set last (the zero value when none was).
-func CurrentEnvPolicy() EnvPolicy {
-	if p := envPolicy.Load(); p != nil {
-		return *p
-	}
-	return EnvPolicy{}
-}
+// EnvPolicy is the configured part of the scrubbing (tools.EnvPolicy):
+// a runtime's, passed to ChildEnviron by every caller (a tool takes it
+// from its tools.Env), never process-wide state.
+type EnvPolicy = tools.EnvPolicy
 
 // scrubbed reports whether the variable is kept out of a child
 // environment: allowed names (keep, then the policy's Allow) pass; else
@@ -186,17 +161,16 @@ func scrubbed(name, val string, keep []string, pol EnvPolicy) bool {
 }
 
 // ChildEnviron returns the environment for a process a tool starts: base
-// (usually os.Environ()) without credentials (SecretEnvName names, the
-// EnvPolicy's Secret names and secretEnvValue values, unless the name is
-// in keep or the EnvPolicy's Allow, compared ignoring case), without
+// (usually os.Environ()) without credentials (SecretEnvName names, pol's
+// Secret names and secretEnvValue values, unless the name is in keep or
+// pol's Allow, compared ignoring case), without
 // OLDPWD and CDPATH (childEnvUnset), and with
 // NO_COLOR=1, GIT_TERMINAL_PROMPT=0, PAGER=cat and GIT_PAGER=cat set, and
 // git's program-running settings neutralised (withGitNeutralised). Entries
 // are "NAME=value"; malformed
 // entries are dropped. The result is a new slice.
-func ChildEnviron(base []string, keep []string) []string {
+func ChildEnviron(base []string, keep []string, pol EnvPolicy) []string {
 	out := make([]string, 0, len(base)+len(childEnvOverrides))
-	pol := CurrentEnvPolicy()
 	overridden := func(name string) bool {
 		for _, o := range childEnvOverrides {
 			if sameEnvName(o[:strings.IndexByte(o, '=')], name) {

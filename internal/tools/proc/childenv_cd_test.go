@@ -10,7 +10,7 @@ import (
 // unset, so "cd -" fails and "cd DIR" goes where the line says (issue 22,
 // hole 8).
 func TestChildEnvironUnsetsCdVariables(t *testing.T) {
-	env := ChildEnviron([]string{"OLDPWD=/etc", "CDPATH=/etc:.", "cdpath=/x", "PWD=/w", "LANG=C"}, []string{"OLDPWD"})
+	env := ChildEnviron([]string{"OLDPWD=/etc", "CDPATH=/etc:.", "cdpath=/x", "PWD=/w", "LANG=C"}, []string{"OLDPWD"}, EnvPolicy{})
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.EqualFold(name, "OLDPWD") || strings.EqualFold(name, "CDPATH") {

@@ -45,37 +45,19 @@ func TestSecretEnvValue(t *testing.T) {
 	}
 }
 
-// withEnvPolicy sets p for the test and restores the previous policy.
-func withEnvPolicy(t *testing.T, p EnvPolicy) {
-	t.Helper()
-	prev := CurrentEnvPolicy()
-	SetEnvPolicy(p)
-	t.Cleanup(func() { SetEnvPolicy(prev) })
-}
-
 func TestChildEnvironPolicy(t *testing.T) {
 	base := []string{
 		"PATH=/bin", "PWD=/w", "OLDPWD=/o", "LOCALAI=plain-looking-key", "OTHER=fine",
 		"DATABASE_URL=postgres://u:p@db/x", "HTTPS_PROXY=http://u:p@proxy:3128", "FOO_TOKEN=t", "SENTRY_DSN=https://k@o.ingest/1",
 	}
-	withEnvPolicy(t, EnvPolicy{Secret: []string{"localai"}, Allow: []string{"FOO_TOKEN", "https_proxy"}})
-	got := ChildEnviron(base, nil)
+	got := ChildEnviron(base, nil, EnvPolicy{Secret: []string{"localai"}, Allow: []string{"FOO_TOKEN", "https_proxy"}})
 	require.Equal(t, []string{
 		"PATH=/bin", "PWD=/w", "OTHER=fine", "HTTPS_PROXY=http://u:p@proxy:3128", "FOO_TOKEN=t",
 		"NO_COLOR=1", "GIT_TERMINAL_PROMPT=0", "PAGER=cat", "GIT_PAGER=cat",
 	}, got[:9], "OLDPWD is unset; git's settings are neutralised after these")
 
 	// Allow beats a configured secret name; keep works as before.
-	SetEnvPolicy(EnvPolicy{Secret: []string{"LOCALAI"}, Allow: []string{"LOCALAI"}})
-	require.Contains(t, ChildEnviron(base, nil), "LOCALAI=plain-looking-key")
-	SetEnvPolicy(EnvPolicy{})
-	require.Contains(t, ChildEnviron(base, []string{"database_url"}), "DATABASE_URL=postgres://u:p@db/x")
-	require.NotContains(t, ChildEnviron(base, nil), "DATABASE_URL=postgres://u:p@db/x")
-}
-
-func TestSetEnvPolicyCopies(t *testing.T) {
-	names := []string{"A_NAME"}
-	withEnvPolicy(t, EnvPolicy{Secret: names})
-	names[0] = "CHANGED"
-	require.Equal(t, []string{"A_NAME"}, CurrentEnvPolicy().Secret)
+	require.Contains(t, ChildEnviron(base, nil, EnvPolicy{Secret: []string{"LOCALAI"}, Allow: []string{"LOCALAI"}}), "LOCALAI=plain-looking-key")
+	require.Contains(t, ChildEnviron(base, []string{"database_url"}, EnvPolicy{}), "DATABASE_URL=postgres://u:p@db/x")
+	require.NotContains(t, ChildEnviron(base, nil, EnvPolicy{}), "DATABASE_URL=postgres://u:p@db/x")
 }

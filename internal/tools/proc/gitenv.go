@@ -15,12 +15,12 @@ var gitEnvDrop = [...]string{
 }
 
 // GitEnviron returns the environment git runs with for the tools:
-// os.Environ() without credentials and with git's program settings
-// neutralised (ChildEnviron), without the variables that would point git
-// at another repository, index or config or make it run programs, plus
-// LC_ALL=C.
-func GitEnviron() []string {
-	base := ChildEnviron(os.Environ(), nil)
+// os.Environ() without credentials (by pol, see ChildEnviron) and with
+// git's program settings neutralised, without the variables that would
+// point git at another repository, index or config or make it run
+// programs, plus LC_ALL=C.
+func GitEnviron(pol EnvPolicy) []string {
+	base := ChildEnviron(os.Environ(), nil, pol)
 	out := base[:0]
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")

@@ -32,7 +32,7 @@ func gitConfigOf(t *testing.T, env []string) []string {
 // config parameters (which git would apply after them) are dropped.
 func TestChildEnvironNeutralisesGit(t *testing.T) {
 	env := ChildEnviron([]string{"PATH=/bin", "GIT_CONFIG_PARAMETERS='core.pager'='evil'", "GIT_CONFIG_COUNT=1",
-		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=evil", "GIT_EXTERNAL_DIFF=evil", "GIT_CONFIG_NOSYSTEM=0"}, nil)
+		"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=evil", "GIT_EXTERNAL_DIFF=evil", "GIT_CONFIG_NOSYSTEM=0"}, nil, EnvPolicy{})
 	require.Equal(t, []string{"core.pager=cat", "core.fsmonitor=false", "core.hooksPath=" + os.DevNull,
 		"safe.bareRepository=explicit", "log.showSignature=false", "protocol.ext.allow=never"}, gitConfigOf(t, env))
 	for _, want := range []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0", "GIT_PAGER=cat", "PAGER=cat"} {

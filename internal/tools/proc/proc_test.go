@@ -22,7 +22,7 @@ func TestSecretEnvName(t *testing.T) {
 	} {
 		require.Equal(t, secret, SecretEnvName(name), name)
 	}
-	env := ChildEnviron([]string{"PATH=/bin", "SSH_AUTH_SOCK=/tmp/s", "X=ghp_abcdefghijklmnopqrst", "broken"}, nil)
+	env := ChildEnviron([]string{"PATH=/bin", "SSH_AUTH_SOCK=/tmp/s", "X=ghp_abcdefghijklmnopqrst", "broken"}, nil, EnvPolicy{})
 	require.Equal(t, []string{"PATH=/bin", "SSH_AUTH_SOCK=/tmp/s", "NO_COLOR=1", "GIT_TERMINAL_PROMPT=0", "PAGER=cat", "GIT_PAGER=cat"}, env[:6])
 }
 

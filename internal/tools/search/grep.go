@@ -75,7 +75,7 @@ func grep(ctx context.Context, env *tools.Env, a grepArgs) tools.Result {
 		}
 	}
 	req := tools.GrepRequest{Root: abs, Pattern: a.Pattern, IgnoreCase: a.IgnoreCase, Include: a.Include,
-		Context: min(max(a.ContextLines, 0), maxContextLines), Limit: grepCollectLimit}
+		Context: min(max(a.ContextLines, 0), maxContextLines), Limit: grepCollectLimit, EnvPolicy: env.EnvPolicy}
 	out, err := backend(env, fi.IsDir()).Search(ctx, req)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		out, err = GoGrep{}.Search(ctx, req)

@@ -91,7 +91,7 @@ func (rg Ripgrep) Search(ctx context.Context, req tools.GrepRequest) (tools.Grep
 	defer cancel()
 	dir, _, args := rg.args(req)
 	cmd := exec.CommandContext(ctx, rg.Path, args...)
-	cmd.Dir, cmd.Env = dir, proc.ChildEnviron(os.Environ(), nil)
+	cmd.Dir, cmd.Env = dir, proc.ChildEnviron(os.Environ(), nil, req.EnvPolicy)
 	cmd.WaitDelay = 2 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/app"
 )
 
 func TestNearestAndComplete(t *testing.T) {
@@ -79,13 +81,13 @@ func TestHistoryPersists(t *testing.T) {
 
 func TestRunShell(t *testing.T) {
 	ws := t.TempDir()
-	r := RunShell(context.Background(), ws, "echo hi; exit 3")
+	r := RunShell(context.Background(), &app.Runtime{Workspace: ws}, "echo hi; exit 3")
 	require.Equal(t, "hi", r.Output)
 	require.Equal(t, 3, r.ExitCode)
 	require.Contains(t, r.ContextText(), "$ echo hi; exit 3")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r = RunShell(ctx, ws, "sleep 5")
+	r = RunShell(ctx, &app.Runtime{Workspace: ws}, "sleep 5")
 	require.Error(t, r.Err)
 }
 
@@ -97,7 +99,7 @@ func TestRunShellScrubsCredentials(t *testing.T) {
 	t.Setenv("SOME_API_TOKEN", "shell-secret-token")
 	t.Setenv("DATABASE_URL", "postgres://u:shell-db-secret@h/x")
 	t.Setenv("VISIBLE_SETTING", "visible")
-	r := RunShell(context.Background(), t.TempDir(), "env")
+	r := RunShell(context.Background(), &app.Runtime{Workspace: t.TempDir()}, "env")
 	require.Contains(t, r.Output, "VISIBLE_SETTING=visible")
 	require.NotContains(t, r.Output, "shell-secret-token")
 	require.NotContains(t, r.Output, "shell-db-secret")

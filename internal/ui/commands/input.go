@@ -92,12 +92,12 @@ type ShellResult struct {
 const maxShellOutput = 32 << 10
 
 // RunShell runs command (the user's own !command: no permission policy
-// applies) with sh -c (cmd /C on Windows) in workspace, until it ends or
-// ctx is done (then the process is killed). Its output joins the
-// conversation, so it runs without credentials in its environment, as the
-// tools' commands do (app.CommandEnviron; command_env_allow passes a
-// variable through).
-func RunShell(ctx context.Context, workspace, command string) ShellResult {
+// applies) with sh -c (cmd /C on Windows) in rt's workspace, until it ends
+// or ctx is done (then the process is killed). Its output joins the
+// conversation, so it runs without credentials in its environment, as
+// rt's tools' commands do (Runtime.CommandEnviron; command_env_allow
+// passes a variable through).
+func RunShell(ctx context.Context, rt *app.Runtime, command string) ShellResult {
 	start := time.Now()
 	var cmd *exec.Cmd
 	if runtime.GOOS == "windows" {
@@ -105,7 +105,7 @@ func RunShell(ctx context.Context, workspace, command string) ShellResult {
 	} else {
 		cmd = exec.CommandContext(ctx, "sh", "-c", command)
 	}
-	cmd.Dir, cmd.Env = workspace, app.CommandEnviron()
+	cmd.Dir, cmd.Env = rt.Workspace, rt.CommandEnviron()
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

@@ -315,7 +315,7 @@ func (r *REPL) shell(ctx context.Context, ctrl *commands.Controller, command str
 		case <-done:
 		}
 	}()
-	res := commands.RunShell(sctx, ctrl.Runtime().Workspace, command)
+	res := commands.RunShell(sctx, ctrl.Runtime(), command)
 	close(done)
 	if res.Output != "" {
 		fmt.Fprintln(out, res.Output)

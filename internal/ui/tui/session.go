@@ -88,12 +88,12 @@ func (m *model) shell(command string) tea.Cmd {
 		m.note("!COMMAND runs a shell command, e.g. !git status")
 		return nil
 	}
-	ws := m.ctrl.Runtime().Workspace
+	rt := m.ctrl.Runtime()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
 	m.running, m.runStart = false, time.Now()
 	return m.runJob(func(context.Context) jobDoneMsg {
-		r := commands.RunShell(ctx, ws, command)
+		r := commands.RunShell(ctx, rt, command)
 		cancel()
 		return jobDoneMsg{then: func(m *model) tea.Cmd {
 			m.cancel = nil
