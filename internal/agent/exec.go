@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -139,7 +140,7 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	case Ask:
 		return r.ask(ctx, sl, v)
 	}
-	r.deny(sl, policyDenial(v))
+	r.deny(sl, policyDenial(v), denialInfo(v, sl.call))
 	return false
 }
 
@@ -147,7 +148,8 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 // asked.
 func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	if r.e.Approver == nil {
-		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with --allow '%s' or another --permission-mode", sl.call.Name, ruleText(v), suggestion(v, sl.call)))
+		d := denialInfo(v, sl.call)
+		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with %s", sl.call.Name, ruleText(v), allowHint(d.Allow)), d)
 		return false
 	}
 	if sl.call.Preview == "" && sl.call.Previewer != nil {
@@ -180,13 +182,15 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	if reason != "" {
 		msg += ": " + reason
 	}
-	r.deny(sl, msg)
+	r.deny(sl, msg, nil)
 	return false
 }
 
-func (r *run) deny(sl *slot, msg string) {
+// deny refuses a call: d describes a refusal by the policy (nil when the
+// user said no).
+func (r *run) deny(sl *slot, msg string, d *DenialInfo) {
 	r.denials++
-	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission"})
+	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission", Denial: d})
 }
 
 // execute runs the slots concurrently (a batch holds only read-only calls,
@@ -317,11 +321,40 @@ func ruleText(v Verdict) string {
 	return ""
 }
 
-func suggestion(v Verdict, c *Call) string {
-	if v.Suggested != "" {
-		return v.Suggested
+// denialInfo describes the policy's refusal of c.
+func denialInfo(v Verdict, c *Call) *DenialInfo {
+	d := &DenialInfo{Tool: c.Name, Command: c.Command, Paths: c.Paths, Decision: v.Decision, Rule: ruleText(v)}
+	if d.Decision != Deny || v.Unasked {
+		d.Decision = Ask
+		d.Allow = allowRule(v, c)
 	}
-	return c.Name
+	return d
+}
+
+// allowRule is the narrowest allow rule for c: the policy's suggestion,
+// else the exact command line or path. It is never a bare tool name for a
+// call with a command or a path (that would allow every such call); ""
+// when no rule can be built.
+func allowRule(v Verdict, c *Call) string {
+	switch {
+	case v.Suggested != "":
+		return v.Suggested
+	case c.Command != "":
+		return c.Name + "(" + c.Command + ")"
+	case len(c.Paths) == 1:
+		return c.Name + "(" + c.Paths[0] + ")"
+	case len(c.Paths) == 0 && c.Kind != kind.Exec:
+		return c.Name
+	}
+	return ""
+}
+
+// allowHint tells the user how to allow a call headless.
+func allowHint(rule string) string {
+	if rule == "" {
+		return "another --permission-mode"
+	}
+	return "--allow '" + rule + "' or another --permission-mode"
 }
 
 // canonicalJSON re-encodes a JSON value with sorted keys, so equal

@@ -21,6 +21,9 @@ const (
 	ExitUsage   = 2 // bad usage or input
 	ExitDenied  = 3 // a needed action was denied by the permission policy
 	ExitLimit   = 4 // the turn or step limit was reached
+	// ExitLoop: the model repeated the same tool call 3 times in a row and
+	// the run was stopped. (5 is reserved for a budget stop.)
+	ExitLoop = 6
 	// ExitInterrupted: the run was interrupted (Ctrl+C, SIGTERM); the
 	// session keeps the partial answer.
 	ExitInterrupted = 130

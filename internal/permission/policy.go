@@ -68,6 +68,10 @@ type Verdict struct {
 	// Resolved holds the absolute resolved Paths (same order) when all of
 	// them resolved.
 	Resolved []string
+	// Unasked is set when the decision would have been Ask and was turned
+	// into Deny because the policy cannot ask (PolicyConfig.CanAsk false):
+	// an allow rule or another mode would let the call run.
+	Unasked bool
 }
 
 // PolicyConfig configures NewPolicy.
@@ -168,7 +172,7 @@ func (p *Policy) finish(v Verdict) Verdict {
 		v.Decision = Deny
 	}
 	if v.Decision == Ask && !p.canAsk {
-		v.Decision = Deny
+		v.Decision, v.Unasked = Deny, true
 		v.Reason = fmt.Sprintf("%s; this run cannot ask for approval (non-interactive), so it is denied (rule: %s, from %s); "+
 			"to allow it, add an allow rule with --allow or in .aidex/config.toml, or use a more permissive mode",
 			strings.TrimSuffix(v.Reason, "."), v.Rule, v.Source)
