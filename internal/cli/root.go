@@ -54,29 +54,28 @@ providers: paid, free and local.`,
 	}
 	var rf runFlags
 	addRunFlags(root, &rf)
-	root.Args = cobra.NoArgs
-	root.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := a.applyRunFlags(&rf); err != nil {
-			return err
-		}
-		if rf.plain && rf.prompt == "" && rf.file == "" {
-			// The line mode reads its prompts (and approvals) from stdin,
-			// piped or not.
-			return a.runInteractive(cmd.Context(), &rf)
-		}
-		prompt, err := a.readPrompt(&rf)
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		first, err := positionalPrompt(cmd, &rf, args)
 		if err != nil {
 			return err
 		}
-		if prompt == "" {
-			if stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
-				return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
-			}
-			return a.runInteractive(cmd.Context(), &rf)
+		if err := a.applyRunFlags(&rf); err != nil {
+			return err
 		}
-		ctx, stop := withSignals(cmd.Context())
-		defer stop()
-		return a.runHeadless(ctx, &rf, prompt)
+		if first != "" && !rf.plain && a.tuiTerminal() {
+			// `aidex "PROMPT"` on a terminal: the terminal UI with that
+			// first message (as Claude Code); elsewhere a headless run.
+			return a.runInteractive(cmd.Context(), &rf, first)
+		}
+		if first != "" {
+			rf.prompt = first
+		} else if rf.plain && rf.prompt == "" && rf.file == "" {
+			// The line mode reads its prompts (and approvals) from stdin,
+			// piped or not.
+			return a.runInteractive(cmd.Context(), &rf, "")
+		}
+		return a.runPrompt(cmd, &rf, first != "")
 	}
 	root.SetVersionTemplate("aidex {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -93,9 +92,27 @@ providers: paid, free and local.`,
 	return root
 }
 
+// runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin
+// headless, or starts the interactive front end when there is none.
+func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) error {
+	prompt, err := a.readPrompt(rf)
+	if err != nil {
+		return err
+	}
+	if prompt == "" {
+		if positional || stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
+			return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
+		}
+		return a.runInteractive(cmd.Context(), rf, "")
+	}
+	ctx, stop := withSignals(cmd.Context())
+	defer stop()
+	return a.runHeadless(ctx, rf, prompt)
+}
+
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*cliApp) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
+var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
 	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
