@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/zelvior/aidex/internal/catalog"
 )
 
 // positionalPrompt returns the prompt given as arguments (`aidex "explain
@@ -49,37 +51,11 @@ func closest(s string, candidates []string) string {
 	}
 	best, bestD := "", limit+1
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD && d < len(s) {
+		if d := catalog.EditDistance(s, c); d < bestD && d < len(s) {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal-string-alignment distance between a and b,
-// in bytes.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // newExecCmd is `aidex exec PROMPT`: a headless run, as `aidex -p` (for
