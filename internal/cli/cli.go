@@ -24,6 +24,9 @@ const (
 	// ExitLoop: the model repeated the same tool call 3 times in a row and
 	// the run was stopped. (5 is reserved for a budget stop.)
 	ExitLoop = 6
+	// ExitAsk: `aidex permissions check` found the call would ask for
+	// approval (0 there means allow, 3 deny).
+	ExitAsk = 10
 	// ExitInterrupted: the run was interrupted (Ctrl+C, SIGTERM); the
 	// session keeps the partial answer.
 	ExitInterrupted = 130
