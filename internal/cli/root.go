@@ -45,6 +45,12 @@ func newRootCmd(a *cliApp) *cobra.Command {
 		Long: `aidex is an AI coding agent. It reads, searches, edits and runs code in your
 workspace through tools, under a permission policy you control, with many LLM
 providers: paid, free and local.`,
+		Example: `  aidex                                      the terminal UI
+  aidex "explain this repository"            the terminal UI with that first message (headless when piped)
+  aidex -p "fix the failing test" --permission-mode auto-edit
+  git diff | aidex -p "review this change"   piped stdin is context
+  aidex exec --json "list the TODOs"         the event stream, one JSON object a line
+  aidex -c                                   continue the latest session of this workspace`,
 		Version:       a.proc.version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -78,6 +84,7 @@ providers: paid, free and local.`,
 		return a.runPrompt(cmd, &rf, first != "")
 	}
 	root.SetVersionTemplate("aidex {{.Version}}\n")
+	root.SetUsageTemplate(root.UsageTemplate() + exitCodesHelp)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
@@ -91,6 +98,19 @@ providers: paid, free and local.`,
 	}
 	return root
 }
+
+// exitCodesHelp ends the root command's help (and only its help).
+const exitCodesHelp = `{{if not .HasParent}}
+Exit codes:
+  0    done
+  1    error: provider, network or I/O
+  2    bad usage or input (flags, config, prompt, unknown model or session)
+  3    a call was denied by the permission policy (the run went on; see stderr)
+  4    the turn limit was reached (--max-turns, max_tool_turns)
+  6    stopped: the model repeated the same tool call 3 times
+  10   aidex permissions check: the call would ask for approval
+  130  interrupted (Ctrl+C); aidex -c continues
+{{end}}`
 
 // runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin
 // headless, or starts the interactive front end when there is none.
