@@ -87,10 +87,12 @@ func newRalphAddCmd(a *cliApp) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&t.id, "id", "", "task id (default: the next US-NNN for stories, T-NNN for tasks)")
 	fl.StringVarP(&t.description, "description", "d", "", "what to do and where")
-	fl.StringArrayVarP(&t.criteria, "criteria", "c", nil, "an acceptance criterion (repeatable)")
-	fl.StringVarP(&t.priority, "priority", "p", "P2", "P0 (most urgent), P1, P2 or P3")
+	fl.StringArrayVar(&t.criteria, "criteria", nil, "an acceptance criterion (repeatable)")
+	fl.StringVar(&t.priority, "priority", "P2", "P0 (most urgent), P1, P2 or P3")
 	fl.StringVarP(&t.typ, "type", "t", "task", "story or task")
 	fl.StringArrayVar(&t.dependsOn, "depends-on", nil, "id of a task that must be done first (repeatable)")
+	deprecatedShort(fl, a.proc.Stderr, "criteria", "c")
+	deprecatedShort(fl, a.proc.Stderr, "priority", "p")
 	return cmd
 }
 
