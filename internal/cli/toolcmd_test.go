@@ -87,7 +87,10 @@ func TestPermissionsCheckExitCodes(t *testing.T) {
 allow = ["run_command(go test *)"]
 deny = ["run_command(git push *)"]
 `)
-	for cmd, code := range map[string]int{"go test ./...": ExitOK, "git push origin": ExitDenied, "make build": ExitAsk, "ls": ExitOK} {
+	for cmd, code := range map[string]int{"go test ./...": ExitOK, "git push origin": ExitDenied, "make build": ExitAsk, "ls": ExitOK,
+		// what the README says of ask mode: read-only commands run, reading a
+		// credential file or outside the workspace asks
+		"git status": ExitOK, "grep -rn TODO .": ExitOK, "cat .env": ExitAsk, "cat ../x": ExitAsk, "rm a.txt": ExitAsk} {
 		if r := e.run(context.Background(), "permissions", "check", cmd); r.code != code {
 			t.Errorf("%s: exit %d, want %d\n%s", cmd, r.code, code, r.stdout)
 		}
