@@ -69,9 +69,10 @@ providers: paid, free and local.`,
 		if err := a.applyRunFlags(&rf); err != nil {
 			return err
 		}
-		if first != "" && !rf.plain && a.tuiTerminal() {
-			// `aidex "PROMPT"` on a terminal: the terminal UI with that
-			// first message (as Claude Code); elsewhere a headless run.
+		if first != "" && a.tuiTerminal() {
+			// `aidex "PROMPT"` on a terminal: the terminal UI (or with
+			// --plain the line mode) with that first message, as Claude
+			// Code; elsewhere a headless run.
 			return a.runInteractive(cmd.Context(), &rf, first)
 		}
 		if first != "" {

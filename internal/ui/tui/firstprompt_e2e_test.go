@@ -23,3 +23,17 @@ func TestE2EPositionalPromptStartsTUI(t *testing.T) {
 	s = e.waitFor("EXIT=0")
 	require.Equal(t, 1, strings.Count(s, "First answer from the model."), "the first message is sent once")
 }
+
+// With --plain on a terminal the line mode takes the positional prompt as
+// its first message; piped, the same command runs headless and exits.
+func TestE2EPositionalPromptPlainAndPiped(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "Plain first answer."}, llmtest.Turn{Text: "Piped answer."})
+	e := start(t, script, "", "--plain", `"say hi"`)
+	e.waitFor("/help for commands", "Plain first answer.")
+	e.typeLine("/exit")
+	e.waitFor("EXIT=0")
+
+	p := start(t, script, "%s | cat", `"say hi"`)
+	s := p.waitFor("Piped answer.", "EXIT=0")
+	require.NotContains(t, s, "/help for commands", "piped: headless, no line mode")
+}
