@@ -383,7 +383,7 @@ func TestE2EUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-p", "x", "--output-format", "yaml"},
 		{"--bogus"},
-		{"nope"},
+		{"sesions"}, // a typo of a command ("nope" would be a prompt)
 		{"-p", "x", "--model", "nosuchprovider/m", "--provider", "nosuch"},
 	} {
 		if r := e.run(context.Background(), args...); r.code != ExitUsage || r.stderr == "" {
