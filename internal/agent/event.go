@@ -99,7 +99,9 @@ type ToolResultInfo struct {
 // "deny" when a rule, the mode or a boundary refused it, "ask" when it
 // needed an approval and no one could be asked (headless runs, Ralph).
 // Command is the command line of a shell tool, Paths the paths a file tool
-// names; Rule names the rule or mode that decided and where it came from.
+// names; Rule names the rule, mode or check that decided ("run_command(git
+// push *)", "mode ask", "workspace confinement") and Source where it came
+// from (a config file, "flag", "built-in").
 // Allow is the narrowest allow rule that would let the call run (the
 // --allow value), "" when no allow rule can (Decision "deny": deny beats
 // allow).
@@ -109,6 +111,7 @@ type DenialInfo struct {
 	Paths    []string `json:"paths,omitempty"`
 	Decision Decision `json:"decision"`
 	Rule     string   `json:"rule,omitempty"`
+	Source   string   `json:"source,omitempty"`
 	Allow    string   `json:"allow_rule,omitempty"`
 }
 

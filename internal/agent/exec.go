@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -323,36 +322,22 @@ func ruleText(v Verdict) string {
 
 // denialInfo describes the policy's refusal of c.
 func denialInfo(v Verdict, c *Call) *DenialInfo {
-	d := &DenialInfo{Tool: c.Name, Command: c.Command, Paths: c.Paths, Decision: v.Decision, Rule: ruleText(v)}
+	d := &DenialInfo{Tool: c.Name, Command: c.Command, Paths: c.Paths, Decision: v.Decision, Rule: v.Rule, Source: v.Source}
 	if d.Decision != Deny || v.Unasked {
 		d.Decision = Ask
-		d.Allow = allowRule(v, c)
+		d.Allow = v.Suggested
 	}
 	return d
 }
 
-// allowRule is the narrowest allow rule for c: the policy's suggestion,
-// else the exact command line or path. It is never a bare tool name for a
-// call with a command or a path (that would allow every such call); ""
-// when no rule can be built.
-func allowRule(v Verdict, c *Call) string {
-	switch {
-	case v.Suggested != "":
-		return v.Suggested
-	case c.Command != "":
-		return c.Name + "(" + c.Command + ")"
-	case len(c.Paths) == 1:
-		return c.Name + "(" + c.Paths[0] + ")"
-	case len(c.Paths) == 0 && c.Kind != kind.Exec:
-		return c.Name
-	}
-	return ""
-}
-
-// allowHint tells the user how to allow a call headless.
+// allowHint tells the user how to allow a call headless: the policy's
+// suggested rule, the narrowest that allows it (never a bare tool name
+// for a command or a path, which would allow every such call). With no
+// rule ("") no allow rule can let the call run unasked (a path outside
+// the workspace, a protected path, a command aidex cannot analyse).
 func allowHint(rule string) string {
 	if rule == "" {
-		return "another --permission-mode"
+		return "an approval in an interactive session (no --allow rule can allow it)"
 	}
 	return "--allow '" + rule + "' or another --permission-mode"
 }

@@ -75,7 +75,10 @@ func denialLine(d agent.DenialInfo) string {
 		fmt.Fprintf(&b, " %q", s)
 	}
 	b.WriteString(" was denied by the policy")
-	if d.Rule != "" {
+	switch {
+	case d.Rule != "" && d.Source != "" && d.Source != "built-in":
+		b.WriteString(" (rule " + d.Rule + " from " + d.Source + ")")
+	case d.Rule != "":
 		b.WriteString(" (" + d.Rule + ")")
 	}
 	switch {
@@ -86,7 +89,7 @@ func denialLine(d agent.DenialInfo) string {
 	case d.Allow != "":
 		b.WriteString("; allow it with --allow '" + d.Allow + "'")
 	default:
-		b.WriteString("; allow it with another --permission-mode")
+		b.WriteString("; no --allow rule can allow it: it needs a person's approval (run it in an interactive aidex)")
 	}
 	return termsafe.Clean(b.String())
 }

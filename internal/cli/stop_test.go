@@ -28,9 +28,9 @@ func TestStopDeniedTextLine(t *testing.T) {
 	if r.code != ExitDenied || strings.TrimSpace(r.stdout) != "I could not run the tests." {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	want := `aidex: stopped: run_command "go test ./..." was denied by the policy`
-	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "; allow it with --allow 'run_command(go test *)'\n") {
-		t.Errorf("stderr %q lacks %q and the rule", r.stderr, want)
+	want := `aidex: stopped: run_command "go test ./..." was denied by the policy (mode ask); allow it with --allow 'run_command(go test *)'` + "\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 	if strings.Contains(r.stderr, "--allow 'run_command'") {
 		t.Errorf("suggests a bare run_command rule: %q", r.stderr)
@@ -47,8 +47,8 @@ func TestStopDeniedJSON(t *testing.T) {
 		StopReason string `json:"stop_reason"`
 		Result     string `json:"result"`
 		Denials    []struct {
-			Tool, Command, Decision, Rule string
-			Allow                         string `json:"allow_rule"`
+			Tool, Command, Decision, Rule, Source string
+			Allow                                 string `json:"allow_rule"`
 		} `json:"denials"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
@@ -58,7 +58,8 @@ func TestStopDeniedJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stdout)
 	}
 	if len(res.Denials) != 1 || res.Denials[0].Tool != "run_command" || res.Denials[0].Command != "go test ./..." ||
-		res.Denials[0].Decision != "ask" || res.Denials[0].Rule == "" || res.Denials[0].Allow != "run_command(go test *)" {
+		res.Denials[0].Decision != "ask" || res.Denials[0].Rule != "mode ask" || res.Denials[0].Source != "built-in" ||
+		res.Denials[0].Allow != "run_command(go test *)" {
 		t.Errorf("denials %+v", res.Denials)
 	}
 	if r.stderr != "" {
@@ -121,5 +122,19 @@ func TestStopLoopOnStderr(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "aidex: stopped: the model called read_file with the same arguments 3 times in a row") {
 		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// A call no allow rule can let run (a path outside the workspace) gets no
+// --allow suggestion, and never a bare run_command rule.
+func TestStopDeniedUnfixableLine(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"cat ../outside.txt"}`}}},
+		llmtest.Turn{Text: "Could not read it."})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "read it")
+	if r.code != ExitDenied || !strings.Contains(r.stderr, `run_command "cat ../outside.txt" was denied by the policy`) ||
+		!strings.Contains(r.stderr, "no --allow rule can allow it") || strings.Contains(r.stderr, "--allow '") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 }
