@@ -69,6 +69,10 @@ func (f *fakeTools) Prepare(name string, args json.RawMessage) (*Call, *ToolResu
 		return &Call{Name: name, Args: args, Kind: kind.Read, ReadOnly: true}, nil
 	case "write":
 		return &Call{Name: name, Args: args, Kind: kind.Write, Preview: "--- a\n+++ b\n"}, nil
+	case "exec":
+		var a struct{ Command string }
+		_ = json.Unmarshal(args, &a)
+		return &Call{Name: name, Args: args, Kind: kind.Exec, Command: a.Command}, nil
 	}
 	return nil, &ToolResultInfo{Error: "unknown tool " + name, Category: "not_found"}
 }
@@ -212,6 +216,32 @@ func TestRunDeniedWithoutApprover(t *testing.T) {
 	res := store.msgs[2].Parts[0].ToolResult
 	if !res.IsError || !strings.Contains(res.Content, "no one can be asked") || !strings.Contains(res.Content, "--allow 'write(*)'") {
 		t.Errorf("denial text: %q", res.Content)
+	}
+}
+
+// A headless denial of a command no allow rule can allow suggests no rule,
+// never the bare tool (which would allow every command), and the
+// tool_result carries the denial's facts.
+func TestRunDeniedCommandSuggestsNoBareRule(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "exec", `{"command":"rm -rf build"}`), say("could not")}}
+	e, _, store, pol := newEngine(p, nil)
+	pol.noRule = true
+	var denial *DenialInfo
+	_, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) {
+		if ev.Type == EventToolResult {
+			denial = ev.ToolResult.Denial
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := store.msgs[2].Parts[0].ToolResult.Content
+	if !strings.Contains(res, "no --allow rule can allow it") || strings.Contains(res, "--allow '") {
+		t.Errorf("denial text: %q", res)
+	}
+	if denial == nil || denial.Tool != "exec" || denial.Command != "rm -rf build" || denial.Decision != Ask ||
+		denial.Rule != "shell analysis" || denial.Allow != "" {
+		t.Errorf("denial: %+v", denial)
 	}
 }
 

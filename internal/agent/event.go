@@ -104,6 +104,30 @@ type ToolResultInfo struct {
 	Category   string          `json:"category,omitempty"`
 	Meta       json.RawMessage `json:"metadata,omitempty"`
 	DurationMS int64           `json:"duration_ms"`
+	// Denial is set when the permission policy refused the call (category
+	// permission): what was refused, by which rule, and the narrowest rule
+	// that would allow it.
+	Denial *DenialInfo `json:"denial,omitempty"`
+}
+
+// DenialInfo describes a call the permission policy refused. Decision is
+// "deny" when a rule, the mode or a boundary refused it, "ask" when it
+// needed an approval and no one could be asked (headless runs, Ralph).
+// Command is the command line of a shell tool, Paths the paths a file tool
+// names; Rule names the rule, mode or check that decided ("run_command(git
+// push *)", "mode ask", "workspace confinement") and Source where it came
+// from (a config file, "flag", "built-in").
+// Allow is the narrowest allow rule that would let the call run (the
+// --allow value), "" when no allow rule can (Decision "deny": deny beats
+// allow).
+type DenialInfo struct {
+	Tool     string   `json:"tool"`
+	Command  string   `json:"command,omitempty"`
+	Paths    []string `json:"paths,omitempty"`
+	Decision Decision `json:"decision"`
+	Rule     string   `json:"rule,omitempty"`
+	Source   string   `json:"source,omitempty"`
+	Allow    string   `json:"allow_rule,omitempty"`
 }
 
 // UsageInfo reports tokens after a model response: Turn for that response,

@@ -141,7 +141,7 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	case Ask:
 		return r.ask(ctx, sl, v)
 	}
-	r.deny(sl, policyDenial(v))
+	r.deny(sl, policyDenial(v), denialInfo(v, sl.call))
 	return false
 }
 
@@ -149,7 +149,8 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 // asked.
 func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	if r.e.Approver == nil {
-		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with --allow '%s' or another --permission-mode", sl.call.Name, ruleText(v), suggestion(v, sl.call)))
+		d := denialInfo(v, sl.call)
+		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with %s", sl.call.Name, ruleText(v), allowHint(d.Allow)), d)
 		return false
 	}
 	if sl.call.Preview == "" && sl.call.Previewer != nil {
@@ -182,13 +183,15 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	if reason != "" {
 		msg += ": " + reason
 	}
-	r.deny(sl, msg)
+	r.deny(sl, msg, nil)
 	return false
 }
 
-func (r *run) deny(sl *slot, msg string) {
+// deny refuses a call: d describes a refusal by the policy (nil when the
+// user said no).
+func (r *run) deny(sl *slot, msg string, d *DenialInfo) {
 	r.denials++
-	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission"})
+	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission", Denial: d})
 }
 
 // execute runs the slots concurrently (a batch holds only read-only calls,
@@ -325,11 +328,26 @@ func ruleText(v Verdict) string {
 	return ""
 }
 
-func suggestion(v Verdict, c *Call) string {
-	if v.Suggested != "" {
-		return v.Suggested
+// denialInfo describes the policy's refusal of c.
+func denialInfo(v Verdict, c *Call) *DenialInfo {
+	d := &DenialInfo{Tool: c.Name, Command: c.Command, Paths: c.Paths, Decision: v.Decision, Rule: v.Rule, Source: v.Source}
+	if d.Decision != Deny || v.Unasked {
+		d.Decision = Ask
+		d.Allow = v.Suggested
 	}
-	return c.Name
+	return d
+}
+
+// allowHint tells the user how to allow a call headless: the policy's
+// suggested rule, the narrowest that allows it (never a bare tool name
+// for a command or a path, which would allow every such call). With no
+// rule ("") no allow rule can let the call run unasked (a path outside
+// the workspace, a protected path, a command aidex cannot analyse).
+func allowHint(rule string) string {
+	if rule == "" {
+		return "an approval in an interactive session (no --allow rule can allow it)"
+	}
+	return "--allow '" + rule + "' or another --permission-mode"
 }
 
 // canonicalJSON re-encodes a JSON value with sorted keys, so equal

@@ -63,6 +63,9 @@ type Verdict struct {
 	Source    string // the file (or "flag", "default") the rule came from
 	Reason    string // a sentence for the model and the user
 	Suggested string // the rule "always allow" would save
+	// Unasked: the policy would have asked but cannot (headless, Ralph), so
+	// it denied; an allow rule (Suggested) would let the call run.
+	Unasked bool
 }
 
 // Policy decides whether a call may run. Remember records an approval

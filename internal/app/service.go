@@ -252,15 +252,22 @@ func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Se
 }
 
 // Undo restores the files the last turn of session id changed ("" for
-// the workspace's latest session) and returns the restored paths (none
-// when there is nothing to undo). Errors: no session, the store's.
-func (s *Service) Undo(ctx context.Context, id string) ([]string, error) {
+// the workspace's latest session) and returns them, each restored or
+// deleted (a file the turn created). Errors: wrapping
+// session.ErrNothingToUndo when the workspace has no session yet or the
+// session no changes left; session.ErrNotFound for an unknown id; the
+// store's.
+func (s *Service) Undo(ctx context.Context, id string) ([]session.Undone, error) {
 	if id == "" {
-		sess, err := s.store.Latest(ctx, s.Runtime().Workspace)
+		ws := s.Runtime().Workspace
+		sess, err := s.store.Latest(ctx, ws)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, fmt.Errorf("%w: no session in %s yet", session.ErrNothingToUndo, ws)
+		}
 		if err != nil {
 			return nil, err
 		}
 		id = sess.ID
 	}
-	return s.store.Undo(ctx, id)
+	return s.store.UndoTurn(ctx, id)
 }

@@ -152,9 +152,12 @@ func overrides(cfg *config.Config) map[string]catalog.Override {
 // else the catalog's zero-config choice.
 func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	name, model := rt.Config.Provider, rt.Config.Model
+	unknownPrefix := ""
 	if prefix, rest, ok := strings.Cut(model, "/"); ok && rt.namesProvider(prefix, name) {
 		if _, known := rt.Catalog.Provider(prefix); known && rest != "" {
 			name, model = prefix, rest
+		} else {
+			unknownPrefix = prefix
 		}
 	}
 	if name == "" {
@@ -175,6 +178,11 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	if model == "" {
 		model = p.DefaultModel
 	}
+	if unknownPrefix != "" && !p.OpenModels() {
+		if _, known := p.Model(model); !known {
+			return rt.unknownProvider(unknownPrefix, model)
+		}
+	}
 	p.DefaultModel = model // a configured model satisfies Validate
 	if err := p.Validate(); err != nil {
 		return err
@@ -184,6 +192,19 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	}
 	rt.Provider, rt.Model = p, model
 	return nil
+}
+
+// unknownProvider is the error for a PROVIDER/MODEL model whose provider
+// is unknown (and that the chosen provider does not know as a whole id):
+// it names the closest provider and the known ones.
+func (rt *Runtime) unknownProvider(prefix, model string) error {
+	names := rt.Catalog.Names()
+	msg := fmt.Sprintf("unknown provider %q in model %q", prefix, model)
+	if c := catalog.Closest(prefix, names, 1); c != nil {
+		msg += fmt.Sprintf(" (did you mean %q?)", c[0])
+	}
+	return fmt.Errorf("%s; known providers: %s (a model id that itself contains a slash needs its provider named with --provider)",
+		msg, strings.Join(names, ", "))
 }
 
 // namesProvider reports whether a PROVIDER/MODEL model's prefix picks the

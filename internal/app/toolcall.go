@@ -216,24 +216,34 @@ func (e configError) Is(target error) bool { return target == ErrConfig }
 // tool is unknown or its arguments are invalid.
 var ErrInvalidCall = errors.New("invalid tool call")
 
+// Explanation is the policy's decision on a call as `aidex permissions
+// check` prints it: Text (the decision, the rule behind it and each simple
+// command's verdict), the permission Mode, and the Decision ("allow", "ask"
+// or "deny").
+type Explanation struct {
+	Text     string
+	Mode     string
+	Decision string
+}
+
 // ExplainCall explains what the policy decides for a tool call and which
-// rule decided, as `aidex permissions check` prints it, with the
-// permission mode. With args nil, name is a shell command line judged as
+// rule decided. With args nil, name is a shell command line judged as
 // run_command would be. The policy can ask (an interactive session's
-// view); headless runs deny where this says ask.
-func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, mode string, err error) {
+// view); headless runs deny where this says ask. Errors: ErrInvalidCall
+// for a call the registry refuses, else a configuration problem.
+func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, error) {
 	reg, closeTools, err := rt.Registry()
 	if err != nil {
-		return "", "", err
+		return Explanation{}, err
 	}
 	defer closeTools()
 	ws, err := rt.NewWorkspace(false)
 	if err != nil {
-		return "", "", err
+		return Explanation{}, err
 	}
 	policy, err := rt.Policy(ws, true, reg)
 	if err != nil {
-		return "", "", err
+		return Explanation{}, err
 	}
 	if args == nil {
 		args, _ = json.Marshal(map[string]string{"command": name})
@@ -241,9 +251,10 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, 
 	}
 	p, err := reg.Prepare(name, args)
 	if err != nil {
-		return "", "", invalidCall{err}
+		return Explanation{}, invalidCall{err}
 	}
-	return permission.Explain(policy.Check(PermissionRequest(p))), string(policy.Mode()), nil
+	v := policy.Check(PermissionRequest(p))
+	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
 }
 
 // invalidCall keeps the registry's message and matches ErrInvalidCall.

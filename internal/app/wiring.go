@@ -167,7 +167,7 @@ type policyAdapter struct {
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
 	v := a.p.Check(req)
-	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req)}
+	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked}
 	switch v.Decision {
 	case permission.Allow:
 		out.Decision = agent.Allow

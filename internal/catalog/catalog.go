@@ -139,6 +139,7 @@ type fileProvider struct {
 	RequiresKey  bool        `toml:"requires_key"`
 	PublicModels bool        `toml:"public_models"`
 	AllFree      bool        `toml:"all_free"`
+	AnyModel     bool        `toml:"any_model"`
 	Custom       bool        `toml:"custom"`
 	DefaultModel string      `toml:"default_model"`
 	SignupURL    string      `toml:"signup_url"`
@@ -206,6 +207,7 @@ func (fp fileProvider) toProvider() Provider {
 		RequiresKey:  fp.RequiresKey,
 		PublicModels: fp.PublicModels,
 		AllFree:      fp.AllFree,
+		AnyModel:     fp.AnyModel,
 		Custom:       fp.Custom,
 		DefaultModel: fp.DefaultModel,
 		SignupURL:    fp.SignupURL,

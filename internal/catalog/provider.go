@@ -45,6 +45,11 @@ type Provider struct {
 	// Custom is true for the "custom" provider and providers defined by
 	// config overrides.
 	Custom bool `json:"custom,omitempty"`
+	// AnyModel is true when the provider serves model ids no list holds in
+	// full (a router with variants such as ":free", a local server that
+	// runs what was pulled): aidex never rejects an id for it. See
+	// OpenModels.
+	AnyModel bool `json:"any_model,omitempty"`
 	// DefaultModel is the model used when none is configured.
 	DefaultModel string `json:"default_model,omitempty"`
 	// Models is the fallback model list, used when the live list cannot be
@@ -77,6 +82,11 @@ func (p Provider) Model(id string) (Model, bool) {
 	}
 	return Model{}, false
 }
+
+// OpenModels reports whether p takes model ids aidex cannot check against
+// a list: AnyModel providers and custom ones (a server aidex knows nothing
+// about).
+func (p Provider) OpenModels() bool { return p.AnyModel || p.Custom }
 
 // FreeModels returns the fallback models usable on the free tier.
 func (p Provider) FreeModels() []Model {

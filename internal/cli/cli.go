@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 )
 
@@ -21,6 +22,12 @@ const (
 	ExitUsage   = 2 // bad usage or input
 	ExitDenied  = 3 // a needed action was denied by the permission policy
 	ExitLimit   = 4 // the turn or step limit was reached
+	// ExitLoop: the model repeated the same tool call 3 times in a row and
+	// the run was stopped. (5 is reserved for a budget stop.)
+	ExitLoop = 6
+	// ExitAsk: `aidex permissions check` found the call would ask for
+	// approval (0 there means allow, 3 deny).
+	ExitAsk = 10
 	// ExitInterrupted: the run was interrupted (Ctrl+C, SIGTERM); the
 	// session keeps the partial answer.
 	ExitInterrupted = 130
@@ -99,15 +106,50 @@ func Main(p Process) int {
 }
 
 // version returns the build's version: the -ldflags value, else the module
-// version `go install` recorded, else "dev".
+// version `go install` or `go build` recorded, else "dev".
 func (p Process) version() string {
-	if p.Version != "" {
-		return p.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		bi = nil
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	return buildVersion(p.Version, bi)
+}
+
+// buildVersion is the version, then the commit, its time and whether the
+// tree had local changes, as the Go toolchain recorded them in bi (nil: no
+// build information): "v1.2.0 (commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z,
+// modified)".
+func buildVersion(v string, bi *debug.BuildInfo) string {
+	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
 	}
-	return "dev"
+	if v == "" {
+		v = "dev"
+	}
+	if bi == nil {
+		return v
+	}
+	set := map[string]string{}
+	for _, s := range bi.Settings {
+		set[s.Key] = s.Value
+	}
+	var facts []string
+	if r := set["vcs.revision"]; r != "" {
+		facts = append(facts, "commit "+r[:min(12, len(r))])
+	}
+	if t := set["vcs.time"]; t != "" {
+		facts = append(facts, t)
+	}
+	if set["vcs.modified"] == "true" {
+		facts = append(facts, "modified")
+	}
+	if len(facts) == 0 && v == "dev" {
+		return v + " (built without version control information: go run, or -buildvcs=false)"
+	}
+	if len(facts) == 0 {
+		return v
+	}
+	return v + " (" + strings.Join(facts, ", ") + ")"
 }
 
 // withSignals returns ctx cancelled on SIGINT or SIGTERM.

@@ -34,3 +34,12 @@ func TestConfigSetKeyMakesFilePrivate(t *testing.T) {
 		t.Errorf("config file mode %v after writing a key, want 0600", fi.Mode().Perm())
 	}
 }
+
+// config set of an unknown key suggests the closest (exit 2).
+func TestConfigSetSuggestsKey(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	r := e.run(context.Background(), "config", "set", "max_turns", "10")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `unknown key "max_turns" (did you mean "max_tool_turns"?)`) {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+}

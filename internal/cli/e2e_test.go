@@ -217,7 +217,7 @@ func TestE2ELoopStopped(t *testing.T) {
 	e := newE2E(t, srv, "openai", "")
 	e.write("a.txt", "x\n")
 	r := e.run(context.Background(), "-p", "read it", "--output-format", "json")
-	if r.code != ExitFailure || !strings.Contains(r.stdout, `"stop_reason": "loop"`) || !strings.Contains(r.stdout, "read_file") {
+	if r.code != ExitLoop || !strings.Contains(r.stdout, `"stop_reason": "loop"`) || !strings.Contains(r.stdout, "read_file") {
 		t.Fatalf("exit %d stdout %s", r.code, r.stdout)
 	}
 	if n := len(srv.Requests()); n != 3 {
@@ -383,7 +383,7 @@ func TestE2EUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-p", "x", "--output-format", "yaml"},
 		{"--bogus"},
-		{"nope"},
+		{"sesions"}, // a typo of a command ("nope" would be a prompt)
 		{"-p", "x", "--model", "nosuchprovider/m", "--provider", "nosuch"},
 	} {
 		if r := e.run(context.Background(), args...); r.code != ExitUsage || r.stderr == "" {

@@ -194,11 +194,18 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer live.Close()
-	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, r.event)
+	var denials denialLog
+	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, func(e agent.Event) {
+		denials.event(e)
+		r.event(e)
+	})
 	if f.raw && done != nil {
 		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
 	} else if err := r.finish(done, runErr); err != nil {
 		return err
+	}
+	if outputFormat(f.outputFormat) == formatText {
+		printStops(a.proc.Stderr, f, done, denials.denials())
 	}
 	return exitFor(done, runErr)
 }
@@ -233,7 +240,9 @@ func exitFor(d *agent.DoneInfo, err error) error {
 		return nil
 	case d.StopReason == agent.StopMaxTurns:
 		return &ExitError{Code: ExitLimit}
-	case d.StopReason == agent.StopLoop || d.StopReason == agent.StopError:
+	case d.StopReason == agent.StopLoop:
+		return &ExitError{Code: ExitLoop}
+	case d.StopReason == agent.StopError:
 		return &ExitError{Code: ExitFailure}
 	case d.Denials > 0:
 		return &ExitError{Code: ExitDenied}

@@ -48,7 +48,8 @@ the image type when -o has none.`,
 	fl.IntVar(&f.height, "height", imagegen.DefaultSize, "height in pixels")
 	fl.Int64Var(&f.seed, "seed", -1, "seed for a reproducible image (-1 = random)")
 	fl.StringVar(&f.model, "model", "", "image model (default: image_model, else the provider's default)")
-	fl.BoolVarP(&f.force, "force", "f", false, "overwrite an existing file")
+	fl.BoolVar(&f.force, "force", false, "overwrite an existing file")
+	deprecatedShort(fl, a.proc.Stderr, "force", "f")
 	return cmd
 }
 

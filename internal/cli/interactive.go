@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
@@ -17,32 +18,41 @@ import (
 // runInteractive starts the terminal UI, or the plain line mode with
 // --plain, when stdout or stdin is not a terminal, or with TERM=dumb. A
 // terminal UI that cannot start falls back to the line mode with a
-// one-line reason.
-func (a *cliApp) runInteractive(ctx context.Context, f *runFlags) error {
+// one-line reason. first, when not "", is the first message to send.
+func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) error {
 	svc, err := a.start(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
 	b := &sessionBuilder{f: f, svc: svc}
-	term := isTerminal(a.proc.Stdout) && isTerminalReader(a.proc.Stdin) && a.proc.Getenv("TERM") != "dumb"
-	if !f.plain && term {
+	if !f.plain && a.tuiTerminal() {
 		err := tui.Run(ctx, tui.Options{In: a.proc.Stdin, Out: a.proc.Stdout, Color: a.proc.Getenv("NO_COLOR") == "",
 			Fullscreen: f.fullscreen, Version: a.proc.version(), Base: svc.Runtime(),
-			Build: b.build, Getenv: a.proc.Getenv})
+			Build: b.build, Getenv: a.proc.Getenv, Prompt: first})
 		if !errors.Is(err, tui.ErrTerminal) {
 			return usageIfSetup(err)
 		}
 		fmt.Fprintf(a.proc.Stderr, "aidex: %v; using the line mode\n", err)
 	}
-	return a.runLineMode(ctx, svc.Runtime(), b)
+	return a.runLineMode(ctx, svc.Runtime(), b, first)
+}
+
+// tuiTerminal reports whether the terminal UI can run: stdin and stdout
+// are terminals and TERM is not dumb.
+func (a *cliApp) tuiTerminal() bool {
+	return isTerminal(a.proc.Stdout) && isTerminalReader(a.proc.Stdin) && a.proc.Getenv("TERM") != "dumb"
 }
 
 // runLineMode runs the plain line mode, with onboarding when no provider
-// is usable yet.
-func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionBuilder) error {
+// is usable yet; first, when not "", is read as the first line.
+func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionBuilder, first string) error {
 	color := isTerminal(a.proc.Stdout) && a.proc.Getenv("NO_COLOR") == "" && a.proc.Getenv("TERM") != "dumb"
-	repl := plain.New(a.proc.Stdin, a.proc.Stdout, color)
+	in := a.proc.Stdin
+	if first != "" {
+		in = io.MultiReader(strings.NewReader(strings.ReplaceAll(first, "\n", " ")+"\n"), in)
+	}
+	repl := plain.New(in, a.proc.Stdout, color)
 	repl.Printer.Verbose = a.flags.verbose
 	ctrl, err := b.build(ctx, repl.Approver(), "")
 	if commands.IsMissingKey(err) {

@@ -106,7 +106,8 @@ func newMemoryListCmd(a *cliApp) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&q.Text, "query", "s", "", "only memories containing every word")
-	fl.StringVarP(&q.Category, "category", "c", "", "only this category")
+	fl.StringVar(&q.Category, "category", "", "only this category")
+	deprecatedShort(fl, a.proc.Stderr, "category", "c")
 	fl.StringVar(&scope, "scope", "", "project or global (default: both)")
 	fl.BoolVar(&q.PinnedOnly, "pinned", false, "only pinned memories")
 	fl.IntVarP(&q.Limit, "limit", "n", 50, "most memories to list (-1 = all)")
@@ -158,7 +159,8 @@ func newMemoryAddCmd(a *cliApp) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&e.Category, "category", "c", "", "category, e.g. preference")
+	fl.StringVar(&e.Category, "category", "", "category, e.g. preference")
+	deprecatedShort(fl, a.proc.Stderr, "category", "c")
 	fl.StringSliceVarP(&e.Tags, "tag", "t", nil, "tag (repeatable or comma-separated)")
 	fl.StringVar(&scope, "scope", "project", "project or global")
 	fl.BoolVar(&e.Pinned, "pin", false, "pin it (added to the system prompt)")

@@ -36,9 +36,16 @@ type streamJSON struct {
 
 func newStreamJSON(w io.Writer) *streamJSON { return &streamJSON{enc: json.NewEncoder(w)} }
 
+// event prints e; the done event of a run that had denials says
+// "denied", as --output-format json does.
 func (s *streamJSON) event(e agent.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e.Type == agent.EventDone && e.Done != nil {
+		d := *e.Done
+		d.StopReason = reportedStop(&d)
+		e.Done = &d
+	}
 	_ = s.enc.Encode(e)
 }
 
@@ -53,8 +60,9 @@ type jsonResult struct {
 	Usage      llm.Usage        `json:"usage"`
 	CostUSD    float64          `json:"cost_usd"`
 	ToolCalls  []jsonToolCall   `json:"tool_calls"`
-	Denials    int              `json:"denials"`
-	Errors     []string         `json:"errors"`
+	// Denials lists the distinct calls the policy refused.
+	Denials []agent.DenialInfo `json:"denials"`
+	Errors  []string           `json:"errors"`
 }
 
 type jsonToolCall struct {
@@ -67,10 +75,11 @@ type jsonToolCall struct {
 
 // jsonOut collects a run for the final JSON object.
 type jsonOut struct {
-	mu  sync.Mutex
-	w   io.Writer
-	res jsonResult
-	idx map[string]int
+	mu      sync.Mutex
+	w       io.Writer
+	res     jsonResult
+	idx     map[string]int
+	denials denialLog
 }
 
 func newJSONOut(w io.Writer) *jsonOut {
@@ -78,6 +87,7 @@ func newJSONOut(w io.Writer) *jsonOut {
 }
 
 func (j *jsonOut) event(e agent.Event) {
+	j.denials.event(e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	switch e.Type {
@@ -98,9 +108,13 @@ func (j *jsonOut) event(e agent.Event) {
 func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.res.Denials = j.denials.denials()
 	if d != nil {
-		j.res.Result, j.res.StopReason, j.res.Turns = d.Result, d.StopReason, d.Turns
-		j.res.Usage, j.res.CostUSD, j.res.Denials = d.Usage, d.CostUSD, d.Denials
+		j.res.Result, j.res.StopReason, j.res.Turns = d.Result, reportedStop(d), d.Turns
+		j.res.Usage, j.res.CostUSD = d.Usage, d.CostUSD
+		if d.StopReason == agent.StopLoop {
+			j.res.Result = "" // the stop message is in errors, not an answer
+		}
 	}
 	enc := json.NewEncoder(j.w)
 	enc.SetIndent("", "  ")
@@ -165,8 +179,8 @@ func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 		fmt.Fprintln(t.out)
 		return nil
 	}
-	if d == nil || t.mode == "none" {
-		return nil
+	if d == nil || t.mode == "none" || d.StopReason == agent.StopLoop {
+		return nil // a loop's stop message goes to stderr (printStops)
 	}
 	res := d.Result
 	if t.ttyOut {

@@ -87,10 +87,12 @@ func newRalphAddCmd(a *cliApp) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&t.id, "id", "", "task id (default: the next US-NNN for stories, T-NNN for tasks)")
 	fl.StringVarP(&t.description, "description", "d", "", "what to do and where")
-	fl.StringArrayVarP(&t.criteria, "criteria", "c", nil, "an acceptance criterion (repeatable)")
-	fl.StringVarP(&t.priority, "priority", "p", "P2", "P0 (most urgent), P1, P2 or P3")
+	fl.StringArrayVar(&t.criteria, "criteria", nil, "an acceptance criterion (repeatable)")
+	fl.StringVar(&t.priority, "priority", "P2", "P0 (most urgent), P1, P2 or P3")
 	fl.StringVarP(&t.typ, "type", "t", "task", "story or task")
 	fl.StringArrayVar(&t.dependsOn, "depends-on", nil, "id of a task that must be done first (repeatable)")
+	deprecatedShort(fl, a.proc.Stderr, "criteria", "c")
+	deprecatedShort(fl, a.proc.Stderr, "priority", "p")
 	return cmd
 }
 
@@ -347,6 +349,7 @@ type ralphRunFlags struct {
 	taskTimeout   time.Duration
 	tasks         []string
 	asJSON        bool
+	outputFormat  string
 }
 
 func newRalphRunCmd(a *cliApp) *cobra.Command {
@@ -387,13 +390,22 @@ that failed, 4 when --max-iterations ended the run with tasks left,
 	fl.DurationVar(&f.verifyTimeout, "verify-timeout", 10*time.Minute, "time limit of one verification (max 10m)")
 	fl.DurationVar(&f.taskTimeout, "task-timeout", 0, "time limit of one task, e.g. 30m (default: none)")
 	fl.StringArrayVar(&f.tasks, "task", nil, "run only this task (repeatable)")
-	fl.BoolVar(&f.asJSON, "json", false, "print every event as a JSON line instead of progress text")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "text (progress lines) or stream-json (every event as a JSON line)")
+	fl.BoolVar(&f.asJSON, "json", false, "the same as --output-format stream-json")
 	return cmd
 }
 
 func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	if f.maxIterations < 0 || f.maxTurns < 0 || f.maxAttempts < 1 || f.taskTimeout < 0 || f.verifyTimeout < 0 {
 		return usageErr("--max-iterations, --max-turns and the timeouts must be positive, --max-attempts at least 1")
+	}
+	switch {
+	case f.outputFormat != string(formatText) && f.outputFormat != string(formatStreamJSON):
+		return usageErr("--output-format must be text or stream-json, not %q", f.outputFormat)
+	case f.asJSON && cmd.Flags().Changed("output-format") && f.outputFormat != string(formatStreamJSON):
+		return usageErr("--json is --output-format stream-json; it cannot be combined with --output-format %s", f.outputFormat)
+	case f.outputFormat == string(formatStreamJSON):
+		f.asJSON = true
 	}
 	rf := runFlags{permissionMode: f.policy.mode, allow: f.policy.allow, deny: f.policy.deny, ask: f.policy.ask,
 		addDirs: f.policy.addDirs, provider: f.provider, model: f.model, outputFormat: "text", agentWrites: "allow", agentOutput: "final"}

@@ -45,6 +45,12 @@ func newRootCmd(a *cliApp) *cobra.Command {
 		Long: `aidex is an AI coding agent. It reads, searches, edits and runs code in your
 workspace through tools, under a permission policy you control, with many LLM
 providers: paid, free and local.`,
+		Example: `  aidex                                      the terminal UI
+  aidex "explain this repository"            the terminal UI with that first message (headless when piped)
+  aidex -p "fix the failing test" --permission-mode auto-edit
+  git diff | aidex -p "review this change"   piped stdin is context
+  aidex exec --json "list the TODOs"         the event stream, one JSON object a line
+  aidex -c                                   continue the latest session of this workspace`,
 		Version:       a.proc.version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -54,31 +60,32 @@ providers: paid, free and local.`,
 	}
 	var rf runFlags
 	addRunFlags(root, &rf)
-	root.Args = cobra.NoArgs
-	root.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := a.applyRunFlags(&rf); err != nil {
-			return err
-		}
-		if rf.plain && rf.prompt == "" && rf.file == "" {
-			// The line mode reads its prompts (and approvals) from stdin,
-			// piped or not.
-			return a.runInteractive(cmd.Context(), &rf)
-		}
-		prompt, err := a.readPrompt(&rf)
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		first, err := positionalPrompt(cmd, &rf, args)
 		if err != nil {
 			return err
 		}
-		if prompt == "" {
-			if stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
-				return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
-			}
-			return a.runInteractive(cmd.Context(), &rf)
+		if err := a.applyRunFlags(&rf); err != nil {
+			return err
 		}
-		ctx, stop := withSignals(cmd.Context())
-		defer stop()
-		return a.runHeadless(ctx, &rf, prompt)
+		if first != "" && a.tuiTerminal() {
+			// `aidex "PROMPT"` on a terminal: the terminal UI (or with
+			// --plain the line mode) with that first message, as Claude
+			// Code; elsewhere a headless run.
+			return a.runInteractive(cmd.Context(), &rf, first)
+		}
+		if first != "" {
+			rf.prompt = first
+		} else if rf.plain && rf.prompt == "" && rf.file == "" {
+			// The line mode reads its prompts (and approvals) from stdin,
+			// piped or not.
+			return a.runInteractive(cmd.Context(), &rf, "")
+		}
+		return a.runPrompt(cmd, &rf, first != "")
 	}
 	root.SetVersionTemplate("aidex {{.Version}}\n")
+	root.SetUsageTemplate(root.UsageTemplate() + exitCodesHelp)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
@@ -93,9 +100,40 @@ providers: paid, free and local.`,
 	return root
 }
 
+// exitCodesHelp ends the root command's help (and only its help).
+const exitCodesHelp = `{{if not .HasParent}}
+Exit codes:
+  0    done
+  1    error: provider, network or I/O
+  2    bad usage or input (flags, config, prompt, unknown model or session)
+  3    a call was denied by the permission policy (the run went on; see stderr)
+  4    the turn limit was reached (--max-turns, max_tool_turns)
+  6    stopped: the model repeated the same tool call 3 times
+  10   aidex permissions check: the call would ask for approval
+  130  interrupted (Ctrl+C); aidex -c continues
+{{end}}`
+
+// runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin
+// headless, or starts the interactive front end when there is none.
+func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) error {
+	prompt, err := a.readPrompt(rf)
+	if err != nil {
+		return err
+	}
+	if prompt == "" {
+		if positional || stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
+			return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
+		}
+		return a.runInteractive(cmd.Context(), rf, "")
+	}
+	ctx, stop := withSignals(cmd.Context())
+	defer stop()
+	return a.runHeadless(ctx, rf, prompt)
+}
+
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*cliApp) *cobra.Command{newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
+var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
 	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
 // openStore opens the session database of the configured data directory
@@ -42,9 +44,25 @@ func newSessionsCmd(a *cliApp) *cobra.Command {
 				return err
 			}
 			if asJSON {
+				if list == nil {
+					list = []session.Summary{}
+				}
 				return writeJSON(cmd.OutOrStdout(), list)
 			}
+			if len(list) == 0 {
+				where := "in " + rt.Workspace + " (--all: every workspace)"
+				if all {
+					where = "in any workspace"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "no sessions yet %s; aidex or aidex -p \"PROMPT\" starts one\n", where)
+				return nil
+			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			header := "ID\tUPDATED\tMODEL\tMESSAGES\tCOST\tTITLE\t"
+			if all {
+				header += "WORKSPACE"
+			}
+			fmt.Fprintln(w, header)
 			for _, s := range list {
 				where := ""
 				if all {
@@ -90,7 +108,7 @@ func newSessionsCmd(a *cliApp) *cobra.Command {
 			}
 			defer st.Close()
 			if err := st.Delete(cmd.Context(), args[0]); err != nil {
-				return err
+				return sessionErr(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted %s\n", args[0])
 			return nil
@@ -106,7 +124,16 @@ func (a *cliApp) exportSession(cmd *cobra.Command, id, format string) error {
 		return err
 	}
 	defer st.Close()
-	return st.Export(cmd.Context(), id, format, cmd.OutOrStdout())
+	return sessionErr(st.Export(cmd.Context(), id, format, cmd.OutOrStdout()))
+}
+
+// sessionErr makes an unknown or ambiguous session id bad input (exit 2),
+// as -r ID does.
+func sessionErr(err error) error {
+	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	return err
 }
 
 func newUndoCmd(a *cliApp) *cobra.Command {
@@ -122,14 +149,16 @@ func newUndoCmd(a *cliApp) *cobra.Command {
 			}
 			defer svc.Close()
 			restored, err := svc.Undo(cmd.Context(), id)
-			if err != nil {
+			if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+				return &ExitError{Code: ExitUsage, Err: err}
+			} else if err != nil {
 				return err
 			}
 			if len(restored) == 0 {
 				fmt.Fprintln(cmd.OutOrStdout(), "nothing to undo")
 			}
-			for _, p := range restored {
-				fmt.Fprintf(cmd.OutOrStdout(), "restored %s\n", p)
+			for _, line := range commands.UndoLines(restored) {
+				fmt.Fprintln(cmd.OutOrStdout(), line)
 			}
 			return nil
 		},

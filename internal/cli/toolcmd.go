@@ -44,9 +44,12 @@ func newToolCmd(a *cliApp) *cobra.Command {
 		Long: `Run one tool directly, as the model would, under the same permission policy
 (what would need approval is refused: no one is asked). Prints the result as
 JSON. Exit status: 0 when the tool succeeded, 3 when the policy or the
-workspace boundary refused it, 1 otherwise.`,
+workspace boundary refused it, 2 when --args is not a JSON object, 1 otherwise.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, pos []string) error {
+			if !isJSONObject(args) {
+				return usageErr("--args must be a JSON object, e.g. --args '{\"path\":\"main.go\"}', not %q", args)
+			}
 			if err := a.applyPolicyFlags(&pf); err != nil {
 				return err
 			}
@@ -79,6 +82,12 @@ workspace boundary refused it, 1 otherwise.`,
 	cmd.Flags().StringVar(&args, "args", "{}", "the tool's arguments as a JSON object")
 	addPolicyFlags(cmd, &pf)
 	return cmd
+}
+
+// isJSONObject reports whether s is one JSON object.
+func isJSONObject(s string) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal([]byte(s), &m) == nil && m != nil
 }
 
 func newToolsCmd(a *cliApp) *cobra.Command {
@@ -138,6 +147,9 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
   aidex permissions check write_file '{"path":"src/main.go"}'`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 && !isJSONObject(args[1]) {
+				return usageErr("the arguments must be a JSON object, e.g. '{\"path\":\"src/main.go\"}', not %q", args[1])
+			}
 			if err := a.applyPolicyFlags(&pf); err != nil {
 				return err
 			}
@@ -149,15 +161,21 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 			if len(args) == 2 {
 				callArgs = json.RawMessage(args[1])
 			}
-			explanation, mode, err := rt.ExplainCall(name, callArgs)
+			ex, err := rt.ExplainCall(name, callArgs)
 			if errors.Is(err, app.ErrInvalidCall) {
 				return usageErr("%v", err)
 			} else if err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), explanation)
-			fmt.Fprintf(cmd.OutOrStdout(), "(mode %s; where this says ask, headless runs deny)\n", mode)
-			return nil
+			fmt.Fprintln(cmd.OutOrStdout(), ex.Text)
+			fmt.Fprintf(cmd.OutOrStdout(), "(mode %s; where this says ask, headless runs deny)\n", ex.Mode)
+			switch ex.Decision {
+			case "allow":
+				return nil
+			case "ask":
+				return &ExitError{Code: ExitAsk}
+			}
+			return &ExitError{Code: ExitDenied}
 		},
 	}
 	addPolicyFlags(check, &pf)

@@ -52,7 +52,7 @@ func TestPermissionsCheckExplains(t *testing.T) {
 deny = ["run_command(git push *)"]
 `)
 	r := e.run(context.Background(), "permissions", "check", "git status && git push origin main")
-	if r.code != ExitOK || !strings.Contains(r.stdout, "deny") || !strings.Contains(r.stdout, "git push") || !strings.Contains(r.stdout, "(mode ask") {
+	if r.code != ExitDenied || !strings.Contains(r.stdout, "deny") || !strings.Contains(r.stdout, "git push") || !strings.Contains(r.stdout, "(mode ask") {
 		t.Fatalf("exit %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
 	}
 	r = e.run(context.Background(), "permissions", "check", "read_file", `{"path":"a.txt"}`)
@@ -62,6 +62,38 @@ deny = ["run_command(git push *)"]
 	r = e.run(context.Background(), "permissions", "check", "read_file", `{"bad":1}`)
 	if r.code != ExitUsage {
 		t.Fatalf("bad arguments: exit %d, want %d", r.code, ExitUsage)
+	}
+}
+
+// --args that is not a JSON object is bad usage (exit 2), with no result.
+func TestToolCommandBadArgsJSON(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	for _, args := range []string{`{"path":`, `["a.txt"]`, `a.txt`, `null`} {
+		r := e.run(context.Background(), "tool", "read_file", "--args", args)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, "--args must be a JSON object") || r.stdout != "" {
+			t.Errorf("--args %s: exit %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := e.run(context.Background(), "permissions", "check", "read_file", `{"path":`)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "must be a JSON object") {
+		t.Errorf("permissions check: exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// permissions check exits 0 for allow, 3 for deny and 10 for ask, so
+// scripts can use it.
+func TestPermissionsCheckExitCodes(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", `[permissions]
+allow = ["run_command(go test *)"]
+deny = ["run_command(git push *)"]
+`)
+	for cmd, code := range map[string]int{"go test ./...": ExitOK, "git push origin": ExitDenied, "make build": ExitAsk, "ls": ExitOK,
+		// what the README says of ask mode: read-only commands run, reading a
+		// credential file or outside the workspace asks
+		"git status": ExitOK, "grep -rn TODO .": ExitOK, "cat .env": ExitAsk, "cat ../x": ExitAsk, "rm a.txt": ExitAsk} {
+		if r := e.run(context.Background(), "permissions", "check", cmd); r.code != code {
+			t.Errorf("%s: exit %d, want %d\n%s", cmd, r.code, code, r.stdout)
+		}
 	}
 }
 

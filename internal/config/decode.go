@@ -248,7 +248,33 @@ func suggest(s string, candidates []string) string {
 	if bestD <= max(2, len(s)/4) && bestD < len(s) {
 		return best
 	}
-	return ""
+	return wordsSuggestion(strings.ToLower(s), candidates)
+}
+
+// wordsSuggestion returns the shortest candidate that holds every
+// underscore-separated word of s, in order ("max_turns" →
+// "max_tool_turns"), or "" (also when s is a single word).
+func wordsSuggestion(s string, candidates []string) string {
+	words := strings.Split(s, "_")
+	if len(words) < 2 || slices.Contains(words, "") {
+		return ""
+	}
+	best := ""
+	for _, c := range candidates {
+		rest := strings.Split(c, "_")
+		for _, w := range words {
+			i := slices.Index(rest, w)
+			if i < 0 {
+				rest = nil
+				break
+			}
+			rest = rest[i+1:]
+		}
+		if rest != nil && (best == "" || len(c) < len(best)) {
+			best = c
+		}
+	}
+	return best
 }
 
 // editDistance is the optimal-string-alignment distance between a and b, in bytes.

@@ -68,6 +68,10 @@ type Verdict struct {
 	// Resolved holds the absolute resolved Paths (same order) when all of
 	// them resolved.
 	Resolved []string
+	// Unasked is set when the decision would have been Ask and was turned
+	// into Deny because the policy cannot ask (PolicyConfig.CanAsk false):
+	// an allow rule or another mode would let the call run.
+	Unasked bool
 }
 
 // PolicyConfig configures NewPolicy.
@@ -168,7 +172,7 @@ func (p *Policy) finish(v Verdict) Verdict {
 		v.Decision = Deny
 	}
 	if v.Decision == Ask && !p.canAsk {
-		v.Decision = Deny
+		v.Decision, v.Unasked = Deny, true
 		v.Reason = nonInteractiveDenial(v)
 		for i := range v.Commands {
 			if v.Commands[i].Decision == Ask {

@@ -151,30 +151,48 @@ type checkpoint struct {
 //
 // Undo changes files only; the conversation keeps its messages.
 func (s *Store) Undo(ctx context.Context, sessionID string) ([]string, error) {
+	undone, err := s.UndoTurn(ctx, sessionID)
+	paths := make([]string, len(undone))
+	for i, u := range undone {
+		paths[i] = u.Path
+	}
+	return paths, err
+}
+
+// Undone is one file [Store.UndoTurn] put back: Path (absolute), and
+// Deleted when the turn had created it (so undoing removed it).
+type Undone struct {
+	Path    string
+	Deleted bool
+}
+
+// UndoTurn is [Store.Undo], reporting for each file whether it was
+// restored or deleted.
+func (s *Store) UndoTurn(ctx context.Context, sessionID string) ([]Undone, error) {
 	id, turn, cps, err := s.lastTurnCheckpoints(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	var restored []string
+	var undone []Undone
 	var errs []error
 	for _, cp := range cps {
 		if err := restore(cp); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		restored = append(restored, cp.path)
+		undone = append(undone, Undone{Path: cp.path, Deleted: !cp.existed})
 	}
 	if len(errs) > 0 {
-		return restored, fmt.Errorf("undo turn %d of session %s: %w", turn, id, errors.Join(errs...))
+		return undone, fmt.Errorf("undo turn %d of session %s: %w", turn, id, errors.Join(errs...))
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM checkpoints WHERE session_id = ? AND turn = ?`, id, turn)
 		return err
 	})
 	if err != nil {
-		return restored, fmt.Errorf("undo turn %d of session %s: files restored, but dropping the checkpoints failed: %w", turn, id, err)
+		return undone, fmt.Errorf("undo turn %d of session %s: files restored, but dropping the checkpoints failed: %w", turn, id, err)
 	}
-	return restored, nil
+	return undone, nil
 }
 
 // lastTurnCheckpoints returns the session's id, its last turn with

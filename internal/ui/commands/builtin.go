@@ -329,10 +329,24 @@ func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outco
 	if len(restored) == 0 {
 		fmt.Fprintln(out, "nothing to undo")
 	}
-	for _, p := range restored {
-		fmt.Fprintf(out, "restored %s\n", p)
+	for _, line := range UndoLines(restored) {
+		fmt.Fprintln(out, line)
 	}
 	return Outcome{}, nil
+}
+
+// UndoLines says what undo did to each file: "restored PATH", or
+// "deleted PATH (created in that turn)".
+func UndoLines(undone []session.Undone) []string {
+	lines := make([]string, len(undone))
+	for i, u := range undone {
+		if u.Deleted {
+			lines[i] = "deleted " + u.Path + " (created in that turn)"
+		} else {
+			lines[i] = "restored " + u.Path
+		}
+	}
+	return lines
 }
 
 func cmdSessions(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {

@@ -192,11 +192,30 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// sendFirst sends Options.Prompt once, or leaves it in the input while
+// there is no session yet (onboarding).
+func (m *model) sendFirst() tea.Cmd {
+	p := m.o.Prompt
+	if p == "" {
+		return nil
+	}
+	m.o.Prompt = ""
+	m.input.setValue(p)
+	if m.ctrl == nil {
+		return nil
+	}
+	return m.send()
+}
+
 // route hands a message to the part of the UI it is for.
 func (m *model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		first := !m.sized
 		m.resize(msg)
+		if first {
+			return m.sendFirst()
+		}
 	case renderTickMsg, printedMsg, resumePrintsMsg, tea.BackgroundColorMsg:
 		var cmd tea.Cmd
 		m.stream, cmd = m.stream.Update(msg)

@@ -38,6 +38,10 @@ type Options struct {
 	Getenv     func(string) string
 	Width      int
 	Height     int
+	// Prompt is a first message, sent as soon as the UI knows its size
+	// (`aidex "PROMPT"` on a terminal); while onboarding asks for a
+	// provider it waits in the input instead.
+	Prompt string
 }
 
 // ErrTerminal wraps failures to start the terminal UI (no usable
