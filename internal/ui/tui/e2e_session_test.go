@@ -136,3 +136,20 @@ func closedURL(t *testing.T) string {
 	require.NoError(t, l.Close())
 	return "http://" + addr + "/v1"
 }
+
+// "/mode" + Enter runs /mode, not the highlighted /model completion; Down
+// then Enter still runs the completion chosen.
+func TestE2EExactCommandWinsOverCompletion(t *testing.T) {
+	e := start(t, llmtest.NewScript(t), "")
+	e.waitFor("fake/scripted-a")
+	e.typeLine("/mode")
+	e.waitFor("permission mode: ask")
+	require.NotContains(t, e.screen(), "Model of fake", "/mode must not open the model picker")
+	e.keys("-l", "/mode")
+	e.poll("the completion menu", func() bool { return strings.Contains(e.screen(), "show or set the permission mode") })
+	e.keys("Down")
+	e.keys("Enter") // a command with arguments is put into the input
+	e.poll("/model in the input", func() bool { return e.linesEndingWith("› /model") == 1 })
+	e.keys("Enter")
+	e.waitFor("Model of fake")
+}

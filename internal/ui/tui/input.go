@@ -33,6 +33,7 @@ type inputModel struct {
 	histSave string // the user's text while browsing the history
 	menu     []menuItem
 	menuSel  int
+	menuMove bool     // the user moved the menu's selection (Up, Down)
 	files    []string // the workspace's files, listed on the first @
 	pastes   []string // folded pastes, numbered from 1
 }
@@ -127,13 +128,19 @@ func (in *inputModel) menuKey(k tea.KeyPressMsg) bool {
 	switch k.String() {
 	case "up":
 		in.menuSel = (in.menuSel + len(in.menu) - 1) % len(in.menu)
+		in.menuMove = true
 	case "down":
 		in.menuSel = (in.menuSel + 1) % len(in.menu)
+		in.menuMove = true
 	case "tab":
 		in.acceptMenu()
 	case "enter":
 		it := in.menu[in.menuSel]
-		if strings.TrimSpace(in.ta.Value()) == strings.TrimSpace(it.value) && strings.HasPrefix(it.value, "/") {
+		typed := strings.TrimSpace(in.ta.Value())
+		_, exact := in.table.Find(typed)
+		if (typed == strings.TrimSpace(it.value) && strings.HasPrefix(it.value, "/")) || (exact && !in.menuMove) {
+			// What was typed is a command (or alias): it runs as typed
+			// unless the user chose another completion.
 			in.request(submitMsg{})
 			return true
 		}
@@ -230,7 +237,7 @@ func (in *inputModel) historyMove(dir int) bool {
 
 // updateMenu shows slash-command or @file completions for the input.
 func (in *inputModel) updateMenu() {
-	in.menu, in.menuSel = nil, 0
+	in.menu, in.menuSel, in.menuMove = nil, 0, false
 	v := in.ta.Value()
 	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
 		for _, s := range in.table.Complete(v) {
