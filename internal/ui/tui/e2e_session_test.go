@@ -153,3 +153,30 @@ func TestE2EExactCommandWinsOverCompletion(t *testing.T) {
 	e.keys("Enter")
 	e.waitFor("Model of fake")
 }
+
+// -c prints the resumed conversation into the scrollback: the prompts,
+// the answers and the tool calls, not only a message count.
+func TestE2EContinueShowsTheConversation(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"notes.txt"}`}}},
+		llmtest.Turn{Text: "The notes say **hello** twice."},
+		llmtest.Turn{Text: "Second answer here."})
+	e := start(t, script, "")
+	require.NoError(t, os.WriteFile(filepath.Join(e.ws, "notes.txt"), []byte("hello\nhello\n"), 0o600))
+	e.waitFor("fake/scripted-a")
+	e.typeLine("read the notes")
+	e.waitFor("The notes say hello twice.")
+	e.typeLine("and then?")
+	e.waitFor("Second answer here.")
+	e.typeLine("/exit")
+	e.waitFor("EXIT=0")
+
+	e.launch("-c")
+	e.waitFor("resumed session")
+	s := e.scrollback()
+	for _, want := range []string{"› read the notes", "✓ read_file notes.txt", "The notes say hello twice.", "› and then?", "Second answer here."} {
+		require.Contains(t, s, want)
+	}
+	require.Less(t, strings.Index(s, "› read the notes"), strings.Index(s, "Second answer here."), "oldest first")
+	require.Less(t, strings.Index(s, "Second answer here."), strings.Index(s, "resumed session"), "the conversation comes before the resumed line")
+}

@@ -169,9 +169,6 @@ func (m *model) Init() tea.Cmd {
 		if rt.Notice != "" {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}
-		if n := len(m.ctrl.Session().Messages); n > 0 {
-			m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, n)))
-		}
 		cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
 	}
 	return tea.Batch(cmds...)
@@ -282,8 +279,10 @@ func (m *model) updateInput(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.requests(m.input.take()))
 }
 
-// resize passes the new size (at least 20×5) to the sub-models.
+// resize passes the new size (at least 20×5) to the sub-models. The
+// first size prints a resumed conversation (at the terminal's width).
 func (m *model) resize(msg tea.WindowSizeMsg) {
+	first := !m.sized
 	m.sized = true
 	m.width, m.height = max(msg.Width, 20), max(msg.Height, 5)
 	size := tea.WindowSizeMsg{Width: m.width, Height: m.height}
@@ -291,6 +290,21 @@ func (m *model) resize(msg tea.WindowSizeMsg) {
 	m.stream, _ = m.stream.Update(size)
 	m.approval, _ = m.approval.Update(size)
 	m.status, _ = m.status.Update(size)
+	if first && m.ctrl != nil {
+		m.showResumed()
+	}
+}
+
+// showResumed prints the last exchanges of a resumed session.
+func (m *model) showResumed() {
+	msgs := m.ctrl.Session().Messages
+	if len(msgs) == 0 {
+		return
+	}
+	for _, h := range m.stream.history(msgs) {
+		m.commit(h)
+	}
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, len(msgs))))
 }
 
 // items applies a batch of engine items.
