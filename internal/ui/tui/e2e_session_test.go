@@ -180,3 +180,17 @@ func TestE2EContinueShowsTheConversation(t *testing.T) {
 	require.Less(t, strings.Index(s, "› read the notes"), strings.Index(s, "Second answer here."), "oldest first")
 	require.Less(t, strings.Index(s, "Second answer here."), strings.Index(s, "resumed session"), "the conversation comes before the resumed line")
 }
+
+// A provider that cannot be reached shows the error and points to
+// /provider.
+func TestE2EUnreachableProviderPointsToProvider(t *testing.T) {
+	dead := closedURL(t)
+	e := startWith(t, llmtest.NewScript(t), func(string) string {
+		return fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\"]\n", dead)
+	})
+	e.waitFor("fake/scripted-a")
+	e.typeLine("hello?")
+	s := e.waitFor("error: ", "use /provider to choose another provider")
+	host := strings.TrimSuffix(strings.TrimPrefix(dead, "http://"), "/v1")
+	require.Contains(t, s, host, "the error names the host")
+}

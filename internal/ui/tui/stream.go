@@ -8,7 +8,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
 )
+
+// unreachableHint follows the error of a model request whose host could
+// not be reached (llm.KindNetwork).
+const unreachableHint = "the provider cannot be reached: check your network, or use /provider to choose another provider (ollama runs models on this machine)"
 
 // streamModel is the conversation's output: the answer being streamed
 // (rendered as markdown on a short debounce, complete blocks committed as
@@ -108,6 +113,9 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()
 			s.commit(s.st.paint(s.st.red, "error: "+e.Error.Message))
+			if e.Error.Kind == string(llm.KindNetwork) {
+				s.commit(s.st.paint(s.st.yellow, unreachableHint))
+			}
 		}
 	case agent.EventDone:
 		s.flushReasoning()
