@@ -164,15 +164,20 @@ func (in inputModel) View() string {
 	b.WriteString(in.st.paint(in.st.faint, strings.Repeat("─", max(in.width, 1))) + "\n")
 	b.WriteString(in.ta.View())
 	b.WriteByte('\n')
-	for i, it := range in.menu {
-		line := "  " + it.label
+	first := max(0, min(in.menuSel-menuRows/2, len(in.menu)-menuRows))
+	for i := first; i < len(in.menu) && i < first+menuRows; i++ {
+		line := "  " + in.menu[i].label
 		if i == in.menuSel {
-			line = in.st.paint(in.st.cyan, "› ") + it.label
+			line = in.st.paint(in.st.cyan, "› ") + in.menu[i].label
 		}
 		b.WriteString(truncateLine(line, in.width) + "\n")
 	}
 	return b.String()
 }
+
+// menuRows is how many completions the menu shows at a time (a window
+// around the selection).
+const menuRows = 8
 
 // inputRow is the row of the text area's first line in the input's View.
 const inputRow = 1

@@ -130,6 +130,7 @@ type model struct {
 	lastCtrlC     time.Time
 	spin          int  // the spinner's frame counter
 	spinOn        bool // a spinTickMsg is on its way
+	hold          frameHold
 
 	// rl is the Ralph loop started from here and its tasks' transcripts
 	// (kept while the split view is closed).
@@ -161,7 +162,8 @@ func (m *model) Init() tea.Cmd {
 	}
 	if m.ctrl == nil {
 		m.onboot = true
-		m.openProviderPicker("Welcome to aidex. Pick a model provider (no signup needed ones first):")
+		m.commit(m.st.paint(m.st.bold, fmt.Sprintf("Welcome to aidex %s. No model provider is set up yet.", m.o.Version)))
+		m.openProviderPicker("Pick a model provider (no signup needed ones first):")
 	} else {
 		rt := m.ctrl.Runtime()
 		m.commit(m.st.paint(m.st.faint, fmt.Sprintf("aidex %s · %s/%s · %s mode · /help for commands and keys",
@@ -169,8 +171,8 @@ func (m *model) Init() tea.Cmd {
 		if rt.Notice != "" {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}
-		cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
 	}
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
 	return tea.Batch(cmds...)
 }
 
@@ -182,7 +184,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil), m.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -200,6 +202,8 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 		return cmd
 	case itemsMsg:
 		return m.items(msg)
+	case settleMsg:
+		m.hold.settled(msg)
 	case spinTickMsg:
 		m.spin++
 		if m.working() {
@@ -398,7 +402,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) stop() {
 	if m.cancel != nil {
 		m.stopped = m.running
-		m.note("stopping…")
+		m.note(noteStopping)
 		m.cancel()
 	}
 }

@@ -41,6 +41,7 @@ type streamModel struct {
 
 	printQ     []string // committed output not printed yet (inline)
 	printing   bool     // a print is on its way (printedMsg ends it)
+	prints     int      // the prints done (printedMsg)
 	holdPrints bool     // prints wait for resumePrintsMsg
 	transcript []string // committed output, one line each (fullscreen)
 	scroll     int      // lines the transcript is scrolled back
@@ -67,6 +68,7 @@ func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
 		s.renderText(false)
 	case printedMsg:
 		s.printing = false
+		s.prints++
 	case resumePrintsMsg:
 		s.holdPrints = false
 	case tea.WindowSizeMsg:
