@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -25,39 +24,37 @@ type settleMsg struct{ gen int }
 // height, so the redraw starts too low and the old frame's top rows
 // (a picker's header, a running tool card, an approval box) stay in the
 // scrollback. So a shrinking frame is drawn first at its old height, the
-// freed rows blank and the cursor in the new content (parked on its last
-// line when the input is hidden), and shrinks only once that frame has
-// been on screen for settleDelay unchanged: the cursor is then inside the
-// smaller frame and the redraw starts at its top.
+// freed rows blank and the cursor in the content (parked on its last line
+// when the input is hidden), and shrinks settleDelay later if no frame
+// drawn meanwhile had its cursor below the content's last row: the
+// terminal's cursor is then inside the smaller frame and the redraw
+// starts at its top. Otherwise the hold goes on for another settleDelay.
 type frameHold struct {
-	height  int    // the height of the frame drawn (0 before the first)
-	holding bool   // the frame is taller than its content
-	sig     string // the held content and cursor, to notice a change
-	gen     int    // the settleMsg generation that may end the hold
-	release bool   // a settleMsg arrived: shrink at the next frame
+	height  int  // the height of the frame drawn (0 before the first)
+	holding bool // the frame is taller than its content
+	lowest  int  // the lowest cursor row drawn while holding
+	gen     int  // the settleMsg generation that may end the hold
+	release bool // that settleMsg arrived
 }
 
 // plan decides the frame for content (natural height and cursor) and
-// returns the command that ends a hold once the frame settled (nil when
-// none is needed).
+// returns the command that ends a hold (nil when none is needed).
 func (f *frameHold) plan(content string, cur *tea.Cursor, maxHeight int) tea.Cmd {
 	h := strings.Count(content, "\n") + 1
-	if f.height > maxHeight {
-		f.height = maxHeight
-	}
-	if h >= f.height || f.release || f.height == 0 {
-		f.height, f.holding, f.release, f.sig = h, false, false, ""
-		return nil
-	}
-	sig := content
+	row := h - 1
 	if cur != nil {
-		sig += fmt.Sprintf("\x00%d,%d", cur.X, cur.Y)
+		row = cur.Y
 	}
-	f.holding = true
-	if sig == f.sig {
+	f.height = min(f.height, maxHeight)
+	switch {
+	case h >= f.height || f.height == 0 || (f.release && f.lowest <= h-1):
+		*f = frameHold{height: h, gen: f.gen}
+		return nil
+	case f.holding && !f.release:
+		f.lowest = max(f.lowest, row)
 		return nil
 	}
-	f.sig = sig
+	f.holding, f.release, f.lowest = true, false, row
 	f.gen++
 	gen := f.gen
 	return tea.Tick(settleDelay, func(time.Time) tea.Msg { return settleMsg{gen: gen} })
