@@ -73,11 +73,16 @@ func (t Table) Find(name string) (Spec, bool) {
 }
 
 // Complete returns the commands whose name starts with prefix ("/mo" →
-// /model, /models, /mode), in table order.
+// /model, /models, /mode), in table order, except that the command named
+// exactly prefix comes first ("/mode" → /mode, /model, /models): it is
+// the one a menu highlights, so Enter runs what was typed.
 func (t Table) Complete(prefix string) []Spec {
 	var out []Spec
 	for _, s := range t {
-		if strings.HasPrefix(s.Name, prefix) {
+		switch {
+		case s.Name == prefix:
+			out = append([]Spec{s}, out...)
+		case strings.HasPrefix(s.Name, prefix):
 			out = append(out, s)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 type approvalModel struct {
 	st     styles
 	width  int
+	height int // the terminal's rows (0: unknown)
 	ask    *askReq
 	typing bool   // the denial reason is being typed
 	reason string // the denial reason typed so far
@@ -49,7 +50,7 @@ func (a approvalModel) dismiss() approvalModel {
 func (a approvalModel) Update(msg tea.Msg) (approvalModel, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		a.width = msg.Width
+		a.width, a.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		if a.ask == nil {
 			return a, nil
@@ -97,7 +98,12 @@ func (a approvalModel) View() string {
 	if a.ask == nil {
 		return ""
 	}
-	return renderApproval(a.st, a.ask.req, a.typing, a.reason, a.width)
+	diffRows := 30
+	if a.height > 0 {
+		// The prompt's other lines and the status line fit beside the diff.
+		diffRows = max(3, min(diffRows, a.height-12))
+	}
+	return renderApprovalRows(a.st, a.ask.req, a.typing, a.reason, a.width, diffRows)
 }
 
 // editLine applies a key to a one-line text field: Backspace deletes the
@@ -115,8 +121,15 @@ func editLine(buf string, k tea.KeyPressMsg) string {
 
 // renderApproval draws the approval prompt: what the tool wants to do (the
 // exact command or the diff), the rule that asked, and the keys. reason is
-// the denial reason being typed (reasoning true while typing it).
+// the denial reason being typed (reasoning true while typing it). The diff
+// shows at most 30 lines.
 func renderApproval(s styles, req agent.ApprovalInfo, typingReason bool, reason string, width int) string {
+	return renderApprovalRows(s, req, typingReason, reason, width, 30)
+}
+
+// renderApprovalRows is renderApproval with at most diffRows lines of the
+// diff.
+func renderApprovalRows(s styles, req agent.ApprovalInfo, typingReason bool, reason string, width, diffRows int) string {
 	var b strings.Builder
 	bar := s.paint(s.yellow, "│")
 	target := format.ArgSummary(req.Arguments)
@@ -132,7 +145,7 @@ func renderApproval(s styles, req agent.ApprovalInfo, typingReason bool, reason 
 		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.bold, "$ "+req.Command))
 	}
 	if req.Diff != "" {
-		for _, l := range strings.Split(renderDiff(s, req.Diff, 30, false, width-2), "\n") {
+		for _, l := range strings.Split(renderDiff(s, req.Diff, diffRows, false, width-2), "\n") {
 			fmt.Fprintf(&b, "\n%s%s", bar, strings.TrimPrefix(l, "   "))
 		}
 	}

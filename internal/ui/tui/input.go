@@ -33,6 +33,7 @@ type inputModel struct {
 	histSave string // the user's text while browsing the history
 	menu     []menuItem
 	menuSel  int
+	menuMove bool     // the user moved the menu's selection (Up, Down)
 	files    []string // the workspace's files, listed on the first @
 	pastes   []string // folded pastes, numbered from 1
 }
@@ -127,13 +128,19 @@ func (in *inputModel) menuKey(k tea.KeyPressMsg) bool {
 	switch k.String() {
 	case "up":
 		in.menuSel = (in.menuSel + len(in.menu) - 1) % len(in.menu)
+		in.menuMove = true
 	case "down":
 		in.menuSel = (in.menuSel + 1) % len(in.menu)
+		in.menuMove = true
 	case "tab":
 		in.acceptMenu()
 	case "enter":
 		it := in.menu[in.menuSel]
-		if strings.TrimSpace(in.ta.Value()) == strings.TrimSpace(it.value) && strings.HasPrefix(it.value, "/") {
+		typed := strings.TrimSpace(in.ta.Value())
+		_, exact := in.table.Find(typed)
+		if (typed == strings.TrimSpace(it.value) && strings.HasPrefix(it.value, "/")) || (exact && !in.menuMove) {
+			// What was typed is a command (or alias): it runs as typed
+			// unless the user chose another completion.
 			in.request(submitMsg{})
 			return true
 		}
@@ -157,15 +164,20 @@ func (in inputModel) View() string {
 	b.WriteString(in.st.paint(in.st.faint, strings.Repeat("─", max(in.width, 1))) + "\n")
 	b.WriteString(in.ta.View())
 	b.WriteByte('\n')
-	for i, it := range in.menu {
-		line := "  " + it.label
+	first := max(0, min(in.menuSel-menuRows/2, len(in.menu)-menuRows))
+	for i := first; i < len(in.menu) && i < first+menuRows; i++ {
+		line := "  " + in.menu[i].label
 		if i == in.menuSel {
-			line = in.st.paint(in.st.cyan, "› ") + it.label
+			line = in.st.paint(in.st.cyan, "› ") + in.menu[i].label
 		}
 		b.WriteString(truncateLine(line, in.width) + "\n")
 	}
 	return b.String()
 }
+
+// menuRows is how many completions the menu shows at a time (a window
+// around the selection).
+const menuRows = 8
 
 // inputRow is the row of the text area's first line in the input's View.
 const inputRow = 1
@@ -230,7 +242,7 @@ func (in *inputModel) historyMove(dir int) bool {
 
 // updateMenu shows slash-command or @file completions for the input.
 func (in *inputModel) updateMenu() {
-	in.menu, in.menuSel = nil, 0
+	in.menu, in.menuSel, in.menuMove = nil, 0, false
 	v := in.ta.Value()
 	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
 		for _, s := range in.table.Complete(v) {

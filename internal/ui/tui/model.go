@@ -130,6 +130,7 @@ type model struct {
 	lastCtrlC     time.Time
 	spin          int  // the spinner's frame counter
 	spinOn        bool // a spinTickMsg is on its way
+	hold          frameHold
 
 	// rl is the Ralph loop started from here and its tasks' transcripts
 	// (kept while the split view is closed).
@@ -161,7 +162,8 @@ func (m *model) Init() tea.Cmd {
 	}
 	if m.ctrl == nil {
 		m.onboot = true
-		m.openProviderPicker("Welcome to aidex. Pick a model provider (no signup needed ones first):")
+		m.commit(m.st.paint(m.st.bold, fmt.Sprintf("Welcome to aidex %s. No model provider is set up yet.", m.o.Version)))
+		m.openProviderPicker("Pick a model provider (no signup needed ones first):")
 	} else {
 		rt := m.ctrl.Runtime()
 		m.commit(m.st.paint(m.st.faint, fmt.Sprintf("aidex %s · %s/%s · %s mode · /help for commands and keys",
@@ -169,11 +171,8 @@ func (m *model) Init() tea.Cmd {
 		if rt.Notice != "" {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}
-		if n := len(m.ctrl.Session().Messages); n > 0 {
-			m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, n)))
-		}
-		cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
 	}
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
 	return tea.Batch(cmds...)
 }
 
@@ -185,7 +184,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil), m.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -222,6 +221,8 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 		return cmd
 	case itemsMsg:
 		return m.items(msg)
+	case settleMsg:
+		m.hold.settled(msg)
 	case spinTickMsg:
 		m.spin++
 		if m.working() {
@@ -301,8 +302,10 @@ func (m *model) updateInput(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.requests(m.input.take()))
 }
 
-// resize passes the new size (at least 20×5) to the sub-models.
+// resize passes the new size (at least 20×5) to the sub-models. The
+// first size prints a resumed conversation (at the terminal's width).
 func (m *model) resize(msg tea.WindowSizeMsg) {
+	first := !m.sized
 	m.sized = true
 	m.width, m.height = max(msg.Width, 20), max(msg.Height, 5)
 	size := tea.WindowSizeMsg{Width: m.width, Height: m.height}
@@ -310,6 +313,21 @@ func (m *model) resize(msg tea.WindowSizeMsg) {
 	m.stream, _ = m.stream.Update(size)
 	m.approval, _ = m.approval.Update(size)
 	m.status, _ = m.status.Update(size)
+	if first && m.ctrl != nil {
+		m.showResumed()
+	}
+}
+
+// showResumed prints the last exchanges of a resumed session.
+func (m *model) showResumed() {
+	msgs := m.ctrl.Session().Messages
+	if len(msgs) == 0 {
+		return
+	}
+	for _, h := range m.stream.history(msgs) {
+		m.commit(h)
+	}
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, len(msgs))))
 }
 
 // items applies a batch of engine items.
@@ -403,7 +421,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *model) stop() {
 	if m.cancel != nil {
 		m.stopped = m.running
-		m.note("stopping…")
+		m.note(noteStopping)
 		m.cancel()
 	}
 }

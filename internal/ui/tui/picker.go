@@ -255,19 +255,23 @@ func (m *model) openProviderPicker(title string) {
 }
 
 // storeKey saves key as the provider's API key in the global config
-// file, then switches to the provider.
+// file, then switches to the provider (the switch reloads the
+// configuration, so the new key is used). A key that could not be saved
+// reopens the prompt.
 func (m *model) storeKey(provider, key string) tea.Cmd {
 	rt := m.runtime()
 	warning, err := commands.KeyWarning(commands.StoreKey(rt, provider, key))
 	if err != nil {
 		m.commit(m.st.paint(m.st.red, "error: "+err.Error()))
+		m.keys = &keyPrompt{provider: provider}
 		return nil
 	}
 	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("key for %s stored in %s", provider, rt.Config.Paths.ConfigFile)))
 	if warning != "" {
 		m.commit(m.st.paint(m.st.yellow, "warning: "+warning))
 	}
-	return m.chooseProvider(provider)
+	m.note("")
+	return m.switchProvider(provider)
 }
 
 // chooseProvider switches to provider (or, during onboarding, starts the
@@ -277,9 +281,19 @@ func (m *model) chooseProvider(name string) tea.Cmd {
 	if m.runtime() != nil && commands.NeedsKey(m.runtime(), name) {
 		p, _ := m.runtime().Catalog.Provider(name)
 		m.keys = &keyPrompt{provider: name}
-		m.note(fmt.Sprintf("%s needs an API key (get one at %s)", name, p.SignupURL))
+		note := name + " needs an API key"
+		if p.SignupURL != "" {
+			note += " (get one at " + p.SignupURL + ")"
+		}
+		m.note(note)
 		return nil
 	}
+	return m.switchProvider(name)
+}
+
+// switchProvider switches the session to provider with its default model,
+// or, during onboarding, starts the session with it.
+func (m *model) switchProvider(name string) tea.Cmd {
 	if m.ctrl == nil {
 		return m.startSession(name)
 	}
@@ -305,6 +319,7 @@ func (m *model) startSession(provider string) tea.Cmd {
 		ctrl, err := build(ctx, ap, provider)
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err != nil {
+				m.openProviderPicker("Pick a model provider:")
 				return nil
 			}
 			m.ctrl, m.onboot = ctrl, false

@@ -156,6 +156,9 @@ func (m *model) beginRun() context.Context {
 func (m *model) runEnded(e *runEnd) tea.Cmd {
 	m.stream.endRun()
 	m.running = false
+	if !m.busy {
+		m.status = m.status.workEnded()
+	}
 	m.approval = m.approval.dismiss()
 	if m.cancel != nil {
 		m.cancel()
@@ -193,6 +196,9 @@ func (m *model) runJob(fn func(ctx context.Context) jobDoneMsg) tea.Cmd {
 // when it succeeded, what its command asked of the front end.
 func (m *model) jobDone(msg jobDoneMsg) tea.Cmd {
 	m.busy = false
+	if !m.running {
+		m.status = m.status.workEnded()
+	}
 	if s := strings.TrimRight(msg.out, "\n"); s != "" {
 		m.commit(s)
 	}

@@ -78,6 +78,18 @@ func (s *statusModel) clock() time.Time {
 	return time.Now()
 }
 
+// noteStopping is the note while Esc's stop takes effect.
+const noteStopping = "stopping…"
+
+// workEnded drops the notes that held only while a run or job went on
+// (noteStopping, "busy: …").
+func (s statusModel) workEnded() statusModel {
+	if s.note == noteStopping || strings.HasPrefix(s.note, "busy:") {
+		s.note = ""
+	}
+	return s
+}
+
 // reset forgets the usage, the plan and a wait (/clear).
 func (s statusModel) reset() statusModel {
 	s.tokens, s.cost, s.ctxPct, s.todosAll, s.todosDone = 0, 0, 0, 0, 0

@@ -8,7 +8,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
 )
+
+// unreachableHint follows the error of a model request whose host could
+// not be reached (llm.KindNetwork).
+const unreachableHint = "the provider cannot be reached: check your network, or use /provider to choose another provider (ollama runs models on this machine)"
 
 // streamModel is the conversation's output: the answer being streamed
 // (rendered as markdown on a short debounce, complete blocks committed as
@@ -36,6 +41,7 @@ type streamModel struct {
 
 	printQ     []string // committed output not printed yet (inline)
 	printing   bool     // a print is on its way (printedMsg ends it)
+	prints     int      // the prints done (printedMsg)
 	holdPrints bool     // prints wait for resumePrintsMsg
 	transcript []string // committed output, one line each (fullscreen)
 	scroll     int      // lines the transcript is scrolled back
@@ -62,6 +68,7 @@ func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
 		s.renderText(false)
 	case printedMsg:
 		s.printing = false
+		s.prints++
 	case resumePrintsMsg:
 		s.holdPrints = false
 	case tea.WindowSizeMsg:
@@ -108,6 +115,9 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()
 			s.commit(s.st.paint(s.st.red, "error: "+e.Error.Message))
+			if e.Error.Kind == string(llm.KindNetwork) {
+				s.commit(s.st.paint(s.st.yellow, unreachableHint))
+			}
 		}
 	case agent.EventDone:
 		s.flushReasoning()

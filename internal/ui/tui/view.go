@@ -30,21 +30,61 @@ func (m *model) View() tea.View {
 		v.SetContent(m.tv.View(m.st, m.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.statusLine()))
 		return v
 	}
+	content, cursor := m.frame()
+	if !m.o.Fullscreen {
+		content, cursor = m.hold.apply(content, cursor, m.width)
+		if m.stream.prints%2 == 1 {
+			// A print leaves the terminal's cursor at the frame's top
+			// and Bubble Tea skips an unchanged frame, cursor move
+			// included: an invisible difference after each print puts
+			// the cursor back in the input.
+			content += "\x1b[m"
+		}
+	}
+	v.SetContent(content)
+	v.Cursor = cursor
+	return v
+}
+
+// frame draws the chat's live part (see View) and returns it with the
+// input's cursor (nil when an overlay hides the input).
+func (m *model) frame() (string, *tea.Cursor) {
 	bottom, cursorRow := m.bottom()
-	room := m.height - (strings.Count(bottom, "\n") + 1)
+	rows := m.height
+	if !m.o.Fullscreen {
+		// An inline frame leaves the screen's top row alone: a terminal
+		// (tmux among them) moves the whole screen into its scrollback
+		// when a redraw clears it from the top-left corner.
+		rows--
+	}
+	if lines := strings.Split(bottom, "\n"); len(lines) > rows {
+		bottom = strings.Join(lines[len(lines)-rows:], "\n")
+		cursorRow = -1
+	}
+	room := rows - (strings.Count(bottom, "\n") + 1)
 	top := m.stream.View(m.spinFrame(), room)
 	content := bottom
 	if len(top) > 0 {
 		content = strings.Join(top, "\n") + "\n" + bottom
 	}
-	v.SetContent(content)
 	if cursorRow >= 0 {
 		if c := m.input.Cursor(); c != nil {
 			c.Y += len(top) + cursorRow
-			v.Cursor = c
+			return content, c
 		}
 	}
-	return v
+	return content, nil
+}
+
+// holdFrame plans the next inline frame (see frameHold); the Ralph split
+// view and fullscreen draw on the alternate screen and need no hold.
+func (m *model) holdFrame() tea.Cmd {
+	if m.o.Fullscreen || m.quitting || (m.tv != nil && !m.approval.active()) {
+		m.hold = frameHold{}
+		return nil
+	}
+	content, cursor := m.frame()
+	return m.hold.plan(content, cursor, m.height)
 }
 
 // bottom draws what sits under the live output — an overlay or the

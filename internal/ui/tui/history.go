@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/format"
+)
+
+// historyExchanges is how many of a resumed session's last exchanges (a
+// prompt and all that answered it) the TUI prints when it starts.
+const historyExchanges = 10
+
+// history renders the last historyExchanges exchanges of a resumed
+// conversation for the scrollback: the user's prompts (without attached
+// files), the answers as markdown, and each tool call as one line (✓ or
+// ✗, name, key argument). Reasoning is left out. Earlier messages are
+// counted in a first line.
+func (s *streamModel) history(msgs []llm.Message) []string {
+	start, prompts := 0, 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser && userText(msgs[i]) != "" {
+			start = i
+			if prompts++; prompts == historyExchanges {
+				break
+			}
+		}
+	}
+	failed := map[string]bool{}
+	for _, m := range msgs[start:] {
+		for _, p := range m.Parts {
+			if p.Type == llm.PartToolResult && p.ToolResult != nil {
+				failed[p.ToolResult.CallID] = p.ToolResult.IsError
+			}
+		}
+	}
+	var out []string
+	if start > 0 {
+		out = append(out, s.st.paint(s.st.faint, fmt.Sprintf("… %d earlier messages not shown", start)))
+	}
+	for _, m := range msgs[start:] {
+		switch m.Role {
+		case llm.RoleUser:
+			if t := userText(m); t != "" {
+				out = append(out, renderUser(s.st, t, s.width))
+			}
+		case llm.RoleAssistant:
+			if md := s.md.render(m.Text(), s.width, s.mdStyle); md != "" {
+				out = append(out, md)
+			}
+			for _, c := range m.ToolCalls() {
+				out = append(out, s.historyCall(c, failed[c.ID]))
+			}
+		}
+	}
+	return out
+}
+
+// historyCall draws a past tool call as one line.
+func (s *streamModel) historyCall(c llm.ToolCall, failed bool) string {
+	icon := s.st.paint(s.st.green, "✓")
+	if failed {
+		icon = s.st.paint(s.st.red, "✗")
+	}
+	arg := format.ArgSummary(c.Arguments)
+	if cmd := commandOf(c.Arguments); cmd != "" {
+		arg = "$ " + format.FirstLine(cmd, 200)
+	}
+	return truncateLine(fmt.Sprintf("%s %s %s", icon, s.st.paint(s.st.bold, c.Name), arg), s.width)
+}
+
+// userText is what the user typed in a user message: its last text part
+// (earlier ones are queued shell output) without the attached files.
+func userText(m llm.Message) string {
+	for i := len(m.Parts) - 1; i >= 0; i-- {
+		if p := m.Parts[i]; p.Type == llm.PartText {
+			t, _, _ := strings.Cut(p.Text, "\n\n<file path=")
+			return strings.TrimSpace(t)
+		}
+	}
+	return ""
+}
