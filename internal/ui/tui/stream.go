@@ -12,7 +12,8 @@ import (
 )
 
 // unreachableHint follows the error of a model request whose host could
-// not be reached (llm.KindNetwork).
+// not be reached (llm.KindUnreachable) or whose connection failed
+// (llm.KindNetwork).
 const unreachableHint = "the provider cannot be reached: check your network, or use /provider to choose another provider (ollama runs models on this machine)"
 
 // streamModel is the conversation's output: the answer being streamed
@@ -115,7 +116,7 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()
 			s.commit(s.st.paint(s.st.red, "error: "+e.Error.Message))
-			if e.Error.Kind == string(llm.KindNetwork) {
+			if k := llm.ErrorKind(e.Error.Kind); k == llm.KindUnreachable || k == llm.KindNetwork {
 				s.commit(s.st.paint(s.st.yellow, unreachableHint))
 			}
 		}
