@@ -12,11 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/notify"
 )
 
 // REPL is the line mode's read-eval-print loop. Lines are read from In by
@@ -27,6 +29,14 @@ type REPL struct {
 	// Workspace is used to preview file changes in approvals when the
 	// engine sends no diff ("" for none).
 	Workspace string
+	// Terminal reports whether the output is a terminal: with notify =
+	// "auto" only a terminal is rung (see package notify). New sets it.
+	Terminal bool
+	// NotifyAfter is the shortest run whose end rings the terminal (0:
+	// notify.DefaultAfter).
+	NotifyAfter time.Duration
+
+	ctrl  *commands.Controller // the session Run drives
 
 	in    *bufio.Reader
 	lines chan lineOrErr
@@ -40,7 +50,35 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in)}
+	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out)}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ring writes the notification n chooses (seq) to the output, when the
+// notify setting asks for one here: with "auto", only on a terminal.
+func (r *REPL) ring(seq func(notify.Notifier) string) {
+	if r.ctrl == nil {
+		return
+	}
+	rt := r.ctrl.Runtime()
+	n := notify.Notifier{Mode: rt.Config.Notify, Getenv: rt.Getenv, After: r.NotifyAfter}
+	if (n.Mode == notify.ModeAuto || n.Mode == "") && !r.Terminal {
+		return
+	}
+	if s := seq(n); s != "" {
+		r.Printer.mu.Lock()
+		defer r.Printer.mu.Unlock()
+		fmt.Fprint(r.Printer.Out, s)
+	}
 }
 
 // Approver returns the approver that asks on this REPL's input.
@@ -50,6 +88,7 @@ func (r *REPL) Approver() agent.Approver { return &replApprover{r: r} }
 type replApprover struct{ r *REPL }
 
 func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
+	a.r.ring(func(n notify.Notifier) string { return n.Approval(req.Tool) })
 	ap := &Approver{ReadLine: a.r.readLine, Printer: a.r.Printer}
 	return ap.Approve(ctx, req)
 }
@@ -106,7 +145,7 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 	defer signal.Stop(sigs)
 	out := r.Printer.Out
 	interrupted := false
-	r.Workspace = ctrl.Runtime().Workspace
+	r.Workspace, r.ctrl = ctrl.Runtime().Workspace, ctrl
 	for {
 		fmt.Fprint(out, r.Prompt)
 		var l lineOrErr
@@ -351,8 +390,12 @@ func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p comma
 		case <-done:
 		}
 	}()
+	started := time.Now()
 	d, err := ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
 	close(done)
+	if rctx.Err() == nil {
+		r.ring(func(n notify.Notifier) string { return n.TurnEnded(time.Since(started)) })
+	}
 	if after != nil {
 		defer func() { fmt.Fprintln(r.Printer.Out, after(rctx, d, err)) }()
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/notify"
 )
 
 // Timing of the UI: the markdown debounce, the spinner frame, the window
@@ -309,6 +310,7 @@ func (m *model) item(it item) tea.Cmd {
 	case it.ask != nil:
 		m.approval = m.approval.open(it.ask)
 		m.stream.flushText()
+		return ring(m.notifier().Approval(it.ask.req.Tool))
 	case it.end != nil:
 		return m.runEnded(it.end)
 	case it.ev != nil:
@@ -450,4 +452,22 @@ func (m *model) runtime() *app.Runtime {
 		return m.ctrl.Runtime()
 	}
 	return m.base
+}
+
+// notifier rings the terminal as the current configuration's notify
+// setting says.
+func (m *model) notifier() notify.Notifier {
+	n := notify.Notifier{Getenv: m.o.Getenv, After: m.o.NotifyAfter}
+	if rt := m.runtime(); rt != nil && rt.Config != nil {
+		n.Mode = rt.Config.Notify
+	}
+	return n
+}
+
+// ring writes a notification sequence to the terminal (nil for "").
+func ring(seq string) tea.Cmd {
+	if seq == "" {
+		return nil
+	}
+	return tea.Raw(seq)
 }

@@ -156,6 +156,10 @@ func (m *model) beginRun() context.Context {
 func (m *model) runEnded(e *runEnd) tea.Cmd {
 	m.stream.endRun()
 	m.running = false
+	var cmds []tea.Cmd
+	if !m.stopped && !errors.Is(e.err, context.Canceled) {
+		cmds = append(cmds, ring(m.notifier().TurnEnded(time.Since(m.runStart))))
+	}
 	m.approval = m.approval.dismiss()
 	if m.cancel != nil {
 		m.cancel()
@@ -170,7 +174,6 @@ func (m *model) runEnded(e *runEnd) tea.Cmd {
 		m.commit(m.st.paint(m.st.yellow, fmt.Sprintf("stopped after %d model responses (max_tool_turns); send \"continue\" to go on", e.done.Turns)))
 	}
 	m.stopped = false
-	var cmds []tea.Cmd
 	if e.then != nil {
 		cmds = append(cmds, e.then(m))
 	}
