@@ -36,7 +36,7 @@ type REPL struct {
 	// notify.DefaultAfter).
 	NotifyAfter time.Duration
 
-	ctrl  *commands.Controller // the session Run drives
+	ctrl *commands.Controller // the session Run drives
 
 	in    *bufio.Reader
 	lines chan lineOrErr

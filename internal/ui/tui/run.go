@@ -29,15 +29,15 @@ type BuildFunc func(ctx context.Context, ap agent.Approver, provider string) (*c
 // set them). NotifyAfter is the shortest run whose end rings the terminal
 // (0: notify.DefaultAfter; tests shorten it); the config key notify says how.
 type Options struct {
-	In         io.Reader
-	Out        io.Writer
-	Color      bool
-	Fullscreen bool
-	Version    string
-	Base       *app.Runtime
-	Build      BuildFunc
-	Table      commands.Table
-	Getenv     func(string) string
+	In          io.Reader
+	Out         io.Writer
+	Color       bool
+	Fullscreen  bool
+	Version     string
+	Base        *app.Runtime
+	Build       BuildFunc
+	Table       commands.Table
+	Getenv      func(string) string
 	Width       int
 	Height      int
 	NotifyAfter time.Duration
