@@ -127,7 +127,8 @@ type model struct {
 	stopped       bool // Esc stopped the run
 	runStart      time.Time
 	cancel        context.CancelFunc
-	pendingMod    string // the permission mode to set when the run ends
+	pendingMod    string   // the permission mode to set when the run ends
+	queued        []string // messages sent while busy, in order (see pending.go)
 	lastCtrlC     time.Time
 	spin          int  // the spinner's frame counter
 	spinOn        bool // a spinTickMsg is on its way
@@ -181,7 +182,7 @@ func (m *model) Init() tea.Cmd {
 // Update handles one message (route), then keeps the spinner going while
 // something works and prints the output committed meanwhile.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmds := []tea.Cmd{m.route(msg)}
+	cmds := []tea.Cmd{m.route(msg), m.sendQueued()}
 	if m.working() && !m.spinOn {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
@@ -356,11 +357,17 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// chatKey handles the chat's own keys (Esc stops the run unless it closes
-// the completion menu); the rest go to the input.
+// chatKey handles the chat's own keys (Esc takes queued messages back
+// into the input, else stops the run, unless it closes the completion
+// menu); the rest go to the input.
 func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
+		if len(m.queued) > 0 && !m.input.menuOpen() {
+			m.unqueue()
+			m.note("queued messages back in the input · Esc again stops the run")
+			return nil
+		}
 		if !m.input.menuOpen() {
 			m.stop()
 			return nil
