@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -36,11 +37,23 @@ type REPL struct {
 	// notify.DefaultAfter).
 	NotifyAfter time.Duration
 
+	// TypeAhead queues lines typed while a run goes on (see typeahead.go);
+	// New sets it when the input is a terminal.
+	TypeAhead bool
+
 	ctrl *commands.Controller // the session Run drives
 
 	in    *bufio.Reader
 	lines chan lineOrErr
 	once  sync.Once
+
+	// Type-ahead: routing is true while a run's await owns the input;
+	// approvals then ask it for a line on asks. queued and inputDone are
+	// used by Run's goroutine only.
+	routing   atomic.Bool
+	asks      chan chan lineOrErr
+	queued    []string
+	inputDone bool
 }
 
 type lineOrErr struct {
@@ -50,7 +63,8 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out)}
+	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
+		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr)}
 }
 
 // isTerminal reports whether w is a terminal (a character device).
@@ -96,6 +110,9 @@ func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (age
 // readLine returns the next input line, io.EOF at the end of input, or
 // ctx's error.
 func (r *REPL) readLine(ctx context.Context) (string, error) {
+	if l, ok := r.askLine(ctx); ok {
+		return l.line, l.err
+	}
 	select {
 	case <-ctx.Done():
 		return "", ctx.Err()
@@ -147,6 +164,12 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 	interrupted := false
 	r.Workspace, r.ctrl = ctrl.Runtime().Workspace, ctrl
 	for {
+		if line, ok := r.nextQueued(); ok {
+			if r.dispatch(ctx, ctrl, table, line, sigs) {
+				return nil
+			}
+			continue
+		}
 		fmt.Fprint(out, r.Prompt)
 		var l lineOrErr
 		var ok bool
@@ -168,28 +191,34 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 			return nil
 		}
 		interrupted = false
-		line := strings.TrimSpace(l.line)
-		switch {
-		case line == "":
-			continue
-		case strings.HasPrefix(line, "/"):
-			quit, err := r.command(ctx, ctrl, table, line, sigs)
-			if err != nil {
-				fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
-			}
-			if quit {
-				return nil
-			}
-		case strings.HasPrefix(line, "!"):
-			r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
-		default:
-			p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
-			if len(p.Attached) > 0 {
-				fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
-			}
-			r.runOnce(ctx, ctrl, p, sigs)
+		if r.dispatch(ctx, ctrl, table, strings.TrimSpace(l.line), sigs) {
+			return nil
 		}
 	}
+}
+
+// dispatch runs one input line: a command, a !command or a prompt. It
+// reports whether the line quits.
+func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) bool {
+	out := r.Printer.Out
+	switch {
+	case line == "":
+	case strings.HasPrefix(line, "/"):
+		quit, err := r.command(ctx, ctrl, table, line, sigs)
+		if err != nil {
+			fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
+		}
+		return quit
+	case strings.HasPrefix(line, "!"):
+		r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
+	default:
+		p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
+		if len(p.Attached) > 0 {
+			fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
+		}
+		r.runOnce(ctx, ctrl, p, sigs)
+	}
+	return false
 }
 
 // command runs a slash command and what its outcome asks for.
@@ -383,17 +412,16 @@ func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p comma
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-done:
-		}
-	}()
+	var d *agent.DoneInfo
+	var err error
 	started := time.Now()
-	d, err := ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
-	close(done)
-	if rctx.Err() == nil {
+	r.routing.Store(r.TypeAhead && !r.inputDone)
+	go func() {
+		defer close(done)
+		d, err = ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
+	}()
+	r.await(done, cancel, sigs)
+	if rctx.Err() == nil && len(r.queued) == 0 {
 		r.ring(func(n notify.Notifier) string { return n.TurnEnded(time.Since(started)) })
 	}
 	if after != nil {
