@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
@@ -63,7 +65,17 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
+	p := &Printer{Out: out, Color: color}
+	if f, ok := out.(*os.File); ok && isTerminal(out) {
+		p.Width = func() int {
+			w, _, err := term.GetSize(f.Fd())
+			if err != nil {
+				return 0
+			}
+			return w
+		}
+	}
+	return &REPL{Printer: p, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
 		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr)}
 }
 
@@ -224,7 +236,11 @@ func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table co
 // command runs a slash command and what its outcome asks for.
 func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) (bool, error) {
 	out := r.Printer.Out
-	o, err := table.Exec(ctx, ctrl, line, out)
+	ww := &wrapWriter{out: out, width: r.Printer.width()}
+	o, err := table.Exec(ctx, ctrl, line, ww)
+	if ferr := ww.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return false, err
 	}
@@ -396,7 +412,7 @@ func (r *REPL) shell(ctx context.Context, ctrl *commands.Controller, command str
 	if res.Err != nil {
 		status = res.Err.Error()
 	}
-	fmt.Fprintf(out, "%s %s · you ran this yourself (no permission check); the output goes to the model with your next message\n", mark, status)
+	r.Printer.Line(fmt.Sprintf("%s %s · you ran this yourself (no permission check); the output goes to the model with your next message", mark, status))
 	ctrl.AddContext(res.ContextText())
 }
 

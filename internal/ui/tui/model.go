@@ -174,7 +174,7 @@ func (m *model) Init() tea.Cmd {
 		if n := len(m.ctrl.Session().Messages); n > 0 {
 			m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, n)))
 		}
-		cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
+		cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized))
 	}
 	return tea.Batch(cmds...)
 }
@@ -187,7 +187,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized))
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
