@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"io"
 	"testing"
 	"time"
@@ -28,11 +29,15 @@ func TestApprovalRingsTheTerminal(t *testing.T) {
 	h.tm.Send(enter())
 	h.waitFor(t, "\x1b]9;aidex: approval needed: write_file\a")
 	h.tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
-	h.waitFor(t, "written")
+	var seen []byte
+	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
+		seen = b
+		return bytes.Contains(b, []byte("written"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	require.NoError(t, h.tm.Quit())
-	out, err := io.ReadAll(h.tm.FinalOutput(t, teatest.WithFinalTimeout(5*time.Second)))
+	rest, err := io.ReadAll(h.tm.FinalOutput(t, teatest.WithFinalTimeout(5*time.Second)))
 	require.NoError(t, err)
-	require.NotContains(t, string(out), "finished after", "a run shorter than NotifyAfter ends silently")
+	require.NotContains(t, string(seen)+string(rest), "finished after", "a run shorter than NotifyAfter ends silently")
 }
 
 func TestLongRunEndRingsTheTerminal(t *testing.T) {
