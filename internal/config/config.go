@@ -57,6 +57,7 @@ type Config struct {
 	Confine                bool     `toml:"confine"`                  // confine file tools to the workspace [true]
 	AllowedDirs            []string `toml:"allowed_dirs"`             // extra directories (absolute)
 	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
+	Notify                 string   `toml:"notify"`                   // auto|bell|osc|off: ring the terminal when aidex needs the user [auto]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
@@ -142,6 +143,7 @@ func Defaults() *Config {
 		CompactionThreshold:    0.85,
 		MaxBackgroundProcesses: 5,
 		PermissionMode:         "ask",
+		Notify:                 "auto",
 		Confine:                true,
 		Tools:                  Tools{Profile: "standard"},
 		Providers:              map[string]ProviderConfig{},

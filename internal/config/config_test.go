@@ -78,6 +78,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, 5, cfg.MaxBackgroundProcesses)
 	require.False(t, cfg.WebFetchAllowPrivate)
 	require.Equal(t, "ask", cfg.PermissionMode)
+	require.Equal(t, "auto", cfg.Notify)
 	require.True(t, cfg.Confine)
 	require.Equal(t, "standard", cfg.Tools.Profile)
 	require.Equal(t, e.ws, cfg.Workspace)
@@ -192,6 +193,7 @@ func TestStrictErrors(t *testing.T) {
 		{"scalar for table", "tools = 5\n", 1, `"tools" must be a table`},
 		{"bad enum", "\n\nreasoning_effort = \"extreme\"\n", 3, "reasoning_effort must be one of minimal, low, medium, high"},
 		{"bad permission mode", "permission_mode = \"god\"\n", 1, "permission_mode must be one of plan, ask, auto-edit, yolo"},
+		{"bad notify", "notify = \"loud\"\n", 1, "notify must be one of auto, bell, osc, off, not \"loud\""},
 		{"threshold zero", "compaction_threshold = 0\n", 1, "compaction_threshold must be in (0, 1]"},
 		{"threshold above one", "compaction_threshold = 1.5\n", 1, "compaction_threshold must be in (0, 1]"},
 		{"temperature range", "temperature = 3\n", 1, "temperature must be between 0 and 2"},

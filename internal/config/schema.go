@@ -191,6 +191,8 @@ func enumOf(name string) []string {
 		return []string{"minimal", "low", "medium", "high"}
 	case "permission_mode":
 		return []string{"plan", "ask", "auto-edit", "yolo"}
+	case "notify":
+		return []string{"auto", "bell", "osc", "off"}
 	case "tools.profile":
 		return []string{"standard", "full", "readonly"}
 	case "providers.*.type":

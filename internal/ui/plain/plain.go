@@ -8,6 +8,7 @@
 package plain
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -31,6 +32,9 @@ type Printer struct {
 	// one dimmed "waiting for PROVIDER/MODEL — reading ~N tokens…" line is
 	// printed (0: 3 s; negative: at once, for every request).
 	WaitNotice time.Duration
+	// Width is the terminal's width in cells, at which Line wraps its
+	// notices (nil, or a result <= 0: no wrapping).
+	Width func() int
 
 	mu       sync.Mutex
 	midLine  bool // text was printed without a final newline
@@ -268,11 +272,55 @@ func alwaysText(rule string) string {
 	return "[s]ession and [a]lways allow " + rule
 }
 
-// Line prints s on a line of its own (ending streamed text first).
+// Line prints s on a line of its own (ending streamed text first),
+// wrapped at Width.
 func (p *Printer) Line(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.endReasoning()
 	p.newline()
-	fmt.Fprintln(p.Out, s)
+	fmt.Fprintln(p.Out, format.Wrap(s, p.width()))
+}
+
+// width is the terminal's width, 0 when unknown.
+func (p *Printer) width() int {
+	if p.Width == nil {
+		return 0
+	}
+	return p.Width()
+}
+
+// wrapWriter writes to out the complete lines written to it, wrapped at
+// width (format.Wrap); Flush writes the rest.
+type wrapWriter struct {
+	out   io.Writer
+	width int
+	buf   []byte
+}
+
+func (w *wrapWriter) Write(b []byte) (int, error) {
+	w.buf = append(w.buf, b...)
+	i := bytes.LastIndexByte(w.buf, '\n')
+	if i < 0 {
+		return len(b), nil
+	}
+	text := format.Wrap(string(w.buf[:i+1]), w.width)
+	w.buf = append(w.buf[:0], w.buf[i+1:]...)
+	if _, err := io.WriteString(w.out, text); err != nil {
+		return 0, fmt.Errorf("write: %w", err)
+	}
+	return len(b), nil
+}
+
+// Flush writes what is left of an unfinished line.
+func (w *wrapWriter) Flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	_, err := w.out.Write(w.buf)
+	w.buf = nil
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
 }

@@ -37,9 +37,21 @@ func (s *syncBuffer) String() string {
 // returns its output and the controller.
 func runREPL(t *testing.T, input string, turns ...llmtest.Turn) (string, *commands.Controller) {
 	t.Helper()
+	return runREPLWith(t, input, nil, turns...)
+}
+
+// runREPLWith is runREPL with setup applied to the REPL and the
+// environment before the session starts.
+func runREPLWith(t *testing.T, input string, setup func(r *REPL, env map[string]string), turns ...llmtest.Turn) (string, *commands.Controller) {
+	t.Helper()
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, ""))
 	ws, env := home.WS, home.Env
+	var out syncBuffer
+	r := New(strings.NewReader(input), &out, false)
+	if setup != nil {
+		setup(r, env)
+	}
 	ctx := context.Background()
 	opts := app.Options{Workspace: ws, Flags: map[string]string{}, Getenv: func(k string) string { return env[k] }}
 	svc, err := app.Start(ctx, app.StartOptions{Options: opts})
@@ -47,8 +59,6 @@ func runREPL(t *testing.T, input string, turns ...llmtest.Turn) (string, *comman
 	t.Cleanup(func() { svc.Close() })
 	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)
-	var out syncBuffer
-	r := New(strings.NewReader(input), &out, false)
 	ctrl, err := commands.New(ctx, commands.Config{Service: svc, Session: sess, Approver: r.Approver()})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)

@@ -12,11 +12,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/notify"
 )
 
 // REPL is the line mode's read-eval-print loop. Lines are read from In by
@@ -27,10 +32,30 @@ type REPL struct {
 	// Workspace is used to preview file changes in approvals when the
 	// engine sends no diff ("" for none).
 	Workspace string
+	// Terminal reports whether the output is a terminal: with notify =
+	// "auto" only a terminal is rung (see package notify). New sets it.
+	Terminal bool
+	// NotifyAfter is the shortest run whose end rings the terminal (0:
+	// notify.DefaultAfter).
+	NotifyAfter time.Duration
+
+	// TypeAhead queues lines typed while a run goes on (see typeahead.go);
+	// New sets it when the input is a terminal.
+	TypeAhead bool
+
+	ctrl *commands.Controller // the session Run drives
 
 	in    *bufio.Reader
 	lines chan lineOrErr
 	once  sync.Once
+
+	// Type-ahead: routing is true while a run's await owns the input;
+	// approvals then ask it for a line on asks. queued and inputDone are
+	// used by Run's goroutine only.
+	routing   atomic.Bool
+	asks      chan chan lineOrErr
+	queued    []string
+	inputDone bool
 }
 
 type lineOrErr struct {
@@ -40,7 +65,46 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	return &REPL{Printer: &Printer{Out: out, Color: color}, Prompt: "> ", in: bufio.NewReader(in)}
+	p := &Printer{Out: out, Color: color}
+	if f, ok := out.(*os.File); ok && isTerminal(out) {
+		p.Width = func() int {
+			w, _, err := term.GetSize(f.Fd())
+			if err != nil {
+				return 0
+			}
+			return w
+		}
+	}
+	return &REPL{Printer: p, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
+		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr)}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ring writes the notification n chooses (seq) to the output, when the
+// notify setting asks for one here: with "auto", only on a terminal.
+func (r *REPL) ring(seq func(notify.Notifier) string) {
+	if r.ctrl == nil {
+		return
+	}
+	rt := r.ctrl.Runtime()
+	n := notify.Notifier{Mode: rt.Config.Notify, Getenv: rt.Getenv, After: r.NotifyAfter}
+	if (n.Mode == notify.ModeAuto || n.Mode == "") && !r.Terminal {
+		return
+	}
+	if s := seq(n); s != "" {
+		r.Printer.mu.Lock()
+		defer r.Printer.mu.Unlock()
+		fmt.Fprint(r.Printer.Out, s)
+	}
 }
 
 // Approver returns the approver that asks on this REPL's input.
@@ -50,6 +114,7 @@ func (r *REPL) Approver() agent.Approver { return &replApprover{r: r} }
 type replApprover struct{ r *REPL }
 
 func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
+	a.r.ring(func(n notify.Notifier) string { return n.Approval(req.Tool) })
 	ap := &Approver{ReadLine: a.r.readLine, Printer: a.r.Printer}
 	return ap.Approve(ctx, req)
 }
@@ -57,6 +122,9 @@ func (a *replApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (age
 // readLine returns the next input line, io.EOF at the end of input, or
 // ctx's error.
 func (r *REPL) readLine(ctx context.Context) (string, error) {
+	if l, ok := r.askLine(ctx); ok {
+		return l.line, l.err
+	}
 	select {
 	case <-ctx.Done():
 		return "", ctx.Err()
@@ -106,8 +174,14 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 	defer signal.Stop(sigs)
 	out := r.Printer.Out
 	interrupted := false
-	r.Workspace = ctrl.Runtime().Workspace
+	r.Workspace, r.ctrl = ctrl.Runtime().Workspace, ctrl
 	for {
+		if line, ok := r.nextQueued(); ok {
+			if r.dispatch(ctx, ctrl, table, line, sigs) {
+				return nil
+			}
+			continue
+		}
 		fmt.Fprint(out, r.Prompt)
 		var l lineOrErr
 		var ok bool
@@ -129,34 +203,44 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 			return nil
 		}
 		interrupted = false
-		line := strings.TrimSpace(l.line)
-		switch {
-		case line == "":
-			continue
-		case strings.HasPrefix(line, "/"):
-			quit, err := r.command(ctx, ctrl, table, line, sigs)
-			if err != nil {
-				fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
-			}
-			if quit {
-				return nil
-			}
-		case strings.HasPrefix(line, "!"):
-			r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
-		default:
-			p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
-			if len(p.Attached) > 0 {
-				fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
-			}
-			r.runOnce(ctx, ctrl, p, sigs)
+		if r.dispatch(ctx, ctrl, table, strings.TrimSpace(l.line), sigs) {
+			return nil
 		}
 	}
+}
+
+// dispatch runs one input line: a command, a !command or a prompt. It
+// reports whether the line quits.
+func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) bool {
+	out := r.Printer.Out
+	switch {
+	case line == "":
+	case strings.HasPrefix(line, "/"):
+		quit, err := r.command(ctx, ctrl, table, line, sigs)
+		if err != nil {
+			fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
+		}
+		return quit
+	case strings.HasPrefix(line, "!"):
+		r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
+	default:
+		p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
+		if len(p.Attached) > 0 {
+			fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
+		}
+		r.runOnce(ctx, ctrl, p, sigs)
+	}
+	return false
 }
 
 // command runs a slash command and what its outcome asks for.
 func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) (bool, error) {
 	out := r.Printer.Out
-	o, err := table.Exec(ctx, ctrl, line, out)
+	ww := &wrapWriter{out: out, width: r.Printer.width()}
+	o, err := table.Exec(ctx, ctrl, line, ww)
+	if ferr := ww.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return false, err
 	}
@@ -328,7 +412,7 @@ func (r *REPL) shell(ctx context.Context, ctrl *commands.Controller, command str
 	if res.Err != nil {
 		status = res.Err.Error()
 	}
-	fmt.Fprintf(out, "%s %s · you ran this yourself (no permission check); the output goes to the model with your next message\n", mark, status)
+	r.Printer.Line(fmt.Sprintf("%s %s · you ran this yourself (no permission check); the output goes to the model with your next message", mark, status))
 	ctrl.AddContext(res.ContextText())
 }
 
@@ -344,15 +428,18 @@ func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p comma
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
+	var d *agent.DoneInfo
+	var err error
+	started := time.Now()
+	r.routing.Store(r.TypeAhead && !r.inputDone)
 	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-done:
-		}
+		defer close(done)
+		d, err = ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
 	}()
-	d, err := ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)
-	close(done)
+	r.await(done, cancel, sigs)
+	if rctx.Err() == nil && len(r.queued) == 0 {
+		r.ring(func(n notify.Notifier) string { return n.TurnEnded(time.Since(started)) })
+	}
 	if after != nil {
 		defer func() { fmt.Fprintln(r.Printer.Out, after(rctx, d, err)) }()
 	}

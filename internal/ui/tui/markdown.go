@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	gansi "charm.land/glamour/v2/ansi"
+	gstyles "charm.land/glamour/v2/styles"
 )
 
 // mdRenderer renders markdown with glamour at one width and style; it is
@@ -24,7 +26,11 @@ func (m *mdRenderer) render(md string, width int, style string) string {
 		width = 20
 	}
 	if m.r == nil || m.width != width || m.style != style {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width-2))
+		styleOpt := glamour.WithStandardStyle(style)
+		if style == "notty" {
+			styleOpt = glamour.WithStyles(noColorStyle())
+		}
+		r, err := glamour.NewTermRenderer(styleOpt, glamour.WithWordWrap(width-2))
 		if err != nil {
 			return md
 		}
@@ -35,6 +41,20 @@ func (m *mdRenderer) render(md string, width int, style string) string {
 		return md
 	}
 	return trimBlankLines(out)
+}
+
+// noColorStyle is the markdown style without colours (NO_COLOR):
+// glamour's ASCII style, with emphasis, strong text, strikethrough and
+// headings shown as italic, bold and crossed-out text (attributes, not
+// colours) instead of the raw **markers** that style prints.
+func noColorStyle() gansi.StyleConfig {
+	c := gstyles.ASCIIStyleConfig
+	on := true
+	c.Strong = gansi.StylePrimitive{Bold: &on}
+	c.Emph = gansi.StylePrimitive{Italic: &on}
+	c.Strikethrough = gansi.StylePrimitive{CrossedOut: &on}
+	c.Heading.Bold = &on
+	return c
 }
 
 // trimBlankLines drops blank (whitespace-only) lines at both ends and

@@ -11,6 +11,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/notify"
 )
 
 // Timing of the UI: the markdown debounce, the spinner frame, the window
@@ -126,7 +127,8 @@ type model struct {
 	stopped       bool // Esc stopped the run
 	runStart      time.Time
 	cancel        context.CancelFunc
-	pendingMod    string // the permission mode to set when the run ends
+	pendingMod    string   // the permission mode to set when the run ends
+	queued        []string // messages sent while busy, in order (see pending.go)
 	lastCtrlC     time.Time
 	spin          int  // the spinner's frame counter
 	spinOn        bool // a spinTickMsg is on its way
@@ -172,19 +174,19 @@ func (m *model) Init() tea.Cmd {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil))
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized))
 	return tea.Batch(cmds...)
 }
 
 // Update handles one message (route), then keeps the spinner going while
 // something works and prints the output committed meanwhile.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmds := []tea.Cmd{m.route(msg)}
+	cmds := []tea.Cmd{m.route(msg), m.sendQueued()}
 	if m.working() && !m.spinOn {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil), m.holdFrame())
+	cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized), m.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -346,6 +348,7 @@ func (m *model) item(it item) tea.Cmd {
 	case it.ask != nil:
 		m.approval = m.approval.open(it.ask)
 		m.stream.flushText()
+		return ring(m.notifier().Approval(it.ask.req.Tool))
 	case it.end != nil:
 		return m.runEnded(it.end)
 	case it.ev != nil:
@@ -391,11 +394,17 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// chatKey handles the chat's own keys (Esc stops the run unless it closes
-// the completion menu); the rest go to the input.
+// chatKey handles the chat's own keys (Esc takes queued messages back
+// into the input, else stops the run, unless it closes the completion
+// menu); the rest go to the input.
 func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
+		if len(m.queued) > 0 && !m.input.menuOpen() {
+			m.unqueue()
+			m.note("queued messages back in the input · Esc again stops the run")
+			return nil
+		}
 		if !m.input.menuOpen() {
 			m.stop()
 			return nil
@@ -487,4 +496,22 @@ func (m *model) runtime() *app.Runtime {
 		return m.ctrl.Runtime()
 	}
 	return m.base
+}
+
+// notifier rings the terminal as the current configuration's notify
+// setting says.
+func (m *model) notifier() notify.Notifier {
+	n := notify.Notifier{Getenv: m.o.Getenv, After: m.o.NotifyAfter}
+	if rt := m.runtime(); rt != nil && rt.Config != nil {
+		n.Mode = rt.Config.Notify
+	}
+	return n
+}
+
+// ring writes a notification sequence to the terminal (nil for "").
+func ring(seq string) tea.Cmd {
+	if seq == "" {
+		return nil
+	}
+	return tea.Raw(seq)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,19 +26,21 @@ type BuildFunc func(ctx context.Context, ap agent.Approver, provider string) (*c
 // a provider (for onboarding; may be nil when Build succeeds); Table is the
 // slash-command table (nil: commands.Default()); Getenv looks up $EDITOR.
 // Width and Height set the initial size (0: asked from the terminal; tests
-// set them).
+// set them). NotifyAfter is the shortest run whose end rings the terminal
+// (0: notify.DefaultAfter; tests shorten it); the config key notify says how.
 type Options struct {
-	In         io.Reader
-	Out        io.Writer
-	Color      bool
-	Fullscreen bool
-	Version    string
-	Base       *app.Runtime
-	Build      BuildFunc
-	Table      commands.Table
-	Getenv     func(string) string
-	Width      int
-	Height     int
+	In          io.Reader
+	Out         io.Writer
+	Color       bool
+	Fullscreen  bool
+	Version     string
+	Base        *app.Runtime
+	Build       BuildFunc
+	Table       commands.Table
+	Getenv      func(string) string
+	Width       int
+	Height      int
+	NotifyAfter time.Duration
 	// Prompt is a first message, sent as soon as the UI knows its size
 	// (`aidex "PROMPT"` on a terminal); while onboarding asks for a
 	// provider it waits in the input instead.

@@ -16,30 +16,37 @@ import (
 )
 
 // keysHelp is printed by /help after the commands.
-const keysHelp = `keys: Enter send · Shift+Enter/Alt+Enter/Ctrl+J newline · Up/Down history · Tab complete
-      Esc stop the model (keeps the partial answer) / deny an approval · Ctrl+C clear input, twice quit
+const keysHelp = `keys: Enter send (while the model works: queue, sent when it ends) · Shift+Enter/Alt+Enter/Ctrl+J newline
+      Up/Down history · Tab complete · Ctrl+C clear input, twice quit
+      Esc take queued messages back into the input; else stop the model (keeps the partial answer) / deny an approval
       Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning
       @path attach a file · !command run a shell command yourself (output goes to the conversation)
       /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
 
-// send handles Enter: a slash command, a !command, or a prompt.
+// send handles Enter: the input is submitted, or queued while a run or
+// job goes on (sent in order when it ends, see sendQueued).
 func (m *model) send() tea.Cmd {
 	text := m.expandPastes(m.input.Value())
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	if m.running || m.busy {
-		m.note("busy: wait for the answer, or press Esc to stop it")
-		return nil
-	}
-	if m.ctrl == nil {
+	if strings.TrimSpace(text) == "" || m.ctrl == nil {
 		return nil
 	}
 	m.input.sent()
-	m.note("")
+	queue := m.running || m.busy
+	if !queue {
+		m.note("")
+	}
 	if err := m.input.hist.Add(text); err != nil {
 		m.note(err.Error())
 	}
+	if queue {
+		m.queued = append(m.queued, text)
+		return nil
+	}
+	return m.submit(text)
+}
+
+// submit runs a message: a slash command, a !command, or a prompt.
+func (m *model) submit(text string) tea.Cmd {
 	trimmed := strings.TrimSpace(text)
 	m.commit(renderUser(m.st, trimmed, m.width))
 	switch {
@@ -159,13 +166,22 @@ func (m *model) runEnded(e *runEnd) tea.Cmd {
 	if !m.busy {
 		m.status = m.status.workEnded()
 	}
+	stopped := m.stopped || errors.Is(e.err, context.Canceled)
+	if len(m.queued) > 0 && (stopped || (e.err != nil && e.done == nil)) {
+		m.unqueue()
+		m.note("the run did not finish; your queued messages are back in the input")
+	}
+	var cmds []tea.Cmd
+	if !stopped && len(m.queued) == 0 {
+		cmds = append(cmds, ring(m.notifier().TurnEnded(time.Since(m.runStart))))
+	}
 	m.approval = m.approval.dismiss()
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
 	}
 	switch {
-	case m.stopped || errors.Is(e.err, context.Canceled):
+	case stopped:
 		m.commit(m.st.paint(m.st.yellow, "■ stopped; the partial answer is kept in the session"))
 	case e.err != nil && e.done == nil:
 		m.commit(m.st.paint(m.st.red, "error: "+e.err.Error()))
@@ -173,7 +189,6 @@ func (m *model) runEnded(e *runEnd) tea.Cmd {
 		m.commit(m.st.paint(m.st.yellow, fmt.Sprintf("stopped after %d model responses (max_tool_turns); send \"continue\" to go on", e.done.Turns)))
 	}
 	m.stopped = false
-	var cmds []tea.Cmd
 	if e.then != nil {
 		cmds = append(cmds, e.then(m))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // unreachableHint follows the error of a model request whose host could
@@ -200,21 +201,22 @@ func (s *streamModel) flushReasoning() {
 // transcript (fullscreen).
 func (s *streamModel) commit(text string) {
 	if s.fullscreen {
-		s.transcript = append(s.transcript, strings.Split(text, "\n")...)
+		s.transcript = append(s.transcript, strings.Split(format.Wrap(text, s.width), "\n")...)
 		return
 	}
 	s.printQ = append(s.printQ, text)
 }
 
 // flushPrints prints queued output above the UI, one batch at a time so
-// the order is kept. While hold is true (the Ralph split view is open, on
-// the alternate screen) or after hold() until resumePrintsMsg, the output
-// waits.
+// the order is kept, wrapped at the terminal's width (help and notices
+// are not wrapped before). While hold is true (the Ralph split view is
+// open, on the alternate screen; the terminal's size is not known yet) or
+// after hold() until resumePrintsMsg, the output waits.
 func (s *streamModel) flushPrints(hold bool) tea.Cmd {
 	if s.printing || len(s.printQ) == 0 || hold || s.holdPrints {
 		return nil
 	}
-	text := strings.Join(s.printQ, "\n")
+	text := format.Wrap(strings.Join(s.printQ, "\n"), s.width)
 	s.printQ = nil
 	s.printing = true
 	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })

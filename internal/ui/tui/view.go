@@ -95,7 +95,8 @@ func (m *model) bottom() (string, int) {
 	if above := m.overlay(); above != "" {
 		return above + "\n" + status, -1
 	}
-	return m.input.View() + status, inputRow
+	queued := m.queuedView()
+	return queued + m.input.View() + status, strings.Count(queued, "\n") + inputRow
 }
 
 // overlay draws the open overlay that replaces the input ("" for none).

@@ -1,0 +1,53 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/ui/format"
+)
+
+// Messages typed while a run or job goes on are queued (model.queued):
+// shown dimmed above the input, sent one after another when the UI is
+// free again (sendQueued), and taken back into the input by Esc
+// (unqueue), after which a second Esc stops the run.
+
+// sendQueued submits the first queued message when nothing runs and no
+// overlay waits for the user.
+func (m *model) sendQueued() tea.Cmd {
+	if len(m.queued) == 0 || m.ctrl == nil || m.running || m.busy || m.approval.active() ||
+		m.keys != nil || m.picker != nil || m.planRes != nil || m.tv != nil || m.quitting {
+		return nil
+	}
+	text := m.queued[0]
+	m.queued = m.queued[1:]
+	m.note("")
+	return m.submit(text)
+}
+
+// unqueue puts the queued messages back into the input, before what is
+// typed there, one a line, for editing.
+func (m *model) unqueue() {
+	text := strings.Join(m.queued, "\n")
+	if cur := m.input.Value(); cur != "" {
+		text += "\n" + cur
+	}
+	m.queued = nil
+	m.input.setValue(text)
+}
+
+// queuedView draws the queued messages, one line each, ending in a
+// newline ("" when none is queued).
+func (m *model) queuedView() string {
+	var b strings.Builder
+	for i, q := range m.queued {
+		line, hint := "queued: "+format.FirstLine(q, m.width), ""
+		if i == len(m.queued)-1 {
+			hint = " · Esc edits"
+		}
+		line = truncateLine(line, m.width-len([]rune(hint))) + hint
+		b.WriteString(m.st.paint(m.st.faint, line) + "\n")
+	}
+	return b.String()
+}
