@@ -70,8 +70,11 @@ func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	// Its own transport: httptest.Server.Close closes the idle connections
 	// of http.DefaultTransport, which can cut a connection this proxy is
-	// about to reuse.
-	tr := &http.Transport{}
+	// about to reuse. No keep-alive either: a POST sent on an idle
+	// connection the scripted server is closing at that moment is not
+	// retried by net/http, and reached aidex as "unexpected EOF" on a
+	// loaded machine.
+	tr := &http.Transport{DisableKeepAlives: true}
 	t.Cleanup(tr.CloseIdleConnections)
 	proxy.Transport = tr
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
