@@ -194,7 +194,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // sendFirst sends Options.Prompt once, or leaves it in the input while
-// there is no session yet (onboarding).
+// there is no session yet (onboarding). It waits until the start-up lines
+// are printed: a prompt sent in the frame that prints them lost some of
+// them under the redrawn frame.
 func (m *model) sendFirst() tea.Cmd {
 	p := m.o.Prompt
 	if p == "" {
@@ -214,10 +216,17 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		first := !m.sized
 		m.resize(msg)
-		if first {
+		if first && (m.ctrl == nil || len(m.stream.printQ) == 0) {
 			return m.sendFirst()
 		}
-	case renderTickMsg, printedMsg, resumePrintsMsg, tea.BackgroundColorMsg:
+	case printedMsg:
+		var cmd tea.Cmd
+		m.stream, cmd = m.stream.Update(msg)
+		if len(m.stream.printQ) == 0 {
+			return tea.Batch(cmd, m.sendFirst())
+		}
+		return cmd
+	case renderTickMsg, resumePrintsMsg, tea.BackgroundColorMsg:
 		var cmd tea.Cmd
 		m.stream, cmd = m.stream.Update(msg)
 		return cmd
