@@ -3,32 +3,30 @@ package tools
 import "strings"
 
 // ShellSyntax reports the shell expansion p seems to expect, or "": a
-// leading "~" ("~/x", "~user/x"), a variable ("$HOME", "${VAR}"), a
-// command substitution ("$(cmd)", "`cmd`"). File tools never expand paths
-// (a "$HOME/x" would be a folder literally named "$HOME" in the workspace),
-// so such a path almost always means the model expected a shell.
+// leading "~" ("~/x", "~user/x"), a command substitution ("$(cmd)",
+// "`cmd`"), a braced variable ("${VAR}"), or an environment variable at
+// the start of a path segment ("$HOME/x", "a/$TMPDIR", "$USER.txt": upper
+// case, as environment variables are named). File tools never expand paths (a "$HOME/x" would
+// be a folder literally named "$HOME" in the workspace), so such a path
+// almost always means the model expected a shell. Names that merely
+// contain "$" are real file names ("routes/$postId.tsx" in Remix,
+// "Outer$Inner.class") and pass.
 func ShellSyntax(p string) string {
 	if strings.HasPrefix(p, "~") {
 		return "~"
 	}
-	if i := strings.IndexByte(p, '`'); i >= 0 {
+	if strings.Contains(p, "`") {
 		return "`"
 	}
-	for i := 0; i+1 < len(p); i++ {
-		if p[i] != '$' {
-			continue
-		}
-		switch c := p[i+1]; {
-		case c == '(':
-			return "$("
-		case c == '{':
-			return "${"
-		case c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
-			j := i + 1
-			for j < len(p) && (p[j] == '_' || p[j] >= 'A' && p[j] <= 'Z' || p[j] >= 'a' && p[j] <= 'z' || p[j] >= '0' && p[j] <= '9') {
-				j++
-			}
-			return p[i:j]
+	if strings.Contains(p, "$(") {
+		return "$("
+	}
+	if strings.Contains(p, "${") {
+		return "${"
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		if v := envVarSegment(seg); v != "" {
+			return v
 		}
 	}
 	return ""
@@ -63,4 +61,22 @@ func (env *Env) shellSyntax(param, p, abs string, ok bool) *Result {
 	r := Failf(CategoryValidation, "%s %q: paths are not shell-expanded; use a path relative to the workspace (%s is taken literally here, and no file by that name exists)",
 		param, TruncateName(p), syn)
 	return &r
+}
+
+// envVarSegment returns the upper-case environment variable seg starts
+// with ("$HOME" of "$HOME", "$USER" of "$USER.txt"), or "": "$" and a name
+// of upper-case letters, digits and "_" not followed by a lower-case letter
+// ("$Post.tsx" is a file name).
+func envVarSegment(seg string) string {
+	if len(seg) < 2 || seg[0] != '$' || seg[1] >= '0' && seg[1] <= '9' {
+		return ""
+	}
+	j := 1
+	for j < len(seg) && (seg[j] == '_' || seg[j] >= 'A' && seg[j] <= 'Z' || seg[j] >= '0' && seg[j] <= '9') {
+		j++
+	}
+	if j == 1 || j < len(seg) && seg[j] >= 'a' && seg[j] <= 'z' {
+		return ""
+	}
+	return seg[:j]
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -54,7 +56,7 @@ func TestShellSyntaxPaths(t *testing.T) {
 		require.Equal(t, "c\n", string(b))
 	}
 	// Ordinary names with '$' or '~' that no shell would expand are fine.
-	for _, p := range []string{"backup.txt~", "price$5.txt", "a/~b/c.txt", "cost$.txt"} {
+	for _, p := range []string{"backup.txt~", "price$5.txt", "a/~b/c.txt", "cost$.txt", "routes/posts.$postId.tsx", "routes/$slug.tsx", "Outer$Inner.java", "$Post.tsx"} {
 		f.OK("write_file", m{"path": p, "content": "x"})
 	}
 }
@@ -62,7 +64,8 @@ func TestShellSyntaxPaths(t *testing.T) {
 func TestShellSyntax(t *testing.T) {
 	for p, want := range map[string]string{
 		"$HOME/x": "$HOME", "${HOME}/x": "${", "~/x": "~", "~": "~", "~user/x": "~", "`id`": "`",
-		"$(id)": "$(", "a/$_x1/b": "$_x1", "a.txt": "", "a~": "", "a/~/b": "", "p$5": "", "$": "", "a$": "", "$.txt": "",
+		"$(id)": "$(", "a/$_X1/b": "$_X1", "a.txt": "", "a~": "", "a/~/b": "", "p$5": "", "$": "", "a$": "", "$.txt": "",
+		"a/$TMPDIR": "$TMPDIR", "routes/$postId.tsx": "", "posts.$postId.tsx": "", "Outer$Inner.java": "", "$HOME.txt": "$HOME", "$1/x": "", "$Post.tsx": "", "$USER.txt": "$USER",
 	} {
 		require.Equal(t, want, tools.ShellSyntax(p), p)
 	}
@@ -70,7 +73,8 @@ func TestShellSyntax(t *testing.T) {
 
 // FuzzShellSyntaxPaths: whatever the path, write_file never creates a file
 // or folder whose name expects a shell ("$HOME", "~", "`...`", "$(...)"),
-// and what ShellSyntax flags is what a shell would expand.
+// and ShellSyntax flags exactly a leading "~", a backtick, "$(", "${" and
+// a path segment that starts with an upper-case variable ("$HOME").
 func FuzzShellSyntaxPaths(f *testing.F) {
 	for _, s := range []string{"$HOME/.bashrc", "~/.ssh/config", "${XDG_CONFIG_HOME}/x", "`id`", "a/$(id)/b", "ok.txt",
 		"a~", "$5", "a/$", "~", "$HOME", "dir/$IFS$9x", "~/../x", "\u202e$HOME"} {
@@ -79,15 +83,9 @@ func FuzzShellSyntaxPaths(f *testing.F) {
 	fx := toolstest.New(f, fileTools()...)
 	f.Fuzz(func(t *testing.T, p string) {
 		syn := tools.ShellSyntax(p)
-		expands := len(p) > 0 && p[0] == '~'
-		for i := 0; i+1 < len(p); i++ {
-			c := p[i+1]
-			if p[i] == '$' && (c == '(' || c == '{' || c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
-				expands = true
-			}
-		}
-		for i := 0; i < len(p); i++ {
-			expands = expands || p[i] == '`'
+		expands := strings.HasPrefix(p, "~") || strings.ContainsAny(p, "`") || strings.Contains(p, "$(") || strings.Contains(p, "${")
+		for _, seg := range strings.Split(p, "/") {
+			expands = expands || envSegment.MatchString(seg)
 		}
 		if (syn != "") != expands {
 			t.Fatalf("ShellSyntax(%q) = %q, a shell would expand it: %v", p, syn, expands)
@@ -98,6 +96,9 @@ func FuzzShellSyntaxPaths(f *testing.F) {
 		}
 	})
 }
+
+// envSegment is a path segment that starts with an environment variable.
+var envSegment = regexp.MustCompile(`^\$[A-Z_][A-Z0-9_]*([^a-zA-Z0-9_]|$)`)
 
 func mustJSON(t *testing.T, v any) json.RawMessage {
 	b, err := json.Marshal(v)
