@@ -26,6 +26,7 @@ func TestE2EQueuedMessages(t *testing.T) {
 	e.typeLine("add the tests")
 	e.typeLine("and the docs")
 	e.waitFor("queued: add the tests", "queued: and the docs · Esc edits")
+	require.Contains(t, e.statusLine(), "Esc edits the queue", "with messages queued, Esc does not stop the run")
 	e.keys("Escape")
 	s := e.waitFor("queued messages back in the input")
 	require.NotContains(t, s, "queued: add the tests", "the queued lines are gone from the screen")
@@ -38,4 +39,6 @@ func TestE2EQueuedMessages(t *testing.T) {
 	reqs := script.Requests()
 	require.Len(t, reqs, 3)
 	require.Contains(t, string(reqs[2]), `add the tests\nand the docs`, "the edited queue is sent as one message")
+	e.poll("the runs' end", func() bool { return !strings.Contains(e.statusLine(), "Esc") })
+	require.NotContains(t, e.statusLine(), "queued messages back", "the note ends with the run it was about")
 }

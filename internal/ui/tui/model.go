@@ -411,7 +411,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		if len(m.queued) > 0 && !m.input.menuOpen() {
 			m.unqueue()
-			m.note("queued messages back in the input · Esc again stops the run")
+			m.note(noteUnqueued)
 			return nil
 		}
 		if !m.input.menuOpen() {

@@ -81,10 +81,14 @@ func (s *statusModel) clock() time.Time {
 // noteStopping is the note while Esc's stop takes effect.
 const noteStopping = "stopping…"
 
+// noteUnqueued is the note after Esc took the queued messages back into
+// the input while a run goes on.
+const noteUnqueued = "queued messages back in the input · Esc again stops the run"
+
 // workEnded drops the notes that held only while a run or job went on
-// (noteStopping, "busy: …").
+// (noteStopping, noteUnqueued, "busy: …").
 func (s statusModel) workEnded() statusModel {
-	if s.note == noteStopping || strings.HasPrefix(s.note, "busy:") {
+	if s.note == noteStopping || s.note == noteUnqueued || strings.HasPrefix(s.note, "busy:") {
 		s.note = ""
 	}
 	return s
@@ -136,6 +140,9 @@ type statusInfo struct {
 	Note string
 	// Pending is the number of shell outputs queued for the next prompt.
 	Pending int
+	// Queued reports messages typed during the run and waiting: Esc
+	// takes them back for editing instead of stopping the run.
+	Queued bool
 }
 
 // renderStatus draws the status line.
@@ -166,7 +173,11 @@ func renderStatus(s styles, st statusInfo, width int) string {
 		if st.Waiting != "" {
 			elapsed = st.Waiting
 		}
-		line = s.paint(s.cyan, st.Spin) + " " + elapsed + s.paint(s.faint, " · Esc stops · ") + line
+		esc := " · Esc stops · "
+		if st.Queued {
+			esc = " · Esc edits the queue · "
+		}
+		line = s.paint(s.cyan, st.Spin) + " " + elapsed + s.paint(s.faint, esc) + line
 	}
 	if st.Note != "" {
 		line += s.paint(s.faint, " · ") + s.paint(s.yellow, st.Note)

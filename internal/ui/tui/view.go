@@ -139,6 +139,7 @@ func (m *model) statusLine() statusInfo {
 	if m.running || m.busy {
 		st.Working = true
 		st.Spin = m.spinFrame()
+		st.Queued = len(m.queued) > 0
 		if !m.runStart.IsZero() && m.running {
 			st.Elapsed = time.Since(m.runStart).Truncate(time.Second)
 		}
