@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/attacktest"
+	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
 // controlLines are command lines with characters that can hide what they
@@ -43,6 +44,11 @@ func TestControlCharactersAsk(t *testing.T) {
 			}
 			if !strings.Contains(v.Reason, c.shown) {
 				t.Errorf("%s %q: the reason does not show %s: %s", mode, c.line, c.shown, v.Reason)
+			}
+			for _, e := range v.Commands {
+				if e.Decision == Allow || shell.HasControls(e.Command) || shell.HasControls(e.Reason) {
+					t.Errorf("%s %q: entry %q is %s or shows raw control characters (%s)", mode, c.line, e.Command, e.Decision, e.Reason)
+				}
 			}
 			if s := p.SuggestRule(req); s != "" {
 				t.Errorf("%q: suggested the rule %q; no rule may allow it", c.line, s)

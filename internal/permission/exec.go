@@ -53,6 +53,9 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 	if len(entries) == 0 {
 		return Verdict{Decision: Allow, Rule: RuleShellAnalysis, Source: SourceBuiltin, Reason: "the line runs no command"}
 	}
+	if ctrl != nil {
+		markControls(entries, *ctrl)
+	}
 	worst := entries[0]
 	for _, e := range entries[1:] {
 		if e.Decision.severity() > worst.Decision.severity() {
@@ -122,6 +125,19 @@ func (p *Policy) controlEntry(line string) *CommandVerdict {
 	}
 	return &CommandVerdict{Command: "(whole line)", Decision: p.unsureDecision(), Rule: RuleControlChars, Source: SourceBuiltin,
 		Reason: shell.ControlReason(line, 200)}
+}
+
+// markControls shows the entries of a line with control characters with
+// those characters escaped, and none of them allowed: what the analysis
+// read as "ls" may be a command named "ls\rrm" to the shell.
+func markControls(entries []CommandVerdict, ctrl CommandVerdict) {
+	for i := range entries {
+		e := &entries[i]
+		e.Command, e.Reason = shell.EscapeControls(e.Command), shell.EscapeControls(e.Reason)
+		if e.Decision == Allow {
+			e.Decision, e.Rule, e.Source, e.Reason = ctrl.Decision, ctrl.Rule, ctrl.Source, ctrl.Reason
+		}
+	}
 }
 
 // unsureDecision is the decision when analysis gives up: ask, or deny in
