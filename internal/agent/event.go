@@ -166,7 +166,8 @@ type DoneInfo struct {
 	Usage      llm.Usage  `json:"usage"`
 	CostUSD    float64    `json:"cost_usd"`
 	Denials    int        `json:"denials,omitempty"`
-	// DeniedChanges counts the denied calls of kind write or exec.
+	// DeniedChanges counts the denied calls of kind write or exec, but
+	// not command lines the policy found read-only (Verdict.ReadsOnly).
 	DeniedChanges int `json:"denied_changes,omitempty"`
 	// Raw is the provider's raw last response body or chunk (for --raw).
 	Raw json.RawMessage `json:"-"`

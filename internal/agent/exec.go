@@ -48,11 +48,12 @@ func (r *run) extra(name string) *EngineTool {
 // slot is one tool call of a model response on its way to a result. err
 // is an infrastructure failure of its run (see Tools.Run).
 type slot struct {
-	tc     llm.ToolCall
-	call   *Call
-	result ToolResultInfo
-	done   bool
-	err    error
+	tc        llm.ToolCall
+	call      *Call
+	result    ToolResultInfo
+	done      bool
+	err       error
+	readsOnly bool // the policy found the call only reads (Verdict.ReadsOnly)
 }
 
 // errInfrastructure marks the error a run aborts with when a tool could
@@ -135,6 +136,7 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 		return true
 	}
 	v := r.e.Policy.Check(call)
+	sl.readsOnly = v.ReadsOnly
 	switch v.Decision {
 	case Allow:
 		return true
@@ -243,7 +245,7 @@ func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 // concurrently but finish one at a time.
 func (r *run) finish(sl *slot, res ToolResultInfo) {
 	sl.result, sl.done = res, true
-	if res.Category == "permission" && sl.call != nil && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
+	if res.Category == "permission" && sl.call != nil && !sl.readsOnly && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
 		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
 	}
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})

@@ -66,6 +66,10 @@ type Verdict struct {
 	// Unasked: the policy would have asked but cannot (headless, Ralph), so
 	// it denied; an allow rule (Suggested) would let the call run.
 	Unasked bool
+	// ReadsOnly: the call only reads although its kind may say otherwise
+	// (a command line found read-only); refusing it refuses no change (see
+	// DoneInfo.DeniedChanges).
+	ReadsOnly bool
 }
 
 // Policy decides whether a call may run. Remember records an approval

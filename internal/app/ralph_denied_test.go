@@ -33,6 +33,8 @@ func TestRunChangesDeniedIsNotDone(t *testing.T) {
 			llmtest.Turn{Text: "Installed the hook.\n<promise>COMPLETE</promise>"}, "", ralph.StatusFailed, ralph.ReasonChangesDenied},
 		{"denied command, a verify command decides", llmtest.Call{Name: "run_command", Args: `{"command":"touch made-by-agent"}`},
 			llmtest.Turn{Calls: []llmtest.Call{complete("done", "created the file")}}, "true", ralph.StatusDone, "reported"},
+		{"denied read-only command, done", llmtest.Call{Name: "run_command", Args: `{"command":"cat ../outside.txt"}`},
+			llmtest.Turn{Calls: []llmtest.Call{complete("done", "read what it could")}}, "", ralph.StatusDone, "reported"},
 		{"allowed write, done", llmtest.Call{Name: "write_file", Args: `{"path":"notes.txt","content":"x"}`},
 			llmtest.Turn{Calls: []llmtest.Call{complete("done", "wrote notes")}}, "", ralph.StatusDone, "reported"},
 	}

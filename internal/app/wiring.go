@@ -167,7 +167,8 @@ type policyAdapter struct {
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
 	v := a.p.Check(req)
-	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked}
+	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
+		ReadsOnly: v.ReadsOnly}
 	switch v.Decision {
 	case permission.Allow:
 		out.Decision = agent.Allow

@@ -62,7 +62,23 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 			worst = e
 		}
 	}
-	return Verdict{Decision: worst.Decision, Rule: worst.Rule, Source: worst.Source, Reason: worst.Reason, Commands: entries}
+	return Verdict{Decision: worst.Decision, Rule: worst.Rule, Source: worst.Source, Reason: worst.Reason, Commands: entries,
+		ReadsOnly: ctrl == nil && readsOnly(a)}
+}
+
+// readsOnly reports whether analysis a found a line that only reads: no
+// write target, nothing hidden from it, no environment change, and every
+// command in the read-only tables.
+func readsOnly(a shell.Analysis) bool {
+	if len(a.Writes) > 0 || len(a.Opaque) > 0 || len(a.EnvChanges) > 0 {
+		return false
+	}
+	for _, sc := range a.Commands {
+		if _, ok := shell.ReadOnly(sc); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // execBases resolves the working directories the model asked for (the

@@ -72,6 +72,11 @@ type Verdict struct {
 	// into Deny because the policy cannot ask (PolicyConfig.CanAsk false):
 	// an allow rule or another mode would let the call run.
 	Unasked bool
+	// ReadsOnly reports a run_command line the shell analysis found to
+	// only read (every command in the read-only tables, no write target,
+	// nothing it cannot see, no control characters): refusing it refuses
+	// no change.
+	ReadsOnly bool
 }
 
 // PolicyConfig configures NewPolicy.
