@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
@@ -219,7 +217,7 @@ func (rt *Runtime) toolOptions() builtin.Options {
 		MemoryGlobalDir:        memory.GlobalDir(rt.Config.Paths.ConfigDir),
 		WebFetchAllowPrivate:   rt.Config.WebFetchAllowPrivate,
 		Catalog:                rt.Catalog,
-		Lister:                 &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv},
+		Lister:                 rt.Lister(),
 		CurrentProvider:        current,
 	}
 	if g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv)); err == nil {

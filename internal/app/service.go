@@ -164,8 +164,10 @@ func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runti
 }
 
 // SwitchModel switches to spec: "MODEL" (the current provider) or
-// "PROVIDER/MODEL". Errors name what is wrong (empty spec, unknown
-// provider, missing key).
+// "PROVIDER/MODEL". A model the provider's list does not hold is refused
+// with the closest names (providers that take any id are not checked).
+// Errors name what is wrong (empty spec, unknown provider or model,
+// missing key).
 func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
@@ -173,10 +175,12 @@ func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error
 	}
 	rt := s.Runtime()
 	provider, model := rt.Provider.Name, spec
-	if p, m, ok := strings.Cut(spec, "/"); ok {
-		if _, known := rt.Catalog.Provider(p); known && m != "" {
-			provider, model = p, m
-		}
+	p, m, slash := strings.Cut(spec, "/")
+	if _, known := rt.Catalog.Provider(p); slash && known && m != "" {
+		provider, model, slash = p, m, false
+	}
+	if err := rt.checkModel(ctx, spec, provider, model, slash); err != nil {
+		return nil, err
 	}
 	return s.Reload(ctx, map[string]string{"provider": provider, "model": model})
 }

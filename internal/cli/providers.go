@@ -142,8 +142,7 @@ func newModelsCmd(a *cliApp) *cobra.Command {
 			if !ok {
 				return usageErr("unknown provider %q: run `aidex providers` to list them", name)
 			}
-			l := &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Getenv: rt.Getenv}
-			ml, err := l.List(cmd.Context(), p, catalog.ListOptions{Refresh: refresh, FreeOnly: free})
+			ml, err := rt.Lister().List(cmd.Context(), p, catalog.ListOptions{Refresh: refresh, FreeOnly: free})
 			if err != nil {
 				return err
 			}

@@ -141,52 +141,10 @@ func (c *Controller) SwitchModel(ctx context.Context, spec string) error {
 	if strings.TrimSpace(spec) == "" {
 		return errors.New("name a model: /model MODEL or /model PROVIDER/MODEL")
 	}
-	if err := c.checkModel(ctx, strings.TrimSpace(spec)); err != nil {
-		return err
-	}
 	if _, err := c.svc.SwitchModel(ctx, spec); err != nil {
 		return err
 	}
 	return c.live.Refresh(ctx)
-}
-
-// checkModel refuses a model the provider does not serve, naming the
-// closest ones: on a provider with a checkable list (the live list, or
-// its cache), a model not in it; with an unknown PROVIDER/ prefix, the
-// known providers. Providers that take any id (routers, local and custom
-// servers) are never refused, nor a plain id when the list could not be
-// fetched.
-func (c *Controller) checkModel(ctx context.Context, spec string) error {
-	rt := c.Runtime()
-	provider, model := rt.Provider.Name, spec
-	prefix, rest, slash := strings.Cut(spec, "/")
-	if _, known := rt.Catalog.Provider(prefix); slash && known && rest != "" {
-		provider, model, slash = prefix, rest, false
-	}
-	p, ok := rt.Catalog.Provider(provider)
-	if !ok || p.OpenModels() {
-		return nil
-	}
-	ml, err := c.Models(ctx, provider, false)
-	if err != nil {
-		return err
-	}
-	unchecked := ml.Source == catalog.SourceStatic && ml.Err != nil
-	if ml.Has(model) || unchecked && !slash {
-		return nil
-	}
-	ids := make([]string, len(ml.Models))
-	for i, m := range ml.Models {
-		ids[i] = m.ID
-	}
-	msg := fmt.Sprintf("unknown model %q for %s", model, provider)
-	if slash {
-		msg = fmt.Sprintf("no provider %q and no %s model %q (providers: %s)", prefix, provider, model, strings.Join(rt.Catalog.Names(), ", "))
-	}
-	if near := catalog.Closest(model, ids, 5); len(near) > 0 {
-		return fmt.Errorf("%s; closest: %s (/models lists them)", msg, strings.Join(near, ", "))
-	}
-	return fmt.Errorf("%s; /models lists them", msg)
 }
 
 // SwitchProvider switches to provider name with its default model (or
@@ -230,24 +188,10 @@ func (c *Controller) Resume(ctx context.Context, id string) error {
 	return c.live.Use(ctx, s)
 }
 
-// Lister returns the live model lister with the disk cache.
-func (c *Controller) Lister() *catalog.Lister {
-	rt := c.Runtime()
-	return &catalog.Lister{CacheDir: rt.Config.Paths.CacheDir + "/models", Getenv: rt.Getenv}
-}
-
 // Models returns the live model list of provider ("" for the current one),
 // from the cache when fresh. Errors: unknown provider, ctx done.
 func (c *Controller) Models(ctx context.Context, provider string, refresh bool) (catalog.ModelList, error) {
-	rt := c.Runtime()
-	if provider == "" {
-		provider = rt.Provider.Name
-	}
-	p, ok := rt.Catalog.Provider(provider)
-	if !ok {
-		return catalog.ModelList{}, fmt.Errorf("unknown provider %q", provider)
-	}
-	return c.Lister().List(ctx, p, catalog.ListOptions{Refresh: refresh})
+	return c.Runtime().Models(ctx, provider, catalog.ListOptions{Refresh: refresh})
 }
 
 // NeedsKey reports whether provider needs an API key that is not set.

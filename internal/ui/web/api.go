@@ -84,8 +84,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 	defer cancel()
-	l := &catalog.Lister{CacheDir: filepath.Join(rt.Config.Paths.CacheDir, "models"), Getenv: rt.Getenv}
-	ml, err := l.List(ctx, p, catalog.ListOptions{Refresh: r.URL.Query().Get("refresh") == "1"})
+	ml, err := rt.Lister().List(ctx, p, catalog.ListOptions{Refresh: r.URL.Query().Get("refresh") == "1"})
 	if err != nil {
 		writeError(w, http.StatusGatewayTimeout, err.Error())
 		return
@@ -117,17 +116,16 @@ func (s *Server) handleModelSwitch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `model is empty: send {"model": "ID"} or {"model": "PROVIDER/ID"}`)
 		return
 	}
-	rt := s.Runtime()
-	changes := map[string]string{"model": req.Model, "provider": req.Provider}
-	if req.Provider == "" {
-		changes["provider"] = rt.Provider.Name
-		if prefix, _, ok := strings.Cut(req.Model, "/"); ok {
-			if _, known := rt.Catalog.Provider(prefix); known {
-				changes["provider"] = ""
-			}
-		}
+	spec := req.Model
+	if req.Provider != "" {
+		spec = req.Provider + "/" + req.Model
 	}
-	s.switchRuntime(w, r, changes)
+	rt, err := s.svc.SwitchModel(r.Context(), spec)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"provider": rt.Provider.Name, "model": rt.Model, "notice": rt.Notice})
 }
 
 // handleProviderSwitch switches the provider (to its default model): POST
