@@ -3,9 +3,8 @@ package cli
 import (
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
-
-	"github.com/zelvior/aidex/internal/catalog"
 )
 
 // positionalPrompt returns the prompt given as arguments (`aidex "explain
@@ -51,7 +50,7 @@ func closest(s string, candidates []string) string {
 	}
 	best, bestD := "", limit+1
 	for _, c := range candidates {
-		if d := catalog.EditDistance(s, c); d < bestD && d < len(s) {
+		if d := levenshtein.ComputeDistance(s, c); d < bestD && d < len(s) {
 			best, bestD = c, d
 		}
 	}

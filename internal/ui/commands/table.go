@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/zelvior/aidex/internal/agent"
 )
 
@@ -95,7 +96,7 @@ func (t Table) Nearest(name string) string {
 	best, bestD := "", 1<<30
 	for _, s := range t {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			d := editDistance(name, n)
+			d := levenshtein.ComputeDistance(name, n)
 			if strings.HasPrefix(n, name) && len(name) > 1 {
 				d = min(d, 1)
 			}
@@ -130,25 +131,4 @@ func (t Table) Help(out io.Writer) {
 	for _, s := range t {
 		fmt.Fprintf(out, "  %-28s %s\n", strings.TrimSpace(s.Name+" "+s.Args), s.Help)
 	}
-}
-
-// editDistance is the Levenshtein distance between a and b (in bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
