@@ -129,14 +129,17 @@ func slowFirstByte(t *testing.T, release <-chan struct{}) *httptest.Server {
 func TestIdleTimeoutStartsAtFirstByte(t *testing.T) {
 	release := make(chan struct{})
 	srv := slowFirstByte(t, release)
-	o := &Options{Name: "ollama", RequestTimeout: time.Hour, IdleTimeout: time.Millisecond}
+	// The idle timeout must be long enough for the body's end to follow its
+	// first byte on a loaded machine, and the silence before the first byte
+	// several times longer.
+	o := &Options{Name: "ollama", RequestTimeout: time.Hour, IdleTimeout: 100 * time.Millisecond}
 	b, _, err := Do(context.Background(), o, http.MethodPost, srv.URL, []byte("{}"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
 	go func() {
-		time.Sleep(50 * time.Millisecond) // fifty idle timeouts: the old rule failed here
+		time.Sleep(500 * time.Millisecond) // five idle timeouts: the old rule failed here
 		close(release)
 	}()
 	data, err := io.ReadAll(b)
