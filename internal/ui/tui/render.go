@@ -273,7 +273,7 @@ func renderReasoning(s styles, text string, expanded bool, width int, maxLines i
 	if text == "" {
 		return ""
 	}
-	lines := wrapPlain(text, width-2)
+	lines := strings.Split(format.Wrap(text, max(width-2, 10)), "\n")
 	head := fmt.Sprintf("thinking (%d words)", len(strings.Fields(text)))
 	if !expanded && len(lines) > maxLines {
 		head += " · Ctrl+O expands"
@@ -285,30 +285,6 @@ func renderReasoning(s styles, text string, expanded bool, width int, maxLines i
 		b.WriteString("\n  " + s.paint(s.dim, l))
 	}
 	return b.String()
-}
-
-// wrapPlain wraps plain text at width cells on spaces.
-func wrapPlain(text string, width int) []string {
-	if width < 10 {
-		width = 10
-	}
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, w := range strings.Fields(para) {
-			switch {
-			case line == "":
-				line = w
-			case lipgloss.Width(line)+1+lipgloss.Width(w) > width:
-				out = append(out, line)
-				line = w
-			default:
-				line += " " + w
-			}
-		}
-		out = append(out, line)
-	}
-	return out
 }
 
 // renderTodos draws the plan as a checklist.
