@@ -12,9 +12,6 @@ import (
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
-// spinnerFrames are the frames of the progress spinner, one per tick.
-var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
 // spinnerTick is how often the spinner line is redrawn.
 const spinnerTick = 100 * time.Millisecond
 
@@ -134,7 +131,7 @@ func (p *progress) line() string {
 	default:
 		return ""
 	}
-	s = spinnerFrames[p.frame%len(spinnerFrames)] + " " + s
+	s = format.Spinner(p.frame) + " " + s
 	if utf8.RuneCountInString(s) > spinnerWidth {
 		s = string([]rune(s)[:spinnerWidth-1]) + "…"
 	}

@@ -99,3 +99,9 @@ func TestParseToolMeta(t *testing.T) {
 		})
 	}
 }
+
+func TestSpinnerWraps(t *testing.T) {
+	if Spinner(0) != "⠋" || Spinner(1) != "⠙" || Spinner(10) != "⠋" || Spinner(-1) != "⠏" {
+		t.Errorf("frames: %q %q %q %q", Spinner(0), Spinner(1), Spinner(10), Spinner(-1))
+	}
+}

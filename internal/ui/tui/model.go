@@ -11,6 +11,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/notify"
 )
 
@@ -21,8 +22,6 @@ const (
 	spinInterval = 120 * time.Millisecond
 	quitWindow   = 2 * time.Second
 )
-
-var spinFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // Messages of the UI's own commands.
 type (
@@ -485,7 +484,7 @@ func spinTick() tea.Cmd {
 }
 
 // spinFrame is the spinner's current frame.
-func (m *model) spinFrame() string { return spinFrames[m.spin%len(spinFrames)] }
+func (m *model) spinFrame() string { return format.Spinner(m.spin) }
 
 // commit adds finished output to the stream (see streamModel.commit).
 func (m *model) commit(s string) { m.stream.commit(s) }
