@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -237,9 +238,9 @@ func TestBrowserNotifications(t *testing.T) {
 
 // fakeChatJS makes the page's next POST /api/chat answer a stream the
 // test writes: window.__sse(name, data) sends one Server-Sent Event,
-// window.__sseEnd() ends the stream. The engine of this branch has no
-// waiting event yet, so the test sends it itself, through the page's
-// own SSE reader and event handler.
+// window.__sseEnd() ends the stream. The events go through the page's own
+// SSE reader and event handler, and the test controls how long a wait
+// lasts (TestBrowserWaitingFromTheEngine covers the real server).
 const fakeChatJS = `(() => {
   const orig = window.fetch;
   window.fetch = async (url, opts) => {
@@ -276,7 +277,7 @@ func TestBrowserWaiting(t *testing.T) {
 	waitJS(t, ctx, "45 s counted", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 45 s'`)
 	screenshot(t, ctx, "chat-waiting")
 	evalJS[bool](t, ctx, `window.__clock = 5185000, true`)
-	waitJS(t, ctx, "minutes counted", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 3 min 05 s'`)
+	waitJS(t, ctx, "minutes counted", line+` === 'waiting for ollama/qwen3:8b — reading ~2,100 tokens, 3 min 5 s'`)
 	for _, end := range []struct{ name, data string }{
 		{"text", `{type: 'text', text: 'Hello'}`},
 		{"reasoning", `{type: 'reasoning', text: 'hmm'}`},
@@ -298,4 +299,26 @@ func TestBrowserWaiting(t *testing.T) {
 	if got := evalJS[string](t, ctx, `document.querySelector('#messages').textContent`); !strings.Contains(got, "Hello") || !strings.Contains(got, "the model failed") {
 		t.Errorf("the events after the wait were not shown: %q", got)
 	}
+}
+
+// TestBrowserWaitingFromTheEngine: the engine's own waiting event, through
+// the real server, shows the waiting line while the scripted model holds
+// its answer, and the answer's first text removes it.
+func TestBrowserWaitingFromTheEngine(t *testing.T) {
+	ctx := browser(t)
+	hold := make(chan struct{})
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "Here it is.", Hold: hold})
+	e := newEnv(t, script, "")
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release) // before the server closes, should the test fail early
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	do(t, ctx, "send", chromedp.SetValue(chromedp.CSS("#chat-input"), "explain this repo"), chromedp.Click(chromedp.CSS("#send")))
+	const line = `document.querySelector('#messages .waiting-line')?.textContent || ''`
+	waitJS(t, ctx, "the waiting line", `(`+line+`).startsWith('waiting for fake/m1 — reading ~')`)
+	release()
+	waitJS(t, ctx, "the answer", `document.querySelector('#messages').textContent.includes('Here it is.')`)
+	waitJS(t, ctx, "the waiting line gone", `document.querySelector('#messages .waiting-line') === null`)
+	checkNoPageErrors(t, ctx)
 }

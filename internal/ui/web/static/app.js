@@ -200,9 +200,12 @@ function cardFor(id, name) {
 
 // ---- chat: waiting for the model's first byte ----------------------------------
 
-// fmtWait shows seconds as "45 s" or "3 min 05 s".
+// fmtWait shows seconds as the terminal front ends do (format.Elapsed):
+// "45 s", "3 min 5 s", "1 h 3 min".
 function fmtWait(s) {
-  return s < 60 ? s + ' s' : Math.floor(s / 60) + ' min ' + String(s % 60).padStart(2, '0') + ' s';
+  if (s < 60) return s + ' s';
+  if (s < 3600) return Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+  return Math.floor(s / 3600) + ' h ' + Math.floor((s % 3600) / 60) + ' min';
 }
 
 // showWaiting shows "waiting for ollama/qwen3:8b — reading ~2,100 tokens,
