@@ -111,6 +111,7 @@ Exit codes:
   6    stopped: the model repeated the same tool call 3 times
   10   aidex permissions check: the call would ask for approval
   130  interrupted (Ctrl+C); aidex -c continues
+When several apply, the first of 130, 1, 4, 6, 3 wins.
 {{end}}`
 
 // runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin
