@@ -115,6 +115,20 @@ func (p Process) version() string {
 	return buildVersion(p.Version, bi)
 }
 
+// shortVersion is the version front ends show in a banner: the release
+// ("v1.2.0"), "dev" plus the commit for a build of an untagged commit
+// ("dev 1a2b3c4"), or "dev"; --version gives the whole story.
+func (p Process) shortVersion() string {
+	v, _, _ := strings.Cut(p.version(), " (")
+	if rest, ok := strings.CutPrefix(v, "v0.0.0-"); ok {
+		if i := strings.LastIndexByte(rest, '-'); i >= 0 && len(rest) > i+7 {
+			return "dev " + rest[i+1:i+8]
+		}
+		return "dev"
+	}
+	return v
+}
+
 // buildVersion is the version, then the commit, its time and whether the
 // tree had local changes, as the Go toolchain recorded them in bi (nil: no
 // build information): "v1.2.0 (commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z,

@@ -28,7 +28,7 @@ func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) 
 	b := &sessionBuilder{f: f, svc: svc}
 	if !f.plain && a.tuiTerminal() {
 		err := tui.Run(ctx, tui.Options{In: a.proc.Stdin, Out: a.proc.Stdout, Color: a.proc.Getenv("NO_COLOR") == "",
-			Fullscreen: f.fullscreen, Version: a.proc.version(), Base: svc.Runtime(),
+			Fullscreen: f.fullscreen, Version: a.proc.shortVersion(), Base: svc.Runtime(),
 			Build: b.build, Getenv: a.proc.Getenv, Prompt: first})
 		if !errors.Is(err, tui.ErrTerminal) {
 			return usageIfSetup(err)
@@ -72,7 +72,7 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 		fmt.Fprintf(a.proc.Stdout, "aidex: %s\n", rt.Notice)
 	}
 	fmt.Fprintf(a.proc.Stdout, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
-		a.proc.version(), rt.Provider.Name, rt.Model, ctrl.Mode())
+		a.proc.shortVersion(), rt.Provider.Name, rt.Model, ctrl.Mode())
 	return repl.Run(ctx, ctrl, commands.Default())
 }
 

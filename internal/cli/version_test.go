@@ -40,3 +40,12 @@ func TestHelpShowsExamplesAndExitCodes(t *testing.T) {
 		t.Errorf("subcommand help repeats the exit codes")
 	}
 }
+
+// Banners show a short version; --version keeps the whole story.
+func TestShortVersion(t *testing.T) {
+	for v, want := range map[string]string{"v1.2.0": "v1.2.0", "v0.0.0-20261125065207-699e97e23194": "dev 699e97e", "": "dev"} {
+		if got := (Process{Version: v}).shortVersion(); got != want {
+			t.Errorf("shortVersion(%q) = %q, want %q", v, got, want)
+		}
+	}
+}

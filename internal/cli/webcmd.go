@@ -74,7 +74,7 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(ctx, web.Options{Setup: a.setupOptions(), Token: token, Host: f.host, Version: a.proc.version()})
+	srv, err := web.New(ctx, web.Options{Setup: a.setupOptions(), Token: token, Host: f.host, Version: a.proc.shortVersion()})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
