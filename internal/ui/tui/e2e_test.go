@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,26 +62,16 @@ type e2e struct {
 }
 
 // modelServer serves a model list at /models and passes everything else
-// to the scripted model.
+// to the scripted model's handler, in process: no second HTTP hop that a
+// loaded machine could cut mid-stream.
 func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
-	target, _ := url.Parse(s.URL)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	// Its own transport: httptest.Server.Close closes the idle connections
-	// of http.DefaultTransport, which can cut a connection this proxy is
-	// about to reuse. No keep-alive either: a POST sent on an idle
-	// connection the scripted server is closing at that moment is not
-	// retried by net/http, and reached aidex as "unexpected EOF" on a
-	// loaded machine.
-	tr := &http.Transport{DisableKeepAlives: true}
-	t.Cleanup(tr.CloseIdleConnections)
-	proxy.Transport = tr
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"scripted-a","object":"model"},{"id":"scripted-b","object":"model"}]}`))
 			return
 		}
-		proxy.ServeHTTP(w, r)
+		s.Config.Handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
