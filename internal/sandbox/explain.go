@@ -12,9 +12,10 @@ import (
 // deniedRe finds "PATH: Read-only file system" / "Permission denied" /
 // "Operation not permitted" in the usual shapes of shells and tools:
 // "touch: cannot touch '/root/x': Read-only file system",
-// "sh: 1: cannot create /etc/x: Permission denied",
-// "open /root/x: read-only file system" (Go).
-var deniedRe = regexp.MustCompile(`(?i)(?:['"‘]([^'"’\n]+)['"’]|(/[^\s:'"]*|\.{1,2}/[^\s:'"]*))[^\n/]{0,40}?:\s*(read-only file system|permission denied|operation not permitted)`)
+// "sh: 1: cannot create .git/hooks/x: Permission denied",
+// "open /root/x: read-only file system" (Go). Group 1 is a quoted path,
+// group 2 a bare one.
+var deniedRe = regexp.MustCompile(`(?im)(?:['"‘]([^'"’\n]+)['"’]|(?:^|[\s(])([^\s:'"‘’()]+)):\s*(?:read-only file system|permission denied|operation not permitted)`)
 
 // deniedAfterRe finds the Python shape: "PermissionError: [Errno 13]
 // Permission denied: '/root/x'".
@@ -31,7 +32,7 @@ func (s *Sandbox) explain(output string) string {
 	if s.policy.Mode == Off || output == "" {
 		return ""
 	}
-	if i := strings.Index(output, helper.Prefix); i >= 0 {
+	if i := strings.Index(output, helper.Prefix+"setup: "); i >= 0 {
 		line, _, _ := strings.Cut(output[i+len(helper.Prefix):], "\n")
 		return "sandbox: the sandbox could not start (" + line + "); run `aidex sandbox check`, or approve running the command without the sandbox"
 	}

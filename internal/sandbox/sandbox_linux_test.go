@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +21,12 @@ import (
 
 // buildHelper builds cmd/aidex-sandbox once per test binary into a temp
 // dir and returns the caps of this machine with that helper.
+// AIDEX_TEST_SANDBOX_HELPER names a prebuilt helper instead (to run the
+// compiled tests as another user).
 var buildOnce = sync.OnceValues(func() (string, error) {
+	if p := os.Getenv("AIDEX_TEST_SANDBOX_HELPER"); p != "" {
+		return p, nil
+	}
 	dir, err := os.MkdirTemp("", "aidex-sbx-helper-")
 	if err != nil {
 		return "", err
@@ -369,5 +375,44 @@ func TestSelfTest(t *testing.T) {
 		if !ch.OK {
 			t.Errorf("self-test %q failed: %s", ch.Name, ch.Note)
 		}
+	}
+}
+
+func TestCommandKeepsUIDAndHoldsNoCapabilities(t *testing.T) {
+	e := newEnv(t)
+	sb := e.sandbox(WorkspaceWrite, false)
+	out, err := e.sh(sb, "id -u; grep -E '^Cap(Eff|Prm|Bnd|Amb):' /proc/self/status; grep NoNewPrivs /proc/self/status")
+	if err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if first, _, _ := strings.Cut(out, "\n"); first != strconv.Itoa(os.Geteuid()) {
+		t.Errorf("uid inside = %s, want %d (the user's own)", first, os.Geteuid())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		if strings.HasPrefix(l, "Cap") && !strings.HasSuffix(l, "0000000000000000") || strings.HasPrefix(l, "NoNewPrivs") && !strings.HasSuffix(l, "1") {
+			t.Errorf("the command holds privileges: %s", l)
+		}
+	}
+	// Without capabilities (and under Landlock) the masks cannot be lifted.
+	if out, err := e.sh(sb, "umount $HOME/.ssh && cat $HOME/.ssh/id_rsa"); err == nil || strings.Contains(out, "PRIVATE-KEY") {
+		t.Errorf("umount of a mask succeeded: %q", out)
+	}
+}
+
+func TestExplainNamesCauseAndFix(t *testing.T) {
+	e := newEnv(t)
+	sb := e.sandbox(WorkspaceWrite, false)
+	out, _ := e.sh(sb, "touch $HOME/x")
+	got := sb.Explain(out)
+	if !strings.Contains(got, "--add-dir "+e.home) || !strings.Contains(got, "without the sandbox") {
+		t.Errorf("Explain(%q) = %q, want the --add-dir fix for %s", out, got, e.home)
+	}
+	out, _ = e.sh(sb, "echo x > .git/hooks/pre-commit")
+	if got := sb.Explain(out); !strings.Contains(got, "read-only in the sandbox") {
+		t.Errorf("Explain(%q) = %q, want the protected-path line", out, got)
+	}
+	out, _ = e.run(sb, Options{}, e.caps.Helper, helper.ConnectArg, "1.1.1.1:443")
+	if got := sb.Explain(out); !strings.Contains(got, "network = true") {
+		t.Errorf("Explain(%q) = %q, want the network line", out, got)
 	}
 }
