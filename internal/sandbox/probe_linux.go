@@ -97,7 +97,11 @@ func kernelAtLeast(release string, maj, min int) bool {
 		return false
 	}
 	a, err1 := strconv.Atoi(parts[0])
-	b, err2 := strconv.Atoi(strings.TrimLeftFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' }))
+	minor := parts[1]
+	if i := strings.IndexFunc(minor, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		minor = minor[:i]
+	}
+	b, err2 := strconv.Atoi(minor)
 	if err1 != nil || err2 != nil {
 		return false
 	}

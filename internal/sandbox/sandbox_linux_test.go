@@ -416,3 +416,75 @@ func TestExplainNamesCauseAndFix(t *testing.T) {
 		t.Errorf("Explain(%q) = %q, want the network line", out, got)
 	}
 }
+
+// TestAidexItselfIsTheFallbackHelper builds aidex and confines a command
+// with aidex __sandbox as the helper (no aidex-sandbox installed).
+func TestAidexItselfIsTheFallbackHelper(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: building aidex takes a while")
+	}
+	e := newEnv(t)
+	bin := filepath.Join(t.TempDir(), "aidex")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/zelvior/aidex/cmd/aidex").CombinedOutput(); err != nil {
+		t.Fatalf("go build aidex: %v\n%s", err, out)
+	}
+	e.caps.Helper, e.caps.HelperArg = bin, helper.Arg
+	sb := e.sandbox(WorkspaceWrite, false)
+	if out, err := e.sh(sb, "touch $OUTSIDE/z"); err == nil {
+		t.Errorf("write outside through aidex __sandbox succeeded: %q", out)
+	}
+	if out, err := e.sh(sb, "touch inside-z"); err != nil {
+		t.Errorf("write inside through aidex __sandbox: %v %q", err, out)
+	}
+}
+
+func TestFindHelper(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "aidex")
+	mustWrite(t, self, "")
+	noPath := func(string) (string, error) { return "", exec.ErrNotFound }
+	selfFn := func() (string, error) { return self, nil }
+	if p, arg := findHelper(selfFn, noPath); p != self || arg != helper.Arg {
+		t.Errorf("without aidex-sandbox: %q %q, want aidex itself with %q", p, arg, helper.Arg)
+	}
+	beside := filepath.Join(dir, "aidex-sandbox")
+	if err := os.WriteFile(beside, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, arg := findHelper(selfFn, noPath); p != beside || arg != "" {
+		t.Errorf("with aidex-sandbox beside aidex: %q %q", p, arg)
+	}
+	onPath := func(string) (string, error) { return "/usr/local/bin/aidex-sandbox", nil }
+	broken := func() (string, error) { return "", os.ErrNotExist }
+	if p, arg := findHelper(broken, onPath); p != "/usr/local/bin/aidex-sandbox" || arg != "" {
+		t.Errorf("on PATH: %q %q", p, arg)
+	}
+	if p, _ := findHelper(broken, noPath); p != "" {
+		t.Errorf("nothing found: %q", p)
+	}
+}
+
+func TestDescribeStatesLimits(t *testing.T) {
+	cases := []struct {
+		c          Caps
+		method     string
+		limits     bool
+		reasonPart string
+	}{
+		{Caps{Helper: "h", Namespaces: true, LandlockABI: 7}, "namespaces+landlock", false, ""},
+		{Caps{Helper: "h", Namespaces: true}, "namespaces", true, ""},
+		{Caps{Helper: "h", LandlockABI: 3}, "landlock", true, ""},
+		{Caps{Helper: "h"}, "", false, "neither unprivileged user namespaces nor Landlock"},
+		{Caps{Namespaces: true, LandlockABI: 7}, "", false, "helper was not found"},
+	}
+	for _, tc := range cases {
+		c := tc.c
+		describe(&c)
+		if c.Method != tc.method || (len(c.Limits) > 0) != tc.limits || !strings.Contains(c.Reason, tc.reasonPart) || (tc.reasonPart == "") != c.Available() {
+			t.Errorf("describe(%+v) = method %q limits %q reason %q", tc.c, c.Method, c.Limits, c.Reason)
+		}
+	}
+	if !kernelAtLeast("6.18.2-arch1", 5, 12) || kernelAtLeast("5.10.0", 5, 12) || !kernelAtLeast("5.12-rc1", 5, 12) {
+		t.Error("kernelAtLeast")
+	}
+}
