@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
@@ -174,7 +176,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		f := s.fixed
 		f.maskDirs = slices.Clone(f.maskDirs)
 		f.maskFiles = slices.Clone(f.maskFiles)
-		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"), &s.sockets)
 		sp.MaskDirs, sp.MaskFiles = f.maskDirs, f.maskFiles
 	}
 	return sp
@@ -185,7 +187,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 // temp dirs, so that a command with the network off cannot reach a host
 // daemon (tmux, ssh-agent, docker, D-Bus) through a socket path. Abstract
 // sockets are already cut off by the network namespace.
-func (f *fixedPlan) addSocketMasks(runtimeDir string) {
+func (f *fixedPlan) addSocketMasks(runtimeDir string, cache *socketCache) {
 	for _, d := range socketDirs {
 		if st, err := os.Lstat(d); err == nil && st.IsDir() {
 			f.addMask(d)
@@ -194,21 +196,48 @@ func (f *fixedPlan) addSocketMasks(runtimeDir string) {
 	if runtimeDir != "" && filepath.IsAbs(runtimeDir) {
 		f.addMask(runtimeDir)
 	}
-	for _, t := range f.tempDirs {
-		entries, err := os.ReadDir(t)
+	for _, p := range cache.find(f.tempDirs) {
+		f.addMask(p)
+	}
+}
+
+// socketCache remembers the sockets and socket folders at the top of the
+// temp dirs until one of the dirs changes.
+type socketCache struct {
+	mu     sync.Mutex
+	mtimes []time.Time
+	found  []string
+}
+
+// find returns the sockets and socket folders at the top of dirs.
+func (c *socketCache) find(dirs []string) []string {
+	mtimes := make([]time.Time, len(dirs))
+	for i, d := range dirs {
+		if st, err := os.Stat(d); err == nil {
+			mtimes[i] = st.ModTime()
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mtimes != nil && slices.Equal(c.mtimes, mtimes) {
+		return c.found
+	}
+	var found []string
+	for _, t := range dirs {
+		d, err := os.Open(t)
 		if err != nil {
 			continue
 		}
+		entries, _ := d.ReadDir(-1)
+		d.Close()
 		for _, e := range entries {
-			p := filepath.Join(t, e.Name())
-			switch {
-			case e.Type()&os.ModeSocket != 0:
-				f.addMask(p)
-			case e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]):
-				f.addMask(p)
+			if e.Type()&os.ModeSocket != 0 || e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]) {
+				found = append(found, filepath.Join(t, e.Name()))
 			}
 		}
 	}
+	c.mtimes, c.found = mtimes, found
+	return found
 }
 
 // defaultWritable is DefaultWritable.

@@ -48,7 +48,7 @@ func (e *buildError) Error() string { return "go build aidex-sandbox: " + e.err.
 
 // requireCaps returns this machine's caps with a freshly built helper; it
 // fails under CI when namespaces or Landlock are missing, skips otherwise.
-func requireCaps(t *testing.T) Caps {
+func requireCaps(t testing.TB) Caps {
 	t.Helper()
 	bin, err := buildOnce()
 	if err != nil {

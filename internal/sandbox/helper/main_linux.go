@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,60 +70,6 @@ func Enter(s Spec) error {
 		return err
 	}
 	return dropCaps()
-}
-
-// restrictLandlock applies Landlock as a second layer: reads anywhere,
-// writes only beneath the writable folders, signals and (network off)
-// abstract Unix sockets only within the sandbox; without namespaces and
-// with the network off, no TCP bind or connect either. Best effort: an
-// older ABI restricts what it knows; without namespaces Landlock is
-// required.
-func restrictLandlock(s Spec) error {
-	abi, _ := ll.LandlockGetABIVersion()
-	if abi < 1 {
-		if !s.Namespaces {
-			return errors.New("Landlock is unavailable and so are namespaces: nothing can confine the command")
-		}
-		return nil
-	}
-	fs := landlock.V11.HandledAccessFS
-	scoped := landlock.ScopedSet(ll.ScopeSignal)
-	var netSet landlock.AccessNetSet
-	if s.NetOff {
-		scoped |= ll.ScopeAbstractUnixSocket
-		if !s.Namespaces {
-			netSet = landlock.V11.HandledAccessNet
-		}
-	}
-	cfg, err := landlock.NewConfig(fs, scoped)
-	if netSet != 0 {
-		cfg, err = landlock.NewConfig(fs, netSet, scoped)
-	}
-	if err != nil {
-		return err
-	}
-	root := landlock.RODirs("/")
-	if !s.NetOff {
-		root = root.WithResolveUnix()
-	}
-	rules := []landlock.Rule{
-		root,
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx",
-			"/dev/random", "/dev/urandom").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
-	}
-	if len(s.Writable) > 0 {
-		w := landlock.RWDirs(s.Writable...).WithRefer().IgnoreIfMissing()
-		if !s.NetOff {
-			w = w.WithResolveUnix()
-		}
-		rules = append(rules, w)
-	}
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
-		return errors.New("landlock: " + err.Error())
-	}
-	return nil
 }
 
 // dropCaps empties the bounding, ambient, inheritable, permitted and
