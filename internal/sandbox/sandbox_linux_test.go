@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
@@ -486,5 +487,58 @@ func TestDescribeStatesLimits(t *testing.T) {
 	}
 	if !kernelAtLeast("6.18.2-arch1", 5, 12) || kernelAtLeast("5.10.0", 5, 12) || !kernelAtLeast("5.12-rc1", 5, 12) {
 		t.Error("kernelAtLeast")
+	}
+}
+
+// TestLandlockOnlyMode is the fallback where namespaces are unavailable:
+// Landlock alone still confines writes and (ABI 4) TCP.
+func TestLandlockOnlyMode(t *testing.T) {
+	e := newEnv(t)
+	e.caps.Namespaces = false
+	describe(&e.caps)
+	if e.caps.Method != "landlock" || len(e.caps.Limits) == 0 {
+		t.Fatalf("caps without namespaces: %+v", e.caps)
+	}
+	sb := e.sandbox(WorkspaceWrite, false)
+	if out, err := e.sh(sb, "touch $OUTSIDE/ll; sh -c 'touch $HOME/ll'"); err == nil {
+		t.Errorf("write outside under Landlock alone succeeded: %q", out)
+	}
+	for _, p := range []string{filepath.Join(e.outside, "ll"), filepath.Join(e.home, "ll")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	if out, err := e.sh(sb, "echo in > inside.txt"); err != nil {
+		t.Errorf("write inside under Landlock alone: %v %q", err, out)
+	}
+	addr, _ := listen(t)
+	if out, err := e.run(sb, Options{}, e.caps.Helper, helper.ConnectArg, addr); err == nil {
+		t.Errorf("TCP connect with the network off under Landlock alone succeeded: %q", out)
+	}
+	if out, err := e.run(sb, Options{Network: true}, e.caps.Helper, helper.ConnectArg, addr); err != nil {
+		t.Errorf("TCP connect with the network on: %v %q", err, out)
+	}
+}
+
+// TestCannotSignalOrReadHostProcesses: a sandboxed command can neither
+// kill the user's other processes nor read their environment (aidex's
+// own holds API keys).
+func TestCannotSignalOrReadHostProcesses(t *testing.T) {
+	e := newEnv(t)
+	outside := exec.Command("sleep", "60")
+	outside.Env = append(os.Environ(), "AIDEX_TEST_SECRET=hunter2")
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { outside.Process.Kill(); outside.Wait() })
+	pid := strconv.Itoa(outside.Process.Pid)
+	sb := e.sandbox(WorkspaceWrite, false)
+	out, _ := e.sh(sb, "cat /proc/"+pid+"/environ; kill -TERM "+pid)
+	if strings.Contains(out, "hunter2") {
+		t.Errorf("the sandbox read another process's environment: %q", out)
+	}
+	var ws syscall.WaitStatus
+	if got, err := syscall.Wait4(outside.Process.Pid, &ws, syscall.WNOHANG, nil); got != 0 || err != nil {
+		t.Errorf("the process outside was killed from the sandbox: %v %v (output %q)", ws, err, out)
 	}
 }
