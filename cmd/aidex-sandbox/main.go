@@ -4,6 +4,7 @@
 // aidex (go install ./cmd/...) so that commands start in about a
 // millisecond; without it aidex re-executes itself. The Go runtime does not
 // look for cgroup CPU limits here (it runs for a millisecond).
+//
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 package main
