@@ -542,3 +542,15 @@ func TestCannotSignalOrReadHostProcesses(t *testing.T) {
 		t.Errorf("the process outside was killed from the sandbox: %v %v (output %q)", ws, err, out)
 	}
 }
+
+// TestStandardStreamsByPath: commands may reopen their pipes through
+// /dev/stdout, /dev/stderr and /proc/self/fd, and use /dev/null and
+// /dev/shm.
+func TestStandardStreamsByPath(t *testing.T) {
+	e := newEnv(t)
+	out, err := e.sh(e.sandbox(WorkspaceWrite, false),
+		"echo one > /dev/stdout && echo two > /dev/stderr && echo three > /proc/self/fd/1 && echo x > /dev/null && echo s > /dev/shm/s && cat /dev/shm/s")
+	if err != nil || out != "one\ntwo\nthree\ns\n" {
+		t.Errorf("streams by path: %v %q", err, out)
+	}
+}
