@@ -25,7 +25,8 @@ var deniedAfterRe = regexp.MustCompile(`(?i)(read-only file system|permission de
 var netRe = regexp.MustCompile(`(?i)network is unreachable|could not resolve host|temporary failure in name resolution|` +
 	`name or service not known|no address associated with hostname|getaddrinfo (?:enotfound|eai_again)|` +
 	`dial tcp[^\n]*: connect: connection refused|failed to connect to [^\n]*connection refused|` +
-	`connection refused|no such host|could not connect to server|failed to establish a new connection`)
+	`connection refused|no such host|could not connect to server|couldn't connect to server|` +
+	`failed to establish a new connection|connect: permission denied`)
 
 // explain is Explain.
 func (s *Sandbox) explain(output string) string {
