@@ -66,10 +66,29 @@ func Enter(s Spec) error {
 			return err
 		}
 	}
+	detachTerminal()
 	if err := restrictLandlock(s); err != nil {
 		return err
 	}
 	return dropCaps()
+}
+
+// detachTerminal gives up the controlling terminal the command would
+// otherwise share with aidex (and the user's shell): with it, a command
+// could push keystrokes into the terminal with TIOCSTI and run them
+// outside the sandbox once aidex exits. A helper that leads its own
+// session keeps its terminal: that is a pseudo-terminal aidex made for
+// this command alone.
+func detachTerminal() {
+	if sid, err := unix.Getsid(0); err != nil || sid == unix.Getpid() {
+		return
+	}
+	fd, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return // no controlling terminal
+	}
+	_ = unix.IoctlSetInt(fd, unix.TIOCNOTTY, 0)
+	unix.Close(fd)
 }
 
 // dropCaps empties the bounding, ambient, inheritable, permitted and
