@@ -76,7 +76,7 @@ func (s *Sandbox) explainPath(p string) string {
 	}
 	for _, r := range s.fixed.protected {
 		if within(p, r) {
-			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, .aidex); approve running the command without the sandbox to change it"
+			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, .aidex, editor and agent config); approve running the command without the sandbox to change it"
 		}
 	}
 	if s.policy.Mode == ReadOnly {

@@ -92,12 +92,20 @@ func prepareWorkspace(ws string) {
 	}
 }
 
+// agentDirs are the editor and agent config folders kept read-only when
+// they exist (as the permission policy protects them): tasks and hooks in
+// them run later, outside the sandbox.
+var agentDirs = [...]string{".vscode", ".claude", ".codex", ".gemini", ".cursor"}
+
 // protectedIn lists the paths inside the writable folder d that stay
-// read-only: .aidex, and the hooks and config of its git dir (a .git
-// pointer file is followed to the linked worktree's git dir and its
-// common dir).
+// read-only: .aidex, the editor and agent config folders, and the hooks
+// and config of its git dir (a .git pointer file is followed to the
+// linked worktree's git dir and its common dir).
 func protectedIn(d string) []string {
 	out := existing(filepath.Join(d, ".aidex"))
+	for _, a := range agentDirs {
+		out = append(out, existing(filepath.Join(d, a))...)
+	}
 	gitPath := filepath.Join(d, ".git")
 	st, err := os.Stat(gitPath)
 	if err != nil {

@@ -186,12 +186,14 @@ func TestWorkspaceWriteDeniesWritesOutside(t *testing.T) {
 
 func TestWorkspaceWriteProtectsGitAndAidex(t *testing.T) {
 	e := newEnv(t)
+	mustMkdir(t, filepath.Join(e.ws, ".vscode"))
 	sb := e.sandbox(WorkspaceWrite, false)
 	for _, script := range []string{
 		"echo 'curl evil' > .git/hooks/pre-commit",
 		"echo '[core] hooksPath=/tmp' >> .git/config",
 		"echo 'x' > .aidex/config.toml",
 		"rm -rf .git/hooks",
+		"echo '{}' > .vscode/tasks.json",
 	} {
 		if out, err := e.sh(sb, script); err == nil {
 			t.Errorf("%q succeeded, want a failure (output %q)", script, out)
