@@ -513,6 +513,13 @@ func TestLandlockOnlyMode(t *testing.T) {
 	if out, err := e.sh(sb, "echo in > inside.txt"); err != nil {
 		t.Errorf("write inside under Landlock alone: %v %q", err, out)
 	}
+	out, _ := e.sh(sb, "cat $HOME/.ssh/id_rsa $HOME/.netrc; cat $HOME/.bashrc; ls -a $HOME")
+	if strings.Contains(out, "PRIVATE-KEY") || strings.Contains(out, "SECRET") {
+		t.Errorf("credentials readable under Landlock alone: %q", out)
+	}
+	if !strings.Contains(out, "# rc") || !strings.Contains(out, ".bashrc\n") {
+		t.Errorf("the rest of the home must stay readable and listable: %q", out)
+	}
 	addr, _ := listen(t)
 	if out, err := e.run(sb, Options{}, e.caps.Helper, helper.ConnectArg, addr); err == nil {
 		t.Errorf("TCP connect with the network off under Landlock alone succeeded: %q", out)

@@ -4,6 +4,8 @@ package helper
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -113,10 +115,59 @@ func handled(abi int) (fs, net, scoped uint64) {
 	return fs, net, scoped
 }
 
-// pathRule is one Landlock rule: rights beneath a path.
+// pathRule is one Landlock rule: rights beneath a path. An optional
+// rule whose path cannot be opened is skipped.
 type pathRule struct {
-	path   string
-	access uint64
+	path     string
+	access   uint64
+	optional bool
+}
+
+// readRules grants access beneath "/" except beneath the masked paths.
+// Landlock is an allow-list and cannot carve a hole, so it grants each
+// sibling along the masked paths' ancestors instead, and only listing on
+// the ancestors themselves (names in them stay visible; an entry created
+// later directly in an ancestor is not readable).
+func readRules(masks []string, access uint64) []pathRule {
+	masked, ancestors := map[string]bool{}, map[string]bool{}
+	for _, m := range masks {
+		if r, err := filepath.EvalSymlinks(m); err == nil {
+			m = r
+		}
+		masked[m] = true
+		for a := filepath.Dir(m); !ancestors[a]; a = filepath.Dir(a) {
+			ancestors[a] = true
+			if a == "/" {
+				break
+			}
+		}
+	}
+	if len(masked) == 0 {
+		return []pathRule{{path: "/", access: access}}
+	}
+	var rules []pathRule
+	var walk func(dir string)
+	walk = func(dir string) {
+		rules = append(rules, pathRule{path: dir, access: accessFSReadDir, optional: true})
+		d, err := os.Open(dir)
+		if err != nil {
+			return
+		}
+		names, _ := d.Readdirnames(-1)
+		d.Close()
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			switch {
+			case masked[p]:
+			case ancestors[p]:
+				walk(p)
+			default:
+				rules = append(rules, pathRule{path: p, access: access, optional: true})
+			}
+		}
+	}
+	walk("/")
+	return rules
 }
 
 // restrictLandlock applies Landlock as a second layer on this thread:
@@ -144,12 +195,17 @@ func restrictLandlock(s Spec) error {
 			attr.handledAccessNet = net
 		}
 	}
-	rules := []pathRule{{"/", fsRead | unixRight}, {"/dev/pts", fsFileRW}, {"/dev/shm", fsRead | fsWriteDir}}
+	rules := []pathRule{{path: "/", access: fsRead | unixRight}}
+	if !s.Namespaces {
+		// No mounts can hide the credentials: leave them out of the reads.
+		rules = readRules(append(append([]string{}, s.MaskDirs...), s.MaskFiles...), fsRead|unixRight)
+	}
+	rules = append(rules, pathRule{path: "/dev/pts", access: fsFileRW}, pathRule{path: "/dev/shm", access: fsRead | fsWriteDir})
 	for _, d := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"} {
-		rules = append(rules, pathRule{d, fsFileRW})
+		rules = append(rules, pathRule{path: d, access: fsFileRW})
 	}
 	for _, w := range s.Writable {
-		rules = append(rules, pathRule{w, fsRead | fsWriteDir | accessFSIoctlDev | unixRight})
+		rules = append(rules, pathRule{path: w, access: fsRead | fsWriteDir | accessFSIoctlDev | unixRight})
 	}
 	size := unsafe.Sizeof(attr)
 	if abi < 6 {
@@ -180,7 +236,7 @@ func restrictLandlock(s Spec) error {
 func addRule(fd int, r pathRule, fs uint64) error {
 	pfd, err := unix.Open(r.path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, unix.ENOENT) {
+		if r.optional || errors.Is(err, unix.ENOENT) {
 			return nil
 		}
 		return errors.New("landlock: open " + r.path + ": " + err.Error())
