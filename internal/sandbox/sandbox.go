@@ -1,0 +1,176 @@
+// Package sandbox runs commands under the operating system's isolation:
+// on Linux a helper process in new user, mount and network namespaces
+// with the filesystem read-only except a writable set, then Landlock as a
+// second layer.
+//
+// The helper itself is internal/sandbox/helper (the aidex-sandbox binary);
+// docs/sandbox.md describes the layers, what is writable and masked, and
+// the designs for macOS and Windows.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+)
+
+// Mode is how much a sandboxed command may write.
+type Mode string
+
+// The modes, named as Codex CLI names them; "danger-full-access" is
+// accepted by ParseMode as Off.
+const (
+	Off            Mode = "off"
+	ReadOnly       Mode = "read-only"
+	WorkspaceWrite Mode = "workspace-write"
+)
+
+// ParseMode reads a mode from config or a flag. Errors: a message naming
+// the value and the allowed ones.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case Off, ReadOnly, WorkspaceWrite:
+		return Mode(s), nil
+	case "danger-full-access":
+		return Off, nil
+	}
+	return "", fmt.Errorf("sandbox mode %q: use read-only, workspace-write or off (danger-full-access)", s)
+}
+
+// Policy is what a sandboxed command may touch. Paths are absolute.
+type Policy struct {
+	Mode Mode
+	// Workspace is writable in WorkspaceWrite mode, except its .git/hooks,
+	// .git/config and .aidex, which stay read-only.
+	Workspace string
+	// Writable are more folders writable in WorkspaceWrite mode (--add-dir
+	// folders, the config's writable list, linked worktrees' git dirs).
+	// The system temp dir and the toolchain caches of DefaultWritable are
+	// added by the caller.
+	Writable []string
+	// Network lets commands reach the network (default false: only a
+	// loopback of their own).
+	Network bool
+	// Home is the user's home; its credential paths (~/.ssh, cloud
+	// credential files) are masked with empty mounts.
+	Home string
+	// Hidden are more paths masked the same way (aidex's own config and
+	// key store).
+	Hidden []string
+}
+
+// DefaultWritable returns the folders commands need to write besides the
+// workspace: the system temp dir and the toolchain caches (Go, npm, pip,
+// cargo) found through getenv and home.
+func DefaultWritable(home string, getenv func(string) string) []string {
+	return defaultWritable(home, getenv)
+}
+
+// Caps is what this machine's kernel lets the sandbox do.
+type Caps struct {
+	// LandlockABI is the Landlock ABI version (0: none).
+	LandlockABI int
+	// Namespaces reports that unprivileged user, mount and network
+	// namespaces work.
+	Namespaces bool
+	// Helper is the path of the helper program (the aidex-sandbox binary
+	// beside aidex, else aidex itself).
+	Helper string
+	// HelperArg is the hidden first argument the helper needs ("" for the
+	// aidex-sandbox binary, helper.Arg when Helper is aidex itself).
+	HelperArg string
+	// Method names how commands are isolated here: "namespaces+landlock",
+	// "namespaces", "landlock", "sandbox-exec" (macOS) or "" (none).
+	Method string
+	// Limits are what this method cannot enforce, one short sentence each
+	// (empty when every layer works); aidex states them at start.
+	Limits []string
+	// Reason says why commands cannot be sandboxed ("" when they can).
+	Reason string
+}
+
+// Available reports whether commands can be sandboxed at all.
+func (c Caps) Available() bool { return c.Reason == "" }
+
+// Probe finds what the sandbox can do here; it is cheap (no process is
+// started) and has no side effects.
+func Probe() Caps {
+	return probe()
+}
+
+// ErrUnavailable is wrapped by New when the policy's mode needs what the
+// machine lacks.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// Sandbox confines commands by one policy. It is safe for concurrent use.
+type Sandbox struct {
+	policy Policy
+	caps   Caps
+	fixed  fixedPlan
+	// sockets caches the host sockets found in the temp dirs, keyed by
+	// the dirs' modification times (the scan costs ~0.5 ms per command).
+	sockets socketCache
+}
+
+// New returns a sandbox for p on a machine with caps c. Errors:
+// ErrUnavailable (wrapped, with caps' reason) when p.Mode is not Off and
+// c is not Available; a relative Workspace, Home, Writable or Hidden path.
+// New creates the missing writable folders, an empty .aidex and
+// .git/hooks in the workspace (so that they can be held read-only), and
+// works out once which credential paths exist to mask.
+func New(p Policy, c Caps) (*Sandbox, error) {
+	if p.Mode != Off && !c.Available() {
+		return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
+	}
+	s := &Sandbox{policy: p, caps: c}
+	if p.Mode == Off {
+		return s, nil
+	}
+	fixed, err := newFixedPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	s.fixed = fixed
+	return s, nil
+}
+
+// Policy returns the sandbox's policy.
+func (s *Sandbox) Policy() Policy { return s.policy }
+
+// Options are one command's exceptions to the policy.
+type Options struct {
+	// Network turns the network on for this command (an approval).
+	Network bool
+}
+
+// Confine rewrites cmd (Path, Args, SysProcAttr, ExtraFiles) so that it
+// runs in the sandbox; it must be called after the caller set Dir, Env
+// and SysProcAttr.Setpgid, before Start. In Off mode it changes nothing.
+// Call it once per command. Errors: no helper, or the platform cannot
+// confine commands.
+func (s *Sandbox) Confine(cmd *exec.Cmd, o Options) error {
+	if s.policy.Mode == Off || cmd.Err != nil {
+		return nil
+	}
+	return s.confine(cmd, s.spec(o))
+}
+
+// Explain reads a sandboxed command's output and says in one line when it
+// failed because of the sandbox (a write outside the writable set, a
+// refused connection) and how to allow it; "" when it did not.
+func (s *Sandbox) Explain(output string) string { return s.explain(output) }
+
+// Check is one line of a self-test.
+type Check struct {
+	Name string
+	OK   bool
+	Note string
+}
+
+// SelfTest runs small commands in the sandbox (a write inside and outside
+// the workspace, a read of a masked path, a TCP connect) and reports what
+// held. It needs the helper; it writes only under a temp dir it removes.
+func SelfTest(ctx context.Context, p Policy, c Caps) []Check {
+	return selfTest(ctx, p, c)
+}
