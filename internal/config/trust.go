@@ -59,6 +59,18 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "tools.enabled":
 		return "a project file may not enable tools"
+	case "sandbox.mode":
+		if m := s.value.(string); m != "workspace-write" && m != "read-only" {
+			return fmt.Sprintf("a project file may only set sandbox.mode workspace-write or read-only, not %q", m)
+		}
+	case "sandbox.writable":
+		if dirs, _ := s.value.([]string); len(dirs) > 0 {
+			return "a project file may not widen the folders sandboxed commands can write"
+		}
+	case "sandbox.network", "sandbox.auto_allow":
+		if s.value.(bool) {
+			return fmt.Sprintf("a project file may not turn %s on", s.spec.name)
+		}
 	}
 	return ""
 }
