@@ -78,7 +78,11 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
-	env := rt.toolEnv(ws)
+	env, err := rt.toolEnv(ws)
+	if err != nil {
+		closeTools()
+		return nil, nil, err
+	}
 	if o.Store != nil {
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
@@ -183,7 +187,11 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Regi
 	if err := add(permission.Deny, p.Deny); err != nil {
 		return nil, err
 	}
-	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk})
+	// [sandbox] auto_allow counts only while commands really run in the
+	// sandbox.
+	sbx, _ := rt.Sandbox()
+	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk,
+		SandboxAutoAllow: sbx != nil && rt.Config.Sandbox.AutoAllow})
 }
 
 // Profile returns the tool profile from config.
