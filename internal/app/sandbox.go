@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -231,3 +232,19 @@ func (c confiner) Confine(cmd *exec.Cmd, network bool) error {
 func (c confiner) Explain(output string) string { return c.s.Explain(output) }
 
 var _ tools.Confiner = confiner{}
+
+// SetSandbox switches the OS sandbox mode of the sessions' next runs
+// (workspace-write, read-only, off; danger-full-access is off). The mode
+// is kept as a command-line flag, so it outlasts reloads. Errors: an
+// unknown mode; a mode this machine cannot provide (the current runtime
+// stays; the error names --sandbox off); those of [Load].
+func (s *Service) SetSandbox(ctx context.Context, mode string) (*Runtime, error) {
+	m, err := sandbox.ParseMode(mode)
+	if err != nil {
+		return nil, err
+	}
+	return s.reload(ctx, map[string]string{"sandbox.mode": string(m)}, func(rt *Runtime) error {
+		_, err := rt.Sandbox()
+		return err
+	})
+}

@@ -155,6 +155,12 @@ func (s *Service) Choose(ctx context.Context, provider string) (*Runtime, error)
 // current: sessions get a new engine at their next run. A failed load keeps the old runtime. Errors: as
 // [Load]'s.
 func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runtime, error) {
+	return s.reload(ctx, changes, nil)
+}
+
+// reload is Reload; check, when set, vets the new runtime before it
+// becomes current (its error keeps the old one).
+func (s *Service) reload(ctx context.Context, changes map[string]string, check func(*Runtime) error) (*Runtime, error) {
 	s.switching.Lock()
 	defer s.switching.Unlock()
 	s.mu.Lock()
@@ -171,6 +177,11 @@ func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runti
 	rt, err := Load(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(rt); err != nil {
+			return nil, err
+		}
 	}
 	s.mu.Lock()
 	s.opts, s.rt = o, rt
