@@ -1,12 +1,15 @@
 // Command aidex is an AI coding agent for the terminal, scripts, CI and the
 // browser. All behaviour lives in internal/cli; main only wires the process's
-// standard streams, environment and signals into it.
+// standard streams, environment and signals into it. With the hidden first
+// argument "__sandbox" it is the sandbox helper instead (when no
+// aidex-sandbox binary is installed beside it).
 package main
 
 import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/cli"
+	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3"; when
@@ -14,6 +17,9 @@ import (
 var version string
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == helper.Arg {
+		os.Exit(helper.Main(os.Args[2:]))
+	}
 	os.Exit(cli.Main(cli.Process{
 		Args:    os.Args[1:],
 		Stdin:   os.Stdin,

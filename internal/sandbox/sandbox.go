@@ -3,9 +3,9 @@
 // with the filesystem read-only except a writable set, then Landlock as a
 // second layer.
 //
-// API CONTRACT (issue 16). The bodies below are placeholders of the base
-// branch; the sandbox engineer replaces them. app, config, cli and the
-// tool families use only these names.
+// The helper itself is internal/sandbox/helper (the aidex-sandbox binary);
+// docs/sandbox.md describes the layers, what is writable and masked, and
+// the designs for macOS and Windows.
 package sandbox
 
 import (
@@ -64,7 +64,7 @@ type Policy struct {
 // workspace: the system temp dir and the toolchain caches (Go, npm, pip,
 // cargo) found through getenv and home.
 func DefaultWritable(home string, getenv func(string) string) []string {
-	return nil
+	return defaultWritable(home, getenv)
 }
 
 // Caps is what this machine's kernel lets the sandbox do.
@@ -77,6 +77,15 @@ type Caps struct {
 	// Helper is the path of the helper program (the aidex-sandbox binary
 	// beside aidex, else aidex itself).
 	Helper string
+	// HelperArg is the hidden first argument the helper needs ("" for the
+	// aidex-sandbox binary, helper.Arg when Helper is aidex itself).
+	HelperArg string
+	// Method names how commands are isolated here: "namespaces+landlock",
+	// "namespaces", "landlock", "sandbox-exec" (macOS) or "" (none).
+	Method string
+	// Limits are what this method cannot enforce, one short sentence each
+	// (empty when every layer works); aidex states them at start.
+	Limits []string
 	// Reason says why commands cannot be sandboxed ("" when they can).
 	Reason string
 }
@@ -87,7 +96,7 @@ func (c Caps) Available() bool { return c.Reason == "" }
 // Probe finds what the sandbox can do here; it is cheap (no process is
 // started) and has no side effects.
 func Probe() Caps {
-	return Caps{Reason: "sandbox: not implemented in the base branch"}
+	return probe()
 }
 
 // ErrUnavailable is wrapped by New when the policy's mode needs what the
@@ -98,16 +107,29 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 type Sandbox struct {
 	policy Policy
 	caps   Caps
+	fixed  fixedPlan
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:
 // ErrUnavailable (wrapped, with caps' reason) when p.Mode is not Off and
-// c is not Available.
+// c is not Available; a relative Workspace, Home, Writable or Hidden path.
+// New creates the missing writable folders, an empty .aidex and
+// .git/hooks in the workspace (so that they can be held read-only), and
+// works out once which credential paths exist to mask.
 func New(p Policy, c Caps) (*Sandbox, error) {
 	if p.Mode != Off && !c.Available() {
 		return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
 	}
-	return &Sandbox{policy: p, caps: c}, nil
+	s := &Sandbox{policy: p, caps: c}
+	if p.Mode == Off {
+		return s, nil
+	}
+	fixed, err := newFixedPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	s.fixed = fixed
+	return s, nil
 }
 
 // Policy returns the sandbox's policy.
@@ -122,14 +144,19 @@ type Options struct {
 // Confine rewrites cmd (Path, Args, SysProcAttr, ExtraFiles) so that it
 // runs in the sandbox; it must be called after the caller set Dir, Env
 // and SysProcAttr.Setpgid, before Start. In Off mode it changes nothing.
+// Call it once per command. Errors: no helper, or the platform cannot
+// confine commands.
 func (s *Sandbox) Confine(cmd *exec.Cmd, o Options) error {
-	return errors.New("sandbox: not implemented in the base branch")
+	if s.policy.Mode == Off || cmd.Err != nil {
+		return nil
+	}
+	return s.confine(cmd, s.spec(o))
 }
 
 // Explain reads a sandboxed command's output and says in one line when it
 // failed because of the sandbox (a write outside the writable set, a
 // refused connection) and how to allow it; "" when it did not.
-func (s *Sandbox) Explain(output string) string { return "" }
+func (s *Sandbox) Explain(output string) string { return s.explain(output) }
 
 // Check is one line of a self-test.
 type Check struct {
@@ -142,5 +169,5 @@ type Check struct {
 // the workspace, a read of a masked path, a TCP connect) and reports what
 // held. It needs the helper; it writes only under a temp dir it removes.
 func SelfTest(ctx context.Context, p Policy, c Caps) []Check {
-	return nil
+	return selfTest(ctx, p, c)
 }

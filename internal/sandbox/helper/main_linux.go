@@ -1,0 +1,217 @@
+//go:build linux
+
+package helper
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// Main sets up the sandbox described by args (see Spec.Encode) and execs
+// the command; it returns only on failure, with ExitSetup (or 126/127 when
+// the command cannot be executed) after writing one line on stderr.
+func Main(args []string) int {
+	// Capabilities are per thread: the thread that drops them must be the
+	// one that execs.
+	runtime.LockOSThread()
+	if len(args) == 2 && args[0] == ConnectArg {
+		return connect(args[1])
+	}
+	s, err := Parse(args)
+	if err != nil {
+		return fail(ExitSetup, "usage", err)
+	}
+	if err := Enter(s); err != nil {
+		return fail(ExitSetup, "setup", err)
+	}
+	err = unix.Exec(s.Path, s.Args, os.Environ())
+	code := 126
+	if errors.Is(err, unix.ENOENT) {
+		code = 127
+	}
+	return fail(code, "exec "+s.Path, err)
+}
+
+func fail(code int, what string, err error) int {
+	os.Stderr.WriteString(Prefix + what + ": " + err.Error() + "\n")
+	return code
+}
+
+// Enter confines the calling process as s says: the mount plan and the
+// loopback when s.Namespaces, then Landlock, then it drops every
+// capability and sets no_new_privs. The caller must have locked its
+// goroutine to the thread that will exec.
+func Enter(s Spec) error {
+	if s.Namespaces {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if err := mountPlan(s); err != nil {
+			return err
+		}
+		if s.Loopback {
+			if err := loopbackUp(); err != nil {
+				return err
+			}
+		}
+		// The working directory still names the folder under the new
+		// mounts: enter it again through them.
+		if err := unix.Chdir(wd); err != nil {
+			return err
+		}
+	}
+	if err := restrictLandlock(s); err != nil {
+		return err
+	}
+	return dropCaps()
+}
+
+// restrictLandlock applies Landlock as a second layer: reads anywhere,
+// writes only beneath the writable folders, signals and (network off)
+// abstract Unix sockets only within the sandbox; without namespaces and
+// with the network off, no TCP bind or connect either. Best effort: an
+// older ABI restricts what it knows; without namespaces Landlock is
+// required.
+func restrictLandlock(s Spec) error {
+	abi, _ := ll.LandlockGetABIVersion()
+	if abi < 1 {
+		if !s.Namespaces {
+			return errors.New("Landlock is unavailable and so are namespaces: nothing can confine the command")
+		}
+		return nil
+	}
+	fs := landlock.V11.HandledAccessFS
+	scoped := landlock.ScopedSet(ll.ScopeSignal)
+	var netSet landlock.AccessNetSet
+	if s.NetOff {
+		scoped |= ll.ScopeAbstractUnixSocket
+		if !s.Namespaces {
+			netSet = landlock.V11.HandledAccessNet
+		}
+	}
+	cfg, err := landlock.NewConfig(fs, scoped)
+	if netSet != 0 {
+		cfg, err = landlock.NewConfig(fs, netSet, scoped)
+	}
+	if err != nil {
+		return err
+	}
+	root := landlock.RODirs("/")
+	if !s.NetOff {
+		root = root.WithResolveUnix()
+	}
+	rules := []landlock.Rule{
+		root,
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx",
+			"/dev/random", "/dev/urandom").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+	}
+	if len(s.Writable) > 0 {
+		w := landlock.RWDirs(s.Writable...).WithRefer().IgnoreIfMissing()
+		if !s.NetOff {
+			w = w.WithResolveUnix()
+		}
+		rules = append(rules, w)
+	}
+	if err := cfg.BestEffort().Restrict(rules...); err != nil {
+		return errors.New("landlock: " + err.Error())
+	}
+	return nil
+}
+
+// dropCaps empties the bounding, ambient, inheritable, permitted and
+// effective sets of this thread and sets no_new_privs, so that the
+// command holds no capability even as root of the user namespace (it
+// cannot unmount the read-only binds or masks).
+func dropCaps() error {
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	for c := 0; c < 64; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if errors.Is(err, unix.EINVAL) {
+				break
+			}
+			if !errors.Is(err, unix.EPERM) {
+				return errors.New("drop capabilities: " + err.Error())
+			}
+		}
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return errors.New("drop capabilities: " + err.Error())
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return errors.New("no_new_privs: " + err.Error())
+	}
+	return nil
+}
+
+// loopbackUp brings the new network namespace's lo interface up, so that
+// servers and clients inside the sandbox reach each other.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return errors.New("loopback: " + err.Error())
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return errors.New("loopback: " + err.Error())
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return errors.New("loopback: " + err.Error())
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return errors.New("loopback up: " + err.Error())
+	}
+	return nil
+}
+
+// connect dials the TCP address "a.b.c.d:port" and returns 0 when the
+// connection is made, 1 otherwise (the self-test's network probe; no
+// net package, to keep the helper small).
+func connect(addr string) int {
+	host, port, ok := strings.Cut(addr, ":")
+	n, err := strconv.Atoi(port)
+	ip := net4(host)
+	if !ok || err != nil || ip == nil {
+		return fail(2, "connect", errors.New("want a.b.c.d:port, got "+addr))
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fail(1, "connect", err)
+	}
+	defer unix.Close(fd)
+	sa := &unix.SockaddrInet4{Port: n}
+	copy(sa.Addr[:], ip)
+	if err := unix.Connect(fd, sa); err != nil {
+		return fail(1, "connect "+addr, err)
+	}
+	return 0
+}
+
+func net4(s string) []byte {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return nil
+	}
+	out := make([]byte, 4)
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || v > 255 {
+			return nil
+		}
+		out[i] = byte(v)
+	}
+	return out
+}

@@ -1,0 +1,279 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/sandbox/helper"
+)
+
+// credentialPaths are the paths under the home that hold credentials and
+// are masked with empty mounts (slash-separated, relative to the home).
+var credentialPaths = [...]string{
+	".ssh", ".aws", ".config/gcloud", ".azure", ".kube", ".docker/config.json",
+	".netrc", ".git-credentials", ".gnupg", ".pypirc", ".npmrc",
+	".config/gh", ".config/hub", ".cargo/credentials", ".cargo/credentials.toml",
+	".password-store", ".local/share/keyrings", ".vault-token",
+	".terraform.d/credentials.tfrc.json",
+}
+
+// socketDirs are the folders of host Unix sockets masked when the network
+// is off; socketDirPrefixes are the names of socket folders in the temp
+// dir (tmux, ssh-agent, X11, VS Code...).
+var (
+	socketDirs        = [...]string{"/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix"}
+	socketDirPrefixes = [...]string{"tmux-", "ssh-", ".X11-unix", ".ICE-unix", ".XIM-unix", ".font-unix",
+		"vscode-", "dbus-", "pulse-", "emacs", "screen", "gpg-", "keyring-", "mcp-", "aidex-web"}
+)
+
+// fixedPlan is the part of the helper's spec that does not change between
+// commands: what is writable, protected and masked.
+type fixedPlan struct {
+	writable  []string
+	protected []string
+	maskDirs  []string
+	maskFiles []string
+	tempDirs  []string // scanned for host sockets when the network is off
+}
+
+// newFixedPlan checks p's paths, creates the missing writable folders and
+// the workspace's .aidex and .git/hooks, and lists what exists to protect
+// and mask.
+func newFixedPlan(p Policy) (fixedPlan, error) {
+	var f fixedPlan
+	all := append([]string{p.Workspace, p.Home}, p.Writable...)
+	for _, d := range append(all, p.Hidden...) {
+		if d != "" && !filepath.IsAbs(d) {
+			return f, fmt.Errorf("sandbox: path %q is relative: give an absolute path", d)
+		}
+	}
+	if p.Mode == WorkspaceWrite {
+		for _, d := range append([]string{p.Workspace}, p.Writable...) {
+			if d == "" {
+				continue
+			}
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return f, fmt.Errorf("sandbox: writable folder %s: %w", d, err)
+			}
+			f.writable = appendUnique(f.writable, filepath.Clean(d))
+		}
+		if p.Workspace != "" {
+			prepareWorkspace(p.Workspace)
+		}
+		for _, d := range f.writable {
+			f.protected = append(f.protected, protectedIn(d)...)
+		}
+	}
+	for _, c := range credentialPaths {
+		if p.Home != "" {
+			f.addMask(filepath.Join(p.Home, filepath.FromSlash(c)))
+		}
+	}
+	for _, h := range p.Hidden {
+		f.addMask(h)
+	}
+	f.tempDirs = appendUnique([]string{"/tmp"}, filepath.Clean(os.TempDir()))
+	return f, nil
+}
+
+// prepareWorkspace creates an empty .aidex and (in a repository) an empty
+// .git/hooks, so that the sandbox can hold them read-only: a command must
+// not create project config or hooks that aidex or git would run later.
+func prepareWorkspace(ws string) {
+	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
+	if st, err := os.Stat(filepath.Join(ws, ".git")); err == nil && st.IsDir() {
+		_ = os.Mkdir(filepath.Join(ws, ".git", "hooks"), 0o755)
+	}
+}
+
+// protectedIn lists the paths inside the writable folder d that stay
+// read-only: .aidex, and the hooks and config of its git dir (a .git
+// pointer file is followed to the linked worktree's git dir and its
+// common dir).
+func protectedIn(d string) []string {
+	out := existing(filepath.Join(d, ".aidex"))
+	gitPath := filepath.Join(d, ".git")
+	st, err := os.Stat(gitPath)
+	if err != nil {
+		return out
+	}
+	gitDirs := []string{gitPath}
+	if !st.IsDir() {
+		gitDirs = resolveGitFile(d, gitPath)
+	}
+	for _, g := range gitDirs {
+		out = append(out, existing(filepath.Join(g, "hooks"), filepath.Join(g, "config"),
+			filepath.Join(g, "config.worktree"), filepath.Join(g, "info", "attributes"))...)
+	}
+	return out
+}
+
+// resolveGitFile reads a "gitdir: PATH" pointer file and returns the git
+// dir it names and, for a linked worktree, the common dir.
+func resolveGitFile(root, file string) []string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	g := strings.TrimSpace(line)
+	if !filepath.IsAbs(g) {
+		g = filepath.Join(root, g)
+	}
+	out := []string{g}
+	if c, err := os.ReadFile(filepath.Join(g, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(g, common)
+		}
+		out = append(out, filepath.Clean(common))
+	}
+	return out
+}
+
+// addMask masks p with an empty folder or file when it exists and is not
+// a writable folder or one of their parents (masking those would hide the
+// workspace).
+func (f *fixedPlan) addMask(p string) {
+	p = filepath.Clean(p)
+	for _, w := range f.writable {
+		if within(w, p) {
+			return
+		}
+	}
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+	case st.IsDir():
+		f.maskDirs = appendUnique(f.maskDirs, p)
+	default:
+		f.maskFiles = appendUnique(f.maskFiles, p)
+	}
+}
+
+// spec is the helper's spec for one command (without its path and args).
+func (s *Sandbox) spec(o Options) helper.Spec {
+	netOff := !s.policy.Network && !o.Network
+	sp := helper.Spec{
+		Namespaces: s.caps.Namespaces,
+		Loopback:   s.caps.Namespaces && netOff,
+		NetOff:     netOff,
+		Writable:   s.fixed.writable,
+		Protected:  s.fixed.protected,
+		MaskDirs:   s.fixed.maskDirs,
+		MaskFiles:  s.fixed.maskFiles,
+	}
+	if netOff && s.caps.Namespaces {
+		f := s.fixed
+		f.maskDirs = slices.Clone(f.maskDirs)
+		f.maskFiles = slices.Clone(f.maskFiles)
+		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+		sp.MaskDirs, sp.MaskFiles = f.maskDirs, f.maskFiles
+	}
+	return sp
+}
+
+// addSocketMasks masks the folders of host Unix sockets (/run, the
+// runtime dir, X11) and the sockets and socket folders at the top of the
+// temp dirs, so that a command with the network off cannot reach a host
+// daemon (tmux, ssh-agent, docker, D-Bus) through a socket path. Abstract
+// sockets are already cut off by the network namespace.
+func (f *fixedPlan) addSocketMasks(runtimeDir string) {
+	for _, d := range socketDirs {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			f.addMask(d)
+		}
+	}
+	if runtimeDir != "" && filepath.IsAbs(runtimeDir) {
+		f.addMask(runtimeDir)
+	}
+	for _, t := range f.tempDirs {
+		entries, err := os.ReadDir(t)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(t, e.Name())
+			switch {
+			case e.Type()&os.ModeSocket != 0:
+				f.addMask(p)
+			case e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]):
+				f.addMask(p)
+			}
+		}
+	}
+}
+
+// defaultWritable is DefaultWritable.
+func defaultWritable(home string, getenv func(string) string) []string {
+	or := func(v, def string) string {
+		if v != "" {
+			return v
+		}
+		return def
+	}
+	var out []string
+	add := func(p string) {
+		if p != "" && filepath.IsAbs(p) {
+			out = appendUnique(out, filepath.Clean(p))
+		}
+	}
+	add(or(getenv("TMPDIR"), tempDefault()))
+	cache := or(getenv("XDG_CACHE_HOME"), userCacheDefault(home))
+	if gc := getenv("GOCACHE"); gc != "off" {
+		add(or(gc, filepath.Join(cache, "go-build")))
+	}
+	gopath := or(strings.Split(getenv("GOPATH"), string(os.PathListSeparator))[0], filepath.Join(home, "go"))
+	add(or(getenv("GOMODCACHE"), filepath.Join(gopath, "pkg", "mod")))
+	add(or(getenv("npm_config_cache"), filepath.Join(home, ".npm")))
+	add(or(getenv("PIP_CACHE_DIR"), filepath.Join(cache, "pip")))
+	cargo := or(getenv("CARGO_HOME"), filepath.Join(home, ".cargo"))
+	add(filepath.Join(cargo, "registry"))
+	add(filepath.Join(cargo, "git"))
+	if home == "" {
+		out = slices.DeleteFunc(out, func(p string) bool { return !filepath.IsAbs(p) || p == "/" })
+	}
+	return out
+}
+
+func existing(paths ...string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// within reports whether p is dir or beneath it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func appendUnique(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// errHelperMissing is returned when no helper program can be found.
+var errHelperMissing = errors.New("the sandbox helper was not found (install aidex-sandbox beside aidex: go install ./cmd/...)")

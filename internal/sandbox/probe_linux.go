@@ -1,0 +1,178 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+
+	"github.com/zelvior/aidex/internal/sandbox/helper"
+)
+
+// helperName is the file name of the helper binary.
+const helperName = "aidex-sandbox"
+
+func probe() Caps {
+	var c Caps
+	if abi, err := ll.LandlockGetABIVersion(); err == nil {
+		c.LandlockABI = abi
+	}
+	c.Namespaces = namespacesWork(readSysctl)
+	c.Helper, c.HelperArg = findHelper(os.Executable, exec.LookPath)
+	describe(&c)
+	return c
+}
+
+// describe fills Method, Limits and Reason from the layers found.
+func describe(c *Caps) {
+	switch {
+	case c.Helper == "":
+		c.Reason = errHelperMissing.Error()
+	case c.Namespaces && c.LandlockABI > 0:
+		c.Method = "namespaces+landlock"
+	case c.Namespaces:
+		c.Method = "namespaces"
+		c.Limits = []string{
+			"no Landlock: sandboxed commands can signal and ptrace your other processes and read their environment",
+		}
+	case c.LandlockABI > 0:
+		c.Method = "landlock"
+		c.Limits = []string{
+			"no user namespaces: .git/hooks, .git/config and .aidex stay writable inside the workspace",
+			"credential files (~/.ssh, cloud keys) are readable",
+		}
+		if c.LandlockABI < 4 {
+			c.Limits = append(c.Limits, "Landlock ABI "+strconv.Itoa(c.LandlockABI)+" cannot filter the network: it stays on")
+		} else {
+			c.Limits = append(c.Limits, "network off blocks TCP only (UDP and Unix sockets stay reachable) and also local test servers")
+		}
+	default:
+		c.Reason = "neither unprivileged user namespaces nor Landlock are available on this kernel " +
+			"(Landlock needs Linux 5.13 with lsm=landlock; namespaces need user.max_user_namespaces > 0)"
+	}
+}
+
+// namespacesWork reports, without starting a process, whether this
+// process may create user, mount and network namespaces and use
+// mount_setattr (Linux 5.12).
+func namespacesWork(sysctl func(string) string) bool {
+	if _, err := os.Stat("/proc/self/ns/user"); err != nil {
+		return false
+	}
+	if n := sysctl("user/max_user_namespaces"); n == "0" {
+		return false
+	}
+	if os.Geteuid() != 0 {
+		if sysctl("kernel/unprivileged_userns_clone") == "0" ||
+			sysctl("kernel/apparmor_restrict_unprivileged_userns") == "1" {
+			return false
+		}
+	}
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return false
+	}
+	return kernelAtLeast(unix.ByteSliceToString(u.Release[:]), 5, 12)
+}
+
+func readSysctl(name string) string {
+	b, err := os.ReadFile(filepath.Join("/proc/sys", name))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// kernelAtLeast compares a release such as "6.18.2-arch1" with maj.min.
+func kernelAtLeast(release string, maj, min int) bool {
+	parts := strings.SplitN(release, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	a, err1 := strconv.Atoi(parts[0])
+	minor := parts[1]
+	if i := strings.IndexFunc(minor, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+		minor = minor[:i]
+	}
+	b, err2 := strconv.Atoi(minor)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return a > maj || a == maj && b >= min
+}
+
+// findHelper finds aidex-sandbox beside the running executable, then on
+// PATH; else the running executable itself, which must then be aidex
+// (it runs the helper when its first argument is helper.Arg).
+func findHelper(self func() (string, error), lookPath func(string) (string, error)) (path, arg string) {
+	exe, err := self()
+	if err == nil {
+		if p, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = p
+		}
+		beside := filepath.Join(filepath.Dir(exe), helperName)
+		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return beside, ""
+		}
+	}
+	if p, err := lookPath(helperName); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, ""
+		}
+	}
+	if err != nil {
+		return "", ""
+	}
+	return exe, helper.Arg
+}
+
+// confine makes cmd start the helper with sp in new namespaces.
+func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
+	if s.caps.Helper == "" {
+		return errHelperMissing
+	}
+	sp.Path = cmd.Path
+	sp.Args = cmd.Args
+	if len(sp.Args) == 0 {
+		sp.Args = []string{cmd.Path}
+	}
+	args := []string{s.caps.Helper}
+	if s.caps.HelperArg != "" {
+		args = append(args, s.caps.HelperArg)
+	}
+	cmd.Path = s.caps.Helper
+	cmd.Args = append(args, sp.Encode()...)
+	if !sp.Namespaces {
+		return nil
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	a := cmd.SysProcAttr
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	if sp.Loopback {
+		a.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	// The command keeps the user's own uid and gid inside the namespace;
+	// a non-root user's helper gets the capabilities it needs for the
+	// mounts as ambient ones, and drops them all before the exec.
+	uid, gid := os.Geteuid(), os.Getegid()
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	if uid != 0 {
+		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
+	}
+	return nil
+}
+
+func tempDefault() string { return "/tmp" }
+
+func userCacheDefault(home string) string { return filepath.Join(home, ".cache") }
