@@ -45,9 +45,20 @@ type sandboxWorld struct {
 func newSandboxWorld(t *testing.T, script *llmtest.Script) *sandboxWorld {
 	t.Helper()
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "permission_mode = \"yolo\""))
+	// go build and go test use the machine's build cache (writable in the
+	// sandbox as the Go cache), so they need not rebuild the standard
+	// library.
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		t.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+	}
 	for k, v := range home.Env {
 		t.Setenv(k, v)
 	}
+	// The temp folder commands may write is one of its own, not the /tmp
+	// the home was made in (a real home is not under the temp folder).
+	tmp := filepath.Join(t.TempDir(), "tmp")
+	require.NoError(t, os.Mkdir(tmp, 0o700))
+	t.Setenv("TMPDIR", tmp)
 	w := &sandboxWorld{home: home, bashrc: filepath.Join(home.Root, ".bashrc")}
 	require.NoError(t, os.WriteFile(w.bashrc, []byte("# rc\n"), 0o644))
 	git := exec.Command("git", "init", "-q", home.WS)
