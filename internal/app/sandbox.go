@@ -39,8 +39,8 @@ func probeOnce(probe func() sandbox.Caps) func() sandbox.Caps {
 // and the mode was only the default), whether that mode was asked for
 // explicitly (a config file, AIDEX_SANDBOX_MODE or --sandbox), the
 // machine's capabilities, the network switch, and Notice, the one-line
-// start warning when commands are not sandboxed though the default asked
-// for it ("" otherwise).
+// start warning: commands are not sandboxed though the default asked for
+// it, or they are with one layer only and its limits ("" otherwise).
 type SandboxInfo struct {
 	Mode     sandbox.Mode
 	Explicit bool
@@ -54,6 +54,9 @@ type SandboxInfo struct {
 func (i SandboxInfo) Method() string {
 	if i.Mode == sandbox.Off {
 		return "none (commands run unsandboxed)"
+	}
+	if i.Caps.Method == "sandbox-exec" {
+		return "sandbox-exec"
 	}
 	var parts []string
 	if i.Caps.Namespaces {
@@ -174,6 +177,11 @@ func (rt *Runtime) buildSandbox(s *sandboxSlot) {
 	s.sbx, s.err = sandbox.New(rt.SandboxPolicy(mode), s.caps)
 	if s.err != nil {
 		s.err = fmt.Errorf("sandbox: %w; run with --sandbox off to run commands without it", s.err)
+		return
+	}
+	if len(s.caps.Limits) > 0 {
+		s.notice = fmt.Sprintf("commands are sandboxed with %s only, so: %s",
+			SandboxInfo{Mode: mode, Caps: s.caps}.Method(), strings.Join(s.caps.Limits, "; "))
 	}
 }
 

@@ -186,3 +186,17 @@ func TestSandboxAutoAllowWiring(t *testing.T) {
 		})
 	}
 }
+
+// Where only one layer works (Landlock without namespaces), the start
+// warning states its limits.
+func TestSandboxStartStatesLimits(t *testing.T) {
+	p := &probeCounter{caps: sandbox.Caps{LandlockABI: 7, Method: "landlock", Helper: "/bin/true",
+		Limits: []string{"credential files (~/.ssh, cloud keys) are readable", "network off blocks TCP only"}}}
+	svc, err, reports := startWith(t, "", nil, p, true)
+	require.NoError(t, err)
+	require.Equal(t, []Report{{Text: "commands are sandboxed with Landlock ABI 7 only, so: credential files (~/.ssh, cloud keys) are readable; network off blocks TCP only", Warning: true}}, reports)
+	sbx, err := svc.Runtime().Sandbox()
+	require.NoError(t, err)
+	require.NotNil(t, sbx)
+	require.Equal(t, sandbox.WorkspaceWrite, svc.Runtime().SandboxInfo().Mode)
+}

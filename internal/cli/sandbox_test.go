@@ -106,6 +106,13 @@ self-test:
 		t.Errorf("all checks held but the check failed:\n%s", b.String())
 	}
 	b.Reset()
+	landlock := sandbox.Caps{LandlockABI: 7, Helper: "/h", Limits: []string{"credential files are readable", "TCP only"}}
+	writeSandboxCheck(&b, app.SandboxInfo{Mode: sandbox.WorkspaceWrite, Caps: landlock}, pol, []sandbox.Check{{Name: "x", OK: true}})
+	if !strings.Contains(b.String(), "namespaces:        not available\n") || !strings.Contains(b.String(), "limits:            credential files are readable; TCP only\n") ||
+		!strings.Contains(b.String(), "network isolation: Landlock TCP rules") {
+		t.Errorf("Landlock alone:\n%s", b.String())
+	}
+	b.Reset()
 	if writeSandboxCheck(&b, app.SandboxInfo{Caps: sandbox.Caps{Reason: "no Landlock"}}, pol, nil) ||
 		!strings.Contains(b.String(), "commands cannot be sandboxed here: no Landlock\n") {
 		t.Errorf("unavailable:\n%s", b.String())

@@ -80,6 +80,9 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 	row("namespaces", yesNo(c.Namespaces, "user, mount and network", "not available"))
 	row("helper", orNone(c.Helper))
 	row("network isolation", networkMethod(c, info.Network))
+	if len(c.Limits) > 0 {
+		row("limits", strings.Join(c.Limits, "; "))
+	}
 	row("writable", strings.Join(append([]string{pol.Workspace}, pol.Writable...), ", "))
 	row("hidden", strings.Join(pol.Hidden, ", "))
 	if !c.Available() {
