@@ -117,6 +117,14 @@ func caseEnvScrubbed(t *testing.T, e *attackEnv, c attackCase) {
 
 func caseSandboxOnly(reason string) handler {
 	return func(t *testing.T, e *attackEnv, c attackCase) {
+		// Building the sandbox creates the missing toolchain caches of the
+		// writable set in the home: that is before the command, so it
+		// happens before the snapshot of what the command may not change.
+		if sandbox.Probe().Available() {
+			if _, err := e.rt.Sandbox(); err != nil {
+				t.Fatalf("sandbox: %v", err)
+			}
+		}
 		e.snap = e.snapshot(t)
 		cmd := str(c.Input, "command")
 		mustNotAllow(t, c, e.judge(t, "run_command", map[string]any{"command": cmd}))

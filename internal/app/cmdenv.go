@@ -56,12 +56,12 @@ func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env := tools.NewEnv(ws)
 	env.Grep = search.DefaultBackend()
 	env.EnvPolicy = rt.envPolicy
-	sbx, err := rt.Sandbox()
+	on, err := rt.sandboxOn()
 	if err != nil {
 		return nil, err
 	}
-	if sbx != nil {
-		env.Confiner = confiner{sbx}
+	if on {
+		env.Confiner = lazyConfiner{rt}
 	}
 	return env, nil
 }

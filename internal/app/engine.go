@@ -190,9 +190,9 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Regi
 	}
 	// [sandbox] auto_allow counts only while commands really run in the
 	// sandbox.
-	sbx, _ := rt.Sandbox()
+	sandboxed, _ := rt.sandboxOn()
 	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk,
-		SandboxAutoAllow: sbx != nil && rt.Config.Sandbox.AutoAllow})
+		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow})
 }
 
 // Profile returns the tool profile from config.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,15 +15,22 @@ import (
 	"github.com/zelvior/aidex/internal/tools"
 )
 
-// sandboxSlot is a runtime's OS sandbox, built on first use (so commands
-// that run nothing never probe the machine) and shared by the copies of
-// the runtime that SetMode makes.
+// sandboxSlot is a runtime's OS sandbox, shared by the copies of the
+// runtime that SetMode makes. It is decided on first use (so commands
+// that run nothing never probe the machine): the mode commands run in,
+// the machine's caps, the start notice, or the error of a mode the user
+// asked for and the machine lacks. The sandbox itself is built when the
+// first command needs it (sandbox.New prepares the workspace).
 type sandboxSlot struct {
 	once   sync.Once
-	sbx    *sandbox.Sandbox
+	mode   sandbox.Mode
 	caps   sandbox.Caps
 	notice string
 	err    error
+
+	build    sync.Once
+	sbx      *sandbox.Sandbox
+	buildErr error
 }
 
 // probeOnce wraps a probe so that the machine is probed once per service,
@@ -71,23 +79,39 @@ func (i SandboxInfo) Method() string {
 	return strings.Join(parts, " + ")
 }
 
-// Sandbox returns the runtime's sandbox (nil when commands run
-// unsandboxed: mode off, or the default mode on a machine that cannot
-// sandbox, which Notice of SandboxInfo reports). Errors: the mode was set
-// explicitly and the machine cannot sandbox (fail closed; the error names
-// `--sandbox off`).
+// Sandbox returns the runtime's sandbox, built on first call (nil when
+// commands run unsandboxed: mode off, or the default mode on a machine
+// that cannot sandbox, which Notice of SandboxInfo reports). Errors: the
+// mode was set explicitly and the machine cannot sandbox (fail closed;
+// the error names `--sandbox off`); the sandbox cannot be built.
 func (rt *Runtime) Sandbox() (*sandbox.Sandbox, error) {
 	s := rt.sandboxSlot()
-	return s.sbx, s.err
+	if s.err != nil || s.mode == sandbox.Off {
+		return nil, s.err
+	}
+	s.build.Do(func() {
+		s.sbx, s.buildErr = sandbox.New(rt.SandboxPolicy(s.mode), s.caps)
+		if s.buildErr != nil {
+			s.buildErr = fmt.Errorf("sandbox: %w; run with --sandbox off to run commands without it", s.buildErr)
+		}
+	})
+	return s.sbx, s.buildErr
+}
+
+// sandboxOn reports whether the runtime's commands run in the sandbox,
+// without building it. Errors: as Sandbox's fail-closed error.
+func (rt *Runtime) sandboxOn() (bool, error) {
+	s := rt.sandboxSlot()
+	return s.err == nil && s.mode != sandbox.Off, s.err
 }
 
 // SandboxInfo returns what /sandbox and `aidex sandbox check` show of the
-// runtime's sandbox. Building it probes the machine (once per service).
+// runtime's sandbox. It probes the machine (once per service).
 func (rt *Runtime) SandboxInfo() SandboxInfo {
 	s := rt.sandboxSlot()
 	info := SandboxInfo{Mode: sandbox.Off, Explicit: rt.sandboxExplicit(), Caps: s.caps, Notice: s.notice}
-	if s.sbx != nil {
-		info.Mode, info.Network = s.sbx.Policy().Mode, s.sbx.Policy().Network
+	if s.err == nil && s.mode != sandbox.Off {
+		info.Mode, info.Network = s.mode, rt.Config.Sandbox.Network
 	}
 	return info
 }
@@ -141,16 +165,18 @@ func (rt *Runtime) sandboxExplicit() bool {
 func (rt *Runtime) sandboxSlot() *sandboxSlot {
 	s := rt.sbx
 	if s == nil { // a Runtime built by hand (tests): no sandbox
-		return &sandboxSlot{}
+		return &sandboxSlot{mode: sandbox.Off}
 	}
-	s.once.Do(func() { rt.buildSandbox(s) })
+	s.once.Do(func() { rt.decideSandbox(s) })
 	return s
 }
 
-// buildSandbox decides the runtime's sandbox: none in mode off; with
+// decideSandbox decides the runtime's sandbox: none in mode off; with
 // the machine unable to sandbox, a start notice when the mode was the
-// default, an error (fail closed) when the user asked for it.
-func (rt *Runtime) buildSandbox(s *sandboxSlot) {
+// default, an error (fail closed) when the user asked for it; else the
+// mode (and a notice of the limits of a one-layer sandbox).
+func (rt *Runtime) decideSandbox(s *sandboxSlot) {
+	s.mode = sandbox.Off
 	mode, err := sandbox.ParseMode(rt.Config.Sandbox.Mode)
 	if err != nil {
 		s.err = fmt.Errorf("[sandbox] %w", err)
@@ -174,11 +200,7 @@ func (rt *Runtime) buildSandbox(s *sandboxSlot) {
 		s.notice = fmt.Sprintf("commands are not sandboxed: %s (set mode = \"off\" in [sandbox] to silence this)", s.caps.Reason)
 		return
 	}
-	s.sbx, s.err = sandbox.New(rt.SandboxPolicy(mode), s.caps)
-	if s.err != nil {
-		s.err = fmt.Errorf("sandbox: %w; run with --sandbox off to run commands without it", s.err)
-		return
-	}
+	s.mode = mode
 	if len(s.caps.Limits) > 0 {
 		s.notice = fmt.Sprintf("commands are sandboxed with %s only, so: %s",
 			SandboxInfo{Mode: mode, Caps: s.caps}.Method(), strings.Join(s.caps.Limits, "; "))
@@ -228,6 +250,30 @@ func linkedGitDirs(ws string) []string {
 	return out
 }
 
+// lazyConfiner is the tool core's Confiner over a runtime's sandbox,
+// which it builds when the first command runs.
+type lazyConfiner struct{ rt *Runtime }
+
+// Confine runs cmd in the runtime's sandbox.
+func (c lazyConfiner) Confine(cmd *exec.Cmd, network bool) error {
+	s, err := c.rt.Sandbox()
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return errors.New("internal error: commands are sandboxed but there is no sandbox")
+	}
+	return confiner{s}.Confine(cmd, network)
+}
+
+// Explain says when output shows that the sandbox stopped a command.
+func (c lazyConfiner) Explain(output string) string {
+	if s, err := c.rt.Sandbox(); err == nil && s != nil {
+		return s.Explain(output)
+	}
+	return ""
+}
+
 // confiner adapts a sandbox to the tool core's Confiner.
 type confiner struct{ s *sandbox.Sandbox }
 
@@ -239,7 +285,10 @@ func (c confiner) Confine(cmd *exec.Cmd, network bool) error {
 // Explain says when output shows that the sandbox stopped a command.
 func (c confiner) Explain(output string) string { return c.s.Explain(output) }
 
-var _ tools.Confiner = confiner{}
+var (
+	_ tools.Confiner = confiner{}
+	_ tools.Confiner = lazyConfiner{}
+)
 
 // SetSandbox switches the OS sandbox mode of the sessions' next runs
 // (workspace-write, read-only, off; danger-full-access is off). The mode
@@ -252,7 +301,7 @@ func (s *Service) SetSandbox(ctx context.Context, mode string) (*Runtime, error)
 		return nil, err
 	}
 	return s.reload(ctx, map[string]string{"sandbox.mode": string(m)}, func(rt *Runtime) error {
-		_, err := rt.Sandbox()
+		_, err := rt.sandboxOn()
 		return err
 	})
 }

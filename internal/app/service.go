@@ -91,7 +91,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	}
 	report(o.Report, rt)
 	if o.Sandbox {
-		if _, err := rt.Sandbox(); err != nil {
+		if _, err := rt.sandboxOn(); err != nil {
 			return nil, err
 		}
 		if n := rt.SandboxInfo().Notice; n != "" && o.Report != nil {
