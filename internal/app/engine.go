@@ -89,7 +89,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
 		ts.dryRun = o.AgentWrites == "dry-run"
-		ts.offerUnconfined = rt.Config.PermissionMode != string(permission.ModeYolo)
+		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 	}
 	if err != nil {
 		closeTools()

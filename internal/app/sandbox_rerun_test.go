@@ -121,6 +121,7 @@ func TestSandboxRerunUnconfinedDenied(t *testing.T) {
 	require.Len(t, ap.reqs, 1)
 	require.False(t, res.OK)
 	require.Contains(t, res.Error, wrapExplain)
+	require.NotContains(t, res.Error, "--sandbox off", "the user was asked and said no")
 	require.NoFileExists(t, filepath.Join(f.ws, "free"))
 }
 
@@ -131,6 +132,7 @@ func TestSandboxRerunNotOfferedHeadlessOrYolo(t *testing.T) {
 	require.Empty(t, events)
 	require.False(t, res.OK)
 	require.Contains(t, res.Error, wrapExplain)
+	require.Contains(t, res.Error, "use --sandbox off (or /sandbox off in a session)")
 	require.NoFileExists(t, filepath.Join(f.ws, "free"))
 
 	ap := &answeringApprover{answer: agent.AnswerOnce}
@@ -138,5 +140,6 @@ func TestSandboxRerunNotOfferedHeadlessOrYolo(t *testing.T) {
 	require.Empty(t, ap.reqs)
 	require.False(t, res.OK)
 	require.Contains(t, res.Error, wrapExplain)
+	require.Contains(t, res.Error, "--sandbox off")
 	require.NoFileExists(t, filepath.Join(f.ws, "free"))
 }

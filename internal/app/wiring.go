@@ -26,8 +26,8 @@ type toolSet struct {
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
 	// offerUnconfined offers to run a command the OS sandbox stopped again
-	// without it (every mode but yolo; the engine asks only when it has an
-	// Approver).
+	// without it (a session that can ask, in every mode but yolo); else
+	// the result names --sandbox off.
 	offerUnconfined bool
 }
 
@@ -130,9 +130,13 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if r.OK && note != "" {
 		r.Output = note + r.Output
 	}
-	if t.offerUnconfined && !c.Unconfined && res.Meta != nil && res.Meta.Sandbox != "" {
-		r.RetryUnconfined = "the sandbox stopped this command (" + res.Meta.Sandbox + "); run it again without the sandbox? " +
-			"It can then write outside the workspace and reach the network"
+	if !c.Unconfined && res.Meta != nil && res.Meta.Sandbox != "" {
+		if t.offerUnconfined {
+			r.RetryUnconfined = "the sandbox stopped this command (" + res.Meta.Sandbox + "); run it again without the sandbox? " +
+				"It can then write outside the workspace and reach the network"
+		} else {
+			r.Error += "; this run does not ask to run commands without the sandbox: use --sandbox off (or /sandbox off in a session) for that"
+		}
 	}
 	return r, nil
 }
