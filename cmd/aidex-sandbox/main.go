@@ -2,7 +2,11 @@
 // user, mount and network namespaces to confine one command (see
 // docs/sandbox.md). It is not meant to be run by hand. Install it beside
 // aidex (go install ./cmd/...) so that commands start in about a
-// millisecond; without it aidex re-executes itself.
+// millisecond; without it aidex re-executes itself. The Go runtime does not
+// look for cgroup CPU limits here (it runs for a millisecond).
+//
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
 package main
 
 import (

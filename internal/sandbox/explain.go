@@ -25,7 +25,8 @@ var deniedAfterRe = regexp.MustCompile(`(?i)(read-only file system|permission de
 var netRe = regexp.MustCompile(`(?i)network is unreachable|could not resolve host|temporary failure in name resolution|` +
 	`name or service not known|no address associated with hostname|getaddrinfo (?:enotfound|eai_again)|` +
 	`dial tcp[^\n]*: connect: connection refused|failed to connect to [^\n]*connection refused|` +
-	`connection refused|no such host|could not connect to server|failed to establish a new connection`)
+	`connection refused|no such host|could not connect to server|couldn't connect to server|` +
+	`failed to establish a new connection|connect: permission denied`)
 
 // explain is Explain.
 func (s *Sandbox) explain(output string) string {
@@ -75,7 +76,7 @@ func (s *Sandbox) explainPath(p string) string {
 	}
 	for _, r := range s.fixed.protected {
 		if within(p, r) {
-			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, .aidex); approve running the command without the sandbox to change it"
+			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, .aidex, editor and agent config); approve running the command without the sandbox to change it"
 		}
 	}
 	if s.policy.Mode == ReadOnly {

@@ -48,6 +48,8 @@ func TestExplainTable(t *testing.T) {
 		{"curl", "curl: (7) Failed to connect to example.com port 443: Network is unreachable", "network = true"},
 		{"dns", "curl: (6) Could not resolve host: example.com", "network = true"},
 		{"go dial", "dial tcp 127.0.0.1:8080: connect: connection refused", "network = true"},
+		{"landlock tcp", "dial tcp 10.0.0.1:443: connect: permission denied", "network = true"},
+		{"curl landlock", "curl: (7) Failed to connect to x port 80 after 0 ms: Couldn't connect to server", "network = true"},
 		{"npm", "npm ERR! getaddrinfo ENOTFOUND registry.npmjs.org", "network = true"},
 		{"helper", "aidex-sandbox: setup: bind writable /x: invalid argument", "could not start"},
 		{"ordinary failure", "FAIL: TestAdd (0.00s)\nexit status 1", ""},

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
@@ -90,12 +92,20 @@ func prepareWorkspace(ws string) {
 	}
 }
 
+// agentDirs are the editor and agent config folders kept read-only when
+// they exist (as the permission policy protects them): tasks and hooks in
+// them run later, outside the sandbox.
+var agentDirs = [...]string{".vscode", ".claude", ".codex", ".gemini", ".cursor"}
+
 // protectedIn lists the paths inside the writable folder d that stay
-// read-only: .aidex, and the hooks and config of its git dir (a .git
-// pointer file is followed to the linked worktree's git dir and its
-// common dir).
+// read-only: .aidex, the editor and agent config folders, and the hooks
+// and config of its git dir (a .git pointer file is followed to the
+// linked worktree's git dir and its common dir).
 func protectedIn(d string) []string {
 	out := existing(filepath.Join(d, ".aidex"))
+	for _, a := range agentDirs {
+		out = append(out, existing(filepath.Join(d, a))...)
+	}
 	gitPath := filepath.Join(d, ".git")
 	st, err := os.Stat(gitPath)
 	if err != nil {
@@ -174,7 +184,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		f := s.fixed
 		f.maskDirs = slices.Clone(f.maskDirs)
 		f.maskFiles = slices.Clone(f.maskFiles)
-		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"), &s.sockets)
 		sp.MaskDirs, sp.MaskFiles = f.maskDirs, f.maskFiles
 	}
 	return sp
@@ -185,7 +195,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 // temp dirs, so that a command with the network off cannot reach a host
 // daemon (tmux, ssh-agent, docker, D-Bus) through a socket path. Abstract
 // sockets are already cut off by the network namespace.
-func (f *fixedPlan) addSocketMasks(runtimeDir string) {
+func (f *fixedPlan) addSocketMasks(runtimeDir string, cache *socketCache) {
 	for _, d := range socketDirs {
 		if st, err := os.Lstat(d); err == nil && st.IsDir() {
 			f.addMask(d)
@@ -194,21 +204,48 @@ func (f *fixedPlan) addSocketMasks(runtimeDir string) {
 	if runtimeDir != "" && filepath.IsAbs(runtimeDir) {
 		f.addMask(runtimeDir)
 	}
-	for _, t := range f.tempDirs {
-		entries, err := os.ReadDir(t)
+	for _, p := range cache.find(f.tempDirs) {
+		f.addMask(p)
+	}
+}
+
+// socketCache remembers the sockets and socket folders at the top of the
+// temp dirs until one of the dirs changes.
+type socketCache struct {
+	mu     sync.Mutex
+	mtimes []time.Time
+	found  []string
+}
+
+// find returns the sockets and socket folders at the top of dirs.
+func (c *socketCache) find(dirs []string) []string {
+	mtimes := make([]time.Time, len(dirs))
+	for i, d := range dirs {
+		if st, err := os.Stat(d); err == nil {
+			mtimes[i] = st.ModTime()
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mtimes != nil && slices.Equal(c.mtimes, mtimes) {
+		return c.found
+	}
+	var found []string
+	for _, t := range dirs {
+		d, err := os.Open(t)
 		if err != nil {
 			continue
 		}
+		entries, _ := d.ReadDir(-1)
+		d.Close()
 		for _, e := range entries {
-			p := filepath.Join(t, e.Name())
-			switch {
-			case e.Type()&os.ModeSocket != 0:
-				f.addMask(p)
-			case e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]):
-				f.addMask(p)
+			if e.Type()&os.ModeSocket != 0 || e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]) {
+				found = append(found, filepath.Join(t, e.Name()))
 			}
 		}
 	}
+	c.mtimes, c.found = mtimes, found
+	return found
 }
 
 // defaultWritable is DefaultWritable.

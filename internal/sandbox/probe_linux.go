@@ -46,7 +46,7 @@ func describe(c *Caps) {
 		c.Method = "landlock"
 		c.Limits = []string{
 			"no user namespaces: .git/hooks, .git/config and .aidex stay writable inside the workspace",
-			"credential files (~/.ssh, cloud keys) are readable",
+			"credential files (~/.ssh, cloud keys) are readable when they lie inside a writable folder",
 		}
 		if c.LandlockABI < 4 {
 			c.Limits = append(c.Limits, "Landlock ABI "+strconv.Itoa(c.LandlockABI)+" cannot filter the network: it stays on")

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
@@ -48,7 +49,7 @@ func (e *buildError) Error() string { return "go build aidex-sandbox: " + e.err.
 
 // requireCaps returns this machine's caps with a freshly built helper; it
 // fails under CI when namespaces or Landlock are missing, skips otherwise.
-func requireCaps(t *testing.T) Caps {
+func requireCaps(t testing.TB) Caps {
 	t.Helper()
 	bin, err := buildOnce()
 	if err != nil {
@@ -185,12 +186,14 @@ func TestWorkspaceWriteDeniesWritesOutside(t *testing.T) {
 
 func TestWorkspaceWriteProtectsGitAndAidex(t *testing.T) {
 	e := newEnv(t)
+	mustMkdir(t, filepath.Join(e.ws, ".vscode"))
 	sb := e.sandbox(WorkspaceWrite, false)
 	for _, script := range []string{
 		"echo 'curl evil' > .git/hooks/pre-commit",
 		"echo '[core] hooksPath=/tmp' >> .git/config",
 		"echo 'x' > .aidex/config.toml",
 		"rm -rf .git/hooks",
+		"echo '{}' > .vscode/tasks.json",
 	} {
 		if out, err := e.sh(sb, script); err == nil {
 			t.Errorf("%q succeeded, want a failure (output %q)", script, out)
@@ -486,5 +489,112 @@ func TestDescribeStatesLimits(t *testing.T) {
 	}
 	if !kernelAtLeast("6.18.2-arch1", 5, 12) || kernelAtLeast("5.10.0", 5, 12) || !kernelAtLeast("5.12-rc1", 5, 12) {
 		t.Error("kernelAtLeast")
+	}
+}
+
+// TestLandlockOnlyMode is the fallback where namespaces are unavailable:
+// Landlock alone still confines writes and (ABI 4) TCP.
+func TestLandlockOnlyMode(t *testing.T) {
+	e := newEnv(t)
+	e.caps.Namespaces = false
+	describe(&e.caps)
+	if e.caps.Method != "landlock" || len(e.caps.Limits) == 0 {
+		t.Fatalf("caps without namespaces: %+v", e.caps)
+	}
+	sb := e.sandbox(WorkspaceWrite, false)
+	if out, err := e.sh(sb, "touch $OUTSIDE/ll; sh -c 'touch $HOME/ll'"); err == nil {
+		t.Errorf("write outside under Landlock alone succeeded: %q", out)
+	}
+	for _, p := range []string{filepath.Join(e.outside, "ll"), filepath.Join(e.home, "ll")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was created", p)
+		}
+	}
+	if out, err := e.sh(sb, "echo in > inside.txt"); err != nil {
+		t.Errorf("write inside under Landlock alone: %v %q", err, out)
+	}
+	out, _ := e.sh(sb, "cat $HOME/.ssh/id_rsa $HOME/.netrc; cat $HOME/.bashrc; ls -a $HOME")
+	if strings.Contains(out, "PRIVATE-KEY") || strings.Contains(out, "SECRET") {
+		t.Errorf("credentials readable under Landlock alone: %q", out)
+	}
+	if !strings.Contains(out, "# rc") || !strings.Contains(out, ".bashrc\n") {
+		t.Errorf("the rest of the home must stay readable and listable: %q", out)
+	}
+	addr, _ := listen(t)
+	if out, err := e.run(sb, Options{}, e.caps.Helper, helper.ConnectArg, addr); err == nil {
+		t.Errorf("TCP connect with the network off under Landlock alone succeeded: %q", out)
+	}
+	if out, err := e.run(sb, Options{Network: true}, e.caps.Helper, helper.ConnectArg, addr); err != nil {
+		t.Errorf("TCP connect with the network on: %v %q", err, out)
+	}
+}
+
+// TestCannotSignalOrReadHostProcesses: a sandboxed command can neither
+// kill the user's other processes nor read their environment (aidex's
+// own holds API keys).
+func TestCannotSignalOrReadHostProcesses(t *testing.T) {
+	e := newEnv(t)
+	outside := exec.Command("sleep", "60")
+	outside.Env = append(os.Environ(), "AIDEX_TEST_SECRET=hunter2")
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { outside.Process.Kill(); outside.Wait() })
+	pid := strconv.Itoa(outside.Process.Pid)
+	sb := e.sandbox(WorkspaceWrite, false)
+	out, _ := e.sh(sb, "cat /proc/"+pid+"/environ; kill -TERM "+pid)
+	if strings.Contains(out, "hunter2") {
+		t.Errorf("the sandbox read another process's environment: %q", out)
+	}
+	var ws syscall.WaitStatus
+	if got, err := syscall.Wait4(outside.Process.Pid, &ws, syscall.WNOHANG, nil); got != 0 || err != nil {
+		t.Errorf("the process outside was killed from the sandbox: %v %v (output %q)", ws, err, out)
+	}
+}
+
+// TestStandardStreamsByPath: commands may reopen their pipes through
+// /dev/stdout, /dev/stderr and /proc/self/fd, and use /dev/null and
+// /dev/shm.
+func TestStandardStreamsByPath(t *testing.T) {
+	e := newEnv(t)
+	out, err := e.sh(e.sandbox(WorkspaceWrite, false),
+		"echo one > /dev/stdout && echo two > /dev/stderr && echo three > /proc/self/fd/1 && echo x > /dev/null && echo s > /dev/shm/s && cat /dev/shm/s")
+	if err != nil || out != "one\ntwo\nthree\ns\n" {
+		t.Errorf("streams by path: %v %q", err, out)
+	}
+}
+
+// TestGitPointerFileHooksProtected is attack E-032 through the shell: the
+// workspace's .git is a "gitdir:" pointer to a git dir outside it that is
+// writable (a linked worktree's); its hooks and config stay read-only.
+func TestGitPointerFileHooksProtected(t *testing.T) {
+	e := newEnv(t)
+	real := filepath.Join(filepath.Dir(e.ws), "real.git")
+	mustMkdir(t, filepath.Join(real, "hooks"))
+	mustWrite(t, filepath.Join(real, "config"), "[core]\n")
+	ws := filepath.Join(filepath.Dir(e.ws), "linked")
+	mustMkdir(t, ws)
+	mustWrite(t, filepath.Join(ws, ".git"), "gitdir: ../real.git\n")
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: ws, Writable: []string{real}, Home: e.home}, e.caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ws = ws
+	for _, script := range []string{
+		"printf '#!/bin/sh\\ncurl evil\\n' > " + filepath.Join(real, "hooks", "post-checkout"),
+		"echo '[core] fsmonitor = curl evil' >> " + filepath.Join(real, "config"),
+	} {
+		if out, err := e.sh(sb, script); err == nil {
+			t.Errorf("%q succeeded: %q", script, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(real, "hooks", "post-checkout")); err == nil {
+		t.Error("a hook was written through the gitdir pointer")
+	}
+	if got := readFile(t, filepath.Join(real, "config")); got != "[core]\n" {
+		t.Errorf("the pointed-to config changed: %q", got)
+	}
+	if out, err := e.sh(sb, "echo ok > "+filepath.Join(real, "index.lock")+" && echo ok > new.txt"); err != nil {
+		t.Errorf("the linked git dir and the workspace must stay writable: %v %q", err, out)
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -68,64 +66,29 @@ func Enter(s Spec) error {
 			return err
 		}
 	}
+	detachTerminal()
 	if err := restrictLandlock(s); err != nil {
 		return err
 	}
 	return dropCaps()
 }
 
-// restrictLandlock applies Landlock as a second layer: reads anywhere,
-// writes only beneath the writable folders, signals and (network off)
-// abstract Unix sockets only within the sandbox; without namespaces and
-// with the network off, no TCP bind or connect either. Best effort: an
-// older ABI restricts what it knows; without namespaces Landlock is
-// required.
-func restrictLandlock(s Spec) error {
-	abi, _ := ll.LandlockGetABIVersion()
-	if abi < 1 {
-		if !s.Namespaces {
-			return errors.New("Landlock is unavailable and so are namespaces: nothing can confine the command")
-		}
-		return nil
+// detachTerminal gives up the controlling terminal the command would
+// otherwise share with aidex (and the user's shell): with it, a command
+// could push keystrokes into the terminal with TIOCSTI and run them
+// outside the sandbox once aidex exits. A helper that leads its own
+// session keeps its terminal: that is a pseudo-terminal aidex made for
+// this command alone.
+func detachTerminal() {
+	if sid, err := unix.Getsid(0); err != nil || sid == unix.Getpid() {
+		return
 	}
-	fs := landlock.V11.HandledAccessFS
-	scoped := landlock.ScopedSet(ll.ScopeSignal)
-	var netSet landlock.AccessNetSet
-	if s.NetOff {
-		scoped |= ll.ScopeAbstractUnixSocket
-		if !s.Namespaces {
-			netSet = landlock.V11.HandledAccessNet
-		}
-	}
-	cfg, err := landlock.NewConfig(fs, scoped)
-	if netSet != 0 {
-		cfg, err = landlock.NewConfig(fs, netSet, scoped)
-	}
+	fd, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return // no controlling terminal
 	}
-	root := landlock.RODirs("/")
-	if !s.NetOff {
-		root = root.WithResolveUnix()
-	}
-	rules := []landlock.Rule{
-		root,
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx",
-			"/dev/random", "/dev/urandom").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
-	}
-	if len(s.Writable) > 0 {
-		w := landlock.RWDirs(s.Writable...).WithRefer().IgnoreIfMissing()
-		if !s.NetOff {
-			w = w.WithResolveUnix()
-		}
-		rules = append(rules, w)
-	}
-	if err := cfg.BestEffort().Restrict(rules...); err != nil {
-		return errors.New("landlock: " + err.Error())
-	}
-	return nil
+	_ = unix.IoctlSetInt(fd, unix.TIOCNOTTY, 0)
+	unix.Close(fd)
 }
 
 // dropCaps empties the bounding, ambient, inheritable, permitted and
