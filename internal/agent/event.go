@@ -108,6 +108,12 @@ type ToolResultInfo struct {
 	// permission): what was refused, by which rule, and the narrowest rule
 	// that would allow it.
 	Denial *DenialInfo `json:"denial,omitempty"`
+	// RetryUnconfined is set by Tools.Run when the OS sandbox stopped the
+	// call and running it again outside the sandbox could succeed: the
+	// reason put to the user. With an Approver the engine asks (an
+	// approval with rule "sandbox"), and when allowed runs the call again
+	// with Call.Unconfined; that result is the call's result. Not sent.
+	RetryUnconfined string `json:"-"`
 }
 
 // DenialInfo describes a call the permission policy refused. Decision is

@@ -230,6 +230,10 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	start := r.e.Now()
 	res, err := r.e.Tools.Run(ctx, sl.call)
+	if err == nil && res.RetryUnconfined != "" && !sl.call.Unconfined && r.approveUnconfined(ctx, sl, res.RetryUnconfined) {
+		sl.call.Unconfined = true
+		res, err = r.e.Tools.Run(ctx, sl.call)
+	}
 	if err != nil {
 		res = ToolResultInfo{Error: "not run: aidex failed internally (the error was shown to the user)", Category: "execution"}
 	}
@@ -239,6 +243,31 @@ func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 		res = cancelledResult(sl.tc)
 	}
 	return res, err
+}
+
+// RuleSandbox is the rule of the approval that offers to run a call
+// again outside the OS sandbox after the sandbox stopped it.
+const RuleSandbox = "sandbox"
+
+// approveUnconfined asks the user whether a call the OS sandbox stopped
+// may run again without it (reason says why); false without an Approver,
+// on a denial or a cancellation. An allow of any kind allows this call
+// only: no rule is saved.
+func (r *run) approveUnconfined(ctx context.Context, sl *slot, reason string) bool {
+	if r.e.Approver == nil || ctx.Err() != nil {
+		return false
+	}
+	info := ApprovalInfo{ID: "ap_" + sl.tc.ID + "_unsandboxed", CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
+		Command: ShowControls(sl.call.Command), Rule: RuleSandbox, Reason: reason}
+	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
+	d, why, err := r.e.Approver.Approve(ctx, info)
+	if err != nil || ctx.Err() != nil {
+		return false
+	}
+	answered := info
+	answered.Answer, answered.Reason = d, why
+	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &answered})
+	return d == AnswerOnce || d == AnswerSession || d == AnswerAlways
 }
 
 // finish records a call's result and reports it; calls of execute run

@@ -43,6 +43,10 @@ type Call struct {
 	Preview   string
 	Previewer func(ctx context.Context) string
 	Impl      any
+	// Unconfined runs the call outside the OS sandbox: the user approved
+	// running it again without the sandbox after the sandbox stopped it
+	// (see ToolResultInfo.RetryUnconfined).
+	Unconfined bool
 }
 
 // Decision is the policy's decision on a call.

@@ -4,6 +4,7 @@ package app
 // instructions, invisible Unicode, terminal escapes, credentials).
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/sandbox"
 )
 
 // E-120: an injected instruction in AGENTS.md: reading it is fine, the
@@ -115,10 +117,38 @@ func caseEnvScrubbed(t *testing.T, e *attackEnv, c attackCase) {
 
 func caseSandboxOnly(reason string) handler {
 	return func(t *testing.T, e *attackEnv, c attackCase) {
+		// Building the sandbox creates the missing toolchain caches of the
+		// writable set in the home: that is before the command, so it
+		// happens before the snapshot of what the command may not change.
+		if sandbox.Probe().Available() {
+			if _, err := e.rt.Sandbox(); err != nil {
+				t.Fatalf("sandbox: %v", err)
+			}
+		}
 		e.snap = e.snapshot(t)
-		mustNotAllow(t, c, e.judge(t, "run_command", map[string]any{"command": str(c.Input, "command")}))
-		if !t.Failed() {
-			skipf(t, e, "%s", reason)
+		cmd := str(c.Input, "command")
+		mustNotAllow(t, c, e.judge(t, "run_command", map[string]any{"command": cmd}))
+		if t.Failed() {
+			return
+		}
+		caps := sandbox.Probe()
+		if !caps.Available() {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s needs the OS sandbox, and this CI machine cannot sandbox: %s", c.ID, caps.Reason)
+			}
+			skipf(t, e, "%s; commands cannot be sandboxed here (%s)", reason, caps.Reason)
+		}
+		// Allowed (yolo, run_command(*)), the command runs in the sandbox,
+		// whose network has only its own loopback: it cannot get out.
+		sbx, err := e.rt.Sandbox()
+		if err != nil || sbx == nil {
+			t.Fatalf("sandbox: %v", err)
+		}
+		e.env.Confiner = confiner{sbx}
+		defer func() { e.env.Confiner = nil }()
+		r := e.runWith(t, e.permissive, "run_command", map[string]any{"command": cmd, "timeout": 20}, 30*time.Second)
+		if r.OK {
+			t.Errorf("%s: the command succeeded in the sandbox: %s", c.ID, r.Output)
 		}
 	}
 }

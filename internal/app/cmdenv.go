@@ -49,11 +49,19 @@ func (rt *Runtime) CommandEnviron() []string {
 }
 
 // toolEnv is the tool environment over ws for this runtime: in-memory
-// read tracking and checkpoints (tools.NewEnv), the default grep backend
-// and the runtime's credential scrubbing.
-func (rt *Runtime) toolEnv(ws tools.Resolver) *tools.Env {
+// read tracking and checkpoints (tools.NewEnv), the default grep backend,
+// the runtime's credential scrubbing and its OS sandbox. Errors: the
+// sandbox was asked for and cannot be built (see [Runtime.Sandbox]).
+func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env := tools.NewEnv(ws)
 	env.Grep = search.DefaultBackend()
 	env.EnvPolicy = rt.envPolicy
-	return env
+	on, err := rt.sandboxOn()
+	if err != nil {
+		return nil, err
+	}
+	if on {
+		env.Confiner = lazyConfiner{rt}
+	}
+	return env, nil
 }

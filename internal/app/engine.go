@@ -76,13 +76,18 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
-	env := rt.toolEnv(ws)
+	env, err := rt.toolEnv(ws)
+	if err != nil {
+		closeTools()
+		return nil, nil, err
+	}
 	if o.Store != nil {
 		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
 	}
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
 		ts.dryRun = o.AgentWrites == "dry-run"
+		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 	}
 	if err != nil {
 		closeTools()
@@ -181,7 +186,11 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Regi
 	if err := add(permission.Deny, p.Deny); err != nil {
 		return nil, err
 	}
-	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk})
+	// [sandbox] auto_allow counts only while commands really run in the
+	// sandbox.
+	sandboxed, _ := rt.sandboxOn()
+	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk,
+		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow})
 }
 
 // Profile returns the tool profile from config.

@@ -116,7 +116,12 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	if err != nil {
 		return fail(fmt.Errorf("verify command: %w", err))
 	}
-	res := p.Run(ctx, rt.toolEnv(ws))
+	env, err := rt.toolEnv(ws)
+	if err != nil {
+		return fail(err)
+	}
+	env.Confiner = nil // the user's own verify_command runs outside the sandbox
+	res := p.Run(ctx, env)
 	out := ralph.VerifyResult{OK: res.OK, ExitCode: -1, Output: res.Output, Error: res.Error, Duration: time.Since(start)}
 	if res.Meta != nil && res.Meta.ExitCode != nil {
 		out.ExitCode = *res.Meta.ExitCode

@@ -46,10 +46,17 @@ type Service struct {
 // front ends that may have to onboard first; call [Service.Choose]
 // before starting a session). Report is told each configuration warning
 // and the notice of an automatically chosen provider (nil: ignored).
+//
+// Sandbox is set by front ends that run the model's commands (runs,
+// the terminal UI, the web UI, Ralph): Start then decides the OS sandbox
+// at once, reports (a warning) when commands are not sandboxed because
+// the machine cannot, and fails when a sandbox mode the user asked for
+// is unavailable (fail closed; the error names --sandbox off).
 type StartOptions struct {
 	Options
-	Base   bool
-	Report func(Report)
+	Base    bool
+	Report  func(Report)
+	Sandbox bool
 }
 
 // Report is a message for the user at start-up: a configuration warning
@@ -71,6 +78,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if o.Flags == nil {
 		o.Flags = map[string]string{}
 	}
+	o.SandboxProbe = probeOnce(o.SandboxProbe)
 	var rt *Runtime
 	var err error
 	if o.Base {
@@ -82,6 +90,14 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		return nil, err
 	}
 	report(o.Report, rt)
+	if o.Sandbox {
+		if _, err := rt.sandboxOn(); err != nil {
+			return nil, err
+		}
+		if n := rt.SandboxInfo().Notice; n != "" && o.Report != nil {
+			o.Report(Report{Text: n, Warning: true})
+		}
+	}
 	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
@@ -139,6 +155,12 @@ func (s *Service) Choose(ctx context.Context, provider string) (*Runtime, error)
 // current: sessions get a new engine at their next run. A failed load keeps the old runtime. Errors: as
 // [Load]'s.
 func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runtime, error) {
+	return s.reload(ctx, changes, nil)
+}
+
+// reload is Reload; check, when set, vets the new runtime before it
+// becomes current (its error keeps the old one).
+func (s *Service) reload(ctx context.Context, changes map[string]string, check func(*Runtime) error) (*Runtime, error) {
 	s.switching.Lock()
 	defer s.switching.Unlock()
 	s.mu.Lock()
@@ -155,6 +177,11 @@ func (s *Service) Reload(ctx context.Context, changes map[string]string) (*Runti
 	rt, err := Load(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(rt); err != nil {
+			return nil, err
+		}
 	}
 	s.mu.Lock()
 	s.opts, s.rt = o, rt

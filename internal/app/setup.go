@@ -13,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/sandbox"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -30,6 +31,10 @@ type Options struct {
 	Flags     map[string]string
 	Getenv    func(string) string
 	Probe     func(ctx context.Context, baseURL string) bool
+	// SandboxProbe finds what the OS sandbox can do here (nil:
+	// sandbox.Probe); tests pass a machine that cannot sandbox. [Start]
+	// makes it probe once per service.
+	SandboxProbe func() sandbox.Caps
 }
 
 // Runtime is the loaded configuration with the chosen provider and model.
@@ -49,6 +54,10 @@ type Runtime struct {
 	// envPolicy is the credential scrubbing of the processes this
 	// runtime's tools and commands start (commandEnvPolicy).
 	envPolicy tools.EnvPolicy
+	// sbx is the OS sandbox of the tools' commands, built on first use;
+	// probe finds what the machine can do (Options.SandboxProbe).
+	sbx   *sandboxSlot
+	probe func() sandbox.Caps
 }
 
 // Load reads the configuration and the catalog and resolves the provider
@@ -94,7 +103,7 @@ func LoadBase(o Options) (*Runtime, error) {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
 	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
-		envPolicy: commandEnvPolicy(cfg, cat)}, nil
+		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}, nil
 }
 
 func workspaceDir(dir string) (string, error) {

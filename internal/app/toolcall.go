@@ -82,7 +82,10 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return ToolOutcome{}, configError{err}
 	}
-	env := rt.toolEnv(ws)
+	env, err := rt.toolEnv(ws)
+	if err != nil {
+		return ToolOutcome{}, err
+	}
 	env.SkipReadCheck = true
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {

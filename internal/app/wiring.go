@@ -25,6 +25,10 @@ type toolSet struct {
 	hidden map[string]bool
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
+	// offerUnconfined offers to run a command the OS sandbox stopped again
+	// without it (a session that can ask, in every mode but yolo); else
+	// the result names --sandbox off.
+	offerUnconfined bool
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -112,7 +116,13 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if !ok {
 		return agent.ToolResultInfo{}, errNotPrepared
 	}
-	res, note := t.runPrepared(ctx, p)
+	env := t.env
+	if c.Unconfined {
+		unconfined := *t.env
+		unconfined.Confiner = nil
+		env = &unconfined
+	}
+	res, note := t.runPrepared(ctx, p, env)
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}
@@ -120,19 +130,27 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if r.OK && note != "" {
 		r.Output = note + r.Output
 	}
+	if !c.Unconfined && res.Meta != nil && res.Meta.Sandbox != "" {
+		if t.offerUnconfined {
+			r.RetryUnconfined = "the sandbox stopped this command (" + res.Meta.Sandbox + "); run it again without the sandbox? " +
+				"It can then write outside the workspace and reach the network"
+		} else {
+			r.Error += "; this run does not ask to run commands without the sandbox: use --sandbox off (or /sandbox off in a session) for that"
+		}
+	}
 	return r, nil
 }
 
 // runPrepared runs p, as a dry run when the session's writes are dry runs
 // (note then prefixes the diff shown as output).
-func (t *toolSet) runPrepared(ctx context.Context, p *tools.Prepared) (res tools.Result, note string) {
+func (t *toolSet) runPrepared(ctx context.Context, p *tools.Prepared, base *tools.Env) (res tools.Result, note string) {
 	if !t.dryRun || p.Def.Kind != kind.Write {
-		return p.Run(ctx, t.env), ""
+		return p.Run(ctx, base), ""
 	}
 	if !p.Def.DryRun {
 		return tools.Failf(tools.CategoryPermission, "%s was not run: this is a dry run (--agent-writes dry-run), nothing may be changed; describe the change instead", p.Def.Name), ""
 	}
-	env := *t.env
+	env := *base
 	env.DryRun = true
 	res = p.Run(ctx, &env)
 	if res.OK && res.Meta != nil {

@@ -40,6 +40,7 @@ type runFlags struct {
 	raw            bool
 	plain          bool
 	fullscreen     bool
+	sandbox        string
 }
 
 // doneMarkers end an agent-mode run early when the model writes them.
@@ -58,6 +59,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule, e.g. 'run_command(git push *)' (repeatable)")
 	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant tools access to another directory (repeatable)")
+	addSandboxFlag(cmd, &f.sandbox)
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace")
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this id")
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text added to the end of the system prompt")
@@ -80,6 +82,9 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	set("model", f.model)
 	set("permission_mode", f.permissionMode)
 	set("workspace", a.flags.workspace)
+	if err := a.applySandboxFlag(f.sandbox); err != nil {
+		return err
+	}
 	for key, list := range map[string][]string{"permissions.allow": f.allow, "permissions.deny": f.deny, "permissions.ask": f.ask, "allowed_dirs": f.addDirs} {
 		if len(list) > 0 {
 			b, _ := json.Marshal(list)
@@ -172,7 +177,7 @@ func isTerminal(w io.Writer) bool {
 // runHeadless runs one prompt to completion and maps the outcome to the
 // documented exit codes.
 func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
-	svc, err := a.start(ctx, false)
+	svc, err := a.startRun(ctx, false)
 	if err != nil {
 		return err
 	}

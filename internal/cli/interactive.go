@@ -20,7 +20,7 @@ import (
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason. first, when not "", is the first message to send.
 func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) error {
-	svc, err := a.start(ctx, true)
+	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/zelvior/aidex/internal/app/apptest"
 )
 
 // childEnv makes the test binary run aidex itself (Main with its
@@ -13,7 +15,11 @@ import (
 const childEnv = "AIDEX_TEST_RUN_MAIN"
 
 // TestMain fails the package's tests when a goroutine outlives them.
+//
+// The test binary also serves as the sandbox helper the commands of the
+// tests' runs start through (apptest.SandboxHelper).
 func TestMain(m *testing.M) {
+	apptest.SandboxHelper()
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(Main(Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
 	}

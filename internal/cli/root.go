@@ -135,7 +135,7 @@ func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) er
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
 var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
-	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd}
+	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
 type catalogView = app.Runtime
@@ -170,7 +170,19 @@ func (a *cliApp) catalogOnly() (*catalogView, error) {
 // A configuration or provider error is bad input (exit 2); a session
 // store that cannot be opened is a failure (exit 1).
 func (a *cliApp) start(ctx context.Context, base bool) (*app.Service, error) {
-	svc, err := app.Start(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report})
+	return a.startWith(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report})
+}
+
+// startRun is start for the commands that run the model's commands
+// (runs, the terminal UI, Ralph): it also decides the OS sandbox, warns
+// when commands are not sandboxed, and fails (exit 2) when a sandbox mode
+// the user asked for is unavailable.
+func (a *cliApp) startRun(ctx context.Context, base bool) (*app.Service, error) {
+	return a.startWith(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report, Sandbox: true})
+}
+
+func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Service, error) {
+	svc, err := app.Start(ctx, o)
 	a.warned = true
 	switch {
 	case errors.Is(err, app.ErrOpenStore):

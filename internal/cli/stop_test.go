@@ -18,12 +18,17 @@ func deniedGoTest() []llmtest.Turn {
 	}
 }
 
+// noSandbox keeps the stderr of these tests free of the start warning a
+// machine that cannot sandbox commands prints (the command is denied
+// before it would run anyway).
+const noSandbox = "[sandbox]\nmode = \"off\"\n"
+
 // A headless text run that had a denial says so on stderr (not a
 // terminal here), with the narrowest rule that allows it, and exits 3;
 // the answer still goes to stdout.
 func TestStopDeniedTextLine(t *testing.T) {
 	srv := llmtest.NewScript(t, deniedGoTest()...)
-	e := newE2E(t, srv, "openai", "")
+	e := newE2E(t, srv, "openai", noSandbox)
 	r := e.run(context.Background(), "-p", "run the tests")
 	if r.code != ExitDenied || strings.TrimSpace(r.stdout) != "I could not run the tests." {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
@@ -41,7 +46,7 @@ func TestStopDeniedTextLine(t *testing.T) {
 // each refused call with its rule; stream-json's done event agrees.
 func TestStopDeniedJSON(t *testing.T) {
 	srv := llmtest.NewScript(t, append(deniedGoTest(), deniedGoTest()...)...)
-	e := newE2E(t, srv, "openai", "")
+	e := newE2E(t, srv, "openai", noSandbox)
 	r := e.run(context.Background(), "-p", "run the tests", "--output-format", "json")
 	var res struct {
 		StopReason string `json:"stop_reason"`

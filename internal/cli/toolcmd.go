@@ -18,6 +18,7 @@ type policyFlags struct {
 	mode             string
 	allow, deny, ask []string
 	addDirs          []string
+	sandbox          string
 }
 
 func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
@@ -27,11 +28,12 @@ func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
 	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule (repeatable)")
 	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant access to another directory (repeatable)")
+	addSandboxFlag(cmd, &f.sandbox)
 }
 
 func (a *cliApp) applyPolicyFlags(f *policyFlags) error {
 	rf := runFlags{permissionMode: f.mode, allow: f.allow, deny: f.deny, ask: f.ask, addDirs: f.addDirs,
-		outputFormat: "text", agentWrites: "allow", agentOutput: "final"}
+		outputFormat: "text", agentWrites: "allow", agentOutput: "final", sandbox: f.sandbox}
 	return a.applyRunFlags(&rf)
 }
 

@@ -19,6 +19,7 @@ type webFlags struct {
 	host            string
 	open            bool
 	model, provider string
+	sandbox         string
 }
 
 func newWebCmd(a *cliApp) *cobra.Command {
@@ -56,6 +57,7 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 	fl.BoolVar(&f.open, "open", false, "open the page in the default browser (with a one-time sign-in code, not the token)")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
+	addSandboxFlag(cmd, &f.sandbox)
 	return cmd
 }
 
@@ -70,6 +72,9 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 	if a.flags.workspace != "" {
 		a.flagValues["workspace"] = a.flags.workspace
 	}
+	if err := a.applySandboxFlag(f.sandbox); err != nil {
+		return err
+	}
 	token, err := web.NewToken()
 	if err != nil {
 		return err
@@ -81,6 +86,9 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 	defer srv.Close()
 	rt := srv.Runtime()
 	a.warn(rt)
+	if n := rt.SandboxInfo().Notice; n != "" && !a.flags.quiet {
+		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", n)
+	}
 	ln, err := web.Listen(f.host, port)
 	if err != nil {
 		return err

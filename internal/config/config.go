@@ -61,6 +61,7 @@ type Config struct {
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
+	Sandbox     Sandbox                   `toml:"sandbox"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// Sources maps each key ("model", "tools.profile", "providers.groq.base_url") to where its
@@ -94,6 +95,21 @@ type Tools struct {
 	Profile  string   `toml:"profile"` // standard|full|readonly [standard]
 	Enabled  []string `toml:"enabled"`
 	Disabled []string `toml:"disabled"`
+}
+
+// Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
+// run_python, background processes).
+type Sandbox struct {
+	// Mode is workspace-write (writes only in the workspace and the writable folders),
+	// read-only, or off (danger-full-access is an alias) [workspace-write].
+	Mode string `toml:"mode"`
+	// Writable are more folders commands may write (absolute after loading; ~ expanded).
+	Writable []string `toml:"writable"`
+	// Network lets sandboxed commands reach the network [false].
+	Network bool `toml:"network"`
+	// AutoAllow lets auto-edit mode run, unasked, the commands its mode would ask about,
+	// as long as the sandbox is on [false].
+	AutoAllow bool `toml:"auto_allow"`
 }
 
 // ProviderConfig is one [providers.NAME] table: an override of a catalog provider or a new
@@ -146,6 +162,7 @@ func Defaults() *Config {
 		Notify:                 "auto",
 		Confine:                true,
 		Tools:                  Tools{Profile: "standard"},
+		Sandbox:                Sandbox{Mode: "workspace-write"},
 		Providers:              map[string]ProviderConfig{},
 		Sources:                map[string]string{},
 	}

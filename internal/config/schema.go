@@ -57,7 +57,7 @@ func (s keySpec) secret() bool {
 // relative paths resolved against the base directory of their source).
 func (s keySpec) isPath() bool {
 	switch s.name {
-	case "workspace", "system_prompt_file", "allowed_dirs":
+	case "workspace", "system_prompt_file", "allowed_dirs", "sandbox.writable":
 		return true
 	}
 	return false
@@ -130,11 +130,11 @@ func Keys() []string {
 }
 
 // isTablePath reports whether path names a table of the schema: permissions, tools,
-// providers or providers.NAME.
+// sandbox, providers or providers.NAME.
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox"
 	case 2:
 		return path[0] == "providers"
 	}
@@ -195,6 +195,8 @@ func enumOf(name string) []string {
 		return []string{"auto", "bell", "osc", "off"}
 	case "tools.profile":
 		return []string{"standard", "full", "readonly"}
+	case "sandbox.mode":
+		return []string{"workspace-write", "read-only", "off", "danger-full-access"}
 	case "providers.*.type":
 		return []string{"openai", "openai-responses", "anthropic", "gemini", "ollama"}
 	}

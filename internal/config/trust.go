@@ -59,6 +59,28 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "tools.enabled":
 		return "a project file may not enable tools"
+	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow":
+		return sandboxRefusal(s)
+	}
+	return ""
+}
+
+// sandboxRefusal is refusal for the [sandbox] keys: a project file may
+// tighten the sandbox, never loosen it.
+func sandboxRefusal(s setting) string {
+	switch s.spec.name {
+	case "sandbox.mode":
+		if m := s.value.(string); m != "workspace-write" && m != "read-only" {
+			return fmt.Sprintf("a project file may only set sandbox.mode workspace-write or read-only, not %q", m)
+		}
+	case "sandbox.writable":
+		if dirs, _ := s.value.([]string); len(dirs) > 0 {
+			return "a project file may not widen the folders sandboxed commands can write"
+		}
+	default: // network, auto_allow
+		if s.value.(bool) {
+			return fmt.Sprintf("a project file may not turn %s on", s.spec.name)
+		}
 	}
 	return ""
 }

@@ -14,7 +14,40 @@ const (
 	// RuleControlChars decides a line with control characters (see
 	// shell.IsControl): never allowed by a rule nor read-only.
 	RuleControlChars = "control characters"
+	// RuleSandboxAutoAllow decides a command auto-edit mode runs unasked
+	// because it runs in the OS sandbox ([sandbox] auto_allow).
+	RuleSandboxAutoAllow = "sandbox auto_allow"
 )
+
+// credentialWhy ends the reason of a command asked about because it
+// reads a credential file.
+const credentialWhy = "it reads a credential file (.env, keys, tokens)"
+
+// sandboxAllow turns v, the verdict of a command line, into an allow when
+// the policy auto-allows sandboxed commands (PolicyConfig.SandboxAutoAllow),
+// the mode is auto-edit and nothing but the mode asked: every part of the
+// line is allowed or asked about by "mode auto-edit" only (not for reading
+// a credential file).
+func (p *Policy) sandboxAllow(v Verdict) Verdict {
+	if !p.sandboxAutoAllow || p.mode != ModeAutoEdit || v.Decision != Ask || len(v.Commands) == 0 {
+		return v
+	}
+	modeRule := "mode " + string(ModeAutoEdit)
+	for _, cv := range v.Commands {
+		if cv.Decision != Allow && (cv.Rule != modeRule || strings.HasSuffix(cv.Reason, credentialWhy)) {
+			return v
+		}
+	}
+	out := Verdict{Decision: Allow, Rule: RuleSandboxAutoAllow, Source: SourceBuiltin,
+		Reason: "the command runs in the OS sandbox, and [sandbox] auto_allow lets auto-edit mode run it without asking"}
+	for _, cv := range v.Commands {
+		if cv.Decision == Ask {
+			cv.Decision, cv.Rule, cv.Source, cv.Reason = Allow, out.Rule, out.Source, out.Reason
+		}
+		out.Commands = append(out.Commands, cv)
+	}
+	return out
+}
 
 // checkExec decides a run_command request: every simple command of the
 // line, every file it writes or reads through redirections, and the
@@ -308,7 +341,7 @@ func (k *commandCheck) byMode(roName string, f argFindings) CommandVerdict {
 	}
 	why := "commands need approval in " + string(p.mode) + " mode"
 	if f.cred {
-		why = "it reads a credential file (.env, keys, tokens)"
+		why = credentialWhy
 	}
 	return k.builtin(Ask, "mode "+string(p.mode), fmt.Sprintf("%s needs approval: %s", text, why))
 }

@@ -92,6 +92,13 @@ type PolicyConfig struct {
 	// CanAsk is false for front ends that cannot ask (headless, Ralph):
 	// every Ask becomes Deny.
 	CanAsk bool
+	// SandboxAutoAllow is set when commands (kind.Exec) run in the OS
+	// sandbox and [sandbox] auto_allow is on: in auto-edit mode a command
+	// the mode alone would ask about is then allowed (rule
+	// RuleSandboxAutoAllow). Deny and ask rules, protected paths, paths
+	// outside the workspace, credential reads, control characters and
+	// what analysis cannot see still ask or deny.
+	SandboxAutoAllow bool
 }
 
 // Policy decides tool calls. It is safe for concurrent use.
@@ -101,6 +108,8 @@ type Policy struct {
 	safeMode bool
 	ws       *Workspace
 	canAsk   bool
+	// sandboxAutoAllow: see PolicyConfig.SandboxAutoAllow.
+	sandboxAutoAllow bool
 
 	mu      sync.RWMutex
 	session []Rule
@@ -125,7 +134,7 @@ func NewPolicy(cfg PolicyConfig) (*Policy, error) {
 		}
 	}
 	return &Policy{mode: mode, rules: append([]Rule(nil), cfg.Rules...), safeMode: cfg.SafeMode,
-		ws: cfg.Workspace, canAsk: cfg.CanAsk}, nil
+		ws: cfg.Workspace, canAsk: cfg.CanAsk, sandboxAutoAllow: cfg.SandboxAutoAllow}, nil
 }
 
 // Mode returns the policy's permission mode.
@@ -163,7 +172,7 @@ func (p *Policy) Check(req Request) Verdict {
 	var v Verdict
 	switch req.Kind {
 	case kind.Exec:
-		v = p.checkExec(req, rules)
+		v = p.sandboxAllow(p.checkExec(req, rules))
 	case kind.Read, kind.Write:
 		v = p.checkPaths(req, rules)
 	default:

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os/exec"
 	"sync"
 	"time"
 )
@@ -96,6 +97,25 @@ type Env struct {
 	// proc.ChildEnviron). The zero value scrubs by the built-in rules
 	// only.
 	EnvPolicy EnvPolicy
+	// Confiner runs the commands the model starts (run_command,
+	// run_python, run_background_process) in the OS sandbox; nil runs
+	// them unconfined (sandbox off, or a rerun the user approved).
+	Confiner Confiner
+}
+
+// Confiner runs a command in the OS sandbox. app adapts
+// *sandbox.Sandbox to it; the tool core does not import the sandbox.
+// Implementations must be safe for concurrent use.
+type Confiner interface {
+	// Confine rewrites cmd (Path, Args, SysProcAttr, ExtraFiles) so that
+	// it runs confined. It is called after cmd's Dir, Env and process
+	// group are set, just before Start. network turns the network on for
+	// this one command. An error means the command must not run.
+	Confine(cmd *exec.Cmd, network bool) error
+	// Explain reads the output of a confined command that failed and
+	// returns one line saying that the sandbox stopped it and how to
+	// allow it, or "" when the sandbox was not the cause.
+	Explain(output string) string
 }
 
 // EnvPolicy is the configured part of the credential scrubbing of the

@@ -55,6 +55,10 @@ type Meta struct {
 	Files []string `json:"files,omitempty"`
 	// Truncated reports that Output was cut at a cap.
 	Truncated bool `json:"truncated,omitempty"`
+	// Sandbox is set when a command failed because the OS sandbox
+	// stopped it: the one line saying so and how to allow it
+	// (Confiner.Explain).
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Result is the outcome of one tool call, fed back to the model as the tool

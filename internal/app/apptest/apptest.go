@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
 // Home is a temporary user home: Root holds it, WS is the workspace, and
@@ -50,4 +52,16 @@ func FakeProvider(url string, models []string, extra string) string {
 	}
 	return fmt.Sprintf("provider = \"fake\"\nmodel = %q\n%s\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [%s]\n",
 		models[0], extra, url, strings.Join(quoted, ", "))
+}
+
+// SandboxHelper makes a test binary serve as the OS sandbox's helper.
+// With no aidex-sandbox installed beside the running executable or on
+// PATH, the sandbox runs each command by re-executing the running
+// executable with helper.Arg first, which in a test is the test binary:
+// call SandboxHelper first in TestMain so that it runs the helper (and
+// exits) instead of the tests. It returns at once otherwise.
+func SandboxHelper() {
+	if len(os.Args) > 1 && os.Args[1] == helper.Arg {
+		os.Exit(helper.Main(os.Args[2:]))
+	}
 }

@@ -138,3 +138,33 @@ func (o Options) shellArgv(command string) ([]string, error) {
 	}
 	return nil, errors.New("no shell found: neither $SHELL, sh on PATH nor /bin/sh exists")
 }
+
+// confine returns the hook that runs a command in env's sandbox, nil when
+// commands run unconfined (no Confiner: sandbox off, or a rerun the user
+// approved).
+func confine(env *tools.Env) func(*exec.Cmd) error {
+	if env == nil || env.Confiner == nil {
+		return nil
+	}
+	c := env.Confiner
+	return func(cmd *exec.Cmd) error { return c.Confine(cmd, false) }
+}
+
+// explainSandbox adds to a failed command's result the sandbox's one line
+// when the sandbox stopped it (Error and Meta.Sandbox), so the model and
+// the user learn why and how to allow it.
+func explainSandbox(env *tools.Env, r tools.Result, output string) tools.Result {
+	if r.OK || env == nil || env.Confiner == nil {
+		return r
+	}
+	line := env.Confiner.Explain(output)
+	if line == "" {
+		return r
+	}
+	r.Error += "; " + line
+	if r.Meta == nil {
+		r.Meta = &tools.Meta{}
+	}
+	r.Meta.Sandbox = line
+	return r
+}

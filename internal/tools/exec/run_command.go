@@ -45,6 +45,7 @@ func (o Options) runCommand(ctx context.Context, env *tools.Env, a runCommandArg
 	}
 	environ := o.environ(env)
 	environ = gitSafeEnviron(ctx, dir, environ)
-	out := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: environ, Timeout: timeout, MaxChars: o.MaxOutputChars})
-	return out.Result("command", timeout, note)
+	out := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: environ, Timeout: timeout, MaxChars: o.MaxOutputChars,
+		Confine: confine(env)})
+	return explainSandbox(env, out.Result("command", timeout, note), out.Output)
 }

@@ -49,8 +49,8 @@ func (o Options) runPython(ctx context.Context, env *tools.Env, a runPythonArgs)
 	// "-" reads the program from stdin (so nothing is written to disk);
 	// input() inside it then sees end of file, as with a closed stdin.
 	out := proc.Run(ctx, proc.Spec{Argv: []string{py, "-"}, Dir: dir, Env: environ, Stdin: a.Code,
-		Timeout: timeout, MaxChars: o.MaxOutputChars})
-	return out.Result("python", timeout, note)
+		Timeout: timeout, MaxChars: o.MaxOutputChars, Confine: confine(env)})
+	return explainSandbox(env, out.Result("python", timeout, note), out.Output)
 }
 
 // findPython returns the path of python3 (or python, or py on Windows),

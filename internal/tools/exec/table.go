@@ -63,6 +63,10 @@ type BackgroundSpec struct {
 	Argv    []string // program and arguments (argv[0] looked up in PATH)
 	Dir     string   // absolute working directory
 	Env     []string // full environment ("NAME=value")
+	// Confine, when set, rewrites the command to run in the OS sandbox;
+	// it is called after Dir, Env and the process group are set, before
+	// Start, and its error keeps the command from starting.
+	Confine func(cmd *exec.Cmd) error
 }
 
 // ProcessInfo is the state of one background process.
@@ -173,6 +177,11 @@ func startBackground(s BackgroundSpec) (*bgProc, error) {
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir, cmd.Env = s.Dir, s.Env
 	proc.SetGroup(cmd)
+	if s.Confine != nil {
+		if err := s.Confine(cmd); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("create stdout pipe: %w", err)

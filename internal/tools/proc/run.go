@@ -49,6 +49,11 @@ type Spec struct {
 	// MaxChars caps the output kept, in characters (see NewHeadTail);
 	// 0 means DefaultMaxOutputChars.
 	MaxChars int
+	// Confine, when set, rewrites the command to run in the OS sandbox
+	// (tools.Confiner.Confine); Run calls it after Dir, Env and the
+	// process group are set, before Start. Its error keeps the command
+	// from starting (Outcome.Err, Ran false).
+	Confine func(cmd *exec.Cmd) error
 }
 
 // Outcome is what happened to a foreground process.
@@ -84,6 +89,11 @@ func Run(ctx context.Context, s Spec) Outcome {
 		cmd.Stdin = strings.NewReader(s.Stdin)
 	}
 	SetGroup(cmd)
+	if s.Confine != nil {
+		if err := s.Confine(cmd); err != nil {
+			return Outcome{Err: fmt.Errorf("sandbox: %w", err)}
+		}
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return Outcome{Err: fmt.Errorf("create output pipe: %w", err)}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
@@ -36,6 +37,7 @@ func Default() Table {
 		{Name: "/provider", Args: "[NAME]", Help: "pick or switch the provider (asks for a missing key)", Run: cmdProvider},
 		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Run: cmdModels},
 		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
+		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Run: cmdSandbox},
 		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
 		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
 		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
@@ -148,6 +150,37 @@ func cmdModels(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 		fmt.Fprintf(out, "(%s)\n", ml.Note)
 	}
 	return Outcome{}, nil
+}
+
+func cmdSandbox(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
+	if arg != "" {
+		if err := c.SetSandbox(ctx, arg); err != nil {
+			return Outcome{}, err
+		}
+	}
+	WriteSandbox(out, c.Sandbox())
+	if arg != "" && c.Sandbox().Mode == "off" {
+		fmt.Fprintln(out, "warning: commands now run without the OS sandbox: they can write anywhere you can and reach the network")
+	}
+	return Outcome{}, nil
+}
+
+// WriteSandbox prints the sandbox line of /sandbox: the mode, how
+// commands are isolated and whether they reach the network, then the
+// reason when they are not sandboxed although the default asked for it.
+func WriteSandbox(out io.Writer, i app.SandboxInfo) {
+	network := "network off"
+	if i.Network {
+		network = "network on"
+	}
+	if i.Mode == "off" {
+		fmt.Fprintf(out, "sandbox: off · %s\n", i.Method())
+	} else {
+		fmt.Fprintf(out, "sandbox: %s · %s · %s\n", i.Mode, i.Method(), network)
+	}
+	if i.Notice != "" {
+		fmt.Fprintln(out, i.Notice)
+	}
 }
 
 func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {

@@ -121,6 +121,24 @@ func (c *Controller) SetMode(ctx context.Context, mode string) error {
 	return nil
 }
 
+// SetSandbox switches the OS sandbox mode of the commands tools run for
+// this session's next runs (workspace-write, read-only, off). Errors: an
+// unknown mode, a mode this machine cannot provide (nothing changes).
+func (c *Controller) SetSandbox(ctx context.Context, mode string) error {
+	prev := c.svc.Runtime().Config.Sandbox.Mode
+	if _, err := c.svc.SetSandbox(ctx, mode); err != nil {
+		return err
+	}
+	if err := c.live.Refresh(ctx); err != nil {
+		_, _ = c.svc.SetSandbox(ctx, prev) // the engine still runs the old sandbox
+		return err
+	}
+	return nil
+}
+
+// Sandbox describes the OS sandbox the session's commands run in.
+func (c *Controller) Sandbox() app.SandboxInfo { return c.svc.Runtime().SandboxInfo() }
+
 // NextMode returns the mode after cur in the Shift+Tab cycle
 // ask → auto-edit → plan → yolo → ask.
 func NextMode(cur string) string {

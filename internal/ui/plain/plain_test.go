@@ -86,3 +86,16 @@ func TestApprovalNamesTheRule(t *testing.T) {
 		require.Contains(t, out.String(), want)
 	}
 }
+
+// The offer to run a command again without the sandbox says why the
+// sandbox stopped it and what the rerun may do.
+func TestApproverShowsSandboxReason(t *testing.T) {
+	var out strings.Builder
+	r := New(strings.NewReader("y\n"), &out, false)
+	reason := "the sandbox stopped this command (a write outside the writable folders: /etc/x); run it again without the sandbox?"
+	d, _, err := r.Approver().Approve(context.Background(), agent.ApprovalInfo{Tool: "run_command", Command: "touch /etc/x",
+		Rule: agent.RuleSandbox, Reason: reason})
+	require.NoError(t, err)
+	require.Equal(t, agent.AnswerOnce, d)
+	require.Contains(t, out.String(), "? run_command: touch /etc/x\n  (asked by sandbox)\n  "+reason+"\n")
+}

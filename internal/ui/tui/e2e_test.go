@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
@@ -27,6 +28,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	apptest.SandboxHelper() // the in-process runs' commands start through the test binary
 	dir, err := os.MkdirTemp("", "aidex-tui-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -4,9 +4,15 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/zelvior/aidex/internal/app/apptest"
 )
 
 // TestMain fails the package's tests when a goroutine outlives them.
+//
+// The test binary also serves as the sandbox helper the commands of the
+// tests' runs start through (apptest.SandboxHelper).
 func TestMain(m *testing.M) {
+	apptest.SandboxHelper()
 	goleak.VerifyTestMain(m)
 }

@@ -97,9 +97,10 @@ type liveSession struct {
 }
 
 // New loads the runtime (config, catalog, provider and model) and opens the
-// session store (app.Start). Errors: a missing token, configuration
-// problems (they name the file and key), an unusable provider, or a store
-// that cannot be opened.
+// session store (app.Start, deciding the OS sandbox of commands). Errors:
+// a missing token, configuration problems (they name the file and key),
+// an unusable provider, a sandbox mode asked for that this machine cannot
+// provide, or a store that cannot be opened.
 func New(ctx context.Context, o Options) (*Server, error) {
 	if o.Token == "" {
 		return nil, errors.New("web: no token: use NewToken")
@@ -107,7 +108,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if o.MaxRuns <= 0 {
 		o.MaxRuns = 64
 	}
-	svc, err := app.Start(ctx, app.StartOptions{Options: o.Setup})
+	svc, err := app.Start(ctx, app.StartOptions{Options: o.Setup, Sandbox: true})
 	if err != nil {
 		return nil, err
 	}
