@@ -248,7 +248,10 @@ func (c *socketCache) find(dirs []string) []string {
 	return found
 }
 
-// defaultWritable is DefaultWritable.
+// defaultWritable is DefaultWritable: the temp dir, then each toolchain's
+// caches when the cache exists or the toolchain is on getenv("PATH") (the
+// sandbox creates a missing one, as the tool's first run would): a machine
+// without cargo gets no ~/.cargo.
 func defaultWritable(home string, getenv func(string) string) []string {
 	or := func(v, def string) string {
 		if v != "" {
@@ -257,27 +260,40 @@ func defaultWritable(home string, getenv func(string) string) []string {
 		return def
 	}
 	var out []string
-	add := func(p string) {
-		if p != "" && filepath.IsAbs(p) {
+	add := func(p string, tools ...string) {
+		if p == "" || !filepath.IsAbs(p) || p == "/" {
+			return
+		}
+		if _, err := os.Stat(p); err == nil || len(tools) == 0 || onPath(getenv("PATH"), tools...) {
 			out = appendUnique(out, filepath.Clean(p))
 		}
 	}
 	add(or(getenv("TMPDIR"), tempDefault()))
 	cache := or(getenv("XDG_CACHE_HOME"), userCacheDefault(home))
 	if gc := getenv("GOCACHE"); gc != "off" {
-		add(or(gc, filepath.Join(cache, "go-build")))
+		add(or(gc, filepath.Join(cache, "go-build")), "go")
 	}
 	gopath := or(strings.Split(getenv("GOPATH"), string(os.PathListSeparator))[0], filepath.Join(home, "go"))
-	add(or(getenv("GOMODCACHE"), filepath.Join(gopath, "pkg", "mod")))
-	add(or(getenv("npm_config_cache"), filepath.Join(home, ".npm")))
-	add(or(getenv("PIP_CACHE_DIR"), filepath.Join(cache, "pip")))
+	add(or(getenv("GOMODCACHE"), filepath.Join(gopath, "pkg", "mod")), "go")
+	add(or(getenv("npm_config_cache"), filepath.Join(home, ".npm")), "npm", "npx")
+	add(or(getenv("PIP_CACHE_DIR"), filepath.Join(cache, "pip")), "pip", "pip3")
 	cargo := or(getenv("CARGO_HOME"), filepath.Join(home, ".cargo"))
-	add(filepath.Join(cargo, "registry"))
-	add(filepath.Join(cargo, "git"))
-	if home == "" {
-		out = slices.DeleteFunc(out, func(p string) bool { return !filepath.IsAbs(p) || p == "/" })
-	}
+	add(filepath.Join(cargo, "registry"), "cargo")
+	add(filepath.Join(cargo, "git"), "cargo")
 	return out
+}
+
+// onPath reports whether one of tools is an executable file in one of the
+// folders of the PATH list path.
+func onPath(path string, tools ...string) bool {
+	for _, dir := range filepath.SplitList(path) {
+		for _, t := range tools {
+			if st, err := os.Stat(filepath.Join(dir, t)); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func existing(paths ...string) []string {

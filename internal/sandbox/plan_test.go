@@ -7,23 +7,38 @@ import (
 	"testing"
 )
 
+// TestDefaultWritable: the temp dir always, a toolchain's caches only when
+// the toolchain is on PATH or the cache exists (a machine without cargo
+// gets no ~/.cargo created).
 func TestDefaultWritable(t *testing.T) {
+	bin := t.TempDir()
+	for _, tool := range []string{"go", "npm", "pip3", "cargo"} {
+		if err := os.WriteFile(filepath.Join(bin, tool), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	env := map[string]string{"TMPDIR": "/t", "GOCACHE": "/c/go", "GOMODCACHE": "/m", "npm_config_cache": "/npm",
-		"PIP_CACHE_DIR": "/pip", "CARGO_HOME": "/cargo"}
+		"PIP_CACHE_DIR": "/pip", "CARGO_HOME": "/cargo", "PATH": "/nonexistent" + string(os.PathListSeparator) + bin}
 	got := DefaultWritable("/home/u", func(k string) string { return env[k] })
 	want := []string{"/t", "/c/go", "/m", "/npm", "/pip", "/cargo/registry", "/cargo/git"}
 	if !slices.Equal(got, want) {
-		t.Errorf("with env: %q, want %q", got, want)
+		t.Errorf("with every toolchain: %q, want %q", got, want)
 	}
-	got = DefaultWritable("/home/u", func(string) string { return "" })
-	for _, w := range []string{filepath.Join("/home/u", "go", "pkg", "mod"), filepath.Join("/home/u", ".npm"),
-		filepath.Join("/home/u", ".cargo", "registry")} {
-		if !slices.Contains(got, w) {
-			t.Errorf("defaults %q lack %q", got, w)
-		}
+	env["PATH"] = ""
+	if got := DefaultWritable("/home/u", func(k string) string { return env[k] }); !slices.Equal(got, []string{"/t"}) {
+		t.Errorf("no toolchain, no cache: %q, want only the temp dir", got)
+	}
+	home := t.TempDir()
+	npm := filepath.Join(home, ".npm")
+	if err := os.Mkdir(npm, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got = DefaultWritable(home, func(k string) string { return map[string]string{"TMPDIR": "/t"}[k] })
+	if !slices.Equal(got, []string{"/t", npm}) {
+		t.Errorf("an existing cache without its tool: %q, want /t and %s", got, npm)
 	}
 	got = DefaultWritable("/home/u", func(k string) string {
-		return map[string]string{"GOCACHE": "off", "GOPATH": "/gp" + string(os.PathListSeparator) + "/other"}[k]
+		return map[string]string{"GOCACHE": "off", "GOPATH": "/gp" + string(os.PathListSeparator) + "/other", "PATH": bin}[k]
 	})
 	if !slices.Contains(got, filepath.Join("/gp", "pkg", "mod")) || slices.ContainsFunc(got, func(p string) bool { return filepath.Base(p) == "go-build" }) {
 		t.Errorf("GOCACHE=off, GOPATH list: %q", got)

@@ -61,8 +61,9 @@ type Policy struct {
 }
 
 // DefaultWritable returns the folders commands need to write besides the
-// workspace: the system temp dir and the toolchain caches (Go, npm, pip,
-// cargo) found through getenv and home.
+// workspace: the system temp dir, and the caches of the toolchains (Go,
+// npm, pip, cargo) that are installed (on getenv("PATH")) or whose cache
+// exists, found through getenv and home. New creates a missing one.
 func DefaultWritable(home string, getenv func(string) string) []string {
 	return defaultWritable(home, getenv)
 }
