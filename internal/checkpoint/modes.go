@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // git keeps only whether a file is executable (modes 100644 and 100755).
@@ -68,7 +66,7 @@ func (r *Repo) loadModes() modes {
 
 // saveModes writes the index's map.
 func (r *Repo) saveModes(m modes) error {
-	if err := atomicfile.WriteFile(filepath.Join(r.gitDir, modesFile), m.encode(), 0o600); err != nil {
+	if err := writeState(filepath.Join(r.gitDir, modesFile), m.encode(), 0o600); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil

@@ -290,3 +290,25 @@ func (r *Repo) overCap(rel string) (over, exists bool) {
 	}
 	return fi.Mode().IsRegular() && fi.Size() > r.maxSize, true
 }
+
+// writeState replaces one of the repository's own state files (the tip,
+// the index's tree, the permissions map) by a rename, without the fsync
+// of atomicfile: they are rebuilt from the repository when lost, and a
+// snapshot must stay cheap.
+func writeState(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

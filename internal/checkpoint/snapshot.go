@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // tipFile (in the shadow repository) holds the last snapshot's commit
@@ -72,25 +70,87 @@ func (r *Repo) Tree(ctx context.Context) (string, error) {
 	return tree, err
 }
 
+// indexTreeFile (in the shadow repository) holds the tree id of the
+// shadow index as last written, so a refresh that finds nothing changed
+// needs no write-tree.
+const indexTreeFile = "aidex-index-tree"
+
 // refresh brings the shadow index up to date with the work tree (new,
 // changed and deleted files; over-cap files dropped), and the map of
-// permissions with it, and writes the index's tree. changed says the map
-// changed. Call it holding the lock.
+// permissions with it, and returns the index's tree. changed says the
+// map changed. Call it holding the lock.
 func (r *Repo) refresh(ctx context.Context) (tree string, m modes, changed bool, err error) {
-	out, err := r.run(ctx, nil, "ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard")
+	paths, err := r.candidates(ctx)
 	if err != nil {
 		return "", nil, false, err
 	}
 	m = r.loadModes()
-	var update, drop []byte
+	indexTree := filepath.Join(r.gitDir, indexTreeFile)
+	if len(paths) == 0 {
+		if data, err := os.ReadFile(indexTree); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			return string(bytes.TrimSpace(data)), m, false, nil
+		}
+	}
+	_ = os.Remove(indexTree) // stale from here until the new tree is written
+	if changed, err = r.update(ctx, paths, m); err != nil {
+		return "", nil, false, err
+	}
+	if changed {
+		if err := r.saveModes(m); err != nil {
+			return "", nil, false, err
+		}
+	}
+	out, err := r.run(ctx, nil, "write-tree", "--missing-ok")
+	if err != nil {
+		return "", nil, false, err
+	}
+	tree = strings.TrimSpace(string(out))
+	if err := writeState(indexTree, []byte(tree+"\n"), 0o600); err != nil {
+		return "", nil, false, fmt.Errorf("checkpoints: %w", err)
+	}
+	return tree, m, changed, nil
+}
+
+// candidates lists the paths that may differ from the shadow index:
+// changed or deleted since (git diff-files, by their stat data) and not
+// yet in it (git ls-files --others, ignore rules applied), the two run
+// at once. Nested repositories ("sub/") are left out.
+func (r *Repo) candidates(ctx context.Context) ([]string, error) {
+	var others []byte
+	var othersErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		others, othersErr = r.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
+	}()
+	changed, err := r.run(ctx, nil, "diff-files", "--name-only", "--no-renames", "-z")
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	if othersErr != nil {
+		return nil, othersErr
+	}
+	var out []string
 	seen := map[string]bool{}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" || seen[p] || strings.HasSuffix(p, "/") { // "sub/": a nested repository
+	for _, p := range strings.Split(string(changed)+"\x00"+string(others), "\x00") {
+		if p == "" || seen[p] || strings.HasSuffix(p, "/") {
 			continue
 		}
 		seen[p] = true
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// update adds, re-adds or drops paths in the shadow index (over-cap
+// files and files gone or beyond a symbolic link are dropped), noting
+// their permissions in m; changed says m changed.
+func (r *Repo) update(ctx context.Context, paths []string, m modes) (changed bool, err error) {
+	var add, drop []byte
+	for _, p := range paths {
 		fi, err := os.Lstat(filepath.Join(r.workTree, filepath.FromSlash(p)))
-		if err != nil || r.checkParents(p) != nil { // gone, or beyond a symbolic link now
+		if err != nil || r.checkParents(p) != nil {
 			fi = nil
 		}
 		if fi == nil || (fi.Mode().IsRegular() && fi.Size() > r.maxSize) {
@@ -98,29 +158,20 @@ func (r *Repo) refresh(ctx context.Context) (tree string, m modes, changed bool,
 			changed = m.note(p, nil) || changed
 			continue
 		}
-		update = append(append(update, p...), 0)
+		add = append(append(add, p...), 0)
 		changed = m.note(p, fi) || changed
 	}
-	if len(update) > 0 {
-		if _, err := r.run(ctx, update, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
-			return "", nil, false, err
+	if len(add) > 0 {
+		if _, err := r.run(ctx, add, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
+			return false, err
 		}
 	}
 	if len(drop) > 0 {
 		if _, err := r.run(ctx, drop, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return "", nil, false, err
+			return false, err
 		}
 	}
-	if changed {
-		if err := r.saveModes(m); err != nil {
-			return "", nil, false, err
-		}
-	}
-	out, err = r.run(ctx, nil, "write-tree")
-	if err != nil {
-		return "", nil, false, err
-	}
-	return strings.TrimSpace(string(out)), m, changed, nil
+	return changed, nil
 }
 
 // readTip returns the last snapshot's commit, tree and permissions
@@ -148,11 +199,11 @@ func (r *Repo) writeTip(commit, tree, modesBlob string) error {
 	if err := os.MkdirAll(filepath.Dir(ref), 0o700); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
-	if err := atomicfile.WriteFile(ref, []byte(commit+"\n"), 0o600); err != nil {
+	if err := writeState(ref, []byte(commit+"\n"), 0o600); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	tip := strings.TrimSpace(commit + " " + tree + " " + modesBlob)
-	if err := atomicfile.WriteFile(filepath.Join(r.gitDir, tipFile), []byte(tip+"\n"), 0o600); err != nil {
+	if err := writeState(filepath.Join(r.gitDir, tipFile), []byte(tip+"\n"), 0o600); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil
