@@ -15,6 +15,8 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/checkpoint"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -179,4 +181,83 @@ func TestUndoRestoresShellChanges(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// runOnce runs one prompt in a new live session of svc with o.
+func runOnce(t *testing.T, svc *Service, o SessionOptions, text string) *Session {
+	t.Helper()
+	ctx := context.Background()
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	live, err := svc.Session(ctx, sess, o)
+	require.NoError(t, err)
+	t.Cleanup(live.Close)
+	_, err = live.Run(ctx, prompt(text), func(agent.Event) {})
+	require.NoError(t, err)
+	return live
+}
+
+// One checkpoint per exchange, before its first command, however many
+// commands the model runs; a turn of reads takes none, nor does a dry run
+// of a write.
+func TestCheckpointWhen(t *testing.T) {
+	t.Run("once per exchange", func(t *testing.T) {
+		svc, ws := yoloService(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo 1 > a.txt"}`}}},
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo 2 > b.txt"}`}}},
+			llmtest.Turn{Text: "done"})
+		putFile(t, ws, "a.txt", "0\n", 0o644)
+		live := runOnce(t, svc, SessionOptions{}, "two commands")
+		cps, err := live.Checkpoints(context.Background())
+		require.NoError(t, err)
+		require.Len(t, cps, 1)
+		require.Equal(t, []string{"a.txt", "b.txt"}, cps[0].Files)
+	})
+	t.Run("reads only", func(t *testing.T) {
+		svc, ws := yoloService(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}},
+			llmtest.Turn{Text: "done"})
+		putFile(t, ws, "a.txt", "0\n", 0o644)
+		live := runOnce(t, svc, SessionOptions{}, "read")
+		cps, err := live.Checkpoints(context.Background())
+		require.NoError(t, err)
+		require.Empty(t, cps)
+	})
+	t.Run("dry run", func(t *testing.T) {
+		svc, ws := yoloService(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"new.txt","content":"x"}`}}},
+			llmtest.Turn{Text: "done"})
+		live := runOnce(t, svc, SessionOptions{AgentWrites: "dry-run"}, "write")
+		require.NoFileExists(t, filepath.Join(ws, "new.txt"))
+		cps, err := live.Checkpoints(context.Background())
+		require.NoError(t, err)
+		require.Empty(t, cps)
+	})
+}
+
+// A workspace too large to snapshot does not stop the turn: the tool
+// runs, its output says there is no checkpoint, and no other call of
+// the turn tries again.
+func TestTooLargeWorkspaceTurnGoesOn(t *testing.T) {
+	svc, ws := yoloService(t)
+	ctx := context.Background()
+	for _, f := range []string{"a", "b", "c"} {
+		putFile(t, ws, f, "x", 0o644)
+	}
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	require.NoError(t, svc.Store().AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Parts: prompt("go")}, nil))
+	h := &turnHook{store: svc.Store(), sessionID: sess.ID, open: func(ctx context.Context) (*checkpoint.Repo, error) {
+		return checkpoint.Open(ctx, checkpoint.Options{StateDir: t.TempDir(), Workspace: ws, MaxFiles: 2})
+	}}
+	note, err := h.before(ctx)
+	require.NoError(t, err)
+	require.Contains(t, note, "no checkpoint of this turn")
+	require.Contains(t, note, ".gitignore")
+	note, err = h.before(ctx)
+	require.NoError(t, err)
+	require.Empty(t, note)
+	cps, err := svc.Checkpoints(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Empty(t, cps)
 }

@@ -45,36 +45,45 @@ type turnHook struct {
 
 	mu   sync.Mutex
 	repo *checkpoint.Repo
+	// skipped says turn skippedTurn was too large to snapshot.
+	skipped     bool
+	skippedTurn int64
 }
 
-// before takes the turn's snapshot unless it was taken. Errors: the
-// store's, git's (the tool call must not run: its changes could not be
-// rewound).
-func (h *turnHook) before(ctx context.Context) error {
+// before takes the turn's snapshot unless it was taken. When the
+// workspace is too large to snapshot (checkpoint.ErrTooLarge) the turn
+// goes on without one: note says so, once per turn, for the tool's
+// output. Errors: the store's, git's (the tool call must not run: its
+// changes could not be rewound).
+func (h *turnHook) before(ctx context.Context) (note string, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	tp, err := h.store.TurnPoint(ctx, h.sessionID)
 	if err != nil {
-		return fmt.Errorf("checkpoint before the tool call: %w", err)
+		return "", fmt.Errorf("checkpoint before the tool call: %w", err)
 	}
-	if tp.Snapshotted {
-		return nil
+	if tp.Snapshotted || (h.skipped && h.skippedTurn == tp.Turn) {
+		return "", nil
 	}
 	if h.repo == nil {
 		if h.repo, err = h.open(ctx); err != nil {
-			return fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
+			return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 		}
 	}
 	commit, err := h.repo.Snapshot(ctx, fmt.Sprintf("turn %d of session %s", tp.Turn, h.sessionID))
+	if errors.Is(err, checkpoint.ErrTooLarge) {
+		h.skipped, h.skippedTurn = true, tp.Turn
+		return fmt.Sprintf("[aidex: no checkpoint of this turn, so undo and rewind cannot restore it: %v]\n", err), nil
+	}
 	if err != nil {
-		return fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
+		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 	}
 	_, err = h.store.AddSnapshot(ctx, session.Snapshot{SessionID: h.sessionID, Turn: tp.Turn, Kind: session.SnapshotTurn,
 		Prompt: tp.Prompt, Messages: tp.Messages, Commit: commit})
 	if err != nil {
-		return fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
+		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 	}
-	return nil
+	return "", nil
 }
 
 // describe turns store rows into Checkpoints, with the files changed
@@ -82,23 +91,18 @@ func (h *turnHook) before(ctx context.Context) error {
 // for the latest).
 func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Checkpoint, error) {
 	out := make([]Checkpoint, len(rows))
-	repos := map[string]*checkpoint.Repo{}
-	rt := s.Runtime()
+	spaces := map[string]*wsHistory{}
 	for i, sn := range rows {
 		out[i] = Checkpoint{ID: sn.ID, SessionID: sn.SessionID, Time: sn.Time, Prompt: sn.Prompt, Messages: sn.Messages, Files: []string{}}
-		repo, ok := repos[sn.Workspace]
+		h, ok := spaces[sn.Workspace]
 		if !ok {
 			var err error
-			if repo, err = rt.openRepo(ctx, sn.Workspace); err != nil {
+			if h, err = s.history(ctx, sn.Workspace); err != nil {
 				return nil, err
 			}
-			repos[sn.Workspace] = repo
+			spaces[sn.Workspace] = h
 		}
-		next, err := s.nextCommit(ctx, sn)
-		if err != nil {
-			return nil, err
-		}
-		files, err := repo.Changed(ctx, sn.Commit, next)
+		files, err := h.repo.Changed(ctx, sn.Commit, h.next[sn.ID])
 		if err != nil {
 			return nil, err
 		}
@@ -109,19 +113,27 @@ func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Chec
 	return out, nil
 }
 
-// nextCommit returns the commit of the snapshot after sn in its workspace
-// ("" when sn is the latest).
-func (s *Service) nextCommit(ctx context.Context, sn session.Snapshot) (string, error) {
-	all, err := s.store.Snapshots(ctx, "", sn.Workspace)
+// wsHistory is a workspace's shadow repository and, for each of its
+// snapshots, the commit of the next one ("" for the latest).
+type wsHistory struct {
+	repo *checkpoint.Repo
+	next map[string]string
+}
+
+func (s *Service) history(ctx context.Context, ws string) (*wsHistory, error) {
+	repo, err := s.Runtime().openRepo(ctx, ws)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	for i, o := range all {
-		if o.ID == sn.ID && i+1 < len(all) {
-			return all[i+1].Commit, nil
-		}
+	all, err := s.store.Snapshots(ctx, "", ws)
+	if err != nil {
+		return nil, err
 	}
-	return "", nil
+	h := &wsHistory{repo: repo, next: map[string]string{}}
+	for i := 0; i+1 < len(all); i++ {
+		h.next[all[i].ID] = all[i+1].Commit
+	}
+	return h, nil
 }
 
 // snapshotOf looks up checkpoint cp, which must belong to session id

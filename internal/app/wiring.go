@@ -115,12 +115,15 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if !ok {
 		return agent.ToolResultInfo{}, errNotPrepared
 	}
+	var skipped string
 	if t.hook != nil && t.mayChange(p) {
-		if err := t.hook.before(ctx); err != nil {
+		var err error
+		if skipped, err = t.hook.before(ctx); err != nil {
 			return agent.ToolResultInfo{}, err
 		}
 	}
 	res, note := t.runPrepared(ctx, p)
+	note = skipped + note
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}

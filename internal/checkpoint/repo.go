@@ -51,6 +51,16 @@ const DefaultMaxFileSize = 10 << 20
 // ErrNoGit is wrapped by Open's error when git is not on PATH.
 var ErrNoGit = errors.New("git is not installed (not found on PATH); checkpoints need git")
 
+// DefaultMaxFiles is the most files one snapshot adds or updates when
+// Options.MaxFiles is 0 (a first snapshot adds every file).
+const DefaultMaxFiles = 100_000
+
+// ErrTooLarge is wrapped by Snapshot's (and Restore's) error when more
+// files than the limit are new or changed since the last snapshot: the
+// workspace is likely a home folder, or holds an unignored dependency
+// or build folder. Nothing was recorded.
+var ErrTooLarge = errors.New("too many files to checkpoint")
+
 // Options configure [Open].
 type Options struct {
 	// StateDir is aidex's state directory; the repository is
@@ -60,6 +70,9 @@ type Options struct {
 	Workspace string
 	// MaxFileSize caps a snapshotted file (bytes; 0: DefaultMaxFileSize).
 	MaxFileSize int64
+	// MaxFiles caps the files one snapshot adds or updates (0:
+	// DefaultMaxFiles).
+	MaxFiles int
 	// LockTimeout bounds the wait for another aidex's snapshot or restore
 	// of the same workspace (0: 30 seconds).
 	LockTimeout time.Duration
@@ -73,6 +86,7 @@ type Repo struct {
 	gitDir    string
 	workTree  string
 	maxSize   int64
+	maxFiles  int
 	lockWait  time.Duration
 	userIgnor string // the user repository's info/exclude, or os.DevNull
 }
@@ -110,6 +124,9 @@ func Open(ctx context.Context, o Options) (*Repo, error) {
 		userIgnor: os.DevNull}
 	if r.maxSize <= 0 {
 		r.maxSize = DefaultMaxFileSize
+	}
+	if r.maxFiles = o.MaxFiles; r.maxFiles <= 0 {
+		r.maxFiles = DefaultMaxFiles
 	}
 	if r.lockWait <= 0 {
 		r.lockWait = 30 * time.Second

@@ -237,3 +237,21 @@ func TestSnapshotIncremental(t *testing.T) {
 	_, err = r.Restore(ctx, "0123456789012345678901234567890123456789")
 	require.ErrorContains(t, err, "is not a snapshot")
 }
+
+// More new or changed files than the limit: ErrTooLarge, nothing
+// recorded; once they are ignored, the snapshot goes through.
+func TestSnapshotTooLarge(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	r, err := Open(ctx, Options{StateDir: t.TempDir(), Workspace: ws, MaxFiles: 3})
+	require.NoError(t, err)
+	for i := range 5 {
+		write(t, ws, filepath.Join("deps", string(rune('a'+i))), "x", 0o644)
+	}
+	_, err = r.Snapshot(ctx, "big")
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.ErrorContains(t, err, ".gitignore")
+	write(t, ws, ".gitignore", "deps/\n", 0o644)
+	_, err = r.Snapshot(ctx, "ok")
+	require.NoError(t, err)
+}
