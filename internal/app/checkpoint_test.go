@@ -145,13 +145,16 @@ func TestRewindUnknownCheckpoint(t *testing.T) {
 	require.ErrorContains(t, err, "zzzzzzzz")
 }
 
-// aidex undo restores what a command changed (the turn's checkpoint), and
-// a second undo goes one turn further back.
+// aidex undo restores what a command changed (the turn's checkpoint) in
+// the last turn that changed files (a turn that changed nothing is passed
+// over), and a second undo goes one turn further back.
 func TestUndoRestoresShellChanges(t *testing.T) {
 	svc, ws := yoloService(t,
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo two > a.txt && rm b.txt"}`}}},
 		llmtest.Turn{Text: "done"},
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo three > a.txt && touch c.txt"}`}}},
+		llmtest.Turn{Text: "done"},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"ls"}`}}},
 		llmtest.Turn{Text: "done"})
 	ctx := context.Background()
 	putFile(t, ws, "a.txt", "one\n", 0o644)
@@ -167,6 +170,8 @@ func TestUndoRestoresShellChanges(t *testing.T) {
 	middle := treeState(t, ws)
 	_, err = live.Run(ctx, prompt("second"), func(agent.Event) {})
 	require.NoError(t, err)
+	_, err = live.Run(ctx, prompt("third changes nothing"), func(agent.Event) {})
+	require.NoError(t, err)
 
 	undone, err := svc.Undo(ctx, "")
 	require.NoError(t, err)
@@ -175,6 +180,8 @@ func TestUndoRestoresShellChanges(t *testing.T) {
 	_, err = svc.Undo(ctx, "")
 	require.NoError(t, err)
 	require.Equal(t, start, treeState(t, ws))
+	_, err = svc.Undo(ctx, "")
+	require.ErrorIs(t, err, session.ErrNothingToUndo)
 }
 
 // quote returns s as a JSON string.

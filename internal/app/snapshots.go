@@ -241,26 +241,16 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// undoSnapshot undoes the last turn of session id (a full id) with its
-// turn snapshot; ok is false when the session's last change has no turn
-// snapshot (per-file checkpoints of earlier versions, or none). The
-// snapshot is dropped afterwards, so the next undo goes one turn further
-// back; the state before the undo is kept as a rewind checkpoint.
+// undoSnapshot undoes the last turn of session id (a full id) that
+// changed files, with its turn checkpoint: the workspace goes back to the
+// newest checkpoint that differs from it, and the checkpoints it passed
+// are dropped, so the next undo goes one turn further back; the state
+// before the undo is kept as a rewind checkpoint. ok is false when no
+// such checkpoint is left newer than the session's per-file checkpoints
+// (of earlier versions), which then undo.
 func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session.Undone, ok bool, err error) {
-	rows, err := s.store.Snapshots(ctx, id, "")
-	if err != nil {
-		return nil, false, err
-	}
-	var last *session.Snapshot
-	for i := range rows {
-		if rows[i].Kind == session.SnapshotTurn {
-			last = &rows[i]
-		}
-	}
-	if last == nil {
-		return nil, false, nil
-	}
-	if turn, has, err := s.store.LastFileCheckpointTurn(ctx, id); err != nil || (has && turn > last.Turn) {
+	turns, err := s.undoCandidates(ctx, id)
+	if err != nil || len(turns) == 0 {
 		return nil, false, err
 	}
 	unlock, err := lockSession(s.lockDir, id)
@@ -272,17 +262,69 @@ func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session
 	if err != nil {
 		return nil, true, err
 	}
-	var res RewindResult
-	err = s.rewindCode(ctx, *last, "before undo of: "+last.Prompt, len(sess.Messages), &res)
-	for _, p := range res.Restored {
-		undone = append(undone, session.Undone{Path: filepath.Join(last.Workspace, filepath.FromSlash(p))})
-	}
-	for _, p := range res.Deleted {
-		undone = append(undone, session.Undone{Path: filepath.Join(last.Workspace, filepath.FromSlash(p)), Deleted: true})
-	}
-	sort.Slice(undone, func(i, j int) bool { return undone[i].Path < undone[j].Path })
+	repo, err := s.Runtime().openRepo(ctx, turns[0].Workspace)
 	if err != nil {
-		return undone, true, err
+		return nil, true, err
 	}
-	return undone, true, s.store.DeleteSnapshot(ctx, last.ID)
+	tp, err := s.store.TurnPoint(ctx, id)
+	if err != nil {
+		return nil, true, err
+	}
+	pre, err := repo.Snapshot(ctx, "before undo")
+	if err != nil {
+		return nil, true, err
+	}
+	for _, sn := range turns {
+		r, err := repo.Restore(ctx, sn.Commit)
+		undone = undoneOf(sn.Workspace, r)
+		if err != nil {
+			return undone, true, err
+		}
+		if err := s.store.DeleteSnapshot(ctx, sn.ID); err != nil {
+			return undone, true, err
+		}
+		if len(undone) > 0 {
+			_, err = s.store.AddSnapshot(ctx, session.Snapshot{SessionID: id, Turn: tp.Turn, Kind: session.SnapshotRewind,
+				Prompt: "before undo of: " + sn.Prompt, Messages: len(sess.Messages), Commit: pre})
+			return undone, true, err
+		}
+	}
+	return nil, false, nil
+}
+
+// undoCandidates returns session id's turn checkpoints newer than its
+// last per-file checkpoint, newest first.
+func (s *Service) undoCandidates(ctx context.Context, id string) ([]session.Snapshot, error) {
+	rows, err := s.store.Snapshots(ctx, id, "")
+	if err != nil {
+		return nil, err
+	}
+	fileTurn, hasFiles, err := s.store.LastFileCheckpointTurn(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []session.Snapshot
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Kind != session.SnapshotTurn {
+			continue
+		}
+		if hasFiles && rows[i].Turn < fileTurn {
+			break
+		}
+		out = append(out, rows[i])
+	}
+	return out, nil
+}
+
+// undoneOf lists a restore as absolute paths, sorted.
+func undoneOf(ws string, r checkpoint.Restored) []session.Undone {
+	var out []session.Undone
+	for _, p := range r.Written {
+		out = append(out, session.Undone{Path: filepath.Join(ws, filepath.FromSlash(p))})
+	}
+	for _, p := range r.Deleted {
+		out = append(out, session.Undone{Path: filepath.Join(ws, filepath.FromSlash(p)), Deleted: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
