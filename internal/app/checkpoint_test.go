@@ -268,3 +268,39 @@ func TestTooLargeWorkspaceTurnGoesOn(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, cps)
 }
+
+// A session of an earlier aidex (per-file checkpoints in the store, no
+// turn checkpoint) still undoes.
+func TestUndoOldPerFileCheckpoints(t *testing.T) {
+	svc, ws := yoloService(t)
+	ctx := context.Background()
+	putFile(t, ws, "a.txt", "new\n", 0o644)
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	require.NoError(t, svc.Store().AppendMessage(ctx, sess.ID, llm.UserText("old turn"), nil))
+	require.NoError(t, svc.Store().Checkpoints(sess.ID).Save(ctx, filepath.Join(ws, "a.txt"), []byte("old\n"), true))
+	undone, err := svc.Undo(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, []session.Undone{{Path: filepath.Join(ws, "a.txt")}}, undone)
+	data, err := os.ReadFile(filepath.Join(ws, "a.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "old\n", string(data))
+}
+
+// Without git on PATH the file tools keep per-file checkpoints, so undo
+// still restores what they wrote.
+func TestUndoWithoutGit(t *testing.T) {
+	svc, ws := yoloService(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"new.txt","content":"x\n"}`}}},
+		llmtest.Turn{Text: "done"})
+	t.Setenv("PATH", t.TempDir())
+	live := runOnce(t, svc, SessionOptions{}, "write")
+	require.FileExists(t, filepath.Join(ws, "new.txt"))
+	cps, err := svc.Store().Snapshots(context.Background(), live.ID(), "")
+	require.NoError(t, err)
+	require.Empty(t, cps)
+	undone, err := svc.Undo(context.Background(), "")
+	require.NoError(t, err)
+	require.Equal(t, []session.Undone{{Path: filepath.Join(ws, "new.txt"), Deleted: true}}, undone)
+	require.NoFileExists(t, filepath.Join(ws, "new.txt"))
+}
