@@ -304,3 +304,25 @@ func TestUndoWithoutGit(t *testing.T) {
 	require.Equal(t, []session.Undone{{Path: filepath.Join(ws, "new.txt"), Deleted: true}}, undone)
 	require.NoFileExists(t, filepath.Join(ws, "new.txt"))
 }
+
+// When the shadow repository is gone (the state folder was cleared), the
+// list still shows the checkpoints, without files, and a rewind to one
+// says its snapshot is gone and changes nothing.
+func TestCheckpointsAfterStateCleared(t *testing.T) {
+	svc, ws := yoloService(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo 1 > a.txt"}`}}},
+		llmtest.Turn{Text: "done"})
+	live := runOnce(t, svc, SessionOptions{}, "change")
+	ctx := context.Background()
+	require.NoError(t, os.RemoveAll(filepath.Join(svc.Runtime().Config.Paths.StateDir, "checkpoints")))
+	cps, err := live.Checkpoints(ctx)
+	require.NoError(t, err)
+	require.Len(t, cps, 1)
+	require.Empty(t, cps[0].Files)
+	_, err = live.Rewind(ctx, cps[0].ID, RewindCode)
+	require.ErrorContains(t, err, "its snapshot is not in")
+	require.FileExists(t, filepath.Join(ws, "a.txt"))
+	cps, err = live.Checkpoints(ctx)
+	require.NoError(t, err)
+	require.Len(t, cps, 1, "the failed rewind recorded no checkpoint")
+}

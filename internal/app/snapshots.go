@@ -103,6 +103,9 @@ func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Chec
 			spaces[sn.Workspace] = h
 		}
 		files, err := h.repo.Changed(ctx, sn.Commit, h.next[sn.ID])
+		if err != nil && h.lost(ctx, sn) {
+			continue // the shadow repository lost it (state folder cleared): no files to show
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +121,13 @@ func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Chec
 type wsHistory struct {
 	repo *checkpoint.Repo
 	next map[string]string
+}
+
+// lost reports whether sn's commit, or the next one's, is missing from
+// the shadow repository.
+func (h *wsHistory) lost(ctx context.Context, sn session.Snapshot) bool {
+	next := h.next[sn.ID]
+	return !h.repo.Has(ctx, sn.Commit) || (next != "" && !h.repo.Has(ctx, next))
 }
 
 func (s *Service) history(ctx context.Context, ws string) (*wsHistory, error) {
@@ -214,6 +224,9 @@ func (s *Service) rewindCode(ctx context.Context, sn session.Snapshot, desc stri
 	repo, err := s.Runtime().openRepo(ctx, sn.Workspace)
 	if err != nil {
 		return err
+	}
+	if !repo.Has(ctx, sn.Commit) {
+		return fmt.Errorf("checkpoint %s: its snapshot is not in %s (was the state folder cleared?); nothing was changed", sn.ID, repo.GitDir())
 	}
 	tp, err := s.store.TurnPoint(ctx, sn.SessionID)
 	if err != nil {
