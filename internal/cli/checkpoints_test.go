@@ -57,6 +57,13 @@ func TestCheckpointsListAndRewind(t *testing.T) {
 	if r = e.run(ctx, "rewind", id, "--code", "--conversation"); r.code != ExitUsage {
 		t.Fatalf("two scopes: exit %d stderr %s", r.code, r.stderr)
 	}
+	other := t.TempDir()
+	var errb strings.Builder
+	code := Main(Process{Context: ctx, Args: []string{"-w", other, "rewind", id}, Stdin: strings.NewReader(""),
+		Stdout: &strings.Builder{}, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
+	if code != ExitUsage || !strings.Contains(errb.String(), "is of workspace") {
+		t.Fatalf("rewind from another workspace: exit %d stderr %s", code, errb.String())
+	}
 	r = e.run(ctx, "rewind", id)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "restored a.txt") || !strings.Contains(r.stdout, "deleted b.txt") ||
 		!strings.Contains(r.stdout, "conversation: 0 messages kept") {
