@@ -23,9 +23,12 @@ type snapshotStore interface {
 }
 
 // openRepo opens the shadow repository of workspace ws under the
-// runtime's state directory.
+// runtime's state directory; aidex's own folders are never snapshotted
+// (a workspace that is the home folder holds them).
 func (rt *Runtime) openRepo(ctx context.Context, ws string) (*checkpoint.Repo, error) {
-	return checkpoint.Open(ctx, checkpoint.Options{StateDir: rt.Config.Paths.StateDir, Workspace: ws})
+	p := rt.Config.Paths
+	return checkpoint.Open(ctx, checkpoint.Options{StateDir: p.StateDir, Workspace: ws,
+		Exclude: []string{p.DataDir, p.StateDir, p.CacheDir, p.ConfigDir}})
 }
 
 // gitAvailable reports whether git is on PATH: without it, file tools

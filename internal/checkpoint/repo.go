@@ -73,6 +73,12 @@ type Options struct {
 	// MaxFiles caps the files one snapshot adds or updates (0:
 	// DefaultMaxFiles).
 	MaxFiles int
+	// Exclude are folders (absolute) never snapshotted nor touched when
+	// they lie in the workspace: aidex's own data, state, cache and
+	// configuration folders (a workspace that is the home folder holds
+	// them, and the session database must never be rewound). The
+	// repository's own folder is always excluded.
+	Exclude []string
 	// LockTimeout bounds the wait for another aidex's snapshot or restore
 	// of the same workspace (0: 30 seconds).
 	LockTimeout time.Duration
@@ -137,6 +143,9 @@ func Open(ctx context.Context, o Options) (*Repo, error) {
 	if err := r.init(ctx); err != nil {
 		return nil, err
 	}
+	if err := r.writeExcludes(o.Exclude); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -184,11 +193,54 @@ func (r *Repo) init(ctx context.Context) error {
 		if err := os.WriteFile(filepath.Join(info, "attributes"), []byte(shadowAttributes), 0o600); err != nil {
 			return fmt.Errorf("checkpoints: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(info, "exclude"), []byte(shadowExclude), 0o600); err != nil {
-			return fmt.Errorf("checkpoints: %w", err)
-		}
 		return nil
 	})
+}
+
+// writeExcludes writes the shadow repository's info/exclude: aidex's own
+// folder, and each of dirs (and the repository itself) that lies inside
+// the workspace, as an anchored pattern. Unchanged content is not
+// rewritten.
+func (r *Repo) writeExcludes(dirs []string) error {
+	var b strings.Builder
+	b.WriteString(shadowExclude)
+	for _, d := range append([]string{r.gitDir}, dirs...) {
+		if d == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real
+		}
+		rel, err := filepath.Rel(r.workTree, d)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		b.WriteString("/" + escapePattern(filepath.ToSlash(rel)) + "/\n")
+	}
+	path := filepath.Join(r.gitDir, "info", "exclude")
+	if old, err := os.ReadFile(path); err == nil && string(old) == b.String() {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("checkpoints: %w", err)
+	}
+	if err := writeState(path, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("checkpoints: %w", err)
+	}
+	return nil
+}
+
+// escapePattern escapes the characters gitignore patterns treat as
+// special, so a folder name matches literally.
+func escapePattern(p string) string {
+	var b strings.Builder
+	for _, c := range p {
+		if strings.ContainsRune(`\*?[]!# `, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // safeConfig is set on every git command line (it beats the repository's

@@ -255,3 +255,29 @@ func TestSnapshotTooLarge(t *testing.T) {
 	_, err = r.Snapshot(ctx, "ok")
 	require.NoError(t, err)
 }
+
+// A workspace that holds aidex's own folders (the home folder) never
+// snapshots nor rewinds them, nor the shadow repository itself.
+func TestOwnFoldersExcluded(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	state := filepath.Join(home, ".local", "state", "aidex")
+	data := filepath.Join(home, ".local", "share", "aidex")
+	write(t, home, ".local/share/aidex/aidex.db", "db v1", 0o600)
+	write(t, home, "notes.txt", "n\n", 0o644)
+	r, err := Open(ctx, Options{StateDir: state, Workspace: home, Exclude: []string{data, state}})
+	require.NoError(t, err)
+	cp, err := r.Snapshot(ctx, "one")
+	require.NoError(t, err)
+	out, err := r.run(ctx, nil, "ls-tree", "-r", "--name-only", cp)
+	require.NoError(t, err)
+	require.Equal(t, "notes.txt\n", string(out))
+	write(t, home, ".local/share/aidex/aidex.db", "db v2", 0o600)
+	write(t, home, "notes.txt", "changed\n", 0o644)
+	_, err = r.Snapshot(ctx, "two")
+	require.NoError(t, err)
+	res, err := r.Restore(ctx, cp)
+	require.NoError(t, err)
+	require.Equal(t, []string{"notes.txt"}, res.Written)
+	require.Equal(t, "db v2", read(t, home, ".local/share/aidex/aidex.db"))
+}
