@@ -80,7 +80,8 @@ type Options struct {
 	// repository's own folder is always excluded.
 	Exclude []string
 	// LockTimeout bounds the wait for another aidex's snapshot or restore
-	// of the same workspace (0: 30 seconds).
+	// of the same workspace (0: 5 minutes; a first snapshot of a large
+	// workspace may take that long).
 	LockTimeout time.Duration
 }
 
@@ -135,7 +136,7 @@ func Open(ctx context.Context, o Options) (*Repo, error) {
 		r.maxFiles = DefaultMaxFiles
 	}
 	if r.lockWait <= 0 {
-		r.lockWait = 30 * time.Second
+		r.lockWait = 5 * time.Minute
 	}
 	if fi, err := os.Stat(filepath.Join(ws, ".git", "info", "exclude")); err == nil && fi.Mode().IsRegular() {
 		r.userIgnor = filepath.Join(ws, ".git", "info", "exclude")

@@ -281,3 +281,16 @@ func TestOwnFoldersExcluded(t *testing.T) {
 	require.Equal(t, []string{"notes.txt"}, res.Written)
 	require.Equal(t, "db v2", read(t, home, ".local/share/aidex/aidex.db"))
 }
+
+// A linked worktree's .git file is left out like a .git folder.
+func TestGitFileLeftOut(t *testing.T) {
+	ctx := context.Background()
+	r, ws := open(t, 0)
+	write(t, ws, ".git", "gitdir: /elsewhere/.git/worktrees/x\n", 0o644)
+	write(t, ws, "a.txt", "a\n", 0o644)
+	cp, err := r.Snapshot(ctx, "one")
+	require.NoError(t, err)
+	out, err := r.run(ctx, nil, "ls-tree", "-r", "--name-only", cp)
+	require.NoError(t, err)
+	require.Equal(t, "a.txt\n", string(out))
+}
