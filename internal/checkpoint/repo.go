@@ -289,18 +289,7 @@ func (r *Repo) env() []string {
 // run runs git with args in the work tree, stdin as its input; it
 // returns stdout. Errors name the subcommand and carry git's message.
 func (r *Repo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	argv := make([]string, 0, 2*len(safeConfig)+len(args)+3)
-	for _, c := range safeConfig {
-		argv = append(argv, "-c", c)
-	}
-	argv = append(argv, "-c", "core.excludesFile="+r.userIgnor, "--no-pager")
-	argv = append(argv, args...)
-	cmd := exec.CommandContext(ctx, r.git, argv...)
-	cmd.Dir = r.workTree
-	cmd.Env = r.env()
-	if args[0] == "init" {
-		cmd.Env = withoutWorkTree(cmd.Env)
-	}
+	cmd := r.command(ctx, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -314,6 +303,24 @@ func (r *Repo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 		return out.Bytes(), fmt.Errorf("checkpoints: git %s: %s: %w", args[0], msg, err)
 	}
 	return out.Bytes(), nil
+}
+
+// command is git with the safe settings and environment, running args in
+// the work tree.
+func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
+	argv := make([]string, 0, 2*len(safeConfig)+len(args)+3)
+	for _, c := range safeConfig {
+		argv = append(argv, "-c", c)
+	}
+	argv = append(argv, "-c", "core.excludesFile="+r.userIgnor, "--no-pager")
+	argv = append(argv, args...)
+	cmd := exec.CommandContext(ctx, r.git, argv...)
+	cmd.Dir = r.workTree
+	cmd.Env = r.env()
+	if args[0] == "init" {
+		cmd.Env = withoutWorkTree(cmd.Env)
+	}
+	return cmd
 }
 
 func withoutWorkTree(env []string) []string {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -106,10 +107,11 @@ func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string, perm
 	var errs []error
 	isIgnoreFile := func(p string) bool { return path.Base(p) == ".gitignore" }
 	first, rest := splitBy(writes, func(e entry) bool { return isIgnoreFile(e.path) })
-	blobs, err := r.readBlobs(ctx, writes)
+	blobs, err := r.blobs(ctx)
 	if err != nil {
 		return res, err
 	}
+	defer blobs.close()
 	r.writeAll(first, blobs, perms, &res, &errs)
 	ignored, err := r.ignored(ctx, deletes)
 	if err != nil {
@@ -148,7 +150,7 @@ func splitBy(es []entry, pred func(entry) bool) (yes, no []entry) {
 }
 
 // writeAll writes each entry, recording what was written, kept or failed.
-func (r *Repo) writeAll(es []entry, blobs map[string][]byte, perms modes, res *Restored, errs *[]error) {
+func (r *Repo) writeAll(es []entry, blobs *blobReader, perms modes, res *Restored, errs *[]error) {
 	for _, e := range es {
 		perm, ok := perms[e.path]
 		if !ok {
@@ -157,7 +159,12 @@ func (r *Repo) writeAll(es []entry, blobs map[string][]byte, perms modes, res *R
 				perm = 0o755
 			}
 		}
-		wrote, err := r.write(e, blobs[e.blob], perm)
+		data, err := blobs.get(e.blob)
+		if err != nil {
+			*errs = append(*errs, err)
+			continue
+		}
+		wrote, err := r.write(e, data, perm)
 		switch {
 		case err != nil:
 			*errs = append(*errs, err)
@@ -255,41 +262,60 @@ func (r *Repo) write(e entry, data []byte, perm fs.FileMode) (wrote bool, err er
 	return true, nil
 }
 
-// readBlobs reads the blobs of es with one git cat-file.
-func (r *Repo) readBlobs(ctx context.Context, es []entry) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	if len(es) == 0 {
-		return out, nil
-	}
-	var in bytes.Buffer
-	for _, e := range es {
-		in.WriteString(e.blob + "\n")
-	}
-	raw, err := r.run(ctx, in.Bytes(), "cat-file", "--batch")
+// blobReader reads blobs one at a time from a running git cat-file
+// --batch, so a restore holds one file's content at a time.
+type blobReader struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errb bytes.Buffer
+}
+
+// blobs starts the reader; close it when done.
+func (r *Repo) blobs(ctx context.Context) (*blobReader, error) {
+	b := &blobReader{cmd: r.command(ctx, "cat-file", "--batch")}
+	b.cmd.Stderr = &b.errb
+	in, err := b.cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("checkpoints: read blobs: %w", err)
 	}
-	br := bufio.NewReader(bytes.NewReader(raw))
-	for {
-		head, err := br.ReadString('\n')
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("checkpoints: read blobs: %w", err)
-		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("checkpoints: read blobs: unexpected header %q", head)
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("checkpoints: read blobs: unexpected header %q", head)
-		}
-		data := make([]byte, n+1) // the content and its newline
-		if _, err := io.ReadFull(br, data); err != nil {
-			return nil, fmt.Errorf("checkpoints: read blob %s: %w", f[0], err)
-		}
-		out[f[0]] = data[:n]
+	out, err := b.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: read blobs: %w", err)
 	}
+	if err := b.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("checkpoints: read blobs: %w", err)
+	}
+	b.in, b.out = in, bufio.NewReader(out)
+	return b, nil
+}
+
+// get returns the content of blob id.
+func (b *blobReader) get(id string) ([]byte, error) {
+	if _, err := io.WriteString(b.in, id+"\n"); err != nil {
+		return nil, fmt.Errorf("checkpoints: read blob %s: %w %s", id, err, strings.TrimSpace(b.errb.String()))
+	}
+	head, err := b.out.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: read blob %s: %w %s", id, err, strings.TrimSpace(b.errb.String()))
+	}
+	f := strings.Fields(head)
+	if len(f) != 3 || f[1] != "blob" {
+		return nil, fmt.Errorf("checkpoints: read blob %s: git answered %q", id, strings.TrimSpace(head))
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: read blob %s: git answered %q", id, strings.TrimSpace(head))
+	}
+	data := make([]byte, n+1) // the content and its newline
+	if _, err := io.ReadFull(b.out, data); err != nil {
+		return nil, fmt.Errorf("checkpoints: read blob %s: %w", id, err)
+	}
+	return data[:n], nil
+}
+
+// close ends git cat-file.
+func (b *blobReader) close() {
+	_ = b.in.Close()
+	_ = b.cmd.Wait()
 }
