@@ -57,13 +57,7 @@ func TestCheckpointsListAndRewind(t *testing.T) {
 	if r = e.run(ctx, "rewind", id, "--code", "--conversation"); r.code != ExitUsage {
 		t.Fatalf("two scopes: exit %d stderr %s", r.code, r.stderr)
 	}
-	other := t.TempDir()
-	var errb strings.Builder
-	code := Main(Process{Context: ctx, Args: []string{"-w", other, "rewind", id}, Stdin: strings.NewReader(""),
-		Stdout: &strings.Builder{}, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
-	if code != ExitUsage || !strings.Contains(errb.String(), "is of workspace") {
-		t.Fatalf("rewind from another workspace: exit %d stderr %s", code, errb.String())
-	}
+	rewindElsewhere(t, e, id)
 	r = e.run(ctx, "rewind", id)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "restored a.txt") || !strings.Contains(r.stdout, "deleted b.txt") ||
 		!strings.Contains(r.stdout, "conversation: 0 messages kept") {
@@ -90,5 +84,17 @@ func TestCheckpointsListEmpty(t *testing.T) {
 	}
 	if r = e.run(context.Background(), "checkpoints", "list", "--json"); strings.TrimSpace(r.stdout) != "[]" {
 		t.Fatalf("--json: %q", r.stdout)
+	}
+}
+
+// rewindElsewhere checks that a rewind of checkpoint id from another
+// workspace is refused (exit 2) and names the checkpoint's workspace.
+func rewindElsewhere(t *testing.T, e *e2e, id string) {
+	t.Helper()
+	var errb strings.Builder
+	code := Main(Process{Context: context.Background(), Args: []string{"-w", t.TempDir(), "rewind", id}, Stdin: strings.NewReader(""),
+		Stdout: &strings.Builder{}, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
+	if code != ExitUsage || !strings.Contains(errb.String(), "is of workspace "+e.ws) {
+		t.Fatalf("rewind from another workspace: exit %d stderr %s", code, errb.String())
 	}
 }
