@@ -205,8 +205,8 @@ func runOnce(t *testing.T, svc *Service, o SessionOptions, text string) *Session
 }
 
 // One checkpoint per exchange, before its first command, however many
-// commands the model runs; a turn of reads takes none, nor does a dry run
-// of a write.
+// commands the model runs; a turn of reads takes none, nor does aidex's
+// bookkeeping (a note under .aidex/) or a dry run of a write.
 func TestCheckpointWhen(t *testing.T) {
 	t.Run("once per exchange", func(t *testing.T) {
 		svc, ws := yoloService(t,
@@ -226,6 +226,15 @@ func TestCheckpointWhen(t *testing.T) {
 			llmtest.Turn{Text: "done"})
 		putFile(t, ws, "a.txt", "0\n", 0o644)
 		live := runOnce(t, svc, SessionOptions{}, "read")
+		cps, err := live.Checkpoints(context.Background())
+		require.NoError(t, err)
+		require.Empty(t, cps)
+	})
+	t.Run("bookkeeping", func(t *testing.T) {
+		svc, _ := yoloService(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "create_note", Args: `{"title":"t","content":"c"}`}}},
+			llmtest.Turn{Text: "done"})
+		live := runOnce(t, svc, SessionOptions{}, "note")
 		cps, err := live.Checkpoints(context.Background())
 		require.NoError(t, err)
 		require.Empty(t, cps)

@@ -134,9 +134,14 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	return r, nil
 }
 
-// mayChange reports whether p may change files: a command, or a writing
-// tool that is not a dry run.
+// mayChange reports whether p may change the workspace's files: a
+// command, or a writing tool that is not a dry run; not aidex's own
+// bookkeeping (background processes it started, memory and notes under
+// .aidex/, which checkpoints leave out).
 func (t *toolSet) mayChange(p *tools.Prepared) bool {
+	if p.Def.Bookkeeping {
+		return false
+	}
 	switch p.Def.Kind {
 	case kind.Exec:
 		return true
