@@ -294,3 +294,21 @@ func TestGitFileLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "a.txt\n", string(out))
 }
+
+// A .gitignore new since the snapshot does not decide what is removed:
+// a file it un-ignores that the snapshot's rules ignore is kept.
+func TestRestoreNewIgnoreFileRulesNotApplied(t *testing.T) {
+	ctx := context.Background()
+	r, ws := open(t, 0)
+	write(t, ws, ".gitignore", "*.log\n", 0o644)
+	write(t, ws, "logs/old.log", "may have been here\n", 0o644)
+	cp, err := r.Snapshot(ctx, "before")
+	require.NoError(t, err)
+	write(t, ws, "logs/.gitignore", "!*.log\n", 0o644)
+	write(t, ws, "logs/new.log", "new\n", 0o644)
+	res, err := r.Restore(ctx, cp)
+	require.NoError(t, err)
+	require.Equal(t, []string{"logs/.gitignore"}, res.Deleted)
+	require.Equal(t, []string{"logs/new.log", "logs/old.log"}, res.Kept)
+	require.FileExists(t, filepath.Join(ws, "logs/old.log"))
+}

@@ -99,9 +99,10 @@ func (r *Repo) treeDiff(ctx context.Context, from, to string) (writes []entry, d
 	return writes, deletes, nil
 }
 
-// apply writes and deletes, .gitignore files first (so the snapshot's
-// ignore rules decide which new files are removed), then deletions, then
-// the other writes.
+// apply writes and deletes: the snapshot's .gitignore files first, then
+// the .gitignore files new since are removed (so the snapshot's ignore
+// rules alone decide which new files are removed), then the other new
+// files, then the other writes.
 func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string, perms modes) (Restored, error) {
 	var res Restored
 	var errs []error
@@ -113,20 +114,11 @@ func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string, perm
 	}
 	defer blobs.close()
 	r.writeAll(first, blobs, perms, &res, &errs)
-	ignored, err := r.ignored(ctx, deletes)
-	if err != nil {
-		return res, err
-	}
-	for _, p := range deletes {
-		if ignored[p] {
-			res.Kept = append(res.Kept, p)
-			continue
+	ignoreFiles, others := splitPaths(deletes, isIgnoreFile)
+	for _, group := range [][]string{ignoreFiles, others} {
+		if err := r.removeUnignored(ctx, group, &res, &errs); err != nil {
+			return res, err
 		}
-		if err := r.remove(p); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		res.Deleted = append(res.Deleted, p)
 	}
 	r.writeAll(rest, blobs, perms, &res, &errs)
 	slices.Sort(res.Written)
@@ -147,6 +139,38 @@ func splitBy(es []entry, pred func(entry) bool) (yes, no []entry) {
 		}
 	}
 	return yes, no
+}
+
+func splitPaths(ps []string, pred func(string) bool) (yes, no []string) {
+	for _, p := range ps {
+		if pred(p) {
+			yes = append(yes, p)
+		} else {
+			no = append(no, p)
+		}
+	}
+	return yes, no
+}
+
+// removeUnignored removes each of paths the work tree's ignore rules do
+// not ignore, and records the others as kept.
+func (r *Repo) removeUnignored(ctx context.Context, paths []string, res *Restored, errs *[]error) error {
+	ignored, err := r.ignored(ctx, paths)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if ignored[p] {
+			res.Kept = append(res.Kept, p)
+			continue
+		}
+		if err := r.remove(p); err != nil {
+			*errs = append(*errs, err)
+			continue
+		}
+		res.Deleted = append(res.Deleted, p)
+	}
+	return nil
 }
 
 // writeAll writes each entry, recording what was written, kept or failed.
