@@ -90,6 +90,9 @@ func TestRewindUndoesShellChanges(t *testing.T) {
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":` + quote(cmd) + `}`}}},
 		llmtest.Turn{Text: "done"})
 	ctx := context.Background()
+	// aidex's own folder: the OS sandbox creates it (empty) to hold it
+	// read-only, and checkpoints leave it out.
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".aidex"), 0o755))
 	putFile(t, ws, "a.txt", "alpha\nbeta\n", 0o644)
 	putFile(t, ws, "run.sh", "#!/bin/sh\necho run\n", 0o755)
 	putFile(t, ws, "sub/c.txt", "c\n", 0o644)
@@ -157,6 +160,7 @@ func TestUndoRestoresShellChanges(t *testing.T) {
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"ls"}`}}},
 		llmtest.Turn{Text: "done"})
 	ctx := context.Background()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".aidex"), 0o755)) // as the OS sandbox makes it
 	putFile(t, ws, "a.txt", "one\n", 0o644)
 	putFile(t, ws, "b.txt", "b\n", 0o600)
 	start := treeState(t, ws)
