@@ -98,3 +98,27 @@ func rewindElsewhere(t *testing.T, e *e2e, id string) {
 		t.Fatalf("rewind from another workspace: exit %d stderr %s", code, errb.String())
 	}
 }
+
+// aidex undo puts back what a command changed (rm, a new file).
+func TestUndoRestoresCommandChanges(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"rm a.txt && touch b.txt"}`}}},
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", "")
+	e.write("a.txt", "original\n")
+	ctx := context.Background()
+	if r := e.run(ctx, "-p", "clean", "--permission-mode", "yolo"); r.code != ExitOK {
+		t.Fatalf("run: exit %d stderr %s", r.code, r.stderr)
+	}
+	r := e.run(ctx, "undo")
+	want := "restored " + filepath.Join(e.ws, "a.txt")
+	if r.code != ExitOK || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "deleted "+filepath.Join(e.ws, "b.txt")) {
+		t.Fatalf("undo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if e.read("a.txt") != "original\n" {
+		t.Fatalf("a.txt = %q", e.read("a.txt"))
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "b.txt")); !os.IsNotExist(err) {
+		t.Fatalf("b.txt still there: %v", err)
+	}
+}
