@@ -29,6 +29,9 @@ type toolSet struct {
 	// without it (a session that can ask, in every mode but yolo); else
 	// the result names --sandbox off.
 	offerUnconfined bool
+	// hook snapshots the workspace before the first call of a turn that
+	// may change files (nil: no snapshots).
+	hook *turnHook
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -116,6 +119,13 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if !ok {
 		return agent.ToolResultInfo{}, errNotPrepared
 	}
+	var skipped string
+	if t.hook != nil && t.mayChange(p) {
+		var err error
+		if skipped, err = t.hook.before(ctx); err != nil {
+			return agent.ToolResultInfo{}, err
+		}
+	}
 	env := t.env
 	if c.Unconfined {
 		unconfined := *t.env
@@ -123,6 +133,7 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 		env = &unconfined
 	}
 	res, note := t.runPrepared(ctx, p, env)
+	note = skipped + note
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}
@@ -139,6 +150,23 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 		}
 	}
 	return r, nil
+}
+
+// mayChange reports whether p may change the workspace's files: a
+// command, or a writing tool that is not a dry run; not aidex's own
+// bookkeeping (background processes it started, memory and notes under
+// .aidex/, which checkpoints leave out).
+func (t *toolSet) mayChange(p *tools.Prepared) bool {
+	if p.Def.Bookkeeping {
+		return false
+	}
+	switch p.Def.Kind {
+	case kind.Exec:
+		return true
+	case kind.Write:
+		return !t.dryRun
+	}
+	return false
 }
 
 // runPrepared runs p, as a dry run when the session's writes are dry runs

@@ -140,7 +140,7 @@ func newUndoCmd(a *cliApp) *cobra.Command {
 	var id string
 	cmd := &cobra.Command{
 		Use:   "undo",
-		Short: "Restore the files changed by the last turn of the latest session (--session ID for another)",
+		Short: "Put back what the last turn of the latest session changed, commands included (--session ID for another)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			svc, err := a.start(cmd.Context(), true)
