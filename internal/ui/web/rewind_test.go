@@ -1,0 +1,156 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// writeScript is a model that writes notes.txt for the first prompt and
+// changes it and adds new.txt for the second.
+func writeScript(t *testing.T) *llmtest.Script {
+	return llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes.txt","content":"one\n"}`}}},
+		llmtest.Turn{Text: "Wrote notes.txt."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes.txt","content":"two\n"}`},
+			{Name: "write_file", Args: `{"path":"new.txt","content":"new\n"}`}}},
+		llmtest.Turn{Text: "Changed notes.txt and added new.txt."})
+}
+
+// chatOK sends a chat message and fails the test unless it ran.
+func (e *env) chatOK(message string) {
+	e.t.Helper()
+	if status, _ := e.chat(map[string]any{"message": message}, nil); status != http.StatusOK {
+		e.t.Fatalf("chat %q: %d", message, status)
+	}
+}
+
+func (e *env) checkpoints(id string) CheckpointsResponse {
+	e.t.Helper()
+	var cps CheckpointsResponse
+	if status := e.call(http.MethodGet, "/api/sessions/"+id+"/checkpoints", nil, &cps); status != http.StatusOK {
+		e.t.Fatalf("checkpoints: %d", status)
+	}
+	return cps
+}
+
+func TestRewindAPIRestoresFilesAndConversation(t *testing.T) {
+	e := newEnv(t, writeScript(t), `permission_mode = "auto-edit"`)
+	e.chatOK("first change")
+	e.chatOK("second change")
+	var hist SessionView
+	e.call(http.MethodGet, "/api/history", nil, &hist)
+	cps := e.checkpoints(hist.ID)
+	if cps.SessionID != hist.ID || len(cps.Checkpoints) < 2 {
+		t.Fatalf("checkpoints = %+v, want at least one per prompt", cps)
+	}
+	var second string
+	for _, cp := range cps.Checkpoints {
+		if cp.Prompt == "second change" && second == "" {
+			second = cp.ID
+			if hist.Messages[cp.Messages].Text() != "second change" {
+				t.Errorf("checkpoint messages %d is not the prompt's index", cp.Messages)
+			}
+		}
+	}
+	if second == "" {
+		t.Fatalf("no checkpoint before the second prompt: %+v", cps.Checkpoints)
+	}
+
+	var res RewindResponse
+	if status := e.call(http.MethodPost, "/api/sessions/"+hist.ID+"/rewind", map[string]any{"checkpoint": second, "scope": "both"}, &res); status != http.StatusOK {
+		t.Fatalf("rewind: %d %+v", status, res)
+	}
+	if res.Scope != "both" || res.Prompt != "second change" || res.Undo == "" ||
+		strings.Join(res.Restored, ",") != "notes.txt" || strings.Join(res.Deleted, ",") != "new.txt" {
+		t.Errorf("rewind = %+v", res)
+	}
+	if got := e.read("notes.txt"); got != "one\n" {
+		t.Errorf("notes.txt = %q after the rewind", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("new.txt is still there: %v", err)
+	}
+	var after SessionView
+	e.call(http.MethodGet, "/api/sessions/"+hist.ID, nil, &after)
+	if len(after.Messages) != res.Messages || len(after.Messages) >= len(hist.Messages) {
+		t.Errorf("conversation after the rewind: %d messages (result says %d, before %d)", len(after.Messages), res.Messages, len(hist.Messages))
+	}
+
+	// The rewind itself can be rewound (code only).
+	if status := e.call(http.MethodPost, "/api/sessions/"+hist.ID+"/rewind", map[string]any{"checkpoint": res.Undo, "scope": "code"}, &res); status != http.StatusOK {
+		t.Fatalf("undo the rewind: %d", status)
+	}
+	if got := e.read("notes.txt"); got != "two\n" {
+		t.Errorf("notes.txt = %q after undoing the rewind", got)
+	}
+}
+
+func TestRewindAPIErrors(t *testing.T) {
+	e := newEnv(t, writeScript(t), `permission_mode = "auto-edit"`)
+	e.chatOK("first change")
+	var hist SessionView
+	e.call(http.MethodGet, "/api/history", nil, &hist)
+	path := "/api/sessions/" + hist.ID + "/rewind"
+	cases := []struct {
+		path string
+		body any
+		want int
+		msg  string
+	}{
+		{path, map[string]any{"checkpoint": "x", "scope": "sideways"}, http.StatusBadRequest, `scope must be "code", "conversation" or "both"`},
+		{path, map[string]any{"scope": "code"}, http.StatusBadRequest, "checkpoint is empty"},
+		{path, map[string]any{"checkpoint": "x", "extra": 1}, http.StatusBadRequest, "bad JSON body"},
+		{path, map[string]any{"checkpoint": "nosuchcheckpoint"}, http.StatusNotFound, "unknown checkpoint"},
+		{"/api/sessions/nosuchsession/rewind", map[string]any{"checkpoint": "x"}, http.StatusNotFound, ""},
+	}
+	for _, c := range cases {
+		var ae apiError
+		if status := e.call(http.MethodPost, c.path, c.body, &ae); status != c.want || !strings.Contains(ae.Error, c.msg) || ae.Error == "" {
+			t.Errorf("POST %s %v: %d %q, want %d with %q", c.path, c.body, status, ae.Error, c.want, c.msg)
+		}
+	}
+	var ae apiError
+	if status := e.call(http.MethodGet, "/api/sessions/nosuchsession/checkpoints", nil, &ae); status != http.StatusNotFound || ae.Error == "" {
+		t.Errorf("checkpoints of an unknown session: %d %q", status, ae.Error)
+	}
+	if got := e.read("notes.txt"); got != "one\n" {
+		t.Errorf("a refused rewind changed notes.txt: %q", got)
+	}
+}
+
+// The rewind endpoints are behind the token and the Origin check like
+// every other: a page on another site cannot rewind the workspace.
+func TestRewindAPIGuarded(t *testing.T) {
+	e := newEnv(t, writeScript(t), `permission_mode = "auto-edit"`)
+	e.chatOK("first change")
+	var hist SessionView
+	e.call(http.MethodGet, "/api/history", nil, &hist)
+	cps := e.checkpoints(hist.ID)
+	if len(cps.Checkpoints) == 0 {
+		t.Fatal("no checkpoint")
+	}
+	body := map[string]any{"checkpoint": cps.Checkpoints[0].ID}
+	noToken := e.req(http.MethodPost, "/api/sessions/"+hist.ID+"/rewind", body)
+	noToken.Header.Del("Authorization")
+	if status, _, _ := e.do(noToken); status != http.StatusUnauthorized {
+		t.Errorf("rewind without the token: %d, want 401", status)
+	}
+	list := e.req(http.MethodGet, "/api/sessions/"+hist.ID+"/checkpoints", nil)
+	list.Header.Del("Authorization")
+	if status, _, _ := e.do(list); status != http.StatusUnauthorized {
+		t.Errorf("checkpoints without the token: %d, want 401", status)
+	}
+	cross := e.req(http.MethodPost, "/api/sessions/"+hist.ID+"/rewind", body)
+	cross.Header.Set("Origin", "https://evil.example")
+	if status, _, _ := e.do(cross); status != http.StatusForbidden {
+		t.Errorf("rewind from another origin: %d, want 403", status)
+	}
+	if got := e.read("notes.txt"); got != "one\n" {
+		t.Errorf("a refused rewind changed notes.txt: %q", got)
+	}
+}
