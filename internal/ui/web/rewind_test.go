@@ -4,8 +4,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -153,4 +156,47 @@ func TestRewindAPIGuarded(t *testing.T) {
 	if got := e.read("notes.txt"); got != "one\n" {
 		t.Errorf("a refused rewind changed notes.txt: %q", got)
 	}
+}
+
+// TestBrowserRewind: a user message whose exchange changed files gets a
+// Rewind button (one that only talked does not), both right after its
+// run and when the chat is loaded again; the button asks what to
+// restore, and "code and conversation" puts the file back, cuts the chat
+// before the message and offers its prompt again in the input.
+func TestBrowserRewind(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Text: "Hello there."},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes.txt","content":"one\n"}`}}},
+		llmtest.Turn{Text: "Wrote notes.txt."})
+	e := newEnv(t, model, `permission_mode = "auto-edit"`)
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	send := func(text, answer string) {
+		do(t, ctx, "send "+text, chromedp.SetValue(chromedp.CSS("#chat-input"), text), chromedp.Click(chromedp.CSS("#send")))
+		waitJS(t, ctx, "the answer "+answer, `document.querySelector('#messages').textContent.includes(`+strconv.Quote(answer)+`) && !document.body.classList.contains('running')`)
+	}
+	send("say hello", "Hello there.")
+	send("write notes", "Wrote notes.txt.")
+	const buttons = `[...document.querySelectorAll('#messages .msg.user')].map((m) => m.querySelector('.rewind-open') ? 'R' : '-').join('')`
+	waitJS(t, ctx, "the Rewind button of the writing message", buttons+` === '-R'`)
+	do(t, ctx, "load the page again", chromedp.Reload())
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	waitJS(t, ctx, "the Rewind button from the history", buttons+` === '-R'`)
+	screenshot(t, ctx, "rewind-button")
+
+	do(t, ctx, "click Rewind", chromedp.Click(chromedp.CSS(".msg.user .rewind-open")))
+	waitJS(t, ctx, "the scope question", `[...document.querySelectorAll('.rewind-ask button')].map((b) => b.dataset.scope || 'cancel').join(',') === 'both,code,conversation,cancel'`)
+	screenshot(t, ctx, "rewind-ask")
+	do(t, ctx, "rewind code and conversation", chromedp.Click(chromedp.CSS(`.rewind-ask button[data-scope="both"]`)))
+	waitJS(t, ctx, "the rewound chat", `document.querySelector('.msg.note.rewound')?.textContent.includes('rewound to before “write notes”') &&
+		document.querySelectorAll('#messages .msg.user').length === 1 && document.querySelector('#chat-input').value === 'write notes'`)
+	if _, err := os.Stat(filepath.Join(e.ws, "notes.txt")); !os.IsNotExist(err) {
+		t.Errorf("notes.txt was created after the checkpoint and is still there: %v", err)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#messages').textContent`)); strings.Contains(got, "Wrote notes.txt.") {
+		t.Errorf("the rewound exchange is still shown: %q", got)
+	}
+	screenshot(t, ctx, "rewound")
+	checkNoPageErrors(t, ctx)
 }
