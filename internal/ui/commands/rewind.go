@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/llm"
 )
 
 // Checkpoints lists the live session's checkpoints (snapshots of the
@@ -19,14 +19,16 @@ func (c *Controller) Checkpoints(ctx context.Context) ([]app.Checkpoint, error) 
 	return c.live.Checkpoints(ctx)
 }
 
-// Rewound is what [Controller.Rewind] did: the app's result and the
-// checkpoint rewound to (its Prompt is what the conversation was cut back
-// to before; zero when the checkpoint is not one of this session's list,
-// e.g. a rewind's own undo checkpoint the store does not list).
+// Rewound is what [Controller.Rewind] did: the app's result, the scope
+// asked for, and whether the conversation was cut (Cut) and before which
+// prompt (Prompt, the user message the cut removed first; "" when nothing
+// was cut). A rewind to a rewind's own checkpoint restores files but
+// cuts nothing.
 type Rewound struct {
 	app.RewindResult
-	Checkpoint app.Checkpoint
-	Scope      app.RewindScope
+	Scope  app.RewindScope
+	Cut    bool
+	Prompt string
 }
 
 // Rewind restores checkpoint id of the live session within scope: the
@@ -39,12 +41,7 @@ func (c *Controller) Rewind(ctx context.Context, id string, scope app.RewindScop
 	if id == "" {
 		return Rewound{}, errors.New("name a checkpoint: /rewind ID (/rewind lists them)")
 	}
-	out := Rewound{Scope: scope}
-	if cps, err := c.Checkpoints(ctx); err == nil {
-		if i := slices.IndexFunc(cps, func(cp app.Checkpoint) bool { return cp.ID == id }); i >= 0 {
-			out.Checkpoint = cps[i]
-		}
-	}
+	before := c.Session().Messages
 	res, err := c.live.Rewind(ctx, id, scope)
 	if errors.Is(err, app.ErrUnknownCheckpoint) {
 		return Rewound{}, fmt.Errorf("%w (/rewind lists this session's checkpoints)", err)
@@ -52,7 +49,13 @@ func (c *Controller) Rewind(ctx context.Context, id string, scope app.RewindScop
 	if err != nil {
 		return Rewound{}, fmt.Errorf("rewind to %s: %w", id, err)
 	}
-	out.RewindResult = res
+	out := Rewound{RewindResult: res, Scope: scope}
+	if scope&app.RewindConversation != 0 && res.Messages < len(before) {
+		out.Cut = true
+		if m := before[res.Messages]; m.Role == llm.RoleUser {
+			out.Prompt = strings.TrimSpace(m.Text())
+		}
+	}
 	return out, nil
 }
 
@@ -150,8 +153,11 @@ func WriteRewound(out io.Writer, id string, r Rewound) {
 			fmt.Fprintln(out, "files: nothing to restore (the workspace already matches the checkpoint)")
 		}
 	}
-	if r.Scope&app.RewindConversation != 0 {
-		fmt.Fprintf(out, "conversation: %d messages kept\n", r.Messages)
+	switch {
+	case r.Cut:
+		fmt.Fprintf(out, "conversation: cut back to %d messages\n", r.Messages)
+	case r.Scope&app.RewindConversation != 0:
+		fmt.Fprintf(out, "conversation: unchanged (%d messages; this checkpoint is not before a prompt of it)\n", r.Messages)
 	}
 	if r.Undo != "" {
 		fmt.Fprintf(out, "rewind again with /rewind %s to undo this\n", r.Undo)
@@ -161,8 +167,8 @@ func WriteRewound(out io.Writer, id string, r Rewound) {
 // cmdRewind is /rewind: without an argument it lists the session's
 // checkpoints (the TUI opens a picker instead); /rewind ID [SCOPE]
 // rewinds. After a rewind that cut the conversation, the outcome is
-// ActRewound with the checkpoint's prompt (the front end shows the marker
-// and offers the prompt again).
+// ActRewound with the prompt it was cut before (the front end shows the
+// marker and offers the prompt again).
 func cmdRewind(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	fields := strings.Fields(arg)
 	if len(fields) == 0 {
@@ -187,8 +193,8 @@ func cmdRewind(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 		return Outcome{}, err
 	}
 	WriteRewound(out, fields[0], r)
-	if scope&app.RewindConversation == 0 {
+	if !r.Cut {
 		return Outcome{}, nil
 	}
-	return Outcome{Action: ActRewound, Arg: r.Checkpoint.Prompt}, nil
+	return Outcome{Action: ActRewound, Arg: r.Prompt}, nil
 }

@@ -50,10 +50,13 @@ func TestWriteCheckpointsAndRewound(t *testing.T) {
 	require.Equal(t, "c1  03-04 05:06:07  2 files  write the parser", CheckpointLine(cps[0]))
 
 	b.Reset()
-	WriteRewound(&b, "c1", Rewound{Scope: app.RewindBoth, RewindResult: app.RewindResult{
+	WriteRewound(&b, "c1", Rewound{Scope: app.RewindBoth, Cut: true, RewindResult: app.RewindResult{
 		Restored: []string{"a.go"}, Deleted: []string{"new.txt"}, Messages: 2, Undo: "c9"}})
 	require.Equal(t, "rewound to checkpoint c1 (code and conversation)\nrestored a.go\ndeleted new.txt (new since the checkpoint)\n"+
-		"conversation: 2 messages kept\nrewind again with /rewind c9 to undo this\n", b.String())
+		"conversation: cut back to 2 messages\nrewind again with /rewind c9 to undo this\n", b.String())
+	b.Reset()
+	WriteRewound(&b, "c9", Rewound{Scope: app.RewindConversation, RewindResult: app.RewindResult{Messages: 2}})
+	require.Equal(t, "rewound to checkpoint c9 (conversation only)\nconversation: unchanged (2 messages; this checkpoint is not before a prompt of it)\n", b.String())
 	b.Reset()
 	WriteRewound(&b, "c1", Rewound{Scope: app.RewindCode})
 	require.Contains(t, b.String(), "(code only)\nfiles: nothing to restore")
@@ -125,9 +128,9 @@ func TestRewindListsAndRewindsBoth(t *testing.T) {
 	require.False(t, strings.Contains(lastUserText(f.c.Session().Messages), "second change"))
 
 	undo := strings.TrimSuffix(strings.TrimPrefix(lastLine(out), "rewind again with /rewind "), " to undo this")
-	out, o = f.mustExec(t, "/rewind "+undo+" code")
-	require.Contains(t, out, "(code only)")
-	require.Equal(t, Outcome{}, o, "a code-only rewind leaves the conversation alone")
+	out, o = f.mustExec(t, "/rewind "+undo)
+	require.Contains(t, out, "conversation: unchanged")
+	require.Equal(t, Outcome{}, o, "the rewind's own checkpoint cuts no conversation: no marker, no prompt")
 	data, err = os.ReadFile(filepath.Join(f.ws, "notes.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "two\n", string(data), "the rewind was undone")
