@@ -2,17 +2,19 @@ package app
 
 import (
 	"context"
-	"errors"
 	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/session"
 )
 
-// API CONTRACT (issue 16, checkpoints). The bodies below are placeholders
-// of the base branch; the checkpoint engineer replaces them. Front ends
-// (TUI /rewind, line mode /rewind, web Rewind button) and the CLI
-// (`aidex checkpoints list`, `aidex rewind`) use only these.
-
-// errCheckpointsPending is the placeholder's error; it never reaches main.
-var errCheckpointsPending = errors.New("checkpoints: not implemented in the base branch")
+// Checkpoints of everything (issue 16): before the first tool call of a
+// turn that may change files (a writing tool, not a dry run, or any
+// command), the workspace is snapshotted into its shadow git repository
+// (package checkpoint) and the snapshot recorded in the session store.
+// Front ends (TUI /rewind, line mode /rewind, web Rewind button) and the
+// CLI (`aidex checkpoints list`, `aidex rewind`, `aidex undo`) use only
+// the API below.
 
 // Checkpoint is a snapshot of the workspace taken before a turn that may
 // change files (a writing tool or any command ran in it).
@@ -57,13 +59,20 @@ type RewindResult struct {
 	// Undo is the id of the checkpoint taken just before the rewind, so
 	// the rewind itself can be rewound ("" when nothing was snapshotted).
 	Undo string
+	// Kept are files that differ from the checkpoint but were left alone:
+	// over the size cap, or ignored (workspace-relative).
+	Kept []string
 }
 
 // Checkpoints lists the checkpoints of session id, oldest first ("" for
 // every session of the runtime's workspace). Errors: session.ErrNotFound
 // for an unknown id; the store's and git's.
 func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error) {
-	return nil, errCheckpointsPending
+	rows, err := s.store.Snapshots(ctx, id, s.Runtime().Workspace)
+	if err != nil || len(rows) == 0 {
+		return []Checkpoint{}, err
+	}
+	return s.describe(ctx, rows)
 }
 
 // Rewind restores checkpoint cp of session id ("" for the session that
@@ -72,15 +81,24 @@ func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, err
 // unknown checkpoint; the session's lock error when another aidex runs
 // it; the store's and git's.
 func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) (RewindResult, error) {
-	return RewindResult{}, errCheckpointsPending
+	sn, err := s.snapshotOf(ctx, id, cp)
+	if err != nil {
+		return RewindResult{}, err
+	}
+	unlock, err := lockSession(s.lockDir, sn.SessionID)
+	if err != nil {
+		return RewindResult{}, err
+	}
+	defer unlock()
+	return s.rewind(ctx, sn, scope)
 }
 
 // ErrUnknownCheckpoint is wrapped by Rewind for an id no checkpoint has.
-var ErrUnknownCheckpoint = errors.New("unknown checkpoint")
+var ErrUnknownCheckpoint = session.ErrUnknownSnapshot
 
 // Checkpoints lists this live session's checkpoints, oldest first.
 func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
-	return nil, errCheckpointsPending
+	return ls.svc.Checkpoints(ctx, ls.ID())
 }
 
 // Rewind restores checkpoint cp of this live session within scope and,
@@ -88,5 +106,34 @@ func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 // the next Run continues from the cut. Errors: agent.ErrBusy while a run
 // is going; as Service.Rewind.
 func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (RewindResult, error) {
-	return RewindResult{}, errCheckpointsPending
+	ls.mu.Lock()
+	if ls.running {
+		ls.mu.Unlock()
+		return RewindResult{}, agent.ErrBusy
+	}
+	ls.running = true
+	sess := ls.sess
+	ls.mu.Unlock()
+	defer func() {
+		ls.mu.Lock()
+		ls.running = false
+		ls.mu.Unlock()
+	}()
+	sn, err := ls.svc.snapshotOf(ctx, sess.ID, cp)
+	if err != nil {
+		return RewindResult{}, err
+	}
+	unlock, err := lockSession(ls.svc.lockDir, sess.ID)
+	if err != nil {
+		return RewindResult{}, err
+	}
+	defer unlock()
+	res, err := ls.svc.rewind(ctx, sn, scope)
+	if scope&RewindConversation != 0 {
+		if serr := ls.syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
+			err = serr
+		}
+		ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+	}
+	return res, err
 }

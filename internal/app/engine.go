@@ -10,6 +10,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
@@ -79,12 +80,10 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		return nil, nil, err
 	}
 	env := rt.toolEnv(ws)
-	if o.Store != nil {
-		env.Reads, env.Checkpoints = o.Store.Tracker(o.SessionID), o.Store.Checkpoints(o.SessionID)
-	}
+	hook := rt.wireCheckpoints(env, o)
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
-		ts.dryRun = o.AgentWrites == "dry-run"
+		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
 	}
 	if err != nil {
 		closeTools()
@@ -108,6 +107,33 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	}
 	return e, closeTools, nil
 }
+
+// wireCheckpoints gives env the session's read tracking and returns the
+// hook that snapshots the workspace before a turn changes files. Without
+// git (or a store that keeps no snapshots) the file tools keep per-file
+// checkpoints in the store instead, so undo still covers them.
+func (rt *Runtime) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
+	if o.Store == nil {
+		return nil
+	}
+	env.Reads = o.Store.Tracker(o.SessionID)
+	ss, ok := o.Store.(snapshotStore)
+	if !ok || !gitAvailable() {
+		env.Checkpoints = o.Store.Checkpoints(o.SessionID)
+		return nil
+	}
+	env.Checkpoints = noFileCheckpoints{}
+	ws := rt.Workspace
+	return &turnHook{store: ss, sessionID: o.SessionID,
+		open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
+}
+
+// noFileCheckpoints is the file tools' Checkpointer when turn snapshots
+// cover their changes: it keeps nothing.
+type noFileCheckpoints struct{}
+
+// Save implements tools.Checkpointer; it keeps nothing and never fails.
+func (noFileCheckpoints) Save(context.Context, string, []byte, bool) error { return nil }
 
 func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 	c := rt.Config

@@ -252,8 +252,12 @@ func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Se
 }
 
 // Undo restores the files the last turn of session id changed ("" for
-// the workspace's latest session) and returns them, each restored or
-// deleted (a file the turn created). Errors: wrapping
+// the workspace's latest session) and returns them (absolute paths),
+// each restored or deleted (a file the turn created). The turn's
+// checkpoint (a snapshot of the whole workspace) covers what commands
+// changed too; a session of an earlier aidex without one is undone with
+// its per-file checkpoints. The state before the undo is kept as a
+// checkpoint ([Service.Rewind] to it redoes the turn). Errors: wrapping
 // session.ErrNothingToUndo when the workspace has no session yet or the
 // session no changes left; session.ErrNotFound for an unknown id; the
 // store's.
@@ -269,5 +273,12 @@ func (s *Service) Undo(ctx context.Context, id string) ([]session.Undone, error)
 		}
 		id = sess.ID
 	}
-	return s.store.UndoTurn(ctx, id)
+	sum, err := s.store.Info(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if undone, ok, err := s.undoSnapshot(ctx, sum.ID); ok || err != nil {
+		return undone, err
+	}
+	return s.store.UndoTurn(ctx, sum.ID)
 }

@@ -25,6 +25,9 @@ type toolSet struct {
 	hidden map[string]bool
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
+	// hook snapshots the workspace before the first call of a turn that
+	// may change files (nil: no snapshots).
+	hook *turnHook
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -112,6 +115,11 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if !ok {
 		return agent.ToolResultInfo{}, errNotPrepared
 	}
+	if t.hook != nil && t.mayChange(p) {
+		if err := t.hook.before(ctx); err != nil {
+			return agent.ToolResultInfo{}, err
+		}
+	}
 	res, note := t.runPrepared(ctx, p)
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
@@ -121,6 +129,18 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 		r.Output = note + r.Output
 	}
 	return r, nil
+}
+
+// mayChange reports whether p may change files: a command, or a writing
+// tool that is not a dry run.
+func (t *toolSet) mayChange(p *tools.Prepared) bool {
+	switch p.Def.Kind {
+	case kind.Exec:
+		return true
+	case kind.Write:
+		return !t.dryRun
+	}
+	return false
 }
 
 // runPrepared runs p, as a dry run when the session's writes are dry runs
