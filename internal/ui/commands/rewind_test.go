@@ -96,10 +96,12 @@ func (f *fixture) run(t *testing.T, prompt string) {
 
 func TestRewindListsAndRewindsBoth(t *testing.T) {
 	f := newFixture(t, `permission_mode = "auto-edit"`, writeTurns()...)
-	require.NoError(t, os.WriteFile(filepath.Join(f.ws, "notes.txt"), []byte("zero\n"), 0o644))
 	f.run(t, "first change")
 	f.run(t, "second change")
 	require.FileExists(t, filepath.Join(f.ws, "new.txt"))
+	data, err := os.ReadFile(filepath.Join(f.ws, "notes.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "two\n", string(data))
 
 	out, _ := f.mustExec(t, "/rewind")
 	require.Contains(t, out, "first change")
@@ -120,7 +122,7 @@ func TestRewindListsAndRewindsBoth(t *testing.T) {
 	require.Contains(t, out, "deleted new.txt (new since the checkpoint)")
 	require.Contains(t, out, "rewind again with /rewind ")
 	require.Equal(t, Outcome{Action: ActRewound, Arg: "second change"}, o)
-	data, err := os.ReadFile(filepath.Join(f.ws, "notes.txt"))
+	data, err = os.ReadFile(filepath.Join(f.ws, "notes.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "one\n", string(data))
 	require.NoFileExists(t, filepath.Join(f.ws, "new.txt"))
