@@ -9,16 +9,36 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 )
 
 // CheckpointsResponse is the body of GET /api/sessions/{id}/checkpoints:
-// the session's checkpoints, oldest first. A checkpoint's "messages" is
-// the conversation's length before its prompt, so the user message at
-// that index is the prompt it rewinds to before.
+// the session's checkpoints, oldest first.
 type CheckpointsResponse struct {
 	SessionID   string           `json:"session_id"`
-	Checkpoints []app.Checkpoint `json:"checkpoints"`
+	Checkpoints []CheckpointView `json:"checkpoints"`
+}
+
+// CheckpointView is one checkpoint: app.Checkpoint and at_message, the
+// index of the user message that is its prompt in the conversation as it
+// is now (its "messages"), or -1 when the conversation no longer holds
+// that prompt there (cut or compacted since, or the checkpoint is one a
+// rewind took of the files): a conversation rewind to it would cut
+// nothing.
+type CheckpointView struct {
+	app.Checkpoint
+	AtMessage int `json:"at_message"`
+}
+
+// atMessage is the index of cp's prompt in msgs, or -1 (see
+// CheckpointView).
+func atMessage(cp app.Checkpoint, msgs []llm.Message) int {
+	i := cp.Messages
+	if i < 0 || i >= len(msgs) || msgs[i].Role != llm.RoleUser || strings.TrimSpace(msgs[i].Text()) != strings.TrimSpace(cp.Prompt) {
+		return -1
+	}
+	return i
 }
 
 // RewindRequest is the body of POST /api/sessions/{id}/rewind: the
@@ -32,9 +52,9 @@ type RewindRequest struct {
 // RewindResponse is what a rewind did: the files written back
 // (restored) and removed (deleted, new since the checkpoint), the
 // conversation's length after it (messages), the prompt it was cut back
-// to before ("" when unknown), and undo, the checkpoint taken just before
-// the rewind (rewinding to it undoes this one; "" when nothing was
-// snapshotted).
+// to before ("" when the conversation was not cut), and undo, the
+// checkpoint taken of the files just before the rewind (rewinding to it
+// puts them back; "" when the scope had no code).
 type RewindResponse struct {
 	SessionID  string   `json:"session_id"`
 	Checkpoint string   `json:"checkpoint"`
@@ -111,10 +131,16 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 		writeError(w, storeStatus(err), "listing the checkpoints: "+err.Error())
 		return
 	}
-	if cps == nil {
-		cps = []app.Checkpoint{}
+	v, err := s.sessionView(r.Context(), id)
+	if err != nil {
+		writeError(w, storeStatus(err), err.Error())
+		return
 	}
-	writeJSON(w, http.StatusOK, CheckpointsResponse{SessionID: id, Checkpoints: cps})
+	out := CheckpointsResponse{SessionID: id, Checkpoints: make([]CheckpointView, len(cps))}
+	for i, cp := range cps {
+		out.Checkpoints[i] = CheckpointView{Checkpoint: cp, AtMessage: atMessage(cp, v.Messages)}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // handleRewind restores a checkpoint of a session: POST
@@ -145,14 +171,7 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	prompt := ""
-	if cps, err := ls.live.Checkpoints(r.Context()); err == nil {
-		for _, cp := range cps {
-			if cp.ID == req.Checkpoint {
-				prompt = cp.Prompt
-			}
-		}
-	}
+	before := ls.live.Info().Messages
 	res, err := ls.live.Rewind(r.Context(), req.Checkpoint, scope)
 	if err != nil {
 		writeError(w, rewindStatus(err), "rewind to "+req.Checkpoint+": "+err.Error())
@@ -162,7 +181,10 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 	ls.sess = ls.live.Info() // the conversation as the rewind left it
 	s.mu.Unlock()
 	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: res.Restored,
-		Deleted: res.Deleted, Messages: res.Messages, Prompt: prompt, Undo: res.Undo}
+		Deleted: res.Deleted, Messages: res.Messages, Undo: res.Undo}
+	if scope&app.RewindConversation != 0 && res.Messages < len(before) && before[res.Messages].Role == llm.RoleUser {
+		out.Prompt = strings.TrimSpace(before[res.Messages].Text())
+	}
 	if out.Restored == nil {
 		out.Restored = []string{}
 	}

@@ -55,8 +55,8 @@ func TestRewindAPIRestoresFilesAndConversation(t *testing.T) {
 	for _, cp := range cps.Checkpoints {
 		if cp.Prompt == "second change" && second == "" {
 			second = cp.ID
-			if hist.Messages[cp.Messages].Text() != "second change" {
-				t.Errorf("checkpoint messages %d is not the prompt's index", cp.Messages)
+			if hist.Messages[cp.Messages].Text() != "second change" || cp.AtMessage != cp.Messages {
+				t.Errorf("checkpoint messages %d, at_message %d: not the prompt's index", cp.Messages, cp.AtMessage)
 			}
 		}
 	}
@@ -82,6 +82,13 @@ func TestRewindAPIRestoresFilesAndConversation(t *testing.T) {
 	e.call(http.MethodGet, "/api/sessions/"+hist.ID, nil, &after)
 	if len(after.Messages) != res.Messages || len(after.Messages) >= len(hist.Messages) {
 		t.Errorf("conversation after the rewind: %d messages (result says %d, before %d)", len(after.Messages), res.Messages, len(hist.Messages))
+	}
+
+	// The rewind's own checkpoint is before no prompt of the conversation.
+	for _, cp := range e.checkpoints(hist.ID).Checkpoints {
+		if cp.ID == res.Undo && cp.AtMessage != -1 {
+			t.Errorf("the rewind's checkpoint is at message %d, want -1", cp.AtMessage)
+		}
 	}
 
 	// The rewind itself can be rewound (code only).
@@ -189,7 +196,7 @@ func TestBrowserRewind(t *testing.T) {
 	waitJS(t, ctx, "the scope question", `[...document.querySelectorAll('.rewind-ask button')].map((b) => b.dataset.scope || 'cancel').join(',') === 'both,code,conversation,cancel'`)
 	screenshot(t, ctx, "rewind-ask")
 	do(t, ctx, "rewind code and conversation", chromedp.Click(chromedp.CSS(`.rewind-ask button[data-scope="both"]`)))
-	waitJS(t, ctx, "the rewound chat", `document.querySelector('.msg.note.rewound')?.textContent.includes('rewound to before “write notes”') &&
+	waitJS(t, ctx, "the rewound chat", `document.querySelector('.msg.note.rewound')?.textContent.includes('rewound to before “write notes”: deleted 1 file, conversation cut to 2 messages') &&
 		document.querySelectorAll('#messages .msg.user').length === 1 && document.querySelector('#chat-input').value === 'write notes'`)
 	if _, err := os.Stat(filepath.Join(e.ws, "notes.txt")); !os.IsNotExist(err) {
 		t.Errorf("notes.txt was created after the checkpoint and is still there: %v", err)
@@ -198,5 +205,13 @@ func TestBrowserRewind(t *testing.T) {
 		t.Errorf("the rewound exchange is still shown: %q", got)
 	}
 	screenshot(t, ctx, "rewound")
+	do(t, ctx, "undo the file changes", chromedp.Click(chromedp.CSS(".msg.note.rewound .rewind-undo")))
+	waitJS(t, ctx, "the undone rewind", `document.querySelector('.msg.note.rewound')?.textContent.includes('restored 1 file ──')`)
+	if got := e.read("notes.txt"); got != "one\n" {
+		t.Errorf("notes.txt = %q after undoing the rewind's file changes", got)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#messages .msg.user').length`)); got != 1 {
+		t.Errorf("%d user messages after undoing the file changes, want 1 (the conversation stays cut)", got)
+	}
 	checkNoPageErrors(t, ctx)
 }

@@ -421,7 +421,7 @@ async function rewound(r) {
   const view = await api('/api/sessions/' + encodeURIComponent(r.session_id));
   renderHistory(view);
   hideEmpty();
-  $('#messages').append(rewoundNote(r));
+  $('#messages').append(rewoundNote(r, rewindOpts));
   $('#messages').scrollTop = $('#messages').scrollHeight;
   const input = $('#chat-input');
   if (r.scope !== 'code' && r.prompt && !input.value.trim()) {

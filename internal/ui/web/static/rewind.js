@@ -1,7 +1,7 @@
 // rewind.js: the chat's Rewind buttons. aidex snapshots the workspace
-// before every turn that may change files (a checkpoint); a checkpoint's
-// "messages" is the conversation's length before its prompt, so the user
-// message at that index is the one it goes back to before. Each user
+// before every exchange that may change files (a checkpoint); a
+// checkpoint's "at_message" is the index of the user message it goes back
+// to before (-1 when the conversation no longer holds it). Each user
 // message with a checkpoint gets a Rewind button, which asks what to
 // restore (code, conversation or both) and posts
 // /api/sessions/{id}/rewind.
@@ -30,14 +30,14 @@ export async function placeRewind(sessionId, live, opts) {
   const res = await api('/api/sessions/' + encodeURIComponent(sessionId) + '/checkpoints');
   const cps = res.checkpoints || [];
   if (live) {
-    const fresh = cps.filter((c) => !seen.has(c.id)).map((c) => c.messages);
+    const fresh = cps.filter((c) => !seen.has(c.id) && c.at_message >= 0).map((c) => c.at_message);
     if (fresh.length) live.dataset.index = String(Math.min(...fresh));
   }
   seen.clear();
   const byIndex = new Map();
   for (const c of cps) {
     seen.add(c.id);
-    if (!byIndex.has(c.messages)) byIndex.set(c.messages, c); // the oldest: before the whole exchange
+    if (c.at_message >= 0 && !byIndex.has(c.at_message)) byIndex.set(c.at_message, c); // the oldest: before the whole exchange
   }
   for (const el of document.querySelectorAll('#messages .msg.user')) {
     const cp = byIndex.get(Number(el.dataset.index));
@@ -80,19 +80,39 @@ function askScope(el, sessionId, cp, opts) {
   }
 }
 
-// rewoundNote says what a rewind did, for the chat.
-export function rewoundNote(r) {
+// rewoundNote says what a rewind did, for the chat, with a button that
+// puts the files back as they were before it (a rewind to its undo
+// checkpoint; the conversation stays as it is). opts are placeRewind's.
+export function rewoundNote(r, opts) {
   const parts = [];
+  const files = (n) => n + ' file' + (n === 1 ? '' : 's');
   if (r.scope !== 'conversation') {
-    const files = r.restored.length + r.deleted.length;
-    parts.push(files ? 'restored ' + r.restored.length + ' and deleted ' + r.deleted.length + ' file' + (files === 1 ? '' : 's')
-      : 'no file needed restoring');
+    if (r.restored.length) parts.push('restored ' + files(r.restored.length));
+    if (r.deleted.length) parts.push('deleted ' + files(r.deleted.length));
+    if (!r.restored.length && !r.deleted.length) parts.push('no file needed restoring');
   }
   if (r.scope !== 'code') parts.push('conversation cut to ' + r.messages + ' messages');
   const what = r.prompt ? 'before “' + r.prompt.split('\n')[0].slice(0, 80) + '”' : 'checkpoint ' + r.checkpoint;
+  const undo = r.undo && r.restored.length + r.deleted.length ? h('button', {
+    type: 'button', class: 'rewind-undo', title: 'Rewind the files to checkpoint ' + r.undo + ', taken just before this rewind',
+    text: 'Undo the file changes',
+  }) : null;
+  undo?.addEventListener('click', async () => {
+    if (opts.busy()) { opts.fail(new Error('wait for the answer to finish (or stop it) before rewinding')); return; }
+    undo.disabled = true;
+    try {
+      await opts.done(await api('/api/sessions/' + encodeURIComponent(r.session_id) + '/rewind',
+        { method: 'POST', body: { checkpoint: r.undo, scope: 'code' } }));
+    } catch (err) {
+      undo.disabled = false;
+      opts.fail(err);
+    }
+  });
   return h('div', { class: 'msg note rewound' },
-    h('span', { text: '── rewound to ' + what + ': ' + parts.join(', ') + ' ──' }),
-    r.undo ? h('span', { class: 'muted', text: ' (undo: rewind to checkpoint ' + r.undo + ')' }) : null);
+    h('span', {
+      text: '── rewound to ' + what + ': ' + parts.join(', ') + ' ──',
+      title: [...r.restored.map((p) => 'restored ' + p), ...r.deleted.map((p) => 'deleted ' + p)].join('\n') || null,
+    }), ' ', undo);
 }
 
 // resetRewind forgets the checkpoints (a new chat).
