@@ -40,7 +40,7 @@ func (m *model) openRewind() tea.Cmd {
 // checkpointPicker lists cps (oldest first, as the app gives them)
 // newest first.
 func checkpointPicker(cps []app.Checkpoint) *picker {
-	p := &picker{Title: "Rewind to before which prompt? (files and/or conversation go back to that point)", Kind: pickCheckpoint}
+	p := &picker{Title: "Rewind to before which prompt?", Kind: pickCheckpoint}
 	for _, cp := range slices.Backward(cps) {
 		p.Items = append(p.Items, pickItem{Label: commands.CheckpointLine(cp), Value: cp.ID})
 	}
