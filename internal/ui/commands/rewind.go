@@ -138,8 +138,8 @@ func WriteCheckpoints(out io.Writer, cps []app.Checkpoint) error {
 	return err
 }
 
-// WriteRewound says what a rewind did: the files restored and deleted,
-// the conversation's new length, and how to undo it.
+// WriteRewound says what a rewind did: the files restored, deleted and
+// left alone, the conversation's new length, and how to undo it.
 func WriteRewound(out io.Writer, id string, r Rewound) {
 	fmt.Fprintf(out, "rewound to checkpoint %s (%s)\n", id, ScopeLabel(r.Scope))
 	if r.Scope&app.RewindCode != 0 {
@@ -148,6 +148,9 @@ func WriteRewound(out io.Writer, id string, r Rewound) {
 		}
 		for _, p := range r.Deleted {
 			fmt.Fprintf(out, "deleted %s (new since the checkpoint)\n", p)
+		}
+		for _, p := range r.Kept {
+			fmt.Fprintf(out, "kept %s (ignored or over the size cap: never rewound)\n", p)
 		}
 		if len(r.Restored)+len(r.Deleted) == 0 {
 			fmt.Fprintln(out, "files: nothing to restore (the workspace already matches the checkpoint)")
@@ -159,7 +162,10 @@ func WriteRewound(out io.Writer, id string, r Rewound) {
 	case r.Scope&app.RewindConversation != 0:
 		fmt.Fprintf(out, "conversation: unchanged (%d messages; this checkpoint is not before a prompt of it)\n", r.Messages)
 	}
-	if r.Undo != "" {
+	switch {
+	case r.Undo != "" && r.Cut:
+		fmt.Fprintf(out, "rewind again with /rewind %s to undo this (the files; the conversation stays cut)\n", r.Undo)
+	case r.Undo != "":
 		fmt.Fprintf(out, "rewind again with /rewind %s to undo this\n", r.Undo)
 	}
 }

@@ -51,9 +51,10 @@ func TestWriteCheckpointsAndRewound(t *testing.T) {
 
 	b.Reset()
 	WriteRewound(&b, "c1", Rewound{Scope: app.RewindBoth, Cut: true, RewindResult: app.RewindResult{
-		Restored: []string{"a.go"}, Deleted: []string{"new.txt"}, Messages: 2, Undo: "c9"}})
+		Restored: []string{"a.go"}, Deleted: []string{"new.txt"}, Kept: []string{"big.bin"}, Messages: 2, Undo: "c9"}})
 	require.Equal(t, "rewound to checkpoint c1 (code and conversation)\nrestored a.go\ndeleted new.txt (new since the checkpoint)\n"+
-		"conversation: cut back to 2 messages\nrewind again with /rewind c9 to undo this\n", b.String())
+		"kept big.bin (ignored or over the size cap: never rewound)\n"+
+		"conversation: cut back to 2 messages\nrewind again with /rewind c9 to undo this (the files; the conversation stays cut)\n", b.String())
 	b.Reset()
 	WriteRewound(&b, "c9", Rewound{Scope: app.RewindConversation, RewindResult: app.RewindResult{Messages: 2}})
 	require.Equal(t, "rewound to checkpoint c9 (conversation only)\nconversation: unchanged (2 messages; this checkpoint is not before a prompt of it)\n", b.String())
@@ -129,7 +130,7 @@ func TestRewindListsAndRewindsBoth(t *testing.T) {
 	require.Len(t, f.c.Session().Messages, second.Messages, "the conversation is cut back to before the prompt")
 	require.False(t, strings.Contains(lastUserText(f.c.Session().Messages), "second change"))
 
-	undo := strings.TrimSuffix(strings.TrimPrefix(lastLine(out), "rewind again with /rewind "), " to undo this")
+	undo := strings.Fields(strings.TrimPrefix(lastLine(out), "rewind again with /rewind "))[0]
 	out, o = f.mustExec(t, "/rewind "+undo)
 	require.Contains(t, out, "conversation: unchanged")
 	require.Equal(t, Outcome{}, o, "the rewind's own checkpoint cuts no conversation: no marker, no prompt")

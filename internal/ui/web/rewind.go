@@ -50,7 +50,8 @@ type RewindRequest struct {
 }
 
 // RewindResponse is what a rewind did: the files written back
-// (restored) and removed (deleted, new since the checkpoint), the
+// (restored), removed (deleted, new since the checkpoint) and left alone
+// though they differ (kept: ignored or over the size cap), the
 // conversation's length after it (messages), the prompt it was cut back
 // to before ("" when the conversation was not cut), and undo, the
 // checkpoint taken of the files just before the rewind (rewinding to it
@@ -61,6 +62,7 @@ type RewindResponse struct {
 	Scope      string   `json:"scope"`
 	Restored   []string `json:"restored"`
 	Deleted    []string `json:"deleted"`
+	Kept       []string `json:"kept"`
 	Messages   int      `json:"messages"`
 	Prompt     string   `json:"prompt,omitempty"`
 	Undo       string   `json:"undo,omitempty"`
@@ -180,16 +182,10 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	ls.sess = ls.live.Info() // the conversation as the rewind left it
 	s.mu.Unlock()
-	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: res.Restored,
-		Deleted: res.Deleted, Messages: res.Messages, Undo: res.Undo}
+	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: nonNil(res.Restored),
+		Deleted: nonNil(res.Deleted), Kept: nonNil(res.Kept), Messages: res.Messages, Undo: res.Undo}
 	if scope&app.RewindConversation != 0 && res.Messages < len(before) && before[res.Messages].Role == llm.RoleUser {
 		out.Prompt = strings.TrimSpace(before[res.Messages].Text())
-	}
-	if out.Restored == nil {
-		out.Restored = []string{}
-	}
-	if out.Deleted == nil {
-		out.Deleted = []string{}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -214,4 +210,12 @@ func scopeName(scope app.RewindScope) string {
 		return "conversation"
 	}
 	return "both"
+}
+
+// nonNil is s, or an empty list for nil (JSON [] rather than null).
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -90,6 +90,7 @@ export function rewoundNote(r, opts) {
     if (r.restored.length) parts.push('restored ' + files(r.restored.length));
     if (r.deleted.length) parts.push('deleted ' + files(r.deleted.length));
     if (!r.restored.length && !r.deleted.length) parts.push('no file needed restoring');
+    if (r.kept?.length) parts.push('left ' + files(r.kept.length) + ' alone (ignored or over the size cap)');
   }
   if (r.scope !== 'code') parts.push('conversation cut to ' + r.messages + ' messages');
   const what = r.prompt ? 'before “' + r.prompt.split('\n')[0].slice(0, 80) + '”' : 'checkpoint ' + r.checkpoint;
@@ -111,7 +112,8 @@ export function rewoundNote(r, opts) {
   return h('div', { class: 'msg note rewound' },
     h('span', {
       text: '── rewound to ' + what + ': ' + parts.join(', ') + ' ──',
-      title: [...r.restored.map((p) => 'restored ' + p), ...r.deleted.map((p) => 'deleted ' + p)].join('\n') || null,
+      title: [...r.restored.map((p) => 'restored ' + p), ...r.deleted.map((p) => 'deleted ' + p),
+        ...(r.kept || []).map((p) => 'kept ' + p)].join('\n') || null,
     }), ' ', undo);
 }
 
