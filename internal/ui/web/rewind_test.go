@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -214,4 +216,51 @@ func TestBrowserRewind(t *testing.T) {
 		t.Errorf("%d user messages after undoing the file changes, want 1 (the conversation stays cut)", got)
 	}
 	checkNoPageErrors(t, ctx)
+}
+
+// A rewind waits for no run: while the session runs it is refused (409),
+// and a session of another workspace is refused (403), listing included.
+func TestRewindAPIRefusesRunningAndForeignSessions(t *testing.T) {
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"notes.txt","content":"one\n"}`}}},
+		llmtest.Turn{Text: "Wrote notes.txt."},
+		llmtest.Turn{Text: "working...", Hang: true})
+	e := newEnv(t, model, `permission_mode = "auto-edit"`)
+	e.chatOK("first change")
+	var hist SessionView
+	e.call(http.MethodGet, "/api/history", nil, &hist)
+	cp := e.checkpoints(hist.ID).Checkpoints[0].ID
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.chat(map[string]any{"message": "long"}, nil)
+	}()
+	select {
+	case <-model.Started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model never started")
+	}
+	var ae apiError
+	if status := e.call(http.MethodPost, "/api/sessions/"+hist.ID+"/rewind", map[string]any{"checkpoint": cp}, &ae); status != http.StatusConflict ||
+		!strings.Contains(ae.Error, "already has a run in progress") {
+		t.Errorf("rewind during a run: %d %q, want 409", status, ae.Error)
+	}
+	e.call(http.MethodPost, "/api/chat/stop", map[string]any{"session_id": hist.ID}, nil)
+	<-done
+	if got := e.read("notes.txt"); got != "one\n" {
+		t.Errorf("a refused rewind changed notes.txt: %q", got)
+	}
+
+	other, err := e.srv.svc.Store().Create(context.Background(), e.home, "fake", "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status := e.call(http.MethodPost, "/api/sessions/"+other.ID+"/rewind", map[string]any{"checkpoint": cp}, &ae); status != http.StatusForbidden ||
+		!strings.Contains(ae.Error, "start aidex web there") {
+		t.Errorf("rewind of another workspace's session: %d %q, want 403", status, ae.Error)
+	}
+	if status := e.call(http.MethodGet, "/api/sessions/"+other.ID+"/checkpoints", nil, &ae); status != http.StatusForbidden {
+		t.Errorf("checkpoints of another workspace's session: %d, want 403", status)
+	}
 }
