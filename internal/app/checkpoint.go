@@ -52,16 +52,17 @@ const (
 type RewindResult struct {
 	// Restored are the files written back (changed or deleted since the
 	// checkpoint); Deleted the files removed (new since it).
-	Restored, Deleted []string
+	Restored []string `json:"restored"`
+	Deleted  []string `json:"deleted"`
 	// Messages is the conversation's length after the rewind (unchanged
 	// when the scope has no RewindConversation).
-	Messages int
+	Messages int `json:"messages"`
 	// Undo is the id of the checkpoint taken just before the rewind, so
 	// the rewind itself can be rewound ("" when nothing was snapshotted).
-	Undo string
+	Undo string `json:"undo"`
 	// Kept are files that differ from the checkpoint but were left alone:
 	// over the size cap, or ignored (workspace-relative).
-	Kept []string
+	Kept []string `json:"kept"`
 }
 
 // Checkpoints lists the checkpoints of session id, oldest first ("" for

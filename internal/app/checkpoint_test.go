@@ -153,7 +153,7 @@ func TestUndoRestoresShellChanges(t *testing.T) {
 		llmtest.Turn{Text: "done"})
 	ctx := context.Background()
 	putFile(t, ws, "a.txt", "one\n", 0o644)
-	putFile(t, ws, "b.txt", "b\n", 0o644)
+	putFile(t, ws, "b.txt", "b\n", 0o600)
 	start := treeState(t, ws)
 	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -56,4 +57,21 @@ func state(t testing.TB, dir string) map[string]string {
 		return nil
 	}))
 	return out
+}
+
+func read(t testing.TB, ws, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(rel)))
+	require.NoError(t, err)
+	return string(data)
+}
+
+// gitIn runs the user's git in dir (no global or system config).
+func gitIn(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "core.hooksPath=/dev/null"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
 }

@@ -51,7 +51,7 @@ type entry struct {
 func (r *Repo) Restore(ctx context.Context, commit string) (Restored, error) {
 	var res Restored
 	err := r.locked(ctx, func() error {
-		cur, err := r.refresh(ctx)
+		cur, _, _, err := r.refresh(ctx)
 		if err != nil {
 			return err
 		}
@@ -59,7 +59,11 @@ func (r *Repo) Restore(ctx context.Context, commit string) (Restored, error) {
 		if err != nil {
 			return err
 		}
-		res, err = r.apply(ctx, writes, deletes)
+		perms, err := r.commitModes(ctx, commit)
+		if err != nil {
+			return err
+		}
+		res, err = r.apply(ctx, writes, deletes, perms)
 		return err
 	})
 	return res, err
@@ -97,7 +101,7 @@ func (r *Repo) treeDiff(ctx context.Context, from, to string) (writes []entry, d
 // apply writes and deletes, .gitignore files first (so the snapshot's
 // ignore rules decide which new files are removed), then deletions, then
 // the other writes.
-func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string) (Restored, error) {
+func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string, perms modes) (Restored, error) {
 	var res Restored
 	var errs []error
 	isIgnoreFile := func(p string) bool { return path.Base(p) == ".gitignore" }
@@ -106,7 +110,7 @@ func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string) (Res
 	if err != nil {
 		return res, err
 	}
-	r.writeAll(first, blobs, &res, &errs)
+	r.writeAll(first, blobs, perms, &res, &errs)
 	ignored, err := r.ignored(ctx, deletes)
 	if err != nil {
 		return res, err
@@ -122,7 +126,7 @@ func (r *Repo) apply(ctx context.Context, writes []entry, deletes []string) (Res
 		}
 		res.Deleted = append(res.Deleted, p)
 	}
-	r.writeAll(rest, blobs, &res, &errs)
+	r.writeAll(rest, blobs, perms, &res, &errs)
 	slices.Sort(res.Written)
 	slices.Sort(res.Deleted)
 	slices.Sort(res.Kept)
@@ -144,9 +148,16 @@ func splitBy(es []entry, pred func(entry) bool) (yes, no []entry) {
 }
 
 // writeAll writes each entry, recording what was written, kept or failed.
-func (r *Repo) writeAll(es []entry, blobs map[string][]byte, res *Restored, errs *[]error) {
+func (r *Repo) writeAll(es []entry, blobs map[string][]byte, perms modes, res *Restored, errs *[]error) {
 	for _, e := range es {
-		wrote, err := r.write(e, blobs[e.blob])
+		perm, ok := perms[e.path]
+		if !ok {
+			perm = 0o644
+			if e.mode == "100755" {
+				perm = 0o755
+			}
+		}
+		wrote, err := r.write(e, blobs[e.blob], perm)
 		switch {
 		case err != nil:
 			*errs = append(*errs, err)
@@ -203,10 +214,10 @@ func (r *Repo) remove(rel string) error {
 	return nil
 }
 
-// write puts entry e back with content data. wrote is false when the
+// write puts entry e back with content data and permissions perm. wrote is false when the
 // workspace file was left alone: it exists but was not snapshotted now
 // (over the size cap, or ignored).
-func (r *Repo) write(e entry, data []byte) (wrote bool, err error) {
+func (r *Repo) write(e entry, data []byte, perm fs.FileMode) (wrote bool, err error) {
 	if err := r.checkParents(e.path); err != nil {
 		return false, fmt.Errorf("restore %s: %w", e.path, err)
 	}
@@ -235,11 +246,6 @@ func (r *Repo) write(e entry, data []byte) (wrote bool, err error) {
 		}
 		return true, nil
 	}
-	perm := fs.FileMode(0o644)
-	if statErr == nil && fi.Mode().IsRegular() {
-		perm = fi.Mode().Perm()
-	}
-	perm = withExec(perm, e.mode == "100755")
 	if err := atomicfile.WriteFile(abs, data, perm); err != nil {
 		return false, fmt.Errorf("restore %s: %w", e.path, err)
 	}
@@ -247,18 +253,6 @@ func (r *Repo) write(e entry, data []byte) (wrote bool, err error) {
 		return false, fmt.Errorf("restore %s: %w", e.path, err)
 	}
 	return true, nil
-}
-
-// withExec sets the executable bits of perm where it is readable (exec)
-// or clears them all.
-func withExec(perm fs.FileMode, exec bool) fs.FileMode {
-	if !exec {
-		return perm &^ 0o111
-	}
-	if perm&0o444 == 0 {
-		perm |= 0o444
-	}
-	return perm | (perm&0o444)>>2
 }
 
 // readBlobs reads the blobs of es with one git cat-file.

@@ -28,14 +28,23 @@ const (
 func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
 	var commit string
 	err := r.locked(ctx, func() error {
-		tip, tipTree := r.readTip()
-		tree, err := r.refresh(ctx)
+		tip, tipTree, tipModes := r.readTip()
+		tree, m, changed, err := r.refresh(ctx)
 		if err != nil {
 			return err
 		}
-		if tip != "" && tree == tipTree {
+		blob := tipModes
+		if changed || tip == "" {
+			if blob, err = r.modesBlob(ctx, m); err != nil {
+				return err
+			}
+		}
+		if tip != "" && tree == tipTree && blob == tipModes {
 			commit = tip
 			return nil
+		}
+		if blob != "" {
+			message += "\n\n" + modesTrailer + blob
 		}
 		args := []string{"commit-tree", tree, "-m", message}
 		if tip != "" {
@@ -46,7 +55,7 @@ func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
 			return err
 		}
 		commit = strings.TrimSpace(string(out))
-		return r.writeTip(commit, tree)
+		return r.writeTip(commit, tree, blob)
 	})
 	return commit, err
 }
@@ -57,20 +66,22 @@ func (r *Repo) Tree(ctx context.Context) (string, error) {
 	var tree string
 	err := r.locked(ctx, func() error {
 		var err error
-		tree, err = r.refresh(ctx)
+		tree, _, _, err = r.refresh(ctx)
 		return err
 	})
 	return tree, err
 }
 
 // refresh brings the shadow index up to date with the work tree (new,
-// changed and deleted files; over-cap files dropped) and writes its tree.
-// Call it holding the lock.
-func (r *Repo) refresh(ctx context.Context) (string, error) {
+// changed and deleted files; over-cap files dropped), and the map of
+// permissions with it, and writes the index's tree. changed says the map
+// changed. Call it holding the lock.
+func (r *Repo) refresh(ctx context.Context) (tree string, m modes, changed bool, err error) {
 	out, err := r.run(ctx, nil, "ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard")
 	if err != nil {
-		return "", err
+		return "", nil, false, err
 	}
+	m = r.loadModes()
 	var update, drop []byte
 	seen := map[string]bool{}
 	for _, p := range strings.Split(string(out), "\x00") {
@@ -78,46 +89,61 @@ func (r *Repo) refresh(ctx context.Context) (string, error) {
 			continue
 		}
 		seen[p] = true
-		if over, _ := r.overCap(p); over {
+		fi, err := os.Lstat(filepath.Join(r.workTree, filepath.FromSlash(p)))
+		if err != nil || r.checkParents(p) != nil { // gone, or beyond a symbolic link now
+			fi = nil
+		}
+		if fi == nil || (fi.Mode().IsRegular() && fi.Size() > r.maxSize) {
 			drop = append(append(drop, p...), 0)
+			changed = m.note(p, nil) || changed
 			continue
 		}
 		update = append(append(update, p...), 0)
+		changed = m.note(p, fi) || changed
 	}
 	if len(update) > 0 {
 		if _, err := r.run(ctx, update, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
-			return "", err
+			return "", nil, false, err
 		}
 	}
 	if len(drop) > 0 {
 		if _, err := r.run(ctx, drop, "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return "", err
+			return "", nil, false, err
 		}
 	}
-	tree, err := r.run(ctx, nil, "write-tree")
-	if err != nil {
-		return "", err
+	if changed {
+		if err := r.saveModes(m); err != nil {
+			return "", nil, false, err
+		}
 	}
-	return strings.TrimSpace(string(tree)), nil
+	out, err = r.run(ctx, nil, "write-tree")
+	if err != nil {
+		return "", nil, false, err
+	}
+	return strings.TrimSpace(string(out)), m, changed, nil
 }
 
-// readTip returns the last snapshot's commit and tree ("" before the
-// first).
-func (r *Repo) readTip() (commit, tree string) {
+// readTip returns the last snapshot's commit, tree and permissions
+// blob ("" before the first; the blob "" when the map was empty).
+func (r *Repo) readTip() (commit, tree, modesBlob string) {
 	data, err := os.ReadFile(filepath.Join(r.gitDir, tipFile))
 	if err != nil {
-		return "", ""
+		return "", "", ""
 	}
 	f := strings.Fields(string(data))
-	if len(f) != 2 {
-		return "", ""
+	switch len(f) {
+	case 2:
+		return f[0], f[1], ""
+	case 3:
+		return f[0], f[1], f[2]
 	}
-	return f[0], f[1]
+	return "", "", ""
 }
 
-// writeTip records commit (of tree) as the last snapshot, in the tip
-// file and the branch that keeps the snapshots reachable.
-func (r *Repo) writeTip(commit, tree string) error {
+// writeTip records commit (of tree, with permissions blob) as the last
+// snapshot, in the tip file and the branch that keeps the snapshots
+// reachable.
+func (r *Repo) writeTip(commit, tree, modesBlob string) error {
 	ref := filepath.Join(r.gitDir, filepath.FromSlash(tipRef))
 	if err := os.MkdirAll(filepath.Dir(ref), 0o700); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
@@ -125,7 +151,8 @@ func (r *Repo) writeTip(commit, tree string) error {
 	if err := atomicfile.WriteFile(ref, []byte(commit+"\n"), 0o600); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(r.gitDir, tipFile), []byte(commit+" "+tree+"\n"), 0o600); err != nil {
+	tip := strings.TrimSpace(commit + " " + tree + " " + modesBlob)
+	if err := atomicfile.WriteFile(filepath.Join(r.gitDir, tipFile), []byte(tip+"\n"), 0o600); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil

@@ -195,10 +195,14 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	}
 	defer live.Close()
 	var denials denialLog
+	before := checkpointSet(ctx, svc.Store(), sess.ID)
 	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, func(e agent.Event) {
 		denials.event(e)
 		r.event(e)
 	})
+	if j := jsonOutOf(r); j != nil {
+		j.setCheckpoints(runCheckpoints(context.WithoutCancel(ctx), svc.Store(), sess.ID, before))
+	}
 	if f.raw && done != nil {
 		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
 	} else if err := r.finish(done, runErr); err != nil {

@@ -63,6 +63,9 @@ type jsonResult struct {
 	// Denials lists the distinct calls the policy refused.
 	Denials []agent.DenialInfo `json:"denials"`
 	Errors  []string           `json:"errors"`
+	// Checkpoints are the ids of the checkpoints the run took (aidex
+	// rewind ID puts the workspace back to before that turn).
+	Checkpoints []string `json:"checkpoints"`
 }
 
 type jsonToolCall struct {
@@ -83,7 +86,7 @@ type jsonOut struct {
 }
 
 func newJSONOut(w io.Writer) *jsonOut {
-	return &jsonOut{w: w, idx: map[string]int{}, res: jsonResult{ToolCalls: []jsonToolCall{}, Errors: []string{}}}
+	return &jsonOut{w: w, idx: map[string]int{}, res: jsonResult{ToolCalls: []jsonToolCall{}, Errors: []string{}, Checkpoints: []string{}}}
 }
 
 func (j *jsonOut) event(e agent.Event) {
@@ -119,6 +122,22 @@ func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	enc := json.NewEncoder(j.w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(j.res)
+}
+
+// setCheckpoints records the ids of the checkpoints the run took.
+func (j *jsonOut) setCheckpoints(ids []string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.res.Checkpoints = ids
+}
+
+// jsonOutOf returns the JSON renderer r is or wraps (nil: none).
+func jsonOutOf(r renderer) *jsonOut {
+	if p, ok := r.(*progress); ok {
+		r = p.inner
+	}
+	j, _ := r.(*jsonOut)
+	return j
 }
 
 // textOut prints the answer on stdout and, when progress is on (stderr is
