@@ -45,6 +45,7 @@ func Default() Table {
 		{Name: "/cost", Help: "tokens and cost of this session", Run: cmdCost},
 		{Name: "/context", Help: "how full the context window is", Run: cmdContext},
 		{Name: "/undo", Help: "restore the files the last turn changed", Run: cmdUndo},
+		{Name: "/rewind", Args: "[ID [code|conversation|both]]", Help: "list the checkpoints, or go back to before one's prompt (TUI: a picker)", Run: cmdRewind},
 		{Name: "/sessions", Help: "list this workspace's sessions", Run: cmdSessions},
 		{Name: "/resume", Args: "[ID]", Help: "resume a session (latest other one without ID)", Run: cmdResume},
 		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Run: cmdExport},

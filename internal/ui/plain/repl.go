@@ -289,6 +289,8 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		fmt.Fprint(out, commands.TaskEditHelp(t))
 	case commands.ActRalphRun:
 		return false, r.ralphRun(ctx, ctrl, sigs)
+	case commands.ActRewound:
+		fmt.Fprintln(out, r.Printer.paint(cyan, commands.RewindMarker(o.Arg)))
 	}
 	return false, nil
 }

@@ -64,7 +64,8 @@ type (
 	// current task.
 	runLoopMsg  struct{}
 	stopLoopMsg struct{}
-	// pickedMsg is a picker's choice: kind "provider" or "model".
+	// pickedMsg is a picker's choice: kind "provider", "model",
+	// "checkpoint" or "rewind-scope".
 	pickedMsg struct{ kind, value string }
 	// pickerClosedMsg: the picker was closed without a choice.
 	pickerClosedMsg struct{}
@@ -276,10 +277,7 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 	case stopLoopMsg:
 		m.stopRalph()
 	case pickedMsg:
-		if msg.kind == "provider" {
-			return m.chooseProvider(msg.value)
-		}
-		return m.chooseModel(msg.value)
+		return m.picked(msg)
 	case pickerClosedMsg:
 		if m.onboot {
 			return m.quit()
@@ -294,6 +292,20 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 		return m.updateInput(msg)
 	}
 	return nil
+}
+
+// picked does what a picker's choice asks.
+func (m *model) picked(msg pickedMsg) tea.Cmd {
+	switch msg.kind {
+	case "provider":
+		return m.chooseProvider(msg.value)
+	case pickCheckpoint:
+		m.picker = scopePicker(msg.value)
+		return nil
+	case pickRewindScope:
+		return m.rewind(msg.value)
+	}
+	return m.chooseModel(msg.value)
 }
 
 // requests handles the requests a sub-model made, in order.

@@ -21,7 +21,7 @@ type pickItem struct {
 type picker struct {
 	outbox
 	Title   string
-	Kind    string // "model" or "provider"
+	Kind    string // "model", "provider", "checkpoint" or "rewind-scope"
 	Items   []pickItem
 	Filter  string
 	Sel     int

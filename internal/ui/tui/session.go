@@ -80,6 +80,9 @@ func (m *model) slash(line string) tea.Cmd {
 		m.openTasks()
 		return nil
 	}
+	if line == "/rewind" {
+		return m.openRewind()
+	}
 	ctrl, table := m.ctrl, m.table
 	return m.runJob(func(ctx context.Context) jobDoneMsg {
 		var b bytes.Buffer
@@ -272,6 +275,8 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case commands.ActRalphRun:
 		m.openTasks()
 		return m.startRalph()
+	case commands.ActRewound:
+		m.rewound(o.Arg)
 	}
 	return nil
 }

@@ -238,6 +238,8 @@ func (s *Server) routes(port string) http.Handler {
 	mux.HandleFunc("GET /api/sessions", s.handleSessions)
 	mux.HandleFunc("GET /api/sessions/{id}", s.handleSession)
 	mux.HandleFunc("POST /api/sessions/{id}/resume", s.handleResume)
+	mux.HandleFunc("GET /api/sessions/{id}/checkpoints", s.handleCheckpoints)
+	mux.HandleFunc("POST /api/sessions/{id}/rewind", s.handleRewind)
 	mux.HandleFunc("GET /api/approvals", s.handleApprovalsList)
 	mux.HandleFunc("POST /api/approvals/{id}", s.handleApproval)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

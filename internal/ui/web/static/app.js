@@ -5,6 +5,7 @@ import { h, fill, $, safeURL, fmtTokens, fmtAge } from './dom.js';
 import { APIError, api, readBytes, redeemLoginCode, streamChat, streamSSE } from './api.js';
 import { renderMarkdown, renderDiff } from './md.js';
 import { LONG_TURN_MS, askNotifyOnce, notify, notifyState, setNotify } from './notify.js';
+import { placeRewind, resetRewind, rewoundNote } from './rewind.js';
 
 const state = {
   status: null,
@@ -130,6 +131,7 @@ function addUser(text, files = []) {
     h('div', { class: 'body', text }));
   $('#messages').append(el);
   $('#messages').scrollTop = $('#messages').scrollHeight;
+  return el;
 }
 
 function newBubble() {
@@ -392,7 +394,7 @@ async function send() {
   state.attachments = [];
   renderAttachments();
   input.value = '';
-  addUser(text, files.map((f) => f.name));
+  const userEl = addUser(text, files.map((f) => f.name));
   state.bubble = null;
   state.reasoning = null;
   state.turnStart = Date.now();
@@ -410,7 +412,29 @@ async function send() {
     setRunning(false);
     state.abort = null;
     loadSessions().catch(showError);
+    placeRewind(state.sessionId, userEl, rewindOpts).catch(showError);
   }
+}
+
+// ---- chat: rewind -----------------------------------------------------------
+
+const rewindOpts = { busy: () => state.running, done: rewound, fail: showError };
+
+// rewound shows the conversation as a rewind left it, says what it did
+// and, when the conversation was cut, offers the prompt again in the
+// input (as the terminal's /rewind does).
+async function rewound(r) {
+  const view = await api('/api/sessions/' + encodeURIComponent(r.session_id));
+  renderHistory(view);
+  hideEmpty();
+  $('#messages').append(rewoundNote(r, rewindOpts));
+  $('#messages').scrollTop = $('#messages').scrollHeight;
+  const input = $('#chat-input');
+  if (r.scope !== 'code' && r.prompt && !input.value.trim()) {
+    input.value = r.prompt;
+    input.focus();
+  }
+  await loadSessions();
 }
 
 async function stop() {
@@ -467,10 +491,10 @@ function renderHistory(view) {
     box.append(h('div', { class: 'empty-hint', id: 'chat-empty' }, h('h2', { text: 'What should we work on?' }),
       h('p', { text: 'Ask about the code in ' + (state.status?.workspace || 'this workspace') + '.' })));
   }
-  for (const m of view.messages) {
+  for (const [i, m] of view.messages.entries()) {
     if (m.role === 'user') {
       const text = m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n\n');
-      if (text) addUser(text);
+      if (text) addUser(text).dataset.index = String(i);
     } else if (m.role === 'assistant') {
       state.bubble = null;
       for (const p of m.parts) {
@@ -489,6 +513,7 @@ function renderHistory(view) {
   renderTodos(view.todos);
   renderUsage({ session: view.usage, cost_usd: view.cost_usd });
   box.scrollTop = box.scrollHeight;
+  if (view.id) placeRewind(view.id, null, rewindOpts).catch(showError);
 }
 
 function appendTextNow(text) {
@@ -523,6 +548,7 @@ async function newChat() {
   if (state.running) throw new Error('stop the current answer before starting a new chat');
   const res = await api('/api/history/clear', { method: 'POST' });
   state.sessionId = res.session_id;
+  resetRewind();
   renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
   $('#usage').textContent = '';
   await loadSessions();
@@ -535,6 +561,7 @@ async function loadChat() {
   const view = await api('/api/history');
   if (view.id) state.sessionId = view.id;
   if (view.messages.length) renderHistory(view);
+  else if (view.id) await placeRewind(view.id, null, rewindOpts);
   await loadSessions();
 }
 

@@ -1,0 +1,221 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
+)
+
+// CheckpointsResponse is the body of GET /api/sessions/{id}/checkpoints:
+// the session's checkpoints, oldest first.
+type CheckpointsResponse struct {
+	SessionID   string           `json:"session_id"`
+	Checkpoints []CheckpointView `json:"checkpoints"`
+}
+
+// CheckpointView is one checkpoint: app.Checkpoint and at_message, the
+// index of the user message that is its prompt in the conversation as it
+// is now (its "messages"), or -1 when the conversation no longer holds
+// that prompt there (cut or compacted since, or the checkpoint is one a
+// rewind took of the files): a conversation rewind to it would cut
+// nothing.
+type CheckpointView struct {
+	app.Checkpoint
+	AtMessage int `json:"at_message"`
+}
+
+// atMessage is the index of cp's prompt in msgs, or -1 (see
+// CheckpointView).
+func atMessage(cp app.Checkpoint, msgs []llm.Message) int {
+	i := cp.Messages
+	if i < 0 || i >= len(msgs) || msgs[i].Role != llm.RoleUser || strings.TrimSpace(msgs[i].Text()) != strings.TrimSpace(cp.Prompt) {
+		return -1
+	}
+	return i
+}
+
+// RewindRequest is the body of POST /api/sessions/{id}/rewind: the
+// checkpoint's id and what to restore, "code", "conversation" or "both"
+// ("" is both).
+type RewindRequest struct {
+	Checkpoint string `json:"checkpoint"`
+	Scope      string `json:"scope,omitempty"`
+}
+
+// RewindResponse is what a rewind did: the files written back
+// (restored), removed (deleted, new since the checkpoint) and left alone
+// though they differ (kept: ignored or over the size cap), the
+// conversation's length after it (messages), the prompt it was cut back
+// to before ("" when the conversation was not cut), and undo, the
+// checkpoint taken of the files just before the rewind (rewinding to it
+// puts them back; "" when the scope had no code).
+type RewindResponse struct {
+	SessionID  string   `json:"session_id"`
+	Checkpoint string   `json:"checkpoint"`
+	Scope      string   `json:"scope"`
+	Restored   []string `json:"restored"`
+	Deleted    []string `json:"deleted"`
+	Kept       []string `json:"kept"`
+	Messages   int      `json:"messages"`
+	Prompt     string   `json:"prompt,omitempty"`
+	Undo       string   `json:"undo,omitempty"`
+}
+
+// parseScope reads RewindRequest.Scope. Errors name the accepted values.
+func parseScope(s string) (app.RewindScope, error) {
+	switch strings.TrimSpace(s) {
+	case "", "both":
+		return app.RewindBoth, nil
+	case "code":
+		return app.RewindCode, nil
+	case "conversation":
+		return app.RewindConversation, nil
+	}
+	return 0, fmt.Errorf(`scope must be "code", "conversation" or "both", not %q`, s)
+}
+
+// workspaceSession resolves id (an unambiguous prefix works) to a session
+// of this server's workspace. On failure it writes the error response
+// (404 unknown, 400 ambiguous, 403 another workspace's session) and
+// returns "".
+func (s *Server) workspaceSession(w http.ResponseWriter, r *http.Request) string {
+	sum, err := s.svc.Store().Info(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeError(w, storeStatus(err), err.Error())
+		return ""
+	}
+	if rt := s.Runtime(); filepath.Clean(sum.Workspace) != filepath.Clean(rt.Workspace) {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("session %s belongs to workspace %s: start aidex web there to rewind it", sum.ID, sum.Workspace))
+		return ""
+	}
+	return sum.ID
+}
+
+// storeStatus is the HTTP status of a session store error.
+func storeStatus(err error) int {
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, session.ErrAmbiguous):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+// handleCheckpoints lists a session's checkpoints: GET
+// /api/sessions/{id}/checkpoints.
+func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
+	id := s.workspaceSession(w, r)
+	if id == "" {
+		return
+	}
+	s.mu.Lock()
+	var live *app.Session
+	if ls := s.live[id]; ls != nil {
+		live = ls.live
+	}
+	s.mu.Unlock()
+	var cps []app.Checkpoint
+	var err error
+	if live != nil {
+		cps, err = live.Checkpoints(r.Context())
+	} else {
+		cps, err = s.svc.Checkpoints(r.Context(), id)
+	}
+	if err != nil {
+		writeError(w, storeStatus(err), "listing the checkpoints: "+err.Error())
+		return
+	}
+	v, err := s.sessionView(r.Context(), id)
+	if err != nil {
+		writeError(w, storeStatus(err), err.Error())
+		return
+	}
+	out := CheckpointsResponse{SessionID: id, Checkpoints: make([]CheckpointView, len(cps))}
+	for i, cp := range cps {
+		out.Checkpoints[i] = CheckpointView{Checkpoint: cp, AtMessage: atMessage(cp, v.Messages)}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// handleRewind restores a checkpoint of a session: POST
+// /api/sessions/{id}/rewind {"checkpoint": "ID", "scope": "both"}. It
+// answers 409 while the session has a run going, 404 for an unknown
+// checkpoint.
+func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
+	var req RewindRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	scope, err := parseScope(req.Scope)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if strings.TrimSpace(req.Checkpoint) == "" {
+		writeError(w, http.StatusBadRequest, `checkpoint is empty: send {"checkpoint": "ID", "scope": "both"} (GET /api/sessions/{id}/checkpoints lists them)`)
+		return
+	}
+	id := s.workspaceSession(w, r)
+	if id == "" {
+		return
+	}
+	ls, release, status, err := s.startRun(r.Context(), id)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	defer release()
+	before := ls.live.Info().Messages
+	res, err := ls.live.Rewind(r.Context(), req.Checkpoint, scope)
+	if err != nil {
+		writeError(w, rewindStatus(err), "rewind to "+req.Checkpoint+": "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	ls.sess = ls.live.Info() // the conversation as the rewind left it
+	s.mu.Unlock()
+	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: nonNil(res.Restored),
+		Deleted: nonNil(res.Deleted), Kept: nonNil(res.Kept), Messages: res.Messages, Undo: res.Undo}
+	if scope&app.RewindConversation != 0 && res.Messages < len(before) && before[res.Messages].Role == llm.RoleUser {
+		out.Prompt = strings.TrimSpace(before[res.Messages].Text())
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// rewindStatus is the HTTP status of a rewind's error.
+func rewindStatus(err error) int {
+	switch {
+	case errors.Is(err, app.ErrUnknownCheckpoint):
+		return http.StatusNotFound
+	case errors.Is(err, agent.ErrBusy), errors.Is(err, app.ErrSessionInUse):
+		return http.StatusConflict
+	}
+	return storeStatus(err)
+}
+
+// scopeName is the API's name of a scope.
+func scopeName(scope app.RewindScope) string {
+	switch scope {
+	case app.RewindCode:
+		return "code"
+	case app.RewindConversation:
+		return "conversation"
+	}
+	return "both"
+}
+
+// nonNil is s, or an empty list for nil (JSON [] rather than null).
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
