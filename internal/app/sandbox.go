@@ -137,7 +137,9 @@ func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	add(c.AllowedDirs...)
 	add(sandbox.DefaultWritable(c.Paths.Home, getenv)...)
 	add(linkedGitDirs(rt.Workspace)...)
-	hidden := []string{c.Paths.ConfigDir, c.Paths.DataDir}
+	// Keys and config, sessions, and the state a command must not forge:
+	// trusted folders, approved rules, checkpoints.
+	hidden := []string{c.Paths.ConfigDir, c.Paths.DataDir, c.Paths.StateDir}
 	if c.Paths.LegacyFile != "" && !strings.HasPrefix(c.Paths.LegacyFile, c.Paths.ConfigDir+string(filepath.Separator)) {
 		hidden = append(hidden, c.Paths.LegacyFile)
 	}

@@ -156,6 +156,7 @@ func TestSandboxPolicy(t *testing.T) {
 	require.NotContains(t, pol.Writable, filepath.Join(main, ".git"), "the main repository's hooks and config stay read-only")
 	require.Contains(t, pol.Hidden, rt.Config.Paths.ConfigDir)
 	require.Contains(t, pol.Hidden, rt.Config.Paths.DataDir)
+	require.Contains(t, pol.Hidden, rt.Config.Paths.StateDir, "trusted folders, approved rules and checkpoints")
 }
 
 // [sandbox] auto_allow lets auto-edit mode run commands unasked only
