@@ -32,6 +32,14 @@ var importRules = []importRule{
 	{from: "internal/tools", not: []string{"internal/..."}, allow: []string{"internal/kind", "internal/atomicfile"},
 		why: "the tool core imports only leaf helpers"},
 	{from: "internal/kind", not: []string{"internal/..."}, why: "kind is a leaf"},
+	{from: "internal/sandbox/helper", not: []string{"internal/..."},
+		why: "the sandbox helper runs before every command: it links nothing of aidex, to start in about a millisecond"},
+	{from: "internal/sandbox", not: []string{"internal/..."}, allow: []string{"internal/sandbox/helper"},
+		why: "the sandbox knows nothing of aidex's config, tools or front ends; app adapts it"},
+	{from: "internal/checkpoint", not: []string{"internal/..."}, allow: []string{"internal/filelock", "internal/atomicfile"},
+		why: "checkpoints are a workspace's shadow repository, below the application service"},
+	{from: "internal/ui/...", not: []string{"internal/sandbox/...", "internal/checkpoint"},
+		why: "front ends reach the sandbox and checkpoints only through internal/app"},
 }
 
 // matches reports whether pkg (below the module) matches pattern.
