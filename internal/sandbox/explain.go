@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
@@ -15,18 +16,24 @@ import (
 // "sh: 1: cannot create .git/hooks/x: Permission denied",
 // "open /root/x: read-only file system" (Go). Group 1 is a quoted path,
 // group 2 a bare one.
-var deniedRe = regexp.MustCompile(`(?im)(?:['"‘]([^'"’\n]+)['"’]|(?:^|[\s(])([^\s:'"‘’()]+)):\s*(?:read-only file system|permission denied|operation not permitted)`)
+var deniedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)(?:['"‘]([^'"’\n]+)['"’]|(?:^|[\s(])([^\s:'"‘’()]+)):\s*(?:read-only file system|permission denied|operation not permitted)`)
+})
 
 // deniedAfterRe finds the Python shape: "PermissionError: [Errno 13]
 // Permission denied: '/root/x'".
-var deniedAfterRe = regexp.MustCompile(`(?i)(read-only file system|permission denied|operation not permitted):\s*['"]([^'"\n]+)['"]`)
+var deniedAfterRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(read-only file system|permission denied|operation not permitted):\s*['"]([^'"\n]+)['"]`)
+})
 
 // netRe finds the messages of a connection the network namespace cut off.
-var netRe = regexp.MustCompile(`(?i)network is unreachable|could not resolve host|temporary failure in name resolution|` +
-	`name or service not known|no address associated with hostname|getaddrinfo (?:enotfound|eai_again)|` +
-	`dial tcp[^\n]*: connect: connection refused|failed to connect to [^\n]*connection refused|` +
-	`connection refused|no such host|could not connect to server|couldn't connect to server|` +
-	`failed to establish a new connection|connect: permission denied`)
+var netRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)network is unreachable|could not resolve host|temporary failure in name resolution|` +
+		`name or service not known|no address associated with hostname|getaddrinfo (?:enotfound|eai_again)|` +
+		`dial tcp[^\n]*: connect: connection refused|failed to connect to [^\n]*connection refused|` +
+		`connection refused|no such host|could not connect to server|couldn't connect to server|` +
+		`failed to establish a new connection|connect: permission denied`)
+})
 
 // explain is Explain.
 func (s *Sandbox) explain(output string) string {
@@ -37,7 +44,7 @@ func (s *Sandbox) explain(output string) string {
 		line, _, _ := strings.Cut(output[i+len(helper.Prefix):], "\n")
 		return "sandbox: the sandbox could not start (" + line + "); run `aidex sandbox check`, or approve running the command without the sandbox"
 	}
-	for _, m := range deniedRe.FindAllStringSubmatch(output, 8) {
+	for _, m := range deniedRe().FindAllStringSubmatch(output, 8) {
 		p := m[1]
 		if p == "" {
 			p = m[2]
@@ -46,12 +53,12 @@ func (s *Sandbox) explain(output string) string {
 			return line
 		}
 	}
-	for _, m := range deniedAfterRe.FindAllStringSubmatch(output, 8) {
+	for _, m := range deniedAfterRe().FindAllStringSubmatch(output, 8) {
 		if line := s.explainPath(m[2]); line != "" {
 			return line
 		}
 	}
-	if netRe.MatchString(output) && s.networkOff() {
+	if netRe().MatchString(output) && s.networkOff() {
 		return "sandbox: the network is off for commands; set network = true in [sandbox], or approve running this command with the network on"
 	}
 	return ""

@@ -30,7 +30,7 @@ var gitCodeSubcommands = map[string]gitCode{
 // rebase -x, difftool -x, filter-branch --*-filter, grep -O, bisect run,
 // submodule foreach, ...
 func (z *analyzer) gitSubcommandCode(words []Word, c actx) {
-	p := gitGlobal.parse(words, 1, true)
+	p := gitGlobal().parse(words, 1, true)
 	if p.nonLiteral || p.next >= len(words) {
 		return
 	}

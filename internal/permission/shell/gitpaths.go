@@ -1,13 +1,19 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // gitGlobal are the options git itself takes before the subcommand; git
 // matches them exactly (no abbreviations, no glued short values).
-var gitGlobal = compiled(optSpec{short: "C:c:pPvh", long: "git-dir: work-tree: namespace: exec-path:: config-env: " +
-	"paginate no-pager bare no-replace-objects literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs " +
-	"no-optional-locks super-prefix: list-cmds: attr-source: version help html-path man-path info-path no-lazy-fetch " +
-	"no-advice"})
+// Compiled on first use (see readOnlyCommands).
+var gitGlobal = sync.OnceValue(func() *optSpec {
+	return compiled(optSpec{short: "C:c:pPvh", long: "git-dir: work-tree: namespace: exec-path:: config-env: " +
+		"paginate no-pager bare no-replace-objects literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs " +
+		"no-optional-locks super-prefix: list-cmds: attr-source: version help html-path man-path info-path no-lazy-fetch " +
+		"no-advice"})
+})
 
 // gitGlobalPaths are git's options whose value is a path.
 var gitGlobalPaths = map[string]PathAccess{"-C": PathChdir, "--work-tree": PathChdir, "--git-dir": PathRead}
@@ -20,7 +26,7 @@ func compiled(s optSpec) *optSpec {
 // gitPaths records git's path options (-C DIR, --git-dir, --work-tree)
 // and, for git config, the configuration file a write changes.
 func (z *analyzer) gitPaths(sc *SimpleCommand) {
-	p := gitGlobal.parse(sc.Words, 1, true)
+	p := gitGlobal().parse(sc.Words, 1, true)
 	for _, o := range p.opts {
 		if acc, ok := gitGlobalPaths[o.name]; ok && o.has {
 			sc.PathOptions = append(sc.PathOptions, OptionPath{Option: o.shown, Word: o.value, Access: acc})
@@ -51,7 +57,7 @@ func gitConfigReads(args []Word) bool {
 		}
 		vals[i] = w.Value
 	}
-	_, ok := gitReadOnly["config"].accepts("git config", vals)
+	_, ok := readOnlyCommands()["git"].subs["config"].accepts("git config", vals)
 	return ok
 }
 

@@ -67,7 +67,7 @@ func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 			return ReadOnlyInfo{}, false // $VAR may expand to secrets or options
 		}
 	}
-	spec, ok := readOnlyCommands[sc.Name]
+	spec, ok := readOnlyCommands()[sc.Name]
 	if !ok || sc.ArgsFromInput && !spec.data {
 		return ReadOnlyInfo{}, false // xargs: arguments read at run time
 	}

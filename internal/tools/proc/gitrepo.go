@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,14 +18,16 @@ import (
 // aliases, remotes) or no value is harmless for everyone (diff.external,
 // core.sshCommand). `git config --get-regexp` matches section and key in
 // lower case; subsection names keep their case.
-var repoGitKeys = regexp.MustCompile(`^(` +
-	`core\.(sshcommand|askpass|editor|attributesfile|alternaterefscommand|gitproxy)|sequence\.editor|` +
-	`diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|` +
-	`credential\.(.+\.)?helper|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|tar\..+\.command|` +
-	`remote\..+\.(uploadpack|receivepack)|submodule\..+\.update|(diff|merge)tool\..+\.cmd|` +
-	`trailer\..+\.(command|cmd)|alias\..+|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|web\.browser|` +
-	`sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd)` +
-	`)$`)
+var repoGitKeys = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(` +
+		`core\.(sshcommand|askpass|editor|attributesfile|alternaterefscommand|gitproxy)|sequence\.editor|` +
+		`diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|` +
+		`credential\.(.+\.)?helper|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|tar\..+\.command|` +
+		`remote\..+\.(uploadpack|receivepack)|submodule\..+\.update|(diff|merge)tool\..+\.cmd|` +
+		`trailer\..+\.(command|cmd)|alias\..+|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|web\.browser|` +
+		`sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd)` +
+		`)$`)
+})
 
 // repoGitRegexp is repoGitKeys for git's own --get-regexp (a superset:
 // names are checked again with repoGitKeys).
@@ -114,7 +117,7 @@ func repoOverrides(out string) ([][2]string, error) {
 	for i := 0; i+1 < len(fields); i += 2 {
 		scope := fields[i]
 		name, value, _ := strings.Cut(fields[i+1], "\n")
-		if !repoGitKeys.MatchString(name) {
+		if !repoGitKeys().MatchString(name) {
 			continue
 		}
 		if isTrustedScope(scope) {
