@@ -359,3 +359,19 @@ func BenchmarkFirstPrompt(b *testing.B) {
 		}
 	}
 }
+
+// TestSpinnerStopsWhenRunEnds: the spinner re-arms its tick only while
+// something works; the tick that arrives after the run ended re-arms
+// nothing, so an idle UI gets no more messages (and no more frames).
+func TestSpinnerStopsWhenRunEnds(t *testing.T) {
+	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
+	m.running = true
+	m.Update(tea.KeyPressMsg{Code: 'x'})
+	require.True(t, m.spinOn, "a run starts the spinner")
+	require.NotNil(t, m.route(spinTickMsg{}), "the spinner re-arms while the run goes on")
+	m.running = false
+	require.Nil(t, m.route(spinTickMsg{}), "the tick after the run ended re-arms nothing")
+	require.False(t, m.spinOn)
+	m.Update(tea.KeyPressMsg{Code: 'y'})
+	require.False(t, m.spinOn, "an idle update starts no spinner")
+}
