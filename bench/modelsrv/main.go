@@ -15,12 +15,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 )
 
 func main() {
-	rate := flag.Int("rate", 5000, "tokens per second to stream (a token is one word or markdown mark with its space)")
+	rate := flag.Int("rate", 5000, "tokens per second to stream (a token is one word with its trailing white space)")
 	secs := flag.Float64("secs", 20, "seconds each answer streams")
 	hang := flag.Bool("hang", false, "hold every chat request open without answering")
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on")
@@ -48,15 +49,21 @@ type server struct {
 	hang bool
 }
 
-// markdown is the streamed text, repeated: headings, lists, code, emphasis.
-var markdown = strings.Fields(`## Section heading
-Some **bold** text and *emphasis* with ` + "`inline code`" + ` in a paragraph that goes on for a while so that it wraps in the terminal .
-- first item of a list with a [link](https://example.com)
-- second item with ` + "`code`" + `
-1. numbered one
-2. numbered two
-> a quoted line
-` + "```go\nfunc main() { fmt.Println(\"hello\") }\n```")
+// markdown is one section of the streamed answer (repeated): a heading,
+// paragraphs with emphasis, code and links, a list, a quote and a fenced
+// code block, as models write them.
+const markdown = "## Section heading\n\n" +
+	"Some **bold** text and *emphasis* with `inline code` in a paragraph that goes on " +
+	"for a while, so that it wraps in the terminal and keeps the renderer busy with " +
+	"words, [a link](https://example.com) and more words until the paragraph ends.\n\n" +
+	"- first item of a list with `code`\n- second item, **bold**\n- third item\n\n" +
+	"> a quoted line with *emphasis*\n\n" +
+	"```go\nfunc add(a, b int) int {\n\treturn a + b // the sum\n}\n```\n\n" +
+	"1. numbered one\n2. numbered two\n\n"
+
+// tokens splits markdown into words with their trailing white space (a
+// token each, the newlines kept).
+var tokens = regexp.MustCompile(`\S+\s*`).FindAllString(markdown, -1)
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(r.URL.Path, "/models") {
@@ -77,12 +84,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for n := 0; time.Since(start) < s.dur; n++ {
 		var b strings.Builder
 		for range per {
-			b.WriteString(markdown[i%len(markdown)])
-			if i%37 == 36 {
-				b.WriteString("\n\n")
-			} else {
-				b.WriteString(" ")
-			}
+			b.WriteString(tokens[i%len(tokens)])
 			i++
 		}
 		chunk(w, map[string]any{"content": b.String()}, nil)

@@ -375,3 +375,20 @@ func TestSpinnerStopsWhenRunEnds(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: 'y'})
 	require.False(t, m.spinOn, "an idle update starts no spinner")
 }
+
+// TestUpdateThenViewDrawsOneFrame: the frame holdFrame draws at the end of
+// an Update is the one View shows (Bubble Tea calls View right after each
+// Update), not drawn a second time; a View without an Update draws anew.
+func TestUpdateThenViewDrawsOneFrame(t *testing.T) {
+	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	_ = m.View()
+	before := m.frames
+	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	v := m.View()
+	require.Equal(t, before+1, m.frames, "one frame per Update and View")
+	require.Contains(t, v.Content, "x")
+	m.input.setValue("typed without an Update")
+	require.Contains(t, m.View().Content, "typed without an Update", "a View with no Update before it draws the current state")
+	require.Equal(t, before+2, m.frames)
+}
