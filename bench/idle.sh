@@ -4,19 +4,19 @@
 #   - `aidex web` with a `curl -N` client attached to an open SSE stream: a
 #     chat (POST /api/chat) waiting on a model that holds the request open
 #     (bench/modelsrv -hang), the stream a page keeps open while it waits.
-# Each run samples utime+stime from /proc/PID/stat over SECONDS seconds
+# Each run samples utime+stime from /proc/PID/stat over SECS seconds
 # (after a WARMUP) and prints the CPU share of one core in percent; the
 # summary is the median and the spread (min..max) of RUNS runs, with the load
 # average. Needs: go, tmux, curl. No network, no key (the provider is
 # bench/modelsrv on loopback).
 #
-#   bench/idle.sh                # RUNS=3 SECONDS=60
-#   RUNS=5 SECONDS=30 bench/idle.sh
+#   bench/idle.sh                # RUNS=3 SECS=60 WARMUP=3
+#   RUNS=5 SECS=30 bench/idle.sh
 #   AIDEX=/path/to/aidex bench/idle.sh   # measure another build
 set -euo pipefail
 
 RUNS=${RUNS:-3}
-SECS=${SECONDS_PER_RUN:-${SECS:-60}}
+SECS=${SECS:-60}
 WARMUP=${WARMUP:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
