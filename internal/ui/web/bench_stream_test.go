@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -81,18 +82,7 @@ func BenchmarkServer50ChatStreams(b *testing.B) {
 					return
 				}
 				defer resp.Body.Close()
-				var mine []time.Duration
-				readSSE(b, resp.Body, func(ev sseEvent) {
-					if ev.Name != "text" {
-						return
-					}
-					now := time.Now()
-					text, _ := ev.Data["text"].(string)
-					for _, m := range stampRE.FindAllStringSubmatch(text, -1) {
-						ns, _ := strconv.ParseInt(m[1], 10, 64)
-						mine = append(mine, now.Sub(time.Unix(0, ns)))
-					}
-				})
+				mine := readStamped(b, resp.Body)
 				mu.Lock()
 				lat = append(lat, mine...)
 				if len(mine) > 1 {
@@ -116,18 +106,10 @@ func BenchmarkServer50ChatStreams(b *testing.B) {
 	if len(lat) == 0 {
 		b.Fatal("no text event carried a stamp: the stream format changed")
 	}
-	slices.Sort(lat)
-	slices.Sort(steady)
-	q := func(l []time.Duration, p float64) float64 {
-		if len(l) == 0 {
-			return 0
-		}
-		return float64(l[int(p*float64(len(l)-1))]) / float64(time.Millisecond)
-	}
-	b.ReportMetric(q(lat, 0.5), "p50-ms")
-	b.ReportMetric(q(lat, 0.99), "p99-ms")
-	b.ReportMetric(q(lat, 1), "max-ms")
-	b.ReportMetric(q(steady, 0.99), "p99-ms-after-first")
+	b.ReportMetric(quantileMS(lat, 0.5), "p50-ms")
+	b.ReportMetric(quantileMS(lat, 0.99), "p99-ms")
+	b.ReportMetric(quantileMS(lat, 1), "max-ms")
+	b.ReportMetric(quantileMS(steady, 0.99), "p99-ms-after-first")
 	b.ReportMetric(float64(len(lat))/float64(b.N), "events")
 	b.ReportMetric(heap/float64(b.N)/1024, "heap-KiB-50-streams")
 	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after")
@@ -168,9 +150,35 @@ func BenchmarkLoopback50Streams(b *testing.B) {
 		}
 		wg.Wait()
 	}
-	slices.Sort(lat)
-	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / float64(time.Millisecond) }
-	b.ReportMetric(q(0.5), "p50-ms")
-	b.ReportMetric(q(0.99), "p99-ms")
-	b.ReportMetric(q(1), "max-ms")
+	b.ReportMetric(quantileMS(lat, 0.5), "p50-ms")
+	b.ReportMetric(quantileMS(lat, 0.99), "p99-ms")
+	b.ReportMetric(quantileMS(lat, 1), "max-ms")
+}
+
+// readStamped reads an aidex chat stream and returns the latency of each
+// stamp its text events carry, in arrival order.
+func readStamped(b *testing.B, r io.Reader) []time.Duration {
+	var out []time.Duration
+	readSSE(b, r, func(ev sseEvent) {
+		if ev.Name != "text" {
+			return
+		}
+		now := time.Now()
+		text, _ := ev.Data["text"].(string)
+		for _, m := range stampRE.FindAllStringSubmatch(text, -1) {
+			ns, _ := strconv.ParseInt(m[1], 10, 64)
+			out = append(out, now.Sub(time.Unix(0, ns)))
+		}
+	})
+	return out
+}
+
+// quantileMS returns the p quantile (0..1) of l in milliseconds (0 when
+// l is empty); it sorts l.
+func quantileMS(l []time.Duration, p float64) float64 {
+	if len(l) == 0 {
+		return 0
+	}
+	slices.Sort(l)
+	return float64(l[int(p*float64(len(l)-1))]) / float64(time.Millisecond)
 }
