@@ -91,3 +91,7 @@ require (
 // same API glamour uses with ~3 ms of init. Measure with
 // GODEBUG=inittrace=1 before moving it.
 replace github.com/alecthomas/chroma/v2 => github.com/alecthomas/chroma/v2 v2.2.0
+
+// Bubble Tea with the renderer patched to draw no frames while idle
+// (third_party/bubbletea/PATCHES.md).
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -133,6 +133,11 @@ type model struct {
 	spin          int  // the spinner's frame counter
 	spinOn        bool // a spinTickMsg is on its way
 	hold          frameHold
+	// planned is the frame holdFrame drew at the end of the last Update,
+	// which View (called right after it) shows instead of drawing it again;
+	// frames counts the frames drawn (frame calls).
+	planned *plannedFrame
+	frames  int
 
 	// rl is the Ralph loop started from here and its tasks' transcripts
 	// (kept while the split view is closed).

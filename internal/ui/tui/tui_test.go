@@ -359,3 +359,36 @@ func BenchmarkFirstPrompt(b *testing.B) {
 		}
 	}
 }
+
+// TestSpinnerStopsWhenRunEnds: the spinner re-arms its tick only while
+// something works; the tick that arrives after the run ended re-arms
+// nothing, so an idle UI gets no more messages (and no more frames).
+func TestSpinnerStopsWhenRunEnds(t *testing.T) {
+	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
+	m.running = true
+	m.Update(tea.KeyPressMsg{Code: 'x'})
+	require.True(t, m.spinOn, "a run starts the spinner")
+	require.NotNil(t, m.route(spinTickMsg{}), "the spinner re-arms while the run goes on")
+	m.running = false
+	require.Nil(t, m.route(spinTickMsg{}), "the tick after the run ended re-arms nothing")
+	require.False(t, m.spinOn)
+	m.Update(tea.KeyPressMsg{Code: 'y'})
+	require.False(t, m.spinOn, "an idle update starts no spinner")
+}
+
+// TestUpdateThenViewDrawsOneFrame: the frame holdFrame draws at the end of
+// an Update is the one View shows (Bubble Tea calls View right after each
+// Update), not drawn a second time; a View without an Update draws anew.
+func TestUpdateThenViewDrawsOneFrame(t *testing.T) {
+	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	_ = m.View()
+	before := m.frames
+	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	v := m.View()
+	require.Equal(t, before+1, m.frames, "one frame per Update and View")
+	require.Contains(t, v.Content, "x")
+	m.input.setValue("typed without an Update")
+	require.Contains(t, m.View().Content, "typed without an Update", "a View with no Update before it draws the current state")
+	require.Equal(t, before+2, m.frames)
+}

@@ -30,7 +30,14 @@ func (m *model) View() tea.View {
 		v.SetContent(m.tv.View(m.st, m.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.statusLine()))
 		return v
 	}
-	content, cursor := m.frame()
+	var content string
+	var cursor *tea.Cursor
+	if p := m.planned; p != nil {
+		content, cursor = p.content, p.cursor // drawn by holdFrame just now
+	} else {
+		content, cursor = m.frame()
+	}
+	m.planned = nil
 	if !m.o.Fullscreen {
 		content, cursor = m.hold.apply(content, cursor, m.width)
 		if m.stream.prints%2 == 1 {
@@ -49,6 +56,7 @@ func (m *model) View() tea.View {
 // frame draws the chat's live part (see View) and returns it with the
 // input's cursor (nil when an overlay hides the input).
 func (m *model) frame() (string, *tea.Cursor) {
+	m.frames++
 	bottom, cursorRow := m.bottom()
 	rows := m.height
 	if !m.o.Fullscreen {
@@ -79,12 +87,21 @@ func (m *model) frame() (string, *tea.Cursor) {
 // holdFrame plans the next inline frame (see frameHold); the Ralph split
 // view and fullscreen draw on the alternate screen and need no hold.
 func (m *model) holdFrame() tea.Cmd {
+	m.planned = nil
 	if m.o.Fullscreen || m.quitting || (m.tv != nil && !m.approval.active()) {
 		m.hold = frameHold{}
 		return nil
 	}
 	content, cursor := m.frame()
+	m.planned = &plannedFrame{content: content, cursor: cursor}
 	return m.hold.plan(content, cursor, m.height)
+}
+
+// plannedFrame is a frame drawn by holdFrame, kept for the View that
+// follows the Update.
+type plannedFrame struct {
+	content string
+	cursor  *tea.Cursor
 }
 
 // bottom draws what sits under the live output — an overlay or the

@@ -1,0 +1,184 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// stampedModel is a model server (OpenAI Chat Completions, streamed) that
+// answers every request with chunks stamped "#UNIXNANO#" with their send
+// time, one every `every`, for `dur`: the client can tell each event's
+// delivery latency.
+func stampedModel(tb testing.TB, every, dur time.Duration) *llmtest.Script {
+	chunk := func(w http.ResponseWriter, delta map[string]any, finish any) {
+		data, _ := json.Marshal(map[string]any{"id": "c", "object": "chat.completion.chunk", "model": "m1",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+		_, _ = fmt.Fprintf(w, "data: %s\n\n", data)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		start := time.Now()
+		for n := 1; time.Since(start) < dur; n++ {
+			chunk(w, map[string]any{"content": fmt.Sprintf("#%d# ", time.Now().UnixNano())}, nil)
+			if rc.Flush() != nil {
+				return
+			}
+			time.Sleep(time.Until(start.Add(time.Duration(n) * every)))
+		}
+		chunk(w, map[string]any{}, "stop")
+		_, _ = fmt.Fprint(w, "data: [DONE]\n\n")
+		_ = rc.Flush()
+	}))
+	tb.Cleanup(srv.Close)
+	return &llmtest.Script{Server: srv}
+}
+
+var stampRE = regexp.MustCompile(`#(\d+)#`)
+
+// BenchmarkServer50ChatStreams runs 50 chats at once, each streaming a
+// chunk every 20 ms for 2 s from a loopback model (2,500 events/s in
+// all), and reports the latency from the model's send to the SSE client's
+// read of each text event (p50, p99, max, in ms; p99-ms-after-first
+// leaves out each stream's first event, which waits for the 50 runs'
+// start-up) and the server's heap
+// growth while they stream (KiB, sampled at the middle).
+func BenchmarkServer50ChatStreams(b *testing.B) {
+	const n = 50
+	var lat, steady []time.Duration
+	var heap float64
+	for range b.N {
+		b.StopTimer()
+		e := newEnv(b, stampedModel(b, 20*time.Millisecond, 2*time.Second), "")
+		ids := make([]string, n)
+		for i := range ids {
+			var out map[string]any
+			e.call(http.MethodPost, "/api/history/clear", nil, &out)
+			ids[i] = out["session_id"].(string)
+		}
+		before := heapAlloc()
+		b.StartTimer()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			wg.Go(func() {
+				resp, err := e.client.Do(e.req(http.MethodPost, "/api/chat", map[string]any{"message": "go", "session_id": id}).WithContext(context.Background()))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				mine := readStamped(b, resp.Body)
+				mu.Lock()
+				lat = append(lat, mine...)
+				if len(mine) > 1 {
+					steady = append(steady, mine[1:]...)
+				}
+				mu.Unlock()
+			})
+		}
+		time.Sleep(time.Second)
+		b.StopTimer()
+		if during := heapAlloc(); during > before {
+			heap += float64(during - before)
+		}
+		b.StartTimer()
+		wg.Wait()
+		b.StopTimer()
+		e.ts.Close()
+		_ = e.srv.Close()
+		b.StartTimer()
+	}
+	if len(lat) == 0 {
+		b.Fatal("no text event carried a stamp: the stream format changed")
+	}
+	b.ReportMetric(quantileMS(lat, 0.5), "p50-ms")
+	b.ReportMetric(quantileMS(lat, 0.99), "p99-ms")
+	b.ReportMetric(quantileMS(lat, 1), "max-ms")
+	b.ReportMetric(quantileMS(steady, 0.99), "p99-ms-after-first")
+	b.ReportMetric(float64(len(lat))/float64(b.N), "events")
+	b.ReportMetric(heap/float64(b.N)/1024, "heap-KiB-50-streams")
+	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after")
+}
+
+// BenchmarkLoopback50Streams is BenchmarkServer50ChatStreams' floor: the
+// same 50 stamped model streams read straight from the model server (no
+// aidex in between), so the two side by side show aidex's share of the
+// latency on the same machine and load.
+func BenchmarkLoopback50Streams(b *testing.B) {
+	const n = 50
+	var lat []time.Duration
+	for range b.N {
+		model := stampedModel(b, 20*time.Millisecond, 2*time.Second)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				resp, err := model.Client().Post(model.URL+"/v1/chat/completions", "application/json", nil)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var mine []time.Duration
+				sc := bufio.NewScanner(resp.Body)
+				for sc.Scan() {
+					now := time.Now()
+					for _, m := range stampRE.FindAllStringSubmatch(sc.Text(), -1) {
+						ns, _ := strconv.ParseInt(m[1], 10, 64)
+						mine = append(mine, now.Sub(time.Unix(0, ns)))
+					}
+				}
+				mu.Lock()
+				lat = append(lat, mine...)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(quantileMS(lat, 0.5), "p50-ms")
+	b.ReportMetric(quantileMS(lat, 0.99), "p99-ms")
+	b.ReportMetric(quantileMS(lat, 1), "max-ms")
+}
+
+// readStamped reads an aidex chat stream and returns the latency of each
+// stamp its text events carry, in arrival order.
+func readStamped(b *testing.B, r io.Reader) []time.Duration {
+	var out []time.Duration
+	readSSE(b, r, func(ev sseEvent) {
+		if ev.Name != "text" {
+			return
+		}
+		now := time.Now()
+		text, _ := ev.Data["text"].(string)
+		for _, m := range stampRE.FindAllStringSubmatch(text, -1) {
+			ns, _ := strconv.ParseInt(m[1], 10, 64)
+			out = append(out, now.Sub(time.Unix(0, ns)))
+		}
+	})
+	return out
+}
+
+// quantileMS returns the p quantile (0..1) of l in milliseconds (0 when
+// l is empty); it sorts l.
+func quantileMS(l []time.Duration, p float64) float64 {
+	if len(l) == 0 {
+		return 0
+	}
+	slices.Sort(l)
+	return float64(l[int(p*float64(len(l)-1))]) / float64(time.Millisecond)
+}
