@@ -53,6 +53,9 @@ type Session struct {
 	Todos     []Todo
 	// lastInput is the prompt size of the last request, in tokens.
 	lastInput int
+	// sized caches the size of the messages already counted, so that the
+	// per-turn estimates cost the new messages only.
+	sized historySize
 }
 
 // Config is the engine's fixed setup for a run.
@@ -235,7 +238,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
 	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
-		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: requestTokens(req)}})
+		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req)}})
 	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
