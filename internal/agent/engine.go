@@ -51,6 +51,11 @@ type Session struct {
 	Usage     llm.Usage
 	CostUSD   float64
 	Todos     []Todo
+	// StoredAt is the store's update time of the session when it was
+	// loaded or created (zero: not from a store); front ends compare it
+	// with the store's to tell whether another process continued the
+	// session since.
+	StoredAt time.Time
 	// lastInput is the prompt size of the last request, in tokens.
 	lastInput int
 	// sized caches the size of the messages already counted, so that the
