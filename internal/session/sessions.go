@@ -135,42 +135,6 @@ type storedMessage struct {
 	CreatedAt time.Time
 }
 
-func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, error) {
-	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at FROM messages
-		WHERE session_id = ? ORDER BY seq`, id)
-	if err != nil {
-		return nil, fmt.Errorf("load messages of %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []storedMessage
-	for rows.Next() {
-		var (
-			m     storedMessage
-			parts string
-			usage sql.NullString
-			at    int64
-		)
-		if err := rows.Scan(&m.Seq, &m.Role, &parts, &usage, &at); err != nil {
-			return nil, fmt.Errorf("load messages of %s: %w", id, err)
-		}
-		if err := json.Unmarshal([]byte(parts), &m.Parts); err != nil {
-			return nil, fmt.Errorf("load message %d of %s: stored parts are corrupt: %w", m.Seq, id, err)
-		}
-		if usage.Valid {
-			m.Usage = new(llm.Usage)
-			if err := json.Unmarshal([]byte(usage.String), m.Usage); err != nil {
-				return nil, fmt.Errorf("load message %d of %s: stored usage is corrupt: %w", m.Seq, id, err)
-			}
-		}
-		m.CreatedAt = time.Unix(0, at)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load messages of %s: %w", id, err)
-	}
-	return out, nil
-}
-
 // Info returns the summary of session id (a full id or a unique prefix, as
 // for [Store.Load]). Errors wrap [ErrNotFound] or [ErrAmbiguous].
 func (s *Store) Info(ctx context.Context, id string) (Summary, error) {

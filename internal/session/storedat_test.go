@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -47,4 +48,32 @@ func TestStoredAtAndSetModelSince(t *testing.T) {
 
 	_, err = s.SetModelSince(ctx, "s_missing", "openai", "gpt-5", clock)
 	require.True(t, errors.Is(err, ErrNotFound), "unknown id: %v", err)
+}
+
+// A long session (decoded on every CPU) loads in order, every message as
+// saved; a corrupt row fails the load naming the first corrupt message,
+// wherever the rows are split between decoders.
+func TestLoadLongSessionInOrderAndFirstCorruptRowNamed(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	sess := newSession(t, s, "/w")
+	var msgs []llm.Message
+	for i := range 3 * parallelDecodeMin {
+		if i%2 == 0 {
+			msgs = append(msgs, llm.UserText(fmt.Sprintf("prompt %d", i)))
+		} else {
+			msgs = append(msgs, llm.AssistantText(fmt.Sprintf("answer %d", i)))
+		}
+	}
+	require.NoError(t, s.ReplaceMessages(ctx, sess.ID, msgs))
+	loaded, err := s.Load(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, msgs, loaded.Messages)
+
+	for _, seq := range []int{3*parallelDecodeMin - 1, 2*parallelDecodeMin + 5, parallelDecodeMin + 2} {
+		_, err := s.db.ExecContext(ctx, `UPDATE messages SET parts = '{not json' WHERE session_id = ? AND seq = ?`, sess.ID, seq)
+		require.NoError(t, err)
+		_, err = s.Load(ctx, sess.ID)
+		require.ErrorContains(t, err, fmt.Sprintf("load message %d of %s: stored parts are corrupt", seq, sess.ID))
+	}
 }
