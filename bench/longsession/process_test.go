@@ -109,6 +109,9 @@ func newHome(tb testing.TB, url string) *home {
 	}
 	h.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"), "XDG_DATA_HOME=" + filepath.Join(root, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "XDG_CACHE_HOME=" + filepath.Join(root, "cache"), "PATH=" + os.Getenv("PATH")}
+	if d := os.Getenv("GODEBUG"); d != "" {
+		h.env = append(h.env, "GODEBUG="+d) // e.g. gctrace=1 (printed only when the run fails)
+	}
 	return h
 }
 
@@ -134,6 +137,9 @@ func runAidex(tb testing.TB, bin string, h *home, srv *modelServer, args ...stri
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall = time.Since(start)
+	if path := os.Getenv("AIDEX_BENCH_OUT"); path != "" {
+		appendFile(path, append([]byte(fmt.Sprintf("== aidex %v\n", args)), out...)) // for GODEBUG=gctrace=1
+	}
 	if err != nil {
 		tb.Fatalf("aidex %v: %v\n%s", args, err, out)
 	}
@@ -145,6 +151,17 @@ func runAidex(tb testing.TB, bin string, h *home, srv *modelServer, args ...stri
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return first, wall, float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
+}
+
+// appendFile adds data to the file at path (created when missing);
+// failures are ignored: the file is a debugging aid.
+func appendFile(path string, data []byte) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.Write(data)
+	_ = f.Close()
 }
 
 func median(d []float64) float64 {
@@ -203,13 +220,15 @@ func BenchmarkRSS500Turns(b *testing.B) {
 		srv.reset(turns)
 		_, w, r := runAidex(b, bin, h, srv, "--max-turns", fmt.Sprint(turns+1), "-p", "read the files one by one")
 		long, wall = append(long, r), append(wall, w.Seconds())
+		srv.mu.Lock()
+		if srv.n != turns+1 {
+			b.Fatalf("the long run made %d model requests, want %d", srv.n, turns+1)
+		}
+		srv.mu.Unlock()
 		srv.reset(0)
 		_, _, r = runAidex(b, bin, h, srv, "-p", "hi")
 		hello = append(hello, r)
 	}
-	srv.mu.Lock()
-	b.Logf("last run: %d model requests", srv.n)
-	srv.mu.Unlock()
 	b.ReportMetric(median(long), "turns500-MiB")
 	b.ReportMetric(median(hello), "hello-MiB")
 	b.ReportMetric(median(wall), "turns500-s")
