@@ -1,6 +1,7 @@
 package longsession
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,9 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -130,27 +131,62 @@ func aidexBinary(tb testing.TB) string {
 }
 
 // runAidex runs bin in h's workspace and returns the time from the start
-// to the first model request, the wall time and the peak RSS in MiB.
+// to the first model request, the wall time and aidex's own peak RSS in
+// MiB: its VmHWM, polled every 10 ms until it exits (the rusage of a
+// child also counts its own children, the git of a checkpoint).
 func runAidex(tb testing.TB, bin string, h *home, srv *modelServer, args ...string) (first, wall time.Duration, rssMiB float64) {
 	cmd := exec.CommandContext(context.Background(), bin, append([]string{"-w", h.ws}, args...)...)
 	cmd.Env, cmd.Dir = h.env, h.ws
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("aidex %v: %v", args, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var hwm float64
+	var err error
+	for polling := true; polling; {
+		if kb := vmHWM(cmd.Process.Pid); kb > 0 {
+			hwm = float64(kb) / 1024
+		}
+		select {
+		case err = <-done:
+			polling = false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 	wall = time.Since(start)
 	if path := os.Getenv("AIDEX_BENCH_OUT"); path != "" {
-		appendFile(path, append([]byte(fmt.Sprintf("== aidex %v\n", args)), out...)) // for GODEBUG=gctrace=1
+		appendFile(path, append([]byte(fmt.Sprintf("== aidex %v\n", args)), out.Bytes()...)) // for GODEBUG=gctrace=1
 	}
 	if err != nil {
-		tb.Fatalf("aidex %v: %v\n%s", args, err, out)
+		tb.Fatalf("aidex %v: %v\n%s", args, err, out.String())
 	}
 	select {
 	case at := <-srv.arrived:
 		first = at.Sub(start)
 	default:
-		tb.Fatalf("aidex %v sent no model request:\n%s", args, out)
+		tb.Fatalf("aidex %v sent no model request:\n%s", args, out.String())
 	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return first, wall, float64(ru.Maxrss) / 1024 // Maxrss is in KiB on Linux
+	return first, wall, hwm
+}
+
+// vmHWM returns the peak resident set size of process pid in KiB (its
+// VmHWM in /proc), 0 when unknown.
+func vmHWM(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return kb
+		}
+	}
+	return 0
 }
 
 // appendFile adds data to the file at path (created when missing);
@@ -173,8 +209,7 @@ func median(d []float64) float64 {
 // BenchmarkResume measures `aidex -c -p hi` resuming a session of 2,000
 // messages (1,000 tool results of 4 KiB) to its first model request, beside
 // `aidex -p hi` in a new session of an empty workspace, alternating the
-// two. Metrics: first-request milliseconds (resume and new) and the
-// resume's peak RSS.
+// two. Metrics: first-request milliseconds and peak RSS (resume and new).
 func BenchmarkResume(b *testing.B) {
 	bin := aidexBinary(b)
 	srv := newModelServer(b, 0)
@@ -188,18 +223,19 @@ func BenchmarkResume(b *testing.B) {
 		b.Fatal(err)
 	}
 	_ = store.Close()
-	var resumed, started, rss []float64
+	var resumed, started, rss, rssNew []float64
 	for b.Loop() {
 		srv.reset(0)
 		f, _, r := runAidex(b, bin, long, srv, "-c", "-p", "hi")
 		resumed, rss = append(resumed, float64(f.Microseconds())/1000), append(rss, r)
 		srv.reset(0)
-		f, _, _ = runAidex(b, bin, fresh, srv, "-p", "hi")
-		started = append(started, float64(f.Microseconds())/1000)
+		f, _, r = runAidex(b, bin, fresh, srv, "-p", "hi")
+		started, rssNew = append(started, float64(f.Microseconds())/1000), append(rssNew, r)
 	}
 	b.ReportMetric(median(resumed), "resume-ms")
 	b.ReportMetric(median(started), "new-ms")
 	b.ReportMetric(median(rss), "resume-MiB")
+	b.ReportMetric(median(rssNew), "new-MiB")
 }
 
 // BenchmarkRSS500Turns measures the peak RSS of one `aidex -p` run of
