@@ -32,34 +32,7 @@ Write only the summary.`
 // configured share of the context window.
 func (r *run) needsCompaction() bool {
 	w := r.cfg.Model.ContextWindow
-	return w > 0 && float64(estimateTokens(r.cfg.System, r.s.Messages)) > r.cfg.CompactAt*float64(w)
-}
-
-// estimateTokens approximates a prompt's size: 4 bytes a token.
-func estimateTokens(system string, msgs []llm.Message) int {
-	n := len(system)
-	for _, m := range msgs {
-		for _, p := range m.Parts {
-			n += len(p.Text) + len(p.Data)/3
-			if p.ToolCall != nil {
-				n += len(p.ToolCall.Name) + len(p.ToolCall.Arguments)
-			}
-			if p.ToolResult != nil {
-				n += len(p.ToolResult.Content)
-			}
-		}
-	}
-	return n / 4
-}
-
-// requestTokens approximates the size of a whole request in tokens: the
-// prompt ([estimateTokens]) and the tool definitions.
-func requestTokens(req *llm.Request) int {
-	n := estimateTokens(req.System, req.Messages)
-	for _, t := range req.Tools {
-		n += (len(t.Name) + len(t.Description) + len(t.Parameters)) / 4
-	}
-	return n
+	return w > 0 && float64(r.s.promptTokens(r.cfg.System)) > r.cfg.CompactAt*float64(w)
 }
 
 // Compact summarises the older exchanges of s now (the `compact` command),

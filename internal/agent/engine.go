@@ -51,8 +51,16 @@ type Session struct {
 	Usage     llm.Usage
 	CostUSD   float64
 	Todos     []Todo
+	// StoredAt is the store's update time of the session when it was
+	// loaded or created (zero: not from a store); front ends compare it
+	// with the store's to tell whether another process continued the
+	// session since.
+	StoredAt time.Time
 	// lastInput is the prompt size of the last request, in tokens.
 	lastInput int
+	// sized caches the size of the messages already counted, so that the
+	// per-turn estimates cost the new messages only.
+	sized historySize
 }
 
 // Config is the engine's fixed setup for a run.
@@ -235,7 +243,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
 	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
-		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: requestTokens(req)}})
+		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req)}})
 	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}

@@ -52,8 +52,9 @@ type Session struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run.
 	lastAnswer string
-	// seen is the store's updated_at of the session after this live
-	// session's last run (zero: reload before the next run).
+	// seen is the store's updated_at of the session as this live session
+	// holds it: when it was loaded (agent.Session.StoredAt), then after
+	// each run (zero: reload before the next run).
 	seen time.Time
 }
 
@@ -62,7 +63,7 @@ type Session struct {
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
-	ls := &Session{svc: s, opts: o, sess: sess}
+	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt}
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
@@ -83,19 +84,22 @@ func (ls *Session) engine(ctx context.Context) (*agent.Engine, error) {
 		ls.mu.Unlock()
 		return eng, nil
 	}
-	sess := ls.sess
+	sess, seen := ls.sess, ls.seen
 	ls.mu.Unlock()
 	eng, closeEng, err := rt.Engine(ctx, ls.engineOptions(sess.ID))
 	if err != nil {
 		return nil, err
 	}
-	if err := ls.svc.store.SetModel(ctx, sess.ID, rt.Provider.Name, rt.Model); err != nil {
+	// Recording the model updates the session: the copy held stays
+	// current (no reload before the next run) only if it was so before.
+	seen, err = ls.svc.store.SetModelSince(ctx, sess.ID, rt.Provider.Name, rt.Model, seen)
+	if err != nil {
 		closeEng()
 		return nil, fmt.Errorf("record the session's model: %w", err)
 	}
 	ls.mu.Lock()
 	old := ls.closeEng
-	ls.eng, ls.closeEng, ls.rt, ls.gen = eng, closeEng, rt, gen
+	ls.eng, ls.closeEng, ls.rt, ls.gen, ls.seen = eng, closeEng, rt, gen, seen
 	ls.mu.Unlock()
 	if old != nil {
 		old()
@@ -222,7 +226,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.mu.Lock()
 	old := ls.closeEng
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
-	ls.pending, ls.lastAnswer, ls.seen = nil, "", time.Time{}
+	ls.pending, ls.lastAnswer, ls.seen = nil, "", sess.StoredAt
 	ls.mu.Unlock()
 	if old != nil {
 		old()

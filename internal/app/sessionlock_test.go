@@ -155,3 +155,63 @@ func TestRalphEngineHoldsSessionLock(t *testing.T) {
 	require.NoError(t, err)
 	unlock()
 }
+
+// A session resumed with -c is not loaded a second time by its first run
+// (a long session's resume paid for decoding it twice): the run continues
+// the copy Pick loaded, as nothing changed the session since. The proof:
+// an edit to the copy in memory (not a thing aidex does) reaches the model.
+func TestResumedSessionFirstRunKeepsTheLoadedCopy(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "A1"}, llmtest.Turn{Text: "B1"})
+	env, ws := sessionEnv(t, script)
+	ctx := context.Background()
+	svcA := startService(t, script, env, ws)
+	sess, err := svcA.Pick(ctx, "", false)
+	require.NoError(t, err)
+	a, err := svcA.Session(ctx, sess, SessionOptions{})
+	require.NoError(t, err)
+	_, err = a.Run(ctx, prompt("first from A"), func(agent.Event) {})
+	require.NoError(t, err)
+	a.Close()
+
+	svcB := startService(t, script, env, ws) // aidex -c
+	sessB, err := svcB.Pick(ctx, "", true)
+	require.NoError(t, err)
+	b, err := svcB.Session(ctx, sessB, SessionOptions{})
+	require.NoError(t, err)
+	defer b.Close()
+	sessB.Messages[0].Parts[0].Text = "copy held in memory"
+	_, err = b.Run(ctx, prompt("from B"), func(agent.Event) {})
+	require.NoError(t, err)
+	require.Contains(t, string(script.Requests()[1]), "copy held in memory", "the first run reloaded the session Pick had loaded")
+}
+
+// A session resumed with -c and changed by another aidex before its first
+// run is reloaded by that run: the model gets the other's exchange.
+func TestResumedSessionChangedBeforeFirstRunIsReloaded(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "A1"}, llmtest.Turn{Text: "A2"}, llmtest.Turn{Text: "B1"})
+	env, ws := sessionEnv(t, script)
+	ctx := context.Background()
+	svcA := startService(t, script, env, ws)
+	sess, err := svcA.Pick(ctx, "", false)
+	require.NoError(t, err)
+	a, err := svcA.Session(ctx, sess, SessionOptions{})
+	require.NoError(t, err)
+	defer a.Close()
+	_, err = a.Run(ctx, prompt("first from A"), func(agent.Event) {})
+	require.NoError(t, err)
+
+	svcB := startService(t, script, env, ws) // aidex -c, left at its prompt
+	sessB, err := svcB.Pick(ctx, "", true)
+	require.NoError(t, err)
+	b, err := svcB.Session(ctx, sessB, SessionOptions{})
+	require.NoError(t, err)
+	defer b.Close()
+	_, err = a.Run(ctx, prompt("second from A"), func(agent.Event) {})
+	require.NoError(t, err)
+	_, err = b.Run(ctx, prompt("from B"), func(agent.Event) {})
+	require.NoError(t, err)
+	last := string(script.Requests()[2])
+	require.True(t, strings.Contains(last, "second from A") && strings.Index(last, "from B") > strings.Index(last, "second from A"),
+		"B's first request lacks A's later exchange:\n%s", last)
+	require.Len(t, b.Info().Messages, 6)
+}

@@ -65,7 +65,7 @@ func (s *Store) Create(ctx context.Context, workspace, provider, model string) (
 	if err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
-	return &agent.Session{ID: id, Workspace: ws}, nil
+	return &agent.Session{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
 }
 
 func cleanWorkspace(workspace string) (string, error) {
@@ -98,11 +98,12 @@ func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
 func loadSession(ctx context.Context, q querier, id string) (*agent.Session, error) {
 	sess := &agent.Session{ID: id}
 	var todos string
+	var updated int64
 	u := &sess.Usage
 	err := q.QueryRowContext(ctx, `SELECT workspace, input_tokens, output_tokens, cache_read_tokens,
-		cache_write_tokens, reasoning_tokens, cost_usd, todos FROM sessions WHERE id = ?`, id).
+		cache_write_tokens, reasoning_tokens, cost_usd, todos, updated_at FROM sessions WHERE id = ?`, id).
 		Scan(&sess.Workspace, &u.InputTokens, &u.OutputTokens, &u.CacheReadTokens,
-			&u.CacheWriteTokens, &u.ReasoningTokens, &sess.CostUSD, &todos)
+			&u.CacheWriteTokens, &u.ReasoningTokens, &sess.CostUSD, &todos, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(id)
 	}
@@ -116,9 +117,13 @@ func loadSession(ctx context.Context, q querier, id string) (*agent.Session, err
 	if err != nil {
 		return nil, err
 	}
+	if len(msgs) > 0 {
+		sess.Messages = make([]llm.Message, 0, len(msgs))
+	}
 	for _, m := range msgs {
 		sess.Messages = append(sess.Messages, m.Message)
 	}
+	sess.StoredAt = time.Unix(0, updated)
 	return sess, nil
 }
 
@@ -128,42 +133,6 @@ type storedMessage struct {
 	llm.Message
 	Usage     *llm.Usage
 	CreatedAt time.Time
-}
-
-func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, error) {
-	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at FROM messages
-		WHERE session_id = ? ORDER BY seq`, id)
-	if err != nil {
-		return nil, fmt.Errorf("load messages of %s: %w", id, err)
-	}
-	defer rows.Close()
-	var out []storedMessage
-	for rows.Next() {
-		var (
-			m     storedMessage
-			parts string
-			usage sql.NullString
-			at    int64
-		)
-		if err := rows.Scan(&m.Seq, &m.Role, &parts, &usage, &at); err != nil {
-			return nil, fmt.Errorf("load messages of %s: %w", id, err)
-		}
-		if err := json.Unmarshal([]byte(parts), &m.Parts); err != nil {
-			return nil, fmt.Errorf("load message %d of %s: stored parts are corrupt: %w", m.Seq, id, err)
-		}
-		if usage.Valid {
-			m.Usage = new(llm.Usage)
-			if err := json.Unmarshal([]byte(usage.String), m.Usage); err != nil {
-				return nil, fmt.Errorf("load message %d of %s: stored usage is corrupt: %w", m.Seq, id, err)
-			}
-		}
-		m.CreatedAt = time.Unix(0, at)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load messages of %s: %w", id, err)
-	}
-	return out, nil
 }
 
 // Info returns the summary of session id (a full id or a unique prefix, as
@@ -290,11 +259,40 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 // SetModel records that session id (a full id) now talks to model of
 // provider. The error wraps [ErrNotFound] for an unknown id.
 func (s *Store) SetModel(ctx context.Context, id, provider, model string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	_, err := s.SetModelSince(ctx, id, provider, model, time.Time{})
+	return err
+}
+
+// SetModelSince is [Store.SetModel] for a front end that holds the
+// session as the store had it at since (its update time, see
+// agent.Session.StoredAt): in the same transaction it reports the
+// session's new update time when the session was still at since, so the
+// holder's copy stays current without a reload; the zero time when
+// another process changed the session since (or since is zero). Errors
+// wrap [ErrNotFound] for an unknown session id.
+func (s *Store) SetModelSince(ctx context.Context, id, provider, model string, since time.Time) (time.Time, error) {
+	var current time.Time
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var was int64
+		err := tx.QueryRowContext(ctx, `SELECT updated_at FROM sessions WHERE id = ?`, id).Scan(&was)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("set model of session %s: %w", id, err)
+		}
+		now := s.now().UnixNano()
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET provider = ?, model = ?, updated_at = ? WHERE id = ?`,
-			provider, model, s.now().UnixNano(), id)
-		return checkUpdated(res, err, id, "set model")
+			provider, model, now, id)
+		if err := checkUpdated(res, err, id, "set model"); err != nil {
+			return err
+		}
+		if !since.IsZero() && was == since.UnixNano() {
+			current = time.Unix(0, now)
+		}
+		return nil
 	})
+	return current, err
 }
 
 // checkUpdated turns the result of an UPDATE of one session into an error:
