@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -204,5 +205,17 @@ func TestWebCommandBadPort(t *testing.T) {
 	cmd.SetErr(io.Discard)
 	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "--port") {
 		t.Errorf("--port 70000: %v", err)
+	}
+}
+
+// aidex web raises the collector's target unless the user chose one.
+func TestTuneGC(t *testing.T) {
+	prev, changed := tuneGC(func(string) string { return "" })
+	defer debug.SetGCPercent(prev)
+	if !changed || debug.SetGCPercent(prev) != web.GCPercent {
+		t.Fatalf("GOGC unset: changed=%v, want the collector at %d", changed, web.GCPercent)
+	}
+	if _, changed := tuneGC(func(k string) string { return map[string]string{"GOGC": "50"}[k] }); changed {
+		t.Error("GOGC set by the user: tuneGC must leave it")
 	}
 }

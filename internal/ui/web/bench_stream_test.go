@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -59,6 +60,7 @@ var stampRE = regexp.MustCompile(`#(\d+)#`)
 // growth while they stream (KiB, sampled at the middle).
 func BenchmarkServer50ChatStreams(b *testing.B) {
 	const n = 50
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent)) // as `aidex web` runs
 	var lat, steady []time.Duration
 	var heap float64
 	for range b.N {
