@@ -38,6 +38,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zelvior/aidex/internal/filelock"
@@ -315,6 +316,11 @@ func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
 	argv = append(argv, "-c", "core.excludesFile="+r.userIgnor, "--no-pager")
 	argv = append(argv, args...)
 	cmd := exec.CommandContext(ctx, r.git, argv...)
+	// On cancellation git gets SIGTERM, on which it removes its lock files
+	// (index.lock); SIGKILL, the default, left a stale index.lock that
+	// failed every later snapshot of the workspace.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Dir = r.workTree
 	cmd.Env = r.env()
 	if args[0] == "init" {
@@ -342,6 +348,7 @@ func (r *Repo) locked(ctx context.Context, fn func() error) error {
 		unlock, err := filelock.TryLock(path, 0o600)
 		if err == nil {
 			defer unlock()
+			r.removeStaleIndexLock()
 			return fn()
 		}
 		if !errors.Is(err, filelock.ErrLocked) {
@@ -356,6 +363,14 @@ func (r *Repo) locked(ctx context.Context, fn func() error) error {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// removeStaleIndexLock removes the shadow index's index.lock left by a git
+// that was killed (a crash, SIGKILL): every git that writes the index runs
+// under the repository's lock, which the caller holds, so a lock file now
+// is stale, and git would refuse every later write.
+func (r *Repo) removeStaleIndexLock() {
+	_ = os.Remove(filepath.Join(r.gitDir, "index.lock"))
 }
 
 // overCap reports whether the workspace file rel (slash-separated) is a

@@ -312,3 +312,26 @@ func TestRestoreNewIgnoreFileRulesNotApplied(t *testing.T) {
 	require.Equal(t, []string{"logs/new.log", "logs/old.log"}, res.Kept)
 	require.FileExists(t, filepath.Join(ws, "logs/old.log"))
 }
+
+// A git killed while it held the shadow index's lock (a crash, SIGKILL)
+// leaves index.lock behind; the next snapshot, which holds the
+// repository's own lock, removes it instead of failing for good.
+func TestSnapshotAfterStaleIndexLock(t *testing.T) {
+	r, ws := open(t, 1<<20)
+	ctx := context.Background()
+	write(t, ws, "a.txt", "one", 0o644)
+	if _, err := r.Snapshot(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.GitDir(), "index.lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "a.txt", "two", 0o644)
+	second, err := r.Snapshot(ctx, "second")
+	if err != nil {
+		t.Fatalf("snapshot after a stale index.lock: %v", err)
+	}
+	if files, err := r.Changed(ctx, second, ""); err != nil || len(files) != 0 {
+		t.Errorf("the second snapshot does not hold the change: %v %v", files, err)
+	}
+}
