@@ -18,21 +18,8 @@ import (
 // first-request-ms is the median time from the start to the model request.
 func BenchmarkResumeInProcess(b *testing.B) {
 	srv := newModelServer(b, 0)
-	h := newHome(b, srv.URL)
+	h, env := seededHome(b, srv.URL, 2000)
 	ctx := context.Background()
-	store, err := session.Open(ctx, h.data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := Write(ctx, store, h.ws, 2000); err != nil {
-		b.Fatal(err)
-	}
-	_ = store.Close()
-	env := map[string]string{}
-	for _, kv := range h.env {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
 	b.ReportAllocs()
 	var first []float64
 	for b.Loop() {
@@ -55,21 +42,8 @@ func BenchmarkResumeInProcess(b *testing.B) {
 // closing it; what every front end does before its first prompt.
 func BenchmarkPickSession(b *testing.B) {
 	srv := newModelServer(b, 0)
-	h := newHome(b, srv.URL)
+	h, env := seededHome(b, srv.URL, 2000)
 	ctx := context.Background()
-	store, err := session.Open(ctx, h.data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := Write(ctx, store, h.ws, 2000); err != nil {
-		b.Fatal(err)
-	}
-	_ = store.Close()
-	env := map[string]string{}
-	for _, kv := range h.env {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
 	b.ReportAllocs()
 	for b.Loop() {
 		svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: h.ws, Getenv: func(k string) string { return env[k] }}})
@@ -87,4 +61,26 @@ func BenchmarkPickSession(b *testing.B) {
 		live.Close()
 		svc.Close()
 	}
+}
+
+// seededHome is a home (newHome) whose workspace holds a session of n
+// messages, and its environment as a map for Getenv.
+func seededHome(b *testing.B, url string, n int) (*home, map[string]string) {
+	b.Helper()
+	h := newHome(b, url)
+	ctx := context.Background()
+	store, err := session.Open(ctx, h.data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Write(ctx, store, h.ws, n); err != nil {
+		b.Fatal(err)
+	}
+	_ = store.Close()
+	env := map[string]string{}
+	for _, kv := range h.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	return h, env
 }
