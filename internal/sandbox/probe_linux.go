@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
 	"github.com/zelvior/aidex/internal/sandbox/helper"
@@ -21,9 +20,7 @@ const helperName = "aidex-sandbox"
 
 func probe() Caps {
 	var c Caps
-	if abi, err := ll.LandlockGetABIVersion(); err == nil {
-		c.LandlockABI = abi
-	}
+	c.LandlockABI = helper.ABIVersion()
 	c.Namespaces = namespacesWork(readSysctl)
 	c.Helper, c.HelperArg = findHelper(os.Executable, exec.LookPath)
 	describe(&c)

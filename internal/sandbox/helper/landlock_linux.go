@@ -69,8 +69,9 @@ type pathBeneathAttr struct {
 	parentFd      int32
 }
 
-// abiVersion returns the kernel's Landlock ABI version (0: none).
-func abiVersion() int {
+// ABIVersion returns the kernel's Landlock ABI version (0: none), asked
+// with the raw system call.
+func ABIVersion() int {
 	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, createRulesetVersion)
 	if errno != 0 {
 		return 0
@@ -178,7 +179,7 @@ func readRules(masks []string, access uint64) []pathRule {
 // UDP (ABI 10) either. Best effort: each ABI restricts what it knows;
 // without namespaces Landlock is required.
 func restrictLandlock(s Spec) error {
-	abi := abiVersion()
+	abi := ABIVersion()
 	if abi < 1 {
 		if !s.Namespaces {
 			return errors.New("Landlock is unavailable and so are namespaces: nothing can confine the command")

@@ -2,7 +2,7 @@
 // starts in new namespaces (the aidex-sandbox binary, or aidex itself with
 // the hidden first argument Arg) to set up the mounts, Landlock and the
 // loopback, drop its capabilities and exec the command. It imports only
-// the standard library, golang.org/x/sys and go-landlock so that it starts
+// the standard library and golang.org/x/sys so that it starts
 // in about a millisecond.
 package helper
 
