@@ -352,7 +352,7 @@ func (m *model) showResumed() {
 		return
 	}
 	for _, h := range m.stream.history(msgs) {
-		m.commit(h)
+		m.stream.commitLaidOut(h) // rendered markdown and tool lines
 	}
 	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, len(msgs))))
 }

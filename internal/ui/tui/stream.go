@@ -41,12 +41,12 @@ type streamModel struct {
 	verbose       bool // full tool output and reasoning (/verbose)
 	expandRsn     bool // reasoning expanded (Ctrl+O)
 
-	printQ     []string // committed output not printed yet (inline)
-	printing   bool     // a print is on its way (printedMsg ends it)
-	prints     int      // the prints done (printedMsg)
-	holdPrints bool     // prints wait for resumePrintsMsg
-	transcript []string // committed output, one line each (fullscreen)
-	scroll     int      // lines the transcript is scrolled back
+	printQ     []printItem // committed output not printed yet (inline)
+	printing   bool        // a print is on its way (printedMsg ends it)
+	prints     int         // the prints done (printedMsg)
+	holdPrints bool        // prints wait for resumePrintsMsg
+	transcript []string    // committed output, one line each (fullscreen)
+	scroll     int         // lines the transcript is scrolled back
 }
 
 // newStream returns an empty stream width cells wide.
@@ -112,7 +112,7 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		s.toolResult(e.ToolResult)
 	case agent.EventTodos:
 		s.flushText()
-		s.commit(renderTodos(s.st, e.Todos))
+		s.commitLaidOut(renderTodos(s.st, e.Todos))
 	case agent.EventError:
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()
@@ -142,7 +142,7 @@ func (s *streamModel) toolResult(r *agent.ToolResultInfo) {
 		c = &card{ID: r.ID, Name: r.Name}
 	}
 	c.Done, c.Result, c.Decision = true, r, s.decisions[r.ID]
-	s.commit(renderCard(s.st, c, "", s.width, s.verbose))
+	s.commitLaidOut(renderCard(s.st, c, "", s.width, s.verbose))
 }
 
 // endRun commits what the run left: its reasoning, the rest of the
@@ -153,7 +153,7 @@ func (s *streamModel) endRun() {
 	for _, c := range s.cards {
 		c.Done = true
 		c.Result = &agent.ToolResultInfo{ID: c.ID, Name: c.Name, Error: "not finished", Category: "cancelled"}
-		s.commit(renderCard(s.st, c, "", s.width, s.verbose))
+		s.commitLaidOut(renderCard(s.st, c, "", s.width, s.verbose))
 	}
 	s.cards = nil
 }
@@ -167,7 +167,7 @@ func (s *streamModel) renderText(final bool) {
 	}
 	if cut > 0 {
 		if out := s.md.render(s.text[:cut], s.width, s.mdStyle); out != "" {
-			s.commit(out)
+			s.commitLaidOut(out)
 		}
 		s.text = s.text[cut:]
 	}
@@ -191,32 +191,60 @@ func (s *streamModel) flushReasoning() {
 	text := s.reasoning
 	s.reasoning = ""
 	if s.verbose || s.expandRsn {
-		s.commit(renderReasoning(s.st, text, true, s.width, 0))
+		s.commitLaidOut(renderReasoning(s.st, text, true, s.width, 0))
 		return
 	}
 	s.commit(s.st.paint(s.st.faint, fmt.Sprintf("✻ thought for %s (%d words)", formatDuration(time.Since(s.reasonStart)), len(strings.Fields(text)))))
 }
 
-// commit queues finished output for the scrollback (inline) or the
-// transcript (fullscreen).
-func (s *streamModel) commit(text string) {
+// printItem is one committed output: laidOut text (rendered markdown, tool
+// cards, diffs) is printed as it is; the rest (help, notices, command
+// output) is wrapped at the terminal's width when printed.
+type printItem struct {
+	text    string
+	laidOut bool
+}
+
+// commit queues finished plain output (help, notices, command output) for
+// the scrollback (inline) or the transcript (fullscreen), to be wrapped at
+// the terminal's width.
+func (s *streamModel) commit(text string) { s.queue(printItem{text: text}) }
+
+// commitLaidOut queues output already laid out for the width (rendered
+// markdown, tool cards): wrapping it again would re-flow code and drop
+// its indentation.
+func (s *streamModel) commitLaidOut(text string) { s.queue(printItem{text: text, laidOut: true}) }
+
+func (s *streamModel) queue(it printItem) {
 	if s.fullscreen {
-		s.transcript = append(s.transcript, strings.Split(format.Wrap(text, s.width), "\n")...)
+		s.transcript = append(s.transcript, strings.Split(it.wrapped(s.width), "\n")...)
 		return
 	}
-	s.printQ = append(s.printQ, text)
+	s.printQ = append(s.printQ, it)
+}
+
+// wrapped is the item's text for a terminal width cells wide.
+func (it printItem) wrapped(width int) string {
+	if it.laidOut {
+		return it.text
+	}
+	return format.Wrap(it.text, width)
 }
 
 // flushPrints prints queued output above the UI, one batch at a time so
-// the order is kept, wrapped at the terminal's width (help and notices
-// are not wrapped before). While hold is true (the Ralph split view is
+// the order is kept, plain items wrapped at the terminal's width now that
+// it is known. While hold is true (the Ralph split view is
 // open, on the alternate screen; the terminal's size is not known yet) or
 // after hold() until resumePrintsMsg, the output waits.
 func (s *streamModel) flushPrints(hold bool) tea.Cmd {
 	if s.printing || len(s.printQ) == 0 || hold || s.holdPrints {
 		return nil
 	}
-	text := format.Wrap(strings.Join(s.printQ, "\n"), s.width)
+	texts := make([]string, len(s.printQ))
+	for i, it := range s.printQ {
+		texts[i] = it.wrapped(s.width)
+	}
+	text := strings.Join(texts, "\n")
 	s.printQ = nil
 	s.printing = true
 	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
