@@ -200,12 +200,16 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	}
 	defer live.Close()
 	var denials denialLog
-	before := checkpointSet(ctx, svc.Store(), sess.ID)
+	j := jsonOutOf(r)
+	var before map[string]bool
+	if j != nil { // only the JSON result lists the run's checkpoints
+		before = checkpointSet(ctx, svc.Store(), sess.ID)
+	}
 	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, func(e agent.Event) {
 		denials.event(e)
 		r.event(e)
 	})
-	if j := jsonOutOf(r); j != nil {
+	if j != nil {
 		j.setCheckpoints(runCheckpoints(context.WithoutCancel(ctx), svc.Store(), sess.ID, before))
 	}
 	if f.raw && done != nil {
