@@ -106,8 +106,11 @@ func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Chec
 			spaces[sn.Workspace] = h
 		}
 		files, err := h.repo.Changed(ctx, sn.Commit, h.next[sn.ID])
-		if err != nil && h.lost(ctx, sn) {
-			continue // the shadow repository lost it (state folder cleared): no files to show
+		if err != nil && (errors.Is(err, checkpoint.ErrTooLarge) || h.lost(ctx, sn)) {
+			// The workspace grew past what a snapshot takes (the files since
+			// the latest checkpoint are not indexed), or the shadow repository
+			// lost it (state folder cleared): no files to show.
+			continue
 		}
 		if err != nil {
 			return nil, err
