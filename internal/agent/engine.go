@@ -56,8 +56,6 @@ type Session struct {
 	// with the store's to tell whether another process continued the
 	// session since.
 	StoredAt time.Time
-	// lastInput is the prompt size of the last request, in tokens.
-	lastInput int
 	// sized caches the size of the messages already counted, so that the
 	// per-turn estimates cost the new messages only.
 	sized historySize
@@ -297,7 +295,6 @@ func (r *run) account(u llm.Usage) {
 	r.usage = r.usage.Add(u)
 	r.s.Usage = r.s.Usage.Add(u)
 	r.s.CostUSD += r.cfg.Model.Cost(u)
-	r.s.lastInput = u.InputTokens + u.OutputTokens
 	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, ContextTokens: u.InputTokens, ContextWindow: r.cfg.Model.ContextWindow}
 	if w := r.cfg.Model.ContextWindow; w > 0 {
 		info.ContextPercent = 100 * float64(u.InputTokens) / float64(w)

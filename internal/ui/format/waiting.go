@@ -52,12 +52,10 @@ func Thousands(n int) string {
 	return s
 }
 
-// spinner is the braille spinner's frames, in order.
-const spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-
 // Spinner returns frame i of the spinner every front end shows while
 // something works (i counts ticks; any value, it wraps).
 func Spinner(i int) string {
-	frames := []rune(spinner)
-	return string(frames[(i%len(frames)+len(frames))%len(frames)])
+	frames := [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	n := len(frames)
+	return frames[(i%n+n)%n]
 }
