@@ -268,18 +268,28 @@ func (s *Store) SetModel(ctx context.Context, id, provider, model string) error 
 // agent.Session.StoredAt): in the same transaction it reports the
 // session's new update time when the session was still at since, so the
 // holder's copy stays current without a reload; the zero time when
-// another process changed the session since (or since is zero). Errors
+// another process changed the session since (or since is zero). When the
+// session already has this provider and model nothing is written. Errors
 // wrap [ErrNotFound] for an unknown session id.
 func (s *Store) SetModelSince(ctx context.Context, id, provider, model string, since time.Time) (time.Time, error) {
 	var current time.Time
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var was int64
-		err := tx.QueryRowContext(ctx, `SELECT updated_at FROM sessions WHERE id = ?`, id).Scan(&was)
+		var oldProvider, oldModel string
+		err := tx.QueryRowContext(ctx, `SELECT updated_at, provider, model FROM sessions WHERE id = ?`, id).Scan(&was, &oldProvider, &oldModel)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound(id)
 		}
 		if err != nil {
 			return fmt.Errorf("set model of session %s: %w", id, err)
+		}
+		if oldProvider == provider && oldModel == model {
+			// Nothing to record: no write, and the session keeps its place
+			// in the recent list (merely resuming it does not move it).
+			if !since.IsZero() && was == since.UnixNano() {
+				current = since
+			}
+			return nil
 		}
 		now := s.now().UnixNano()
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET provider = ?, model = ?, updated_at = ? WHERE id = ?`,

@@ -46,6 +46,17 @@ func TestStoredAtAndSetModelSince(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, now.IsZero(), "no time given: zero")
 
+	// The same provider and model again: nothing written, the update time
+	// (the session's place in the recent list) kept, the copy still current.
+	sum, err = s.Info(ctx, sess.ID)
+	require.NoError(t, err)
+	kept, err := s.SetModelSince(ctx, sess.ID, "openai", "gpt-5", sum.UpdatedAt)
+	require.NoError(t, err)
+	require.Equal(t, sum.UpdatedAt, kept, "an unchanged model keeps the copy current")
+	after, err := s.Info(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, sum.UpdatedAt, after.UpdatedAt, "resuming without a model change does not move the session")
+
 	_, err = s.SetModelSince(ctx, "s_missing", "openai", "gpt-5", clock)
 	require.True(t, errors.Is(err, ErrNotFound), "unknown id: %v", err)
 }
