@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -80,7 +81,8 @@ func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, err
 // owns cp) within scope, for a session no live front end holds (the
 // CLI). Errors: ErrUnknownCheckpoint (wrapped, naming the id) for an
 // unknown checkpoint; the session's lock error when another aidex runs
-// it; the store's and git's.
+// it; ErrOtherWorkspace (wrapped) for a checkpoint of another
+// workspace; the store's and git's.
 func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) (RewindResult, error) {
 	sn, err := s.snapshotOf(ctx, id, cp)
 	if err != nil {
@@ -96,6 +98,11 @@ func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) 
 
 // ErrUnknownCheckpoint is wrapped by Rewind for an id no checkpoint has.
 var ErrUnknownCheckpoint = session.ErrUnknownSnapshot
+
+// ErrOtherWorkspace is wrapped by Rewind for a checkpoint of another
+// workspace than the runtime's: a rewind changes that workspace's files,
+// so it is done from there.
+var ErrOtherWorkspace = errors.New("checkpoint of another workspace")
 
 // Checkpoints lists this live session's checkpoints, oldest first.
 func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {

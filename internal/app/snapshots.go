@@ -159,6 +159,10 @@ func (s *Service) snapshotOf(ctx context.Context, id, cp string) (session.Snapsh
 	if err != nil {
 		return session.Snapshot{}, err
 	}
+	if ws := s.Runtime().Workspace; filepath.Clean(sn.Workspace) != filepath.Clean(ws) {
+		return session.Snapshot{}, fmt.Errorf("%w: checkpoint %s is of workspace %s, not %s: run aidex -w %s rewind %s",
+			ErrOtherWorkspace, sn.ID, sn.Workspace, ws, sn.Workspace, sn.ID)
+	}
 	if id == "" {
 		return sn, nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -83,11 +82,8 @@ func newRewindCmd(a *cliApp) *cobra.Command {
 				return err
 			}
 			defer svc.Close()
-			if err := sameWorkspace(cmd.Context(), svc, args[0]); err != nil {
-				return err
-			}
 			res, err := svc.Rewind(cmd.Context(), "", args[0], scope)
-			if errors.Is(err, app.ErrUnknownCheckpoint) || errors.Is(err, session.ErrAmbiguous) {
+			if errors.Is(err, app.ErrUnknownCheckpoint) || errors.Is(err, app.ErrOtherWorkspace) || errors.Is(err, session.ErrAmbiguous) {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 			if asJSON && err == nil {
@@ -111,20 +107,6 @@ func shortPrompt(p string) string {
 		return string(r[:promptWidth-1]) + "…"
 	}
 	return string(r)
-}
-
-// sameWorkspace refuses (exit 2) a checkpoint of another workspace than
-// aidex's (-w, or the current folder): a rewind changes that workspace's
-// files, so it is done from there. An unknown id is left to Rewind.
-func sameWorkspace(ctx context.Context, svc *app.Service, id string) error {
-	sn, err := svc.Store().SnapshotByID(ctx, id)
-	if err != nil {
-		return nil
-	}
-	if ws := svc.Runtime().Workspace; filepath.Clean(sn.Workspace) != filepath.Clean(ws) {
-		return usageErr("checkpoint %s is of workspace %s, not %s: run aidex -w %s rewind %s", sn.ID, sn.Workspace, ws, sn.Workspace, sn.ID)
-	}
-	return nil
 }
 
 // rewindScope maps the flags onto a scope: at most one of them, both by
