@@ -39,18 +39,22 @@ held, 1 otherwise.`,
 				return err
 			}
 			caps := sandbox.Probe()
-			m, _ := sandbox.ParseMode(rt.Config.Sandbox.Mode)
+			m, err := sandbox.ParseMode(rt.Config.Sandbox.Mode)
+			if err != nil {
+				return usageErr("%v", err)
+			}
 			test := m
 			if test == sandbox.Off {
 				test = sandbox.WorkspaceWrite // what the machine could do
 			}
+			pol := rt.SandboxPolicy(test) // stats the toolchains on PATH: once
 			var checks []sandbox.Check
 			if caps.Available() {
-				checks = sandbox.SelfTest(cmd.Context(), rt.SandboxPolicy(test), caps)
+				checks = sandbox.SelfTest(cmd.Context(), pol, caps)
 			}
 			info := app.SandboxInfo{Mode: m, Caps: caps, Network: rt.Config.Sandbox.Network,
 				Explicit: rt.Config.Sources["sandbox.mode"] != config.SourceDefault}
-			if !writeSandboxCheck(a.proc.Stdout, info, rt.SandboxPolicy(test), checks) {
+			if !writeSandboxCheck(a.proc.Stdout, info, pol, checks) {
 				return &ExitError{Code: ExitFailure, Err: fmt.Errorf("the sandbox check failed")}
 			}
 			return nil
