@@ -55,3 +55,56 @@ func Require(t testing.TB, rel, what string) string {
 	t.Skip(msg + " (CI unset: skipping)")
 	return ""
 }
+
+// NPMDir returns the folder the npm test counterparts are installed in
+// (the MCP reference server, the Inspector CLI, the ACP SDK; see .ci/run):
+// $AIDEX_TEST_NPM, else $XDG_CACHE_HOME/aidex-ci/npm or ~/.cache/aidex-ci/npm.
+func NPMDir() string {
+	if d := os.Getenv("AIDEX_TEST_NPM"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "aidex-ci", "npm")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "aidex-ci", "npm")
+}
+
+// NPMBin returns the path of an installed npm test counterpart's
+// executable (node_modules/.bin/<name> under [NPMDir], e.g.
+// "mcp-server-everything", "mcp-inspector"). When it is missing the test
+// fails under CI (which installs it) and is skipped otherwise, with a
+// message naming the command that installs it.
+func NPMBin(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(NPMDir(), "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	msg := p + " not found: run `bash .ci/run` (or npm install the pinned package into " + NPMDir() + ")"
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: .ci/run installs it)", msg)
+	}
+	t.Skip(msg + " (CI unset: skipping)")
+	return ""
+}
+
+// NPMModule returns the folder of an installed npm package under
+// [NPMDir] (node_modules/<pkg>, e.g. "@agentclientprotocol/sdk"), failing
+// under CI and skipping otherwise when it is missing, as [NPMBin].
+func NPMModule(t testing.TB, pkg string) string {
+	t.Helper()
+	p := filepath.Join(NPMDir(), "node_modules", filepath.FromSlash(pkg))
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	msg := p + " not found: run `bash .ci/run` (or npm install the pinned package into " + NPMDir() + ")"
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: .ci/run installs it)", msg)
+	}
+	t.Skip(msg + " (CI unset: skipping)")
+	return ""
+}

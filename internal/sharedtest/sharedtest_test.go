@@ -1,6 +1,8 @@
 package sharedtest
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -49,6 +51,46 @@ func TestRequirePresent(t *testing.T) {
 		t.Skip("../shared is not beside this checkout")
 	}
 	if p, f := require("security/attacks.jsonl"); p == "" || f.failed || f.skipped {
+		t.Fatalf("present: path %q failed %v skipped %v", p, f.failed, f.skipped)
+	}
+}
+
+// npmBin runs NPMBin as require runs Require.
+func npmBin(name string) (string, *fakeT) {
+	f := &fakeT{}
+	var p string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p = NPMBin(f, name)
+	}()
+	<-done
+	return p, f
+}
+
+func TestNPMBinMissingFailsUnderCI(t *testing.T) {
+	t.Setenv("AIDEX_TEST_NPM", t.TempDir())
+	t.Setenv("CI", "true")
+	if p, f := npmBin("mcp-server-everything"); p != "" || !f.failed {
+		t.Fatalf("under CI: path %q failed %v", p, f.failed)
+	}
+	t.Setenv("CI", "")
+	if p, f := npmBin("mcp-server-everything"); p != "" || f.failed || !f.skipped {
+		t.Fatalf("without CI: path %q failed %v skipped %v", p, f.failed, f.skipped)
+	}
+}
+
+func TestNPMBinPresent(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AIDEX_TEST_NPM", dir)
+	if p, f := npmBin("tool"); p != filepath.Join(bin, "tool") || f.failed || f.skipped {
 		t.Fatalf("present: path %q failed %v skipped %v", p, f.failed, f.skipped)
 	}
 }
