@@ -115,9 +115,21 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: emit, cfg: e.Config}
+	r := &run{e: e, s: s, emit: serialized(emit), cfg: e.Config}
 	r.normalize()
 	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
+}
+
+// serialized returns emit guarded by a mutex: calls running in parallel
+// (read-only batches, task calls and their children) report events one at
+// a time.
+func serialized(emit func(Event)) func(Event) {
+	var mu sync.Mutex
+	return func(ev Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(ev)
+	}
 }
 
 func (e *Engine) acquire(id string) error {

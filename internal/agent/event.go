@@ -41,6 +41,11 @@ type Event struct {
 	Todos      []Todo          `json:"todos,omitempty"`
 	Error      *ErrorInfo      `json:"error,omitempty"`
 	Done       *DoneInfo       `json:"done,omitempty"`
+	// ParentToolCallID is set on the events of a subagent's run: the id
+	// of the parent's task call that started it. Subagent labels that run
+	// ("reviewer: check the diff": the type and the task's description).
+	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	Subagent         string `json:"subagent,omitempty"`
 }
 
 // SessionInfo describes the session a run works in.
@@ -90,6 +95,9 @@ type ApprovalInfo struct {
 	Reason    string          `json:"reason,omitempty"`
 	Suggested string          `json:"suggested_rule,omitempty"`
 	Answer    Answer          `json:"decision,omitempty"`
+	// Subagent labels an approval a subagent asks for (its type and
+	// task description); "" for the session's own calls.
+	Subagent string `json:"subagent,omitempty"`
 }
 
 // ToolResultInfo is a tool's result as front ends show it. Category is one

@@ -16,9 +16,39 @@ import (
 // EngineTool is a tool the engine itself answers (todo_write, Ralph's
 // complete_task): it changes the session or the run, not the workspace, so
 // the permission policy is not asked.
+//
+// Run answers a call; Call, when set, is used instead and also gets the
+// call's id and the run's event stream (the task tool reports its child's
+// events through it). Concurrent tools (task) run in parallel with the
+// other concurrent calls next to them in one response, as read-only calls
+// do; the tool itself bounds how many run at once.
 type EngineTool struct {
-	Spec llm.Tool
-	Run  func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo
+	Spec       llm.Tool
+	Run        func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo
+	Call       func(ctx context.Context, c EngineCall, args json.RawMessage) ToolResultInfo
+	Concurrent bool
+}
+
+// EngineCall is what an EngineTool's Call gets besides the arguments: the
+// session, the id of the model's tool call, and Emit, which reports an
+// event in the run's stream (safe to call from several goroutines; the
+// engine serialises the stream).
+type EngineCall struct {
+	Session *Session
+	ID      string
+	Emit    func(Event)
+}
+
+// answer runs an engine tool for slot sl.
+func (x *EngineTool) answer(ctx context.Context, r *run, tc llm.ToolCall) ToolResultInfo {
+	var res ToolResultInfo
+	if x.Call != nil {
+		res = x.Call(ctx, EngineCall{Session: r.s, ID: tc.ID, Emit: r.emit}, tc.Arguments)
+	} else {
+		res = x.Run(ctx, r.s, tc.Arguments)
+	}
+	res.ID, res.Name = tc.ID, tc.Name
+	return res
 }
 
 func (r *run) specs() []llm.Tool {
@@ -54,6 +84,21 @@ type slot struct {
 	done      bool
 	err       error
 	readsOnly bool // the policy found the call only reads (Verdict.ReadsOnly)
+	// engine is the concurrent engine tool answering the call (nil: a
+	// registry tool, in call).
+	engine *EngineTool
+}
+
+// batchClass says which calls may share a parallel batch: read-only
+// registry calls (1), concurrent engine tools (2); 0 runs alone.
+func (sl *slot) batchClass() int {
+	switch {
+	case sl.engine != nil:
+		return 2
+	case sl.call != nil && sl.call.ReadOnly:
+		return 1
+	}
+	return 0
 }
 
 // errInfrastructure marks the error a run aborts with when a tool could
@@ -61,7 +106,8 @@ type slot struct {
 var errInfrastructure = errors.New("aidex could not run a tool")
 
 // runCalls decides and runs the calls of one model response, in order,
-// running consecutive read-only calls in parallel, and appends the tool
+// running consecutive read-only calls in parallel (and consecutive
+// concurrent engine tools: task), and appends the tool
 // message with every call's result (cancelled calls included, so the next
 // request stays valid).
 func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool) error {
@@ -81,17 +127,22 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool)
 			continue
 		case !r.decide(ctx, sl):
 			continue
-		case sl.call.ReadOnly:
+		}
+		cls := sl.batchClass()
+		if cls != 0 && (len(batch) == 0 || batch[0].batchClass() == cls) {
 			batch = append(batch, sl)
 			continue
 		}
 		failed = r.execute(ctx, batch)
 		batch = nil
-		if failed != nil {
+		switch {
+		case failed != nil:
 			r.finish(sl, notRun(tc))
-			continue
+		case cls != 0:
+			batch = []*slot{sl}
+		default:
+			failed = r.execute(ctx, []*slot{sl})
 		}
-		failed = r.execute(ctx, []*slot{sl})
 	}
 	if err := r.execute(ctx, batch); failed == nil {
 		failed = err
@@ -115,9 +166,11 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 		return false
 	}
 	if x := r.extra(tc.Name); x != nil {
-		res := x.Run(ctx, r.s, tc.Arguments)
-		res.ID, res.Name = tc.ID, tc.Name
-		r.finish(sl, res)
+		if x.Concurrent {
+			sl.engine = x
+			return true
+		}
+		r.finish(sl, x.answer(ctx, r, tc))
 		return false
 	}
 	if r.e.Tools == nil {
@@ -229,6 +282,11 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 // runOne runs one approved call and times it.
 func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	start := r.e.Now()
+	if sl.engine != nil {
+		res := sl.engine.answer(ctx, r, sl.tc)
+		res.DurationMS = time.Since(start).Milliseconds()
+		return res, nil
+	}
 	res, err := r.e.Tools.Run(ctx, sl.call)
 	if err == nil && res.RetryUnconfined != "" && !sl.call.Unconfined && r.approveUnconfined(ctx, sl, res.RetryUnconfined) {
 		sl.call.Unconfined = true
