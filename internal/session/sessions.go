@@ -29,6 +29,14 @@ type Summary struct {
 	CostUSD   float64   `json:"cost_usd"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// ParentID is the session whose task call started this one (a
+	// subagent's session; "" for a top-level session), ParentToolCallID
+	// that call, Subagent the subagent's label, ToolCalls the number of
+	// tool calls the session's model made.
+	ParentID         string `json:"parent_session_id,omitempty"`
+	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	Subagent         string `json:"subagent,omitempty"`
+	ToolCalls        int    `json:"tool_calls"`
 }
 
 // ListOptions selects the sessions [Store.List] returns: those of
@@ -168,7 +176,7 @@ func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, e
 	var sess *agent.Session
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		var id string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ?
+		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ? AND parent_session_id IS NULL
 			ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &lookupError{msg: fmt.Sprintf("no session to continue in %s: start one without --continue", ws), kind: ErrNotFound}
@@ -192,13 +200,13 @@ func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 	if opt.Limit < 0 {
 		return nil, fmt.Errorf("list sessions: limit %d is negative", opt.Limit)
 	}
-	where, args := "", []any{}
+	where, args := "WHERE s.parent_session_id IS NULL", []any{}
 	if !opt.All {
 		ws, err := cleanWorkspace(opt.Workspace)
 		if err != nil {
 			return nil, fmt.Errorf("list sessions: %w (or list all workspaces)", err)
 		}
-		where, args = "WHERE s.workspace = ?", append(args, ws)
+		where, args = where+" AND s.workspace = ?", append(args, ws)
 	}
 	limit := opt.Limit
 	if limit == 0 {
@@ -211,7 +219,10 @@ func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 const summarySelect = `SELECT s.id, s.workspace, s.title, s.provider, s.model,
 	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
 	s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens,
-	s.cost_usd, s.created_at, s.updated_at FROM sessions s `
+	s.cost_usd, s.created_at, s.updated_at, COALESCE(s.parent_session_id, ''), s.parent_tool_call_id, s.subagent,
+	(SELECT COUNT(*) FROM messages m, json_each(m.parts) p WHERE m.session_id = s.id AND m.role = 'assistant'
+		AND json_extract(p.value, '$.type') = 'tool_call')
+	FROM sessions s `
 
 func querySummaries(ctx context.Context, q querier, tail string, args ...any) ([]Summary, error) {
 	rows, err := q.QueryContext(ctx, summarySelect+tail, args...)
@@ -228,7 +239,7 @@ func querySummaries(ctx context.Context, q querier, tail string, args ...any) ([
 		)
 		if err := rows.Scan(&m.ID, &m.Workspace, &m.Title, &m.Provider, &m.Model, &m.Messages,
 			&u.InputTokens, &u.OutputTokens, &u.CacheReadTokens, &u.CacheWriteTokens, &u.ReasoningTokens,
-			&m.CostUSD, &created, &updat); err != nil {
+			&m.CostUSD, &created, &updat, &m.ParentID, &m.ParentToolCallID, &m.Subagent, &m.ToolCalls); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
 		m.CreatedAt, m.UpdatedAt = time.Unix(0, created), time.Unix(0, updat)

@@ -1,0 +1,47 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm"
+)
+
+func TestChildSessionLinkedToParent(t *testing.T) {
+	s, ws := openTest(t)
+	ctx := context.Background()
+	parent, err := s.Create(ctx, ws, "p", "m")
+	require.NoError(t, err)
+	child, err := s.CreateChild(ctx, Child{ParentID: parent.ID, ToolCallID: "call_1", Label: "reviewer: check"}, ws, "p", "m")
+	require.NoError(t, err)
+	call := llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall,
+		ToolCall: &llm.ToolCall{ID: "c", Name: "read_file", Arguments: json.RawMessage(`{}`)}}}}
+	require.NoError(t, s.AppendMessage(ctx, child.ID, call, &llm.Usage{InputTokens: 7, OutputTokens: 3}))
+
+	kids, err := s.Children(ctx, parent.ID)
+	require.NoError(t, err)
+	require.Len(t, kids, 1)
+	require.Equal(t, parent.ID, kids[0].ParentID)
+	require.Equal(t, "call_1", kids[0].ParentToolCallID)
+	require.Equal(t, "reviewer: check", kids[0].Subagent)
+	require.Equal(t, 1, kids[0].ToolCalls)
+	require.Equal(t, 7, kids[0].Usage.InputTokens)
+
+	list, err := s.List(ctx, ListOptions{Workspace: ws})
+	require.NoError(t, err)
+	require.Len(t, list, 1, "subagent sessions are not listed as sessions of their own")
+	require.Equal(t, parent.ID, list[0].ID)
+	latest, err := s.Latest(ctx, ws)
+	require.NoError(t, err)
+	require.Equal(t, parent.ID, latest.ID, "--continue never picks a subagent's session")
+
+	require.NoError(t, s.Delete(ctx, parent.ID))
+	_, err = s.Load(ctx, child.ID)
+	require.ErrorIs(t, err, ErrNotFound, "deleting the parent deletes its children")
+
+	_, err = s.CreateChild(ctx, Child{ParentID: "nope"}, ws, "p", "m")
+	require.ErrorIs(t, err, ErrNotFound)
+}
