@@ -62,6 +62,7 @@ type Config struct {
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
 	Sandbox     Sandbox                   `toml:"sandbox"`
+	Subagents   Subagents                 `toml:"subagents"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// Sources maps each key ("model", "tools.profile", "providers.groq.base_url") to where its
@@ -110,6 +111,15 @@ type Sandbox struct {
 	// AutoAllow lets auto-edit mode run, unasked, the commands its mode would ask about,
 	// as long as the sandbox is on [false].
 	AutoAllow bool `toml:"auto_allow"`
+}
+
+// Subagents holds [subagents]: the limits of the task tool's subagents.
+type Subagents struct {
+	// MaxParallel is how many task calls of one response run at once [4].
+	MaxParallel int `toml:"max_parallel"`
+	// MaxRuns is how many subagents a session may start (its children and
+	// theirs together); past it the task tool returns an error [50].
+	MaxRuns int `toml:"max_runs"`
 }
 
 // ProviderConfig is one [providers.NAME] table: an override of a catalog provider or a new
@@ -163,6 +173,7 @@ func Defaults() *Config {
 		Confine:                true,
 		Tools:                  Tools{Profile: "standard"},
 		Sandbox:                Sandbox{Mode: "workspace-write"},
+		Subagents:              Subagents{MaxParallel: 4, MaxRuns: 50},
 		Providers:              map[string]ProviderConfig{},
 		Sources:                map[string]string{},
 	}

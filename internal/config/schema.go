@@ -134,7 +134,7 @@ func Keys() []string {
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents"
 	case 2:
 		return path[0] == "providers"
 	}
@@ -206,7 +206,7 @@ func enumOf(name string) []string {
 // intRange returns the inclusive lower bound of an integer key.
 func intMin(name string) int {
 	switch name {
-	case "request_timeout", "stream_idle_timeout", "max_tool_turns":
+	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs":
 		return 1
 	}
 	return 0
