@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -53,6 +54,17 @@ type EngineOptions struct {
 	Web          bool
 	ReadOnly     bool
 	Client       ClientOptions
+	// SubagentStop, when set, is told of every subagent's end (the
+	// SubagentStop hook's point): called after the child's run, before
+	// its answer goes back to the parent's model.
+	SubagentStop func(ctx context.Context, r SubagentReport)
+	// NoSubagents leaves the task tool out.
+	NoSubagents bool
+
+	// subagents is the live session's tree (the cap counts across engine
+	// rebuilds); scope is set for a subagent's own engine.
+	subagents *subagentTree
+	scope     *subagentScope
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -107,6 +119,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	}
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
+	}
+	if t := rt.taskTool(o); t != nil && !o.NoSubagents {
+		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}
 	return e, closeTools, nil
 }
@@ -273,6 +288,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 		case o.Web && !rt.Config.WebAllowShellTools && d.Shell:
 			hidden[name] = true
 		case o.ReadOnly && d.Kind != kind.Read:
+			hidden[name] = true
+		case o.scope != nil && o.scope.allow != nil && !slices.Contains(o.scope.allow, name):
 			hidden[name] = true
 		}
 	}

@@ -26,6 +26,8 @@ type SessionOptions struct {
 	DoneMarkers  []string
 	Web          bool
 	Client       ClientOptions
+	// SubagentStop is as in [EngineOptions].
+	SubagentStop func(ctx context.Context, r SubagentReport)
 }
 
 // Session is a live session: a stored conversation with the engine that
@@ -35,6 +37,10 @@ type SessionOptions struct {
 type Session struct {
 	svc  *Service
 	opts SessionOptions
+
+	// subagents counts the session's subagent runs and bounds how many
+	// run at once, across engine rebuilds (guarded by build).
+	subagents *subagentTree
 
 	// build serialises engine (re)builds; a run holds no lock but sets
 	// running, and rebuilds, Use and a second run refuse while it is set.
@@ -63,7 +69,8 @@ type Session struct {
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
-	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt}
+	sub := s.Runtime().Config.Subagents
+	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns)}
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
@@ -121,7 +128,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, MaxTurns: o.MaxTurns,
 		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
-		Web: o.Web, Client: o.Client}
+		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents}
 }
 
 // Refresh rebuilds the engine now if the service's runtime changed (a
@@ -219,6 +226,9 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.build.Lock()
 	defer ls.build.Unlock()
 	rt, gen := ls.svc.current()
+	// A new conversation starts a new count of subagent runs (the build
+	// lock guards the tree).
+	ls.subagents = newSubagentTree(rt.Config.Subagents.MaxParallel, rt.Config.Subagents.MaxRuns)
 	eng, closeEng, err := rt.Engine(ctx, ls.engineOptions(sess.ID))
 	if err != nil {
 		return err

@@ -50,6 +50,12 @@ type Script struct {
 	requests []json.RawMessage
 	// Started is signalled (non-blocking) when a Hang turn has sent its text.
 	Started chan struct{}
+	// Route, when set, answers instead of the script's turns in order: it
+	// gets each request's body and the number of requests so far
+	// (this one included), and its turn is the answer. It runs under the
+	// script's lock (it must not block; a Turn's Hold may). Set it before
+	// the first request.
+	Route func(body []byte, n int) Turn
 }
 
 // NewScript starts a scripted model server, closed when the test ends.
@@ -89,6 +95,9 @@ func (s *Script) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.next++
 	n := s.next
+	if s.Route != nil {
+		turn = s.Route(raw, n)
+	}
 	s.mu.Unlock()
 	if turn.InputTokens == 0 {
 		turn.InputTokens = 100
