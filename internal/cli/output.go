@@ -91,6 +91,9 @@ func newJSONOut(w io.Writer) *jsonOut {
 
 func (j *jsonOut) event(e agent.Event) {
 	j.denials.event(e)
+	if e.ParentToolCallID != "" {
+		return // a subagent's: its answer is the task call's result
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	switch e.Type {
@@ -162,6 +165,10 @@ func (t *textOut) event(e agent.Event) {
 	defer t.mu.Unlock()
 	raw := e.Text
 	e = termsafe.Event(e) // progress goes to a terminal (stderr)
+	if e.ParentToolCallID != "" {
+		t.childEvent(e)
+		return
+	}
 	switch e.Type {
 	case agent.EventText:
 		if t.stream {
@@ -187,6 +194,22 @@ func (t *textOut) event(e agent.Event) {
 	case agent.EventError:
 		if t.progress && !e.Error.Fatal {
 			fmt.Fprintf(t.err, "! %s\n", e.Error.Message)
+		}
+	}
+}
+
+// childEvent shows a subagent's tool activity on stderr, labelled; its
+// text is not the answer (it reaches the parent as the task's result).
+func (t *textOut) childEvent(e agent.Event) {
+	if !t.progress {
+		return
+	}
+	switch e.Type {
+	case agent.EventToolCall:
+		fmt.Fprintf(t.err, "  [%s] → %s %s\n", e.Subagent, e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
+	case agent.EventToolResult:
+		if !e.ToolResult.OK {
+			fmt.Fprintf(t.err, "  [%s] ✗ %s\n", e.Subagent, format.FirstLine(e.ToolResult.Error, 200))
 		}
 	}
 }

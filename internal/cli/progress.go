@@ -65,6 +65,10 @@ func (p *progress) event(e agent.Event) {
 	defer p.mu.Unlock()
 	p.clear()
 	p.inner.event(e)
+	if e.ParentToolCallID != "" && (e.Type == agent.EventDone || e.Type == agent.EventSession) {
+		p.draw() // a subagent ended or began: the parent's run goes on
+		return
+	}
 	switch e.Type {
 	case agent.EventWaiting:
 		w := termsafe.Event(e).Waiting

@@ -112,7 +112,7 @@ func cleanValue(v any) any {
 // approval commands and diffs, errors, todos and the waiting model. e
 // itself is not changed.
 func Event(e agent.Event) agent.Event {
-	e.Text = Clean(e.Text)
+	e.Text, e.Subagent = Clean(e.Text), Clean(e.Subagent)
 	if w := e.Waiting; w != nil {
 		ww := *w
 		ww.Provider, ww.Model = Clean(ww.Provider), Clean(ww.Model)
@@ -156,7 +156,7 @@ func Event(e agent.Event) agent.Event {
 // reason, rule, arguments).
 func Approval(a agent.ApprovalInfo) agent.ApprovalInfo {
 	a.Tool, a.Command, a.Diff, a.Reason, a.Rule = Clean(a.Tool), Clean(a.Command), Clean(a.Diff), Clean(a.Reason), Clean(a.Rule)
-	a.Suggested = Clean(a.Suggested)
+	a.Suggested, a.Subagent = Clean(a.Suggested), Clean(a.Subagent)
 	a.Arguments = cleanJSON(a.Arguments)
 	return a
 }

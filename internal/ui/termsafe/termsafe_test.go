@@ -33,11 +33,12 @@ func TestEventCleansEveryPrintedField(t *testing.T) {
 		Text:       esc,
 		ToolCall:   &agent.ToolCallInfo{Name: "x" + esc, Arguments: json.RawMessage(`{"a":"b"}`)},
 		ToolResult: &agent.ToolResultInfo{Output: esc, Error: esc, Meta: json.RawMessage(`{"diff":"+x"}`)},
-		Approval:   &agent.ApprovalInfo{Command: esc, Diff: esc, Reason: esc},
+		Approval:   &agent.ApprovalInfo{Command: esc, Diff: esc, Reason: esc, Subagent: esc},
 		Error:      &agent.ErrorInfo{Message: esc},
 		Done:       &agent.DoneInfo{Result: esc},
 		Todos:      []agent.Todo{{Content: esc, Status: "pending"}},
 		Waiting:    &agent.WaitingInfo{Provider: esc, Model: "m" + esc},
+		Subagent:   "reviewer: " + esc,
 	}
 	out := Event(e)
 	b, _ := json.Marshal(out)
