@@ -54,3 +54,18 @@ func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, m
 func (s *Store) Children(ctx context.Context, parentID string) ([]Summary, error) {
 	return querySummaries(ctx, s.db, "WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid", parentID)
 }
+
+// descendantsWhere selects the sessions under a parent (children,
+// grandchildren, ...), oldest first.
+const descendantsWhere = `WHERE s.id IN (WITH RECURSIVE d(id) AS (
+	SELECT id FROM sessions WHERE parent_session_id = ?
+	UNION ALL SELECT c.id FROM sessions c JOIN d ON c.parent_session_id = d.id) SELECT id FROM d)
+	ORDER BY s.created_at, s.rowid`
+
+// Descendants returns the summaries of every subagent session under
+// parentID (its children, theirs, ...), oldest first: their usage, cost
+// and tool calls are the per-subagent account of /cost and `aidex
+// sessions show`. Errors: a failed query.
+func (s *Store) Descendants(ctx context.Context, parentID string) ([]Summary, error) {
+	return querySummaries(ctx, s.db, descendantsWhere, parentID)
+}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,4 +45,30 @@ func TestChildSessionLinkedToParent(t *testing.T) {
 
 	_, err = s.CreateChild(ctx, Child{ParentID: "nope"}, ws, "p", "m")
 	require.ErrorIs(t, err, ErrNotFound)
+}
+
+func TestDescendantsAndExport(t *testing.T) {
+	s, ws := openTest(t)
+	ctx := context.Background()
+	parent, err := s.Create(ctx, ws, "p", "m")
+	require.NoError(t, err)
+	child, err := s.CreateChild(ctx, Child{ParentID: parent.ID, ToolCallID: "c1", Label: "general: outer"}, ws, "p", "m")
+	require.NoError(t, err)
+	grand, err := s.CreateChild(ctx, Child{ParentID: child.ID, ToolCallID: "c2", Label: "explore: inner"}, ws, "p", "m")
+	require.NoError(t, err)
+	require.NoError(t, s.AddUsage(ctx, grand.ID, llm.Usage{InputTokens: 40, OutputTokens: 4}, 0.5))
+
+	all, err := s.Descendants(ctx, parent.ID)
+	require.NoError(t, err)
+	require.Len(t, all, 2)
+	require.Equal(t, child.ID, all[0].ID)
+	require.Equal(t, grand.ID, all[1].ID)
+
+	var b strings.Builder
+	require.NoError(t, s.Export(ctx, parent.ID, FormatMarkdown, &b))
+	require.Contains(t, b.String(), "- Subagents:\n  - general: outer (`"+child.ID+"`)")
+	require.Contains(t, b.String(), "  - explore: inner (`"+grand.ID+"`): 40 input tokens, 4 output tokens, cost $0.5000, 0 tool calls")
+	b.Reset()
+	require.NoError(t, s.Export(ctx, grand.ID, FormatMarkdown, &b))
+	require.Contains(t, b.String(), "- Subagent explore: inner of session `"+child.ID+"` (task call `c2`)")
 }

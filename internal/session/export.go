@@ -32,6 +32,9 @@ type Export struct {
 	Summary
 	Todos    []agent.Todo    `json:"todos"`
 	Messages []ExportMessage `json:"messages"`
+	// Subagents are the sessions the session's task calls started (and
+	// theirs), with their usage, cost and tool calls.
+	Subagents []Summary `json:"subagents,omitempty"`
 }
 
 // ExportMessage is one message of an [Export]; Usage is set on messages
@@ -104,7 +107,8 @@ func (s *Store) export(ctx context.Context, id string) (*Export, error) {
 		for i, m := range msgs {
 			ex.Messages[i] = ExportMessage{Seq: m.Seq, Role: m.Role, Parts: m.Parts, Usage: m.Usage, CreatedAt: m.CreatedAt}
 		}
-		return nil
+		ex.Subagents, err = querySummaries(ctx, tx, descendantsWhere, full)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -127,6 +131,7 @@ func writeMarkdown(w *bufio.Writer, ex *Export) {
 	u := ex.Usage
 	fmt.Fprintf(w, "- Usage: %d input tokens (%d cache read, %d cache write), %d output tokens (%d reasoning); cost $%.4f\n",
 		u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, ex.CostUSD)
+	writeSubagents(w, ex)
 	for _, m := range ex.Messages {
 		fmt.Fprintf(w, "\n## %s\n", roleHeading(m.Role))
 		for _, p := range m.Parts {
@@ -248,3 +253,19 @@ func writeFenced(w *bufio.Writer, lang, s string) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeSubagents lists the session's parent (for a subagent's session)
+// and its subagents with their usage.
+func writeSubagents(w *bufio.Writer, ex *Export) {
+	if ex.ParentID != "" {
+		fmt.Fprintf(w, "- Subagent %s of session `%s` (task call `%s`)\n", oneLine(ex.Subagent), ex.ParentID, ex.ParentToolCallID)
+	}
+	if len(ex.Subagents) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "- Subagents:\n")
+	for _, s := range ex.Subagents {
+		fmt.Fprintf(w, "  - %s (`%s`): %d input tokens, %d output tokens, cost $%.4f, %d tool calls\n",
+			oneLine(s.Subagent), s.ID, s.Usage.InputTokens, s.Usage.OutputTokens, s.CostUSD, s.ToolCalls)
+	}
+}

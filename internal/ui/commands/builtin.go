@@ -17,6 +17,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // InitPrompt is the prompt /init sends: the model studies the project and
@@ -244,10 +245,25 @@ func cmdCompact(ctx context.Context, c *Controller, arg string, out io.Writer) (
 	return Outcome{}, nil
 }
 
-func cmdCost(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+func cmdCost(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
 	u := c.Session().Usage
 	fmt.Fprintf(out, "input %d · output %d · cache read %d · cache write %d tokens · %s\n",
 		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, FormatCost(c.Session().CostUSD))
+	subs, err := c.Store().Descendants(ctx, c.Session().ID)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("subagents' usage: %w", err)
+	}
+	if len(subs) == 0 {
+		return Outcome{}, nil
+	}
+	total := c.Session().CostUSD
+	fmt.Fprintf(out, "subagents (%d):\n", len(subs))
+	for _, s := range subs {
+		total += s.CostUSD
+		fmt.Fprintf(out, "  %s · input %d · output %d tokens · %s · %d tool calls\n",
+			termsafe.Clean(s.Subagent), s.Usage.InputTokens, s.Usage.OutputTokens, FormatCost(s.CostUSD), s.ToolCalls)
+	}
+	fmt.Fprintf(out, "total with subagents: %s\n", FormatCost(total))
 	return Outcome{}, nil
 }
 
