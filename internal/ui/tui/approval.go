@@ -149,6 +149,9 @@ func renderApprovalRows(s styles, req agent.ApprovalInfo, typingReason bool, rea
 			fmt.Fprintf(&b, "\n%s%s", bar, strings.TrimPrefix(l, "   "))
 		}
 	}
+	if req.Subagent != "" {
+		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.cyan, "for subagent "+req.Subagent))
+	}
 	if req.Rule != "" {
 		fmt.Fprintf(&b, "\n%s %s", bar, s.paint(s.faint, "asked by "+req.Rule))
 	}

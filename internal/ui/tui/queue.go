@@ -123,7 +123,8 @@ func coalesce(items []item) []item {
 			continue
 		}
 		if n := len(out); n > 0 && it.ev != nil && out[n-1].ev != nil &&
-			(it.ev.Type == agent.EventText || it.ev.Type == agent.EventReasoning) && out[n-1].ev.Type == it.ev.Type {
+			(it.ev.Type == agent.EventText || it.ev.Type == agent.EventReasoning) && out[n-1].ev.Type == it.ev.Type &&
+			out[n-1].ev.ParentToolCallID == it.ev.ParentToolCallID {
 			merged := *out[n-1].ev
 			merged.Text += it.ev.Text
 			out[n-1] = item{ev: &merged}

@@ -52,6 +52,9 @@ type card struct {
 	Done     bool
 	Result   *agent.ToolResultInfo
 	Decision agent.Answer // the approval answer, "" when none was asked
+	// Sub is the subagent of a task call, from its events (nil before
+	// the first).
+	Sub *subagentView
 }
 
 // commandOf returns the command line of a shell tool call ("" otherwise).

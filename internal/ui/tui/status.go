@@ -48,6 +48,9 @@ func (s statusModel) Update(msg tea.Msg) (statusModel, tea.Cmd) {
 }
 
 func (s *statusModel) event(e agent.Event) {
+	if e.ParentToolCallID != "" {
+		return // a subagent's usage is its own (its task card shows it)
+	}
 	if e.Type != agent.EventWaiting && e.Type != agent.EventSession {
 		s.waiting = ""
 	}

@@ -38,6 +38,9 @@ type streamModel struct {
 	reasonStart   time.Time
 	cards         []*card // tool calls still running
 	decisions     map[string]agent.Answer
+	// subOwner maps a subagent's tool call to the task call whose card
+	// shows it (a grandchild's events name their parent's call).
+	subOwner map[string]string
 	verbose       bool // full tool output and reasoning (/verbose)
 	expandRsn     bool // reasoning expanded (Ctrl+O)
 
@@ -51,7 +54,7 @@ type streamModel struct {
 
 // newStream returns an empty stream width cells wide.
 func newStream(st styles, color, fullscreen bool, width int) streamModel {
-	s := streamModel{st: st, color: color, fullscreen: fullscreen, width: width, mdStyle: "dark", decisions: map[string]agent.Answer{}}
+	s := streamModel{st: st, color: color, fullscreen: fullscreen, width: width, mdStyle: "dark", decisions: map[string]agent.Answer{}, subOwner: map[string]string{}}
 	if !color {
 		s.mdStyle = "notty"
 	}
@@ -86,6 +89,10 @@ func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
 
 // event applies one engine event.
 func (s *streamModel) event(e agent.Event) tea.Cmd {
+	if e.ParentToolCallID != "" {
+		s.subagentEvent(e) // a subagent's: its task card shows it
+		return nil
+	}
 	switch e.Type {
 	case agent.EventText:
 		s.flushReasoning()
@@ -142,7 +149,7 @@ func (s *streamModel) toolResult(r *agent.ToolResultInfo) {
 		c = &card{ID: r.ID, Name: r.Name}
 	}
 	c.Done, c.Result, c.Decision = true, r, s.decisions[r.ID]
-	s.commitLaidOut(renderCard(s.st, c, "", s.width, s.verbose))
+	s.commitLaidOut(s.renderAnyCard(c, ""))
 }
 
 // endRun commits what the run left: its reasoning, the rest of the
@@ -153,7 +160,7 @@ func (s *streamModel) endRun() {
 	for _, c := range s.cards {
 		c.Done = true
 		c.Result = &agent.ToolResultInfo{ID: c.ID, Name: c.Name, Error: "not finished", Category: "cancelled"}
-		s.commitLaidOut(renderCard(s.st, c, "", s.width, s.verbose))
+		s.commitLaidOut(s.renderAnyCard(c, ""))
 	}
 	s.cards = nil
 }
@@ -311,7 +318,7 @@ func (s streamModel) liveLines(spin string) []string {
 		parts = append(parts, s.live)
 	}
 	for _, c := range s.cards {
-		parts = append(parts, renderCard(s.st, c, spin, s.width, s.verbose))
+		parts = append(parts, s.renderAnyCard(c, spin))
 	}
 	if len(parts) == 0 {
 		return nil
