@@ -40,9 +40,9 @@ type streamModel struct {
 	decisions     map[string]agent.Answer
 	// subOwner maps a subagent's tool call to the task call whose card
 	// shows it (a grandchild's events name their parent's call).
-	subOwner map[string]string
-	verbose       bool // full tool output and reasoning (/verbose)
-	expandRsn     bool // reasoning expanded (Ctrl+O)
+	subOwner  map[string]string
+	verbose   bool // full tool output and reasoning (/verbose)
+	expandRsn bool // reasoning expanded (Ctrl+O)
 
 	printQ     []printItem // committed output not printed yet (inline)
 	printing   bool        // a print is on its way (printedMsg ends it)
