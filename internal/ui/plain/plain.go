@@ -69,6 +69,10 @@ func (p *Printer) Event(e agent.Event) {
 	e = termsafe.Event(e)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.ParentToolCallID != "" {
+		p.subagentEvent(e)
+		return
+	}
 	p.stopWait()
 	switch e.Type {
 	case agent.EventWaiting:
@@ -105,6 +109,24 @@ func (p *Printer) Event(e agent.Event) {
 	case agent.EventDone:
 		p.endReasoning()
 		p.newline()
+	}
+}
+
+// subagentEvent prints a subagent's tool activity, labelled and
+// indented; its text is not the answer (it returns to the parent's model
+// as the task's result).
+func (p *Printer) subagentEvent(e agent.Event) {
+	label := p.paint(dim, "["+e.Subagent+"]")
+	switch e.Type {
+	case agent.EventToolCall:
+		p.endReasoning()
+		p.newline()
+		fmt.Fprintf(p.Out, "  %s %s %s %s\n", label, p.paint(cyan, "→"), e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
+	case agent.EventToolResult:
+		if !e.ToolResult.OK {
+			p.newline()
+			fmt.Fprintf(p.Out, "  %s %s %s\n", label, p.paint(red, "✗"), format.FirstLine(e.ToolResult.Error, 300))
+		}
 	}
 }
 
@@ -231,6 +253,9 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 	fmt.Fprintln(p.Out)
 	if req.Diff != "" {
 		p.diff(req.Diff)
+	}
+	if req.Subagent != "" {
+		fmt.Fprintf(p.Out, "  (for subagent %s)\n", req.Subagent)
 	}
 	if req.Rule != "" {
 		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
