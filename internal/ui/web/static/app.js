@@ -15,6 +15,7 @@ const state = {
   bubble: null, // the assistant message being streamed: {el, body, text}
   reasoning: null,
   cards: new Map(), // tool call id -> card element
+  subOwner: new Map(), // a subagent's tool call id -> the task call id whose card shows it
   attachments: [],
   file: null, // the open file: {path, original (bytes), text, crlf}
   models: null,
@@ -238,8 +239,8 @@ function clearWaiting() {
 
 const decisionLabels = { once: 'allowed once', session: 'allowed for this session', always: 'always allowed in this project', deny: 'denied' };
 
-function approvalBox(ap, sessionId) {
-  const card = cardFor(ap.call_id, ap.tool);
+function approvalBox(ap, sessionId, into) {
+  const card = into || cardFor(ap.call_id, ap.tool);
   card.classList.add('asking');
   card.querySelector('.tool-status').textContent = 'needs approval';
   // "Session" and "always" save the suggested rule; with none (no rule
@@ -253,6 +254,7 @@ function approvalBox(ap, sessionId) {
   const buttons = choices.map(([d, label, cls]) => h('button', { type: 'button', class: cls, dataset: { decision: d }, text: label }));
   const box = h('div', { class: 'approval', dataset: { approvalId: ap.id } },
     h('div', { class: 'approval-q' }, h('strong', { text: 'Allow ' + ap.tool + '?' }),
+      ap.subagent ? h('span', { class: 'subagent-label', text: ' for subagent ' + ap.subagent }) : null,
       ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
     ap.command ? h('pre', { class: 'command', text: ap.command }) : null,
     // An offer to rerun a command the sandbox stopped says why and what
@@ -277,10 +279,10 @@ function approvalBox(ap, sessionId) {
   notify('aidex needs your approval', 'Allow ' + ap.tool + '?' + (ap.command || argSummary(ap.arguments) ? ' ' + (ap.command || argSummary(ap.arguments)).split('\n')[0].slice(0, 120) : ''));
 }
 
-function approvalDecided(ap) {
-  const card = cardFor(ap.call_id, ap.tool);
+function approvalDecided(ap, into) {
+  const card = into || cardFor(ap.call_id, ap.tool);
   card.classList.remove('asking');
-  const box = card.querySelector('.approval');
+  const box = card.querySelector('.approval[data-approval-id="' + CSS.escape(ap.id) + '"]') || card.querySelector('.approval');
   const label = decisionLabels[ap.decision] || ap.decision;
   if (box) fill(box, h('div', { class: 'decided ' + (ap.decision === 'deny' ? 'bad' : 'good'), text: '✔ ' + label + (ap.reason ? ': ' + ap.reason : '') }));
   card.querySelector('.tool-status').textContent = ap.decision === 'deny' ? 'denied' : 'approved';
@@ -345,7 +347,52 @@ function turnEnded(d) {
   notify(reason === 'done' ? 'aidex finished' : 'aidex stopped: ' + reason.replace('_', ' '), answer || 'The turn ended.');
 }
 
+// ---- chat: subagents -----------------------------------------------------------
+
+// subagentEvent shows an event of a subagent's run (it carries
+// parent_tool_call_id) in the card of the task call that started it (a
+// grandchild's in its parent's card): its tool calls nested and labelled,
+// its approvals; its text is not the answer (the task's result is).
+function subagentEvent(ev) {
+  const top = state.subOwner.get(ev.parent_tool_call_id) || ev.parent_tool_call_id;
+  const card = state.cards.get(top);
+  if (!card) return;
+  let list = card.querySelector('.sub-calls');
+  if (!list) {
+    list = h('div', { class: 'sub-calls' }, h('div', { class: 'subagent-label small', text: 'subagent ' + (ev.subagent || '') }));
+    card.querySelector('.tool-extra').append(list);
+  }
+  switch (ev.type) {
+    case 'tool_call':
+      state.subOwner.set(ev.tool_call.id, top);
+      list.append(h('div', { class: 'sub-call pending', dataset: { subCallId: ev.tool_call.id } },
+        h('span', { class: 'tool-name', text: '⚙ ' + ev.tool_call.name }),
+        h('span', { class: 'tool-arg', text: ' ' + argSummary(ev.tool_call.arguments) })));
+      break;
+    case 'tool_result': {
+      const r = ev.tool_result;
+      const line = [...list.querySelectorAll('.sub-call')].find((x) => x.dataset.subCallId === r.id);
+      if (!line) break;
+      line.classList.remove('pending');
+      line.classList.add(r.ok ? 'ok' : 'failed');
+      line.append(h('span', { class: 'muted', text: r.ok ? ' ✓' : ' ✗ ' + (r.error || '').split('\n')[0].slice(0, 200) }));
+      break;
+    }
+    case 'approval':
+      // The approval is answered in the parent's session (the run's).
+      if (ev.approval.decision) approvalDecided(ev.approval, card);
+      else approvalBox(ev.approval, state.sessionId, card);
+      break;
+    default: break;
+  }
+  scrollDown();
+}
+
 function onEvent(name, ev) {
+  if (ev && ev.parent_tool_call_id) {
+    subagentEvent(ev);
+    return;
+  }
   if (endsWaiting.has(name)) clearWaiting();
   switch (name) {
     case 'session':
@@ -485,6 +532,7 @@ function renderHistory(view) {
   clearWaiting();
   fill(box);
   state.cards.clear();
+  state.subOwner.clear();
   state.bubble = null;
   state.reasoning = null;
   if (!view.messages.length) {
