@@ -14,8 +14,10 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/subagent"
 )
 
 // subFixture is a trusted workspace whose model is a routed script:
@@ -173,8 +175,13 @@ func TestSubagentReviewerAnswersTheParent(t *testing.T) {
 	f.writeFile(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: inherit\n---\nYou are REVIEWER-7, a strict code reviewer.\n")
 	f.start()
 	ctx := context.Background()
-	id, err := f.run(ctx, SessionOptions{}, "check my code")
+	var reports []SubagentReport
+	id, err := f.run(ctx, SessionOptions{SubagentStop: func(_ context.Context, r SubagentReport) { reports = append(reports, r) }}, "check my code")
 	require.NoError(t, err)
+	require.Len(t, reports, 1, "SubagentStop is told of the subagent's end")
+	require.Equal(t, "LGTM: no issues in main.go", reports[0].Answer)
+	require.Equal(t, id, reports[0].ParentSessionID)
+	require.Equal(t, "reviewer", reports[0].Type)
 
 	require.Contains(t, child.System, "You are REVIEWER-7, a strict code reviewer.")
 	require.NotContains(t, child.System, "REVIEWER-7 ZZZ")
@@ -266,10 +273,12 @@ func TestSubagentApprovalIsLabelled(t *testing.T) {
 func TestSubagentsRunInParallel(t *testing.T) {
 	both := make(chan struct{})
 	arrived := map[string]bool{}
+	var exploreTools []string
 	f := newSubFixture(t, "", func(r subRequest) llmtest.Turn {
 		switch r.FirstUser {
 		case "task A", "task B":
 			arrived[r.FirstUser] = true
+			exploreTools = r.Tools
 			if len(arrived) == 2 && !isClosed(both) {
 				close(both)
 			}
@@ -289,6 +298,35 @@ func TestSubagentsRunInParallel(t *testing.T) {
 	require.Len(t, last.Results, 2)
 	require.Contains(t, last.Results[0], "answer of task A")
 	require.Contains(t, last.Results[1], "answer of task B")
+	require.Contains(t, exploreTools, "read_file")
+	require.NotContains(t, exploreTools, "write_file", "explore has read-only tools")
+	require.NotContains(t, exploreTools, "run_command")
+}
+
+// A subagent's model: inherit, an alias matched in the provider's models,
+// PROVIDER/MODEL, or an error naming the agent file when the provider has
+// no key.
+func TestSubagentModel(t *testing.T) {
+	f := newSubFixture(t, "", func(subRequest) llmtest.Turn { return llmtest.Turn{Text: "x"} })
+	f.start()
+	rt := f.svc.Runtime()
+	got, err := rt.forSubagent(subagent.Definition{Name: "a"})
+	require.NoError(t, err)
+	require.Same(t, rt, got)
+	cp := *rt
+	cp.Provider.Models = []catalog.Model{{ID: "claude-opus-4"}, {ID: "claude-haiku-4-5"}}
+	got, err = cp.forSubagent(subagent.Definition{Name: "a", Model: "haiku"})
+	require.NoError(t, err)
+	require.Equal(t, "claude-haiku-4-5", got.Model)
+	got, err = cp.forSubagent(subagent.Definition{Name: "a", Model: "sonnet"})
+	require.NoError(t, err)
+	require.Equal(t, rt.Model, got.Model, "no sonnet model: the parent's")
+	got, err = rt.forSubagent(subagent.Definition{Name: "a", Model: "fake/m9"})
+	require.NoError(t, err)
+	require.Equal(t, "m9", got.Model)
+	_, err = rt.forSubagent(subagent.Definition{Name: "a", Source: "/x/a.md", Model: "anthropic/claude-x"})
+	require.ErrorIs(t, err, ErrMissingKey)
+	require.ErrorContains(t, err, "/x/a.md")
 }
 
 func isClosed(c chan struct{}) bool {
