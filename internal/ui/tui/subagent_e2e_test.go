@@ -30,5 +30,5 @@ func TestE2ESubagentCard(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(e.ws, "notes.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "hi\n", string(data))
-	require.Equal(t, 1, strings.Count(s, "subagent general: write notes ·"), "one card per subagent")
+	require.Equal(t, 1, strings.Count(s, "subagent general: write notes · done"), "one finished card per subagent")
 }
