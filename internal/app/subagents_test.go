@@ -418,3 +418,25 @@ func TestSubagentCancelledWithParent(t *testing.T) {
 	require.Len(t, res, 1)
 	require.Equal(t, agent.StopCancelled, res[0].Done.StopReason)
 }
+
+// The tree's slots bound the subagents running at once, and its count
+// the runs of a session.
+func TestSubagentTreeLimits(t *testing.T) {
+	tree := newSubagentTree(1, 2)
+	release, err := tree.acquire(context.Background())
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = tree.acquire(ctx)
+	require.ErrorIs(t, err, context.Canceled, "a second run waits for the slot")
+	release()
+	release, err = tree.acquire(ctx)
+	if err != nil { // select may pick the cancelled context; the slot is free
+		release, err = tree.acquire(context.Background())
+	}
+	require.NoError(t, err)
+	release()
+	require.NoError(t, tree.start())
+	require.NoError(t, tree.start())
+	require.ErrorContains(t, tree.start(), "subagent limit reached: this session has started 2 subagents")
+}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // subagentRoute scripts a parent that starts the reviewer subagent: the
@@ -101,4 +103,19 @@ func TestAgentsList(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	require.NotContains(t, r.stdout, "reviewer")
 	require.Contains(t, r.stderr, "not trusted")
+}
+
+// Ralph's progress shows a subagent's tool calls, not its text.
+func TestRalphPrinterSubagentEvents(t *testing.T) {
+	var out strings.Builder
+	p := newRalphPrinter(&out, false)
+	child := func(e agent.Event) {
+		e.ParentToolCallID, e.Subagent = "t1", "explore: x"
+		p.event(ralph.Event{Agent: &e})
+	}
+	child(agent.Event{Type: agent.EventText, Text: "CHILD TEXT"})
+	child(agent.Event{Type: agent.EventToolCall, ToolCall: &agent.ToolCallInfo{Name: "grep", Arguments: json.RawMessage(`{}`)}})
+	p.event(ralph.Event{Agent: &agent.Event{Type: agent.EventDone}})
+	require.NotContains(t, out.String(), "CHILD TEXT")
+	require.Contains(t, out.String(), "> grep")
 }

@@ -605,8 +605,8 @@ func (p *ralphPrinter) finished(s *ralph.Summary) {
 // agentEvent prints the engine's events: the answer's text as indented
 // paragraphs, tool calls, failed tool results and errors.
 func (p *ralphPrinter) agentEvent(ev *agent.Event) {
-	if p.quiet {
-		return
+	if p.quiet || (ev.ParentToolCallID != "" && ev.Type != agent.EventToolCall) {
+		return // a subagent's: its calls show, its answer is the task's result
 	}
 	switch ev.Type {
 	case agent.EventText:
