@@ -466,6 +466,9 @@ func (l *RalphLog) Add(ev ralph.Event) {
 		return
 	}
 	e := ev.Agent
+	if e.ParentToolCallID != "" && e.Type == agent.EventText {
+		return // a subagent's text: its answer is the task's result
+	}
 	switch e.Type {
 	case agent.EventText:
 		text := l.partial + e.Text

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,6 +10,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // /cost lists each subagent's tokens, cost and tool calls.
@@ -23,4 +25,13 @@ func TestCostListsSubagents(t *testing.T) {
 	require.Contains(t, out, "subagents (1):\n  explore: find tests · input 300 · output 30 tokens · ")
 	require.Contains(t, out, "0 tool calls")
 	require.Contains(t, out, "total with subagents: ")
+}
+
+// The tasks view's log leaves a subagent's text out (its calls stay).
+func TestRalphLogLeavesSubagentTextOut(t *testing.T) {
+	var l RalphLog
+	l.Add(ralph.Event{TaskID: "T-1", Agent: &agent.Event{Type: agent.EventText, Text: "CHILD\n", ParentToolCallID: "t1"}})
+	l.Add(ralph.Event{TaskID: "T-1", Agent: &agent.Event{Type: agent.EventToolCall, ParentToolCallID: "t1",
+		ToolCall: &agent.ToolCallInfo{Name: "read_file", Arguments: json.RawMessage(`{"path":"a.go"}`)}}})
+	require.Equal(t, []string{"→ read_file a.go"}, l.Lines())
 }

@@ -948,6 +948,7 @@ function liveResult(l, res) {
 
 function onRalphEvent(name, ev) {
   const a = ev.event || {};
+  if (a.parent_tool_call_id && name === 'text') return; // a subagent's text: its answer is the task's result
   const l = ev.task_id ? liveBox(ev.task_id) : null;
   switch (name) {
     case 'task_start':
