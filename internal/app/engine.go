@@ -120,7 +120,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
-	if t := rt.taskTool(o); t != nil && !o.NoSubagents {
+	if t := rt.taskTool(o, hook); t != nil && !o.NoSubagents {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}
 	return e, closeTools, nil
@@ -130,19 +130,30 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 // hook that snapshots the workspace before a turn changes files. Without
 // git (or a store that keeps no snapshots) the file tools keep per-file
 // checkpoints in the store instead, so undo still covers them.
+//
+// A subagent's engine records its reads and checkpoints in the session
+// that started the tree, sharing its hook: undo and rewind of that
+// session's turn cover what its subagents changed.
 func (rt *Runtime) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
 	if o.Store == nil {
 		return nil
 	}
-	env.Reads = o.Store.Tracker(o.SessionID)
+	id := o.SessionID
+	if o.scope != nil && o.scope.rootSession != "" {
+		id = o.scope.rootSession
+	}
+	env.Reads = o.Store.Tracker(id)
 	ss, ok := o.Store.(snapshotStore)
 	if !ok || !gitAvailable() {
-		env.Checkpoints = o.Store.Checkpoints(o.SessionID)
+		env.Checkpoints = o.Store.Checkpoints(id)
 		return nil
 	}
 	env.Checkpoints = noFileCheckpoints{}
+	if o.scope != nil && o.scope.hook != nil {
+		return o.scope.hook
+	}
 	ws := rt.Workspace
-	return &turnHook{store: ss, sessionID: o.SessionID,
+	return &turnHook{store: ss, sessionID: id,
 		open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
 }
 

@@ -95,12 +95,15 @@ func (t *subagentTree) acquire(ctx context.Context) (func(), error) {
 }
 
 // subagentScope is what an engine knows of its place among subagents:
-// its depth (0: a session's own engine), the tree, and the tools it may
-// offer (nil: all the runtime's).
+// its depth (0: a session's own engine), the tree, the tools it may
+// offer (nil: all the runtime's), and the session that started the tree
+// with its checkpoint hook (a subagent's changes are checkpointed in it).
 type subagentScope struct {
-	depth int
-	tree  *subagentTree
-	allow []string
+	depth       int
+	tree        *subagentTree
+	allow       []string
+	rootSession string
+	hook        *turnHook
 }
 
 // subagentDirs are where this runtime reads agent files.
@@ -119,14 +122,14 @@ func (rt *Runtime) Subagents() subagent.Set {
 // taskTool returns the task tool for an engine built with o, or nil when
 // the engine may not start subagents (the depth limit, or a subagent
 // whose tool list leaves task out).
-func (rt *Runtime) taskTool(o EngineOptions) *agent.EngineTool {
+func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 	scope := o.scope
 	if scope == nil {
 		tree := o.subagents
 		if tree == nil {
 			tree = newSubagentTree(rt.Config.Subagents.MaxParallel, rt.Config.Subagents.MaxRuns)
 		}
-		scope = &subagentScope{tree: tree}
+		scope = &subagentScope{tree: tree, rootSession: o.SessionID, hook: hook}
 	}
 	if scope.depth >= MaxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) {
 		return nil
@@ -247,7 +250,8 @@ func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.
 	o := t.o
 	child := EngineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites,
 		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop,
-		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools)}}
+		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools),
+			rootSession: t.scope.rootSession, hook: t.scope.hook}}
 	if def.Prompt == "" {
 		child.AppendSystem = subagentNote(t.rt.Workspace)
 	}

@@ -440,3 +440,18 @@ func TestSubagentTreeLimits(t *testing.T) {
 	require.NoError(t, tree.start())
 	require.ErrorContains(t, tree.start(), "subagent limit reached: this session has started 2 subagents")
 }
+
+// A subagent's file changes are checkpointed in the session that started
+// it: undoing that session's turn puts them back.
+func TestSubagentChangesUndoneWithTheParentTurn(t *testing.T) {
+	f := newSubFixture(t, `permission_mode = "auto-edit"`, writingChild)
+	f.start()
+	ctx := context.Background()
+	id, err := f.run(ctx, SessionOptions{}, "write notes")
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(f.home.WS, "notes.txt"))
+	undone, err := f.svc.Undo(ctx, id)
+	require.NoError(t, err)
+	require.NotEmpty(t, undone)
+	require.NoFileExists(t, filepath.Join(f.home.WS, "notes.txt"), "undo of the parent's turn removes the subagent's file")
+}
