@@ -52,7 +52,7 @@ func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, m
 // Children returns the summaries of the sessions parentID's task calls
 // started (direct children only), oldest first. Errors: a failed query.
 func (s *Store) Children(ctx context.Context, parentID string) ([]Summary, error) {
-	return querySummaries(ctx, s.db, "WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid", parentID)
+	return querySummariesFrom(ctx, s.db, toolCallsFrom, "WHERE s.parent_session_id = ? ORDER BY s.created_at, s.rowid", parentID)
 }
 
 // descendantsWhere selects the sessions under a parent (children,
@@ -67,5 +67,5 @@ const descendantsWhere = `WHERE s.id IN (WITH RECURSIVE d(id) AS (
 // and tool calls are the per-subagent account of /cost and `aidex
 // sessions show`. Errors: a failed query.
 func (s *Store) Descendants(ctx context.Context, parentID string) ([]Summary, error) {
-	return querySummaries(ctx, s.db, descendantsWhere, parentID)
+	return querySummariesFrom(ctx, s.db, toolCallsFrom, descendantsWhere, parentID)
 }

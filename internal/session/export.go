@@ -107,7 +107,7 @@ func (s *Store) export(ctx context.Context, id string) (*Export, error) {
 		for i, m := range msgs {
 			ex.Messages[i] = ExportMessage{Seq: m.Seq, Role: m.Role, Parts: m.Parts, Usage: m.Usage, CreatedAt: m.CreatedAt}
 		}
-		ex.Subagents, err = querySummaries(ctx, tx, descendantsWhere, full)
+		ex.Subagents, err = querySummariesFrom(ctx, tx, toolCallsFrom, descendantsWhere, full)
 		return err
 	})
 	if err != nil {

@@ -32,11 +32,12 @@ type Summary struct {
 	// ParentID is the session whose task call started this one (a
 	// subagent's session; "" for a top-level session), ParentToolCallID
 	// that call, Subagent the subagent's label, ToolCalls the number of
-	// tool calls the session's model made.
+	// tool calls the session's model made (counted for subagent sessions
+	// only: [Store.Children], [Store.Descendants], an export's Subagents).
 	ParentID         string `json:"parent_session_id,omitempty"`
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 	Subagent         string `json:"subagent,omitempty"`
-	ToolCalls        int    `json:"tool_calls"`
+	ToolCalls        int    `json:"tool_calls,omitempty"`
 }
 
 // ListOptions selects the sessions [Store.List] returns: those of
@@ -219,13 +220,24 @@ func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 const summarySelect = `SELECT s.id, s.workspace, s.title, s.provider, s.model,
 	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
 	s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens,
-	s.cost_usd, s.created_at, s.updated_at, COALESCE(s.parent_session_id, ''), s.parent_tool_call_id, s.subagent,
-	(SELECT COUNT(*) FROM messages m, json_each(m.parts) p WHERE m.session_id = s.id AND m.role = 'assistant'
-		AND json_extract(p.value, '$.type') = 'tool_call')
-	FROM sessions s `
+	s.cost_usd, s.created_at, s.updated_at, COALESCE(s.parent_session_id, ''), s.parent_tool_call_id, s.subagent, `
+
+// summaryFrom ends summarySelect without counting tool calls (listings:
+// Summary.ToolCalls is 0), toolCallsFrom with the count (subagents).
+const (
+	summaryFrom   = `0 FROM sessions s `
+	toolCallsFrom = `(SELECT COUNT(*) FROM messages m, json_each(m.parts) p WHERE m.session_id = s.id AND m.role = 'assistant'
+		AND json_extract(p.value, '$.type') = 'tool_call') FROM sessions s `
+)
 
 func querySummaries(ctx context.Context, q querier, tail string, args ...any) ([]Summary, error) {
-	rows, err := q.QueryContext(ctx, summarySelect+tail, args...)
+	return querySummariesFrom(ctx, q, summaryFrom, tail, args...)
+}
+
+// querySummariesFrom is querySummaries with the select's end (summaryFrom
+// or toolCallsFrom).
+func querySummariesFrom(ctx context.Context, q querier, from, tail string, args ...any) ([]Summary, error) {
+	rows, err := q.QueryContext(ctx, summarySelect+from+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
