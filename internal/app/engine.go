@@ -58,8 +58,6 @@ type EngineOptions struct {
 	// SubagentStop hook's point): called after the child's run, before
 	// its answer goes back to the parent's model.
 	SubagentStop func(ctx context.Context, r SubagentReport)
-	// NoSubagents leaves the task tool out.
-	NoSubagents bool
 
 	// subagents is the live session's tree (the cap counts across engine
 	// rebuilds); scope is set for a subagent's own engine.
@@ -69,8 +67,10 @@ type EngineOptions struct {
 
 // Engine builds the engine for one session: the model client, the tool
 // registry with the session's tool environment, the permission policy and
-// the system prompt. Close the returned func when the session ends (it
-// stops background processes).
+// the system prompt. It also offers the task tool, which runs subagents
+// as child engines (see subagents.go), except at the depth limit. Close
+// the returned func when the session ends (it stops background
+// processes).
 func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, func(), error) {
 	client, err := rt.Client(o.Client)
 	if err != nil {
@@ -120,7 +120,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
-	if t := rt.taskTool(o, hook); t != nil && !o.NoSubagents {
+	if t := rt.taskTool(o, hook); t != nil {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}
 	return e, closeTools, nil
