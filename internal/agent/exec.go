@@ -132,10 +132,14 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	}
 	call.ID = tc.ID
 	sl.call = call
+	hook, ok := r.beforeTool(ctx, sl)
+	if !ok {
+		return false
+	}
 	if r.e.Policy == nil {
 		return true
 	}
-	v := r.e.Policy.Check(call)
+	v := hookVerdict(r.e.Policy.Check(sl.call), hook.Decision, hook.Reason)
 	sl.readsOnly = v.ReadsOnly
 	switch v.Decision {
 	case Allow:
@@ -150,6 +154,9 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 // ask puts an approval request to the user, or denies when no one can be
 // asked.
 func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
+	if decided, run := r.permissionHook(ctx, sl); decided {
+		return run
+	}
 	if r.e.Approver == nil {
 		d := denialInfo(v, sl.call)
 		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with %s", sl.call.Name, ruleText(v), allowHint(d.Allow)), d)
@@ -161,6 +168,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
 		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
+	r.notify(ctx, "permission_prompt", "aidex needs your permission to use "+sl.call.Name)
 	d, reason, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
 		r.finish(sl, cancelledResult(sl.tc))
@@ -211,6 +219,9 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 		go func() {
 			defer wg.Done()
 			res, err := r.runOne(ctx, sl)
+			if err == nil && ctx.Err() == nil {
+				res = r.afterTool(ctx, sl, res)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			sl.err = err

@@ -103,6 +103,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,
+		Hooks:    rt.EngineHooks(false),
 		Config:   rt.engineConfig(system, o),
 	}
 	if o.Store != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -52,6 +53,9 @@ type Session struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run.
 	lastAnswer string
+	// hookNotes are hook messages for the user (SessionStart's) shown
+	// at the next run.
+	hookNotes []string
 	// seen is the store's updated_at of the session as this live session
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
@@ -67,6 +71,7 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
+	ls.sessionStart(ctx, sess, "startup")
 	return ls, nil
 }
 
@@ -183,10 +188,18 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+	if h := ls.hookAdapter(); h != nil {
+		if parts, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
+			return nil, err
+		}
+	}
 	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
 	ls.pending = nil
+	notes := ls.hookNotes
+	ls.hookNotes = nil
 	ls.mu.Unlock()
+	emitMessages(sess, notes, emit)
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
@@ -205,7 +218,7 @@ func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
 	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
 	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
-		Store: e.Store, Config: cfg, Now: e.Now}
+		Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
 }
 
 // Use switches the live session to stored session sess (a new
@@ -231,11 +244,16 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	if old != nil {
 		old()
 	}
+	ls.sessionStart(ctx, sess, "clear")
 	return nil
 }
 
 // Close stops what the engine's tools started (background processes).
 func (ls *Session) Close() {
+	if h := ls.hookAdapter(); h != nil {
+		out := h.fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
+		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to
+	}
 	ls.mu.Lock()
 	closeEng := ls.closeEng
 	ls.closeEng = nil
@@ -283,4 +301,37 @@ func (ls *Session) PendingContext() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	return len(ls.pending)
+}
+
+// hookAdapter returns the hooks of the session's runtime (nil: none).
+func (ls *Session) hookAdapter() *hookAdapter {
+	ls.mu.Lock()
+	rt := ls.rt
+	ls.mu.Unlock()
+	if rt == nil {
+		return nil
+	}
+	h, _ := rt.EngineHooks(false).(*hookAdapter)
+	return h
+}
+
+// sessionStart runs the SessionStart hooks (source "startup", or
+// "resume" for a conversation with messages): their added context goes
+// to the model with the next prompt, their messages to the user at the
+// next run.
+func (ls *Session) sessionStart(ctx context.Context, sess *agent.Session, source string) {
+	h := ls.hookAdapter()
+	if h == nil {
+		return
+	}
+	if len(sess.Messages) > 0 {
+		source = "resume"
+	}
+	out := h.fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source})
+	for _, c := range out.Context {
+		ls.AddContext("SessionStart hook additional context:\n" + c)
+	}
+	ls.mu.Lock()
+	ls.hookNotes = append(ls.hookNotes, out.Messages...)
+	ls.mu.Unlock()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
@@ -214,7 +215,7 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
 	v := a.p.Check(req)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
-		ReadsOnly: v.ReadsOnly}
+		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}
 	switch v.Decision {
 	case permission.Allow:
 		out.Decision = agent.Allow
@@ -224,6 +225,29 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 		out.Decision = agent.Deny
 	}
 	return out
+}
+
+// modeOnly reports whether v asks (or, unable to ask, denied) only
+// because of the mode's default: every part of it that is not allowed is
+// decided by a "mode ..." rule, none about a credential file. A
+// PreToolUse hook's allow may skip that ask, never an ask rule, a
+// protected path, safe_mode or a doubt of the shell analysis.
+func modeOnly(v permission.Verdict) bool {
+	if v.Decision == permission.Allow || (v.Decision == permission.Deny && !v.Unasked) {
+		return false
+	}
+	byMode := func(rule, reason string) bool {
+		return strings.HasPrefix(rule, "mode ") && !strings.Contains(reason, "credential")
+	}
+	if len(v.Commands) == 0 {
+		return byMode(v.Rule, v.Reason)
+	}
+	for _, cv := range v.Commands {
+		if cv.Decision != permission.Allow && !byMode(cv.Rule, cv.Reason) {
+			return false
+		}
+	}
+	return true
 }
 
 // Remember records a "session" or "always" approval.
