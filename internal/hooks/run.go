@@ -139,7 +139,7 @@ func (r *Runner) log(run Run) {
 	}
 	r.logMu.Lock()
 	defer r.logMu.Unlock()
-	fmt.Fprintf(r.Log, "hook %s %q: exit %d, %d ms\n", run.Hook.Event, run.Hook.Command, run.ExitCode, run.Duration.Milliseconds())
+	fmt.Fprintf(r.Log, "aidex: hook %s %q: exit %d, %d ms\n", run.Hook.Event, run.Hook.Command, run.ExitCode, run.Duration.Milliseconds())
 }
 
 // output is the JSON a hook may print on stdout (Claude Code's fields).
