@@ -68,7 +68,7 @@ func (rt *Runtime) EngineHooks(subagent bool) agent.Hooks {
 }
 
 func (rt *Runtime) anyHook() bool {
-	for _, ev := range hooks.Events {
+	for _, ev := range hooks.Events() {
 		if rt.hooks.Active(ev) {
 			return true
 		}

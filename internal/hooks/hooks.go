@@ -39,16 +39,18 @@ const (
 )
 
 // Events lists every event, in the order of a session.
-var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
-	PostToolUseFailure, Notification, Stop, SubagentStop, PreCompact, SessionEnd}
+func Events() []Event {
+	return []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+		PostToolUseFailure, Notification, Stop, SubagentStop, PreCompact, SessionEnd}
+}
 
 // ParseEvent returns the event named s (exactly as Claude spells it).
 // Errors: an unknown name, listing the known ones.
 func ParseEvent(s string) (Event, error) {
-	if slices.Contains(Events, Event(s)) {
+	if slices.Contains(Events(), Event(s)) {
 		return Event(s), nil
 	}
-	return "", fmt.Errorf("unknown hook event %q; the events are %v", s, Events)
+	return "", fmt.Errorf("unknown hook event %q; the events are %v", s, Events())
 }
 
 // DefaultTimeout is a hook command's time limit when it sets none.

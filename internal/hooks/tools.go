@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 )
 
@@ -12,16 +13,30 @@ type claudeTool struct {
 	fields map[string]string
 }
 
-// claudeTools is the table of aidex tools with a Claude Code equivalent.
-var claudeTools = map[string]claudeTool{
-	"run_command":  {name: "Bash", fields: map[string]string{"command": "command", "timeout": "timeout"}},
-	"write_file":   {name: "Write", fields: map[string]string{"path": "file_path", "content": "content"}},
-	"edit_file":    {name: "Edit", fields: map[string]string{"path": "file_path", "old_string": "old_string", "new_string": "new_string", "replace_all": "replace_all"}},
-	"read_file":    {name: "Read", fields: map[string]string{"path": "file_path", "offset": "offset", "limit": "limit"}},
-	"grep":         {name: "Grep", fields: map[string]string{"pattern": "pattern", "path": "path", "include": "glob"}},
-	"search_files": {name: "Glob", fields: map[string]string{"pattern": "pattern", "path": "path"}},
-	"web_fetch":    {name: "WebFetch", fields: map[string]string{"url": "url"}},
-	"task":         {name: "Task", fields: map[string]string{"description": "description", "prompt": "prompt", "subagent_type": "subagent_type"}},
+// claudeToolFor returns the Claude Code equivalent of aidex tool name
+// (a switch, not a map: nothing is built at package init).
+func claudeToolFor(name string) (claudeTool, bool) {
+	switch name {
+	case "run_command":
+		return claudeTool{name: "Bash", fields: map[string]string{"command": "command", "timeout": "timeout"}}, true
+	case "write_file":
+		return claudeTool{name: "Write", fields: map[string]string{"path": "file_path", "content": "content"}}, true
+	case "edit_file":
+		return claudeTool{name: "Edit", fields: map[string]string{"path": "file_path", "old_string": "old_string",
+			"new_string": "new_string", "replace_all": "replace_all"}}, true
+	case "read_file":
+		return claudeTool{name: "Read", fields: map[string]string{"path": "file_path", "offset": "offset", "limit": "limit"}}, true
+	case "grep":
+		return claudeTool{name: "Grep", fields: map[string]string{"pattern": "pattern", "path": "path", "include": "glob"}}, true
+	case "search_files":
+		return claudeTool{name: "Glob", fields: map[string]string{"pattern": "pattern", "path": "path"}}, true
+	case "web_fetch":
+		return claudeTool{name: "WebFetch", fields: map[string]string{"url": "url"}}, true
+	case "task":
+		return claudeTool{name: "Task", fields: map[string]string{"description": "description", "prompt": "prompt",
+			"subagent_type": "subagent_type"}}, true
+	}
+	return claudeTool{}, false
 }
 
 // ClaudeTool returns the tool name and input a Claude hook expects for an
@@ -30,7 +45,7 @@ var claudeTools = map[string]claudeTool{
 // gives them); other tools (mcp__server__tool included) keep their name
 // and arguments.
 func ClaudeTool(name string, args json.RawMessage, workspace string) (string, json.RawMessage) {
-	ct, ok := claudeTools[name]
+	ct, ok := claudeToolFor(name)
 	if !ok {
 		return name, args
 	}
@@ -60,19 +75,19 @@ func ClaudeTool(name string, args json.RawMessage, workspace string) (string, js
 // AidexInput turns a hook's updatedInput for tool name (aidex's name)
 // back into aidex's arguments: a Claude-form input (Claude field names)
 // is renamed; aidex field names pass through. Fields updatedInput leaves
-// out keep their value from orig (Claude hooks often return only the
-// fields they change... and then Claude replaces the whole input; aidex
-// merges, so that a rewritten command keeps its working directory).
+// out keep their value from orig, so that a rewritten command keeps its
+// working directory (the Claude form has no field for it). Errors:
+// updated is not a JSON object.
 func AidexInput(name string, orig, updated json.RawMessage) (json.RawMessage, error) {
 	var base, upd map[string]json.RawMessage
 	if err := json.Unmarshal(orig, &base); err != nil || base == nil {
 		base = map[string]json.RawMessage{}
 	}
 	if err := json.Unmarshal(updated, &upd); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("updatedInput must be a JSON object of the tool's fields: %w", err)
 	}
 	back := map[string]string{}
-	if ct, ok := claudeTools[name]; ok {
+	if ct, ok := claudeToolFor(name); ok {
 		for aidex, claude := range ct.fields {
 			back[claude] = aidex
 		}
