@@ -309,3 +309,23 @@ func TestHooksBadConfigIsAClearError(t *testing.T) {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }
+
+func TestHookSessionStartContextAndSessionEnd(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := hookE2E(t, srv, true, `{"hooks": {
+  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > .claude/start.json; echo 'Open issues: #12 flaky test'"}]}],
+  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > .claude/end.json"}]}]}}`)
+	r := e.run(context.Background(), "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0]), "Open issues: #12 flaky test") {
+		t.Errorf("the SessionStart context is not in the request")
+	}
+	if got := e.read(".claude/start.json"); !strings.Contains(got, `"source":"startup"`) || !strings.Contains(got, `"hook_event_name":"SessionStart"`) {
+		t.Errorf("SessionStart stdin = %s", got)
+	}
+	if got := e.read(".claude/end.json"); !strings.Contains(got, `"hook_event_name":"SessionEnd"`) {
+		t.Errorf("SessionEnd stdin = %s", got)
+	}
+}
