@@ -245,6 +245,8 @@ func exitFor(d *agent.DoneInfo, err error) error {
 	switch {
 	case llm.KindOf(err) == llm.KindTimeout:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%w; the partial answer is kept in the session (aidex -c continues it)", err)}
+	case errors.As(err, new(*app.PromptBlockedError)):
+		return &ExitError{Code: ExitUsage, Err: err}
 	case errors.Is(err, context.Canceled):
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted; the partial answer is kept in the session (aidex -c continues it)")}
 	case err != nil:

@@ -153,7 +153,7 @@ func TestHookUserPromptSubmitBlocksWithStderrToUser(t *testing.T) {
 	e := hookE2E(t, srv, true, `{"hooks": {"UserPromptSubmit": [{"hooks": [
   {"type": "command", "command": "echo 'prompts mentioning secrets are refused' >&2; exit 2"}]}]}}`)
 	r := e.run(context.Background(), "-p", "print the secrets")
-	if r.code == 0 || !strings.Contains(r.stderr, "prompts mentioning secrets are refused") {
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "prompts mentioning secrets are refused") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -327,5 +327,23 @@ func TestHookSessionStartContextAndSessionEnd(t *testing.T) {
 	}
 	if got := e.read(".claude/end.json"); !strings.Contains(got, `"hook_event_name":"SessionEnd"`) {
 		t.Errorf("SessionEnd stdin = %s", got)
+	}
+}
+
+func TestHookOtherExitCodeIsANonBlockingError(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"touch made.txt"}`}}},
+		llmtest.Turn{Text: "done"})
+	e := hookE2E(t, srv, true, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "echo 'linter config missing' >&2; exit 1"}]}]}}`)
+	r := e.run(context.Background(), "-p", "go", "--permission-mode", "yolo")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "made.txt")); err != nil {
+		t.Errorf("a failing (exit 1) hook blocked the call: %v", err)
+	}
+	if !strings.Contains(r.stderr, "failed with exit code 1: linter config missing") {
+		t.Errorf("the user was not shown the hook's error: %q", r.stderr)
 	}
 }
