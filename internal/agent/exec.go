@@ -115,9 +115,7 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 		return false
 	}
 	if x := r.extra(tc.Name); x != nil {
-		res := x.Run(ctx, r.s, tc.Arguments)
-		res.ID, res.Name = tc.ID, tc.Name
-		r.finish(sl, res)
+		r.runEngineTool(ctx, sl, x)
 		return false
 	}
 	if r.e.Tools == nil {
@@ -149,6 +147,23 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	}
 	r.deny(sl, policyDenial(v), denialInfo(v, sl.call))
 	return false
+}
+
+// runEngineTool runs an engine-owned tool (todo_write, complete_task):
+// no policy is asked, but the PreToolUse hooks may refuse it or rewrite
+// its arguments, and the PostToolUse hooks see its result.
+func (r *run) runEngineTool(ctx context.Context, sl *slot, x *EngineTool) {
+	tc := sl.tc
+	sl.call = &Call{ID: tc.ID, Name: tc.Name, Args: tc.Arguments, Kind: kind.Other}
+	if _, ok := r.beforeTool(ctx, sl); !ok {
+		return
+	}
+	res := x.Run(ctx, r.s, sl.call.Args)
+	res.ID, res.Name = tc.ID, tc.Name
+	if ctx.Err() == nil {
+		res = r.afterTool(ctx, sl, res)
+	}
+	r.finish(sl, res)
 }
 
 // ask puts an approval request to the user, or denies when no one can be

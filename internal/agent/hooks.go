@@ -83,7 +83,9 @@ func (r *run) beforeTool(ctx context.Context, sl *slot) (HookAnswer, bool) {
 		r.deny(sl, "blocked by a PreToolUse hook: "+reason, nil)
 		return a, false
 	}
-	if len(a.Args) > 0 {
+	if len(a.Args) > 0 && r.extra(sl.call.Name) != nil {
+		sl.call.Args = a.Args // an engine tool: its Run checks the arguments
+	} else if len(a.Args) > 0 {
 		call, bad := r.e.Tools.Prepare(sl.call.Name, a.Args)
 		if bad != nil {
 			bad.ID, bad.Name = sl.tc.ID, sl.tc.Name

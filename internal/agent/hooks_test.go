@@ -187,3 +187,30 @@ func TestHooksPreCompactManual(t *testing.T) {
 		t.Errorf("the hook's message was not shown: %+v", rec.events)
 	}
 }
+
+func TestHooksSeeEngineTools(t *testing.T) {
+	todo := `{"todos":[{"content":"a","status":"pending"}]}`
+	e, _, store, _ := newEngine(steps(call("1", "todo_write", todo), say("ok")), nil)
+	h := &fakeHooks{before: HookAnswer{Decision: Deny, Reason: "no plans today"}}
+	e.Hooks = h
+	s := &Session{ID: "s"}
+	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Todos) != 0 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "no plans today") {
+		t.Errorf("todos %v, result %q", s.Todos, store.msgs[2].Parts[0].ToolResult.Content)
+	}
+	if h.calls[0] != "before todo_write"+todo {
+		t.Errorf("calls %v", h.calls)
+	}
+	e, _, _, _ = newEngine(steps(call("1", "todo_write", todo), say("ok")), nil)
+	h = &fakeHooks{before: HookAnswer{Args: json.RawMessage(`{"todos":[{"content":"b","status":"pending"}]}`)}}
+	e.Hooks = h
+	s = &Session{ID: "s"}
+	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Todos) != 1 || s.Todos[0].Content != "b" || h.calls[1] != "after todo_write ok=true" {
+		t.Errorf("todos %v, calls %v", s.Todos, h.calls)
+	}
+}

@@ -32,6 +32,8 @@ func claudeToolFor(name string) (claudeTool, bool) {
 		return claudeTool{name: "Glob", fields: map[string]string{"pattern": "pattern", "path": "path"}}, true
 	case "web_fetch":
 		return claudeTool{name: "WebFetch", fields: map[string]string{"url": "url"}}, true
+	case "todo_write":
+		return claudeTool{name: "TodoWrite", fields: map[string]string{"todos": "todos"}}, true
 	case "task":
 		return claudeTool{name: "Task", fields: map[string]string{"description": "description", "prompt": "prompt",
 			"subagent_type": "subagent_type"}}, true
