@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 )
 
 // Hooks are the user's hook commands at the engine's points (Claude
@@ -199,8 +200,13 @@ func (r *run) stopHook(ctx context.Context) string {
 }
 
 // notify tells the Notification hooks that the run waits for the user.
+// They run in the background (a desktop notification must not delay the
+// approval it announces), on a copy of the session, and finish even when
+// the approval is answered first.
 func (r *run) notify(ctx context.Context, kind, message string) {
-	if r.e.Hooks != nil {
-		r.e.Hooks.Notify(ctx, r.s, kind, message)
+	if r.e.Hooks == nil {
+		return
 	}
+	cp := &Session{ID: r.s.ID, Workspace: r.s.Workspace, Messages: slices.Clone(r.s.Messages)}
+	go r.e.Hooks.Notify(context.WithoutCancel(ctx), cp, kind, message)
 }

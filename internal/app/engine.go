@@ -53,6 +53,9 @@ type EngineOptions struct {
 	Web          bool
 	ReadOnly     bool
 	Client       ClientOptions
+	// Subagent marks the engine of a subagent (the task tool): its Stop
+	// point fires the SubagentStop hooks instead of Stop.
+	Subagent bool
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -103,7 +106,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,
-		Hooks:    rt.EngineHooks(false),
+		Hooks:    rt.EngineHooks(o.Subagent),
 		Config:   rt.engineConfig(system, o),
 	}
 	if o.Store != nil {

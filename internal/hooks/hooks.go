@@ -78,8 +78,15 @@ func (h *Hook) Matches(names ...string) bool {
 	if h.Matcher == "" || h.Matcher == "*" {
 		return true
 	}
+	re := h.re
+	if re == nil { // a Hook built by hand, not by Load
+		var err error
+		if re, err = regexp.Compile("^(?:" + h.Matcher + ")$"); err != nil {
+			return false
+		}
+	}
 	for _, n := range names {
-		if n != "" && h.re.MatchString(n) {
+		if n != "" && re.MatchString(n) {
 			return true
 		}
 	}
