@@ -72,6 +72,20 @@ func TestLoadErrorsNameTheFileAndFix(t *testing.T) {
 	}
 }
 
+func TestLoadUntrustedProjectErrorsAreWarnings(t *testing.T) {
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"hooks": {"Nope": []}}`)
+	src := ProjectSources("", "", ws, false)
+	list, warnings, err := Load(src)
+	if err != nil || len(list) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "not trusted") {
+		t.Errorf("untrusted: %v %v %q", list, err, warnings)
+	}
+	src.Trusted = true
+	if _, _, err := Load(src); err == nil {
+		t.Error("a trusted project's malformed hooks are no error")
+	}
+}
+
 func TestMatchers(t *testing.T) {
 	for _, tc := range []struct {
 		matcher string

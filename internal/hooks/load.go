@@ -50,7 +50,8 @@ const UntrustedNote = "ignored: the project folder is not trusted (aidex trust)"
 
 // Load reads the hooks of every source, in the order global TOML, Claude
 // global, project TOML, Claude project files. Warnings name hooks that
-// are skipped (a type other than "command"). Errors: an unreadable file,
+// are skipped (a type other than "command"; the problems of an untrusted
+// project's files, whose hooks never run). Errors: an unreadable file,
 // malformed JSON or TOML, an unknown event, a matcher that is not a
 // regular expression, a hook without a command, a negative timeout; each
 // names the file.
@@ -61,7 +62,13 @@ func Load(s Sources) ([]Hook, []string, error) {
 	add := func(file string, toml, project bool) {
 		hs, ws, err := loadFile(file, toml)
 		warnings = append(warnings, ws...)
-		if err != nil {
+		switch {
+		case err != nil && project && !s.Trusted:
+			// Its hooks would not run anyway: a cloned repository's
+			// broken file must not stop aidex.
+			warnings = append(warnings, err.Error()+" (the project folder is not trusted: its hooks are ignored)")
+			return
+		case err != nil:
 			errs = append(errs, err)
 			return
 		}
