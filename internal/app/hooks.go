@@ -258,27 +258,43 @@ func (e *PromptBlockedError) Error() string {
 }
 
 // promptHooks runs the UserPromptSubmit hooks on the prompt in parts: the
-// parts to send (with the hooks' added context) or a
-// *PromptBlockedError. Messages for the user go to emit.
-func (h *hookAdapter) promptHooks(ctx context.Context, s *agent.Session, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, error) {
+// parts to send (with the hooks' added context) and the hooks' messages
+// for the user, or a *PromptBlockedError (its messages sent to emit).
+func (h *hookAdapter) promptHooks(ctx context.Context, s *agent.Session, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, []string, error) {
 	prompt := llm.Message{Role: llm.RoleUser, Parts: parts}.Text()
 	out := h.fire(ctx, s, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt})
-	emitMessages(s, out.Messages, emit)
-	switch {
-	case out.Block:
-		return nil, &PromptBlockedError{Reason: out.Reason}
-	case out.Stop:
-		return nil, &PromptBlockedError{Reason: out.StopReason}
+	if out.Block || out.Stop {
+		emitMessages(s, out.Messages, emit)
+		reason := out.Reason
+		if !out.Block {
+			reason = out.StopReason
+		}
+		return nil, nil, &PromptBlockedError{Reason: reason}
 	}
 	for _, c := range out.Context {
 		parts = append(parts, llm.Part{Type: llm.PartText, Text: "UserPromptSubmit hook additional context:\n" + c})
 	}
-	return parts, nil
+	return parts, out.Messages, nil
 }
 
 func emitMessages(s *agent.Session, msgs []string, emit func(agent.Event)) {
 	for _, m := range msgs {
 		emit(agent.Event{Type: agent.EventError, SessionID: s.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
+	}
+}
+
+// afterSession returns emit that sends msgs (hook messages) right after
+// the run's session event, which stays the first event of a run.
+func afterSession(s *agent.Session, msgs []string, emit func(agent.Event)) func(agent.Event) {
+	if len(msgs) == 0 {
+		return emit
+	}
+	return func(e agent.Event) {
+		emit(e)
+		if e.Type == agent.EventSession && msgs != nil {
+			emitMessages(s, msgs, emit)
+			msgs = nil
+		}
 	}
 }
 

@@ -188,18 +188,22 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
-	if h := ls.hookAdapter(); h != nil {
-		if parts, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
-			return nil, err
-		}
-	}
 	ls.mu.Lock()
-	input := append(slices.Clone(ls.pending), parts...)
-	ls.pending = nil
 	notes := ls.hookNotes
 	ls.hookNotes = nil
 	ls.mu.Unlock()
-	emitMessages(sess, notes, emit)
+	if h := ls.hookAdapter(); h != nil {
+		var msgs []string
+		if parts, msgs, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
+			return nil, err
+		}
+		notes = append(notes, msgs...)
+	}
+	emit = afterSession(sess, notes, emit)
+	ls.mu.Lock()
+	input := append(slices.Clone(ls.pending), parts...)
+	ls.pending = nil
+	ls.mu.Unlock()
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}

@@ -347,3 +347,20 @@ func TestHookOtherExitCodeIsANonBlockingError(t *testing.T) {
 		t.Errorf("the user was not shown the hook's error: %q", r.stderr)
 	}
 }
+
+func TestHookMessagesFollowTheSessionEvent(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := hookE2E(t, srv, true, `{"hooks": {"UserPromptSubmit": [{"hooks": [
+  {"type": "command", "command": "echo '{\"systemMessage\": \"prompt logged for audit\"}'"}]}]}}`)
+	r := e.run(context.Background(), "-p", "hi", "--output-format", "stream-json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	evs := events(t, r.stdout)
+	if types := eventTypes(evs); !strings.HasPrefix(types, "session,error,") {
+		t.Fatalf("events %s", types)
+	}
+	if msg := evs[1]["error"].(map[string]any); msg["message"] != "prompt logged for audit" || msg["kind"] != "hook" || msg["fatal"] == true {
+		t.Errorf("hook message event = %v", msg)
+	}
+}
