@@ -169,7 +169,7 @@ func (r *run) runEngineTool(ctx context.Context, sl *slot, x *EngineTool) {
 // ask puts an approval request to the user, or denies when no one can be
 // asked.
 func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
-	if decided, run := r.permissionHook(ctx, sl); decided {
+	if decided, run := r.permissionHook(ctx, sl, v); decided {
 		return run
 	}
 	if r.e.Approver == nil {

@@ -118,9 +118,12 @@ func hookVerdict(v Verdict, d Decision, reason string) Verdict {
 	return v
 }
 
-// permissionHook asks the PermissionRequest hooks about an approval:
-// decided is true when they answered (allow: run reports true).
-func (r *run) permissionHook(ctx context.Context, sl *slot) (decided, run bool) {
+// permissionHook asks the PermissionRequest hooks about the approval v
+// asks for: decided is true when they answered (allow: run reports
+// true). Their allow answers only what an allow rule could allow
+// (v.Suggested): never a protected path, a path outside the workspace or
+// a command aidex cannot analyse; those still go to a person.
+func (r *run) permissionHook(ctx context.Context, sl *slot, v Verdict) (decided, run bool) {
 	if r.e.Hooks == nil {
 		return false, false
 	}
@@ -130,6 +133,9 @@ func (r *run) permissionHook(ctx context.Context, sl *slot) (decided, run bool) 
 	case a.Block || a.Decision == Deny:
 		r.deny(sl, "denied by a PermissionRequest hook: "+a.Reason, nil)
 		return true, false
+	case a.Decision == Allow && v.Suggested == "":
+		r.hookMessages(HookAnswer{Messages: []string{"a PermissionRequest hook allowed " + sl.call.Name +
+			", but no rule may allow this call (" + ruleText(v) + "): it needs your approval"}})
 	case a.Decision == Allow:
 		return true, true
 	}

@@ -122,6 +122,24 @@ func TestHooksPermissionRequestAnswersTheApproval(t *testing.T) {
 	}
 }
 
+func TestHooksPermissionRequestAllowCannotApproveWhatNoRuleMay(t *testing.T) {
+	a := &approver{d: AnswerDeny}
+	e, tools, _, pol := newEngine(steps(call("1", "write", `{}`), say("ok")), a)
+	pol.noRule = true // as a protected path: no rule may allow it
+	e.Hooks = &fakeHooks{permission: HookAnswer{Decision: Allow}}
+	_, rec := runWith(t, e)
+	if len(tools.ran) != 0 || a.asked != 1 {
+		t.Fatalf("ran %v, asked %d: the hook's allow approved a call no rule may allow", tools.ran, a.asked)
+	}
+	found := false
+	for _, ev := range rec.events {
+		found = found || (ev.Type == EventError && strings.Contains(ev.Error.Message, "needs your approval"))
+	}
+	if !found {
+		t.Error("the user was not told why the hook's allow was not obeyed")
+	}
+}
+
 func TestHooksContinueFalseEndsTheRun(t *testing.T) {
 	e, tools, _, _ := newEngine(steps(call("1", "read", `{"path":"a"}`), say("never")), nil)
 	e.Hooks = &fakeHooks{after: HookAnswer{Stop: true, StopReason: "budget spent"}}
