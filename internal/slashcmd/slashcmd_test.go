@@ -116,12 +116,16 @@ func TestExpandCommandsAndIncludes(t *testing.T) {
 	if got != want || !reflect.DeepEqual(ran, []string{"git status"}) {
 		t.Fatalf("got %q\nwant %q (ran %q)", got, want, ran)
 	}
-	r.Run = func(context.Context, string) (string, error) { return "", errors.New("denied by rule run_command(rm *)") }
+	r.Run = func(context.Context, string) (string, error) {
+		return "", errors.New("denied by rule run_command(rm *)")
+	}
 	c.Body = "!`rm -rf x`"
 	if _, err := Expand(context.Background(), c, "", r); err == nil || !strings.Contains(err.Error(), "/review: !`rm -rf x`: denied by rule run_command(rm *)") {
 		t.Fatalf("err %v", err)
 	}
-	r.Include = func(context.Context, string) (string, bool, error) { return "", false, errors.New("outside the workspace") }
+	r.Include = func(context.Context, string) (string, bool, error) {
+		return "", false, errors.New("outside the workspace")
+	}
 	c.Body = "see @../secret"
 	if _, err := Expand(context.Background(), c, "", r); err == nil || !strings.Contains(err.Error(), "@../secret: outside the workspace") {
 		t.Fatalf("err %v", err)
