@@ -177,6 +177,12 @@ func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
 // for front ends that cannot ask (asks become denies). Errors: an unknown
 // mode, a malformed rule (naming its source file).
 func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry) (*permission.Policy, error) {
+	return rt.policyWith(ws, canAsk, reg, nil)
+}
+
+// policyWith is Policy with extra rules added (a custom command's
+// allowed-tools for one run).
+func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra []permission.Rule) (*permission.Policy, error) {
 	mode, err := permission.ParseMode(rt.Config.PermissionMode)
 	if err != nil {
 		return nil, err
@@ -212,6 +218,7 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Regi
 	if err := add(permission.Deny, p.Deny); err != nil {
 		return nil, err
 	}
+	rules = append(rules, extra...)
 	// [sandbox] auto_allow counts only while commands really run in the
 	// sandbox.
 	sandboxed, _ := rt.sandboxOn()
