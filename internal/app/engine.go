@@ -15,9 +15,11 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/skills"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
 	"github.com/zelvior/aidex/internal/tools/git"
+	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -87,6 +89,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err == nil {
 		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
+		if list, _ := rt.Skills(); len(list) > 0 {
+			ts.onSkill = rt.skillRules(list, policy)
+		}
 	}
 	if err != nil {
 		closeTools()
@@ -237,6 +242,9 @@ func (rt *Runtime) Profile() tools.Profile {
 func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	reg := tools.NewRegistry()
 	defs, closeTools := builtin.Defs(rt.toolOptions())
+	if list, _ := rt.Skills(); len(list) > 0 {
+		defs = append(defs, skill.Def(list))
+	}
 	if err := reg.Register(defs...); err != nil {
 		closeTools()
 		return nil, nil, fmt.Errorf("tools: %w", err)
@@ -312,6 +320,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if pinned, err := memory.PinnedNotes(projectMem, memory.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
 		in.Notes = append(in.Notes, pinned...)
+	}
+	if list, _ := rt.Skills(); len(list) > 0 {
+		in.Notes = append(in.Notes, skills.Prompt(list, skillPromptTokens))
 	}
 	if f := rt.Config.SystemPromptFile; f != "" {
 		data, err := os.ReadFile(f)

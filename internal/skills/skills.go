@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/zelvior/aidex/internal/frontmatter"
 	"github.com/zelvior/aidex/internal/slashcmd"
@@ -80,7 +81,7 @@ const (
 	maxFileBytes  = 256 << 10
 )
 
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 
 // Discover reads the skills of dirs (each direct subfolder holding
 // SKILL.md), first folder wins per name. Missing folders are skipped; a
@@ -148,7 +149,7 @@ func Load(dir string, scope Scope) (Skill, error) {
 	if s.Name == "" {
 		s.Name = filepath.Base(dir)
 	}
-	if !validName.MatchString(s.Name) {
+	if !validName().MatchString(s.Name) {
 		return Skill{}, fmt.Errorf("skill %s: name %q must be lower-case letters, digits, '-' or '_' (at most 64)", path, s.Name)
 	}
 	if s.Description == "" {

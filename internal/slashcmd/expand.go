@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -53,7 +54,7 @@ func SplitArgs(s string) ([]string, error) {
 	return out, nil
 }
 
-var positional = regexp.MustCompile(`\$(ARGUMENTS|[1-9])`)
+var positional = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(ARGUMENTS|[1-9])`) })
 
 // Substitute fills $ARGUMENTS (args as typed, trimmed) and $1..$9 (the
 // words of SplitArgs; a missing one is empty) into body. When body uses
@@ -66,7 +67,7 @@ func Substitute(body, args string) (string, error) {
 		return "", err
 	}
 	used := false
-	out := positional.ReplaceAllStringFunc(body, func(m string) string {
+	out := positional().ReplaceAllStringFunc(body, func(m string) string {
 		used = true
 		if m == "$ARGUMENTS" {
 			return args
@@ -94,8 +95,8 @@ type Resolver struct {
 }
 
 var (
-	bangCommand = regexp.MustCompile("!`([^`\n]+)`")
-	atMention   = regexp.MustCompile(`(?:^|[\s(])@([^\s@` + "`" + `]+)`)
+	bangCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("!`([^`\n]+)`") })
+	atMention   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(])@([^\s@` + "`" + `]+)`) })
 )
 
 // maxIncludes caps the @path includes of one command.
@@ -112,11 +113,11 @@ func Expand(ctx context.Context, c Command, args string, r Resolver) (string, er
 		return "", fmt.Errorf("/%s: %w", c.Name, err)
 	}
 	var runErr error
-	text = bangCommand.ReplaceAllStringFunc(text, func(m string) string {
+	text = bangCommand().ReplaceAllStringFunc(text, func(m string) string {
 		if runErr != nil {
 			return m
 		}
-		cmd := strings.TrimSpace(bangCommand.FindStringSubmatch(m)[1])
+		cmd := strings.TrimSpace(bangCommand().FindStringSubmatch(m)[1])
 		if r.Run == nil {
 			runErr = errors.New("commands cannot run here")
 			return m
@@ -143,7 +144,7 @@ func Expand(ctx context.Context, c Command, args string, r Resolver) (string, er
 func includes(ctx context.Context, text string, r Resolver) (string, error) {
 	var b strings.Builder
 	seen := map[string]bool{}
-	for _, m := range atMention.FindAllStringSubmatch(text, -1) {
+	for _, m := range atMention().FindAllStringSubmatch(text, -1) {
 		p := strings.TrimRight(m[1], ".,;:!?)\"'")
 		if p == "" || seen[p] || r.Include == nil {
 			continue
@@ -163,11 +164,32 @@ func includes(ctx context.Context, text string, r Resolver) (string, error) {
 	return b.String(), nil
 }
 
-// claudeTools maps Claude Code's tool names to aidex's.
-var claudeTools = map[string]string{
-	"bash": "run_command", "read": "read_file", "write": "write_file", "edit": "edit_file",
-	"multiedit": "edit_file", "grep": "grep", "glob": "search_files", "ls": "list_directory",
-	"webfetch": "web_fetch", "task": "task", "todowrite": "todo_write",
+// claudeTool maps Claude Code's tool names (lower case) to aidex's ("" for
+// other names).
+func claudeTool(name string) string {
+	switch name {
+	case "bash":
+		return "run_command"
+	case "read":
+		return "read_file"
+	case "write":
+		return "write_file"
+	case "edit", "multiedit":
+		return "edit_file"
+	case "grep":
+		return "grep"
+	case "glob":
+		return "search_files"
+	case "ls":
+		return "list_directory"
+	case "webfetch":
+		return "web_fetch"
+	case "task":
+		return "task"
+	case "todowrite":
+		return "todo_write"
+	}
+	return ""
 }
 
 // Rules turns allowed-tools entries into aidex permission rules: Claude's
@@ -181,7 +203,7 @@ func Rules(allowed []string) []string {
 		if i := strings.IndexByte(a, '('); i >= 0 {
 			tool, rest = strings.TrimSpace(a[:i]), a[i:]
 		}
-		if t, ok := claudeTools[strings.ToLower(tool)]; ok {
+		if t := claudeTool(strings.ToLower(tool)); t != "" {
 			tool = t
 		}
 		out = append(out, tool+rest)
