@@ -59,11 +59,13 @@ type turn struct {
 //
 // allowed-tools count only for commands from the user's own folders or a
 // trusted project; an untrusted project's command runs with no added
-// rules and Expansion.Notice says so. Errors: agent.ErrBusy while a run is
+// rules and Expansion.Notice says so. When the policy asks about a
+// !`command`, the session's Approver is asked (none: it is refused);
+// emit (nil: none) gets the approval events, as a run's would. Errors: agent.ErrBusy while a run is
 // going; a bad rule in allowed-tools or an unknown model (naming the
 // file); a !`command` the policy refused (naming the rule) or that could
 // not start; an @path refused; unclosed quotes in the arguments.
-func (ls *Session) Expand(ctx context.Context, line string) (*Expansion, error) {
+func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Event)) (*Expansion, error) {
 	line = strings.TrimSpace(line)
 	if !strings.HasPrefix(line, "/") {
 		return nil, nil
@@ -105,7 +107,7 @@ func (ls *Session) Expand(ctx context.Context, line string) (*Expansion, error) 
 	if ts == nil {
 		return nil, errNotPrepared
 	}
-	p := pipeline{ts: ts, pol: pol, approver: ls.opts.Approver}
+	p := pipeline{ts: ts, pol: pol, approver: ls.opts.Approver, emit: emit, sessionID: ls.ID()}
 	x.Text, err = slashcmd.Expand(ctx, c, args, slashcmd.Resolver{Include: p.include, Run: p.run})
 	if err != nil && x.Notice != "" {
 		return nil, fmt.Errorf("%w\n%s", err, x.Notice)
@@ -232,9 +234,11 @@ func (ls *Session) forTurn(eng *agent.Engine, t *turn) (*agent.Engine, error) {
 // tool set and a policy, asking approver (nil: cannot ask) when the
 // policy asks.
 type pipeline struct {
-	ts       *toolSet
-	pol      agent.Policy
-	approver agent.Approver
+	ts        *toolSet
+	pol       agent.Policy
+	approver  agent.Approver
+	emit      func(agent.Event)
+	sessionID string
 }
 
 // run runs command as run_command and returns its output (stdout and
@@ -291,18 +295,8 @@ func (p pipeline) call(ctx context.Context, name string, args json.RawMessage) (
 	v := p.pol.Check(c)
 	switch {
 	case v.Decision == agent.Ask && p.approver != nil:
-		ans, reason, err := p.approver.Approve(ctx, agent.ApprovalInfo{ID: "slash-" + name, Tool: c.Name, Arguments: c.Args,
-			Command: c.Command, Rule: v.Rule, Reason: v.Reason, Suggested: v.Suggested})
-		if err != nil {
+		if err := p.ask(ctx, c, v); err != nil {
 			return agent.ToolResultInfo{}, err
-		}
-		if ans == agent.AnswerDeny {
-			return agent.ToolResultInfo{}, fmt.Errorf("%w: you denied %s%s", ErrRefused, describeCall(c), suffix(reason))
-		}
-		if ans == agent.AnswerSession || ans == agent.AnswerAlways {
-			if err := p.pol.Remember(ans, v.Suggested); err != nil {
-				return agent.ToolResultInfo{}, err
-			}
 		}
 	case v.Decision != agent.Allow:
 		reason := v.Reason
@@ -315,6 +309,36 @@ func (p pipeline) call(ctx context.Context, name string, args json.RawMessage) (
 		c.ReadOnly = true
 	}
 	return p.ts.Run(ctx, c)
+}
+
+// ask asks the approver about c (the approval events go to emit).
+// Errors: the user denied it (wrapping ErrRefused), the ask was
+// cancelled, the answer's rule could not be saved.
+func (p pipeline) ask(ctx context.Context, c *agent.Call, v agent.Verdict) error {
+	info := agent.ApprovalInfo{ID: "ap_slash_" + c.Name, Tool: c.Name, Arguments: c.Args, Command: agent.ShowControls(c.Command),
+		Rule: v.Rule, Reason: v.Reason, Suggested: v.Suggested}
+	p.event(info)
+	ans, reason, err := p.approver.Approve(ctx, info)
+	if err != nil {
+		return err
+	}
+	info.Answer, info.Reason = ans, reason
+	p.event(info)
+	switch ans {
+	case agent.AnswerDeny:
+		return fmt.Errorf("%w: you denied %s%s", ErrRefused, describeCall(c), suffix(reason))
+	case agent.AnswerSession, agent.AnswerAlways:
+		if v.Suggested != "" {
+			return p.pol.Remember(ans, v.Suggested)
+		}
+	}
+	return nil
+}
+
+func (p pipeline) event(info agent.ApprovalInfo) {
+	if p.emit != nil {
+		p.emit(agent.Event{Type: agent.EventApproval, SessionID: p.sessionID, Approval: &info})
+	}
 }
 
 func describeCall(c *agent.Call) string {

@@ -278,7 +278,7 @@ func (a *cliApp) onRetry(attempt int, err error, wait time.Duration) {
 // returned as they are. Errors: a refused !`command` or @path
 // (ExitDenied), anything else wrong with the command (ExitUsage).
 func (a *cliApp) expandCommand(ctx context.Context, live *app.Session, prompt string) (string, error) {
-	x, err := live.Expand(ctx, prompt)
+	x, err := live.Expand(ctx, prompt, nil)
 	switch {
 	case errors.Is(err, app.ErrRefused):
 		return "", &ExitError{Code: ExitDenied, Err: err}

@@ -22,7 +22,7 @@ func (c *Controller) CustomCommands() ([]slashcmd.Command, []error) {
 // does not); the next run uses the command's allowed-tools and model. See
 // app.Session.Expand.
 func (c *Controller) Expand(ctx context.Context, line string) (*app.Expansion, error) {
-	return c.live.Expand(ctx, line)
+	return c.live.Expand(ctx, line, nil)
 }
 
 // expand is Expand, nil, nil on a nil controller (tests of the table).
