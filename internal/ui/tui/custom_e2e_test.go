@@ -46,3 +46,27 @@ func TestE2ECustomCommandCompletionAndRun(t *testing.T) {
 	}
 	require.True(t, found, "the model got %s", reqs[0])
 }
+
+// TestE2ECustomCommandLineMode: the line mode runs a user's custom
+// command (from ~/.claude/commands) and lists skills with /skills.
+func TestE2ECustomCommandLineMode(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "Line mode done."})
+	e := startSetup(t, script, func(home, _ string) {
+		p := filepath.Join(home, ".claude", "commands", "hello.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("Greet $ARGUMENTS warmly.\n"), 0o644))
+		s := filepath.Join(home, ".claude", "skills", "pdf", "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(s), 0o755))
+		require.NoError(t, os.WriteFile(s, []byte("---\ndescription: Fill PDF forms\n---\nbody\n"), 0o644))
+	}, "%s | cat")
+	e.waitFor("/help for commands")
+	e.typeLine("/skills")
+	e.waitFor("Fill PDF forms")
+	e.typeLine("/hello line mode")
+	e.waitFor("Line mode done.")
+	reqs := script.Requests()
+	require.NotEmpty(t, reqs)
+	require.Contains(t, string(reqs[0]), "Greet line mode warmly.")
+	e.typeLine("/exit")
+	e.waitFor("EXIT=0")
+}
