@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -321,7 +322,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if pinned, err := memory.PinnedNotes(projectMem, memory.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
 		in.Notes = append(in.Notes, pinned...)
 	}
-	if list, _ := rt.Skills(); len(list) > 0 {
+	if list, _ := rt.Skills(); len(list) > 0 && !slices.Contains(rt.Config.Tools.Disabled, skill.Name) {
 		in.Notes = append(in.Notes, skills.Prompt(list, skillPromptTokens))
 	}
 	if f := rt.Config.SystemPromptFile; f != "" {
