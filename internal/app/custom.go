@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -22,6 +24,44 @@ import (
 // precedence over custom ones of the same name.
 func (rt *Runtime) CustomCommands() ([]slashcmd.Command, []error) {
 	return slashcmd.Discover(slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+}
+
+// CommandSource lists slash commands of another source than the command
+// folders (an MCP server's prompts): commands with Prompt set, scope
+// slashcmd.ScopeOther. A source that cannot list them returns an error
+// (shown where commands are listed; the others still count).
+type CommandSource func(ctx context.Context) ([]slashcmd.Command, error)
+
+// AddCommandSource adds src to the sources of [Service.CustomCommands].
+// Commands of the folders win over a source's of the same name; earlier
+// sources over later ones.
+func (s *Service) AddCommandSource(src CommandSource) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sources = append(s.sources, src)
+}
+
+// CustomCommands returns the custom commands of the current runtime's
+// folders ([Runtime.CustomCommands]) and of the added sources, sorted by
+// name, with the problems of both.
+func (s *Service) CustomCommands(ctx context.Context) ([]slashcmd.Command, []error) {
+	cmds, errs := s.Runtime().CustomCommands()
+	s.mu.Lock()
+	sources := slices.Clone(s.sources)
+	s.mu.Unlock()
+	for _, src := range sources {
+		more, err := src(ctx)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, c := range more {
+			if _, taken := slashcmd.Find(cmds, c.Name); !taken {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds, errs
 }
 
 // Expansion is a custom slash command made ready to send: Text is the
@@ -75,7 +115,7 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 		name, args = name[:i], line[i:]
 	}
 	rt := ls.svc.Runtime()
-	cmds, _ := rt.CustomCommands()
+	cmds, _ := ls.svc.CustomCommands(ctx)
 	c, ok := slashcmd.Find(cmds, name)
 	if !ok {
 		return nil, nil
@@ -125,7 +165,7 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 // they count (the user's folders, a trusted project), else x.Notice.
 func (x *Expansion) allow(rt *Runtime, t *turn) error {
 	c := x.Command
-	if len(c.AllowedTools) == 0 {
+	if len(c.AllowedTools) == 0 || c.Scope == slashcmd.ScopeOther {
 		return nil
 	}
 	if c.Scope == slashcmd.ScopeProject && !rt.Config.ProjectTrusted {

@@ -102,12 +102,20 @@ var (
 // maxIncludes caps the @path includes of one command.
 const maxIncludes = 20
 
-// Expand returns c's prompt for args: [Substitute], then each !`command`
+// Expand returns c's prompt for args: c.Prompt's text when it is set;
+// otherwise [Substitute], then each !`command`
 // replaced by its output (Resolver.Run), then each @path that names a
 // file followed, at the end, by the file as <file path="...">…</file>
 // (Resolver.Include). Errors: bad arguments, a refused or failed command
 // or include (wrapped with the command's name).
 func Expand(ctx context.Context, c Command, args string, r Resolver) (string, error) {
+	if c.Prompt != nil {
+		text, err := c.Prompt(ctx, strings.TrimSpace(args))
+		if err != nil {
+			return "", fmt.Errorf("/%s: %w", c.Name, err)
+		}
+		return text, nil
+	}
 	text, err := Substitute(c.Body, args)
 	if err != nil {
 		return "", fmt.Errorf("/%s: %w", c.Name, err)

@@ -13,6 +13,7 @@
 package slashcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,7 @@ type Scope string
 const (
 	ScopeProject Scope = "project" // a folder in the workspace
 	ScopeUser    Scope = "user"    // a folder of the user's own
+	ScopeOther   Scope = "other"   // another source (an MCP server): allowed-tools are not honoured
 )
 
 // Dir is one folder searched for commands, with its scope.
@@ -63,7 +65,12 @@ func Dirs(workspace, configDir, home string) []Dir {
 // Command is one custom slash command. Name has no slash and uses ":"
 // between folder levels ("frontend:test"). AllowedTools are the rules of
 // the allowed-tools key as written (Claude's tool names included; see
-// [Rules]). Model is "" to keep the session's model.
+// [Rules]). Model is "" to keep the session's model. Path names where the
+// command comes from (its file, or e.g. "MCP server NAME").
+//
+// Prompt, when set, makes the command's text instead of Body (a command
+// of another source, such as an MCP server's prompt): [Expand] returns
+// what it returns as it is, with no !`command` run and no @path read.
 type Command struct {
 	Name         string
 	Description  string
@@ -73,6 +80,7 @@ type Command struct {
 	Body         string
 	Path         string
 	Scope        Scope
+	Prompt       func(ctx context.Context, args string) (string, error)
 }
 
 // meta is the front matter of a command file.

@@ -12,10 +12,10 @@ import (
 )
 
 // CustomCommands returns the custom slash commands of the workspace and
-// the user's folders (app.Runtime.CustomCommands) and the files that
-// could not be read.
-func (c *Controller) CustomCommands() ([]slashcmd.Command, []error) {
-	return c.svc.Runtime().CustomCommands()
+// the user's folders and of other sources (app.Service.CustomCommands)
+// and the problems (files that could not be read).
+func (c *Controller) CustomCommands(ctx context.Context) ([]slashcmd.Command, []error) {
+	return c.svc.CustomCommands(ctx)
 }
 
 // Expand expands line when it names a custom command (nil, nil when it
@@ -38,9 +38,9 @@ func (c *Controller) expand(ctx context.Context, line string) (*app.Expansion, e
 // comes from). Built-in commands keep precedence: a custom command of a
 // built-in's name is not added, and the built-in's help says that it
 // hides it.
-func (t Table) WithCustom(c *Controller) Table {
+func (t Table) WithCustom(ctx context.Context, c *Controller) Table {
 	out := append(Table(nil), t...)
-	cmds, _ := c.CustomCommands()
+	cmds, _ := c.CustomCommands(ctx)
 	for _, cmd := range cmds {
 		name := "/" + cmd.Name
 		if i := out.index(name); i >= 0 {

@@ -25,7 +25,7 @@ func TestCustomCommandsInTableAndRun(t *testing.T) {
 	writeFile(t, filepath.Join(f.ws, ".claude/commands/model.md"), "a custom /model\n")
 	writeFile(t, filepath.Join(f.ws, "a.txt"), "@b.txt INCLUDED\n")
 	writeFile(t, filepath.Join(f.ws, "b.txt"), "NOT-TWICE\n")
-	tab := Default().WithCustom(f.c)
+	tab := Default().WithCustom(context.Background(), f.c)
 	var b bytes.Buffer
 	tab.Help(&b)
 	require.Contains(t, b.String(), "/frontend:test <pattern>")
@@ -53,7 +53,7 @@ func TestCustomCommandsInTableAndRun(t *testing.T) {
 
 func TestCustomCommandAddedAfterStart(t *testing.T) {
 	f := newFixture(t, "")
-	tab := Default().WithCustom(f.c)
+	tab := Default().WithCustom(context.Background(), f.c)
 	writeFile(t, filepath.Join(f.ws, ".aidex/commands/late.md"), "Late $ARGUMENTS\n")
 	o, err := tab.Exec(context.Background(), f.c, "/late one", &bytes.Buffer{})
 	require.NoError(t, err)

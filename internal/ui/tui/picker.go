@@ -323,7 +323,7 @@ func (m *model) startSession(provider string) tea.Cmd {
 				return nil
 			}
 			m.ctrl, m.onboot = ctrl, false
-			m.table = m.table.WithCustom(ctrl)
+			m.table = m.table.WithCustom(m.ctx, ctrl)
 			m.input.table = m.table
 			rt := ctrl.Runtime()
 			m.input.setSession(rt)
