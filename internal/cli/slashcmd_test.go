@@ -181,3 +181,16 @@ func TestUnknownSlashPromptSentAsIs(t *testing.T) {
 		t.Fatalf("the model got %s", got)
 	}
 }
+
+func TestCustomCommandBadAllowedToolsNamesFile(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	e.writeHome(".claude/commands/bad.md", "---\nallowed-tools: Bash(git status\n---\nx\n")
+	r := e.run(context.Background(), "-p", "/bad")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "allowed-tools in "+filepath.Join(e.home, ".claude/commands/bad.md")) || !strings.Contains(r.stderr, "missing closing parenthesis") {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a bad command must not reach the model")
+	}
+}
