@@ -56,6 +56,8 @@ type Session struct {
 	// hookNotes are hook messages for the user (SessionStart's) shown
 	// at the next run.
 	hookNotes []string
+	// next is what an expansion (Expand) changes for the next run.
+	next *turn
 	// seen is the store's updated_at of the session as this live session
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
@@ -202,8 +204,14 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	emit = afterSession(sess, notes, emit)
 	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
-	ls.pending = nil
+	next := ls.next
+	ls.pending, ls.next = nil, nil
 	ls.mu.Unlock()
+	if next != nil {
+		if eng, err = ls.forTurn(eng, next); err != nil {
+			return nil, err
+		}
+	}
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
@@ -243,7 +251,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.mu.Lock()
 	old := ls.closeEng
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
-	ls.pending, ls.lastAnswer, ls.seen = nil, "", sess.StoredAt
+	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.mu.Unlock()
 	if old != nil {
 		old()

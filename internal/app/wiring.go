@@ -13,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
 // toolSet adapts the tool registry and a session's tool environment to
@@ -33,6 +34,9 @@ type toolSet struct {
 	// hook snapshots the workspace before the first call of a turn that
 	// may change files (nil: no snapshots).
 	hook *turnHook
+	// onSkill is told the name of each skill the skill tool loaded (nil:
+	// no skills).
+	onSkill func(name string)
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -137,6 +141,15 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	note = skipped + note
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
+	}
+	if res.OK && t.onSkill != nil && p.Def.Name == skill.Name {
+		var a struct {
+			Name string `json:"name"`
+			File string `json:"file"`
+		}
+		if json.Unmarshal(p.Args, &a) == nil && a.File == "" {
+			t.onSkill(a.Name)
+		}
 	}
 	r := toResult(res)
 	if r.OK && note != "" {
