@@ -42,7 +42,7 @@ func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit fun
 		return err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: emit, cfg: e.Config}
+	r := &run{e: e, s: s, emit: emit, cfg: e.Config, manualCompact: true}
 	r.normalize()
 	return r.compact(ctx, focus)
 }
@@ -54,6 +54,13 @@ func (r *run) compact(ctx context.Context, focus string) error {
 	cut := recentCut(r.s.Messages, keepRecent)
 	if cut <= 0 {
 		return errNothingToCompact
+	}
+	if r.e.Hooks != nil {
+		trigger := "auto"
+		if r.manualCompact {
+			trigger = "manual"
+		}
+		r.hookMessages(r.e.Hooks.Compact(ctx, r.s, trigger, focus))
 	}
 	msgs := trimToolOutputs(r.s.Messages, cut)
 	if focus == "" && r.cfg.Model.ContextWindow > 0 &&

@@ -95,6 +95,7 @@ type Engine struct {
 	Policy   Policy
 	Approver Approver // nil: cannot ask (headless); not allowed means denied
 	Store    Store    // nil: nothing persisted
+	Hooks    Hooks    // nil: no hook commands run
 	Config   Config
 	Now      func() time.Time
 
@@ -167,6 +168,12 @@ type run struct {
 	repeats int
 	usage   llm.Usage
 	lastRaw []byte
+	// stopActive: the run continued because a Stop hook blocked.
+	stopActive bool
+	// hookStop is the answer of a hook that ended the run ("continue": false).
+	hookStop *HookAnswer
+	// manualCompact: a compaction asked for (the compact command).
+	manualCompact bool
 }
 
 func (r *run) normalize() {
@@ -209,7 +216,10 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 			textMode = len(calls) > 0
 		}
 		if len(calls) == 0 {
-			return r.done(r.stopReason(last), last), nil
+			if d, end, err := r.answered(ctx, last); end {
+				return d, err
+			}
+			continue
 		}
 		if r.markerSeen(last) {
 			r.closeCalls(ctx, calls, textMode, "not run: the run ended at the done marker")
@@ -227,7 +237,39 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 		if ctx.Err() != nil {
 			return r.cancelled()
 		}
+		if r.hookStop != nil {
+			return r.stoppedByHook(), nil
+		}
 	}
+}
+
+// answered ends the run after an answer without tool calls (end true),
+// unless a Stop hook blocks: its reason then goes to the model as a user
+// message and the run goes on.
+func (r *run) answered(ctx context.Context, last string) (*DoneInfo, bool, error) {
+	msg := r.stopHook(ctx)
+	if r.hookStop != nil {
+		return r.stoppedByHook(), true, nil
+	}
+	if msg == "" {
+		return r.done(r.stopReason(last), last), true, nil
+	}
+	if err := r.append(ctx, llm.UserText(msg), nil); err != nil {
+		d, err := r.fail(err)
+		return d, true, err
+	}
+	return nil, false, nil
+}
+
+// stoppedByHook ends a run a hook stopped ("continue": false), its
+// stopReason shown to the user.
+func (r *run) stoppedByHook() *DoneInfo {
+	msg := "a hook stopped the run"
+	if r.hookStop.StopReason != "" {
+		msg += ": " + r.hookStop.StopReason
+	}
+	r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: msg, Kind: "hook"}})
+	return r.done(StopHook, lastAssistantText(r.s.Messages))
 }
 
 // respond sends the session to the model once, compacting first when the

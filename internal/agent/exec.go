@@ -39,15 +39,15 @@ type EngineCall struct {
 	Emit    func(Event)
 }
 
-// answer runs an engine tool for slot sl.
-func (x *EngineTool) answer(ctx context.Context, r *run, tc llm.ToolCall) ToolResultInfo {
+// answer runs an engine tool's call id with args.
+func (x *EngineTool) answer(ctx context.Context, r *run, id string, args json.RawMessage) ToolResultInfo {
 	var res ToolResultInfo
 	if x.Call != nil {
-		res = x.Call(ctx, EngineCall{Session: r.s, ID: tc.ID, Emit: r.emit}, tc.Arguments)
+		res = x.Call(ctx, EngineCall{Session: r.s, ID: id, Emit: r.emit}, args)
 	} else {
-		res = x.Run(ctx, r.s, tc.Arguments)
+		res = x.Run(ctx, r.s, args)
 	}
-	res.ID, res.Name = tc.ID, tc.Name
+	res.ID, res.Name = id, x.Spec.Name
 	return res
 }
 
@@ -167,10 +167,14 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	}
 	if x := r.extra(tc.Name); x != nil {
 		if x.Concurrent {
+			sl.call = &Call{ID: tc.ID, Name: tc.Name, Args: tc.Arguments, Kind: kind.Other}
+			if _, ok := r.beforeTool(ctx, sl); !ok {
+				return false
+			}
 			sl.engine = x
 			return true
 		}
-		r.finish(sl, x.answer(ctx, r, tc))
+		r.runEngineTool(ctx, sl, x)
 		return false
 	}
 	if r.e.Tools == nil {
@@ -185,10 +189,14 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	}
 	call.ID = tc.ID
 	sl.call = call
+	hook, ok := r.beforeTool(ctx, sl)
+	if !ok {
+		return false
+	}
 	if r.e.Policy == nil {
 		return true
 	}
-	v := r.e.Policy.Check(call)
+	v := hookVerdict(r.e.Policy.Check(sl.call), hook.Decision, hook.Reason)
 	sl.readsOnly = v.ReadsOnly
 	switch v.Decision {
 	case Allow:
@@ -200,9 +208,28 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 	return false
 }
 
+// runEngineTool runs an engine-owned tool (todo_write, complete_task):
+// no policy is asked, but the PreToolUse hooks may refuse it or rewrite
+// its arguments, and the PostToolUse hooks see its result.
+func (r *run) runEngineTool(ctx context.Context, sl *slot, x *EngineTool) {
+	tc := sl.tc
+	sl.call = &Call{ID: tc.ID, Name: tc.Name, Args: tc.Arguments, Kind: kind.Other}
+	if _, ok := r.beforeTool(ctx, sl); !ok {
+		return
+	}
+	res := x.answer(ctx, r, tc.ID, sl.call.Args)
+	if ctx.Err() == nil {
+		res = r.afterTool(ctx, sl, res)
+	}
+	r.finish(sl, res)
+}
+
 // ask puts an approval request to the user, or denies when no one can be
 // asked.
 func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
+	if decided, run := r.permissionHook(ctx, sl, v); decided {
+		return run
+	}
 	if r.e.Approver == nil {
 		d := denialInfo(v, sl.call)
 		r.deny(sl, fmt.Sprintf("%s needs approval (%s), and no one can be asked in this mode; the user can allow it with %s", sl.call.Name, ruleText(v), allowHint(d.Allow)), d)
@@ -214,6 +241,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
 		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
+	r.notify(ctx, "permission_prompt", "aidex needs your permission to use "+sl.call.Name)
 	d, reason, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
 		r.finish(sl, cancelledResult(sl.tc))
@@ -264,6 +292,9 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 		go func() {
 			defer wg.Done()
 			res, err := r.runOne(ctx, sl)
+			if err == nil && ctx.Err() == nil {
+				res = r.afterTool(ctx, sl, res)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			sl.err = err
@@ -283,7 +314,10 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	start := r.e.Now()
 	if sl.engine != nil {
-		res := sl.engine.answer(ctx, r, sl.tc)
+		res := sl.engine.answer(ctx, r, sl.tc.ID, sl.call.Args)
+		if ctx.Err() == nil {
+			res = r.afterTool(ctx, sl, res)
+		}
 		res.DurationMS = time.Since(start).Milliseconds()
 		return res, nil
 	}

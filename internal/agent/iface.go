@@ -74,6 +74,11 @@ type Verdict struct {
 	// (a command line found read-only); refusing it refuses no change (see
 	// DoneInfo.DeniedChanges).
 	ReadsOnly bool
+	// ModeOnly: the policy asks (or, unable to ask, denied: Unasked) only
+	// because of the permission mode's default, not an ask rule, a
+	// protected path, safe_mode or a doubt of the shell analysis; a
+	// PreToolUse hook's allow may skip such an ask (see Hooks).
+	ModeOnly bool
 }
 
 // Policy decides whether a call may run. Remember records an approval

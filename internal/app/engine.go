@@ -16,9 +16,11 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/skills"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
 	"github.com/zelvior/aidex/internal/tools/git"
+	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
 // SessionStore is what the engine wiring needs of the session database:
@@ -54,6 +56,9 @@ type EngineOptions struct {
 	Web          bool
 	ReadOnly     bool
 	Client       ClientOptions
+	// Subagent marks the engine of a subagent (the task tool): its Stop
+	// point fires the SubagentStop hooks instead of Stop.
+	Subagent bool
 	// SubagentStop, when set, is told of every subagent's end (the
 	// SubagentStop hook's point): called after the child's run, before
 	// its answer goes back to the parent's model.
@@ -99,6 +104,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err == nil {
 		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
+		if list, _ := rt.Skills(); len(list) > 0 {
+			ts.onSkill = rt.skillRules(list, policy)
+		}
 	}
 	if err != nil {
 		closeTools()
@@ -115,6 +123,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,
+		Hooks:    rt.EngineHooks(o.Subagent),
 		Config:   rt.engineConfig(system, o),
 	}
 	if o.Store != nil {
@@ -203,6 +212,12 @@ func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
 // for front ends that cannot ask (asks become denies). Errors: an unknown
 // mode, a malformed rule (naming its source file).
 func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry) (*permission.Policy, error) {
+	return rt.policyWith(ws, canAsk, reg, nil)
+}
+
+// policyWith is Policy with extra rules added (a custom command's
+// allowed-tools for one run).
+func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra []permission.Rule) (*permission.Policy, error) {
 	mode, err := permission.ParseMode(rt.Config.PermissionMode)
 	if err != nil {
 		return nil, err
@@ -238,6 +253,7 @@ func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Regi
 	if err := add(permission.Deny, p.Deny); err != nil {
 		return nil, err
 	}
+	rules = append(rules, extra...)
 	// [sandbox] auto_allow counts only while commands really run in the
 	// sandbox.
 	sandboxed, _ := rt.sandboxOn()
@@ -256,6 +272,9 @@ func (rt *Runtime) Profile() tools.Profile {
 func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 	reg := tools.NewRegistry()
 	defs, closeTools := builtin.Defs(rt.toolOptions())
+	if list, _ := rt.Skills(); len(list) > 0 {
+		defs = append(defs, skill.Def(list))
+	}
 	if err := reg.Register(defs...); err != nil {
 		closeTools()
 		return nil, nil, fmt.Errorf("tools: %w", err)
@@ -333,6 +352,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if pinned, err := memory.PinnedNotes(projectMem, memory.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
 		in.Notes = append(in.Notes, pinned...)
+	}
+	if list, _ := rt.Skills(); len(list) > 0 && !slices.Contains(rt.Config.Tools.Disabled, skill.Name) {
+		in.Notes = append(in.Notes, skills.Prompt(list, skillPromptTokens))
 	}
 	if f := rt.Config.SystemPromptFile; f != "" {
 		data, err := os.ReadFile(f)

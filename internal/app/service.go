@@ -40,6 +40,8 @@ type Service struct {
 	opts Options // Flags are owned (cloned) and updated by switches
 	rt   *Runtime
 	gen  int // runtime generation: engines built for an older one are rebuilt
+	// sources are the slash commands of other sources (AddCommandSource).
+	sources []CommandSource
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -58,6 +59,11 @@ type Session struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run.
 	lastAnswer string
+	// hookNotes are hook messages for the user (SessionStart's) shown
+	// at the next run.
+	hookNotes []string
+	// next is what an expansion (Expand) changes for the next run.
+	next *turn
 	// seen is the store's updated_at of the session as this live session
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
@@ -74,6 +80,7 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
+	ls.sessionStart(ctx, sess, "startup")
 	return ls, nil
 }
 
@@ -191,9 +198,27 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	}
 	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
 	ls.mu.Lock()
-	input := append(slices.Clone(ls.pending), parts...)
-	ls.pending = nil
+	notes := ls.hookNotes
+	ls.hookNotes = nil
 	ls.mu.Unlock()
+	if h := ls.hookAdapter(); h != nil {
+		var msgs []string
+		if parts, msgs, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
+			return nil, err
+		}
+		notes = append(notes, msgs...)
+	}
+	emit = afterSession(sess, notes, emit)
+	ls.mu.Lock()
+	input := append(slices.Clone(ls.pending), parts...)
+	next := ls.next
+	ls.pending, ls.next = nil, nil
+	ls.mu.Unlock()
+	if next != nil {
+		if eng, err = ls.forTurn(eng, next); err != nil {
+			return nil, err
+		}
+	}
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
@@ -212,7 +237,7 @@ func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
 	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
 	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
-		Store: e.Store, Config: cfg, Now: e.Now}
+		Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
 }
 
 // Use switches the live session to stored session sess (a new
@@ -236,16 +261,21 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.mu.Lock()
 	old := ls.closeEng
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
-	ls.pending, ls.lastAnswer, ls.seen = nil, "", sess.StoredAt
+	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.mu.Unlock()
 	if old != nil {
 		old()
 	}
+	ls.sessionStart(ctx, sess, "clear")
 	return nil
 }
 
 // Close stops what the engine's tools started (background processes).
 func (ls *Session) Close() {
+	if h := ls.hookAdapter(); h != nil {
+		out := h.fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
+		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to
+	}
 	ls.mu.Lock()
 	closeEng := ls.closeEng
 	ls.closeEng = nil
@@ -293,4 +323,37 @@ func (ls *Session) PendingContext() int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	return len(ls.pending)
+}
+
+// hookAdapter returns the hooks of the session's runtime (nil: none).
+func (ls *Session) hookAdapter() *hookAdapter {
+	ls.mu.Lock()
+	rt := ls.rt
+	ls.mu.Unlock()
+	if rt == nil {
+		return nil
+	}
+	h, _ := rt.EngineHooks(false).(*hookAdapter)
+	return h
+}
+
+// sessionStart runs the SessionStart hooks (source "startup", or
+// "resume" for a conversation with messages): their added context goes
+// to the model with the next prompt, their messages to the user at the
+// next run.
+func (ls *Session) sessionStart(ctx context.Context, sess *agent.Session, source string) {
+	h := ls.hookAdapter()
+	if h == nil {
+		return
+	}
+	if len(sess.Messages) > 0 {
+		source = "resume"
+	}
+	out := h.fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source})
+	for _, c := range out.Context {
+		ls.AddContext("SessionStart hook additional context:\n" + c)
+	}
+	ls.mu.Lock()
+	ls.hookNotes = append(ls.hookNotes, out.Messages...)
+	ls.mu.Unlock()
 }

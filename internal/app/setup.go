@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/sandbox"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -35,6 +37,9 @@ type Options struct {
 	// sandbox.Probe); tests pass a machine that cannot sandbox. [Start]
 	// makes it probe once per service.
 	SandboxProbe func() sandbox.Caps
+	// HookLog, when set, gets one line per hook command run (event,
+	// command, exit code, milliseconds): --verbose.
+	HookLog io.Writer
 }
 
 // Runtime is the loaded configuration with the chosen provider and model.
@@ -58,6 +63,8 @@ type Runtime struct {
 	// probe finds what the machine can do (Options.SandboxProbe).
 	sbx   *sandboxSlot
 	probe func() sandbox.Caps
+	// hooks runs the user's hook commands (see loadHooks).
+	hooks *hooks.Runner
 }
 
 // Load reads the configuration and the catalog and resolves the provider
@@ -102,8 +109,12 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
-	return &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
-		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}, nil
+	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
+		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
+	if err := rt.loadHooks(o); err != nil {
+		return nil, err
+	}
+	return rt, nil
 }
 
 func workspaceDir(dir string) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
@@ -12,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
+	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
 // toolSet adapts the tool registry and a session's tool environment to
@@ -32,6 +34,9 @@ type toolSet struct {
 	// hook snapshots the workspace before the first call of a turn that
 	// may change files (nil: no snapshots).
 	hook *turnHook
+	// onSkill is told the name of each skill the skill tool loaded (nil:
+	// no skills).
+	onSkill func(name string)
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -137,6 +142,15 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	if res.Category == tools.CategoryInternal {
 		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}
+	if res.OK && t.onSkill != nil && p.Def.Name == skill.Name {
+		var a struct {
+			Name string `json:"name"`
+			File string `json:"file"`
+		}
+		if json.Unmarshal(p.Args, &a) == nil && a.File == "" {
+			t.onSkill(a.Name)
+		}
+	}
 	r := toResult(res)
 	if r.OK && note != "" {
 		r.Output = note + r.Output
@@ -214,7 +228,7 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
 	v := a.p.Check(req)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
-		ReadsOnly: v.ReadsOnly}
+		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}
 	switch v.Decision {
 	case permission.Allow:
 		out.Decision = agent.Allow
@@ -224,6 +238,29 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 		out.Decision = agent.Deny
 	}
 	return out
+}
+
+// modeOnly reports whether v asks (or, unable to ask, denied) only
+// because of the mode's default: every part of it that is not allowed is
+// decided by a "mode ..." rule, none about a credential file. A
+// PreToolUse hook's allow may skip that ask, never an ask rule, a
+// protected path, safe_mode or a doubt of the shell analysis.
+func modeOnly(v permission.Verdict) bool {
+	if v.Decision == permission.Allow || (v.Decision == permission.Deny && !v.Unasked) {
+		return false
+	}
+	byMode := func(rule, reason string) bool {
+		return strings.HasPrefix(rule, "mode ") && !strings.Contains(reason, "credential")
+	}
+	if len(v.Commands) == 0 {
+		return byMode(v.Rule, v.Reason)
+	}
+	for _, cv := range v.Commands {
+		if cv.Decision != permission.Allow && !byMode(cv.Rule, cv.Reason) {
+			return false
+		}
+	}
+	return true
 }
 
 // Remember records a "session" or "always" approval.

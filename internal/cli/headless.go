@@ -205,6 +205,9 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	if j != nil { // only the JSON result lists the run's checkpoints
 		before = checkpointSet(ctx, svc.Store(), sess.ID)
 	}
+	if prompt, err = a.expandCommand(ctx, live, prompt); err != nil {
+		return err
+	}
 	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, func(e agent.Event) {
 		denials.event(e)
 		r.event(e)
@@ -245,6 +248,8 @@ func exitFor(d *agent.DoneInfo, err error) error {
 	switch {
 	case llm.KindOf(err) == llm.KindTimeout:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%w; the partial answer is kept in the session (aidex -c continues it)", err)}
+	case errors.As(err, new(*app.PromptBlockedError)):
+		return &ExitError{Code: ExitUsage, Err: err}
 	case errors.Is(err, context.Canceled):
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted; the partial answer is kept in the session (aidex -c continues it)")}
 	case err != nil:
@@ -268,4 +273,24 @@ func (a *cliApp) onRetry(attempt int, err error, wait time.Duration) {
 	if !a.flags.quiet {
 		fmt.Fprintf(a.proc.Stderr, "aidex: %v; retry %d in %s\n", err, attempt, wait.Round(100*time.Millisecond))
 	}
+}
+
+// expandCommand expands a prompt that starts with a custom slash command
+// ("/review src/main.go"), telling stderr its notice; other prompts are
+// returned as they are. Errors: a refused !`command` or @path
+// (ExitDenied), anything else wrong with the command (ExitUsage).
+func (a *cliApp) expandCommand(ctx context.Context, live *app.Session, prompt string) (string, error) {
+	x, err := live.Expand(ctx, prompt, nil)
+	switch {
+	case errors.Is(err, app.ErrRefused):
+		return "", &ExitError{Code: ExitDenied, Err: err}
+	case err != nil:
+		return "", &ExitError{Code: ExitUsage, Err: err}
+	case x == nil:
+		return prompt, nil
+	}
+	if x.Notice != "" {
+		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", x.Notice)
+	}
+	return x.Text, nil
 }

@@ -73,7 +73,7 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	}
 	fmt.Fprintf(a.proc.Stdout, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
 		a.proc.shortVersion(), rt.Provider.Name, rt.Model, ctrl.Mode())
-	return repl.Run(ctx, ctrl, commands.Default())
+	return repl.Run(ctx, ctrl, commands.Default().WithCustom(ctx, ctrl))
 }
 
 // sessionBuilder chooses the provider and builds the session controller

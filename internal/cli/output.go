@@ -192,7 +192,9 @@ func (t *textOut) event(e agent.Event) {
 			}
 		}
 	case agent.EventError:
-		if t.progress && !e.Error.Fatal {
+		// Hook messages (a failing hook, a systemMessage) are for the
+		// user even without progress output.
+		if (t.progress || e.Error.Kind == "hook") && !e.Error.Fatal {
 			fmt.Fprintf(t.err, "! %s\n", e.Error.Message)
 		}
 	}

@@ -91,7 +91,7 @@ providers: paid, free and local.`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.flags.workspace, "workspace", "w", "", "workspace directory (default: the current directory)")
-	pf.BoolVar(&a.flags.verbose, "verbose", false, "print request/response summaries on stderr (keys redacted)")
+	pf.BoolVar(&a.flags.verbose, "verbose", false, "print request/response summaries and each hook command run on stderr (keys redacted)")
 	pf.BoolVarP(&a.flags.quiet, "quiet", "q", false, "print only the answer and errors")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commandBuilders {
@@ -135,14 +135,18 @@ func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) er
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
 var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
-	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd, newAgentsCmd}
+	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd, newHooksCmd, newAgentsCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
 type catalogView = app.Runtime
 
 // setupOptions maps the command line onto setup options.
 func (a *cliApp) setupOptions() app.Options {
-	return app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv}
+	o := app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv}
+	if a.flags.verbose {
+		o.HookLog = a.proc.Stderr // one line per hook command run
+	}
+	return o
 }
 
 // configFlags are the config keys set by command-line flags.

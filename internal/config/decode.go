@@ -101,6 +101,9 @@ func walkTable(d *fileDoc, ss []keySpec, lines map[string]int, path []string, m 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if len(path) == 0 && k == "hooks" {
+			continue // [[hooks.EVENT]] tables: internal/hooks reads and checks them
+		}
 		p := append(slices.Clone(path), k)
 		line := lines[lineKey(p)]
 		fail := func(format string, args ...any) {

@@ -46,6 +46,9 @@ type Outcome struct {
 	Arg    string
 	Tools  []agent.EngineTool
 	After  func(ctx context.Context, done *agent.DoneInfo, err error) string
+	// Expanded marks Prompt as an expanded custom command: send it as it
+	// is (PromptParts), without attaching @file mentions again.
+	Expanded bool
 }
 
 // Spec is one slash command: Name with its leading slash ("/model"), Args
@@ -118,6 +121,10 @@ func (t Table) Exec(ctx context.Context, c *Controller, line string, out io.Writ
 	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	s, ok := t.Find(name)
 	if !ok {
+		if x, err := c.expand(ctx, line); x != nil || err != nil {
+			// A custom command added since the table was made.
+			return customOutcome(x, err, out)
+		}
 		msg := fmt.Sprintf("unknown command %s", name)
 		if near := t.Nearest(name); near != "" {
 			msg += fmt.Sprintf(": did you mean %s?", near)

@@ -248,7 +248,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case o.Quit:
 		return true, nil
 	case o.Prompt != "":
-		r.runPrompt(ctx, ctrl, commands.BuildPrompt(ctrl.Runtime().Workspace, o.Prompt), o.Tools, o.After, sigs)
+		r.runPrompt(ctx, ctrl, commands.Prompt{Parts: o.PromptParts(ctrl.Runtime().Workspace)}, o.Tools, o.After, sigs)
 		return false, nil
 	}
 	switch o.Action {

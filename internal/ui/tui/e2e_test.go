@@ -84,6 +84,13 @@ func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
 // formats the command line (e.g. "%s | cat").
 func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...string) *e2e {
 	t.Helper()
+	return startSetup(t, script, nil, shellWrap, args...)
+}
+
+// startSetup is start with setup (when not nil) called with the home and
+// the workspace before aidex starts.
+func startSetup(t *testing.T, script *llmtest.Script, setup func(home, ws string), shellWrap string, args ...string) *e2e {
+	t.Helper()
 	if noTmux {
 		t.Skip(buildErr)
 	}
@@ -98,6 +105,9 @@ func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...strin
 	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
 	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL)
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
+	if setup != nil {
+		setup(root, ws)
+	}
 	e := &e2e{t: t, socket: fmt.Sprintf("aidex-e2e-%d", time.Now().UnixNano()), ws: ws}
 	e.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"),
 		"XDG_DATA_HOME=" + filepath.Join(root, "data"), "XDG_STATE_HOME=" + filepath.Join(root, "state"),

@@ -150,6 +150,9 @@ func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *a
 	if m.table == nil {
 		m.table = commands.Default()
 	}
+	if ctrl != nil {
+		m.table = m.table.WithCustom(ctx, ctrl)
+	}
 	m.input = newInput(m.st, m.table, o.Color, m.width)
 	m.stream = newStream(m.st, o.Color, o.Fullscreen, m.width)
 	m.approval = approvalModel{st: m.st, width: m.width}

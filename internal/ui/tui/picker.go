@@ -323,6 +323,8 @@ func (m *model) startSession(provider string) tea.Cmd {
 				return nil
 			}
 			m.ctrl, m.onboot = ctrl, false
+			m.table = m.table.WithCustom(m.ctx, ctrl)
+			m.input.table = m.table
 			rt := ctrl.Runtime()
 			m.input.setSession(rt)
 			m.commit(fmt.Sprintf("ready: %s/%s (saved as your default provider in %s) · /help for commands", rt.Provider.Name, rt.Model, rt.Config.Paths.ConfigFile))

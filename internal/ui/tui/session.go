@@ -239,7 +239,7 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case o.Quit:
 		return m.quit()
 	case o.Prompt != "":
-		m.startRunWith(commands.BuildPrompt(m.ctrl.Runtime().Workspace, o.Prompt).Parts, o.Tools, o.After)
+		m.startRunWith(o.PromptParts(m.ctrl.Runtime().Workspace), o.Tools, o.After)
 		return nil
 	}
 	switch o.Action {

@@ -74,6 +74,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		}
 		sw.event(string(e.Type), e)
 	}
+	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
+	if !ok {
+		return
+	}
 	done, err := ls.live.Run(ctx, parts, emit)
 	if done == nil {
 		// The engine refused before starting (busy): end the stream cleanly.
@@ -84,6 +88,32 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
 		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 	}
+}
+
+// expandChat expands a message that starts with a custom slash command
+// ("/review main.go"), server-side: its text part (the last of parts)
+// becomes the expansion, and the expansion's notice goes out as a
+// "notice" event ({"text": ...}). Other messages keep their parts. A
+// failed expansion ends the stream with a fatal error event and done;
+// ok is then false.
+func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg string, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, bool) {
+	if !strings.HasPrefix(strings.TrimSpace(msg), "/") {
+		return parts, true
+	}
+	x, err := ls.live.Expand(ctx, msg, emit)
+	if err != nil {
+		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command", Fatal: true}})
+		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		return nil, false
+	}
+	if x == nil {
+		return parts, true
+	}
+	if x.Notice != "" {
+		sw.event("notice", map[string]string{"text": x.Notice})
+	}
+	out := append([]llm.Part(nil), parts[:len(parts)-1]...)
+	return append(out, llm.Part{Type: llm.PartText, Text: x.Text}), true
 }
 
 // messageParts turns a chat request into the user message's parts.

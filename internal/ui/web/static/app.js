@@ -411,6 +411,10 @@ function onEvent(name, ev) {
     case 'todos': renderTodos(ev.todos); break;
     case 'error': chatError(ev.error); break;
     case 'waiting': showWaiting(ev.waiting || {}); break;
+    case 'notice':
+      hideEmpty();
+      $('#messages').append(h('div', { class: 'msg note', text: ev.text || '' }));
+      break;
     case 'done': {
       const d = ev.done || {};
       turnEnded(d);

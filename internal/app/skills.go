@@ -1,0 +1,39 @@
+package app
+
+import (
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/skills"
+	"github.com/zelvior/aidex/internal/slashcmd"
+)
+
+// skillPromptTokens caps the skills' section of the system prompt, in
+// tokens (estimated).
+const skillPromptTokens = 2000
+
+// Skills returns the skills of the workspace and the user's folders (see
+// internal/skills for the folders and their precedence), sorted by name,
+// and the skills that could not be read (each error names its file).
+func (rt *Runtime) Skills() ([]skills.Skill, []error) {
+	return skills.Discover(skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+}
+
+// SkillHonoured reports whether a skill's allowed-tools count: it comes
+// from the user's own folders or from a trusted project.
+func (rt *Runtime) SkillHonoured(s skills.Skill) bool {
+	return s.Scope == slashcmd.ScopeUser || rt.Config.ProjectTrusted
+}
+
+// skillRules returns the hook the skill tool's successful calls run: the
+// loaded skill's allowed-tools become session rules of policy (when they
+// count, see SkillHonoured). A bad rule is skipped.
+func (rt *Runtime) skillRules(list []skills.Skill, policy *permission.Policy) func(name string) {
+	return func(name string) {
+		s, ok := skills.Find(list, name)
+		if !ok || !rt.SkillHonoured(s) {
+			return
+		}
+		for _, r := range slashcmd.Rules(s.AllowedTools) {
+			_ = policy.AllowForSession(r)
+		}
+	}
+}

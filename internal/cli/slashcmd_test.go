@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// firstUserText returns the text of the user message of the script's
+// first request (OpenAI wire format).
+func firstUserText(t *testing.T, srv *llmtest.Script) string {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("the model got no request")
+	}
+	var body struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[0], &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range body.Messages {
+		if m.Role == "user" {
+			return string(m.Content)
+		}
+	}
+	t.Fatalf("no user message in %s", reqs[0])
+	return ""
+}
+
+func (e *e2e) trust() {
+	e.t.Helper()
+	p, err := config.ResolvePaths(func(k string) string { return e.env[k] })
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := p.Trust(e.ws); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *e2e) writeHome(name, content string) {
+	e.t.Helper()
+	p := filepath.Join(e.home, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func TestCustomCommandHeadlessArguments(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "hi"})
+	e := newE2E(t, srv, "openai", "")
+	e.write(".claude/commands/hello.md", "---\ndescription: Greet\n---\nSay hello to $ARGUMENTS.\n")
+	r := e.run(context.Background(), "-p", "/hello world")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := firstUserText(t, srv); !strings.Contains(got, "Say hello to world.") || strings.Contains(got, "/hello") {
+		t.Fatalf("the model got %s", got)
+	}
+}
+
+func TestCustomCommandNamespacePositionalAndInclude(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	e.write("src/main.go", "package main // MARKER\n")
+	e.writeHome(".claude/commands/frontend/review.md", "Review @$1 for $2.\n")
+	r := e.run(context.Background(), "-p", `/frontend:review src/main.go "data races"`)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	got := firstUserText(t, srv)
+	if !strings.Contains(got, "Review @src/main.go for data races.") || !strings.Contains(got, `\u003cfile path=\"src/main.go\"\u003e`) && !strings.Contains(got, `<file path=\"src/main.go\">`) || !strings.Contains(got, "MARKER") {
+		t.Fatalf("the model got %s", got)
+	}
+}
+
+func TestCustomCommandIncludeOutsideWorkspaceRefused(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	e.writeHome("secret.txt", "SECRET\n")
+	e.write(".aidex/commands/leak.md", "Read @../home/secret.txt\n")
+	r := e.run(context.Background(), "-p", "/leak")
+	if r.code != ExitDenied || !strings.Contains(r.stderr, "/leak: @../home/secret.txt") || len(srv.Requests()) != 0 {
+		t.Fatalf("exit %d, stderr %s, %d requests", r.code, r.stderr, len(srv.Requests()))
+	}
+}
+
+func TestCustomCommandBangAllowedAndDenied(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	// echo is allowed by the user's command's allowed-tools; the turn's
+	// added rule lets it run headless (where an ask is a denial).
+	e.writeHome(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nOutput: !`echo BANG-OK`\n")
+	e.writeHome(".claude/commands/wipe.md", "Output: !`touch made-by-wipe`\n")
+	r := e.run(context.Background(), "-p", "/status")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := firstUserText(t, srv); !strings.Contains(got, "Output: BANG-OK") {
+		t.Fatalf("the model got %s", got)
+	}
+	r = e.run(context.Background(), "-p", "/wipe")
+	if r.code != ExitDenied || !strings.Contains(r.stderr, "/wipe: !`touch made-by-wipe`") || !strings.Contains(r.stderr, "was refused") {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "made-by-wipe")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	if len(srv.Requests()) != 1 {
+		t.Fatalf("%d requests: a refused command must not send", len(srv.Requests()))
+	}
+}
+
+func TestCustomCommandUntrustedAllowedToolsIgnored(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"}, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	e.write(".claude/commands/touch.md", "---\nallowed-tools: Bash(touch:*)\n---\nDone: !`touch made-by-project`\n")
+	r := e.run(context.Background(), "-p", "/touch")
+	if r.code != ExitDenied || !strings.Contains(r.stderr, "untrusted project") || !strings.Contains(r.stderr, "allowed-tools (Bash(touch:*)) are ignored") {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "made-by-project")); err == nil {
+		t.Fatal("an untrusted project's allowed-tools were honoured")
+	}
+	e.trust()
+	r = e.run(context.Background(), "-p", "/touch")
+	if r.code != 0 || strings.Contains(r.stderr, "untrusted") {
+		t.Fatalf("trusted: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "made-by-project")); err != nil {
+		t.Fatal("a trusted project's allowed-tools were not honoured")
+	}
+}
+
+func TestCustomCommandModelForOneTurn(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"})
+	e := newE2E(t, srv, "openai", "")
+	e.write(".aidex/commands/quick.md", "---\nmodel: other-model\n---\nQuick $ARGUMENTS\n")
+	r := e.run(context.Background(), "-p", "/quick look")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = e.run(context.Background(), "-c", "-p", "plain prompt")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	var a, b struct {
+		Model string `json:"model"`
+	}
+	_ = json.Unmarshal(reqs[0], &a)
+	_ = json.Unmarshal(reqs[1], &b)
+	if a.Model != "other-model" || b.Model != "scripted" {
+		t.Fatalf("models %q then %q, want other-model then scripted", a.Model, b.Model)
+	}
+}
+
+func TestUnknownSlashPromptSentAsIs(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "/usr/bin is a folder?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := firstUserText(t, srv); !strings.Contains(got, "/usr/bin is a folder?") {
+		t.Fatalf("the model got %s", got)
+	}
+}
+
+func TestCustomCommandBadAllowedToolsNamesFile(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	e.writeHome(".claude/commands/bad.md", "---\nallowed-tools: Bash(git status\n---\nx\n")
+	r := e.run(context.Background(), "-p", "/bad")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "allowed-tools in "+filepath.Join(e.home, ".claude/commands/bad.md")) || !strings.Contains(r.stderr, "missing closing parenthesis") {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a bad command must not reach the model")
+	}
+}

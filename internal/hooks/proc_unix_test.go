@@ -1,0 +1,43 @@
+//go:build unix
+
+package hooks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestFireTimeoutKillsTheProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	r := runner(t, dir, Hook{Event: Stop, Command: "sleep 60 & echo $! > child; wait", Timeout: 300 * time.Millisecond})
+	o, err := r.Fire(context.Background(), Input{Event: Stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Messages) != 1 || !strings.Contains(o.Messages[0], "timed out") || o.Block {
+		t.Fatalf("outcome = %+v", o)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "child"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	// Killed with its group: the child is gone (a zombie reaped by init
+	// at the latest).
+	for range 100 {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		if st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && strings.Contains(string(st), ") Z") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("the hook's child %d survived the timeout", pid)
+}

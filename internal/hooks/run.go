@@ -1,0 +1,283 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Runner runs the hooks of a project.
+//
+// ProjectDir is the workspace: the commands run there, with
+// CLAUDE_PROJECT_DIR and AIDEX_PROJECT_DIR set to it. Env is the base
+// environment of the commands (nil: the process's). Log, when set, gets
+// one line per hook run (event, command, exit code, milliseconds):
+// --verbose. A nil *Runner runs nothing.
+type Runner struct {
+	Hooks      []Hook
+	ProjectDir string
+	Env        []string
+	Log        io.Writer
+
+	logMu sync.Mutex
+}
+
+// Active reports whether any hook of ev would run (ignoring matchers),
+// so callers can skip preparing an Input.
+func (r *Runner) Active(ev Event) bool {
+	if r == nil {
+		return false
+	}
+	for i := range r.Hooks {
+		if r.Hooks[i].Event == ev && r.Hooks[i].Ignored == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Matching returns the hooks that would run for in: of its event, not
+// ignored, whose matcher matches, each command once (the first wins).
+func (r *Runner) Matching(in *Input) []*Hook {
+	if r == nil {
+		return nil
+	}
+	names := in.matchNames()
+	seen := map[string]bool{}
+	var out []*Hook
+	for i := range r.Hooks {
+		h := &r.Hooks[i]
+		if h.Event != in.Event || h.Ignored != "" || !h.Matches(names...) || seen[h.Command] {
+			continue
+		}
+		seen[h.Command] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// Fire runs the hooks matching in, in parallel, and folds their answers
+// (in configuration order). Cwd defaults to ProjectDir. A hook that
+// fails (cannot start, times out, exits with a code other than 0 and 2)
+// is a message for the user, not an error. Errors: ctx ended, or in
+// cannot be encoded.
+func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
+	hooks := r.Matching(&in)
+	if len(hooks) == 0 {
+		return Outcome{}, nil
+	}
+	if in.Cwd == "" {
+		in.Cwd = r.ProjectDir
+	}
+	stdin, err := json.Marshal(in)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("hooks: encode the %s input: %w", in.Event, err)
+	}
+	runs := make([]Run, len(hooks))
+	var wg sync.WaitGroup
+	for i, h := range hooks {
+		wg.Go(func() {
+			runs[i] = r.runOne(ctx, h, stdin)
+			r.log(runs[i])
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Outcome{Runs: runs}, fmt.Errorf("hooks: %s: %w", in.Event, err)
+	}
+	var out Outcome
+	for _, run := range runs {
+		fold(&out, in.Event, run)
+	}
+	out.Runs = runs
+	return out, nil
+}
+
+// runOne runs one hook command with stdin and its timeout.
+func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte) Run {
+	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", h.Command)
+	cmd.Dir = r.ProjectDir
+	env := r.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.ProjectDir, "AIDEX_PROJECT_DIR="+r.ProjectDir)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
+	start := time.Now()
+	err := cmd.Run()
+	run := Run{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	if cmd.ProcessState == nil {
+		run.ExitCode = -1
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		run.ExitCode, run.Err = -1, fmt.Errorf("timed out after %s (set \"timeout\" in seconds to allow longer)", h.Timeout)
+	case err != nil && !errors.As(err, &exitErr):
+		run.ExitCode, run.Err = -1, err
+	}
+	return run
+}
+
+func (r *Runner) log(run Run) {
+	if r.Log == nil {
+		return
+	}
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	fmt.Fprintf(r.Log, "aidex: hook %s %q: exit %d, %d ms\n", run.Hook.Event, run.Hook.Command, run.ExitCode, run.Duration.Milliseconds())
+}
+
+// output is the JSON a hook may print on stdout (Claude Code's fields).
+type output struct {
+	Continue       *bool           `json:"continue"`
+	StopReason     string          `json:"stopReason"`
+	SystemMessage  string          `json:"systemMessage"`
+	Decision       string          `json:"decision"` // "block"; PreToolUse also "approve" (older form)
+	Reason         string          `json:"reason"`
+	HookSpecific   *specificOutput `json:"hookSpecificOutput"`
+	SuppressOutput bool            `json:"suppressOutput"`
+}
+
+type specificOutput struct {
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	AdditionalContext        string          `json:"additionalContext"`
+	// Decision is PermissionRequest's answer.
+	Decision *struct {
+		Behavior     string          `json:"behavior"`
+		Message      string          `json:"message"`
+		UpdatedInput json.RawMessage `json:"updatedInput"`
+	} `json:"decision"`
+}
+
+// blocking reports whether exit code 2 blocks at ev (else its stderr is
+// only shown to the user).
+func blocking(ev Event) bool {
+	switch ev {
+	case PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop:
+		return true
+	}
+	return false
+}
+
+// contextEvent reports whether plain stdout of a successful hook of ev
+// becomes context for the model.
+func contextEvent(ev Event) bool { return ev == UserPromptSubmit || ev == SessionStart }
+
+// fold adds one run's answer to out.
+func fold(out *Outcome, ev Event, run Run) {
+	name := run.Hook.Command
+	switch {
+	case run.Err != nil:
+		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q failed: %v", ev, name, run.Err))
+	case run.ExitCode == 2 && blocking(ev):
+		block(out, ev, strings.TrimSpace(run.Stderr), fmt.Sprintf("blocked by the %s hook %q", ev, name))
+	case run.ExitCode == 2:
+		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q: %s", ev, name, strings.TrimSpace(run.Stderr)))
+	case run.ExitCode != 0:
+		msg := fmt.Sprintf("%s hook %q failed with exit code %d", ev, name, run.ExitCode)
+		if s := strings.TrimSpace(run.Stderr); s != "" {
+			msg += ": " + s
+		}
+		out.Messages = append(out.Messages, msg)
+	default:
+		foldStdout(out, ev, run)
+	}
+}
+
+func block(out *Outcome, ev Event, reason, fallback string) {
+	if reason == "" {
+		reason = fallback
+	}
+	out.Block = true
+	out.Reason = joinLine(out.Reason, reason)
+	if ev == PreToolUse || ev == PermissionRequest {
+		out.Decision, out.DecisionReason = DecisionDeny, joinLine(out.DecisionReason, reason)
+	}
+}
+
+// foldStdout reads a successful hook's stdout: JSON when it is an object,
+// else plain text (context for the model at UserPromptSubmit and
+// SessionStart).
+func foldStdout(out *Outcome, ev Event, run Run) {
+	text := strings.TrimSpace(run.Stdout)
+	var o output
+	if !strings.HasPrefix(text, "{") || json.Unmarshal([]byte(text), &o) != nil {
+		if text != "" && contextEvent(ev) {
+			out.Context = append(out.Context, text)
+		}
+		return
+	}
+	if o.Continue != nil && !*o.Continue {
+		out.Stop = true
+		out.StopReason = joinLine(out.StopReason, o.StopReason)
+	}
+	if o.SystemMessage != "" {
+		out.Messages = append(out.Messages, o.SystemMessage)
+	}
+	switch o.Decision {
+	case "block":
+		block(out, ev, o.Reason, fmt.Sprintf("blocked by the %s hook %q", ev, run.Hook.Command))
+	case "approve":
+		decide(out, DecisionAllow, o.Reason)
+	}
+	if s := o.HookSpecific; s != nil {
+		foldSpecific(out, ev, s)
+	}
+}
+
+func foldSpecific(out *Outcome, ev Event, s *specificOutput) {
+	if s.AdditionalContext != "" {
+		out.Context = append(out.Context, s.AdditionalContext)
+	}
+	if len(s.UpdatedInput) > 0 && string(s.UpdatedInput) != "null" {
+		out.UpdatedInput = s.UpdatedInput
+	}
+	if d := Decision(s.PermissionDecision); d == DecisionAllow || d == DecisionDeny || d == DecisionAsk {
+		decide(out, d, s.PermissionDecisionReason)
+	}
+	if d := s.Decision; d != nil && ev == PermissionRequest {
+		if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != "null" {
+			out.UpdatedInput = d.UpdatedInput
+		}
+		if b := Decision(d.Behavior); b == DecisionAllow || b == DecisionDeny {
+			decide(out, b, d.Message)
+		}
+	}
+}
+
+// decide folds a permission decision: deny beats ask beats allow.
+func decide(out *Outcome, d Decision, reason string) {
+	rank := map[Decision]int{"": 0, DecisionAllow: 1, DecisionAsk: 2, DecisionDeny: 3}
+	if rank[d] > rank[out.Decision] {
+		out.Decision, out.DecisionReason = d, reason
+	} else if d == out.Decision {
+		out.DecisionReason = joinLine(out.DecisionReason, reason)
+	}
+}
+
+func joinLine(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}

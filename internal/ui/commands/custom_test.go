@@ -1,0 +1,72 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+}
+
+func TestCustomCommandsInTableAndRun(t *testing.T) {
+	f := newFixture(t, "", llmtest.Turn{Text: "ok"})
+	writeFile(t, filepath.Join(f.ws, ".claude/commands/frontend/test.md"), "---\ndescription: Run the frontend tests\nargument-hint: <pattern>\n---\nTest $1 with @a.txt\n")
+	writeFile(t, filepath.Join(f.ws, ".claude/commands/model.md"), "a custom /model\n")
+	writeFile(t, filepath.Join(f.ws, "a.txt"), "@b.txt INCLUDED\n")
+	writeFile(t, filepath.Join(f.ws, "b.txt"), "NOT-TWICE\n")
+	tab := Default().WithCustom(context.Background(), f.c)
+	var b bytes.Buffer
+	tab.Help(&b)
+	require.Contains(t, b.String(), "/frontend:test <pattern>")
+	require.Contains(t, b.String(), "Run the frontend tests (project)")
+	require.Contains(t, b.String(), "(hides the custom /model of ")
+	names := []string{}
+	for _, s := range tab.Complete("/fro") {
+		names = append(names, s.Name)
+	}
+	require.Equal(t, []string{"/frontend:test"}, names)
+
+	o, err := tab.Exec(context.Background(), f.c, "/frontend:test login", &b)
+	require.NoError(t, err)
+	require.True(t, o.Expanded)
+	parts := o.PromptParts(f.ws)
+	require.Contains(t, parts[0].Text, "Test login with @a.txt")
+	require.Contains(t, parts[0].Text, "@b.txt INCLUDED")
+	require.NotContains(t, parts[0].Text, "NOT-TWICE", "an expanded command's text is not scanned for @files again")
+
+	// The built-in keeps its name.
+	o, err = tab.Exec(context.Background(), f.c, "/model", &b)
+	require.NoError(t, err)
+	require.False(t, o.Expanded)
+}
+
+func TestCustomCommandAddedAfterStart(t *testing.T) {
+	f := newFixture(t, "")
+	tab := Default().WithCustom(context.Background(), f.c)
+	writeFile(t, filepath.Join(f.ws, ".aidex/commands/late.md"), "Late $ARGUMENTS\n")
+	o, err := tab.Exec(context.Background(), f.c, "/late one", &bytes.Buffer{})
+	require.NoError(t, err)
+	require.Equal(t, "Late one", o.Prompt)
+}
+
+func TestSkillsCommand(t *testing.T) {
+	f := newFixture(t, "")
+	writeFile(t, filepath.Join(f.ws, ".claude/skills/pdf/SKILL.md"), "---\ndescription: Fill PDF forms\nallowed-tools: Bash(python3 *)\n---\nbody\n")
+	writeFile(t, filepath.Join(f.ws, ".claude/skills/bad/SKILL.md"), "---\nname: bad\n---\nno description\n")
+	out, _ := f.mustExec(t, "/skills")
+	require.Contains(t, out, "pdf")
+	require.Contains(t, out, "Fill PDF forms")
+	require.Contains(t, out, "ignored: untrusted project")
+	require.True(t, strings.Contains(out, "skipped:") && strings.Contains(out, "no description"), out)
+}
