@@ -77,6 +77,12 @@ func TestSubagentStreamJSONCarriesParentToolCallID(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res))
 	require.Equal(t, "parent final answer", res["result"])
 	require.Len(t, res["tool_calls"], 1, "the child's calls are not the parent's")
+	subs := res["subagents"].([]any)
+	require.Len(t, subs, 1)
+	sub := subs[0].(map[string]any)
+	require.Equal(t, "reviewer: review", sub["subagent"])
+	require.EqualValues(t, 1, sub["tool_calls"])
+	require.EqualValues(t, 200, sub["usage"].(map[string]any)["input_tokens"])
 	sessions := e.run(context.Background(), "sessions", "list", "--json")
 	require.Contains(t, sessions.stdout, res["session_id"].(string), "the session id is the parent's")
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
@@ -66,6 +67,9 @@ type jsonResult struct {
 	// Checkpoints are the ids of the checkpoints the run took (aidex
 	// rewind ID puts the workspace back to before that turn).
 	Checkpoints []string `json:"checkpoints"`
+	// Subagents are the subagents the run's task calls started: label,
+	// session, usage, cost and tool calls (their cost is not in CostUSD).
+	Subagents []app.SubagentMeta `json:"subagents"`
 }
 
 type jsonToolCall struct {
@@ -86,7 +90,8 @@ type jsonOut struct {
 }
 
 func newJSONOut(w io.Writer) *jsonOut {
-	return &jsonOut{w: w, idx: map[string]int{}, res: jsonResult{ToolCalls: []jsonToolCall{}, Errors: []string{}, Checkpoints: []string{}}}
+	return &jsonOut{w: w, idx: map[string]int{}, res: jsonResult{ToolCalls: []jsonToolCall{}, Errors: []string{}, Checkpoints: []string{},
+		Subagents: []app.SubagentMeta{}}}
 }
 
 func (j *jsonOut) event(e agent.Event) {
@@ -105,6 +110,10 @@ func (j *jsonOut) event(e agent.Event) {
 	case agent.EventToolResult:
 		if i, ok := j.idx[e.ToolResult.ID]; ok {
 			j.res.ToolCalls[i].OK, j.res.ToolCalls[i].Error = e.ToolResult.OK, e.ToolResult.Error
+		}
+		var m app.SubagentMeta
+		if e.ToolResult.Name == app.TaskTool && json.Unmarshal(e.ToolResult.Meta, &m) == nil && m.Subagent != "" {
+			j.res.Subagents = append(j.res.Subagents, m)
 		}
 	case agent.EventError:
 		j.res.Errors = append(j.res.Errors, e.Error.Message)

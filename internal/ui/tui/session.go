@@ -19,7 +19,7 @@ import (
 const keysHelp = `keys: Enter send (while the model works: queue, sent when it ends) · Shift+Enter/Alt+Enter/Ctrl+J newline
       Up/Down history · Tab complete · Ctrl+C clear input, twice quit
       Esc take queued messages back into the input; else stop the model (keeps the partial answer) / deny an approval
-      Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning
+      Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning and subagent cards
       @path attach a file · !command run a shell command yourself (output goes to the conversation)
       /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
 
