@@ -46,8 +46,17 @@ type SubagentReport struct {
 // Label is the subagent's name as front ends show it: "TYPE: DESCRIPTION".
 func (r SubagentReport) Label() string { return subagentLabel(r.Type, r.Description) }
 
+// labelMax caps a label's description, in runes.
+const labelMax = 60
+
+// subagentLabel is "TYPE: DESCRIPTION", the description on one line and
+// cut to labelMax runes.
 func subagentLabel(typ, desc string) string {
-	if desc = strings.TrimSpace(desc); desc != "" {
+	desc = strings.Join(strings.Fields(desc), " ")
+	if r := []rune(desc); len(r) > labelMax {
+		desc = string(r[:labelMax-1]) + "…"
+	}
+	if desc != "" {
 		return typ + ": " + desc
 	}
 	return typ

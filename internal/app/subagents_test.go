@@ -455,3 +455,10 @@ func TestSubagentChangesUndoneWithTheParentTurn(t *testing.T) {
 	require.NotEmpty(t, undone)
 	require.NoFileExists(t, filepath.Join(f.home.WS, "notes.txt"), "undo of the parent's turn removes the subagent's file")
 }
+
+func TestSubagentLabelIsOneShortLine(t *testing.T) {
+	require.Equal(t, "explore", subagentLabel("explore", "  "))
+	require.Equal(t, "explore: find the tests", subagentLabel("explore", "find\nthe   tests\n"))
+	long := subagentLabel("general", strings.Repeat("x", 100))
+	require.Equal(t, "general: "+strings.Repeat("x", labelMax-1)+"…", long)
+}

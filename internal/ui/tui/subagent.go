@@ -41,6 +41,7 @@ func taskLabel(args json.RawMessage) string {
 	if a.SubagentType == "" {
 		a.SubagentType = "general"
 	}
+	a.Description = strings.Join(strings.Fields(a.Description), " ")
 	if a.Description != "" {
 		return a.SubagentType + ": " + a.Description
 	}
