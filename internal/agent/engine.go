@@ -94,6 +94,7 @@ type Engine struct {
 	Tools    Tools
 	Policy   Policy
 	Approver Approver // nil: cannot ask (headless); not allowed means denied
+	Asker    Asker    // nil: no one answers questions; ask_user is not offered
 	Store    Store    // nil: nothing persisted
 	Config   Config
 	Now      func() time.Time
@@ -155,6 +156,10 @@ type run struct {
 	repeats int
 	usage   llm.Usage
 	lastRaw []byte
+	// callID is the id of the engine tool call being run; asked counts
+	// the run's interactions (for their ids).
+	callID string
+	asked  int
 }
 
 func (r *run) normalize() {

@@ -33,7 +33,11 @@ func (r *run) specs() []llm.Tool {
 }
 
 func (r *run) engineTools() []EngineTool {
-	return append([]EngineTool{todoTool(r)}, r.cfg.EngineTools...)
+	list := []EngineTool{todoTool(r)}
+	if r.e.Asker != nil {
+		list = append(list, askTool(r))
+	}
+	return append(list, r.cfg.EngineTools...)
 }
 
 func (r *run) extra(name string) *EngineTool {
@@ -115,6 +119,7 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 		return false
 	}
 	if x := r.extra(tc.Name); x != nil {
+		r.callID = tc.ID
 		res := x.Run(ctx, r.s, tc.Arguments)
 		res.ID, res.Name = tc.ID, tc.Name
 		r.finish(sl, res)
