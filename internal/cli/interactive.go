@@ -54,14 +54,14 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	}
 	repl := plain.New(in, a.proc.Stdout, color)
 	repl.Printer.Verbose = a.flags.verbose
-	ctrl, err := b.build(ctx, repl.Approver(), "")
+	ctrl, err := b.build(ctx, repl.Approver(), repl.Asker(), "")
 	if commands.IsMissingKey(err) {
 		fmt.Fprintf(a.proc.Stdout, "aidex: %v\n", err)
 		provider, oerr := repl.Onboard(ctx, base)
 		if oerr != nil {
 			return &ExitError{Code: ExitUsage, Err: oerr}
 		}
-		ctrl, err = b.build(ctx, repl.Approver(), provider)
+		ctrl, err = b.build(ctx, repl.Approver(), repl.Asker(), provider)
 	}
 	if err != nil {
 		return usageIfSetup(err)
@@ -86,7 +86,7 @@ type sessionBuilder struct {
 	sess *agent.Session
 }
 
-func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider string) (*commands.Controller, error) {
+func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent.Asker, provider string) (*commands.Controller, error) {
 	if _, err := b.svc.Choose(ctx, provider); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider 
 		b.sess = s
 	}
 	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
-		Approver: ap, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
+		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
 }
 
 // usageIfSetup maps set-up errors (config, provider) to exit code 2.
