@@ -20,6 +20,9 @@ import (
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason. first, when not "", is the first message to send.
 func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) error {
+	if f.answers != "" {
+		return usageErr("--answers is for headless runs (-p PROMPT); the terminal UI and the line mode ask you instead")
+	}
 	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err
