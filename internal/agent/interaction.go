@@ -375,8 +375,12 @@ func (r *run) askUser(ctx context.Context, s *Session, args json.RawMessage) Too
 	info := InteractionInfo{ID: fmt.Sprintf("ia_%s_%d", r.callID, r.asked), CallID: r.callID, Questions: qs}
 	r.emit(Event{Type: EventInteraction, SessionID: s.ID, Interaction: &info})
 	ans, err := r.e.Asker.Ask(ctx, info)
-	if err != nil || ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return ToolResultInfo{Error: "cancelled by the user before it completed", Category: "execution"}
+	}
+	if err != nil {
+		r.emit(Event{Type: EventError, SessionID: s.ID, Error: &ErrorInfo{Message: "could not ask the user: " + err.Error(), Kind: "engine"}})
+		return ToolResultInfo{Error: "the question could not be put to the user; decide yourself and go on", Category: "execution"}
 	}
 	ans, err = CheckAnswer(info, ans)
 	if err != nil {

@@ -171,3 +171,26 @@ func TestCheckAnswer(t *testing.T) {
 		t.Fatal("a number answer was accepted")
 	}
 }
+
+// failingAsker cannot ask (a front end's failure, not a cancellation).
+type failingAsker struct{}
+
+func (failingAsker) Ask(context.Context, InteractionInfo) (InteractionAnswer, error) {
+	return InteractionAnswer{}, errors.New("no token")
+}
+
+func TestAskUserAskerFailureIsReported(t *testing.T) {
+	sc, evs := runAsk(t, failingAsker{}, dbQuestion)
+	if tr := lastToolResult(t, sc); !tr.IsError || !strings.Contains(tr.Content, "decide yourself") {
+		t.Fatalf("tool result %+v", tr)
+	}
+	var reported bool
+	for _, ev := range evs {
+		if ev.Type == EventError && strings.Contains(ev.Error.Message, "no token") {
+			reported = true
+		}
+	}
+	if !reported {
+		t.Fatal("the asker's failure is not shown to the user")
+	}
+}
