@@ -161,7 +161,7 @@ func (r *REPL) Asker() agent.Asker { return &replAsker{r: r} }
 type replAsker struct{ r *REPL }
 
 func (a *replAsker) Ask(ctx context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
-	a.r.ring(func(n notify.Notifier) string { return n.Approval("ask_user") })
+	a.r.ring(func(n notify.Notifier) string { return n.Question() })
 	as := &Asker{ReadLine: a.r.readLine, Printer: a.r.Printer}
 	return as.Ask(ctx, info)
 }

@@ -16,12 +16,15 @@ import (
 
 // runAsking runs the line mode with its Asker on input against a scripted
 // model and returns the output and the model's last request.
-func runAsking(t *testing.T, input string, turns ...llmtest.Turn) (string, string) {
+func runAsking(t *testing.T, input string, setup func(r *REPL, env map[string]string), turns ...llmtest.Turn) (string, string) {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, ""))
 	var out syncBuffer
 	r := New(strings.NewReader(input), &out, false)
+	if setup != nil {
+		setup(r, home.Env)
+	}
 	ctx := context.Background()
 	svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: home.WS, Flags: map[string]string{}, Getenv: home.Getenv}})
 	require.NoError(t, err)
@@ -41,7 +44,7 @@ const twoQuestions = `{"questions":[` +
 	`{"question":"Which extras?","multi_select":true,"options":[{"label":"auth"},{"label":"cache"},{"label":"queue"}]}]}`
 
 func TestLineModeAnswersAskUserWithNumbers(t *testing.T) {
-	out, last := runAsking(t, "set up\n9\n2\n1, 3\n",
+	out, last := runAsking(t, "set up\n9\n2\n1, 3\n", nil,
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "ask_user", Args: twoQuestions}}},
 		llmtest.Turn{Text: "Noted."})
 	require.Contains(t, out, "1. Which database?")
@@ -53,7 +56,7 @@ func TestLineModeAnswersAskUserWithNumbers(t *testing.T) {
 }
 
 func TestLineModeDeclinesAskUser(t *testing.T) {
-	_, last := runAsking(t, "go\n/decline\n",
+	_, last := runAsking(t, "go\n/decline\n", nil,
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "ask_user", Args: `{"questions":[{"question":"Name?","kind":"text"}]}`}}},
 		llmtest.Turn{Text: "ok"})
 	require.Contains(t, last, "The user declined to answer")
@@ -77,4 +80,16 @@ func TestAskerKinds(t *testing.T) {
 	require.Equal(t, map[string]agent.Reply{"Proceed?": agent.Text("yes"), "Title?": agent.Text("My title"),
 		"Which files?": agent.List("a.go", "b.go")}, ans.Answers)
 	require.Contains(t, out.String(), "answer y or n")
+}
+
+func TestLineModeRingsOnAQuestion(t *testing.T) {
+	out, _ := runAsking(t, "go\n1\n", func(r *REPL, env map[string]string) {
+		r.Terminal = true
+		env["TERM"] = "foot"
+	},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "ask_user", Args: twoQuestions}}},
+		llmtest.Turn{Text: "ok"})
+	ring := "\x1b]777;notify;aidex;the model asks you a question\a"
+	require.Contains(t, out, ring)
+	require.Less(t, strings.Index(out, ring), strings.Index(out, "1. Which database?"), "the ring comes with the question")
 }

@@ -377,7 +377,7 @@ func (m *model) item(it item) tea.Cmd {
 	case it.form != nil:
 		m.approval = m.approval.openForm(it.form)
 		m.stream.flushText()
-		return ring(m.notifier().Approval("ask_user"))
+		return ring(m.notifier().Question())
 	case it.end != nil:
 		return m.runEnded(it.end)
 	case it.ev != nil:
