@@ -91,10 +91,10 @@ type Reply struct {
 }
 
 // Text is a single-valued reply.
-func Text(s string) Reply { return Reply{Values: []string{s}} }
+func TextReply(s string) Reply { return Reply{Values: []string{s}} }
 
 // List is a list reply.
-func List(items ...string) Reply { return Reply{Values: items, List: true} }
+func ListReply(items ...string) Reply { return Reply{Values: items, List: true} }
 
 // MarshalJSON writes a string, or a list of strings.
 func (r Reply) MarshalJSON() ([]byte, error) {
@@ -119,14 +119,14 @@ func (r *Reply) UnmarshalJSON(data []byte) error {
 		if err := json.Unmarshal(data, &items); err != nil {
 			return fmt.Errorf("an answer is a string or a list of strings: %w", err)
 		}
-		*r = List(items...)
+		*r = ListReply(items...)
 		return nil
 	}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
 		return fmt.Errorf("an answer is a string or a list of strings, not %s", data)
 	}
-	*r = Text(s)
+	*r = TextReply(s)
 	return nil
 }
 
@@ -259,7 +259,7 @@ func CheckAnswer(info InteractionInfo, a InteractionAnswer) (InteractionAnswer, 
 func checkReply(q Question, r Reply) (Reply, error) {
 	if q.Multi() {
 		if !r.List {
-			r = List(r.Values...)
+			r = ListReply(r.Values...)
 		}
 		if q.Kind == KindFiles {
 			for _, p := range r.Values {

@@ -48,7 +48,7 @@ func lastToolResult(t *testing.T, sc *script) llm.ToolResult {
 }
 
 func TestAskUserPausesOnInteractionAndResumesWithAnswer(t *testing.T) {
-	a := &fakeAsker{ans: InteractionAnswer{Answers: map[string]Reply{"Which database?": Text("SQLite")}}}
+	a := &fakeAsker{ans: InteractionAnswer{Answers: map[string]Reply{"Which database?": TextReply("SQLite")}}}
 	sc, evs := runAsk(t, a, dbQuestion)
 	if len(a.asked) != 1 || a.asked[0].Questions[0].Kind != KindChoice || a.asked[0].CallID != "c1" {
 		t.Fatalf("asked %+v", a.asked)

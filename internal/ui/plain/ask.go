@@ -112,17 +112,17 @@ func parseReply(q agent.Question, text string) (agent.Reply, error) {
 	case agent.KindConfirm:
 		switch strings.ToLower(text) {
 		case "y", "yes":
-			return agent.Text(agent.ConfirmYes), nil
+			return agent.TextReply(agent.ConfirmYes), nil
 		case "n", "no":
-			return agent.Text(agent.ConfirmNo), nil
+			return agent.TextReply(agent.ConfirmNo), nil
 		}
 		return agent.Reply{}, errors.New("   answer y or n")
 	case agent.KindFiles:
-		return agent.List(strings.Fields(text)...), nil
+		return agent.ListReply(strings.Fields(text)...), nil
 	case agent.KindChoice:
 		return pickOptions(q, text)
 	}
-	return agent.Text(text), nil
+	return agent.TextReply(text), nil
 }
 
 // pickOptions reads option numbers: one, or several for a multi-select.
@@ -148,9 +148,9 @@ func pickOptions(q agent.Question, text string) (agent.Reply, error) {
 		}
 	}
 	if q.MultiSelect {
-		return agent.List(labels...), nil
+		return agent.ListReply(labels...), nil
 	}
-	return agent.Text(labels[0]), nil
+	return agent.TextReply(labels[0]), nil
 }
 
 // Asker returns the asker that puts ask_user's questions on this REPL's

@@ -77,8 +77,8 @@ func TestAskerKinds(t *testing.T) {
 	}}
 	ans, err := a.Ask(context.Background(), info)
 	require.NoError(t, err)
-	require.Equal(t, map[string]agent.Reply{"Proceed?": agent.Text("yes"), "Title?": agent.Text("My title"),
-		"Which files?": agent.List("a.go", "b.go")}, ans.Answers)
+	require.Equal(t, map[string]agent.Reply{"Proceed?": agent.TextReply("yes"), "Title?": agent.TextReply("My title"),
+		"Which files?": agent.ListReply("a.go", "b.go")}, ans.Answers)
 	require.Contains(t, out.String(), "answer y or n")
 }
 

@@ -114,14 +114,14 @@ func (f *askForm) enter() bool {
 	var r agent.Reply
 	switch q.Kind {
 	case agent.KindText:
-		r = agent.Text(f.text)
+		r = agent.TextReply(f.text)
 	case agent.KindFiles:
-		r = agent.List(strings.Fields(f.text)...)
+		r = agent.ListReply(strings.Fields(f.text)...)
 	case agent.KindConfirm:
-		r = agent.Text(f.choices()[f.cursor].Label)
+		r = agent.TextReply(f.choices()[f.cursor].Label)
 	case agent.KindChoice:
 		if !q.MultiSelect {
-			r = agent.Text(q.Options[f.cursor].Label)
+			r = agent.TextReply(q.Options[f.cursor].Label)
 			break
 		}
 		var labels []string
@@ -134,7 +134,7 @@ func (f *askForm) enter() bool {
 			f.err = "pick at least one option (Space), or Esc to decline"
 			return false
 		}
-		r = agent.List(labels...)
+		r = agent.ListReply(labels...)
 	}
 	f.answers[q.Question] = r
 	f.q++

@@ -42,8 +42,8 @@ func TestAskFormKinds(t *testing.T) {
 	send(enter)
 	require.False(t, a.active(), "the form closes after the last question")
 	ans := <-r.reply
-	require.Equal(t, map[string]agent.Reply{"Extras?": agent.List("auth", "queue"), "Title?": agent.Text("My title"),
-		"Files?": agent.List("a.go", "b.go")}, ans.Answers)
+	require.Equal(t, map[string]agent.Reply{"Extras?": agent.ListReply("auth", "queue"), "Title?": agent.TextReply("My title"),
+		"Files?": agent.ListReply("a.go", "b.go")}, ans.Answers)
 }
 
 // TestAskFormCtrlCDeclines: Ctrl+C (answer deny) declines a waiting form.
