@@ -90,10 +90,10 @@ type Reply struct {
 	List   bool
 }
 
-// Text is a single-valued reply.
+// TextReply is a single-valued reply: a label, a text, "yes" or "no".
 func TextReply(s string) Reply { return Reply{Values: []string{s}} }
 
-// List is a list reply.
+// ListReply is a list reply: the labels of a multi-select, or paths.
 func ListReply(items ...string) Reply { return Reply{Values: items, List: true} }
 
 // MarshalJSON writes a string, or a list of strings.
