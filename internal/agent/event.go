@@ -13,38 +13,38 @@ type EventType string
 
 // The engine's events, in the order a run produces them.
 const (
-	EventSession     EventType = "session"     // first event of a run: session id, provider, model, workspace
-	EventWaiting     EventType = "waiting"     // a model request was sent; nothing of its answer has arrived yet
-	EventText        EventType = "text"        // a delta of the answer's text
-	EventReasoning   EventType = "reasoning"   // a delta of reasoning/thinking text
-	EventToolCall    EventType = "tool_call"   // a complete tool call the model asked for
-	EventApproval    EventType = "approval"    // an approval request, or the decision taken
-	EventInteraction EventType = "interaction" // ask_user's questions to the user, then the answer
-	EventToolResult  EventType = "tool_result" // the result of a tool call
-	EventUsage       EventType = "usage"       // token usage and cost after a model response
-	EventTodos       EventType = "todos"       // the model's plan changed (todo_write)
-	EventError       EventType = "error"       // a failure (the run may go on or end)
-	EventDone        EventType = "done"        // last event of a run
+	EventSession    EventType = "session"     // first event of a run: session id, provider, model, workspace
+	EventWaiting    EventType = "waiting"     // a model request was sent; nothing of its answer has arrived yet
+	EventText       EventType = "text"        // a delta of the answer's text
+	EventReasoning  EventType = "reasoning"   // a delta of reasoning/thinking text
+	EventToolCall   EventType = "tool_call"   // a complete tool call the model asked for
+	EventApproval   EventType = "approval"    // an approval request, or the decision taken
+	EventToolResult EventType = "tool_result" // the result of a tool call
+	EventUsage      EventType = "usage"       // token usage and cost after a model response
+	EventTodos      EventType = "todos"       // the model's plan changed (todo_write)
+	EventError      EventType = "error"       // a failure (the run may go on or end)
+	EventDone       EventType = "done"        // last event of a run
 )
 
 // Event is one thing that happened in a run. Type selects which of the
 // pointer fields is set; Text is used by text, reasoning and error events.
 type Event struct {
-	Type      EventType     `json:"type"`
-	SessionID string        `json:"session_id,omitempty"`
-	Text      string        `json:"text,omitempty"`
-	Session   *SessionInfo  `json:"session,omitempty"`
-	Waiting   *WaitingInfo  `json:"waiting,omitempty"`
-	ToolCall  *ToolCallInfo `json:"tool_call,omitempty"`
-	Approval  *ApprovalInfo `json:"approval,omitempty"`
-	// Interaction is set on interaction events: the questions (Answer
-	// nil), then the same with the answer.
+	Type       EventType       `json:"type"`
+	SessionID  string          `json:"session_id,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Session    *SessionInfo    `json:"session,omitempty"`
+	Waiting    *WaitingInfo    `json:"waiting,omitempty"`
+	ToolCall   *ToolCallInfo   `json:"tool_call,omitempty"`
+	Approval   *ApprovalInfo   `json:"approval,omitempty"`
+	ToolResult *ToolResultInfo `json:"tool_result,omitempty"`
+	Usage      *UsageInfo      `json:"usage,omitempty"`
+	Todos      []Todo          `json:"todos,omitempty"`
+	Error      *ErrorInfo      `json:"error,omitempty"`
+	Done       *DoneInfo       `json:"done,omitempty"`
+
+	// Interaction is set on interaction events (ask_user): the questions
+	// (Answer nil), then the same with the answer.
 	Interaction *InteractionInfo `json:"interaction,omitempty"`
-	ToolResult  *ToolResultInfo  `json:"tool_result,omitempty"`
-	Usage       *UsageInfo       `json:"usage,omitempty"`
-	Todos       []Todo           `json:"todos,omitempty"`
-	Error       *ErrorInfo       `json:"error,omitempty"`
-	Done        *DoneInfo        `json:"done,omitempty"`
 }
 
 // SessionInfo describes the session a run works in.

@@ -11,6 +11,11 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
+// EventInteraction is the event of ask_user: its questions to the user
+// (InteractionInfo, Answer nil), sent after its tool_call, then the same
+// with the answer; then the call's tool_result.
+const EventInteraction EventType = "interaction"
+
 // QuestionKind says what answer a question of ask_user wants.
 type QuestionKind string
 
