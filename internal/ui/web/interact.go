@@ -156,7 +156,9 @@ func (w *webAsker) Ask(ctx context.Context, info agent.InteractionInfo) (agent.I
 		return agent.InteractionAnswer{}, err
 	}
 	defer w.x.remove(w.session, info.ID)
-	timer := time.NewTimer(p.expires.Sub(w.x.now()))
+	// A real timer (the clock of answer may be a test's): both measure
+	// interactionTTL from about the same moment, the event's.
+	timer := time.NewTimer(interactionTTL)
 	defer timer.Stop()
 	select {
 	case ans := <-p.answer:
