@@ -3,7 +3,7 @@
 // and repeats until the model answers without calls. It imports only
 // internal/llm (and internal/llm/textcall) and the leaf internal/kind;
 // tools, the policy, approvals and persistence come in through the small
-// interfaces [Tools], [Policy], [Approver] and [Store], which
+// interfaces [Tools], [Policy], [Approver], [Asker] and [Store], which
 // internal/app implements.
 //
 // # Terms
@@ -22,7 +22,8 @@
 // estimated input tokens; a local model may read them for minutes, so
 // front ends show that they wait until the next event), the text and
 // reasoning deltas, usage, and for each tool call in the response's order
-// tool_call, an approval request and its decision when the policy asks, and tool_result (read-only calls run in parallel, so
+// tool_call, an approval request and its decision when the policy asks
+// (for ask_user: interaction with the questions, then with the answer), and tool_result (read-only calls run in parallel, so
 // their results may come in any order, but the tool message that goes
 // back to the model keeps the calls' order); todos when the model changes
 // its plan; error for a failure (Fatal when it ends the run); done last,
@@ -36,7 +37,7 @@
 // it, deny answers the model with the reason and the rule, ask puts an
 // [ApprovalInfo] to the [Approver] (a front end answers it; with no
 // Approver, as in headless runs and Ralph, ask is a denial). Engine-owned
-// tools ([EngineTool]: todo_write, Ralph's complete_task) change only the
+// tools ([EngineTool]: todo_write, ask_user when there is an [Asker], Ralph's complete_task) change only the
 // session or the run and skip the policy.
 //
 // # What ends a run

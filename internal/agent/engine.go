@@ -94,6 +94,7 @@ type Engine struct {
 	Tools    Tools
 	Policy   Policy
 	Approver Approver // nil: cannot ask (headless); not allowed means denied
+	Asker    Asker    // nil: no one answers questions; ask_user is not offered
 	Store    Store    // nil: nothing persisted
 	Hooks    Hooks    // nil: no hook commands run
 	Config   Config
@@ -174,6 +175,8 @@ type run struct {
 	hookStop *HookAnswer
 	// manualCompact: a compaction asked for (the compact command).
 	manualCompact bool
+	// asked counts the run's interactions (for their ids).
+	asked int
 }
 
 func (r *run) normalize() {

@@ -46,6 +46,10 @@ type Event struct {
 	// ("reviewer: check the diff": the type and the task's description).
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 	Subagent         string `json:"subagent,omitempty"`
+
+	// Interaction is set on interaction events (ask_user): the questions
+	// (Answer nil), then the same with the answer.
+	Interaction *InteractionInfo `json:"interaction,omitempty"`
 }
 
 // SessionInfo describes the session a run works in.
@@ -101,7 +105,8 @@ type ApprovalInfo struct {
 }
 
 // ToolResultInfo is a tool's result as front ends show it. Category is one
-// of security, permission, validation, not_found, execution when OK is false.
+// of security, permission, validation, not_found, execution, declined (the
+// user declined ask_user's questions) when OK is false.
 // Meta carries the tool's metadata (diff, exit code, path, ...) as JSON.
 type ToolResultInfo struct {
 	ID         string          `json:"id"`

@@ -63,7 +63,11 @@ func (r *run) specs() []llm.Tool {
 }
 
 func (r *run) engineTools() []EngineTool {
-	return append([]EngineTool{todoTool(r)}, r.cfg.EngineTools...)
+	list := []EngineTool{todoTool(r)}
+	if r.e.Asker != nil {
+		list = append(list, askTool(r))
+	}
+	return append(list, r.cfg.EngineTools...)
 }
 
 func (r *run) extra(name string) *EngineTool {

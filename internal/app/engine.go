@@ -35,7 +35,9 @@ type SessionStore interface {
 // EngineOptions configure [Runtime.Engine].
 //
 // Store persists the session (nil: in memory only). Approver asks the user
-// (nil: cannot ask; what the policy does not allow is denied). MaxTurns
+// (nil: cannot ask; what the policy does not allow is denied). Asker
+// answers the ask_user tool (nil: ask_user is not offered and the system
+// prompt tells the model that no one can answer). MaxTurns
 // overrides max_tool_turns when > 0. AgentWrites is "" or "allow" (normal),
 // "deny" (file-changing tools are not offered; the model is told to write
 // unified diffs) or "dry-run" (changes are computed and shown, not written).
@@ -46,6 +48,7 @@ type EngineOptions struct {
 	Store        SessionStore
 	SessionID    string
 	Approver     agent.Approver
+	Asker        agent.Asker
 	MaxTurns     int
 	StepNotes    bool
 	DoneMarkers  []string
@@ -124,6 +127,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 			paths: rt.Config.Paths, workspace: rt.Workspace},
 		Approver: o.Approver,
 		Hooks:    rt.EngineHooks(o.Subagent),
+		Asker:    o.Asker,
 		Config:   rt.engineConfig(system, o),
 	}
 	if o.Store != nil {
@@ -340,6 +344,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,
 		Append:       o.AppendSystem,
+	}
+	if o.Asker == nil {
+		in.Notes = append(in.Notes, agent.NoAskerNote)
 	}
 	if o.AgentWrites == "deny" {
 		in.Notes = append(in.Notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")

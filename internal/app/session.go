@@ -15,11 +15,13 @@ import (
 // SessionOptions configure a live session ([Service.Session]).
 //
 // Approver asks the user (nil: cannot ask; what the policy does not allow
-// is denied). MaxTurns caps model responses per run (0: max_tool_turns).
+// is denied). Asker answers ask_user (nil: not offered, see
+// [EngineOptions]). MaxTurns caps model responses per run (0: max_tool_turns).
 // AgentWrites, AppendSystem, StepNotes, DoneMarkers, Web and Client are
 // as in [EngineOptions].
 type SessionOptions struct {
 	Approver     agent.Approver
+	Asker        agent.Asker
 	MaxTurns     int
 	AppendSystem string
 	AgentWrites  string
@@ -133,7 +135,7 @@ func (ls *Session) idle() error {
 
 func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
-	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, MaxTurns: o.MaxTurns,
+	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
 		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents}
 }
@@ -237,7 +239,7 @@ func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
 	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
 	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
-		Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
+		Asker: e.Asker, Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
 }
 
 // Use switches the live session to stored session sess (a new

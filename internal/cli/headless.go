@@ -41,6 +41,7 @@ type runFlags struct {
 	plain          bool
 	fullscreen     bool
 	sandbox        string
+	answers        string
 }
 
 // doneMarkers end an agent-mode run early when the model writes them.
@@ -69,6 +70,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.raw, "raw", false, "print the provider's raw last response (JSON) instead of the answer")
 	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
+	fl.StringVar(&f.answers, "answers", "", "headless: answer the model's ask_user questions from this JSON `FILE` ({\"question\": \"answer\", ...}); without it the model is told no one can answer")
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
@@ -177,6 +179,10 @@ func isTerminal(w io.Writer) bool {
 // runHeadless runs one prompt to completion and maps the outcome to the
 // documented exit codes.
 func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
+	asker, err := a.headlessAsker(f)
+	if err != nil {
+		return err
+	}
 	svc, err := a.startRun(ctx, false)
 	if err != nil {
 		return err
@@ -189,7 +195,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		return err // the store's I/O failure: exit 1
 	}
 	r := a.renderer(f)
-	so := app.SessionOptions{MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
+	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
 		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}}
 	if f.steps > 0 {
 		so.MaxTurns, so.StepNotes, so.DoneMarkers = f.steps, true, doneMarkers

@@ -20,6 +20,9 @@ import (
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason. first, when not "", is the first message to send.
 func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) error {
+	if f.answers != "" {
+		return usageErr("--answers is for headless runs (-p PROMPT); the terminal UI and the line mode ask you instead")
+	}
 	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err
@@ -54,14 +57,14 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	}
 	repl := plain.New(in, a.proc.Stdout, color)
 	repl.Printer.Verbose = a.flags.verbose
-	ctrl, err := b.build(ctx, repl.Approver(), "")
+	ctrl, err := b.build(ctx, repl.Approver(), repl.Asker(), "")
 	if commands.IsMissingKey(err) {
 		fmt.Fprintf(a.proc.Stdout, "aidex: %v\n", err)
 		provider, oerr := repl.Onboard(ctx, base)
 		if oerr != nil {
 			return &ExitError{Code: ExitUsage, Err: oerr}
 		}
-		ctrl, err = b.build(ctx, repl.Approver(), provider)
+		ctrl, err = b.build(ctx, repl.Approver(), repl.Asker(), provider)
 	}
 	if err != nil {
 		return usageIfSetup(err)
@@ -86,7 +89,7 @@ type sessionBuilder struct {
 	sess *agent.Session
 }
 
-func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider string) (*commands.Controller, error) {
+func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent.Asker, provider string) (*commands.Controller, error) {
 	if _, err := b.svc.Choose(ctx, provider); err != nil {
 		return nil, err
 	}
@@ -98,7 +101,7 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, provider 
 		b.sess = s
 	}
 	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
-		Approver: ap, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
+		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
 }
 
 // usageIfSetup maps set-up errors (config, provider) to exit code 2.

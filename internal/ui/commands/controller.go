@@ -26,12 +26,14 @@ import (
 
 // Config is what [New] needs: the application service (runtime and
 // session store) of the front end, the stored session to work in, the
-// Approver that asks the user, and MaxTurns and AppendSystem from the
+// Approver that asks the user, the Asker that answers ask_user (nil: the
+// tool is not offered), and MaxTurns and AppendSystem from the
 // command line (0 and "" for defaults).
 type Config struct {
 	Service      *app.Service
 	Session      *agent.Session
 	Approver     agent.Approver
+	Asker        agent.Asker
 	MaxTurns     int
 	AppendSystem string
 }
@@ -55,7 +57,7 @@ type Controller struct {
 // controller. Errors come from building the engine (bad permission rules;
 // a provider that cannot be reached is not checked here).
 func New(ctx context.Context, cfg Config) (*Controller, error) {
-	live, err := cfg.Service.Session(ctx, cfg.Session, app.SessionOptions{Approver: cfg.Approver,
+	live, err := cfg.Service.Session(ctx, cfg.Session, app.SessionOptions{Approver: cfg.Approver, Asker: cfg.Asker,
 		MaxTurns: cfg.MaxTurns, AppendSystem: cfg.AppendSystem})
 	if err != nil {
 		return nil, err

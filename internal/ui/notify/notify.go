@@ -69,6 +69,13 @@ func (n Notifier) Approval(tool string) string {
 	return n.Sequence(Title, "approval needed: "+tool)
 }
 
+// Question returns the bytes that say the model asks the user a question
+// (ask_user) and waits for the answer. The question's text (the model's)
+// is left out of the terminal sequence.
+func (n Notifier) Question() string {
+	return n.Sequence(Title, "the model asks you a question")
+}
+
 // TurnEnded returns the bytes that say a turn which ran for elapsed has
 // ended, "" when it was shorter than After (or notifications are off).
 func (n Notifier) TurnEnded(elapsed time.Duration) string {

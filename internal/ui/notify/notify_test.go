@@ -68,3 +68,9 @@ func TestApproval(t *testing.T) {
 	n := Notifier{Mode: ModeAuto, Getenv: env("TERM_PROGRAM", "iTerm.app")}
 	require.Equal(t, "\x1b]9;aidex: approval needed: run_command\a", n.Approval("run_command"))
 }
+
+func TestQuestion(t *testing.T) {
+	n := Notifier{Mode: ModeAuto, Getenv: env("TERM_PROGRAM", "iTerm.app")}
+	require.Equal(t, "\x1b]9;aidex: the model asks you a question\a", n.Question())
+	require.Empty(t, Notifier{Mode: ModeOff}.Question())
+}

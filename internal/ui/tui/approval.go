@@ -10,20 +10,28 @@ import (
 	"github.com/zelvior/aidex/internal/ui/format"
 )
 
-// approvalModel is the approval prompt: the question the engine is
-// waiting on (nil when none) and, after n, the denial reason being typed.
-// Its keys answer the question directly on the question's reply channel.
+// approvalModel is the "the run needs you" widget: the approval question
+// the engine is waiting on (nil when none) and, after n, the denial
+// reason being typed; or ask_user's form (form, nil when none). Its keys
+// answer directly on the question's reply channel.
 type approvalModel struct {
 	st     styles
 	width  int
 	height int // the terminal's rows (0: unknown)
 	ask    *askReq
+	form   *askForm
 	typing bool   // the denial reason is being typed
 	reason string // the denial reason typed so far
 }
 
-// active reports whether a question is waiting.
-func (a approvalModel) active() bool { return a.ask != nil }
+// active reports whether a question or a form is waiting.
+func (a approvalModel) active() bool { return a.ask != nil || a.form != nil }
+
+// openForm shows ask_user's form for r.
+func (a approvalModel) openForm(r *formReq) approvalModel {
+	a.form = newAskForm(r)
+	return a
+}
 
 // open shows the question r.
 func (a approvalModel) open(r *askReq) approvalModel {
@@ -31,8 +39,13 @@ func (a approvalModel) open(r *askReq) approvalModel {
 	return a
 }
 
-// answer replies to the waiting question (if any) and closes it.
+// answer replies to the waiting question (if any) and closes it; a
+// waiting form is declined.
 func (a approvalModel) answer(d agent.Answer, reason string) approvalModel {
+	if a.form != nil {
+		a.form.decline()
+		a.form = nil
+	}
 	if a.ask == nil {
 		return a
 	}
@@ -40,9 +53,10 @@ func (a approvalModel) answer(d agent.Answer, reason string) approvalModel {
 	return a.dismiss()
 }
 
-// dismiss closes the question without an answer (its run has ended).
+// dismiss closes the question or form without an answer (its run has
+// ended).
 func (a approvalModel) dismiss() approvalModel {
-	a.ask, a.typing, a.reason = nil, false, ""
+	a.ask, a.form, a.typing, a.reason = nil, nil, false, ""
 	return a
 }
 
@@ -52,6 +66,12 @@ func (a approvalModel) Update(msg tea.Msg) (approvalModel, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
+		if a.ask == nil && a.form != nil {
+			if a.form.key(msg) {
+				a.form = nil
+			}
+			return a, nil
+		}
 		if a.ask == nil {
 			return a, nil
 		}
@@ -95,6 +115,9 @@ func (a approvalModel) reasonKey(k tea.KeyPressMsg) approvalModel {
 
 // View draws the prompt ("" when no question waits).
 func (a approvalModel) View() string {
+	if a.ask == nil && a.form != nil {
+		return a.form.view(a.st, a.width)
+	}
 	if a.ask == nil {
 		return ""
 	}

@@ -101,7 +101,7 @@ type model struct {
 	ctrl  *commands.Controller
 	base  *app.Runtime
 	q     *queue
-	ap    agent.Approver
+	ap    approver
 	st    styles
 	table commands.Table
 
@@ -377,6 +377,10 @@ func (m *model) item(it item) tea.Cmd {
 		m.approval = m.approval.open(it.ask)
 		m.stream.flushText()
 		return ring(m.notifier().Approval(it.ask.req.Tool))
+	case it.form != nil:
+		m.approval = m.approval.openForm(it.form)
+		m.stream.flushText()
+		return ring(m.notifier().Question())
 	case it.end != nil:
 		return m.runEnded(it.end)
 	case it.ev != nil:

@@ -316,7 +316,7 @@ func (m *model) startSession(provider string) tea.Cmd {
 		if err := config.Set(base.Config.Paths.ConfigFile, "provider", provider); err != nil {
 			return jobDoneMsg{err: err}
 		}
-		ctrl, err := build(ctx, ap, provider)
+		ctrl, err := build(ctx, ap, ap, provider)
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err != nil {
 				m.openProviderPicker("Pick a model provider:")

@@ -12,10 +12,11 @@ import (
 )
 
 // item is one thing the engine side hands to the UI: an event, an
-// approval question, the end of a run, a Ralph loop's event or its end.
+// approval question, ask_user's interaction, the end of a run, a Ralph loop's event or its end.
 type item struct {
 	ev       *agent.Event
 	ask      *askReq
+	form     *formReq
 	end      *runEnd
 	ralph    *ralph.Event
 	ralphEnd *ralphEnd

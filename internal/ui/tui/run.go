@@ -14,11 +14,12 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
-// BuildFunc builds the session controller with the TUI's approver.
+// BuildFunc builds the session controller with the TUI's approver and
+// asker (ask_user's form).
 // provider is "" for the configured one, or the provider picked during
 // onboarding. An error satisfying [commands.IsMissingKey] starts the
 // onboarding.
-type BuildFunc func(ctx context.Context, ap agent.Approver, provider string) (*commands.Controller, error)
+type BuildFunc func(ctx context.Context, ap agent.Approver, ask agent.Asker, provider string) (*commands.Controller, error)
 
 // Options configure [Run]. In and Out are the terminal; Color enables
 // colours (off with NO_COLOR); Fullscreen uses the alternate screen;
@@ -61,7 +62,7 @@ func Run(ctx context.Context, o Options) error {
 	q := newQueue()
 	defer q.close()
 	ap := approver{q: q}
-	ctrl, err := o.Build(ctx, ap, "")
+	ctrl, err := o.Build(ctx, ap, ap, "")
 	switch {
 	case commands.IsMissingKey(err) && o.Base != nil:
 		ctrl = nil

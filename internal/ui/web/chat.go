@@ -72,6 +72,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "" {
 			s.approvals.open(ls.sess.ID, *e.Approval)
 		}
+		if e.Type == agent.EventInteraction {
+			sw.event(string(e.Type), s.interactionEvent(ls.sess.ID, e))
+			return
+		}
 		sw.event(string(e.Type), e)
 	}
 	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
@@ -215,7 +219,8 @@ func (s *Server) prepare(ctx context.Context, ls *liveSession) error {
 		return ls.live.Refresh(ctx)
 	}
 	live, err := s.svc.Session(ctx, ls.sess, app.SessionOptions{Web: true,
-		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID}})
+		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID},
+		Asker:    &webAsker{x: &s.interactions, session: ls.sess.ID}})
 	if err != nil {
 		return err
 	}

@@ -82,8 +82,9 @@ type Server struct {
 	runs    int                     // chat runs in progress
 	running sync.WaitGroup          // one count per chat run, for Close
 
-	approvals approvals
-	logins    loginCodes
+	approvals    approvals
+	interactions interactions
+	logins       loginCodes
 
 	ralph    Ralph
 	ralphHub ralphHub
@@ -119,7 +120,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: o, svc: svc, live: map[string]*liveSession{},
-		approvals: approvals{pending: map[string]*pendingApproval{}}, ralph: o.Ralph}
+		approvals: approvals{pending: map[string]*pendingApproval{}}, interactions: newInteractions(), ralph: o.Ralph}
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {
 		s.ralph = svc.Ralph(true)
@@ -248,6 +249,8 @@ func (s *Server) routes(port string) http.Handler {
 	mux.HandleFunc("POST /api/sessions/{id}/rewind", s.handleRewind)
 	mux.HandleFunc("GET /api/approvals", s.handleApprovalsList)
 	mux.HandleFunc("POST /api/approvals/{id}", s.handleApproval)
+	mux.HandleFunc("GET /api/interactions", s.handleInteractionsList)
+	mux.HandleFunc("POST /api/interaction/{id}", s.handleInteraction)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path)
 	})

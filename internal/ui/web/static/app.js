@@ -6,6 +6,7 @@ import { APIError, api, readBytes, redeemLoginCode, streamChat, streamSSE } from
 import { renderMarkdown, renderDiff } from './md.js';
 import { LONG_TURN_MS, askNotifyOnce, notify, notifyState, setNotify } from './notify.js';
 import { placeRewind, resetRewind, rewoundNote } from './rewind.js';
+import { showInteraction, closeInteraction, closeAllInteractions } from './interact.js';
 
 const state = {
   status: null,
@@ -406,6 +407,13 @@ function onEvent(name, ev) {
       if (ev.approval.decision) approvalDecided(ev.approval);
       else approvalBox(ev.approval, ev.session_id);
       break;
+    case 'interaction':
+      if (ev.interaction.answer) closeInteraction(ev.interaction.id);
+      else {
+        showInteraction(ev, showError);
+        notify('aidex has a question', ev.interaction.questions[0].question.slice(0, 160));
+      }
+      break;
     case 'tool_result': toolResult(ev.tool_result); break;
     case 'usage': renderUsage(ev.usage); break;
     case 'todos': renderTodos(ev.todos); break;
@@ -417,6 +425,7 @@ function onEvent(name, ev) {
       break;
     case 'done': {
       const d = ev.done || {};
+      closeAllInteractions();
       turnEnded(d);
       if (d.stop_reason && !['done', 'cancelled', 'error'].includes(d.stop_reason)) {
         $('#messages').append(h('div', { class: 'msg note', text: 'Run ended: ' + d.stop_reason.replace('_', ' ') + (d.denials ? ' · ' + d.denials + ' denied' : '') }));
