@@ -134,3 +134,15 @@ func TestParseMode(t *testing.T) {
 		t.Error("Decision.String")
 	}
 }
+
+func TestToolNameWildcardRules(t *testing.T) {
+	r, err := ParseRule("mcp__github__*")
+	require.NoError(t, err)
+	require.True(t, r.matchesTool("mcp__github__create_issue"))
+	require.True(t, r.matchesTool("mcp__GitHub__list-prs"))
+	require.False(t, r.matchesTool("mcp__gitlab__create_issue"))
+	r, err = ParseRule("mcp__everything__echo")
+	require.NoError(t, err)
+	require.True(t, r.matchesTool("mcp__everything__echo"))
+	require.False(t, r.matchesTool("mcp__everything__echo2"))
+}
