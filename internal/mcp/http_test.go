@@ -71,7 +71,7 @@ func goServer() *sdk.Server {
 
 func TestHeadersAndBearer(t *testing.T) {
 	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return goServer() }, nil))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	env := map[string]string{"REMOTE_TOKEN": "s3cret"}
 	m := mcp.Start(context.Background(), mcp.Options{Getenv: func(k string) string { return env[k] }, Servers: []config.MCPServer{{
 		Name: "remote", URL: srv.URL, BearerTokenEnvVar: "REMOTE_TOKEN", HTTPHeaders: map[string]string{"X-Team": "a"}, Source: "test"}}})
@@ -83,7 +83,7 @@ func TestHeadersAndBearer(t *testing.T) {
 
 func TestLegacySSEDetected(t *testing.T) {
 	srv := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return goServer() }, nil))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	m := start(t, config.MCPServer{Name: "old", URL: srv.URL, StartupTimeoutSec: 10, Source: "test"})
 	require.Empty(t, m.Failures())
 	r := m.CallTool(context.Background(), "old", "whoami", nil)
@@ -95,7 +95,7 @@ func TestUnauthorizedNamesLogin(t *testing.T) {
 		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="x"`)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	m := start(t, config.MCPServer{Name: "locked", URL: srv.URL, Transport: "http", Source: "test"})
 	f := m.Failures()
 	require.Len(t, f, 1)
@@ -104,7 +104,7 @@ func TestUnauthorizedNamesLogin(t *testing.T) {
 
 func TestPluggableHTTPClient(t *testing.T) {
 	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return goServer() }, nil))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	var asked atomic.Int32
 	m := mcp.Start(context.Background(), mcp.Options{Servers: []config.MCPServer{{Name: "r", URL: srv.URL, Source: "test"}},
 		HTTPClient: func(ctx context.Context, server, url string) (*http.Client, error) {
