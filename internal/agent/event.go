@@ -114,6 +114,10 @@ type ToolResultInfo struct {
 	// approval with rule "sandbox"), and when allowed runs the call again
 	// with Call.Unconfined; that result is the call's result. Not sent.
 	RetryUnconfined string `json:"-"`
+	// Images are image parts the tool returned (an MCP tool's images): the
+	// engine sends them to the model in a user message after the results.
+	// Not in the event stream.
+	Images []llm.Part `json:"-"`
 }
 
 // DenialInfo describes a call the permission policy refused. Decision is

@@ -13,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
@@ -53,6 +54,10 @@ type EngineOptions struct {
 	Web          bool
 	ReadOnly     bool
 	Client       ClientOptions
+	// MCP is the session's MCP manager (nil: no MCP tools): its tools are
+	// registered like built-in ones, deferred behind tool_search when their
+	// definitions exceed mcp_tool_budget of the context window.
+	MCP *mcp.Manager
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -72,6 +77,16 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
+	var mt *mcpTools
+	if o.MCP != nil {
+		if mt, err = newMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget); err != nil {
+			closeTools()
+			return nil, nil, err
+		}
+		if mt.deferred {
+			o.EngineTools = append(o.EngineTools, mt.searchTool())
+		}
+	}
 	policy, err := rt.Policy(ws, o.Approver != nil, reg)
 	if err != nil {
 		closeTools()
@@ -85,7 +100,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
-		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
+		ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/mcp"
 )
 
 // SessionOptions configure a live session ([Service.Session]).
@@ -52,6 +53,8 @@ type Session struct {
 	pending []llm.Part
 	// lastAnswer is the final text of the last run.
 	lastAnswer string
+	// mcp is the service's MCP manager (nil: no servers configured).
+	mcp *mcp.Manager
 	// seen is the store's updated_at of the session as this live session
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
@@ -63,7 +66,7 @@ type Session struct {
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
-	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt}
+	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, mcp: s.MCP(ctx)}
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
@@ -121,7 +124,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, MaxTurns: o.MaxTurns,
 		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
-		Web: o.Web, Client: o.Client}
+		Web: o.Web, Client: o.Client, MCP: ls.mcp}
 }
 
 // Refresh rebuilds the engine now if the service's runtime changed (a
