@@ -158,7 +158,7 @@ func TestMCPDeniedToolNeverReachesTheServer(t *testing.T) {
 	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	t.Cleanup(hs.Close)
 	for _, rules := range []string{
-		"",                                  // default: ask, and no one can be asked
+		"", // default: ask, and no one can be asked
 		"\n[permissions]\ndeny = [\"mcp__counter__launch\"]\nallow = [\"mcp__counter__*\"]\n", // deny beats allow
 	} {
 		_, events, _ := mcpRun(t, rules+fmt.Sprintf("\n[mcp_servers.counter]\nurl = %q\n", hs.URL),
