@@ -74,7 +74,12 @@ func (s MCPServer) TransportName() string {
 // MCPJSONFile is the project's Claude Code MCP file, read when the folder is trusted.
 const MCPJSONFile = ".mcp.json"
 
-var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// validMCPName reports whether a server name is letters, digits, '_' and '-'.
+func validMCPName(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+}
 
 // mcpKeys are the keys of an [mcp_servers.NAME] table.
 func mcpKeys() []string {
@@ -124,7 +129,7 @@ type mcpKeyError struct{ key, msg string }
 func (e *mcpKeyError) Error() string { return e.msg }
 
 func decodeMCPServer(name string, v any) (MCPServer, error) {
-	if !mcpNameRE.MatchString(name) {
+	if !validMCPName(name) {
 		return MCPServer{}, fmt.Errorf("server name %q may contain only letters, digits, _ and -", name)
 	}
 	m, ok := v.(map[string]any)
@@ -299,7 +304,7 @@ func ParseMCPJSON(file string, data []byte, getenv func(string) string) (map[str
 		if s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
 			s.Cwd = filepath.Join(filepath.Dir(file), s.Cwd)
 		}
-		if !mcpNameRE.MatchString(name) {
+		if !validMCPName(name) {
 			return nil, &FileError{File: file, Key: name, Message: fmt.Sprintf("server name %q may contain only letters, digits, _ and -", name)}
 		}
 		if err := s.Validate(); err != nil {
@@ -321,11 +326,13 @@ func expandMap(m map[string]string, x func(string) string) map[string]string {
 	return out
 }
 
-var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
-
 // ExpandVars replaces ${VAR} with getenv(VAR) and ${VAR:-default} with the default when
 // VAR is unset or empty (Claude Code's .mcp.json expansion). Other text is kept.
 func ExpandVars(s string, getenv func(string) string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	varRE := regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 	return varRE.ReplaceAllStringFunc(s, func(m string) string {
 		g := varRE.FindStringSubmatch(m)
 		if v := getenv(g[1]); v != "" || g[2] == "" {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -21,8 +20,6 @@ const ExternalPrefix = "mcp__"
 // MaxExternalName is the longest external tool name, in bytes (the shortest limit of the
 // providers' tool-name rules).
 const MaxExternalName = 64
-
-var externalNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // DefineRaw builds a Def whose parameters are described by a JSON Schema given as data
 // (the input schema of an MCP server's tool) instead of a Go struct. Prepare parses the
@@ -108,7 +105,9 @@ func (ps *params) normalizeRaw(tool string, raw json.RawMessage) (map[string]any
 // letters, digits, '_' and '-', at most MaxExternalName bytes).
 func checkName(name string) error {
 	if strings.HasPrefix(name, ExternalPrefix) {
-		if len(name) > MaxExternalName || !externalNameRE.MatchString(name) {
+		if len(name) > MaxExternalName || strings.ContainsFunc(name, func(r rune) bool {
+			return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) {
 			return fmt.Errorf("tool name %q must be letters, digits, '_' or '-' and at most %d bytes", name, MaxExternalName)
 		}
 		return nil
