@@ -101,3 +101,26 @@ func TestMCPJSONErrors(t *testing.T) {
 	require.ErrorContains(t, err, "/p/.mcp.json")
 	require.ErrorContains(t, err, "mcpServers")
 }
+
+func TestAddRemoveMCPServerKeepsComments(t *testing.T) {
+	e := newEnv(t)
+	const orig = "# my settings\nmodel = \"m\" # keep me\n\n[tools]\nprofile = \"full\"\n"
+	writeFile(t, e.global(), orig)
+	require.NoError(t, AddMCPServer(e.global(), MCPServer{Name: "everything", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"},
+		Env: map[string]string{"K": "v"}}))
+	require.NoError(t, AddMCPServer(e.global(), MCPServer{Name: "remote", URL: "https://example.com/mcp", HTTPHeaders: map[string]string{"X-Team": "a"}}))
+	require.ErrorContains(t, AddMCPServer(e.global(), MCPServer{Name: "remote", URL: "https://x.example/mcp"}), "already in")
+	cfg, _, err := e.load(nil, "openai")
+	require.NoError(t, err)
+	require.Equal(t, []string{"-y", "@modelcontextprotocol/server-everything"}, cfg.MCPServers["everything"].Args)
+	require.Equal(t, "v", cfg.MCPServers["everything"].Env["K"])
+	require.Equal(t, "a", cfg.MCPServers["remote"].HTTPHeaders["X-Team"])
+	require.Equal(t, "full", cfg.Tools.Profile)
+
+	require.NoError(t, RemoveMCPServer(e.global(), "everything"))
+	require.ErrorContains(t, RemoveMCPServer(e.global(), "everything"), `no MCP server "everything"`)
+	require.NoError(t, RemoveMCPServer(e.global(), "remote"))
+	data, err := os.ReadFile(e.global())
+	require.NoError(t, err)
+	require.Equal(t, orig, string(data))
+}
