@@ -105,6 +105,17 @@ func (s *Service) MCPStatus(ctx context.Context) []mcp.ServerStatus {
 	return nil
 }
 
+// MCPPrompt expands the MCP server prompt of a slash command
+// (/mcp__SERVER__PROMPT args; command without the slash) into the prompt text
+// to send. Errors: no MCP servers configured, no such prompt, the server's.
+func (s *Service) MCPPrompt(ctx context.Context, command, args string) (string, error) {
+	m := s.MCP(ctx)
+	if m == nil {
+		return "", fmt.Errorf("no MCP servers are configured, so there is no /%s: add one with `aidex mcp add`", command)
+	}
+	return m.GetPrompt(ctx, command, args)
+}
+
 func (s *Service) closeMCP() error {
 	s.mcp.mu.Lock()
 	m := s.mcp.m

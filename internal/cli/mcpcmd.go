@@ -156,7 +156,7 @@ func printMCPServer(w io.Writer, s config.MCPServer, st mcp.ServerStatus) {
 		fmt.Fprintf(w, "    %s  %s\n", t.Name, firstLine(t.Description))
 	}
 	for _, p := range st.Prompts {
-		fmt.Fprintf(w, "  prompt: /%s\n", mcp.ToolName(s.Name, p))
+		fmt.Fprintf(w, "  prompt: /%s\n", p)
 	}
 }
 

@@ -151,7 +151,7 @@ type ServerStatus struct {
 	Tools []ToolInfo `json:"tools"`
 	// DefinitionTokens estimates the tokens the tools' definitions take in a request.
 	DefinitionTokens int `json:"definition_tokens"`
-	// Prompts are the server's prompt names.
+	// Prompts are the server's prompts as slash commands (mcp__SERVER__PROMPT, no slash).
 	Prompts []string `json:"prompts,omitempty"`
 	// Source is where the server is configured ("FILE:LINE").
 	Source string `json:"source,omitempty"`

@@ -253,7 +253,7 @@ func (s *server) status() ServerStatus {
 		st.Error = s.failure()
 	}
 	for _, p := range s.prompts {
-		st.Prompts = append(st.Prompts, p.Name)
+		st.Prompts = append(st.Prompts, ToolName(s.cfg.Name, p.Name))
 	}
 	s.mu.Unlock()
 	st.Tools = s.toolInfos()

@@ -39,6 +39,7 @@ func Default() Table {
 		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
 		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Run: cmdSandbox},
 		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
+		{Name: "/mcp", Help: "the MCP servers: status, tools and prompts (/mcp__SERVER__PROMPT runs a prompt)", Run: cmdMCP},
 		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
 		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
 		{Name: "/summary", Help: "what this session holds: messages, tools, files, tokens", Run: cmdSummary},
