@@ -87,6 +87,30 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	return s.mcp.m
 }
 
+// progressTo sends the MCP servers' progress notifications to emit as progress
+// events while a run goes on; emit is serialised with the run's own events.
+// restore ends it.
+func (s *Service) progressTo(sessionID string, emit func(agent.Event)) (serialised func(agent.Event), restore func()) {
+	var mu sync.Mutex
+	serialised = func(e agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(e)
+	}
+	s.mcp.mu.Lock()
+	prev := s.mcp.progress
+	s.mcp.progress = func(p mcp.Progress) {
+		serialised(agent.Event{Type: agent.EventProgress, SessionID: sessionID, Progress: &agent.ProgressInfo{
+			Tool: mcp.ToolName(p.Server, p.Tool), Message: p.Message, Progress: p.Progress, Total: p.Total}})
+	}
+	s.mcp.mu.Unlock()
+	return serialised, func() {
+		s.mcp.mu.Lock()
+		s.mcp.progress = prev
+		s.mcp.mu.Unlock()
+	}
+}
+
 func (s *Service) mcpProgress(p mcp.Progress) {
 	s.mcp.mu.Lock()
 	f := s.mcp.progress

@@ -223,3 +223,27 @@ func TestMCPNotDeferredWithinBudget(t *testing.T) {
 	require.NotContains(t, toolNames(reqs[0]), "tool_search")
 	require.Contains(t, toolNames(reqs[0]), "mcp__everything__echo")
 }
+
+// A server's progress notifications reach the run as progress events,
+// between the call and its result.
+func TestMCPProgressEvents(t *testing.T) {
+	_, events, _ := mcpRun(t, allowEverything+everythingStdio(t, "everything"),
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__trigger-long-running-operation", Args: `{"duration":1,"steps":2}`}}},
+		llmtest.Turn{Text: "done"})
+	var order []agent.EventType
+	var progress []*agent.ProgressInfo
+	for _, e := range events {
+		switch e.Type {
+		case agent.EventToolCall, agent.EventToolResult:
+			order = append(order, e.Type)
+		case agent.EventProgress:
+			order = append(order, e.Type)
+			progress = append(progress, e.Progress)
+		}
+	}
+	require.NotEmpty(t, progress, "no progress events: %v", order)
+	require.Equal(t, "mcp__everything__trigger-long-running-operation", progress[0].Tool)
+	require.Equal(t, float64(2), progress[0].Total)
+	require.Equal(t, agent.EventToolCall, order[0])
+	require.Equal(t, agent.EventToolResult, order[len(order)-1])
+}

@@ -193,6 +193,11 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
+	if ls.mcp != nil {
+		var restore func()
+		emit, restore = ls.svc.progressTo(sess.ID, emit)
+		defer restore()
+	}
 	done, err := eng.Run(ctx, sess, input, emit)
 	if done != nil && done.Result != "" {
 		ls.mu.Lock()

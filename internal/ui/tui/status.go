@@ -60,6 +60,12 @@ func (s *statusModel) event(e agent.Event) {
 		u := e.Usage
 		s.tokens = u.Session.InputTokens + u.Session.OutputTokens
 		s.cost, s.ctxPct = u.CostUSD, u.ContextPercent
+	case agent.EventProgress:
+		s.note = "… " + format.Progress(e.Progress.Tool, e.Progress.Message, e.Progress.Progress, e.Progress.Total)
+	case agent.EventToolResult:
+		if strings.HasPrefix(s.note, "… ") {
+			s.note = ""
+		}
 	case agent.EventTodos:
 		s.todosDone, s.todosAll = 0, len(e.Todos)
 		for _, t := range e.Todos {
