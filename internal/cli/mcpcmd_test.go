@@ -12,64 +12,49 @@ import (
 	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
+// expectRun checks a command's exit code and that stdout and stderr hold
+// the given texts.
+func expectRun(t *testing.T, e *e2e, code int, out, errOut string, args ...string) result {
+	t.Helper()
+	r := e.run(context.Background(), args...)
+	if r.code != code || !strings.Contains(r.stdout, out) || !strings.Contains(r.stderr, errOut) {
+		t.Fatalf("%v: exit %d (want %d)\nstdout %q (want %q)\nstderr %q (want %q)", args, r.code, code, r.stdout, out, r.stderr, errOut)
+	}
+	return r
+}
+
 // aidex mcp add, list, get and remove over the real reference server.
 func TestMCPCommands(t *testing.T) {
 	bin := sharedtest.NPMBin(t, "mcp-server-everything")
 	e := newE2E(t, llmtest.NewScript(t), "openai", "# keep this comment\n")
-	ctx := context.Background()
 	cfgFile := filepath.Join(e.home, ".config", "aidex", "config.toml")
 
-	r := e.run(ctx, "mcp", "list")
-	if r.code != 0 || !strings.Contains(r.stdout, "no MCP servers configured") {
-		t.Fatalf("empty list: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-	r = e.run(ctx, "mcp", "add", "everything", "--env", "A=b", "--", bin, "stdio")
-	if r.code != 0 || !strings.Contains(r.stdout, "added to "+cfgFile) {
-		t.Fatalf("add: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-	r = e.run(ctx, "mcp", "add", "remote", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Team=a")
-	if r.code != 0 {
-		t.Fatalf("add --url: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-	r = e.run(ctx, "mcp", "add", "remote", "--url", "http://127.0.0.1:1/mcp")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "already in") {
-		t.Fatalf("add twice: %d %q", r.code, r.stderr)
-	}
-	r = e.run(ctx, "mcp", "add", "oops", "npx", "server")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, "aidex mcp add oops -- npx server") {
-		t.Fatalf("add without --: %d %q", r.code, r.stderr)
-	}
+	expectRun(t, e, 0, "no MCP servers configured", "", "mcp", "list")
+	expectRun(t, e, 0, "added to "+cfgFile, "", "mcp", "add", "everything", "--env", "A=b", "--", bin, "stdio")
+	expectRun(t, e, 0, "added to", "", "mcp", "add", "remote", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Team=a")
+	expectRun(t, e, ExitUsage, "", "already in", "mcp", "add", "remote", "--url", "http://127.0.0.1:1/mcp")
+	expectRun(t, e, ExitUsage, "", "aidex mcp add oops -- npx server", "mcp", "add", "oops", "npx", "server")
 
-	r = e.run(ctx, "mcp", "list", "--json")
-	if r.code != 0 {
-		t.Fatalf("list --json: %d %q %q", r.code, r.stdout, r.stderr)
-	}
+	r := expectRun(t, e, 0, "", "", "mcp", "list", "--json")
 	var list []mcpListEntry
 	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
 		t.Fatalf("list --json: %v\n%s", err, r.stdout)
 	}
-	if len(list) != 2 || list[0].Name != "everything" || list[0].Status != "ready" || list[0].ToolCount < 5 || list[0].DefinitionTokens <= 0 ||
-		list[0].Transport != "stdio" || list[1].Name != "remote" || list[1].Status != "failed" || list[1].Error == "" {
-		t.Fatalf("list --json: %+v", list)
-	}
-	r = e.run(ctx, "mcp", "list")
-	if !strings.Contains(r.stdout, "NAME") || !strings.Contains(r.stdout, "everything  stdio") || !strings.Contains(r.stdout, "remote: ") {
-		t.Fatalf("list: %q", r.stdout)
-	}
-	r = e.run(ctx, "mcp", "get", "everything")
-	if r.code != 0 || !strings.Contains(r.stdout, "mcp__everything__echo") || !strings.Contains(r.stdout, "status: ready") {
-		t.Fatalf("get: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-	r = e.run(ctx, "mcp", "get", "nope")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, `no MCP server "nope"`) {
-		t.Fatalf("get nope: %d %q", r.code, r.stderr)
-	}
-
-	for _, name := range []string{"everything", "remote"} {
-		if r = e.run(ctx, "mcp", "remove", name); r.code != 0 {
-			t.Fatalf("remove %s: %d %q", name, r.code, r.stderr)
+	want := []mcpListEntry{{Name: "everything", Transport: "stdio", Status: "ready"}, {Name: "remote", Transport: "http", Status: "failed"}}
+	for i, w := range want {
+		if len(list) != 2 || list[i].Name != w.Name || list[i].Transport != w.Transport || list[i].Status != w.Status {
+			t.Fatalf("list --json: %+v", list)
 		}
 	}
+	if list[0].ToolCount < 5 || list[0].DefinitionTokens <= 0 || list[1].Error == "" {
+		t.Fatalf("list --json: %+v", list)
+	}
+	expectRun(t, e, 0, "everything  stdio", "", "mcp", "list")
+	expectRun(t, e, 0, "mcp__everything__echo", "", "mcp", "get", "everything")
+	expectRun(t, e, ExitUsage, "", `no MCP server "nope"`, "mcp", "get", "nope")
+
+	expectRun(t, e, 0, "removed", "", "mcp", "remove", "everything")
+	expectRun(t, e, 0, "removed", "", "mcp", "remove", "remote")
 	data, err := os.ReadFile(cfgFile)
 	if err != nil {
 		t.Fatal(err)
