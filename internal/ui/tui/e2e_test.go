@@ -84,6 +84,12 @@ func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
 // formats the command line (e.g. "%s | cat").
 func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...string) *e2e {
 	t.Helper()
+	return startConfig(t, script, "", shellWrap, args...)
+}
+
+// startConfig is start with extra appended to the config file.
+func startConfig(t *testing.T, script *llmtest.Script, extra, shellWrap string, args ...string) *e2e {
+	t.Helper()
 	if noTmux {
 		t.Skip(buildErr)
 	}
@@ -96,7 +102,7 @@ func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...strin
 	cfgDir := filepath.Join(root, "config", "aidex")
 	require.NoError(t, os.MkdirAll(ws, 0o755))
 	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
-	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL)
+	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL) + extra
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	e := &e2e{t: t, socket: fmt.Sprintf("aidex-e2e-%d", time.Now().UnixNano()), ws: ws}
 	e.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"),
