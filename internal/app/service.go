@@ -122,9 +122,12 @@ func report(fn func(Report), rt *Runtime) {
 	}
 }
 
-// Close stops the MCP servers and closes the session store. Close sessions first.
+// Close stops the MCP servers and closes the session store. Close sessions
+// first. A server that does not close cleanly (a remote server gone) is no
+// error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
-	return errors.Join(s.closeMCP(), s.store.Close())
+	_ = s.closeMCP()
+	return s.store.Close()
 }
 
 // Store returns the session store (listing, exporting, deleting sessions).
