@@ -13,6 +13,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 func everything(t testing.TB, name string) config.MCPServer {
@@ -134,4 +135,24 @@ func TestProgressAndCancel(t *testing.T) {
 	// The server is still usable after the cancellation.
 	r := m.CallTool(context.Background(), "everything", "echo", json.RawMessage(`{"message":"ok"}`))
 	require.True(t, r.OK, r.Error)
+}
+
+func TestResources(t *testing.T) {
+	m := start(t, everything(t, "everything"))
+	list, err := m.ListResources(context.Background(), "")
+	require.NoError(t, err)
+	require.Contains(t, list, "everything demo://resource/static/document/")
+	uri := strings.Fields(strings.SplitN(list, "\n", 2)[0])[1]
+	r := m.ReadResource(context.Background(), "everything", uri)
+	require.True(t, r.OK, r.Error)
+	require.Contains(t, r.Output, "[resource "+uri)
+	r = m.ReadResource(context.Background(), "nope", uri)
+	require.Equal(t, tools.CategoryNotFound, r.Category)
+	_, err = m.ListResources(context.Background(), "nope")
+	require.ErrorContains(t, err, `no MCP server "nope"`)
+	names := map[string]bool{}
+	for _, d := range m.ResourceDefs() {
+		names[d.Name] = true
+	}
+	require.Equal(t, map[string]bool{"list_mcp_resources": true, "read_mcp_resource": true}, names)
 }
