@@ -19,6 +19,7 @@ const (
 	EventReasoning  EventType = "reasoning"   // a delta of reasoning/thinking text
 	EventToolCall   EventType = "tool_call"   // a complete tool call the model asked for
 	EventApproval   EventType = "approval"    // an approval request, or the decision taken
+	EventProgress   EventType = "progress"    // a running tool's progress (an MCP server's notifications), between its tool_call and tool_result
 	EventToolResult EventType = "tool_result" // the result of a tool call
 	EventUsage      EventType = "usage"       // token usage and cost after a model response
 	EventTodos      EventType = "todos"       // the model's plan changed (todo_write)
@@ -37,6 +38,7 @@ type Event struct {
 	ToolCall   *ToolCallInfo   `json:"tool_call,omitempty"`
 	Approval   *ApprovalInfo   `json:"approval,omitempty"`
 	ToolResult *ToolResultInfo `json:"tool_result,omitempty"`
+	Progress   *ProgressInfo   `json:"progress,omitempty"`
 	Usage      *UsageInfo      `json:"usage,omitempty"`
 	Todos      []Todo          `json:"todos,omitempty"`
 	Error      *ErrorInfo      `json:"error,omitempty"`
@@ -50,6 +52,15 @@ type Event struct {
 	// Interaction is set on interaction events (ask_user): the questions
 	// (Answer nil), then the same with the answer.
 	Interaction *InteractionInfo `json:"interaction,omitempty"`
+}
+
+// ProgressInfo is a running tool's progress: the tool (as the model calls
+// it), the server's message, and Progress out of Total (Total 0: unknown).
+type ProgressInfo struct {
+	Tool     string  `json:"tool"`
+	Message  string  `json:"message,omitempty"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
 }
 
 // SessionInfo describes the session a run works in.
@@ -127,6 +138,10 @@ type ToolResultInfo struct {
 	// approval with rule "sandbox"), and when allowed runs the call again
 	// with Call.Unconfined; that result is the call's result. Not sent.
 	RetryUnconfined string `json:"-"`
+	// Images are image parts the tool returned (an MCP tool's images): the
+	// engine sends them to the model in a user message after the results.
+	// Not in the event stream.
+	Images []llm.Part `json:"-"`
 }
 
 // DenialInfo describes a call the permission policy refused. Decision is

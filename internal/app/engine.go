@@ -14,6 +14,7 @@ import (
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/skills"
@@ -71,6 +72,10 @@ type EngineOptions struct {
 	// rebuilds); scope is set for a subagent's own engine.
 	subagents *subagentTree
 	scope     *subagentScope
+	// MCP is the session's MCP manager (nil: no MCP tools): its tools are
+	// registered like built-in ones, deferred behind tool_search when their
+	// definitions exceed mcp_tool_budget of the context window.
+	MCP *mcp.Manager
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -92,6 +97,16 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
+	var mt *mcpTools
+	if o.MCP != nil {
+		if mt, err = newMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget); err != nil {
+			closeTools()
+			return nil, nil, err
+		}
+		if mt.deferred {
+			o.EngineTools = append(o.EngineTools, mt.searchTool())
+		}
+	}
 	policy, err := rt.Policy(ws, o.Approver != nil, reg)
 	if err != nil {
 		closeTools()
@@ -105,7 +120,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
-		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
+		ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 		if list, _ := rt.Skills(); len(list) > 0 {
 			ts.onSkill = rt.skillRules(list, policy)

@@ -36,6 +36,11 @@ type Service struct {
 	// other's change while a runtime loads.
 	switching sync.Mutex
 
+	// report is StartOptions.Report (nil: ignored); mcp holds the MCP
+	// servers, started at the first session.
+	report func(Report)
+	mcp    mcpSlot
+
 	mu   sync.Mutex
 	opts Options // Flags are owned (cloned) and updated by switches
 	rt   *Runtime
@@ -104,7 +109,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
-	return &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt}, nil
+	return &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report}, nil
 }
 
 func report(fn func(Report), rt *Runtime) {
@@ -119,8 +124,13 @@ func report(fn func(Report), rt *Runtime) {
 	}
 }
 
-// Close closes the session store. Close sessions first.
-func (s *Service) Close() error { return s.store.Close() }
+// Close stops the MCP servers and closes the session store. Close sessions
+// first. A server that does not close cleanly (a remote server gone) is no
+// error of the session's: only the store's error is returned.
+func (s *Service) Close() error {
+	_ = s.closeMCP()
+	return s.store.Close()
+}
 
 // Store returns the session store (listing, exporting, deleting sessions).
 func (s *Service) Store() *session.Store { return s.store }

@@ -10,6 +10,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/mcp"
 )
 
 // SessionOptions configure a live session ([Service.Session]).
@@ -66,6 +67,8 @@ type Session struct {
 	hookNotes []string
 	// next is what an expansion (Expand) changes for the next run.
 	next *turn
+	// mcp is the service's MCP manager (nil: no servers configured).
+	mcp *mcp.Manager
 	// seen is the store's updated_at of the session as this live session
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
@@ -78,7 +81,7 @@ type Session struct {
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
 	sub := s.Runtime().Config.Subagents
-	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns)}
+	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx)}
 	if _, err := ls.engine(ctx); err != nil {
 		return nil, err
 	}
@@ -137,7 +140,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
-		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents}
+		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp}
 }
 
 // Refresh rebuilds the engine now if the service's runtime changed (a
@@ -223,6 +226,11 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	}
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
+	}
+	if ls.mcp != nil {
+		var restore func()
+		emit, restore = ls.svc.progressTo(sess.ID, emit)
+		defer restore()
 	}
 	done, err := eng.Run(ctx, sess, input, emit)
 	if done != nil && done.Result != "" {

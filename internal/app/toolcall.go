@@ -252,12 +252,26 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, 
 		args, _ = json.Marshal(map[string]string{"command": name})
 		name = "run_command"
 	}
+	req, err := explainRequest(reg, name, args)
+	if err != nil {
+		return Explanation{}, err
+	}
+	v := policy.Check(req)
+	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
+}
+
+// explainRequest is the permission request of a call to explain. An MCP tool
+// (mcp__SERVER__TOOL) is judged without starting its server: as the kind every
+// MCP tool has by default (other: ask unless a rule or yolo allows it).
+func explainRequest(reg *tools.Registry, name string, args json.RawMessage) (permission.Request, error) {
+	if _, ok := reg.Lookup(name); !ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), tools.ExternalPrefix) {
+		return permission.Request{Tool: strings.TrimSpace(name), Kind: kind.Other}, nil
+	}
 	p, err := reg.Prepare(name, args)
 	if err != nil {
-		return Explanation{}, invalidCall{err}
+		return permission.Request{}, invalidCall{err}
 	}
-	v := policy.Check(PermissionRequest(p))
-	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
+	return PermissionRequest(p), nil
 }
 
 // invalidCall keeps the registry's message and matches ErrInvalidCall.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -37,6 +38,8 @@ type toolSet struct {
 	// onSkill is told the name of each skill the skill tool loaded (nil:
 	// no skills).
 	onSkill func(name string)
+	// mcp offers the MCP tools (nil: none); they are not in specs.
+	mcp *mcpTools
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -46,18 +49,33 @@ func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidd
 	}
 	ts := &toolSet{reg: reg, env: env, profile: profile, hidden: hidden}
 	for _, s := range schemas {
-		if !hidden[s.Name] {
+		if !hidden[s.Name] && !strings.HasPrefix(s.Name, tools.ExternalPrefix) {
 			ts.specs = append(ts.specs, llm.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		}
 	}
 	return ts, nil
 }
 
-// Specs returns the tools offered to the model.
-func (t *toolSet) Specs() []llm.Tool { return t.specs }
+// Specs returns the tools offered to the model: the built-in ones, then the
+// MCP tools offered now (all, or those tool_search found).
+func (t *toolSet) Specs() []llm.Tool {
+	if t.mcp == nil {
+		return t.specs
+	}
+	var out []llm.Tool
+	for _, s := range t.mcp.offered() {
+		if !t.hidden[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return append(slices.Clone(t.specs), out...)
+}
 
 // Prepare validates a call; tools outside the profile are refused.
 func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agent.ToolResultInfo) {
+	if t.mcp != nil {
+		t.mcp.sync()
+	}
 	p, err := t.reg.Prepare(name, args)
 	if err != nil {
 		r := toResult(tools.ErrorResult(err))
@@ -206,6 +224,9 @@ func (t *toolSet) runPrepared(ctx context.Context, p *tools.Prepared, base *tool
 // in the output made visible before the model or a front end sees it.
 func toResult(r tools.Result) agent.ToolResultInfo {
 	out := agent.ToolResultInfo{OK: r.OK, Output: agent.RevealInvisible(r.Output), Error: r.Error, Category: string(r.Category)}
+	for _, img := range r.Images {
+		out.Images = append(out.Images, llm.Part{Type: llm.PartImage, MIMEType: img.MIMEType, Data: img.Data})
+	}
 	if r.Meta != nil {
 		out.Meta, _ = json.Marshal(r.Meta)
 	}

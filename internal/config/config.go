@@ -58,12 +58,17 @@ type Config struct {
 	AllowedDirs            []string `toml:"allowed_dirs"`             // extra directories (absolute)
 	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
 	Notify                 string   `toml:"notify"`                   // auto|bell|osc|off: ring the terminal when aidex needs the user [auto]
+	MCPToolBudget          float64  `toml:"mcp_tool_budget"`          // fraction of the context window MCP tool definitions may take before they are deferred behind tool_search [0.10]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
 	Sandbox     Sandbox                   `toml:"sandbox"`
 	Subagents   Subagents                 `toml:"subagents"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
+
+	// MCPServers are the [mcp_servers.NAME] tables of the global file and of a trusted
+	// project's .aidex/config.toml and .mcp.json, by name (later files win).
+	MCPServers map[string]MCPServer `toml:"-"`
 
 	// Sources maps each key ("model", "tools.profile", "providers.groq.base_url") to where its
 	// value came from: SourceDefault, SourceEnv, SourceFlag or "PATH:LINE".
@@ -175,6 +180,8 @@ func Defaults() *Config {
 		Sandbox:                Sandbox{Mode: "workspace-write"},
 		Subagents:              Subagents{MaxParallel: 4, MaxRuns: 50},
 		Providers:              map[string]ProviderConfig{},
+		MCPServers:             map[string]MCPServer{},
+		MCPToolBudget:          0.10,
 		Sources:                map[string]string{},
 	}
 	for _, s := range specs() {

@@ -56,6 +56,7 @@ type fileDoc struct {
 	file      string
 	settings  []setting      // sorted by line
 	providers map[string]int // provider tables named in the file -> line of first mention
+	mcp       map[string]MCPServer
 }
 
 // parseFile decodes a config file strictly. Every problem (syntax, unknown key, wrong type,
@@ -71,6 +72,12 @@ func parseFile(file string, data []byte) (*fileDoc, error) {
 	lines := keyLines(data)
 	d := &fileDoc{file: file, providers: map[string]int{}}
 	var errs []*FileError
+	if v, ok := m["mcp_servers"]; ok {
+		delete(m, "mcp_servers")
+		var mcpErrs []*FileError
+		d.mcp, mcpErrs = decodeMCPServers(file, v, lines)
+		errs = append(errs, mcpErrs...)
+	}
 	walkTable(d, specs(), lines, nil, m, &errs)
 	sort.SliceStable(d.settings, func(i, j int) bool { return d.settings[i].line < d.settings[j].line })
 	if len(errs) > 0 {

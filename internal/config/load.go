@@ -132,6 +132,7 @@ func (l *loader) loadFiles() error {
 			l.global[name] = true
 		}
 		l.applyDoc(global, l.paths.ConfigDir, nil)
+		l.applyMCP(global, l.paths.ConfigDir, true)
 	}
 	if l.opts.Workspace != "" {
 		l.cfg.ProjectFile = ProjectConfigFile(l.opts.Workspace)
@@ -151,6 +152,9 @@ func (l *loader) loadProject() error {
 		trusted = false
 	}
 	l.cfg.ProjectTrusted = trusted
+	if err := l.loadMCPJSON(); err != nil {
+		return err
+	}
 	doc, err := readDoc(l.cfg.ProjectFile)
 	if err != nil || doc == nil {
 		return err
@@ -166,6 +170,7 @@ func (l *loader) loadProject() error {
 		}
 	}
 	l.applyDoc(doc, l.opts.Workspace, own)
+	l.applyMCP(doc, l.opts.Workspace, trusted)
 	return nil
 }
 

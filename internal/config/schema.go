@@ -258,6 +258,10 @@ func validateFloat(name string, x float64) error {
 		if x < 0 || x > 2 {
 			return fmt.Errorf("must be between 0 and 2, not %v", x)
 		}
+	case "mcp_tool_budget":
+		if x < 0 || x > 1 {
+			return fmt.Errorf("must be in [0, 1] (a fraction of the context window; 1 never defers MCP tools), not %v", x)
+		}
 	case "compaction_threshold":
 		if x <= 0 || x > 1 {
 			return fmt.Errorf("must be in (0, 1] (a fraction of the context window), not %v", x)
@@ -297,7 +301,7 @@ func isEnvName(s string) bool {
 
 // ParseRule splits a permission rule "TOOL" or "TOOL(PATTERN)" into the tool name and the
 // pattern ("" when the rule has none, matching every call of the tool). Tool names are
-// letters, digits and _ . : - (MCP tools included). It returns an error naming the mistake
+// letters, digits and _ . : - (MCP tools included), with * as a wildcard (mcp__github__*). It returns an error naming the mistake
 // when the rule is malformed (empty, unbalanced parenthesis, empty pattern).
 func ParseRule(rule string) (tool, pattern string, err error) {
 	tool, rest, hasParen := strings.Cut(rule, "(")
@@ -307,7 +311,7 @@ func ParseRule(rule string) (tool, pattern string, err error) {
 	for i := 0; i < len(tool); i++ {
 		c := tool[i]
 		if !isToolChar(c) {
-			return "", "", fmt.Errorf("invalid rule %q: tool name %q may contain only letters, digits, _ . : -", rule, tool)
+			return "", "", fmt.Errorf("invalid rule %q: tool name %q may contain only letters, digits, _ . : - and the wildcard *", rule, tool)
 		}
 	}
 	if !hasParen {
@@ -324,7 +328,7 @@ func ParseRule(rule string) (tool, pattern string, err error) {
 }
 
 func isToolChar(c byte) bool {
-	return c == '_' || c == '.' || c == ':' || c == '-' ||
+	return c == '_' || c == '.' || c == ':' || c == '-' || c == '*' ||
 		(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 

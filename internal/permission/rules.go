@@ -122,8 +122,8 @@ func ParseRule(s string) (Rule, error) {
 	if tool == "" {
 		return bad("missing tool name")
 	}
-	if tool != "*" && !isToolName(tool) {
-		return bad(fmt.Sprintf("tool name %q must be letters, digits, '_', '-' or '.'", tool))
+	if tool != "*" && !isToolName(strings.ReplaceAll(tool, "*", "x")) {
+		return bad(fmt.Sprintf("tool name %q must be letters, digits, '_', '-' or '.', with * as a wildcard (mcp__github__*)", tool))
 	}
 	if tool == CommandTool {
 		pattern = normalizeCommandPattern(pattern)
@@ -185,7 +185,15 @@ func normalizeCommandPattern(p string) string {
 
 // matchesTool reports whether the rule applies to tool.
 func (r Rule) matchesTool(tool string) bool {
-	return r.Tool == "*" || r.Tool == normalizeTool(tool)
+	if r.Tool == "*" {
+		return true
+	}
+	t := normalizeTool(tool)
+	if strings.Contains(r.Tool, "*") {
+		ok, _ := path.Match(r.Tool, t)
+		return ok
+	}
+	return r.Tool == t
 }
 
 // matchCommand matches a command pattern against a command text.

@@ -134,3 +134,22 @@ func TestParseMode(t *testing.T) {
 		t.Error("Decision.String")
 	}
 }
+
+func TestToolNameWildcardRules(t *testing.T) {
+	r, err := ParseRule("mcp__github__*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tool, want := range map[string]bool{"mcp__github__create_issue": true, "mcp__GitHub__list-prs": true, "mcp__gitlab__create_issue": false} {
+		if got := r.matchesTool(tool); got != want {
+			t.Errorf("mcp__github__* on %s: got %v, want %v", tool, got, want)
+		}
+	}
+	r, err = ParseRule("mcp__everything__echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.matchesTool("mcp__everything__echo") || r.matchesTool("mcp__everything__echo2") {
+		t.Error("mcp__everything__echo must match only itself")
+	}
+}

@@ -17,6 +17,9 @@ import (
 // aliases resolved, values coerced ("5" → 5), defaults applied, validated
 // against the schema. The error is an *Error (CategoryValidation).
 func (ps *params) normalize(tool string, raw json.RawMessage) (map[string]any, error) {
+	if ps.raw {
+		return ps.normalizeRaw(tool, raw)
+	}
 	fields, err := parseObject(raw)
 	if err != nil {
 		return nil, errorf(CategoryValidation, "invalid arguments for %s: %v. Send a JSON object like %s",

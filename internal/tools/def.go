@@ -160,6 +160,8 @@ func (d Def) runSafe(ctx context.Context, env *Env, args json.RawMessage) (res R
 
 // params is the parameter description derived from a struct type.
 type params struct {
+	// raw: the schema was given as data (DefineRaw), props only describe it.
+	raw        bool
 	schemaJSON json.RawMessage
 	resolved   *jsonschema.Resolved
 	props      map[string]*prop

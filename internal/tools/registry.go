@@ -142,8 +142,9 @@ func (r *Registry) Register(defs ...Def) error {
 		}
 	}
 	for _, d := range defs {
-		r.defs[d.Name] = d
-		r.order = append(r.order, d.Name)
+		key, _ := normalizeToolName(d.Name)
+		r.defs[key] = d
+		r.order = append(r.order, key)
 		for _, a := range d.Aliases {
 			r.aliases[strings.ToLower(a)] = d.Name
 		}
@@ -155,15 +156,14 @@ func (r *Registry) check(d Def, seen map[string]bool) error {
 	if d.run == nil || d.params == nil {
 		return fmt.Errorf("tool %q: build the Def with tools.Define", d.Name)
 	}
-	if d.Name == "" || d.Name != strings.ToLower(d.Name) || strings.ContainsFunc(d.Name, func(r rune) bool {
-		return !(r == '_' || unicode.IsLower(r) || unicode.IsDigit(r))
-	}) {
-		return fmt.Errorf("tool name %q must be lower snake_case", d.Name)
+	if err := checkName(d.Name); err != nil {
+		return err
 	}
-	if _, dup := r.defs[d.Name]; dup || seen[d.Name] {
+	key, _ := normalizeToolName(d.Name)
+	if _, dup := r.defs[key]; dup || seen[key] {
 		return fmt.Errorf("tool %q registered twice", d.Name)
 	}
-	seen[d.Name] = true
+	seen[key] = true
 	switch d.Kind {
 	case kind.Read, kind.Write, kind.Exec, kind.Network, kind.Other:
 	default:
@@ -229,7 +229,35 @@ func normalizeToolName(name string) (string, bool) {
 func (r *Registry) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return slices.Clone(r.order)
+	out := make([]string, len(r.order))
+	for i, k := range r.order {
+		out[i] = r.defs[k].Name
+	}
+	return out
+}
+
+// Unregister removes the tools whose canonical names start with prefix (an MCP
+// server's tools, "mcp__github__", before its refreshed list is registered). It
+// returns how many it removed.
+func (r *Registry) Unregister(prefix string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p, _ := normalizeToolName(prefix)
+	n := 0
+	r.order = slices.DeleteFunc(r.order, func(k string) bool {
+		if !strings.HasPrefix(k, p) {
+			return false
+		}
+		for a, t := range r.aliases {
+			if t == k {
+				delete(r.aliases, a)
+			}
+		}
+		delete(r.defs, k)
+		n++
+		return true
+	})
+	return n
 }
 
 // Tools returns the tools selected by p in registration order. It fails

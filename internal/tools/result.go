@@ -70,6 +70,15 @@ type Result struct {
 	Error    string   `json:"error,omitempty"`
 	Category Category `json:"category,omitempty"`
 	Meta     *Meta    `json:"metadata,omitempty"`
+	// Images are images the tool returned (an MCP tool's image content): the
+	// engine sends them to the model as image parts after the tool results.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is an image in a tool result: its MIME type and raw bytes.
+type Image struct {
+	MIMEType string `json:"mime_type"`
+	Data     []byte `json:"data"`
 }
 
 // Success returns an OK result with output and optional metadata.

@@ -105,3 +105,18 @@ func TestSpinnerWraps(t *testing.T) {
 		t.Errorf("frames: %q %q %q %q", Spinner(0), Spinner(1), Spinner(10), Spinner(-1))
 	}
 }
+
+func TestProgress(t *testing.T) {
+	for _, c := range []struct {
+		msg    string
+		p, tot float64
+		want   string
+	}{
+		{"indexing", 3, 10, "mcp__s__t: 3/10 indexing"},
+		{"", 0.5, 0, "mcp__s__t: 0.5"},
+	} {
+		if got := Progress("mcp__s__t", c.msg, c.p, c.tot); got != c.want {
+			t.Errorf("Progress: got %q, want %q", got, c.want)
+		}
+	}
+}

@@ -96,6 +96,9 @@ func (p *Printer) Event(e agent.Event) {
 		p.endReasoning()
 		p.newline()
 		fmt.Fprintf(p.Out, "%s %s %s\n", p.paint(cyan, "→"), e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
+	case agent.EventProgress:
+		p.newline()
+		fmt.Fprintf(p.Out, "  %s\n", p.paint(dim, "… "+format.Progress(e.Progress.Tool, e.Progress.Message, e.Progress.Progress, e.Progress.Total)))
 	case agent.EventToolResult:
 		p.toolResult(e.ToolResult)
 	case agent.EventTodos:

@@ -99,3 +99,15 @@ func TestApproverShowsSandboxReason(t *testing.T) {
 	require.Equal(t, agent.AnswerOnce, d)
 	require.Contains(t, out.String(), "? run_command: touch /etc/x\n  (asked by sandbox)\n  "+reason+"\n")
 }
+
+// An MCP tool's progress prints as a line between its call and its result;
+// a server's escape sequences are shown, not obeyed.
+func TestPrinterProgress(t *testing.T) {
+	var out strings.Builder
+	p := &Printer{Out: &out}
+	p.Event(agent.Event{Type: agent.EventToolCall, ToolCall: &agent.ToolCallInfo{Name: "mcp__s__index", Arguments: json.RawMessage(`{}`)}})
+	p.Event(agent.Event{Type: agent.EventProgress, Progress: &agent.ProgressInfo{Tool: "mcp__s__index", Message: "files\x1b[2J", Progress: 3, Total: 10}})
+	p.Event(agent.Event{Type: agent.EventToolResult, ToolResult: &agent.ToolResultInfo{OK: true, Output: "done"}})
+	require.Contains(t, out.String(), "→ mcp__s__index \n  … mcp__s__index: 3/10 files")
+	require.NotContains(t, out.String(), "\x1b[2J")
+}

@@ -128,6 +128,11 @@ func Event(e agent.Event) agent.Event {
 		rr.Name, rr.Output, rr.Error, rr.Meta = Clean(rr.Name), Clean(rr.Output), Clean(rr.Error), cleanJSON(rr.Meta)
 		e.ToolResult = &rr
 	}
+	if pr := e.Progress; pr != nil {
+		pp := *pr
+		pp.Tool, pp.Message = Clean(pp.Tool), Clean(pp.Message)
+		e.Progress = &pp
+	}
 	if a := e.Approval; a != nil {
 		aa := Approval(*a)
 		e.Approval = &aa

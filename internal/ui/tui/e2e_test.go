@@ -84,12 +84,23 @@ func modelServer(t *testing.T, s *llmtest.Script) *httptest.Server {
 // formats the command line (e.g. "%s | cat").
 func start(t *testing.T, script *llmtest.Script, shellWrap string, args ...string) *e2e {
 	t.Helper()
-	return startSetup(t, script, nil, shellWrap, args...)
+	return startTmux(t, script, "", nil, shellWrap, args...)
 }
 
 // startSetup is start with setup (when not nil) called with the home and
 // the workspace before aidex starts.
 func startSetup(t *testing.T, script *llmtest.Script, setup func(home, ws string), shellWrap string, args ...string) *e2e {
+	return startTmux(t, script, "", setup, shellWrap, args...)
+}
+
+// startConfig is start with extra appended to the config file.
+func startConfig(t *testing.T, script *llmtest.Script, extra, shellWrap string, args ...string) *e2e {
+	return startTmux(t, script, extra, nil, shellWrap, args...)
+}
+
+// startTmux starts aidex in tmux with extra appended to the config file
+// and setup (when not nil) called with the home and the workspace first.
+func startTmux(t *testing.T, script *llmtest.Script, extra string, setup func(home, ws string), shellWrap string, args ...string) *e2e {
 	t.Helper()
 	if noTmux {
 		t.Skip(buildErr)
@@ -103,7 +114,7 @@ func startSetup(t *testing.T, script *llmtest.Script, setup func(home, ws string
 	cfgDir := filepath.Join(root, "config", "aidex")
 	require.NoError(t, os.MkdirAll(ws, 0o755))
 	require.NoError(t, os.MkdirAll(cfgDir, 0o700))
-	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL)
+	cfg := fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", srv.URL) + extra
 	require.NoError(t, os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600))
 	if setup != nil {
 		setup(root, ws)

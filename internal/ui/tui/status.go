@@ -63,6 +63,17 @@ func (s *statusModel) event(e agent.Event) {
 		u := e.Usage
 		s.tokens = u.Session.InputTokens + u.Session.OutputTokens
 		s.cost, s.ctxPct = u.CostUSD, u.ContextPercent
+	case agent.EventProgress:
+		// The tool's own name (mcp__SERVER__TOOL → TOOL): the status line is short.
+		tool := e.Progress.Tool
+		if i := strings.LastIndex(tool, "__"); i >= 0 {
+			tool = tool[i+2:]
+		}
+		s.note = "… " + format.Progress(tool, e.Progress.Message, e.Progress.Progress, e.Progress.Total)
+	case agent.EventToolResult:
+		if strings.HasPrefix(s.note, "… ") {
+			s.note = ""
+		}
 	case agent.EventTodos:
 		s.todosDone, s.todosAll = 0, len(e.Todos)
 		for _, t := range e.Todos {

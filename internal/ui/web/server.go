@@ -225,6 +225,7 @@ func (s *Server) routes(port string) http.Handler {
 	mux.HandleFunc("GET /api/history", s.handleHistory)
 	mux.HandleFunc("POST /api/history/clear", s.handleHistoryClear)
 	mux.HandleFunc("GET /api/tools", s.handleTools)
+	mux.HandleFunc("GET /api/mcp", s.handleMCP)
 	mux.HandleFunc("POST /api/tool", s.handleTool)
 	mux.HandleFunc("GET /api/fs/list", s.handleFSList)
 	mux.HandleFunc("GET /api/fs/read", s.handleFSRead)

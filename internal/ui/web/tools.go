@@ -23,6 +23,36 @@ func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"tools": list})
 }
 
+// handleMCP answers GET /api/mcp: {"servers": [...]}, each configured MCP
+// server's name, transport, status (ready, failed, disabled), error, tools
+// (name, description), definition_tokens and prompts. The servers start at
+// the first call (or the first chat) and keep running.
+func (s *Server) handleMCP(w http.ResponseWriter, r *http.Request) {
+	type tool struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	type server struct {
+		Name             string   `json:"name"`
+		Transport        string   `json:"transport"`
+		Status           string   `json:"status"`
+		Error            string   `json:"error,omitempty"`
+		Tools            []tool   `json:"tools"`
+		DefinitionTokens int      `json:"definition_tokens"`
+		Prompts          []string `json:"prompts"`
+	}
+	out := []server{}
+	for _, st := range s.svc.MCPStatus(r.Context()) {
+		e := server{Name: st.Name, Transport: st.Transport, Status: string(st.State), Error: st.Error,
+			DefinitionTokens: st.DefinitionTokens, Tools: []tool{}, Prompts: append([]string{}, st.Prompts...)}
+		for _, t := range st.Tools {
+			e.Tools = append(e.Tools, tool{t.Name, t.Description})
+		}
+		out = append(out, e)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"servers": out})
+}
+
 // handleTool runs one tool directly, as the model would: POST /api/tool
 // {"tool": NAME, "params": {...}}, through the engine's own pipeline
 // (app.Runtime.CallTool) with the web confinement. Shell and

@@ -1138,6 +1138,23 @@ async function loadSettings() {
   $('#image-key').placeholder = img.configured.api_key_set ? 'set (' + img.configured.api_key + ') — leave empty to keep' : 'not set';
 }
 
+// loadMCP shows each MCP server's status, tools and prompts (read-only).
+async function loadMCP() {
+  const res = await api('/api/mcp');
+  const box = $('#mcp-servers');
+  if (!res.servers.length) {
+    fill(box, h('p', { class: 'muted', text: 'No MCP servers configured.' }));
+    return;
+  }
+  fill(box, res.servers.map((s) => h('div', { class: 'mcp-server', dataset: { name: s.name } },
+    h('div', { class: 'row' }, h('strong', { text: s.name }),
+      h('span', { class: 'badge' + (s.status === 'ready' ? ' free' : ''), text: s.status }),
+      h('span', { class: 'muted small', text: s.transport + ' · ' + s.tools.length + ' tools · ~' + s.definition_tokens + ' tokens' })),
+    s.error ? h('div', { class: 'small error', text: s.error }) : null,
+    s.tools.length ? h('ul', { class: 'small' }, s.tools.map((t) => h('li', null, h('span', { class: 'mono', text: t.name }), ' ', h('span', { class: 'muted', text: t.description })))) : null,
+    s.prompts.length ? h('div', { class: 'small muted', text: 'prompts: ' + s.prompts.map((p) => '/' + p).join(', ') }) : null)));
+}
+
 function providerCard(p) {
   const key = h('input', { type: 'password', autocomplete: 'off', placeholder: p.key_set ? 'key set (' + p.key_source + ')' : 'API key (' + p.key_hint + ')' });
   const signup = safeURL(p.signup_url);
@@ -1237,7 +1254,7 @@ function init() {
   loaders.files = guarded(async () => { if (!$('#tree').children.length) await loadTree(); });
   loaders.models = guarded(() => loadModels(false));
   loaders.ralph = guarded(loadRalph);
-  loaders.settings = guarded(loadSettings);
+  loaders.settings = guarded(async () => { await loadSettings(); await loadMCP(); });
   for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showPanel(b.dataset.panel));
 
   const input = $('#chat-input');

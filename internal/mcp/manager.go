@@ -1,0 +1,220 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zelvior/aidex/internal/config"
+)
+
+// Default timeouts of a server without startup_timeout_sec / tool_timeout_sec.
+const (
+	DefaultStartupTimeout = 10 * time.Second
+	DefaultToolTimeout    = 60 * time.Second
+)
+
+// Options configure [Start].
+//
+// Servers are the configured servers (disabled ones are listed, not started).
+// LogDir receives one stderr log per stdio server (mcp-NAME.log; "" discards
+// stderr but the last line is still kept for failure reports). Getenv looks up
+// env_vars, bearer_token_env_var and the base environment of stdio servers.
+// HTTPClient returns the HTTP client of a remote server (nil: a default client
+// that sends the configured http_headers and bearer token); the OAuth login
+// plugs its authorised client in here. Progress is told the progress
+// notifications of running calls (nil: ignored). Version is aidex's version,
+// sent as the client's implementation version.
+type Options struct {
+	Servers    []config.MCPServer
+	LogDir     string
+	Getenv     func(string) string
+	HTTPClient func(ctx context.Context, server, url string) (*http.Client, error)
+	Progress   func(Progress)
+	Version    string
+}
+
+// Progress is one progress notification of a running tool call: the server,
+// the tool (as the server names it), the server's message, and progress out
+// of total (total 0: unknown).
+type Progress struct {
+	Server, Tool, Message string
+	Progress, Total       float64
+}
+
+// State is a server's state.
+type State string
+
+// The server states.
+const (
+	StateReady    State = "ready"
+	StateFailed   State = "failed"
+	StateDisabled State = "disabled"
+)
+
+// Manager runs a session's MCP servers. It is safe for concurrent use.
+type Manager struct {
+	opts    Options
+	servers map[string]*server
+	names   []string
+	// gen counts changes of the tool lists (a server's tools/list_changed, a
+	// restart): users of Defs compare it to refresh their registry.
+	gen atomic.Int64
+	// calls numbers progress tokens.
+	calls atomic.Int64
+}
+
+// Start starts every enabled server in parallel and waits until each is ready,
+// failed or past its startup timeout (a failure is recorded, see [Manager.Failures];
+// the others go on). ctx bounds the start-up only. Close the manager when the
+// session ends.
+func Start(ctx context.Context, opts Options) *Manager {
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	m := &Manager{opts: opts, servers: map[string]*server{}}
+	for _, c := range opts.Servers {
+		m.servers[c.Name] = &server{cfg: c, m: m}
+		m.names = append(m.names, c.Name)
+	}
+	sort.Strings(m.names)
+	var wg sync.WaitGroup
+	for _, name := range m.names {
+		s := m.servers[name]
+		if !s.cfg.IsEnabled() {
+			s.state = StateDisabled
+			continue
+		}
+		wg.Go(func() { s.start(ctx) })
+	}
+	wg.Wait()
+	return m
+}
+
+// Generation changes whenever a server's tool list changed (tools/list_changed,
+// a restart): a registry built from [Manager.Defs] of another generation is stale.
+func (m *Manager) Generation() int64 { return m.gen.Load() }
+
+// Failures returns one line per server that failed to start: its name, the cause
+// and its last stderr line, and that the session goes on without it.
+func (m *Manager) Failures() []string {
+	var out []string
+	for _, name := range m.names {
+		s := m.servers[name]
+		s.mu.Lock()
+		if s.state == StateFailed {
+			out = append(out, fmt.Sprintf("MCP server %s failed to start: %s; the session goes on without it", name, s.failure()))
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Close ends every server: sessions are closed and stdio servers' process groups
+// killed. It waits for them and returns the first error.
+func (m *Manager) Close() error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, name := range m.names {
+		s := m.servers[name]
+		wg.Go(func() {
+			if err := s.close(); err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("MCP server %s: %w", s.cfg.Name, err))
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ServerStatus is one server as `aidex mcp list` and /mcp show it.
+type ServerStatus struct {
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	State     State  `json:"status"`
+	// Error is the failure's one line (failed servers).
+	Error string `json:"error,omitempty"`
+	// Tools are the offered tools (enabled_tools / disabled_tools applied).
+	Tools []ToolInfo `json:"tools"`
+	// DefinitionTokens estimates the tokens the tools' definitions take in a request.
+	DefinitionTokens int `json:"definition_tokens"`
+	// Prompts are the server's prompts as slash commands (mcp__SERVER__PROMPT, no slash).
+	Prompts []string `json:"prompts,omitempty"`
+	// Source is where the server is configured ("FILE:LINE").
+	Source string `json:"source,omitempty"`
+	// Started and Ready are when the start-up began and ended (zero if none).
+	Started time.Time `json:"-"`
+	Ready   time.Time `json:"-"`
+}
+
+// Status returns every configured server, by name.
+func (m *Manager) Status() []ServerStatus {
+	out := make([]ServerStatus, 0, len(m.names))
+	for _, name := range m.names {
+		out = append(out, m.servers[name].status())
+	}
+	return out
+}
+
+// Tools returns the offered tools of every ready server, by server then tool.
+func (m *Manager) Tools() []ToolInfo {
+	var out []ToolInfo
+	for _, name := range m.names {
+		out = append(out, m.servers[name].toolInfos()...)
+	}
+	return out
+}
+
+// DefinitionTokens estimates the tokens all offered tools' definitions take.
+func (m *Manager) DefinitionTokens() int {
+	n := 0
+	for _, t := range m.Tools() {
+		n += t.Tokens()
+	}
+	return n
+}
+
+func (m *Manager) server(name string) (*server, error) {
+	s, ok := m.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("no MCP server %q: configured servers are %v", name, m.names)
+	}
+	return s, nil
+}
+
+// Names returns the configured servers' names, sorted.
+func (m *Manager) Names() []string { return slices.Clone(m.names) }
+
+// clientFor builds the go-sdk client of a server, with its notification handlers.
+func (m *Manager) clientFor(s *server) *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "aidex", Version: m.opts.Version}, &sdk.ClientOptions{
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(ctx context.Context, _ *sdk.ToolListChangedRequest) {
+			go s.refreshTools(context.WithoutCancel(ctx))
+		},
+		PromptListChangedHandler: func(ctx context.Context, _ *sdk.PromptListChangedRequest) {
+			go s.refreshPrompts(context.WithoutCancel(ctx))
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			if m.opts.Progress == nil || req.Params == nil {
+				return
+			}
+			tool, _ := s.progressTool(req.Params.ProgressToken)
+			m.opts.Progress(Progress{Server: s.cfg.Name, Tool: tool, Message: req.Params.Message,
+				Progress: req.Params.Progress, Total: req.Params.Total})
+		},
+	})
+}

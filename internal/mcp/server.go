@@ -1,0 +1,339 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zelvior/aidex/internal/config"
+)
+
+// server is one configured server and its live connection.
+type server struct {
+	cfg config.MCPServer
+	m   *Manager
+
+	mu        sync.Mutex
+	state     State
+	err       error
+	sess      *sdk.ClientSession
+	proc      *exec.Cmd
+	stderr    *stderrLog
+	dead      bool // the connection ended (a crash): restart on the next call
+	restarted bool // restarted once already
+	tools     []*sdk.Tool
+	prompts   []*sdk.Prompt
+	progress  map[any]string // progress token -> tool name
+	// cancelConn ends a remote server's connection context (its event streams).
+	cancelConn context.CancelFunc
+	started    time.Time
+	ready      time.Time
+}
+
+func (s *server) startupTimeout() time.Duration {
+	if s.cfg.StartupTimeoutSec > 0 {
+		return time.Duration(s.cfg.StartupTimeoutSec * float64(time.Second))
+	}
+	return DefaultStartupTimeout
+}
+
+func (s *server) toolTimeout() time.Duration {
+	if s.cfg.ToolTimeoutSec > 0 {
+		return time.Duration(s.cfg.ToolTimeoutSec * float64(time.Second))
+	}
+	return DefaultToolTimeout
+}
+
+// start connects and lists the tools, within the startup timeout.
+func (s *server) start(ctx context.Context) {
+	s.mu.Lock()
+	s.started = time.Now()
+	s.mu.Unlock()
+	err := s.connect(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ready = time.Now()
+	if err != nil {
+		s.state, s.err = StateFailed, err
+		return
+	}
+	s.state, s.err = StateReady, nil
+}
+
+// connect starts (or reaches) the server, initialises the session and lists its
+// tools and prompts. On failure everything it started is stopped.
+func (s *server) connect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
+	defer cancel()
+	sess, proc, err := s.open(ctx)
+	if err != nil {
+		return s.explain(ctx, err)
+	}
+	tools, err := listTools(ctx, sess)
+	if err != nil {
+		_ = s.closeSession(sess, proc)
+		return s.explain(ctx, fmt.Errorf("list tools: %w", err))
+	}
+	var prompts []*sdk.Prompt
+	if caps := sess.InitializeResult(); caps != nil && caps.Capabilities != nil && caps.Capabilities.Prompts != nil {
+		prompts, _ = listPrompts(ctx, sess)
+	}
+	s.mu.Lock()
+	s.sess, s.proc, s.tools, s.prompts, s.dead = sess, proc, tools, prompts, false
+	s.mu.Unlock()
+	s.m.gen.Add(1)
+	go s.watch(sess)
+	return nil
+}
+
+// watch marks the server dead when its connection ends on its own.
+func (s *server) watch(sess *sdk.ClientSession) {
+	_ = sess.Wait()
+	s.mu.Lock()
+	if s.sess == sess {
+		s.dead = true
+	}
+	s.mu.Unlock()
+}
+
+// open connects over the configured transport.
+func (s *server) open(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error) {
+	client := s.m.clientFor(s)
+	if s.cfg.TransportName() == "stdio" {
+		t, cmd, err := s.stdioTransport()
+		if err != nil {
+			return nil, nil, err
+		}
+		sess, err := client.Connect(ctx, t, nil)
+		if err != nil {
+			killGroup(cmd)
+			return nil, nil, err
+		}
+		return sess, cmd, nil
+	}
+	sess, err := s.connectHTTP(ctx, client)
+	return sess, nil, err
+}
+
+// explain turns a start-up error into the one line shown to the user.
+func (s *server) explain(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("no answer within the startup timeout of %s (raise startup_timeout_sec in %s)", s.startupTimeout(), s.cfg.Source)
+	}
+	if isUnauthorized(err) {
+		return fmt.Errorf("needs authorisation: run `aidex mcp login %s`", s.cfg.Name)
+	}
+	return err
+}
+
+// failure is the cause of a failed start with the last stderr line. Hold s.mu.
+func (s *server) failure() string {
+	msg := oneLine(s.err.Error())
+	if s.stderr != nil {
+		if last := s.stderr.LastLine(); last != "" {
+			msg += fmt.Sprintf(" (last stderr line: %q)", last)
+		}
+	}
+	return msg
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 400 {
+		s = s[:400] + "..."
+	}
+	return s
+}
+
+// session returns the live session, restarting a crashed stdio server once.
+func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	sess, dead, state := s.sess, s.dead, s.state
+	s.mu.Unlock()
+	switch {
+	case state == StateDisabled:
+		return nil, fmt.Errorf("MCP server %s is disabled (enabled = false in %s)", s.cfg.Name, s.cfg.Source)
+	case sess != nil && !dead:
+		return sess, nil
+	case state == StateFailed && sess == nil:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %s is not running: %s", s.cfg.Name, s.failure())
+	}
+	return s.restart(ctx)
+}
+
+// restart starts a crashed server again, once per session.
+func (s *server) restart(ctx context.Context) (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	if s.restarted {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %s stopped and was already restarted once; see its log %s", s.cfg.Name, s.logPath())
+	}
+	s.restarted = true
+	old, proc := s.sess, s.proc
+	s.sess, s.proc = nil, nil
+	s.mu.Unlock()
+	if old != nil {
+		_ = s.closeSession(old, proc)
+	}
+	if err := s.connect(ctx); err != nil {
+		s.mu.Lock()
+		s.state, s.err = StateFailed, err
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %s stopped and could not be restarted: %w", s.cfg.Name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state, s.err = StateReady, nil
+	return s.sess, nil
+}
+
+func (s *server) close() error {
+	s.mu.Lock()
+	sess, proc := s.sess, s.proc
+	s.sess, s.proc, s.dead = nil, nil, true
+	s.mu.Unlock()
+	var err error
+	if sess != nil {
+		err = s.closeSession(sess, proc)
+	}
+	if s.stderr != nil {
+		_ = s.stderr.Close()
+	}
+	return err
+}
+
+// closeSession closes a session; a stdio server's process group is killed after a
+// short grace period (a server's own children included).
+func (s *server) closeSession(sess *sdk.ClientSession, proc *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() { done <- sess.Close() }()
+	select {
+	case err := <-done:
+		killGroup(proc)
+		s.endConn()
+		if proc != nil || isClosedErr(err) {
+			return nil // a stdio server's exit status after the close is no error of use
+		}
+		return err
+	case <-time.After(2 * time.Second):
+		killGroup(proc)
+		s.endConn()
+		<-done
+		return nil
+	}
+}
+
+func (s *server) endConn() {
+	s.mu.Lock()
+	cancel := s.cancelConn
+	s.cancelConn = nil
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func isClosedErr(err error) bool {
+	return err == nil || errors.Is(err, sdk.ErrConnectionClosed)
+}
+
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	st := ServerStatus{Name: s.cfg.Name, Transport: s.cfg.TransportName(), State: s.state, Source: s.cfg.Source,
+		Started: s.started, Ready: s.ready}
+	if s.state == StateFailed {
+		st.Error = s.failure()
+	}
+	for _, p := range s.prompts {
+		st.Prompts = append(st.Prompts, ToolName(s.cfg.Name, p.Name))
+	}
+	s.mu.Unlock()
+	st.Tools = s.toolInfos()
+	for _, t := range st.Tools {
+		st.DefinitionTokens += t.Tokens()
+	}
+	return st
+}
+
+func (s *server) logPath() string {
+	if s.stderr == nil {
+		return "(no log)"
+	}
+	return s.stderr.Path()
+}
+
+func (s *server) progressTool(token any) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.progress[token]
+	return t, ok
+}
+
+func (s *server) refreshTools(ctx context.Context) {
+	s.mu.Lock()
+	sess := s.sess
+	s.mu.Unlock()
+	if sess == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
+	defer cancel()
+	tools, err := listTools(ctx, sess)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.tools = tools
+	s.mu.Unlock()
+	s.m.gen.Add(1)
+}
+
+func (s *server) refreshPrompts(ctx context.Context) {
+	s.mu.Lock()
+	sess := s.sess
+	s.mu.Unlock()
+	if sess == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
+	defer cancel()
+	if prompts, err := listPrompts(ctx, sess); err == nil {
+		s.mu.Lock()
+		s.prompts = prompts
+		s.mu.Unlock()
+	}
+}
+
+func listTools(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Tool, error) {
+	var out []*sdk.Tool
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func listPrompts(ctx context.Context, sess *sdk.ClientSession) ([]*sdk.Prompt, error) {
+	var out []*sdk.Prompt
+	for p, err := range sess.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// waitBriefly bounds how long a failed call waits to learn whether the
+// connection ended.
+func (s *server) waitBriefly() <-chan time.Time { return time.After(500 * time.Millisecond) }
