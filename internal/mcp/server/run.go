@@ -126,7 +126,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, a RunArgs, m
 			so.Flags["model"] = a.Model[len(provider)+1:]
 		}
 	}
-	so.Sandbox = true
+	so.Sandbox, so.Base = true, false
 	svc, err := app.Start(ctx, so)
 	if err != nil {
 		return RunResult{}, err

@@ -32,7 +32,8 @@ import (
 // Options configure a [Server].
 //
 // Start is how the application service is started (workspace, config flags,
-// environment); the server sets the config key permission_mode to Mode.
+// environment); the server sets the config key permission_mode to Mode,
+// and chooses a provider only for aidex_run.
 // Profile is the tool profile offered ("standard", "full", "readonly"; ""
 // is "standard"). Mode is the permission mode of the server's own calls and
 // the widest an aidex_run may ask for ("" is "ask"). Version is the
@@ -73,7 +74,9 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, fmt.Errorf("--permission-mode: %w", err)
 	}
 	o.Start.Flags = withFlag(o.Start.Flags, "permission_mode", string(mode))
-	svc, err := app.Start(ctx, o.Start)
+	base := o.Start
+	base.Base = true // the tools need no provider; aidex_run chooses one
+	svc, err := app.Start(ctx, base)
 	if err != nil {
 		return nil, err
 	}
