@@ -135,7 +135,7 @@ func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) er
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
 var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
-	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd}
+	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd, newMCPServerParentCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.
 type catalogView = app.Runtime
@@ -214,4 +214,18 @@ func (a *cliApp) warn(rt *app.Runtime) {
 	for _, w := range rt.Warnings {
 		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", w)
 	}
+}
+
+// newMCPServerParentCmd is the `aidex mcp` parent of the server-mode and
+// sign-in commands (serve, login, logout). The MCP client's commands
+// (list, get, add, remove) join them under one parent when both halves
+// are merged.
+func newMCPServerParentCmd(a *cliApp) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Model Context Protocol: serve aidex over MCP, sign in to MCP servers",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(mcpServerCommands(a)...)
+	return cmd
 }

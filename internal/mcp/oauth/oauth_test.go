@@ -2,162 +2,33 @@ package oauth
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/mcp/oauth/oauthtest"
 )
-
-// fakeAuth is an MCP server with its own OAuth 2.1 authorization server:
-// protected-resource and authorization-server metadata, dynamic client
-// registration, an authorize endpoint that redirects straight back with a
-// code, and a token endpoint that checks the PKCE verifier and refreshes.
-// Its access tokens expire within the oauth2 package's expiry margin, so
-// the first use of a token refreshes it.
-type fakeAuth struct {
-	*httptest.Server
-	mu         sync.Mutex
-	clients    map[string]string // client id → redirect URI
-	codes      map[string]string // code → PKCE challenge
-	issued     map[string]bool   // access tokens
-	refreshes  int
-	registered int
-	n          int
-}
-
-func newFakeAuth(t *testing.T) *fakeAuth {
-	f := &fakeAuth{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}}
-	mux := http.NewServeMux()
-	f.Server = httptest.NewServer(mux)
-	t.Cleanup(f.Close)
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
-	})
-	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
-			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
-			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
-	})
-	mux.HandleFunc("/register", f.register)
-	mux.HandleFunc("/authorize", f.authorize)
-	mux.HandleFunc("/token", f.token)
-	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		f.mu.Lock()
-		ok := f.issued[tok]
-		f.mu.Unlock()
-		if !ok {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		fmt.Fprint(w, "hello "+tok)
-	})
-	return f
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func (f *fakeAuth) register(w http.ResponseWriter, r *http.Request) {
-	var m struct {
-		RedirectURIs []string `json:"redirect_uris"`
-	}
-	_ = json.NewDecoder(r.Body).Decode(&m)
-	f.mu.Lock()
-	f.registered++
-	id := fmt.Sprintf("client-%d", f.registered)
-	f.clients[id] = m.RedirectURIs[0]
-	f.mu.Unlock()
-	w.WriteHeader(http.StatusCreated)
-	writeJSON(w, map[string]any{"client_id": id, "redirect_uris": m.RedirectURIs, "token_endpoint_auth_method": "none"})
-}
-
-func (f *fakeAuth) authorize(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	f.mu.Lock()
-	redirect, ok := f.clients[q.Get("client_id")]
-	f.n++
-	code := fmt.Sprintf("code-%d", f.n)
-	f.codes[code] = q.Get("code_challenge")
-	f.mu.Unlock()
-	if !ok || q.Get("redirect_uri") != redirect || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code" {
-		http.Error(w, "bad authorization request", http.StatusBadRequest)
-		return
-	}
-	http.Redirect(w, r, redirect+"?code="+code+"&state="+q.Get("state"), http.StatusFound)
-}
-
-func (f *fakeAuth) token(w http.ResponseWriter, r *http.Request) {
-	_ = r.ParseForm()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	switch r.Form.Get("grant_type") {
-	case "authorization_code":
-		challenge, ok := f.codes[r.Form.Get("code")]
-		sum := sha256.Sum256([]byte(r.Form.Get("code_verifier")))
-		if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
-			w.WriteHeader(http.StatusBadRequest)
-			writeJSON(w, map[string]any{"error": "invalid_grant", "error_description": "PKCE verifier does not match"})
-			return
-		}
-		delete(f.codes, r.Form.Get("code"))
-	case "refresh_token":
-		if r.Form.Get("refresh_token") != "refresh-1" {
-			w.WriteHeader(http.StatusBadRequest)
-			writeJSON(w, map[string]any{"error": "invalid_grant"})
-			return
-		}
-		f.refreshes++
-	default:
-		w.WriteHeader(http.StatusBadRequest)
-		return
-	}
-	f.n++
-	tok := fmt.Sprintf("access-%d", f.n)
-	f.issued[tok] = true
-	writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 2, "refresh_token": "refresh-1"})
-}
-
-// browser follows the authorization URL as a browser would: the
-// authorization server redirects it to aidex's loopback listener.
-func browser(t *testing.T) func(string) error {
-	return func(url string) error {
-		go func() {
-			resp, err := http.Get(url)
-			if err == nil {
-				_, _ = io.Copy(io.Discard, resp.Body)
-				_ = resp.Body.Close()
-			}
-		}()
-		return nil
-	}
-}
 
 // Login discovers, registers, authorises with PKCE and stores the token
 // 0600; the HTTP client sends it, refreshing (and storing) it when expired;
 // logout deletes it.
 func TestLoginStoresATokenTheClientRefreshes(t *testing.T) {
-	f := newFakeAuth(t)
+	f := oauthtest.NewServer(t)
 	dir := t.TempDir()
 	s := NewStore(dir)
 	url := f.URL + "/mcp"
 	var out strings.Builder
-	require.NoError(t, s.Login(context.Background(), "remote", url, LoginOptions{Out: &out, OpenURL: browser(t)}))
+	require.NoError(t, s.Login(context.Background(), "remote", url, LoginOptions{Out: &out, OpenURL: oauthtest.Browser}))
 	require.Contains(t, out.String(), f.URL+"/authorize?")
-	require.Equal(t, 1, f.registered)
+	registered, _ := f.Counts()
+	require.Equal(t, 1, registered)
 
 	path := filepath.Join(dir, "mcp-oauth", "remote.json")
 	info, err := os.Stat(path)
@@ -176,7 +47,8 @@ func TestLoginStoresATokenTheClientRefreshes(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
-	require.Equal(t, 1, f.refreshes, "the expired token was refreshed")
+	_, refreshes := f.Counts()
+	require.Equal(t, 1, refreshes, "the expired token was refreshed")
 	b, _ = os.ReadFile(path)
 	require.NoError(t, json.Unmarshal(b, &rec))
 	require.NotEqual(t, first, rec.Token.AccessToken, "the refreshed token was stored")
@@ -197,7 +69,7 @@ func TestLoginStoresATokenTheClientRefreshes(t *testing.T) {
 
 // A server that answers without asking for a token needs no login.
 func TestLoginRefusesAServerWithoutOAuth(t *testing.T) {
-	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, map[string]any{}) }))
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "{}") }))
 	defer open.Close()
 	err := NewStore(t.TempDir()).Login(context.Background(), "open", open.URL, LoginOptions{})
 	require.ErrorIs(t, err, ErrNoOAuth)
