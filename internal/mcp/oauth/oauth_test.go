@@ -74,3 +74,28 @@ func TestLoginRefusesAServerWithoutOAuth(t *testing.T) {
 	err := NewStore(t.TempDir()).Login(context.Background(), "open", open.URL, LoginOptions{})
 	require.ErrorIs(t, err, ErrNoOAuth)
 }
+
+// An expired token that cannot be refreshed makes requests fail with an
+// error naming the login command; nothing reaches the server unsigned.
+func TestExpiredTokenWithoutRefreshNamesLogin(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	dir := t.TempDir()
+	s := NewStore(dir)
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "remote", url, LoginOptions{OpenURL: oauthtest.Browser}))
+	path := filepath.Join(dir, "mcp-oauth", "remote.json")
+	var rec record
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	rec.Token.RefreshToken = ""
+	b, _ = json.Marshal(rec)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+
+	c, err := s.HTTPClient(context.Background(), "remote", url)
+	require.NoError(t, err)
+	_, err = c.Get(url)
+	require.ErrorContains(t, err, "aidex mcp login remote")
+	_, refreshes := f.Counts()
+	require.Zero(t, refreshes)
+}
