@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -212,5 +213,38 @@ func TestMCPLoginLogout(t *testing.T) {
 	r = e.run(context.Background(), "mcp", "logout", "remote")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "nothing to do") {
 		t.Fatalf("second logout: %d %q", r.code, r.stdout)
+	}
+}
+
+// urlFollower is stderr for `aidex mcp login --no-browser`: when the
+// sign-in URL appears, it follows it as the user's browser would.
+type urlFollower struct {
+	syncBuffer
+	once sync.Once
+}
+
+func (u *urlFollower) Write(p []byte) (int, error) {
+	n, err := u.syncBuffer.Write(p)
+	if m := regexp.MustCompile(`http://\S+/authorize\?\S+`).FindString(u.String()); m != "" {
+		u.once.Do(func() { _ = oauthtest.Browser(m) })
+	}
+	return n, err
+}
+
+// --no-browser prints the sign-in URL and never opens a browser.
+func TestMCPLoginNoBrowser(t *testing.T) {
+	as := oauthtest.NewServer(t)
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	cfg := filepath.Join(e.home, ".config", "aidex", "config.toml")
+	b, _ := os.ReadFile(cfg)
+	if err := os.WriteFile(cfg, append(b, []byte("\n[mcp_servers.remote]\nurl = \""+as.URL+"/mcp\"\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	errw := &urlFollower{}
+	code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", "remote", "--no-browser"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: errw,
+		Getenv: func(k string) string { return e.env[k] }, OpenURL: func(string) error { t.Error("a browser was opened"); return nil }})
+	if code != ExitOK || !strings.Contains(errw.String(), "Open this URL to sign in") {
+		t.Fatalf("exit %d, stderr %q", code, errw.String())
 	}
 }
