@@ -35,10 +35,16 @@ type fixture struct {
 
 func newFixture(t *testing.T, mode string, turns ...llmtest.Turn) *fixture {
 	t.Helper()
+	return newFixtureWith(t, mode, nil, turns...)
+}
+
+// newFixtureWith is newFixture with config keys set as flags (a deny rule).
+func newFixtureWith(t *testing.T, mode string, flags map[string]string, turns ...llmtest.Turn) *fixture {
+	t.Helper()
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "m2"}, "max_retries = 0"))
 	srv, err := New(context.Background(), Options{Mode: mode, Version: "test", Start: app.StartOptions{Options: app.Options{
-		Workspace: home.WS, Getenv: home.Getenv, SandboxProbe: func() sandbox.Caps { return sandbox.Caps{} }}}})
+		Workspace: home.WS, Getenv: home.Getenv, Flags: flags, SandboxProbe: func() sandbox.Caps { return sandbox.Caps{} }}}})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = srv.Close() })
 	return &fixture{home: home, srv: srv, script: script}
@@ -221,4 +227,24 @@ func TestAnnotationsOfEveryKind(t *testing.T) {
 	require.False(t, a.ReadOnlyHint)
 	require.True(t, *a.DestructiveHint)
 	require.False(t, *a.OpenWorldHint)
+}
+
+// A deny rule refuses the call even when the client would approve it; the
+// client is not asked.
+func TestDenyRuleBeatsElicitation(t *testing.T) {
+	f := newFixtureWith(t, "yolo", map[string]string{"permissions.deny": `["write_file(secret/**)"]`})
+	asked := 0
+	cs := f.connect(t, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked++
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}})
+	res, text := call(t, cs, "write_file", map[string]any{"path": "secret/key.txt", "content": "x"})
+	require.True(t, res.IsError)
+	require.Contains(t, text, "write_file(secret/**)")
+	require.Zero(t, asked)
+	_, err := os.Stat(filepath.Join(f.home.WS, "secret", "key.txt"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+	res, text = call(t, cs, "write_file", map[string]any{"path": "open.txt", "content": "x"})
+	require.False(t, res.IsError, text)
+	require.Zero(t, asked, "yolo allows the write without asking")
 }
