@@ -158,7 +158,8 @@ func TestMCPServeHTTPPrintsTheTokenOnce(t *testing.T) {
 	}
 }
 
-// --http refuses an address other than loopback.
+// --http refuses an address other than loopback; an unknown mode or
+// profile is bad usage.
 func TestMCPServeHTTPOnlyOnLoopback(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
 	r := e.run(context.Background(), "mcp", "serve", "--http", "0.0.0.0:0")
@@ -168,6 +169,10 @@ func TestMCPServeHTTPOnlyOnLoopback(t *testing.T) {
 	r = e.run(context.Background(), "mcp", "serve", "--permission-mode", "sideways")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "sideways") {
 		t.Fatalf("bad mode: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = e.run(context.Background(), "mcp", "serve", "--profile", "everything")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--profile") || !strings.Contains(r.stderr, "everything") {
+		t.Fatalf("bad profile: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

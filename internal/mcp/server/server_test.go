@@ -248,3 +248,24 @@ func TestDenyRuleBeatsElicitation(t *testing.T) {
 	require.False(t, res.IsError, text)
 	require.Zero(t, asked, "yolo allows the write without asking")
 }
+
+// The approvals of an aidex_run go to the client as elicitations: an
+// accepted write is made, and the run goes on to its answer.
+func TestAidexRunAsksTheClient(t *testing.T) {
+	f := newFixture(t, "ask",
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"out.txt","content":"made by the run\n"}`}}},
+		llmtest.Turn{Text: "Wrote out.txt."})
+	var asked []string
+	cs := f.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, req.Params.Message)
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}})
+	res, text := call(t, cs, RunToolName, map[string]any{"prompt": "write out.txt"})
+	require.False(t, res.IsError, text)
+	require.Contains(t, text, "Wrote out.txt.")
+	require.Len(t, asked, 1)
+	require.Contains(t, asked[0], "write_file")
+	b, err := os.ReadFile(filepath.Join(f.home.WS, "out.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "made by the run\n", string(b))
+}
