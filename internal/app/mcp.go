@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
+	"github.com/zelvior/aidex/internal/mcp/oauth"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -56,6 +58,9 @@ func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Con
 	if len(servers) == 0 {
 		return nil
 	}
+	if httpClient == nil {
+		httpClient = rt.mcpOAuthClient
+	}
 	m := mcp.Start(ctx, mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
 		HTTPClient: httpClient, Progress: progress})
 	if report != nil {
@@ -64,6 +69,19 @@ func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Con
 		}
 	}
 	return m
+}
+
+// mcpOAuthClient is the default HTTP client of a remote MCP server: one
+// authorised with the token `aidex mcp login NAME` stored (refreshed as
+// needed), or nil (a plain client with the configured headers) when no
+// token is stored for it. Errors: a token file that cannot be read, a
+// token issued for another URL.
+func (rt *Runtime) mcpOAuthClient(ctx context.Context, server, url string) (*http.Client, error) {
+	c, err := oauth.NewStore(rt.Config.Paths.StateDir).HTTPClient(ctx, server, url)
+	if errors.Is(err, oauth.ErrNoToken) {
+		return nil, nil
+	}
+	return c, err
 }
 
 // SetMCPHTTPClient sets the HTTP client the service's remote MCP servers are

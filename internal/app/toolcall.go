@@ -23,9 +23,29 @@ import (
 // changes to protected paths (.git, .aidex, editor and aidex config), which
 // need an approval in a session. Without UserAction (aidex tool) no one is
 // asked and what needs an approval is refused.
+//
+// Approve, when set (and UserAction is not), is asked about a call the
+// policy would ask about (aidex mcp serve: an MCP elicitation to the
+// client): true runs the call once, false refuses it; an error refuses it
+// with the error's text; a refusal's outcome names in Suggested the allow
+// rule that would let the call run. Nil: such a call is refused.
 type CallOptions struct {
 	Web        bool
 	UserAction bool
+	Approve    func(ctx context.Context, a CallApproval) (bool, error)
+}
+
+// CallApproval is what [CallOptions.Approve] is asked about: the tool, its
+// arguments (JSON), the command line or URL it judges (Subject, "" when
+// none), the paths the policy judged, and the rule and reason that made the
+// policy ask.
+type CallApproval struct {
+	Tool      string
+	Arguments json.RawMessage
+	Subject   string
+	Paths     []string
+	Rule      string
+	Reason    string
 }
 
 // Outcome classifies a direct tool call's end.
@@ -43,11 +63,14 @@ const (
 // ToolOutcome is the end of a direct tool call: the tool's result (the same
 // JSON the model sees, before invisible characters are revealed), how it
 // ended, and the policy's verdict (zero when the call never reached the
-// policy).
+// policy). Suggested is the narrowest allow rule that would let a call
+// refused because no one could approve it run ("" otherwise, or when no
+// rule can safely allow it).
 type ToolOutcome struct {
-	Result  tools.Result
-	Outcome Outcome
-	Verdict permission.Verdict
+	Result    tools.Result
+	Outcome   Outcome
+	Verdict   permission.Verdict
+	Suggested string
 }
 
 // CallTool runs one tool directly, as the model would, through the same
@@ -78,7 +101,7 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return ToolOutcome{}, err
 	}
-	policy, err := rt.Policy(ws, o.UserAction, reg)
+	policy, err := rt.Policy(ws, o.UserAction || o.Approve != nil, reg)
 	if err != nil {
 		return ToolOutcome{}, configError{err}
 	}
@@ -106,8 +129,13 @@ func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args
 	}
 	req := callRequest(c)
 	v := pa.p.Check(req)
-	if v.Decision == permission.Deny || (v.Decision == permission.Ask && !o.UserAction) {
+	if v.Decision == permission.Deny {
 		return refused(tools.Failf(refusalCategory(v), "%s", refusalMessage(v)), v), nil
+	}
+	if v.Decision == permission.Ask && o.Approve != nil && !o.UserAction {
+		if out, stop := approveCall(ctx, pa.p, c, args, req, v, o); stop {
+			return out, nil
+		}
 	}
 	if c.Kind == kind.Write && o.UserAction {
 		if p := protectedPath(pa.p.Workspace(), req.Paths, v.Resolved); p != "" {
@@ -129,6 +157,24 @@ func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args
 		out.Outcome = OutcomeFailed
 	}
 	return out, nil
+}
+
+// approveCall asks o.Approve about a call the policy would ask about
+// (the policy asks only when o.Approve is set); stop is true, with the
+// refusal and the allow rule that would let the call run, unless it
+// approved.
+func approveCall(ctx context.Context, p *permission.Policy, c *agent.Call, args json.RawMessage, req permission.Request, v permission.Verdict, o CallOptions) (ToolOutcome, bool) {
+	ok, err := o.Approve(ctx, CallApproval{Tool: c.Name, Arguments: args, Subject: c.Command, Paths: c.Paths, Rule: v.Rule, Reason: v.Reason})
+	if ok && err == nil {
+		return ToolOutcome{}, false
+	}
+	msg := refusalMessage(v) + ": the user declined the call"
+	if err != nil {
+		msg = fmt.Sprintf("%s: %v", refusalMessage(v), err)
+	}
+	out := refused(tools.Failf(tools.CategoryPermission, "%s", msg), v)
+	out.Suggested = p.SuggestRule(req)
+	return out, true
 }
 
 func refused(r tools.Result, v permission.Verdict) ToolOutcome {

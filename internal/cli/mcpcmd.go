@@ -21,12 +21,13 @@ import (
 func newMCPCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Manage the MCP servers aidex uses (list, get, add, remove)",
+		Short: "MCP: manage the servers aidex uses, sign in to them, serve aidex over MCP",
 		Long: `MCP servers give the model more tools (mcp__SERVER__TOOL). They are configured as
 [mcp_servers.NAME] tables in the config file, or in a trusted project's .mcp.json.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newMCPListCmd(a), newMCPGetCmd(a), newMCPAddCmd(a), newMCPRemoveCmd(a))
+	cmd.AddCommand(mcpServerCommands(a)...)
 	return cmd
 }
 

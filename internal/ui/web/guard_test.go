@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/httpguard"
 )
 
 func TestNoTokenIs401(t *testing.T) {
@@ -81,7 +83,7 @@ func TestHostCheck(t *testing.T) {
 		"127.0.0.1:1":                 http.StatusForbidden, // another port
 		"127.0.0.1":                   http.StatusForbidden,
 	}
-	if newHostRules(e.ts.Listener.Addr(), "").ok("") {
+	if httpguard.NewHostRules(e.ts.Listener.Addr(), "").OK("") {
 		t.Error("an empty Host is accepted")
 	}
 	for host, want := range cases {
@@ -258,39 +260,4 @@ func TestTwoPOSTsOnOneConnection(t *testing.T) {
 	if e.read("one.txt") != "1" || e.read("two.txt") != "2" || e.read("three.txt") != "3" {
 		t.Fatal("files not written")
 	}
-}
-
-func TestHostRulesWildcard(t *testing.T) {
-	addr := &net.TCPAddr{IP: net.IPv4zero, Port: 8420}
-	h := newHostRules(addr, "0.0.0.0")
-	h.localIP = func() map[string]bool { return map[string]bool{"192.168.1.5": true, "[fe80::1]": true} }
-	for host, want := range map[string]bool{
-		"192.168.1.5:8420": true, "[fe80::1]:8420": true, "127.0.0.1:8420": true,
-		"192.168.1.6:8420": false, "192.168.1.5:80": false, "0.0.0.0:8420": false, "evil.example:8420": false,
-	} {
-		if got := h.ok(host); got != want {
-			t.Errorf("wildcard ok(%q) = %v, want %v", host, got, want)
-		}
-	}
-	h = newHostRules(&net.TCPAddr{IP: net.ParseIP("10.0.0.2"), Port: 9000}, "10.0.0.2")
-	if !h.ok("10.0.0.2:9000") || h.ok("10.0.0.3:9000") || !h.ok("localhost:9000") {
-		t.Error("explicit host rules")
-	}
-}
-
-func FuzzHostRules(f *testing.F) {
-	for _, s := range []string{"127.0.0.1:8420", "localhost:8420", "[::1]:8420", "evil:8420", "LOCALHOST.:8420", "[::ffff:127.0.0.1]:8420", "0.0.0.0:8420", "127.0.0.1:8420\x00", "", ":8420"} {
-		f.Add(s)
-	}
-	h := newHostRules(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8420}, "127.0.0.1")
-	f.Fuzz(func(t *testing.T, host string) {
-		if !h.ok(host) {
-			return
-		}
-		switch strings.ToLower(host) {
-		case "127.0.0.1:8420", "localhost:8420", "[::1]:8420":
-		default:
-			t.Fatalf("accepted Host %q", host)
-		}
-	})
 }

@@ -39,6 +39,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/httpguard"
 )
 
 // GCPercent is the garbage collector's target (GOGC) `aidex web` runs with
@@ -178,7 +179,7 @@ func waitUntil(wg *sync.WaitGroup, d time.Duration) {
 // (the Host check accepts that port's loopback names and Options.Host).
 func (s *Server) Handler(addr net.Addr) http.Handler {
 	_, port, _ := net.SplitHostPort(addr.String())
-	return &guard{hosts: newHostRules(addr, s.opts.Host), token: s.opts.Token, cookie: "aidex_token_" + port, next: s.routes(port)}
+	return &guard{hosts: httpguard.NewHostRules(addr, s.opts.Host), token: s.opts.Token, cookie: "aidex_token_" + port, next: s.routes(port)}
 }
 
 // Serve answers HTTP on ln until ctx ends, then shuts down (running chats

@@ -1,0 +1,101 @@
+package oauth
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/mcp/oauth/oauthtest"
+)
+
+// Login discovers, registers, authorises with PKCE and stores the token
+// 0600; the HTTP client sends it, refreshing (and storing) it when expired;
+// logout deletes it.
+func TestLoginStoresATokenTheClientRefreshes(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	dir := t.TempDir()
+	s := NewStore(dir)
+	url := f.URL + "/mcp"
+	var out strings.Builder
+	require.NoError(t, s.Login(context.Background(), "remote", url, LoginOptions{Out: &out, OpenURL: oauthtest.Browser}))
+	require.Contains(t, out.String(), f.URL+"/authorize?")
+	registered, _ := f.Counts()
+	require.Equal(t, 1, registered)
+
+	path := filepath.Join(dir, "mcp-oauth", "remote.json")
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	var rec record
+	b, _ := os.ReadFile(path)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	require.Equal(t, "client-1", rec.ClientID)
+	first := rec.Token.AccessToken
+
+	c, err := s.HTTPClient(context.Background(), "remote", url)
+	require.NoError(t, err)
+	resp, err := c.Get(url)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	_, refreshes := f.Counts()
+	require.Equal(t, 1, refreshes, "the expired token was refreshed")
+	b, _ = os.ReadFile(path)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	require.NotEqual(t, first, rec.Token.AccessToken, "the refreshed token was stored")
+	require.Equal(t, "hello "+rec.Token.AccessToken, string(body))
+
+	_, err = s.HTTPClient(context.Background(), "remote", f.URL+"/other")
+	require.ErrorContains(t, err, "aidex mcp login remote")
+	removed, err := s.Logout("remote")
+	require.NoError(t, err)
+	require.True(t, removed)
+	_, err = s.HTTPClient(context.Background(), "remote", url)
+	require.ErrorIs(t, err, ErrNoToken)
+	require.ErrorContains(t, err, "aidex mcp login remote")
+	removed, err = s.Logout("remote")
+	require.NoError(t, err)
+	require.False(t, removed)
+}
+
+// A server that answers without asking for a token needs no login.
+func TestLoginRefusesAServerWithoutOAuth(t *testing.T) {
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "{}") }))
+	defer open.Close()
+	err := NewStore(t.TempDir()).Login(context.Background(), "open", open.URL, LoginOptions{})
+	require.ErrorIs(t, err, ErrNoOAuth)
+}
+
+// An expired token that cannot be refreshed makes requests fail with an
+// error naming the login command; nothing reaches the server unsigned.
+func TestExpiredTokenWithoutRefreshNamesLogin(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	dir := t.TempDir()
+	s := NewStore(dir)
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "remote", url, LoginOptions{OpenURL: oauthtest.Browser}))
+	path := filepath.Join(dir, "mcp-oauth", "remote.json")
+	var rec record
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	rec.Token.RefreshToken = ""
+	b, _ = json.Marshal(rec)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+
+	c, err := s.HTTPClient(context.Background(), "remote", url)
+	require.NoError(t, err)
+	_, err = c.Get(url)
+	require.ErrorContains(t, err, "aidex mcp login remote")
+	_, refreshes := f.Counts()
+	require.Zero(t, refreshes)
+}

@@ -1,0 +1,171 @@
+// Package oauthtest is a fake OAuth 2.1 protected MCP endpoint for tests
+// of aidex's MCP sign-in. Only tests import it.
+package oauthtest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is an MCP server (at URL + "/mcp": one tool, whoami; a plain GET
+// answers "hello TOKEN") with its own OAuth 2.1 authorization server:
+// protected-resource and authorization-server metadata, dynamic client
+// registration, an authorize endpoint that redirects straight back with a
+// code, and a token endpoint that checks the PKCE verifier and refreshes.
+// Its access tokens expire within the oauth2 package's expiry margin, so
+// the first use of a token refreshes it.
+type Server struct {
+	*httptest.Server
+	mu         sync.Mutex
+	clients    map[string]string // client id → redirect URI
+	codes      map[string]string // code → PKCE challenge
+	issued     map[string]bool   // access tokens
+	refreshes  int
+	registered int
+	n          int
+}
+
+// NewServer starts the server; the test's end stops it.
+func NewServer(t testing.TB) *Server {
+	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}}
+	mux := http.NewServeMux()
+	f.Server = httptest.NewServer(mux)
+	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
+	t.Cleanup(f.Close)
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
+			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
+			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
+	})
+	mux.HandleFunc("/register", f.register)
+	mux.HandleFunc("/authorize", f.authorize)
+	mux.HandleFunc("/token", f.token)
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		f.mu.Lock()
+		ok := f.issued[tok]
+		f.mu.Unlock()
+		if !ok {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			fmt.Fprint(w, "hello "+tok)
+			return
+		}
+		mcpHandler.ServeHTTP(w, r)
+	})
+	return f
+}
+
+// mcpServer is the MCP server behind the token check: one tool, whoami,
+// answering "signed in".
+func mcpServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "oauthtest", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "whoami", Description: "Says who is signed in."}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "signed in"}}}, nil, nil
+	})
+	return s
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (f *Server) register(w http.ResponseWriter, r *http.Request) {
+	var m struct {
+		RedirectURIs []string `json:"redirect_uris"`
+	}
+	_ = json.NewDecoder(r.Body).Decode(&m)
+	f.mu.Lock()
+	f.registered++
+	id := fmt.Sprintf("client-%d", f.registered)
+	f.clients[id] = m.RedirectURIs[0]
+	f.mu.Unlock()
+	w.WriteHeader(http.StatusCreated)
+	writeJSON(w, map[string]any{"client_id": id, "redirect_uris": m.RedirectURIs, "token_endpoint_auth_method": "none"})
+}
+
+func (f *Server) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f.mu.Lock()
+	redirect, ok := f.clients[q.Get("client_id")]
+	f.n++
+	code := fmt.Sprintf("code-%d", f.n)
+	f.codes[code] = q.Get("code_challenge")
+	f.mu.Unlock()
+	if !ok || q.Get("redirect_uri") != redirect || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code" {
+		http.Error(w, "bad authorization request", http.StatusBadRequest)
+		return
+	}
+	http.Redirect(w, r, redirect+"?code="+code+"&state="+q.Get("state"), http.StatusFound)
+}
+
+func (f *Server) token(w http.ResponseWriter, r *http.Request) {
+	_ = r.ParseForm()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch r.Form.Get("grant_type") {
+	case "authorization_code":
+		challenge, ok := f.codes[r.Form.Get("code")]
+		sum := sha256.Sum256([]byte(r.Form.Get("code_verifier")))
+		if !ok || base64.RawURLEncoding.EncodeToString(sum[:]) != challenge {
+			w.WriteHeader(http.StatusBadRequest)
+			writeJSON(w, map[string]any{"error": "invalid_grant", "error_description": "PKCE verifier does not match"})
+			return
+		}
+		delete(f.codes, r.Form.Get("code"))
+	case "refresh_token":
+		if r.Form.Get("refresh_token") != "refresh-1" {
+			w.WriteHeader(http.StatusBadRequest)
+			writeJSON(w, map[string]any{"error": "invalid_grant"})
+			return
+		}
+		f.refreshes++
+	default:
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	f.n++
+	tok := fmt.Sprintf("access-%d", f.n)
+	f.issued[tok] = true
+	writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 2, "refresh_token": "refresh-1"})
+}
+
+// Counts returns how many clients registered and how many refresh grants
+// the token endpoint answered.
+func (f *Server) Counts() (registered, refreshes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.registered, f.refreshes
+}
+
+// Browser follows the authorization URL as a browser would (in the
+// background): the authorization server redirects it to aidex's loopback
+// listener. It fits cli.Process.OpenURL and oauth.LoginOptions.OpenURL.
+func Browser(url string) error {
+	go func() {
+		resp, err := http.Get(url)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+	}()
+	return nil
+}
