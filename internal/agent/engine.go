@@ -70,7 +70,13 @@ type Session struct {
 // engine. TextToolCalls enables parsing tool calls written as text when
 // the model makes no native call. StepNotes adds "Turn X of Y" to each turn
 // (agent mode). DoneMarkers are strings that end the run when the model
-// writes them (agent mode: "%%DONE%%", "%%COMPLETE%%").
+// writes them (agent mode: "%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"),
+// also in a response with tool calls (the calls run first). AgentMode
+// makes the run take all MaxTurns turns: an answer without tool calls
+// does not end it, the next turn gets [ContinuePrompt] as the user
+// message; only a done marker or the last turn ends it. BeforeRequest,
+// when not nil, sees each request just before it is sent (--verbose
+// dumps it); it must not change it.
 type Config struct {
 	Model         ModelInfo
 	System        string
@@ -80,10 +86,16 @@ type Config struct {
 	TextToolCalls bool
 	StepNotes     bool
 	DoneMarkers   []string
+	AgentMode     bool
+	BeforeRequest func(req *llm.Request)
 	// EngineTools are engine-owned tools offered next to the registry's
 	// (todo_write is always offered; Ralph adds complete_task).
 	EngineTools []EngineTool
 }
+
+// ContinuePrompt is the user message of an agent-mode turn that follows an
+// answer without tool calls.
+const ContinuePrompt = "continue"
 
 // Engine runs conversations: it sends the session to the model, runs the
 // tool calls the policy allows, feeds the results back, and repeats until
@@ -197,11 +209,13 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 			textMode = len(calls) > 0
 		}
 		if len(calls) == 0 {
+			if r.cfg.AgentMode && !r.markerSeen(last) && r.turns < r.cfg.MaxTurns {
+				if err := r.append(ctx, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartText, Text: ContinuePrompt}}}, nil); err != nil {
+					return r.fail(err)
+				}
+				continue
+			}
 			return r.done(r.stopReason(last), last), nil
-		}
-		if r.markerSeen(last) {
-			r.closeCalls(ctx, calls, textMode, "not run: the run ended at the done marker")
-			return r.done(StopMarker, last), nil
 		}
 		if name := r.looping(calls); name != "" {
 			msg := fmt.Sprintf("stopped: the model called %s with the same arguments 3 times in a row", name)
@@ -214,6 +228,10 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 		}
 		if ctx.Err() != nil {
 			return r.cancelled()
+		}
+		if r.markerSeen(last) {
+			// The marker ends the run after this response's calls ran.
+			return r.done(StopMarker, last), nil
 		}
 	}
 }
@@ -240,8 +258,11 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
+	if r.cfg.BeforeRequest != nil {
+		r.cfg.BeforeRequest(req)
+	}
 	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
-		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req)}})
+		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req), Turn: r.turns}})
 	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
