@@ -59,6 +59,10 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "tools.enabled":
 		return "a project file may not enable tools"
+	case "agent.writes_policy":
+		if s.value.(string) == "allow" {
+			return "a project file may not let agent mode write files without asking (agent.writes_policy = \"allow\")"
+		}
 	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow":
 		return sandboxRefusal(s)
 	}
