@@ -46,21 +46,21 @@ type SessionStore interface {
 // only with web_allow_shell_tools. ReadOnly offers only the tools of kind
 // read (and EngineTools): the planning run's tools.
 type EngineOptions struct {
-	Store        SessionStore
-	SessionID    string
-	Approver     agent.Approver
-	MaxTurns     int
+	Store         SessionStore
+	SessionID     string
+	Approver      agent.Approver
+	MaxTurns      int
 	StepNotes     bool
 	DoneMarkers   []string
 	AgentMode     bool
 	BeforeRequest func(req *llm.Request)
 	AgentWrites   string
-	AppendSystem string
-	Notes        []string
-	EngineTools  []agent.EngineTool
-	Web          bool
-	ReadOnly     bool
-	Client       ClientOptions
+	AppendSystem  string
+	Notes         []string
+	EngineTools   []agent.EngineTool
+	Web           bool
+	ReadOnly      bool
+	Client        ClientOptions
 }
 
 // Engine builds the engine for one session: the model client, the tool
