@@ -217,7 +217,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		j.setCheckpoints(runCheckpoints(context.WithoutCancel(ctx), svc.Store(), sess.ID, before))
 	}
 	if f.raw && done != nil {
-		_, _ = a.proc.Stdout.Write(append(stripMarkers(done.Raw), '\n'))
+		_, _ = a.proc.Stdout.Write(append(stripRawMarkers(done.Raw), '\n'))
 	} else if err := r.finish(done, runErr); err != nil {
 		return err
 	}
