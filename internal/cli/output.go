@@ -158,8 +158,9 @@ type textOut struct {
 	// agent: an agent-mode run of steps turns.
 	agent bool
 	steps int
-	// lineOpen: the streamed text so far does not end with a newline.
-	lineOpen bool
+	// lineOpen: the streamed text so far does not end with a newline;
+	// turnText: text was streamed since the last turn separator.
+	lineOpen, turnText bool
 	// dryRun prints the diff of each dry-run file change on stderr.
 	dryRun bool
 	// summary prints a line per tool call and result on stderr even when
@@ -177,12 +178,12 @@ func (t *textOut) event(e agent.Event) {
 	e = termsafe.Event(e) // progress goes to a terminal (stderr)
 	switch e.Type {
 	case agent.EventWaiting:
-		if t.stream && t.agent && e.Waiting.Turn > 1 {
+		if t.stream && t.agent && e.Waiting.Turn > 1 && t.turnText {
 			if t.lineOpen {
 				fmt.Fprintln(t.out)
 			}
 			fmt.Fprint(t.out, turnLine(e.Waiting.Turn, t.steps, t.ttyOut))
-			t.lineOpen = false
+			t.lineOpen, t.turnText = false, false
 		}
 	case agent.EventText:
 		if t.stream {
@@ -192,7 +193,7 @@ func (t *textOut) event(e agent.Event) {
 			fmt.Fprint(t.out, e.Text)
 			t.streamed = true
 			if e.Text != "" {
-				t.lineOpen = !strings.HasSuffix(e.Text, "\n")
+				t.lineOpen, t.turnText = !strings.HasSuffix(e.Text, "\n"), true
 			}
 		}
 	case agent.EventToolCall:
