@@ -90,3 +90,15 @@ func TestAgentModeStopsAtMarker(t *testing.T) {
 		t.Fatalf("done %+v err %v requests %d", done, err, len(p.reqs))
 	}
 }
+
+// Issue 23 item 9: reasoning tokens are billed as output unless
+// bill_reasoning_as_output is off.
+func TestCostBillsReasoning(t *testing.T) {
+	u := llm.Usage{OutputTokens: 1_000_000, ReasoningTokens: 600_000}
+	if c := (ModelInfo{OutputPrice: 10}).Cost(u); c != 10 {
+		t.Errorf("billed: %v", c)
+	}
+	if c := (ModelInfo{OutputPrice: 10, UnbilledReasoning: true}).Cost(u); c != 4 {
+		t.Errorf("unbilled: %v", c)
+	}
+}

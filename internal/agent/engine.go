@@ -13,15 +13,18 @@ import (
 
 // ModelInfo is what the engine knows of the model: its provider and name,
 // its context window in tokens (0: unknown) and prices in USD per 1M tokens
-// (0: unknown or free).
+// (0: unknown or free). UnbilledReasoning leaves the reasoning tokens out
+// of the output cost (bill_reasoning_as_output = false); by default they
+// are billed as output, as providers bill them.
 type ModelInfo struct {
-	Provider        string
-	Name            string
-	ContextWindow   int
-	InputPrice      float64
-	OutputPrice     float64
-	CacheReadPrice  float64
-	CacheWritePrice float64
+	Provider          string
+	Name              string
+	ContextWindow     int
+	InputPrice        float64
+	OutputPrice       float64
+	CacheReadPrice    float64
+	CacheWritePrice   float64
+	UnbilledReasoning bool
 }
 
 // Cost returns the price of u in USD.
@@ -37,8 +40,12 @@ func (m ModelInfo) Cost(u llm.Usage) float64 {
 	if cw == 0 {
 		cw = m.InputPrice
 	}
+	out := u.OutputTokens
+	if m.UnbilledReasoning {
+		out = max(out-u.ReasoningTokens, 0)
+	}
 	return (float64(uncached)*m.InputPrice + float64(u.CacheReadTokens)*cr +
-		float64(u.CacheWriteTokens)*cw + float64(u.OutputTokens)*m.OutputPrice) / 1e6
+		float64(u.CacheWriteTokens)*cw + float64(out)*m.OutputPrice) / 1e6
 }
 
 // Session is a conversation in memory: its id, workspace, messages, token

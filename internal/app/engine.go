@@ -160,7 +160,7 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		Model:  rt.ModelInfo(),
 		System: system,
 		Request: llm.Request{
-			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort,
+			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort, Verbosity: c.Verbosity,
 			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true,
 		},
 		MaxTurns:      maxTurns,
