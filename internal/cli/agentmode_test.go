@@ -255,3 +255,20 @@ func TestAgentVerboseDumpsRequests(t *testing.T) {
 		t.Errorf("the assistant's text is dumped again:\n%s", r.stderr)
 	}
 }
+
+// The JSON result strips the finish marker too (stop_reason says it).
+func TestAgentJSONResultStripsMarker(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "all good %%DONE%%"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "go", "--steps", "2", "--output-format", "json")
+	var res struct {
+		Result     string `json:"result"`
+		StopReason string `json:"stop_reason"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
+		t.Fatalf("exit %d %v %s", r.code, err, r.stdout)
+	}
+	if strings.TrimSpace(res.Result) != "all good" || res.StopReason != "done_marker" {
+		t.Errorf("result %+v", res)
+	}
+}

@@ -113,7 +113,7 @@ func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	defer j.mu.Unlock()
 	j.res.Denials = j.denials.denials()
 	if d != nil {
-		j.res.Result, j.res.StopReason, j.res.Turns = d.Result, reportedStop(d), d.Turns
+		j.res.Result, j.res.StopReason, j.res.Turns = string(stripMarkers([]byte(d.Result))), reportedStop(d), d.Turns
 		j.res.Usage, j.res.CostUSD = d.Usage, d.CostUSD
 		if d.StopReason == agent.StopLoop {
 			j.res.Result = "" // the stop message is in errors, not an answer
