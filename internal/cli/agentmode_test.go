@@ -272,3 +272,13 @@ func TestAgentJSONResultStripsMarker(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+// -v stays --version (as in Claude Code), not iptic-memex's --verbose.
+func TestShortVFlagIsVersion(t *testing.T) {
+	srv := llmtest.NewScript(t)
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-v")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "aidex ") || len(srv.Requests()) != 0 {
+		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
