@@ -87,3 +87,19 @@ func TestEnsureTrailingNewline(t *testing.T) {
 		}
 	}
 }
+
+// Bad [agent] values are refused with the allowed values.
+func TestAgentConfigRefusesBadValues(t *testing.T) {
+	for cfg, want := range map[string]string{
+		"[agent]\noutput = \"loud\"\n":             "final, full, none",
+		"[agent]\nwrites_policy = \"sometimes\"\n": "allow, deny, dry-run",
+		"[agent]\ncontext_detail_max_chars = 0\n":  "at least 1",
+		"verbosity = \"chatty\"\n":                 "low, medium, high",
+	} {
+		srv := llmtest.NewScript(t)
+		e := newE2E(t, srv, "openai", cfg)
+		if r := e.run(context.Background(), "-p", "go"); r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: exit %d stderr %s", cfg, r.code, r.stderr)
+		}
+	}
+}

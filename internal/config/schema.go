@@ -212,7 +212,7 @@ func enumOf(name string) []string {
 // intRange returns the inclusive lower bound of an integer key.
 func intMin(name string) int {
 	switch name {
-	case "request_timeout", "stream_idle_timeout", "max_tool_turns":
+	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "agent.context_detail_max_chars":
 		return 1
 	}
 	return 0
