@@ -103,3 +103,15 @@ func TestAgentConfigRefusesBadValues(t *testing.T) {
 		}
 	}
 }
+
+// A run limited by [agent] default_steps names that setting, not --steps.
+func TestDefaultStepsLimitNamesConfig(t *testing.T) {
+	call := llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}}
+	srv := llmtest.NewScript(t, call, llmtest.Turn{Calls: []llmtest.Call{{Name: "list_directory", Args: `{"path":"."}`}}})
+	e := newE2E(t, srv, "openai", "[agent]\ndefault_steps = 2\n")
+	e.write("a.txt", "a\n")
+	r := e.run(context.Background(), "-p", "go")
+	if r.code != ExitLimit || !strings.Contains(r.stderr, "stopped after 2 model responses ([agent] default_steps = 2)") {
+		t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+	}
+}

@@ -40,9 +40,11 @@ type runFlags struct {
 	agentOutput    string
 	raw            bool
 	noStatusTags   bool
-	plain          bool
-	fullscreen     bool
-	sandbox        string
+	// stepsFromConfig: steps is [agent] default_steps, not --steps.
+	stepsFromConfig bool
+	plain           bool
+	fullscreen      bool
+	sandbox         string
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -255,7 +257,7 @@ func (a *cliApp) renderer(f *runFlags, cfg *config.Config) renderer {
 // output (final).
 func agentDefaults(f *runFlags, cfg *config.Config) {
 	if f.steps == 0 && cfg.Agent.DefaultSteps > 1 {
-		f.steps = cfg.Agent.DefaultSteps
+		f.steps, f.stepsFromConfig = cfg.Agent.DefaultSteps, true
 	}
 	if f.agentWrites == "" {
 		f.agentWrites = cfg.Agent.WritesPolicy
