@@ -11,6 +11,10 @@
 //     https://openrouter.ai/docs/api-reference/errors
 //   - DeepSeek reasoning_content and cache fields: https://api-docs.deepseek.com/guides/reasoning_model
 //   - Gemini's OpenAI compatibility (thought signatures): https://ai.google.dev/gemini-api/docs/openai
+//   - `max_tokens` "is not compatible with o-series models", `max_completion_tokens`
+//     and `verbosity` (low, medium, high): https://platform.openai.com/docs/api-reference/chat/create
+//   - back ends that reject `stream_options` (Mistral 422; Databricks, Azure
+//     deployments): https://github.com/openai/openai-agents-python/issues/442
 //
 // Mapping of [llm.Request]:
 //   - System becomes the first message (role system). User text and images
