@@ -56,16 +56,25 @@ func TestAgentModeRunsEveryStep(t *testing.T) {
 		t.Fatalf("requests %d, hook %v, waiting turns %v", len(p.reqs), seen, turns)
 	}
 	for i, req := range p.reqs {
-		if want := "Turn " + string(rune('1'+i)) + " of 3"; !strings.Contains(req.System, want) {
-			t.Errorf("request %d: no %q in the system prompt", i+1, want)
+		last := req.Messages[len(req.Messages)-1]
+		if want := "<status>Turn " + string(rune('1'+i)) + " of 3</status>"; !strings.HasSuffix(last.Text(), want) {
+			t.Errorf("request %d: the last message %q does not end with %q", i+1, last.Text(), want)
+		}
+		if req.System != p.reqs[0].System || strings.Contains(req.System, "Turn") {
+			t.Errorf("request %d: the system prompt changed: %q", i+1, req.System)
 		}
 	}
 	msgs := p.reqs[2].Messages
-	if u := msgs[len(msgs)-1]; u.Role != llm.RoleUser || u.Text() != ContinuePrompt {
+	if u := msgs[len(msgs)-1]; u.Role != llm.RoleUser || u.Parts[0].Text != ContinuePrompt {
 		t.Errorf("the third turn's user message: %+v", u)
 	}
 	if n := len(store.msgs); n != 6 { // go, one, continue, two, continue, three
 		t.Errorf("stored %d messages", n)
+	}
+	for _, m := range store.msgs {
+		if strings.Contains(m.Text(), "<status>") {
+			t.Errorf("the status was saved in the session: %+v", m)
+		}
 	}
 }
 
@@ -100,5 +109,25 @@ func TestCostBillsReasoning(t *testing.T) {
 	}
 	if c := (ModelInfo{OutputPrice: 10, UnbilledReasoning: true}).Cost(u); c != 4 {
 		t.Errorf("unbilled: %v", c)
+	}
+}
+
+// After tool calls the status goes at the end of the last tool result (of
+// the request only).
+func TestStatusAfterToolResults(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "read", `{"path":"a"}`), say("done %%DONE%%")}}
+	e, _, store, _ := newEngine(p, nil)
+	e.Config.AgentMode, e.Config.StepNotes, e.Config.MaxTurns = true, true, 4
+	e.Config.DoneMarkers = []string{"%%DONE%%"}
+	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := p.reqs[1].Messages
+	last := msgs[len(msgs)-1]
+	if last.Role != llm.RoleTool || !strings.HasSuffix(last.Parts[0].ToolResult.Content, "<status>Turn 2 of 4</status>") {
+		t.Fatalf("last message of request 2: %+v", last.Parts[0].ToolResult)
+	}
+	if strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "status") {
+		t.Errorf("the stored tool result changed: %+v", store.msgs[2].Parts[0].ToolResult)
 	}
 }

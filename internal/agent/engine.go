@@ -75,8 +75,8 @@ type Session struct {
 // Request carries the per-request model settings (max tokens, temperature,
 // reasoning); its Model, System, Messages and Tools are filled in by the
 // engine. TextToolCalls enables parsing tool calls written as text when
-// the model makes no native call. StepNotes adds "Turn X of Y" to each turn
-// (agent mode). DoneMarkers are strings that end the run when the model
+// the model makes no native call. StepNotes adds "<status>Turn X of
+// Y</status>" to the last message of each request (agent mode). DoneMarkers are strings that end the run when the model
 // writes them (agent mode: "%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"),
 // also in a response with tool calls (the calls run first). AgentMode
 // makes the run take all MaxTurns turns: an answer without tool calls
@@ -310,9 +310,35 @@ func (r *run) request() *llm.Request {
 	req.Messages = r.s.Messages
 	req.Tools = r.specs()
 	if r.cfg.StepNotes {
-		req.System += fmt.Sprintf("\n\nTurn %d of %d.", r.turns+1, r.cfg.MaxTurns)
+		req.Messages = withStatus(req.Messages, fmt.Sprintf("<status>Turn %d of %d</status>", r.turns+1, r.cfg.MaxTurns))
 	}
 	return &req
+}
+
+// withStatus returns msgs with note added to the last message, for this
+// request only (the session keeps msgs as they are): as a text part of a
+// user message, or at the end of the last tool result. The system prompt
+// stays the same from turn to turn, so the provider's prompt cache keeps
+// it. A conversation that ends otherwise is returned unchanged.
+func withStatus(msgs []llm.Message, note string) []llm.Message {
+	if len(msgs) == 0 {
+		return msgs
+	}
+	last := msgs[len(msgs)-1]
+	parts := append([]llm.Part(nil), last.Parts...)
+	switch i := len(parts) - 1; {
+	case last.Role == llm.RoleUser:
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: note})
+	case last.Role == llm.RoleTool && i >= 0 && parts[i].ToolResult != nil:
+		tr := *parts[i].ToolResult
+		tr.Content += "\n\n" + note
+		parts[i].ToolResult = &tr
+	default:
+		return msgs
+	}
+	out := append([]llm.Message(nil), msgs...)
+	out[len(out)-1] = llm.Message{Role: last.Role, Parts: parts}
+	return out
 }
 
 // account adds a response's usage to the run and the session and reports it.

@@ -40,6 +40,9 @@ func (r chatReq) system() string {
 func (r chatReq) lastUser() string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		if r.Messages[i].Role == "user" {
+			if s, ok := r.Messages[i].Content.(string); ok {
+				return s
+			}
 			s, _ := json.Marshal(r.Messages[i].Content)
 			return string(s)
 		}
@@ -63,11 +66,14 @@ func TestAgentStepsRunEveryTurn(t *testing.T) {
 	}
 	for i, raw := range reqs {
 		req := decodeReq(t, raw)
-		if want := "Turn " + string(rune('1'+i)) + " of 3"; !strings.Contains(req.system(), want) {
-			t.Errorf("request %d: no %q", i+1, want)
+		if want := "<status>Turn " + string(rune('1'+i)) + " of 3</status>"; !strings.Contains(req.lastUser(), want) {
+			t.Errorf("request %d: no %q in %s", i+1, want, req.lastUser())
 		}
-		if i > 0 && req.lastUser() != `"continue"` {
+		if i > 0 && !strings.HasPrefix(req.lastUser(), "continue") {
 			t.Errorf("request %d: user turn %s, want continue", i+1, req.lastUser())
+		}
+		if strings.Contains(req.system(), "Turn ") {
+			t.Errorf("request %d: the status is in the system prompt", i+1)
 		}
 	}
 }
