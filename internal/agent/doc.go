@@ -42,8 +42,10 @@
 //
 // # What ends a run
 //
-// The model answering without tool calls (stop reason done), a done marker
-// in the text, Config.MaxTurns reached, the same call three times in a row
+// The model answering without tool calls (stop reason done; in agent mode,
+// Config.AgentMode, only at the last turn: before it the run goes on with
+// "continue"), a done marker in the text (after the calls of the same
+// answer ran), Config.MaxTurns reached, the same call three times in a row
 // (loop), the context cancelled (the partial answer is kept), a model
 // request that failed after its retries, a store that cannot save, or an
 // infrastructure failure of a tool ([Tools.Run] returning an error: no

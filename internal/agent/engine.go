@@ -13,15 +13,18 @@ import (
 
 // ModelInfo is what the engine knows of the model: its provider and name,
 // its context window in tokens (0: unknown) and prices in USD per 1M tokens
-// (0: unknown or free).
+// (0: unknown or free). UnbilledReasoning leaves the reasoning tokens out
+// of the output cost (bill_reasoning_as_output = false); by default they
+// are billed as output, as providers bill them.
 type ModelInfo struct {
-	Provider        string
-	Name            string
-	ContextWindow   int
-	InputPrice      float64
-	OutputPrice     float64
-	CacheReadPrice  float64
-	CacheWritePrice float64
+	Provider          string
+	Name              string
+	ContextWindow     int
+	InputPrice        float64
+	OutputPrice       float64
+	CacheReadPrice    float64
+	CacheWritePrice   float64
+	UnbilledReasoning bool
 }
 
 // Cost returns the price of u in USD.
@@ -37,8 +40,12 @@ func (m ModelInfo) Cost(u llm.Usage) float64 {
 	if cw == 0 {
 		cw = m.InputPrice
 	}
+	out := u.OutputTokens
+	if m.UnbilledReasoning {
+		out = max(out-u.ReasoningTokens, 0)
+	}
 	return (float64(uncached)*m.InputPrice + float64(u.CacheReadTokens)*cr +
-		float64(u.CacheWriteTokens)*cw + float64(u.OutputTokens)*m.OutputPrice) / 1e6
+		float64(u.CacheWriteTokens)*cw + float64(out)*m.OutputPrice) / 1e6
 }
 
 // Session is a conversation in memory: its id, workspace, messages, token
@@ -68,9 +75,15 @@ type Session struct {
 // Request carries the per-request model settings (max tokens, temperature,
 // reasoning); its Model, System, Messages and Tools are filled in by the
 // engine. TextToolCalls enables parsing tool calls written as text when
-// the model makes no native call. StepNotes adds "Turn X of Y" to each turn
-// (agent mode). DoneMarkers are strings that end the run when the model
-// writes them (agent mode: "%%DONE%%", "%%COMPLETE%%").
+// the model makes no native call. StepNotes adds "<status>Turn X of
+// Y</status>" to the last message of each request (agent mode). DoneMarkers are strings that end the run when the model
+// writes them (agent mode: "%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"),
+// also in a response with tool calls (the calls run first). AgentMode
+// makes the run take all MaxTurns turns: an answer without tool calls
+// does not end it, the next turn gets [ContinuePrompt] as the user
+// message; only a done marker or the last turn ends it. BeforeRequest,
+// when not nil, sees each request just before it is sent (--verbose
+// dumps it); it must not change it.
 type Config struct {
 	Model         ModelInfo
 	System        string
@@ -80,10 +93,16 @@ type Config struct {
 	TextToolCalls bool
 	StepNotes     bool
 	DoneMarkers   []string
+	AgentMode     bool
+	BeforeRequest func(req *llm.Request)
 	// EngineTools are engine-owned tools offered next to the registry's
 	// (todo_write is always offered; Ralph adds complete_task).
 	EngineTools []EngineTool
 }
+
+// ContinuePrompt is the user message of an agent-mode turn that follows an
+// answer without tool calls.
+const ContinuePrompt = "continue"
 
 // Engine runs conversations: it sends the session to the model, runs the
 // tool calls the policy allows, feeds the results back, and repeats until
@@ -219,14 +238,16 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 			textMode = len(calls) > 0
 		}
 		if len(calls) == 0 {
+			if r.cfg.AgentMode && !r.markerSeen(last) && r.turns < r.cfg.MaxTurns {
+				if err := r.append(ctx, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartText, Text: ContinuePrompt}}}, nil); err != nil {
+					return r.fail(err)
+				}
+				continue
+			}
 			if d, end, err := r.answered(ctx, last); end {
 				return d, err
 			}
 			continue
-		}
-		if r.markerSeen(last) {
-			r.closeCalls(ctx, calls, textMode, "not run: the run ended at the done marker")
-			return r.done(StopMarker, last), nil
 		}
 		if name := r.looping(calls); name != "" {
 			msg := fmt.Sprintf("stopped: the model called %s with the same arguments 3 times in a row", name)
@@ -242,6 +263,10 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 		}
 		if r.hookStop != nil {
 			return r.stoppedByHook(), nil
+		}
+		if r.markerSeen(last) {
+			// The marker ends the run after this response's calls ran.
+			return r.done(StopMarker, last), nil
 		}
 	}
 }
@@ -297,8 +322,11 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
+	if r.cfg.BeforeRequest != nil {
+		r.cfg.BeforeRequest(req)
+	}
 	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
-		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req)}})
+		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req), Turn: r.turns}})
 	resp, err := r.e.Client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
@@ -339,9 +367,35 @@ func (r *run) request() *llm.Request {
 	req.Messages = r.s.Messages
 	req.Tools = r.specs()
 	if r.cfg.StepNotes {
-		req.System += fmt.Sprintf("\n\nTurn %d of %d.", r.turns+1, r.cfg.MaxTurns)
+		req.Messages = withStatus(req.Messages, fmt.Sprintf("<status>Turn %d of %d</status>", r.turns+1, r.cfg.MaxTurns))
 	}
 	return &req
+}
+
+// withStatus returns msgs with note added to the last message, for this
+// request only (the session keeps msgs as they are): as a text part of a
+// user message, or at the end of the last tool result. The system prompt
+// stays the same from turn to turn, so the provider's prompt cache keeps
+// it. A conversation that ends otherwise is returned unchanged.
+func withStatus(msgs []llm.Message, note string) []llm.Message {
+	if len(msgs) == 0 {
+		return msgs
+	}
+	last := msgs[len(msgs)-1]
+	parts := append([]llm.Part(nil), last.Parts...)
+	switch i := len(parts) - 1; {
+	case last.Role == llm.RoleUser:
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: note})
+	case last.Role == llm.RoleTool && i >= 0 && parts[i].ToolResult != nil:
+		tr := *parts[i].ToolResult
+		tr.Content += "\n\n" + note
+		parts[i].ToolResult = &tr
+	default:
+		return msgs
+	}
+	out := append([]llm.Message(nil), msgs...)
+	out[len(out)-1] = llm.Message{Role: last.Role, Parts: parts}
+	return out
 }
 
 // account adds a response's usage to the run and the session and reports it.

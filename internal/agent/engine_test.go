@@ -432,27 +432,6 @@ func TestRevealInvisible(t *testing.T) {
 	}
 }
 
-// A done marker in a response that also calls tools ends the run, and the
-// calls get results, so the session stays valid for a later request.
-func TestDoneMarkerClosesCalls(t *testing.T) {
-	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
-		func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
-			acc.Text("finished %%DONE%%")
-			acc.ToolCall(llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)})
-			return nil
-		}}}
-	e, tools, store, _ := newEngine(p, nil)
-	e.Config.DoneMarkers = []string{"%%DONE%%"}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
-	if err != nil || done.StopReason != StopMarker || len(tools.ran) != 0 {
-		t.Fatalf("done %+v err %v ran %v", done, err, tools.ran)
-	}
-	last := store.msgs[len(store.msgs)-1]
-	if last.Role != llm.RoleTool || last.Parts[0].ToolResult.CallID != "1" {
-		t.Fatalf("the call has no result: %+v", last)
-	}
-}
-
 // An infrastructure failure in a tool aborts the turn: the run returns the
 // error, the user sees it as a fatal error event, the session keeps the
 // results (the model's copy says only that aidex failed), and later calls

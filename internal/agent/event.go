@@ -83,6 +83,9 @@ type WaitingInfo struct {
 	Provider    string `json:"provider"`
 	Model       string `json:"model"`
 	InputTokens int    `json:"input_tokens"`
+	// Turn is the request's number in this run, from 1 (the Turn X of
+	// --steps).
+	Turn int `json:"turn,omitempty"`
 }
 
 // ToolCallInfo is a tool call as front ends show it.
@@ -217,5 +220,5 @@ const (
 	StopLoop      StopReason = "loop"        // the same tool call repeated 3 times in a row
 	StopCancelled StopReason = "cancelled"   // the context was cancelled (Esc, Ctrl+C)
 	StopError     StopReason = "error"       // a provider or engine failure
-	StopMarker    StopReason = "done_marker" // the model wrote %%DONE%% / %%COMPLETE%% (agent mode)
+	StopMarker    StopReason = "done_marker" // the model wrote %%DONE%%, %%COMPLETED%% or %%COMPLETE%% (agent mode)
 )

@@ -83,15 +83,12 @@ func TestRunAfterFailedSaveStaysValid(t *testing.T) {
 // TestCloseCallsReportsSaveError: a failed save of the closing results is
 // reported, not dropped.
 func TestCloseCallsReportsSaveError(t *testing.T) {
-	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
-		func(_ context.Context, _ *llm.Request, acc *llm.Accumulator) error {
-			acc.Text("finished %%DONE%%")
-			acc.ToolCall(llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)})
-			return nil
-		}}}
+	same := call("1", "read", `{"path":"a"}`)
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{same, same, same}}
 	e, _, _, _ := newEngine(p, nil)
-	e.Store = &failStore{n: 2}
-	e.Config.DoneMarkers = []string{"%%DONE%%"}
+	// user, call, result, call, result, call: the 7th save (the closing
+	// result of the repeated call) fails.
+	e.Store = &failStore{n: 6}
 	rec := &recorder{}
 	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
 		t.Fatal(err)

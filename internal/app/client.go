@@ -25,8 +25,11 @@ type ClientOptions struct {
 // Client builds the model client for the chosen provider, wrapped with
 // retries (max_retries) and the configured timeouts.
 func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
-	c, err := NewClient(rt.Provider.Type, rt.clientOptions(co), rt.ModelInfo().ContextWindow)
-	if err != nil {
+	var c llm.Client
+	var err error
+	if so := rt.Config.Providers[rt.Provider.Name].StreamOptions; so != nil && rt.Provider.Type == catalog.WireOpenAI {
+		c = openai.New(openai.Options{Options: rt.clientOptions(co), StreamOptions: so})
+	} else if c, err = NewClient(rt.Provider.Type, rt.clientOptions(co), rt.ModelInfo().ContextWindow); err != nil {
 		return nil, err
 	}
 	return llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry}), nil

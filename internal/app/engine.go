@@ -39,27 +39,35 @@ type SessionStore interface {
 // (nil: cannot ask; what the policy does not allow is denied). Asker
 // answers the ask_user tool (nil: ask_user is not offered and the system
 // prompt tells the model that no one can answer). MaxTurns
-// overrides max_tool_turns when > 0. AgentWrites is "" or "allow" (normal),
-// "deny" (file-changing tools are not offered; the model is told to write
-// unified diffs) or "dry-run" (changes are computed and shown, not written).
+// overrides max_tool_turns when > 0. AgentWrites is "" (normal), "allow"
+// (the file tools write without asking, in every mode but plan; deny and
+// ask rules, protected paths and confinement still hold), "deny"
+// (file-changing tools are not offered; the model is told to write
+// unified diffs) or "dry-run" (changes are computed and shown, not
+// written, in every mode: a dry run is judged as the read it is).
+// AgentMode, StepNotes, DoneMarkers and BeforeRequest are as in
+// [agent.Config]; with AgentMode the system prompt tells the model the
+// first done marker.
 // Web applies the web UI's confinement: always confined, and shell tools
 // only with web_allow_shell_tools. ReadOnly offers only the tools of kind
 // read (and EngineTools): the planning run's tools.
 type EngineOptions struct {
-	Store        SessionStore
-	SessionID    string
-	Approver     agent.Approver
-	Asker        agent.Asker
-	MaxTurns     int
-	StepNotes    bool
-	DoneMarkers  []string
-	AgentWrites  string
-	AppendSystem string
-	Notes        []string
-	EngineTools  []agent.EngineTool
-	Web          bool
-	ReadOnly     bool
-	Client       ClientOptions
+	Store         SessionStore
+	SessionID     string
+	Approver      agent.Approver
+	Asker         agent.Asker
+	MaxTurns      int
+	AgentMode     bool
+	BeforeRequest func(req *llm.Request)
+	StepNotes     bool
+	DoneMarkers   []string
+	AgentWrites   string
+	AppendSystem  string
+	Notes         []string
+	EngineTools   []agent.EngineTool
+	Web           bool
+	ReadOnly      bool
+	Client        ClientOptions
 	// Subagent marks the engine of a subagent (the task tool): its Stop
 	// point fires the SubagentStop hooks instead of Stop.
 	Subagent bool
@@ -107,7 +115,11 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 			o.EngineTools = append(o.EngineTools, mt.searchTool())
 		}
 	}
-	policy, err := rt.Policy(ws, o.Approver != nil, reg)
+	var extra []permission.Rule
+	if o.AgentWrites == "allow" {
+		extra = agentWriteRules(reg)
+	}
+	policy, err := rt.Policy(ws, o.Approver != nil, reg, extra...)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
@@ -139,7 +151,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Client: client,
 		Tools:  ts,
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
-			paths: rt.Config.Paths, workspace: rt.Workspace},
+			paths: rt.Config.Paths, workspace: rt.Workspace, dryRun: o.AgentWrites == "dry-run"},
 		Approver: o.Approver,
 		Hooks:    rt.EngineHooks(o.Subagent),
 		Asker:    o.Asker,
@@ -202,7 +214,7 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		Model:  rt.ModelInfo(),
 		System: system,
 		Request: llm.Request{
-			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort,
+			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort, Verbosity: c.Verbosity,
 			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true,
 		},
 		MaxTurns:      maxTurns,
@@ -210,6 +222,8 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		TextToolCalls: true,
 		StepNotes:     o.StepNotes,
 		DoneMarkers:   o.DoneMarkers,
+		AgentMode:     o.AgentMode,
+		BeforeRequest: o.BeforeRequest,
 		EngineTools:   o.EngineTools,
 	}
 }
@@ -229,13 +243,14 @@ func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
 // Policy builds the permission policy from the mode, the rules, safe_mode
 // and the built-in allow rules of reg's bookkeeping tools. canAsk is false
 // for front ends that cannot ask (asks become denies). Errors: an unknown
-// mode, a malformed rule (naming its source file).
-func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry) (*permission.Policy, error) {
-	return rt.policyWith(ws, canAsk, reg, nil)
+// mode, a malformed rule (naming its source file). extra are rules added
+// after the configured ones (--agent-writes allow).
+func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra ...permission.Rule) (*permission.Policy, error) {
+	return rt.policyWith(ws, canAsk, reg, extra)
 }
 
 // policyWith is Policy with extra rules added (a custom command's
-// allowed-tools for one run).
+// allowed-tools for one run, --agent-writes allow).
 func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra []permission.Rule) (*permission.Policy, error) {
 	mode, err := permission.ParseMode(rt.Config.PermissionMode)
 	if err != nil {
@@ -363,9 +378,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if o.Asker == nil {
 		in.Notes = append(in.Notes, agent.NoAskerNote)
 	}
-	if o.AgentWrites == "deny" {
-		in.Notes = append(in.Notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")
-	}
+	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once
 	// the folder is trusted (a cloned repository could ship pinned entries).
 	projectMem := ""
@@ -386,4 +399,40 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		in.Override = string(data)
 	}
 	return agent.BuildSystemPrompt(in), nil
+}
+
+// agentNotes are the agent-mode additions to the system prompt, once per
+// run: how to finish early, and the write policy of deny and dry-run.
+func agentNotes(o EngineOptions) []string {
+	var notes []string
+	if o.AgentMode && len(o.DoneMarkers) > 0 {
+		notes = append(notes, fmt.Sprintf("You are running unattended in agent mode: there is no user to answer questions; work through the task on your own. "+
+			"When the task is complete, write %s on a line of its own at the end of your answer; the run then stops. Until then, every answer is followed by a new turn.", o.DoneMarkers[0]))
+	}
+	switch o.AgentWrites {
+	case "deny":
+		notes = append(notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")
+	case "dry-run":
+		notes = append(notes, "This is a dry run: file writes are shown as diffs, not made. Use the file tools as usual; each shows the diff it would apply, and nothing is written.")
+	}
+	return notes
+}
+
+// agentWritesSource is the source named by the allow rules of
+// --agent-writes allow.
+const agentWritesSource = "--agent-writes allow"
+
+// agentWriteRules are the allow rules of --agent-writes allow: one for
+// every file tool (tools that write only through the commit: Def.DryRun),
+// so they write without asking in ask mode too. The policy still denies
+// in plan mode and applies deny and ask rules, protected paths and
+// confinement before allow rules.
+func agentWriteRules(reg *tools.Registry) []permission.Rule {
+	var rules []permission.Rule
+	for _, name := range reg.Names() {
+		if d, _ := reg.Lookup(name); d.DryRun && d.Kind == kind.Write {
+			rules = append(rules, permission.Rule{Tool: name, Action: permission.Allow, Source: agentWritesSource})
+		}
+	}
+	return rules
 }

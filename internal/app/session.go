@@ -18,21 +18,38 @@ import (
 // Approver asks the user (nil: cannot ask; what the policy does not allow
 // is denied). Asker answers ask_user (nil: not offered, see
 // [EngineOptions]). MaxTurns caps model responses per run (0: max_tool_turns).
-// AgentWrites, AppendSystem, StepNotes, DoneMarkers, Web and Client are
-// as in [EngineOptions].
+// AgentWrites, AppendSystem, Web and Client are as in [EngineOptions].
+// Agent, when not nil, makes every run of the session an agent-mode run
+// (--steps).
 type SessionOptions struct {
 	Approver     agent.Approver
 	Asker        agent.Asker
 	MaxTurns     int
 	AppendSystem string
 	AgentWrites  string
-	StepNotes    bool
-	DoneMarkers  []string
+	Agent        *AgentMode
 	Web          bool
 	Client       ClientOptions
 	// SubagentStop is as in [EngineOptions].
 	SubagentStop func(ctx context.Context, r SubagentReport)
 }
+
+// AgentMode configures agent mode (iptic-memex's --steps): each run takes
+// Steps assistant turns; an answer without tool calls does not end it (the
+// next turn gets "continue"), only a finish marker ([FinishMarkers]) or
+// the last step does. The system prompt tells the model the finish
+// marker, once. StatusTags tells the model "Turn X of Y" each turn.
+// BeforeRequest, when not nil, sees each request before it is sent
+// (--verbose dumps it); it must not change it.
+type AgentMode struct {
+	Steps         int
+	StatusTags    bool
+	BeforeRequest func(req *llm.Request)
+}
+
+// FinishMarkers returns the strings that end an agent-mode run when the
+// model writes them: "%%DONE%%", "%%COMPLETED%%" and "%%COMPLETE%%".
+func FinishMarkers() []string { return []string{"%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"} }
 
 // Session is a live session: a stored conversation with the engine that
 // continues it, built for the service's current runtime (and rebuilt
@@ -138,9 +155,16 @@ func (ls *Session) idle() error {
 
 func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
-	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
-		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
-		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp}
+	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
+		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp}
+	if a := o.Agent; a != nil {
+		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
+		if a.Steps > 0 {
+			eo.MaxTurns = a.Steps
+		}
+	}
+	return eo
 }
 
 // Refresh rebuilds the engine now if the service's runtime changed (a

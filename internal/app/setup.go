@@ -291,5 +291,6 @@ func (rt *Runtime) ModelInfo() agent.ModelInfo {
 	if w := rt.Config.ContextWindow; w > 0 {
 		mi.ContextWindow = w
 	}
+	mi.UnbilledReasoning = !rt.Config.BillReasoningAsOutput
 	return mi
 }

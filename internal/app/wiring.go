@@ -242,11 +242,17 @@ type policyAdapter struct {
 	// so the rule also applies while the folder is not trusted as a whole.
 	paths     config.Paths
 	workspace string
+	// dryRun: file changes are dry runs (--agent-writes dry-run), so a
+	// file tool's call is judged as the read it is.
+	dryRun bool
 }
 
 // Check asks the permission policy about a prepared call.
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
+	if p, ok := c.Impl.(*tools.Prepared); ok && a.dryRun && req.Kind == kind.Write && p.Def.DryRun {
+		req.Kind = kind.Read
+	}
 	v := a.p.Check(req)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
 		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}

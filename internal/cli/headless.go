@@ -14,6 +14,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -38,14 +39,14 @@ type runFlags struct {
 	agentWrites    string
 	agentOutput    string
 	raw            bool
-	plain          bool
-	fullscreen     bool
-	sandbox        string
-	answers        string
+	noStatusTags   bool
+	// stepsFromConfig: steps is [agent] default_steps, not --steps.
+	stepsFromConfig bool
+	plain           bool
+	fullscreen      bool
+	sandbox         string
+	answers         string
 }
-
-// doneMarkers end an agent-mode run early when the model writes them.
-var doneMarkers = []string{"%%DONE%%", "%%COMPLETE%%"}
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl := cmd.Flags()
@@ -64,10 +65,11 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace")
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this id")
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text added to the end of the system prompt")
-	fl.IntVar(&f.steps, "steps", 0, "agent mode: run N assistant turns with a 'Turn X of Y' note each turn")
-	fl.StringVar(&f.agentWrites, "agent-writes", "allow", "agent mode: allow, deny (model outputs diffs) or dry-run (diffs computed, nothing written)")
-	fl.StringVar(&f.agentOutput, "agent-output", "final", "agent mode stdout: final, full or none")
-	fl.BoolVar(&f.raw, "raw", false, "print the provider's raw last response (JSON) instead of the answer")
+	fl.IntVar(&f.steps, "steps", 0, "agent mode: N assistant turns, each told 'Turn X of Y'; only %%DONE%% or the last step ends the run (default: [agent] default_steps)")
+	fl.StringVar(&f.agentWrites, "agent-writes", "", "file writes: allow (without asking, in every mode but plan), deny (the model outputs diffs) or dry-run (diffs shown, nothing written) (default: [agent] writes_policy, else the permission mode's)")
+	fl.StringVar(&f.agentOutput, "agent-output", "", "agent mode stdout: final, full or none (default: [agent] output, final)")
+	fl.BoolVar(&f.noStatusTags, "no-agent-status-tags", false, "agent mode: do not tell the model 'Turn X of Y' each turn")
+	fl.BoolVar(&f.raw, "raw", false, "print the provider's whole raw last response (JSON; a streamed one as the array of its chunks) instead of the answer")
 	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
 	fl.StringVar(&f.answers, "answers", "", "headless: answer the model's ask_user questions from this JSON `FILE` ({\"question\": \"answer\", ...}); without it the model is told no one can answer")
@@ -99,12 +101,12 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 		return usageErr("--output-format must be text, json or stream-json, not %q", f.outputFormat)
 	}
 	switch f.agentWrites {
-	case "allow", "deny", "dry-run":
+	case "", "allow", "deny", "dry-run":
 	default:
 		return usageErr("--agent-writes must be allow, deny or dry-run, not %q", f.agentWrites)
 	}
 	switch f.agentOutput {
-	case "final", "full", "none":
+	case "", "final", "full", "none":
 	default:
 		return usageErr("--agent-output must be final, full or none, not %q", f.agentOutput)
 	}
@@ -194,11 +196,15 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	} else if err != nil {
 		return err // the store's I/O failure: exit 1
 	}
-	r := a.renderer(f)
+	agentDefaults(f, svc.Runtime().Config)
+	r := a.renderer(f, svc.Runtime().Config)
 	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
 		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}}
 	if f.steps > 0 {
-		so.MaxTurns, so.StepNotes, so.DoneMarkers = f.steps, true, doneMarkers
+		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
+		if a.flags.verbose && !a.flags.quiet {
+			so.Agent.BeforeRequest = newRequestDump(stderrOf(r, a.proc.Stderr)).dump
+		}
 	}
 	live, err := svc.Session(ctx, sess, so)
 	if err != nil {
@@ -222,7 +228,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		j.setCheckpoints(runCheckpoints(context.WithoutCancel(ctx), svc.Store(), sess.ID, before))
 	}
 	if f.raw && done != nil {
-		_, _ = a.proc.Stdout.Write(append(done.Raw, '\n'))
+		_, _ = a.proc.Stdout.Write(append(stripRawMarkers(done.Raw), '\n'))
 	} else if err := r.finish(done, runErr); err != nil {
 		return err
 	}
@@ -235,7 +241,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 // renderer picks the output for --output-format; text and json get a
 // spinner on stderr when it is a terminal (stream-json has the waiting
 // events themselves).
-func (a *cliApp) renderer(f *runFlags) renderer {
+func (a *cliApp) renderer(f *runFlags, cfg *config.Config) renderer {
 	switch outputFormat(f.outputFormat) {
 	case formatJSON:
 		return a.withProgress(newJSONOut(a.proc.Stdout), false)
@@ -243,8 +249,34 @@ func (a *cliApp) renderer(f *runFlags) renderer {
 		return newStreamJSON(a.proc.Stdout)
 	}
 	mode := f.agentOutput
-	return a.withProgress(&textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
-		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), markers: doneMarkers}, mode == "full" && isTerminal(a.proc.Stdout))
+	t := &textOut{out: a.proc.Stdout, err: a.proc.Stderr, mode: mode, stream: mode == "full", ttyOut: isTerminal(a.proc.Stdout),
+		progress: !a.flags.quiet && (a.flags.verbose || isTerminal(a.proc.Stderr)), agent: f.steps > 0, steps: f.steps,
+		dryRun: f.agentWrites == "dry-run" && !a.flags.quiet}
+	if t.agent && mode == "full" && !a.flags.quiet {
+		t.summary = cfg.ShowContextSummary
+		if cfg.Agent.ShowContextDetails {
+			t.details = max(cfg.Agent.ContextDetailMaxChars, 1)
+		}
+	}
+	return a.withProgress(t, mode == "full" && isTerminal(a.proc.Stdout))
+}
+
+// agentDefaults fills the agent-mode flags not given from [agent]:
+// default_steps (agent mode only when more than 1), writes_policy and
+// output (final).
+func agentDefaults(f *runFlags, cfg *config.Config) {
+	if f.steps == 0 && cfg.Agent.DefaultSteps > 1 {
+		f.steps, f.stepsFromConfig = cfg.Agent.DefaultSteps, true
+	}
+	if f.agentWrites == "" {
+		f.agentWrites = cfg.Agent.WritesPolicy
+	}
+	if f.agentOutput == "" {
+		f.agentOutput = cfg.Agent.Output
+	}
+	if f.agentOutput == "" {
+		f.agentOutput = "final"
+	}
 }
 
 // exitFor maps a run's outcome to the process exit code. A provider

@@ -125,7 +125,7 @@ func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	defer j.mu.Unlock()
 	j.res.Denials = j.denials.denials()
 	if d != nil {
-		j.res.Result, j.res.StopReason, j.res.Turns = d.Result, reportedStop(d), d.Turns
+		j.res.Result, j.res.StopReason, j.res.Turns = string(stripMarkers([]byte(d.Result))), reportedStop(d), d.Turns
 		j.res.Usage, j.res.CostUSD = d.Usage, d.CostUSD
 		if d.StopReason == agent.StopLoop {
 			j.res.Result = "" // the stop message is in errors, not an answer
@@ -153,20 +153,34 @@ func jsonOutOf(r renderer) *jsonOut {
 }
 
 // textOut prints the answer on stdout and, when progress is on (stderr is
-// a terminal and not --quiet), tool activity on stderr. In agent mode,
-// mode picks what reaches stdout: the final answer (done markers stripped),
-// every answer's text, or nothing.
+// a terminal and not --quiet), tool activity on stderr. mode picks what
+// reaches stdout: the final answer (finish markers stripped, blank runs
+// collapsed), every answer's text as it streams (agent mode: turns
+// separated, markers kept), or nothing.
 type textOut struct {
 	mu       sync.Mutex
 	out, err io.Writer
 	progress bool
 	mode     string // "final" (default), "full", "none"
-	markers  []string
-	streamed bool // text was streamed to out already
-	stream   bool // stream text deltas (plain text mode)
+	streamed bool   // text was streamed to out already
+	stream   bool   // stream text deltas (plain text mode)
 	// ttyOut: stdout is a terminal, so the answer is cleaned of terminal
 	// control sequences (a pipe gets the answer byte for byte).
 	ttyOut bool
+	// agent: an agent-mode run of steps turns.
+	agent bool
+	steps int
+	// lineOpen: the streamed text so far does not end with a newline;
+	// turnText: text was streamed since the last turn separator.
+	lineOpen, turnText bool
+	// dryRun prints the diff of each dry-run file change on stderr.
+	dryRun bool
+	// summary prints a line per tool call and result on stderr even when
+	// progress is off (show_context_summary); details > 0 prints the
+	// results' output too, cut at that many characters
+	// (show_context_details, context_detail_max_chars).
+	summary bool
+	details int
 }
 
 func (t *textOut) event(e agent.Event) {
@@ -179,6 +193,14 @@ func (t *textOut) event(e agent.Event) {
 		return
 	}
 	switch e.Type {
+	case agent.EventWaiting:
+		if t.stream && t.agent && e.Waiting.Turn > 1 && t.turnText {
+			if t.lineOpen {
+				fmt.Fprintln(t.out)
+			}
+			fmt.Fprint(t.out, turnLine(e.Waiting.Turn, t.steps, t.ttyOut))
+			t.lineOpen, t.turnText = false, false
+		}
 	case agent.EventText:
 		if t.stream {
 			if !t.ttyOut {
@@ -186,20 +208,16 @@ func (t *textOut) event(e agent.Event) {
 			}
 			fmt.Fprint(t.out, e.Text)
 			t.streamed = true
+			if e.Text != "" {
+				t.lineOpen, t.turnText = !strings.HasSuffix(e.Text, "\n"), true
+			}
 		}
 	case agent.EventToolCall:
-		if t.progress {
+		if t.progress || t.summary {
 			fmt.Fprintf(t.err, "→ %s %s\n", e.ToolCall.Name, format.ArgSummary(e.ToolCall.Arguments))
 		}
 	case agent.EventToolResult:
-		if t.progress {
-			r := e.ToolResult
-			if r.OK {
-				fmt.Fprintf(t.err, "  ✓ %s\n", format.FirstLine(r.Output, 100))
-			} else {
-				fmt.Fprintf(t.err, "  ✗ %s\n", format.FirstLine(r.Error, 200))
-			}
-		}
+		t.toolResult(e.ToolResult)
 	case agent.EventError:
 		// Hook messages (a failing hook, a systemMessage) are for the
 		// user even without progress output.
@@ -225,6 +243,24 @@ func (t *textOut) childEvent(e agent.Event) {
 	}
 }
 
+// toolResult prints a result's line (progress, show_context_summary), its
+// output (show_context_details) and a dry run's diff.
+func (t *textOut) toolResult(r *agent.ToolResultInfo) {
+	if t.progress || t.summary {
+		if r.OK {
+			fmt.Fprintf(t.err, "  ✓ %s\n", format.FirstLine(r.Output, 100))
+		} else {
+			fmt.Fprintf(t.err, "  ✗ %s\n", format.FirstLine(r.Error, 200))
+		}
+	}
+	switch {
+	case t.dryRun && r.OK && strings.Contains(r.Output, dryRunPrefix):
+		fmt.Fprintln(t.err, strings.TrimRight(r.Output, "\n"))
+	case t.details > 0 && r.OK && r.Output != "":
+		fmt.Fprintln(t.err, strings.TrimRight(cut(r.Output, t.details), "\n"))
+	}
+}
+
 func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -239,11 +275,7 @@ func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 	if t.ttyOut {
 		res = termsafe.Clean(res)
 	}
-	for _, m := range t.markers {
-		res = strings.ReplaceAll(res, m, "")
-	}
-	res = strings.TrimSpace(res)
-	if res != "" {
+	if res = collapseBlank(string(stripMarkers([]byte(res)))); res != "" {
 		fmt.Fprintln(t.out, res)
 	}
 	return nil

@@ -56,7 +56,7 @@ func (a *cliApp) runPlan(cmd *cobra.Command, f *planFlags, goal string) error {
 	if f.maxTurns < 0 {
 		return usageErr("--max-turns must be positive")
 	}
-	rf := runFlags{provider: f.provider, model: f.model, outputFormat: "text", agentWrites: "allow", agentOutput: "final"}
+	rf := runFlags{provider: f.provider, model: f.model, outputFormat: "text", agentOutput: "final"}
 	if err := a.applyRunFlags(&rf); err != nil {
 		return err
 	}

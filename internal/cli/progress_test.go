@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
@@ -194,7 +195,7 @@ func TestNoProgressWithoutTerminal(t *testing.T) {
 	var errb bytes.Buffer
 	a := newApp(Process{Stdout: &bytes.Buffer{}, Stderr: &errb})
 	for _, format := range []string{"text", "json", "stream-json"} {
-		r := a.renderer(&runFlags{outputFormat: format, agentOutput: "final"})
+		r := a.renderer(&runFlags{outputFormat: format, agentOutput: "final"}, config.Defaults())
 		if _, ok := r.(*progress); ok {
 			t.Errorf("%s: a spinner on a stderr that is not a terminal", format)
 		}

@@ -408,7 +408,7 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 		f.asJSON = true
 	}
 	rf := runFlags{permissionMode: f.policy.mode, allow: f.policy.allow, deny: f.policy.deny, ask: f.policy.ask,
-		addDirs: f.policy.addDirs, provider: f.provider, model: f.model, outputFormat: "text", agentWrites: "allow", agentOutput: "final",
+		addDirs: f.policy.addDirs, provider: f.provider, model: f.model, outputFormat: "text", agentOutput: "final",
 		sandbox: f.policy.sandbox}
 	if err := a.applyRunFlags(&rf); err != nil {
 		return err

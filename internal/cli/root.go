@@ -91,7 +91,7 @@ providers: paid, free and local.`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.flags.workspace, "workspace", "w", "", "workspace directory (default: the current directory)")
-	pf.BoolVar(&a.flags.verbose, "verbose", false, "print request/response summaries and each hook command run on stderr (keys redacted)")
+	pf.BoolVar(&a.flags.verbose, "verbose", false, "print request/response summaries and each hook command run on stderr (keys redacted); in agent mode also the system prompt and the messages before each turn")
 	pf.BoolVarP(&a.flags.quiet, "quiet", "q", false, "print only the answer and errors")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, add := range commandBuilders {

@@ -116,6 +116,8 @@ func printStops(w io.Writer, f *runFlags, d *agent.DoneInfo, denials []agent.Den
 // limitSource names the setting that limited a run to n model responses.
 func limitSource(f *runFlags, n int) string {
 	switch {
+	case f.stepsFromConfig:
+		return fmt.Sprintf("[agent] default_steps = %d", f.steps)
 	case f.steps > 0:
 		return fmt.Sprintf("--steps %d", f.steps)
 	case f.maxTurns > 0:

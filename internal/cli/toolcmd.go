@@ -33,7 +33,7 @@ func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
 
 func (a *cliApp) applyPolicyFlags(f *policyFlags) error {
 	rf := runFlags{permissionMode: f.mode, allow: f.allow, deny: f.deny, ask: f.ask, addDirs: f.addDirs,
-		outputFormat: "text", agentWrites: "allow", agentOutput: "final", sandbox: f.sandbox}
+		outputFormat: "text", agentOutput: "final", sandbox: f.sandbox}
 	return a.applyRunFlags(&rf)
 }
 

@@ -59,11 +59,15 @@ type Config struct {
 	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
 	Notify                 string   `toml:"notify"`                   // auto|bell|osc|off: ring the terminal when aidex needs the user [auto]
 	MCPToolBudget          float64  `toml:"mcp_tool_budget"`          // fraction of the context window MCP tool definitions may take before they are deferred behind tool_search [0.10]
+	Verbosity              string   `toml:"verbosity"`                // low|medium|high: OpenAI's answer length; "" = unset
+	BillReasoningAsOutput  bool     `toml:"bill_reasoning_as_output"` // count reasoning tokens in the output cost [true]
+	ShowContextSummary     bool     `toml:"show_context_summary"`     // agent mode, --agent-output full: a line per tool result on stderr [true]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
 	Sandbox     Sandbox                   `toml:"sandbox"`
 	Subagents   Subagents                 `toml:"subagents"`
+	Agent       Agent                     `toml:"agent"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// MCPServers are the [mcp_servers.NAME] tables of the global file and of a trusted
@@ -101,6 +105,24 @@ type Tools struct {
 	Profile  string   `toml:"profile"` // standard|full|readonly [standard]
 	Enabled  []string `toml:"enabled"`
 	Disabled []string `toml:"disabled"`
+	// EnsureTrailingNewline ends the text the file tools write with a newline [false].
+	EnsureTrailingNewline bool `toml:"ensure_trailing_newline"`
+}
+
+// Agent holds [agent]: the defaults of headless agent mode (--steps).
+type Agent struct {
+	// DefaultSteps is --steps when it is not given; more than 1 turns agent mode on [0].
+	DefaultSteps int `toml:"default_steps"`
+	// WritesPolicy is --agent-writes when it is not given: allow, deny or dry-run; "" keeps
+	// the permission mode's rules [""].
+	WritesPolicy string `toml:"writes_policy"`
+	// Output is --agent-output when it is not given: final, full or none [final].
+	Output string `toml:"output"`
+	// ShowContextDetails prints each tool result's output on stderr (agent mode, output
+	// full), cut at ContextDetailMaxChars characters [false].
+	ShowContextDetails bool `toml:"show_context_details"`
+	// ContextDetailMaxChars cuts the details of show_context_details [2000].
+	ContextDetailMaxChars int `toml:"context_detail_max_chars"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
@@ -135,6 +157,9 @@ type ProviderConfig struct {
 	APIKey    string   `toml:"api_key"`     // secret
 	APIKeyEnv string   `toml:"api_key_env"` // name of the environment variable holding the key
 	Models    []string `toml:"models"`      // static model list
+	// StreamOptions sends `stream_options` (usage in a stream) to an OpenAI-compatible
+	// provider; false for back ends that reject it (nil: as the host is known to take it).
+	StreamOptions *bool `toml:"stream_options"`
 }
 
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.
@@ -176,6 +201,9 @@ func Defaults() *Config {
 		PermissionMode:         "ask",
 		Notify:                 "auto",
 		Confine:                true,
+		BillReasoningAsOutput:  true,
+		ShowContextSummary:     true,
+		Agent:                  Agent{Output: "final", ContextDetailMaxChars: 2000},
 		Tools:                  Tools{Profile: "standard"},
 		Sandbox:                Sandbox{Mode: "workspace-write"},
 		Subagents:              Subagents{MaxParallel: 4, MaxRuns: 50},
@@ -223,7 +251,12 @@ func (c *Config) assign(s keySpec, provider string, v any, source string) {
 			f.SetFloat(x)
 		}
 	case kindBool:
-		f.SetBool(v.(bool))
+		b := v.(bool)
+		if f.Kind() == reflect.Pointer {
+			f.Set(reflect.ValueOf(&b))
+		} else {
+			f.SetBool(b)
+		}
 	default:
 		f.SetString(v.(string))
 	}

@@ -106,7 +106,7 @@ func kindOf(t reflect.Type) kind {
 		return kindRules
 	case t.Kind() == reflect.Slice:
 		return kindList
-	case t.Kind() == reflect.Bool:
+	case t.Kind() == reflect.Bool, t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Bool:
 		return kindBool
 	case t.Kind() == reflect.Int:
 		return kindInt
@@ -134,7 +134,7 @@ func Keys() []string {
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent"
 	case 2:
 		return path[0] == "providers"
 	}
@@ -197,6 +197,12 @@ func enumOf(name string) []string {
 		return []string{"standard", "full", "readonly"}
 	case "sandbox.mode":
 		return []string{"workspace-write", "read-only", "off", "danger-full-access"}
+	case "verbosity":
+		return []string{"low", "medium", "high"}
+	case "agent.writes_policy":
+		return []string{"allow", "deny", "dry-run"}
+	case "agent.output":
+		return []string{"final", "full", "none"}
 	case "providers.*.type":
 		return []string{"openai", "openai-responses", "anthropic", "gemini", "ollama"}
 	}
@@ -206,7 +212,7 @@ func enumOf(name string) []string {
 // intRange returns the inclusive lower bound of an integer key.
 func intMin(name string) int {
 	switch name {
-	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs":
+	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs", "agent.context_detail_max_chars":
 		return 1
 	}
 	return 0
@@ -235,7 +241,8 @@ func validate(s keySpec, v any) error {
 }
 
 func validateString(name, x string) error {
-	if enum := enumOf(name); enum != nil && !slices.Contains(enum, x) && (x != "" || name != "reasoning_effort") {
+	optional := name == "reasoning_effort" || name == "verbosity" || name == "agent.writes_policy"
+	if enum := enumOf(name); enum != nil && !slices.Contains(enum, x) && (x != "" || !optional) {
 		return fmt.Errorf("must be one of %s, not %q", strings.Join(enum, ", "), x)
 	}
 	switch {

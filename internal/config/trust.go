@@ -59,16 +59,21 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "tools.enabled":
 		return "a project file may not enable tools"
-	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow":
-		return sandboxRefusal(s)
+	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow", "agent.writes_policy":
+		return looseningRefusal(s)
 	}
 	return ""
 }
 
-// sandboxRefusal is refusal for the [sandbox] keys: a project file may
-// tighten the sandbox, never loosen it.
-func sandboxRefusal(s setting) string {
+// looseningRefusal is refusal for the [sandbox] keys and
+// agent.writes_policy: a project file may tighten the sandbox and agent
+// mode's writes, never loosen them.
+func looseningRefusal(s setting) string {
 	switch s.spec.name {
+	case "agent.writes_policy":
+		if s.value.(string) == "allow" {
+			return "a project file may not let agent mode write files without asking (agent.writes_policy = \"allow\")"
+		}
 	case "sandbox.mode":
 		if m := s.value.(string); m != "workspace-write" && m != "read-only" {
 			return fmt.Sprintf("a project file may only set sandbox.mode workspace-write or read-only, not %q", m)

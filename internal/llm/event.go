@@ -73,7 +73,8 @@ func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 // reasoning with signatures, tool calls in order), the provider's own finish
 // reason string ("stop", "tool_calls", "end_turn", "STOP", "completed", ...),
 // the token usage, and the response id and model the provider reported. Raw is
-// the provider's last raw response body or stream chunk, for --raw output.
+// the provider's raw response, for --raw output: the body, or for a streamed
+// answer the JSON array of every chunk.
 type Response struct {
 	Message      Message
 	FinishReason string
@@ -95,6 +96,8 @@ type Accumulator struct {
 	reasoning strings.Builder
 	last      PartType
 	delivered bool
+	// rawN counts the raw bodies or chunks recorded (SetRaw).
+	rawN int
 }
 
 // NewAccumulator returns an accumulator forwarding to h (h may be nil).
@@ -205,9 +208,21 @@ func (a *Accumulator) SetMeta(id, model string) {
 	}
 }
 
-// SetRaw records the last raw body or chunk.
+// SetRaw records a raw response body or stream chunk (a JSON value): the
+// first is the response's Raw; with more (a streamed answer) Raw is the
+// JSON array of all of them, in order, so --raw shows the whole response.
 func (a *Accumulator) SetRaw(raw []byte) {
-	a.resp.Raw = append(a.resp.Raw[:0], raw...)
+	a.rawN++
+	switch a.rawN {
+	case 1:
+		a.resp.Raw = append(a.resp.Raw[:0], raw...)
+	case 2:
+		first := a.resp.Raw
+		a.resp.Raw = make([]byte, 0, 2*(len(first)+len(raw))+3)
+		a.resp.Raw = append(append(append(append(append(a.resp.Raw, '['), first...), ','), raw...), ']')
+	default:
+		a.resp.Raw = append(append(append(a.resp.Raw[:len(a.resp.Raw)-1], ','), raw...), ']')
+	}
 }
 
 // Delivered reports whether any text, reasoning or tool call has been

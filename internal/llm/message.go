@@ -173,6 +173,9 @@ func (t Tool) Schema() json.RawMessage {
 // ReasoningEffort asks). Stream selects streaming; non-streaming requests
 // still report their content as events. CacheControl asks Anthropic for prompt
 // caching on the system prompt, the tools and the recent messages.
+// Verbosity is "", "low", "medium" or "high": how long OpenAI's reasoning
+// models (gpt-5) answer (`verbosity` in Chat Completions, `text.verbosity`
+// in Responses; other wire formats have no such field and leave it out).
 type Request struct {
 	Model           string
 	System          string
@@ -181,6 +184,7 @@ type Request struct {
 	MaxTokens       int
 	Temperature     *float64
 	ReasoningEffort string
+	Verbosity       string
 	ThinkingBudget  int
 	Stream          bool
 	CacheControl    bool

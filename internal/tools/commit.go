@@ -1,9 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"path/filepath"
+	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 )
@@ -31,6 +33,9 @@ type Change struct {
 // CategoryExecution); nothing is written then.
 func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	rel := env.Rel(c.Abs)
+	if env.EnsureTrailingNewline {
+		c.New = withTrailingNewline(c.New)
+	}
 	if len(c.New) > MaxWriteBytes {
 		r := Failf(CategoryValidation, "refusing to write %d bytes to %s: the limit is %d MiB per call",
 			len(c.New), rel, MaxWriteBytes>>20)
@@ -61,6 +66,20 @@ func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 		}
 	}
 	return MakeDiff(rel, string(c.Old), string(c.New)), nil
+}
+
+// withTrailingNewline ends text content (valid UTF-8 without NUL bytes)
+// with a newline: "\r\n" when its lines end so, else "\n". Empty and
+// binary content is returned as it is.
+func withTrailingNewline(b []byte) []byte {
+	if len(b) == 0 || b[len(b)-1] == '\n' || bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) {
+		return b
+	}
+	eol := "\n"
+	if bytes.Contains(b, []byte("\r\n")) {
+		eol = "\r\n"
+	}
+	return append(append(make([]byte, 0, len(b)+2), b...), eol...)
 }
 
 // MakeDiff returns a unified diff of a change to rel, capped at

@@ -89,6 +89,9 @@ type Env struct {
 	// files outside Env.Commit (delete, move, copy, create_directory) must not
 	// be run in a dry run; the engine's wiring refuses them.
 	DryRun bool
+	// EnsureTrailingNewline ends the text every change writes with a
+	// newline ([tools] ensure_trailing_newline).
+	EnsureTrailingNewline bool
 	// Grep is the search backend for the grep tool; nil means
 	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend

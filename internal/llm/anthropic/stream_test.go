@@ -76,7 +76,14 @@ func TestStreamUsageAndEvents(t *testing.T) {
 	mustEqual(t, []llm.Usage{first, final}, usages, "usage is cumulative: message_delta keeps the input counts of message_start")
 	mustEqual(t, final, resp.Usage)
 	mustEqual(t, []llm.EventType{llm.EventUsage, llm.EventText, llm.EventFinish, llm.EventUsage}, types)
-	mustEqual(t, `{"type":"message_stop"}`, string(resp.Raw))
+	// --raw shows the whole streamed response: every event, in order.
+	var raw []map[string]any
+	if err := json.Unmarshal(resp.Raw, &raw); err != nil {
+		t.Fatalf("raw is not the JSON array of the events: %v\n%s", err, resp.Raw)
+	}
+	mustEqual(t, "message_start", raw[0]["type"])
+	mustEqual(t, "message_stop", raw[len(raw)-1]["type"])
+	mustEqual(t, true, strings.Contains(string(resp.Raw), `"Hello"`) || strings.Contains(string(resp.Raw), `"Hel`))
 }
 
 func TestStreamThinkingAndToolUse(t *testing.T) {

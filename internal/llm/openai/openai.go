@@ -11,6 +11,10 @@
 //     https://openrouter.ai/docs/api-reference/errors
 //   - DeepSeek reasoning_content and cache fields: https://api-docs.deepseek.com/guides/reasoning_model
 //   - Gemini's OpenAI compatibility (thought signatures): https://ai.google.dev/gemini-api/docs/openai
+//   - `max_tokens` "is not compatible with o-series models", `max_completion_tokens`
+//     and `verbosity` (low, medium, high): https://platform.openai.com/docs/api-reference/chat/create
+//   - back ends that reject `stream_options` (Mistral 422; Databricks, Azure
+//     deployments): https://github.com/openai/openai-agents-python/issues/442
 //
 // Mapping of [llm.Request]:
 //   - System becomes the first message (role system). User text and images
@@ -20,9 +24,11 @@
 //     `tool_call_id`.
 //   - Tools become `{"type":"function","function":{name,description,parameters}}`.
 //   - When streaming, `stream_options: {"include_usage": true}` asks for the
-//     usage chunk (not on Mistral, which rejects it and sends usage anyway).
+//     usage chunk (not on Mistral, which rejects it and sends usage anyway,
+//     nor where Options.StreamOptions is false).
 //   - MaxTokens goes out as `max_completion_tokens` to api.openai.com and
-//     Azure, `max_tokens` elsewhere; ReasoningEffort as `reasoning_effort`,
+//     Azure and for OpenAI's reasoning models (o-series, gpt-5) on every
+//     host, `max_tokens` elsewhere; Verbosity as `verbosity`; ReasoningEffort as `reasoning_effort`,
 //     or `reasoning: {effort}` on OpenRouter and the Vercel AI Gateway.
 //     These host differences live in one table (see quirks.go).
 //   - Reasoning is sent back only where the host wants it: `reasoning_details`
@@ -77,6 +83,11 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 type Options struct {
 	llm.Options
 	SplitThinkTags bool
+	// StreamOptions, when not nil, says whether a streamed request sends
+	// `stream_options: {"include_usage": true}`; nil leaves it to the host
+	// table (everywhere but Mistral). False is for compatible back ends
+	// that reject the field ([providers.NAME] stream_options = false).
+	StreamOptions *bool
 }
 
 // Client is an [llm.Client] speaking OpenAI Chat Completions. It holds no
@@ -103,7 +114,11 @@ func New(opts Options) *Client {
 	if u, err := url.Parse(opts.BaseURL); err == nil {
 		host = u.Hostname()
 	}
-	return &Client{opts: opts, url: opts.BaseURL + "/chat/completions", quirks: quirksFor(host)}
+	q := quirksFor(host)
+	if opts.StreamOptions != nil {
+		q.noStreamOptions = !*opts.StreamOptions
+	}
+	return &Client{opts: opts, url: opts.BaseURL + "/chat/completions", quirks: q}
 }
 
 // Generate sends req to {base}/chat/completions and reports the answer to h

@@ -21,6 +21,7 @@ type chatRequest struct {
 	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
 	Temperature         *float64        `json:"temperature,omitempty"`
 	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	Verbosity           string          `json:"verbosity,omitempty"`
 	Reasoning           *reasoningParam `json:"reasoning,omitempty"`
 }
 
@@ -125,8 +126,9 @@ func buildRequest(req *llm.Request, q quirks) (*chatRequest, error) {
 	if req.Stream && !q.noStreamOptions {
 		wr.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
+	wr.Verbosity = strings.ToLower(strings.TrimSpace(req.Verbosity))
 	if req.MaxTokens > 0 {
-		if q.maxCompletionTokens {
+		if q.maxCompletionTokens || ReasoningModel(req.Model) {
 			wr.MaxCompletionTokens = req.MaxTokens
 		} else {
 			wr.MaxTokens = req.MaxTokens
@@ -365,4 +367,19 @@ func encodeToolResults(m *llm.Message) ([]wireMessage, error) {
 		out = append(out, wireMessage{Role: "user", Content: content})
 	}
 	return out, nil
+}
+
+// ReasoningModel reports whether model is one of OpenAI's reasoning
+// models, the o-series (o1, o3, o4-mini, ...) and gpt-5 (not
+// gpt-5-chat), also behind a gateway's prefix ("openai/gpt-5"). They take
+// the output cap only as `max_completion_tokens`, on every host.
+func ReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	if strings.HasPrefix(m, "gpt-5") {
+		return !strings.HasPrefix(m, "gpt-5-chat")
+	}
+	return len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9'
 }

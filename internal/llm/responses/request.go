@@ -24,6 +24,13 @@ type request struct {
 	Store           bool       `json:"store"`
 	Include         []string   `json:"include,omitempty"`
 	Stream          bool       `json:"stream,omitempty"`
+	Text            *textParam `json:"text,omitempty"`
+}
+
+// textParam is the Responses API's `text` object; aidex sends only its
+// verbosity.
+type textParam struct {
+	Verbosity string `json:"verbosity"`
 }
 
 type messageItem struct {
@@ -100,6 +107,9 @@ func buildRequest(req *llm.Request) (*request, error) {
 	}
 	if req.MaxTokens > 0 {
 		out.MaxOutputTokens = req.MaxTokens
+	}
+	if v := strings.ToLower(strings.TrimSpace(req.Verbosity)); v != "" {
+		out.Text = &textParam{Verbosity: v}
 	}
 	if effort := strings.ToLower(strings.TrimSpace(req.ReasoningEffort)); effort != "" {
 		out.Reasoning = &reasoning{Effort: effort, Summary: "auto"}

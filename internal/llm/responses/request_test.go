@@ -221,3 +221,18 @@ func TestCustomToolCall(t *testing.T) {
 		t.Errorf("arguments sent back %q", got)
 	}
 }
+
+// Issue 23 item 9: verbosity goes out as text.verbosity.
+func TestBuildRequestVerbosity(t *testing.T) {
+	out, err := buildRequest(&llm.Request{Model: "gpt-5", Verbosity: "High", Messages: []llm.Message{llm.UserText("hi")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(out); !strings.Contains(string(b), `"text":{"verbosity":"high"}`) {
+		t.Errorf("no text.verbosity: %s", b)
+	}
+	out, _ = buildRequest(&llm.Request{Model: "gpt-5", Messages: []llm.Message{llm.UserText("hi")}})
+	if b, _ := json.Marshal(out); strings.Contains(string(b), "verbosity") {
+		t.Errorf("verbosity sent unset: %s", b)
+	}
+}
