@@ -114,6 +114,10 @@ type ToolResultInfo struct {
 	// approval with rule "sandbox"), and when allowed runs the call again
 	// with Call.Unconfined; that result is the call's result. Not sent.
 	RetryUnconfined string `json:"-"`
+	// Images are pictures the tool returns for the model to see (image
+	// parts: read_file of a PNG, a notebook's plots). The engine sends them
+	// after the results, in the same message. Not in the event stream.
+	Images []llm.Part `json:"-"`
 }
 
 // DenialInfo describes a call the permission policy refused. Decision is

@@ -97,10 +97,16 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool)
 		failed = err
 	}
 	results := make([]llm.ToolResult, len(slots))
+	var images []llm.Part
 	for i, sl := range slots {
 		results[i] = modelResult(sl)
+		if sl.done && sl.result.OK {
+			images = append(images, sl.result.Images...)
+		}
 	}
-	if err := r.append(ctx, resultMessage(results, textMode), nil); err != nil {
+	msg := resultMessage(results, textMode)
+	msg.Parts = append(msg.Parts, images...)
+	if err := r.append(ctx, msg, nil); err != nil {
 		return err
 	}
 	return failed

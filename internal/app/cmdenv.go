@@ -56,6 +56,7 @@ func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env := tools.NewEnv(ws)
 	env.Grep = search.DefaultBackend()
 	env.EnvPolicy = rt.envPolicy
+	env.ImageSide = rt.ImageSide()
 	on, err := rt.sandboxOn()
 	if err != nil {
 		return nil, err

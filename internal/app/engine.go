@@ -86,6 +86,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
 		ts.dryRun, ts.hook = o.AgentWrites == "dry-run", hook
+		ts.vision, ts.imageNote = rt.ImageInput()
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 	}
 	if err != nil {

@@ -32,6 +32,10 @@ type toolSet struct {
 	// hook snapshots the workspace before the first call of a turn that
 	// may change files (nil: no snapshots).
 	hook *turnHook
+	// vision is whether the model sees images; else imageNote says so in
+	// the results of tools that return images (Runtime.ImageInput).
+	vision    bool
+	imageNote string
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -138,6 +142,7 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 		return agent.ToolResultInfo{}, errors.New(res.Error)
 	}
 	r := toResult(res)
+	withImages(&r, res.Images, t.vision, t.imageNote)
 	if r.OK && note != "" {
 		r.Output = note + r.Output
 	}

@@ -120,6 +120,9 @@ type ProviderConfig struct {
 	APIKey    string   `toml:"api_key"`     // secret
 	APIKeyEnv string   `toml:"api_key_env"` // name of the environment variable holding the key
 	Models    []string `toml:"models"`      // static model list
+	// VisionModels are models of this provider that accept images (where
+	// the catalog does not know it): images are sent to them as image parts.
+	VisionModels []string `toml:"vision_models"`
 }
 
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,18 +139,17 @@ func wordText(body []byte) (string, error) {
 	return out.String(), nil
 }
 
-var headingRE = regexp.MustCompile(`^(?i)heading\s?([1-6])$`)
-
+// headingLevel reads a paragraph style "Title", "Heading1" … "Heading6"
+// (or "heading 2") as a markdown heading level.
 func headingLevel(style string) (int, bool) {
 	if style == "Title" {
 		return 1, true
 	}
-	m := headingRE.FindStringSubmatch(style)
-	if m == nil {
+	if len(style) < 8 || !strings.EqualFold(style[:7], "heading") {
 		return 0, false
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n, true
+	n, err := strconv.Atoi(strings.TrimSpace(style[7:]))
+	return n, err == nil && n >= 1 && n <= 6
 }
 
 func attr(t xml.StartElement, local string) string {
@@ -163,7 +161,16 @@ func attr(t xml.StartElement, local string) string {
 	return ""
 }
 
-var slideRE = regexp.MustCompile(`^ppt/slides/slide([0-9]+)\.xml$`)
+// slideNumber reads the N of ppt/slides/slideN.xml.
+func slideNumber(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "ppt/slides/slide")
+	if !ok {
+		return 0, false
+	}
+	rest, ok = strings.CutSuffix(rest, ".xml")
+	n, err := strconv.Atoi(rest)
+	return n, ok && err == nil && n > 0
+}
 
 // loadPPTX renders the text of each slide (opts.Pages selects slides),
 // one "--- slide N of M ---" marker before each.
@@ -174,11 +181,8 @@ func loadPPTX(doc *Document, data []byte, opts Options) error {
 	}
 	var nums []int
 	for _, f := range zr.File {
-		if m := slideRE.FindStringSubmatch(f.Name); m != nil {
-			n, err := strconv.Atoi(m[1])
-			if err == nil {
-				nums = append(nums, n)
-			}
+		if n, ok := slideNumber(f.Name); ok && !slices.Contains(nums, n) {
+			nums = append(nums, n)
 		}
 	}
 	if len(nums) == 0 {

@@ -70,6 +70,17 @@ type Result struct {
 	Error    string   `json:"error,omitempty"`
 	Category Category `json:"category,omitempty"`
 	Meta     *Meta    `json:"metadata,omitempty"`
+	// Images are pictures for the model to see with Output (read_file of
+	// an image or a notebook with plots). The engine sends them as image
+	// parts when the model accepts images, else a note says it cannot.
+	Images []Image `json:"-"`
+}
+
+// Image is one picture in a Result: MIME is image/png, image/jpeg,
+// image/gif or image/webp; Data the encoded bytes.
+type Image struct {
+	MIME string
+	Data []byte
 }
 
 // Success returns an OK result with output and optional metadata.
