@@ -20,6 +20,9 @@ import (
 // terminal UI that cannot start falls back to the line mode with a
 // one-line reason. first, when not "", is the first message to send.
 func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) error {
+	if len(f.attach) > 0 {
+		return usageErr("--attach goes with a headless run (-p \"PROMPT\"); in a session attach files with @path or /load FILE")
+	}
 	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err

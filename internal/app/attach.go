@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/loader"
+)
+
+// Attachment is a file loaded for a prompt (--attach, @path, /load, a web
+// upload): Name as shown to the model and the user, its detected Kind,
+// the Parts to send (a <file> text part, then the image parts the model
+// can see), Images (how many pictures it holds) and Notes (what was cut,
+// pictures the model cannot see).
+type Attachment struct {
+	Name   string
+	Kind   loader.Kind
+	Parts  []llm.Part
+	Images int
+	Notes  []string
+}
+
+// LoadAttachment loads the file at path (absolute, or relative to the
+// workspace) through the loader for a prompt; name is how it is shown
+// ("" for path made workspace-relative). Images are scaled to the
+// provider's limit; for a model that cannot see images they are left out
+// with a note (Runtime.ImageInput). Errors: unreadable, too large, an
+// unsupported binary type (loader.ErrUnsupported) or malformed.
+func (rt *Runtime) LoadAttachment(ctx context.Context, path, name string) (Attachment, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(rt.Workspace, path)
+	}
+	if name == "" {
+		name = path
+		if rel, err := filepath.Rel(rt.Workspace, path); err == nil && !strings.HasPrefix(rel, "..") {
+			name = filepath.ToSlash(rel)
+		}
+	}
+	doc, err := loader.LoadFile(ctx, path, loader.Options{MaxImageSide: rt.ImageSide()})
+	if err != nil {
+		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
+	}
+	doc.Name = name
+	return rt.attachment(doc), nil
+}
+
+// AttachData is LoadAttachment for content already in memory (a web
+// upload called name).
+func (rt *Runtime) AttachData(ctx context.Context, name string, data []byte) (Attachment, error) {
+	doc, err := loader.Load(ctx, name, data, loader.Options{MaxImageSide: rt.ImageSide()})
+	if err != nil {
+		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
+	}
+	return rt.attachment(doc), nil
+}
+
+func (rt *Runtime) attachment(doc *loader.Document) Attachment {
+	a := Attachment{Name: doc.Name, Kind: doc.Kind, Images: len(doc.Images), Notes: doc.Notes}
+	vision, note := rt.ImageInput()
+	if len(doc.Images) > 0 && !vision {
+		a.Notes = append(a.Notes, note)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<file path=%q type=%q>\n%s\n", doc.Name, doc.Kind, strings.TrimRight(doc.Text, "\n"))
+	for _, n := range a.Notes {
+		b.WriteString("[note: " + n + "]\n")
+	}
+	b.WriteString("</file>")
+	a.Parts = []llm.Part{{Type: llm.PartText, Text: b.String()}}
+	if vision {
+		for _, im := range doc.Images {
+			a.Parts = append(a.Parts, llm.Part{Type: llm.PartImage, MIMEType: im.MIME, Data: im.Data})
+		}
+	}
+	return a
+}
