@@ -77,3 +77,11 @@ func (rt *Runtime) attachment(doc *loader.Document) Attachment {
 	}
 	return a
 }
+
+// AddParts queues parts (a loaded file's text and images) that go to the
+// model with the next prompt, as AddContext does for text.
+func (ls *Session) AddParts(parts ...llm.Part) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.pending = append(ls.pending, parts...)
+}

@@ -49,7 +49,8 @@ func Default() Table {
 		{Name: "/sessions", Help: "list this workspace's sessions", Run: cmdSessions},
 		{Name: "/resume", Args: "[ID]", Help: "resume a session (latest other one without ID)", Run: cmdResume},
 		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Run: cmdExport},
-		{Name: "/load", Args: "FILE", Help: "send a file's text as the prompt", Run: cmdLoad},
+		{Name: "/load", Args: "FILE", Help: "send a text file as the prompt; a document or image goes with your next message", Run: cmdLoad},
+		{Name: "/load-project", Args: "[GLOB]", Help: "add the workspace's file tree and files (matching GLOB) within a token budget to your next message", Run: cmdLoadProject},
 		{Name: "/edit", Help: "compose the next prompt in $EDITOR", Run: action(ActEdit)},
 		{Name: "/copy", Help: "copy the last answer to the clipboard (OSC 52)", Run: action(ActCopy)},
 		{Name: "/verbose", Help: "toggle full tool output and reasoning", Run: action(ActVerbose)},
@@ -480,7 +481,7 @@ func cmdExport(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 // maxLoad bounds /load and @file attachments, in bytes.
 const maxLoad = 256 << 10
 
-func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome, error) {
+func cmdLoad(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
 		return Outcome{}, errors.New("name a file: /load FILE")
 	}
@@ -491,6 +492,9 @@ func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("load: %w", err)
+	}
+	if isDocument(arg, data) {
+		return loadDocument(ctx, c, path, arg, out)
 	}
 	if len(data) > maxLoad {
 		return Outcome{}, fmt.Errorf("load: %s is %d KB; the limit is %d KB", arg, len(data)>>10, maxLoad>>10)
