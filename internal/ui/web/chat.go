@@ -65,6 +65,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
+	s.adoptUploads(ls.sess.ID, req.Attachments)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	s.mu.Lock()

@@ -164,3 +164,27 @@ func (s *Server) uploadParts(ctx context.Context, id string) ([]llm.Part, error)
 	}
 	return att.Parts, nil
 }
+
+// adoptUploads moves the uploads a message names that were stored before
+// the page had a session (STATE/attachments/new/ID) into the session's
+// folder. A failed move leaves the file where it is (it is still found).
+func (s *Server) adoptUploads(sessionID string, atts []Attachment) {
+	if sessionID != cleanName(sessionID) {
+		return
+	}
+	for _, a := range atts {
+		u, ok := s.uploads.get(a.Upload)
+		if !ok {
+			continue
+		}
+		dir := filepath.Dir(u.path)
+		if filepath.Base(filepath.Dir(dir)) != "new" {
+			continue
+		}
+		dst := filepath.Join(filepath.Dir(filepath.Dir(dir)), sessionID, filepath.Base(dir))
+		if os.MkdirAll(filepath.Dir(dst), 0o700) != nil || os.Rename(dir, dst) != nil {
+			continue
+		}
+		s.uploads.put(a.Upload, upload{path: filepath.Join(dst, u.name), name: u.name})
+	}
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/base64"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,6 +42,16 @@ func TestUploadAPI(t *testing.T) {
 	req.Header.Del("Authorization")
 	if st, _, _ := e.do(req); st != http.StatusUnauthorized {
 		t.Errorf("upload without the token: status %d, want 401", st)
+	}
+	// The first message moves the upload from attachments/new into the
+	// session's folder.
+	status, _, _ := e.do(e.req(http.MethodPost, "/api/chat", ChatRequest{Message: "sum", Attachments: []Attachment{{Name: "book.xlsx", Upload: res.ID}}}))
+	if status != http.StatusOK {
+		t.Fatalf("chat with the upload: status %d", status)
+	}
+	moved, _ := filepath.Glob(filepath.Join(e.home, ".local", "state", "aidex", "attachments", "*", res.ID, "book.xlsx"))
+	if len(moved) != 1 || strings.Contains(moved[0], string(filepath.Separator)+"new"+string(filepath.Separator)) {
+		t.Errorf("upload after the first message at %v, want it in the session's folder", moved)
 	}
 	var apiErr apiError
 	if st := e.call(http.MethodPost, "/api/chat", ChatRequest{Message: "hi", Attachments: []Attachment{{Name: "x", Upload: "nope"}}}, &apiErr); st != http.StatusBadRequest || !strings.Contains(apiErr.Error, "no upload \"nope\"") {
