@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/loader"
 )
@@ -57,7 +58,37 @@ func (rt *Runtime) AttachData(ctx context.Context, name string, data []byte) (At
 	return rt.attachment(doc), nil
 }
 
+// Native PDF limits: a PDF goes to the model as a document (not as its
+// extracted text) when it has at most 100 pages (Anthropic's limit for
+// PDF support) and at most 4 MiB (well under every provider's request
+// size limit).
+const (
+	maxNativePDFPages = 100
+	maxNativePDFBytes = 4 << 20
+)
+
+// NativePDF reports whether the runtime's model reads PDF documents
+// itself: a model that sees images (ImageInput) of the Anthropic or Gemini
+// APIs, or of OpenAI itself (not the hosts that speak its wire format).
+func (rt *Runtime) NativePDF() bool {
+	if ok, _ := rt.ImageInput(); !ok {
+		return false
+	}
+	switch rt.Provider.Type {
+	case catalog.WireAnthropic, catalog.WireGemini:
+		return true
+	case catalog.WireOpenAI, catalog.WireOpenAIResponses:
+		return rt.Provider.Name == "openai"
+	}
+	return false
+}
+
 func (rt *Runtime) attachment(doc *loader.Document) Attachment {
+	if doc.Kind == loader.KindPDF && doc.Pages <= maxNativePDFPages && len(doc.PDF) <= maxNativePDFBytes && rt.NativePDF() {
+		text := fmt.Sprintf("<file path=%q type=\"pdf\">\n(the PDF document follows: %d pages)\n</file>", doc.Name, doc.Pages)
+		return Attachment{Name: doc.Name, Kind: doc.Kind, Parts: []llm.Part{{Type: llm.PartText, Text: text},
+			{Type: llm.PartDocument, MIMEType: "application/pdf", Data: doc.PDF, Text: filepath.Base(doc.Name)}}}
+	}
 	a := Attachment{Name: doc.Name, Kind: doc.Kind, Images: len(doc.Images), Notes: doc.Notes}
 	vision, note := rt.ImageInput()
 	if len(doc.Images) > 0 && !vision {

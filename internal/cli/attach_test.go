@@ -71,3 +71,34 @@ func TestAttachRefusesBadFiles(t *testing.T) {
 		t.Errorf("%d requests sent for refused attachments", n)
 	}
 }
+
+// TestAttachPDF: a small PDF goes to an Anthropic model as a document;
+// to a model of another host (OpenAI wire format) as its text per page.
+func TestAttachPDF(t *testing.T) {
+	pdf := loadertest.PDF(t, 2)
+	for _, c := range []struct {
+		wire string
+		want []string
+		not  string
+	}{
+		{"anthropic", []string{`"type":"document"`, `"media_type":"application/pdf"`, "(the PDF document follows: 2 pages)"}, "page1marker"},
+		{"openai", []string{"--- page 1 of 2 ---", "page1marker", "page2marker"}, `"type":"file"`},
+	} {
+		srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+		e := newE2E(t, srv, c.wire, "")
+		path := loadertest.Write(t, e.ws, "report.pdf", pdf)
+		r := e.run(context.Background(), "-p", "summarize", "--attach", path)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.wire, r.code, r.stderr)
+		}
+		body := string(srv.Requests()[0])
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: the request lacks %s", c.wire, w)
+			}
+		}
+		if strings.Contains(body, c.not) {
+			t.Errorf("%s: the request holds %s", c.wire, c.not)
+		}
+	}
+}

@@ -107,7 +107,8 @@ type Image struct {
 // Document is a loaded file. Text is what the model reads (for an image, a
 // one-line description); Images the pictures it should see; Notes say what
 // was cut or could not be read (scanned pages, caps). Size is the input's
-// size in bytes.
+// size in bytes. For a PDF, Pages is its page count and PDF its bytes
+// (for providers that read PDFs natively).
 type Document struct {
 	Name   string
 	Kind   Kind
@@ -116,6 +117,8 @@ type Document struct {
 	Text   string
 	Images []Image
 	Notes  []string
+	Pages  int
+	PDF    []byte
 }
 
 // ErrUnsupported is wrapped by the error for a binary format no loader

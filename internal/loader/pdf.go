@@ -34,6 +34,7 @@ func loadPDF(ctx context.Context, doc *Document, data []byte, opts Options) (err
 	if err != nil {
 		return err
 	}
+	doc.Pages, doc.PDF = n, data
 	var b strings.Builder
 	var scanned []string
 	for _, i := range pages {
