@@ -47,6 +47,12 @@ func TestPDFPagesWithMarkers(t *testing.T) {
 	}
 }
 
+func TestPDFScannedPageReported(t *testing.T) {
+	doc := load(t, "scan.pdf", loadertest.ScannedPDF(t), loader.Options{})
+	contains(t, doc.Text, "--- page 1 of 2 ---\ntyped page one", "--- page 2 of 2 ---\n[scanned page: an image without a text layer]")
+	contains(t, strings.Join(doc.Notes, "\n"), "scanned pages without text (an OCR tool is needed): 2")
+}
+
 func TestDOCXParagraphsHeadingsTables(t *testing.T) {
 	doc := load(t, "memo.docx", loadertest.DOCX(t, "Budget", "First paragraph.", "Second paragraph."), loader.Options{})
 	contains(t, doc.Text, "# Budget", "First paragraph.", "Second paragraph.", "| r1c1 | r1c2 |", "| r2c1 | r2c2 |")

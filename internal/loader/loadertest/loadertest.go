@@ -48,6 +48,32 @@ func PDF(t testing.TB, pages int) []byte {
 	return out.Bytes()
 }
 
+// ScannedPDF returns a two-page PDF made by ghostscript (ps2pdf): page 1
+// holds the text "typed page one", page 2 only a 200×200 gray image, as a
+// scanned page does. Without ps2pdf the test fails under CI and is skipped
+// otherwise (.ci/run installs ghostscript).
+func ScannedPDF(t testing.TB) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("ps2pdf"); err != nil {
+		need(t, "ps2pdf (apt-get install ghostscript) for a PDF with a scanned page")
+	}
+	const ps = `%!PS
+/Helvetica findfont 14 scalefont setfont 72 700 moveto (typed page one) show showpage
+/row 200 string def 0 1 199 { row exch dup 256 mod put } for
+gsave 72 300 translate 300 300 scale
+200 200 8 [200 0 0 200 0 0] { row } image
+grestore showpage
+`
+	cmd := exec.Command("ps2pdf", "-", "-")
+	cmd.Stdin = strings.NewReader(ps)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil || out.Len() == 0 {
+		need(t, fmt.Sprintf("ps2pdf failed (%v: %s)", err, errb.String()))
+	}
+	return out.Bytes()
+}
+
 func need(t testing.TB, msg string) {
 	t.Helper()
 	if os.Getenv("CI") != "" {
