@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -62,4 +63,49 @@ func withImages(r *agent.ToolResultInfo, images []tools.Image, vision bool, note
 		return
 	}
 	r.Output += fmt.Sprintf("\n[%d image(s) not shown: %s]", len(images), note)
+}
+
+// mediaFilter returns c, or for a model that cannot see images (or read
+// PDFs natively) c with those parts replaced by a text note in every
+// request: images and documents kept in a session's history (or sent by
+// an API client) must not fail the request of a model switched to later.
+func (rt *Runtime) mediaFilter(c llm.Client) llm.Client {
+	vision, note := rt.ImageInput()
+	native := rt.NativePDF()
+	if vision && native {
+		return c
+	}
+	drop := func(p llm.Part) (llm.Part, bool) {
+		switch {
+		case p.Type == llm.PartImage && !vision:
+			return llm.Part{Type: llm.PartText, Text: "[image not shown: " + note + "]"}, true
+		case p.Type == llm.PartDocument:
+			return llm.Part{Type: llm.PartText, Text: "[PDF document " + p.Text + " not sent: this model does not read PDFs itself; read it with read_file]"}, true
+		}
+		return p, false
+	}
+	return llm.ClientFunc(func(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
+		var msgs []llm.Message
+		for i, m := range req.Messages {
+			for j, p := range m.Parts {
+				np, changed := drop(p)
+				if !changed {
+					continue
+				}
+				if msgs == nil {
+					msgs = slices.Clone(req.Messages)
+				}
+				if &msgs[i].Parts[0] == &req.Messages[i].Parts[0] {
+					msgs[i].Parts = slices.Clone(m.Parts)
+				}
+				msgs[i].Parts[j] = np
+			}
+		}
+		if msgs == nil {
+			return c.Generate(ctx, req, h)
+		}
+		cp := *req
+		cp.Messages = msgs
+		return c.Generate(ctx, &cp, h)
+	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/loader/loadertest"
 )
@@ -55,4 +56,31 @@ func TestReadFileImageNoteForTextOnlyModel(t *testing.T) {
 	require.NotContains(t, body, "image_url")
 	require.Contains(t, body, "this model cannot see images (fake/m1 does not take image input; if it does, add it to vision_models under [providers.fake]); choose a vision model with /model")
 	require.True(t, strings.Contains(body, "Image shot.png"), body)
+}
+
+// TestImagePartsReplacedForTextOnlyModel: image and PDF parts already in
+// the conversation (or sent by an API client) reach a text-only model as
+// notes, not as parts it would refuse.
+func TestImagePartsReplacedForTextOnlyModel(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0"))
+	env := home.Env
+	ctx := context.Background()
+	svc, err := Start(ctx, StartOptions{Options: Options{Workspace: home.WS, Getenv: func(k string) string { return env[k] }}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	live, err := svc.Session(ctx, sess, SessionOptions{})
+	require.NoError(t, err)
+	defer live.Close()
+	parts := append(prompt("look"), llm.Part{Type: llm.PartImage, MIMEType: "image/png", Data: loadertest.PNG(t, 4, 4)},
+		llm.Part{Type: llm.PartDocument, MIMEType: "application/pdf", Data: []byte("%PDF-1.7"), Text: "r.pdf"})
+	_, err = live.Run(ctx, parts, func(agent.Event) {})
+	require.NoError(t, err)
+	body := string(script.Requests()[0])
+	require.NotContains(t, body, "image_url")
+	require.NotContains(t, body, `"type":"file"`)
+	require.Contains(t, body, "[image not shown: this model cannot see images")
+	require.Contains(t, body, "[PDF document r.pdf not sent")
 }
