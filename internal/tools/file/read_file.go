@@ -21,9 +21,7 @@ type readFileArgs struct {
 // documents and images through the loader (read_document.go).
 func readFileDef() tools.Def {
 	return tools.Define(tools.Spec{Name: "read_file", Kind: kind.Read, Standard: true,
-		Description: "Read a file. Text files: lines numbered like cat -n (offset/limit for long files). " +
-			"PDF (text per page; pages), DOCX, XLSX (sheets as tables; sheet, range), CSV (range), PPTX (slides; pages), " +
-			"Jupyter notebooks (cells with outputs) and images (PNG, JPEG, GIF, WebP: you see the image) are converted."}, readFile)
+		Description: "Read a file: text as numbered lines (offset/limit); PDF (pages), DOCX, XLSX (sheet, range), CSV (range), PPTX, notebooks as text; images are shown to you."}, readFile)
 }
 
 func readFile(ctx context.Context, env *tools.Env, a readFileArgs) tools.Result {
