@@ -35,28 +35,22 @@ func sniffZip(data []byte) (Kind, string) {
 	return KindBinary, "application/zip"
 }
 
-// zipMember returns the decompressed member name of data (at most
-// maxXMLBytes).
+// zipMember returns the decompressed member name of zr (at most
+// maxXMLBytes), through archive/zip's index of the members.
 func zipMember(zr *zip.Reader, name string) ([]byte, error) {
-	for _, f := range zr.File {
-		if f.Name != name {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, maxXMLBytes+1))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if len(b) > maxXMLBytes {
-			return nil, fmt.Errorf("%s decompresses to over %s", name, HumanSize(maxXMLBytes))
-		}
-		return b, nil
+	f, err := zr.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("the file has no %s", name)
 	}
-	return nil, fmt.Errorf("the file has no %s", name)
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxXMLBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > maxXMLBytes {
+		return nil, fmt.Errorf("%s decompresses to over %s", name, HumanSize(maxXMLBytes))
+	}
+	return b, nil
 }
 
 // loadDOCX renders word/document.xml: paragraphs as lines (headings with
@@ -180,8 +174,10 @@ func loadPPTX(doc *Document, data []byte, opts Options) error {
 		return fmt.Errorf("not a valid zip: %w", err)
 	}
 	var nums []int
+	seen := map[int]bool{}
 	for _, f := range zr.File {
-		if n, ok := slideNumber(f.Name); ok && !slices.Contains(nums, n) {
+		if n, ok := slideNumber(f.Name); ok && !seen[n] {
+			seen[n] = true
 			nums = append(nums, n)
 		}
 	}
@@ -195,6 +191,9 @@ func loadPPTX(doc *Document, data []byte, opts Options) error {
 	}
 	var b strings.Builder
 	for _, i := range pick {
+		if b.Len() > opts.MaxChars {
+			break // capText notes the cut
+		}
 		body, err := zipMember(zr, fmt.Sprintf("ppt/slides/slide%d.xml", nums[i-1]))
 		if err != nil {
 			return err
