@@ -141,9 +141,9 @@ type ToolResultInfo struct {
 	// approval with rule "sandbox"), and when allowed runs the call again
 	// with Call.Unconfined; that result is the call's result. Not sent.
 	RetryUnconfined string `json:"-"`
-	// Images are image parts the tool returned (an MCP tool's images): the
-	// engine sends them to the model in a user message after the results.
-	// Not in the event stream.
+	// Images are pictures the tool returns for the model to see (image
+	// parts: read_file of a PNG, a notebook's plots). The engine sends them
+	// after the results, in the same message. Not in the event stream.
 	Images []llm.Part `json:"-"`
 }
 

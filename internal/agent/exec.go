@@ -152,33 +152,19 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool)
 		failed = err
 	}
 	results := make([]llm.ToolResult, len(slots))
+	var images []llm.Part
 	for i, sl := range slots {
 		results[i] = modelResult(sl)
+		if sl.done && sl.result.OK {
+			images = append(images, sl.result.Images...)
+		}
 	}
-	if err := r.append(ctx, resultMessage(results, textMode), nil); err != nil {
+	msg := resultMessage(results, textMode)
+	msg.Parts = append(msg.Parts, images...)
+	if err := r.append(ctx, msg, nil); err != nil {
 		return err
 	}
-	if m, ok := imageMessage(slots); ok {
-		if err := r.append(ctx, m, nil); err != nil {
-			return err
-		}
-	}
 	return failed
-}
-
-// imageMessage is the user message carrying the images the calls returned
-// (tool results hold text only in every wire format aidex speaks), each
-// after a line naming its call; ok is false when there are none.
-func imageMessage(slots []*slot) (llm.Message, bool) {
-	var parts []llm.Part
-	for _, sl := range slots {
-		if !sl.done || len(sl.result.Images) == 0 {
-			continue
-		}
-		parts = append(parts, llm.Part{Type: llm.PartText, Text: fmt.Sprintf("The image(s) returned by the %s call %s:", sl.tc.Name, sl.tc.ID)})
-		parts = append(parts, sl.result.Images...)
-	}
-	return llm.Message{Role: llm.RoleUser, Parts: parts}, len(parts) > 0
 }
 
 // decide prepares a call and asks the policy (and, when it says ask, the

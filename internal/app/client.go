@@ -23,7 +23,8 @@ type ClientOptions struct {
 }
 
 // Client builds the model client for the chosen provider, wrapped with
-// retries (max_retries) and the configured timeouts.
+// retries (max_retries) and the configured timeouts; for a model that
+// cannot see images or read PDFs, such parts become notes (mediaFilter).
 func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
 	var c llm.Client
 	var err error
@@ -32,7 +33,7 @@ func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
 	} else if c, err = NewClient(rt.Provider.Type, rt.clientOptions(co), rt.ModelInfo().ContextWindow); err != nil {
 		return nil, err
 	}
-	return llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry}), nil
+	return rt.mediaFilter(llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry})), nil
 }
 
 // clientOptions are the wire client's options for the chosen provider: a

@@ -57,6 +57,7 @@ func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env.Grep = search.DefaultBackend()
 	env.EnvPolicy = rt.envPolicy
 	env.EnsureTrailingNewline = rt.Config.Tools.EnsureTrailingNewline
+	env.ImageSide = rt.ImageSide()
 	on, err := rt.sandboxOn()
 	if err != nil {
 		return nil, err

@@ -133,6 +133,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {
 		ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
+		ts.vision, ts.imageNote = rt.ImageInput()
 		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 		if list, _ := rt.Skills(); len(list) > 0 {
 			ts.onSkill = rt.skillRules(list, policy)

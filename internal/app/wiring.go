@@ -40,6 +40,10 @@ type toolSet struct {
 	onSkill func(name string)
 	// mcp offers the MCP tools (nil: none); they are not in specs.
 	mcp *mcpTools
+	// vision is whether the model sees images; else imageNote says so in
+	// the results of tools that return images (Runtime.ImageInput).
+	vision    bool
+	imageNote string
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -170,6 +174,7 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 		}
 	}
 	r := toResult(res)
+	withImages(&r, res.Images, t.vision, t.imageNote)
 	if r.OK && note != "" {
 		r.Output = note + r.Output
 	}
@@ -224,9 +229,6 @@ func (t *toolSet) runPrepared(ctx context.Context, p *tools.Prepared, base *tool
 // in the output made visible before the model or a front end sees it.
 func toResult(r tools.Result) agent.ToolResultInfo {
 	out := agent.ToolResultInfo{OK: r.OK, Output: agent.RevealInvisible(r.Output), Error: r.Error, Category: string(r.Category)}
-	for _, img := range r.Images {
-		out.Images = append(out.Images, llm.Part{Type: llm.PartImage, MIMEType: img.MIMEType, Data: img.Data})
-	}
 	if r.Meta != nil {
 		out.Meta, _ = json.Marshal(r.Meta)
 	}

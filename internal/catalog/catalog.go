@@ -75,6 +75,9 @@ type Model struct {
 	Price         *Price `json:"price,omitempty"`
 	Tools         *bool  `json:"tools,omitempty"`
 	Free          bool   `json:"free"`
+	// Vision is whether the model accepts images (the catalog's vision
+	// flag, or a live list's input modalities); nil when unknown.
+	Vision *bool `json:"vision,omitempty"`
 }
 
 // SupportsTools reports whether the model accepts tool definitions, and
@@ -94,6 +97,10 @@ func (m Model) clone() Model {
 	if m.Tools != nil {
 		t := *m.Tools
 		m.Tools = &t
+	}
+	if m.Vision != nil {
+		v := *m.Vision
+		m.Vision = &v
 	}
 	return m
 }
@@ -155,6 +162,7 @@ type fileModel struct {
 	Context   int        `toml:"context"`
 	MaxOutput int        `toml:"max_output"`
 	Tools     *bool      `toml:"tools"`
+	Vision    *bool      `toml:"vision"`
 	Price     *filePrice `toml:"price"`
 }
 
@@ -221,6 +229,7 @@ func (fp fileProvider) toProvider() Provider {
 			ContextWindow: fm.Context,
 			MaxOutput:     fm.MaxOutput,
 			Tools:         fm.Tools,
+			Vision:        fm.Vision,
 			Free:          fm.Free || fp.AllFree,
 		}
 		if fm.Price != nil {

@@ -172,6 +172,9 @@ func mergeCatalog(p Provider, live []Model) []Model {
 			if m.Tools == nil {
 				m.Tools = c.Tools
 			}
+			if m.Vision == nil {
+				m.Vision = c.Vision
+			}
 			if m.Price == nil {
 				m.Price = c.Price
 				m.Free = m.Free || c.Free

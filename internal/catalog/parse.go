@@ -93,6 +93,7 @@ func parseOpenAIEntry(raw json.RawMessage) (Model, bool) {
 			limits.num("max_input_tokens"), top.num("context_length")),
 		MaxOutput: firstPositive(limits.num("max_output_tokens"), top.num("max_completion_tokens")),
 		Tools:     openAITools(f),
+		Vision:    openAIVision(f),
 	}
 	m.Price = parsePricing(f.obj("pricing"))
 	hfProviders(f, &m)
@@ -118,6 +119,19 @@ func openAITools(f fields) *bool {
 	}
 	if b, ok := f.boolean("tools"); ok {
 		return boolPtr(b)
+	}
+	return nil
+}
+
+// openAIVision reads image input from architecture.input_modalities
+// (OpenRouter) or supported_input_modalities (GitHub Models): nil when the
+// entry has neither.
+func openAIVision(f fields) *bool {
+	if mods, ok := f.obj("architecture").strings("input_modalities"); ok {
+		return boolPtr(contains(mods, "image"))
+	}
+	if mods, ok := f.strings("supported_input_modalities"); ok {
+		return boolPtr(contains(mods, "image"))
 	}
 	return nil
 }

@@ -46,6 +46,7 @@ type runFlags struct {
 	fullscreen      bool
 	sandbox         string
 	answers         string
+	attach          []string
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -62,6 +63,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant tools access to another directory (repeatable)")
 	addSandboxFlag(cmd, &f.sandbox)
+	fl.StringArrayVar(&f.attach, "attach", nil, "attach a `FILE` to the prompt: image, PDF, DOCX, XLSX, CSV, PPTX, notebook, HTML or text (repeatable)")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace")
 	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this id")
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text added to the end of the system prompt")
@@ -220,7 +222,11 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	if prompt, err = a.expandCommand(ctx, live, prompt); err != nil {
 		return err
 	}
-	done, runErr := live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: prompt}}, func(e agent.Event) {
+	parts, err := a.attachParts(ctx, svc.Runtime(), f.attach, prompt)
+	if err != nil {
+		return err
+	}
+	done, runErr := live.Run(ctx, parts, func(e agent.Event) {
 		denials.event(e)
 		r.event(e)
 	})

@@ -23,6 +23,9 @@ func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) 
 	if f.answers != "" {
 		return usageErr("--answers is for headless runs (-p PROMPT); the terminal UI and the line mode ask you instead")
 	}
+	if len(f.attach) > 0 {
+		return usageErr("--attach goes with a headless run (-p \"PROMPT\"); in a session attach files with @path or /load FILE")
+	}
 	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err

@@ -160,6 +160,9 @@ type ProviderConfig struct {
 	// StreamOptions sends `stream_options` (usage in a stream) to an OpenAI-compatible
 	// provider; false for back ends that reject it (nil: as the host is known to take it).
 	StreamOptions *bool `toml:"stream_options"`
+	// VisionModels are models of this provider that accept images (where
+	// the catalog does not know it): images are sent to them as image parts.
+	VisionModels []string `toml:"vision_models"`
 }
 
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.

@@ -117,6 +117,10 @@ func walkTable(d *fileDoc, ss []keySpec, lines map[string]int, path []string, m 
 			*errs = append(*errs, &FileError{File: d.file, Line: line, Key: displayPath(p), Message: fmt.Sprintf(format, args...)})
 		}
 		v := m[k]
+		if sub, ok := v.(map[string]any); ok && len(p) == 3 && p[0] == "providers" && p[2] == "models" {
+			modelTables(d, ss, lines, p, sub, errs)
+			continue
+		}
 		if isTablePath(p) {
 			sub, ok := v.(map[string]any)
 			if !ok {

@@ -23,6 +23,7 @@ type PartType string
 const (
 	PartText       PartType = "text"
 	PartImage      PartType = "image"
+	PartDocument   PartType = "document"
 	PartReasoning  PartType = "reasoning"
 	PartToolCall   PartType = "tool_call"
 	PartToolResult PartType = "tool_result"
@@ -31,6 +32,9 @@ const (
 // Part is one piece of a message. Type selects the meaningful fields:
 //   - text: Text.
 //   - image: MIMEType and Data (raw bytes; base64 in JSON) or URL.
+//   - document: a file the model reads natively, MIMEType (application/pdf)
+//     and Data; Text is its file name. Only for providers that take PDFs
+//     (Anthropic, Gemini, OpenAI); the others drop it.
 //   - reasoning: Text (the thinking/summary text), Signature (Anthropic thinking
 //     signature, Gemini thought signature, or an OpenAI Responses
 //     encrypted_content), Redacted (Anthropic redacted_thinking: Signature

@@ -47,7 +47,7 @@ func TestStdioEverything(t *testing.T) {
 	r = m.CallTool(context.Background(), "everything", "get-tiny-image", json.RawMessage(`{}`))
 	require.True(t, r.OK, r.Error)
 	require.Len(t, r.Images, 1)
-	require.Equal(t, "image/png", r.Images[0].MIMEType)
+	require.Equal(t, "image/png", r.Images[0].MIME)
 	require.NotEmpty(t, r.Images[0].Data)
 
 	st := m.Status()

@@ -35,7 +35,7 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 			line(c.Text)
 			texts = append(texts, strings.TrimSpace(c.Text))
 		case *sdk.ImageContent:
-			images = append(images, tools.Image{MIMEType: c.MIMEType, Data: c.Data})
+			images = append(images, tools.Image{MIME: c.MIMEType, Data: c.Data})
 			line(fmt.Sprintf("[image %s, %d bytes: attached as an image]", c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
 			line(fmt.Sprintf("[audio %s, %d bytes: not shown]", c.MIMEType, len(c.Data)))
@@ -83,7 +83,7 @@ func embedded(rc *sdk.ResourceContents, line func(string), images []tools.Image)
 	case rc.Text != "":
 		line(head + "]\n" + rc.Text)
 	case strings.HasPrefix(rc.MIMEType, "image/"):
-		images = append(images, tools.Image{MIMEType: rc.MIMEType, Data: rc.Blob})
+		images = append(images, tools.Image{MIME: rc.MIMEType, Data: rc.Blob})
 		line(fmt.Sprintf("%s, %d bytes: attached as an image]", head, len(rc.Blob)))
 	default:
 		line(fmt.Sprintf("%s, %d bytes of binary data: not shown]", head, len(rc.Blob)))

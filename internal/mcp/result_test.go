@@ -27,7 +27,7 @@ func TestConvert(t *testing.T) {
 		"[resource mem://bin (application/zip), 3 bytes of binary data: not shown]", `structuredContent: {"temp":21}`} {
 		require.Contains(t, r.Output, want)
 	}
-	require.Equal(t, []tools.Image{{MIMEType: "image/png", Data: []byte{1, 2}}}, r.Images)
+	require.Equal(t, []tools.Image{{MIME: "image/png", Data: []byte{1, 2}}}, r.Images)
 
 	// structuredContent already in a text block is not repeated.
 	r = mcp.Convert(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: `{"temp": 21}`}}, StructuredContent: map[string]any{"temp": 21}})

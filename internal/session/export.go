@@ -179,6 +179,8 @@ func writePart(w *bufio.Writer, p llm.Part) {
 		} else {
 			fmt.Fprintf(w, "*[image: %s, %d bytes]*\n", p.MIMEType, len(p.Data))
 		}
+	case llm.PartDocument:
+		fmt.Fprintf(w, "*[document %s: %s, %d bytes]*\n", p.Text, p.MIMEType, len(p.Data))
 	case llm.PartToolCall:
 		writeToolCall(w, p.ToolCall)
 	case llm.PartToolResult:

@@ -81,6 +81,9 @@ type Env struct {
 	// Checkpoints receives the old content before each change. Required
 	// for tools that change files.
 	Checkpoints Checkpointer
+	// ImageSide is the longest side in pixels of the images read tools
+	// return (larger ones are scaled down; 0: the loader's default, 1568).
+	ImageSide int
 	// SkipReadCheck drops the "file must have been read first" rule, for
 	// `aidex tool` run by a human.
 	SkipReadCheck bool

@@ -70,15 +70,17 @@ type Result struct {
 	Error    string   `json:"error,omitempty"`
 	Category Category `json:"category,omitempty"`
 	Meta     *Meta    `json:"metadata,omitempty"`
-	// Images are images the tool returned (an MCP tool's image content): the
-	// engine sends them to the model as image parts after the tool results.
-	Images []Image `json:"images,omitempty"`
+	// Images are pictures for the model to see with Output (read_file of
+	// an image or a notebook with plots). The engine sends them as image
+	// parts when the model accepts images, else a note says it cannot.
+	Images []Image `json:"-"`
 }
 
-// Image is an image in a tool result: its MIME type and raw bytes.
+// Image is one picture in a Result: MIME is image/png, image/jpeg,
+// image/gif or image/webp; Data the encoded bytes.
 type Image struct {
-	MIMEType string `json:"mime_type"`
-	Data     []byte `json:"data"`
+	MIME string
+	Data []byte
 }
 
 // Success returns an OK result with output and optional metadata.

@@ -150,3 +150,10 @@ func tidy(s string) string {
 	}
 	return strings.TrimSpace(strings.Join(out, "\n")) + "\n"
 }
+
+// HTMLToMarkdown converts an HTML document that is not from the web (a
+// local file, an upload) to markdown exactly as web_fetch converts pages;
+// relative links stay relative. Errors come from the converter (ctx done).
+func HTMLToMarkdown(ctx context.Context, src string) (string, error) {
+	return convertHTML(ctx, src, FormatMarkdown, &url.URL{})
+}

@@ -164,6 +164,9 @@ func buildBlock(p llm.Part, assistant bool) (wireBlock, bool) {
 		return wireBlock{Type: "text", Text: p.Text}, p.Text != ""
 	case llm.PartImage:
 		return imageBlock(p)
+	case llm.PartDocument:
+		// https://docs.anthropic.com/en/docs/build-with-claude/pdf-support
+		return wireBlock{Type: "document", Source: &imageSource{Type: "base64", MediaType: p.MIMEType, Data: p.Data}}, len(p.Data) > 0
 	case llm.PartReasoning:
 		if !assistant || p.Signature == "" {
 			return wireBlock{}, false

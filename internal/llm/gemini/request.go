@@ -178,6 +178,11 @@ func userParts(parts []llm.Part, callNames map[string]string) []outPart {
 			if ip, ok := imagePart(p); ok {
 				out = append(out, ip)
 			}
+		case llm.PartDocument:
+			// https://ai.google.dev/gemini-api/docs/document-processing: inline PDF data.
+			if len(p.Data) > 0 {
+				out = append(out, outPart{InlineData: &blob{MIMEType: p.MIMEType, Data: p.Data}})
+			}
 		case llm.PartToolResult:
 			if p.ToolResult != nil {
 				out = append(out, outPart{FunctionResponse: toolResult(*p.ToolResult, callNames)})

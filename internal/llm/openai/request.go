@@ -50,6 +50,14 @@ type contentPart struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *imageURL `json:"image_url,omitempty"`
+	File     *fileData `json:"file,omitempty"`
+}
+
+// fileData is a file content part (a PDF):
+// https://platform.openai.com/docs/guides/pdf-files.
+type fileData struct {
+	Filename string `json:"filename"`
+	FileData string `json:"file_data"`
 }
 
 type imageURL struct {
@@ -191,7 +199,7 @@ func encodeMessage(m *llm.Message, q quirks) ([]wireMessage, error) {
 func encodeContent(parts []llm.Part) (any, error) {
 	hasImage := false
 	for _, p := range parts {
-		if p.Type == llm.PartImage {
+		if p.Type == llm.PartImage || p.Type == llm.PartDocument {
 			hasImage = true
 			break
 		}
@@ -212,6 +220,11 @@ func encodeContent(parts []llm.Part) (any, error) {
 				return nil, err
 			}
 			out = append(out, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
+		case llm.PartDocument:
+			if len(p.Data) > 0 {
+				out = append(out, contentPart{Type: "file", File: &fileData{Filename: p.Text,
+					FileData: "data:" + p.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(p.Data)}})
+			}
 		}
 	}
 	return out, nil

@@ -49,6 +49,14 @@ type imageContent struct {
 	ImageURL string `json:"image_url"`
 }
 
+// fileContent is an input_file part (a PDF):
+// https://platform.openai.com/docs/guides/pdf-files.
+type fileContent struct {
+	Type     string `json:"type"`
+	Filename string `json:"filename"`
+	FileData string `json:"file_data"`
+}
+
 type functionCallItem struct {
 	Type      string `json:"type"`
 	CallID    string `json:"call_id"`
@@ -184,6 +192,11 @@ func appendUser(items []any, parts []llm.Part) []any {
 		case llm.PartImage:
 			if u := imageURL(p); u != "" {
 				content = append(content, imageContent{Type: "input_image", ImageURL: u})
+			}
+		case llm.PartDocument:
+			if len(p.Data) > 0 {
+				content = append(content, fileContent{Type: "input_file", Filename: p.Text,
+					FileData: "data:" + p.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(p.Data)})
 			}
 		case llm.PartToolResult:
 			if p.ToolResult != nil {

@@ -21,7 +21,7 @@ func TestToolContracts(t *testing.T) {
 		params   []string
 		paths    []string
 	}{
-		"read_file":                 {kind.Read, true, []string{"path", "offset", "limit"}, []string{"path"}},
+		"read_file":                 {kind.Read, true, []string{"path", "offset", "limit", "pages", "sheet", "range"}, []string{"path"}},
 		"read_file_lines":           {kind.Read, false, []string{"path", "start_line", "end_line"}, []string{"path"}},
 		"head_file":                 {kind.Read, false, []string{"path", "lines"}, []string{"path"}},
 		"tail_file":                 {kind.Read, false, []string{"path", "lines"}, []string{"path"}},

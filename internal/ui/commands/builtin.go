@@ -52,7 +52,8 @@ func Default() Table {
 		{Name: "/sessions", Help: "list this workspace's sessions", Run: cmdSessions},
 		{Name: "/resume", Args: "[ID]", Help: "resume a session (latest other one without ID)", Run: cmdResume},
 		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Run: cmdExport},
-		{Name: "/load", Args: "FILE", Help: "send a file's text as the prompt", Run: cmdLoad},
+		{Name: "/load", Args: "FILE", Help: "send a text file as the prompt (documents, images: with the next message)", Run: cmdLoad},
+		{Name: "/load-project", Args: "[GLOB]", Help: "add the file tree and files (GLOB) within a token budget to the next message", Run: cmdLoadProject},
 		{Name: "/edit", Help: "compose the next prompt in $EDITOR", Run: action(ActEdit)},
 		{Name: "/copy", Help: "copy the last answer to the clipboard (OSC 52)", Run: action(ActCopy)},
 		{Name: "/verbose", Help: "toggle full tool output and reasoning", Run: action(ActVerbose)},
@@ -498,7 +499,7 @@ func cmdExport(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 // maxLoad bounds /load and @file attachments, in bytes.
 const maxLoad = 256 << 10
 
-func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome, error) {
+func cmdLoad(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
 		return Outcome{}, errors.New("name a file: /load FILE")
 	}
@@ -509,6 +510,9 @@ func cmdLoad(_ context.Context, c *Controller, arg string, _ io.Writer) (Outcome
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("load: %w", err)
+	}
+	if isDocument(arg, data) {
+		return loadDocument(ctx, c, path, arg, out)
 	}
 	if len(data) > maxLoad {
 		return Outcome{}, fmt.Errorf("load: %s is %d KB; the limit is %d KB", arg, len(data)>>10, maxLoad>>10)

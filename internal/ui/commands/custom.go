@@ -97,14 +97,14 @@ func customOutcome(x *app.Expansion, err error, out io.Writer) (Outcome, error) 
 	return Outcome{Prompt: x.Text, Expanded: true}, nil
 }
 
-// PromptParts returns the model input of o.Prompt: as it is when it is
-// an expanded custom command, else through BuildPrompt (attaching @file
-// mentions).
-func (o Outcome) PromptParts(workspace string) []llm.Part {
+// PromptOf returns the model input of o.Prompt: as it is when it is an
+// expanded custom command, else through c.BuildPrompt (attaching @file
+// mentions: text, documents, images).
+func (o Outcome) PromptOf(ctx context.Context, c *Controller) Prompt {
 	if o.Expanded {
-		return []llm.Part{{Type: llm.PartText, Text: o.Prompt}}
+		return Prompt{Parts: []llm.Part{{Type: llm.PartText, Text: o.Prompt}}}
 	}
-	return BuildPrompt(workspace, o.Prompt).Parts
+	return c.BuildPrompt(ctx, o.Prompt)
 }
 
 // cmdSkills lists the skills the model can load with the skill tool.

@@ -40,7 +40,7 @@ func TestCustomCommandsInTableAndRun(t *testing.T) {
 	o, err := tab.Exec(context.Background(), f.c, "/frontend:test login", &b)
 	require.NoError(t, err)
 	require.True(t, o.Expanded)
-	parts := o.PromptParts(f.ws)
+	parts := o.PromptOf(context.Background(), f.c).Parts
 	require.Contains(t, parts[0].Text, "Test login with @a.txt")
 	require.Contains(t, parts[0].Text, "@b.txt INCLUDED")
 	require.NotContains(t, parts[0].Text, "NOT-TWICE", "an expanded command's text is not scanned for @files again")

@@ -28,6 +28,9 @@ type Prompt struct {
 	Attached []string
 	// Skipped are @mentions that named no readable file (left as text).
 	Skipped []string
+	// Notes say what was cut from an attachment, or why one could not be
+	// attached or seen (Controller.BuildPrompt).
+	Notes []string
 }
 
 // BuildPrompt turns text into model input. Every @path word naming a file

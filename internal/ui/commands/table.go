@@ -47,7 +47,7 @@ type Outcome struct {
 	Tools  []agent.EngineTool
 	After  func(ctx context.Context, done *agent.DoneInfo, err error) string
 	// Expanded marks Prompt as an expanded custom command: send it as it
-	// is (PromptParts), without attaching @file mentions again.
+	// is (PromptOf), without attaching @file mentions again.
 	Expanded bool
 }
 

@@ -224,9 +224,12 @@ func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table co
 	case strings.HasPrefix(line, "!"):
 		r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
 	default:
-		p := commands.BuildPrompt(ctrl.Runtime().Workspace, line)
+		p := ctrl.BuildPrompt(ctx, line)
 		if len(p.Attached) > 0 {
 			fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
+		}
+		for _, n := range p.Notes {
+			fmt.Fprintf(out, "note: %s\n", n)
 		}
 		r.runOnce(ctx, ctrl, p, sigs)
 	}
@@ -248,7 +251,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case o.Quit:
 		return true, nil
 	case o.Prompt != "":
-		r.runPrompt(ctx, ctrl, commands.Prompt{Parts: o.PromptParts(ctrl.Runtime().Workspace)}, o.Tools, o.After, sigs)
+		r.runPrompt(ctx, ctrl, o.PromptOf(ctx, ctrl), o.Tools, o.After, sigs)
 		return false, nil
 	}
 	switch o.Action {

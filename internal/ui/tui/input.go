@@ -36,6 +36,7 @@ type inputModel struct {
 	menuMove bool     // the user moved the menu's selection (Up, Down)
 	files    []string // the workspace's files, listed on the first @
 	pastes   []string // folded pastes, numbered from 1
+	chips    []string // the files the input's @mentions attach (attachChips)
 }
 
 // menuItem is one completion: value replaces the word being completed.
@@ -119,6 +120,7 @@ func (in inputModel) key(k tea.KeyPressMsg) (inputModel, tea.Cmd) {
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(k)
 	in.updateMenu()
+	in.updateChips()
 	return in, cmd
 }
 
@@ -161,6 +163,9 @@ func (in *inputModel) menuKey(k tea.KeyPressMsg) bool {
 // (see inputRow).
 func (in inputModel) View() string {
 	var b strings.Builder
+	if line := in.chipLine(); line != "" {
+		b.WriteString(line + "\n")
+	}
 	b.WriteString(in.st.paint(in.st.faint, strings.Repeat("─", max(in.width, 1))) + "\n")
 	b.WriteString(in.ta.View())
 	b.WriteByte('\n')
@@ -179,8 +184,14 @@ func (in inputModel) View() string {
 // around the selection).
 const menuRows = 8
 
-// inputRow is the row of the text area's first line in the input's View.
-const inputRow = 1
+// inputRow is the row of the text area's first line in the input's View:
+// under the rule, and the chip line when files are attached.
+func (in inputModel) inputRow() int {
+	if len(in.chips) > 0 {
+		return 2
+	}
+	return 1
+}
 
 // Cursor is the text area's cursor (nil when hidden), relative to the
 // text area's first line.
@@ -192,7 +203,7 @@ func (in inputModel) Value() string { return in.ta.Value() }
 // Reset empties the text area and drops the folded pastes.
 func (in *inputModel) Reset() {
 	in.ta.Reset()
-	in.pastes = nil
+	in.pastes, in.chips = nil, nil
 }
 
 // sent clears the input after it was sent: the text, the pastes, the
@@ -206,6 +217,7 @@ func (in *inputModel) sent() {
 func (in *inputModel) setValue(s string) {
 	in.ta.SetValue(s)
 	in.ta.CursorEnd()
+	in.updateChips()
 }
 
 // menuOpen reports whether the completion menu is shown.
@@ -281,10 +293,16 @@ func (in *inputModel) acceptMenu() {
 	}
 	in.ta.CursorEnd()
 	in.menu = nil
+	in.updateChips()
 }
 
 // paste folds long pasted text into a placeholder, expanded on send.
 func (in *inputModel) paste(text string) {
+	defer in.updateChips()
+	if path, ok := commands.PastedPath(text); ok && !strings.ContainsAny(path, " \t") {
+		in.ta.InsertString("@" + path + " ") // a file dropped on the terminal attaches
+		return
+	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Count(text, "\n") + 1
 	if lines <= 8 && len(text) <= 800 {

@@ -55,9 +55,12 @@ func (m *model) submit(text string) tea.Cmd {
 	case strings.HasPrefix(trimmed, "!"):
 		return m.shell(strings.TrimSpace(trimmed[1:]))
 	}
-	p := commands.BuildPrompt(m.ctrl.Runtime().Workspace, text)
+	p := m.ctrl.BuildPrompt(m.ctx, text)
 	if len(p.Attached) > 0 {
 		m.commit(m.st.paint(m.st.faint, "  attached: "+strings.Join(p.Attached, ", ")))
+	}
+	for _, n := range p.Notes {
+		m.commit(m.st.paint(m.st.faint, "  note: "+n))
 	}
 	m.startRun(p.Parts)
 	return nil
@@ -239,7 +242,7 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case o.Quit:
 		return m.quit()
 	case o.Prompt != "":
-		m.startRunWith(o.PromptParts(m.ctrl.Runtime().Workspace), o.Tools, o.After)
+		m.startRunWith(o.PromptOf(m.ctx, m.ctrl).Parts, o.Tools, o.After)
 		return nil
 	}
 	switch o.Action {

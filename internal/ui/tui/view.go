@@ -113,7 +113,7 @@ func (m *model) bottom() (string, int) {
 		return above + "\n" + status, -1
 	}
 	queued := m.queuedView()
-	return queued + m.input.View() + status, strings.Count(queued, "\n") + inputRow
+	return queued + m.input.View() + status, strings.Count(queued, "\n") + m.input.inputRow()
 }
 
 // overlay draws the open overlay that replaces the input ("" for none).

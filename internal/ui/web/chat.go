@@ -42,6 +42,10 @@ type Attachment struct {
 	MIME string `json:"mime,omitempty"`
 	Text string `json:"text,omitempty"`
 	Data string `json:"data,omitempty"`
+	// Upload names a file stored by POST /api/upload (its ID) instead of
+	// Text or Data: it is loaded as documents and images are (PDF, DOCX,
+	// XLSX, … as text; images as image parts).
+	Upload string `json:"upload,omitempty"`
 }
 
 // handleChat runs one chat turn and streams its events as SSE.
@@ -50,7 +54,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	parts, err := messageParts(req)
+	parts, err := s.messageParts(r.Context(), req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -61,6 +65,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
+	s.adoptUploads(ls.sess.ID, req.Attachments)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	s.mu.Lock()
@@ -121,7 +126,7 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 }
 
 // messageParts turns a chat request into the user message's parts.
-func messageParts(req ChatRequest) ([]llm.Part, error) {
+func (s *Server) messageParts(ctx context.Context, req ChatRequest) ([]llm.Part, error) {
 	if strings.TrimSpace(req.Message) == "" && len(req.Attachments) == 0 {
 		return nil, errors.New("the message is empty: send {\"message\": \"...\"}")
 	}
@@ -130,6 +135,14 @@ func messageParts(req ChatRequest) ([]llm.Part, error) {
 	}
 	var parts []llm.Part
 	for _, a := range req.Attachments {
+		if a.Upload != "" {
+			ps, err := s.uploadParts(ctx, a.Upload)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, ps...)
+			continue
+		}
 		p, err := attachmentPart(a)
 		if err != nil {
 			return nil, err

@@ -86,6 +86,7 @@ type Server struct {
 	approvals    approvals
 	interactions interactions
 	logins       loginCodes
+	uploads      uploads
 
 	ralph    Ralph
 	ralphHub ralphHub
@@ -243,6 +244,7 @@ func (s *Server) routes(port string) http.Handler {
 	mux.HandleFunc("POST /api/ralph/resume", s.handleRalphPause(false))
 	mux.HandleFunc("POST /api/ralph/run", s.handleRalphRun)
 	mux.HandleFunc("POST /api/chat", s.handleChat)
+	mux.HandleFunc("POST /api/upload", s.handleUpload)
 	mux.HandleFunc("POST /api/chat/stop", s.handleChatStop)
 	mux.HandleFunc("GET /api/sessions", s.handleSessions)
 	mux.HandleFunc("GET /api/sessions/{id}", s.handleSession)

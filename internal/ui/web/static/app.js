@@ -462,7 +462,7 @@ async function send() {
   const ctrl = new AbortController();
   state.abort = ctrl;
   try {
-    await streamChat({ message: text, session_id: state.sessionId || undefined, attachments: files.length ? files : undefined }, onEvent, ctrl.signal);
+    await streamChat({ message: text, session_id: state.sessionId || undefined, attachments: files.length ? files.map((f) => ({ name: f.name, upload: f.upload })) : undefined }, onEvent, ctrl.signal);
   } catch (err) {
     if (err.name !== 'AbortError') {
       chatError({ message: err.message, fatal: false });
@@ -510,32 +510,41 @@ async function stop() {
 
 // ---- chat: attachments -----------------------------------------------------------
 
-const MAX_ATTACHMENT = 2 << 20;
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+// Files are uploaded (POST /api/upload) as soon as they are picked or
+// dropped: the server loads them (PDF, DOCX, XLSX, CSV, PPTX, notebooks,
+// HTML, text, images) and keeps them in the session's attachment folder;
+// the message names them by upload ID.
+const MAX_UPLOAD = 7 << 20;
 
 function renderAttachments() {
-  fill($('#attachments'), state.attachments.map((a, i) => h('span', { class: 'chip' }, a.name,
+  fill($('#attachments'), state.attachments.map((a, i) => h('span', { class: 'chip attachment-chip', title: a.kind + (a.notes?.length ? ': ' + a.notes.join('; ') : ''), dataset: { kind: a.kind } },
+    a.thumb ? h('img', { class: 'thumb', src: a.thumb, alt: '' }) : null, a.name,
+    a.notes?.length ? h('span', { class: 'chip-note', title: a.notes.join('\n'), text: '⚠' }) : null,
     h('button', { type: 'button', class: 'icon', title: 'Remove', text: '×', onclick: () => { state.attachments.splice(i, 1); renderAttachments(); } }))));
+}
+
+function base64Of(file) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(file);
+  });
 }
 
 async function addFiles(list) {
   for (const f of list) {
-    if (f.size > MAX_ATTACHMENT) { showError(f.name + ' is larger than 2 MiB: attach a smaller file'); continue; }
+    if (f.size > MAX_UPLOAD) { showError(f.name + ' is larger than 7 MiB: attach a smaller file'); continue; }
     if (state.attachments.length >= 8) { showError('at most 8 attachments per message'); break; }
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    if (IMAGE_TYPES.includes(f.type)) {
-      let bin = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      state.attachments.push({ name: f.name, mime: f.type, data: btoa(bin) });
-    } else {
-      try {
-        state.attachments.push({ name: f.name, mime: f.type || 'text/plain', text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) });
-      } catch {
-        showError(f.name + ' is not a text file or a PNG, JPEG, GIF or WebP image');
-      }
+    try {
+      const up = await api('/api/upload', { method: 'POST', body: { name: f.name, data: await base64Of(f), session_id: state.sessionId || undefined } });
+      const thumb = up.kind === 'image' ? URL.createObjectURL(f) : null;
+      state.attachments.push({ name: up.name, upload: up.id, kind: up.kind, notes: up.notes, thumb });
+    } catch (err) {
+      showError(err);
     }
+    renderAttachments();
   }
-  renderAttachments();
 }
 
 // ---- chat: sessions and history ------------------------------------------------------

@@ -1,0 +1,144 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+
+	"golang.org/x/image/draw"
+	"golang.org/x/image/webp"
+)
+
+// Image limits. The longest side a provider uses before it scales an image
+// down itself (larger images only cost upload time and tokens):
+//   - Anthropic: 1568 px ("if your image's long edge is more than 1568
+//     pixels … it will first be scaled down", docs.anthropic.com, Vision);
+//   - OpenAI (Chat Completions and Responses): 2048 px (high detail images
+//     are "scaled to fit within a 2048 x 2048 square", platform.openai.com,
+//     Images and vision);
+//   - Gemini: 3072 px (larger images are scaled down to 3072 × 3072,
+//     ai.google.dev, Image understanding);
+//   - Ollama and others: 1568 px, the smallest of the above.
+const (
+	// DefaultImageSide is the longest side kept when the provider is not
+	// known: the smallest of the providers' limits (Anthropic's).
+	DefaultImageSide = 1568
+	// MaxImageBytes is the largest encoded image sent: Anthropic refuses
+	// images over 5 MB, which base64 makes of 3.75 MiB of bytes.
+	MaxImageBytes = 3_750_000
+	// maxPixels refuses decompression bombs: 64 megapixels.
+	maxPixels = 64 << 20
+)
+
+// ImageSideFor returns the longest image side in pixels for a provider's
+// wire type (catalog types: "anthropic", "openai", "openai-responses",
+// "gemini", "ollama"; anything else gets DefaultImageSide).
+func ImageSideFor(wire string) int {
+	switch wire {
+	case "openai", "openai-responses":
+		return 2048
+	case "gemini":
+		return 3072
+	}
+	return DefaultImageSide
+}
+
+// loadImage decodes the image (which validates it), scales it to fit
+// opts.MaxImageSide, re-encodes GIF and WebP as PNG (every provider takes
+// PNG; not every one takes WebP or animated GIF) and describes it.
+func loadImage(doc *Document, data []byte, opts Options) error {
+	cfg, err := decodeConfig(doc.MIME, data)
+	if err != nil {
+		return fmt.Errorf("not a valid %s image: %w", doc.MIME, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
+		return fmt.Errorf("image is %d×%d pixels: aidex decodes images of 1 to 64 megapixels", cfg.Width, cfg.Height)
+	}
+	img, err := decode(doc.MIME, data)
+	if err != nil {
+		return fmt.Errorf("not a valid %s image: %w", doc.MIME, err)
+	}
+	w, h := cfg.Width, cfg.Height
+	out := Image{MIME: doc.MIME, Data: data, Width: w, Height: h}
+	side := opts.MaxImageSide
+	reencode := doc.MIME == "image/gif" || doc.MIME == "image/webp" || len(data) > MaxImageBytes
+	if max(w, h) > side {
+		nw, nh := fit(w, h, side)
+		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
+		draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+		img, reencode = dst, true
+		out.Width, out.Height = nw, nh
+		doc.Notes = append(doc.Notes, fmt.Sprintf("image scaled from %d×%d to %d×%d pixels (longest side %d)", w, h, nw, nh, side))
+	}
+	if reencode {
+		if out.MIME, out.Data, err = encode(img, doc.MIME); err != nil {
+			return err
+		}
+	}
+	doc.Images = []Image{out}
+	doc.Text = fmt.Sprintf("Image %s: %s, %d×%d pixels, %s.", doc.Name, doc.MIME, w, h, HumanSize(doc.Size))
+	return nil
+}
+
+// fit scales w×h so that its longest side is side, keeping the ratio.
+func fit(w, h, side int) (int, int) {
+	if w >= h {
+		return side, max(1, h*side/w)
+	}
+	return max(1, w*side/h), side
+}
+
+func decodeConfig(mime string, data []byte) (image.Config, error) {
+	r := bytes.NewReader(data)
+	switch mime {
+	case "image/png":
+		return png.DecodeConfig(r)
+	case "image/jpeg":
+		return jpeg.DecodeConfig(r)
+	case "image/gif":
+		return gif.DecodeConfig(r)
+	case "image/webp":
+		return webp.DecodeConfig(r)
+	}
+	return image.Config{}, fmt.Errorf("unknown image type %s", mime)
+}
+
+func decode(mime string, data []byte) (image.Image, error) {
+	r := bytes.NewReader(data)
+	switch mime {
+	case "image/png":
+		return png.Decode(r)
+	case "image/jpeg":
+		return jpeg.Decode(r)
+	case "image/gif":
+		return gif.Decode(r)
+	case "image/webp":
+		return webp.Decode(r)
+	}
+	return nil, fmt.Errorf("unknown image type %s", mime)
+}
+
+// encode writes img as PNG (or JPEG when the source was a JPEG or the PNG
+// is over MaxImageBytes).
+func encode(img image.Image, srcMIME string) (string, []byte, error) {
+	var buf bytes.Buffer
+	if srcMIME != "image/jpeg" {
+		if err := png.Encode(&buf, img); err != nil {
+			return "", nil, fmt.Errorf("encode PNG: %w", err)
+		}
+		if buf.Len() <= MaxImageBytes {
+			return "image/png", buf.Bytes(), nil
+		}
+		buf.Reset()
+	}
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 85}); err != nil {
+		return "", nil, fmt.Errorf("encode JPEG: %w", err)
+	}
+	if buf.Len() > MaxImageBytes {
+		return "", nil, fmt.Errorf("image is still %s after scaling: the limit is %s", HumanSize(int64(buf.Len())), HumanSize(MaxImageBytes))
+	}
+	return "image/jpeg", buf.Bytes(), nil
+}
