@@ -105,15 +105,10 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
-	var mt *mcpTools
-	if o.MCP != nil {
-		if mt, err = newMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget); err != nil {
-			closeTools()
-			return nil, nil, err
-		}
-		if mt.deferred {
-			o.EngineTools = append(o.EngineTools, mt.searchTool())
-		}
+	mt, err := rt.mcpFor(&o, reg)
+	if err != nil {
+		closeTools()
+		return nil, nil, err
 	}
 	var extra []permission.Rule
 	if o.AgentWrites == "allow" {
@@ -130,15 +125,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		return nil, nil, err
 	}
 	hook := rt.wireCheckpoints(env, o)
-	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
-	if err == nil {
-		ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
-		ts.vision, ts.imageNote = rt.ImageInput()
-		ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
-		if list, _ := rt.Skills(); len(list) > 0 {
-			ts.onSkill = rt.skillRules(list, policy)
-		}
-	}
+	ts, err := rt.toolSetFor(reg, env, o, policy, mt, hook)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
@@ -165,6 +152,39 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}
 	return e, closeTools, nil
+}
+
+// mcpFor registers the MCP tools of o.MCP in reg (nil when o has no MCP
+// manager); when they are deferred, o gets the tool_search engine tool.
+func (rt *Runtime) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, error) {
+	if o.MCP == nil {
+		return nil, nil
+	}
+	mt, err := newMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget)
+	if err != nil {
+		return nil, err
+	}
+	if mt.deferred {
+		o.EngineTools = append(o.EngineTools, mt.searchTool())
+	}
+	return mt, nil
+}
+
+// toolSetFor is the engine's tool set over reg and env: dry runs, the
+// checkpoint hook, the MCP tools, image input, the unsandboxed rerun
+// offer, and the rules of the skills the model loads.
+func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *mcpTools, hook *turnHook) (*toolSet, error) {
+	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
+	if err != nil {
+		return nil, err
+	}
+	ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
+	ts.vision, ts.imageNote = rt.ImageInput()
+	ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
+	if list, _ := rt.Skills(); len(list) > 0 {
+		ts.onSkill = rt.skillRules(list, policy)
+	}
+	return ts, nil
 }
 
 // wireCheckpoints gives env the session's read tracking and returns the

@@ -29,14 +29,22 @@ import (
 // mcpRun starts a service whose config holds extra (MCP servers, rules) over a
 // scripted model, runs one prompt headless and returns the model's requests,
 // the run's events and the start-up reports.
+// visionModel, first in mcpRun's extra, marks the fake provider's model
+// as one that sees images.
+const visionModel = "vision_models = [\"m1\"]\n"
+
 func mcpRun(t *testing.T, extra string, turns ...llmtest.Turn) ([]map[string]any, []agent.Event, []string) {
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
+	vision := ""
+	if rest, ok := strings.CutPrefix(extra, visionModel); ok {
+		vision, extra = visionModel, rest
+	}
 	top, tables := extra, ""
 	if i := strings.Index(extra, "\n["); i >= 0 {
 		top, tables = extra[:i], extra[i:]
 	}
-	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n"+top)+tables)
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n"+top)+vision+tables)
 	var mu sync.Mutex
 	var reports []string
 	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv},
@@ -191,7 +199,7 @@ func TestMCPServerFailingAtStartDoesNotStopTheSession(t *testing.T) {
 }
 
 func TestMCPImageReachesTheModelAsAnImagePart(t *testing.T) {
-	reqs, _, _ := mcpRun(t, allowEverything+everythingStdio(t, "everything"),
+	reqs, _, _ := mcpRun(t, visionModel+allowEverything+everythingStdio(t, "everything"),
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__get-tiny-image", Args: `{}`}}},
 		llmtest.Turn{Text: "done"})
 	raw, err := json.Marshal(reqs[1]["messages"])

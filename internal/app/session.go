@@ -198,18 +198,11 @@ func (ls *Session) Run(ctx context.Context, parts []llm.Part, emit func(agent.Ev
 // run first reloads the conversation when another process continued it
 // since this live session's last run.
 func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	ls.mu.Lock()
-	if ls.running {
-		ls.mu.Unlock()
-		return nil, agent.ErrBusy
+	end, err := ls.begin()
+	if err != nil {
+		return nil, err
 	}
-	ls.running = true
-	ls.mu.Unlock()
-	defer func() {
-		ls.mu.Lock()
-		ls.running = false
-		ls.mu.Unlock()
-	}()
+	defer end()
 	eng, err := ls.engine(ctx)
 	if err != nil {
 		return nil, err
@@ -226,18 +219,9 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
-	ls.mu.Lock()
-	notes := ls.hookNotes
-	ls.hookNotes = nil
-	ls.mu.Unlock()
-	if h := ls.hookAdapter(); h != nil {
-		var msgs []string
-		if parts, msgs, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
-			return nil, err
-		}
-		notes = append(notes, msgs...)
+	if parts, emit, err = ls.promptHooks(ctx, sess, parts, emit); err != nil {
+		return nil, err
 	}
-	emit = afterSession(sess, notes, emit)
 	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
 	next := ls.next
@@ -263,6 +247,42 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		ls.mu.Unlock()
 	}
 	return done, err
+}
+
+// begin marks the session running; end marks it idle again. Errors:
+// agent.ErrBusy while another run is going.
+func (ls *Session) begin() (end func(), err error) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.running {
+		return nil, agent.ErrBusy
+	}
+	ls.running = true
+	return func() {
+		ls.mu.Lock()
+		ls.running = false
+		ls.mu.Unlock()
+	}, nil
+}
+
+// promptHooks runs the UserPromptSubmit hooks on parts and returns the
+// parts with the context they added, and emit wrapped to show the hook
+// messages (SessionStart's kept from before, and these) after the run's
+// session event. Errors: a hook refused the prompt.
+func (ls *Session) promptHooks(ctx context.Context, sess *agent.Session, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, func(agent.Event), error) {
+	ls.mu.Lock()
+	notes := ls.hookNotes
+	ls.hookNotes = nil
+	ls.mu.Unlock()
+	if h := ls.hookAdapter(); h != nil {
+		var msgs []string
+		var err error
+		if parts, msgs, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, msgs...)
+	}
+	return parts, afterSession(sess, notes, emit), nil
 }
 
 // withEngineTools returns a copy of e whose Config.EngineTools has extra

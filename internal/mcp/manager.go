@@ -212,7 +212,12 @@ func (m *Manager) clientFor(s *server) *sdk.Client {
 			if m.opts.Progress == nil || req.Params == nil {
 				return
 			}
-			tool, _ := s.progressTool(req.Params.ProgressToken)
+			s.progressMu.Lock()
+			defer s.progressMu.Unlock()
+			tool, ok := s.progressTool(req.Params.ProgressToken)
+			if !ok {
+				return // its call has ended: its result was reported
+			}
 			m.opts.Progress(Progress{Server: s.cfg.Name, Tool: tool, Message: req.Params.Message,
 				Progress: req.Params.Progress, Total: req.Params.Total})
 		},

@@ -30,6 +30,10 @@ type server struct {
 	tools     []*sdk.Tool
 	prompts   []*sdk.Prompt
 	progress  map[any]string // progress token -> tool name
+	// progressMu is held while a progress notification is reported and
+	// while a call's token is removed, so that no progress is reported
+	// after its call ended (the SDK may deliver a notification late).
+	progressMu sync.Mutex
 	// cancelConn ends a remote server's connection context (its event streams).
 	cancelConn context.CancelFunc
 	started    time.Time

@@ -167,9 +167,11 @@ func (s *server) call(ctx context.Context, tool string, args map[string]any) (*s
 		p := &sdk.CallToolParams{Name: tool, Arguments: args}
 		p.SetProgressToken(token)
 		res, err := sess.CallTool(ctx, p)
+		s.progressMu.Lock()
 		s.mu.Lock()
 		delete(s.progress, token)
 		s.mu.Unlock()
+		s.progressMu.Unlock()
 		if err == nil {
 			return res, nil
 		}

@@ -203,14 +203,22 @@ func TestChatConflictAndStop(t *testing.T) {
 	model := llmtest.NewScript(t, llmtest.Turn{Text: "working...", Hang: true})
 	e := newEnv(t, model, "")
 	done := make(chan []sseEvent, 1)
+	text := make(chan struct{})
+	var once sync.Once
 	go func() {
-		_, evs := e.chat(map[string]any{"message": "long"}, nil)
+		_, evs := e.chat(map[string]any{"message": "long"}, func(ev sseEvent) {
+			if ev.Name == "text" {
+				once.Do(func() { close(text) })
+			}
+		})
 		done <- evs
 	}()
+	// Stop only once the partial answer reached the stream (the model's
+	// request starting is not enough: its text may not have arrived yet).
 	select {
-	case <-model.Started:
+	case <-text:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the model never started")
+		t.Fatal("the model's text never arrived")
 	}
 	var st Status
 	e.call(http.MethodGet, "/api/status", nil, &st)
