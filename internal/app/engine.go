@@ -158,10 +158,26 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		MaxTurns:      maxTurns,
 		CompactAt:     c.CompactionThreshold,
 		TextToolCalls: true,
+		CommandBlocks: rt.textToolModel(),
 		StepNotes:     o.StepNotes,
 		DoneMarkers:   o.DoneMarkers,
 		EngineTools:   o.EngineTools,
 	}
+}
+
+// textToolModel reports whether the model is configured to call tools in
+// text: config text_tool_calls, or a catalog model known to lack native
+// tool calls. Only such models have their %%CMD%% blocks parsed.
+func (rt *Runtime) textToolModel() bool {
+	if rt.Config.TextToolCalls {
+		return true
+	}
+	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok {
+		if native, known := m.SupportsTools(); known && !native {
+			return true
+		}
+	}
+	return false
 }
 
 // NewWorkspace builds the confinement for this runtime: the workspace plus

@@ -58,6 +58,7 @@ type Config struct {
 	AllowedDirs            []string `toml:"allowed_dirs"`             // extra directories (absolute)
 	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
 	Notify                 string   `toml:"notify"`                   // auto|bell|osc|off: ring the terminal when aidex needs the user [auto]
+	TextToolCalls          bool     `toml:"text_tool_calls"`          // the model calls tools in text: also parse %%CMD%% assistant command blocks [false]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`

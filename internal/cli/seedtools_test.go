@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// toolResults returns the tool results the model was sent back, in
+// order: the content of each "tool" message (native calls) and each
+// user message holding <tool_response> blocks (text calls).
+func toolResults(t *testing.T, srv *llmtest.Script) []string {
+	t.Helper()
+	var out []string
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var body struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[len(reqs)-1], &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range body.Messages {
+		var text string
+		if json.Unmarshal(m.Content, &text) != nil {
+			text = string(m.Content) // content parts
+		}
+		if m.Role == "tool" || strings.Contains(text, "<tool_response") {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// TestSeedToolNamesRunInTheDefaultProfile: issue 23 item 13, headless in
+// the standard profile and ask mode: head_file is read_file with a line
+// limit, git_status runs as the git tool, and a rule naming the real tool
+// (read_file) decides about head_file.
+func TestSeedToolNamesRunInTheDefaultProfile(t *testing.T) {
+	turns := func() *llmtest.Script {
+		return llmtest.NewScript(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "head_file", Args: `{"path":"a.txt","lines":2}`}, {Name: "git_status", Args: `{}`}}},
+			llmtest.Turn{Text: "done"})
+	}
+	srv := turns()
+	e := newE2E(t, srv, "openai", "")
+	e.write("a.txt", "one\ntwo\nthree\n")
+	r := e.run(context.Background(), "-p", "look")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	res := toolResults(t, srv)
+	if len(res) != 2 || !strings.Contains(res[0], "two") || strings.Contains(res[0], "three") || strings.Contains(res[0], "not available") {
+		t.Fatalf("head_file result: %q", res)
+	}
+	if !strings.Contains(res[1], "a.txt") || strings.Contains(res[1], "not available") {
+		t.Fatalf("git_status result: %q", res[1])
+	}
+
+	srv = turns()
+	e = newE2E(t, srv, "openai", "")
+	e.write("a.txt", "one\ntwo\nthree\n")
+	r = e.run(context.Background(), "-p", "look", "--deny", "read_file")
+	if !strings.Contains(r.stderr, "read_file") {
+		t.Fatalf("the deny rule on read_file must stop head_file: exit %d\nstderr %s", r.code, r.stderr)
+	}
+	if res := toolResults(t, srv); len(res) != 2 || strings.Contains(res[0], "two") {
+		t.Fatalf("head_file ran despite the deny rule: %q", res)
+	}
+}
+
+// TestToolsCommandShowsSeedAliases: `aidex tools` shows how the profile
+// serves the AIdex tool names it does not offer.
+func TestToolsCommandShowsSeedAliases(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	r := e.run(context.Background(), "tools")
+	lines := map[string]string{}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if f := strings.Fields(l); len(f) > 1 {
+			lines[f[0]] = strings.Join(f[1:], " ")
+		}
+	}
+	if !strings.Contains(r.stdout, "AIdex tool names also accepted") || lines["head_file"] != "→ read_file" ||
+		lines["git_status"] != "runs as itself while run_command is offered" {
+		t.Fatalf("mapping missing:\n%s", r.stdout)
+	}
+	r = e.run(context.Background(), "tools", "--profile", "full")
+	if strings.Contains(r.stdout, "also accepted") {
+		t.Fatalf("the full profile offers every tool itself:\n%s", r.stdout)
+	}
+	r = e.run(context.Background(), "tools", "--profile", "readonly")
+	if strings.Contains(r.stdout, "append_file") || strings.Contains(r.stdout, "git_commit") {
+		t.Fatalf("the read-only profile serves no write tool:\n%s", r.stdout)
+	}
+}
+
+// TestTextCallAliasRunsTheRealTool: issue 23 item 12 through the binary:
+// the lazy form with an alias runs run_command.
+func TestTextCallAliasRunsTheRealTool(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Text: "<function=run_shell_command>echo hi-from-alias</function>"},
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.run(context.Background(), "-p", "say hi")
+	res := toolResults(t, srv)
+	if r.code != ExitOK || len(res) != 1 || !strings.Contains(res[0], `name="run_shell_command"`) || !strings.Contains(res[0], "hi-from-alias") ||
+		strings.Contains(res[0], "could not parse") {
+		t.Fatalf("exit %d results %q\nstderr %s", r.code, res, r.stderr)
+	}
+}
+
+// TestAssistantCommandBlocks: issue 23 item 10 through the binary: with
+// text_tool_calls a %%CMD%% block runs through the policy; without it, or
+// inside fenced code, it is text.
+func TestAssistantCommandBlocks(t *testing.T) {
+	answer := "Running it.\n%%CMD%% command=\"echo\" arguments=\"from-cmd\"\n%%END%%"
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: answer}, llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", "text_tool_calls = true")
+	r := e.run(context.Background(), "-p", "go")
+	res := toolResults(t, srv)
+	if r.code != ExitOK || len(res) != 1 || !strings.Contains(res[0], "from-cmd") {
+		t.Fatalf("exit %d results %q\nstderr %s", r.code, res, r.stderr)
+	}
+
+	srv = llmtest.NewScript(t, llmtest.Turn{Text: "%%CMD%% command=\"rm\" arguments=\"-rf .\"\n%%END%%"}, llmtest.Turn{Text: "done"})
+	e = newE2E(t, srv, "openai", "text_tool_calls = true")
+	r = e.run(context.Background(), "-p", "go")
+	if !strings.Contains(r.stderr, "run_command") || len(srv.Requests()) != 2 {
+		t.Fatalf("rm must meet the policy (denied headless in ask mode): exit %d stderr %s", r.code, r.stderr)
+	}
+
+	for _, tc := range []struct{ config, text string }{
+		{"", answer},
+		{"text_tool_calls = true", "Example:\n```\n%%CMD%% command=\"echo\" arguments=\"from-cmd\"\n%%END%%\n```"},
+	} {
+		srv := llmtest.NewScript(t, llmtest.Turn{Text: tc.text}, llmtest.Turn{Text: "unexpected second turn"})
+		e := newE2E(t, srv, "openai", tc.config)
+		r := e.run(context.Background(), "-p", "go")
+		if r.code != ExitOK || len(srv.Requests()) != 1 || !strings.Contains(r.stdout, "%%CMD%%") {
+			t.Fatalf("config %q: the block must stay text: exit %d, %d requests\nstdout %s", tc.config, r.code, len(srv.Requests()), r.stdout)
+		}
+	}
+}
