@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -15,6 +16,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
 	"github.com/zelvior/aidex/internal/tools/git"
@@ -161,8 +163,22 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		CommandBlocks: rt.textToolModel(),
 		StepNotes:     o.StepNotes,
 		DoneMarkers:   o.DoneMarkers,
-		EngineTools:   o.EngineTools,
+		EngineTools:   mergeEngineTools(ralph.TaskTools(ralph.NewStore(rt.Workspace, nil)), o.EngineTools),
 	}
+}
+
+// mergeEngineTools returns base and extra, an extra tool replacing a base
+// tool of the same name (providers refuse two tools of one name). Every
+// session offers Ralph's read-only list_tasks and show_task (ayder-cli's
+// task tools, issue 23); Ralph's runs bring their own.
+func mergeEngineTools(base, extra []agent.EngineTool) []agent.EngineTool {
+	out := make([]agent.EngineTool, 0, len(base)+len(extra))
+	for _, b := range base {
+		if !slices.ContainsFunc(extra, func(x agent.EngineTool) bool { return x.Spec.Name == b.Spec.Name }) {
+			out = append(out, b)
+		}
+	}
+	return append(out, extra...)
 }
 
 // textToolModel reports whether the model is configured to call tools in

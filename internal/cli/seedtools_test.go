@@ -149,3 +149,49 @@ func TestAssistantCommandBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskToolsOutsideRalph: issue 23 item 14, ayder-cli's list_tasks
+// and show_task in an ordinary session (not only in Ralph runs), with
+// get_project_structure, insert_line, delete_line and get_file_info under
+// those names.
+func TestTaskToolsOutsideRalph(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{
+			{Name: "list_tasks", Args: `{}`}, {Name: "show_task", Args: `{"id":"T-001"}`},
+			{Name: "get_project_structure", Args: `{"max_depth":2}`}, {Name: "get_file_info", Args: `{"path":"a.txt"}`},
+		}},
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", "")
+	e.write("a.txt", "one\n")
+	e.write("src/main.go", "package main\n")
+	if r := e.run(context.Background(), "ralph", "add", "Write hello", "-d", "create hello.txt"); r.code != ExitOK {
+		t.Fatalf("ralph add: exit %d %s", r.code, r.stderr)
+	}
+	r := e.run(context.Background(), "-p", "what is left?")
+	res := toolResults(t, srv)
+	if r.code != ExitOK || len(res) != 4 {
+		t.Fatalf("exit %d results %q\nstderr %s", r.code, res, r.stderr)
+	}
+	for i, want := range []string{"T-001", "create hello.txt", "main.go", "a.txt"} {
+		if !strings.Contains(res[i], want) || strings.Contains(res[i], "not available") || strings.Contains(res[i], "unknown tool") {
+			t.Errorf("result %d = %q, want %q", i, res[i], want)
+		}
+	}
+	var req struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(srv.Requests()[0], &req); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, tl := range req.Tools {
+		seen[tl.Function.Name]++
+	}
+	if seen["list_tasks"] != 1 || seen["show_task"] != 1 {
+		t.Fatalf("offered tools: %v", seen)
+	}
+}
