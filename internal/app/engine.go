@@ -73,6 +73,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := rt.migrateMemory(); err != nil {
+		return nil, nil, err
+	}
 	reg, closeTools, err := rt.Registry()
 	if err != nil {
 		return nil, nil, err
@@ -181,6 +184,22 @@ func mergeEngineTools(base, extra []agent.EngineTool) []agent.EngineTool {
 	return append(out, extra...)
 }
 
+// migrateMemory moves the memory tool's files of a trusted workspace from
+// <workspace>/.aidex/memory/<family>/ (aidex before issue 23) into the
+// state directory, once (memory.Migrate). An untrusted workspace's old
+// tree is left alone: a cloned repository could ship one to plant
+// memories.
+func (rt *Runtime) migrateMemory() error {
+	dir := memory.Dir(rt.Config.Paths.StateDir, rt.Workspace)
+	if !rt.Config.ProjectTrusted || dir == "" || rt.Workspace == "" {
+		return nil
+	}
+	if _, err := memory.Migrate(rt.Workspace, dir); err != nil {
+		return fmt.Errorf("%w (move the folders of %s into %s by hand, or remove them)", err, memory.LegacyDir(rt.Workspace), dir)
+	}
+	return nil
+}
+
 // textToolModel reports whether the model is configured to call tools in
 // text: config text_tool_calls, or a catalog model known to lack native
 // tool calls. Only such models have their %%CMD%% blocks parsed.
@@ -286,6 +305,8 @@ func (rt *Runtime) toolOptions() builtin.Options {
 		MaxBackgroundProcesses: rt.Config.MaxBackgroundProcesses,
 		MemoryFamily:           memory.Family(current, rt.Model),
 		MemoryGlobalDir:        memory.GlobalDir(rt.Config.Paths.ConfigDir),
+		MemoryDir:              memory.Dir(rt.Config.Paths.StateDir, rt.Workspace),
+		MemoryUntrusted:        !rt.Config.ProjectTrusted,
 		WebFetchAllowPrivate:   rt.Config.WebFetchAllowPrivate,
 		Catalog:                rt.Catalog,
 		Lister:                 rt.Lister(),
@@ -310,6 +331,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 			hidden[name] = true
 		case o.ReadOnly && d.Kind != kind.Read:
 			hidden[name] = true
+		case name == "memory" && !rt.Config.Memory:
+			hidden[name] = true // memory = false: the project opts out
 		}
 	}
 	return hidden

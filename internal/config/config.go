@@ -59,6 +59,7 @@ type Config struct {
 	CommandEnvAllow        []string `toml:"command_env_allow"`        // credential-looking variables passed to commands
 	Notify                 string   `toml:"notify"`                   // auto|bell|osc|off: ring the terminal when aidex needs the user [auto]
 	TextToolCalls          bool     `toml:"text_tool_calls"`          // the model calls tools in text: also parse %%CMD%% assistant command blocks [false]
+	Memory                 bool     `toml:"memory"`                   // offer the memory tool (files in the state dir, per workspace and model family) [true]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
@@ -161,6 +162,7 @@ func Defaults() *Config {
 		MaxBackgroundProcesses: 5,
 		PermissionMode:         "ask",
 		Notify:                 "auto",
+		Memory:                 true,
 		Confine:                true,
 		Tools:                  Tools{Profile: "standard"},
 		Sandbox:                Sandbox{Mode: "workspace-write"},
