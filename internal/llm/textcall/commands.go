@@ -126,7 +126,9 @@ func (p *parser) commandBody(start, body int, tag, attrs string) cmdSpan {
 			sp.end = next
 			return sp
 		}
-		if t, _, ok := cmdOpen(strings.TrimLeft(s[ls:le], " \t")); ok && p.isCommandTag(t) {
+		// An opening line ends a command left without %%END%%; a content
+		// block is data and runs to its %%END%% whatever it holds.
+		if t, _, ok := cmdOpen(strings.TrimLeft(s[ls:le], " \t")); ok && p.isCommandTag(t) && !strings.HasPrefix(tag, cmdBlock) {
 			sp.end = ls
 			break
 		}

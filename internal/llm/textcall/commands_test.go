@@ -20,6 +20,8 @@ func TestAssistantCommands(t *testing.T) {
 			calls: []wantCall{{"run_command", "{\"command\":\"cat <<'AIDEX_EOF_1'\\nAIDEX_EOF\\nAIDEX_EOF_1\"}"}}},
 		{name: "content block by reference", text: "%%BLOCK:note%%\nhello\nworld\n%%END%%\nThen:\n%%CMD%% command=\"sort\" block=\"note\"\n%%END%%",
 			calls: []wantCall{{"run_command", "{\"command\":\"sort <<'AIDEX_EOF'\\nhello\\nworld\\nAIDEX_EOF\"}"}}, content: "Then:"},
+		{name: "a content block may hold command lines", text: "%%BLOCK:script%%\n%%CMD%% command=\"x\"\n%%END%%\n%%CMD%% command=\"cat\" block=\"script\"\n%%END%%",
+			calls: []wantCall{{"run_command", "{\"command\":\"cat <<'AIDEX_EOF'\\n%%CMD%% command=\\\"x\\\"\\nAIDEX_EOF\"}"}}},
 		{name: "block defined after its use", text: "%%CMD%% command=\"cat\" block='b'\n%%END%%\n%%BLOCK:b%%\nx\n%%END%%",
 			calls: []wantCall{{"run_command", "{\"command\":\"cat <<'AIDEX_EOF'\\nx\\nAIDEX_EOF\"}"}}},
 		{name: "typed extra attribute, escaped quote", text: "%%CMD%% command=\"echo\" arguments=\"\\\"a b\\\"\" timeout=30\n%%END%%",
