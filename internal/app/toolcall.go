@@ -230,7 +230,8 @@ type Explanation struct {
 }
 
 // ExplainCall explains what the policy decides for a tool call and which
-// rule decided. With args nil, name is a shell command line judged as
+// rule decided, resolving the tool name as a session of the configured
+// tool profile does (tools.Registry.PrepareOffered). With args nil, name is a shell command line judged as
 // run_command would be. The policy can ask (an interactive session's
 // view); headless runs deny where this says ask. Errors: ErrInvalidCall
 // for a call the registry refuses, else a configuration problem.
@@ -252,7 +253,10 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, 
 		args, _ = json.Marshal(map[string]string{"command": name})
 		name = "run_command"
 	}
-	p, err := reg.Prepare(name, args)
+	// As a session of the configured profile would: a seed tool name the
+	// profile serves by another tool is judged as that tool.
+	prof := rt.Profile()
+	p, err := reg.PrepareOffered(func(n string) bool { return reg.Allowed(prof, n) }, name, args)
 	if err != nil {
 		return Explanation{}, invalidCall{err}
 	}

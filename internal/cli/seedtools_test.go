@@ -311,3 +311,18 @@ func TestMemoryMigratedOnceWhenTrusted(t *testing.T) {
 		t.Fatalf("the old tree is still in the workspace: %v", err)
 	}
 }
+
+// TestPermissionsCheckJudgesTheToolThatRuns: `aidex permissions check`
+// resolves a seed tool name as a session would, so a rule on read_file
+// decides about head_file in the standard profile.
+func TestPermissionsCheckJudgesTheToolThatRuns(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "[permissions]\ndeny = [\"read_file(secret.txt)\"]\n")
+	r := e.run(context.Background(), "permissions", "check", "head_file", `{"path":"secret.txt"}`)
+	if r.code != ExitDenied || !strings.Contains(r.stdout, "read_file(secret.txt)") {
+		t.Fatalf("exit %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(context.Background(), "permissions", "check", "head_file", `{"path":"other.txt"}`)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d stdout %s", r.code, r.stdout)
+	}
+}
