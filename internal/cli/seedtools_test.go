@@ -326,3 +326,41 @@ func TestPermissionsCheckJudgesTheToolThatRuns(t *testing.T) {
 		t.Fatalf("exit %d stdout %s", r.code, r.stdout)
 	}
 }
+
+// TestMemoryOnByDefaultProjectOptsOut: the memory tool is offered in the
+// standard profile; a project's memory = false (trusted or not: it only
+// narrows) takes it away.
+func TestMemoryOnByDefaultProjectOptsOut(t *testing.T) {
+	offered := func(srv *llmtest.Script) map[string]bool {
+		var req struct {
+			Tools []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(srv.Requests()[0], &req); err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]bool{}
+		for _, tl := range req.Tools {
+			names[tl.Function.Name] = true
+		}
+		return names
+	}
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "hi"})
+	e := newE2E(t, srv, "openai", "")
+	if r := e.run(context.Background(), "-p", "hi"); r.code != ExitOK || !offered(srv)["memory"] {
+		t.Fatalf("exit %d: memory not offered by default: %v", r.code, offered(srv))
+	}
+	srv = llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "memory", Args: `{"command":"view"}`}}},
+		llmtest.Turn{Text: "done"})
+	e = newE2E(t, srv, "openai", "")
+	e.write(".aidex/config.toml", "memory = false\n")
+	r := e.run(context.Background(), "-p", "hi")
+	res := toolResults(t, srv)
+	if offered(srv)["memory"] || len(res) != 1 || !strings.Contains(res[0], "not available") {
+		t.Fatalf("exit %d: memory = false ignored: results %q stderr %s", r.code, res, r.stderr)
+	}
+}
