@@ -200,6 +200,13 @@ func (rt *Runtime) migrateMemory() error {
 	return nil
 }
 
+// textToolNote tells a model configured for text tool calls how to write
+// them (the formats textcall parses).
+const textToolNote = "If you cannot call a tool natively, write the call in your answer as " +
+	`<tool_call>{"name": "TOOL", "arguments": {...}}</tool_call>, or run a shell command as a line ` +
+	`%%CMD%% command="PROGRAM" arguments="ARGS", then any lines for its standard input, then a line %%END%%. ` +
+	"Calls inside fenced code blocks or quoted lines are not run."
+
 // textToolModel reports whether the model is configured to call tools in
 // text: config text_tool_calls, or a catalog model known to lack native
 // tool calls. Only such models have their %%CMD%% blocks parsed.
@@ -352,6 +359,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,
 		Append:       o.AppendSystem,
+	}
+	if rt.textToolModel() {
+		in.Notes = append(in.Notes, textToolNote)
 	}
 	if o.AgentWrites == "deny" {
 		in.Notes = append(in.Notes, "File changes are disabled in this run: do not try to write files. Output every change you propose as a unified diff (--- a/path, +++ b/path) in your answer.")

@@ -133,6 +133,10 @@ func TestAssistantCommandBlocks(t *testing.T) {
 		t.Fatalf("exit %d results %q\nstderr %s", r.code, res, r.stderr)
 	}
 
+	if p := systemPrompt(t, srv); !strings.Contains(p, "%%CMD%% command=") {
+		t.Fatalf("the system prompt does not tell the syntax: %s", p)
+	}
+
 	srv = llmtest.NewScript(t, llmtest.Turn{Text: "%%CMD%% command=\"rm\" arguments=\"-rf .\"\n%%END%%"}, llmtest.Turn{Text: "done"})
 	e = newE2E(t, srv, "openai", "text_tool_calls = true")
 	r = e.run(context.Background(), "-p", "go")
@@ -149,6 +153,9 @@ func TestAssistantCommandBlocks(t *testing.T) {
 		r := e.run(context.Background(), "-p", "go")
 		if r.code != ExitOK || len(srv.Requests()) != 1 || !strings.Contains(r.stdout, "%%CMD%%") {
 			t.Fatalf("config %q: the block must stay text: exit %d, %d requests\nstdout %s", tc.config, r.code, len(srv.Requests()), r.stdout)
+		}
+		if p := systemPrompt(t, srv); tc.config == "" && strings.Contains(p, "%%CMD%%") {
+			t.Fatalf("the syntax is told to a model with native tool calls: %s", p)
 		}
 	}
 }
