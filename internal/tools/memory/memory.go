@@ -20,8 +20,9 @@ type memoryArgs struct {
 	NewPath    string `json:"new_path,omitempty" jsonschema:"rename: the new memory path"`
 }
 
-// memoryDef is memory: the model's own memory file tree ("full" profile:
-// its schema is large).
+// memoryDef is memory: the model's own memory file tree, kept in the
+// state directory (Options.Dir), in the standard profile (config memory =
+// false hides it).
 func (o Options) memoryDef() tools.Def {
 	return tools.Define(tools.Spec{Name: "memory", Kind: kind.Write, Standard: true, Aliases: []string{"memory_tool"},
 		Description: "Your persistent memory across sessions: a small file tree at /memories (yours) and /memories/shared (seen by every model). " +
