@@ -260,7 +260,7 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, 
 	if err != nil {
 		return Explanation{}, invalidCall{err}
 	}
-	v := policy.Check(PermissionRequest(p))
+	v := checkCovered(policy, PermissionRequest(p), p.Cover)
 	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
 }
 

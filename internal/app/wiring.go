@@ -227,7 +227,11 @@ type policyAdapter struct {
 // Check asks the permission policy about a prepared call.
 func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	req := callRequest(c)
-	v := a.p.Check(req)
+	cover := ""
+	if p, ok := c.Impl.(*tools.Prepared); ok {
+		cover = p.Cover
+	}
+	v := checkCovered(a.p, req, cover)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
 		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}
 	switch v.Decision {

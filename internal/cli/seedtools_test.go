@@ -45,8 +45,8 @@ func toolResults(t *testing.T, srv *llmtest.Script) []string {
 
 // TestSeedToolNamesRunInTheDefaultProfile: issue 23 item 13, headless in
 // the standard profile and ask mode: head_file is read_file with a line
-// limit, git_status runs as the git tool, and a rule naming the real tool
-// (read_file) decides about head_file.
+// limit, git_status is run_command "git status" (read-only: allowed), and
+// a rule naming the real tool (read_file) decides about head_file.
 func TestSeedToolNamesRunInTheDefaultProfile(t *testing.T) {
 	turns := func() *llmtest.Script {
 		return llmtest.NewScript(t,
@@ -92,7 +92,7 @@ func TestToolsCommandShowsSeedAliases(t *testing.T) {
 		}
 	}
 	if !strings.Contains(r.stdout, "AIdex tool names also accepted") || lines["head_file"] != "→ read_file" ||
-		lines["git_status"] != "runs as itself while run_command is offered" {
+		lines["git_status"] != "→ run_command" || lines["append_file"] != "runs as itself while edit_file is offered (its rules apply too)" {
 		t.Fatalf("mapping missing:\n%s", r.stdout)
 	}
 	r = e.run(context.Background(), "tools", "--profile", "full")
@@ -369,5 +369,33 @@ func TestMemoryOnByDefaultProjectOptsOut(t *testing.T) {
 	res := toolResults(t, srv)
 	if offered(srv)["memory"] || len(res) != 1 || !strings.Contains(res[0], "not available") {
 		t.Fatalf("exit %d: memory = false ignored: results %q stderr %s", r.code, res, r.stderr)
+	}
+}
+
+// TestCoverRulesApplyToCoveredSeedTools: a seed tool that runs as itself
+// under an offered tool's cover is held to that tool's rules too, so
+// --deny 'edit_file(a.txt)' cannot be bypassed with append_file.
+func TestCoverRulesApplyToCoveredSeedTools(t *testing.T) {
+	var srv *llmtest.Script
+	run := func(path string) (*e2e, result) {
+		srv = llmtest.NewScript(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"` + path + `"}`}}},
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "append_file", Args: `{"path":"` + path + `","content":"more\n"}`}}},
+			llmtest.Turn{Text: "done"})
+		e := newE2E(t, srv, "openai", "")
+		e.write(path, "one\n")
+		return e, e.run(context.Background(), "-p", "append", "--permission-mode", "auto-edit", "--deny", "edit_file(a.txt)")
+	}
+	e, r := run("a.txt")
+	if e.read("a.txt") != "one\n" || !strings.Contains(r.stderr, "edit_file(a.txt)") {
+		t.Fatalf("the deny rule on edit_file was bypassed: a.txt %q\nstderr %s", e.read("a.txt"), r.stderr)
+	}
+	e, r = run("b.txt")
+	if r.code != ExitOK || e.read("b.txt") != "one\nmore\n" {
+		t.Fatalf("b.txt = %q (exit %d, stderr %s) %q", e.read("b.txt"), r.code, r.stderr, toolResults(t, srv))
+	}
+	r = e.run(context.Background(), "permissions", "check", "append_file", `{"path":"a.txt","content":"x"}`, "--deny", "edit_file(a.txt)")
+	if r.code != ExitDenied {
+		t.Fatalf("permissions check: exit %d stdout %s", r.code, r.stdout)
 	}
 }

@@ -191,8 +191,8 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 }
 
 // writeToolAliases prints the seed tool names the profile serves without
-// offering them: "head_file → read_file", or "git_status (runs as itself
-// while run_command is offered)".
+// offering them: "head_file → read_file", or "append_file runs as itself
+// while edit_file is offered".
 func writeToolAliases(out io.Writer, aliases []app.ToolAlias) error {
 	if len(aliases) == 0 {
 		return nil
@@ -201,7 +201,7 @@ func writeToolAliases(out io.Writer, aliases []app.ToolAlias) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, a := range aliases {
 		if a.Cover != "" {
-			fmt.Fprintf(w, "  %s\truns as itself while %s is offered\n", a.Name, a.Cover)
+			fmt.Fprintf(w, "  %s\truns as itself while %s is offered (its rules apply too)\n", a.Name, a.Cover)
 		} else {
 			fmt.Fprintf(w, "  %s\t→ %s\n", a.Name, a.Runs)
 		}

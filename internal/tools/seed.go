@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // seedRoute says how a tool name of the Python AIdex (the 34 seed tools)
 // is served in a session that does not offer that tool itself.
 //
 // With rewrite set, the call becomes a call of the offered tool target
-// (head_file → read_file with a line limit): the policy judges, and rules
-// name, target. Without it, the seed tool runs as itself when the session
-// offers cover, a tool that can do all it does and more (git_status is
-// served while run_command, which could run git status, is offered): the
-// policy judges the seed tool by its own kind and paths.
+// (head_file → read_file with a line limit, git_status → run_command
+// "git status"): the policy judges, and rules name, target. Without it,
+// the seed tool runs as itself when the session offers cover, a tool of
+// the same kind that can do all it does (append_file while edit_file is
+// offered): the policy judges it by its own kind and paths, and the
+// deny and ask rules of cover apply to it too (see Prepared.Cover).
 type seedRoute struct {
 	cover   string
 	target  string
@@ -47,17 +49,82 @@ func seedRoutes() map[string]seedRoute {
 		"copy_file":             self("write_file"),
 		"generate_image":        self("write_file"),
 
-		"env_info":     self("run_command"),
-		"which":        self("run_command"),
-		"run_python":   self("run_command"),
-		"git_status":   self("run_command"),
-		"git_diff":     self("run_command"),
-		"git_log":      self("run_command"),
-		"git_add":      self("run_command"),
-		"git_commit":   self("run_command"),
-		"git_init":     self("run_command"),
-		"git_branch":   self("run_command"),
-		"git_checkout": self("run_command"),
+		"env_info": self("read_file"),
+		"which":    self("read_file"),
+
+		// Commands become run_command calls: the shell policy, its
+		// read-only knowledge and the rules on run_command judge them.
+		"run_python":   shell(pythonArgs),
+		"git_status":   shell(gitArgs("status")),
+		"git_diff":     shell(gitArgs("diff")),
+		"git_log":      shell(gitArgs("log")),
+		"git_add":      shell(gitArgs("add")),
+		"git_commit":   shell(gitArgs("commit")),
+		"git_init":     shell(gitArgs("init")),
+		"git_branch":   shell(gitArgs("branch")),
+		"git_checkout": shell(gitArgs("checkout")),
+	}
+}
+
+// shell routes a seed tool to run_command with the command line line
+// builds from the seed tool's canonical arguments.
+func shell(line func(m map[string]any) string) seedRoute {
+	return seedRoute{cover: "run_command", target: "run_command", rewrite: func(m map[string]any) (map[string]any, error) {
+		out := map[string]any{"command": line(m)}
+		if t, ok := m["timeout"]; ok {
+			out["timeout"] = t
+		}
+		return out, nil
+	}}
+}
+
+// shellQuote quotes s for a POSIX shell: 'it'\''s'.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// pythonArgs: run_python {code, timeout} → python3 -c CODE.
+func pythonArgs(m map[string]any) string {
+	code, _ := m["code"].(string)
+	return "python3 -c " + shellQuote(code)
+}
+
+// gitArgs returns the command line of a git seed tool's arguments.
+func gitArgs(sub string) func(m map[string]any) string {
+	return func(m map[string]any) string {
+		str := func(k string) string { v, _ := m[k].(string); return v }
+		line := "git " + sub
+		switch sub {
+		case "diff":
+			if b, _ := m["staged"].(bool); b {
+				line += " --staged"
+			}
+		case "log":
+			n, _ := m["max_count"].(float64)
+			line += fmt.Sprintf(" --oneline -n %d", max(int(n), 1))
+		case "add":
+			line += " --"
+			paths, _ := m["paths"].([]any)
+			for _, p := range paths {
+				ps, _ := p.(string)
+				line += " " + shellQuote(ps)
+			}
+		case "commit":
+			line += " -m " + shellQuote(str("message"))
+		case "branch":
+			if n := str("name"); n != "" {
+				line += " " + shellQuote(n)
+			}
+		case "checkout":
+			if b, _ := m["create"].(bool); b {
+				line += " -b"
+			}
+			line += " " + shellQuote(str("ref"))
+		}
+		if p := str("path"); p != "" && (sub == "diff" || sub == "log") {
+			line += " -- " + shellQuote(p)
+		}
+		return line
 	}
 }
 

@@ -75,7 +75,7 @@ func TestSeedToolNamesInEveryProfile(t *testing.T) {
 	}
 	// Hiding the cover (the web UI without shell tools) hides what it covers.
 	noShell := func(n string) bool { return standard(n) && n != "run_command" }
-	p, err := reg.PrepareOffered(noShell, "git_status", nil)
+	p, err := reg.PrepareOffered(noShell, "git_commit", json.RawMessage(`{"message":"m"}`))
 	require.NoError(t, err)
 	require.False(t, p.Offered(noShell))
 }
@@ -91,6 +91,15 @@ func TestSeedRewrites(t *testing.T) {
 		{"read_file_lines", `{"path":"a.go","start_line":3,"end_line":7}`, "read_file", `{"path":"a.go","offset":3,"limit":5}`},
 		{"grep_file", `{"path":"a.go","pattern":"func"}`, "grep", ""},
 		{"get_project_structure", `{"max_depth":3}`, "list_directory", `{"path":".","depth":3}`},
+		{"git_status", `{}`, "run_command", `{"command":"git status","timeout":120,"cwd":"."}`},
+		{"git_diff", `{"staged":true,"path":"a b.go"}`, "run_command", `{"command":"git diff --staged -- 'a b.go'","timeout":120,"cwd":"."}`},
+		{"git_log", `{"path":"x"}`, "run_command", `{"command":"git log --oneline -n 20 -- 'x'","timeout":120,"cwd":"."}`},
+		{"git_add", `{"paths":["a","it's"]}`, "run_command", `{"command":"git add -- 'a' 'it'\\''s'","timeout":120,"cwd":"."}`},
+		{"git_commit", `{"message":"fix: it's done; rm -rf /"}`, "run_command", `{"command":"git commit -m 'fix: it'\\''s done; rm -rf /'","timeout":120,"cwd":"."}`},
+		{"git_init", `{}`, "run_command", `{"command":"git init","timeout":120,"cwd":"."}`},
+		{"git_branch", `{}`, "run_command", `{"command":"git branch","timeout":120,"cwd":"."}`},
+		{"git_checkout", `{"ref":"feat","create":true}`, "run_command", `{"command":"git checkout -b 'feat'","timeout":120,"cwd":"."}`},
+		{"run_python", `{"code":"print('hi')","timeout":30}`, "run_command", `{"command":"python3 -c 'print('\\''hi'\\'')'","timeout":30,"cwd":"."}`},
 	}
 	for _, c := range cases {
 		p, err := reg.PrepareOffered(standard, c.name, json.RawMessage(c.args))
@@ -102,10 +111,11 @@ func TestSeedRewrites(t *testing.T) {
 		}
 		require.Equal(t, c.target, reg.Canonical(standard, c.name), "the text-call parser types %s by %s", c.name, c.target)
 	}
-	p, err := reg.PrepareOffered(standard, "git_status", nil)
+	p, err := reg.PrepareOffered(standard, "append_file", json.RawMessage(`{"path":"a","content":"x"}`))
 	require.NoError(t, err)
-	require.Equal(t, "git_status", p.Def.Name, "a covered seed tool runs as itself")
-	require.Equal(t, "run_command", p.Cover)
+	require.Equal(t, "append_file", p.Def.Name, "a covered seed tool runs as itself")
+	require.Equal(t, "edit_file", p.Cover)
+	require.Equal(t, "", reg.Canonical(standard, "append_file"), "its schema is not offered")
 	_, err = reg.PrepareOffered(standard, "read_file_lines", json.RawMessage(`{"path":"a","start_line":5,"end_line":2}`))
 	require.ErrorContains(t, err, "end_line at least start_line")
 	_, err = reg.PrepareOffered(standard, "head_file", json.RawMessage(`{}`))
