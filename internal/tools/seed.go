@@ -78,7 +78,7 @@ func shell(line func(m map[string]any) string) seedRoute {
 	}}
 }
 
-// shellQuote quotes s for a POSIX shell: 'it'\''s'.
+// shellQuote quotes s for a POSIX shell: 'it'\”s'.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
