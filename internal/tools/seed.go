@@ -78,7 +78,8 @@ func shell(line func(m map[string]any) string) seedRoute {
 	}}
 }
 
-// shellQuote quotes s for a POSIX shell: 'it'\”s'.
+// shellQuote wraps s in single quotes for a POSIX shell; a single quote in
+// s is closed, escaped with a backslash and reopened.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
