@@ -91,6 +91,10 @@ type Config struct {
 	MaxTurns      int
 	CompactAt     float64
 	TextToolCalls bool
+	// CommandBlocks also parses iptic-memex assistant command blocks
+	// (%%CMD%% ... %%END%%) as text tool calls: for models configured to
+	// call tools in text only.
+	CommandBlocks bool
 	StepNotes     bool
 	DoneMarkers   []string
 	AgentMode     bool

@@ -9,7 +9,9 @@ import (
 )
 
 // textCalls returns the tool calls a model wrote as text (Hermes JSON,
-// Qwen3 XML, the lazy form) in an answer without native calls. Calls that
+// Qwen3 XML, the lazy form; with Config.CommandBlocks also %%CMD%%
+// blocks) in an answer without native calls. Tool-name aliases type
+// their values by the real tool's schema when Tools is a Canonicalizer. Calls that
 // could not be parsed come back with ArgsError set, so the model is told
 // how to write them. The ids are made up: "text_<turn>_<n>".
 func (r *run) textCalls(text string) []llm.ToolCall {
@@ -21,7 +23,11 @@ func (r *run) textCalls(text string) []llm.ToolCall {
 	for i, s := range specs {
 		tools[i] = textcall.Tool{Name: s.Name, Schema: s.Parameters}
 	}
-	res := textcall.Parse(text, tools)
+	opts := textcall.Options{Commands: r.cfg.CommandBlocks}
+	if c, ok := r.e.Tools.(Canonicalizer); ok {
+		opts.Canonical = c.Canonical
+	}
+	res := textcall.ParseWith(text, tools, opts)
 	var calls []llm.ToolCall
 	for _, c := range res.Calls {
 		args, argErr := llm.NormalizeArguments(c.Arguments)
@@ -35,6 +41,14 @@ func (r *run) textCalls(text string) []llm.ToolCall {
 		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("text_%d_%d", r.turns, len(calls)+1), Name: name, Arguments: []byte("{}"), ArgsError: e.Error()})
 	}
 	return calls
+}
+
+// Canonicalizer is an optional interface of Tools: Canonical returns the
+// name of the offered tool that name stands for (an alias such as
+// run_shell_command, or a seed tool name served by another tool), or ""
+// when it stands for none.
+type Canonicalizer interface {
+	Canonical(name string) string
 }
 
 // textResults renders tool results for a model that calls tools in text:

@@ -17,6 +17,7 @@ import (
 	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/skills"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
@@ -99,6 +100,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	}
 	ws, err := rt.NewWorkspace(o.Web)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := rt.migrateMemory(); err != nil {
 		return nil, nil, err
 	}
 	reg, closeTools, err := rt.Registry()
@@ -241,12 +245,65 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		MaxTurns:      maxTurns,
 		CompactAt:     c.CompactionThreshold,
 		TextToolCalls: true,
+		CommandBlocks: rt.textToolModel(),
 		StepNotes:     o.StepNotes,
 		DoneMarkers:   o.DoneMarkers,
 		AgentMode:     o.AgentMode,
 		BeforeRequest: o.BeforeRequest,
-		EngineTools:   o.EngineTools,
+		EngineTools:   mergeEngineTools(ralph.TaskTools(ralph.NewStore(rt.Workspace, nil)), o.EngineTools),
 	}
+}
+
+// mergeEngineTools returns base and extra, an extra tool replacing a base
+// tool of the same name (providers refuse two tools of one name). Every
+// session offers Ralph's read-only list_tasks and show_task (ayder-cli's
+// task tools, issue 23); Ralph's runs bring their own.
+func mergeEngineTools(base, extra []agent.EngineTool) []agent.EngineTool {
+	out := make([]agent.EngineTool, 0, len(base)+len(extra))
+	for _, b := range base {
+		if !slices.ContainsFunc(extra, func(x agent.EngineTool) bool { return x.Spec.Name == b.Spec.Name }) {
+			out = append(out, b)
+		}
+	}
+	return append(out, extra...)
+}
+
+// migrateMemory moves the memory tool's files of a trusted workspace from
+// <workspace>/.aidex/memory/<family>/ (aidex before issue 23) into the
+// state directory, once (memory.Migrate). An untrusted workspace's old
+// tree is left alone: a cloned repository could ship one to plant
+// memories.
+func (rt *Runtime) migrateMemory() error {
+	dir := memory.Dir(rt.Config.Paths.StateDir, rt.Workspace)
+	if !rt.Config.ProjectTrusted || dir == "" || rt.Workspace == "" {
+		return nil
+	}
+	if _, err := memory.Migrate(rt.Workspace, dir); err != nil {
+		return fmt.Errorf("%w (move the folders of %s into %s by hand, or remove them)", err, memory.LegacyDir(rt.Workspace), dir)
+	}
+	return nil
+}
+
+// textToolNote tells a model configured for text tool calls how to write
+// them (the formats textcall parses).
+const textToolNote = "If you cannot call a tool natively, write the call in your answer as " +
+	`<tool_call>{"name": "TOOL", "arguments": {...}}</tool_call>, or run a shell command as a line ` +
+	`%%CMD%% command="PROGRAM" arguments="ARGS", then any lines for its standard input, then a line %%END%%. ` +
+	"Calls inside fenced code blocks or quoted lines are not run."
+
+// textToolModel reports whether the model is configured to call tools in
+// text: config text_tool_calls, or a catalog model known to lack native
+// tool calls. Only such models have their %%CMD%% blocks parsed.
+func (rt *Runtime) textToolModel() bool {
+	if rt.Config.TextToolCalls {
+		return true
+	}
+	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok {
+		if native, known := m.SupportsTools(); known && !native {
+			return true
+		}
+	}
+	return false
 }
 
 // NewWorkspace builds the confinement for this runtime: the workspace plus
@@ -350,6 +407,8 @@ func (rt *Runtime) toolOptions() builtin.Options {
 		MaxBackgroundProcesses: rt.Config.MaxBackgroundProcesses,
 		MemoryFamily:           memory.Family(current, rt.Model),
 		MemoryGlobalDir:        memory.GlobalDir(rt.Config.Paths.ConfigDir),
+		MemoryDir:              memory.Dir(rt.Config.Paths.StateDir, rt.Workspace),
+		MemoryUntrusted:        !rt.Config.ProjectTrusted,
 		WebFetchAllowPrivate:   rt.Config.WebFetchAllowPrivate,
 		Catalog:                rt.Catalog,
 		Lister:                 rt.Lister(),
@@ -376,6 +435,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 			hidden[name] = true
 		case o.scope != nil && o.scope.allow != nil && !slices.Contains(o.scope.allow, name):
 			hidden[name] = true
+		case name == "memory" && !rt.Config.Memory:
+			hidden[name] = true // memory = false: the project opts out
 		}
 	}
 	return hidden
@@ -398,6 +459,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if o.Asker == nil {
 		in.Notes = append(in.Notes, agent.NoAskerNote)
+	}
+	if rt.textToolModel() {
+		in.Notes = append(in.Notes, textToolNote)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once

@@ -286,10 +286,10 @@ func (ls *Session) promptHooks(ctx context.Context, sess *agent.Session, parts [
 }
 
 // withEngineTools returns a copy of e whose Config.EngineTools has extra
-// appended (e itself is unchanged).
+// appended, replacing tools of the same name (e itself is unchanged).
 func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
 	cfg := e.Config
-	cfg.EngineTools = append(slices.Clone(cfg.EngineTools), extra...)
+	cfg.EngineTools = mergeEngineTools(cfg.EngineTools, extra)
 	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
 		Asker: e.Asker, Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
 }

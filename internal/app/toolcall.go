@@ -276,7 +276,8 @@ type Explanation struct {
 }
 
 // ExplainCall explains what the policy decides for a tool call and which
-// rule decided. With args nil, name is a shell command line judged as
+// rule decided, resolving the tool name as a session of the configured
+// tool profile does (tools.Registry.PrepareOffered). With args nil, name is a shell command line judged as
 // run_command would be. The policy can ask (an interactive session's
 // view); headless runs deny where this says ask. Errors: ErrInvalidCall
 // for a call the registry refuses, else a configuration problem.
@@ -298,26 +299,28 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, 
 		args, _ = json.Marshal(map[string]string{"command": name})
 		name = "run_command"
 	}
-	req, err := explainRequest(reg, name, args)
+	req, cover, err := explainRequest(reg, rt.Profile(), name, args)
 	if err != nil {
 		return Explanation{}, err
 	}
-	v := policy.Check(req)
+	v := checkCovered(policy, req, cover)
 	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
 }
 
-// explainRequest is the permission request of a call to explain. An MCP tool
+// explainRequest is the permission request of a call to explain, and the
+// tool that covers it (a seed tool name the profile serves by another
+// tool is judged as a session of that profile would). An MCP tool
 // (mcp__SERVER__TOOL) is judged without starting its server: as the kind every
 // MCP tool has by default (other: ask unless a rule or yolo allows it).
-func explainRequest(reg *tools.Registry, name string, args json.RawMessage) (permission.Request, error) {
+func explainRequest(reg *tools.Registry, prof tools.Profile, name string, args json.RawMessage) (permission.Request, string, error) {
 	if _, ok := reg.Lookup(name); !ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), tools.ExternalPrefix) {
-		return permission.Request{Tool: strings.TrimSpace(name), Kind: kind.Other}, nil
+		return permission.Request{Tool: strings.TrimSpace(name), Kind: kind.Other}, "", nil
 	}
-	p, err := reg.Prepare(name, args)
+	p, err := reg.PrepareOffered(func(n string) bool { return reg.Allowed(prof, n) }, name, args)
 	if err != nil {
-		return permission.Request{}, invalidCall{err}
+		return permission.Request{}, "", invalidCall{err}
 	}
-	return PermissionRequest(p), nil
+	return PermissionRequest(p), p.Cover, nil
 }
 
 // invalidCall keeps the registry's message and matches ErrInvalidCall.

@@ -75,17 +75,20 @@ func (t *toolSet) Specs() []llm.Tool {
 	return append(slices.Clone(t.specs), out...)
 }
 
-// Prepare validates a call; tools outside the profile are refused.
+// Prepare validates a call; tools outside the profile are refused, but
+// for the seed tool names the registry serves by an offered tool
+// (tools.Registry.PrepareOffered): those resolve before the policy sees
+// the call, so rules name the tool that runs.
 func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agent.ToolResultInfo) {
 	if t.mcp != nil {
 		t.mcp.sync()
 	}
-	p, err := t.reg.Prepare(name, args)
+	p, err := t.reg.PrepareOffered(t.offered, name, args)
 	if err != nil {
 		r := toResult(tools.ErrorResult(err))
 		return nil, &r
 	}
-	if !t.reg.Allowed(t.profile, p.Def.Name) || t.hidden[p.Def.Name] {
+	if !p.Offered(t.offered) {
 		r := agent.ToolResultInfo{Error: fmt.Sprintf("tool %s is not available in this session; use one of: %s", p.Def.Name, t.names()), Category: "permission"}
 		return nil, &r
 	}
@@ -104,6 +107,17 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		c.Previewer = func(ctx context.Context) string { return t.preview(ctx, p) }
 	}
 	return c, nil
+}
+
+// offered reports whether the session offers the tool (canonical name).
+func (t *toolSet) offered(name string) bool {
+	return t.reg.Allowed(t.profile, name) && !t.hidden[name]
+}
+
+// Canonical implements agent.Canonicalizer: the offered tool name stands
+// for (an alias, a seed tool name), "" when none.
+func (t *toolSet) Canonical(name string) string {
+	return t.reg.Canonical(t.offered, name)
 }
 
 // preview returns the unified diff a file-changing call would make, by
@@ -255,7 +269,11 @@ func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
 	if p, ok := c.Impl.(*tools.Prepared); ok && a.dryRun && req.Kind == kind.Write && p.Def.DryRun {
 		req.Kind = kind.Read
 	}
-	v := a.p.Check(req)
+	cover := ""
+	if p, ok := c.Impl.(*tools.Prepared); ok {
+		cover = p.Cover
+	}
+	v := checkCovered(a.p, req, cover)
 	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
 		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}
 	switch v.Decision {

@@ -54,7 +54,8 @@ func newMemoryCmd(a *cliApp) *cobra.Command {
 'aidex memory add'): project ones in .aidex/memory/entries.jsonl, global ones in
 the config directory's memory/entries.jsonl. Pinned memories are added to the
 system prompt of every session. The model's own memory files (the memory tool)
-live in .aidex/memory/<model family>/ and .aidex/memory/shared/.`,
+live outside the workspace, in the state directory's memory/<workspace hash>/,
+one folder per model family and shared/ (memory = false turns the tool off).`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newMemoryListCmd(a), newMemoryAddCmd(a), newMemoryPinCmd(a, true), newMemoryPinCmd(a, false),

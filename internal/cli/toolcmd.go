@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -127,7 +128,11 @@ func newToolsCmd(a *cliApp) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "\n%d tools (profile %s), schemas %d bytes\n", len(list), name, size)
-			return nil
+			aliases, err := rt.ProfileAliases(profile)
+			if err != nil {
+				return err
+			}
+			return writeToolAliases(cmd.OutOrStdout(), aliases)
 		},
 	}
 	cmd.Flags().StringVar(&profile, "profile", "", "standard, full or readonly (default: tools.profile)")
@@ -183,4 +188,23 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 	addPolicyFlags(check, &pf)
 	cmd.AddCommand(check)
 	return cmd
+}
+
+// writeToolAliases prints the seed tool names the profile serves without
+// offering them: "head_file → read_file", or "append_file runs as itself
+// while edit_file is offered".
+func writeToolAliases(out io.Writer, aliases []app.ToolAlias) error {
+	if len(aliases) == 0 {
+		return nil
+	}
+	fmt.Fprintf(out, "\nAIdex tool names also accepted (permission rules name the tool that runs):\n")
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, a := range aliases {
+		if a.Cover != "" {
+			fmt.Fprintf(w, "  %s\truns as itself while %s is offered (its rules apply too)\n", a.Name, a.Cover)
+		} else {
+			fmt.Fprintf(w, "  %s\t→ %s\n", a.Name, a.Runs)
+		}
+	}
+	return w.Flush()
 }

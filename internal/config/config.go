@@ -62,6 +62,8 @@ type Config struct {
 	Verbosity              string   `toml:"verbosity"`                // low|medium|high: OpenAI's answer length; "" = unset
 	BillReasoningAsOutput  bool     `toml:"bill_reasoning_as_output"` // count reasoning tokens in the output cost [true]
 	ShowContextSummary     bool     `toml:"show_context_summary"`     // agent mode, --agent-output full: a line per tool result on stderr [true]
+	TextToolCalls          bool     `toml:"text_tool_calls"`          // the model calls tools in text: also parse %%CMD%% assistant command blocks [false]
+	Memory                 bool     `toml:"memory"`                   // offer the memory tool (files in the state dir, per workspace and model family) [true]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
@@ -203,6 +205,7 @@ func Defaults() *Config {
 		MaxBackgroundProcesses: 5,
 		PermissionMode:         "ask",
 		Notify:                 "auto",
+		Memory:                 true,
 		Confine:                true,
 		BillReasoningAsOutput:  true,
 		ShowContextSummary:     true,

@@ -198,6 +198,8 @@ func TestStrictErrors(t *testing.T) {
 		{"threshold above one", "compaction_threshold = 1.5\n", 1, "compaction_threshold must be in (0, 1]"},
 		{"temperature range", "temperature = 3\n", 1, "temperature must be between 0 and 2"},
 		{"timeout zero", "request_timeout = 0\n", 1, "request_timeout must be at least 1"},
+		{"background processes zero", "max_background_processes = 0\n", 1, "max_background_processes must be between 1 and 20, not 0"},
+		{"background processes above 20", "max_background_processes = 21\n", 1, "max_background_processes must be between 1 and 20, not 21"},
 		{"bad provider type", "[providers.x]\ntype = \"soap\"\n", 2, "providers.x.type must be one of openai"},
 		{"bad base url", "[providers.x]\ntype = \"openai\"\nbase_url = \"ftp://h\"\n", 3, "must be an http:// or https:// URL"},
 		{"bad api_key_env", "[providers.openai]\napi_key_env = \"MY-KEY\"\n", 2, "must be an environment variable name"},
@@ -348,4 +350,23 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestMaxBackgroundProcessesRange pins ayder-cli's range of
+// max_background_processes: 1 to 20 load (default 5); the refusals are in
+// TestFileErrors.
+func TestMaxBackgroundProcessesRange(t *testing.T) {
+	e := newEnv(t)
+	cfg, _, err := e.load(nil)
+	require.NoError(t, err)
+	require.Equal(t, 5, cfg.MaxBackgroundProcesses)
+	for _, n := range []int{1, 20} {
+		writeFile(t, e.global(), fmt.Sprintf("max_background_processes = %d\n", n))
+		cfg, _, err := e.load(nil)
+		require.NoError(t, err)
+		require.Equal(t, n, cfg.MaxBackgroundProcesses)
+	}
+	e.vars["AIDEX_MAX_BACKGROUND_PROCESSES"] = "50"
+	_, _, err = e.load(nil)
+	require.ErrorContains(t, err, "must be between 1 and 20, not 50")
 }

@@ -209,11 +209,19 @@ func enumOf(name string) []string {
 	return nil
 }
 
-// intRange returns the inclusive lower bound of an integer key.
+// intMin returns the inclusive lower bound of an integer key.
 func intMin(name string) int {
 	switch name {
-	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs", "agent.context_detail_max_chars":
+	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs", "agent.context_detail_max_chars", "max_background_processes":
 		return 1
+	}
+	return 0
+}
+
+// intMax returns the inclusive upper bound of an integer key, or 0 when it has none.
+func intMax(name string) int {
+	if name == "max_background_processes" {
+		return 20 // ayder-cli's range: 1-20
 	}
 	return 0
 }
@@ -225,7 +233,11 @@ func validate(s keySpec, v any) error {
 	case string:
 		return validateString(s.name, x)
 	case int:
-		if lo := intMin(s.name); x < lo {
+		lo, hi := intMin(s.name), intMax(s.name)
+		if hi > 0 && (x < lo || x > hi) {
+			return fmt.Errorf("must be between %d and %d, not %d", lo, hi, x)
+		}
+		if x < lo {
 			return fmt.Errorf("must be at least %d, not %d", lo, x)
 		}
 	case float64:

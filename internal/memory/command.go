@@ -39,13 +39,13 @@ func (e usageError) Error() string      { return string(e) }
 func (usageError) Is(target error) bool { return target == ErrUsage }
 
 // Run runs c on the memory tree that family (a result of Family) sees in
-// workspace: its own directory as /memories, the shared one as
-// /memories/shared. It returns the command's output and the path it
+// root, the workspace's memory directory (Dir): its own directory as
+// /memories, the shared one as /memories/shared. It returns the command's output and the path it
 // worked on as the model sees it ("/memories/notes.md"). Errors wrap
 // ErrRefused for a refused path or match ErrUsage; the other errors are
 // the command's own (see IsNotFound and IsRefusal).
-func Run(workspace, family string, c Command) (out, virtual string, err error) {
-	t := tree{workspace: workspace, family: family}
+func Run(root, family string, c Command) (out, virtual string, err error) {
+	t := tree{root: root, family: family}
 	p, err := checkPath(c.Path, family)
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %w", ErrRefused, err)

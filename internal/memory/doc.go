@@ -5,9 +5,11 @@
 //     (Run: view, create, str_replace, insert, delete, rename; modelled on
 //     Anthropic's memory tool,
 //     https://docs.claude.com/en/docs/agents-and-tools/tool-use/memory-tool).
-//     It lives under <workspace>/.aidex/memory/<family>/ with a
-//     <workspace>/.aidex/memory/shared/ directory visible to every model
-//     family. The model addresses it as /memories/...; /memories/shared/...
+//     It lives outside the workspace, under Dir(stateDir, workspace)
+//     (<state dir>/memory/<hash of the workspace path>/<family>/), with a
+//     shared/ directory beside the families visible to every model
+//     family; Migrate moves the tree aidex used to keep in
+//     <workspace>/.aidex/memory/ there, once. The model addresses it as /memories/...; /memories/shared/...
 //     is the shared directory. Paths are confined to the memory root:
 //     absolute paths, "..", backslashes, control characters and symlinks
 //     leading out are refused (os.Root enforces the last at every call).

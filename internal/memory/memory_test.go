@@ -155,3 +155,51 @@ func FuzzCheckPath(f *testing.F) {
 		}
 	})
 }
+
+// TestMigrate: the memory tool's tree moves from <workspace>/.aidex/memory
+// into the state directory once; entries.jsonl stays; a second run, and a
+// run after a crash half-way, lose nothing and overwrite nothing.
+func TestMigrate(t *testing.T) {
+	ws, state := t.TempDir(), t.TempDir()
+	legacy := LegacyDir(ws)
+	write := func(p, s string) {
+		t.Helper()
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+	}
+	write(filepath.Join(legacy, "claude", "notes.md"), "old claude")
+	write(filepath.Join(legacy, "claude", "deep", "a.md"), "deep")
+	write(filepath.Join(legacy, "shared", "team.md"), "old shared")
+	write(filepath.Join(legacy, "entries.jsonl"), "{}\n")
+	dir := Dir(state, ws)
+	require.Equal(t, dir, Dir(state, ws+"/"), "one directory per workspace")
+	require.NotEqual(t, dir, Dir(state, filepath.Join(ws, "other")))
+	// A crash half-way: shared/ already moved, with a newer file.
+	write(filepath.Join(dir, "shared", "team.md"), "new shared")
+
+	n, err := Migrate(ws, dir)
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	for p, want := range map[string]string{"claude/notes.md": "old claude", "claude/deep/a.md": "deep", "shared/team.md": "new shared"} {
+		data, err := os.ReadFile(filepath.Join(dir, p))
+		require.NoError(t, err, p)
+		require.Equal(t, want, string(data), p)
+	}
+	_, err = os.Stat(filepath.Join(legacy, "claude"))
+	require.True(t, os.IsNotExist(err), "the old tree is gone from the workspace")
+	_, err = os.Stat(filepath.Join(legacy, "entries.jsonl"))
+	require.NoError(t, err, "saved entries stay")
+	out, _, err := Run(dir, "claude", Command{Name: "view", Path: "/memories/notes.md"})
+	require.NoError(t, err)
+	require.Contains(t, out, "old claude")
+
+	// Once marked, a tree that appears later is not imported.
+	write(filepath.Join(legacy, "claude", "planted.md"), "later")
+	n, err = Migrate(ws, dir)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	_, err = os.Stat(filepath.Join(dir, "claude", "planted.md"))
+	require.True(t, os.IsNotExist(err))
+	_, err = Migrate(ws, "")
+	require.Error(t, err)
+}

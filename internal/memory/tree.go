@@ -23,7 +23,9 @@ const (
 	maxViewDepth = 3
 )
 
-// projectMemoryDir is the memory root relative to the workspace.
+// projectMemoryDir is the directory of the project's saved entries
+// relative to the workspace (and, before issue 23, of the memory tool's
+// tree: see Migrate).
 const projectMemoryDir = ".aidex/memory"
 
 // openRoot opens dir below base through os.Root, so a symlink anywhere on
@@ -103,16 +105,19 @@ func randomHex(n int) string {
 }
 
 // tree is the memory file tree of one model family, rooted at the
-// workspace's .aidex/memory.
+// workspace's memory directory (see Dir).
 type tree struct {
-	workspace string
-	family    string
+	root   string
+	family string
 }
 
 // open opens the memory root; create makes it (and the family and shared
 // directories). Without create a missing root gives (nil, nil).
 func (t tree) open(create bool) (*os.Root, error) {
-	r, err := openRoot(t.workspace, projectMemoryDir, create)
+	if t.root == "" {
+		return nil, errors.New("the memory tool has no directory (no state directory configured)")
+	}
+	r, err := openRoot(t.root, ".", create)
 	if err != nil || r == nil {
 		return nil, err
 	}

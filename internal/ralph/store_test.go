@@ -259,6 +259,10 @@ func TestTaskToolsAndReporter(t *testing.T) {
 	res := tools[0].Run(context.Background(), nil, json.RawMessage(`{"status":"done"}`))
 	require.True(t, res.OK)
 	require.Equal(t, "T-002 [P2] done: done one\n", res.Output)
+	res = tools[0].Run(context.Background(), nil, json.RawMessage(`{"status":"all","format":"table"}`)) // ayder-cli's call
+	require.True(t, res.OK, res.Error)
+	require.Contains(t, res.Output, "T-001")
+	require.Contains(t, res.Output, "T-002")
 	res = tools[0].Run(context.Background(), nil, json.RawMessage(`{"status":"weird"}`))
 	require.False(t, res.OK)
 	res = tools[1].Run(context.Background(), nil, json.RawMessage(`{"id":"add-login-page"}`))

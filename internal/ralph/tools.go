@@ -87,7 +87,7 @@ func (r *Reporter) Tool() agent.EngineTool {
 	}
 }
 
-const listSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["pending","in_progress","done","failed","skipped"],"description":"Only tasks with this status (default: all)."}}}`
+const listSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["all","pending","in_progress","done","failed","skipped"],"description":"Only tasks with this status (default: all)."}}}`
 
 const showSchema = `{"type":"object","properties":{"id":{"type":"string","description":"The task's id (T-001, US-002), exact title or slug (add-login-page)."}},"required":["id"]}`
 
@@ -107,7 +107,7 @@ func TaskTools(st *Store) []agent.EngineTool {
 					return agent.ToolResultInfo{Error: `list_tasks takes {"status": "pending|in_progress|done|failed|skipped"} (optional): ` + err.Error(), Category: "validation"}
 				}
 				var want Status
-				if in.Status != "" {
+				if in.Status != "" && !strings.EqualFold(in.Status, "all") { // ayder-cli's status="all"
 					s, err := ParseStatus(in.Status)
 					if err != nil {
 						return agent.ToolResultInfo{Error: err.Error(), Category: "validation"}

@@ -58,6 +58,12 @@ type Prepared struct {
 	Args json.RawMessage
 	// Paths are the path-valued arguments, in parameter order.
 	Paths []PathArg
+	// Seed is the seed tool name the model called when PrepareOffered
+	// served it by another tool or under a cover ("" otherwise).
+	Seed string
+	// Cover is the offered tool under whose cover a seed tool the
+	// session does not offer runs as itself ("" otherwise).
+	Cover string
 }
 
 // Subject returns what the policy judges of the call besides its paths
@@ -120,7 +126,7 @@ func builtinAliases() map[string][]string {
 		"read_file":        {"read", "view", "view_file", "open_file", "cat"},
 		"write_file":       {"write", "create_file", "write_to_file"},
 		"edit_file":        {"replace_string", "str_replace", "edit", "replace_in_file", "replace"},
-		"list_directory":   {"list_files", "list_dir", "ls", "list"},
+		"list_directory":   {"list_files", "list_dir", "ls", "list", "get_project_structure"},
 		"grep":             {"search_codebase", "search", "ripgrep", "rg", "search_text", "grep_search"},
 		"search_files":     {"glob", "find_files", "file_search", "find"},
 		"move_file":        {"move", "mv", "rename_file", "rename"},

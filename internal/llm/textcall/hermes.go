@@ -1,6 +1,7 @@
 package textcall
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -116,8 +117,10 @@ func (p *parser) hermesObject(raw json.RawMessage) (Call, string) {
 }
 
 // hermesArgs normalizes the "arguments" value: an object is kept; a missing or
-// null value becomes {}; a string holding a JSON object is decoded (not
-// double-encoded); any other value goes to the tool's single parameter when
+// null value becomes {}; a string holding a JSON object or a Python dict
+// literal is decoded (not double-encoded); in an object, a string given
+// for an object or array parameter is decoded too (literalParams); any
+// other value goes to the tool's single parameter when
 // the schema names one, else is kept as given.
 func (p *parser) hermesArgs(name string, raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
@@ -126,7 +129,7 @@ func (p *parser) hermesArgs(name string, raw json.RawMessage) json.RawMessage {
 	sch := p.schema(name)
 	switch raw[0] {
 	case '{':
-		return compact(raw)
+		return sch.literalParams(compact(raw))
 	case '"':
 		var str string
 		if json.Unmarshal(raw, &str) != nil {
@@ -136,8 +139,10 @@ func (p *parser) hermesArgs(name string, raw json.RawMessage) json.RawMessage {
 		if t == "" {
 			return json.RawMessage("{}")
 		}
-		if t[0] == '{' && json.Valid([]byte(t)) {
-			return compact(json.RawMessage(t))
+		if t[0] == '{' {
+			if obj, ok := structured(t); ok && obj[0] == '{' {
+				return sch.literalParams(obj)
+			}
 		}
 		if param, ok := sch.singleParam(); ok {
 			var b objBuilder
@@ -153,4 +158,41 @@ func (p *parser) hermesArgs(name string, raw json.RawMessage) json.RawMessage {
 		}
 		return compact(raw)
 	}
+}
+
+// literalParams decodes, in the arguments object obj, the string values
+// of object and array parameters that hold JSON or a Python literal
+// ("['a', 'b']" for an array): models often quote them. Other values,
+// and strings that do not decode, are kept; key order is kept.
+func (si *schemaInfo) literalParams(obj json.RawMessage) json.RawMessage {
+	if !si.known {
+		return obj
+	}
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return obj
+	}
+	var b objBuilder
+	changed := false
+	for dec.More() {
+		tok, err := dec.Token()
+		key, isKey := tok.(string)
+		var val json.RawMessage
+		if err != nil || !isKey || dec.Decode(&val) != nil {
+			return obj
+		}
+		if pt := si.propType(key).name; (pt == "object" || pt == "array") && len(val) > 0 && val[0] == '"' {
+			var str string
+			if json.Unmarshal(val, &str) == nil {
+				if r, ok := structured(strings.TrimSpace(str)); ok {
+					val, changed = r, true
+				}
+			}
+		}
+		b.set(key, val)
+	}
+	if !changed {
+		return obj
+	}
+	return b.bytes()
 }

@@ -15,6 +15,7 @@ const maxSchemaDepth = 8
 type schemaInfo struct {
 	known    bool // the tool was offered with a readable object schema
 	props    map[string]json.RawMessage
+	order    []string // property names as declared
 	required []string
 	types    map[string]propType
 }
@@ -37,10 +38,8 @@ func (p *parser) schema(name string) *schemaInfo {
 		p.schemas = make(map[string]*schemaInfo)
 	}
 	si := &schemaInfo{}
-	for _, t := range p.tools {
-		if t.Name != name {
-			continue
-		}
+	t, ok := p.tool(name)
+	if ok {
 		var doc struct {
 			Properties map[string]json.RawMessage `json:"properties"`
 			Required   []string                   `json:"required"`
@@ -49,11 +48,69 @@ func (p *parser) schema(name string) *schemaInfo {
 			si.known = true
 			si.props = doc.Properties
 			si.required = doc.Required
+			si.order = propOrder(t.Schema)
 		}
-		break
 	}
 	p.schemas[name] = si
 	return si
+}
+
+// tool finds the offered tool called name, or else the one name stands for
+// by Options.Canonical (an alias such as run_shell_command).
+func (p *parser) tool(name string) (Tool, bool) {
+	for _, t := range p.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	if p.opts.Canonical == nil {
+		return Tool{}, false
+	}
+	if c := p.opts.Canonical(name); c != "" && c != name {
+		for _, t := range p.tools {
+			if t.Name == c {
+				return t, true
+			}
+		}
+	}
+	return Tool{}, false
+}
+
+// propOrder returns the property names of a JSON Schema in the order
+// written ("properties" of the top-level object), nil when unreadable.
+func propOrder(schema json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if tok != "properties" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return nil
+		}
+		var names []string
+		for dec.More() {
+			tok, err := dec.Token()
+			key, ok := tok.(string)
+			var skip json.RawMessage
+			if err != nil || !ok || dec.Decode(&skip) != nil {
+				return nil
+			}
+			names = append(names, key)
+		}
+		return names
+	}
+	return nil
 }
 
 // singleParam returns the parameter a lone value belongs to: the only
@@ -67,6 +124,22 @@ func (si *schemaInfo) singleParam() (string, bool) {
 	}
 	if len(si.required) == 0 && len(si.props) == 1 {
 		for k := range si.props {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// lazyParam is singleParam for the lazy <function=NAME>VALUE</function>
+// form, which also infers the parameter of a tool whose parameters are all
+// optional: the first one declared (list_directory's path, say), since
+// tools declare their main parameter first.
+func (si *schemaInfo) lazyParam() (string, bool) {
+	if k, ok := si.singleParam(); ok || !si.known || len(si.required) > 0 {
+		return k, ok
+	}
+	for _, k := range si.order {
+		if _, ok := si.props[k]; ok {
 			return k, true
 		}
 	}
@@ -181,7 +254,8 @@ func kindOf(v json.RawMessage) string {
 // (as vLLM does); strings keep the rest as-is. "null" (any case) becomes
 // JSON null unless the parameter is a non-nullable string. integer, number,
 // boolean ("true"/"false", any case), object and array are parsed from the
-// trimmed text; a value that does not parse stays a string, for the engine's
+// trimmed text (object and array also as Python literals); a value that
+// does not parse stays a string, for the engine's
 // validation to report. Without a schema, values stay strings.
 func (si *schemaInfo) convert(key, raw string) json.RawMessage {
 	v := trimOneNewline(raw)
@@ -207,11 +281,24 @@ func (si *schemaInfo) convert(key, raw string) json.RawMessage {
 			return json.RawMessage("false")
 		}
 	case "object", "array":
-		if json.Valid([]byte(t)) {
-			return compact(json.RawMessage(t))
+		if r, ok := structured(t); ok {
+			return r
 		}
 	}
 	return jsonString(v)
+}
+
+// structured reads the text of an object or array parameter: JSON, or
+// else a Python literal (single quotes, True/False/None), as vLLM's and
+// SGLang's parsers do.
+func structured(t string) (json.RawMessage, bool) {
+	if json.Valid([]byte(t)) {
+		return compact(json.RawMessage(t)), true
+	}
+	if t == "" || (t[0] != '{' && t[0] != '[' && t[0] != '(') {
+		return nil, false
+	}
+	return pyLiteral(t)
 }
 
 // trimOneNewline removes one leading and one trailing "\n" (or "\r\n").

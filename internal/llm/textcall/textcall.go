@@ -2,7 +2,7 @@
 // as plain text in the assistant message instead of using the provider's
 // native tool-calling field.
 //
-// Three shapes are understood:
+// Three shapes are understood, and a fourth on request (Options.Commands):
 //
 //   - Hermes JSON, also the Python AIdex's own format
 //     (https://github.com/NousResearch/Hermes-Function-Calling):
@@ -11,7 +11,10 @@
 //     (https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct/blob/main/qwen3coder_tool_parser.py,
 //     https://docs.vllm.ai/en/latest/features/tool_calling.html):
 //     <tool_call><function=NAME><parameter=KEY>VALUE</parameter></function></tool_call>
-//   - the lazy single-parameter form <function=NAME>VALUE</function>.
+//   - the lazy single-parameter form <function=NAME>VALUE</function>;
+//   - iptic-memex's assistant command blocks, %%CMD%% command="PROGRAM"
+//     arguments="ARGS" ... %%END%% and %%BLOCK:name%% ... %%END%%
+//     (commands.go).
 //
 // The package has no dependency on the rest of aidex: it takes tool schemas
 // as raw JSON and returns arguments as raw JSON objects.
@@ -45,6 +48,10 @@ const (
 	// FormatQwenXML is the Qwen3-Coder XML form, including the lazy
 	// <function=NAME>VALUE</function> form.
 	FormatQwenXML Format = "qwen3_xml"
+	// FormatCommand is iptic-memex's assistant command block:
+	// %%CMD%% command="PROGRAM" arguments="ARGS" ... %%END%% (a shell
+	// command), or %%TOOL_NAME%% param="value" ... %%END%%.
+	FormatCommand Format = "assistant_command"
 )
 
 // Tool describes a tool offered to the model: its name and the JSON Schema of
@@ -110,6 +117,10 @@ func formatHint(f Format, name string) string {
 	if name == "" {
 		name = "TOOL_NAME"
 	}
+	if f == FormatCommand {
+		return `Write a command as a line %%CMD%% command="PROGRAM" arguments="ARGS", then any input lines, ` +
+			`then a line %%END%%; or call a tool as %%` + name + `%% PARAM="VALUE" ... with the content lines and %%END%%.`
+	}
 	if f == FormatQwenXML {
 		return "Write each tool call as <tool_call>\n<function=" + name +
 			">\n<parameter=PARAM>\nVALUE\n</parameter>\n</function>\n</tool_call> " +
@@ -133,10 +144,10 @@ type Result struct {
 }
 
 // Contains reports whether text may hold a text tool call (it contains
-// "<tool_call>" or "<function="). It is cheap: use it to decide whether to
-// call Parse.
+// "<tool_call>", "<function=" or "%%"). It is cheap: use it to decide
+// whether to call Parse.
 func Contains(text string) bool {
-	return strings.Contains(text, tagToolCall) || strings.Contains(text, tagFunction)
+	return strings.Contains(text, tagToolCall) || strings.Contains(text, tagFunction) || strings.Contains(text, cmdMark)
 }
 
 // Parse extracts the text tool calls from a complete assistant message.
@@ -145,7 +156,39 @@ func Contains(text string) bool {
 // never fails as a whole: calls it cannot read are reported in
 // Result.Errors and removed from Result.Content.
 func Parse(text string, tools []Tool) Result {
-	p := parser{s: text, tools: tools}
+	return ParseWith(text, tools, Options{})
+}
+
+// Options adjust ParseWith. The zero value is Parse's behaviour.
+type Options struct {
+	// Canonical maps a tool name the model wrote to the name of the
+	// offered tool it stands for ("run_shell_command" → "run_command"),
+	// or "" when it knows none; the schema of that tool then types the
+	// call's values and places a bare value. Call.Name stays the name
+	// the model wrote (the engine resolves it again). Nil: names match
+	// exactly.
+	Canonical func(name string) string
+	// Commands also parses iptic-memex assistant command blocks
+	// (%%CMD%% ... %%END%%, FormatCommand). Enable it only for models
+	// configured to call tools in text.
+	Commands bool
+}
+
+// ParseWith is Parse with options.
+func ParseWith(text string, tools []Tool, o Options) Result {
+	p := parser{s: text, tools: tools, opts: o, schemas: map[string]*schemaInfo{}}
+	if o.Commands && strings.Contains(text, cmdMark) {
+		p.withCommands()
+	} else {
+		p.scan()
+	}
+	p.res.Content = strings.Join(p.content, "\n\n")
+	return p.res
+}
+
+// scan parses the tags of the Hermes and Qwen formats in all of p.s.
+func (p *parser) scan() {
+	text := p.s
 	var next opener
 	pos := 0
 	for pos < len(text) {
@@ -163,14 +206,13 @@ func Parse(text string, tools []Tool) Result {
 	if pos < len(text) {
 		p.addContent(text[pos:])
 	}
-	p.res.Content = strings.Join(p.content, "\n\n")
-	return p.res
 }
 
 // parser holds the state of one Parse call.
 type parser struct {
 	s       string
 	tools   []Tool
+	opts    Options
 	schemas map[string]*schemaInfo
 	content []string
 	res     Result

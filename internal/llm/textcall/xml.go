@@ -181,12 +181,14 @@ func atLineStart(s string, v, i int) bool {
 }
 
 // lazyArgs builds the arguments of <function=NAME>VALUE</function>: VALUE goes
-// to the tool's only required parameter (or only parameter). A VALUE that is
+// to the tool's only required parameter (or only parameter, or, when all
+// are optional, the first declared). NAME may be an alias of an offered
+// tool (Options.Canonical). A VALUE that is
 // itself a JSON object of arguments (the Llama 3.1 <function=NAME>{...}
 // form) is taken as the arguments.
 func (p *parser) lazyArgs(name, value string) (json.RawMessage, string) {
 	sch := p.schema(name)
-	param, ok := sch.singleParam()
+	param, ok := sch.lazyParam()
 	if t := strings.TrimSpace(value); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		if !ok || sch.propType(param).name != "object" || hasOnlyKey(t, param) {
 			return compact(json.RawMessage(t)), ""

@@ -41,6 +41,12 @@ type Options struct {
 	// MemoryGlobalDir is the global memory directory
 	// (memory.GlobalDir(configDir)); "" disables global memories.
 	MemoryGlobalDir string
+	// MemoryDir is the memory tool's directory of the workspace
+	// (memory.Dir(stateDir, workspace)); "" makes the memory tool fail.
+	MemoryDir string
+	// MemoryUntrusted marks a workspace the user has not trusted:
+	// save_memory refuses the global scope there.
+	MemoryUntrusted bool
 	// WebFetchAllowPrivate lets web_fetch reach loopback, private and
 	// link-local addresses.
 	WebFetchAllowPrivate bool
@@ -71,7 +77,7 @@ func Defs(o Options) (defs []tools.Def, closeFn func()) {
 		exec.Tools(exec.Options{Procs: procs}),
 		git.Tools(),
 		info.Tools(),
-		memory.Tools(memory.Options{Family: o.MemoryFamily, GlobalDir: o.MemoryGlobalDir}),
+		memory.Tools(memory.Options{Family: o.MemoryFamily, Dir: o.MemoryDir, GlobalDir: o.MemoryGlobalDir, NoGlobalSave: o.MemoryUntrusted}),
 		notes.Tools(notes.Options{}),
 		webfetchtool.Tools(webfetch.New(webfetch.Options{AllowPrivate: o.WebFetchAllowPrivate})),
 		models.Tools(listmodels.Options{Catalog: o.Catalog, Lister: o.Lister, Current: o.CurrentProvider}),

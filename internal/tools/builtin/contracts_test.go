@@ -60,7 +60,7 @@ func TestToolContracts(t *testing.T) {
 		"env_info":                  {kind.Read, false, nil, nil},
 		"which":                     {kind.Read, false, []string{"name"}, nil},
 		"analyze_project":           {kind.Read, false, nil, nil},
-		"memory":                    {kind.Write, false, []string{"command", "path", "file_text", "old_str", "new_str", "insert_line", "insert_text", "new_path"}, nil},
+		"memory":                    {kind.Write, true, []string{"command", "path", "file_text", "old_str", "new_str", "insert_line", "insert_text", "new_path"}, nil},
 		"save_memory":               {kind.Write, true, []string{"content", "category", "tags", "scope"}, nil},
 		"load_memory":               {kind.Read, true, []string{"query", "category", "limit"}, nil},
 		"create_note":               {kind.Write, true, []string{"title", "content", "tags"}, nil},

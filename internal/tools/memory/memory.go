@@ -20,10 +20,11 @@ type memoryArgs struct {
 	NewPath    string `json:"new_path,omitempty" jsonschema:"rename: the new memory path"`
 }
 
-// memoryDef is memory: the model's own memory file tree ("full" profile:
-// its schema is large).
+// memoryDef is memory: the model's own memory file tree, kept in the
+// state directory (Options.Dir), in the standard profile (config memory =
+// false hides it).
 func (o Options) memoryDef() tools.Def {
-	return tools.Define(tools.Spec{Name: "memory", Kind: kind.Write, Aliases: []string{"memory_tool"},
+	return tools.Define(tools.Spec{Name: "memory", Kind: kind.Write, Standard: true, Aliases: []string{"memory_tool"},
 		Description: "Your persistent memory across sessions: a small file tree at /memories (yours) and /memories/shared (seen by every model). " +
 			"Commands: view (file or directory), create (path, file_text), str_replace (path, old_str, new_str), insert (path, insert_line, insert_text), delete (path), rename (path, new_path). " +
 			"View /memories at the start of a task; record progress and lessons learned as you go.", Bookkeeping: true},
@@ -31,14 +32,13 @@ func (o Options) memoryDef() tools.Def {
 }
 
 func (o Options) memory(ctx context.Context, env *tools.Env, a memoryArgs) tools.Result {
-	ws, fail := workspaceOf(env)
-	if fail != nil {
-		return *fail
+	if o.Dir == "" {
+		return tools.Failf(tools.CategoryInternal, "internal error: no memory directory configured for the memory tool")
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Failf(tools.CategoryExecution, "memory cancelled: %v", err)
 	}
-	out, virtual, err := memory.Run(ws, o.Family, memory.Command{Name: a.Command, Path: a.Path, FileText: a.FileText,
+	out, virtual, err := memory.Run(o.Dir, o.Family, memory.Command{Name: a.Command, Path: a.Path, FileText: a.FileText,
 		OldStr: a.OldStr, NewStr: a.NewStr, InsertLine: a.InsertLine, InsertText: a.InsertText, NewPath: a.NewPath})
 	switch {
 	case errors.Is(err, memory.ErrRefused):

@@ -33,6 +33,10 @@ func (o Options) saveMemory(ctx context.Context, env *tools.Env, a saveArgs) too
 	if err != nil {
 		return tools.Failf(tools.CategoryValidation, "%v", err)
 	}
+	if scope == memory.ScopeGlobal && o.NoGlobalSave {
+		return tools.Failf(tools.CategoryPermission, "save_memory: global memories cannot be saved from a workspace the user has not trusted "+
+			"(what its files say must not reach other projects); save it with scope project, or the user runs `aidex trust` here first")
+	}
 	e, err := s.Save(ctx, scope, memory.Entry{Content: a.Content, Category: a.Category, Tags: a.Tags})
 	if err != nil {
 		cat := tools.CategoryValidation

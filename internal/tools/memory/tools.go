@@ -13,9 +13,18 @@ type Options struct {
 	// memory.Family(provider, model). Empty (or memory.SharedDir) means
 	// "other".
 	Family string
+	// Dir is the memory tool's directory of the workspace
+	// (memory.Dir(stateDir, workspace)), outside the workspace; "" makes
+	// the memory tool fail with a message saying so.
+	Dir string
 	// GlobalDir is the global memory directory (memory.GlobalDir(configDir));
 	// "" disables global memories (save_memory with scope "global" fails).
 	GlobalDir string
+	// NoGlobalSave refuses save_memory with scope "global": set it in a
+	// workspace the user has not trusted, so what its files talk the
+	// model into remembering never reaches another project (memory
+	// poisoning).
+	NoGlobalSave bool
 	// Now is the clock of saved entries (nil = time.Now).
 	Now func() time.Time
 }

@@ -209,6 +209,9 @@ func cmdTools(_ context.Context, c *Controller, _ string, out io.Writer) (Outcom
 	for _, t := range c.Engine().Tools.Specs() {
 		fmt.Fprintf(out, "  %-26s %s\n", t.Name, firstSentence(t.Description))
 	}
+	for _, t := range c.Engine().Config.EngineTools {
+		fmt.Fprintf(out, "  %-26s %s\n", t.Spec.Name, firstSentence(t.Spec.Description))
+	}
 	fmt.Fprintf(out, "  %-26s %s\n", "todo_write", "keep the task plan (always offered)")
 	return Outcome{}, nil
 }

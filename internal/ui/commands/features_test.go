@@ -177,6 +177,13 @@ func TestImplementRunsInThisSessionWithTaskTools(t *testing.T) {
 	task, _ = f.c.Ralph().Get("T-001")
 	require.Equal(t, ralph.StatusDone, task.Status)
 	require.Contains(t, toolNames(t, f.script.Requests()[0]), "complete_task")
+	n := 0
+	for _, name := range toolNames(t, f.script.Requests()[0]) {
+		if name == "list_tasks" {
+			n++
+		}
+	}
+	require.Equal(t, 1, n, "the session's own list_tasks gives way to the run's")
 	require.NotEmpty(t, f.c.Session().Messages, "the run is in this session")
 
 	_, err = f.c.Run(context.Background(), []llm.Part{{Type: llm.PartText, Text: "hi"}}, func(agent.Event) {})
@@ -453,4 +460,14 @@ func TestStoreKeyMakesFilePrivate(t *testing.T) {
 	require.Contains(t, w, "private")
 	_, err = KeyWarning(errors.New("disk full"))
 	require.EqualError(t, err, "disk full")
+}
+
+// TestToolsCommandListsTaskTools: /tools lists the engine's own tools too
+// (list_tasks and show_task are offered in every session).
+func TestToolsCommandListsTaskTools(t *testing.T) {
+	f := newFixture(t, "")
+	out, _ := f.mustExec(t, "/tools")
+	for _, want := range []string{"read_file", "memory", "list_tasks", "show_task", "todo_write"} {
+		require.Contains(t, out, "  "+want+" ", want)
+	}
 }
