@@ -47,7 +47,7 @@ type Attachment struct {
 // handleChat runs one chat turn and streams its events as SSE.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req ChatRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	parts, err := messageParts(req)
@@ -266,7 +266,7 @@ func (s *Server) handleChatStop(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		SessionID string `json:"session_id"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	s.mu.Lock()
@@ -431,7 +431,7 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 		Reason    string `json:"reason"`
 		SessionID string `json:"session_id"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	d := agent.Answer(req.Decision)

@@ -31,9 +31,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,7 +61,8 @@ const GCPercent = 200
 // (nil: an imagegen.Generator built from the current configuration at each
 // request).
 // MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
-// 429.
+// 429. Log gets debug lines (unknown fields in request bodies); nil
+// discards them.
 type Options struct {
 	Setup   app.Options
 	Token   string
@@ -68,6 +71,7 @@ type Options struct {
 	Ralph   Ralph
 	Images  ImageGenerator
 	MaxRuns int
+	Log     *slog.Logger
 }
 
 // Server is the web UI and its API. Create it with New, serve it with
@@ -269,10 +273,11 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, apiError{Error: msg})
 }
 
-// decodeBody reads the whole JSON body into v (unknown fields refused).
-// An empty body leaves v unchanged. It writes the error response (400 or
-// 413) and returns false on failure.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+// decodeBody reads the whole JSON body into v. Unknown fields are ignored
+// (a newer page or client may send more) and logged at debug level with
+// the endpoint. An empty body leaves v unchanged. It writes the error
+// response (400 or 413) and returns false on failure.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -288,9 +293,22 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	err = dec.Decode(v)
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		s.log().Debug("web: ignored unknown field in request body", "endpoint", r.Method+" "+r.URL.Path, "reason", err.Error())
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
 		return false
 	}
 	return true
+}
+
+// log returns Options.Log, or a logger that discards.
+func (s *Server) log() *slog.Logger {
+	if s.opts.Log != nil {
+		return s.opts.Log
+	}
+	return slog.New(slog.DiscardHandler)
 }
