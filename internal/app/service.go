@@ -252,6 +252,15 @@ func (s *Service) SetMode(mode string) error {
 	return nil
 }
 
+// ParseMode returns the canonical name of a permission mode ("plan",
+// "ask", "auto-edit", "yolo") from any name SetMode accepts, for front
+// ends that compare modes. Errors: an unknown mode (listing the valid
+// ones).
+func ParseMode(mode string) (string, error) {
+	m, err := permission.ParseMode(mode)
+	return string(m), err
+}
+
 // Mode returns the current permission mode, canonical ("ask",
 // "auto-edit", "plan", "yolo").
 func (s *Service) Mode() string {

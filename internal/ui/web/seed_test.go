@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
@@ -52,4 +54,136 @@ func TestUnknownBodyFieldsIgnored(t *testing.T) {
 	if code := e.call(http.MethodPost, "/api/models/switch", map[string]any{"model": 3}, nil); code != http.StatusBadRequest {
 		t.Errorf("a wrongly typed known field: %d, want 400", code)
 	}
+}
+
+// commandOut posts msg to the chat and returns the command event's data,
+// or the error event's message; it fails when anything else streams.
+func (e *env) commandOut(msg string) (out map[string]any, errMsg string) {
+	e.t.Helper()
+	status, evs := e.chat(map[string]any{"message": msg}, nil)
+	if status != http.StatusOK {
+		e.t.Fatalf("%s: status %d", msg, status)
+	}
+	for _, ev := range evs {
+		switch ev.Name {
+		case "command":
+			out = ev.Data
+		case "error":
+			errMsg, _ = ev.Data["error"].(map[string]any)["message"].(string)
+		case "done":
+		default:
+			e.t.Errorf("%s: unexpected event %s", msg, ev.Name)
+		}
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Name != "done" {
+		e.t.Errorf("%s: the stream does not end with done: %v", msg, names(evs))
+	}
+	return out, errMsg
+}
+
+// The web chat runs the safe subset of the slash commands in the server
+// and never sends them to the model; the unsafe ones are refused with the
+// reason (issue 23 item 11).
+func TestChatSlashCommands(t *testing.T) {
+	model := llmtest.NewScript(t)
+	e := newEnv(t, model, "")
+	out, msg := e.commandOut("/model m2")
+	if msg != "" || out["output"] != "model: fake/m2" || out["status"] != true {
+		t.Errorf("/model m2: %v %q", out, msg)
+	}
+	var st Status
+	e.call(http.MethodGet, "/api/status", nil, &st)
+	if st.Model != "m2" {
+		t.Errorf("status model after /model m2: %q", st.Model)
+	}
+	if out, _ := e.commandOut("/model"); !strings.Contains(out["output"].(string), "* m2") {
+		t.Errorf("/model lists: %v", out)
+	}
+	if out, _ := e.commandOut("/help"); !strings.Contains(out["output"].(string), "/compact") {
+		t.Errorf("/help: %v", out)
+	}
+	if out, _ := e.commandOut("/cost"); !strings.Contains(out["output"].(string), "input 0") {
+		t.Errorf("/cost: %v", out)
+	}
+	if out, _ := e.commandOut("/tasks"); !strings.Contains(out["output"].(string), "no Ralph tasks") {
+		t.Errorf("/tasks: %v", out)
+	}
+	if out, _ := e.commandOut("/compact"); out["output"] != "nothing to compact yet" {
+		t.Errorf("/compact: %v", out)
+	}
+	if out, _ := e.commandOut("/provider"); !strings.Contains(out["output"].(string), "provider: fake") {
+		t.Errorf("/provider: %v", out)
+	}
+	if out, msg := e.commandOut("/mode plan"); out["output"] != "permission mode: plan" {
+		t.Errorf("/mode plan: %v %q", out, msg)
+	}
+	if out, msg := e.commandOut("/mode ask"); out["output"] != "permission mode: ask" {
+		t.Errorf("/mode ask: %v %q", out, msg)
+	}
+	for _, wide := range []string{"/mode yolo", "/mode auto-edit"} {
+		if _, msg := e.commandOut(wide); !strings.Contains(msg, "wider than this server's permission mode") {
+			t.Errorf("%s: %q", wide, msg)
+		}
+	}
+	for cmd, want := range map[string]string{"/config model x": "/config is not available", "/load a.txt": "/load is not available",
+		"/export x.md": "/export is not available", "/edit": "/edit is not available", "!rm -rf x": "!command"} {
+		if _, msg := e.commandOut(cmd); !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", cmd, msg, want)
+		}
+	}
+	before := st.SessionID
+	out, _ = e.commandOut("/clear")
+	e.call(http.MethodGet, "/api/status", nil, &st)
+	if out["cleared"] != true || out["session_id"] == before || st.SessionID != out["session_id"] {
+		t.Errorf("/clear: %v, status session %q (was %q)", out, st.SessionID, before)
+	}
+	if st.PermissionMode != "ask" {
+		t.Errorf("mode %q after the refused widenings", st.PermissionMode)
+	}
+	for _, r := range model.Requests() {
+		if len(r) > 0 { // the model list of /model is a GET
+			t.Errorf("a command reached the model: %s", r)
+		}
+	}
+}
+
+// A server started in auto-edit may narrow to plan and widen back to
+// auto-edit, never to yolo.
+func TestChatModeCeiling(t *testing.T) {
+	e := newEnv(t, llmtest.NewScript(t), "permission_mode = \"auto-edit\"\n")
+	for _, c := range []struct{ cmd, out string }{{"/mode plan", "permission mode: plan"}, {"/mode auto-edit", "permission mode: auto-edit"}, {"/mode", "permission mode: auto-edit"}} {
+		if out, msg := e.commandOut(c.cmd); out["output"] != c.out {
+			t.Errorf("%s: %v %q", c.cmd, out, msg)
+		}
+	}
+	if _, msg := e.commandOut("/mode yolo"); !strings.Contains(msg, "wider") {
+		t.Errorf("/mode yolo: %q", msg)
+	}
+}
+
+// In the page, "/model m2" shows the command's output and the new model
+// in the status bar, and no answer from the model (issue 23 item 11);
+// "/clear" empties the chat.
+func TestBrowserSlashCommand(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t)
+	e := newEnv(t, model, "")
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	do(t, ctx, "send /model m2", chromedp.SetValue(chromedp.CSS("#chat-input"), "/model m2"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the command output", `document.querySelector('.msg.command-output pre')?.textContent === 'model: fake/m2' && !document.body.classList.contains('running')`)
+	waitJS(t, ctx, "the status bar", `document.querySelector('#status-model').textContent === 'fake/m2'`)
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.msg.assistant, .msg.error').length`)); n != 0 {
+		t.Errorf("%d answers or errors shown for a command", n)
+	}
+	do(t, ctx, "send /config", chromedp.SetValue(chromedp.CSS("#chat-input"), "/config model x"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the refusal", `[...document.querySelectorAll('.msg.error')].some((m) => m.textContent.includes('/config is not available in the web chat'))`)
+	do(t, ctx, "send /clear", chromedp.SetValue(chromedp.CSS("#chat-input"), "/clear"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the cleared chat", `document.querySelectorAll('.msg.command-output').length === 1 && document.querySelector('.msg.command-output pre').textContent.startsWith('new session ') && !document.querySelector('.msg.error')`)
+	for _, r := range model.Requests() {
+		if len(r) > 0 {
+			t.Errorf("a command reached the model: %s", r)
+		}
+	}
+	checkNoPageErrors(t, ctx)
 }

@@ -79,6 +79,9 @@ type Options struct {
 type Server struct {
 	opts Options
 	svc  *app.Service
+	// baseMode is the permission mode the server started with: the
+	// widest the chat's /mode may set.
+	baseMode string
 
 	mu      sync.Mutex
 	current string                  // the session the page works in ("" until the first chat)
@@ -122,7 +125,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, svc: svc, live: map[string]*liveSession{},
+	s := &Server{opts: o, svc: svc, baseMode: svc.Mode(), live: map[string]*liveSession{},
 		approvals: approvals{pending: map[string]*pendingApproval{}}, ralph: o.Ralph}
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {

@@ -345,6 +345,21 @@ function turnEnded(d) {
   notify(reason === 'done' ? 'aidex finished' : 'aidex stopped: ' + reason.replace('_', ' '), answer || 'The turn ended.');
 }
 
+// commandResult shows the output of a built-in slash command (run by the
+// server, never sent to the model) and reloads what it changed.
+function commandResult(ev) {
+  if (ev.cleared) {
+    state.sessionId = ev.session_id;
+    resetRewind();
+    renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
+    $('#usage').textContent = '';
+  }
+  hideEmpty();
+  $('#messages').append(h('div', { class: 'msg command-output', dataset: { command: ev.command } }, h('pre', { text: ev.output || '' })));
+  if (ev.status) loadStatus().catch(showError);
+  scrollDown();
+}
+
 function onEvent(name, ev) {
   if (endsWaiting.has(name)) clearWaiting();
   switch (name) {
@@ -364,6 +379,7 @@ function onEvent(name, ev) {
     case 'todos': renderTodos(ev.todos); break;
     case 'error': chatError(ev.error); break;
     case 'waiting': showWaiting(ev.waiting || {}); break;
+    case 'command': commandResult(ev); break;
     case 'notice':
       hideEmpty();
       $('#messages').append(h('div', { class: 'msg note', text: ev.text || '' }));
