@@ -214,15 +214,13 @@ func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error
 	return s.Reload(ctx, map[string]string{"provider": provider, "model": model})
 }
 
-// SwitchProvider switches to provider name with model ("" for the
-// provider's default). Errors: unknown provider, missing key.
+// SwitchProvider switches to provider name with model ("": the configured
+// model when the provider serves it, else the provider's default live
+// model, free where there is one; see Runtime.modelFor). Errors: unknown
+// provider, missing key.
 func (s *Service) SwitchProvider(ctx context.Context, name, model string) (*Runtime, error) {
-	p, ok := s.Runtime().Catalog.Provider(name)
-	if !ok {
+	if _, ok := s.Runtime().Catalog.Provider(name); !ok {
 		return nil, fmt.Errorf("unknown provider %q", name)
-	}
-	if model == "" {
-		model = p.DefaultModel
 	}
 	return s.Reload(ctx, map[string]string{"provider": name, "model": model})
 }

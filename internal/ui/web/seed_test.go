@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -185,5 +186,58 @@ func TestBrowserSlashCommand(t *testing.T) {
 			t.Errorf("a command reached the model: %s", r)
 		}
 	}
+	checkNoPageErrors(t, ctx)
+}
+
+// groqServer serves a Groq-shaped live model list that lacks the
+// catalog's default model; it returns the config lines that point groq
+// at it with a key.
+func groqServer(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"whisper-large-v3"},{"id":"qwen/qwen3-32b"},{"id":"llama-3.3-70b-versatile"}]}`))
+	}))
+	t.Cleanup(ts.Close)
+	return "\n[providers.groq]\nbase_url = \"" + ts.URL + "/v1\"\napi_key = \"gsk-test\"\n"
+}
+
+// Switching provider without a model picks that provider's default live
+// model, never the model configured for another provider (issue 23 item
+// 17): the catalog default is gone from the live list, so the next
+// catalog model the list has.
+func TestProviderSwitchPicksLiveDefault(t *testing.T) {
+	e := newEnv(t, nil, groqServer(t))
+	var out map[string]any
+	if code := e.call(http.MethodPost, "/api/provider/switch", map[string]any{"provider": "groq"}, &out); code != http.StatusOK {
+		t.Fatalf("switch: %d %v", code, out)
+	}
+	if out["provider"] != "groq" || out["model"] != "llama-3.3-70b-versatile" {
+		t.Errorf("switch to groq: %v, want model llama-3.3-70b-versatile (not m1 of provider fake)", out)
+	}
+	// Back to fake: its configured model again.
+	e.call(http.MethodPost, "/api/provider/switch", map[string]any{"provider": "fake"}, &out)
+	if out["model"] != "m1" {
+		t.Errorf("back to fake: %v", out)
+	}
+	cmd, msg := e.commandOut("/provider groq")
+	if cmd["output"] != "provider: groq · model llama-3.3-70b-versatile" {
+		t.Errorf("/provider groq: %v %q", cmd, msg)
+	}
+}
+
+// The Settings panel's "Use" button switches to the provider's live
+// default model (issue 23 item 17).
+func TestBrowserProviderUsePicksLiveDefault(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t, nil, groqServer(t))
+	do(t, ctx, "open Settings", chromedp.Navigate(e.ts.URL+"/?token="+testToken+"#settings"))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	waitJS(t, ctx, "the groq card", `document.querySelector('.provider-card[data-name="groq"] button') !== null`)
+	do(t, ctx, "click Use", chromedp.Click(chromedp.CSS(`.provider-card[data-name="groq"] button`)))
+	waitJS(t, ctx, "the status bar", `document.querySelector('#status-model').textContent === 'groq/llama-3.3-70b-versatile'`)
 	checkNoPageErrors(t, ctx)
 }
