@@ -40,6 +40,7 @@ type runFlags struct {
 	raw            bool
 	plain          bool
 	fullscreen     bool
+	full, web      bool // front ends chosen by flag (--full, --web), as --plain
 	sandbox        string
 }
 
@@ -69,6 +70,8 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.raw, "raw", false, "print the provider's raw last response (JSON) instead of the answer")
 	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
+	fl.BoolVar(&f.full, "full", false, "use the full-screen terminal UI (needs a terminal; --fullscreen is the same on a terminal)")
+	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// `aidex --web` serves the browser UI as `aidex web` does (issue 23 item
+// 22): the URL line, and the API answers with the token.
+func TestRootWebFlagServesWebUI(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	out := &syncBuffer{}
+	errOut := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "--web"}, Stdin: strings.NewReader(""),
+			Stdout: out, Stderr: errOut, Getenv: func(k string) string { return e.env[k] }})
+	}()
+	w := &webRun{out: out, errOut: errOut, cancel: cancel}
+	url := w.waitURL(t)
+	token := url[strings.Index(url, "token=")+len("token="):]
+	base := strings.TrimSuffix(url[:strings.Index(url, "?")], "/")
+	checkTokenAuth(t, base, token)
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("aidex --web did not stop")
+	}
+}
+
+// --full and --web choose a front end as --plain does: two at once, a
+// prompt for the web UI and --full without a terminal are usage errors
+// that say why (issue 23 item 22).
+func TestRootFrontEndFlags(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--web", "--plain"}, "use one of them"},
+		{[]string{"--full", "--web"}, "use one of them"},
+		{[]string{"--web", "-p", "hi"}, "--web serves the browser UI and takes no prompt"},
+		{[]string{"--full"}, "--full needs a terminal"},
+	} {
+		r := e.run(context.Background(), c.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, r.code, r.stderr, ExitUsage, c.want)
+		}
+	}
+}
