@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -55,5 +56,26 @@ func TestRootFrontEndFlags(t *testing.T) {
 		if r.code != ExitUsage || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, r.code, r.stderr, ExitUsage, c.want)
 		}
+	}
+}
+
+// Signup links in every front end (issue 23 item 19): `aidex providers`
+// prints each provider's key page, and the line mode's /provider list and
+// its key prompt name it.
+func TestSignupLinksEverywhere(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	r := e.run(context.Background(), "providers")
+	if r.code != 0 || !strings.Contains(r.stdout, "get a key: https://console.groq.com/keys") {
+		t.Errorf("aidex providers: exit %d, no groq signup link:\n%s", r.code, r.stdout)
+	}
+	var out, errb bytes.Buffer
+	code := Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader("/provider\n/provider groq\n"),
+		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
+	_ = code // the key prompt meets the end of input
+	if !strings.Contains(out.String(), "groq") || !strings.Contains(out.String(), "(needs a key: https://console.groq.com/keys)") {
+		t.Errorf("/provider list without the signup link:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "API key for groq (get one at https://console.groq.com/keys; stored in ") {
+		t.Errorf("key prompt without the signup link:\n%s", out.String())
 	}
 }

@@ -306,7 +306,11 @@ func (r *REPL) storeKey(rt *app.Runtime, provider, key string) error {
 }
 
 func (r *REPL) askKey(ctx context.Context, ctrl *commands.Controller, provider string) error {
-	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (stored in %s): ", provider, ctrl.Runtime().Config.Paths.ConfigFile))
+	where := ""
+	if p, ok := ctrl.Runtime().Catalog.Provider(provider); ok && p.SignupURL != "" {
+		where = "get one at " + p.SignupURL + "; "
+	}
+	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (%sstored in %s): ", provider, where, ctrl.Runtime().Config.Paths.ConfigFile))
 	if err != nil {
 		return err
 	}
@@ -339,7 +343,11 @@ func (r *REPL) listProviders(rt *app.Runtime) []string {
 			names = append(names, p.Name)
 			key := ""
 			if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
-				key = " (needs a key)"
+				key = " (needs a key"
+				if p.SignupURL != "" {
+					key += ": " + p.SignupURL
+				}
+				key += ")"
 			}
 			fmt.Fprintf(r.Printer.Out, "  %2d. %-14s %s%s\n", len(names), p.Name, p.Notes, key)
 		}
