@@ -79,3 +79,47 @@ func TestSignupLinksEverywhere(t *testing.T) {
 		t.Errorf("key prompt without the signup link:\n%s", out.String())
 	}
 }
+
+// plainRun runs `aidex --plain` in e's workspace with input on stdin and
+// the extra environment variables.
+func plainRun(e *e2e, input string, extra map[string]string) string {
+	var out, errb bytes.Buffer
+	Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader(input),
+		Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+			if v, ok := extra[k]; ok {
+				return v
+			}
+			return e.env[k]
+		}})
+	return out.String()
+}
+
+// The line mode's marks and /tasks fall back to ASCII when the locale is
+// not UTF-8 (issue 23 item 23), and stay as they are in a UTF-8 one.
+func TestPlainASCIIWithoutUTF8Locale(t *testing.T) {
+	script := func() *llmtest.Script {
+		return llmtest.NewScript(t,
+			llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}},
+			llmtest.Turn{Text: "read it"})
+	}
+	input := "read a.txt\n/tasks add Fix the bug\n/tasks\n"
+	e := newE2E(t, script(), "openai", "")
+	e.write("a.txt", "hello\n")
+	out := plainRun(e, input, map[string]string{"LANG": "C"})
+	for _, want := range []string{"-> read_file", "  ok ", "o pending", " | "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("LANG=C: no %q in:\n%s", want, out)
+		}
+	}
+	if i := strings.IndexFunc(out, func(r rune) bool { return r > 0x7e }); i >= 0 {
+		t.Errorf("LANG=C: non-ASCII output at %d: %q", i, out[max(0, i-40):min(len(out), i+40)])
+	}
+	e = newE2E(t, script(), "openai", "")
+	e.write("a.txt", "hello\n")
+	out = plainRun(e, input, map[string]string{"LANG": "en_US.UTF-8", "LC_ALL": ""})
+	for _, want := range []string{"→ read_file", "  ✓ ", "○ pending"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("UTF-8: no %q in:\n%s", want, out)
+		}
+	}
+}
