@@ -123,3 +123,20 @@ func TestPlainASCIIWithoutUTF8Locale(t *testing.T) {
 		}
 	}
 }
+
+// `aidex config set groq_api_key KEY` sets providers.groq.api_key with a
+// one-line deprecation notice (issue 23 item 21).
+func TestConfigSetOldName(t *testing.T) {
+	e := newCmdEnv(t, "")
+	out, errOut, err := e.run(t, newConfigCmd, "set", "groq_api_key", "gsk-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "aidex: groq_api_key is an old name, read as providers.groq.api_key: rename it (aidex config set providers.groq.api_key KEY)\n"
+	if errOut != want {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	if !strings.HasPrefix(out, "providers.groq.api_key set in ") {
+		t.Errorf("stdout %q", out)
+	}
+}
