@@ -214,7 +214,7 @@ var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
 	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",
 	"ollama_base_url", "custom_base_url", "custom_chat_model",
-	"image_provider", "image_model", "image_api_key", "image_base_url",
+	"image_provider", "image_model", "image_api_key", "image_base_url", "cloudflare_account_id",
 }
 
 // webConfigKeyOK reports whether the page may set key: a key of

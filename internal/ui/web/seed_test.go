@@ -2,9 +2,11 @@ package web
 
 import (
 	"bytes"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,4 +242,42 @@ func TestBrowserProviderUsePicksLiveDefault(t *testing.T) {
 	do(t, ctx, "click Use", chromedp.Click(chromedp.CSS(`.provider-card[data-name="groq"] button`)))
 	waitJS(t, ctx, "the status bar", `document.querySelector('#status-model').textContent === 'groq/llama-3.3-70b-versatile'`)
 	checkNoPageErrors(t, ctx)
+}
+
+// Web Settings can set Cloudflare Workers AI (the account id and the
+// token), and POST /api/image then generates through it (issue 23 item
+// 18; the service is an httptest stand-in).
+func TestImageCloudflareThroughSettings(t *testing.T) {
+	var path, auth string
+	cf := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, auth = r.URL.Path, r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"success":true,"result":{"image":"` + base64.StdEncoding.EncodeToString(pngBytes()) + `"}}`))
+	}))
+	defer cf.Close()
+	e := newEnv(t, nil, "")
+	var provs struct {
+		Providers []ImageProvider `json:"providers"`
+	}
+	e.call(http.MethodGet, "/api/image-providers", nil, &provs)
+	i := slices.IndexFunc(provs.Providers, func(p ImageProvider) bool { return p.Name == "cloudflare" })
+	if i < 0 || !provs.Providers[i].NeedsAccountID || !provs.Providers[i].RequiresKey {
+		t.Fatalf("no cloudflare image provider needing an account id: %+v", provs.Providers)
+	}
+	values := map[string]string{"image_provider": "cloudflare", "cloudflare_account_id": "acc42", "image_api_key": "cf-token", "image_base_url": cf.URL + "/client/v4"}
+	if code := e.call(http.MethodPost, "/api/config", map[string]any{"values": values}, nil); code != http.StatusOK {
+		t.Fatalf("saving the Cloudflare settings: %d", code)
+	}
+	var cfg map[string]any
+	e.call(http.MethodGet, "/api/image-providers", nil, &cfg)
+	if got := cfg["configured"].(map[string]any)["cloudflare_account_id"]; got != "acc42" {
+		t.Errorf("configured account id %v", got)
+	}
+	var img imageAnswer
+	if code := e.call(http.MethodPost, "/api/image", map[string]any{"prompt": "a red dot"}, &img); code != http.StatusOK {
+		t.Fatalf("image: %d %s", code, img.Error)
+	}
+	if img.Provider != "cloudflare" || img.MIME != "image/png" || path != "/client/v4/accounts/acc42/ai/run/@cf/black-forest-labs/flux-1-schnell" || auth != "Bearer cf-token" {
+		t.Errorf("image %+v via %s (%s)", img, path, auth)
+	}
 }

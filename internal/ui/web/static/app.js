@@ -1092,6 +1092,7 @@ async function loadSettings() {
   sel.value = match ? match.name : '';
   $('#image-model').value = cur.model || '';
   $('#image-base-url').value = cur.base_url || '';
+  $('#image-account').value = cur.cloudflare_account_id || '';
   imagePlaceholders();
   $('#image-key').placeholder = img.configured.api_key_set ? 'set (' + img.configured.api_key + ') — leave empty to keep' : 'not set';
 }
@@ -1131,6 +1132,7 @@ function imagePreset() {
 }
 
 function imagePlaceholders() {
+  imageAccountRow();
   const p = imagePreset();
   $('#image-model').placeholder = p ? p.model : 'flux';
   $('#image-base-url').placeholder = p ? p.base_url : 'https://image.pollinations.ai';
@@ -1144,6 +1146,12 @@ function choosePreset() {
   $('#image-base-url').value = own ? p.base_url : '';
   $('#image-model').value = own ? p.model : '';
   imagePlaceholders();
+}
+
+// imageAccountRow shows the Cloudflare account ID field for the providers
+// that need a second credential (only Cloudflare Workers AI).
+function imageAccountRow() {
+  $('#image-account-row').hidden = !imagePreset()?.needs_account_id;
 }
 
 // generateImage asks POST /api/image for an image and shows it (and where
@@ -1180,6 +1188,7 @@ async function saveImageSettings(e) {
     image_model: $('#image-model').value,
     image_base_url: $('#image-base-url').value,
   };
+  if (imagePreset()?.needs_account_id) values.cloudflare_account_id = $('#image-account').value.trim();
   if ($('#image-key').value) values.image_api_key = $('#image-key').value;
   await saveConfig(values);
   $('#image-key').value = '';
