@@ -23,16 +23,21 @@ func UTF8Locale(getenv func(string) string) bool {
 // asciiMarks maps the line mode's symbols (tool lines, results, task
 // status marks, separators) to ASCII for a terminal whose locale is not
 // UTF-8.
-var asciiMarks = strings.NewReplacer(
-	"→", "->", "✓", "ok", "✗", "x", "●", "*", "○", "o", "◐", "~", "–", "-", "—", "--",
-	"·", "|", "…", "...", "‖", "||", "↷", "-", "⚠", "!", "☐", "[ ]", "☑", "[x]", "▸", ">",
-)
+func asciiMarks() *strings.Replacer {
+	return strings.NewReplacer(
+		"→", "->", "✓", "ok", "✗", "x", "●", "*", "○", "o", "◐", "~", "–", "-", "—", "--",
+		"·", "|", "…", "...", "‖", "||", "↷", "-", "⚠", "!", "☐", "[ ]", "☑", "[x]", "▸", ">",
+	)
+}
 
 // asciiWriter writes through to w with the line mode's symbols in ASCII.
-type asciiWriter struct{ w io.Writer }
+type asciiWriter struct {
+	w io.Writer
+	r *strings.Replacer
+}
 
 func (a asciiWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(a.w, asciiMarks.Replace(string(p))); err != nil {
+	if _, err := io.WriteString(a.w, a.r.Replace(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -42,5 +47,5 @@ func (a asciiWriter) Write(p []byte) (int, error) {
 // status symbols, "·") in ASCII ("ok", "->", "*", "|"): for a locale that
 // is not UTF-8 (see UTF8Locale). Call it before Run.
 func (r *REPL) UseASCII() {
-	r.Printer.Out = asciiWriter{w: r.Printer.Out}
+	r.Printer.Out = asciiWriter{w: r.Printer.Out, r: asciiMarks()}
 }

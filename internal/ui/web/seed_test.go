@@ -281,3 +281,13 @@ func TestImageCloudflareThroughSettings(t *testing.T) {
 		t.Errorf("image %+v via %s (%s)", img, path, auth)
 	}
 }
+
+// A field the endpoint does not take is ignored, never applied: a Ralph
+// task added with "status": "done" is pending.
+func TestRalphAddIgnoresStatus(t *testing.T) {
+	e := newEnv(t, llmtest.NewScript(t), "")
+	e.addTask(map[string]any{"title": "x", "status": "done"})
+	if v := e.ralph(); len(v.Tasks) != 1 || v.Tasks[0].Status != "pending" {
+		t.Errorf("tasks %+v, want one pending", v.Tasks)
+	}
+}

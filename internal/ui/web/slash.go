@@ -49,22 +49,36 @@ func webCommands() []webCommand {
 	}
 }
 
-// refusedCommands are the terminal's commands the web chat does not run,
-// with what to use instead.
-var refusedCommands = map[string]string{
-	"/config":  "use Settings (only its safe keys can be changed from the browser)",
-	"/load":    "attach the file to the message instead",
-	"/export":  "the web UI does not write session files; `aidex sessions` in a terminal does",
-	"/edit":    "type the prompt in the chat box",
-	"/sandbox": "the OS sandbox is set in the config file",
-	"/resume":  "pick the session in the Sessions list",
-	"/undo":    "use the rewind button under a message",
-	"/init":    "ask for an AGENTS.md in plain words",
-	"/exit":    "close the tab",
+// refusedCommand says why the web chat does not run one of the terminal's
+// commands, and what to use instead (ok false: not such a command).
+func refusedCommand(name string) (why string, ok bool) {
+	switch name {
+	case "/config":
+		return "use Settings (only its safe keys can be changed from the browser)", true
+	case "/load":
+		return "attach the file to the message instead", true
+	case "/export":
+		return "the web UI does not write session files; `aidex sessions` in a terminal does", true
+	case "/edit":
+		return "type the prompt in the chat box", true
+	case "/sandbox":
+		return "the OS sandbox is set in the config file", true
+	case "/resume":
+		return "pick the session in the Sessions list", true
+	case "/undo":
+		return "use the rewind button under a message", true
+	case "/init":
+		return "ask for an AGENTS.md in plain words", true
+	case "/exit", "/quit", "/q":
+		return "close the tab", true
+	}
+	return "", false
 }
 
-// webModeRank orders permission modes from narrowest to widest.
-var webModeRank = map[string]int{"plan": 0, "ask": 1, "auto-edit": 2, "yolo": 3}
+// modeRank orders permission modes from narrowest (plan) to widest (yolo).
+func modeRank(mode string) int {
+	return slices.Index([]string{"plan", "ask", "auto-edit", "yolo"}, mode)
+}
 
 // builtinCommand runs msg when it is a built-in slash command or a refused
 // one ("!command" included): handled is then true, and err (a refusal or
@@ -80,7 +94,7 @@ func (s *Server) builtinCommand(ctx context.Context, ls *liveSession, msg string
 	}
 	arg = strings.TrimSpace(arg)
 	ev.Command = name
-	if why, ok := refusedCommands[name]; ok {
+	if why, ok := refusedCommand(name); ok {
 		return ev, true, fmt.Errorf("%s is not available in the web chat: %s", name, why)
 	}
 	i := slices.IndexFunc(webCommands(), func(c webCommand) bool { return c.name == name })
@@ -188,7 +202,7 @@ func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *C
 		if err != nil {
 			return err
 		}
-		if webModeRank[m] > webModeRank[s.baseMode] || m == "yolo" {
+		if modeRank(m) > modeRank(s.baseMode) || m == "yolo" {
 			return fmt.Errorf("/mode %s is wider than this server's permission mode %q: the web chat can only narrow it (set permission_mode in the config file and restart `aidex web` to widen it)", m, s.baseMode)
 		}
 		if err := s.svc.SetMode(m); err != nil {
