@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +142,33 @@ func TestConfigSetOldName(t *testing.T) {
 	}
 	if !strings.HasPrefix(out, "providers.groq.api_key set in ") {
 		t.Errorf("stdout %q", out)
+	}
+}
+
+// The line mode asks for the Cloudflare account id and API token when
+// image_provider = "cloudflare" lacks them, stores them and generates
+// the image (issue 23 item 18: asked in the terminal setup).
+func TestPlainAsksCloudflareImageSettings(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + strings.Repeat("\x01", 64))
+	var path, auth string
+	cf := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, auth = r.URL.Path, r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(png)
+	}))
+	defer cf.Close()
+	e := newE2E(t, llmtest.NewScript(t), "openai", "image_provider = \"cloudflare\"\nimage_base_url = \""+cf.URL+"/client/v4\"\n")
+	out := plainRun(e, "/image a red dot -o dot\nacc42\ncf-token\n", nil)
+	for _, want := range []string{"Cloudflare account ID (on the Workers AI page", "Cloudflare API token with Workers AI access", "saved the Cloudflare image settings", "saved dot.png"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if path != "/client/v4/accounts/acc42/ai/run/@cf/black-forest-labs/flux-1-schnell" || auth != "Bearer cf-token" {
+		t.Errorf("request %s with %q", path, auth)
+	}
+	cfg, err := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
+	if err != nil || !strings.Contains(string(cfg), `cloudflare_account_id = "acc42"`) || !strings.Contains(string(cfg), `image_api_key = "cf-token"`) {
+		t.Errorf("config file:\n%s (%v)", cfg, err)
 	}
 }

@@ -173,6 +173,19 @@ func New(c Config) (*Generator, error) {
 	return g, nil
 }
 
+// ErrNeedsCredentials is matched (errors.Is) by New's error when the
+// provider lacks a credential the user can give (Cloudflare's account id
+// or token): terminals then ask for it.
+var ErrNeedsCredentials = errors.New("the image provider needs credentials")
+
+// credentialsError is a missing credential; it matches ErrNeedsCredentials.
+type credentialsError string
+
+func (e credentialsError) Error() string { return string(e) }
+
+// Is reports whether target is ErrNeedsCredentials.
+func (e credentialsError) Is(target error) bool { return target == ErrNeedsCredentials }
+
 // choose sets the wire format, default endpoint and model of c.Provider.
 func (g *Generator) choose(c Config) error {
 	provider := strings.ToLower(strings.TrimSpace(c.Provider))
@@ -217,11 +230,14 @@ func (g *Generator) credentials(c Config) error {
 	case g.provider == ProviderCloudflare:
 		g.key = cmp.Or(g.key, env("CLOUDFLARE_API_TOKEN"))
 		g.account = cmp.Or(strings.TrimSpace(c.AccountID), env("CLOUDFLARE_ACCOUNT_ID"))
-		if g.account == "" || strings.ContainsAny(g.account, "/?#% ") {
-			return fmt.Errorf("image_provider cloudflare needs cloudflare_account_id (the 32-character id on the Workers AI page of https://dash.cloudflare.com), not %q", g.account)
+		if g.account == "" {
+			return credentialsError("image_provider cloudflare needs cloudflare_account_id (the 32-character id on the Workers AI page of https://dash.cloudflare.com)")
+		}
+		if strings.ContainsAny(g.account, "/?#% ") {
+			return fmt.Errorf("cloudflare_account_id %q is not an account id: copy the 32-character id from the Workers AI page of https://dash.cloudflare.com", g.account)
 		}
 		if g.key == "" {
-			return errors.New("image_provider cloudflare needs an API token with Workers AI access: set image_api_key (or CLOUDFLARE_API_TOKEN); create one at https://dash.cloudflare.com/profile/api-tokens")
+			return credentialsError("image_provider cloudflare needs an API token with Workers AI access: set image_api_key (or CLOUDFLARE_API_TOKEN); create one at https://dash.cloudflare.com/profile/api-tokens")
 		}
 	}
 	return nil
