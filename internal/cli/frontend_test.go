@@ -172,3 +172,36 @@ func TestPlainAsksCloudflareImageSettings(t *testing.T) {
 		t.Errorf("config file:\n%s (%v)", cfg, err)
 	}
 }
+
+// `aidex web --verbose` logs the request fields it ignored on stderr
+// (issue 23 item 20).
+func TestWebVerboseLogsIgnoredFields(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1)}
+	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
+	a.flags.workspace, a.flags.verbose = e.ws, true
+	cmd := newWebCmd(a)
+	cmd.SetArgs([]string{"--port", "0"})
+	ctx, cancel := context.WithCancel(context.Background())
+	w.cancel = cancel
+	t.Cleanup(cancel)
+	go func() { w.done <- cmd.ExecuteContext(ctx) }()
+	url := w.waitURL(t)
+	token := url[strings.Index(url, "token=")+len("token="):]
+	base := strings.TrimSuffix(url[:strings.Index(url, "?")], "/")
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/models/switch", strings.NewReader(`{"model":"scripted","color":"blue"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("switch with an unknown field: %d", resp.StatusCode)
+	}
+	w.stop(t)
+	if log := w.errOut.String(); !strings.Contains(log, "level=DEBUG") || !strings.Contains(log, `json: unknown field \"color\"`) {
+		t.Errorf("stderr has no debug line for the ignored field:\n%s", log)
+	}
+}
