@@ -70,10 +70,10 @@ const liveListTimeout = 5 * time.Second
 
 // modelFor returns the model to use with provider p given the configured
 // model ("" for none). When the provider was chosen with higher
-// precedence than the model (--provider, the web's "Use", /provider) and
-// p does not serve the configured model, that model belonged to another
-// provider and is dropped; with no model left, it is p's default live
-// model (see liveDefault). fromModel says the provider came from a
+// precedence than the model (--provider, the web's "Use", /provider), the
+// configured model is kept only when p's own list (catalog or
+// [providers.NAME] models) names it: else it was meant for another
+// provider, and the model is p's default live model (see liveDefault). fromModel says the provider came from a
 // PROVIDER/MODEL model, which names both.
 func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model string, fromModel bool) string {
 	switched := !fromModel && rt.Config.Provider != "" && rt.sourceRank("provider") > rt.sourceRank("model")
@@ -83,24 +83,10 @@ func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model strin
 		}
 		return model
 	}
-	if model != "" && rt.serves(ctx, p, model) {
+	if _, known := p.Model(model); known {
 		return model
 	}
 	return rt.liveDefault(ctx, p)
-}
-
-// serves reports whether p serves model: its catalog list holds it, or its
-// live (or cached) list does. Providers that take any id serve any model
-// when no list could be fetched.
-func (rt *Runtime) serves(ctx context.Context, p catalog.Provider, model string) bool {
-	if _, ok := p.Model(model); ok {
-		return true
-	}
-	ml, ok := rt.liveList(ctx, p)
-	if !ok {
-		return p.OpenModels()
-	}
-	return ml.Has(model)
 }
 
 // liveDefault returns p's default model when its live list still has it,
