@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/zelvior/aidex/internal/catalog"
 )
@@ -61,4 +62,76 @@ func (rt *Runtime) checkModel(ctx context.Context, spec, provider, model string,
 		return fmt.Errorf("%s; closest: %s (/models lists them)", msg, strings.Join(near, ", "))
 	}
 	return fmt.Errorf("%s; /models lists them", msg)
+}
+
+// liveListTimeout bounds the model-list lookups of a provider switch
+// (the list is cached for catalog.CacheTTL afterwards).
+const liveListTimeout = 5 * time.Second
+
+// modelFor returns the model to use with provider p given the configured
+// model ("" for none). When the provider was chosen with higher
+// precedence than the model (--provider, the web's "Use", /provider), the
+// configured model is kept only when p's own list (catalog or
+// [providers.NAME] models) names it: else it was meant for another
+// provider, and the model is p's default live model (see liveDefault). fromModel says the provider came from a
+// PROVIDER/MODEL model, which names both.
+func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model string, fromModel bool) string {
+	switched := !fromModel && rt.Config.Provider != "" && rt.sourceRank("provider") > rt.sourceRank("model")
+	if !switched {
+		if model == "" {
+			return p.DefaultModel
+		}
+		return model
+	}
+	if _, known := p.Model(model); known {
+		return model
+	}
+	return rt.liveDefault(ctx, p)
+}
+
+// liveDefault returns p's default model when its live list still has it,
+// else the first of its catalog's free, then other models that the live
+// list has, else the live list's first free model that takes tools, then
+// its first free one. Without a live list (no key yet, offline) it is the
+// catalog's default.
+func (rt *Runtime) liveDefault(ctx context.Context, p catalog.Provider) string {
+	ml, ok := rt.liveList(ctx, p)
+	if !ok || len(ml.Models) == 0 {
+		return p.DefaultModel
+	}
+	cands := []string{p.DefaultModel}
+	for _, m := range append(p.FreeModels(), p.PaidModels()...) {
+		cands = append(cands, m.ID)
+	}
+	for _, m := range ml.Models {
+		if tools, known := m.SupportsTools(); m.Free && tools && known {
+			cands = append(cands, m.ID)
+		}
+	}
+	for _, m := range ml.Models {
+		if m.Free {
+			cands = append(cands, m.ID)
+		}
+	}
+	for _, id := range cands {
+		if id != "" && ml.Has(id) {
+			return id
+		}
+	}
+	return p.DefaultModel
+}
+
+// liveList returns p's model list from the provider or a cache of it
+// (false when neither answered, or p needs a key that is not set).
+func (rt *Runtime) liveList(ctx context.Context, p catalog.Provider) (catalog.ModelList, bool) {
+	if p.RequiresKey && p.APIKey(rt.Getenv) == "" && !p.PublicModels {
+		return catalog.ModelList{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, liveListTimeout)
+	defer cancel()
+	ml, err := rt.Lister().List(ctx, p, catalog.ListOptions{})
+	if err != nil || ml.Source == catalog.SourceStatic {
+		return catalog.ModelList{}, false
+	}
+	return ml, true
 }

@@ -224,15 +224,13 @@ func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error
 	return s.Reload(ctx, map[string]string{"provider": provider, "model": model})
 }
 
-// SwitchProvider switches to provider name with model ("" for the
-// provider's default). Errors: unknown provider, missing key.
+// SwitchProvider switches to provider name with model ("": the configured
+// model when the provider serves it, else the provider's default live
+// model, free where there is one; see Runtime.modelFor). Errors: unknown
+// provider, missing key.
 func (s *Service) SwitchProvider(ctx context.Context, name, model string) (*Runtime, error) {
-	p, ok := s.Runtime().Catalog.Provider(name)
-	if !ok {
+	if _, ok := s.Runtime().Catalog.Provider(name); !ok {
 		return nil, fmt.Errorf("unknown provider %q", name)
-	}
-	if model == "" {
-		model = p.DefaultModel
 	}
 	return s.Reload(ctx, map[string]string{"provider": name, "model": model})
 }
@@ -260,6 +258,15 @@ func (s *Service) SetMode(mode string) error {
 	s.opts.Flags["permission_mode"] = string(m)
 	s.gen++
 	return nil
+}
+
+// ParseMode returns the canonical name of a permission mode ("plan",
+// "ask", "auto-edit", "yolo") from any name SetMode accepts, for front
+// ends that compare modes. Errors: an unknown mode (listing the valid
+// ones).
+func ParseMode(mode string) (string, error) {
+	m, err := permission.ParseMode(mode)
+	return string(m), err
 }
 
 // Mode returns the current permission mode, canonical ("ask",

@@ -195,9 +195,7 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	if !ok {
 		return fmt.Errorf("unknown provider %q: run `aidex providers` to list them, or define it under [providers.%s] in config", name, name)
 	}
-	if model == "" {
-		model = p.DefaultModel
-	}
+	model = rt.modelFor(ctx, p, model, name != rt.Config.Provider)
 	if unknownPrefix != "" && !p.OpenModels() {
 		if _, known := p.Model(model); !known {
 			return rt.unknownProvider(unknownPrefix, model)

@@ -60,12 +60,17 @@ func newConfigCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := config.Set(path, args[0], args[1]); errors.Is(err, config.ErrNotPrivate) {
+			key := args[0]
+			if nk, old := config.OldName(key); old {
+				fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", config.DeprecationNotice(key, nk))
+				key = nk
+			}
+			if err := config.Set(path, key, args[1]); errors.Is(err, config.ErrNotPrivate) {
 				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %v\n", err)
 			} else if err != nil {
 				return usageErr("%v", err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s set in %s\n", args[0], path)
+			fmt.Fprintf(cmd.OutOrStdout(), "%s set in %s\n", key, path)
 			return nil
 		},
 	}

@@ -47,6 +47,7 @@ type runFlags struct {
 	sandbox         string
 	answers         string
 	attach          []string
+	full, web       bool // front ends chosen by flag (--full, --web), as --plain
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -75,6 +76,8 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
 	fl.StringVar(&f.answers, "answers", "", "headless: answer the model's ask_user questions from this JSON `FILE` ({\"question\": \"answer\", ...}); without it the model is told no one can answer")
+	fl.BoolVar(&f.full, "full", false, "use the full-screen terminal UI (needs a terminal; --fullscreen is the same on a terminal)")
+	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).

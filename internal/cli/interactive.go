@@ -60,6 +60,9 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	}
 	repl := plain.New(in, a.proc.Stdout, color)
 	repl.Printer.Verbose = a.flags.verbose
+	if !plain.UTF8Locale(a.proc.Getenv) {
+		repl.UseASCII()
+	}
 	ctrl, err := b.build(ctx, repl.Approver(), repl.Asker(), "")
 	if commands.IsMissingKey(err) {
 		fmt.Fprintf(a.proc.Stdout, "aidex: %v\n", err)
@@ -75,9 +78,9 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	defer ctrl.Close()
 	rt := ctrl.Runtime()
 	if rt.Notice != "" {
-		fmt.Fprintf(a.proc.Stdout, "aidex: %s\n", rt.Notice)
+		fmt.Fprintf(repl.Printer.Out, "aidex: %s\n", rt.Notice)
 	}
-	fmt.Fprintf(a.proc.Stdout, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
+	fmt.Fprintf(repl.Printer.Out, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
 		a.proc.shortVersion(), rt.Provider.Name, rt.Model, ctrl.Mode())
 	return repl.Run(ctx, ctrl, commands.Default().WithCustom(ctx, ctrl))
 }

@@ -53,6 +53,13 @@ func printProviders(cmd *cobra.Command, rt *catalogView) error {
 				}
 			}
 			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", p.Name, p.Type, key, p.Notes)
+			if p.SignupURL != "" {
+				label := "site"
+				if p.RequiresKey {
+					label = "get a key"
+				}
+				fmt.Fprintf(w, "  \t\t\t%s: %s\n", label, p.SignupURL)
+			}
 		}
 	}
 	if err := w.Flush(); err != nil {

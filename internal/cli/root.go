@@ -47,6 +47,7 @@ workspace through tools, under a permission policy you control, with many LLM
 providers: paid, free and local.`,
 		Example: `  aidex                                      the terminal UI
   aidex "explain this repository"            the terminal UI with that first message (headless when piped)
+  aidex --full                               the full-screen terminal UI (--plain: the line mode; --web: the browser UI)
   aidex -p "fix the failing test" --permission-mode auto-edit
   git diff | aidex -p "review this change"   piped stdin is context
   aidex exec --json "list the TODOs"         the event stream, one JSON object a line
@@ -68,6 +69,9 @@ providers: paid, free and local.`,
 		}
 		if err := a.applyRunFlags(&rf); err != nil {
 			return err
+		}
+		if rf.web || rf.full {
+			return a.runChosenFrontEnd(cmd, &rf, first)
 		}
 		if first != "" && a.tuiTerminal() {
 			// `aidex "PROMPT"` on a terminal: the terminal UI (or with
@@ -98,6 +102,39 @@ providers: paid, free and local.`,
 		root.AddCommand(add(a))
 	}
 	return root
+}
+
+// runChosenFrontEnd runs the front end --web or --full picked: the web
+// UI (no prompt: it is typed in the page) or the full-screen terminal UI
+// (with first, or -p, as its first message). Usage errors: two front ends
+// chosen, a prompt for --web, no terminal for --full.
+func (a *cliApp) runChosenFrontEnd(cmd *cobra.Command, rf *runFlags, first string) error {
+	if n := btoi(rf.web) + btoi(rf.full) + btoi(rf.plain); n > 1 {
+		return usageErr("--web, --full and --plain each choose the front end: use one of them")
+	}
+	if rf.web {
+		if first != "" || rf.prompt != "" || rf.file != "" {
+			return usageErr("--web serves the browser UI and takes no prompt: type it in the page (or run aidex -p PROMPT headless)")
+		}
+		ctx, stop := withSignals(cmd.Context())
+		defer stop()
+		return a.runWeb(ctx, webFlags{host: "127.0.0.1"}, -1)
+	}
+	if !a.tuiTerminal() {
+		return usageErr("--full needs a terminal (stdin and stdout, TERM not dumb): use --plain for the line mode, or -p PROMPT headless")
+	}
+	rf.fullscreen = true
+	if first == "" {
+		first = rf.prompt
+	}
+	return a.runInteractive(cmd.Context(), rf, first)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // exitCodesHelp ends the root command's help (and only its help).

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -81,7 +82,12 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(ctx, web.Options{Setup: a.setupOptions(), Token: token, Host: f.host, Version: a.proc.shortVersion()})
+	o := web.Options{Setup: a.setupOptions(), Token: token, Host: f.host, Version: a.proc.shortVersion()}
+	if a.flags.verbose {
+		// Debug lines (ignored request fields) on stderr.
+		o.Log = slog.New(slog.NewTextHandler(a.proc.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	srv, err := web.New(ctx, o)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

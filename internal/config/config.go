@@ -47,6 +47,7 @@ type Config struct {
 	ImageModel             string   `toml:"image_model"`              // image model id
 	ImageAPIKey            string   `toml:"image_api_key"`            // secret
 	ImageBaseURL           string   `toml:"image_base_url"`           // image endpoint
+	CloudflareAccountID    string   `toml:"cloudflare_account_id"`    // image_provider cloudflare: the Workers AI account
 	SystemPromptFile       string   `toml:"system_prompt_file"`       // absolute path
 	CompactionThreshold    float64  `toml:"compaction_threshold"`     // fraction of the context window, (0,1] [0.85]
 	ContextWindow          int      `toml:"context_window"`           // tokens; overrides the model's window (0 = from the catalog)

@@ -57,6 +57,7 @@ type fileDoc struct {
 	settings  []setting      // sorted by line
 	providers map[string]int // provider tables named in the file -> line of first mention
 	mcp       map[string]MCPServer
+	notices   []Warning // old key names read as aliases (one each)
 }
 
 // parseFile decodes a config file strictly. Every problem (syntax, unknown key, wrong type,
@@ -138,6 +139,11 @@ func walkTable(d *fileDoc, ss []keySpec, lines map[string]int, path []string, m 
 			continue
 		}
 		s, provider, ok := lookupSpec(ss, p)
+		if np, alias := aliasPath(p); !ok && alias {
+			if s, provider, ok = lookupSpec(ss, np); ok {
+				d.notices = append(d.notices, Warning{File: d.file, Line: line, Key: displayPath(p), Message: DeprecationNotice(displayPath(p), displayPath(np))})
+			}
+		}
 		if !ok {
 			fail("%s", unknownKeyMessage(ss, p))
 			continue

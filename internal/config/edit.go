@@ -28,6 +28,11 @@ import (
 // that fails the key is written all the same and the error wraps ErrNotPrivate: show it as
 // a warning.
 func Set(path, key, value string) error {
+	if _, _, err := resolveKey(specs(), key); err != nil {
+		if nk, ok := OldName(key); ok {
+			key = nk // the caller shows DeprecationNotice
+		}
+	}
 	s, provider, err := resolveKey(specs(), key)
 	if err != nil {
 		return fmt.Errorf("config set: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -113,13 +114,26 @@ type loader struct {
 }
 
 func (l *loader) importLegacy() {
-	imported, ws, err := ImportLegacy(l.paths, l.opts.KnownProviders...)
+	p := l.paths
+	if _, err := os.Stat(p.LegacyFile); errors.Is(err, fs.ErrNotExist) {
+		p.LegacyFile = NexusLegacyFile(p)
+	}
+	imported, ws, err := ImportLegacy(p, l.opts.KnownProviders...)
 	l.warnings = append(l.warnings, ws...)
 	if err != nil {
-		l.warnings = append(l.warnings, Warning{File: l.paths.LegacyFile, Message: fmt.Sprintf("not imported: %v", err)})
+		l.warnings = append(l.warnings, Warning{File: p.LegacyFile, Message: fmt.Sprintf("not imported: %v", err)})
 	} else if imported {
-		l.warnings = append(l.warnings, Warning{File: l.paths.LegacyFile, Message: "imported into " + l.paths.ConfigFile + " (the JSON file is no longer read)"})
+		l.warnings = append(l.warnings, Warning{File: p.LegacyFile, Message: "imported into " + p.ConfigFile + " (the JSON file is no longer read)"})
 	}
+}
+
+// NexusLegacyFile is the config file of the old nexus-agent folder, the
+// name AIdex had before: nexus-agent/config.json beside the Python
+// AIdex's config folder (~/.config/nexus-agent/config.json on Linux).
+// Load imports it once, like Paths.LegacyFile, when neither config.toml
+// nor the AIdex config.json exists.
+func NexusLegacyFile(p Paths) string {
+	return filepath.Join(filepath.Dir(filepath.Dir(p.LegacyFile)), "nexus-agent", "config.json")
 }
 
 func (l *loader) loadFiles() error {
@@ -189,6 +203,7 @@ func readDoc(file string) (*fileDoc, error) {
 // applyDoc applies a file's settings. own is nil for trusted files; for an untrusted project
 // file it holds the providers the file defines itself, and refused settings become warnings.
 func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
+	l.warnings = append(l.warnings, doc.notices...)
 	names := make([]string, 0, len(doc.providers))
 	for name := range doc.providers {
 		names = append(names, name)

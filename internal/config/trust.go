@@ -26,6 +26,8 @@ func refusal(s setting, own map[string]bool) string {
 		if !own[s.provider] {
 			return fmt.Sprintf("a project file may not set the API key of provider %q, which it does not define", s.provider)
 		}
+	case "cloudflare_account_id":
+		return "a project file may not choose the Cloudflare account the image key is used with"
 	case "providers.*.api_key_env", "image_api_key":
 		return "a project file may not choose which API key is sent"
 	case "command_env_allow":

@@ -6,6 +6,13 @@
 //     {base}/prompt/{url-escaped prompt}?width=&height=&seed=&model=&nologo=true&private=true;
 //     the response body is the image
 //     (https://github.com/pollinations/pollinations/blob/master/APIDOCS.md).
+//   - "cloudflare": Cloudflare Workers AI, POST
+//     {base}/accounts/{cloudflare_account_id}/ai/run/{model} with
+//     {"prompt", "width", "height", "seed"} and the API token as Bearer;
+//     the answer is the image, or JSON whose result.image is base64
+//     (https://developers.cloudflare.com/workers-ai/models/flux-1-schnell/).
+//   - "custom": image_base_url ending in /v1 or /openai speaks the OpenAI
+//     format below, any other the Pollinations GET format.
 //   - "openai": any OpenAI-images-compatible endpoint, POST
 //     {base}/images/generations with {"model","prompt","n":1,"size":"WxH",
 //     "response_format":"b64_json"} (response_format is left out for
@@ -21,6 +28,7 @@ package imagegen
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -40,6 +48,10 @@ import (
 const (
 	ProviderPollinations = "pollinations"
 	ProviderOpenAI       = "openai"
+	ProviderCloudflare   = "cloudflare"
+	// ProviderCustom picks the wire format by image_base_url: OpenAI's
+	// when it ends in /v1 or /openai, else Pollinations' GET.
+	ProviderCustom = "custom"
 )
 
 // Defaults.
@@ -48,6 +60,8 @@ const (
 	DefaultOpenAIURL         = "https://api.openai.com/v1"
 	DefaultPollinationsModel = "flux"
 	DefaultOpenAIModel       = "gpt-image-1"
+	DefaultCloudflareURL     = "https://api.cloudflare.com/client/v4"
+	DefaultCloudflareModel   = "@cf/black-forest-labs/flux-1-schnell"
 	// DefaultSize is the width and height in pixels when none is given.
 	DefaultSize = 1024
 	// MinSize and MaxSize bound width and height (pixels).
@@ -64,9 +78,15 @@ const (
 
 // Config chooses and reaches the image service.
 type Config struct {
-	// Provider is ProviderPollinations (also when empty) or
-	// ProviderOpenAI (aliases: "openai-compatible", "custom").
+	// Provider is ProviderPollinations (also when empty),
+	// ProviderOpenAI (alias "openai-compatible"), ProviderCloudflare or
+	// ProviderCustom.
 	Provider string
+	// AccountID is the Cloudflare account (config cloudflare_account_id;
+	// "" falls back to Getenv("CLOUDFLARE_ACCOUNT_ID")); ProviderCloudflare
+	// only. Its API token is APIKey ("" falls back to
+	// Getenv("CLOUDFLARE_API_TOKEN")).
+	AccountID string
 	// Model is the image model; "" = the provider's default ("flux",
 	// "gpt-image-1").
 	Model string
@@ -86,7 +106,8 @@ type Config struct {
 
 // FromConfig returns the image settings of a loaded configuration.
 func FromConfig(c *config.Config, env func(string) string) Config {
-	return Config{Provider: c.ImageProvider, Model: c.ImageModel, APIKey: c.ImageAPIKey, BaseURL: c.ImageBaseURL, Getenv: env}
+	return Config{Provider: c.ImageProvider, Model: c.ImageModel, APIKey: c.ImageAPIKey, BaseURL: c.ImageBaseURL,
+		AccountID: c.CloudflareAccountID, Getenv: env}
 }
 
 // Request is one image to generate. Width and Height are pixels (0 =
@@ -118,28 +139,18 @@ type Generator struct {
 	model    string
 	key      string
 	base     string
+	account  string // Cloudflare account id
 	hc       *http.Client
 }
 
 // New checks c and returns a Generator. Errors name the config key to fix:
-// an unknown image_provider, a malformed image_base_url, or a missing key
-// for OpenAI's own endpoint.
+// an unknown image_provider, a malformed image_base_url, a missing key
+// for OpenAI's own endpoint or for Cloudflare, a missing
+// cloudflare_account_id, a custom provider without image_base_url.
 func New(c Config) (*Generator, error) {
 	g := &Generator{model: c.Model, key: c.APIKey, hc: c.HTTP}
-	switch strings.ToLower(strings.TrimSpace(c.Provider)) {
-	case "", ProviderPollinations:
-		g.provider, g.base = ProviderPollinations, DefaultPollinationsURL
-		if g.model == "" {
-			g.model = DefaultPollinationsModel
-		}
-	case ProviderOpenAI, "openai-compatible", "custom":
-		g.provider, g.base = ProviderOpenAI, DefaultOpenAIURL
-		if g.model == "" {
-			g.model = DefaultOpenAIModel
-		}
-	default:
-		return nil, fmt.Errorf("unknown image_provider %q: use %q (free, no key) or %q (any OpenAI-images-compatible endpoint, with image_base_url and image_api_key)",
-			c.Provider, ProviderPollinations, ProviderOpenAI)
+	if err := g.choose(c); err != nil {
+		return nil, err
 	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
@@ -149,13 +160,8 @@ func New(c Config) (*Generator, error) {
 		g.base = c.BaseURL
 	}
 	g.base = strings.TrimRight(g.base, "/")
-	if g.provider == ProviderOpenAI && g.key == "" && c.BaseURL == "" {
-		if c.Getenv != nil {
-			g.key = c.Getenv("OPENAI_API_KEY")
-		}
-		if g.key == "" {
-			return nil, errors.New("image_provider openai needs a key: set image_api_key (or OPENAI_API_KEY), or point image_base_url at a compatible server")
-		}
+	if err := g.credentials(c); err != nil {
+		return nil, err
 	}
 	if g.hc == nil {
 		t := c.Timeout
@@ -167,7 +173,78 @@ func New(c Config) (*Generator, error) {
 	return g, nil
 }
 
-// Provider returns the provider in use ("pollinations" or "openai").
+// ErrNeedsCredentials is matched (errors.Is) by New's error when the
+// provider lacks a credential the user can give (Cloudflare's account id
+// or token): terminals then ask for it.
+var ErrNeedsCredentials = errors.New("the image provider needs credentials")
+
+// credentialsError is a missing credential; it matches ErrNeedsCredentials.
+type credentialsError string
+
+func (e credentialsError) Error() string { return string(e) }
+
+// Is reports whether target is ErrNeedsCredentials.
+func (e credentialsError) Is(target error) bool { return target == ErrNeedsCredentials }
+
+// choose sets the wire format, default endpoint and model of c.Provider.
+func (g *Generator) choose(c Config) error {
+	provider := strings.ToLower(strings.TrimSpace(c.Provider))
+	if provider == ProviderCustom {
+		if c.BaseURL == "" {
+			return errors.New("image_provider custom needs image_base_url: an OpenAI-images API (ending in /v1 or /openai) or a GET endpoint taking /prompt/{prompt}")
+		}
+		provider = ProviderPollinations
+		if b := strings.TrimRight(c.BaseURL, "/"); strings.HasSuffix(b, "/v1") || strings.HasSuffix(b, "/openai") {
+			provider = ProviderOpenAI
+		}
+	}
+	switch provider {
+	case "", ProviderPollinations:
+		g.provider, g.base = ProviderPollinations, DefaultPollinationsURL
+		g.model = cmp.Or(g.model, DefaultPollinationsModel)
+	case ProviderOpenAI, "openai-compatible":
+		g.provider, g.base = ProviderOpenAI, DefaultOpenAIURL
+		g.model = cmp.Or(g.model, DefaultOpenAIModel)
+	case ProviderCloudflare:
+		g.provider, g.base = ProviderCloudflare, DefaultCloudflareURL
+		g.model = cmp.Or(g.model, DefaultCloudflareModel)
+	default:
+		return fmt.Errorf("unknown image_provider %q: use %q (free, no key), %q (any OpenAI-images-compatible endpoint, with image_base_url and image_api_key), %q (Workers AI, with cloudflare_account_id and image_api_key) or %q (image_base_url picks the format)",
+			c.Provider, ProviderPollinations, ProviderOpenAI, ProviderCloudflare, ProviderCustom)
+	}
+	return nil
+}
+
+// credentials fills in the keys the environment may hold and refuses a
+// provider that cannot work without them.
+func (g *Generator) credentials(c Config) error {
+	env := c.Getenv
+	if env == nil {
+		env = func(string) string { return "" }
+	}
+	switch {
+	case g.provider == ProviderOpenAI && g.key == "" && c.BaseURL == "":
+		if g.key = env("OPENAI_API_KEY"); g.key == "" {
+			return errors.New("image_provider openai needs a key: set image_api_key (or OPENAI_API_KEY), or point image_base_url at a compatible server")
+		}
+	case g.provider == ProviderCloudflare:
+		g.key = cmp.Or(g.key, env("CLOUDFLARE_API_TOKEN"))
+		g.account = cmp.Or(strings.TrimSpace(c.AccountID), env("CLOUDFLARE_ACCOUNT_ID"))
+		if g.account == "" {
+			return credentialsError("image_provider cloudflare needs cloudflare_account_id (the 32-character id on the Workers AI page of https://dash.cloudflare.com)")
+		}
+		if strings.ContainsAny(g.account, "/?#% ") {
+			return fmt.Errorf("cloudflare_account_id %q is not an account id: copy the 32-character id from the Workers AI page of https://dash.cloudflare.com", g.account)
+		}
+		if g.key == "" {
+			return credentialsError("image_provider cloudflare needs an API token with Workers AI access: set image_api_key (or CLOUDFLARE_API_TOKEN); create one at https://dash.cloudflare.com/profile/api-tokens")
+		}
+	}
+	return nil
+}
+
+// Provider returns the wire format in use ("pollinations", "openai" or
+// "cloudflare"; a custom provider is one of the first two).
 func (g *Generator) Provider() string { return g.provider }
 
 // Model returns the default model.
@@ -200,9 +277,12 @@ func (g *Generator) Generate(ctx context.Context, r Request) (Image, error) {
 		img Image
 		err error
 	)
-	if g.provider == ProviderOpenAI {
+	switch g.provider {
+	case ProviderOpenAI:
 		img, err = g.openAI(ctx, r)
-	} else {
+	case ProviderCloudflare:
+		img, err = g.cloudflare(ctx, r)
+	default:
 		img, err = g.pollinations(ctx, r)
 	}
 	if err != nil {

@@ -157,6 +157,9 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		return Outcome{}, fmt.Errorf("-o %s refused: %w", file, err)
 	}
 	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
+	if errors.Is(err, imagegen.ErrNeedsCredentials) {
+		return Outcome{Action: ActAskImageKey, Arg: arg}, nil
+	}
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -266,6 +266,8 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		fmt.Fprintln(out, "switch with /provider NAME")
 	case commands.ActAskKey:
 		return false, r.askKey(ctx, ctrl, o.Arg)
+	case commands.ActAskImageKey:
+		return false, r.askImageKey(ctx, ctrl, table, o.Arg, out)
 	case commands.ActEdit:
 		fmt.Fprintln(out, "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE")
 	case commands.ActCopy:
@@ -309,7 +311,11 @@ func (r *REPL) storeKey(rt *app.Runtime, provider, key string) error {
 }
 
 func (r *REPL) askKey(ctx context.Context, ctrl *commands.Controller, provider string) error {
-	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (stored in %s): ", provider, ctrl.Runtime().Config.Paths.ConfigFile))
+	where := ""
+	if p, ok := ctrl.Runtime().Catalog.Provider(provider); ok && p.SignupURL != "" {
+		where = "get one at " + p.SignupURL + "; "
+	}
+	key, err := r.ask(ctx, fmt.Sprintf("API key for %s (%sstored in %s): ", provider, where, ctrl.Runtime().Config.Paths.ConfigFile))
 	if err != nil {
 		return err
 	}
@@ -342,7 +348,11 @@ func (r *REPL) listProviders(rt *app.Runtime) []string {
 			names = append(names, p.Name)
 			key := ""
 			if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
-				key = " (needs a key)"
+				key = " (needs a key"
+				if p.SignupURL != "" {
+					key += ": " + p.SignupURL
+				}
+				key += ")"
 			}
 			fmt.Fprintf(r.Printer.Out, "  %2d. %-14s %s%s\n", len(names), p.Name, p.Notes, key)
 		}

@@ -32,6 +32,11 @@ type Status struct {
 	ContextWindow  int    `json:"context_window,omitempty"`
 	Ralph          bool   `json:"ralph"`
 	Images         bool   `json:"images"`
+	// SafeMode is the config's safe_mode (the built-in deny list of
+	// destructive commands); HasKey is whether the provider in use has an
+	// API key (or needs none).
+	SafeMode bool `json:"safe_mode"`
+	HasKey   bool `json:"has_key"`
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -40,7 +45,8 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := Status{Version: s.opts.Version, Provider: rt.Provider.Name, Model: rt.Model, Workspace: rt.Workspace,
 		PermissionMode: rt.Config.PermissionMode, SessionID: s.current, Notice: rt.Notice,
 		ShellTools: rt.Config.WebAllowShellTools, ContextWindow: rt.ModelInfo().ContextWindow,
-		Ralph: s.ralph != nil, Images: true}
+		Ralph: s.ralph != nil, Images: true, SafeMode: rt.Config.SafeMode,
+		HasKey: !rt.Provider.RequiresKey || rt.Provider.APIKey(rt.Getenv) != ""}
 	if ls := s.live[s.current]; ls != nil {
 		st.Running = ls.running
 	}
@@ -109,7 +115,7 @@ func (s *Server) handleModelSwitch(w http.ResponseWriter, r *http.Request) {
 		Model    string `json:"model"`
 		Provider string `json:"provider"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if strings.TrimSpace(req.Model) == "" {
@@ -135,7 +141,7 @@ func (s *Server) handleProviderSwitch(w http.ResponseWriter, r *http.Request) {
 		Provider string `json:"provider"`
 		Model    string `json:"model"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if strings.TrimSpace(req.Provider) == "" {
@@ -208,7 +214,7 @@ var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
 	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",
 	"ollama_base_url", "custom_base_url", "custom_chat_model",
-	"image_provider", "image_model", "image_api_key", "image_base_url",
+	"image_provider", "image_model", "image_api_key", "image_base_url", "cloudflare_account_id",
 }
 
 // webConfigKeyOK reports whether the page may set key: a key of
@@ -244,7 +250,7 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Values map[string]string `json:"values"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if len(req.Values) == 0 {
@@ -357,7 +363,7 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, id string)
 // store): POST /api/history/clear.
 func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	rt := s.Runtime()
@@ -402,7 +408,7 @@ func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) {
 // (403): their files are outside this server's confinement.
 func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	sum, err := s.svc.Store().Info(r.Context(), r.PathValue("id"))

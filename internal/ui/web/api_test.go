@@ -344,7 +344,7 @@ func TestImageProvidersAndUnknownRalphOp(t *testing.T) {
 	}
 	_ = json.Unmarshal(body, &out)
 	for _, p := range out.Providers {
-		if _, err := imagegen.New(imagegen.Config{Provider: p.Provider, BaseURL: p.BaseURL, APIKey: "k"}); err != nil {
+		if _, err := imagegen.New(imagegen.Config{Provider: p.Provider, BaseURL: p.BaseURL, APIKey: "k", AccountID: "acc"}); err != nil {
 			t.Errorf("preset %s: its image_provider %q does not configure: %v", p.Name, p.Provider, err)
 		}
 	}

@@ -51,7 +51,7 @@ type Attachment struct {
 // handleChat runs one chat turn and streams its events as SSE.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req ChatRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	parts, err := s.messageParts(r.Context(), req)
@@ -83,6 +83,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		}
 		sw.event(string(e.Type), e)
 	}
+	if s.runBuiltin(ctx, ls, sw, req.Message) {
+		return
+	}
 	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
 	if !ok {
 		return
@@ -97,6 +100,27 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
 		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 	}
+}
+
+// runBuiltin runs a message that is one of the web chat's built-in slash
+// commands (or a refused one, see slash.go) instead of sending it to the
+// model: the stream gets a "command" event (CommandEvent) and done, or a
+// non-fatal error event (kind "command") and done with stop_reason
+// "error". It reports whether the message was such a command.
+func (s *Server) runBuiltin(ctx context.Context, ls *liveSession, sw *sse, msg string) bool {
+	ev, handled, err := s.builtinCommand(ctx, ls, msg)
+	if !handled {
+		return false
+	}
+	stop := agent.StopDone
+	if err != nil {
+		stop = agent.StopError
+		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command"}})
+	} else {
+		sw.event("command", ev)
+	}
+	sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: stop}})
+	return true
 }
 
 // expandChat expands a message that starts with a custom slash command
@@ -284,7 +308,7 @@ func (s *Server) handleChatStop(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		SessionID string `json:"session_id"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	s.mu.Lock()
@@ -449,7 +473,7 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 		Reason    string `json:"reason"`
 		SessionID string `json:"session_id"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	d := agent.Answer(req.Decision)

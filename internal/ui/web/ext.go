@@ -66,6 +66,9 @@ type ImageProvider struct {
 	RequiresKey bool   `json:"requires_key"`
 	SignupURL   string `json:"signup_url,omitempty"`
 	Notes       string `json:"notes,omitempty"`
+	// NeedsAccountID is true for Cloudflare Workers AI, whose token is used
+	// with an account id (config cloudflare_account_id).
+	NeedsAccountID bool `json:"needs_account_id,omitempty"`
 }
 
 // imageProviders is the built-in list of image providers (endpoints as
@@ -74,6 +77,8 @@ func imageProviders() []ImageProvider {
 	return []ImageProvider{
 		{Name: "pollinations", Provider: imagegen.ProviderPollinations, Model: "flux", BaseURL: "https://image.pollinations.ai", Notes: "no signup needed"},
 		{Name: "openai", Provider: imagegen.ProviderOpenAI, Model: "gpt-image-1", BaseURL: "https://api.openai.com/v1", RequiresKey: true, SignupURL: "https://platform.openai.com/api-keys"},
+		{Name: "cloudflare", Provider: imagegen.ProviderCloudflare, Model: imagegen.DefaultCloudflareModel, BaseURL: imagegen.DefaultCloudflareURL, RequiresKey: true,
+			SignupURL: "https://dash.cloudflare.com/profile/api-tokens", Notes: "Workers AI free daily allocation; an API token and the account ID", NeedsAccountID: true},
 		{Name: "together", Provider: imagegen.ProviderOpenAI, Model: "black-forest-labs/FLUX.1-schnell-Free", BaseURL: "https://api.together.xyz/v1", RequiresKey: true, SignupURL: "https://api.together.ai/settings/api-keys", Notes: "free FLUX.1 schnell model"},
 	}
 }
@@ -89,7 +94,7 @@ func (s *Server) handleImageProviders(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"providers": imageProviders(),
 		"configured": map[string]any{"provider": c.ImageProvider, "model": c.ImageModel, "base_url": c.ImageBaseURL,
-			"api_key_set": c.ImageAPIKey != "", "api_key": key},
+			"api_key_set": c.ImageAPIKey != "", "api_key": key, "cloudflare_account_id": c.CloudflareAccountID},
 		"available": true,
 	})
 }

@@ -161,7 +161,7 @@ type WriteRequest struct {
 // exactly the content's.
 func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 	var req WriteRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	var data []byte

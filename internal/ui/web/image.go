@@ -50,7 +50,7 @@ type ImageResponse struct {
 // service fails.
 func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	var req ImageRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if err := checkImageRequest(req); err != nil {

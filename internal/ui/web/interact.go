@@ -203,7 +203,7 @@ type interactionPost struct {
 // handleInteraction answers an interaction: POST /api/interaction/{id}.
 func (s *Server) handleInteraction(w http.ResponseWriter, r *http.Request) {
 	var req interactionPost
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	id := r.PathValue("id")

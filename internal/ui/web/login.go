@@ -80,7 +80,7 @@ func (s *Server) handleLoginCode(cookie string) http.HandlerFunc {
 		var req struct {
 			Code string `json:"code"`
 		}
-		if !decodeBody(w, r, &req) {
+		if !s.decodeBody(w, r, &req) {
 			return
 		}
 		if req.Code == "" || !s.logins.redeem(req.Code) {

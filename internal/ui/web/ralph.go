@@ -222,7 +222,7 @@ func (s *Server) handleRalphList(w http.ResponseWriter, r *http.Request) {
 // handleRalphAdd answers POST /api/ralph/add.
 func (s *Server) handleRalphAdd(w http.ResponseWriter, r *http.Request) {
 	var req RalphAddRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	t, err := s.checkRalphTask(req)
@@ -275,7 +275,7 @@ func (s *Server) checkRalphTask(req RalphAddRequest) (ralph.Task, error) {
 // handleRalphClear answers POST /api/ralph/clear.
 func (s *Server) handleRalphClear(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	n, err := s.ralph.Clear(r.Context())
@@ -291,7 +291,7 @@ func (s *Server) handleRalphReset(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID string `json:"id"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if strings.TrimSpace(req.ID) == "" {
@@ -328,7 +328,7 @@ func (s *Server) handleRalphStop(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Now bool `json:"now"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	err := s.ralph.Stop()
@@ -353,7 +353,7 @@ func (s *Server) handleRalphStop(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRalphPause(pause bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req struct{}
-		if !decodeBody(w, r, &req) {
+		if !s.decodeBody(w, r, &req) {
 			return
 		}
 		var err error
@@ -384,7 +384,7 @@ func ralphStatus(err error) int {
 // (the run goes on).
 func (s *Server) handleRalphRun(w http.ResponseWriter, r *http.Request) {
 	var req RalphRunRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	if req.MaxIterations < 0 {

@@ -114,7 +114,6 @@ func checkRalphAddRefused(t *testing.T, e *env) {
 		{"title": "x", "priority": "P9"},
 		{"title": "x", "task_type": "epic"},
 		{"title": "x", "depends_on": []string{"T-404"}},
-		{"title": "x", "status": "done"}, // not settable
 	} {
 		var out map[string]string
 		if st := e.call(http.MethodPost, "/api/ralph/add", bad, &out); st != http.StatusBadRequest || out["error"] == "" {

@@ -151,7 +151,7 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 // checkpoint.
 func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 	var req RewindRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	scope, err := parseScope(req.Scope)

@@ -116,7 +116,8 @@ func TestRewindAPIErrors(t *testing.T) {
 	}{
 		{path, map[string]any{"checkpoint": "x", "scope": "sideways"}, http.StatusBadRequest, `scope must be "code", "conversation" or "both"`},
 		{path, map[string]any{"scope": "code"}, http.StatusBadRequest, "checkpoint is empty"},
-		{path, map[string]any{"checkpoint": "x", "extra": 1}, http.StatusBadRequest, "bad JSON body"},
+		{path, map[string]any{"checkpoint": 3}, http.StatusBadRequest, "bad JSON body"},
+		{path, map[string]any{"checkpoint": "x", "extra": 1}, http.StatusNotFound, "unknown checkpoint"}, // unknown fields are ignored
 		{path, map[string]any{"checkpoint": "nosuchcheckpoint"}, http.StatusNotFound, "unknown checkpoint"},
 		{"/api/sessions/nosuchsession/rewind", map[string]any{"checkpoint": "x"}, http.StatusNotFound, ""},
 	}

@@ -31,9 +31,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,7 +62,8 @@ const GCPercent = 200
 // (nil: an imagegen.Generator built from the current configuration at each
 // request).
 // MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
-// 429.
+// 429. Log gets debug lines (unknown fields in request bodies); nil
+// discards them.
 type Options struct {
 	Setup   app.Options
 	Token   string
@@ -69,6 +72,7 @@ type Options struct {
 	Ralph   Ralph
 	Images  ImageGenerator
 	MaxRuns int
+	Log     *slog.Logger
 }
 
 // Server is the web UI and its API. Create it with New, serve it with
@@ -76,6 +80,9 @@ type Options struct {
 type Server struct {
 	opts Options
 	svc  *app.Service
+	// baseMode is the permission mode the server started with: the
+	// widest the chat's /mode may set.
+	baseMode string
 
 	mu      sync.Mutex
 	current string                  // the session the page works in ("" until the first chat)
@@ -121,7 +128,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, svc: svc, live: map[string]*liveSession{},
+	s := &Server{opts: o, svc: svc, baseMode: svc.Mode(), live: map[string]*liveSession{},
 		approvals: approvals{pending: map[string]*pendingApproval{}}, interactions: newInteractions(), ralph: o.Ralph}
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {
@@ -276,10 +283,11 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, apiError{Error: msg})
 }
 
-// decodeBody reads the whole JSON body into v (unknown fields refused).
-// An empty body leaves v unchanged. It writes the error response (400 or
-// 413) and returns false on failure.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+// decodeBody reads the whole JSON body into v. Unknown fields are ignored
+// (a newer page or client may send more) and logged at debug level with
+// the endpoint. An empty body leaves v unchanged. It writes the error
+// response (400 or 413) and returns false on failure.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	data, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -295,9 +303,22 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	err = dec.Decode(v)
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		s.log().Debug("web: ignored unknown field in request body", "endpoint", r.Method+" "+r.URL.Path, "reason", err.Error())
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad JSON body: "+err.Error())
 		return false
 	}
 	return true
+}
+
+// log returns Options.Log, or a logger that discards.
+func (s *Server) log() *slog.Logger {
+	if s.opts.Log != nil {
+		return s.opts.Log
+	}
+	return slog.New(slog.DiscardHandler)
 }

@@ -68,7 +68,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 		Tool   string          `json:"tool"`
 		Params json.RawMessage `json:"params"`
 	}
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	out, err := s.Runtime().CallTool(r.Context(), req.Tool, req.Params, app.CallOptions{Web: true, UserAction: true})

@@ -87,7 +87,7 @@ func cleanName(name string) string {
 // loader accepted it, and returns its ID for the chat message.
 func (s *Server) handleUpload(w http.ResponseWriter, r *http.Request) {
 	var req UploadRequest
-	if !decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, &req) {
 		return
 	}
 	name := cleanName(req.Name)

@@ -386,6 +386,20 @@ function subagentEvent(ev) {
       break;
     default: break;
   }
+}
+
+// commandResult shows the output of a built-in slash command (run by the
+// server, never sent to the model) and reloads what it changed.
+function commandResult(ev) {
+  if (ev.cleared) {
+    state.sessionId = ev.session_id;
+    resetRewind();
+    renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
+    $('#usage').textContent = '';
+  }
+  hideEmpty();
+  $('#messages').append(h('div', { class: 'msg command-output', dataset: { command: ev.command } }, h('pre', { text: ev.output || '' })));
+  if (ev.status) loadStatus().catch(showError);
   scrollDown();
 }
 
@@ -419,6 +433,7 @@ function onEvent(name, ev) {
     case 'todos': renderTodos(ev.todos); break;
     case 'error': chatError(ev.error); break;
     case 'waiting': showWaiting(ev.waiting || {}); break;
+    case 'command': commandResult(ev); break;
     case 'notice':
       hideEmpty();
       $('#messages').append(h('div', { class: 'msg note', text: ev.text || '' }));
@@ -1143,6 +1158,7 @@ async function loadSettings() {
   sel.value = match ? match.name : '';
   $('#image-model').value = cur.model || '';
   $('#image-base-url').value = cur.base_url || '';
+  $('#image-account').value = cur.cloudflare_account_id || '';
   imagePlaceholders();
   $('#image-key').placeholder = img.configured.api_key_set ? 'set (' + img.configured.api_key + ') — leave empty to keep' : 'not set';
 }
@@ -1199,6 +1215,7 @@ function imagePreset() {
 }
 
 function imagePlaceholders() {
+  imageAccountRow();
   const p = imagePreset();
   $('#image-model').placeholder = p ? p.model : 'flux';
   $('#image-base-url').placeholder = p ? p.base_url : 'https://image.pollinations.ai';
@@ -1212,6 +1229,12 @@ function choosePreset() {
   $('#image-base-url').value = own ? p.base_url : '';
   $('#image-model').value = own ? p.model : '';
   imagePlaceholders();
+}
+
+// imageAccountRow shows the Cloudflare account ID field for the providers
+// that need a second credential (only Cloudflare Workers AI).
+function imageAccountRow() {
+  $('#image-account-row').hidden = !imagePreset()?.needs_account_id;
 }
 
 // generateImage asks POST /api/image for an image and shows it (and where
@@ -1248,6 +1271,7 @@ async function saveImageSettings(e) {
     image_model: $('#image-model').value,
     image_base_url: $('#image-base-url').value,
   };
+  if (imagePreset()?.needs_account_id) values.cloudflare_account_id = $('#image-account').value.trim();
   if ($('#image-key').value) values.image_api_key = $('#image-key').value;
   await saveConfig(values);
   $('#image-key').value = '';

@@ -1,0 +1,268 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/catalog"
+)
+
+// The web chat's built-in slash commands: the safe subset of the terminal's
+// table. They run in the server and never reach the model. Commands that
+// read or write files or settings outside the web's lockdown (/config,
+// /load, /export, /edit, !command, ...) are refused with the reason.
+
+// CommandEvent is the data of the "command" SSE event of a chat message
+// that was a built-in slash command: the command, its output (plain text,
+// one line or a list), and what the page must reload: Status (provider,
+// model or mode changed) or Cleared (a new, empty session SessionID).
+type CommandEvent struct {
+	Command   string `json:"command"`
+	Output    string `json:"output"`
+	Status    bool   `json:"status,omitempty"`
+	Cleared   bool   `json:"cleared,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// webCommand is one built-in slash command of the web chat.
+type webCommand struct {
+	name, args, help string
+	run              func(ctx context.Context, s *Server, ls *liveSession, arg string, out *CommandEvent) error
+}
+
+// webCommands is the web chat's table (run before custom commands).
+func webCommands() []webCommand {
+	return []webCommand{
+		{"/help", "", "list these commands and the custom ones", cmdWebHelp},
+		{"/model", "[[PROVIDER/]MODEL]", "show the model and its list, or switch", cmdWebModel},
+		{"/provider", "[NAME]", "list the providers, or switch (to its default model)", cmdWebProvider},
+		{"/mode", "[plan|ask|auto-edit]", "show the permission mode, or narrow it (never wider than the server's)", cmdWebMode},
+		{"/clear", "", "start a new, empty session", cmdWebClear},
+		{"/compact", "[FOCUS]", "summarise older turns to free context", cmdWebCompact},
+		{"/cost", "", "tokens and cost of this session", cmdWebCost},
+		{"/tasks", "", "the Ralph task list", cmdWebTasks},
+	}
+}
+
+// refusedCommand says why the web chat does not run one of the terminal's
+// commands, and what to use instead (ok false: not such a command).
+func refusedCommand(name string) (why string, ok bool) {
+	switch name {
+	case "/config":
+		return "use Settings (only its safe keys can be changed from the browser)", true
+	case "/load":
+		return "attach the file to the message instead", true
+	case "/export":
+		return "the web UI does not write session files; `aidex sessions` in a terminal does", true
+	case "/edit":
+		return "type the prompt in the chat box", true
+	case "/sandbox":
+		return "the OS sandbox is set in the config file", true
+	case "/resume":
+		return "pick the session in the Sessions list", true
+	case "/undo":
+		return "use the rewind button under a message", true
+	case "/init":
+		return "ask for an AGENTS.md in plain words", true
+	case "/exit", "/quit", "/q":
+		return "close the tab", true
+	}
+	return "", false
+}
+
+// modeRank orders permission modes from narrowest (plan) to widest (yolo).
+func modeRank(mode string) int {
+	return slices.Index([]string{"plan", "ask", "auto-edit", "yolo"}, mode)
+}
+
+// builtinCommand runs msg when it is a built-in slash command or a refused
+// one ("!command" included): handled is then true, and err (a refusal or
+// a failure) is for the user. Other messages are left alone.
+func (s *Server) builtinCommand(ctx context.Context, ls *liveSession, msg string) (ev CommandEvent, handled bool, err error) {
+	msg = strings.TrimSpace(msg)
+	if strings.HasPrefix(msg, "!") {
+		return CommandEvent{Command: "!"}, true, fmt.Errorf("shell commands (!command) do not run from the web chat: ask the model, which runs commands under the permission policy")
+	}
+	name, arg, _ := strings.Cut(msg, " ")
+	if i := strings.IndexAny(name, "\n\t"); i >= 0 {
+		name, arg = name[:i], msg[i:]
+	}
+	arg = strings.TrimSpace(arg)
+	ev.Command = name
+	if why, ok := refusedCommand(name); ok {
+		return ev, true, fmt.Errorf("%s is not available in the web chat: %s", name, why)
+	}
+	i := slices.IndexFunc(webCommands(), func(c webCommand) bool { return c.name == name })
+	if i < 0 {
+		return ev, false, nil
+	}
+	return ev, true, webCommands()[i].run(ctx, s, ls, arg, &ev)
+}
+
+func cmdWebHelp(ctx context.Context, s *Server, _ *liveSession, _ string, out *CommandEvent) error {
+	var b strings.Builder
+	for _, c := range webCommands() {
+		fmt.Fprintf(&b, "%-10s %-22s %s\n", c.name, c.args, c.help)
+	}
+	cmds, _ := s.svc.CustomCommands(ctx)
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "%-10s %-22s %s\n", "/"+strings.TrimPrefix(c.Name, "/"), c.ArgumentHint, c.Description)
+	}
+	out.Output = strings.TrimRight(b.String(), "\n")
+	return nil
+}
+
+func cmdWebModel(ctx context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
+	if arg != "" {
+		rt, err := s.svc.SwitchModel(ctx, arg)
+		if err != nil {
+			return err
+		}
+		out.Output, out.Status = fmt.Sprintf("model: %s/%s", rt.Provider.Name, rt.Model), true
+		return nil
+	}
+	rt := s.Runtime()
+	ml, err := rt.Models(ctx, "", catalog.ListOptions{})
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "model: %s/%s (switch with /model ID)\n", rt.Provider.Name, rt.Model)
+	writeModels(&b, ml, rt.Model)
+	out.Output = strings.TrimRight(b.String(), "\n")
+	return nil
+}
+
+// writeModels lists up to 40 models of ml, the current one marked.
+func writeModels(w io.Writer, ml catalog.ModelList, current string) {
+	for i, m := range ml.Models {
+		if i == 40 {
+			fmt.Fprintf(w, "  ... and %d more (Models panel)\n", len(ml.Models)-40)
+			break
+		}
+		mark := " "
+		if m.ID == current {
+			mark = "*"
+		}
+		label := strings.TrimSpace(catalog.PriceLabel(m) + "  " + catalog.ContextLabel(m.ContextWindow))
+		fmt.Fprintf(w, "%s %s  %s\n", mark, m.ID, label)
+	}
+}
+
+func cmdWebProvider(ctx context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
+	rt := s.Runtime()
+	if arg == "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "provider: %s (switch with /provider NAME)\n", rt.Provider.Name)
+		for _, p := range rt.Catalog.Providers() {
+			key := "key set"
+			if p.RequiresKey && p.KeySource(rt.Getenv) == "" {
+				key = "no key: add it in Settings"
+				if p.SignupURL != "" {
+					key += " (get one at " + p.SignupURL + ")"
+				}
+			} else if !p.RequiresKey {
+				key = "no key needed"
+			}
+			fmt.Fprintf(&b, "  %-14s %s\n", p.Name, key)
+		}
+		out.Output = strings.TrimRight(b.String(), "\n")
+		return nil
+	}
+	p, ok := rt.Catalog.Provider(arg)
+	if !ok {
+		return fmt.Errorf("unknown provider %q: /provider lists them", arg)
+	}
+	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
+		return fmt.Errorf("provider %s needs an API key: add it in Settings (get one at %s)", p.Name, orSite(p.SignupURL))
+	}
+	nrt, err := s.svc.SwitchProvider(ctx, arg, "")
+	if err != nil {
+		return err
+	}
+	out.Output, out.Status = fmt.Sprintf("provider: %s · model %s", nrt.Provider.Name, nrt.Model), true
+	return nil
+}
+
+func orSite(u string) string {
+	if u == "" {
+		return "the provider's site"
+	}
+	return u
+}
+
+func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
+	if arg != "" {
+		m, err := app.ParseMode(arg)
+		if err != nil {
+			return err
+		}
+		if modeRank(m) > modeRank(s.baseMode) || m == "yolo" {
+			return fmt.Errorf("/mode %s is wider than this server's permission mode %q: the web chat can only narrow it (set permission_mode in the config file and restart `aidex web` to widen it)", m, s.baseMode)
+		}
+		if err := s.svc.SetMode(m); err != nil {
+			return err
+		}
+		out.Status = true
+	}
+	out.Output = "permission mode: " + s.svc.Mode()
+	return nil
+}
+
+func cmdWebClear(ctx context.Context, s *Server, _ *liveSession, _ string, out *CommandEvent) error {
+	rt := s.Runtime()
+	sess, err := s.svc.Store().Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.live[sess.ID] = &liveSession{sess: sess}
+	s.current = sess.ID
+	s.mu.Unlock()
+	out.Output, out.Cleared, out.SessionID = "new session "+sess.ID, true, sess.ID
+	return nil
+}
+
+func cmdWebCompact(ctx context.Context, _ *Server, ls *liveSession, arg string, out *CommandEvent) error {
+	sess := ls.live.Info()
+	before := len(sess.Messages)
+	if before < 3 {
+		out.Output = "nothing to compact yet"
+		return nil
+	}
+	if err := ls.live.Engine().Compact(ctx, sess, arg, func(agent.Event) {}); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	out.Output = fmt.Sprintf("compacted: %d messages → %d", before, len(sess.Messages))
+	return nil
+}
+
+func cmdWebCost(_ context.Context, _ *Server, ls *liveSession, _ string, out *CommandEvent) error {
+	sess := ls.live.Info()
+	u := sess.Usage
+	out.Output = fmt.Sprintf("input %d · output %d · cache read %d · cache write %d tokens · $%.4f",
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, sess.CostUSD)
+	return nil
+}
+
+func cmdWebTasks(_ context.Context, s *Server, _ *liveSession, _ string, out *CommandEvent) error {
+	snap, err := s.ralph.Snapshot()
+	if err != nil {
+		return err
+	}
+	if len(snap.Tasks) == 0 {
+		out.Output = "no Ralph tasks (add them in the Ralph panel)"
+		return nil
+	}
+	var b strings.Builder
+	for _, t := range snap.Tasks {
+		fmt.Fprintf(&b, "%s  %-11s %-2s %s\n", t.ID, t.Status, t.Priority, t.Title)
+	}
+	out.Output = strings.TrimRight(b.String(), "\n")
+	return nil
+}
