@@ -325,3 +325,20 @@ func (s *Service) setCurrent(id string) {
 	s.current = id
 	s.mu.Unlock()
 }
+
+// Claim takes the workspace's run (the lock a loop holds) for a driver
+// other than Run: the distributed coordinator. ErrRunning when a run is
+// going; release gives it back. Stop, Pause, Resume and State work on a
+// claimed run as on Run's.
+func (s *Service) Claim() (release func(), err error) { return s.claim() }
+
+// StopRequested reports whether a stop was asked of the running loop.
+func (s *Service) StopRequested() bool { return s.exists("ralph.stop") }
+
+// PauseRequested reports whether the running loop is asked to pause.
+func (s *Service) PauseRequested() bool { return s.exists("ralph.pause") }
+
+// Wake is signalled when Stop or Resume is asked in this process (other
+// processes only write the markers: poll StopRequested and PauseRequested
+// too).
+func (s *Service) Wake() <-chan struct{} { return s.wake }

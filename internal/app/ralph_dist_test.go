@@ -1,0 +1,194 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ralph/dist"
+)
+
+// taskModel is a scripted model for concurrent Ralph workers: for the
+// task its prompt names, it writes <task>.txt, then reports the task
+// done, then ends. It counts the writes per task.
+type taskModel struct {
+	mu     sync.Mutex
+	writes map[string]int
+	hold   map[string]chan struct{} // a task whose first answer waits (nil: none)
+	seen   chan string              // the held task's request arrived
+}
+
+var taskIDInPrompt = regexp.MustCompile(`T-\d{3}`)
+
+func (m *taskModel) respond(body []byte) llmtest.Turn {
+	id := taskIDInPrompt.FindString(string(body))
+	results := strings.Count(string(body), `"role":"tool"`)
+	switch results {
+	case 0:
+		m.mu.Lock()
+		m.writes[id]++
+		hold := m.hold[id]
+		m.mu.Unlock()
+		if hold != nil {
+			m.seen <- id
+			return llmtest.Turn{Hold: hold, Calls: []llmtest.Call{writeCall(id)}}
+		}
+		return llmtest.Turn{Calls: []llmtest.Call{writeCall(id)}}
+	case 1:
+		return llmtest.Turn{Calls: []llmtest.Call{complete("done", "wrote "+id+".txt")}}
+	}
+	return llmtest.Turn{Text: "Finished."}
+}
+
+func writeCall(id string) llmtest.Call {
+	b, _ := json.Marshal(map[string]string{"path": id + ".txt", "content": "work of " + id + "\n"})
+	return llmtest.Call{Name: "write_file", Args: string(b)}
+}
+
+// gitRepo makes dir a git repository with one commit.
+func gitRepo(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "Test User"},
+		{"config", "user.email", "test@example.com"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
+		gitOut(t, dir, args...)
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return strings.TrimSpace(string(out))
+}
+
+// distFixture is a git workspace, the task model, an embedded NATS
+// server and a coordinator.
+type distFixture struct {
+	*fixture
+	model *taskModel
+	nats  *dist.Embedded
+	state string
+}
+
+func newDistFixture(t *testing.T) *distFixture {
+	m := &taskModel{writes: map[string]int{}, hold: map[string]chan struct{}{}, seen: make(chan string, 4)}
+	f := newFixture(t)
+	script := llmtest.NewResponder(t, m.respond)
+	rt := *f.backend.Runtime()
+	cfg := *rt.Config
+	rt.Config = &cfg
+	rt.Provider.BaseURL = script.URL
+	f.backend.Runtime = StaticRuntime(&rt)
+	require.NoError(t, os.WriteFile(filepath.Join(f.ws, "README.md"), []byte("project\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(f.ws, ".gitignore"), []byte("ralph_tasks.json\n.aidex/\n"), 0o644))
+	gitRepo(t, f.ws)
+	emb, err := dist.StartEmbedded(dist.EmbeddedOptions{StoreDir: filepath.Join(t.TempDir(), "nats")})
+	require.NoError(t, err)
+	t.Cleanup(emb.Shutdown)
+	return &distFixture{fixture: f, model: m, nats: emb, state: rt.Config.Paths.StateDir}
+}
+
+// startWorkers runs n in-process workers until the test ends.
+func (f *distFixture) startWorkers(ctx context.Context, n int) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	f.t.Cleanup(func() { cancel(); wg.Wait() })
+	for i := 1; i <= n; i++ {
+		nc, err := f.nats.Connect("test-worker")
+		require.NoError(f.t, err)
+		f.t.Cleanup(nc.Close)
+		w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: "w" + string(rune('0'+i)), Executor: NewRalphExecutor(f.backend),
+			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond})
+		require.NoError(f.t, err)
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = w.Run(ctx) }()
+	}
+}
+
+func TestRalphDistributedNineTasksThreeWorkers(t *testing.T) {
+	f := newDistFixture(t)
+	var tasks []ralph.Task
+	for i := 1; i <= 9; i++ {
+		tasks = append(tasks, ralph.Task{Title: "write file " + string(rune('0'+i))})
+	}
+	tasks[6].DependsOn = []string{"T-001"}
+	tasks[8].DependsOn = []string{"T-007", "T-008"}
+	f.add(tasks...)
+	base := gitOut(t, f.ws, "rev-parse", "HEAD")
+
+	nc, err := f.nats.Connect("test-coordinator")
+	require.NoError(t, err)
+	defer nc.Close()
+	coord, err := dist.NewCoordinator(dist.CoordinatorOptions{Service: f.svc, Conn: nc, AckWait: 10 * time.Second})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f.startWorkers(ctx, 3)
+	sum, err := coord.Run(ctx, f.emit)
+	require.NoError(t, err)
+	require.Equal(t, ralph.FinishCompleted, sum.Reason)
+	require.Equal(t, 9, sum.Done)
+	require.Empty(t, sum.Failed)
+	require.Len(t, sum.Branches, 9)
+
+	workers := map[string]bool{}
+	for i := 1; i <= 9; i++ {
+		workers[f.checkDone(i, base)] = true
+	}
+	require.Greater(t, len(workers), 1, "the work is spread over the workers")
+	require.NoFileExists(t, filepath.Join(f.ws, "T-001.txt"), "without --merge the workspace is untouched")
+
+	// Dependencies: T-009 starts only after T-007 and T-008 are done, T-007 after T-001.
+	pos := map[string]int{}
+	f.mu.Lock()
+	for i, ev := range f.events {
+		switch ev.Type {
+		case ralph.EventTaskStart, ralph.EventTaskDone:
+			pos[string(ev.Type)+" "+ev.TaskID] = i
+		}
+	}
+	f.mu.Unlock()
+	require.Greater(t, pos["task_start T-009"], pos["task_done T-007"])
+	require.Greater(t, pos["task_start T-009"], pos["task_done T-008"])
+	require.Greater(t, pos["task_start T-007"], pos["task_done T-001"])
+	require.Len(t, f.of(ralph.EventTaskStart), 9)
+	require.Len(t, f.of(ralph.EventTaskDone), 9)
+}
+
+// checkDone checks task T-00i: done once, on its own branch with one
+// commit holding its file only, authored from git config, message =
+// title + summary. It returns the worker that did it.
+func (f *distFixture) checkDone(i int, base string) string {
+	t := f.t
+	id := "T-00" + string(rune('0'+i))
+	task := f.task(id)
+	require.Equal(t, ralph.StatusDone, task.Status, id)
+	require.Equal(t, 1, task.Attempts, id)
+	require.Equal(t, "wrote "+id+".txt", task.Result)
+	require.NotEmpty(t, task.SessionID)
+	var branch, commit, worker string
+	require.NoError(t, json.Unmarshal(task.Extra["branch"], &branch))
+	require.NoError(t, json.Unmarshal(task.Extra["commit"], &commit))
+	require.NoError(t, json.Unmarshal(task.Extra["worker"], &worker))
+	require.Equal(t, "ralph/"+id, branch)
+	require.Equal(t, commit, gitOut(t, f.ws, "rev-parse", branch))
+	require.Equal(t, "1", gitOut(t, f.ws, "rev-list", "--count", base+".."+branch), "one commit on %s", branch)
+	require.Equal(t, id+".txt", gitOut(t, f.ws, "show", "--format=", "--name-only", commit), "the commit holds the task's file only")
+	require.Equal(t, "write file "+string(rune('0'+i))+"\n\nwrote "+id+".txt", gitOut(t, f.ws, "log", "-1", "--format=%B", commit))
+	require.Equal(t, "Test User <test@example.com>", gitOut(t, f.ws, "log", "-1", "--format=%an <%ae>", commit))
+	f.model.mu.Lock()
+	defer f.model.mu.Unlock()
+	require.Equal(t, 1, f.model.writes[id], "%s worked exactly once", id)
+	return worker
+}

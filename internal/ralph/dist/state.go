@@ -1,0 +1,250 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/zelvior/aidex/internal/ralph"
+)
+
+// runState is the coordinator's bookkeeping of one run. A key is a task
+// id, or id#attempt for one of best-of-K attempts.
+type runState struct {
+	base      string
+	published int                 // tasks put on the queue
+	queued    map[string]uint64   // in flight: key -> stream sequence
+	seqs      map[uint64]string   // stream sequence -> key
+	started   map[string]string   // key -> the worker that has it
+	finished  map[string]bool     // keys whose outcome is recorded
+	reasons   map[string][]string // task id -> why deliveries ended without an outcome
+	branches  map[string]string   // task id -> its done branch
+	attempts  map[string][]attemptResult
+	summary   *ralph.Summary
+	waiting   []ralph.Waiting
+}
+
+func newRunState(base string) *runState {
+	return &runState{base: base, queued: map[string]uint64{}, seqs: map[uint64]string{}, started: map[string]string{},
+		finished: map[string]bool{}, reasons: map[string][]string{}, branches: map[string]string{},
+		attempts: map[string][]attemptResult{}, summary: &ralph.Summary{}}
+}
+
+func (s *runState) inFlight() int { return len(s.queued) }
+
+// dropUnstarted forgets the queued keys no worker started (a stop).
+func (s *runState) dropUnstarted() {
+	for k := range s.queued {
+		if s.started[k] == "" {
+			delete(s.queued, k)
+		}
+	}
+}
+
+// startedIDs are the task ids being worked on.
+func (s *runState) startedIDs() []string {
+	seen := map[string]bool{}
+	var out []string
+	for k := range s.queued {
+		id, _, _ := strings.Cut(k, "#")
+		if s.started[k] != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func key(id string, attempt int) string {
+	if attempt > 0 {
+		return fmt.Sprintf("%s#%d", id, attempt)
+	}
+	return id
+}
+
+// publishRunnable puts every runnable task not yet queued on the work
+// queue (within --max-iterations).
+func (c *Coordinator) publishRunnable(ctx context.Context) error {
+	tasks, err := c.o.Service.List()
+	if err != nil {
+		return err
+	}
+	for _, i := range ralph.Runnable(tasks, c.o.Run.TaskIDs) {
+		t := tasks[i]
+		if c.queuedTask(t.ID) {
+			continue
+		}
+		if c.o.Run.MaxIterations > 0 && c.state.published >= c.o.Run.MaxIterations {
+			return nil
+		}
+		if err := c.publishTask(ctx, t); err != nil {
+			return err
+		}
+		c.state.published++
+		c.emit(ralph.Event{Type: ralph.EventQueued, TaskID: t.ID})
+	}
+	return nil
+}
+
+func (c *Coordinator) queuedTask(id string) bool {
+	for k := range c.state.queued {
+		if k == id || strings.HasPrefix(k, id+"#") {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Coordinator) publishTask(ctx context.Context, t ralph.Task) error {
+	m := TaskMsg{Run: c.run, ID: t.ID, Title: t.Title, Description: t.Description, AcceptanceCriteria: t.AcceptanceCriteria,
+		Base: c.state.base, Remote: c.o.Remote, Verify: c.o.Run.Verify}
+	n := max(c.o.BestOf, 1)
+	for a := 1; a <= n; a++ {
+		if n > 1 {
+			m.BestOf, m.Attempt = n, a
+		}
+		if err := m.check(); err != nil {
+			return fmt.Errorf("task %s cannot be sent to workers: %w", t.ID, err)
+		}
+		data, _ := json.Marshal(m)
+		ack, err := c.js.Publish(ctx, taskSubject+t.ID, data, jetstream.WithMsgID(resultID(m, "task")))
+		if err != nil {
+			return fmt.Errorf("ralph: queue %s: %w", t.ID, err)
+		}
+		k := key(t.ID, m.Attempt)
+		c.state.queued[k], c.state.seqs[ack.Sequence] = ack.Sequence, k
+	}
+	return nil
+}
+
+// result applies one worker report.
+func (c *Coordinator) result(r ResultMsg) error {
+	k := key(r.TaskID, r.Attempt)
+	if c.state.finished[k] {
+		return nil // a duplicate: the task's outcome is recorded already
+	}
+	if _, ok := c.state.queued[k]; !ok {
+		c.state.queued[k] = 0 // taken just before a stop emptied the queue: wait for it
+	}
+	switch r.Kind {
+	case KindStart:
+		return c.started(k, r)
+	case KindRetry:
+		c.state.reasons[r.TaskID] = append(c.state.reasons[r.TaskID], fmt.Sprintf("delivery %d on worker %s: %s", r.Delivery, r.Worker, r.Note))
+		c.state.started[k] = ""
+		c.emit(ralph.Event{Type: ralph.EventRedelivered, TaskID: r.TaskID, Worker: r.Worker, Note: r.Note})
+		return nil
+	case KindRejected:
+		return c.complete(k, r.TaskID, ralph.Outcome{Status: ralph.StatusFailed, Reason: "rejected", Summary: r.Note, Worker: r.Worker}, 0)
+	}
+	if c.o.BestOf > 1 {
+		return c.bestOfOutcome(k, r)
+	}
+	return c.complete(k, r.TaskID, *r.Outcome, r.Delivery)
+}
+
+func (c *Coordinator) started(k string, r ResultMsg) error {
+	if prev := c.state.started[k]; prev != "" { // the last delivery neither ended nor gave the task back
+		note := fmt.Sprintf("delivery %d on worker %s ended without a result within the ack wait (the worker died or hung)", r.Delivery-1, prev)
+		c.state.reasons[r.TaskID] = append(c.state.reasons[r.TaskID], note)
+		c.emit(ralph.Event{Type: ralph.EventRedelivered, TaskID: r.TaskID, Worker: prev, Note: note})
+	}
+	c.state.started[k] = r.Worker
+	t, err := c.record(r.TaskID, func(t *ralph.Task) {
+		if t.Status != ralph.StatusInProgress {
+			t.Attempts++
+		}
+		t.Status = ralph.StatusInProgress
+	})
+	if err != nil {
+		return err
+	}
+	c.emit(ralph.Event{Type: ralph.EventTaskStart, TaskID: r.TaskID, Task: &t, Worker: r.Worker})
+	return nil
+}
+
+// complete records a task's outcome (once) and emits task_done.
+func (c *Coordinator) complete(k, id string, out ralph.Outcome, delivery int) error {
+	c.state.finished[k] = true
+	delete(c.state.queued, k)
+	if out.Status == ralph.StatusFailed && len(c.state.reasons[id]) > 0 {
+		out.Summary += " (earlier deliveries: " + strings.Join(c.state.reasons[id], "; ") + ")"
+	}
+	t, err := c.record(id, func(t *ralph.Task) {
+		t.Status, t.Result = out.Status, capText(out.Summary, 4000)
+		if out.SessionID != "" {
+			t.SessionID = out.SessionID
+		}
+		setExtra(t, "branch", out.Branch)
+		setExtra(t, "commit", out.Commit)
+		setExtra(t, "worker", out.Worker)
+	})
+	if err != nil {
+		return err
+	}
+	sum := c.state.summary
+	sum.Ran++
+	switch out.Status {
+	case ralph.StatusDone:
+		sum.Done++
+		if out.Branch != "" {
+			c.state.branches[id] = out.Branch
+		}
+	case ralph.StatusFailed:
+		sum.Failed = append(sum.Failed, id)
+	case ralph.StatusSkipped:
+		sum.Skipped++
+	}
+	c.emit(ralph.Event{Type: ralph.EventTaskDone, TaskID: id, Task: &t, Outcome: &out, Worker: out.Worker})
+	return nil
+}
+
+// exhausted fails a task JetStream gave up on (MaxDeliver deliveries, none
+// acknowledged).
+func (c *Coordinator) exhausted(seq uint64) error {
+	k, ok := c.state.seqs[seq]
+	if !ok || c.state.finished[k] {
+		return nil
+	}
+	id, _, _ := strings.Cut(k, "#")
+	if w := c.state.started[k]; w != "" {
+		c.state.reasons[id] = append(c.state.reasons[id], fmt.Sprintf("delivery %d on worker %s ended without a result within the ack wait", MaxDeliver, w))
+	}
+	out := ralph.Outcome{Status: ralph.StatusFailed, Reason: "max_deliver",
+		Summary: fmt.Sprintf("no worker finished it in %d deliveries", MaxDeliver)}
+	return c.complete(k, id, out, MaxDeliver)
+}
+
+func setExtra(t *ralph.Task, k, v string) {
+	if v == "" {
+		return
+	}
+	if t.Extra == nil {
+		t.Extra = map[string]json.RawMessage{}
+	}
+	b, _ := json.Marshal(v)
+	t.Extra[k] = b
+}
+
+// capText cuts s to at most n bytes at a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + " [...]"
+}
+
+// sinceString is a duration for status lines ("3s ago").
+func sinceString(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return time.Since(t).Round(time.Second).String() + " ago"
+}
