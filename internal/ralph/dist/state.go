@@ -155,7 +155,7 @@ func (c *Coordinator) started(k string, r ResultMsg) error {
 	}
 	c.state.started[k] = r.Worker
 	t, err := c.record(r.TaskID, func(t *ralph.Task) {
-		if t.Status != ralph.StatusInProgress {
+		if t.Status != ralph.StatusInProgress || r.Delivery > 1 { // a new task, or a redelivery
 			t.Attempts++
 		}
 		t.Status = ralph.StatusInProgress
