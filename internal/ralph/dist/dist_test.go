@@ -251,4 +251,3 @@ func TestEmbeddedServerSecurity(t *testing.T) {
 	require.NoError(t, err)
 	nc.Close()
 }
-
