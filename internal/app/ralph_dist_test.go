@@ -192,3 +192,103 @@ func (f *distFixture) checkDone(i int, base string) string {
 	require.Equal(t, 1, f.model.writes[id], "%s worked exactly once", id)
 	return worker
 }
+
+// runCoordinator runs a coordinator over f's service in the background;
+// the returned func waits for its summary.
+func (f *distFixture) runCoordinator(ctx context.Context) (*dist.Coordinator, func() *ralph.Summary) {
+	nc, err := f.nats.Connect("test-coordinator")
+	require.NoError(f.t, err)
+	f.t.Cleanup(nc.Close)
+	coord, err := dist.NewCoordinator(dist.CoordinatorOptions{Service: f.svc, Conn: nc, AckWait: 10 * time.Second})
+	require.NoError(f.t, err)
+	done := make(chan *ralph.Summary, 1)
+	go func() {
+		sum, err := coord.Run(ctx, f.emit)
+		require.NoError(f.t, err)
+		done <- sum
+	}()
+	return coord, func() *ralph.Summary {
+		select {
+		case s := <-done:
+			return s
+		case <-time.After(time.Minute):
+			f.t.Fatal("the run did not end")
+			return nil
+		}
+	}
+}
+
+// holdTwo makes the first two tasks wait at the model and waits until
+// both workers hold one; the returned func lets them go on.
+func (f *distFixture) holdTwo() func() {
+	release := make(chan struct{})
+	f.model.hold["T-001"], f.model.hold["T-002"] = release, release
+	return func() { close(release) }
+}
+
+func (f *distFixture) waitSeen(n int) {
+	for range n {
+		select {
+		case <-f.model.seen:
+		case <-time.After(time.Minute):
+			f.t.Fatal("the workers never reached the model")
+		}
+	}
+}
+
+// Stop across workers: the tasks being worked finish, the queued ones
+// are never started and stay pending.
+func TestRalphDistributedStop(t *testing.T) {
+	f := newDistFixture(t)
+	f.add(ralph.Task{Title: "one"}, ralph.Task{Title: "two"}, ralph.Task{Title: "three"}, ralph.Task{Title: "four"})
+	release := f.holdTwo()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, wait := f.runCoordinator(ctx)
+	f.startWorkers(ctx, 2)
+	f.waitSeen(2)
+	require.NoError(t, f.svc.Stop())
+	release()
+	sum := wait()
+	require.Equal(t, ralph.FinishStopped, sum.Reason)
+	require.Equal(t, 2, sum.Done)
+	require.Equal(t, ralph.StatusDone, f.task("T-001").Status)
+	require.Equal(t, ralph.StatusDone, f.task("T-002").Status)
+	for _, id := range []string{"T-003", "T-004"} {
+		require.Equal(t, ralph.StatusPending, f.task(id).Status)
+		f.model.mu.Lock()
+		n := f.model.writes[id]
+		f.model.mu.Unlock()
+		require.Zero(t, n, "%s never started", id)
+	}
+}
+
+// Pause across workers: the workers finish their tasks and take no new
+// one until resume; then the run goes on to the end.
+func TestRalphDistributedPauseResume(t *testing.T) {
+	f := newDistFixture(t)
+	f.add(ralph.Task{Title: "one"}, ralph.Task{Title: "two"}, ralph.Task{Title: "three"}, ralph.Task{Title: "four"})
+	release := f.holdTwo()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	coord, wait := f.runCoordinator(ctx)
+	f.startWorkers(ctx, 2)
+	f.waitSeen(2)
+	require.NoError(t, f.svc.Pause())
+	require.Eventually(t, func() bool {
+		ws := coord.Workers()
+		return len(ws) == 2 && ws[0].Paused && ws[1].Paused
+	}, time.Minute, 20*time.Millisecond, "both workers see the pause")
+	release()
+	require.Eventually(t, func() bool { return len(f.of(ralph.EventTaskDone)) == 2 }, time.Minute, 20*time.Millisecond)
+	st, err := f.svc.State()
+	require.NoError(t, err)
+	require.True(t, st.Paused)
+	require.Len(t, f.of(ralph.EventTaskStart), 2, "nothing new started while paused")
+	require.Len(t, f.of(ralph.EventPaused), 1)
+	require.NoError(t, f.svc.Resume())
+	sum := wait()
+	require.Equal(t, ralph.FinishCompleted, sum.Reason)
+	require.Equal(t, 4, sum.Done)
+	require.Len(t, f.of(ralph.EventResumed), 1)
+}
