@@ -156,6 +156,7 @@ func TestRalphWorkerProcessKilledTaskRedelivered(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("no worker reached the model with T-001")
 	}
+	checkStatus(t, e, url)
 	worker("wB")
 	require.NoError(t, a.Process.Kill())
 	_ = a.Wait()
@@ -199,4 +200,33 @@ func ralphProcess(t *testing.T, e *ralphEnv, ws string, args ...string) *exec.Cm
 		_ = cmd.Wait()
 	})
 	return cmd
+}
+
+// checkStatus: `aidex ralph status` shows worker wA on T-001 (JSON and
+// text), the queue depth and the list's counts.
+func checkStatus(t *testing.T, e *ralphEnv, url string) {
+	var st struct {
+		Run     string `json:"run"`
+		Workers []struct {
+			ID    string   `json:"id"`
+			Host  string   `json:"host"`
+			Tasks []string `json:"tasks"`
+		} `json:"workers"`
+		QueueDepth int `json:"queue_depth"`
+	}
+	require.Eventually(t, func() bool {
+		code, out, errOut := e.run("", "ralph", "status", "--nats", url, "--nats-token", "s3cret", "--json")
+		require.Equal(t, 0, code, errOut)
+		require.NoError(t, json.Unmarshal([]byte(out), &st))
+		return len(st.Workers) == 1 && len(st.Workers[0].Tasks) == 1
+	}, time.Minute, 50*time.Millisecond, "status shows the worker on its task")
+	require.NotEmpty(t, st.Run)
+	require.Equal(t, "wA", st.Workers[0].ID)
+	require.Equal(t, []string{"T-001"}, st.Workers[0].Tasks)
+	require.Equal(t, 4, st.QueueDepth, "T-001 unacknowledged, three waiting")
+	code, out, _ := e.run("", "ralph", "status", "--nats", url, "--nats-token", "s3cret")
+	require.Equal(t, 0, code)
+	require.Regexp(t, `wA\s+\S+\s+T-001\s+\d+s ago`, out)
+	require.Contains(t, out, "tasks: 3 pending · 1 in progress · 0 done")
+
 }

@@ -76,6 +76,7 @@ type Worker struct {
 	tasks map[string]bool
 	// ackWait is the work consumer's ack wait (progress goes out thrice in it).
 	ackWait time.Duration
+	ctl     *controlReader
 	repos   sync.Mutex // one clone or fetch at a time
 }
 
@@ -122,6 +123,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.ackWait = cons.CachedInfo().Config.AckWait
 	ctl := newControlReader(ctx, w.js)
+	w.mu.Lock()
+	w.ctl = ctl
+	w.mu.Unlock()
 	var wg sync.WaitGroup
 	wg.Add(w.o.Concurrency + 1)
 	go func() { defer wg.Done(); w.heartbeats(ctx, ctl) }()
@@ -191,6 +195,7 @@ func (w *Worker) beat(paused bool) {
 	_ = w.o.Conn.Publish(workerSubject+w.o.ID, data)
 }
 
+// setTask records a task taken or ended and reports it at once.
 func (w *Worker) setTask(id string, on bool) {
 	w.mu.Lock()
 	if on {
@@ -198,7 +203,9 @@ func (w *Worker) setTask(id string, on bool) {
 	} else {
 		delete(w.tasks, id)
 	}
+	ctl := w.ctl
 	w.mu.Unlock()
+	w.beat(ctl != nil && ctl.state() == statePaused)
 }
 
 // publish sends a result on the results stream (deduplicated by msgID),
