@@ -38,13 +38,18 @@ func (m *taskModel) respond(body []byte) llmtest.Turn {
 	case 0:
 		m.mu.Lock()
 		m.writes[id]++
-		hold := m.hold[id]
+		hold, n := m.hold[id], m.writes[id]
 		m.mu.Unlock()
+		call := writeCall(id)
+		if n > 1 { // a best-of attempt after the first writes a smaller file
+			b, _ := json.Marshal(map[string]string{"path": id + ".txt", "content": "short\n"})
+			call.Args = string(b)
+		}
 		if hold != nil {
 			m.seen <- id
-			return llmtest.Turn{Hold: hold, Calls: []llmtest.Call{writeCall(id)}}
+			return llmtest.Turn{Hold: hold, Calls: []llmtest.Call{call}}
 		}
-		return llmtest.Turn{Calls: []llmtest.Call{writeCall(id)}}
+		return llmtest.Turn{Calls: []llmtest.Call{call}}
 	case 1:
 		return llmtest.Turn{Calls: []llmtest.Call{complete("done", "wrote "+id+".txt")}}
 	}
@@ -52,7 +57,7 @@ func (m *taskModel) respond(body []byte) llmtest.Turn {
 }
 
 func writeCall(id string) llmtest.Call {
-	b, _ := json.Marshal(map[string]string{"path": id + ".txt", "content": "work of " + id + "\n"})
+	b, _ := json.Marshal(map[string]string{"path": id + ".txt", "content": "work of " + id + "\nline 2\nline 3\n"})
 	return llmtest.Call{Name: "write_file", Args: string(b)}
 }
 
@@ -291,4 +296,36 @@ func TestRalphDistributedPauseResume(t *testing.T) {
 	require.Equal(t, ralph.FinishCompleted, sum.Reason)
 	require.Equal(t, 4, sum.Done)
 	require.Len(t, f.of(ralph.EventResumed), 1)
+}
+
+// --best-of 2: two workers attempt the task in their own worktrees; the
+// attempt with the fewest changed lines wins and becomes ralph/<id>, the
+// other branch is deleted.
+func TestRalphDistributedBestOf(t *testing.T) {
+	f := newDistFixture(t)
+	f.add(ralph.Task{Title: "only"})
+	// The first attempt holds until the second has reached the model, so
+	// both attempts really run at once.
+	release := make(chan struct{})
+	f.model.hold["T-001"] = release
+	go func() { <-f.model.seen; <-f.model.seen; close(release) }()
+	nc, err := f.nats.Connect("test-coordinator")
+	require.NoError(t, err)
+	defer nc.Close()
+	coord, err := dist.NewCoordinator(dist.CoordinatorOptions{Service: f.svc, Conn: nc, AckWait: 10 * time.Second, BestOf: 2})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f.startWorkers(ctx, 2)
+	sum, err := coord.Run(ctx, f.emit)
+	require.NoError(t, err)
+	require.Equal(t, 1, sum.Done)
+	require.Equal(t, []string{"ralph/T-001"}, sum.Branches)
+	task := f.task("T-001")
+	require.Equal(t, ralph.StatusDone, task.Status)
+	require.Contains(t, task.Result, "best of 2")
+	require.Contains(t, task.Result, "won with 1 changed lines")
+	require.Equal(t, "short", gitOut(t, f.ws, "show", "ralph/T-001:T-001.txt"))
+	require.Equal(t, "ralph/T-001", gitOut(t, f.ws, "branch", "--list", "ralph/*", "--format=%(refname:short)"), "the loser's branch is deleted")
+	require.Len(t, f.of(ralph.EventTaskDone), 1)
 }
