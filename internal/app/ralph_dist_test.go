@@ -62,7 +62,7 @@ func writeCall(id string) llmtest.Call {
 }
 
 // gitRepo makes dir a git repository with one commit.
-func gitRepo(t *testing.T, dir string) {
+func gitRepo(t testing.TB, dir string) {
 	t.Helper()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "Test User"},
 		{"config", "user.email", "test@example.com"}, {"add", "-A"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
@@ -70,7 +70,7 @@ func gitRepo(t *testing.T, dir string) {
 	}
 }
 
-func gitOut(t *testing.T, dir string, args ...string) string {
+func gitOut(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
 	require.NoError(t, err, "git %v: %s", args, out)
@@ -88,8 +88,15 @@ type distFixture struct {
 
 func newDistFixture(t *testing.T) *distFixture {
 	m := &taskModel{writes: map[string]int{}, hold: map[string]chan struct{}{}, seen: make(chan string, 4)}
+	f := newDistFixtureTB(t, m.respond)
+	f.model = m
+	return f
+}
+
+// newDistFixtureTB is newDistFixture over any model.
+func newDistFixtureTB(t testing.TB, respond func([]byte) llmtest.Turn) *distFixture {
 	f := newFixture(t)
-	script := llmtest.NewResponder(t, m.respond)
+	script := llmtest.NewResponder(t, respond)
 	rt := *f.backend.Runtime()
 	cfg := *rt.Config
 	rt.Config = &cfg
@@ -101,11 +108,14 @@ func newDistFixture(t *testing.T) *distFixture {
 	emb, err := dist.StartEmbedded(dist.EmbeddedOptions{StoreDir: filepath.Join(t.TempDir(), "nats")})
 	require.NoError(t, err)
 	t.Cleanup(emb.Shutdown)
-	return &distFixture{fixture: f, model: m, nats: emb, state: rt.Config.Paths.StateDir}
+	return &distFixture{fixture: f, nats: emb, state: rt.Config.Paths.StateDir}
 }
 
 // startWorkers runs n in-process workers until the test ends.
-func (f *distFixture) startWorkers(ctx context.Context, n int) {
+func (f *distFixture) startWorkers(ctx context.Context, n int) { f.startWorkersTB(ctx, n, false) }
+
+// startWorkersTB runs n workers; noop: without worktrees and commits.
+func (f *distFixture) startWorkersTB(ctx context.Context, n int, noop bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	f.t.Cleanup(func() { cancel(); wg.Wait() })
@@ -114,7 +124,7 @@ func (f *distFixture) startWorkers(ctx context.Context, n int) {
 		require.NoError(f.t, err)
 		f.t.Cleanup(nc.Close)
 		w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: "w" + string(rune('0'+i)), Executor: NewRalphExecutor(f.backend),
-			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond})
+			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond, NoWorktree: noop})
 		require.NoError(f.t, err)
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = w.Run(ctx) }()

@@ -19,14 +19,14 @@ type attemptResult struct {
 // winner (done, fewest changed lines, then the first in) is the task's
 // outcome, its branch renamed ralph/<id>, and the losers' branches are
 // deleted.
-func (c *Coordinator) bestOfOutcome(k string, r ResultMsg) error {
+func (c *Coordinator) bestOfOutcome(k string, r ResultMsg) {
 	c.state.finished[k] = true
 	delete(c.state.queued, k)
 	id := r.TaskID
 	c.state.attempts[id] = append(c.state.attempts[id], attemptResult{key: k, out: *r.Outcome, changed: r.Changed})
 	all := c.state.attempts[id]
 	if len(all) < c.o.BestOf {
-		return nil
+		return
 	}
 	win := -1
 	for i, a := range all {
@@ -46,7 +46,8 @@ func (c *Coordinator) bestOfOutcome(k string, r ResultMsg) error {
 		}
 		out := ralph.Outcome{Status: ralph.StatusFailed, Reason: "best_of_failed",
 			Summary: fmt.Sprintf("none of the %d attempts passed: %s", len(all), strings.Join(why, " | "))}
-		return c.complete(id, id, out, 0)
+		c.complete(id, id, out)
+		return
 	}
 	out := all[win].out
 	if c.o.Remote == "" && out.Branch != "" {
@@ -55,7 +56,7 @@ func (c *Coordinator) bestOfOutcome(k string, r ResultMsg) error {
 		}
 	}
 	out.Summary = fmt.Sprintf("%s (best of %d: attempt %s won with %d changed lines)", out.Summary, len(all), strings.TrimPrefix(all[win].key, id+"#"), all[win].changed)
-	return c.complete(id, id, out, 0)
+	c.complete(id, id, out)
 }
 
 func (c *Coordinator) deleteBranch(b string) {

@@ -46,7 +46,18 @@ type Coordinator struct {
 	emit  func(ralph.Event)
 	state *runState
 	fleet *fleet
+	// changes wait for the next write of the task list (flush).
+	changes []change
+	// tasks is the list as last read or written (nil: read it again).
+	tasks []ralph.Task
+	// busy is the time the loop spent on its own work (queueing, results,
+	// the task list), not waiting: the coordinator's overhead.
+	busy time.Duration
 }
+
+// Overhead is the time the coordinator's loop spent working (not waiting)
+// in the last Run: queueing tasks, applying results, writing the list.
+func (c *Coordinator) Overhead() time.Duration { return c.busy }
 
 // NewCoordinator checks the options. It does no I/O.
 func NewCoordinator(o CoordinatorOptions) (*Coordinator, error) {
@@ -189,33 +200,56 @@ func (c *Coordinator) Run(ctx context.Context, emit func(ralph.Event)) (*ralph.S
 	return c.finish(reason)
 }
 
+// results applies r and every result already waiting (a burst from
+// several workers), with one write of the task list.
+func (c *Coordinator) results(r ResultMsg, more <-chan ResultMsg) error {
+	c.result(r)
+	for n := 1; n < 512; n++ {
+		select {
+		case r := <-more:
+			c.result(r)
+			continue
+		default:
+		}
+		break
+	}
+	return c.flush()
+}
+
 // loop is the coordinator's event loop.
 func (c *Coordinator) loop(ctx context.Context, kv jetstream.KeyValue, in *inbox) (ralph.FinishReason, error) {
-	tick := time.NewTicker(100 * time.Millisecond)
+	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	paused, stopping := false, false
 	for {
+		start := time.Now()
 		if !paused && !stopping {
 			if err := c.publishRunnable(ctx); err != nil {
 				return "", err
 			}
 		}
-		if reason, end := c.ended(stopping); end {
+		reason, end := c.ended(stopping)
+		c.busy += time.Since(start)
+		if end {
 			return reason, nil
 		}
 		select {
 		case <-ctx.Done():
 			return c.interrupt()
 		case r := <-in.results:
-			if err := c.result(r); err != nil {
+			start := time.Now()
+			if err := c.results(r, in.results); err != nil {
 				return "", err
 			}
+			c.busy += time.Since(start)
 		case seq := <-in.advisories:
-			if err := c.exhausted(seq); err != nil {
+			c.exhausted(seq)
+			if err := c.flush(); err != nil {
 				return "", err
 			}
 		case <-c.o.Service.Wake():
 		case <-tick.C:
+			c.tasks = nil // see the list's changes by others (ralph add)
 		}
 		if !stopping && c.o.Service.StopRequested() {
 			stopping = true
@@ -248,7 +282,7 @@ func (c *Coordinator) ended(stopping bool) (ralph.FinishReason, bool) {
 	if stopping {
 		return ralph.FinishStopped, true
 	}
-	tasks, err := c.o.Service.List()
+	tasks, err := c.list()
 	if err != nil {
 		return "", false
 	}
@@ -281,11 +315,9 @@ func (c *Coordinator) dropQueued() {
 func (c *Coordinator) interrupt() (ralph.FinishReason, error) {
 	c.dropQueued()
 	for _, id := range c.state.startedIDs() {
-		if _, err := c.record(id, func(t *ralph.Task) { t.Status = ralph.StatusPending }); err != nil {
-			return "", err
-		}
+		c.record(id, func(t *ralph.Task) { t.Status = ralph.StatusPending }, nil)
 	}
-	return ralph.FinishInterrupted, nil
+	return ralph.FinishInterrupted, c.flush()
 }
 
 func (c *Coordinator) finish(reason ralph.FinishReason) (*ralph.Summary, error) {
@@ -304,20 +336,68 @@ func (c *Coordinator) finish(reason ralph.FinishReason) (*ralph.Summary, error) 
 	return sum, nil
 }
 
-// record changes a task of the list by id (the coordinator is its only
-// writer during the run) and returns its new state.
-func (c *Coordinator) record(id string, fn func(t *ralph.Task)) (ralph.Task, error) {
-	var out ralph.Task
+// list returns the task list, read again only when the cached copy was
+// dropped.
+func (c *Coordinator) list() ([]ralph.Task, error) {
+	if c.tasks != nil {
+		return c.tasks, nil
+	}
+	tasks, err := c.o.Service.List()
+	if err == nil {
+		c.tasks = tasks
+	}
+	return tasks, err
+}
+
+// change is one task change waiting for the next write of the list, and
+// what to do with the task's new state once written.
+type change struct {
+	id    string
+	fn    func(t *ralph.Task)
+	after func(t ralph.Task)
+}
+
+// record queues a change of a task (by id) for the next flush.
+func (c *Coordinator) record(id string, fn func(t *ralph.Task), after func(t ralph.Task)) {
+	c.changes = append(c.changes, change{id: id, fn: fn, after: after})
+}
+
+// flush writes the queued changes in one write of the list (the
+// coordinator is its only writer during the run), then runs their
+// afters (the events) in order. A task removed meanwhile is skipped.
+func (c *Coordinator) flush() error {
+	if len(c.changes) == 0 {
+		return nil
+	}
+	changes := c.changes
+	c.changes = nil
+	states := make([]*ralph.Task, len(changes))
 	err := c.o.Service.Store().Change(context.Background(), func(l *ralph.List) error {
+		index := make(map[string]int, len(l.Tasks))
 		for i := range l.Tasks {
-			if strings.EqualFold(l.Tasks[i].ID, id) {
-				fn(&l.Tasks[i])
-				l.Tasks[i].UpdatedAt = time.Now().UTC()
-				out = l.Tasks[i].Clone()
-				return nil
-			}
+			index[strings.ToUpper(l.Tasks[i].ID)] = i
 		}
+		now := time.Now().UTC()
+		for k, ch := range changes {
+			i, ok := index[strings.ToUpper(ch.id)]
+			if !ok {
+				continue
+			}
+			ch.fn(&l.Tasks[i])
+			l.Tasks[i].UpdatedAt = now
+			t := l.Tasks[i].Clone()
+			states[k] = &t
+		}
+		c.tasks = l.Tasks
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return err
+	}
+	for k, ch := range changes {
+		if states[k] != nil && ch.after != nil {
+			ch.after(*states[k])
+		}
+	}
+	return nil
 }

@@ -69,7 +69,7 @@ func key(id string, attempt int) string {
 // publishRunnable puts every runnable task not yet queued on the work
 // queue (within --max-iterations).
 func (c *Coordinator) publishRunnable(ctx context.Context) error {
-	tasks, err := c.o.Service.List()
+	tasks, err := c.list()
 	if err != nil {
 		return err
 	}
@@ -121,70 +121,56 @@ func (c *Coordinator) publishTask(ctx context.Context, t ralph.Task) error {
 	return nil
 }
 
-// result applies one worker report.
-func (c *Coordinator) result(r ResultMsg) error {
+// result applies one worker report (the list changes wait for flush).
+func (c *Coordinator) result(r ResultMsg) {
 	k := key(r.TaskID, r.Attempt)
 	if c.state.finished[k] {
-		return nil // a duplicate: the task's outcome is recorded already
+		return // a duplicate: the task's outcome is recorded already
 	}
 	if _, ok := c.state.queued[k]; !ok {
 		c.state.queued[k] = 0 // taken just before a stop emptied the queue: wait for it
 	}
 	switch r.Kind {
 	case KindStart:
-		return c.started(k, r)
+		c.started(k, r)
 	case KindRetry:
 		c.state.reasons[r.TaskID] = append(c.state.reasons[r.TaskID], fmt.Sprintf("delivery %d on worker %s: %s", r.Delivery, r.Worker, r.Note))
 		c.state.started[k] = ""
 		c.emit(ralph.Event{Type: ralph.EventRedelivered, TaskID: r.TaskID, Worker: r.Worker, Note: r.Note})
-		return nil
 	case KindRejected:
-		return c.complete(k, r.TaskID, ralph.Outcome{Status: ralph.StatusFailed, Reason: "rejected", Summary: r.Note, Worker: r.Worker}, 0)
+		c.complete(k, r.TaskID, ralph.Outcome{Status: ralph.StatusFailed, Reason: "rejected", Summary: r.Note, Worker: r.Worker})
+	case KindOutcome:
+		if c.o.BestOf > 1 {
+			c.bestOfOutcome(k, r)
+			return
+		}
+		c.complete(k, r.TaskID, *r.Outcome)
 	}
-	if c.o.BestOf > 1 {
-		return c.bestOfOutcome(k, r)
-	}
-	return c.complete(k, r.TaskID, *r.Outcome, r.Delivery)
 }
 
-func (c *Coordinator) started(k string, r ResultMsg) error {
+func (c *Coordinator) started(k string, r ResultMsg) {
 	if prev := c.state.started[k]; prev != "" { // the last delivery neither ended nor gave the task back
 		note := fmt.Sprintf("delivery %d on worker %s ended without a result within the ack wait (the worker died or hung)", r.Delivery-1, prev)
 		c.state.reasons[r.TaskID] = append(c.state.reasons[r.TaskID], note)
 		c.emit(ralph.Event{Type: ralph.EventRedelivered, TaskID: r.TaskID, Worker: prev, Note: note})
 	}
 	c.state.started[k] = r.Worker
-	t, err := c.record(r.TaskID, func(t *ralph.Task) {
+	c.record(r.TaskID, func(t *ralph.Task) {
 		if t.Status != ralph.StatusInProgress || r.Delivery > 1 { // a new task, or a redelivery
 			t.Attempts++
 		}
 		t.Status = ralph.StatusInProgress
+	}, func(t ralph.Task) {
+		c.emit(ralph.Event{Type: ralph.EventTaskStart, TaskID: r.TaskID, Task: &t, Worker: r.Worker})
 	})
-	if err != nil {
-		return err
-	}
-	c.emit(ralph.Event{Type: ralph.EventTaskStart, TaskID: r.TaskID, Task: &t, Worker: r.Worker})
-	return nil
 }
 
 // complete records a task's outcome (once) and emits task_done.
-func (c *Coordinator) complete(k, id string, out ralph.Outcome, delivery int) error {
+func (c *Coordinator) complete(k, id string, out ralph.Outcome) {
 	c.state.finished[k] = true
 	delete(c.state.queued, k)
 	if out.Status == ralph.StatusFailed && len(c.state.reasons[id]) > 0 {
 		out.Summary += " (earlier deliveries: " + strings.Join(c.state.reasons[id], "; ") + ")"
-	}
-	t, err := c.record(id, func(t *ralph.Task) {
-		t.Status, t.Result = out.Status, capText(out.Summary, 4000)
-		if out.SessionID != "" {
-			t.SessionID = out.SessionID
-		}
-		setExtra(t, "branch", out.Branch)
-		setExtra(t, "commit", out.Commit)
-		setExtra(t, "worker", out.Worker)
-	})
-	if err != nil {
-		return err
 	}
 	sum := c.state.summary
 	sum.Ran++
@@ -199,16 +185,25 @@ func (c *Coordinator) complete(k, id string, out ralph.Outcome, delivery int) er
 	case ralph.StatusSkipped:
 		sum.Skipped++
 	}
-	c.emit(ralph.Event{Type: ralph.EventTaskDone, TaskID: id, Task: &t, Outcome: &out, Worker: out.Worker})
-	return nil
+	c.record(id, func(t *ralph.Task) {
+		t.Status, t.Result = out.Status, capText(out.Summary, 4000)
+		if out.SessionID != "" {
+			t.SessionID = out.SessionID
+		}
+		setExtra(t, "branch", out.Branch)
+		setExtra(t, "commit", out.Commit)
+		setExtra(t, "worker", out.Worker)
+	}, func(t ralph.Task) {
+		c.emit(ralph.Event{Type: ralph.EventTaskDone, TaskID: id, Task: &t, Outcome: &out, Worker: out.Worker})
+	})
 }
 
 // exhausted fails a task JetStream gave up on (MaxDeliver deliveries, none
 // acknowledged).
-func (c *Coordinator) exhausted(seq uint64) error {
+func (c *Coordinator) exhausted(seq uint64) {
 	k, ok := c.state.seqs[seq]
 	if !ok || c.state.finished[k] {
-		return nil
+		return
 	}
 	id, _, _ := strings.Cut(k, "#")
 	if w := c.state.started[k]; w != "" {
@@ -216,7 +211,7 @@ func (c *Coordinator) exhausted(seq uint64) error {
 	}
 	out := ralph.Outcome{Status: ralph.StatusFailed, Reason: "max_deliver",
 		Summary: fmt.Sprintf("no worker finished it in %d deliveries", MaxDeliver)}
-	return c.complete(k, id, out, MaxDeliver)
+	c.complete(k, id, out)
 }
 
 func setExtra(t *ralph.Task, k, v string) {
