@@ -17,6 +17,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ralph/dist"
+	"github.com/zelvior/aidex/internal/sandbox"
 )
 
 // taskModel is a scripted model for concurrent Ralph workers: for the
@@ -338,4 +339,29 @@ func TestRalphDistributedBestOf(t *testing.T) {
 	require.Equal(t, "short", gitOut(t, f.ws, "show", "ralph/T-001:T-001.txt"))
 	require.Equal(t, "ralph/T-001", gitOut(t, f.ws, "branch", "--list", "ralph/*", "--format=%(refname:short)"), "the loser's branch is deleted")
 	require.Len(t, f.of(ralph.EventTaskDone), 1)
+}
+
+// A worker's worktree lives under the state folder: its commands' sandbox
+// may write the worktree and its git directories, and still hides the
+// rest of the state folder.
+func TestRalphWorktreeSandboxPolicy(t *testing.T) {
+	f := newDistFixture(t)
+	state := f.state
+	require.NoError(t, os.MkdirAll(filepath.Join(state, "checkpoints"), 0o700))
+	wt := filepath.Join(state, "worktrees", "abc", "T-001")
+	gitOut(t, f.ws, "worktree", "add", "-q", "-b", "ralph/T-001", wt)
+	be := NewRalphExecutor(f.backend).Backend(wt).(*RalphBackend)
+	rt := be.Runtime()
+	require.Equal(t, wt, rt.Workspace)
+	pol := rt.SandboxPolicy(sandbox.WorkspaceWrite)
+	require.Equal(t, wt, pol.Workspace)
+	require.Contains(t, pol.Writable, filepath.Join(f.ws, ".git", "worktrees", "T-001"))
+	require.Contains(t, pol.Writable, filepath.Join(f.ws, ".git", "objects"))
+	require.Contains(t, pol.Hidden, filepath.Join(state, "checkpoints"))
+	require.NotContains(t, pol.Hidden, state, "the worktree must stay visible")
+	for _, h := range pol.Hidden {
+		require.False(t, strings.HasPrefix(wt, h+string(filepath.Separator)), "%s hides the worktree", h)
+	}
+	// The main workspace still hides the whole state folder.
+	require.Contains(t, f.backend.Runtime().SandboxPolicy(sandbox.WorkspaceWrite).Hidden, state)
 }
