@@ -120,12 +120,13 @@ func (f *distFixture) startWorkersTB(ctx context.Context, n int, noop bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	f.t.Cleanup(func() { cancel(); wg.Wait() })
+	repoLock := &sync.Mutex{}
 	for i := 1; i <= n; i++ {
 		nc, err := f.nats.Connect("test-worker")
 		require.NoError(f.t, err)
 		f.t.Cleanup(nc.Close)
 		w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: "w" + string(rune('0'+i)), Executor: NewRalphExecutor(f.backend),
-			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond, NoWorktree: noop})
+			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond, NoWorktree: noop, RepoLock: repoLock})
 		require.NoError(f.t, err)
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = w.Run(ctx) }()

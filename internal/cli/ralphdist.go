@@ -133,7 +133,7 @@ func (a *cliApp) runRalphWorkers(ctx context.Context, appSvc *app.Service, svc *
 	wctx, stopWorkers := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() { stopWorkers(); wg.Wait() }()
-	exec := appSvc.RalphExecutor()
+	exec, repoLock := appSvc.RalphExecutor(), &sync.Mutex{}
 	for i := 1; i <= f.workers; i++ {
 		wnc, err := emb.Connect(fmt.Sprintf("aidex-ralph-w%d", i))
 		if err != nil {
@@ -141,7 +141,7 @@ func (a *cliApp) runRalphWorkers(ctx context.Context, appSvc *app.Service, svc *
 		}
 		defer wnc.Close()
 		w, err := dist.NewWorker(dist.WorkerOptions{Conn: wnc, ID: fmt.Sprintf("w%d", i), Executor: exec, Repo: rt.Workspace,
-			WorktreeRoot: filepath.Join(state, "worktrees"), Run: o, Emit: emit, NoWorktree: f.noWorktree})
+			WorktreeRoot: filepath.Join(state, "worktrees"), Run: o, Emit: emit, NoWorktree: f.noWorktree, RepoLock: repoLock})
 		if err != nil {
 			return nil, err
 		}

@@ -88,7 +88,7 @@ func commitAll(ctx context.Context, wt, msg string) (string, int, error) {
 	if stat, err := git(ctx, wt, "diff", "--cached", "--numstat"); err == nil {
 		changed = countLines(stat)
 	}
-	args := []string{"commit", "--allow-empty", "--no-verify", "-q", "-F", "-"}
+	args := []string{"-c", "gc.auto=0", "commit", "--allow-empty", "--no-verify", "-q", "-F", "-"}
 	if name, _ := git(ctx, wt, "config", "user.email"); name == "" {
 		args = append([]string{"-c", "user.name=aidex ralph", "-c", "user.email=ralph@aidex.invalid"}, args...)
 	}

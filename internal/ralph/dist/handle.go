@@ -161,16 +161,28 @@ func (w *Worker) work(ctx context.Context, m TaskMsg) (ralph.Outcome, int, error
 		return ralph.Outcome{}, 0, err
 	}
 	wt, branch := w.worktreeDir(key, m), branchName(m.ID, m.Attempt)
-	if err := newWorktree(ctx, repo, wt, branch, m.Base); err != nil {
+	lock := w.o.RepoLock
+	lock.Lock()
+	err = newWorktree(ctx, repo, wt, branch, m.Base)
+	lock.Unlock()
+	if err != nil {
 		return ralph.Outcome{}, 0, err
 	}
-	defer removeWorktree(context.Background(), repo, wt)
+	defer func() {
+		lock.Lock()
+		removeWorktree(context.Background(), repo, wt)
+		lock.Unlock()
+	}()
 	out, err := ralph.WorkTask(ctx, w.o.Executor.Backend(wt), task, ro, emit)
 	if err != nil || out.Status != ralph.StatusDone {
+		lock.Lock()
 		_, _ = git(context.Background(), repo, "branch", "-D", branch)
+		lock.Unlock()
 		return out, 0, err
 	}
+	lock.Lock()
 	commit, changed, err := commitAll(ctx, wt, commitMessage(m.Title, out.Summary))
+	lock.Unlock()
 	if err != nil {
 		return out, 0, err
 	}

@@ -66,6 +66,11 @@ type WorkerOptions struct {
 	Emit         func(ralph.Event)
 	NoWorktree   bool
 	Heartbeat    time.Duration
+	// RepoLock serialises this process's git changes of the shared
+	// repository (worktree add and remove, branch deletion, commits): give
+	// the in-process workers of one Repo the same one (nil: the worker's
+	// own).
+	RepoLock *sync.Mutex
 }
 
 // Worker takes tasks from the work queue and works them.
@@ -96,6 +101,9 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	}
 	if o.Emit == nil {
 		o.Emit = func(ralph.Event) {}
+	}
+	if o.RepoLock == nil {
+		o.RepoLock = &sync.Mutex{}
 	}
 	if o.Host == "" {
 		o.Host, _ = os.Hostname()
