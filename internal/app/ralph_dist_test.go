@@ -296,6 +296,10 @@ func TestRalphDistributedPauseResume(t *testing.T) {
 		ws := coord.Workers()
 		return len(ws) == 2 && ws[0].Paused && ws[1].Paused
 	}, time.Minute, 20*time.Millisecond, "both workers see the pause")
+	require.Eventually(t, func() bool {
+		st, err := f.svc.State()
+		return err == nil && len(st.Workers) == 2 && st.Workers[0].Paused && len(st.Workers[0].Tasks) == 1
+	}, time.Minute, 20*time.Millisecond, "the run state has a row per worker (web panel, /tasks)")
 	release()
 	require.Eventually(t, func() bool { return len(f.of(ralph.EventTaskDone)) == 2 }, time.Minute, 20*time.Millisecond)
 	st, err := f.svc.State()

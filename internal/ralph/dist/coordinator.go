@@ -50,6 +50,9 @@ type Coordinator struct {
 	changes []change
 	// tasks is the list as last read or written (nil: read it again).
 	tasks []ralph.Task
+	// workersKey and workersAt: what recordWorkers last recorded, when.
+	workersKey string
+	workersAt  time.Time
 	// busy is the time the loop spent on its own work (queueing, results,
 	// the task list), not waiting: the coordinator's overhead.
 	busy time.Duration
@@ -250,6 +253,7 @@ func (c *Coordinator) loop(ctx context.Context, kv jetstream.KeyValue, in *inbox
 		case <-c.o.Service.Wake():
 		case <-tick.C:
 			c.tasks = nil // see the list's changes by others (ralph add)
+			c.recordWorkers()
 		}
 		if !stopping && c.o.Service.StopRequested() {
 			stopping = true

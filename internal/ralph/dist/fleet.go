@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,4 +148,23 @@ func QueryStatus(ctx context.Context, nc *nats.Conn, wait time.Duration) (Status
 		return Status{}, fmt.Errorf("ralph status: %w", err)
 	}
 	return Status{Workers: f.list(), QueueDepth: queueDepth(js)}, nil
+}
+
+// recordWorkers hands the workers to the Ralph service (State, Snapshot:
+// the web UI's and the TUI's per-worker rows) when they changed, or every
+// 2 s for the heartbeat times.
+func (c *Coordinator) recordWorkers() {
+	ws := c.fleet.list()
+	rows := make([]ralph.WorkerRow, len(ws))
+	var key strings.Builder
+	for i, w := range ws {
+		rows[i] = ralph.WorkerRow{ID: w.ID, Host: w.Host, Tasks: w.Tasks, Paused: w.Paused, LastHeartbeat: w.LastHeartbeat}
+		fmt.Fprintf(&key, "%s|%v|%v;", w.ID, w.Tasks, w.Paused)
+	}
+	if key.String() == c.workersKey && time.Since(c.workersAt) < 2*time.Second {
+		return
+	}
+	if c.o.Service.SetWorkers(rows) == nil {
+		c.workersKey, c.workersAt = key.String(), time.Now()
+	}
 }
