@@ -21,7 +21,7 @@ type attemptResult struct {
 // deleted.
 func (c *Coordinator) bestOfOutcome(k string, r ResultMsg) {
 	c.state.finished[k] = true
-	delete(c.state.queued, k)
+	c.state.dequeue(k)
 	id := r.TaskID
 	c.state.attempts[id] = append(c.state.attempts[id], attemptResult{key: k, out: *r.Outcome, changed: r.Changed})
 	all := c.state.attempts[id]

@@ -18,6 +18,7 @@ type runState struct {
 	base      string
 	published int                 // tasks put on the queue
 	queued    map[string]uint64   // in flight: key -> stream sequence
+	perTask   map[string]int      // in flight: task id -> its keys in queued
 	seqs      map[uint64]string   // stream sequence -> key
 	started   map[string]string   // key -> the worker that has it
 	finished  map[string]bool     // keys whose outcome is recorded
@@ -29,18 +30,38 @@ type runState struct {
 }
 
 func newRunState(base string) *runState {
-	return &runState{base: base, queued: map[string]uint64{}, seqs: map[uint64]string{}, started: map[string]string{},
+	return &runState{base: base, queued: map[string]uint64{}, perTask: map[string]int{}, seqs: map[uint64]string{}, started: map[string]string{},
 		finished: map[string]bool{}, reasons: map[string][]string{}, branches: map[string]string{},
 		attempts: map[string][]attemptResult{}, summary: &ralph.Summary{}}
 }
 
 func (s *runState) inFlight() int { return len(s.queued) }
 
+// enqueue and dequeue keep queued and perTask together.
+func (s *runState) enqueue(k string, seq uint64) {
+	if _, ok := s.queued[k]; !ok {
+		id, _, _ := strings.Cut(k, "#")
+		s.perTask[id]++
+	}
+	s.queued[k] = seq
+}
+
+func (s *runState) dequeue(k string) {
+	if _, ok := s.queued[k]; !ok {
+		return
+	}
+	delete(s.queued, k)
+	id, _, _ := strings.Cut(k, "#")
+	if s.perTask[id]--; s.perTask[id] <= 0 {
+		delete(s.perTask, id)
+	}
+}
+
 // dropUnstarted forgets the queued keys no worker started (a stop).
 func (s *runState) dropUnstarted() {
 	for k := range s.queued {
 		if s.started[k] == "" {
-			delete(s.queued, k)
+			s.dequeue(k)
 		}
 	}
 }
@@ -90,14 +111,7 @@ func (c *Coordinator) publishRunnable(ctx context.Context) error {
 	return nil
 }
 
-func (c *Coordinator) queuedTask(id string) bool {
-	for k := range c.state.queued {
-		if k == id || strings.HasPrefix(k, id+"#") {
-			return true
-		}
-	}
-	return false
-}
+func (c *Coordinator) queuedTask(id string) bool { return c.state.perTask[id] > 0 }
 
 func (c *Coordinator) publishTask(ctx context.Context, t ralph.Task) error {
 	m := TaskMsg{Run: c.run, ID: t.ID, Title: t.Title, Description: t.Description, AcceptanceCriteria: t.AcceptanceCriteria,
@@ -116,7 +130,8 @@ func (c *Coordinator) publishTask(ctx context.Context, t ralph.Task) error {
 			return fmt.Errorf("ralph: queue %s: %w", t.ID, err)
 		}
 		k := key(t.ID, m.Attempt)
-		c.state.queued[k], c.state.seqs[ack.Sequence] = ack.Sequence, k
+		c.state.enqueue(k, ack.Sequence)
+		c.state.seqs[ack.Sequence] = k
 	}
 	return nil
 }
@@ -128,7 +143,7 @@ func (c *Coordinator) result(r ResultMsg) {
 		return // a duplicate: the task's outcome is recorded already
 	}
 	if _, ok := c.state.queued[k]; !ok {
-		c.state.queued[k] = 0 // taken just before a stop emptied the queue: wait for it
+		c.state.enqueue(k, 0) // taken just before a stop emptied the queue: wait for it
 	}
 	switch r.Kind {
 	case KindStart:
@@ -168,7 +183,7 @@ func (c *Coordinator) started(k string, r ResultMsg) {
 // complete records a task's outcome (once) and emits task_done.
 func (c *Coordinator) complete(k, id string, out ralph.Outcome) {
 	c.state.finished[k] = true
-	delete(c.state.queued, k)
+	c.state.dequeue(k)
 	if out.Status == ralph.StatusFailed && len(c.state.reasons[id]) > 0 {
 		out.Summary += " (earlier deliveries: " + strings.Join(c.state.reasons[id], "; ") + ")"
 	}
