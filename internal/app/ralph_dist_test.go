@@ -370,3 +370,20 @@ func TestRalphWorktreeSandboxPolicy(t *testing.T) {
 	// The main workspace still hides the whole state folder.
 	require.Contains(t, f.backend.Runtime().SandboxPolicy(sandbox.WorkspaceWrite).Hidden, state)
 }
+
+// Workers outlive a run: the next run (a new consumer, a new run id)
+// gets its tasks done by the same workers.
+func TestRalphDistributedWorkersServeTheNextRun(t *testing.T) {
+	f := newDistFixture(t)
+	f.add(ralph.Task{Title: "first"})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f.startWorkers(ctx, 2)
+	_, wait := f.runCoordinator(ctx)
+	require.Equal(t, 1, wait().Done)
+	f.add(ralph.Task{Title: "second"})
+	_, wait = f.runCoordinator(ctx)
+	sum := wait()
+	require.Equal(t, 1, sum.Done)
+	require.Equal(t, ralph.StatusDone, f.task("T-002").Status)
+}

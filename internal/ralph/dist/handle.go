@@ -41,7 +41,10 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		_ = msg.NakWithDelay(time.Second)
 		return
 	}
-	stop := keepInProgress(ctx, msg, w.ackWait/3)
+	w.mu.Lock()
+	every := w.ackWait / 3
+	w.mu.Unlock()
+	stop := keepInProgress(ctx, msg, every)
 	out, changed, err := w.work(ctx, m)
 	stop()
 	switch {

@@ -129,10 +129,9 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.ackWait = cons.CachedInfo().Config.AckWait
 	ctl := newControlReader(ctx, w.js)
 	w.mu.Lock()
-	w.ctl = ctl
+	w.ctl, w.ackWait = ctl, cons.CachedInfo().Config.AckWait
 	w.mu.Unlock()
 	var wg sync.WaitGroup
 	wg.Add(w.o.Concurrency + 1)
@@ -169,14 +168,31 @@ func (w *Worker) loop(ctx context.Context, cons jetstream.Consumer, ctl *control
 			continue
 		}
 		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			sleep(ctx, 200*time.Millisecond)
-			continue
+		if err == nil {
+			for msg := range batch.Messages() {
+				w.handle(ctx, msg)
+			}
+			err = batch.Error()
 		}
-		for msg := range batch.Messages() {
-			w.handle(ctx, msg)
+		if err != nil && !errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil {
+			// A new run recreates the consumer: look it up again.
+			sleep(ctx, 200*time.Millisecond)
+			cons = w.refresh(ctx, cons)
 		}
 	}
+}
+
+// refresh looks the work consumer up again (a new run recreated it); it
+// keeps cons when the lookup fails.
+func (w *Worker) refresh(ctx context.Context, cons jetstream.Consumer) jetstream.Consumer {
+	c, err := w.js.Consumer(ctx, TaskStream, WorkConsumer)
+	if err != nil {
+		return cons
+	}
+	w.mu.Lock()
+	w.ackWait = c.CachedInfo().Config.AckWait
+	w.mu.Unlock()
+	return c
 }
 
 func (w *Worker) heartbeats(ctx context.Context, ctl *controlReader) {
