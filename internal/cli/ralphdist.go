@@ -164,6 +164,7 @@ type ralphWorkerFlags struct {
 	maxAttempts   int
 	verifyTimeout time.Duration
 	taskTimeout   time.Duration
+	verify        string
 	asJSON        bool
 }
 
@@ -201,6 +202,7 @@ worker's verify_command or its allow rules allow it.`,
 	fl.IntVar(&f.maxAttempts, "max-attempts", ralph.DefaultMaxAttempts, "agent attempts per task when verification fails")
 	fl.DurationVar(&f.verifyTimeout, "verify-timeout", 10*time.Minute, "time limit of one verification (max 10m)")
 	fl.DurationVar(&f.taskTimeout, "task-timeout", 0, "time limit of one task (default: none)")
+	fl.StringVar(&f.verify, "verify", "", "a verify command tasks may ask for, besides verify_command and the allow rules")
 	fl.BoolVar(&f.asJSON, "json", false, "print every event as a JSON line")
 	return cmd
 }
@@ -234,7 +236,8 @@ func (a *cliApp) runRalphWorker(cmd *cobra.Command, f *ralphWorkerFlags) error {
 	emit := distEmit(a, p, f.asJSON)
 	w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: f.id, Executor: appSvc.RalphExecutor(), Workspace: ws,
 		WorktreeRoot: filepath.Join(state, "worktrees"), AllowRemotes: f.allowRemotes, Concurrency: f.concurrency, Emit: emit,
-		Run: ralph.RunOptions{MaxTurns: f.maxTurns, MaxAttempts: f.maxAttempts, VerifyTimeout: f.verifyTimeout, TaskTimeout: f.taskTimeout}})
+		Run: ralph.RunOptions{MaxTurns: f.maxTurns, MaxAttempts: f.maxAttempts, VerifyTimeout: f.verifyTimeout, TaskTimeout: f.taskTimeout,
+			Verify: strings.TrimSpace(f.verify)}})
 	if err != nil {
 		return err
 	}
@@ -258,7 +261,15 @@ func distEmit(a *cliApp, p *ralphPrinter, asJSON bool) func(ralph.Event) {
 		return func(ev ralph.Event) { mu.Lock(); defer mu.Unlock(); _ = enc.Encode(ev) }
 	}
 	return func(ev ralph.Event) {
-		if ev.Agent == nil {
+		switch {
+		case ev.Agent != nil, ev.Type == ralph.EventVerifyStart:
+			// Several tasks run at once: no engine events in the lines.
+		case ev.Type == ralph.EventVerify && ev.Verify != nil && ev.Verify.Result != nil && !ev.Verify.Result.OK:
+			p.mu.Lock()
+			fmt.Fprintf(p.out, "[%s] verify failed on %s: %s\n", ev.TaskID, ev.Worker, ralphLine(ralphFirst(ev.Verify.Result.Error, fmt.Sprintf("exit code %d", ev.Verify.Result.ExitCode)), 200))
+			p.mu.Unlock()
+		case ev.Type == ralph.EventVerify:
+		default:
 			p.event(ev)
 		}
 	}

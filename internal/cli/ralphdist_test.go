@@ -97,7 +97,7 @@ func TestRalphRunWorkersMerge(t *testing.T) {
 	e := newGitRalphEnv(t, m, 4)
 	code, _, errOut := e.run("", "ralph", "add", "last", "--depends-on", "T-001", "--depends-on", "T-002")
 	require.Equal(t, 0, code, errOut)
-	code, out, errOut := e.run("", "ralph", "run", "--workers", "3", "--merge", "--permission-mode", "auto-edit")
+	code, out, errOut := e.run("", "ralph", "run", "--workers", "3", "--merge", "--permission-mode", "auto-edit", "--verify", "true")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	for _, task := range e.tasks() {
 		require.Equal(t, ralph.StatusDone, task.Status, task.ID)
@@ -111,6 +111,7 @@ func TestRalphRunWorkersMerge(t *testing.T) {
 	}
 	require.Less(t, strings.Index(out, "merged ralph/T-002"), strings.Index(out, "merged ralph/T-005"), "dependency order")
 	require.Contains(t, out, "finished (completed): ran 5 · done 5")
+	require.NotContains(t, out, "verify (attempt", "no per-task verify lines from several workers")
 	require.NotContains(t, out, "branches (dependency order", "all merged")
 	require.Equal(t, "", gitIn(t, e.ws, "status", "--porcelain"))
 

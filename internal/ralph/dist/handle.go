@@ -110,7 +110,7 @@ func (w *Worker) refuse(m TaskMsg) string {
 			return fmt.Sprintf("remote %s not allowed here (the worker's --allow-remote patterns do not match it)", m.Remote)
 		}
 	}
-	if v := strings.TrimSpace(m.Verify); v != "" && !w.o.Executor.VerifyAllowed(v) {
+	if v := strings.TrimSpace(m.Verify); v != "" && v != strings.TrimSpace(w.o.Run.Verify) && !w.o.Executor.VerifyAllowed(v) {
 		return ErrVerifyNotAllowed + ": " + v
 	}
 	return ""

@@ -47,8 +47,10 @@ type Executor interface {
 // <repo-hash> folder). AllowRemotes
 // are the remotes a remote worker accepts (path.Match patterns; none:
 // every remote refused). Concurrency is how many tasks at once (0: 1).
-// Run holds the worker's own limits (MaxTurns, MaxAttempts, timeouts);
-// its Verify and TaskIDs are ignored. Emit, when set, gets the worker's
+// Run holds the worker's own limits (MaxTurns, MaxAttempts, timeouts)
+// and Verify, a verify command the worker allows besides the executor's
+// (its own --verify, or the run's for in-process workers); a task runs
+// the verify command its message names. TaskIDs is ignored. Emit, when set, gets the worker's
 // events (the engine's too). NoWorktree skips worktrees and commits (the
 // coordinator-overhead benchmark). Heartbeat is how often the worker
 // reports (0: 2 s).
