@@ -20,7 +20,7 @@ import (
 // env is a git workspace with a task list, an embedded NATS server and a
 // connection to it.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	ws  string
 	svc *ralph.Service
 	emb *Embedded
@@ -29,6 +29,12 @@ type env struct {
 }
 
 func newEnv(t *testing.T, titles ...string) *env {
+	e := newEnvTB(t, titles...)
+	return e
+}
+
+// newEnvTB is newEnv for tests and benchmarks.
+func newEnvTB(t testing.TB, titles ...string) *env {
 	t.Helper()
 	e := &env{t: t, ws: t.TempDir()}
 	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "base"}} {
