@@ -50,6 +50,8 @@ type Coordinator struct {
 	changes []change
 	// tasks is the list as last read or written (nil: read it again).
 	tasks []ralph.Task
+	// flushed is when the list was last written.
+	flushed time.Time
 	// workersKey and workersAt: what recordWorkers last recorded, when.
 	workersKey string
 	workersAt  time.Time
@@ -203,8 +205,14 @@ func (c *Coordinator) Run(ctx context.Context, emit func(ralph.Event)) (*ralph.S
 	return c.finish(reason)
 }
 
+// flushEvery is the most often the coordinator writes the task list: the
+// results in between are written together (the list is rewritten whole,
+// so a write per result would cost O(tasks) each).
+const flushEvery = 100 * time.Millisecond
+
 // results applies r and every result already waiting (a burst from
-// several workers), with one write of the task list.
+// several workers); the list is written when flushEvery has passed since
+// the last write (else at the next tick).
 func (c *Coordinator) results(r ResultMsg, more <-chan ResultMsg) error {
 	c.result(r)
 	for n := 1; n < 512; n++ {
@@ -216,12 +224,15 @@ func (c *Coordinator) results(r ResultMsg, more <-chan ResultMsg) error {
 		}
 		break
 	}
+	if time.Since(c.flushed) < flushEvery {
+		return nil
+	}
 	return c.flush()
 }
 
 // loop is the coordinator's event loop.
 func (c *Coordinator) loop(ctx context.Context, kv jetstream.KeyValue, in *inbox) (ralph.FinishReason, error) {
-	tick := time.NewTicker(250 * time.Millisecond)
+	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
 	paused, stopping := false, false
 	for {
@@ -252,6 +263,9 @@ func (c *Coordinator) loop(ctx context.Context, kv jetstream.KeyValue, in *inbox
 			}
 		case <-c.o.Service.Wake():
 		case <-tick.C:
+			if err := c.flush(); err != nil {
+				return "", err
+			}
 			c.tasks = nil // see the list's changes by others (ralph add)
 			c.recordWorkers()
 		}
@@ -282,6 +296,11 @@ func (c *Coordinator) pause(kv jetstream.KeyValue, on bool) {
 func (c *Coordinator) ended(stopping bool) (ralph.FinishReason, bool) {
 	if c.state.inFlight() > 0 {
 		return "", false
+	}
+	if len(c.changes) > 0 {
+		if err := c.flush(); err != nil {
+			return "", false
+		}
 	}
 	if stopping {
 		return ralph.FinishStopped, true
@@ -374,7 +393,7 @@ func (c *Coordinator) flush() error {
 		return nil
 	}
 	changes := c.changes
-	c.changes = nil
+	c.changes, c.flushed = nil, time.Now()
 	states := make([]*ralph.Task, len(changes))
 	err := c.o.Service.Store().Change(context.Background(), func(l *ralph.List) error {
 		index := make(map[string]int, len(l.Tasks))
