@@ -85,3 +85,45 @@ func noopWorker(ctx context.Context, js jetstream.JetStream) {
 		}
 	}
 }
+
+// Workers faster than the list's writes (results applied between two
+// writes): no finished task is put on the queue again, and the run ends
+// with every task done once.
+func TestCoordinatorFastWorkers(t *testing.T) {
+	e := newEnv(t)
+	tasks := make([]ralph.Task, 200)
+	for i := range tasks {
+		tasks[i] = ralph.Task{ID: fmt.Sprintf("T-%04d", i+1), Title: "no-op"}
+	}
+	_, err := e.svc.Add(context.Background(), tasks...)
+	require.NoError(t, err)
+	coord, err := NewCoordinator(CoordinatorOptions{Service: e.svc, Conn: e.nc, AckWait: time.Minute})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	for range 4 {
+		wg.Add(1)
+		go func() { defer wg.Done(); noopWorker(wctx, e.js) }()
+	}
+	var queued, done int
+	sum, err := coord.Run(ctx, func(ev ralph.Event) {
+		switch ev.Type {
+		case ralph.EventQueued:
+			queued++
+		case ralph.EventTaskDone:
+			done++
+		}
+	})
+	require.NoError(t, err)
+	require.Equal(t, ralph.FinishCompleted, sum.Reason)
+	require.Equal(t, 200, sum.Done)
+	require.Equal(t, 200, queued, "each task queued once")
+	require.Equal(t, 200, done)
+	list, err := e.svc.List()
+	require.NoError(t, err)
+	require.Equal(t, 200, ralph.Counts(list)[ralph.StatusDone])
+}

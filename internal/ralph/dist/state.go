@@ -96,8 +96,8 @@ func (c *Coordinator) publishRunnable(ctx context.Context) error {
 	}
 	for _, i := range ralph.Runnable(tasks, c.o.Run.TaskIDs) {
 		t := tasks[i]
-		if c.queuedTask(t.ID) {
-			continue
+		if c.queuedTask(t.ID) || c.state.finished[t.ID] {
+			continue // on the queue, or done in this run (the list's copy may lag: writes wait for flush)
 		}
 		if c.o.Run.MaxIterations > 0 && c.state.published >= c.o.Run.MaxIterations {
 			return nil
