@@ -18,7 +18,7 @@ import (
 
 // fixture is a workspace with a Service whose model is a scripted server.
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	ws      string
 	env     map[string]string
 	script  *llmtest.Script
@@ -42,7 +42,7 @@ type = "openai"
 base_url = "%s"
 `
 
-func newFixture(t *testing.T, turns ...llmtest.Turn) *fixture {
+func newFixture(t testing.TB, turns ...llmtest.Turn) *fixture {
 	t.Helper()
 	f := &fixture{t: t, script: llmtest.NewScript(t, turns...)}
 	home := t.TempDir()

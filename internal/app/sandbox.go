@@ -139,7 +139,8 @@ func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	add(linkedGitDirs(rt.Workspace)...)
 	// Keys and config, sessions, and the state a command must not forge:
 	// trusted folders, approved rules, checkpoints.
-	hidden := []string{c.Paths.ConfigDir, c.Paths.DataDir, c.Paths.StateDir}
+	hidden := []string{c.Paths.ConfigDir, c.Paths.DataDir}
+	hidden = append(hidden, hiddenState(c.Paths.StateDir, rt.Workspace)...)
 	if c.Paths.LegacyFile != "" && !strings.HasPrefix(c.Paths.LegacyFile, c.Paths.ConfigDir+string(filepath.Separator)) {
 		hidden = append(hidden, c.Paths.LegacyFile)
 	}
@@ -306,4 +307,26 @@ func (s *Service) SetSandbox(ctx context.Context, mode string) (*Runtime, error)
 		_, err := rt.sandboxOn()
 		return err
 	})
+}
+
+// hiddenState is what the sandbox hides of the state folder: all of it,
+// or, for a workspace inside it (a Ralph worker's git worktree under
+// worktrees/), every entry but the one that holds the workspace.
+func hiddenState(state, workspace string) []string {
+	rel, err := filepath.Rel(state, workspace)
+	if state == "" || err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return []string{state}
+	}
+	top, _, _ := strings.Cut(rel, string(filepath.Separator))
+	entries, err := os.ReadDir(state)
+	if err != nil {
+		return []string{state}
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Name() != top {
+			out = append(out, filepath.Join(state, e.Name()))
+		}
+	}
+	return out
 }

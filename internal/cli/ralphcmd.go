@@ -39,7 +39,8 @@ Start with 'aidex plan "GOAL"' or 'aidex ralph add "TITLE"', then 'aidex ralph r
 		newRalphControlCmd(a, "stop", "Stop the running loop after its current task"),
 		newRalphControlCmd(a, "pause", "Pause the running loop before its next task"),
 		newRalphControlCmd(a, "resume", "Resume a paused loop"),
-		newRalphClearCmd(a), newRalphResetCmd(a), newRalphRemoveCmd(a), newRalphImportCmd(a))
+		newRalphClearCmd(a), newRalphResetCmd(a), newRalphRemoveCmd(a), newRalphImportCmd(a),
+		newRalphServeCmd(a), newRalphWorkerCmd(a), newRalphStatusCmd(a))
 	return cmd
 }
 
@@ -350,6 +351,7 @@ type ralphRunFlags struct {
 	tasks         []string
 	asJSON        bool
 	outputFormat  string
+	dist          distFlags
 }
 
 func newRalphRunCmd(a *cliApp) *cobra.Command {
@@ -392,12 +394,16 @@ that failed, 4 when --max-iterations ended the run with tasks left,
 	fl.StringArrayVar(&f.tasks, "task", nil, "run only this task (repeatable)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text (progress lines) or stream-json (every event as a JSON line)")
 	fl.BoolVar(&f.asJSON, "json", false, "the same as --output-format stream-json")
+	addRunDistFlags(cmd, &f.dist)
 	return cmd
 }
 
 func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	if f.maxIterations < 0 || f.maxTurns < 0 || f.maxAttempts < 1 || f.taskTimeout < 0 || f.verifyTimeout < 0 {
 		return usageErr("--max-iterations, --max-turns and the timeouts must be positive, --max-attempts at least 1")
+	}
+	if err := f.dist.checkRun(); err != nil {
+		return err
 	}
 	switch {
 	case f.outputFormat != string(formatText) && f.outputFormat != string(formatStreamJSON):
@@ -439,6 +445,13 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	defer cancel()
 	stopSignals := a.ralphSignals(svc, cancel)
 	defer stopSignals()
+	if f.dist.distributed() {
+		sum, err := a.runRalphWorkers(ctx, appSvc, svc, o, &f.dist, distEmit(a, p, f.asJSON))
+		if err != nil {
+			return err
+		}
+		return ralphExit(sum)
+	}
 	sum, err := svc.Run(ctx, o, emit)
 	if err != nil {
 		return err
@@ -543,6 +556,10 @@ func (p *ralphPrinter) event(ev ralph.Event) {
 	switch ev.Type {
 	case ralph.EventTaskStart:
 		t := ev.Task
+		if ev.Worker != "" {
+			fmt.Fprintf(p.out, "[%s] started on %s (attempt %d): %s\n", t.ID, ev.Worker, t.Attempts, t.Title)
+			return
+		}
 		fmt.Fprintf(p.out, "[%s] %s %s: %s\n", t.ID, t.Priority, t.Type, t.Title)
 		if !p.quiet {
 			fmt.Fprintf(p.out, "  session %s (attempt %d)\n", t.SessionID, t.Attempts)
@@ -555,6 +572,12 @@ func (p *ralphPrinter) event(ev ralph.Event) {
 		}
 		if o.Status == ralph.StatusPending {
 			label = "interrupted"
+		}
+		if ev.Worker != "" {
+			label += " on " + ev.Worker
+		}
+		if o.Branch != "" {
+			label += fmt.Sprintf(" (%s %.12s)", o.Branch, o.Commit)
 		}
 		fmt.Fprintf(p.out, "[%s] %s: %s\n", ev.TaskID, label, ralphLine(o.Summary, 200))
 	case ralph.EventVerifyStart:
@@ -569,6 +592,8 @@ func (p *ralphPrinter) event(ev ralph.Event) {
 		fmt.Fprintln(p.out, "resumed")
 	case ralph.EventFinished:
 		p.finished(ev.Summary)
+	default:
+		p.distEvent(ev)
 	}
 }
 
@@ -600,6 +625,7 @@ func (p *ralphPrinter) finished(s *ralph.Summary) {
 	for _, w := range s.Waiting {
 		fmt.Fprintf(p.out, "  %s\n", w)
 	}
+	p.branches(s)
 }
 
 // agentEvent prints the engine's events: the answer's text as indented

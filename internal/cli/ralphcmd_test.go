@@ -28,7 +28,13 @@ type ralphEnv struct {
 
 func newRalphEnv(t *testing.T, turns ...llmtest.Turn) *ralphEnv {
 	t.Helper()
-	e := &ralphEnv{t: t, ws: t.TempDir(), script: llmtest.NewScript(t, turns...)}
+	return newRalphEnvScript(t, llmtest.NewScript(t, turns...))
+}
+
+// newRalphEnvScript is newRalphEnv over a given model server.
+func newRalphEnvScript(t *testing.T, script *llmtest.Script) *ralphEnv {
+	t.Helper()
+	e := &ralphEnv{t: t, ws: t.TempDir(), script: script}
 	home := t.TempDir()
 	e.env = map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"),
 		"XDG_DATA_HOME": filepath.Join(home, "data"), "XDG_STATE_HOME": filepath.Join(home, "state"),

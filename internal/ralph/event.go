@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
 )
 
 // EventType names a Ralph event. The names are a contract: the web UI
@@ -20,6 +21,12 @@ const (
 	EventPaused      EventType = "paused"       // the loop waits (pause requested) before the next task
 	EventResumed     EventType = "resumed"      // the loop goes on after a pause
 	EventFinished    EventType = "finished"     // the loop ended: Summary (last event of a run)
+
+	// Events of a run with several workers (aidex ralph run --workers N).
+	EventQueued      EventType = "queued"       // a task was put on the work queue: TaskID
+	EventRedelivered EventType = "redelivered"  // a task's worker went silent or gave it back; another gets it: TaskID, Note (why), Worker (the one that had it)
+	EventMerged      EventType = "merged"       // --merge merged a task's branch: TaskID, Note (the branch)
+	EventMergeFailed EventType = "merge_failed" // --merge stopped at a conflict: TaskID, Note (git's message)
 )
 
 // Event is one thing that happened in a Ralph run or plan. Type selects
@@ -36,6 +43,10 @@ type Event struct {
 	Verify  *VerifyInfo  `json:"verify,omitempty"`
 	Summary *Summary     `json:"summary,omitempty"`
 	Agent   *agent.Event `json:"event,omitempty"`
+	// Worker is the id of the worker the event comes from (a run with
+	// several workers); Note is the free text of the distributed events.
+	Worker string `json:"worker,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 // Outcome is how a task ended. Status is done, failed, skipped, or
@@ -45,11 +56,22 @@ type Event struct {
 // engine_error, changes_denied (ReasonChangesDenied); Summary the agent's
 // summary or why it failed; Attempts the agent's tries in this run (1 +
 // verification retries).
+//
+// A distributed run (several workers) adds where the work is: Worker (the
+// worker's id), Branch and Commit (the task's git branch and its commit,
+// "" when nothing was committed), SessionID (the worker's session), Usage
+// and CostUSD (the task's tokens and cost in US dollars, 0 when unknown).
 type Outcome struct {
-	Status   Status `json:"status"`
-	Reason   string `json:"reason"`
-	Summary  string `json:"summary"`
-	Attempts int    `json:"attempts"`
+	Status    Status     `json:"status"`
+	Reason    string     `json:"reason"`
+	Summary   string     `json:"summary"`
+	Attempts  int        `json:"attempts"`
+	Worker    string     `json:"worker,omitempty"`
+	Branch    string     `json:"branch,omitempty"`
+	Commit    string     `json:"commit,omitempty"`
+	SessionID string     `json:"session_id,omitempty"`
+	Usage     *llm.Usage `json:"usage,omitempty"`
+	CostUSD   float64    `json:"cost_usd,omitempty"`
 }
 
 // ReasonChangesDenied is the Outcome.Reason of a task the agent reported
@@ -92,4 +114,9 @@ type Summary struct {
 	Counts  map[Status]int `json:"counts"`
 	Waiting []Waiting      `json:"waiting,omitempty"`
 	Stuck   []string       `json:"stuck,omitempty"`
+	// Branches are the branches of the tasks done in a run with several
+	// workers (ralph/<id>), in dependency order; Merged those --merge
+	// merged into the current branch (it stops at the first conflict).
+	Branches []string `json:"branches,omitempty"`
+	Merged   []string `json:"merged,omitempty"`
 }

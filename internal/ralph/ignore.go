@@ -9,7 +9,7 @@ import (
 
 // controlIgnore lists Ralph's run-control files, which must not show up in
 // the user's git status.
-const controlIgnore = "# aidex: Ralph's run-control files\nralph.lock\nralph.run\nralph.stop\nralph.pause\n"
+const controlIgnore = "# aidex: Ralph's run-control files\nralph.lock\nralph.run\nralph.stop\nralph.pause\nralph.workers\n"
 
 // ensureControlDir creates dir (<workspace>/.aidex) and, when it has no
 // .gitignore yet, one that ignores Ralph's run-control files. An existing

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -258,9 +259,43 @@ func (s *Service) runTask(ctx context.Context, id string, o RunOptions, emit fun
 // work runs the agent on a task in its session, with verification and the
 // retries it allows, and judges the outcome.
 func (s *Service) work(ctx context.Context, task Task, sess *agent.Session, o RunOptions, emit func(Event)) Outcome {
+	return workTask(ctx, s.backend, task, sess, o, TaskTools(s.store), emit)
+}
+
+// WorkTask runs one task outside any task list, as a distributed worker
+// does: a new session of b, the agent with complete_task only (no list
+// tools: the list lives with the coordinator), verification with the
+// retries o allows. It returns the outcome with the session's id, usage
+// and cost filled in. Errors: a session that cannot be created.
+func WorkTask(ctx context.Context, b Backend, task Task, o RunOptions, emit func(Event)) (Outcome, error) {
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	sess, err := b.NewSession(ctx)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("ralph: new session for %s: %w", task.ID, err)
+	}
+	var mu sync.Mutex
+	var usage llm.Usage
+	cost := 0.0
+	count := func(ev Event) {
+		if ev.Agent != nil && ev.Agent.Type == agent.EventDone && ev.Agent.Done != nil {
+			mu.Lock()
+			usage = usage.Add(ev.Agent.Done.Usage)
+			cost = ev.Agent.Done.CostUSD
+			mu.Unlock()
+		}
+		emit(ev)
+	}
+	out := workTask(ctx, b, task, sess, o, nil, count)
+	out.SessionID, out.Usage, out.CostUSD = sess.ID, &usage, cost
+	return out, nil
+}
+
+func workTask(ctx context.Context, b Backend, task Task, sess *agent.Session, o RunOptions, extra []agent.EngineTool, emit func(Event)) Outcome {
 	rep := NewReporter(task.ID)
-	tools := append([]agent.EngineTool{rep.Tool()}, TaskTools(s.store)...)
-	eng, closeEngine, err := s.backend.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns})
+	tools := append([]agent.EngineTool{rep.Tool()}, extra...)
+	eng, closeEngine, err := b.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns})
 	if err != nil {
 		return Outcome{Status: StatusFailed, Reason: "engine_error", Summary: "could not start the agent: " + err.Error()}
 	}
@@ -294,7 +329,7 @@ func (s *Service) work(ctx context.Context, task Task, sess *agent.Session, o Ru
 		}
 		info := VerifyInfo{Command: o.Verify, Attempt: attempt, MaxAttempts: o.MaxAttempts}
 		emit(Event{Type: EventVerifyStart, TaskID: task.ID, Verify: &info})
-		vr := s.backend.Verify(tctx, o.Verify, o.VerifyTimeout)
+		vr := b.Verify(tctx, o.Verify, o.VerifyTimeout)
 		res := info
 		res.Result = &vr
 		emit(Event{Type: EventVerify, TaskID: task.ID, Verify: &res})

@@ -64,3 +64,23 @@ func unmet(t Task, status map[string]Status) []string {
 func containsFold(list []string, s string) bool {
 	return slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, s) })
 }
+
+// Runnable returns the indexes of every task Next could pick now (pending,
+// its depends_on all done, in only when only is not empty), in the order
+// Next would pick them: P0 first, ties by list order. A run with several
+// workers starts them all at once.
+func Runnable(tasks []Task, only []string) []int {
+	status := make(map[string]Status, len(tasks))
+	for _, t := range tasks {
+		status[strings.ToUpper(t.ID)] = t.Status
+	}
+	var out []int
+	for i, t := range tasks {
+		if t.Status != StatusPending || (len(only) > 0 && !containsFold(only, t.ID)) || len(unmet(t, status)) > 0 {
+			continue
+		}
+		out = append(out, i)
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return tasks[a].Priority.rank() - tasks[b].Priority.rank() })
+	return out
+}

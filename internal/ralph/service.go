@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
 // Errors of the Service's run control.
@@ -148,6 +151,10 @@ func (s *Service) refuseCurrent(ref string) error {
 // RunState is the run state of a workspace with the list's counts, as the
 // web UI's GET /api/ralph reports it. Current is the task being worked
 // on; PID the running process (0 when unknown).
+//
+// Workers are the workers of a run with several (aidex ralph run
+// --workers N, ralph serve), as the coordinator last saw them; empty for
+// a one-worker run.
 type RunState struct {
 	Running       bool           `json:"running"`
 	Paused        bool           `json:"paused"`
@@ -155,6 +162,45 @@ type RunState struct {
 	Current       string         `json:"current,omitempty"`
 	PID           int            `json:"pid,omitempty"`
 	Counts        map[Status]int `json:"counts"`
+	Workers       []WorkerRow    `json:"workers,omitempty"`
+}
+
+// WorkerRow is one worker of a run with several: its id and host, the
+// tasks it works on (none: idle), whether it is paused, and when it last
+// reported.
+type WorkerRow struct {
+	ID            string    `json:"id"`
+	Host          string    `json:"host,omitempty"`
+	Tasks         []string  `json:"tasks"`
+	Paused        bool      `json:"paused,omitempty"`
+	LastHeartbeat time.Time `json:"last_heartbeat"`
+}
+
+// SetWorkers records the workers of the claimed run for State and
+// Snapshot, in this process and others (<workspace>/.aidex/ralph.workers);
+// the record goes when the run ends.
+func (s *Service) SetWorkers(rows []WorkerRow) error {
+	data, err := json.Marshal(rows)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(s.path("ralph.workers"), data, 0o644); err != nil {
+		return fmt.Errorf("ralph: record the workers: %w", err)
+	}
+	return nil
+}
+
+// workers reads the workers the running coordinator recorded.
+func (s *Service) workers() []WorkerRow {
+	data, err := os.ReadFile(s.path("ralph.workers"))
+	if err != nil || len(data) > 1<<20 {
+		return nil
+	}
+	var rows []WorkerRow
+	if json.Unmarshal(data, &rows) != nil {
+		return nil
+	}
+	return rows
 }
 
 // Snapshot is the task list with the run state.
@@ -182,6 +228,7 @@ func (s *Service) Snapshot() (Snapshot, error) {
 	st := RunState{Counts: Counts(tasks)}
 	st.Running, st.PID = s.isRunning()
 	if st.Running {
+		st.Workers = s.workers()
 		st.Paused = s.exists("ralph.pause")
 		st.StopRequested = s.exists("ralph.stop")
 		s.mu.Lock()
@@ -302,7 +349,9 @@ func (s *Service) claim() (func(), error) {
 	_ = os.Remove(s.path("ralph.pause"))
 	s.drainWake()
 	s.running = true
+	_ = os.Remove(s.path("ralph.workers"))
 	return func() {
+		_ = os.Remove(s.path("ralph.workers"))
 		_ = os.Remove(s.path("ralph.stop"))
 		_ = os.Remove(s.path("ralph.pause"))
 		_ = os.WriteFile(s.path("ralph.run"), nil, 0o644)
@@ -325,3 +374,20 @@ func (s *Service) setCurrent(id string) {
 	s.current = id
 	s.mu.Unlock()
 }
+
+// Claim takes the workspace's run (the lock a loop holds) for a driver
+// other than Run: the distributed coordinator. ErrRunning when a run is
+// going; release gives it back. Stop, Pause, Resume and State work on a
+// claimed run as on Run's.
+func (s *Service) Claim() (release func(), err error) { return s.claim() }
+
+// StopRequested reports whether a stop was asked of the running loop.
+func (s *Service) StopRequested() bool { return s.exists("ralph.stop") }
+
+// PauseRequested reports whether the running loop is asked to pause.
+func (s *Service) PauseRequested() bool { return s.exists("ralph.pause") }
+
+// Wake is signalled when Stop or Resume is asked in this process (other
+// processes only write the markers: poll StopRequested and PauseRequested
+// too).
+func (s *Service) Wake() <-chan struct{} { return s.wake }

@@ -2,6 +2,7 @@ package ralph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/zelvior/aidex/internal/atomicfile"
@@ -28,6 +29,13 @@ type Store struct {
 	lockDir string
 	now     func() time.Time
 	mu      sync.Mutex
+
+	// cache is the list as last read or written, and the file it came
+	// from: Load returns a copy while the file is the same one (same
+	// inode, size and modification time; every write replaces the file).
+	cacheMu   sync.Mutex
+	cache     *List
+	cacheStat fs.FileInfo
 }
 
 // lockWait bounds how long a writer waits for another process's lock.
@@ -48,6 +56,13 @@ func (s *Store) Path() string { return s.path }
 // Load reads the task list; a missing file is an empty list. Errors name
 // the file and the task at fault.
 func (s *Store) Load() (*List, error) {
+	before, err := os.Stat(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &List{}, nil
+	}
+	if l := s.cached(before); l != nil {
+		return l, nil
+	}
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &List{}, nil
@@ -55,7 +70,50 @@ func (s *Store) Load() (*List, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read task list: %w", err)
 	}
-	return parseList(s.path, data)
+	l, err := parseList(s.path, data)
+	if err != nil {
+		return nil, err
+	}
+	if after, err := os.Stat(s.path); err == nil && before != nil && sameFile(before, after) {
+		s.remember(l, after)
+	}
+	return l, nil
+}
+
+// cached returns a copy of the cached list when fi is the file it came
+// from, else nil.
+func (s *Store) cached(fi fs.FileInfo) *List {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cache == nil || fi == nil || !sameFile(s.cacheStat, fi) {
+		return nil
+	}
+	return s.cache.clone()
+}
+
+func (s *Store) remember(l *List, fi fs.FileInfo) {
+	s.cacheMu.Lock()
+	s.cache, s.cacheStat = l.clone(), fi
+	s.cacheMu.Unlock()
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// clone is a deep copy of the list.
+func (l *List) clone() *List {
+	out := &List{Tasks: make([]Task, len(l.Tasks))}
+	for i, t := range l.Tasks {
+		out.Tasks[i] = t.Clone()
+	}
+	if l.Extra != nil {
+		out.Extra = make(map[string]json.RawMessage, len(l.Extra))
+		for k, v := range l.Extra {
+			out.Extra[k] = v
+		}
+	}
+	return out
 }
 
 // Tasks returns the tasks in list order.
@@ -110,6 +168,9 @@ func (s *Store) Change(ctx context.Context, fn func(l *List) error) error {
 	}
 	if err := atomicfile.WriteFile(s.path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if fi, err := os.Stat(s.path); err == nil {
+		s.remember(l, fi)
 	}
 	return nil
 }

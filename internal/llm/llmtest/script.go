@@ -56,6 +56,19 @@ type Script struct {
 	// script's lock (it must not block; a Turn's Hold may). Set it before
 	// the first request.
 	Route func(body []byte, n int) Turn
+	// respond, when set, answers each request from its body instead of
+	// the turns in order (NewResponder).
+	respond func(body []byte) Turn
+}
+
+// NewResponder starts a scripted model server that answers each request
+// with the Turn respond returns for the request's body: for concurrent
+// clients (Ralph workers), whose request order is not fixed. respond is
+// called from the server's goroutines, concurrently.
+func NewResponder(t testing.TB, respond func(body []byte) Turn) *Script {
+	s := NewScript(t)
+	s.respond = respond
+	return s
 }
 
 // NewScript starts a scripted model server, closed when the test ends.
@@ -98,7 +111,11 @@ func (s *Script) serve(w http.ResponseWriter, r *http.Request) {
 	if s.Route != nil {
 		turn = s.Route(raw, n)
 	}
+	respond := s.respond
 	s.mu.Unlock()
+	if respond != nil {
+		turn = respond(raw)
+	}
 	if turn.InputTokens == 0 {
 		turn.InputTokens = 100
 	}

@@ -3,12 +3,14 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // tasksView is the Ralph split view: the task list (reloaded from
@@ -133,8 +135,11 @@ func renderTasks(s styles, tv *tasksView, rl ralphLoop, logLines []string, spin 
 		loop = "a loop runs in another process"
 	}
 	header := s.paint(s.bold, "Ralph tasks") + s.paint(s.faint, " · "+commands.CountsLine(tv.snap.Counts)+" · ") + s.paint(s.yellow, loop)
-	lines := []string{truncateLine(header, width), s.paint(s.faint, strings.Repeat("─", width))}
-	bodyH := max(height-4, 3)
+	lines := []string{truncateLine(header, width)}
+	workers := workerRows(s, tv.snap.Workers, width, max(height-8, 0))
+	lines = append(lines, workers...)
+	lines = append(lines, s.paint(s.faint, strings.Repeat("─", width)))
+	bodyH := max(height-4-len(workers), 3)
 	leftW := min(max(width*2/5, 24), 48)
 	if width < 50 {
 		leftW = width / 2
@@ -236,4 +241,31 @@ func taskDetail(s styles, tasks []ralph.Task, sel int, logLines []string, width,
 		wrapped = wrapped[len(wrapped)-max(room, 0):]
 	}
 	return append(out, wrapped...)
+}
+
+// workerRows are the rows of a run with several workers, one per worker
+// (id, host, task or idle, last heartbeat), at most limit of them: none
+// for a one-worker run.
+func workerRows(s styles, ws []ralph.WorkerRow, width, limit int) []string {
+	if len(ws) < 2 || limit <= 0 {
+		return nil
+	}
+	var out []string
+	for i, w := range ws {
+		if i == limit-1 && len(ws) > limit {
+			out = append(out, truncateLine(s.paint(s.faint, fmt.Sprintf("  … %d more workers", len(ws)-i)), width))
+			break
+		}
+		task := strings.Join(w.Tasks, ",")
+		if task == "" {
+			task = "idle"
+		}
+		if w.Paused {
+			task += " (paused)"
+		}
+		ago := time.Since(w.LastHeartbeat).Round(time.Second)
+		row := fmt.Sprintf("  %s %s %s", termsafe.Clean(w.ID), s.paint(s.faint, "@"+termsafe.Clean(w.Host)), task) + s.paint(s.faint, fmt.Sprintf(" · %s ago", ago))
+		out = append(out, truncateLine(row, width))
+	}
+	return out
 }

@@ -213,3 +213,31 @@ func TestMemoryAndNotesCommandsInTUI(t *testing.T) {
 	h.waitFor(t, "no notes yet")
 	require.NoError(t, h.tm.Quit())
 }
+
+// A run with several workers shows one row per worker under the header
+// (id, host, task or idle, paused), and the view keeps its size.
+func TestRenderTasksWorkerRows(t *testing.T) {
+	s := newStyles(false)
+	tasks := sampleTasks()
+	now := time.Now()
+	st := ralph.RunState{Running: true, Counts: ralph.Counts(tasks), Workers: []ralph.WorkerRow{
+		{ID: "w1", Host: "box", Tasks: []string{"US-001"}, LastHeartbeat: now},
+		{ID: "w2", Host: "box", Tasks: []string{}, Paused: true, LastHeartbeat: now},
+		{ID: "w3\x1b[31m", Host: "other", Tasks: []string{"T-003"}, LastHeartbeat: now},
+	}}
+	tv := &tasksView{snap: ralph.Snapshot{Tasks: tasks, RunState: st}}
+	out := renderTasks(s, tv, ralphLoop{}, nil, "*", 100, 20)
+	rows := strings.Split(out, "\n")
+	require.Len(t, rows, 20)
+	require.Contains(t, rows[1], "w1 @box US-001 · 0s ago")
+	require.Contains(t, rows[2], "w2 @box idle (paused)")
+	require.Contains(t, rows[3], "@other T-003")
+	require.NotContains(t, out, "\x1b[31m", "ids are shown, not obeyed")
+	require.Contains(t, rows[4], "───")
+	// One worker: no rows.
+	tv.snap.Workers = tv.snap.Workers[:1]
+	require.Contains(t, strings.Split(renderTasks(s, tv, ralphLoop{}, nil, "*", 100, 20), "\n")[1], "───")
+	// A small screen keeps its height.
+	tv.snap.Workers = st.Workers
+	require.Len(t, strings.Split(renderTasks(s, tv, ralphLoop{}, nil, "*", 40, 9), "\n"), 9)
+}

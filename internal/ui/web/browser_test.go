@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // findChromium returns the path of a Chromium or Chrome binary, or "".
@@ -429,4 +430,30 @@ func TestBrowserImage(t *testing.T) {
 	// A refused path is shown in the page.
 	do(t, ctx, "refused path", chromedp.SetValue(chromedp.CSS("#image-save"), "../escape.png"), chromedp.Click(chromedp.CSS(`#image-gen button[type="submit"]`)))
 	waitJS(t, ctx, "the error", `document.querySelector('#errors').textContent.includes('save_as refused')`)
+}
+
+// A run with several workers (here: one claimed by the test, the way a
+// coordinator in another process holds it) shows one row per worker.
+func TestBrowserRalphWorkerRows(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t, llmtest.NewScript(t), "")
+	e.write("ralph_tasks.json", ralphFixture)
+	run := ralph.NewService(ralph.Options{Workspace: e.ws})
+	release, err := run.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	now := time.Now().UTC()
+	if err := run.SetWorkers([]ralph.WorkerRow{{ID: "w1", Host: "box", Tasks: []string{"T-001"}, LastHeartbeat: now},
+		{ID: "w2", Host: "box", Tasks: []string{}, Paused: true, LastHeartbeat: now},
+		{ID: "<b>w3</b>", Host: "other", Tasks: []string{"T-002"}, LastHeartbeat: now}}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the Ralph panel", chromedp.Navigate(e.ts.URL+"/?token="+testToken+"#ralph"))
+	waitJS(t, ctx, "a row per worker", `document.querySelectorAll('#ralph-workers .worker-row').length === 3`)
+	waitJS(t, ctx, "their tasks", `(() => { const r = [...document.querySelectorAll('#ralph-workers .worker-row')].map((e) => e.textContent);
+		return r[0] === 'w1 @box · T-001' && r[1] === 'w2 @box · idle (paused)' && r[2] === '<b>w3</b> @other · T-002'; })()`)
+	screenshot(t, ctx, "ralph-workers")
+	checkNoPageErrors(t, ctx)
 }

@@ -849,6 +849,7 @@ function renderRalph() {
   if (running) line = v.paused ? '⏸ paused — resume to go on' : v.stop_requested ? 'stopping after the current task…' : '● running' + (v.current ? ' ' + v.current : '');
   else if (ralph.finished) line = ralph.finished;
   fill($('#ralph-state'), line ? h('span', { class: running ? 'live-dot' : 'muted', text: line }) : null);
+  renderWorkers(running && v.workers && v.workers.length > 1 ? v.workers : []);
   fill($('#ralph-notices'), (v.notices || []).map((n) => h('div', { class: 'note small', text: n })));
   fill($('#ralph-list'), v.tasks.length ? v.tasks.map((t) => h('li', {
     class: 'task ' + t.status + (t.id === ralph.selected ? ' active' : '') + (t.id === v.current && running ? ' current' : ''),
@@ -867,6 +868,18 @@ function renderRalph() {
   } else if ($('#ralph-add').hidden) {
     renderTaskDetail();
   }
+}
+
+// renderWorkers shows one row per worker of a run with several (aidex
+// ralph run --workers N): id, host, its task or idle, its last heartbeat.
+function renderWorkers(workers) {
+  fill($('#ralph-workers'), workers.map((w) => {
+    const ago = Math.max(0, Math.round((Date.now() - Date.parse(w.last_heartbeat)) / 1000));
+    const task = (w.tasks && w.tasks.length ? w.tasks.join(', ') : 'idle') + (w.paused ? ' (paused)' : '');
+    return h('div', { class: 'worker-row', dataset: { id: w.id }, title: 'last heartbeat ' + ago + 's ago' },
+      h('span', { class: 'mono', text: w.id }), h('span', { class: 'muted', text: ' @' + (w.host || '?') + ' · ' }),
+      h('span', { class: 'worker-task', text: task }));
+  }));
 }
 
 function selectTask(id) {
