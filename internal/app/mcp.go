@@ -16,6 +16,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/mcp/oauth"
+	"github.com/zelvior/aidex/internal/slashcmd"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -156,6 +157,25 @@ func (s *Service) MCPPrompt(ctx context.Context, command, args string) (string, 
 		return "", fmt.Errorf("no MCP servers are configured, so there is no /%s: add one with `aidex mcp add`", command)
 	}
 	return m.GetPrompt(ctx, command, args)
+}
+
+// mcpCommands lists the MCP servers' prompts as custom slash commands
+// (/mcp__SERVER__PROMPT args), so that every front end that expands custom
+// commands (the web chat, headless -p, the terminal UI and the line mode)
+// runs them. With no server configured it starts nothing.
+func (s *Service) mcpCommands(ctx context.Context) ([]slashcmd.Command, error) {
+	if len(s.Runtime().MCPServers()) == 0 {
+		return nil, nil
+	}
+	var out []slashcmd.Command
+	for _, st := range s.MCPStatus(ctx) {
+		for _, p := range st.Prompts {
+			out = append(out, slashcmd.Command{Name: p, Description: "prompt of MCP server " + st.Name,
+				Path: "MCP server " + st.Name, Scope: slashcmd.ScopeOther,
+				Prompt: func(ctx context.Context, args string) (string, error) { return s.MCPPrompt(ctx, p, args) }})
+		}
+	}
+	return out, nil
 }
 
 func (s *Service) closeMCP() error {

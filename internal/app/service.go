@@ -109,7 +109,9 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
-	return &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report}, nil
+	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report}
+	svc.AddCommandSource(svc.mcpCommands)
+	return svc, nil
 }
 
 func report(fn func(Report), rt *Runtime) {

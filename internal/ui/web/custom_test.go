@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 func TestChatExpandsCustomCommand(t *testing.T) {
@@ -81,4 +83,20 @@ func TestBrowserCustomCommandNotice(t *testing.T) {
 		t.Fatal("the model did not get the expanded command")
 	}
 	checkNoPageErrors(t, ctx)
+}
+
+// An MCP server's prompt runs as /mcp__SERVER__PROMPT in the web chat as in
+// the terminal front ends: the model gets the prompt's text.
+func TestChatRunsMCPPrompt(t *testing.T) {
+	bin := sharedtest.NPMBin(t, "mcp-server-everything")
+	model := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newEnv(t, model, fmt.Sprintf("\n[mcp_servers.everything]\ncommand = %q\nargs = [\"stdio\"]\nstartup_timeout_sec = 60\n", bin))
+	status, evs := e.chat(map[string]any{"message": "/mcp__everything__args-prompt city=Paris state=Texas"}, nil)
+	if status != http.StatusOK {
+		t.Fatalf("chat: %d", status)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0]), "Paris, Texas") || strings.Contains(string(reqs[0]), "/mcp__everything") {
+		t.Fatalf("the model did not get the MCP prompt's text: %d requests, events %v", len(reqs), names(evs))
+	}
 }
