@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,6 +28,8 @@ type mcpSlot struct {
 	httpClient func(ctx context.Context, server, url string) (*http.Client, error)
 	// progress receives the servers' progress notifications (set per run).
 	progress func(mcp.Progress)
+	// extra are servers a front end added (AddMCPServers).
+	extra []config.MCPServer
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -52,7 +55,18 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
+	return rt.startMCP(ctx, nil, httpClient, progress, report)
+}
+
+// startMCP is StartMCP with extra servers (replacing configured ones of
+// the same name).
+func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
+	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
 	servers := rt.MCPServers()
+	for _, x := range extra {
+		servers = slices.DeleteFunc(servers, func(c config.MCPServer) bool { return c.Name == x.Name })
+		servers = append(servers, x)
+	}
 	if len(servers) == 0 {
 		return nil
 	}
@@ -82,7 +96,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	defer s.mcp.mu.Unlock()
 	if !s.mcp.started {
 		s.mcp.started = true
-		s.mcp.m = s.Runtime().StartMCP(ctx, s.mcp.httpClient, s.mcpProgress, s.report)
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, s.report)
 	}
 	return s.mcp.m
 }

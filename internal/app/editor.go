@@ -1,0 +1,56 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zelvior/aidex/internal/config"
+)
+
+// AddMCPServers adds MCP servers a front end was given (an editor's
+// session/new mcpServers) to the configured ones; they start with the
+// configured servers at the service's first session ([Service.MCP]). A
+// server whose name is configured already replaces the configured one.
+// Servers added after the first session started are not started: the
+// error says so.
+func (s *Service) AddMCPServers(servers []config.MCPServer) error {
+	if len(servers) == 0 {
+		return nil
+	}
+	s.mcp.mu.Lock()
+	defer s.mcp.mu.Unlock()
+	if s.mcp.started {
+		return fmt.Errorf("mcp servers %s: the MCP servers of this workspace are running already; start a new aidex process to add servers", serverNames(servers))
+	}
+	s.mcp.extra = append(s.mcp.extra, servers...)
+	return nil
+}
+
+func serverNames(servers []config.MCPServer) string {
+	s := ""
+	for i, sv := range servers {
+		if i > 0 {
+			s += ", "
+		}
+		s += sv.Name
+	}
+	return s
+}
+
+// DenyAlways saves rule ("TOOL" or "TOOL(PATTERN)", the shape of an
+// approval's suggested allow rule) as a deny rule of the project
+// (<workspace>/.aidex/config.toml, permissions.deny) and reloads the
+// runtime so that the sessions' next runs refuse such calls: the
+// counterpart of answering "always" to an approval. Errors: a malformed
+// rule, the file's I/O, the reload's.
+func (s *Service) DenyAlways(ctx context.Context, rule string) error {
+	rt := s.Runtime()
+	file := config.ProjectConfigFile(rt.Workspace)
+	if err := config.AddRule(file, "deny", rule); err != nil {
+		return fmt.Errorf("save deny rule %s in %s: %w", rule, file, err)
+	}
+	if _, err := s.Reload(ctx, nil); err != nil {
+		return fmt.Errorf("deny rule %s saved in %s, but the configuration does not load: %w", rule, file, err)
+	}
+	return nil
+}
