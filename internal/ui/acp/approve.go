@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -18,7 +19,14 @@ const (
 )
 
 // approver answers the engine's asks with session/request_permission.
-type approver struct{ s *session }
+// rejected are the rules answered reject always: the run going on still
+// has the policy from before the deny rule was saved, so their next asks
+// are refused here without asking again.
+type approver struct {
+	s        *session
+	mu       sync.Mutex
+	rejected map[string]bool
+}
 
 // Approve asks the client. Allow always is the terminal's "a" (the
 // suggested rule saved as an allow rule of the project); reject always
@@ -27,6 +35,12 @@ type approver struct{ s *session }
 // request denies the call.
 func (ap *approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
 	s := ap.s
+	ap.mu.Lock()
+	refused := req.Suggested != "" && ap.rejected[req.Suggested]
+	ap.mu.Unlock()
+	if refused {
+		return agent.AnswerDeny, "the user rejected " + req.Suggested + " always", nil
+	}
 	s.mu.Lock()
 	v := s.calls[req.CallID]
 	s.mu.Unlock()
@@ -37,14 +51,7 @@ func (ap *approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.
 	if req.Subagent != "" {
 		title = req.Subagent + ": " + title
 	}
-	opts := []sdk.PermissionOption{{OptionId: optAllowOnce, Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce}}
-	if req.Suggested != "" {
-		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: "Always allow " + req.Suggested + " in this project", Kind: sdk.PermissionOptionKindAllowAlways})
-	}
-	opts = append(opts, sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
-	if req.Suggested != "" {
-		opts = append(opts, sdk.PermissionOption{OptionId: optRejectAlways, Name: "Always reject " + req.Suggested + " in this project", Kind: sdk.PermissionOptionKindRejectAlways})
-	}
+	opts := options(req.Suggested)
 	tc := sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(req.CallID), Title: sdk.Ptr(title), Status: sdk.Ptr(sdk.ToolCallStatusPending),
 		Locations: v.locations, Content: v.diff, RawInput: v.raw}
 	if v.kind != "" {
@@ -69,10 +76,30 @@ func (ap *approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.
 	case optAllowAlways:
 		return agent.AnswerAlways, "", nil
 	case optRejectAlways:
+		ap.mu.Lock()
+		if ap.rejected == nil {
+			ap.rejected = map[string]bool{}
+		}
+		ap.rejected[req.Suggested] = true
+		ap.mu.Unlock()
 		if err := s.svc.DenyAlways(ctx, req.Suggested); err != nil {
 			return agent.AnswerDeny, "", fmt.Errorf("reject always: %w", err)
 		}
 		return agent.AnswerDeny, "", nil
 	}
 	return agent.AnswerDeny, "", nil
+}
+
+// options are the permission options for an ask whose "always" rule is
+// suggested ("": only the once options).
+func options(suggested string) []sdk.PermissionOption {
+	opts := []sdk.PermissionOption{{OptionId: optAllowOnce, Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce}}
+	if suggested != "" {
+		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: "Always allow " + suggested + " in this project", Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	opts = append(opts, sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
+	if suggested != "" {
+		opts = append(opts, sdk.PermissionOption{OptionId: optRejectAlways, Name: "Always reject " + suggested + " in this project", Kind: sdk.PermissionOptionKindRejectAlways})
+	}
+	return opts
 }

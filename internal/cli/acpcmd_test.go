@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
+)
+
+// acpUpdate is a session/update as the test client recorded it.
+type acpUpdate struct {
+	Phase         string          `json:"phase"`
+	SessionUpdate string          `json:"sessionUpdate"`
+	Content       json.RawMessage `json:"content"`
+	ToolCallID    string          `json:"toolCallId"`
+	Kind          string          `json:"kind"`
+	Status        string          `json:"status"`
+	Title         string          `json:"title"`
+	Locations     []struct {
+		Path string `json:"path"`
+	} `json:"locations"`
+	AvailableCommands []struct {
+		Name string `json:"name"`
+	} `json:"availableCommands"`
+	CurrentModeID string `json:"currentModeId"`
+}
+
+// acpRun is what testdata/acp_client.mjs prints.
+type acpRun struct {
+	Init struct {
+		ProtocolVersion   int `json:"protocolVersion"`
+		AgentCapabilities struct {
+			LoadSession        bool `json:"loadSession"`
+			PromptCapabilities struct {
+				Image           bool `json:"image"`
+				EmbeddedContext bool `json:"embeddedContext"`
+			} `json:"promptCapabilities"`
+			McpCapabilities struct {
+				HTTP bool `json:"http"`
+				SSE  bool `json:"sse"`
+			} `json:"mcpCapabilities"`
+		} `json:"agentCapabilities"`
+	} `json:"init"`
+	NewSession struct {
+		SessionID string `json:"sessionId"`
+		Modes     struct {
+			CurrentModeID string `json:"currentModeId"`
+		} `json:"modes"`
+	} `json:"newSession"`
+	Updates     []acpUpdate `json:"updates"`
+	Permissions []struct {
+		ToolCall struct {
+			ToolCallID string `json:"toolCallId"`
+		} `json:"toolCall"`
+		Options []struct {
+			OptionID string `json:"optionId"`
+			Kind     string `json:"kind"`
+		} `json:"options"`
+	} `json:"permissions"`
+	EditExistedAtAsk *bool  `json:"editExistedAtAsk"`
+	EditStop         string `json:"editStop"`
+	EditLanded       bool   `json:"editLanded"`
+	CancelStop       string `json:"cancelStop"`
+}
+
+// runACPClient runs the official ACP TypeScript client script against
+// `aidex acp` (the test binary running Main) in e's workspace.
+func runACPClient(t *testing.T, e *e2e, script string, env ...string) acpRun {
+	t.Helper()
+	sdkDir := sharedtest.NPMModule(t, "@agentclientprotocol/sdk")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	entry := "file://" + filepath.Join(sdkDir, "dist", "v1", "stable", "acp.js")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", script), entry, e.ws, os.Args[0], "-w", e.ws, "acp")
+	cmd.Env = []string{childEnv + "=1"}
+	for k, v := range e.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("acp client: %v\nstderr:\n%s\nstdout:\n%s", err, stderr.String(), out)
+	}
+	var r acpRun
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	return r
+}
+
+// The official ACP client drives aidex acp: initialize → new session →
+// prompt; it sees message chunks, a tool_call of kind edit with a diff,
+// answers a permission request (the file lands only after allow) and
+// gets end_turn; cancel mid-stream gives cancelled; set_mode switches the
+// mode; session/load replays the history.
+func TestACPOfficialClient(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Text: "I'll create it.", Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "Created hello.txt."},
+		llmtest.Turn{Text: "Working on a long answer", Hang: true},
+	)
+	e := newE2E(t, srv, "openai", "")
+	r := runACPClient(t, e, "acp_client.mjs")
+
+	c := r.Init.AgentCapabilities
+	if r.Init.ProtocolVersion != 1 || !c.LoadSession || !c.PromptCapabilities.Image || !c.PromptCapabilities.EmbeddedContext || !c.McpCapabilities.HTTP || !c.McpCapabilities.SSE {
+		t.Errorf("initialize: %+v", r.Init)
+	}
+	if r.NewSession.SessionID == "" || r.NewSession.Modes.CurrentModeID != "ask" {
+		t.Errorf("session/new: %+v", r.NewSession)
+	}
+	if r.EditStop != "end_turn" || !r.EditLanded {
+		t.Errorf("edit prompt: stop %q, file landed %v; want end_turn and the file", r.EditStop, r.EditLanded)
+	}
+	if len(r.Permissions) != 1 || r.EditExistedAtAsk == nil || *r.EditExistedAtAsk {
+		t.Fatalf("permission requests %+v (file existed when asked: %v): want one, before the write", r.Permissions, r.EditExistedAtAsk)
+	}
+	var kinds []string
+	for _, o := range r.Permissions[0].Options {
+		kinds = append(kinds, o.Kind)
+	}
+	if got := strings.Join(kinds, ","); got != "allow_once,allow_always,reject_once,reject_always" {
+		t.Errorf("permission options %s", got)
+	}
+	checkEditUpdates(t, r, filepath.Join(e.ws, "hello.txt"))
+	if r.CancelStop != "cancelled" {
+		t.Errorf("cancelled prompt: stop %q, want cancelled", r.CancelStop)
+	}
+	checkLoadReplay(t, r)
+}
+
+// checkEditUpdates checks the edit prompt's updates: message chunks, a
+// tool_call of kind edit at path with a diff, then completed.
+func checkEditUpdates(t *testing.T, r acpRun, path string) {
+	t.Helper()
+	var text strings.Builder
+	var call, completed *acpUpdate
+	for i, u := range r.Updates {
+		if u.Phase != "edit" {
+			continue
+		}
+		switch u.SessionUpdate {
+		case "agent_message_chunk":
+			var c struct{ Text string }
+			_ = json.Unmarshal(u.Content, &c)
+			text.WriteString(c.Text)
+		case "tool_call":
+			call = &r.Updates[i]
+		case "tool_call_update":
+			if u.Status == "completed" {
+				completed = &r.Updates[i]
+			}
+		}
+	}
+	if !strings.Contains(text.String(), "I'll create it.") || !strings.Contains(text.String(), "Created hello.txt.") {
+		t.Errorf("message chunks %q", text.String())
+	}
+	if call == nil || call.Kind != "edit" || len(call.Locations) != 1 || call.Locations[0].Path != path {
+		t.Fatalf("tool_call %+v: want kind edit at %s", call, path)
+	}
+	if !strings.Contains(string(call.Content), `"type":"diff"`) || !strings.Contains(string(call.Content), `"newText":"hi there\n"`) {
+		t.Errorf("tool_call content %s: want a diff with the new text", call.Content)
+	}
+	if completed == nil || completed.ToolCallID != call.ToolCallID {
+		t.Errorf("no completed tool_call_update for %s", call.ToolCallID)
+	}
+}
+
+// checkLoadReplay checks that session/load replayed the conversation.
+func checkLoadReplay(t *testing.T, r acpRun) {
+	t.Helper()
+	var user, agentText strings.Builder
+	calls, modes := 0, 0
+	for _, u := range r.Updates {
+		var c struct{ Text string }
+		_ = json.Unmarshal(u.Content, &c)
+		switch {
+		case u.Phase == "mode" && u.SessionUpdate == "current_mode_update" && u.CurrentModeID == "plan":
+			modes++
+		case u.Phase != "load":
+		case u.SessionUpdate == "user_message_chunk":
+			user.WriteString(c.Text + "|")
+		case u.SessionUpdate == "agent_message_chunk":
+			agentText.WriteString(c.Text)
+		case u.SessionUpdate == "tool_call":
+			calls++
+		}
+	}
+	if modes != 1 {
+		t.Errorf("set_mode plan: %d current_mode_update", modes)
+	}
+	if !strings.Contains(user.String(), "create hello.txt|") || !strings.Contains(user.String(), "a long answer|") {
+		t.Errorf("replayed user messages %q", user.String())
+	}
+	if !strings.Contains(agentText.String(), "Created hello.txt.") || calls != 1 {
+		t.Errorf("replayed answers %q, %d tool calls; want the answer and 1 call", agentText.String(), calls)
+	}
+}
+
+// Reject always refuses the call and saves the suggested rule as a deny
+// rule of the project (the shape allow always saves as an allow rule):
+// the file never lands, and the project config denies write_file(hello.txt).
+func TestACPRejectAlwaysSavesDenyRule(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "Not created."},
+		llmtest.Turn{Text: "Working on a long answer", Hang: true},
+	)
+	e := newE2E(t, srv, "openai", "")
+	r := runACPClient(t, e, "acp_client.mjs", "ACP_ANSWER=reject_always")
+	if r.EditStop != "end_turn" || r.EditLanded {
+		t.Errorf("stop %q, file landed %v; want end_turn and no file", r.EditStop, r.EditLanded)
+	}
+	cfg, err := os.ReadFile(filepath.Join(e.ws, ".aidex", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cfg), "deny") || !strings.Contains(string(cfg), `"write_file(hello.txt)"`) || strings.Contains(string(cfg), "allow") {
+		t.Errorf("project config:\n%s\nwant a deny rule write_file(hello.txt) and no allow rule", cfg)
+	}
+}
+
+// Allow always saves the same allow rule as the terminal's "a".
+func TestACPAllowAlwaysSavesAllowRule(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "Created."},
+		llmtest.Turn{Text: "Working on a long answer", Hang: true},
+	)
+	e := newE2E(t, srv, "openai", "")
+	r := runACPClient(t, e, "acp_client.mjs", "ACP_ANSWER=allow_always")
+	if !r.EditLanded {
+		t.Errorf("file did not land")
+	}
+	cfg, err := os.ReadFile(filepath.Join(e.ws, ".aidex", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cfg), "allow") || !strings.Contains(string(cfg), `"write_file(hello.txt)"`) {
+		t.Errorf("project config:\n%s\nwant an allow rule write_file(hello.txt)", cfg)
+	}
+}
