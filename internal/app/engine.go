@@ -76,6 +76,9 @@ type EngineOptions struct {
 	// registered like built-in ones, deferred behind tool_search when their
 	// definitions exceed mcp_tool_budget of the context window.
 	MCP *mcp.Manager
+	// Editor, when set, is the editor the file tools read and write
+	// through (see [EditorFiles]); nil: the disk.
+	Editor EditorFiles
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -116,6 +119,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		closeTools()
 		return nil, nil, err
+	}
+	if o.Editor != nil {
+		env.Editor = o.Editor
 	}
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))

@@ -32,6 +32,8 @@ type SessionOptions struct {
 	Client       ClientOptions
 	// SubagentStop is as in [EngineOptions].
 	SubagentStop func(ctx context.Context, r SubagentReport)
+	// Editor is as in [EngineOptions].
+	Editor EditorFiles
 }
 
 // Session is a live session: a stored conversation with the engine that
@@ -140,7 +142,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	return EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		StepNotes: o.StepNotes, DoneMarkers: o.DoneMarkers, AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem,
-		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp}
+		Web: o.Web, Client: o.Client, SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor}
 }
 
 // Refresh rebuilds the engine now if the service's runtime changed (a

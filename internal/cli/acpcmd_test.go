@@ -70,9 +70,22 @@ type acpRun struct {
 	CancelStop       string `json:"cancelStop"`
 }
 
-// runACPClient runs the official ACP TypeScript client script against
-// `aidex acp` (the test binary running Main) in e's workspace.
+// runACPClient runs testdata/acp_client.mjs (see runACPScript) and
+// decodes what it saw.
 func runACPClient(t *testing.T, e *e2e, script string, env ...string) acpRun {
+	t.Helper()
+	out := runACPScript(t, e, script, env...)
+	var r acpRun
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	return r
+}
+
+// runACPScript runs a client script on the official ACP TypeScript SDK
+// against `aidex acp` (the test binary running Main) in e's workspace,
+// with env added, and returns its output.
+func runACPScript(t *testing.T, e *e2e, script string, env ...string) []byte {
 	t.Helper()
 	sdkDir := sharedtest.NPMModule(t, "@agentclientprotocol/sdk")
 	node, err := exec.LookPath("node")
@@ -94,11 +107,7 @@ func runACPClient(t *testing.T, e *e2e, script string, env ...string) acpRun {
 	if err != nil {
 		t.Fatalf("acp client: %v\nstderr:\n%s\nstdout:\n%s", err, stderr.String(), out)
 	}
-	var r acpRun
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("client output %q: %v", out, err)
-	}
-	return r
+	return out
 }
 
 // The official ACP client drives aidex acp: initialize → new session →
@@ -251,5 +260,53 @@ func TestACPAllowAlwaysSavesAllowRule(t *testing.T) {
 	}
 	if !strings.Contains(string(cfg), "allow") || !strings.Contains(string(cfg), `"write_file(hello.txt)"`) {
 		t.Errorf("project config:\n%s\nwant an allow rule write_file(hello.txt)", cfg)
+	}
+}
+
+// When the client offers fs/read_text_file and fs/write_text_file, the
+// file tools read the editor's buffer (unsaved text the disk does not
+// have) and write through the client, still confined: a read outside the
+// workspace is refused and never reaches the client.
+func TestACPFileToolsGoThroughTheEditor(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"notes.txt"}`}, {Name: "read_file", Args: `{"path":"../outside.txt"}`}}},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "edit_file", Args: `{"path":"notes.txt","old_string":"editor buffer","new_string":"edited buffer"}`}}},
+		llmtest.Turn{Text: "Edited."},
+	)
+	e := newE2E(t, srv, "openai", "")
+	e.write("notes.txt", "on disk\n")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(e.ws), "outside.txt"), []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runACPScript(t, e, "acp_fs.mjs")
+	var r struct {
+		Reads  []string
+		Writes []struct{ Path, Content string }
+		Stop   string
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	notes := filepath.Join(e.ws, "notes.txt")
+	if r.Stop != "end_turn" {
+		t.Errorf("stop %q", r.Stop)
+	}
+	for _, p := range r.Reads {
+		if p != notes {
+			t.Errorf("fs/read_text_file of %s: only %s may reach the editor", p, notes)
+		}
+	}
+	if len(r.Reads) == 0 {
+		t.Error("no fs/read_text_file")
+	}
+	if len(r.Writes) != 1 || r.Writes[0].Path != notes || r.Writes[0].Content != "from the edited buffer\n" {
+		t.Errorf("fs/write_text_file calls %+v: want the edited buffer written to %s", r.Writes, notes)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "on disk\n" {
+		t.Errorf("the disk changed to %q: the editor holds the write", b)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 || !strings.Contains(string(reqs[1]), "from the editor buffer") {
+		t.Errorf("the model did not see the editor's buffer")
 	}
 }

@@ -26,6 +26,8 @@ type session struct {
 	mu    sync.Mutex
 	calls map[string]callView // by tool call id, for approvals and results
 	done  *agent.DoneInfo
+	// runCtx is the running prompt's context (nil between prompts).
+	runCtx context.Context
 }
 
 func (s *session) close() { s.live.Close() }
@@ -58,7 +60,14 @@ func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, s
 			s.kinds[t.Name] = string(t.Kind)
 		}
 	}
-	live, err := svc.Session(ctx, st, app.SessionOptions{Approver: &approver{s: s}})
+	o := app.SessionOptions{Approver: &approver{s: s}}
+	a.mu.Lock()
+	fsc := a.client.Fs
+	a.mu.Unlock()
+	if fsc.ReadTextFile || fsc.WriteTextFile {
+		o.Editor = &editorFiles{s: s, read: fsc.ReadTextFile, write: fsc.WriteTextFile}
+	}
+	live, err := svc.Session(ctx, st, o)
 	if err != nil {
 		return nil, fmt.Errorf("open session %s: %w", st.ID, err)
 	}
@@ -173,8 +182,13 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		}
 	}
 	s.mu.Lock()
-	s.done = nil
+	s.done, s.runCtx = nil, ctx
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.runCtx = nil
+		s.mu.Unlock()
+	}()
 	done, err := s.live.Run(ctx, parts, s.emit(ctx))
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
