@@ -29,7 +29,8 @@ type acpUpdate struct {
 	AvailableCommands []struct {
 		Name string `json:"name"`
 	} `json:"availableCommands"`
-	CurrentModeID string `json:"currentModeId"`
+	CurrentModeID string          `json:"currentModeId"`
+	Entries       json.RawMessage `json:"entries"`
 }
 
 // acpRun is what testdata/acp_client.mjs prints.
@@ -117,12 +118,27 @@ func runACPScript(t *testing.T, e *e2e, script string, env ...string) []byte {
 // mode; session/load replays the history.
 func TestACPOfficialClient(t *testing.T) {
 	srv := llmtest.NewScript(t,
-		llmtest.Turn{Text: "I'll create it.", Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
+		llmtest.Turn{Text: "I'll create it.", Calls: []llmtest.Call{
+			{Name: "todo_write", Args: `{"todos":[{"content":"create hello.txt","status":"in_progress"}]}`},
+			{Name: "write_file", Args: `{"path":"hello.txt","content":"hi there\n"}`}}},
 		llmtest.Turn{Text: "Created hello.txt."},
 		llmtest.Turn{Text: "Working on a long answer", Hang: true},
 	)
 	e := newE2E(t, srv, "openai", "")
+	e.write(".aidex/commands/review.md", "---\ndescription: Review the diff\nargument-hint: FILE\n---\nReview $ARGUMENTS\n")
 	r := runACPClient(t, e, "acp_client.mjs")
+	var plans, commands int
+	for _, u := range r.Updates {
+		if u.Phase == "edit" && u.SessionUpdate == "plan" && strings.Contains(string(u.Entries), `"content":"create hello.txt"`) && strings.Contains(string(u.Entries), `"status":"in_progress"`) {
+			plans++
+		}
+		if u.SessionUpdate == "available_commands_update" && len(u.AvailableCommands) == 1 && u.AvailableCommands[0].Name == "review" {
+			commands++
+		}
+	}
+	if plans != 1 || commands == 0 {
+		t.Errorf("%d plan updates from todo_write (want 1), %d available_commands_update with /review (want at least 1)", plans, commands)
+	}
 
 	c := r.Init.AgentCapabilities
 	if r.Init.ProtocolVersion != 1 || !c.LoadSession || !c.PromptCapabilities.Image || !c.PromptCapabilities.EmbeddedContext || !c.McpCapabilities.HTTP || !c.McpCapabilities.SSE {
@@ -214,8 +230,8 @@ func checkLoadReplay(t *testing.T, r acpRun) {
 	if !strings.Contains(user.String(), "create hello.txt|") || !strings.Contains(user.String(), "a long answer|") {
 		t.Errorf("replayed user messages %q", user.String())
 	}
-	if !strings.Contains(agentText.String(), "Created hello.txt.") || calls != 1 {
-		t.Errorf("replayed answers %q, %d tool calls; want the answer and 1 call", agentText.String(), calls)
+	if !strings.Contains(agentText.String(), "Created hello.txt.") || calls != 2 {
+		t.Errorf("replayed answers %q, %d tool calls; want the answer and 2 calls (todo_write, write_file)", agentText.String(), calls)
 	}
 }
 
