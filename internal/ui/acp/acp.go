@@ -161,7 +161,7 @@ func (a *Agent) keyMissing(ctx context.Context) error {
 // environment and its config, not from the editor).
 func (a *Agent) Authenticate(ctx context.Context, _ sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
 	if err := a.keyMissing(ctx); err != nil {
-		return sdk.AuthenticateResponse{}, sdk.NewAuthRequired(map[string]any{"error": err.Error() + " (set it in the editor's agent_servers env, or run `aidex auth`)"})
+		return sdk.AuthenticateResponse{}, sdk.NewAuthRequired(map[string]any{"error": err.Error() + " (set it in the env of the editor's agent settings, or as [providers.NAME] api_key in the config file)"})
 	}
 	return sdk.AuthenticateResponse{}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
 )
 
 // session is one ACP session: a live app.Session and what the updates
@@ -152,6 +153,15 @@ func (s *session) advertise(ctx context.Context) {
 		}
 		list = append(list, ac)
 	}
+	if m := s.svc.MCP(ctx); m != nil {
+		for _, p := range m.Prompts() {
+			ac := sdk.AvailableCommand{Name: p.Command, Description: firstNonEmpty(p.Description, "MCP prompt "+p.Name+" of "+p.Server)}
+			if len(p.Arguments) > 0 {
+				ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: strings.Join(p.Arguments, " ")}}
+			}
+			list = append(list, ac)
+		}
+	}
 	_ = s.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
 		SessionUpdate: "available_commands_update", AvailableCommands: list}})
 }
@@ -172,14 +182,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
-	if len(parts) > 0 && strings.HasPrefix(strings.TrimSpace(parts[0].Text), "/") {
-		x, err := s.live.Expand(ctx, parts[0].Text, s.emit(ctx))
-		if err != nil {
-			return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
-		}
-		if x != nil {
-			parts[0].Text = x.Text
-		}
+	if err := s.expand(ctx, parts); err != nil {
+		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
 	s.mu.Lock()
 	s.done, s.runCtx = nil, ctx
@@ -197,6 +201,35 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, fmt.Errorf("aidex: %w", err)
 	}
 	return sdk.PromptResponse{StopReason: stopReason(done)}, nil
+}
+
+// expand replaces a first text part that is a slash command
+// (/mcp__SERVER__PROMPT, or a custom command) with its expansion.
+func (s *session) expand(ctx context.Context, parts []llm.Part) error {
+	if len(parts) == 0 || parts[0].Type != llm.PartText {
+		return nil
+	}
+	line := strings.TrimSpace(parts[0].Text)
+	if !strings.HasPrefix(line, "/") {
+		return nil
+	}
+	if strings.HasPrefix(line, "/mcp__") {
+		name, args, _ := strings.Cut(line[1:], " ")
+		text, err := s.svc.MCPPrompt(ctx, name, strings.TrimSpace(args))
+		if err != nil {
+			return err
+		}
+		parts[0].Text = text
+		return nil
+	}
+	x, err := s.live.Expand(ctx, line, s.emit(ctx))
+	if err != nil {
+		return err
+	}
+	if x != nil {
+		parts[0].Text = x.Text
+	}
+	return nil
 }
 
 // stopReason maps the engine's stop reason onto ACP's.
