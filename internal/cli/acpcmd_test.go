@@ -326,3 +326,87 @@ func TestACPFileToolsGoThroughTheEditor(t *testing.T) {
 		t.Errorf("the model did not see the editor's buffer")
 	}
 }
+
+// With the provider's key missing, initialize offers an auth method
+// naming the variable, authenticate and session/new answer auth_required
+// naming it too, and a relative cwd is refused with the fix.
+func TestACPMissingKey(t *testing.T) {
+	srv := llmtest.NewScript(t)
+	e := newE2E(t, srv, "openai", "")
+	cfg := "provider = \"fake\"\nmodel = \"scripted\"\n[providers.fake]\ntype = \"openai\"\nbase_url = \"" + srv.URL + "/v1\"\napi_key_env = \"AIDEX_TEST_ACP_KEY\"\n"
+	if err := os.WriteFile(filepath.Join(e.home, ".config", "aidex", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=auth")
+	var r struct {
+		Init struct {
+			AuthMethods []struct{ ID, Description string }
+		}
+		Authenticate, NewSession, Relative struct {
+			Code int
+			Data struct{ Error string }
+		}
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if len(r.Init.AuthMethods) != 1 || !strings.Contains(r.Init.AuthMethods[0].Description, "AIDEX_TEST_ACP_KEY") {
+		t.Errorf("auth methods %+v: want one naming AIDEX_TEST_ACP_KEY", r.Init.AuthMethods)
+	}
+	for name, res := range map[string]struct {
+		Code int
+		Data struct{ Error string }
+	}{"authenticate": r.Authenticate, "session/new": r.NewSession} {
+		if res.Code != -32000 || !strings.Contains(res.Data.Error, "AIDEX_TEST_ACP_KEY") {
+			t.Errorf("%s: %+v, want auth_required (-32000) naming AIDEX_TEST_ACP_KEY", name, res)
+		}
+	}
+	if r.Relative.Code != -32602 || !strings.Contains(r.Relative.Data.Error, "absolute path") {
+		t.Errorf("relative cwd: %+v", r.Relative)
+	}
+}
+
+// The client's MCP servers start with the session (their tools reach the
+// model and run), and a prompt's image and embedded file reach the model.
+func TestACPClientMCPServersAndContent(t *testing.T) {
+	bin := sharedtest.NPMBin(t, "mcp-server-everything")
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__echo", Args: `{"message":"hello from the editor's server"}`}}},
+		llmtest.Turn{Text: "Seen."},
+	)
+	e := newE2E(t, srv, "openai", "")
+	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin)
+	var r struct {
+		Stop    string
+		Updates []struct {
+			SessionUpdate string          `json:"sessionUpdate"`
+			Status        string          `json:"status"`
+			Content       json.RawMessage `json:"content"`
+		}
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if r.Stop != "end_turn" {
+		t.Errorf("stop %q", r.Stop)
+	}
+	echoed := false
+	for _, u := range r.Updates {
+		if u.SessionUpdate == "tool_call_update" && u.Status == "completed" && strings.Contains(string(u.Content), "hello from the editor's server") {
+			echoed = true
+		}
+	}
+	if !echoed {
+		t.Errorf("no completed echo from the client's MCP server in %s", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model request")
+	}
+	first := string(reqs[0])
+	for _, want := range []string{"look at these", "data:image/png;base64,iVBORw0KGgo", "embedded notes text", "main.go", "mcp__everything__echo"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the model's first request lacks %q", want)
+		}
+	}
+}

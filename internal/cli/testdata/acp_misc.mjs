@@ -1,0 +1,39 @@
+// acp_misc.mjs drives `aidex acp` with the official ACP TypeScript SDK's
+// client. Usage: node acp_misc.mjs SDK_ENTRY WORKSPACE AIDEX [ARGS...].
+// ACP_MODE=auth: initialize, authenticate and session/new with no key;
+// ACP_MODE=content: a session with the client's MCP server (ACP_MCP, a
+// stdio command) and a prompt of text, an image and an embedded file.
+// It prints one JSON object with what it saw.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+
+const [sdkEntry, ws, bin, ...args] = process.argv.slice(2);
+const acp = await import(sdkEntry);
+const child = spawn(bin, args, { stdio: ["pipe", "pipe", "inherit"], env: process.env });
+const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+const out = { updates: [] };
+const app = acp.client({ name: "aidex-test" });
+app.onRequest("session/request_permission", async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+app.onNotification("session/update", async (ctx) => { out.updates.push(ctx.params.update); });
+const attempt = async (f) => { try { return { ok: await f() }; } catch (e) { return { code: e.code, message: e.message, data: e.data }; } };
+
+await app.connectWith(stream, async (ctx) => {
+  out.init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  if (process.env.ACP_MODE === "auth") {
+    out.authenticate = await attempt(() => ctx.request("authenticate", { methodId: "api-key" }));
+    out.newSession = await attempt(() => ctx.request("session/new", { cwd: ws, mcpServers: [] }));
+    out.relative = await attempt(() => ctx.request("session/new", { cwd: "relative/dir", mcpServers: [] }));
+    return;
+  }
+  const s = await ctx.request("session/new", { cwd: ws, mcpServers: [{ name: "everything", command: process.env.ACP_MCP, args: [], env: [] }] });
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+  out.stop = (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [
+    { type: "text", text: "look at these" },
+    { type: "image", mimeType: "image/png", data: png },
+    { type: "resource", resource: { uri: "file://" + ws + "/notes.md", mimeType: "text/markdown", text: "embedded notes text" } },
+    { type: "resource_link", uri: "file://" + ws + "/main.go", name: "main.go" },
+  ] })).stopReason;
+});
+child.stdin.end();
+console.log(JSON.stringify(out));
+child.kill();
