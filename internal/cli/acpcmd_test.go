@@ -410,3 +410,23 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 		}
 	}
 }
+
+// The stop reasons: a response cut at the token limit is max_tokens, one
+// the provider filtered is refusal, and max_tool_turns reached is
+// max_turn_requests.
+func TestACPStopReasons(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Text: "cut sh", Finish: "length"},
+		llmtest.Turn{Text: "", Finish: "content_filter"},
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "list_directory", Args: `{"path":"."}`}}},
+	)
+	e := newE2E(t, srv, "openai", "max_tool_turns = 1\n")
+	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=stops")
+	var r struct{ Stops []string }
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if got := strings.Join(r.Stops, ","); got != "max_tokens,refusal,max_turn_requests" {
+		t.Errorf("stop reasons %s, want max_tokens,refusal,max_turn_requests", got)
+	}
+}

@@ -2,7 +2,8 @@
 // client. Usage: node acp_misc.mjs SDK_ENTRY WORKSPACE AIDEX [ARGS...].
 // ACP_MODE=auth: initialize, authenticate and session/new with no key;
 // ACP_MODE=content: a session with the client's MCP server (ACP_MCP, a
-// stdio command) and a prompt of text, an image and an embedded file.
+// stdio command) and a prompt of text, an image and an embedded file;
+// ACP_MODE=stops: three prompts, their stop reasons.
 // It prints one JSON object with what it saw.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -23,6 +24,14 @@ await app.connectWith(stream, async (ctx) => {
     out.authenticate = await attempt(() => ctx.request("authenticate", { methodId: "api-key" }));
     out.newSession = await attempt(() => ctx.request("session/new", { cwd: ws, mcpServers: [] }));
     out.relative = await attempt(() => ctx.request("session/new", { cwd: "relative/dir", mcpServers: [] }));
+    return;
+  }
+  if (process.env.ACP_MODE === "stops") {
+    const s = await ctx.request("session/new", { cwd: ws, mcpServers: [] });
+    out.stops = [];
+    for (const text of ["one", "two", "three"]) {
+      out.stops.push((await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text }] })).stopReason);
+    }
     return;
   }
   const s = await ctx.request("session/new", { cwd: ws, mcpServers: [{ name: "everything", command: process.env.ACP_MCP, args: [], env: [] }] });

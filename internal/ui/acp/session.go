@@ -243,6 +243,12 @@ func stopReason(d *agent.DoneInfo) sdk.StopReason {
 	case agent.StopCancelled:
 		return sdk.StopReasonCancelled
 	}
+	switch strings.ToLower(d.FinishReason) {
+	case "length", "max_tokens", "max_output_tokens", "incomplete":
+		return sdk.StopReasonMaxTokens
+	case "content_filter", "refusal", "safety", "recitation", "prohibited_content", "blocklist", "spii":
+		return sdk.StopReasonRefusal
+	}
 	return sdk.StopReasonEndTurn
 }
 
