@@ -299,6 +299,10 @@ func TestACPFileToolsGoThroughTheEditor(t *testing.T) {
 		Reads  []string
 		Writes []struct{ Path, Content string }
 		Stop   string
+		Calls  []struct {
+			Title   string
+			Content []struct{ Type, Path, OldText, NewText string }
+		}
 	}
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("%s: %v", out, err)
@@ -317,6 +321,17 @@ func TestACPFileToolsGoThroughTheEditor(t *testing.T) {
 	}
 	if len(r.Writes) != 1 || r.Writes[0].Path != notes || r.Writes[0].Content != "from the edited buffer\n" {
 		t.Errorf("fs/write_text_file calls %+v: want the edited buffer written to %s", r.Writes, notes)
+	}
+	diffs := 0
+	for _, c := range r.Calls {
+		for _, d := range c.Content {
+			if d.Type == "diff" && d.Path == notes && d.OldText == "from the editor buffer\n" && d.NewText == "from the edited buffer\n" {
+				diffs++
+			}
+		}
+	}
+	if diffs != 1 {
+		t.Errorf("tool calls %+v: want the edit's diff against the editor's buffer", r.Calls)
 	}
 	if b, _ := os.ReadFile(notes); string(b) != "on disk\n" {
 		t.Errorf("the disk changed to %q: the editor holds the write", b)

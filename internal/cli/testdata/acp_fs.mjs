@@ -28,6 +28,7 @@ app.onRequest("fs/write_text_file", async (ctx) => {
 });
 app.onNotification("session/update", async (ctx) => {
   const u = ctx.params.update;
+  if (u.sessionUpdate === "tool_call") out.calls = [...(out.calls || []), u];
   if (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")) {
     out.results.push({ id: u.toolCallId, status: u.status });
   }

@@ -99,19 +99,22 @@ func (s *session) view(tc *agent.ToolCallInfo, ws string) callView {
 			loc.Line = sdk.Ptr(n)
 		}
 		v.locations = []sdk.ToolCallLocation{loc}
-		v.diff = editDiff(tc.Name, abs, ws, a)
+		v.diff = s.editDiff(tc.Name, abs, ws, a)
 	}
 	return v
 }
 
 // editDiff is the diff of a write_file or edit_file call (nil for other
-// tools, and for files outside the workspace).
-func editDiff(name, abs, ws string, a callArgs) []sdk.ToolCallContent {
-	if rel, err := filepath.Rel(ws, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+// tools, and for files outside the workspace, symlinks resolved). The
+// current text comes from the editor when it offers reads (its buffer).
+func (s *session) editDiff(name, abs, ws string, a callArgs) []sdk.ToolCallContent {
+	if name != "write_file" && name != "edit_file" {
 		return nil
 	}
-	old, err := os.ReadFile(abs)
-	exists := err == nil
+	if !inside(ws, abs) {
+		return nil
+	}
+	old, exists := s.current(abs)
 	var next string
 	switch name {
 	case "write_file":
@@ -132,6 +135,40 @@ func editDiff(name, abs, ws string, a callArgs) []sdk.ToolCallContent {
 		return []sdk.ToolCallContent{sdk.ToolDiffContent(abs, next)}
 	}
 	return []sdk.ToolCallContent{sdk.ToolDiffContent(abs, next, string(old))}
+}
+
+// inside reports whether abs (its symlinks resolved, or its folder's for
+// a new file) is in ws.
+func inside(ws, abs string) bool {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(abs))
+		if derr != nil {
+			return false
+		}
+		real = filepath.Join(dir, filepath.Base(abs))
+	}
+	root, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// current is abs's text now: the editor's buffer when it offers reads,
+// else the disk's; false when the file does not exist.
+func (s *session) current(abs string) ([]byte, bool) {
+	if _, err := os.Lstat(abs); err != nil {
+		return nil, false
+	}
+	if s.editor != nil {
+		if b, ok, err := s.editor.ReadText(context.Background(), abs); err == nil && ok {
+			return b, true
+		}
+	}
+	b, err := os.ReadFile(abs)
+	return b, err == nil
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -185,10 +222,6 @@ func (s *session) translate(e agent.Event, ws string) (sdk.SessionUpdate, bool) 
 		if e.Error != nil && !e.Error.Fatal && !sub {
 			return sdk.UpdateAgentMessageText("\n[aidex: " + e.Error.Message + "]\n"), true
 		}
-	case agent.EventDone:
-		s.mu.Lock()
-		s.done = e.Done
-		s.mu.Unlock()
 	}
 	return sdk.SessionUpdate{}, false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -23,10 +24,11 @@ type session struct {
 	live  *app.Session
 	conn  *sdk.AgentSideConnection
 	kinds map[string]string // tool name → kind (read, write, exec, network, other)
+	// editor is the client's file access (nil: not offered).
+	editor *editorFiles
 
 	mu    sync.Mutex
 	calls map[string]callView // by tool call id, for approvals and results
-	done  *agent.DoneInfo
 	// runCtx is the running prompt's context (nil between prompts).
 	runCtx context.Context
 }
@@ -66,7 +68,8 @@ func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, s
 	fsc := a.client.Fs
 	a.mu.Unlock()
 	if fsc.ReadTextFile || fsc.WriteTextFile {
-		o.Editor = &editorFiles{s: s, read: fsc.ReadTextFile, write: fsc.WriteTextFile}
+		s.editor = &editorFiles{s: s, read: fsc.ReadTextFile, write: fsc.WriteTextFile}
+		o.Editor = s.editor
 	}
 	live, err := svc.Session(ctx, st, o)
 	if err != nil {
@@ -111,6 +114,9 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	st, err := svc.Pick(ctx, string(p.SessionId), false)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("session %q: %v (aidex sessions lists them)", p.SessionId, err)})
+	}
+	if st.Workspace != "" && filepath.Clean(st.Workspace) != filepath.Clean(svc.Runtime().Workspace) {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("session %s belongs to %s, not %s: open that folder to load it", st.ID, st.Workspace, p.Cwd)})
 	}
 	s, err := a.open(ctx, svc, st, p.McpServers)
 	if err != nil {
@@ -186,7 +192,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
 	s.mu.Lock()
-	s.done, s.runCtx = nil, ctx
+	s.runCtx = ctx
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
