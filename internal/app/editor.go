@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 // AddMCPServers adds MCP servers a front end was given (an editor's
@@ -64,4 +65,13 @@ func (s *Service) DenyAlways(ctx context.Context, rule string) error {
 type EditorFiles interface {
 	ReadText(ctx context.Context, abs string) (content []byte, ok bool, err error)
 	WriteText(ctx context.Context, abs string, content []byte) (ok bool, err error)
+}
+
+// editorOf is o's editor as the tools' (a nil interface when there is
+// none, never a typed nil).
+func editorOf(o EngineOptions) tools.Editor {
+	if o.Editor == nil {
+		return nil
+	}
+	return o.Editor
 }

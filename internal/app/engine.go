@@ -120,9 +120,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
-	if o.Editor != nil {
-		env.Editor = o.Editor
-	}
+	env.Editor = editorOf(o)
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err == nil {

@@ -127,18 +127,7 @@ func TestACPOfficialClient(t *testing.T) {
 	e := newE2E(t, srv, "openai", "")
 	e.write(".aidex/commands/review.md", "---\ndescription: Review the diff\nargument-hint: FILE\n---\nReview $ARGUMENTS\n")
 	r := runACPClient(t, e, "acp_client.mjs")
-	var plans, commands int
-	for _, u := range r.Updates {
-		if u.Phase == "edit" && u.SessionUpdate == "plan" && strings.Contains(string(u.Entries), `"content":"create hello.txt"`) && strings.Contains(string(u.Entries), `"status":"in_progress"`) {
-			plans++
-		}
-		if u.SessionUpdate == "available_commands_update" && len(u.AvailableCommands) == 1 && u.AvailableCommands[0].Name == "review" {
-			commands++
-		}
-	}
-	if plans != 1 || commands == 0 {
-		t.Errorf("%d plan updates from todo_write (want 1), %d available_commands_update with /review (want at least 1)", plans, commands)
-	}
+	checkPlanAndCommands(t, r)
 
 	c := r.Init.AgentCapabilities
 	if r.Init.ProtocolVersion != 1 || !c.LoadSession || !c.PromptCapabilities.Image || !c.PromptCapabilities.EmbeddedContext || !c.McpCapabilities.HTTP || !c.McpCapabilities.SSE {
@@ -165,6 +154,24 @@ func TestACPOfficialClient(t *testing.T) {
 		t.Errorf("cancelled prompt: stop %q, want cancelled", r.CancelStop)
 	}
 	checkLoadReplay(t, r)
+}
+
+// checkPlanAndCommands checks the plan todo_write made and the
+// available_commands_update with the workspace's /review.
+func checkPlanAndCommands(t *testing.T, r acpRun) {
+	t.Helper()
+	var plans, commands int
+	for _, u := range r.Updates {
+		if u.Phase == "edit" && u.SessionUpdate == "plan" && strings.Contains(string(u.Entries), `"content":"create hello.txt"`) && strings.Contains(string(u.Entries), `"status":"in_progress"`) {
+			plans++
+		}
+		if u.SessionUpdate == "available_commands_update" && len(u.AvailableCommands) == 1 && u.AvailableCommands[0].Name == "review" {
+			commands++
+		}
+	}
+	if plans != 1 || commands == 0 {
+		t.Errorf("%d plan updates from todo_write (want 1), %d available_commands_update with /review (want at least 1)", plans, commands)
+	}
 }
 
 // checkEditUpdates checks the edit prompt's updates: message chunks, a
