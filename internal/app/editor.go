@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/tools"
@@ -11,19 +12,26 @@ import (
 // AddMCPServers adds MCP servers a front end was given (an editor's
 // session/new mcpServers) to the configured ones; they start with the
 // configured servers at the service's first session ([Service.MCP]). A
-// server whose name is configured already replaces the configured one.
-// Servers added after the first session started are not started: the
-// error says so.
+// server whose name is configured already replaces the configured one; a
+// name added before is kept as it was (editors send the same servers with
+// every session). Servers new after the first session started the
+// servers are not started: the error names them.
 func (s *Service) AddMCPServers(servers []config.MCPServer) error {
-	if len(servers) == 0 {
-		return nil
-	}
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
-	if s.mcp.started {
-		return fmt.Errorf("mcp servers %s: the MCP servers of this workspace are running already; start a new aidex process to add servers", serverNames(servers))
+	var added []config.MCPServer
+	for _, sv := range servers {
+		if !slices.ContainsFunc(s.mcp.extra, func(x config.MCPServer) bool { return x.Name == sv.Name }) {
+			added = append(added, sv)
+		}
 	}
-	s.mcp.extra = append(s.mcp.extra, servers...)
+	if len(added) == 0 {
+		return nil
+	}
+	if s.mcp.started {
+		return fmt.Errorf("mcp servers %s not started: the MCP servers of this workspace are running already; restart the agent to add servers", serverNames(added))
+	}
+	s.mcp.extra = append(s.mcp.extra, added...)
 	return nil
 }
 

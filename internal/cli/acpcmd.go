@@ -35,7 +35,7 @@ Diagnostics go to stderr. See docs/editors.md for the editor settings.`,
 			}
 			ctx, stop := withSignals(cmd.Context())
 			defer stop()
-			ag := acp.New(acp.Options{Setup: a.setupOptions(), Version: a.proc.shortVersion()})
+			ag := acp.New(acp.Options{Setup: a.setupOptions(), Version: a.proc.shortVersion(), Stderr: a.proc.Stderr})
 			return ag.Serve(ctx, a.proc.Stdin, a.proc.Stdout)
 		},
 	}

@@ -389,7 +389,8 @@ func TestACPMissingKey(t *testing.T) {
 }
 
 // The client's MCP servers start with the session (their tools reach the
-// model and run), and a prompt's image and embedded file reach the model.
+// model and run; a second session with the same servers opens), and a
+// prompt's image and embedded file reach the model.
 func TestACPClientMCPServersAndContent(t *testing.T) {
 	bin := sharedtest.NPMBin(t, "mcp-server-everything")
 	srv := llmtest.NewScript(t,
@@ -399,7 +400,13 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 	e := newE2E(t, srv, "openai", "")
 	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin)
 	var r struct {
-		Stop    string
+		Stop   string
+		Second struct {
+			OK struct {
+				SessionID string `json:"sessionId"`
+			}
+			Message string
+		}
 		Updates []struct {
 			SessionUpdate string          `json:"sessionUpdate"`
 			Status        string          `json:"status"`
@@ -411,6 +418,9 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 	}
 	if r.Stop != "end_turn" {
 		t.Errorf("stop %q", r.Stop)
+	}
+	if r.Second.OK.SessionID == "" {
+		t.Errorf("a second session/new with the same MCP server failed: %s", r.Second.Message)
 	}
 	echoed := false
 	for _, u := range r.Updates {

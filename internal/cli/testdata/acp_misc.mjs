@@ -42,6 +42,8 @@ await app.connectWith(stream, async (ctx) => {
     { type: "resource", resource: { uri: "file://" + ws + "/notes.md", mimeType: "text/markdown", text: "embedded notes text" } },
     { type: "resource_link", uri: "file://" + ws + "/main.go", name: "main.go" },
   ] })).stopReason;
+  // Editors send the same servers with every session.
+  out.second = await attempt(() => ctx.request("session/new", { cwd: ws, mcpServers: [{ name: "everything", command: process.env.ACP_MCP, args: [], env: [] }] }));
 });
 child.stdin.end();
 console.log(JSON.stringify(out));

@@ -31,10 +31,12 @@ import (
 
 // Options configure an Agent. Setup loads the runtime of each workspace
 // (its Workspace is replaced by the session's cwd). Version is reported
-// as agentInfo.version.
+// as agentInfo.version. Stderr gets diagnostics (nil: discarded); the
+// editor shows it in its agent log.
 type Options struct {
 	Setup   app.Options
 	Version string
+	Stderr  io.Writer
 }
 
 // Agent serves ACP on one connection. Create it with New, run it with
@@ -51,6 +53,9 @@ type Agent struct {
 
 // New returns an agent that loads workspaces with o.
 func New(o Options) *Agent {
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
 	return &Agent{opts: o, services: map[string]*app.Service{}, sessions: map[string]*session{}}
 }
 

@@ -55,7 +55,8 @@ func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, s
 		return nil, err
 	}
 	if err := svc.AddMCPServers(conf); err != nil {
-		return nil, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		// The session works without them; the editor's log shows why.
+		fmt.Fprintf(a.opts.Stderr, "aidex acp: %v\n", err)
 	}
 	s := &session{id: sdk.SessionId(st.ID), svc: svc, conn: a.conn, kinds: map[string]string{}, calls: map[string]callView{}}
 	if list, err := svc.Runtime().ToolList(false); err == nil {
