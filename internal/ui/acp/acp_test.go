@@ -86,3 +86,20 @@ func TestStopReasons(t *testing.T) {
 		}
 	}
 }
+
+func TestViewOfAMove(t *testing.T) {
+	s := &session{kinds: map[string]string{"move_file": "write"}}
+	v := s.view(&agent.ToolCallInfo{ID: "c1", Name: "move_file", Arguments: []byte(`{"source":"a.txt","destination":"sub/b.txt"}`)}, "/ws")
+	if v.kind != sdk.ToolKindMove || v.title != "move_file a.txt → sub/b.txt" || len(v.locations) != 2 ||
+		v.locations[0].Path != "/ws/a.txt" || v.locations[1].Path != "/ws/sub/b.txt" {
+		t.Errorf("view %+v", v)
+	}
+}
+
+func TestViewOfARead(t *testing.T) {
+	s := &session{kinds: map[string]string{"read_file": "read"}}
+	v := s.view(&agent.ToolCallInfo{ID: "c1", Name: "read_file", Arguments: []byte(`{"path":"/ws/a.go","offset":40}`)}, "/ws")
+	if v.kind != sdk.ToolKindRead || len(v.locations) != 1 || v.locations[0].Line == nil || *v.locations[0].Line != 40 || v.diff != nil {
+		t.Errorf("view %+v", v)
+	}
+}

@@ -80,6 +80,8 @@ func (s *session) view(tc *agent.ToolCallInfo, ws string) callView {
 	switch {
 	case a.Command != "":
 		v.title = a.Command
+	case path != "" && a.Destination != "":
+		v.title = tc.Name + " " + path + " → " + a.Destination
 	case path != "":
 		v.title = tc.Name + " " + path
 	case a.Pattern != "" || a.Query != "":
@@ -90,15 +92,15 @@ func (s *session) view(tc *agent.ToolCallInfo, ws string) callView {
 		v.title = tc.Name + ": " + a.Description
 	}
 	if path != "" {
-		abs := path
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(ws, abs)
-		}
+		abs := absIn(ws, path)
 		loc := sdk.ToolCallLocation{Path: abs}
 		if n := firstPositive(a.Line, a.StartLine, a.Offset); n > 0 {
 			loc.Line = sdk.Ptr(n)
 		}
 		v.locations = []sdk.ToolCallLocation{loc}
+		if a.Destination != "" {
+			v.locations = append(v.locations, sdk.ToolCallLocation{Path: absIn(ws, a.Destination)})
+		}
 		v.diff = s.editDiff(tc.Name, abs, ws, a)
 	}
 	return v
@@ -135,6 +137,14 @@ func (s *session) editDiff(name, abs, ws string, a callArgs) []sdk.ToolCallConte
 		return []sdk.ToolCallContent{sdk.ToolDiffContent(abs, next)}
 	}
 	return []sdk.ToolCallContent{sdk.ToolDiffContent(abs, next, string(old))}
+}
+
+// absIn is p made absolute against ws.
+func absIn(ws, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(ws, p)
 }
 
 // inside reports whether abs (its symlinks resolved, or its folder's for
