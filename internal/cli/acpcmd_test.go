@@ -88,6 +88,14 @@ func runACPClient(t *testing.T, e *e2e, script string, env ...string) acpRun {
 // with env added, and returns its output.
 func runACPScript(t *testing.T, e *e2e, script string, env ...string) []byte {
 	t.Helper()
+	out, _ := runACPScriptStderr(t, e, script, env...)
+	return out
+}
+
+// runACPScriptStderr is runACPScript that also returns the stderr of the
+// script and aidex.
+func runACPScriptStderr(t *testing.T, e *e2e, script string, env ...string) ([]byte, string) {
+	t.Helper()
 	sdkDir := sharedtest.NPMModule(t, "@agentclientprotocol/sdk")
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -108,7 +116,7 @@ func runACPScript(t *testing.T, e *e2e, script string, env ...string) []byte {
 	if err != nil {
 		t.Fatalf("acp client: %v\nstderr:\n%s\nstdout:\n%s", err, stderr.String(), out)
 	}
-	return out
+	return out, stderr.String()
 }
 
 // The official ACP client drives aidex acp: initialize → new session →
@@ -389,8 +397,9 @@ func TestACPMissingKey(t *testing.T) {
 }
 
 // The client's MCP servers start with the session (their tools reach the
-// model and run; a second session with the same servers opens), and a
-// prompt's image and embedded file reach the model.
+// model and run; one that fails is a warning on stderr, the editor's log;
+// a second session with the same servers opens), and a prompt's image and
+// embedded file reach the model.
 func TestACPClientMCPServersAndContent(t *testing.T) {
 	bin := sharedtest.NPMBin(t, "mcp-server-everything")
 	srv := llmtest.NewScript(t,
@@ -398,7 +407,11 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 		llmtest.Turn{Text: "Seen."},
 	)
 	e := newE2E(t, srv, "openai", "")
-	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin)
+	e.write("broken-mcp.sh", "#!/bin/sh\nexit 3\n")
+	out, stderr := runACPScriptStderr(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin, "ACP_BROKEN_MCP="+filepath.Join(e.ws, "broken-mcp.sh"))
+	if !strings.Contains(stderr, "aidex acp: warning: ") || !strings.Contains(stderr, "broken") {
+		t.Errorf("stderr %q: want a warning naming the MCP server that did not start", stderr)
+	}
 	var r struct {
 		Stop   string
 		Second struct {

@@ -34,7 +34,10 @@ await app.connectWith(stream, async (ctx) => {
     }
     return;
   }
-  const s = await ctx.request("session/new", { cwd: ws, mcpServers: [{ name: "everything", command: process.env.ACP_MCP, args: [], env: [] }] });
+  const s = await ctx.request("session/new", { cwd: ws, mcpServers: [
+    { name: "everything", command: process.env.ACP_MCP, args: [], env: [] },
+    { name: "broken", command: "/bin/sh", args: [process.env.ACP_BROKEN_MCP], env: [] },
+  ] });
   const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
   out.stop = (await ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [
     { type: "text", text: "look at these" },

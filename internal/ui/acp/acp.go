@@ -105,7 +105,14 @@ func (a *Agent) service(ctx context.Context, cwd string) (*app.Service, error) {
 	}
 	o := a.opts.Setup
 	o.Workspace = cwd
-	svc, err := app.Start(ctx, app.StartOptions{Options: o, Sandbox: true})
+	report := func(r app.Report) {
+		prefix := "aidex acp: "
+		if r.Warning {
+			prefix += "warning: "
+		}
+		fmt.Fprintf(a.opts.Stderr, "%s%s (%s)\n", prefix, r.Text, cwd)
+	}
+	svc, err := app.Start(ctx, app.StartOptions{Options: o, Sandbox: true, Report: report})
 	if errors.Is(err, app.ErrMissingKey) {
 		return nil, sdk.NewAuthRequired(map[string]any{"error": err.Error()})
 	}
