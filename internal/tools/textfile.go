@@ -69,6 +69,9 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 		if err != nil {
 			return fail(CategoryExecution, "cannot read %s through the editor: %v", rel, err)
 		}
+		if ok && len(text) > MaxReadBytes {
+			return fail(CategoryValidation, "%s is %d bytes in the editor, over the %d MiB limit of the file tools", rel, len(text), MaxReadBytes>>20)
+		}
 		if ok {
 			content = text
 		}
