@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -64,6 +65,7 @@ func New(o Options) *Agent {
 // sessions and services. It returns nil when the peer disconnected.
 func (a *Agent) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	a.conn = sdk.NewAgentSideConnection(a, out, in)
+	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.opts.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
