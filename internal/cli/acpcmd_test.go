@@ -475,3 +475,21 @@ func TestACPStopReasons(t *testing.T) {
 		t.Errorf("stop reasons %s, want max_tokens,refusal,max_turn_requests", got)
 	}
 }
+
+// A prompt sent while another runs in the session cancels it and runs
+// when it ended (the editor's "send now"), instead of failing busy.
+func TestACPPromptWhileRunning(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Text: "Working on a long answer", Hang: true},
+		llmtest.Turn{Text: "Done instead."},
+	)
+	e := newE2E(t, srv, "openai", "")
+	out := runACPScript(t, e, "acp_misc.mjs", "ACP_MODE=overlap")
+	var r struct{ Stops []string }
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if got := strings.Join(r.Stops, ","); got != "cancelled,end_turn" {
+		t.Errorf("stop reasons %s, want cancelled,end_turn", got)
+	}
+}

@@ -3,7 +3,8 @@
 // ACP_MODE=auth: initialize, authenticate and session/new with no key;
 // ACP_MODE=content: a session with the client's MCP server (ACP_MCP, a
 // stdio command) and a prompt of text, an image and an embedded file;
-// ACP_MODE=stops: three prompts, their stop reasons.
+// ACP_MODE=stops: three prompts, their stop reasons; ACP_MODE=overlap: a
+// second prompt while the first runs.
 // It prints one JSON object with what it saw.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -15,7 +16,11 @@ const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(chil
 const out = { updates: [] };
 const app = acp.client({ name: "aidex-test" });
 app.onRequest("session/request_permission", async () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
-app.onNotification("session/update", async (ctx) => { out.updates.push(ctx.params.update); });
+let onChunk = null;
+app.onNotification("session/update", async (ctx) => {
+  out.updates.push(ctx.params.update);
+  if (onChunk && ctx.params.update.sessionUpdate === "agent_message_chunk") onChunk();
+});
 const attempt = async (f) => { try { return { ok: await f() }; } catch (e) { return { code: e.code, message: e.message, data: e.data }; } };
 
 await app.connectWith(stream, async (ctx) => {
@@ -24,6 +29,16 @@ await app.connectWith(stream, async (ctx) => {
     out.authenticate = await attempt(() => ctx.request("authenticate", { methodId: "api-key" }));
     out.newSession = await attempt(() => ctx.request("session/new", { cwd: ws, mcpServers: [] }));
     out.relative = await attempt(() => ctx.request("session/new", { cwd: "relative/dir", mcpServers: [] }));
+    return;
+  }
+  if (process.env.ACP_MODE === "overlap") {
+    const s = await ctx.request("session/new", { cwd: ws, mcpServers: [] });
+    const chunk = new Promise((resolve) => { onChunk = resolve; });
+    const first = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "long" }] });
+    await chunk;
+    onChunk = null;
+    const second = ctx.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "instead" }] });
+    out.stops = [(await attempt(() => first)).ok?.stopReason, (await attempt(() => second)).ok?.stopReason];
     return;
   }
   if (process.env.ACP_MODE === "stops") {

@@ -27,6 +27,10 @@ type session struct {
 	// editor is the client's file access (nil: not offered).
 	editor *editorFiles
 
+	// run serialises prompts: a prompt sent while one runs cancels it
+	// (the SDK cancels its context) and waits for it to end.
+	run sync.Mutex
+
 	mu    sync.Mutex
 	calls map[string]callView // by tool call id, for approvals and results
 	// runCtx is the running prompt's context (nil between prompts).
@@ -188,6 +192,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	parts, err := promptParts(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	s.run.Lock()
+	defer s.run.Unlock()
+	if ctx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	if err := s.expand(ctx, parts); err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
