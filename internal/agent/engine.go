@@ -192,6 +192,8 @@ type run struct {
 	repeats int
 	usage   llm.Usage
 	lastRaw []byte
+	// lastFinish is the provider's finish reason of the last response.
+	lastFinish string
 	// stopActive: the run continued because a Stop hook blocked.
 	stopActive bool
 	// hookStop is the answer of a hook that ended the run ("continue": false).
@@ -235,7 +237,7 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 		if err != nil {
 			return r.stopOnError(ctx, resp, err)
 		}
-		last = resp.Message.Text()
+		last, r.lastFinish = resp.Message.Text(), resp.FinishReason
 		calls, textMode := resp.Message.ToolCalls(), false
 		if len(calls) == 0 && r.cfg.TextToolCalls {
 			calls = r.textCalls(last)
@@ -492,7 +494,7 @@ func (r *run) fail(err error) (*DoneInfo, error) {
 
 func (r *run) done(reason StopReason, result string) *DoneInfo {
 	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials,
-		DeniedChanges: r.deniedChanges, Raw: r.lastRaw}
+		DeniedChanges: r.deniedChanges, Raw: r.lastRaw, FinishReason: r.lastFinish}
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

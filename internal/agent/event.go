@@ -208,6 +208,12 @@ type DoneInfo struct {
 	DeniedChanges int `json:"denied_changes,omitempty"`
 	// Raw is the provider's raw last response body or chunk (for --raw).
 	Raw json.RawMessage `json:"-"`
+	// FinishReason is the provider's own finish reason of the last model
+	// response ("stop", "length", "max_tokens", "content_filter",
+	// "refusal", "SAFETY", ...; "" when there was none), for front ends
+	// that map it (ACP's max_tokens and refusal stop reasons). Not in the
+	// event stream.
+	FinishReason string `json:"-"`
 }
 
 // StopReason says why a run ended.

@@ -85,6 +85,9 @@ type EngineOptions struct {
 	// registered like built-in ones, deferred behind tool_search when their
 	// definitions exceed mcp_tool_budget of the context window.
 	MCP *mcp.Manager
+	// Editor, when set, is the editor the file tools read and write
+	// through (see [EditorFiles]); nil: the disk.
+	Editor EditorFiles
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -128,6 +131,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		closeTools()
 		return nil, nil, err
 	}
+	env.Editor = editorOf(o)
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := rt.toolSetFor(reg, env, o, policy, mt, hook)
 	if err != nil {

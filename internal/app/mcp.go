@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,8 @@ type mcpSlot struct {
 	httpClient func(ctx context.Context, server, url string) (*http.Client, error)
 	// progress receives the servers' progress notifications (set per run).
 	progress func(mcp.Progress)
+	// extra are servers a front end added (AddMCPServers).
+	extra []config.MCPServer
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -55,7 +58,18 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
+	return rt.startMCP(ctx, nil, httpClient, progress, report)
+}
+
+// startMCP is StartMCP with extra servers (replacing configured ones of
+// the same name).
+func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
+	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
 	servers := rt.MCPServers()
+	for _, x := range extra {
+		servers = slices.DeleteFunc(servers, func(c config.MCPServer) bool { return c.Name == x.Name })
+		servers = append(servers, x)
+	}
 	if len(servers) == 0 {
 		return nil
 	}
@@ -101,7 +115,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	defer s.mcp.mu.Unlock()
 	if !s.mcp.started {
 		s.mcp.started = true
-		s.mcp.m = s.Runtime().StartMCP(ctx, s.mcp.httpClient, s.mcpProgress, s.report)
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, s.report)
 	}
 	return s.mcp.m
 }
@@ -167,13 +181,20 @@ func (s *Service) mcpCommands(ctx context.Context) ([]slashcmd.Command, error) {
 	if len(s.Runtime().MCPServers()) == 0 {
 		return nil, nil
 	}
+	m := s.MCP(ctx)
+	if m == nil {
+		return nil, nil
+	}
 	var out []slashcmd.Command
-	for _, st := range s.MCPStatus(ctx) {
-		for _, p := range st.Prompts {
-			out = append(out, slashcmd.Command{Name: p, Description: "prompt of MCP server " + st.Name,
-				Path: "MCP server " + st.Name, Scope: slashcmd.ScopeOther,
-				Prompt: func(ctx context.Context, args string) (string, error) { return s.MCPPrompt(ctx, p, args) }})
+	for _, p := range m.Prompts() {
+		name := p.Command
+		desc := p.Description
+		if desc == "" {
+			desc = "MCP prompt " + p.Name + " of " + p.Server
 		}
+		out = append(out, slashcmd.Command{Name: name, Description: desc, ArgumentHint: strings.Join(p.Arguments, " "),
+			Path: "MCP server " + p.Server, Scope: slashcmd.ScopeOther,
+			Prompt: func(ctx context.Context, args string) (string, error) { return s.MCPPrompt(ctx, name, args) }})
 	}
 	return out, nil
 }

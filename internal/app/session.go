@@ -32,6 +32,8 @@ type SessionOptions struct {
 	Client       ClientOptions
 	// SubagentStop is as in [EngineOptions].
 	SubagentStop func(ctx context.Context, r SubagentReport)
+	// Editor is as in [EngineOptions].
+	Editor EditorFiles
 }
 
 // AgentMode configures agent mode (iptic-memex's --steps): each run takes
@@ -157,7 +159,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
-		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp}
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor}
 	if a := o.Agent; a != nil {
 		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
 		if a.Steps > 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -55,17 +56,38 @@ func (env *Env) Commit(ctx context.Context, c Change) (string, *Result) {
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := env.WriteAtomic(c.Abs, c.New, perm); err != nil {
-		r := Failf(CategoryExecution, "cannot write %s (the old content is intact): %v", rel, err)
+	if r := env.write(ctx, c.Abs, c.New, perm); r != nil {
+		return "", r
+	}
+	mtime := time.Now()
+	if fi, err := env.Stat(c.Abs); err == nil {
+		mtime = fi.ModTime()
+	}
+	if err := env.MarkRead(ctx, c.Abs, c.New, mtime); err != nil {
+		r := Failf(CategoryExecution, "wrote %s but could not record it: %v", rel, err)
 		return "", &r
 	}
-	if fi, err := env.Stat(c.Abs); err == nil {
-		if err := env.MarkRead(ctx, c.Abs, c.New, fi.ModTime()); err != nil {
-			r := Failf(CategoryExecution, "wrote %s but could not record it: %v", rel, err)
-			return "", &r
+	return MakeDiff(rel, string(c.Old), string(c.New)), nil
+}
+
+// write writes data to abs through the editor when it takes the write,
+// else atomically to the disk.
+func (env *Env) write(ctx context.Context, abs string, data []byte, perm fs.FileMode) *Result {
+	if env.Editor != nil {
+		ok, err := env.Editor.WriteText(ctx, abs, data)
+		if err != nil {
+			r := Failf(CategoryExecution, "cannot write %s through the editor: %v", env.Rel(abs), err)
+			return &r
+		}
+		if ok {
+			return nil
 		}
 	}
-	return MakeDiff(rel, string(c.Old), string(c.New)), nil
+	if err := env.WriteAtomic(abs, data, perm); err != nil {
+		r := Failf(CategoryExecution, "cannot write %s (the old content is intact): %v", env.Rel(abs), err)
+		return &r
+	}
+	return nil
 }
 
 // withTrailingNewline ends text content (valid UTF-8 without NUL bytes)

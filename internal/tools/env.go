@@ -107,6 +107,22 @@ type Env struct {
 	// run_python, run_background_process) in the OS sandbox; nil runs
 	// them unconfined (sandbox off, or a rerun the user approved).
 	Confiner Confiner
+	// Editor, when set, is an editor's file access (ACP's
+	// fs/read_text_file and fs/write_text_file): text files are read
+	// through it (unsaved buffers are seen) and changes written through it
+	// (they appear in the editor). Paths reach it only after the workspace
+	// confinement and the policy judged them. nil: the disk.
+	Editor Editor
+}
+
+// Editor reads and writes text files through an editor. Paths are
+// absolute, as returned by Resolver.Resolve. ok is false when the editor
+// does not handle the call (the tool then uses the disk); an error is a
+// failure of the editor's (the tool fails with it). Implementations bound
+// their calls by the run's context and must be safe for concurrent use.
+type Editor interface {
+	ReadText(ctx context.Context, abs string) (content []byte, ok bool, err error)
+	WriteText(ctx context.Context, abs string, content []byte) (ok bool, err error)
 }
 
 // Confiner runs a command in the OS sandbox. app adapts

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 )
@@ -61,6 +62,19 @@ func LoadText(env *Env, abs, notFoundHint string) (*TextFile, *Result) {
 	content, fi, err := env.ReadRegular(abs)
 	if err != nil {
 		return fail(CategoryExecution, "cannot read %s: %v", rel, err)
+	}
+	if env.Editor != nil {
+		// The editor's buffer (maybe unsaved) wins over the disk.
+		text, ok, err := env.Editor.ReadText(context.Background(), abs)
+		if err != nil {
+			return fail(CategoryExecution, "cannot read %s through the editor: %v", rel, err)
+		}
+		if ok && len(text) > MaxReadBytes {
+			return fail(CategoryValidation, "%s is %d bytes in the editor, over the %d MiB limit of the file tools", rel, len(text), MaxReadBytes>>20)
+		}
+		if ok {
+			content = text
+		}
 	}
 	if IsBinary(content) {
 		return fail(CategoryValidation, "%s looks like a binary file (it contains NUL bytes; %d bytes): "+

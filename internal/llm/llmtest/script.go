@@ -30,6 +30,9 @@ type Turn struct {
 	ErrorBody    string
 	InputTokens  int
 	OutputTokens int
+	// Finish, when set, is the finish reason the turn reports (OpenAI's
+	// finish_reason, Anthropic's stop_reason) instead of the usual one.
+	Finish string
 }
 
 // Call is a scripted tool call.
@@ -208,6 +211,9 @@ func (s *Script) openaiStream(w http.ResponseWriter, r *http.Request, t Turn, n 
 }
 
 func finishOpenAI(t Turn) string {
+	if t.Finish != "" {
+		return t.Finish
+	}
 	if len(t.Calls) > 0 {
 		return "tool_calls"
 	}
@@ -260,6 +266,9 @@ func (s *Script) anthropicStream(w http.ResponseWriter, r *http.Request, t Turn,
 }
 
 func finishAnthropic(t Turn) string {
+	if t.Finish != "" {
+		return t.Finish
+	}
 	if len(t.Calls) > 0 {
 		return "tool_use"
 	}
