@@ -407,6 +407,14 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 		llmtest.Turn{Text: "Seen."},
 	)
 	e := newE2E(t, srv, "openai", "")
+	// The scripted model sees images (the image part must reach it).
+	cfg := filepath.Join(e.home, ".config", "aidex", "config.toml")
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("vision_models = [\"scripted\"]\n")
+	_ = f.Close()
 	e.write("broken-mcp.sh", "#!/bin/sh\nexit 3\n")
 	out, stderr := runACPScriptStderr(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin, "ACP_BROKEN_MCP="+filepath.Join(e.ws, "broken-mcp.sh"))
 	if !strings.Contains(stderr, "aidex acp: warning: ") || !strings.Contains(stderr, "broken") {
