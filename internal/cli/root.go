@@ -69,6 +69,9 @@ providers: paid, free and local.`,
 		if err := a.applyRunFlags(&rf); err != nil {
 			return err
 		}
+		if rf.inputFormat == inputStreamJSON {
+			return a.streamInputCmd(cmd.Context(), first, &rf)
+		}
 		if first != "" && a.tuiTerminal() {
 			// `aidex "PROMPT"` on a terminal: the terminal UI (or with
 			// --plain the line mode) with that first message, as Claude
