@@ -50,6 +50,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
+	s.chat(w, r, req)
+}
+
+// chat runs the chat turn req and streams its events as SSE, to the
+// response and to the session's event subscribers.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, req ChatRequest) {
 	parts, err := messageParts(req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -72,11 +78,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "" {
 			s.approvals.open(ls.sess.ID, *e.Approval)
 		}
+		var v any = e
 		if e.Type == agent.EventInteraction {
-			sw.event(string(e.Type), s.interactionEvent(ls.sess.ID, e))
-			return
+			v = s.interactionEvent(ls.sess.ID, e)
 		}
-		sw.event(string(e.Type), e)
+		sw.event(string(e.Type), v)
+		ls.subs.publish(string(e.Type), v)
 	}
 	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
 	if !ok {
