@@ -96,8 +96,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req ChatRequest) {
 		if err != nil {
 			msg = err.Error()
 		}
-		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
-		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
+		emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 	}
 }
 
@@ -113,8 +113,8 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 	}
 	x, err := ls.live.Expand(ctx, msg, emit)
 	if err != nil {
-		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command", Fatal: true}})
-		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command", Fatal: true}})
+		emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 		return nil, false
 	}
 	if x == nil {
@@ -122,6 +122,7 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 	}
 	if x.Notice != "" {
 		sw.event("notice", map[string]string{"text": x.Notice})
+		ls.subs.publish("notice", map[string]string{"text": x.Notice})
 	}
 	out := append([]llm.Part(nil), parts[:len(parts)-1]...)
 	return append(out, llm.Part{Type: llm.PartText, Text: x.Text}), true
@@ -194,7 +195,7 @@ func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(),
 	s.mu.Lock()
 	if ls.running {
 		s.mu.Unlock()
-		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/chat/stop)", ls.sess.ID)
+		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/v1/sessions/%s/cancel)", ls.sess.ID, ls.sess.ID)
 	}
 	if s.runs >= s.opts.MaxRuns {
 		s.mu.Unlock()
