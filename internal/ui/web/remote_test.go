@@ -21,6 +21,38 @@ func (e *env) postSSE(path string, body any, each func(sseEvent)) (int, []sseEve
 	return resp.StatusCode, readSSE(e.t, resp.Body, each)
 }
 
+// follow subscribes to a session's events (GET path) and returns, once
+// the subscription stands, a channel that gets the events up to the
+// first done.
+func (e *env) follow(path string) <-chan []sseEvent {
+	e.t.Helper()
+	followed := make(chan []sseEvent, 1)
+	subscribed := make(chan struct{})
+	go func() {
+		resp, err := e.client.Do(e.req(http.MethodGet, path, nil))
+		if err != nil {
+			e.t.Error(err)
+			close(subscribed)
+			followed <- nil
+			return
+		}
+		defer resp.Body.Close()
+		var got []sseEvent
+		readSSE(e.t, resp.Body, func(ev sseEvent) {
+			got = append(got, ev)
+			switch ev.Name {
+			case "subscribed":
+				close(subscribed)
+			case "done":
+				followed <- got
+				resp.Body.Close()
+			}
+		})
+	}()
+	<-subscribed
+	return followed
+}
+
 // TestRemoteControlSession drives a session the way a script does, only
 // through /api/v1: create it, follow its events from a second connection,
 // prompt it, approve the edit it asks for, and see the follower get the
@@ -40,30 +72,7 @@ func TestRemoteControlSession(t *testing.T) {
 		t.Fatalf("create: %d %+v", st, created)
 	}
 	base := "/api/v1/sessions/" + created.SessionID
-	followed := make(chan []sseEvent, 1)
-	subscribed := make(chan struct{})
-	go func() {
-		resp, err := e.client.Do(e.req(http.MethodGet, base+"/events", nil))
-		if err != nil {
-			t.Error(err)
-			close(subscribed)
-			followed <- nil
-			return
-		}
-		defer resp.Body.Close()
-		var got []sseEvent
-		readSSE(t, resp.Body, func(ev sseEvent) {
-			got = append(got, ev)
-			switch ev.Name {
-			case "subscribed":
-				close(subscribed)
-			case "done":
-				followed <- got
-				resp.Body.Close()
-			}
-		})
-	}()
-	<-subscribed
+	followed := e.follow(base + "/events")
 	status, evs := e.postSSE(base+"/messages", map[string]any{"message": "write a file"}, func(ev sseEvent) {
 		ap, ok := ev.Data["approval"].(map[string]any)
 		if ev.Name != "approval" || !ok || ap["decision"] != nil {
