@@ -22,7 +22,7 @@ const maxInputLine = 64 << 20
 // checkInputFormat validates --input-format and the flags it rules out.
 func checkInputFormat(f *runFlags) error {
 	switch {
-	case f.inputFormat == "text":
+	case f.inputFormat == "text" || f.inputFormat == "": // "": commands that build their own runFlags
 		return nil
 	case f.inputFormat != inputStreamJSON:
 		return usageErr("--input-format must be text or stream-json, not %q", f.inputFormat)
