@@ -240,3 +240,25 @@ func TestStreamJSONInputAnswersAskUser(t *testing.T) {
 		t.Fatalf("the answer is not the tool result: %s", last)
 	}
 }
+
+// TestStreamJSONInputClosedStdinDenies: an approval still waiting when
+// stdin closes is denied ("stdin is closed"), the turn ends, and the exit
+// code says a call was denied.
+func TestStreamJSONInputClosedStdinDenies(t *testing.T) {
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"a.txt","content":"a"}`}}},
+		llmtest.Turn{Text: "Not written."})
+	e := newE2E(t, srv, "openai", "")
+	p := e.startStream()
+	p.send(userLine("write a"))
+	p.until(pendingApproval)
+	if code := p.finish(); code != ExitDenied {
+		t.Fatalf("exit %d, want %d: %s", code, ExitDenied, p.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "a.txt")); err == nil {
+		t.Fatal("a.txt was written without an answer")
+	}
+	if last := string(srv.Requests()[len(srv.Requests())-1]); !strings.Contains(last, "stdin is closed") {
+		t.Fatalf("the model was not told why: %s", last)
+	}
+}

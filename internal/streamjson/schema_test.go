@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -98,6 +99,33 @@ func TestParseRejectsBadLines(t *testing.T) {
 		_, err := Parse([]byte(line))
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(want)) {
 			t.Errorf("Parse(%s) = %v, want an error saying %q", line, err, want)
+		}
+	}
+}
+
+func TestUserPartsTextAndImage(t *testing.T) {
+	in, err := Parse([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"what is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},{"type":"image","source":{"type":"url","url":"https://example.com/a.png"}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := in.User.Parts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 3 || parts[0].Text != "what is this?" || parts[1].MIMEType != "image/png" || string(parts[1].Data[:4]) != "\x89PNG" || parts[2].URL != "https://example.com/a.png" {
+		t.Fatalf("parts = %+v", parts)
+	}
+	for line, want := range map[string]string{
+		`{"type":"user","message":{"role":"user","content":[{"type":"audio"}]}}`:                                                                  "use text or image",
+		`{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"%%%"}}]}}`: "not base64",
+		`{"type":"user","message":{"role":"user","content":"   "}}`:                                                                               "no text or image",
+	} {
+		in, err := Parse([]byte(line))
+		if err == nil {
+			_, err = in.User.Parts()
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", line, err, want)
 		}
 	}
 }
