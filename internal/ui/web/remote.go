@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"sync"
 
 	"github.com/zelvior/aidex/internal/session"
@@ -102,7 +104,33 @@ func (s *Server) handleSessionMessage(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
+	if !s.ownSession(w, r) {
+		return
+	}
 	s.chat(w, r, ChatRequest{Message: req.Message, SessionID: r.PathValue("id"), Attachments: req.Attachments})
+}
+
+// ownSession checks the path's session: it must exist (404; 400 for an
+// ambiguous prefix) and belong to this server's workspace (403: its files
+// are outside this server's confinement). It writes the error response
+// and returns false on failure.
+func (s *Server) ownSession(w http.ResponseWriter, r *http.Request) bool {
+	sum, err := s.svc.Store().Info(r.Context(), r.PathValue("id"))
+	if err != nil {
+		status := http.StatusInternalServerError
+		if errors.Is(err, session.ErrNotFound) {
+			status = http.StatusNotFound
+		} else if errors.Is(err, session.ErrAmbiguous) {
+			status = http.StatusBadRequest
+		}
+		writeError(w, status, err.Error())
+		return false
+	}
+	if rt := s.Runtime(); filepath.Clean(sum.Workspace) != filepath.Clean(rt.Workspace) {
+		writeError(w, http.StatusForbidden, fmt.Sprintf("session %s belongs to workspace %s: start aidex web there to drive it", sum.ID, sum.Workspace))
+		return false
+	}
+	return true
 }
 
 // handleSessionCancel cancels the session's running turn: POST
@@ -129,15 +157,12 @@ func (s *Server) handleSessionCancel(w http.ResponseWriter, r *http.Request) {
 // of that session from now on (whoever started them), until the client
 // disconnects. 404: no such session.
 func (s *Server) handleSessionEvents(w http.ResponseWriter, r *http.Request) {
+	if !s.ownSession(w, r) {
+		return
+	}
 	ls, err := s.liveFor(r.Context(), r.PathValue("id"))
 	if err != nil {
-		status := http.StatusInternalServerError
-		if errors.Is(err, session.ErrNotFound) {
-			status = http.StatusNotFound
-		} else if errors.Is(err, session.ErrAmbiguous) {
-			status = http.StatusBadRequest
-		}
-		writeError(w, status, err.Error())
+		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	ch := ls.subs.add()

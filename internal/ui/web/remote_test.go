@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,5 +124,39 @@ func TestUnversionedAPIPathsAreDeprecatedAliases(t *testing.T) {
 	}
 	if st, _, _ := e.do(e.req(http.MethodPost, "/api/sessions", map[string]any{})); st != http.StatusNotFound && st != http.StatusMethodNotAllowed {
 		t.Fatalf("POST /api/sessions (new in v1, no alias): %d", st)
+	}
+}
+
+// TestRemoteControlRefusesOtherSessions: prompting or following a
+// session of another workspace is refused (403), an unknown one is 404.
+func TestRemoteControlRefusesOtherSessions(t *testing.T) {
+	e := newEnv(t, nil, "")
+	other, err := e.srv.svc.Store().Create(context.Background(), t.TempDir(), "fake", "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{http.MethodPost, "/api/v1/sessions/" + other.ID + "/messages", http.StatusForbidden},
+		{http.MethodGet, "/api/v1/sessions/" + other.ID + "/events", http.StatusForbidden},
+		{http.MethodPost, "/api/v1/sessions/nosuchsession/messages", http.StatusNotFound},
+		{http.MethodGet, "/api/v1/sessions/nosuchsession/events", http.StatusNotFound},
+	} {
+		var body any
+		if c.method == http.MethodPost {
+			body = map[string]any{"message": "hi"}
+		}
+		// The status only: an SSE stream that was wrongly opened is
+		// not read to its (never coming) end.
+		resp, err := e.client.Do(e.req(c.method, c.path, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s %s: %d, want %d", c.method, c.path, resp.StatusCode, c.want)
+		}
 	}
 }
