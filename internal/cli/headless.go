@@ -24,6 +24,7 @@ type runFlags struct {
 	prompt         string
 	file           string
 	outputFormat   string
+	inputFormat    string
 	provider       string
 	model          string
 	maxTurns       int
@@ -55,6 +56,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVarP(&f.prompt, "prompt", "p", "", "run headless with this prompt and exit")
 	fl.StringVarP(&f.file, "file", "f", "", "read the prompt from a file ('-' for stdin)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fl.StringVar(&f.inputFormat, "input-format", "text", "headless input: text, or stream-json (JSON lines on stdin: user turns, approval and interaction answers, interrupt; needs --output-format stream-json)")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "at most N model responses in this run (default: max_tool_turns, 25)")
@@ -104,6 +106,9 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	case formatText, formatJSON, formatStreamJSON:
 	default:
 		return usageErr("--output-format must be text, json or stream-json, not %q", f.outputFormat)
+	}
+	if err := checkInputFormat(f); err != nil {
+		return err
 	}
 	switch f.agentWrites {
 	case "", "allow", "deny", "dry-run":

@@ -89,6 +89,9 @@ event stream (--output-format stream-json).`,
 			if err := a.applyRunFlags(&rf); err != nil {
 				return err
 			}
+			if rf.inputFormat == inputStreamJSON {
+				return a.streamInputCmd(cmd.Context(), "", &rf)
+			}
 			prompt, err := a.readPrompt(&rf)
 			if err != nil {
 				return err

@@ -70,6 +70,9 @@ providers: paid, free and local.`,
 		if err := a.applyRunFlags(&rf); err != nil {
 			return err
 		}
+		if rf.inputFormat == inputStreamJSON {
+			return a.streamInputCmd(cmd.Context(), first, &rf)
+		}
 		if rf.web || rf.full {
 			return a.runChosenFrontEnd(cmd, &rf, first)
 		}

@@ -85,7 +85,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	p, ok := rt.Catalog.Provider(name)
 	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown provider %q: GET /api/providers lists them", name))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown provider %q: GET /api/v1/providers lists them", name))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
@@ -149,7 +149,7 @@ func (s *Server) handleProviderSwitch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, ok := s.Runtime().Catalog.Provider(req.Provider); !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown provider %q: GET /api/providers lists them", req.Provider))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown provider %q: GET /api/v1/providers lists them", req.Provider))
 		return
 	}
 	s.switchRuntime(w, r, map[string]string{"provider": req.Provider, "model": req.Model})

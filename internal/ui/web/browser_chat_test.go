@@ -244,7 +244,7 @@ func TestBrowserNotifications(t *testing.T) {
 const fakeChatJS = `(() => {
   const orig = window.fetch;
   window.fetch = async (url, opts) => {
-    if (String(url) !== '/api/chat') return orig(url, opts);
+    if (String(url) !== '/api/v1/chat') return orig(url, opts);
     const enc = new TextEncoder();
     let ctrl;
     const body = new ReadableStream({ start(c) { ctrl = c; } });

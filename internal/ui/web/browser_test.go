@@ -375,9 +375,9 @@ const holdRalphJS = `(() => {
   window.__ralphEventsFetches = 0;
   window.fetch = async (url, opts) => {
     const u = String(url);
-    if (u.startsWith('/api/ralph/events')) window.__ralphEventsFetches++;
+    if (u.startsWith('/api/v1/ralph/events')) window.__ralphEventsFetches++;
     const res = await orig(url, opts);
-    if (u === '/api/ralph' && hold) {
+    if (u === '/api/v1/ralph' && hold) {
       hold = false;
       const data = await res.json();
       window.__heldRalph = data;

@@ -54,6 +54,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
+	s.chat(w, r, req)
+}
+
+// chat runs the chat turn req and streams its events as SSE, to the
+// response and to the session's event subscribers.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, req ChatRequest) {
 	parts, err := s.messageParts(r.Context(), req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -77,11 +83,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "" {
 			s.approvals.open(ls.sess.ID, *e.Approval)
 		}
+		var v any = e
 		if e.Type == agent.EventInteraction {
-			sw.event(string(e.Type), s.interactionEvent(ls.sess.ID, e))
-			return
+			v = s.interactionEvent(ls.sess.ID, e)
 		}
-		sw.event(string(e.Type), e)
+		sw.event(string(e.Type), v)
+		ls.subs.publish(string(e.Type), v)
 	}
 	if s.runBuiltin(ctx, ls, sw, req.Message) {
 		return
@@ -97,8 +104,8 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			msg = err.Error()
 		}
-		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
-		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
+		emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 	}
 }
 
@@ -135,8 +142,8 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 	}
 	x, err := ls.live.Expand(ctx, msg, emit)
 	if err != nil {
-		sw.event(string(agent.EventError), agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command", Fatal: true}})
-		sw.event(string(agent.EventDone), agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "command", Fatal: true}})
+		emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 		return nil, false
 	}
 	if x == nil {
@@ -144,6 +151,7 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 	}
 	if x.Notice != "" {
 		sw.event("notice", map[string]string{"text": x.Notice})
+		ls.subs.publish("notice", map[string]string{"text": x.Notice})
 	}
 	out := append([]llm.Part(nil), parts[:len(parts)-1]...)
 	return append(out, llm.Part{Type: llm.PartText, Text: x.Text}), true
@@ -224,7 +232,7 @@ func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(),
 	s.mu.Lock()
 	if ls.running {
 		s.mu.Unlock()
-		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/chat/stop)", ls.sess.ID)
+		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/v1/sessions/%s/cancel)", ls.sess.ID, ls.sess.ID)
 	}
 	if s.runs >= s.opts.MaxRuns {
 		s.mu.Unlock()

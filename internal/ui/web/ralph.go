@@ -404,7 +404,7 @@ func (s *Server) handleRalphRun(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRalphEvents(w http.ResponseWriter, r *http.Request) {
 	q := s.ralphHub.subscribe(true)
 	if q == nil {
-		writeError(w, http.StatusNotFound, "no Ralph run of this server is going: start one with POST /api/ralph/run")
+		writeError(w, http.StatusNotFound, "no Ralph run of this server is going: start one with POST /api/v1/ralph/run")
 		return
 	}
 	s.streamRalph(w, r, q)

@@ -110,6 +110,9 @@ type liveSession struct {
 	live    *app.Session
 	running bool
 	cancel  context.CancelFunc
+	// subs are the clients following the session's events (GET
+	// /api/v1/sessions/{id}/events).
+	subs subscribers
 }
 
 // New loads the runtime (config, catalog, provider and model) and opens the
@@ -224,46 +227,14 @@ func (s *Server) routes(port string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", s.page(port))
 	mux.HandleFunc("POST /auth/code", s.handleLoginCode("aidex_token_"+port))
-	mux.HandleFunc("GET /api/status", s.handleStatus)
-	mux.HandleFunc("GET /api/models", s.handleModels)
-	mux.HandleFunc("POST /api/models/switch", s.handleModelSwitch)
-	mux.HandleFunc("POST /api/provider/switch", s.handleProviderSwitch)
-	mux.HandleFunc("GET /api/providers", s.handleProviders)
-	mux.HandleFunc("GET /api/config", s.handleConfigGet)
-	mux.HandleFunc("POST /api/config", s.handleConfigPost)
-	mux.HandleFunc("GET /api/history", s.handleHistory)
-	mux.HandleFunc("POST /api/history/clear", s.handleHistoryClear)
-	mux.HandleFunc("GET /api/tools", s.handleTools)
-	mux.HandleFunc("GET /api/mcp", s.handleMCP)
-	mux.HandleFunc("POST /api/tool", s.handleTool)
-	mux.HandleFunc("GET /api/fs/list", s.handleFSList)
-	mux.HandleFunc("GET /api/fs/read", s.handleFSRead)
-	mux.HandleFunc("POST /api/fs/write", s.handleFSWrite)
-	mux.HandleFunc("GET /api/image-providers", s.handleImageProviders)
-	mux.HandleFunc("POST /api/image", s.handleImage)
-	mux.HandleFunc("GET /api/ralph", s.handleRalphList)
-	mux.HandleFunc("GET /api/ralph/events", s.handleRalphEvents)
-	mux.HandleFunc("POST /api/ralph/add", s.handleRalphAdd)
-	mux.HandleFunc("POST /api/ralph/clear", s.handleRalphClear)
-	mux.HandleFunc("POST /api/ralph/reset", s.handleRalphReset)
-	mux.HandleFunc("POST /api/ralph/stop", s.handleRalphStop)
-	mux.HandleFunc("POST /api/ralph/pause", s.handleRalphPause(true))
-	mux.HandleFunc("POST /api/ralph/resume", s.handleRalphPause(false))
-	mux.HandleFunc("POST /api/ralph/run", s.handleRalphRun)
-	mux.HandleFunc("POST /api/chat", s.handleChat)
-	mux.HandleFunc("POST /api/upload", s.handleUpload)
-	mux.HandleFunc("POST /api/chat/stop", s.handleChatStop)
-	mux.HandleFunc("GET /api/sessions", s.handleSessions)
-	mux.HandleFunc("GET /api/sessions/{id}", s.handleSession)
-	mux.HandleFunc("POST /api/sessions/{id}/resume", s.handleResume)
-	mux.HandleFunc("GET /api/sessions/{id}/checkpoints", s.handleCheckpoints)
-	mux.HandleFunc("POST /api/sessions/{id}/rewind", s.handleRewind)
-	mux.HandleFunc("GET /api/approvals", s.handleApprovalsList)
-	mux.HandleFunc("POST /api/approvals/{id}", s.handleApproval)
-	mux.HandleFunc("GET /api/interactions", s.handleInteractionsList)
-	mux.HandleFunc("POST /api/interaction/{id}", s.handleInteraction)
+	for _, rt := range s.apiRoutes() {
+		mux.HandleFunc(rt.method+" "+APIPrefix+rt.path, rt.handler)
+		if !rt.v1Only {
+			mux.HandleFunc(rt.method+" /api"+rt.path, deprecatedAlias(rt.path, rt.handler))
+		}
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path)
+		writeError(w, http.StatusNotFound, "no such API endpoint: "+r.Method+" "+r.URL.Path+" (the API is documented in docs/openapi.yaml)")
 	})
 	return mux
 }

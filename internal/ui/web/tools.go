@@ -79,7 +79,7 @@ func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	switch out.Outcome {
 	case app.OutcomeUnknownTool:
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q: GET /api/tools lists them", req.Tool))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q: GET /api/v1/tools lists them", req.Tool))
 		return
 	case app.OutcomeRefused:
 		status = http.StatusForbidden

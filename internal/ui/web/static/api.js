@@ -37,7 +37,7 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
 
 // readBytes fetches a file's raw bytes from /api/fs/read.
 export async function readBytes(path) {
-  const res = await fetch('/api/fs/read?path=' + encodeURIComponent(path), { credentials: 'same-origin' });
+  const res = await fetch('/api/v1/fs/read?path=' + encodeURIComponent(path), { credentials: 'same-origin' });
   if (!res.ok) throw await failure(res);
   return new Uint8Array(await res.arrayBuffer());
 }
@@ -77,7 +77,7 @@ export async function streamSSE(path, { method = 'GET', body, signal } = {}, onE
 // streamChat posts a chat message and calls onEvent(name, data) for each
 // Server-Sent Event of the answer until the stream ends.
 export function streamChat(body, onEvent, signal) {
-  return streamSSE('/api/chat', { method: 'POST', body, signal }, onEvent);
+  return streamSSE('/api/v1/chat', { method: 'POST', body, signal }, onEvent);
 }
 
 // redeemLoginCode exchanges the one-time ?code= of the address that

@@ -99,7 +99,7 @@ function showPanel(name) {
 // ---- status -----------------------------------------------------------------
 
 async function loadStatus() {
-  const st = await api('/api/status');
+  const st = await api('/api/v1/status');
   state.status = st;
   $('#status-model').textContent = st.provider + '/' + st.model;
   $('#status-mode').textContent = st.permission_mode + (st.shell_tools ? ' · shell on' : '');
@@ -268,7 +268,7 @@ function approvalBox(ap, sessionId, into) {
     b.addEventListener('click', guarded(async () => {
       buttons.forEach((x) => { x.disabled = true; });
       try {
-        await api('/api/approvals/' + encodeURIComponent(ap.id), { method: 'POST', body: { decision: b.dataset.decision, session_id: sessionId } });
+        await api('/api/v1/approvals/' + encodeURIComponent(ap.id), { method: 'POST', body: { decision: b.dataset.decision, session_id: sessionId } });
       } catch (err) {
         buttons.forEach((x) => { x.disabled = false; });
         throw err;
@@ -499,7 +499,7 @@ const rewindOpts = { busy: () => state.running, done: rewound, fail: showError }
 // and, when the conversation was cut, offers the prompt again in the
 // input (as the terminal's /rewind does).
 async function rewound(r) {
-  const view = await api('/api/sessions/' + encodeURIComponent(r.session_id));
+  const view = await api('/api/v1/sessions/' + encodeURIComponent(r.session_id));
   renderHistory(view);
   hideEmpty();
   $('#messages').append(rewoundNote(r, rewindOpts));
@@ -514,7 +514,7 @@ async function rewound(r) {
 
 async function stop() {
   try {
-    await api('/api/chat/stop', { method: 'POST', body: { session_id: state.sessionId } });
+    await api('/api/v1/chat/stop', { method: 'POST', body: { session_id: state.sessionId } });
   } catch (err) {
     state.abort?.abort();
     throw err;
@@ -552,7 +552,7 @@ async function addFiles(list) {
     if (f.size > MAX_UPLOAD) { showError(f.name + ' is larger than 7 MiB: attach a smaller file'); continue; }
     if (state.attachments.length >= 8) { showError('at most 8 attachments per message'); break; }
     try {
-      const up = await api('/api/upload', { method: 'POST', body: { name: f.name, data: await base64Of(f), session_id: state.sessionId || undefined } });
+      const up = await api('/api/v1/upload', { method: 'POST', body: { name: f.name, data: await base64Of(f), session_id: state.sessionId || undefined } });
       const thumb = up.kind === 'image' ? URL.createObjectURL(f) : null;
       state.attachments.push({ name: up.name, upload: up.id, kind: up.kind, notes: up.notes, thumb });
     } catch (err) {
@@ -608,7 +608,7 @@ function appendTextNow(text) {
 }
 
 async function loadSessions() {
-  const res = await api('/api/sessions');
+  const res = await api('/api/v1/sessions');
   const cur = state.sessionId || res.current;
   if (!res.sessions.length) {
     fill($('#session-list'), h('li', { class: 'muted small', text: 'No sessions yet in this workspace.' }));
@@ -623,7 +623,7 @@ async function loadSessions() {
 
 async function resume(id) {
   if (state.running) throw new Error('wait for the current answer to finish (or stop it) before switching sessions');
-  const view = await api('/api/sessions/' + encodeURIComponent(id) + '/resume', { method: 'POST' });
+  const view = await api('/api/v1/sessions/' + encodeURIComponent(id) + '/resume', { method: 'POST' });
   state.sessionId = view.id;
   renderHistory(view);
   await loadSessions();
@@ -631,7 +631,7 @@ async function resume(id) {
 
 async function newChat() {
   if (state.running) throw new Error('stop the current answer before starting a new chat');
-  const res = await api('/api/history/clear', { method: 'POST' });
+  const res = await api('/api/v1/history/clear', { method: 'POST' });
   state.sessionId = res.session_id;
   resetRewind();
   renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
@@ -643,7 +643,7 @@ async function loadChat() {
   // A used or expired link is reported; a cookie from before may still work.
   try { await redeemLoginCode(); } catch (e) { showError(e); }
   await loadStatus();
-  const view = await api('/api/history');
+  const view = await api('/api/v1/history');
   if (view.id) state.sessionId = view.id;
   if (view.messages.length) renderHistory(view);
   else if (view.id) await placeRewind(view.id, null, rewindOpts);
@@ -672,7 +672,7 @@ function treeItem(e) {
 }
 
 async function loadTree(path = '', ul = $('#tree')) {
-  const res = await api('/api/fs/list?path=' + encodeURIComponent(path));
+  const res = await api('/api/v1/fs/list?path=' + encodeURIComponent(path));
   fill(ul, res.entries.length ? res.entries.map(treeItem) : h('li', { class: 'muted', text: '(empty)' }));
 }
 
@@ -726,7 +726,7 @@ async function saveFile() {
   } else {
     body.content = content;
   }
-  const res = await api('/api/fs/write', { method: 'POST', body });
+  const res = await api('/api/v1/fs/write', { method: 'POST', body });
   f.original = body.content !== undefined ? new TextEncoder().encode(content) : f.original;
   f.loaded = ed.value;
   f.dirty = false;
@@ -738,7 +738,7 @@ async function saveFile() {
 async function loadModelProviders() {
   const sel = $('#model-provider');
   if (sel.options.length) return;
-  const res = await api('/api/providers');
+  const res = await api('/api/v1/providers');
   for (const g of res.groups) {
     const og = h('optgroup', { label: g.group });
     for (const p of g.providers) og.append(h('option', { value: p.name, text: p.display_name || p.name }));
@@ -751,7 +751,7 @@ async function loadModels(refresh = false) {
   await loadModelProviders();
   const provider = $('#model-provider').value;
   $('#model-source').textContent = 'loading…';
-  const res = await api('/api/models?provider=' + encodeURIComponent(provider) + (refresh ? '&refresh=1' : ''));
+  const res = await api('/api/v1/models?provider=' + encodeURIComponent(provider) + (refresh ? '&refresh=1' : ''));
   state.models = res;
   const age = res.age_seconds !== undefined && res.fetched_at ? ' · fetched ' + fmtAge(res.age_seconds) + ' ago' : '';
   $('#model-source').textContent = res.models.length + ' models · ' + res.source + age;
@@ -779,7 +779,7 @@ function renderModels() {
 }
 
 async function switchModel(provider, id) {
-  const res = await api('/api/models/switch', { method: 'POST', body: { model: id, provider } });
+  const res = await api('/api/v1/models/switch', { method: 'POST', body: { model: id, provider } });
   $('#status-model').textContent = res.provider + '/' + res.model;
   await loadStatus();
   renderModels();
@@ -819,11 +819,11 @@ function updateTask(t) {
 // following that run would find none.
 async function loadRalph() {
   const n = ++ralph.loads;
-  const v = await api('/api/ralph');
+  const v = await api('/api/v1/ralph');
   if (n !== ralph.loads) return;
   ralph.view = v;
   renderRalph();
-  if (v.running && v.live && !ralph.streaming) followRalph('/api/ralph/events', { method: 'GET' });
+  if (v.running && v.live && !ralph.streaming) followRalph('/api/v1/ralph/events', { method: 'GET' });
   clearTimeout(ralph.poll);
   if (v.running && !ralph.streaming && document.querySelector('#panel-ralph.active')) {
     ralph.poll = setTimeout(guarded(loadRalph), 3000); // another process runs the loop
@@ -938,7 +938,7 @@ function renderTaskDetail() {
 }
 
 async function resetTask(id) {
-  const res = await api('/api/ralph/reset', { method: 'POST', body: { id } });
+  const res = await api('/api/v1/ralph/reset', { method: 'POST', body: { id } });
   updateTask(res.task);
 }
 
@@ -1079,23 +1079,23 @@ function runRalph(taskIds) {
   if (max) body.max_iterations = Number(max);
   if (taskIds) body.task_ids = taskIds;
   ralph.follow = true;
-  followRalph('/api/ralph/run', { method: 'POST', body });
+  followRalph('/api/v1/ralph/run', { method: 'POST', body });
 }
 
 async function stopRalph() {
   const now = !!ralph.view?.stop_requested;
-  await api('/api/ralph/stop', { method: 'POST', body: { now } });
+  await api('/api/v1/ralph/stop', { method: 'POST', body: { now } });
   await loadRalph();
 }
 
 async function pauseRalph() {
-  await api('/api/ralph/' + (ralph.view?.paused ? 'resume' : 'pause'), { method: 'POST' });
+  await api('/api/v1/ralph/' + (ralph.view?.paused ? 'resume' : 'pause'), { method: 'POST' });
   await loadRalph();
 }
 
 async function clearRalph() {
   if (!confirm('Remove every task from the list?')) return;
-  await api('/api/ralph/clear', { method: 'POST' });
+  await api('/api/v1/ralph/clear', { method: 'POST' });
   ralph.selected = '';
   ralph.live.clear();
   await loadRalph();
@@ -1114,7 +1114,7 @@ async function addTask(e) {
     task_type: $('#ralph-type').value,
     depends_on: $('#ralph-deps').value.split(/[\s,]+/).filter(Boolean),
   };
-  const res = await api('/api/ralph/add', { method: 'POST', body });
+  const res = await api('/api/v1/ralph/add', { method: 'POST', body });
   $('#ralph-add').reset();
   $('#ralph-add').hidden = true;
   await loadRalph();
@@ -1124,7 +1124,7 @@ async function addTask(e) {
 // openTranscript shows a task's session (GET /api/sessions/{id}) below
 // its detail.
 async function openTranscript(id) {
-  const view = await api('/api/sessions/' + encodeURIComponent(id));
+  const view = await api('/api/v1/sessions/' + encodeURIComponent(id));
   const box = $('#ralph-transcript');
   if (!box) return;
   const items = [];
@@ -1154,7 +1154,7 @@ async function openTranscript(id) {
 // ---- settings ---------------------------------------------------------------------------
 
 async function loadSettings() {
-  const [prov, cfg, img] = await Promise.all([api('/api/providers'), api('/api/config'), api('/api/image-providers')]);
+  const [prov, cfg, img] = await Promise.all([api('/api/v1/providers'), api('/api/v1/config'), api('/api/v1/image-providers')]);
   fill($('#provider-groups'), prov.groups.map((g) => h('div', { class: 'group' },
     h('h3', { text: g.group[0].toUpperCase() + g.group.slice(1) }),
     h('div', { class: 'cards' }, g.providers.map(providerCard)))));
@@ -1178,7 +1178,7 @@ async function loadSettings() {
 
 // loadMCP shows each MCP server's status, tools and prompts (read-only).
 async function loadMCP() {
-  const res = await api('/api/mcp');
+  const res = await api('/api/v1/mcp');
   const box = $('#mcp-servers');
   if (!res.servers.length) {
     fill(box, h('p', { class: 'muted', text: 'No MCP servers configured.' }));
@@ -1199,7 +1199,7 @@ function providerCard(p) {
   return h('div', { class: 'provider-card' + (p.current ? ' current' : ''), dataset: { name: p.name } },
     h('div', { class: 'row spread' }, h('strong', { text: p.display_name || p.name }),
       p.current ? h('span', { class: 'badge free', text: 'in use' }) : h('button', { type: 'button', text: 'Use', onclick: guarded(async () => {
-        const res = await api('/api/provider/switch', { method: 'POST', body: { provider: p.name } });
+        const res = await api('/api/v1/provider/switch', { method: 'POST', body: { provider: p.name } });
         $('#status-model').textContent = res.provider + '/' + res.model;
         await loadStatus();
         await loadSettings();
@@ -1219,7 +1219,7 @@ function providerCard(p) {
 // saveConfig sets config keys (POST /api/config) and shows the server's
 // warnings (a key saved in a file that could not be made private).
 async function saveConfig(values) {
-  const res = await api('/api/config', { method: 'POST', body: { values } });
+  const res = await api('/api/v1/config', { method: 'POST', body: { values } });
   for (const w of res.warnings || []) showError('Warning: ' + w);
 }
 
@@ -1262,7 +1262,7 @@ async function generateImage(e) {
   btn.disabled = true;
   fill($('#image-result'), h('p', { class: 'muted', text: 'Generating… (image models can take a minute)' }));
   try {
-    const res = await api('/api/image', { method: 'POST', body });
+    const res = await api('/api/v1/image', { method: 'POST', body });
     if (!/^image\/(png|jpeg|gif|webp)$/.test(res.mime)) throw new Error('the image service answered ' + res.mime + ', not an image');
     fill($('#image-result'),
       h('img', { src: 'data:' + res.mime + ';base64,' + res.data, alt: prompt, width: res.width, height: res.height }),

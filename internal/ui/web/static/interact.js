@@ -48,7 +48,7 @@ export function showInteraction(ev, onError) {
     submit.disabled = cancel.disabled = true;
     err.textContent = '';
     try {
-      await api('/api/interaction/' + encodeURIComponent(ia.id), { method: 'POST', body: { token: ev.token, session_id: ev.session_id, ...body } });
+      await api('/api/v1/interaction/' + encodeURIComponent(ia.id), { method: 'POST', body: { token: ev.token, session_id: ev.session_id, ...body } });
       closeInteraction(ia.id);
     } catch (e) {
       submit.disabled = cancel.disabled = false;

@@ -27,7 +27,7 @@ const scopes = [
 // error.
 export async function placeRewind(sessionId, live, opts) {
   if (!sessionId) return;
-  const res = await api('/api/sessions/' + encodeURIComponent(sessionId) + '/checkpoints');
+  const res = await api('/api/v1/sessions/' + encodeURIComponent(sessionId) + '/checkpoints');
   const cps = res.checkpoints || [];
   if (live) {
     const fresh = cps.filter((c) => !seen.has(c.id) && c.at_message >= 0).map((c) => c.at_message);
@@ -69,7 +69,7 @@ function askScope(el, sessionId, cp, opts) {
       if (opts.busy()) { opts.fail(new Error('wait for the answer to finish (or stop it) before rewinding')); return; }
       [...buttons, cancel].forEach((x) => { x.disabled = true; });
       try {
-        const result = await api('/api/sessions/' + encodeURIComponent(sessionId) + '/rewind',
+        const result = await api('/api/v1/sessions/' + encodeURIComponent(sessionId) + '/rewind',
           { method: 'POST', body: { checkpoint: cp.id, scope: b.dataset.scope } });
         await opts.done(result);
       } catch (err) {
@@ -102,7 +102,7 @@ export function rewoundNote(r, opts) {
     if (opts.busy()) { opts.fail(new Error('wait for the answer to finish (or stop it) before rewinding')); return; }
     undo.disabled = true;
     try {
-      await opts.done(await api('/api/sessions/' + encodeURIComponent(r.session_id) + '/rewind',
+      await opts.done(await api('/api/v1/sessions/' + encodeURIComponent(r.session_id) + '/rewind',
         { method: 'POST', body: { checkpoint: r.undo, scope: 'code' } }));
     } catch (err) {
       undo.disabled = false;

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"net/http"
+)
+
+// APIPrefix is the versioned path of the HTTP API: every endpoint is
+// served under /api/v1/ (documented in docs/openapi.yaml). The same
+// endpoints under /api/ (without the version) are deprecated aliases kept
+// for one release: their responses carry "Deprecation: true" and a Link
+// to the versioned path.
+const APIPrefix = "/api/v1"
+
+// apiRoute is one endpoint of the HTTP API: its method, its path below
+// the API prefix ("/status"), its handler, and v1Only for endpoints that
+// never had an unversioned path.
+type apiRoute struct {
+	method  string
+	path    string
+	handler http.HandlerFunc
+	v1Only  bool
+}
+
+// APIRoute is one endpoint the server registers: Method and Path, the
+// path under /api/v1 with {name} wildcards ("/sessions/{id}"). Alias
+// reports a deprecated alias under /api/ as well.
+type APIRoute struct {
+	Method string
+	Path   string
+	Alias  bool
+}
+
+// Routes lists the endpoints of the HTTP API as the server registers
+// them (for the OpenAPI document's test and for docs).
+func (s *Server) Routes() []APIRoute {
+	var list []APIRoute
+	for _, r := range s.apiRoutes() {
+		list = append(list, APIRoute{Method: r.method, Path: APIPrefix + r.path, Alias: !r.v1Only})
+	}
+	return list
+}
+
+// apiRoutes is the server's API routing table: the one place endpoints
+// are registered.
+func (s *Server) apiRoutes() []apiRoute {
+	return []apiRoute{
+		{method: "GET", path: "/status", handler: s.handleStatus},
+		{method: "GET", path: "/models", handler: s.handleModels},
+		{method: "POST", path: "/models/switch", handler: s.handleModelSwitch},
+		{method: "POST", path: "/provider/switch", handler: s.handleProviderSwitch},
+		{method: "GET", path: "/providers", handler: s.handleProviders},
+		{method: "GET", path: "/config", handler: s.handleConfigGet},
+		{method: "POST", path: "/config", handler: s.handleConfigPost},
+		{method: "GET", path: "/history", handler: s.handleHistory},
+		{method: "POST", path: "/history/clear", handler: s.handleHistoryClear},
+		{method: "GET", path: "/tools", handler: s.handleTools},
+		{method: "GET", path: "/mcp", handler: s.handleMCP},
+		{method: "POST", path: "/tool", handler: s.handleTool},
+		{method: "GET", path: "/fs/list", handler: s.handleFSList},
+		{method: "GET", path: "/fs/read", handler: s.handleFSRead},
+		{method: "POST", path: "/fs/write", handler: s.handleFSWrite},
+		{method: "GET", path: "/image-providers", handler: s.handleImageProviders},
+		{method: "POST", path: "/image", handler: s.handleImage},
+		{method: "GET", path: "/ralph", handler: s.handleRalphList},
+		{method: "GET", path: "/ralph/events", handler: s.handleRalphEvents},
+		{method: "POST", path: "/ralph/add", handler: s.handleRalphAdd},
+		{method: "POST", path: "/ralph/clear", handler: s.handleRalphClear},
+		{method: "POST", path: "/ralph/reset", handler: s.handleRalphReset},
+		{method: "POST", path: "/ralph/stop", handler: s.handleRalphStop},
+		{method: "POST", path: "/ralph/pause", handler: s.handleRalphPause(true)},
+		{method: "POST", path: "/ralph/resume", handler: s.handleRalphPause(false)},
+		{method: "POST", path: "/ralph/run", handler: s.handleRalphRun},
+		{method: "POST", path: "/chat", handler: s.handleChat},
+		{method: "POST", path: "/upload", handler: s.handleUpload},
+		{method: "POST", path: "/chat/stop", handler: s.handleChatStop},
+		{method: "GET", path: "/sessions", handler: s.handleSessions},
+		{method: "POST", path: "/sessions", handler: s.handleSessionCreate, v1Only: true},
+		{method: "GET", path: "/sessions/{id}", handler: s.handleSession},
+		{method: "POST", path: "/sessions/{id}/resume", handler: s.handleResume},
+		{method: "POST", path: "/sessions/{id}/messages", handler: s.handleSessionMessage, v1Only: true},
+		{method: "GET", path: "/sessions/{id}/events", handler: s.handleSessionEvents, v1Only: true},
+		{method: "POST", path: "/sessions/{id}/cancel", handler: s.handleSessionCancel, v1Only: true},
+		{method: "GET", path: "/sessions/{id}/checkpoints", handler: s.handleCheckpoints},
+		{method: "POST", path: "/sessions/{id}/rewind", handler: s.handleRewind},
+		{method: "GET", path: "/approvals", handler: s.handleApprovalsList},
+		{method: "POST", path: "/approvals/{id}", handler: s.handleApproval},
+		{method: "GET", path: "/interactions", handler: s.handleInteractionsList},
+		{method: "POST", path: "/interaction/{id}", handler: s.handleInteraction},
+	}
+}
+
+// deprecatedAlias serves an unversioned /api/ path with the handler of
+// its /api/v1/ successor, marked deprecated: "Deprecation: true" and a
+// Link rel="successor-version" to the versioned path.
+func deprecatedAlias(path string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Deprecation", "true")
+		w.Header().Set("Link", "<"+APIPrefix+path+">; rel=\"successor-version\"")
+		h(w, r)
+	}
+}
