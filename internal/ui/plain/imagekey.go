@@ -2,12 +2,9 @@ package plain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -16,41 +13,24 @@ import (
 // (cloudflare_account_id, image_api_key) and runs "/image arg" again.
 // Errors: an empty answer (naming the key to set by hand), the end of
 // input, a config file that cannot be written.
-func (r *REPL) askImageKey(ctx context.Context, ctrl *commands.Controller, table commands.Table, arg string, out io.Writer) error {
+func (r *REPL) askImageKey(ctx context.Context, ctrl *commands.Controller, arg string, out io.Writer) error {
 	rt := ctrl.Runtime()
-	file := rt.Config.Paths.ConfigFile
-	ask := func(key, question string) error {
-		v, err := r.ask(ctx, question)
+	for _, s := range commands.MissingImageSettings(rt) {
+		hint := s.Hint
+		if s.Secret {
+			hint += "; stored in " + rt.Config.Paths.ConfigFile
+		}
+		v, err := r.ask(ctx, fmt.Sprintf("%s (%s): ", s.Label, hint))
 		if err != nil {
 			return err
 		}
-		if v = strings.TrimSpace(v); v == "" {
-			return fmt.Errorf("nothing entered: set it later with `aidex config set %s VALUE`", key)
-		}
-		warning, err := commands.KeyWarning(config.Set(file, key, v))
+		warning, err := commands.StoreImageSetting(rt, s.Key, v)
 		if warning != "" {
 			r.Printer.Line("warning: " + warning)
 		}
-		return err
-	}
-	if rt.Config.CloudflareAccountID == "" && rt.Getenv("CLOUDFLARE_ACCOUNT_ID") == "" {
-		if err := ask("cloudflare_account_id", "Cloudflare account ID (on the Workers AI page of https://dash.cloudflare.com): "); err != nil {
+		if err != nil {
 			return err
 		}
 	}
-	if rt.Config.ImageAPIKey == "" && rt.Getenv("CLOUDFLARE_API_TOKEN") == "" {
-		q := fmt.Sprintf("Cloudflare API token with Workers AI access (create one at https://dash.cloudflare.com/profile/api-tokens; stored in %s): ", file)
-		if err := ask("image_api_key", q); err != nil {
-			return err
-		}
-	}
-	if err := ctrl.Reload(ctx); err != nil {
-		return fmt.Errorf("saved in %s, but the configuration does not load: %w", file, err)
-	}
-	fmt.Fprintf(out, "saved the Cloudflare image settings in %s\n", file)
-	o, err := table.Exec(ctx, ctrl, "/image "+arg, out)
-	if err == nil && o.Action == commands.ActAskImageKey {
-		err = errors.New("the Cloudflare image settings are still incomplete: check cloudflare_account_id and image_api_key (aidex config list)")
-	}
-	return err
+	return commands.RetryImage(ctx, ctrl, arg, out)
 }

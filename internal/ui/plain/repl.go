@@ -267,7 +267,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case commands.ActAskKey:
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:
-		return false, r.askImageKey(ctx, ctrl, table, o.Arg, out)
+		return false, r.askImageKey(ctx, ctrl, o.Arg, out)
 	case commands.ActEdit:
 		fmt.Fprintln(out, "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE")
 	case commands.ActCopy:

@@ -73,6 +73,14 @@ type (
 	keyEnteredMsg struct{ provider, key string }
 	// keyCancelledMsg: the API key prompt was closed.
 	keyCancelledMsg struct{}
+	// imageKeyEnteredMsg stores value as the image setting ask.todo[0]
+	// ("" is refused, naming the key to set by hand).
+	imageKeyEnteredMsg struct {
+		ask   *imageKeyAsk
+		value string
+	}
+	// imageKeyCancelledMsg: the image setting prompt for key was closed.
+	imageKeyCancelledMsg struct{ key string }
 )
 
 // outbox holds the requests a sub-model makes during one Update. The
@@ -296,6 +304,10 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 		if m.onboot {
 			m.openProviderPicker("Pick a model provider:")
 		}
+	case imageKeyEnteredMsg:
+		return m.storeImageKey(msg.ask, msg.value)
+	case imageKeyCancelledMsg:
+		m.note("cancelled: /image needs " + msg.key + " (aidex config set " + msg.key + " VALUE)")
 	default:
 		return m.updateInput(msg)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
@@ -137,11 +138,23 @@ func (p *picker) loaded(items []pickItem, note, cur string) {
 }
 
 // keyPrompt reads an API key for a provider, masked: Enter stores it
-// (keyEnteredMsg), Esc closes the prompt (keyCancelledMsg).
+// (keyEnteredMsg), Esc closes the prompt (keyCancelledMsg). With image
+// set it reads a Cloudflare image setting instead (masked when secret):
+// Enter hands over the answer, even an empty one (imageKeyEnteredMsg),
+// Esc cancels (imageKeyCancelledMsg).
 type keyPrompt struct {
 	outbox
 	provider string
+	image    *imageKeyAsk
 	buf      string
+}
+
+// imageKeyAsk is the Cloudflare image settings being asked for: todo[0]
+// is the one on screen, the rest follow; arg is the /image argument run
+// again once all are stored.
+type imageKeyAsk struct {
+	todo []commands.ImageSetting
+	arg  string
 }
 
 // Update handles a key; it returns nil once the prompt closed.
@@ -152,10 +165,18 @@ func (kp *keyPrompt) Update(msg tea.Msg) (*keyPrompt, tea.Cmd) {
 	}
 	switch k.String() {
 	case "esc":
+		if kp.image != nil {
+			kp.request(imageKeyCancelledMsg{key: kp.image.todo[0].Key})
+			return nil, nil
+		}
 		kp.request(keyCancelledMsg{})
 		return nil, nil
 	case "enter":
 		key := strings.TrimSpace(kp.buf)
+		if kp.image != nil {
+			kp.request(imageKeyEnteredMsg{ask: kp.image, value: key})
+			return nil, nil
+		}
 		if key == "" {
 			return kp, nil
 		}
@@ -166,10 +187,22 @@ func (kp *keyPrompt) Update(msg tea.Msg) (*keyPrompt, tea.Cmd) {
 	return kp, nil
 }
 
-// View draws the prompt with the key masked.
-func (kp *keyPrompt) View() string {
-	return fmt.Sprintf("API key for %s (stored in your global config file; Esc cancels): %s█",
-		kp.provider, strings.Repeat("•", len([]rune(kp.buf))))
+// View draws the prompt, a secret masked, wrapped to width columns (0:
+// not wrapped).
+func (kp *keyPrompt) View(width int) string {
+	masked := strings.Repeat("•", len([]rune(kp.buf)))
+	if kp.image == nil {
+		return fmt.Sprintf("API key for %s (stored in your global config file; Esc cancels): %s█", kp.provider, masked)
+	}
+	s, shown := kp.image.todo[0], kp.buf
+	if s.Secret {
+		shown = masked
+	}
+	line := fmt.Sprintf("%s (%s; stored in your global config file; Esc cancels): %s█", s.Label, s.Hint, shown)
+	if width <= 0 {
+		return line
+	}
+	return ansi.Wrap(line, width, "")
 }
 
 func (m *model) chooseModel(id string) tea.Cmd {

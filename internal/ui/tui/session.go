@@ -255,8 +255,7 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 	case commands.ActAskKey:
 		m.keys = &keyPrompt{provider: o.Arg}
 	case commands.ActAskImageKey:
-		m.note("Cloudflare image generation needs cloudflare_account_id and an API token with Workers AI access: " +
-			"`aidex config set cloudflare_account_id ID` and `aidex config set image_api_key TOKEN` (or CLOUDFLARE_ACCOUNT_ID, CLOUDFLARE_API_TOKEN); `aidex --plain` asks for them")
+		return m.askImageKey(o.Arg)
 	case commands.ActEdit:
 		return m.openEditor()
 	case commands.ActCopy:

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -122,11 +124,43 @@ func TestPickerAndKeyPromptRequests(t *testing.T) {
 		open2, _ = open2.Update(k)
 	}
 	require.NotNil(t, open2, "Enter with no key keeps the prompt")
-	require.Contains(t, kp.View(), "API key for groq", "the key is masked")
-	require.NotContains(t, kp.View(), "k1")
+	require.Contains(t, kp.View(0), "API key for groq", "the key is masked")
+	require.NotContains(t, kp.View(0), "k1")
 	open2, _ = open2.Update(enter())
 	require.Nil(t, open2)
 	require.Equal(t, []tea.Msg{keyEnteredMsg{provider: "groq", key: "k1"}}, kp.take())
+}
+
+// The image settings prompt shows the account ID as typed, masks the
+// token, hands over an empty answer (to name the key to set by hand) and
+// says which setting Esc cancelled.
+func TestKeyPromptImageSettings(t *testing.T) {
+	ask := &imageKeyAsk{todo: []commands.ImageSetting{
+		{Key: "cloudflare_account_id", Label: "Cloudflare account ID", Hint: "on the dashboard"},
+		{Key: "image_api_key", Label: "Cloudflare API token", Hint: "create one", Secret: true}}, arg: "a dot"}
+	kp := &keyPrompt{image: ask}
+	open := kp
+	for _, k := range []tea.Msg{press('a'), press('7')} {
+		open, _ = open.Update(k)
+	}
+	require.Contains(t, kp.View(0), "Cloudflare account ID (on the dashboard; stored in your global config file; Esc cancels): a7█")
+	open, _ = open.Update(enter())
+	require.Nil(t, open)
+	require.Equal(t, []tea.Msg{imageKeyEnteredMsg{ask: ask, value: "a7"}}, kp.take())
+
+	tok := &keyPrompt{image: &imageKeyAsk{todo: ask.todo[1:], arg: ask.arg}}
+	open = tok
+	open, _ = open.Update(press('z'))
+	require.Contains(t, tok.View(0), "Cloudflare API token (create one; stored in your global config file; Esc cancels): •█")
+	for _, l := range strings.Split(tok.View(30), "\n") {
+		require.LessOrEqual(t, ansi.StringWidth(l), 30, "wrapped to the width")
+	}
+	_, _ = open.Update(keyOf(tea.KeyEscape))
+	require.Equal(t, []tea.Msg{imageKeyCancelledMsg{key: "image_api_key"}}, tok.take())
+
+	empty := &keyPrompt{image: ask}
+	_, _ = empty.Update(enter())
+	require.Equal(t, []tea.Msg{imageKeyEnteredMsg{ask: ask, value: ""}}, empty.take())
 }
 
 func TestStreamFullscreenScrollKeepsTranscript(t *testing.T) {

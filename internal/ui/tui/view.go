@@ -122,7 +122,7 @@ func (m *model) overlay() string {
 	case m.approval.active():
 		return m.approval.View()
 	case m.keys != nil:
-		return m.keys.View()
+		return m.keys.View(m.width)
 	case m.picker != nil:
 		return m.picker.View(m.st, m.width, max(3, min(12, m.height-8)))
 	case m.planRes != nil:

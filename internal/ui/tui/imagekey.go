@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zelvior/aidex/internal/ui/commands"
+)
+
+// askImageKey opens the prompt for the first Cloudflare image setting
+// that is missing (commands.ActAskImageKey); "/image arg" runs again once
+// all are stored (storeImageKey).
+func (m *model) askImageKey(arg string) tea.Cmd {
+	todo := commands.MissingImageSettings(m.ctrl.Runtime())
+	if len(todo) == 0 {
+		m.commit(m.st.paint(m.st.red, "error: the Cloudflare image settings are incomplete: check cloudflare_account_id and image_api_key (aidex config list)"))
+		return nil
+	}
+	m.keys = &keyPrompt{image: &imageKeyAsk{todo: todo, arg: arg}}
+	m.note("Cloudflare image generation needs your account ID and an API token")
+	return nil
+}
+
+// storeImageKey stores value as the image setting on screen
+// (ask.todo[0]) in the global config file, then asks for the next one or,
+// with all stored, reloads the configuration and runs "/image ARG" again
+// as a job. An empty value or a config file that cannot be written ends
+// the prompts with the error.
+func (m *model) storeImageKey(ask *imageKeyAsk, value string) tea.Cmd {
+	rt := m.ctrl.Runtime()
+	s := ask.todo[0]
+	warning, err := commands.StoreImageSetting(rt, s.Key, value)
+	if err != nil {
+		m.note("")
+		m.commit(m.st.paint(m.st.red, "error: "+err.Error()))
+		return nil
+	}
+	m.commit(m.st.paint(m.st.faint, s.Key+" stored"))
+	if warning != "" {
+		m.commit(m.st.paint(m.st.yellow, "warning: "+warning))
+	}
+	if len(ask.todo) > 1 {
+		m.keys = &keyPrompt{image: &imageKeyAsk{todo: ask.todo[1:], arg: ask.arg}}
+		return nil
+	}
+	m.note("")
+	ctrl, arg := m.ctrl, ask.arg
+	return m.runJob(func(ctx context.Context) jobDoneMsg {
+		var b bytes.Buffer
+		err := commands.RetryImage(ctx, ctrl, arg, &b)
+		return jobDoneMsg{out: b.String(), err: err}
+	})
+}
