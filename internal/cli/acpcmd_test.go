@@ -407,14 +407,7 @@ func TestACPClientMCPServersAndContent(t *testing.T) {
 		llmtest.Turn{Text: "Seen."},
 	)
 	e := newE2E(t, srv, "openai", "")
-	// The scripted model sees images (the image part must reach it).
-	cfg := filepath.Join(e.home, ".config", "aidex", "config.toml")
-	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = f.WriteString("vision_models = [\"scripted\"]\n")
-	_ = f.Close()
+	seesImages(t, e) // the image part must reach the model
 	e.write("broken-mcp.sh", "#!/bin/sh\nexit 3\n")
 	out, stderr := runACPScriptStderr(t, e, "acp_misc.mjs", "ACP_MODE=content", "ACP_MCP="+bin, "ACP_BROKEN_MCP="+filepath.Join(e.ws, "broken-mcp.sh"))
 	if !strings.Contains(stderr, "aidex acp: warning: ") || !strings.Contains(stderr, "broken") {
@@ -499,5 +492,20 @@ func TestACPPromptWhileRunning(t *testing.T) {
 	}
 	if got := strings.Join(r.Stops, ","); got != "cancelled,end_turn" {
 		t.Errorf("stop reasons %s, want cancelled,end_turn", got)
+	}
+}
+
+// seesImages marks the e2e's scripted model as one that sees images
+// (vision_models of the fake provider, the config file's last table).
+func seesImages(t *testing.T, e *e2e) {
+	t.Helper()
+	cfg := filepath.Join(e.home, ".config", "aidex", "config.toml")
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("vision_models = [\"scripted\"]\n"); err != nil {
+		t.Fatal(err)
 	}
 }
