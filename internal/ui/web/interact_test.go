@@ -44,8 +44,12 @@ func TestInteractionTokenSingleUse(t *testing.T) {
 		}
 		path := "/api/interaction/" + id
 		var out map[string]any
+		wrong := "0" + token[1:] // a token one character off (never the right one)
+		if token[0] == '0' {
+			wrong = "1" + token[1:]
+		}
 		statuses = append(statuses,
-			e.call(http.MethodPost, path, map[string]any{"token": "0" + token[1:], "answers": map[string]any{"Which database?": "SQLite"}}, nil),
+			e.call(http.MethodPost, path, map[string]any{"token": wrong, "answers": map[string]any{"Which database?": "SQLite"}}, nil),
 			e.call(http.MethodPost, path, map[string]any{"token": token, "answers": map[string]any{"Which database?": "Oracle"}}, &out))
 		if msg, _ := out["error"].(string); !strings.Contains(msg, `"Oracle" is not an option`) {
 			t.Errorf("unknown label error: %q", msg)
