@@ -460,6 +460,11 @@ func (s *Server) streamRalph(w http.ResponseWriter, r *http.Request, q *ralphSub
 			}
 			return
 		}
+		if len(evs) > 0 {
+			// Take again before waiting: the close may have come with
+			// these events, its wake-up already spent on them.
+			continue
+		}
 		select {
 		case <-r.Context().Done():
 			return

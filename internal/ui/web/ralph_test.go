@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 func completeTask(status, summary string) llmtest.Call {
@@ -505,4 +507,29 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A stream whose last events and close arrive together (one wake-up for
+// both) still ends: before, it waited for a second wake-up that never came.
+func TestRalphStreamEndsWhenCloseComesWithEvents(t *testing.T) {
+	s := &Server{}
+	q := newRalphSub()
+	q.push(ralph.Event{Type: ralph.EventFinished})
+	q.close() // its poke is dropped: the wake channel already holds one
+	<-q.wake  // the stream woke for both: the one wake-up is spent
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/ralph/events", nil)
+	ended := make(chan struct{})
+	go func() {
+		s.streamRalph(rec, req, q)
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream never ended after its close")
+	}
+	if !strings.Contains(rec.Body.String(), string(ralph.EventFinished)) {
+		t.Fatalf("the last event was not written: %q", rec.Body.String())
+	}
 }
