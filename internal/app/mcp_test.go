@@ -23,6 +23,7 @@ import (
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
@@ -254,4 +255,41 @@ func TestMCPProgressEvents(t *testing.T) {
 	require.Equal(t, float64(2), progress[0].Total)
 	require.Equal(t, agent.EventToolCall, order[0])
 	require.Equal(t, agent.EventToolResult, order[len(order)-1])
+}
+
+// A Ralph task's engine offers the service's MCP tools, and the call
+// reaches the server, as in a session.
+func TestMCPToolsInRalphTasks(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__echo", Args: `{"message":"from ralph"}`}}},
+		llmtest.Turn{Calls: []llmtest.Call{complete("done", "echoed")}},
+		llmtest.Turn{Text: "Done."})
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n")+allowEverything+everythingStdio(t, "everything"))
+	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	r := svc.Ralph(false)
+	ctx := context.Background()
+	_, err = r.Add(ctx, ralph.Task{Title: "Echo through MCP"})
+	require.NoError(t, err)
+	sum, err := r.Run(ctx, ralph.RunOptions{}, func(ralph.Event) {})
+	require.NoError(t, err)
+	require.Equal(t, 1, sum.Done, "%+v", sum)
+	var first map[string]any
+	require.NoError(t, json.Unmarshal(script.Requests()[0], &first))
+	require.Contains(t, toolNames(first), "mcp__everything__echo")
+	var second map[string]any
+	require.NoError(t, json.Unmarshal(script.Requests()[1], &second))
+	require.Equal(t, []string{"Echo: from ralph"}, toolOutputs(second))
+}
+
+// A general subagent has the parent's tools, its MCP tools included.
+func TestMCPToolsInSubagents(t *testing.T) {
+	reqs, _, _ := mcpRun(t, allowEverything+everythingStdio(t, "everything"),
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "task", Args: `{"description":"echo","prompt":"Echo hi with the MCP tool.","subagent_type":"general"}`}}},
+		llmtest.Turn{Text: "child done"},
+		llmtest.Turn{Text: "done"})
+	require.Len(t, reqs, 3)
+	require.Contains(t, toolNames(reqs[0]), "mcp__everything__echo")
+	require.Contains(t, toolNames(reqs[1]), "mcp__everything__echo", "the child's request")
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/exec"
@@ -37,6 +38,9 @@ type RalphBackend struct {
 	// engine holds its session's lock until it is closed, so `aidex -c`
 	// cannot continue a task's session while Ralph runs it ("": no lock).
 	LockDir string
+	// MCP returns the MCP manager whose tools a task's engine offers
+	// (nil, or a nil answer: no MCP tools); planning never offers them.
+	MCP func(ctx context.Context) *mcp.Manager
 }
 
 var _ ralph.Backend = (*RalphBackend)(nil)
@@ -76,6 +80,9 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agen
 		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan}
 	if b.Sessions != nil {
 		o.Store = b.Sessions
+	}
+	if b.MCP != nil && !r.Plan {
+		o.MCP = b.MCP(ctx)
 	}
 	unlock, err := lockSession(b.LockDir, r.SessionID)
 	if err != nil {
@@ -130,10 +137,11 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 }
 
 // RalphBackend returns the Ralph backend over the service: engines for
-// its current runtime (a switch applies from the next task), sessions in
-// its store; web applies the web UI's gating of shell tools.
+// its current runtime (a switch applies from the next task) with the
+// service's MCP tools, sessions in its store; web applies the web UI's
+// gating of shell tools.
 func (s *Service) RalphBackend(web bool) *RalphBackend {
-	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir}
+	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP}
 }
 
 // Ralph returns a Ralph service for the workspace over

@@ -258,7 +258,7 @@ func subagentNote(workspace string) string {
 func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.Definition) EngineOptions {
 	o := t.o
 	child := EngineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites, Subagent: true,
-		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop, Editor: o.Editor,
+		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop, Editor: o.Editor, MCP: o.MCP,
 		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools),
 			rootSession: t.scope.rootSession, hook: t.scope.hook}}
 	if def.Prompt == "" {
