@@ -3,11 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/config"
@@ -79,66 +75,21 @@ func newMCPLogoutCmd(a *cliApp) *cobra.Command {
 	}
 }
 
-// mcpServerURL finds the url of [mcp_servers.NAME]: in the project's
-// .aidex/config.toml when the workspace is trusted, else in the global
-// config file. Errors name the fix (exit 2).
-//
-// It reads just that table of the TOML files, so that it works before
-// the config package knows the mcp_servers table.
+// mcpServerURL finds the url of MCP server name in the loaded
+// configuration (the global file, a trusted project's .aidex/config.toml
+// and .mcp.json, as sessions see them). Errors name the fix (exit 2).
 func (a *cliApp) mcpServerURL(name string) (config.Paths, string, error) {
-	paths, err := config.ResolvePaths(a.proc.Getenv)
+	rt, err := a.catalogOnly()
 	if err != nil {
-		return paths, "", usageErr("%v", err)
+		return config.Paths{}, "", err
 	}
-	files := []string{paths.ConfigFile}
-	if ws, err := filepath.Abs(orDot(a.flags.workspace)); err == nil {
-		if ok, _ := paths.IsTrusted(ws); ok {
-			files = append([]string{config.ProjectConfigFile(ws)}, files...)
-		}
-	}
-	for _, f := range files {
-		url, found, err := serverURLIn(f, name)
-		if err != nil {
-			return paths, "", usageErr("%v", err)
-		}
-		if found {
-			return paths, url, nil
-		}
-	}
-	return paths, "", usageErr("no MCP server %q with a url in %s: add [mcp_servers.%s] url = \"https://...\" (an HTTP server), or `aidex mcp add %s --url URL`", name, paths.ConfigFile, name, name)
-}
-
-func orDot(s string) string {
-	if s == "" {
-		return "."
-	}
-	return s
-}
-
-// serverURLIn reads [mcp_servers.NAME] url from the TOML file path; found
-// is false when the file or the entry does not exist. Errors: a file that
-// cannot be read or parsed, an entry without a url (a stdio server).
-func serverURLIn(path, name string) (string, bool, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	var doc struct {
-		Servers map[string]map[string]any `toml:"mcp_servers"`
-	}
-	if err := toml.Unmarshal(b, &doc); err != nil {
-		return "", false, fmt.Errorf("%s: %w", path, err)
-	}
-	entry, ok := doc.Servers[name]
+	paths := rt.Config.Paths
+	s, ok := rt.Config.MCPServers[name]
 	if !ok {
-		return "", false, nil
+		return paths, "", usageErr("no MCP server %q with a url in %s: add [mcp_servers.%s] url = \"https://...\" (an HTTP server), or `aidex mcp add %s --url URL`", name, paths.ConfigFile, name, name)
 	}
-	url, _ := entry["url"].(string)
-	if url == "" {
-		return "", false, fmt.Errorf("%s: MCP server %q has no url: OAuth sign-in is for HTTP servers only (stdio servers need none)", path, name)
+	if s.URL == "" {
+		return paths, "", usageErr("MCP server %q has no url: OAuth sign-in is for HTTP servers only (stdio servers need none)", name)
 	}
-	return url, true, nil
+	return paths, s.URL, nil
 }

@@ -259,3 +259,20 @@ func TestMCPLoginNoBrowser(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errw.String())
 	}
 }
+
+// mcp login finds a server of a trusted project's .mcp.json, as sessions
+// do (Claude Code's file), not only the TOML tables.
+func TestMCPLoginFromMCPJSON(t *testing.T) {
+	as := oauthtest.NewServer(t)
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	e.write(".mcp.json", `{"mcpServers": {"linear": {"type": "http", "url": "`+as.URL+`/mcp"}}}`)
+	if r := e.run(context.Background(), "trust", e.ws); r.code != ExitOK {
+		t.Fatalf("trust: %d %s", r.code, r.stderr)
+	}
+	var out, errb bytes.Buffer
+	code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", "linear"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return e.env[k] }, OpenURL: oauthtest.Browser})
+	if code != ExitOK || !strings.Contains(out.String(), "signed in to MCP server linear") {
+		t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
