@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/gif"
+	_ "image/gif" // registers GIF for image.Decode
 	"image/jpeg"
 	"image/png"
 
 	"golang.org/x/image/draw"
-	"golang.org/x/image/webp"
+	_ "golang.org/x/image/webp" // registers WebP for image.Decode
 )
 
 // Image limits. The longest side a provider uses before it scales an image
@@ -50,14 +50,14 @@ func ImageSideFor(wire string) int {
 // opts.MaxImageSide, re-encodes GIF and WebP as PNG (every provider takes
 // PNG; not every one takes WebP or animated GIF) and describes it.
 func loadImage(doc *Document, data []byte, opts Options) error {
-	cfg, err := decodeConfig(doc.MIME, data)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data)) // formats registered by their imports
 	if err != nil {
 		return fmt.Errorf("not a valid %s image: %w", doc.MIME, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
 		return fmt.Errorf("image is %d×%d pixels: aidex decodes images of 1 to 64 megapixels", cfg.Width, cfg.Height)
 	}
-	img, err := decode(doc.MIME, data)
+	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("not a valid %s image: %w", doc.MIME, err)
 	}
@@ -89,36 +89,6 @@ func fit(w, h, side int) (int, int) {
 		return side, max(1, h*side/w)
 	}
 	return max(1, w*side/h), side
-}
-
-func decodeConfig(mime string, data []byte) (image.Config, error) {
-	r := bytes.NewReader(data)
-	switch mime {
-	case "image/png":
-		return png.DecodeConfig(r)
-	case "image/jpeg":
-		return jpeg.DecodeConfig(r)
-	case "image/gif":
-		return gif.DecodeConfig(r)
-	case "image/webp":
-		return webp.DecodeConfig(r)
-	}
-	return image.Config{}, fmt.Errorf("unknown image type %s", mime)
-}
-
-func decode(mime string, data []byte) (image.Image, error) {
-	r := bytes.NewReader(data)
-	switch mime {
-	case "image/png":
-		return png.Decode(r)
-	case "image/jpeg":
-		return jpeg.Decode(r)
-	case "image/gif":
-		return gif.Decode(r)
-	case "image/webp":
-		return webp.Decode(r)
-	}
-	return nil, fmt.Errorf("unknown image type %s", mime)
 }
 
 // encode writes img as PNG (or JPEG when the source was a JPEG or the PNG
