@@ -180,6 +180,30 @@ func (env *Env) ReadRegular(abs string) (b []byte, fi fs.FileInfo, err error) {
 	return b, fi, nil
 }
 
+// ReadHead opens abs (confined), checks that it is a regular file and
+// reads at most n bytes of its start (to sniff its type without reading
+// all of it). Errors: as ReadRegular's.
+func (env *Env) ReadHead(abs string, n int64) ([]byte, error) {
+	var b []byte
+	err := env.inRoot(abs, func(r *os.Root, rel string) error {
+		f, err := r.Open(rel)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+		}
+		b, err = io.ReadAll(io.LimitReader(f, n))
+		return err
+	})
+	return b, err
+}
+
 // CreateNew creates abs, which must not exist, with content (parent
 // directories created), confined; on a write error the new file is
 // removed.

@@ -23,15 +23,21 @@ func readDocument(ctx context.Context, env *tools.Env, a readFileArgs) *tools.Re
 	if fi, err := env.Stat(abs); err != nil || !fi.Mode().IsRegular() || fi.Size() > tools.MaxReadBytes {
 		return nil
 	}
+	selects := a.Pages != "" || a.Sheet != "" || a.Range != ""
+	// The start of the file tells a text file (read_file's common case,
+	// read once by showLines) from a document without reading it twice.
+	head, err := env.ReadHead(abs, sniffBytes)
+	if err != nil || (!selects && textKind(filepath.Base(abs), head)) {
+		return nil
+	}
 	content, fi, err := env.ReadRegular(abs)
 	if err != nil {
 		return nil
 	}
 	rel := env.Rel(abs)
-	selects := a.Pages != "" || a.Sheet != "" || a.Range != ""
 	kind, _ := loader.Sniff(filepath.Base(abs), content)
 	switch {
-	case kind == loader.KindText || kind == loader.KindHTML || (kind == loader.KindBinary && !tools.IsBinary(content)):
+	case textKind(filepath.Base(abs), content):
 		if selects {
 			r := tools.Failf(tools.CategoryValidation, "%s is a text file: pages, sheet and range apply to PDF, PPTX, XLSX and CSV files; use offset and limit", rel)
 			return &r
@@ -72,4 +78,16 @@ func documentText(doc *loader.Document) string {
 		b.WriteString("\n[note: " + n + "]")
 	}
 	return b.String()
+}
+
+// sniffBytes is how much of a file's start readDocument reads to tell a
+// text file from a document (magic numbers, and text for the rest).
+const sniffBytes = 8 << 10
+
+// textKind reports whether data (a file's content, or its start) is text
+// that read_file shows as numbered lines: text, HTML, or what the loader
+// does not know and has no binary bytes.
+func textKind(name string, data []byte) bool {
+	kind, _ := loader.Sniff(name, data)
+	return kind == loader.KindText || kind == loader.KindHTML || (kind == loader.KindBinary && !tools.IsBinary(data))
 }
