@@ -36,6 +36,8 @@ func TestBackgroundLifecycle(t *testing.T) {
 
 	r := f.OK("run_background_process", jobj{"command": "echo out-line; echo err-line >&2; sleep 60 & echo $! > child.pid; wait", "cwd": "sub"})
 	require.Contains(t, r.Output, "Started bg1")
+	// stdout and stderr are read by two goroutines: wait for both lines.
+	f.waitOutput("bg1", "\nout-line\n")
 	r = f.waitOutput("bg1", "\nerr-line\n")
 	require.Contains(t, r.Output, "bg1 running")
 	require.Contains(t, r.Output, "--- stdout: 1 lines ---\nout-line\n")
