@@ -27,6 +27,15 @@ type ModelInfo struct {
 	UnbilledReasoning bool
 }
 
+// ID returns the model's "PROVIDER/MODEL" id (the name alone when the
+// provider is unknown): the label of the messages and events it writes.
+func (m ModelInfo) ID() string {
+	if m.Provider == "" {
+		return m.Name
+	}
+	return m.Provider + "/" + m.Name
+}
+
 // Cost returns the price of u in USD.
 func (m ModelInfo) Cost(u llm.Usage) float64 {
 	uncached := u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens
@@ -140,9 +149,30 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: serialized(emit), cfg: e.Config}
+	r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
 	r.normalize()
 	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
+}
+
+// labelled returns emit that sets Model to model on the events a model's
+// work produces (waiting, text, reasoning, tool calls and results, usage)
+// when they have none yet: a subagent's events keep its own model.
+func labelled(emit func(Event), model string) func(Event) {
+	return func(ev Event) {
+		if ev.Model == "" && ev.Type.fromModel() {
+			ev.Model = model
+		}
+		emit(ev)
+	}
+}
+
+// fromModel tells the event types labelled with the model of their run.
+func (t EventType) fromModel() bool {
+	switch t {
+	case EventWaiting, EventText, EventReasoning, EventToolCall, EventToolResult, EventUsage:
+		return true
+	}
+	return false
 }
 
 // serialized returns emit guarded by a mutex: calls running in parallel
@@ -344,6 +374,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 		resp.Message = partialMessage(resp.Message)
 	}
 	if len(resp.Message.Parts) > 0 {
+		resp.Message.Model = r.cfg.Model.ID()
 		u := resp.Usage
 		if aerr := r.append(ctx, resp.Message, &u); aerr != nil && err == nil {
 			err = aerr

@@ -509,3 +509,42 @@ func TestWaitingBeforeFirstText(t *testing.T) {
 		t.Errorf("JSON %s, want %s...", data, want)
 	}
 }
+
+// TestRunLabelsModel: the assistant messages a run adds and the events of
+// the model's work carry the model's "PROVIDER/MODEL" id.
+func TestRunLabelsModel(t *testing.T) {
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{
+		call("1", "read", `{"path":"a"}`), say("done"),
+	}}
+	e, _, store, _ := newEngine(p, nil)
+	e.Config.Model.Provider = "prov"
+	rec := &recorder{}
+	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range store.msgs {
+		want := ""
+		if m.Role == llm.RoleAssistant {
+			want = "prov/m"
+		}
+		if m.Model != want {
+			t.Errorf("%s message labelled %q, want %q", m.Role, m.Model, want)
+		}
+	}
+	seen := map[EventType]bool{}
+	for _, ev := range rec.events {
+		if ev.Type.fromModel() {
+			seen[ev.Type] = true
+			if ev.Model != "prov/m" {
+				t.Errorf("%s event labelled %q", ev.Type, ev.Model)
+			}
+		} else if ev.Model != "" {
+			t.Errorf("%s event labelled %q, want none", ev.Type, ev.Model)
+		}
+	}
+	for _, ty := range []EventType{EventWaiting, EventText, EventToolCall, EventToolResult, EventUsage} {
+		if !seen[ty] {
+			t.Errorf("no %s event", ty)
+		}
+	}
+}

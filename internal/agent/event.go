@@ -48,6 +48,11 @@ type Event struct {
 	// ("reviewer: check the diff": the type and the task's description).
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 	Subagent         string `json:"subagent,omitempty"`
+	// Model is the "PROVIDER/MODEL" id of the model whose run produced
+	// the event, on waiting, text, reasoning, tool_call, tool_result and
+	// usage events: front ends label answers with it when several models
+	// take part in a conversation.
+	Model string `json:"model,omitempty"`
 
 	// Interaction is set on interaction events (ask_user): the questions
 	// (Answer nil), then the same with the answer.

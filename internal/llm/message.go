@@ -83,9 +83,14 @@ type ToolResult struct {
 }
 
 // Message is one turn of the conversation: a role and its parts, in order.
+// Model names the model that wrote an assistant message, as
+// "PROVIDER/MODEL" ("" for user and tool messages, and for messages saved
+// before aidex recorded it). Wire formats never send it: it is aidex's
+// record of who answered, for labels and per-model usage.
 type Message struct {
 	Role  Role   `json:"role"`
 	Parts []Part `json:"parts"`
+	Model string `json:"model,omitempty"`
 }
 
 // Text returns the concatenated text parts of m.

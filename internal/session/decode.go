@@ -25,7 +25,7 @@ const parallelDecodeMin = 64
 // 4 KiB tool results) decoded afterwards, in parallel for a long session.
 // A corrupt row fails the load naming the first such message.
 func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, error) {
-	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at FROM messages
+	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at, model, cost_usd FROM messages
 		WHERE session_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, fmt.Errorf("load messages of %s: %w", id, err)
@@ -41,7 +41,7 @@ func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, e
 			r  storedRow
 			at int64
 		)
-		if err := rows.Scan(&m.Seq, &m.Role, &r.parts, &r.usage, &at); err != nil {
+		if err := rows.Scan(&m.Seq, &m.Role, &r.parts, &r.usage, &at, &m.Model, &m.CostUSD); err != nil {
 			return nil, fmt.Errorf("load messages of %s: %w", id, err)
 		}
 		m.CreatedAt = time.Unix(0, at)

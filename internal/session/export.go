@@ -38,12 +38,15 @@ type Export struct {
 }
 
 // ExportMessage is one message of an [Export]; Usage is set on messages
-// produced by a model response.
+// produced by a model response, Model ("PROVIDER/MODEL") on those a model
+// wrote, CostUSD on those whose usage was priced (US dollars).
 type ExportMessage struct {
 	Seq       int        `json:"seq"`
 	Role      llm.Role   `json:"role"`
 	Parts     []llm.Part `json:"parts"`
+	Model     string     `json:"model,omitempty"`
 	Usage     *llm.Usage `json:"usage,omitempty"`
+	CostUSD   float64    `json:"cost_usd,omitempty"`
 	CreatedAt time.Time  `json:"created_at"`
 }
 
@@ -105,7 +108,8 @@ func (s *Store) export(ctx context.Context, id string) (*Export, error) {
 		}
 		ex.Messages = make([]ExportMessage, len(msgs))
 		for i, m := range msgs {
-			ex.Messages[i] = ExportMessage{Seq: m.Seq, Role: m.Role, Parts: m.Parts, Usage: m.Usage, CreatedAt: m.CreatedAt}
+			ex.Messages[i] = ExportMessage{Seq: m.Seq, Role: m.Role, Parts: m.Parts, Model: m.Model,
+				Usage: m.Usage, CostUSD: m.CostUSD, CreatedAt: m.CreatedAt}
 		}
 		ex.Subagents, err = querySummariesFrom(ctx, tx, toolCallsFrom, descendantsWhere, full)
 		return err

@@ -63,9 +63,9 @@ func (s *Store) appendMessage(ctx context.Context, id string, m llm.Message, usa
 		if err := checkUpdated(res, err, id, "append message"); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO messages (session_id, seq, role, parts, usage, created_at)
-			VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?), ?, ?, ?, ?)`,
-			id, id, string(m.Role), parts, usageJSON, now)
+		_, err = tx.ExecContext(ctx, `INSERT INTO messages (session_id, seq, role, parts, usage, created_at, model, cost_usd)
+			VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?), ?, ?, ?, ?, ?, ?)`,
+			id, id, string(m.Role), parts, usageJSON, now, m.Model, costUSD)
 		if err != nil {
 			return fmt.Errorf("append message to session %s: %w", id, err)
 		}
@@ -121,14 +121,14 @@ func (s *Store) ReplaceMessages(ctx context.Context, sessionID string, msgs []ll
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, sessionID); err != nil {
 			return fmt.Errorf("replace messages of session %s: %w", sessionID, err)
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, seq, role, parts, created_at)
-			VALUES (?, ?, ?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO messages (session_id, seq, role, parts, created_at, model)
+			VALUES (?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return fmt.Errorf("replace messages of session %s: %w", sessionID, err)
 		}
 		defer stmt.Close()
 		for i, m := range msgs {
-			if _, err := stmt.ExecContext(ctx, sessionID, i+1, string(m.Role), encoded[i], now); err != nil {
+			if _, err := stmt.ExecContext(ctx, sessionID, i+1, string(m.Role), encoded[i], now, m.Model); err != nil {
 				return fmt.Errorf("replace messages of session %s: %w", sessionID, err)
 			}
 		}

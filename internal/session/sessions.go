@@ -136,11 +136,12 @@ func loadSession(ctx context.Context, q querier, id string) (*agent.Session, err
 	return sess, nil
 }
 
-// storedMessage is a message row.
+// storedMessage is a message row: CostUSD is the price of its Usage.
 type storedMessage struct {
 	Seq int
 	llm.Message
 	Usage     *llm.Usage
+	CostUSD   float64
 	CreatedAt time.Time
 }
 
