@@ -94,11 +94,17 @@ type usageSaver interface {
 // saveUsage records u (and its price) in the store when the store can;
 // a failure is reported, not fatal.
 func (r *run) saveUsage(ctx context.Context, u llm.Usage) {
-	us, ok := r.e.Store.(usageSaver)
+	r.saveUsageOf(ctx, u, r.cfg.Model)
+}
+
+// saveUsageOf is saveUsage for a response of model m (priced at m's
+// prices): the run's model or the small model.
+func (r *run) saveUsageOf(ctx context.Context, u llm.Usage, m ModelInfo) {
+	us, ok := r.store.(usageSaver)
 	if !ok || u == (llm.Usage{}) {
 		return
 	}
-	if err := us.AddUsage(context.WithoutCancel(ctx), r.s.ID, u, r.cfg.Model.Cost(u)); err != nil {
+	if err := us.AddUsage(context.WithoutCancel(ctx), r.s.ID, u, m.Cost(u)); err != nil {
 		r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "save usage: " + err.Error(), Kind: "engine"}})
 	}
 }
@@ -119,15 +125,24 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, focus string) (
 	if focus != "" {
 		prompt += "\nFocus on: " + focus
 	}
-	req := r.cfg.Request
-	req.Model, req.System, req.Tools = r.cfg.Model.Name, r.cfg.System, nil
+	client, model, req := r.summariser(ctx)
 	req.Messages = append(append([]llm.Message(nil), msgs...), llm.UserText(prompt))
-	resp, err := r.e.Client.Generate(ctx, &req, nil)
-	if err != nil {
-		return "", fmt.Errorf("summarise: %w", err)
+	resp, err := client.Generate(ctx, &req, nil)
+	if err != nil && model.ID() != r.cfg.Model.ID() && ctx.Err() == nil {
+		// The small model failed: the run's own model writes it.
+		r.notice(fmt.Sprintf("the small model %s could not summarise (%v): %s does", model.ID(), err, r.cfg.Model.ID()),
+			&NoticeInfo{Kind: NoticeFallback, From: model.ID(), To: r.cfg.Model.ID(), Reason: err.Error(), ErrorKind: string(llm.KindOf(err))})
+		req = r.cfg.Request
+		req.Model, req.System, req.Tools = r.cfg.Model.Name, r.cfg.System, nil
+		req.Messages = append(append([]llm.Message(nil), msgs...), llm.UserText(prompt))
+		client, model = r.client, r.cfg.Model
+		resp, err = client.Generate(ctx, &req, nil)
 	}
-	r.saveUsage(ctx, resp.Usage)
-	r.account(resp.Usage)
+	if err != nil {
+		return "", fmt.Errorf("summarise with %s: %w", model.ID(), err)
+	}
+	r.saveUsageOf(ctx, resp.Usage, model)
+	r.accountOf(resp.Usage, model)
 	text := strings.TrimSpace(resp.Message.Text())
 	if text == "" {
 		return "", errors.New("summarise: the model returned an empty summary")

@@ -111,6 +111,13 @@ type Config struct {
 	// EngineTools are engine-owned tools offered next to the registry's
 	// (todo_write is always offered; Ralph adds complete_task).
 	EngineTools []EngineTool
+	// Fallbacks are the models a run continues on, in order, when its
+	// model fails with a rate limit, an exhausted quota, an overload or
+	// an unknown model after the client's retries (see fallback.go).
+	Fallbacks []ModelRef
+	// SmallModel, when set, writes the compaction summaries instead of
+	// the run's model (never the answers).
+	SmallModel *ModelRef
 }
 
 // ContinuePrompt is the user message of an agent-mode turn that follows an
@@ -149,18 +156,20 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
+	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
+	r.emit = serialized(labelled(emit, r.modelID))
 	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
 }
 
-// labelled returns emit that sets Model to model on the events a model's
-// work produces (waiting, text, reasoning, tool calls and results, usage)
-// when they have none yet: a subagent's events keep its own model.
-func labelled(emit func(Event), model string) func(Event) {
+// labelled returns emit that sets Model to model() (the model the run
+// uses now: a fallback once it took over) on the events a model's work
+// produces (waiting, text, reasoning, tool calls and results, usage) when
+// they have none yet: a subagent's events keep its own model.
+func labelled(emit func(Event), model func() string) func(Event) {
 	return func(ev Event) {
 		if ev.Model == "" && ev.Type.fromModel() {
-			ev.Model = model
+			ev.Model = model()
 		}
 		emit(ev)
 	}
@@ -232,6 +241,9 @@ type run struct {
 	manualCompact bool
 	// asked counts the run's interactions (for their ids).
 	asked int
+	// routing is the run's model routing: the client and store of the
+	// model it uses now, and the fallbacks left (fallback.go).
+	routing
 }
 
 func (r *run) normalize() {
@@ -244,6 +256,7 @@ func (r *run) normalize() {
 	if r.e.Now == nil {
 		r.e.Now = time.Now
 	}
+	r.initRouting()
 }
 
 func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
@@ -351,6 +364,9 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 			resp, err = r.generate(ctx)
 		}
 	}
+	for err != nil && r.fallBack(ctx, resp, err) {
+		resp, err = r.generate(ctx)
+	}
 	return resp, err
 }
 
@@ -363,7 +379,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	}
 	r.emit(Event{Type: EventWaiting, SessionID: r.s.ID, Waiting: &WaitingInfo{
 		Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name, InputTokens: r.requestTokens(req), Turn: r.turns}})
-	resp, err := r.e.Client.Generate(ctx, req, r.forward)
+	resp, err := r.client.Generate(ctx, req, r.forward)
 	if resp == nil {
 		resp = &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}}
 	}
@@ -436,27 +452,32 @@ func withStatus(msgs []llm.Message, note string) []llm.Message {
 }
 
 // account adds a response's usage to the run and the session and reports it.
-func (r *run) account(u llm.Usage) {
+func (r *run) account(u llm.Usage) { r.accountOf(u, r.cfg.Model) }
+
+// accountOf is account for a response of model m, priced at m's prices
+// and labelled with it (the run's model, or the small model of a
+// compaction summary).
+func (r *run) accountOf(u llm.Usage, m ModelInfo) {
 	if u == (llm.Usage{}) {
 		return
 	}
 	r.usage = r.usage.Add(u)
 	r.s.Usage = r.s.Usage.Add(u)
-	r.s.CostUSD += r.cfg.Model.Cost(u)
-	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, ContextTokens: u.InputTokens, ContextWindow: r.cfg.Model.ContextWindow}
-	if w := r.cfg.Model.ContextWindow; w > 0 {
+	r.s.CostUSD += m.Cost(u)
+	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, ContextTokens: u.InputTokens, ContextWindow: m.ContextWindow}
+	if w := m.ContextWindow; w > 0 {
 		info.ContextPercent = 100 * float64(u.InputTokens) / float64(w)
 	}
-	r.emit(Event{Type: EventUsage, SessionID: r.s.ID, Usage: info})
+	r.emit(Event{Type: EventUsage, SessionID: r.s.ID, Usage: info, Model: m.ID()})
 }
 
 func (r *run) append(ctx context.Context, m llm.Message, u *llm.Usage) error {
 	r.s.Messages = append(r.s.Messages, m)
-	if r.e.Store == nil {
+	if r.store == nil {
 		return nil
 	}
 	// The session is saved even when the run's context was cancelled.
-	if err := r.e.Store.AppendMessage(context.WithoutCancel(ctx), r.s.ID, m, u); err != nil {
+	if err := r.store.AppendMessage(context.WithoutCancel(ctx), r.s.ID, m, u); err != nil {
 		return fmt.Errorf("save message: %w", err)
 	}
 	return nil

@@ -23,6 +23,7 @@ const (
 	EventToolResult EventType = "tool_result" // the result of a tool call
 	EventUsage      EventType = "usage"       // token usage and cost after a model response
 	EventTodos      EventType = "todos"       // the model's plan changed (todo_write)
+	EventNotice     EventType = "notice"      // a line for the user: a fallback model took over, a phase of an architect turn began
 	EventError      EventType = "error"       // a failure (the run may go on or end)
 	EventDone       EventType = "done"        // last event of a run
 )
@@ -53,11 +54,37 @@ type Event struct {
 	// usage events: front ends label answers with it when several models
 	// take part in a conversation.
 	Model string `json:"model,omitempty"`
+	// Phase is set on every event of one phase of an architect turn:
+	// "architect" (the plan, read-only tools) or "editor" (the edits).
+	Phase string `json:"phase,omitempty"`
+	// Notice is set on notice events (Text is the line to show).
+	Notice *NoticeInfo `json:"notice,omitempty"`
 
 	// Interaction is set on interaction events (ask_user): the questions
 	// (Answer nil), then the same with the answer.
 	Interaction *InteractionInfo `json:"interaction,omitempty"`
 }
+
+// NoticeInfo says what a notice event is about. Kind is "fallback" (the
+// run's model failed and From → To took over the rest of the turn; Reason
+// is the failure, ErrorKind its llm.ErrorKind: rate_limit, overloaded,
+// not_found, ...; To is "" when a fallback could not be used and the next
+// one is tried) or "phase" (Phase "architect" or "editor" begins, on
+// model To).
+type NoticeInfo struct {
+	Kind      string `json:"kind"`
+	From      string `json:"from,omitempty"`
+	To        string `json:"to,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	ErrorKind string `json:"error_kind,omitempty"`
+	Phase     string `json:"phase,omitempty"`
+}
+
+// The kinds of notice events.
+const (
+	NoticeFallback = "fallback"
+	NoticePhase    = "phase"
+)
 
 // ProgressInfo is a running tool's progress: the tool (as the model calls
 // it), the server's message, and Progress out of Total (Total 0: unknown).
