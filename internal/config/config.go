@@ -65,6 +65,10 @@ type Config struct {
 	ShowContextSummary     bool     `toml:"show_context_summary"`     // agent mode, --agent-output full: a line per tool result on stderr [true]
 	TextToolCalls          bool     `toml:"text_tool_calls"`          // the model calls tools in text: also parse %%CMD%% assistant command blocks [false]
 	Memory                 bool     `toml:"memory"`                   // offer the memory tool (files in the state dir, per workspace and model family) [true]
+	SmallModel             string   `toml:"small_model"`              // [PROVIDER/]MODEL of side jobs (titles, compaction summaries, /summary); "" = the provider's cheapest listed model, a local provider's main model
+	FallbackModels         []string `toml:"fallback_models"`          // [PROVIDER/]MODEL list a turn continues on after a rate limit, quota, overload or unknown model
+	ArchitectModel         string   `toml:"architect_model"`          // architect mode: [PROVIDER/]MODEL that plans each turn with read-only tools; "" = off
+	EditorModel            string   `toml:"editor_model"`             // architect mode: [PROVIDER/]MODEL that makes the edits; "" = the main model
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`

@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/catalog"
+)
+
+// withModel returns a copy of rt that uses spec: "PROVIDER/MODEL" with a
+// provider of the catalog (or of [providers.NAME]), else a model id of
+// rt's provider. what names the setting in errors ("fallback_models").
+// Errors: an empty spec, a provider that needs a key and has none.
+func (rt *Runtime) withModel(spec, what string) (*Runtime, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, fmt.Errorf("%s: empty model: write MODEL or PROVIDER/MODEL", what)
+	}
+	p, model := rt.Provider, spec
+	if prefix, rest, ok := strings.Cut(spec, "/"); ok && rest != "" {
+		if cp, known := rt.Catalog.Provider(prefix); known {
+			p, model = cp, rest
+		}
+	}
+	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
+		return nil, fmt.Errorf("%s %s: provider %s %w: set %s or choose another model", what, spec, p.Name, ErrMissingKey, p.KeyHint())
+	}
+	cp := *rt
+	cp.Provider, cp.Model = p, model
+	return &cp, nil
+}
+
+// modelID is rt's "PROVIDER/MODEL".
+func (rt *Runtime) modelID() string { return rt.Provider.Name + "/" + rt.Model }
+
+// modelRef returns spec as an agent.ModelRef opened on first use (once:
+// later runs of the engine share the client): a client with rt's
+// retries and timeouts, what the engine knows of the model, and o's
+// store priced at its prices.
+func (rt *Runtime) modelRef(spec, what string, o EngineOptions) agent.ModelRef {
+	id := spec
+	if other, err := rt.withModel(spec, what); err == nil {
+		id = other.modelID()
+	}
+	var once sync.Once
+	var m *agent.OpenModel
+	var err error
+	open := func(context.Context) (*agent.OpenModel, error) {
+		once.Do(func() { m, err = rt.openModel(spec, what, o) })
+		return m, err
+	}
+	return agent.ModelRef{ID: id, Open: open}
+}
+
+// openModel builds spec's client, info and priced store.
+func (rt *Runtime) openModel(spec, what string, o EngineOptions) (*agent.OpenModel, error) {
+	other, err := rt.withModel(spec, what)
+	if err != nil {
+		return nil, err
+	}
+	client, err := other.Client(o.Client)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, spec, err)
+	}
+	m := &agent.OpenModel{Client: client, Info: other.ModelInfo()}
+	if o.Store != nil {
+		m.Store = o.Store.Priced(m.Info.Cost)
+	}
+	return m, nil
+}
+
+// route gives an engine's configuration its fallback models
+// (fallback_models) and its small model (small_model, or the default of
+// [Runtime.SmallModel]) for compaction summaries.
+func (rt *Runtime) route(c *agent.Config, o EngineOptions) {
+	for _, spec := range rt.Config.FallbackModels {
+		c.Fallbacks = append(c.Fallbacks, rt.modelRef(spec, "fallback_models", o))
+	}
+	if spec, _ := rt.SmallModel(); spec != rt.modelID() {
+		ref := rt.modelRef(spec, "small_model", o)
+		c.SmallModel = &ref
+	}
+}
+
+// SmallModel returns the "PROVIDER/MODEL" of the side jobs (session
+// titles, compaction summaries, /summary) and where it came from:
+// "config" (small_model), "cheapest" (the provider's cheapest model of
+// the catalog with known prices, when cheaper than the main model) or
+// "main" (the main model: a local provider, where a second model would
+// have to be loaded, or no cheaper model is listed).
+func (rt *Runtime) SmallModel() (spec, source string) {
+	if s := strings.TrimSpace(rt.Config.SmallModel); s != "" {
+		if other, err := rt.withModel(s, "small_model"); err == nil {
+			return other.modelID(), "config"
+		}
+		return s, "config"
+	}
+	if rt.Provider.Local() {
+		return rt.modelID(), "main"
+	}
+	if m, ok := cheapest(rt.Provider.Models); ok && m.ID != rt.Model {
+		if cur, known := rt.Provider.Model(rt.Model); !known || cur.Price == nil || price(m) < price(cur) {
+			return rt.Provider.Name + "/" + m.ID, "cheapest"
+		}
+	}
+	return rt.modelID(), "main"
+}
+
+// cheapest returns the model of list with the lowest known price (input
+// plus output per 1M tokens; the first of equals), ok false when no
+// model has a known price.
+func cheapest(list []catalog.Model) (catalog.Model, bool) {
+	var best catalog.Model
+	found := false
+	for _, m := range list {
+		if m.Price == nil {
+			continue
+		}
+		if !found || price(m) < price(best) {
+			best, found = m, true
+		}
+	}
+	return best, found
+}
+
+func price(m catalog.Model) float64 { return m.Price.Input + m.Price.Output }

@@ -1,0 +1,136 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// routed starts a service over home and a live session of a new
+// conversation in it; events are collected.
+type routed struct {
+	svc    *Service
+	ls     *Session
+	mu     sync.Mutex
+	events []agent.Event
+}
+
+func startRouted(t *testing.T, home *apptest.Home, o SessionOptions) *routed {
+	t.Helper()
+	ctx := context.Background()
+	env := home.Env
+	svc, err := Start(ctx, StartOptions{Options: Options{Workspace: home.WS, Getenv: func(k string) string { return env[k] }}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	ls, err := svc.Session(ctx, sess, o)
+	require.NoError(t, err)
+	t.Cleanup(ls.Close)
+	return &routed{svc: svc, ls: ls}
+}
+
+func (r *routed) emit(ev agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+}
+
+func (r *routed) run(t *testing.T, prompt string) *agent.DoneInfo {
+	t.Helper()
+	done, err := r.ls.Run(context.Background(), []llm.Part{{Type: llm.PartText, Text: prompt}}, r.emit)
+	require.NoError(t, err)
+	return done
+}
+
+func (r *routed) ofType(typ agent.EventType) []agent.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []agent.Event
+	for _, ev := range r.events {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// otherProvider is config of a second provider NAME of wire type typ at url
+// with models.
+func otherProvider(name, typ, url string, models ...string) string {
+	return fmt.Sprintf("\n[providers.%s]\ntype = %q\nbase_url = %q\napi_key = \"k\"\nmodels = [%q]\n", name, typ, url, strings.Join(models, `", "`))
+}
+
+func TestFallbackModelAnswersAfterRateLimit(t *testing.T) {
+	first := llmtest.NewScript(t, llmtest.Turn{Status: 429, ErrorBody: `{"error":{"message":"Rate limit reached","type":"rate_limit_exceeded"}}`})
+	second := llmtest.NewScript(t, llmtest.Turn{Text: "answered by the fallback"})
+	cfg := apptest.FakeProvider(first.URL, []string{"m1"}, `max_retries = 0
+fallback_models = ["other/claude-x"]`) + otherProvider("other", "anthropic", second.URL, "claude-x")
+	r := startRouted(t, apptest.NewHome(t, cfg), SessionOptions{})
+
+	done := r.run(t, "hello")
+	require.Equal(t, "answered by the fallback", done.Result)
+	require.Equal(t, agent.StopDone, done.StopReason)
+	require.Len(t, first.Requests(), 1)
+	require.Len(t, second.Requests(), 1)
+	require.Contains(t, string(second.Requests()[0]), `"model":"claude-x"`)
+	require.Contains(t, string(second.Requests()[0]), "hello", "the fallback continues the same turn")
+
+	notices := r.ofType(agent.EventNotice)
+	require.Len(t, notices, 1)
+	n := notices[0].Notice
+	require.Equal(t, agent.NoticeFallback, n.Kind)
+	require.Equal(t, "fake/m1", n.From)
+	require.Equal(t, "other/claude-x", n.To)
+	require.Equal(t, "rate_limit", n.ErrorKind)
+	for _, ev := range r.ofType(agent.EventText) {
+		require.Equal(t, "other/claude-x", ev.Model)
+	}
+
+	stored, err := r.svc.Store().Load(context.Background(), r.ls.ID())
+	require.NoError(t, err)
+	last := stored.Messages[len(stored.Messages)-1]
+	require.Equal(t, llm.RoleAssistant, last.Role)
+	require.Equal(t, "other/claude-x", last.Model)
+	require.Equal(t, "answered by the fallback", last.Text())
+
+	// The next prompt tries the main model first again.
+	r.run(t, "again")
+	require.Len(t, first.Requests(), 2)
+}
+
+func TestSmallModelDefaults(t *testing.T) {
+	price := func(in, out float64) *catalog.Price { return &catalog.Price{Input: in, Output: out} }
+	rt := &Runtime{Config: config.Defaults(), Provider: catalog.Provider{Name: "p", BaseURL: "https://api.example.com",
+		Models: []catalog.Model{{ID: "big", Price: price(3, 15)}, {ID: "mini", Price: price(0.25, 1)}, {ID: "unknown"}}}, Model: "big"}
+	spec, src := rt.SmallModel()
+	require.Equal(t, "p/mini", spec)
+	require.Equal(t, "cheapest", src)
+
+	rt.Model = "mini"
+	spec, src = rt.SmallModel()
+	require.Equal(t, "p/mini", spec)
+	require.Equal(t, "main", src)
+
+	rt.Model = "big"
+	rt.Provider.Type = catalog.WireOllama
+	spec, src = rt.SmallModel()
+	require.Equal(t, "p/big", spec, "a local provider keeps the main model: no second model is loaded")
+	require.Equal(t, "main", src)
+
+	rt.Config.SmallModel = "mini"
+	spec, src = rt.SmallModel()
+	require.Equal(t, "p/mini", spec)
+	require.Equal(t, "config", src)
+}
