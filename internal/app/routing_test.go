@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -133,4 +136,92 @@ func TestSmallModelDefaults(t *testing.T) {
 	spec, src = rt.SmallModel()
 	require.Equal(t, "p/mini", spec)
 	require.Equal(t, "config", src)
+}
+
+// modelOf returns a request body's model and tool names.
+func modelOf(t *testing.T, body []byte) (string, []string) {
+	var req struct {
+		Model string `json:"model"`
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(body, &req))
+	var names []string
+	for _, tl := range req.Tools {
+		names = append(names, tl.Function.Name)
+	}
+	return req.Model, names
+}
+
+func TestArchitectPlansReadOnlyThenEditorEdits(t *testing.T) {
+	script := llmtest.NewScript(t)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var archTools, editorBodies []string
+	script.Route = func(body []byte, _ int) llmtest.Turn {
+		model, tools := modelOf(t, body)
+		mu.Lock()
+		defer mu.Unlock()
+		seen[model]++
+		switch {
+		case model == "planner" && seen[model] == 1:
+			archTools = tools
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"greet.txt"}`}}}
+		case model == "planner":
+			return llmtest.Turn{Text: "PLAN: write greet.txt with the single line goodbye"}
+		case model == "m1" && seen[model] == 1:
+			editorBodies = append(editorBodies, string(body))
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"greet.txt","content":"goodbye\n"}`}}}
+		}
+		return llmtest.Turn{Text: "wrote greet.txt"}
+	}
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "planner"}, `max_retries = 0
+permission_mode = "auto-edit"
+architect_model = "planner"`))
+	require.NoError(t, os.WriteFile(filepath.Join(home.WS, "greet.txt"), []byte("hello\n"), 0o644))
+	r := startRouted(t, home, SessionOptions{})
+
+	done := r.run(t, "say goodbye instead")
+	require.Equal(t, agent.StopDone, done.StopReason)
+	require.Equal(t, "wrote greet.txt", done.Result)
+	require.Equal(t, 4, done.Turns, "both phases' turns")
+
+	// (task stays: its subagents inherit the read-only tools.)
+	require.Contains(t, archTools, "read_file")
+	for _, name := range archTools {
+		require.NotContains(t, []string{"write_file", "edit_file", "multi_edit", "apply_patch", "delete_file", "move_file", "run_command", "run_python", "git_commit"}, name,
+			"the architect's request offers %s", name)
+	}
+	require.Len(t, editorBodies, 1)
+	require.Contains(t, editorBodies[0], "PLAN: write greet.txt with the single line goodbye", "the editor's request carries the plan")
+	require.Contains(t, editorBodies[0], "write_file")
+
+	data, err := os.ReadFile(filepath.Join(home.WS, "greet.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "goodbye\n", string(data), "the edit landed")
+
+	// One session and one done event; two labelled phases.
+	require.Len(t, r.ofType(agent.EventSession), 1)
+	require.Len(t, r.ofType(agent.EventDone), 1)
+	var phases []string
+	for _, n := range r.ofType(agent.EventNotice) {
+		phases = append(phases, n.Notice.Phase+" "+n.Notice.To)
+	}
+	require.Equal(t, []string{"architect fake/planner", "editor fake/m1"}, phases)
+	for _, ev := range r.ofType(agent.EventToolCall) {
+		want := map[string]string{"read_file": PhaseArchitect, "write_file": PhaseEditor}[ev.ToolCall.Name]
+		require.Equal(t, want, ev.Phase, ev.ToolCall.Name)
+	}
+	stored, err := r.svc.Store().Load(context.Background(), r.ls.ID())
+	require.NoError(t, err)
+	var models []string
+	for _, m := range stored.Messages {
+		if m.Role == llm.RoleAssistant {
+			models = append(models, m.Model)
+		}
+	}
+	require.Equal(t, []string{"fake/planner", "fake/planner", "fake/m1", "fake/m1"}, models)
 }

@@ -242,7 +242,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		emit, restore = ls.svc.progressTo(sess.ID, emit)
 		defer restore()
 	}
-	done, err := eng.Run(ctx, sess, input, emit)
+	done, err := ls.runTurn(ctx, eng, sess, input, emit)
 	if done != nil && done.Result != "" {
 		ls.mu.Lock()
 		ls.lastAnswer = done.Result
