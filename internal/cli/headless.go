@@ -49,6 +49,7 @@ type runFlags struct {
 	answers         string
 	attach          []string
 	full, web       bool // front ends chosen by flag (--full, --web), as --plain
+	routing         routingFlags
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -80,6 +81,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVar(&f.answers, "answers", "", "headless: answer the model's ask_user questions from this JSON `FILE` ({\"question\": \"answer\", ...}); without it the model is told no one can answer")
 	fl.BoolVar(&f.full, "full", false, "use the full-screen terminal UI (needs a terminal; --fullscreen is the same on a terminal)")
 	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
+	addRoutingFlags(cmd, &f.routing)
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
@@ -94,6 +96,9 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	set("permission_mode", f.permissionMode)
 	set("workspace", a.flags.workspace)
 	if err := a.applySandboxFlag(f.sandbox); err != nil {
+		return err
+	}
+	if err := a.applyRoutingFlags(&f.routing); err != nil {
 		return err
 	}
 	for key, list := range map[string][]string{"permissions.allow": f.allow, "permissions.deny": f.deny, "permissions.ask": f.ask, "allowed_dirs": f.addDirs} {

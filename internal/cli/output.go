@@ -218,6 +218,12 @@ func (t *textOut) event(e agent.Event) {
 		}
 	case agent.EventToolResult:
 		t.toolResult(e.ToolResult)
+	case agent.EventNotice:
+		// A fallback model answering, a phase of an architect turn: the
+		// user should know which model did the work.
+		if t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback {
+			fmt.Fprintf(t.err, "aidex: %s\n", e.Text)
+		}
 	case agent.EventError:
 		// Hook messages (a failing hook, a systemMessage) are for the
 		// user even without progress output.

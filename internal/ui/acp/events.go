@@ -228,6 +228,8 @@ func (s *session) translate(e agent.Event, ws string) (sdk.SessionUpdate, bool) 
 		return s.result(e.ToolResult), true
 	case agent.EventTodos:
 		return plan(e.Todos), !sub
+	case agent.EventNotice:
+		return sdk.UpdateAgentMessageText("\n[aidex: " + e.Text + "]\n"), !sub && e.Text != ""
 	case agent.EventError:
 		if e.Error != nil && !e.Error.Fatal && !sub {
 			return sdk.UpdateAgentMessageText("\n[aidex: " + e.Error.Message + "]\n"), true

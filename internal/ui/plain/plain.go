@@ -106,6 +106,10 @@ func (p *Printer) Event(e agent.Event) {
 		for _, t := range e.Todos {
 			fmt.Fprintf(p.Out, "  %s %s\n", todoMark(t.Status), t.Content)
 		}
+	case agent.EventNotice:
+		p.endReasoning()
+		p.newline()
+		fmt.Fprintln(p.Out, p.paint(cyan, e.Text))
 	case agent.EventError:
 		p.newline()
 		fmt.Fprintf(p.Out, "%s %s\n", p.paint(red, "error:"), e.Error.Message)

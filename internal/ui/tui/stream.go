@@ -120,6 +120,10 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 	case agent.EventTodos:
 		s.flushText()
 		s.commitLaidOut(renderTodos(s.st, e.Todos))
+	case agent.EventNotice:
+		s.flushReasoning()
+		s.flushText()
+		s.commit(s.st.paint(s.st.yellow, e.Text))
 	case agent.EventError:
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()
