@@ -225,3 +225,58 @@ architect_model = "planner"`))
 	}
 	require.Equal(t, []string{"fake/planner", "fake/planner", "fake/m1", "fake/m1"}, models)
 }
+
+func TestSmallModelTitlesNewSessionInBackground(t *testing.T) {
+	script := llmtest.NewScript(t)
+	var mu sync.Mutex
+	var titleReqs []string
+	script.Route = func(body []byte, _ int) llmtest.Turn {
+		model, tools := modelOf(t, body)
+		if model == "tiny" {
+			mu.Lock()
+			titleReqs = append(titleReqs, string(body))
+			mu.Unlock()
+			require.Empty(t, tools, "a side job offers no tools")
+			return llmtest.Turn{Text: "\"Fix the flaky greeting test.\""}
+		}
+		return llmtest.Turn{Text: "the answer"}
+	}
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "tiny"}, "max_retries = 0\nsmall_model = \"tiny\""))
+	r := startRouted(t, home, SessionOptions{})
+	prompt := "the greeting test fails now and then on CI, please find out why and make it reliable"
+	done := r.run(t, prompt)
+	require.Equal(t, "the answer", done.Result, "the small model never writes the answer")
+	r.ls.jobs.Wait()
+
+	mu.Lock()
+	require.Len(t, titleReqs, 1)
+	require.Contains(t, titleReqs[0], "make it reliable")
+	mu.Unlock()
+	info, err := r.svc.Store().Info(context.Background(), r.ls.ID())
+	require.NoError(t, err)
+	require.Equal(t, "Fix the flaky greeting test", info.Title)
+
+	// A second prompt of the session asks for no title.
+	r.run(t, "and now also explain what the retry loop in the test helper does exactly")
+	r.ls.jobs.Wait()
+	mu.Lock()
+	require.Len(t, titleReqs, 1)
+	mu.Unlock()
+
+	summary, model, err := r.ls.Summarize(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, "fake/tiny", model)
+	require.NotEmpty(t, summary)
+	mu.Lock()
+	require.Len(t, titleReqs, 2)
+	require.Contains(t, titleReqs[1], "[user] the greeting test fails", "the summary request carries the transcript")
+	mu.Unlock()
+}
+
+func TestNoTitleJobForLocalMainModelOrShortPrompt(t *testing.T) {
+	rt := &Runtime{Config: config.Defaults(), Provider: catalog.Provider{Name: "ollama", Type: catalog.WireOllama}, Model: "qwen3"}
+	require.False(t, wantsTitle(rt, "a long prompt that has many more words than any title would ever need"))
+	rt.Config.SmallModel = "qwen3:0.6b"
+	require.True(t, wantsTitle(rt, "a long prompt that has many more words than any title would ever need"))
+	require.False(t, wantsTitle(rt, "fix the build"), "a short prompt is its own title")
+}

@@ -92,6 +92,11 @@ type Session struct {
 	// holds it: when it was loaded (agent.Session.StoredAt), then after
 	// each run (zero: reload before the next run).
 	seen time.Time
+	// jobs are the small model's background work (a title, sidejobs.go),
+	// under jobsCtx; Close cancels and waits for them.
+	jobs     sync.WaitGroup
+	jobsCtx  context.Context
+	stopJobs context.CancelFunc
 }
 
 // Session returns the live session for stored session sess (from
@@ -101,7 +106,9 @@ type Session struct {
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx)}
+	ls.jobsCtx, ls.stopJobs = context.WithCancel(context.WithoutCancel(ctx))
 	if _, err := ls.engine(ctx); err != nil {
+		ls.stopJobs()
 		return nil, err
 	}
 	ls.sessionStart(ctx, sess, "startup")
@@ -242,6 +249,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		emit, restore = ls.svc.progressTo(sess.ID, emit)
 		defer restore()
 	}
+	ls.titleLater(sess, input)
 	done, err := ls.runTurn(ctx, eng, sess, input, emit)
 	if done != nil && done.Result != "" {
 		ls.mu.Lock()
@@ -326,8 +334,10 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	return nil
 }
 
-// Close stops what the engine's tools started (background processes).
+// Close stops what the engine's tools started (background processes)
+// and the small model's background work.
 func (ls *Session) Close() {
+	ls.endJobs()
 	if h := ls.hookAdapter(); h != nil {
 		out := h.fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
 		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to

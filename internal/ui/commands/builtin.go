@@ -45,7 +45,7 @@ func Default() Table {
 		{Name: "/mcp", Help: "the MCP servers: status, tools and prompts (/mcp__SERVER__PROMPT runs a prompt)", Run: cmdMCP},
 		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
 		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
-		{Name: "/summary", Help: "what this session holds: messages, tools, files, tokens", Run: cmdSummary},
+		{Name: "/summary", Help: "what this session holds (messages, tools, files, tokens) and a summary by the small model", Run: cmdSummary},
 		{Name: "/cost", Help: "tokens and cost of this session", Run: cmdCost},
 		{Name: "/context", Help: "how full the context window is", Run: cmdContext},
 		{Name: "/undo", Help: "restore the files the last turn changed", Run: cmdUndo},
@@ -316,7 +316,7 @@ func compactAt(c *Controller) float64 {
 	return 0.85
 }
 
-func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+func cmdSummary(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
 	users, answers := 0, 0
 	tools := map[string]int{}
 	files := map[string]bool{}
@@ -367,6 +367,7 @@ func cmdSummary(_ context.Context, c *Controller, _ string, out io.Writer) (Outc
 		}
 		fmt.Fprintf(out, "todos: %d/%d done\n", done, len(c.Session().Todos))
 	}
+	writeSummary(ctx, c, out)
 	return Outcome{}, nil
 }
 

@@ -41,3 +41,18 @@ func cmdArchitect(ctx context.Context, c *Controller, arg string, out io.Writer)
 	fmt.Fprintf(out, "architect mode: %s plans with read-only tools, then %s makes the edits\n", architect, editor)
 	return Outcome{}, nil
 }
+
+// writeSummary writes the small model's summary of the conversation
+// (app.Session.Summarize) after /summary's figures; a failure is a line,
+// not an error (the figures stand).
+func writeSummary(ctx context.Context, c *Controller, out io.Writer) {
+	if len(c.Session().Messages) == 0 {
+		return
+	}
+	text, model, err := c.live.Summarize(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "\nno summary: %v\n", err)
+		return
+	}
+	fmt.Fprintf(out, "\nsummary (%s):\n%s\n", model, strings.TrimSpace(text))
+}

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // /architect turns architect mode on with an editor (or the main model),
@@ -27,4 +29,16 @@ func TestArchitectCommand(t *testing.T) {
 
 	_, _, err := f.exec(t, "/architect a b c")
 	require.ErrorContains(t, err, "usage: /architect")
+}
+
+// /summary shows the session's figures, then the small model's summary
+// (on a local provider without small_model: the main model).
+func TestSummaryCommandAddsSmallModelSummary(t *testing.T) {
+	f := newFixture(t, "", llmtest.Turn{Text: "Hello there."}, llmtest.Turn{Text: "- you said hello\n- nothing is left"})
+	f.run(t, "say hello")
+	out, _ := f.mustExec(t, "/summary")
+	require.Contains(t, out, "1 prompts · 1 answers")
+	require.Contains(t, out, "summary (fake/m1):\n- you said hello\n- nothing is left")
+	reqs := f.script.Requests()
+	require.Contains(t, string(reqs[len(reqs)-1]), "[user] say hello")
 }
