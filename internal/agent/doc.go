@@ -26,7 +26,9 @@
 // (for ask_user: interaction with the questions, then with the answer), and tool_result (read-only calls run in parallel, so
 // their results may come in any order, but the tool message that goes
 // back to the model keeps the calls' order); todos when the model changes
-// its plan; error for a failure (Fatal when it ends the run); done last,
+// its plan; notice when a fallback model takes over after the model
+// failed (Config.Fallbacks: the request is sent again to it, a new
+// waiting first); error for a failure (Fatal when it ends the run); done last,
 // always, with the stop reason. Headless stream-json prints exactly these
 // events; the web UI sends them as SSE.
 //

@@ -435,8 +435,13 @@ function onEvent(name, ev) {
     case 'waiting': showWaiting(ev.waiting || {}); break;
     case 'command': commandResult(ev); break;
     case 'notice':
+      // A custom command's note, a fallback model taking over, a phase of
+      // an architect turn: the text after it goes into a new bubble.
       hideEmpty();
-      $('#messages').append(h('div', { class: 'msg note', text: ev.text || '' }));
+      state.bubble = null;
+      state.reasoning = null;
+      $('#messages').append(h('div', { class: 'msg note' + (ev.notice ? ' notice-' + ev.notice.kind : ''), dataset: { phase: ev.phase || '' }, text: ev.text || '' }));
+      scrollDown();
       break;
     case 'done': {
       const d = ev.done || {};
