@@ -156,28 +156,42 @@ func modelOf(t *testing.T, body []byte) (string, []string) {
 	return req.Model, names
 }
 
-func TestArchitectPlansReadOnlyThenEditorEdits(t *testing.T) {
-	script := llmtest.NewScript(t)
-	var mu sync.Mutex
-	seen := map[string]int{}
-	var archTools, editorBodies []string
-	script.Route = func(body []byte, _ int) llmtest.Turn {
+// architectScript is a model server for an architect turn: "planner"
+// reads greet.txt, then answers a plan; "m1" writes greet.txt, then
+// says so. It records the architect's first offered tools and the
+// editor's first request.
+type architectScript struct {
+	*llmtest.Script
+	mu           sync.Mutex
+	seen         map[string]int
+	archTools    []string
+	editorBodies []string
+}
+
+func newArchitectScript(t *testing.T) *architectScript {
+	a := &architectScript{Script: llmtest.NewScript(t), seen: map[string]int{}}
+	a.Route = func(body []byte, _ int) llmtest.Turn {
 		model, tools := modelOf(t, body)
-		mu.Lock()
-		defer mu.Unlock()
-		seen[model]++
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.seen[model]++
 		switch {
-		case model == "planner" && seen[model] == 1:
-			archTools = tools
+		case model == "planner" && a.seen[model] == 1:
+			a.archTools = tools
 			return llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"greet.txt"}`}}}
 		case model == "planner":
 			return llmtest.Turn{Text: "PLAN: write greet.txt with the single line goodbye"}
-		case model == "m1" && seen[model] == 1:
-			editorBodies = append(editorBodies, string(body))
+		case model == "m1" && a.seen[model] == 1:
+			a.editorBodies = append(a.editorBodies, string(body))
 			return llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"greet.txt","content":"goodbye\n"}`}}}
 		}
 		return llmtest.Turn{Text: "wrote greet.txt"}
 	}
+	return a
+}
+
+func TestArchitectPlansReadOnlyThenEditorEdits(t *testing.T) {
+	script := newArchitectScript(t)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1", "planner"}, `max_retries = 0
 permission_mode = "auto-edit"
 architect_model = "planner"`))
@@ -190,6 +204,9 @@ architect_model = "planner"`))
 	require.Equal(t, 4, done.Turns, "both phases' turns")
 
 	// (task stays: its subagents inherit the read-only tools.)
+	script.mu.Lock()
+	archTools, editorBodies := script.archTools, script.editorBodies
+	script.mu.Unlock()
 	require.Contains(t, archTools, "read_file")
 	for _, name := range archTools {
 		require.NotContains(t, []string{"write_file", "edit_file", "multi_edit", "apply_patch", "delete_file", "move_file", "run_command", "run_python", "git_commit"}, name,
