@@ -297,3 +297,30 @@ func TestNoTitleJobForLocalMainModelOrShortPrompt(t *testing.T) {
 	require.True(t, wantsTitle(rt, "a long prompt that has many more words than any title would ever need"))
 	require.False(t, wantsTitle(rt, "fix the build"), "a short prompt is its own title")
 }
+
+// BenchmarkArchitectEngine measures the per-turn build of the architect's
+// read-only engine (registry, policy, system prompt with the git
+// summary) that an architect turn adds before its first request.
+func BenchmarkArchitectEngine(b *testing.B) {
+	script := llmtest.NewScript(b)
+	home := apptest.NewHome(b, apptest.FakeProvider(script.URL, []string{"m1", "planner"}, "architect_model = \"planner\""))
+	ctx := context.Background()
+	env := home.Env
+	svc, err := Start(ctx, StartOptions{Options: Options{Workspace: home.WS, Getenv: func(k string) string { return env[k] }}})
+	require.NoError(b, err)
+	defer svc.Close()
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(b, err)
+	ls, err := svc.Session(ctx, sess, SessionOptions{})
+	require.NoError(b, err)
+	defer ls.Close()
+	rt := svc.Runtime()
+	b.ResetTimer()
+	for range b.N {
+		_, closeEng, err := ls.architectEngine(ctx, rt, sess.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		closeEng()
+	}
+}
