@@ -75,6 +75,7 @@ type Config struct {
 	Sandbox     Sandbox                   `toml:"sandbox"`
 	Subagents   Subagents                 `toml:"subagents"`
 	Agent       Agent                     `toml:"agent"`
+	Budget      Budget                    `toml:"budget"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// MCPServers are the [mcp_servers.NAME] tables of the global file and of a trusted
@@ -132,6 +133,24 @@ type Agent struct {
 	ContextDetailMaxChars int `toml:"context_detail_max_chars"`
 }
 
+// Budget holds [budget]: the cost governor's limits (0: no limit). At 80% of a limit a
+// run reports a budget warning; at 100% it finishes the tool calls of the current step
+// and stops (stop reason budget, exit code 5).
+type Budget struct {
+	// RunUSD is what one run may spend, in US dollars: the default of --max-cost (a Ralph
+	// run: all its tasks together) [0].
+	RunUSD float64 `toml:"run_usd"`
+	// SessionUSD is what one session may spend over all its runs, its subagents' sessions
+	// included, in US dollars [0].
+	SessionUSD float64 `toml:"session_usd"`
+	// DailyUSD is what all sessions together may spend since local midnight, in US
+	// dollars, summed from the session store [0].
+	DailyUSD float64 `toml:"daily_usd"`
+	// MaxTokens is how many tokens one session may use over all its runs, input and
+	// output of every model response (cached input included), its subagents' included [0].
+	MaxTokens int `toml:"max_tokens"`
+}
+
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
 // run_python, background processes).
 type Sandbox struct {
@@ -170,6 +189,10 @@ type ProviderConfig struct {
 	// VisionModels are models of this provider that accept images (where
 	// the catalog does not know it): images are sent to them as image parts.
 	VisionModels []string `toml:"vision_models"`
+	// Prices are the prices of this provider's models from the
+	// [providers.NAME.models.MODEL] tables, by model id (see ModelPrice);
+	// they replace the catalog's.
+	Prices map[string]ModelPrice `toml:"-"`
 }
 
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.

@@ -58,6 +58,7 @@ type fileDoc struct {
 	providers map[string]int // provider tables named in the file -> line of first mention
 	mcp       map[string]MCPServer
 	notices   []Warning // old key names read as aliases (one each)
+	prices    []modelPrice
 }
 
 // parseFile decodes a config file strictly. Every problem (syntax, unknown key, wrong type,

@@ -146,6 +146,7 @@ func (l *loader) loadFiles() error {
 			l.global[name] = true
 		}
 		l.applyDoc(global, l.paths.ConfigDir, nil)
+		l.applyPrices(global, nil)
 		l.applyMCP(global, l.paths.ConfigDir, true)
 	}
 	if l.opts.Workspace != "" {
@@ -184,6 +185,7 @@ func (l *loader) loadProject() error {
 		}
 	}
 	l.applyDoc(doc, l.opts.Workspace, own)
+	l.applyPrices(doc, own)
 	l.applyMCP(doc, l.opts.Workspace, trusted)
 	return nil
 }

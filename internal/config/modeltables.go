@@ -6,9 +6,11 @@ import (
 	"sort"
 )
 
-// modelTables reads [providers.NAME.models.MODEL] tables, whose one key
-// is vision = true|false, into the provider's vision_models (the table
-// form of that key; a file then cannot also give the static models list).
+// modelTables reads [providers.NAME.models.MODEL] tables: vision =
+// true|false into the provider's vision_models (the table form of that
+// key; a file then cannot also give the static models list), and the
+// model's prices (input_price, output_price, cache_read_price,
+// cache_write_price, USD per million tokens) into the file's prices.
 func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m map[string]any, errs *[]*FileError) {
 	ids := make([]string, 0, len(m))
 	for id := range m {
@@ -23,19 +25,35 @@ func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m m
 		}
 		t, ok := m[id].(map[string]any)
 		if !ok {
-			fail("%q must be a table such as { vision = true }, not %s", displayPath(mp), describeValue(m[id]))
+			fail("%q must be a table such as { vision = true } or { input_price = 0.5, output_price = 1.5 }, not %s", displayPath(mp), describeValue(m[id]))
 			continue
 		}
-		for k, val := range t {
+		price := ModelPrice{Source: fmt.Sprintf("%s:%d", d.file, lines[lineKey(mp)])}
+		for _, k := range sortedKeys(t) {
+			val := t[k]
+			kp := append(slices.Clone(mp), k)
+			if isPrice, err := readPrice(&price, k, val); isPrice {
+				if err != nil {
+					*errs = append(*errs, &FileError{File: d.file, Line: lines[lineKey(kp)], Key: displayPath(kp), Message: displayPath(kp) + " " + err.Error()})
+				}
+				continue
+			}
 			b, isBool := val.(bool)
 			if k != "vision" || !isBool {
-				fail("%q: a model's table takes only vision = true or false", displayPath(append(slices.Clone(mp), k)))
+				*errs = append(*errs, &FileError{File: d.file, Line: lines[lineKey(kp)], Key: displayPath(kp),
+					Message: fmt.Sprintf("%q: a model's table takes only %s", displayPath(kp), modelTableKeys)})
 				continue
 			}
 			if b {
 				vision = append(vision, id)
 			}
 		}
+		if price.set() {
+			d.prices = append(d.prices, modelPrice{provider: p[1], model: id, price: price, file: d.file, line: lines[lineKey(mp)]})
+		}
+	}
+	if len(vision) == 0 {
+		return
 	}
 	s, provider, ok := lookupSpec(ss, []string{"providers", p[1], "vision_models"})
 	if !ok || len(vision) == 0 {

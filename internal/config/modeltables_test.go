@@ -16,7 +16,7 @@ func TestVisionModelsListAndTables(t *testing.T) {
 
 	writeFile(t, e.global(), "[providers.local.models.m]\nvison = true\n")
 	_, _, err = e.load(nil)
-	require.ErrorContains(t, err, "a model's table takes only vision = true or false")
+	require.ErrorContains(t, err, "a model's table takes only vision = true|false")
 	writeFile(t, e.global(), "[providers.local.models]\nm = 3\n")
 	_, _, err = e.load(nil)
 	require.ErrorContains(t, err, "must be a table such as { vision = true }")

@@ -134,7 +134,7 @@ func Keys() []string {
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent" || path[0] == "budget"
 	case 2:
 		return path[0] == "providers"
 	}
@@ -284,6 +284,10 @@ func validateFloat(name string, x float64) error {
 	case "compaction_threshold":
 		if x <= 0 || x > 1 {
 			return fmt.Errorf("must be in (0, 1] (a fraction of the context window), not %v", x)
+		}
+	case "budget.run_usd", "budget.session_usd", "budget.daily_usd":
+		if x < 0 {
+			return fmt.Errorf("must be 0 (no limit) or more US dollars, not %v", x)
 		}
 	}
 	return nil
