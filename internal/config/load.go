@@ -222,7 +222,7 @@ func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
 			s = l.userApproved(s)
 		}
 		if own != nil {
-			if reason := refusal(s, own); reason != "" {
+			if reason := projectRefusal(s, own); reason != "" {
 				l.warnings = append(l.warnings, Warning{File: s.file, Line: s.line, Key: s.key(), Message: fmt.Sprintf(
 					"ignored %s: %s; this folder is not trusted (run `aidex trust` in %s to allow it)", s.key(), reason, l.opts.Workspace)})
 				continue

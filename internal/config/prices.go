@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // ModelPrice is the price of one model from a [providers.NAME.models.MODEL]
@@ -123,4 +124,14 @@ func (c *Config) PricedModels() []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// projectRefusal is refusal with the budget keys: an untrusted project
+// file may not change the user's budgets (raising one, or 0, would lift
+// the brake the user set).
+func projectRefusal(s setting, own map[string]bool) string {
+	if strings.HasPrefix(s.spec.name, "budget.") {
+		return "a project file may not change your budgets"
+	}
+	return refusal(s, own)
 }

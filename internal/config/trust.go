@@ -43,8 +43,6 @@ func refusal(s setting, own map[string]bool) string {
 		return "a project file may not add allow rules (only the ones you approved with \"always allow\" in this folder)"
 	case "allowed_dirs", "workspace":
 		return "a project file may not widen the directories aidex can reach"
-	case "budget.run_usd", "budget.session_usd", "budget.daily_usd", "budget.max_tokens":
-		return "a project file may not change your budgets"
 	case "permission_mode":
 		if m := s.value.(string); m != "plan" && m != "ask" {
 			return fmt.Sprintf("a project file may only set permission_mode plan or ask, not %q", m)
