@@ -21,7 +21,8 @@
 // turn waiting (the request was sent: provider, model and the request's
 // estimated input tokens; a local model may read them for minutes, so
 // front ends show that they wait until the next event), the text and
-// reasoning deltas, usage, and for each tool call in the response's order
+// reasoning deltas, usage (then budget when it passed 80% of a limit of
+// Config.Budget, or used one up), and for each tool call in the response's order
 // tool_call, an approval request and its decision when the policy asks
 // (for ask_user: interaction with the questions, then with the answer), and tool_result (read-only calls run in parallel, so
 // their results may come in any order, but the tool message that goes
@@ -51,7 +52,9 @@
 // (loop), the context cancelled (the partial answer is kept), a model
 // request that failed after its retries, a store that cannot save, or an
 // infrastructure failure of a tool ([Tools.Run] returning an error: no
-// workspace or checkpoint store, a panic). Problems the model can fix are
+// workspace or checkpoint store, a panic), or a budget used up ([Budget]:
+// the step's tool calls finish, the run stops before the next request
+// with stop reason budget). Problems the model can fix are
 // tool results, never the end of the run. Every message is saved through
 // the [Store] as it completes, so whatever ends a run loses nothing; calls
 // left unanswered by a killed process are answered when the session is

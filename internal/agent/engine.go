@@ -118,6 +118,8 @@ type Config struct {
 	// SmallModel, when set, writes the compaction summaries instead of
 	// the run's model (never the answers).
 	SmallModel *ModelRef
+	// Budget is the run's cost governor (see [Budget]; zero: no limits).
+	Budget Budget
 }
 
 // ContinuePrompt is the user message of an agent-mode turn that follows an
@@ -158,7 +160,7 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 	defer e.release(s.ID)
 	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
-	r.emit = serialized(labelled(emit, r.modelID))
+	r.emit = serialized(labelled(r.watchBudget(emit), r.modelID))
 	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
 }
 
@@ -244,6 +246,8 @@ type run struct {
 	// routing is the run's model routing: the client and store of the
 	// model it uses now, and the fallbacks left (fallback.go).
 	routing
+	// budget is the run's account against Config.Budget (nil: no limits).
+	budget *budgetState
 }
 
 func (r *run) normalize() {
@@ -268,11 +272,18 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 		// killed, failed save) left calls no request may carry unanswered.
 		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
 	}
+	if d := r.budgetStart(ctx); d != nil {
+		return d, nil
+	}
 	if err := r.append(ctx, user, nil); err != nil {
 		return r.fail(err)
 	}
 	var last string
 	for {
+		if r.budgetHit() != nil {
+			// A clean step boundary: the step's tool calls have their results.
+			return r.done(StopBudget, last), nil
+		}
 		if r.turns >= r.cfg.MaxTurns {
 			return r.done(StopMaxTurns, last), nil
 		}
@@ -463,8 +474,9 @@ func (r *run) accountOf(u llm.Usage, m ModelInfo) {
 	}
 	r.usage = r.usage.Add(u)
 	r.s.Usage = r.s.Usage.Add(u)
-	r.s.CostUSD += m.Cost(u)
-	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, ContextTokens: u.InputTokens, ContextWindow: m.ContextWindow}
+	cost := m.Cost(u)
+	r.s.CostUSD += cost
+	info := &UsageInfo{Turn: u, Session: r.s.Usage, CostUSD: r.s.CostUSD, TurnCostUSD: cost, ContextTokens: u.InputTokens, ContextWindow: m.ContextWindow}
 	if w := m.ContextWindow; w > 0 {
 		info.ContextPercent = 100 * float64(u.InputTokens) / float64(w)
 	}
@@ -547,6 +559,9 @@ func (r *run) fail(err error) (*DoneInfo, error) {
 func (r *run) done(reason StopReason, result string) *DoneInfo {
 	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials,
 		DeniedChanges: r.deniedChanges, Raw: r.lastRaw, FinishReason: r.lastFinish}
+	if reason == StopBudget {
+		d.Budget = r.budgetHit()
+	}
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

@@ -22,6 +22,7 @@ const (
 	EventProgress   EventType = "progress"    // a running tool's progress (an MCP server's notifications), between its tool_call and tool_result
 	EventToolResult EventType = "tool_result" // the result of a tool call
 	EventUsage      EventType = "usage"       // token usage and cost after a model response
+	EventBudget     EventType = "budget"      // a budget limit passed 80% (a warning) or was used up (the run stops at the next step boundary)
 	EventTodos      EventType = "todos"       // the model's plan changed (todo_write)
 	EventNotice     EventType = "notice"      // a line for the user: a fallback model took over, a phase of an architect turn began
 	EventError      EventType = "error"       // a failure (the run may go on or end)
@@ -41,6 +42,7 @@ type Event struct {
 	ToolResult *ToolResultInfo `json:"tool_result,omitempty"`
 	Progress   *ProgressInfo   `json:"progress,omitempty"`
 	Usage      *UsageInfo      `json:"usage,omitempty"`
+	Budget     *BudgetInfo     `json:"budget,omitempty"`
 	Todos      []Todo          `json:"todos,omitempty"`
 	Error      *ErrorInfo      `json:"error,omitempty"`
 	Done       *DoneInfo       `json:"done,omitempty"`
@@ -204,11 +206,12 @@ type DenialInfo struct {
 // prices (0 when unknown or free); ContextTokens the prompt size of the last
 // request and ContextWindow the model's window, both in tokens;
 // ContextPercent = 100·ContextTokens/ContextWindow (0 when the window is
-// unknown).
+// unknown). TurnCostUSD is the price of this response alone, in USD.
 type UsageInfo struct {
 	Turn           llm.Usage `json:"turn"`
 	Session        llm.Usage `json:"session"`
 	CostUSD        float64   `json:"cost_usd"`
+	TurnCostUSD    float64   `json:"turn_cost_usd,omitempty"`
 	ContextTokens  int       `json:"context_tokens"`
 	ContextWindow  int       `json:"context_window,omitempty"`
 	ContextPercent float64   `json:"context_percent,omitempty"`
@@ -246,6 +249,8 @@ type DoneInfo struct {
 	// that map it (ACP's max_tokens and refusal stop reasons). Not in the
 	// event stream.
 	FinishReason string `json:"-"`
+	// Budget is the limit that stopped the run (stop reason budget).
+	Budget *BudgetInfo `json:"budget,omitempty"`
 }
 
 // StopReason says why a run ended.
@@ -259,4 +264,5 @@ const (
 	StopCancelled StopReason = "cancelled"   // the context was cancelled (Esc, Ctrl+C)
 	StopError     StopReason = "error"       // a provider or engine failure
 	StopMarker    StopReason = "done_marker" // the model wrote %%DONE%%, %%COMPLETED%% or %%COMPLETE%% (agent mode)
+	StopBudget    StopReason = "budget"      // a budget limit was used up (--max-cost, [budget]); the session stays resumable
 )

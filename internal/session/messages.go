@@ -69,6 +69,9 @@ func (s *Store) appendMessage(ctx context.Context, id string, m llm.Message, usa
 		if err != nil {
 			return fmt.Errorf("append message to session %s: %w", id, err)
 		}
+		if usage != nil {
+			return logUsage(ctx, tx, id, m.Model, u, costUSD, now)
+		}
 		return nil
 	})
 }
@@ -158,14 +161,26 @@ func (s *Store) SaveTodos(ctx context.Context, sessionID string, todos []agent.T
 // (the summary request of a compaction). Errors wrap [ErrNotFound] for an
 // unknown session id.
 func (s *Store) AddUsage(ctx context.Context, sessionID string, u llm.Usage, costUSD float64) error {
+	return s.AddModelUsage(ctx, sessionID, "", u, costUSD)
+}
+
+// AddModelUsage is [Store.AddUsage] with the "PROVIDER/MODEL" id of the
+// model that answered, kept in the usage ledger for the per-model
+// breakdown ([Store.Breakdown]). Errors wrap [ErrNotFound] for an unknown
+// session id.
+func (s *Store) AddModelUsage(ctx context.Context, sessionID, model string, u llm.Usage, costUSD float64) error {
+	now := s.now().UnixNano()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?,
 			input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
 			cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
 			reasoning_tokens = reasoning_tokens + ?, cost_usd = cost_usd + ? WHERE id = ?`,
-			s.now().UnixNano(), u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
+			now, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
 			u.ReasoningTokens, costUSD, sessionID)
-		return checkUpdated(res, err, sessionID, "add usage")
+		if err := checkUpdated(res, err, sessionID, "add usage"); err != nil {
+			return err
+		}
+		return logUsage(ctx, tx, sessionID, model, u, costUSD, now)
 	})
 }
 

@@ -34,7 +34,7 @@ const FileName = "aidex.db"
 // schemaVersion is the version of the newest embedded migration. Open
 // records it in PRAGMA user_version after migrating, so opening an
 // up-to-date database costs one pragma instead of a goose run.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // busyTimeoutMS is how long a statement waits for another writer (another
 // aidex process) before failing with SQLITE_BUSY, in milliseconds.
