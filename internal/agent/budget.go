@@ -3,7 +3,10 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
+
+	"github.com/zelvior/aidex/internal/llm"
 )
 
 // Budget is a run's cost governor (zero fields: no limit). RunUSD bounds
@@ -187,4 +190,15 @@ func (b *BudgetInfo) spentText() string {
 		return fmt.Sprintf("%.0f of %.0f tokens", b.Spent, b.Max)
 	}
 	return fmt.Sprintf("$%.4f of $%.2f", b.Spent, b.Max)
+}
+
+// EstimateTokens estimates, without sending it, the size in tokens of
+// the request a run of input on s would send first: the system prompt,
+// s's messages, input as the next user message and the tool definitions
+// (4 bytes a token, as the waiting event's estimate). s is not changed.
+func (e *Engine) EstimateTokens(s *Session, input []llm.Part) int {
+	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
+	r := &run{e: e, s: &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs}, cfg: e.Config}
+	r.normalize()
+	return r.requestTokens(r.request())
 }

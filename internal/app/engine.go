@@ -88,6 +88,9 @@ type EngineOptions struct {
 	// Editor, when set, is the editor the file tools read and write
 	// through (see [EditorFiles]); nil: the disk.
 	Editor EditorFiles
+	// RunUSD, when > 0, replaces budget.run_usd: what each run may spend,
+	// in US dollars (Ralph passes what is left of its run's --max-cost).
+	RunUSD float64
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -256,6 +259,7 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		AgentMode:     o.AgentMode,
 		BeforeRequest: o.BeforeRequest,
 		EngineTools:   mergeEngineTools(ralph.TaskTools(ralph.NewStore(rt.Workspace, nil)), o.EngineTools),
+		Budget:        rt.engineBudget(o),
 	}
 }
 

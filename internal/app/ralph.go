@@ -77,7 +77,7 @@ func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
 // planning, the plan permission mode and only read-only tools offered).
 func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
 	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
-		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan}
+		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan, RunUSD: r.MaxCostUSD}
 	if b.Sessions != nil {
 		o.Store = b.Sessions
 	}

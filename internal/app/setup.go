@@ -286,6 +286,7 @@ func (rt *Runtime) ModelInfo() agent.ModelInfo {
 			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
 		}
 	}
+	rt.configPrice(&mi)
 	if w := rt.Config.ContextWindow; w > 0 {
 		mi.ContextWindow = w
 	}

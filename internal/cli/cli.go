@@ -22,8 +22,11 @@ const (
 	ExitUsage   = 2 // bad usage or input
 	ExitDenied  = 3 // a needed action was denied by the permission policy
 	ExitLimit   = 4 // the turn or step limit was reached
+	// ExitBudget: a budget was used up (--max-cost, [budget]); the run
+	// stopped at a step boundary and the session is resumable (aidex -c).
+	ExitBudget = 5
 	// ExitLoop: the model repeated the same tool call 3 times in a row and
-	// the run was stopped. (5 is reserved for a budget stop.)
+	// the run was stopped.
 	ExitLoop = 6
 	// ExitAsk: `aidex permissions check` found the call would ask for
 	// approval (0 there means allow, 3 deny).

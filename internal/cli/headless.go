@@ -48,6 +48,7 @@ type runFlags struct {
 	sandbox         string
 	answers         string
 	attach          []string
+	budget          budgetFlags
 	full, web       bool // front ends chosen by flag (--full, --web), as --plain
 	routing         routingFlags
 }
@@ -82,6 +83,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.full, "full", false, "use the full-screen terminal UI (needs a terminal; --fullscreen is the same on a terminal)")
 	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
 	addRoutingFlags(cmd, &f.routing)
+	addBudgetFlags(cmd, &f.budget)
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
@@ -131,7 +133,7 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	if f.maxTurns < 0 || f.steps < 0 {
 		return usageErr("--max-turns and --steps must be positive")
 	}
-	return nil
+	return a.applyBudgetFlags(&f.budget)
 }
 
 // readPrompt assembles the prompt from -p, -f and piped stdin: stdin is
@@ -239,6 +241,9 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	if err != nil {
 		return err
 	}
+	if f.budget.estimate {
+		return a.printEstimate(ctx, svc, live, parts, f)
+	}
 	done, runErr := live.Run(ctx, parts, func(e agent.Event) {
 		denials.event(e)
 		r.event(e)
@@ -313,6 +318,8 @@ func exitFor(d *agent.DoneInfo, err error) error {
 		return &ExitError{Code: ExitFailure, Err: err}
 	case d == nil:
 		return nil
+	case d.StopReason == agent.StopBudget:
+		return &ExitError{Code: ExitBudget}
 	case d.StopReason == agent.StopMaxTurns:
 		return &ExitError{Code: ExitLimit}
 	case d.StopReason == agent.StopLoop:

@@ -26,6 +26,9 @@ func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) 
 	if len(f.attach) > 0 {
 		return usageErr("--attach goes with a headless run (-p \"PROMPT\"); in a session attach files with @path or /load FILE")
 	}
+	if f.budget.estimate {
+		return usageErr("--estimate goes with a headless run (-p \"PROMPT\"); in a session type /cost estimate")
+	}
 	svc, err := a.startRun(ctx, true)
 	if err != nil {
 		return err

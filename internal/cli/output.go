@@ -70,6 +70,8 @@ type jsonResult struct {
 	// Subagents are the subagents the run's task calls started: label,
 	// session, usage, cost and tool calls (their cost is not in CostUSD).
 	Subagents []app.SubagentMeta `json:"subagents"`
+	// Budget is the limit that stopped the run (stop_reason budget).
+	Budget *agent.BudgetInfo `json:"budget,omitempty"`
 }
 
 type jsonToolCall struct {
@@ -126,7 +128,7 @@ func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	j.res.Denials = j.denials.denials()
 	if d != nil {
 		j.res.Result, j.res.StopReason, j.res.Turns = string(stripMarkers([]byte(d.Result))), reportedStop(d), d.Turns
-		j.res.Usage, j.res.CostUSD = d.Usage, d.CostUSD
+		j.res.Usage, j.res.CostUSD, j.res.Budget = d.Usage, d.CostUSD, d.Budget
 		if d.StopReason == agent.StopLoop {
 			j.res.Result = "" // the stop message is in errors, not an answer
 		}
@@ -224,6 +226,8 @@ func (t *textOut) event(e agent.Event) {
 		if t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback {
 			fmt.Fprintf(t.err, "aidex: %s\n", e.Text)
 		}
+	case agent.EventBudget:
+		budgetLine(t.err, e.Budget)
 	case agent.EventError:
 		// Hook messages (a failing hook, a systemMessage) are for the
 		// user even without progress output.

@@ -352,6 +352,7 @@ type ralphRunFlags struct {
 	asJSON        bool
 	outputFormat  string
 	dist          distFlags
+	maxCost       string
 }
 
 func newRalphRunCmd(a *cliApp) *cobra.Command {
@@ -375,7 +376,8 @@ current task.
 Exit status: 0 when the loop ran out of work with no task failed (or was
 stopped), 1 when a task failed or the remaining tasks wait on dependencies
 that failed, 4 when --max-iterations ended the run with tasks left,
-130 when interrupted.`,
+5 when a budget stopped it (--max-cost, [budget]; the task at work is
+pending again), 130 when interrupted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runRalph(cmd, &f)
@@ -395,6 +397,7 @@ that failed, 4 when --max-iterations ended the run with tasks left,
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text (progress lines) or stream-json (every event as a JSON line)")
 	fl.BoolVar(&f.asJSON, "json", false, "the same as --output-format stream-json")
 	addRunDistFlags(cmd, &f.dist)
+	fl.StringVar(&f.maxCost, "max-cost", "", "stop the Ralph run once its tasks have spent `USD`: the task at work stops after a complete step and is pending again, no task starts after it; exit code 5 (default: [budget] run_usd; 0: no limit)")
 	return cmd
 }
 
@@ -415,7 +418,7 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	}
 	rf := runFlags{permissionMode: f.policy.mode, allow: f.policy.allow, deny: f.policy.deny, ask: f.policy.ask,
 		addDirs: f.policy.addDirs, provider: f.provider, model: f.model, outputFormat: "text", agentOutput: "final",
-		sandbox: f.policy.sandbox}
+		sandbox: f.policy.sandbox, budget: budgetFlags{maxCost: f.maxCost}}
 	if err := a.applyRunFlags(&rf); err != nil {
 		return err
 	}
@@ -428,7 +431,8 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	rt := appSvc.Runtime()
 	svc := appSvc.Ralph(false)
 	o := ralph.RunOptions{MaxIterations: f.maxIterations, TaskIDs: f.tasks, Verify: rt.Config.VerifyCommand,
-		VerifyTimeout: f.verifyTimeout, MaxAttempts: f.maxAttempts, TaskTimeout: f.taskTimeout, MaxTurns: f.maxTurns}
+		VerifyTimeout: f.verifyTimeout, MaxAttempts: f.maxAttempts, TaskTimeout: f.taskTimeout, MaxTurns: f.maxTurns,
+		MaxCostUSD: rt.Config.Budget.RunUSD}
 	if cmd.Flags().Changed("verify") {
 		o.Verify = strings.TrimSpace(f.verify)
 	}
@@ -517,6 +521,8 @@ func ralphExit(sum *ralph.Summary) error {
 	switch {
 	case sum.Reason == ralph.FinishInterrupted:
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted; the current task is pending again")}
+	case sum.Reason == ralph.FinishBudget:
+		return ralphBudgetExit(sum)
 	case len(sum.Failed) > 0:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%d task(s) failed: %s (see `aidex ralph show ID`)", len(sum.Failed), strings.Join(sum.Failed, ", "))}
 	case sum.Reason == ralph.FinishBlocked:

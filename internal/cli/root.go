@@ -148,10 +148,12 @@ Exit codes:
   2    bad usage or input (flags, config, prompt, unknown model or session)
   3    a call was denied by the permission policy (the run went on; see stderr)
   4    the turn limit was reached (--max-turns, max_tool_turns)
+  5    a budget was used up (--max-cost, [budget]); the run stopped after a
+       complete step and aidex -c continues it
   6    stopped: the model repeated the same tool call 3 times
   10   aidex permissions check: the call would ask for approval
   130  interrupted (Ctrl+C); aidex -c continues
-When several apply, the first of 130, 1, 4, 6, 3 wins.
+When several apply, the first of 130, 1, 5, 4, 6, 3 wins.
 {{end}}`
 
 // runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin

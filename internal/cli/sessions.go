@@ -78,10 +78,10 @@ func newSessionsCmd(a *cliApp) *cobra.Command {
 	list.Flags().BoolVar(&all, "all", false, "sessions of every workspace")
 	show := &cobra.Command{
 		Use:   "show ID",
-		Short: "Print a session's transcript (markdown)",
+		Short: "Print a session's transcript (markdown), then its usage and cost per model, turn and tool",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.exportSession(cmd, args[0], "md")
+			return a.showSession(cmd, args[0])
 		},
 	}
 	var format string

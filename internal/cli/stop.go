@@ -110,6 +110,8 @@ func printStops(w io.Writer, f *runFlags, d *agent.DoneInfo, denials []agent.Den
 		fmt.Fprintf(w, "aidex: stopped after %d model responses (%s)\n", d.Turns, limitSource(f, d.Turns))
 	case agent.StopLoop:
 		fmt.Fprintf(w, "aidex: %s; the session is kept (aidex -c continues it)\n", termsafe.Clean(d.Result))
+	case agent.StopBudget:
+		budgetStopLine(w, d)
 	}
 }
 

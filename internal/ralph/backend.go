@@ -25,12 +25,16 @@ type Backend interface {
 // tools to add (complete_task, list_tasks, ...), notes for the system
 // prompt, MaxTurns (model responses per run, 0: max_tool_turns) and Plan
 // (plan permission mode, and only read-only tools, kind read, offered).
+// MaxCostUSD is what each of the engine's runs may spend, in US dollars
+// (0: the configured budget.run_usd): what is left of the Ralph run's
+// --max-cost.
 type EngineRequest struct {
 	SessionID   string
 	EngineTools []agent.EngineTool
 	Notes       []string
 	MaxTurns    int
 	Plan        bool
+	MaxCostUSD  float64
 }
 
 // VerifyResult is the outcome of the verification command: OK when it

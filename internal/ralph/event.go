@@ -98,6 +98,7 @@ const (
 	FinishMaxIterations FinishReason = "max_iterations" // --max-iterations tasks were run
 	FinishStopped       FinishReason = "stopped"        // a stop was requested
 	FinishInterrupted   FinishReason = "interrupted"    // the context was cancelled (Ctrl+C)
+	FinishBudget        FinishReason = "budget"         // --max-cost was spent, or a budget stopped a task (it is pending again)
 )
 
 // Summary closes a run: why it ended, the tasks run in it and their
@@ -119,4 +120,7 @@ type Summary struct {
 	// merged into the current branch (it stops at the first conflict).
 	Branches []string `json:"branches,omitempty"`
 	Merged   []string `json:"merged,omitempty"`
+	// CostUSD is what the run's tasks spent, in US dollars (their
+	// sessions' cost; 0 when unknown or free).
+	CostUSD float64 `json:"cost_usd,omitempty"`
 }

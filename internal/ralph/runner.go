@@ -21,7 +21,11 @@ import (
 // verification (0: 10 min, the maximum). MaxAttempts is how many times the
 // agent may try a task when verification fails (0: 2). TaskTimeout bounds
 // one task, agent and verification together (0: none). MaxTurns bounds
-// model responses per agent run (0: max_tool_turns).
+// model responses per agent run (0: max_tool_turns). MaxCostUSD bounds
+// what the whole run may spend, in US dollars (0: no bound): each task's
+// agent may spend what is left (a task its budget stops goes back to
+// pending), and no task starts once it is spent; the run then finishes
+// with FinishBudget.
 type RunOptions struct {
 	MaxIterations int
 	TaskIDs       []string
@@ -30,6 +34,9 @@ type RunOptions struct {
 	MaxAttempts   int
 	TaskTimeout   time.Duration
 	MaxTurns      int
+	MaxCostUSD    float64
+	// costLeft is what the task being run may spend (0: no bound).
+	costLeft float64
 }
 
 // DefaultMaxAttempts is RunOptions.MaxAttempts's default.
@@ -147,6 +154,10 @@ func (s *Service) loop(ctx context.Context, o RunOptions, emit func(Event), sum 
 		if o.MaxIterations > 0 && sum.Ran >= o.MaxIterations {
 			return FinishMaxIterations, nil
 		}
+		if budgetUsed(o, sum, nil) {
+			return FinishBudget, nil
+		}
+		o.costLeft, _ = budgetLeft(o, sum)
 		out, err := s.runTask(ctx, tasks[i].ID, o, emit)
 		if err != nil {
 			return "", err
@@ -155,6 +166,7 @@ func (s *Service) loop(ctx context.Context, o RunOptions, emit func(Event), sum 
 			continue // the task changed under us; pick again
 		}
 		sum.Ran++
+		sum.CostUSD += out.CostUSD
 		switch out.Status {
 		case StatusDone:
 			sum.Done++
@@ -162,6 +174,9 @@ func (s *Service) loop(ctx context.Context, o RunOptions, emit func(Event), sum 
 			sum.Failed = append(sum.Failed, tasks[i].ID)
 		case StatusSkipped:
 			sum.Skipped++
+		}
+		if budgetUsed(o, sum, out) {
+			return FinishBudget, nil
 		}
 	}
 }
@@ -245,7 +260,9 @@ func (s *Service) runTask(ctx context.Context, id string, o RunOptions, emit fun
 	}
 	started := task.Clone()
 	emit(Event{Type: EventTaskStart, TaskID: id, Task: &started})
-	out := s.work(ctx, task, sess, o, emit)
+	cost := 0.0
+	out := s.work(ctx, task, sess, o, costCounter(emit, &cost))
+	out.CostUSD = cost
 	task, err = s.record(id, func(t *Task) {
 		t.Status, t.Result = out.Status, capText(out.Summary, maxSummary)
 	})
@@ -295,7 +312,7 @@ func WorkTask(ctx context.Context, b Backend, task Task, o RunOptions, emit func
 func workTask(ctx context.Context, b Backend, task Task, sess *agent.Session, o RunOptions, extra []agent.EngineTool, emit func(Event)) Outcome {
 	rep := NewReporter(task.ID)
 	tools := append([]agent.EngineTool{rep.Tool()}, extra...)
-	eng, closeEngine, err := b.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns})
+	eng, closeEngine, err := b.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns, MaxCostUSD: o.costLeft})
 	if err != nil {
 		return Outcome{Status: StatusFailed, Reason: "engine_error", Summary: "could not start the agent: " + err.Error()}
 	}
@@ -372,6 +389,8 @@ func judge(ctx, tctx context.Context, o RunOptions, rep *Reporter, done *agent.D
 		return Outcome{Status: StatusFailed, Reason: "engine_error", Summary: "the agent ended without a result"}
 	}
 	switch done.StopReason {
+	case agent.StopBudget:
+		return budgetOutcome(done)
 	case agent.StopMaxTurns:
 		return Outcome{Status: StatusFailed, Reason: "max_turns", Summary: fmt.Sprintf("reached the limit of %d model responses (max_tool_turns) before reporting the task complete", turns)}
 	case agent.StopLoop:

@@ -17,7 +17,6 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/format"
-	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // InitPrompt is the prompt /init sends: the model studies the project and
@@ -46,7 +45,7 @@ func Default() Table {
 		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
 		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
 		{Name: "/summary", Help: "what this session holds (messages, tools, files, tokens) and a summary by the small model", Run: cmdSummary},
-		{Name: "/cost", Help: "tokens and cost of this session", Run: cmdCost},
+		{Name: "/cost", Args: "[estimate [PROMPT]]", Help: "tokens and cost of this session per model, turn and tool; estimate: the next request's tokens and price", Run: cmdCost},
 		{Name: "/context", Help: "how full the context window is", Run: cmdContext},
 		{Name: "/undo", Help: "restore the files the last turn changed", Run: cmdUndo},
 		{Name: "/rewind", Args: "[ID [code|conversation|both]]", Help: "list the checkpoints, or go back to before one's prompt (TUI: a picker)", Run: cmdRewind},
@@ -249,28 +248,6 @@ func cmdCompact(ctx context.Context, c *Controller, arg string, out io.Writer) (
 		return Outcome{}, fmt.Errorf("compact: %w", err)
 	}
 	fmt.Fprintf(out, "compacted: %d messages → %d\n", before, len(c.Session().Messages))
-	return Outcome{}, nil
-}
-
-func cmdCost(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	u := c.Session().Usage
-	fmt.Fprintf(out, "input %d · output %d · cache read %d · cache write %d tokens · %s\n",
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, FormatCost(c.Session().CostUSD))
-	subs, err := c.Store().Descendants(ctx, c.Session().ID)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("subagents' usage: %w", err)
-	}
-	if len(subs) == 0 {
-		return Outcome{}, nil
-	}
-	total := c.Session().CostUSD
-	fmt.Fprintf(out, "subagents (%d):\n", len(subs))
-	for _, s := range subs {
-		total += s.CostUSD
-		fmt.Fprintf(out, "  %s · input %d · output %d tokens · %s · %d tool calls\n",
-			termsafe.Clean(s.Subagent), s.Usage.InputTokens, s.Usage.OutputTokens, FormatCost(s.CostUSD), s.ToolCalls)
-	}
-	fmt.Fprintf(out, "total with subagents: %s\n", FormatCost(total))
 	return Outcome{}, nil
 }
 

@@ -1,0 +1,158 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/session"
+)
+
+// configPrice applies the prices of mi's model from the configuration
+// ([providers.NAME.models.MODEL] input_price, output_price,
+// cache_read_price, cache_write_price; USD per million tokens) over the
+// catalog's, key by key.
+func (rt *Runtime) configPrice(mi *agent.ModelInfo) {
+	p, ok := rt.Config.PriceOf(mi.Provider, mi.Name)
+	if !ok {
+		return
+	}
+	for _, f := range []struct {
+		src *float64
+		dst *float64
+	}{{p.Input, &mi.InputPrice}, {p.Output, &mi.OutputPrice}, {p.CacheRead, &mi.CacheReadPrice}, {p.CacheWrite, &mi.CacheWritePrice}} {
+		if f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+}
+
+// PriceOf returns what aidex knows of model id ("PROVIDER/MODEL", or a
+// model of the runtime's provider; "" is the runtime's model): its
+// context window from the catalog and its prices in USD per million
+// tokens from the catalog and the configuration (zero: unknown or free).
+func (rt *Runtime) PriceOf(id string) agent.ModelInfo {
+	if id == "" || id == rt.Provider.Name+"/"+rt.Model || id == rt.Model {
+		return rt.ModelInfo()
+	}
+	provider, model := rt.Provider.Name, id
+	if p, m, ok := strings.Cut(id, "/"); ok {
+		if _, known := rt.Catalog.Provider(p); known || rt.Config.Providers[p].Type != "" {
+			provider, model = p, m
+		}
+	}
+	mi := agent.ModelInfo{Provider: provider, Name: model, UnbilledReasoning: !rt.Config.BillReasoningAsOutput}
+	if m, ok := rt.Catalog.Model(provider, model); ok {
+		mi.ContextWindow = m.ContextWindow
+		if m.Price != nil {
+			mi.InputPrice, mi.OutputPrice = m.Price.Input, m.Price.Output
+			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
+		}
+	}
+	rt.configPrice(&mi)
+	return mi
+}
+
+// spender is the session store's sum of what was spent (see
+// session.Store.Spent).
+type spender interface {
+	Spent(ctx context.Context, sessionID string, since time.Time) (agent.Spending, error)
+}
+
+// engineBudget is the engine's cost governor from [budget] (run_usd,
+// which --max-cost sets, session_usd, daily_usd, max_tokens); o.RunUSD,
+// when set, replaces run_usd (a Ralph task's share of its run's
+// --max-cost). The store, when it keeps sums, says what the session and
+// today spent before each run.
+func (rt *Runtime) engineBudget(o EngineOptions) agent.Budget {
+	c := rt.Config.Budget
+	b := agent.Budget{RunUSD: c.RunUSD, SessionUSD: c.SessionUSD, DailyUSD: c.DailyUSD, MaxTokens: c.MaxTokens}
+	if o.RunUSD > 0 {
+		b.RunUSD = o.RunUSD
+	}
+	if sp, ok := o.Store.(spender); ok {
+		b.Spent = func(ctx context.Context, id string) (agent.Spending, error) {
+			return sp.Spent(ctx, id, localMidnight(time.Now()))
+		}
+	}
+	return b
+}
+
+// localMidnight is the start of t's day in the local time zone: the daily
+// budget counts from it.
+func localMidnight(t time.Time) time.Time {
+	y, m, d := t.Local().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.Local)
+}
+
+// Estimate is what a run would send before it is sent: InputTokens, the
+// first request's estimated size (system prompt, the conversation so far,
+// the prompt and the tool definitions, at 4 bytes a token), and Models,
+// the price of such a request for each model asked about.
+type Estimate struct {
+	InputTokens int             `json:"input_tokens"`
+	Models      []ModelEstimate `json:"models"`
+}
+
+// ModelEstimate prices one request of the estimated size on a model:
+// InputUSD for its input tokens, OutputPer1kUSD for each thousand tokens
+// it writes; Known is false when aidex knows no price for the model
+// (configure input_price and output_price).
+type ModelEstimate struct {
+	Model          string  `json:"model"`
+	InputPrice     float64 `json:"input_price"`
+	OutputPrice    float64 `json:"output_price"`
+	InputUSD       float64 `json:"input_usd"`
+	OutputPer1kUSD float64 `json:"output_per_1k_usd"`
+	Known          bool    `json:"price_known"`
+}
+
+// Estimate estimates the first request of a run with parts (queued
+// context first, as Run sends it) without calling the model, and prices
+// it on the session's model and on each of models ("PROVIDER/MODEL";
+// duplicates dropped). Errors: the engine's build.
+func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...string) (*Estimate, error) {
+	eng, err := ls.engine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ls.mu.Lock()
+	input := append(slices.Clone(ls.pending), parts...)
+	rt, sess := ls.rt, ls.sess
+	ls.mu.Unlock()
+	est := &Estimate{InputTokens: eng.EstimateTokens(sess, input)}
+	ids := append([]string{eng.Config.Model.ID()}, models...)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		mi := rt.PriceOf(id)
+		if seen[mi.ID()] {
+			continue
+		}
+		seen[mi.ID()] = true
+		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
+			InputUSD: mi.Cost(llm.Usage{InputTokens: est.InputTokens}), OutputPer1kUSD: mi.OutputPrice / 1000,
+			Known: mi.InputPrice > 0 || mi.OutputPrice > 0})
+	}
+	return est, nil
+}
+
+// Breakdown returns session id's usage and cost per model, per model
+// response and per tool (see session.Store.Breakdown); tool results are
+// priced at the input price of the models that answered after them (the
+// current model's for answers that recorded none). Errors: as the
+// store's.
+func (s *Service) Breakdown(ctx context.Context, id string) (*session.Breakdown, error) {
+	rt := s.Runtime()
+	prices := map[string]float64{}
+	return s.store.Breakdown(ctx, id, func(model string) float64 {
+		p, ok := prices[model]
+		if !ok {
+			p = rt.PriceOf(model).InputPrice
+			prices[model] = p
+		}
+		return p
+	})
+}
