@@ -264,9 +264,7 @@ func (r *run) normalize() {
 }
 
 func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
-	r.emit(Event{Type: EventSession, SessionID: r.s.ID, Session: &SessionInfo{
-		ID: r.s.ID, Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name,
-		Workspace: r.s.Workspace, Resumed: len(r.s.Messages) > 0}})
+	r.emitSession()
 	if calls := unansweredCalls(r.s.Messages); len(calls) > 0 {
 		// A run that died between the calls and their results (process
 		// killed, failed save) left calls no request may carry unanswered.
@@ -280,12 +278,8 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 	}
 	var last string
 	for {
-		if r.budgetHit() != nil {
-			// A clean step boundary: the step's tool calls have their results.
-			return r.done(StopBudget, last), nil
-		}
-		if r.turns >= r.cfg.MaxTurns {
-			return r.done(StopMaxTurns, last), nil
+		if d := r.limited(last); d != nil {
+			return d, nil
 		}
 		resp, err := r.respond(ctx)
 		if err != nil {
@@ -329,6 +323,26 @@ func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
 			return r.done(StopMarker, last), nil
 		}
 	}
+}
+
+// emitSession emits the run's first event: the session it works in.
+func (r *run) emitSession() {
+	r.emit(Event{Type: EventSession, SessionID: r.s.ID, Session: &SessionInfo{
+		ID: r.s.ID, Provider: r.cfg.Model.Provider, Model: r.cfg.Model.Name,
+		Workspace: r.s.Workspace, Resumed: len(r.s.Messages) > 0}})
+}
+
+// limited ends the run, before its next model request, when a budget is
+// used up (the step's tool calls have their results: a clean boundary)
+// or the turn limit is reached; nil otherwise.
+func (r *run) limited(last string) *DoneInfo {
+	if r.budgetHit() != nil {
+		return r.done(StopBudget, last)
+	}
+	if r.turns >= r.cfg.MaxTurns {
+		return r.done(StopMaxTurns, last)
+	}
+	return nil
 }
 
 // answered ends the run after an answer without tool calls (end true),

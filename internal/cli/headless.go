@@ -16,7 +16,6 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // runFlags are the root command's flags for a run.
@@ -208,10 +207,8 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	}
 	defer svc.Close()
 	sess, err := svc.Pick(ctx, f.resume, f.cont)
-	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
-		return &ExitError{Code: ExitUsage, Err: err}
-	} else if err != nil {
-		return err // the store's I/O failure: exit 1
+	if err != nil {
+		return sessionErr(err) // an unknown session: exit 2; the store's I/O failure: exit 1
 	}
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)

@@ -655,6 +655,9 @@ func (p *ralphPrinter) agentEvent(ev *agent.Event) {
 	case agent.EventError:
 		p.flushText()
 		fmt.Fprintf(p.out, "  ! %s\n", ralphLine(ev.Error.Message, 300))
+	case agent.EventBudget:
+		p.flushText()
+		fmt.Fprintf(p.out, "  $ budget: %s\n", ralphLine(ev.Budget.Message, 300))
 	case agent.EventDone:
 		p.flushText()
 	}

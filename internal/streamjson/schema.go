@@ -102,7 +102,7 @@ func forOptions() *jsonschema.ForOptions {
 func eventTypes() []any {
 	var list []any
 	for _, t := range []agent.EventType{agent.EventSession, agent.EventWaiting, agent.EventText, agent.EventReasoning, agent.EventToolCall,
-		agent.EventApproval, agent.EventInteraction, agent.EventProgress, agent.EventToolResult, agent.EventUsage, agent.EventTodos, agent.EventNotice,
+		agent.EventApproval, agent.EventInteraction, agent.EventProgress, agent.EventToolResult, agent.EventUsage, agent.EventBudget, agent.EventTodos, agent.EventNotice,
 		agent.EventError, agent.EventDone} {
 		list = append(list, string(t))
 	}

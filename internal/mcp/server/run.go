@@ -235,6 +235,10 @@ func progressMessage(e agent.Event) string {
 		if e.Error != nil {
 			return "error: " + e.Error.Message
 		}
+	case agent.EventBudget:
+		if e.Budget != nil {
+			return "budget: " + e.Budget.Message
+		}
 	case agent.EventDone:
 		if e.Done != nil {
 			return "done: " + string(e.Done.StopReason)

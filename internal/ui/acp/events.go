@@ -230,6 +230,10 @@ func (s *session) translate(e agent.Event, ws string) (sdk.SessionUpdate, bool) 
 		return plan(e.Todos), !sub
 	case agent.EventNotice:
 		return sdk.UpdateAgentMessageText("\n[aidex: " + e.Text + "]\n"), !sub && e.Text != ""
+	case agent.EventBudget:
+		if e.Budget != nil && !sub {
+			return sdk.UpdateAgentMessageText("\n[aidex: budget: " + e.Budget.Message + "]\n"), true
+		}
 	case agent.EventError:
 		if e.Error != nil && !e.Error.Fatal && !sub {
 			return sdk.UpdateAgentMessageText("\n[aidex: " + e.Error.Message + "]\n"), true

@@ -489,6 +489,10 @@ func (l *RalphLog) Add(ev ralph.Event) {
 		if e.Error != nil {
 			l.line("! " + e.Error.Message)
 		}
+	case agent.EventBudget:
+		if e.Budget != nil {
+			l.line("$ budget: " + e.Budget.Message)
+		}
 	}
 }
 

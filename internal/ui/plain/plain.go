@@ -50,11 +50,12 @@ type Printer struct {
 const defaultWaitNotice = 3 * time.Second
 
 const (
-	dim   = "\x1b[2m"
-	red   = "\x1b[31m"
-	green = "\x1b[32m"
-	cyan  = "\x1b[36m"
-	reset = "\x1b[0m"
+	dim    = "\x1b[2m"
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	cyan   = "\x1b[36m"
+	reset  = "\x1b[0m"
 )
 
 func (p *Printer) paint(code, s string) string {
@@ -110,6 +111,9 @@ func (p *Printer) Event(e agent.Event) {
 		p.endReasoning()
 		p.newline()
 		fmt.Fprintln(p.Out, p.paint(cyan, e.Text))
+	case agent.EventBudget:
+		p.newline()
+		fmt.Fprintf(p.Out, "%s %s\n", p.paint(yellow, "budget:"), termsafe.Clean(e.Budget.Message))
 	case agent.EventError:
 		p.newline()
 		fmt.Fprintf(p.Out, "%s %s\n", p.paint(red, "error:"), e.Error.Message)

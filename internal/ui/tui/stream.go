@@ -10,6 +10,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // unreachableHint follows the error of a model request whose host could
@@ -124,6 +125,11 @@ func (s *streamModel) event(e agent.Event) tea.Cmd {
 		s.flushReasoning()
 		s.flushText()
 		s.commit(s.st.paint(s.st.yellow, e.Text))
+	case agent.EventBudget:
+		if e.Budget != nil {
+			s.flushText()
+			s.commit(s.st.paint(s.st.yellow, "budget: "+termsafe.Clean(e.Budget.Message)))
+		}
 	case agent.EventError:
 		if e.Error != nil && e.Error.Kind != "cancelled" {
 			s.flushText()

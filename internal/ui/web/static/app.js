@@ -432,6 +432,11 @@ function onEvent(name, ev) {
     case 'usage': renderUsage(ev.usage); break;
     case 'todos': renderTodos(ev.todos); break;
     case 'error': chatError(ev.error); break;
+    case 'budget':
+      hideEmpty();
+      $('#messages').append(h('div', { class: 'msg note', text: 'Budget: ' + (ev.budget?.message || '') }));
+      scrollDown();
+      break;
     case 'waiting': showWaiting(ev.waiting || {}); break;
     case 'command': commandResult(ev); break;
     case 'notice':
@@ -1024,6 +1029,7 @@ function onRalphEvent(name, ev) {
       else if (l) liveLine(l, 'bad', 'Error: ' + (a.error?.message || 'unknown'));
       else showError(a.error?.message || 'the Ralph run failed');
       break;
+    case 'budget': if (l) liveLine(l, a.budget?.exhausted ? 'bad' : 'muted', '$ budget: ' + (a.budget?.message || '')); break;
     case 'verify_start': liveLine(l, 'muted', '⧗ verifying: ' + ev.verify.command); break;
     case 'verify': {
       const r = ev.verify.result || {};
