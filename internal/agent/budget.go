@@ -202,3 +202,19 @@ func (e *Engine) EstimateTokens(s *Session, input []llm.Part) int {
 	r.normalize()
 	return r.requestTokens(r.request())
 }
+
+// modelUsageSaver is the optional store method that also records which
+// model answered (session.Store.AddModelUsage), for the per-model
+// breakdown of usage kept as no message.
+type modelUsageSaver interface {
+	AddModelUsage(ctx context.Context, sessionID, model string, u llm.Usage, costUSD float64) error
+}
+
+// addUsage records u, priced at model m, through us, with m's id when
+// the store keeps it.
+func (r *run) addUsage(ctx context.Context, us usageSaver, u llm.Usage, m ModelInfo) error {
+	if ms, ok := us.(modelUsageSaver); ok {
+		return ms.AddModelUsage(ctx, r.s.ID, m.ID(), u, m.Cost(u))
+	}
+	return us.AddUsage(ctx, r.s.ID, u, m.Cost(u))
+}

@@ -104,7 +104,7 @@ func (r *run) saveUsageOf(ctx context.Context, u llm.Usage, m ModelInfo) {
 	if !ok || u == (llm.Usage{}) {
 		return
 	}
-	if err := us.AddUsage(context.WithoutCancel(ctx), r.s.ID, u, m.Cost(u)); err != nil {
+	if err := r.addUsage(context.WithoutCancel(ctx), us, u, m); err != nil {
 		r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: "save usage: " + err.Error(), Kind: "engine"}})
 	}
 }

@@ -35,8 +35,13 @@ func addBudgetFlags(cmd *cobra.Command, f *budgetFlags) {
 }
 
 // applyBudgetFlags checks --max-cost and sets budget.run_usd from it.
-// Errors: a value that is not a number of dollars, or negative (exit 2).
-func (a *cliApp) applyBudgetFlags(f *budgetFlags) error {
+// Errors: a value that is not a number of dollars, or negative; --estimate
+// with stream-json input (exit 2).
+func (a *cliApp) applyBudgetFlags(rf *runFlags) error {
+	f := &rf.budget
+	if f.estimate && rf.inputFormat == inputStreamJSON {
+		return usageErr("--estimate goes with a headless run (-p \"PROMPT\"), not with --input-format stream-json")
+	}
 	if f.maxCost == "" {
 		return nil
 	}

@@ -132,7 +132,7 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	if f.maxTurns < 0 || f.steps < 0 {
 		return usageErr("--max-turns and --steps must be positive")
 	}
-	return a.applyBudgetFlags(&f.budget)
+	return a.applyBudgetFlags(f)
 }
 
 // readPrompt assembles the prompt from -p, -f and piped stdin: stdin is

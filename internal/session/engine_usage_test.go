@@ -28,7 +28,7 @@ func TestCompactionUsageReachesStore(t *testing.T) {
 	s, dir := openTest(t)
 	ctx := context.Background()
 	sess := newSession(t, s, dir)
-	model := agent.ModelInfo{Name: "m", InputPrice: 3, OutputPrice: 15}
+	model := agent.ModelInfo{Provider: "p", Name: "m", InputPrice: 3, OutputPrice: 15}
 	for _, m := range []llm.Message{llm.UserText("one"), llm.AssistantText("a"), llm.UserText("two"),
 		llm.AssistantText("b"), llm.UserText("three"), llm.AssistantText("c")} {
 		require.NoError(t, s.AppendMessage(ctx, sess.ID, m, nil))
@@ -42,4 +42,9 @@ func TestCompactionUsageReachesStore(t *testing.T) {
 	require.Equal(t, sess.Usage, loaded.Usage)
 	require.InDelta(t, sess.CostUSD, loaded.CostUSD, 1e-12)
 	require.NotZero(t, loaded.CostUSD)
+	// The ledger has the summary's usage with its model, for the daily
+	// budget and the per-model breakdown.
+	b, err := s.Breakdown(ctx, sess.ID, nil)
+	require.NoError(t, err)
+	require.Equal(t, []ModelCost{{Model: "p/m", Requests: 1, Usage: sess.Usage, CostUSD: sess.CostUSD}}, b.Models)
 }
