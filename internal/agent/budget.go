@@ -199,7 +199,6 @@ func (b *BudgetInfo) spentText() string {
 func (e *Engine) EstimateTokens(s *Session, input []llm.Part) int {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
 	r := &run{e: e, s: &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs}, cfg: e.Config}
-	r.normalize()
 	return r.requestTokens(r.request())
 }
 

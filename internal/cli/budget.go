@@ -14,7 +14,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ralph"
-	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
@@ -69,7 +69,7 @@ func (a *cliApp) printEstimate(ctx context.Context, svc *app.Service, live *app.
 	if outputFormat(f.outputFormat) != formatText {
 		return writeJSON(a.proc.Stdout, est)
 	}
-	commands.WriteEstimate(a.proc.Stdout, est)
+	format.WriteEstimate(a.proc.Stdout, est)
 	return nil
 }
 
@@ -107,7 +107,7 @@ func (a *cliApp) showSession(cmd *cobra.Command, id string) error {
 		return sessionErr(err)
 	}
 	fmt.Fprint(out, "\n## Usage and cost\n\n")
-	commands.WriteBreakdown(out, b, 0)
+	format.WriteBreakdown(out, b, 0)
 	return nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // The web chat's built-in slash commands: the safe subset of the terminal's
@@ -44,7 +46,7 @@ func webCommands() []webCommand {
 		{"/mode", "[plan|ask|auto-edit]", "show the permission mode, or narrow it (never wider than the server's)", cmdWebMode},
 		{"/clear", "", "start a new, empty session", cmdWebClear},
 		{"/compact", "[FOCUS]", "summarise older turns to free context", cmdWebCompact},
-		{"/cost", "", "tokens and cost of this session", cmdWebCost},
+		{"/cost", "[estimate [PROMPT]]", "tokens and cost of this session per model, turn and tool; estimate: the next request's tokens and price", cmdWebCost},
 		{"/tasks", "", "the Ralph task list", cmdWebTasks},
 	}
 }
@@ -242,11 +244,29 @@ func cmdWebCompact(ctx context.Context, _ *Server, ls *liveSession, arg string, 
 	return nil
 }
 
-func cmdWebCost(_ context.Context, _ *Server, ls *liveSession, _ string, out *CommandEvent) error {
-	sess := ls.live.Info()
-	u := sess.Usage
-	out.Output = fmt.Sprintf("input %d · output %d · cache read %d · cache write %d tokens · $%.4f",
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, sess.CostUSD)
+func cmdWebCost(ctx context.Context, s *Server, ls *liveSession, arg string, out *CommandEvent) error {
+	var b strings.Builder
+	switch verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " "); verb {
+	case "estimate":
+		var parts []llm.Part
+		if p := strings.TrimSpace(rest); p != "" {
+			parts = []llm.Part{{Type: llm.PartText, Text: p}}
+		}
+		est, err := ls.live.Estimate(ctx, parts)
+		if err != nil {
+			return err
+		}
+		format.WriteEstimate(&b, est)
+	case "":
+		bd, err := s.svc.Breakdown(ctx, ls.live.ID())
+		if err != nil {
+			return fmt.Errorf("usage of this session: %w", err)
+		}
+		format.WriteBreakdown(&b, bd, 10)
+	default:
+		return fmt.Errorf("/cost takes no argument or estimate [PROMPT], not %q", arg)
+	}
+	out.Output = strings.TrimRight(b.String(), "\n")
 	return nil
 }
 
