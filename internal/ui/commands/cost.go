@@ -61,4 +61,3 @@ func costEstimate(ctx context.Context, c *Controller, prompt string, out io.Writ
 	format.WriteEstimate(out, est)
 	return nil
 }
-

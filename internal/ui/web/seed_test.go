@@ -108,9 +108,6 @@ func TestChatSlashCommands(t *testing.T) {
 	if out, _ := e.commandOut("/cost"); !strings.Contains(out["output"].(string), "input 0") {
 		t.Errorf("/cost: %v", out)
 	}
-	if out, _ := e.commandOut("/cost estimate hello"); !strings.Contains(out["output"].(string), "next request: ~") {
-		t.Errorf("/cost estimate: %v", out)
-	}
 	if out, _ := e.commandOut("/tasks"); !strings.Contains(out["output"].(string), "no Ralph tasks") {
 		t.Errorf("/tasks: %v", out)
 	}
