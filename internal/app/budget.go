@@ -100,9 +100,12 @@ type Estimate struct {
 // ModelEstimate prices one request of the estimated size on a model:
 // InputUSD for its input tokens, OutputPer1kUSD for each thousand tokens
 // it writes; Known is false when aidex knows no price for the model
-// (configure input_price and output_price).
+// (configure input_price and output_price). Role is "model" for the
+// session's model, "fallback" for a fallback_models entry, "" for a
+// model asked about.
 type ModelEstimate struct {
 	Model          string  `json:"model"`
+	Role           string  `json:"role,omitempty"`
 	InputPrice     float64 `json:"input_price"`
 	OutputPrice    float64 `json:"output_price"`
 	InputUSD       float64 `json:"input_usd"`
@@ -112,8 +115,9 @@ type ModelEstimate struct {
 
 // Estimate estimates the first request of a run with parts (queued
 // context first, as Run sends it) without calling the model, and prices
-// it on the session's model and on each of models ("PROVIDER/MODEL";
-// duplicates dropped). Errors: the engine's build.
+// it on the session's model, its fallback models (fallback_models) and
+// each of models ("PROVIDER/MODEL"; duplicates dropped). Errors: the
+// engine's build.
 func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...string) (*Estimate, error) {
 	eng, err := ls.engine(ctx)
 	if err != nil {
@@ -124,15 +128,22 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 	rt, sess := ls.rt, ls.sess
 	ls.mu.Unlock()
 	est := &Estimate{InputTokens: eng.EstimateTokens(sess, input)}
-	ids := append([]string{eng.Config.Model.ID()}, models...)
+	roles := map[string]string{eng.Config.Model.ID(): "model"}
+	ids := []string{eng.Config.Model.ID()}
+	for _, f := range rt.Config.FallbackModels {
+		if id := rt.PriceOf(f).ID(); roles[id] == "" {
+			roles[id] = "fallback"
+		}
+		ids = append(ids, f)
+	}
 	seen := map[string]bool{}
-	for _, id := range ids {
+	for _, id := range append(ids, models...) {
 		mi := rt.PriceOf(id)
 		if seen[mi.ID()] {
 			continue
 		}
 		seen[mi.ID()] = true
-		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
+		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), Role: roles[mi.ID()], InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
 			InputUSD: mi.Cost(llm.Usage{InputTokens: est.InputTokens}), OutputPer1kUSD: mi.OutputPrice / 1000,
 			Known: mi.InputPrice > 0 || mi.OutputPrice > 0})
 	}

@@ -99,12 +99,16 @@ func TestE2EBudgetConfigAndUsedUp(t *testing.T) {
 
 func TestE2EEstimate(t *testing.T) {
 	srv := llmtest.NewScript(t)
-	e := newE2E(t, srv, "openai", pricedModel)
+	e := newE2E(t, srv, "openai", "fallback_models = [\"fake/backup\", \"fake/unpriced\"]\n"+pricedModel+
+		"[providers.fake.models.backup]\ninput_price = 2000\noutput_price = 4000\n")
 	r := e.run(context.Background(), "-p", strings.Repeat("word ", 400), "--estimate")
 	require.Equal(t, 0, r.code, r.stderr)
 	require.Empty(t, srv.Requests(), "the model is not called")
 	require.Contains(t, r.stdout, "next request: ~")
 	require.Contains(t, r.stdout, "fake/scripted: $")
+	require.Contains(t, r.stdout, "fake/backup (fallback): $")
+	require.Contains(t, r.stdout, "+ $4.00 per 1,000 output tokens ($2000 / $4000 per million tokens)")
+	require.Contains(t, r.stdout, `fake/unpriced (fallback): price unknown (set input_price and output_price in [providers.fake.models."unpriced"])`)
 	r = e.run(context.Background(), "-p", "hello", "--estimate", "--output-format", "json")
 	require.Equal(t, 0, r.code, r.stderr)
 	var est struct {

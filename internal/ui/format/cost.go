@@ -18,6 +18,9 @@ func WriteEstimate(out io.Writer, est *app.Estimate) {
 	fmt.Fprintf(out, "next request: ~%d input tokens (system prompt, conversation, prompt and tool definitions; about 4 bytes a token)\n", est.InputTokens)
 	for _, m := range est.Models {
 		name := termsafe.Clean(m.Model)
+		if m.Role == "fallback" {
+			name += " (fallback)"
+		}
 		if !m.Known {
 			provider, model, _ := strings.Cut(m.Model, "/")
 			fmt.Fprintf(out, "  %s: price unknown (set input_price and output_price in [providers.%s.models.%q])\n", name, termsafe.Clean(provider), termsafe.Clean(model))
