@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 	"time"
 
@@ -104,4 +105,32 @@ func TestUsageLogBackfill(t *testing.T) {
 	recs, err := usageLog(ctx, s.db, sess.ID)
 	require.NoError(t, err)
 	require.Equal(t, []UsageRecord{{Seq: 1, Model: "p/m", Usage: llm.Usage{InputTokens: 12, OutputTokens: 3, CacheReadTokens: 2}, CostUSD: 0.5, At: time.Unix(0, 42)}}, recs)
+}
+
+// BenchmarkSpent is what a run with a budget adds at its start: the
+// session tree's sums and today's cost over a ledger of 20,000 responses
+// in 200 sessions.
+func BenchmarkSpent(b *testing.B) {
+	s, _ := openTest(b)
+	ctx := context.Background()
+	var last string
+	for i := 0; i < 200; i++ {
+		sess := newSession(b, s, "/w")
+		last = sess.ID
+		require.NoError(b, s.write(ctx, func(tx *sql.Tx) error {
+			for j := 0; j < 100; j++ {
+				if err := logUsage(ctx, tx, sess.ID, "p/m", llm.Usage{InputTokens: 1000, OutputTokens: 100}, 0.01, int64(i*100+j)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	since := time.Unix(0, 10000)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.Spent(ctx, last, since); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
