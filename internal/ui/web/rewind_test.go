@@ -108,18 +108,19 @@ func TestRewindAPIErrors(t *testing.T) {
 	var hist SessionView
 	e.call(http.MethodGet, "/api/history", nil, &hist)
 	path := "/api/sessions/" + hist.ID + "/rewind"
+	// "u" is no prefix of a checkpoint id (Crockford base32 has no u).
 	cases := []struct {
 		path string
 		body any
 		want int
 		msg  string
 	}{
-		{path, map[string]any{"checkpoint": "x", "scope": "sideways"}, http.StatusBadRequest, `scope must be "code", "conversation" or "both"`},
+		{path, map[string]any{"checkpoint": "u", "scope": "sideways"}, http.StatusBadRequest, `scope must be "code", "conversation" or "both"`},
 		{path, map[string]any{"scope": "code"}, http.StatusBadRequest, "checkpoint is empty"},
 		{path, map[string]any{"checkpoint": 3}, http.StatusBadRequest, "bad JSON body"},
-		{path, map[string]any{"checkpoint": "x", "extra": 1}, http.StatusNotFound, "unknown checkpoint"}, // unknown fields are ignored
+		{path, map[string]any{"checkpoint": "u", "extra": 1}, http.StatusNotFound, "unknown checkpoint"}, // unknown fields are ignored
 		{path, map[string]any{"checkpoint": "nosuchcheckpoint"}, http.StatusNotFound, "unknown checkpoint"},
-		{"/api/sessions/nosuchsession/rewind", map[string]any{"checkpoint": "x"}, http.StatusNotFound, ""},
+		{"/api/sessions/nosuchsession/rewind", map[string]any{"checkpoint": "u"}, http.StatusNotFound, ""},
 	}
 	for _, c := range cases {
 		var ae apiError
