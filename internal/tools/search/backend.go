@@ -61,7 +61,8 @@ func (GoGrep) Search(ctx context.Context, req tools.GrepRequest) (tools.GrepResu
 	if err != nil {
 		return tools.GrepResult{}, err
 	}
-	g := &fileGrep{re: re, lit: newLitFinder(req.Pattern, req.IgnoreCase), context: req.Context, limit: req.Limit}
+	g := &fileGrep{re: re, lit: newLitFinder(req.Pattern, req.IgnoreCase), dfa: newDFAProg(req.Pattern, req.IgnoreCase),
+		context: req.Context, limit: req.Limit}
 	var res tools.GrepResult
 	if !fi.IsDir() {
 		if lines := g.file(req.Root); len(lines) > 0 {
@@ -117,6 +118,7 @@ func countMatches(lines []tools.GrepLine) int {
 type fileGrep struct {
 	re      *regexp.Regexp
 	lit     *litFinder // nil: no prefilter
+	dfa     *dfaProg   // nil: no line filter
 	context int
 	limit   int       // matching lines collected per file at most (0: all)
 	bufs    sync.Pool // *[]byte read buffers, reused across files
@@ -142,7 +144,7 @@ func (g *fileGrep) file(abs string) []tools.GrepLine {
 	if !ok || (g.lit != nil && g.lit.index(data) < 0) || bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
-	return grepDataLimit(g.re, g.lit, data, g.context, g.limit)
+	return grepDataFilter(g.re, g.lit, g.dfa, data, g.context, g.limit)
 }
 
 // fillBuf reads a file that fstat said holds size bytes into buf (grown

@@ -28,13 +28,28 @@ func grepDataWith(re *regexp.Regexp, lit *litFinder, data []byte, context int) [
 // no limit), so a file of millions of matching lines costs memory in
 // proportion to limit, not to the file.
 func grepDataLimit(re *regexp.Regexp, lit *litFinder, data []byte, context, limit int) []tools.GrepLine {
-	if lit == nil && !re.Match(data) {
+	return grepDataFilter(re, lit, nil, data, context, limit)
+}
+
+// grepDataFilter is grepDataLimit with a line filter (nil: none). The
+// filter finds the candidate lines when the pattern has no literal of two
+// or more bytes, and checks the lines holding a literal before the regexp
+// does.
+func grepDataFilter(re *regexp.Regexp, lit *litFinder, dp *dfaProg, data []byte, context, limit int) []tools.GrepLine {
+	useDFA := dp != nil && (lit == nil || lit.weak())
+	if lit == nil && !useDFA && !re.Match(data) {
 		return nil
 	}
 	s := &scan{re: re, lines: lineIndex{data: data, starts: []int{0}}, limit: limit}
-	if lit != nil {
-		s.literal(lit)
-	} else {
+	switch {
+	case useDFA:
+		if !s.filtered(dp) {
+			s.matched = s.matched[:0]
+			s.regexp()
+		}
+	case lit != nil:
+		s.literal(lit, dp)
+	default:
 		s.regexp()
 	}
 	if len(s.matched) == 0 {
@@ -122,8 +137,14 @@ func (s *scan) add(i int) {
 
 func (s *scan) full() bool { return s.limit > 0 && len(s.matched) >= s.limit }
 
-// literal tests only the lines holding a literal of lit.
-func (s *scan) literal(lit *litFinder) {
+// literal tests only the lines holding a literal of lit, with the line
+// filter of dp (nil: none) first.
+func (s *scan) literal(lit *litFinder, dp *dfaProg) {
+	var d *lineDFA
+	if dp != nil {
+		d = dp.get()
+		defer dp.put(d)
+	}
 	data := s.lines.data
 	for off := 0; off < len(data) && !s.full(); {
 		j := lit.index(data[off:])
@@ -131,11 +152,44 @@ func (s *scan) literal(lit *litFinder) {
 			break
 		}
 		i := s.lines.lineAt(off + j)
+		raw := s.lines.raw(i)
+		maybe := true
+		if d != nil {
+			at, ok := d.find(raw)
+			if !ok {
+				d.reset()
+			}
+			maybe = !ok || at >= 0
+		}
+		if maybe && s.re.Match(raw) {
+			s.add(i)
+		}
+		off = s.lines.next(i)
+	}
+}
+
+// filtered tests only the lines the filter of dp lets through; false
+// when the filter gave up (the caller searches with the regexp).
+func (s *scan) filtered(dp *dfaProg) bool {
+	d := dp.get()
+	defer dp.put(d)
+	data := s.lines.data
+	for off := 0; off < len(data) && !s.full(); {
+		at, ok := d.find(data[off:])
+		if !ok {
+			d.reset()
+			return false
+		}
+		if at < 0 {
+			break
+		}
+		i := s.lines.lineAt(off + at)
 		if s.re.Match(s.lines.raw(i)) {
 			s.add(i)
 		}
 		off = s.lines.next(i)
 	}
+	return true
 }
 
 // regexp runs one search per matching line: each starts at a line start

@@ -298,6 +298,17 @@ func newLitFinder(pattern string, ignoreCase bool) *litFinder {
 	return &litFinder{alts: s.alts}
 }
 
+// weak reports whether a literal of f is a single byte: too common to
+// prefilter well.
+func (f *litFinder) weak() bool {
+	for _, a := range f.alts {
+		if len(a.s) < 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // index returns the offset of the first occurrence of any literal in
 // data, or -1.
 func (f *litFinder) index(data []byte) int {
