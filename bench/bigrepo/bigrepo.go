@@ -158,9 +158,11 @@ func plan(c Config) []fileSpec {
 		specs = append(specs, fileSpec{rel: r.rel, kind: r.kind, size: 400})
 	}
 	mean := float64(c.Bytes-ignoredBytes-int64(len(rootFiles))*400) / float64(max(searchedFiles, 1))
+	var nth [kindBinary + 1]int // files of each kind so far
 	for i := range searchedFiles {
 		k := pickKind(i)
-		specs = append(specs, fileSpec{rel: searchedPath(i, k), kind: k, size: drawSize(rng, mean, k)})
+		specs = append(specs, fileSpec{rel: searchedPath(nth[k], k), kind: k, size: drawSize(rng, mean, k)})
+		nth[k]++
 	}
 	mean = float64(ignoredBytes) / float64(max(ignoredFiles, 1))
 	for i := range ignoredFiles {
@@ -212,7 +214,8 @@ func pickKind(i int) kindOf {
 }
 
 // searchedPath nests the i-th searched file of kind k: about 25 files a
-// directory, three to five levels deep.
+// directory, three to five levels deep, spread over the kind's top
+// directories.
 func searchedPath(i int, k kindOf) string {
 	d := i / 25
 	name := fmt.Sprintf("%s_%d%s", words[i%len(words)], i, k.ext())

@@ -22,6 +22,19 @@ import (
 // `go test -bench` stays quick.
 var small = Config{Files: 4000, Bytes: 60_000_000, IgnoredShare: 0.4, Seed: 21}
 
+// benchTree returns the tree of the benchmarks: $BIGREPO_TREE when set
+// (e.g. the full tree bench/bigrepo.sh made), else a new small tree.
+func benchTree(b *testing.B) string {
+	if dir := os.Getenv("BIGREPO_TREE"); dir != "" {
+		return dir
+	}
+	if testing.Short() {
+		b.Skip("generates a 60 MB tree; set BIGREPO_TREE to use an existing one")
+	}
+	root, _ := newTree(b, small)
+	return root
+}
+
 // newTree generates a tree of c in a temporary directory.
 func newTree(tb testing.TB, c Config) (string, Stats) {
 	tb.Helper()
@@ -72,10 +85,7 @@ var benchPatterns = []struct{ name, pattern string }{
 // BenchmarkGrep searches the small tree with the Go backend, the ripgrep
 // backend and a bare `rg -n` (the last two skipped without rg).
 func BenchmarkGrep(b *testing.B) {
-	if testing.Short() {
-		b.Skip("generates a 60 MB tree")
-	}
-	root, _ := newTree(b, small)
+	root := benchTree(b)
 	rg, rgErr := exec.LookPath("rg")
 	for _, p := range benchPatterns {
 		req := tools.GrepRequest{Root: root, Pattern: p.pattern, Limit: 5000}
@@ -112,10 +122,7 @@ func BenchmarkGrep(b *testing.B) {
 // BenchmarkTreeTools runs search_files, list_directory and
 // analyze_project on the small tree as a model calls them.
 func BenchmarkTreeTools(b *testing.B) {
-	if testing.Short() {
-		b.Skip("generates a 60 MB tree")
-	}
-	root, _ := newTree(b, small)
+	root := benchTree(b)
 	ws, err := permission.NewWorkspace(root, permission.WorkspaceOptions{})
 	require.NoError(b, err)
 	reg := tools.NewRegistry()

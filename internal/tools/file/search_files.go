@@ -92,7 +92,15 @@ func collectFiles(ctx context.Context, root string, m *walk.Glob, env *tools.Env
 	var mu sync.Mutex
 	var found []foundFile
 	err := walk.Tree(ctx, root, 0, func(abs, rel string, d fs.DirEntry) error {
-		if d.IsDir() || !m.Match(rel) {
+		if d.IsDir() {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(found) >= searchCollectLimit {
+				return walk.ErrStop // ends the whole walk, not one directory's
+			}
+			return nil
+		}
+		if !m.Match(rel) {
 			return nil
 		}
 		var mt time.Time

@@ -34,24 +34,62 @@ var ErrStop = errors.New("search limit reached")
 type Ignores struct {
 	base string
 	mu   sync.RWMutex
-	dirs map[string][]gitignore.Pattern
+	dirs map[string][]ignorePattern
+}
+
+// ignorePattern is one .gitignore line: go-git's matcher and a literal
+// every path it matches contains (see needLiteral).
+type ignorePattern struct {
+	p    gitignore.Pattern
+	need string // "" when unknown
+}
+
+// needLiteral returns the longest run of a gitignore pattern's characters
+// that any path it matches must contain: the pattern split at its
+// wildcards and slashes. It returns "" for a pattern with character
+// classes or escapes, which it does not read.
+func needLiteral(line string) string {
+	p := strings.TrimPrefix(line, "!")
+	if strings.ContainsAny(p, `[\`) {
+		return ""
+	}
+	p = strings.TrimRight(p, " ")
+	best := ""
+	for _, run := range strings.FieldsFunc(p, func(r rune) bool { return r == '*' || r == '?' || r == '/' }) {
+		if len(run) > len(best) {
+			best = run
+		}
+	}
+	return best
 }
 
 // NewIgnores returns the patterns of root's own .gitignore; Enter each
 // directory below it before asking about its entries.
 func NewIgnores(root string) *Ignores {
-	t := &Ignores{base: root, dirs: map[string][]gitignore.Pattern{}}
+	t := &Ignores{base: root, dirs: map[string][]ignorePattern{}}
 	t.Enter(root)
 	return t
 }
 
-// components returns abs relative to the base as path components.
-func (t *Ignores) components(abs string) []string {
+// rel returns abs relative to the base, slash-separated ("" for the
+// base itself).
+func (t *Ignores) rel(abs string) string {
+	if rest, ok := strings.CutPrefix(abs, t.base); ok && (rest == "" || os.IsPathSeparator(rest[0])) {
+		return filepath.ToSlash(strings.TrimLeft(rest, string(filepath.Separator)))
+	}
 	rel, err := filepath.Rel(t.base, abs)
 	if err != nil || rel == "." {
-		return nil
+		return ""
 	}
-	return strings.Split(filepath.ToSlash(rel), "/")
+	return filepath.ToSlash(rel)
+}
+
+// components returns abs relative to the base as path components.
+func (t *Ignores) components(abs string) []string {
+	if rel := t.rel(abs); rel != "" {
+		return strings.Split(rel, "/")
+	}
+	return nil
 }
 
 // Enter computes the patterns of directory dir: its parent's plus its
@@ -72,7 +110,7 @@ func (t *Ignores) Enter(dir string) {
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
+			ps = append(ps, ignorePattern{p: gitignore.ParsePattern(line, domain), need: needLiteral(line)})
 		}
 	}
 	t.mu.Lock()
@@ -89,9 +127,16 @@ func (t *Ignores) Ignored(abs string, isDir bool) bool {
 	if len(ps) == 0 {
 		return false
 	}
-	comps := t.components(abs)
+	rel := t.rel(abs)
+	var comps []string
 	for i := len(ps) - 1; i >= 0; i-- {
-		if m := ps[i].Match(comps, isDir); m != gitignore.NoMatch {
+		if ps[i].need != "" && !strings.Contains(rel, ps[i].need) {
+			continue // cannot match: a quick test before go-git's
+		}
+		if comps == nil {
+			comps = strings.Split(rel, "/")
+		}
+		if m := ps[i].p.Match(comps, isDir); m != gitignore.NoMatch {
 			return m == gitignore.Exclude
 		}
 	}
@@ -136,11 +181,7 @@ func Tree(ctx context.Context, root string, maxDepth int, fn Func) error {
 		if isDir {
 			ig.Enter(path)
 		}
-		rel, rerr := filepath.Rel(root, path)
-		if rerr != nil {
-			return nil
-		}
-		return fn(path, filepath.ToSlash(rel), d)
+		return fn(path, ig.rel(path), d)
 	})
 }
 
@@ -153,6 +194,24 @@ type Glob struct {
 	pattern string
 	base    bool
 	neg     bool
+	suffix  string // set when the glob is *SUFFIX or **/*SUFFIX: a plain suffix test
+}
+
+// globSuffix returns SUFFIX when pattern is "**/*SUFFIX", or "*SUFFIX"
+// matched against base names, with no wildcard, class, brace, escape or
+// slash in SUFFIX, else "".
+func globSuffix(pattern string, base bool) string {
+	if !base {
+		var ok bool
+		if pattern, ok = strings.CutPrefix(pattern, "**/"); !ok {
+			return ""
+		}
+	}
+	rest, ok := strings.CutPrefix(pattern, "*")
+	if !ok || rest == "" || strings.ContainsAny(rest, "*?[]{}\\/") {
+		return ""
+	}
+	return rest
 }
 
 // NewGlob compiles pattern (doublestar syntax, "./" prefix and a leading
@@ -163,12 +222,15 @@ func NewGlob(pattern string) (*Glob, bool) {
 	if pattern == "" || !doublestar.ValidatePattern(pattern) {
 		return nil, false
 	}
-	return &Glob{pattern: pattern, base: !strings.Contains(pattern, "/"), neg: neg}, true
+	base := !strings.Contains(pattern, "/")
+	return &Glob{pattern: pattern, base: base, neg: neg, suffix: globSuffix(pattern, base)}, true
 }
 
 // NewPathGlob returns a matcher of whole relative paths against pattern
 // (no base-name rule, no negation); pattern must be valid.
-func NewPathGlob(pattern string) *Glob { return &Glob{pattern: pattern} }
+func NewPathGlob(pattern string) *Glob {
+	return &Glob{pattern: pattern, suffix: globSuffix(pattern, false)}
+}
 
 // Match reports whether rel (slash-separated, relative to the walk root)
 // matches; a nil Glob matches everything.
@@ -178,6 +240,9 @@ func (g *Glob) Match(rel string) bool {
 	}
 	if g.base {
 		rel = rel[strings.LastIndexByte(rel, '/')+1:]
+	}
+	if g.suffix != "" {
+		return strings.HasSuffix(rel, g.suffix) != g.neg
 	}
 	ok, _ := doublestar.Match(g.pattern, rel)
 	return ok != g.neg

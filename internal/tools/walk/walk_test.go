@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,4 +72,61 @@ func TestTreeHonoursGitignore(t *testing.T) {
 	dirOnly := t.TempDir()
 	require.NoError(t, os.Mkdir(filepath.Join(dirOnly, "d"), 0o755))
 	require.ErrorIs(t, Tree(ctx, dirOnly, 0, func(string, string, fs.DirEntry) error { return nil }), context.Canceled)
+}
+
+func TestGlobSuffixFastPathAgreesWithDoublestar(t *testing.T) {
+	require.Equal(t, ".go", globSuffix("**/*.go", false))
+	require.Equal(t, "_test.go", globSuffix("*_test.go", true))
+	require.Empty(t, globSuffix("*.go", false), "a path glob's * stops at a slash")
+	for _, p := range []string{"*.{go,ts}", "**/a*.go", "src/*.go", "*", "*.g?", `*\*`, "**/*"} {
+		require.Empty(t, globSuffix(p, true), p)
+		require.Empty(t, globSuffix(p, false), p)
+	}
+	rels := []string{"a.go", ".go", "x/.go", "a/b/c.go", "a.go/b", "a.gox", "ago", "a/b_test.go", "b_test.go"}
+	for _, pat := range []string{"*.go", "**/*.go", "*_test.go", "!*.go"} {
+		g, ok := NewGlob(pat)
+		require.True(t, ok)
+		slow := &Glob{pattern: g.pattern, base: g.base, neg: g.neg}
+		for _, rel := range rels {
+			require.Equal(t, slow.Match(rel), g.Match(rel), "%s %s", pat, rel)
+		}
+	}
+	pg := NewPathGlob("**/*.go")
+	for _, rel := range rels {
+		ok, _ := doublestar.Match("**/*.go", rel)
+		require.Equal(t, ok, pg.Match(rel), rel)
+	}
+}
+
+func TestIgnoredLiteralPrefilterAgreesWithGoGit(t *testing.T) {
+	require.Equal(t, "node_modules", needLiteral("node_modules/"))
+	require.Equal(t, ".log", needLiteral("!*.log "))
+	require.Equal(t, "build", needLiteral("/build/**"))
+	require.Empty(t, needLiteral("[ab].txt"))
+	require.Empty(t, needLiteral(`\#x`))
+	root := t.TempDir()
+	lines := "node_modules/\n*.log\n!keep.log\n/build/\ndocs/**/*.tmp\na?c\n[xy].txt\nsub/deep/\n**/gen/*.go\n"
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".gitignore"), []byte(lines), 0o644))
+	fast := NewIgnores(root)
+	slow := NewIgnores(root)
+	for dir, ps := range slow.dirs {
+		for i := range ps {
+			ps[i].need = ""
+		}
+		slow.dirs[dir] = ps
+	}
+	rels := []string{"node_modules", "x/node_modules", "a.log", "keep.log", "build", "x/build", "docs/a/b.tmp",
+		"abc", "axc", "x.txt", "z.txt", "sub/deep", "sub", "gen/a.go", "p/gen/a.go", "main.go"}
+	for _, rel := range rels {
+		for _, isDir := range []bool{false, true} {
+			abs := filepath.Join(root, filepath.FromSlash(rel))
+			for d := filepath.Dir(abs); d != root; d = filepath.Dir(d) {
+				fast.Enter(d)
+				slow.Enter(d)
+			}
+			require.Equal(t, slow.Ignored(abs, isDir), fast.Ignored(abs, isDir), "%s dir=%v", rel, isDir)
+		}
+	}
+	require.True(t, fast.Ignored(filepath.Join(root, "node_modules"), true))
+	require.False(t, fast.Ignored(filepath.Join(root, "keep.log"), false))
 }
