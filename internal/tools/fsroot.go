@@ -116,6 +116,32 @@ func (env *Env) ReadDir(abs string) (entries []fs.DirEntry, err error) {
 	return entries, err
 }
 
+// ReadDirN reads at most n entries (n > 0) of the directory abs,
+// confined, in directory order (unsorted), so that a directory of millions
+// of entries costs no more than n. Errors are those of os.Root.Open and
+// File.ReadDir; reaching the end is not one.
+func (env *Env) ReadDirN(abs string, n int) (entries []fs.DirEntry, err error) {
+	err = env.inRoot(abs, func(r *os.Root, rel string) error {
+		f, err := r.Open(rel)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		for len(entries) < n {
+			batch, err := f.ReadDir(min(n-len(entries), 1024))
+			entries = append(entries, batch...)
+			if errors.Is(err, io.EOF) || len(batch) == 0 {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return entries, err
+}
+
 // Readlink is os.Readlink of abs, confined.
 func (env *Env) Readlink(abs string) (target string, err error) {
 	err = env.inRoot(abs, func(r *os.Root, rel string) error { target, err = r.Readlink(rel); return err })

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools"
@@ -18,6 +19,17 @@ const (
 	maxListEntries = 500 // list_directory entries shown
 	maxListDepth   = 10  // list_directory depth ceiling
 )
+
+// listLimits bound one listing: entries shown, entries read from one
+// directory (a directory of a million files is not read whole), and time.
+type listLimits struct {
+	entries    int
+	dirEntries int
+	timeout    time.Duration
+}
+
+// defaultListLimits are list_directory's limits.
+var defaultListLimits = listLimits{entries: maxListEntries, dirEntries: 5000, timeout: 5 * time.Second}
 
 type listArgs struct {
 	Path  string `json:"path,omitempty" jsonschema:"Directory" tool:"path" default:"\".\""`
@@ -31,43 +43,68 @@ func listDirectoryDef() tools.Def {
 }
 
 type lister struct {
-	env   *tools.Env
-	ctx   context.Context
-	ig    *walk.Ignores
-	b     strings.Builder
-	count int
-	full  bool
-	depth int
+	env     *tools.Env
+	ctx     context.Context
+	ig      *walk.Ignores
+	lim     listLimits
+	b       strings.Builder
+	count   int
+	full    bool
+	bigDirs int // directories with more than lim.dirEntries entries
+	depth   int
 }
 
 func listDir(ctx context.Context, env *tools.Env, a listArgs) tools.Result {
+	return listDirWith(ctx, env, a, defaultListLimits)
+}
+
+// listDirWith is list_directory under the limits lim. Ignored directories
+// are never read.
+func listDirWith(parent context.Context, env *tools.Env, a listArgs, lim listLimits) tools.Result {
 	abs, res := dirOf(env, a.Path)
 	if res != nil {
 		return *res
 	}
+	ctx, cancel := context.WithTimeout(parent, lim.timeout)
+	defer cancel()
 	depth := min(max(a.Depth, 1), maxListDepth)
-	l := &lister{env: env, ctx: ctx, ig: walk.NewIgnores(abs), depth: depth}
+	l := &lister{env: env, ctx: ctx, ig: walk.NewIgnores(abs), lim: lim, depth: depth}
 	rel := env.Rel(abs)
 	fmt.Fprintf(&l.b, "%s/\n", strings.TrimSuffix(rel, "/"))
 	l.list(abs, 1)
-	if ctx.Err() != nil {
-		return tools.Failf(tools.CategoryExecution, "list_directory cancelled: %v", ctx.Err())
+	if parent.Err() != nil {
+		return tools.Failf(tools.CategoryExecution, "list_directory cancelled: %v", parent.Err())
 	}
-	meta := &tools.Meta{Path: rel, Matches: l.count, Truncated: l.full}
-	if l.count == 0 {
+	timedOut := ctx.Err() != nil
+	meta := &tools.Meta{Path: rel, Matches: l.count, Truncated: l.full || timedOut || l.bigDirs > 0}
+	if l.count == 0 && !timedOut {
 		l.b.WriteString("  (empty)\n")
 	}
-	if l.full {
-		fmt.Fprintf(&l.b, "... listing cut at %d entries; list a subdirectory or use a smaller depth\n", maxListEntries)
+	switch {
+	case timedOut:
+		fmt.Fprintf(&l.b, "... listing stopped after %s (%d entries); list a subdirectory or use a smaller depth\n", lim.timeout, l.count)
+	case l.full:
+		fmt.Fprintf(&l.b, "... listing cut at %d entries; list a subdirectory or use a smaller depth\n", lim.entries)
+	}
+	if l.bigDirs > 0 {
+		fmt.Fprintf(&l.b, "... %d directories hold more than %d entries: only the first %d read of each are listed; "+
+			"use search_files to find files in them\n", l.bigDirs, lim.dirEntries, lim.dirEntries)
 	}
 	return tools.Success(l.b.String(), meta)
 }
 
 func (l *lister) list(dir string, level int) {
-	entries, err := l.env.ReadDir(dir)
+	if l.ctx.Err() != nil {
+		return
+	}
+	entries, err := l.env.ReadDirN(dir, l.lim.dirEntries+1)
 	if err != nil {
 		fmt.Fprintf(&l.b, "%s(cannot read: %v)\n", strings.Repeat("  ", level), err)
 		return
+	}
+	if len(entries) > l.lim.dirEntries {
+		entries = entries[:l.lim.dirEntries]
+		l.bigDirs++
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
 		if a.IsDir() != b.IsDir() {
@@ -86,7 +123,7 @@ func (l *lister) list(dir string, level int) {
 		if walk.SkipName(e.Name()) || l.ig.Ignored(p, e.IsDir()) {
 			continue
 		}
-		if l.count == maxListEntries {
+		if l.count == l.lim.entries {
 			l.full = true
 			return
 		}

@@ -1,6 +1,7 @@
 package file
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,4 +105,50 @@ func TestSearchFilesSymlinkLoop(t *testing.T) {
 	require.NoError(t, os.Symlink(".", filepath.Join(f.Root, "a/loop")))
 	r := f.OK("search_files", m{"pattern": "**/**/**/**/**/*"})
 	require.ElementsMatch(t, []string{"a/file.txt", "a/loop"}, strings.Fields(r.Output))
+}
+
+func TestTreeToolsNeverReadIgnoredDirectories(t *testing.T) {
+	f := newFixture(t)
+	f.SearchTree()
+	f.Write("build/deep/more.go", "needle\n")
+	for _, c := range []struct {
+		tool string
+		args m
+	}{
+		{"list_directory", m{"depth": 10}},
+		{"search_files", m{"pattern": "**/*.go"}},
+		{"grep", m{"pattern": "needle"}},
+		{"grep", m{"pattern": `[a-z]+\d`}},
+	} {
+		f.RequireNotRead("src/deep", "build", func() {
+			r := f.OK(c.tool, c.args)
+			require.NotContains(t, r.Output, "build/", c.tool)
+		})
+	}
+}
+
+func TestListDirectoryLimits(t *testing.T) {
+	f := newFixture(t)
+	for i := range 30 {
+		f.Write(fmt.Sprintf("big/f%02d", i), "")
+	}
+	f.Write("small/a", "")
+	lim := listLimits{entries: 100, dirEntries: 10, timeout: time.Minute}
+	r := listDirWith(context.Background(), f.Env, listArgs{Path: ".", Depth: 2}, lim)
+	require.True(t, r.OK)
+	require.True(t, r.Meta.Truncated)
+	require.Equal(t, 10, strings.Count(r.Output, "    f"), "ten entries of big/ read and listed")
+	require.Contains(t, r.Output, "  small/\n    a\n")
+	require.Contains(t, r.Output, "1 directories hold more than 10 entries")
+
+	lim.timeout = time.Nanosecond
+	r = listDirWith(context.Background(), f.Env, listArgs{Path: ".", Depth: 2}, lim)
+	require.True(t, r.OK, "the time limit cuts the listing, it does not fail it")
+	require.True(t, r.Meta.Truncated)
+	require.Contains(t, r.Output, "listing stopped after 1ns")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = listDirWith(ctx, f.Env, listArgs{Path: "."}, defaultListLimits)
+	require.False(t, r.OK, "a cancelled call fails")
 }

@@ -20,39 +20,53 @@ func analyzeProjectDef() tools.Def {
 
 // Limits of analyze_project: it must stay fast on a large tree.
 const (
-	analyzeTimeout       = 20 * time.Second
-	analyzeMaxFiles      = 200000   // files visited
-	analyzeMaxLineFile   = 1 << 20  // larger files are counted but not read
-	analyzeLineBudget    = 64 << 20 // bytes read for line counts in total
-	analyzeTopFiles      = 30       // root files listed
-	analyzeSubdirs       = 8        // second-level directories listed per directory
+	analyzeMaxLineFile   = 1 << 20 // larger files are counted but not read
+	analyzeTopFiles      = 30      // root files listed
+	analyzeSubdirs       = 8       // second-level directories listed per directory
 	analyzeTopLanguages  = 15
 	analyzeBuildFileSpan = 1 // build files are looked for at depth <= 1 below the root
 )
 
+// analyzeLimits bound one scan: its time, the files visited and the
+// bytes read for line counts in total. Past one the report says so.
+type analyzeLimits struct {
+	timeout    time.Duration
+	maxFiles   int64
+	lineBudget int64
+}
+
+// defaultAnalyzeLimits are analyze_project's limits.
+var defaultAnalyzeLimits = analyzeLimits{timeout: 10 * time.Second, maxFiles: 200000, lineBudget: 64 << 20}
+
 type analyzeArgs = tools.NoArgs
 
 func analyzeProject(ctx context.Context, env *tools.Env, _ analyzeArgs) tools.Result {
+	return analyzeProjectWith(ctx, env, defaultAnalyzeLimits)
+}
+
+// analyzeProjectWith is analyze_project under the limits lim. The walk
+// never enters an ignored directory.
+func analyzeProjectWith(parent context.Context, env *tools.Env, lim analyzeLimits) tools.Result {
 	if env == nil || env.Workspace == nil {
 		return tools.Failf(tools.CategoryInternal, "internal error: no workspace configured")
 	}
 	root := env.Workspace.Root()
-	ctx, cancel := context.WithTimeout(ctx, analyzeTimeout)
+	ctx, cancel := context.WithTimeout(parent, lim.timeout)
 	defer cancel()
-	s := &projectScan{langs: map[string]*extGroup{}, dirFiles: map[string]int{}, subdirs: map[string][]string{}}
-	s.budget.Store(analyzeLineBudget)
+	s := &projectScan{lim: lim, langs: map[string]*extGroup{}, dirFiles: map[string]int{}, subdirs: map[string][]string{}}
+	s.budget.Store(lim.lineBudget)
 	err := walk.Tree(ctx, root, 0, func(abs, rel string, d fs.DirEntry) error { return s.visit(ctx, abs, rel, d) })
 	switch {
-	case err == errWalkLimit:
+	case err == errWalkLimit || s.visited.Load() > lim.maxFiles:
 		s.truncated = true
-	case err != nil && ctx.Err() == context.DeadlineExceeded:
-		s.timedOut = true
+	case err != nil && parent.Err() != nil:
+		return tools.Failf(tools.CategoryExecution, "analyze_project cancelled: %v", parent.Err())
 	case err != nil && ctx.Err() != nil:
-		return tools.Failf(tools.CategoryExecution, "analyze_project cancelled: %v", ctx.Err())
+		s.timedOut = true
 	}
 	out := s.report(root)
 	w := proc.NewHeadTail(proc.DefaultMaxOutputChars)
 	_, _ = w.Write([]byte(out))
 	text, cut := w.String()
-	return tools.Success(text, &tools.Meta{Lines: s.lines, Truncated: cut || s.truncated || s.timedOut})
+	return tools.Success(text, &tools.Meta{Lines: s.lines, Truncated: cut || s.truncated || s.timedOut || s.overBudget > 0})
 }

@@ -3,10 +3,13 @@
 package info
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/zelvior/aidex/internal/tools"
@@ -173,4 +176,41 @@ func (w benchWorkspace) Rel(abs string) string {
 		return abs
 	}
 	return filepath.ToSlash(rel)
+}
+
+func TestAnalyzeProjectLimits(t *testing.T) {
+	f := newFixture(t)
+	for i := range 20 {
+		f.Write(fmt.Sprintf("pkg/f%02d.go", i), strings.Repeat("x\n", 50)) // 100 bytes each
+	}
+	lim := analyzeLimits{timeout: time.Minute, maxFiles: 1000, lineBudget: 500}
+	r := analyzeProjectWith(context.Background(), f.Env, lim)
+	require.True(t, r.OK)
+	require.True(t, r.Meta.Truncated)
+	require.Regexp(t, `Go\s+20 files\s+250 lines`, r.Output, "five files read within the budget")
+	require.Contains(t, r.Output, "(15 files not line-counted: 15 past the 500 B read for line counts, 0 larger than 1.0 MiB or binary)")
+
+	lim = analyzeLimits{timeout: time.Minute, maxFiles: 5, lineBudget: 1 << 20}
+	r = analyzeProjectWith(context.Background(), f.Env, lim)
+	require.True(t, r.Meta.Truncated)
+	require.Contains(t, r.Output, "[stopped after 5 files: the numbers are lower bounds]")
+
+	lim = analyzeLimits{timeout: time.Nanosecond, maxFiles: 1000, lineBudget: 1 << 20}
+	r = analyzeProjectWith(context.Background(), f.Env, lim)
+	require.True(t, r.OK, "the time limit cuts the scan, it does not fail it")
+	require.Contains(t, r.Output, "[stopped after 1ns: the numbers are lower bounds]")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	require.False(t, analyzeProjectWith(ctx, f.Env, defaultAnalyzeLimits).OK, "a cancelled call fails")
+}
+
+func TestAnalyzeProjectNeverReadsIgnoredDirectories(t *testing.T) {
+	f := newFixture(t)
+	f.Write(".gitignore", "node_modules/\n")
+	f.Write("src/deep/a.go", "package a\n")
+	f.Write("node_modules/dep/lib/index.js", "x\n")
+	f.RequireNotRead("src/deep", "node_modules", func() {
+		require.NotContains(t, f.OK("analyze_project", jobj{}).Output, "JavaScript")
+	})
 }

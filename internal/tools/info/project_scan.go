@@ -41,11 +41,13 @@ var buildFiles = []string{
 
 // projectScan is what one walk of the workspace collects.
 type projectScan struct {
+	lim        analyzeLimits
 	mu         sync.Mutex
 	langs      map[string]*extGroup // by language name
 	files      int
 	lines      int
-	unread     int            // text files whose lines were not counted (budget, size)
+	unread     int            // text files whose lines were not counted (budget, size, binary)
+	overBudget int            // of them, those past the reading budget
 	dirFiles   map[string]int // files under each directory at depth 1 and 2 (slash rel)
 	subdirs    map[string][]string
 	rootFiles  []string
@@ -61,36 +63,22 @@ type projectScan struct {
 func (s *projectScan) visit(ctx context.Context, abs, rel string, d fs.DirEntry) error {
 	depth := strings.Count(rel, "/")
 	if d.IsDir() {
-		s.mu.Lock()
-		switch depth {
-		case 0:
-			s.rootDirs = append(s.rootDirs, rel)
-		case 1:
-			parent := path.Dir(rel)
-			s.subdirs[parent] = append(s.subdirs[parent], path.Base(rel))
-		}
-		if rel == ".github/workflows" {
-			s.ciWorkflow = true
-		}
-		s.mu.Unlock()
-		return nil
+		return s.visitDir(rel, depth)
 	}
-	if s.visited.Add(1) > analyzeMaxFiles {
-		return errWalkLimit
+	if s.visited.Add(1) > s.lim.maxFiles {
+		return errWalkLimit // for a file, this ends its directory's walk (see walk.ErrStop)
 	}
 	name := path.Base(rel)
 	lang := languageByExt[strings.ToLower(path.Ext(name))]
-	lines, counted := -1, false
+	lines, counted, overBudget := -1, false, false
 	if lang != "" {
-		if info, err := d.Info(); err == nil && d.Type().IsRegular() && info.Size() <= analyzeMaxLineFile &&
-			s.budget.Add(-info.Size()) >= 0 {
-			if c, err := countFileLines(ctx, abs); err == nil && !c.binary {
-				lines, counted = c.lines, true
-			}
-		}
+		lines, counted, overBudget = s.countLines(ctx, abs, d)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if overBudget {
+		s.overBudget++
+	}
 	s.files++
 	if depth == 0 {
 		s.rootFiles = append(s.rootFiles, rel)
@@ -121,14 +109,50 @@ func (s *projectScan) visit(ctx context.Context, abs, rel string, d fs.DirEntry)
 	return nil
 }
 
+// visitDir records a directory; past the file limit it stops the walk.
+func (s *projectScan) visitDir(rel string, depth int) error {
+	if s.visited.Load() > s.lim.maxFiles {
+		return errWalkLimit // for a directory, this stops the whole walk
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch depth {
+	case 0:
+		s.rootDirs = append(s.rootDirs, rel)
+	case 1:
+		parent := path.Dir(rel)
+		s.subdirs[parent] = append(s.subdirs[parent], path.Base(rel))
+	}
+	if rel == ".github/workflows" {
+		s.ciWorkflow = true
+	}
+	return nil
+}
+
+// countLines counts the lines of a source file within the reading
+// budget; overBudget reports a file skipped because the budget ran out.
+func (s *projectScan) countLines(ctx context.Context, abs string, d fs.DirEntry) (lines int, counted, overBudget bool) {
+	info, err := d.Info()
+	if err != nil || !d.Type().IsRegular() || info.Size() > analyzeMaxLineFile {
+		return -1, false, false
+	}
+	if s.budget.Add(-info.Size()) < 0 {
+		return -1, false, true
+	}
+	if c, err := countFileLines(ctx, abs); err == nil && !c.binary {
+		return c.lines, true, false
+	}
+	return -1, false, false
+}
+
 func (s *projectScan) report(root string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Project at %s: %d files (.gitignore honoured), %d lines of code and text counted\n", root, s.files, s.lines)
 	if s.truncated {
-		fmt.Fprintf(&b, "[stopped after %d files: the numbers are lower bounds]\n", analyzeMaxFiles)
+		fmt.Fprintf(&b, "[stopped after %d files: the numbers are lower bounds]\n", s.lim.maxFiles)
 	}
 	if s.timedOut {
-		fmt.Fprintf(&b, "[stopped after %s: the numbers are lower bounds]\n", analyzeTimeout)
+		fmt.Fprintf(&b, "[stopped after %s: the numbers are lower bounds]\n", s.lim.timeout)
 	}
 	s.writeLanguages(&b)
 	slices.Sort(s.builds)
@@ -168,7 +192,14 @@ func (s *projectScan) writeLanguages(b *strings.Builder) {
 		fmt.Fprintf(b, "  %-18s %7d files %9d lines\n", g.ext, g.files, g.lines)
 	}
 	if s.unread > 0 {
-		fmt.Fprintf(b, "  (%d large or binary files not line-counted)\n", s.unread)
+		fmt.Fprintf(b, "  (%d files not line-counted", s.unread)
+		if s.overBudget > 0 {
+			fmt.Fprintf(b, ": %d past the %s read for line counts, %d larger than %s or binary",
+				s.overBudget, humanBytes(s.lim.lineBudget), s.unread-s.overBudget, humanBytes(analyzeMaxLineFile))
+		} else {
+			fmt.Fprintf(b, ": larger than %s or binary", humanBytes(analyzeMaxLineFile))
+		}
+		b.WriteString(")\n")
 	}
 }
 
