@@ -37,8 +37,9 @@ func compilePattern(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 	return regexp.Compile(flags + pattern)
 }
 
-// GoGrep is the pure-Go GrepBackend: a parallel walk (fastwalk) with
-// Go's linear-time regexp engine.
+// GoGrep is the pure-Go GrepBackend: a parallel walk (fastwalk) that
+// finds candidate lines with a literal prefilter (bytes.Index) or a
+// lazy-DFA line filter and confirms each with Go's linear-time regexp.
 type GoGrep struct{}
 
 // Name returns "go".

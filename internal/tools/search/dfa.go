@@ -150,8 +150,11 @@ type lineDFA struct {
 	// runeNext caches the steps on non-ASCII runes: state<<32 | rune -> state.
 	runeNext map[uint64]int32
 	scratch  []uint32
-	seen     []uint32 // closure's visited marks: seen[pc] == gen
-	gen      uint32
+	// stay[b] is set when byte b is known to keep the start state, which
+	// find then skips in a loop without table lookups.
+	stay [256]bool
+	seen []uint32 // closure's visited marks: seen[pc] == gen
+	gen  uint32
 }
 
 // reset empties the DFA's states (after it gave up) and builds the start
@@ -159,6 +162,7 @@ type lineDFA struct {
 func (d *lineDFA) reset() {
 	d.states, d.next = d.states[:0], d.next[:0]
 	d.index, d.runeNext = map[string]int32{}, map[uint64]int32{}
+	d.stay = [256]bool{'\n': true}
 	d.state(d.closure([]uint32{uint32(d.p.prog.Start)}))
 }
 
@@ -258,6 +262,14 @@ func (d *lineDFA) find(data []byte) (at int, ok bool) {
 	next := d.next
 	var s int32 // row offset of the current state
 	for i := 0; i < len(data); i++ {
+		if s == 0 {
+			for i < len(data) && d.stay[data[i]] {
+				i++
+			}
+			if i == len(data) {
+				break
+			}
+		}
 		v := next[s+int32(classes[data[i]])]
 		if v >= 0 {
 			s = v
@@ -266,30 +278,46 @@ func (d *lineDFA) find(data []byte) (at int, ok bool) {
 		if v == dfaMatch {
 			return i, true
 		}
-		b, n := data[i], int32(0)
-		if b < utf8.RuneSelf {
-			// The table entry is built once; a non-ASCII byte's entry
-			// stays dfaUnknown so every rune is decoded.
-			if n = d.step(s/nc, rune(b)); n < 0 {
-				return 0, false
-			}
-			next = d.next
-			next[s+int32(classes[b])] = n * nc
-			if d.states[n].match {
-				next[s+int32(classes[b])] = dfaMatch
-			}
-		} else {
-			r, size := utf8.DecodeRune(data[i:])
-			if n = d.runeStep(s/nc, r); n < 0 {
-				return 0, false
-			}
-			next = d.next
-			i += size - 1
+		n, size, ok := d.build(s, data[i:])
+		if !ok {
+			return 0, false
 		}
+		next = d.next
 		if d.states[n].match {
 			return i, true
 		}
 		s = n * nc
+		i += size - 1
 	}
 	return -1, true
+}
+
+// build computes the step from row offset s on the rune at the start of
+// rest (one byte when ASCII), filling the table for an ASCII byte, and
+// returns the next state's id and the rune's size; false when the DFA is
+// full.
+func (d *lineDFA) build(s int32, rest []byte) (n int32, size int, ok bool) {
+	nc := int32(d.p.nclasses)
+	b := rest[0]
+	if b >= utf8.RuneSelf {
+		r, size := utf8.DecodeRune(rest)
+		n = d.runeStep(s/nc, r)
+		return n, size, n >= 0
+	}
+	if n = d.step(s/nc, rune(b)); n < 0 {
+		return 0, 0, false
+	}
+	c := int32(d.p.classes[b])
+	switch {
+	case d.states[n].match:
+		d.next[s+c] = dfaMatch
+	default:
+		d.next[s+c] = n * nc
+		if s == 0 && n == 0 {
+			for x := range 128 {
+				d.stay[x] = d.stay[x] || d.p.classes[x] == uint8(c)
+			}
+		}
+	}
+	return n, 1, true
 }

@@ -106,3 +106,21 @@ func FuzzLineDFA(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLineDFA runs the line filter over 1 MiB of source-like lines
+// without a match (the issue's no-literal regex).
+func BenchmarkLineDFA(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString("\tif err := server.StreamQueue(ctx, router); err != nil { // 0x3f Region404 handler\n")
+		sb.WriteString("func (s *ClientSignal) PatchJournal(ctx context.Context, encoder Handler) error {\n")
+	}
+	data := []byte(sb.String())
+	d := newDFAProg(`\b[A-Z][a-z]+[0-9]{3}[a-z]\b`, false).get()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if at, ok := d.find(data); !ok || at >= 0 {
+			b.Fatal(at, ok)
+		}
+	}
+}
