@@ -128,8 +128,8 @@ type fileGrep struct {
 // maxPooledBuf is the largest read buffer (bytes) kept for reuse.
 const maxPooledBuf = 1 << 20
 
-// file searches one file; binary, unreadable and oversized files give
-// nothing.
+// file searches one file; binary (a NUL byte anywhere), unreadable and
+// oversized files give nothing.
 func (g *fileGrep) file(abs string) []tools.GrepLine {
 	bp, _ := g.bufs.Get().(*[]byte)
 	if bp == nil {
@@ -142,11 +142,22 @@ func (g *fileGrep) file(abs string) []tools.GrepLine {
 	}()
 	data, ok := readGrepFile(abs, (*bp)[:0], tools.MaxReadBytes)
 	*bp = data[:0]
-	if !ok || (g.lit != nil && g.lit.index(data) < 0) || bytes.IndexByte(data, 0) >= 0 {
+	sniff := data[:min(len(data), binarySniffBytes)]
+	if !ok || bytes.IndexByte(sniff, 0) >= 0 || (g.lit != nil && g.lit.index(data) < 0) {
 		return nil
 	}
-	return grepDataFilter(g.re, g.lit, g.dfa, data, g.context, g.limit)
+	lines := grepDataFilter(g.re, g.lit, g.dfa, data, g.context, g.limit)
+	if len(lines) > 0 && bytes.IndexByte(data[len(sniff):], 0) >= 0 {
+		return nil // a NUL past the first block: binary all the same
+	}
+	return lines
 }
+
+// binarySniffBytes is the first block of a file checked for a NUL byte
+// before searching it; the rest is checked only when it matched, so a
+// file with a NUL anywhere gives nothing without a second pass over every
+// text file.
+const binarySniffBytes = 8 << 10
 
 // fillBuf reads a file that fstat said holds size bytes into buf (grown
 // when too small) with read, which returns 0, nil at EOF. A file of size 0

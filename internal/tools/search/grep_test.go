@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -157,4 +158,17 @@ func TestGrepDataEdgeCases(t *testing.T) {
 	require.Equal(t, []byte("Context("), requiredLiteral(`func \w+Context\(`, false))
 	require.Nil(t, requiredLiteral(`func`, true))
 	require.Nil(t, requiredLiteral(`a|b`, false))
+}
+
+func TestGrepSkipsFilesWithALateNUL(t *testing.T) {
+	f := newFixture(t)
+	f.Write("late.dat", "needle first\n"+strings.Repeat("x", binarySniffBytes+100)+"\x00tail\n")
+	f.Write("text.txt", "needle\n"+strings.Repeat("y\n", binarySniffBytes))
+	for name, be := range grepBackends(t) {
+		f.Env.Grep = be
+		r := f.OK("grep", m{"pattern": "needle"})
+		require.Equal(t, "text.txt:1: needle\n(1 matching lines in 1 files)\n", r.Output, name)
+		r = f.OK("grep", m{"pattern": `ne+dle\b`})
+		require.Equal(t, "text.txt:1: needle\n(1 matching lines in 1 files)\n", r.Output, name)
+	}
 }
