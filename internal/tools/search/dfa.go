@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,14 @@ import (
 // gives up and the caller searches with the regexp.
 const maxDFAStates = 2000
 
+// maxDFAGiveUps is how many times the DFAs of one search may give up
+// before the search stops using them: a pattern whose DFA explodes would
+// otherwise cost every file the building of maxDFAStates states.
+const maxDFAGiveUps = 3
+
+// maxRuneSteps bounds the cache of steps on non-ASCII runes (entries).
+const maxRuneSteps = 1 << 16
+
 // dfaProg is the immutable part of a line filter, shared by the
 // goroutines of a search; each takes a lineDFA from its pool.
 type dfaProg struct {
@@ -31,6 +40,16 @@ type dfaProg struct {
 	classes  [256]uint8 // byte -> byte class (classNL, classHigh, then ASCII groups)
 	nclasses int
 	pool     sync.Pool // *lineDFA
+	giveUps  atomic.Int32
+}
+
+// usable reports whether the filter is still worth using in this search.
+func (p *dfaProg) usable() bool { return p != nil && p.giveUps.Load() < maxDFAGiveUps }
+
+// gaveUp records that d gave up (too many states) and resets it.
+func (p *dfaProg) gaveUp(d *lineDFA) {
+	p.giveUps.Add(1)
+	d.reset()
 }
 
 // The fixed byte classes: '\n' alone, and every non-ASCII byte (stepped
@@ -249,6 +268,9 @@ func (d *lineDFA) runeStep(s int32, r rune) int32 {
 	}
 	n := d.step(s, r)
 	if n >= 0 {
+		if len(d.runeNext) >= maxRuneSteps {
+			clear(d.runeNext)
+		}
 		d.runeNext[key] = n
 	}
 	return n

@@ -84,6 +84,11 @@ func TestLineDFAGivesUpAndSearchStaysRight(t *testing.T) {
 	require.False(t, ok, "the filter gives up past maxDFAStates")
 	want := grepDataWith(re, nil, data, 0)
 	require.NotEmpty(t, want)
+	for range maxDFAGiveUps {
+		require.True(t, dp.usable())
+		require.Equal(t, want, grepDataFilter(re, nil, dp, data, 0, 0))
+	}
+	require.False(t, dp.usable(), "a search stops using a filter that keeps giving up")
 	require.Equal(t, want, grepDataFilter(re, nil, dp, data, 0, 0))
 }
 

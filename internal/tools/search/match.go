@@ -36,6 +36,9 @@ func grepDataLimit(re *regexp.Regexp, lit *litFinder, data []byte, context, limi
 // or more bytes, and checks the lines holding a literal before the regexp
 // does.
 func grepDataFilter(re *regexp.Regexp, lit *litFinder, dp *dfaProg, data []byte, context, limit int) []tools.GrepLine {
+	if !dp.usable() {
+		dp = nil
+	}
 	useDFA := dp != nil && (lit == nil || lit.weak())
 	if lit == nil && !useDFA && !re.Match(data) {
 		return nil
@@ -157,7 +160,7 @@ func (s *scan) literal(lit *litFinder, dp *dfaProg) {
 		if d != nil {
 			at, ok := d.find(raw)
 			if !ok {
-				d.reset()
+				dp.gaveUp(d)
 			}
 			maybe = !ok || at >= 0
 		}
@@ -177,7 +180,7 @@ func (s *scan) filtered(dp *dfaProg) bool {
 	for off := 0; off < len(data) && !s.full(); {
 		at, ok := d.find(data[off:])
 		if !ok {
-			d.reset()
+			dp.gaveUp(d)
 			return false
 		}
 		if at < 0 {
