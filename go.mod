@@ -15,6 +15,7 @@ require (
 	charm.land/lipgloss/v2 v2.0.6
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/agnivade/levenshtein v1.2.2
+	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/charlievieth/fastwalk v1.0.14
@@ -50,7 +51,6 @@ require (
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
@@ -109,11 +109,12 @@ require (
 )
 
 // chroma (pulled by glamour for code highlighting) v2.5 and later parse ~300
-// embedded XML lexers and ~70 XML styles in package init: ~10 ms on every
-// aidex start, which breaks the 15 ms start-up budget. v2.2.0 keeps the
-// same API glamour uses with ~3 ms of init. Measure with
-// GODEBUG=inittrace=1 before moving it.
-replace github.com/alecthomas/chroma/v2 => github.com/alecthomas/chroma/v2 v2.2.0
+// embedded XML lexers and ~70 XML styles in package init. aidex uses a copy
+// of v2.2.0 (the same API glamour uses) patched to build its lexer and style
+// registries on first use instead of in package init
+// (third_party/chroma/PATCHES.md). Measure with GODEBUG=inittrace=1 before
+// moving it.
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 // Bubble Tea with the renderer patched to draw no frames while idle
 // (third_party/bubbletea/PATCHES.md).

@@ -49,6 +49,10 @@ func TestMain(m *testing.M) {
 		// teatest.NewTestModel starts a goroutine per test model that waits
 		// for SIGINT and is never stopped.
 		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		// regexp2 (chroma's regexps, used by code highlighting) runs one
+		// process-wide clock goroutine for match timeouts once a regexp
+		// with a timeout has run; it stops itself after a while.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 		goleak.Cleanup(func(code int) {
 			os.RemoveAll(dir)
 			os.Exit(code)
