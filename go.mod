@@ -119,3 +119,12 @@ replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 // Bubble Tea with the renderer patched to draw no frames while idle
 // (third_party/bubbletea/PATCHES.md).
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+// bluemonday (glamour strips HTML with its StrictPolicy) and gorilla/css
+// (bluemonday's CSS parser) compile their regular expressions and CSS
+// property tables in package init: ~1 MB and 3-5 ms on every aidex start.
+// aidex uses copies patched to build them on first use
+// (third_party/bluemonday/PATCHES.md, third_party/gorilla-css/PATCHES.md).
+replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
+
+replace github.com/gorilla/css => ./third_party/gorilla-css

@@ -92,3 +92,21 @@ func TestMarkdownCodeBlockIsHighlighted(t *testing.T) {
 		}
 	}
 }
+
+// glamour strips HTML in markdown with bluemonday's strict policy; the
+// patched copy (third_party/bluemonday) compiles its regexps and CSS
+// tables on first use instead of in package init.
+func TestMarkdownStripsHTML(t *testing.T) {
+	var m mdRenderer
+	out := stripANSI(m.render("before <span style=\"color: red\">inside</span> after\n\n<div onclick=\"x()\">block</div>\n", 80, "dark"))
+	for _, want := range []string{"before", "inside", "after", "block"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rendered markdown lost %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"<span", "style=", "onclick", "<div"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("rendered markdown kept the HTML %q:\n%s", bad, out)
+		}
+	}
+}
