@@ -10,15 +10,26 @@ import (
 	"testing"
 )
 
-// maxInitBytes bounds what one aidex package may allocate during package
-// initialisation. Every package linked into aidex initialises on every
-// start, `aidex --version` included (issue 21), so tables that need
-// compiling or large regular expressions belong behind sync.OnceValue.
-const maxInitBytes = 128 << 10
+// Every package linked into aidex initialises on every start, `aidex
+// --version` included (issue 21), so tables that need compiling or large
+// regular expressions belong behind sync.OnceValue, in aidex and in the
+// libraries it links (third_party/*/PATCHES.md). The limits, in bytes
+// allocated during package initialisation:
+const (
+	// maxInitBytes bounds one aidex package.
+	maxInitBytes = 32 << 10
+	// maxLibInitBytes bounds one package of a library (the largest left,
+	// nats-server's, is ~180 KB; chroma's lexers were 1.7 MB, excelize
+	// 1.3 MB, bluemonday's CSS tables 0.5 MB before their patches).
+	maxLibInitBytes = 256 << 10
+	// maxTotalInitBytes bounds all packages together (~1.2 MB in this
+	// test binary after issue 21's patches, 6 MB before).
+	maxTotalInitBytes = 1536 << 10
+)
 
 // TestPackageInitIsCheap re-runs this test binary, which links everything
 // aidex links, with GODEBUG=inittrace=1 and no tests, and checks the bytes
-// each of aidex's own packages allocates while it initialises (a
+// each package, and all together, allocate while they initialise (a
 // deterministic stand-in for init time).
 func TestPackageInitIsCheap(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -29,11 +40,19 @@ func TestPackageInitIsCheap(t *testing.T) {
 		t.Fatalf("%s -test.run=^$: %v\n%s", os.Args[0], err, stderr.String())
 	}
 	trace := stderr.String()
-	seen := 0
+	seen, total := 0, 0
 	sc := bufio.NewScanner(strings.NewReader(trace))
 	for sc.Scan() {
 		pkg, bytesAlloc, ok := parseInitTrace(sc.Text())
-		if !ok || !strings.HasPrefix(pkg, "github.com/zelvior/aidex/") {
+		if !ok {
+			continue
+		}
+		total += bytesAlloc
+		if !strings.HasPrefix(pkg, "github.com/zelvior/aidex/") {
+			if bytesAlloc > maxLibInitBytes {
+				t.Errorf("library package %s allocates %d bytes at init (limit %d): make it lazy in a patched copy under third_party/ (see third_party/chroma/PATCHES.md) or use a lighter library",
+					pkg, bytesAlloc, maxLibInitBytes)
+			}
 			continue
 		}
 		seen++
@@ -44,6 +63,10 @@ func TestPackageInitIsCheap(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatalf("no init trace line of an aidex package in:\n%s", trace)
+	}
+	if total > maxTotalInitBytes {
+		t.Errorf("all packages together allocate %d bytes at init (limit %d): find the largest with GODEBUG=inittrace=1",
+			total, maxTotalInitBytes)
 	}
 }
 

@@ -85,6 +85,12 @@ func Main(p Process) int {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if len(p.Args) == 1 && (p.Args[0] == "--version" || p.Args[0] == "-v") {
+		// The same line cobra's version flag prints, without building the
+		// command tree first (start-up time, issue 21).
+		fmt.Fprintf(p.Stdout, "aidex %s\n", p.version())
+		return ExitOK
+	}
 	app := newApp(p)
 	root := newRootCmd(app)
 	root.SetArgs(p.Args)

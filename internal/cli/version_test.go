@@ -49,3 +49,26 @@ func TestShortVersion(t *testing.T) {
 		}
 	}
 }
+
+// `aidex --version` and `aidex -v` print what cobra's version flag prints,
+// without building the command tree.
+func TestVersionFastPathMatchesCobra(t *testing.T) {
+	run := func(args ...string) string {
+		var out, errOut strings.Builder
+		code := Main(Process{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+			Getenv: func(string) string { return "" }, Version: "v1.2.3"})
+		if code != ExitOK || errOut.Len() > 0 {
+			t.Fatalf("aidex %v: exit %d, stderr %q", args, code, errOut.String())
+		}
+		return out.String()
+	}
+	cobra := run("--version=true") // not the fast path: cobra parses it
+	if !strings.HasPrefix(cobra, "aidex v1.2.3") || !strings.HasSuffix(cobra, "\n") {
+		t.Fatalf("cobra's --version printed %q", cobra)
+	}
+	for _, arg := range []string{"--version", "-v"} {
+		if got := run(arg); got != cobra {
+			t.Errorf("aidex %s printed %q, cobra prints %q", arg, got, cobra)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (z *analyzer) unwrap(sc SimpleCommand, c actx) bool {
 	if sc.Suspicious {
 		c.taint = sc.SuspiciousReason
 	}
-	w, ok := wrappers[base]
+	w, ok := wrappers()[base]
 	if !ok {
 		return isShell(base) && z.unwrapShell(sc, c, base)
 	}
