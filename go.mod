@@ -139,3 +139,8 @@ replace github.com/xuri/excelize/v2 => ./third_party/excelize
 // package init (~0.3 MB, ~1 ms on every aidex start). aidex uses a copy
 // patched to compile them on first use (third_party/goldmark/PATCHES.md).
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+// glamour (markdown rendering in the TUI) compiles its GitHub autolink
+// regexps in package init; aidex uses a copy patched to compile them on
+// first use (third_party/glamour/PATCHES.md).
+replace charm.land/glamour/v2 => ./third_party/glamour
