@@ -21,7 +21,6 @@ import (
 	"github.com/zelvior/aidex/internal/skills"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/builtin"
-	"github.com/zelvior/aidex/internal/tools/git"
 	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
@@ -460,7 +459,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Shell:        rt.Getenv("SHELL"),
 		Date:         time.Now(),
-		Git:          git.Summary(ctx, rt.Workspace, rt.envPolicy),
+		Git:          rt.gitSummary(ctx),
 		Profile:      rt.Profile().Name,
 		Instructions: agent.LoadInstructions(rt.Workspace, rt.Config.Paths.ConfigDir),
 		Notes:        o.Notes,

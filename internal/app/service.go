@@ -47,6 +47,8 @@ type Service struct {
 	gen  int // runtime generation: engines built for an older one are rebuilt
 	// sources are the slash commands of other sources (AddCommandSource).
 	sources []CommandSource
+	// prefetch is the git summary Start began (nil: none); Close stops it.
+	prefetch *gitPrefetch
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for
@@ -64,6 +66,10 @@ type StartOptions struct {
 	Base    bool
 	Report  func(Report)
 	Sandbox bool
+	// PrefetchGit starts reading the workspace's git state (the system
+	// prompt's git line) in the background while the session store opens:
+	// for front ends that build an engine soon after Start.
+	PrefetchGit bool
 }
 
 // Report is a message for the user at start-up: a configuration warning
@@ -105,11 +111,16 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 			o.Report(Report{Text: n, Warning: true})
 		}
 	}
+	if o.PrefetchGit {
+		rt.gitPrefetch = startGitPrefetch(ctx, rt)
+	}
 	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
 	if err != nil {
+		rt.gitPrefetch.stop()
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
-	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report}
+	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report,
+		prefetch: rt.gitPrefetch}
 	svc.AddCommandSource(svc.mcpCommands)
 	return svc, nil
 }
@@ -130,6 +141,7 @@ func report(fn func(Report), rt *Runtime) {
 // first. A server that does not close cleanly (a remote server gone) is no
 // error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
+	s.prefetch.stop()
 	_ = s.closeMCP()
 	return s.store.Close()
 }

@@ -65,6 +65,9 @@ type Runtime struct {
 	probe func() sandbox.Caps
 	// hooks runs the user's hook commands (see loadHooks).
 	hooks *hooks.Runner
+	// gitPrefetch is the git summary started by Start with PrefetchGit
+	// (nil: none); copies of the runtime share it, the first prompt takes it.
+	gitPrefetch *gitPrefetch
 }
 
 // Load reads the configuration and the catalog and resolves the provider

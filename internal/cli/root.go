@@ -224,7 +224,7 @@ func (a *cliApp) start(ctx context.Context, base bool) (*app.Service, error) {
 // when commands are not sandboxed, and fails (exit 2) when a sandbox mode
 // the user asked for is unavailable.
 func (a *cliApp) startRun(ctx context.Context, base bool) (*app.Service, error) {
-	return a.startWith(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report, Sandbox: true})
+	return a.startWith(ctx, app.StartOptions{Options: a.setupOptions(), Base: base, Report: a.report, Sandbox: true, PrefetchGit: true})
 }
 
 func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Service, error) {

@@ -114,7 +114,7 @@ func (a *Agent) service(ctx context.Context, cwd string) (*app.Service, error) {
 		}
 		fmt.Fprintf(a.opts.Stderr, "%s%s (%s)\n", prefix, r.Text, cwd)
 	}
-	svc, err := app.Start(ctx, app.StartOptions{Options: o, Sandbox: true, Report: report})
+	svc, err := app.Start(ctx, app.StartOptions{Options: o, Sandbox: true, Report: report, PrefetchGit: true})
 	if errors.Is(err, app.ErrMissingKey) {
 		return nil, sdk.NewAuthRequired(map[string]any{"error": err.Error()})
 	}

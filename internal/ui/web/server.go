@@ -127,7 +127,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if o.MaxRuns <= 0 {
 		o.MaxRuns = 64
 	}
-	svc, err := app.Start(ctx, app.StartOptions{Options: o.Setup, Sandbox: true})
+	svc, err := app.Start(ctx, app.StartOptions{Options: o.Setup, Sandbox: true, PrefetchGit: true})
 	if err != nil {
 		return nil, err
 	}
