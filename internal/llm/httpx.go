@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // maxErrorBody caps how much of an error response is read, in bytes.
@@ -150,17 +153,90 @@ func (w *watch) stop() {
 // become KindUnreachable, KindNetwork or KindTimeout errors. The caller
 // must Close the body.
 func PostJSON(ctx context.Context, o *Options, url string, body any, extra map[string]string) (*Body, http.Header, error) {
-	payload, err := json.Marshal(body)
+	payload, err := encodeJSON(body)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode request: %w", err)
 	}
-	return Do(ctx, o, http.MethodPost, url, payload, extra)
+	return send(ctx, o, http.MethodPost, url, payload, extra)
+}
+
+// numberAsV1 encodes encoding/json's Number as Marshal does (a JSON
+// number; v2 knows only its own Number type and would write a string).
+var numberAsV1 = jsonv2.MarshalFunc(func(n json.Number) ([]byte, error) { return json.Marshal(n) })
+
+// encodeJSON returns body encoded exactly as encoding/json's Marshal does
+// (the v1 options of github.com/go-json-experiment/json), written straight
+// into fixed-size chunks. Marshal builds the whole encoding in a pooled
+// buffer that doubles as it grows, copies it out and keeps the pooled one
+// for its next call: the request of a long session (megabytes) then took
+// about three times its size while it was sent, plus once more held by the
+// pool (issue 21).
+//
+// One difference remains: invalid UTF-8 in a string is replaced by U+FFFD
+// written as is, where Marshal writes it escaped ("\ufffd"); both decode
+// to the same string.
+func encodeJSON(body any) (*chunks, error) {
+	c := &chunks{}
+	opts := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.WithMarshalers(numberAsV1))
+	if err := jsonv2.MarshalWrite(c, body, opts); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// chunkSize is the size of one chunk of an encoded request body.
+const chunkSize = 64 << 10
+
+// chunks is a request body held in chunks of chunkSize bytes, so that
+// writing it never copies what was written before; nil is no body.
+type chunks struct {
+	bufs [][]byte
+	n    int
+}
+
+// Write appends p.
+func (c *chunks) Write(p []byte) (int, error) {
+	written := len(p)
+	for len(p) > 0 {
+		if len(c.bufs) == 0 || len(c.bufs[len(c.bufs)-1]) == chunkSize {
+			c.bufs = append(c.bufs, make([]byte, 0, chunkSize))
+		}
+		last := &c.bufs[len(c.bufs)-1]
+		k := min(len(p), chunkSize-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+	c.n += written
+	return written, nil
+}
+
+// reader returns a reader of the whole body from its start.
+func (c *chunks) reader() io.Reader {
+	rs := make([]io.Reader, len(c.bufs))
+	for i, b := range c.bufs {
+		rs[i] = bytes.NewReader(b)
+	}
+	return io.MultiReader(rs...)
+}
+
+// bytes returns the body in one slice (for tests and small bodies).
+func (c *chunks) bytes() []byte {
+	return bytes.Join(c.bufs, nil)
 }
 
 // Do sends one request (see [PostJSON]); payload may be nil for GET. The
 // request timeout runs until the first byte of the body arrives (see
 // [Options]).
 func Do(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*Body, http.Header, error) {
+	var c *chunks
+	if payload != nil {
+		c = &chunks{bufs: [][]byte{payload}, n: len(payload)}
+	}
+	return send(ctx, o, method, url, c, extra)
+}
+
+// send is [Do] with the body in chunks (nil: none).
+func send(ctx context.Context, o *Options, method, url string, payload *chunks, extra map[string]string) (*Body, http.Header, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	req, err := newRequest(rctx, o, method, url, payload, extra)
 	if err != nil {
@@ -187,17 +263,23 @@ func Do(ctx context.Context, o *Options, method, url string, payload []byte, ext
 }
 
 // newRequest builds the request with o's headers plus extra (JSON content
-// type when there is a payload). Errors: a malformed URL (KindBadRequest).
-func newRequest(ctx context.Context, o *Options, method, url string, payload []byte, extra map[string]string) (*http.Request, error) {
+// type when there is a payload, its length known, and a GetBody for
+// redirects). Errors: a malformed URL (KindBadRequest).
+func newRequest(ctx context.Context, o *Options, method, url string, payload *chunks, extra map[string]string) (*http.Request, error) {
 	var rd io.Reader
 	if payload != nil {
-		rd = bytes.NewReader(payload)
+		rd = payload.reader()
 	}
 	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return nil, &APIError{Provider: o.Name, Kind: KindBadRequest, Message: "bad request URL " + url, Err: err}
 	}
 	if payload != nil {
+		req.ContentLength = int64(payload.n)
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(payload.reader()), nil }
+		if payload.n == 0 {
+			req.Body, req.GetBody = http.NoBody, func() (io.ReadCloser, error) { return http.NoBody, nil }
+		}
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range o.Headers {
