@@ -59,8 +59,16 @@ func (ps *params) normalize(tool string, raw json.RawMessage) (map[string]any, e
 	if err := ps.complete(tool, out); err != nil {
 		return nil, err
 	}
-	if err := ps.resolved.Validate(out); err != nil {
-		return nil, errorf(CategoryValidation, "invalid arguments for %s: %v; accepted: %s", tool, err, ps.describe())
+	resolved, err := ps.resolved, error(nil)
+	if resolved == nil && ps.resolve != nil {
+		if resolved, err = ps.resolve(); err != nil {
+			return nil, errorf(CategoryExecution, "tool %s is misconfigured: %v", tool, err)
+		}
+	}
+	if resolved != nil {
+		if err := resolved.Validate(out); err != nil {
+			return nil, errorf(CategoryValidation, "invalid arguments for %s: %v; accepted: %s", tool, err, ps.describe())
+		}
 	}
 	return out, nil
 }

@@ -164,8 +164,12 @@ type params struct {
 	raw        bool
 	schemaJSON json.RawMessage
 	resolved   *jsonschema.Resolved
-	props      map[string]*prop
-	order      []string
+	// resolve resolves the schema of a Define'd tool on its first
+	// validation (raw schemas set resolved at once): every start builds the
+	// schemas sent to the model, few calls need them resolved (issue 21).
+	resolve func() (*jsonschema.Resolved, error)
+	props   map[string]*prop
+	order   []string
 }
 
 type prop struct {
@@ -198,12 +202,16 @@ func buildParams[P any]() (*params, error) {
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
-	if ps.resolved, err = s.Resolve(nil); err != nil {
-		return nil, fmt.Errorf("resolve schema for %s: %w", t, err)
-	}
 	if ps.schemaJSON, err = json.Marshal(s); err != nil {
 		return nil, fmt.Errorf("marshal schema for %s: %w", t, err)
 	}
+	ps.resolve = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		r, err := s.Resolve(nil)
+		if err != nil {
+			return nil, fmt.Errorf("resolve schema for %s: %w", t, err)
+		}
+		return r, nil
+	})
 	return ps, nil
 }
 
