@@ -10,10 +10,16 @@ import (
 
 // mdRenderer renders markdown with glamour at one width and style; it is
 // rebuilt when either changes (building one parses a style, so it is kept).
+// Markdown is rendered without the style's document colour, which
+// paintDefault adds afterwards (the same look, ~3x faster); a table is
+// rendered with the whole style (its borders are left uncoloured, which
+// paintDefault cannot tell from text).
 type mdRenderer struct {
 	width int
 	style string
-	r     *glamour.TermRenderer
+	fg    string                // the style's document colour, painted by paintDefault
+	r     *glamour.TermRenderer // the style without the document colour
+	full  *glamour.TermRenderer // the whole style, built for the first table
 }
 
 // render returns md rendered for the terminal, without glamour's leading
@@ -26,21 +32,74 @@ func (m *mdRenderer) render(md string, width int, style string) string {
 		width = 20
 	}
 	if m.r == nil || m.width != width || m.style != style {
-		styleOpt := glamour.WithStandardStyle(style)
-		if style == "notty" {
-			styleOpt = glamour.WithStyles(noColorStyle())
-		}
-		r, err := glamour.NewTermRenderer(styleOpt, glamour.WithWordWrap(width-2))
+		cfg, fg := markdownStyle(style)
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width-2))
 		if err != nil {
 			return md
 		}
-		m.r, m.width, m.style = r, width, style
+		m.r, m.full, m.width, m.style, m.fg = r, nil, width, style, fg
+	}
+	if m.fg != "" && hasTable(md) {
+		return m.renderFull(md)
 	}
 	out, err := m.r.Render(md)
 	if err != nil {
 		return md
 	}
+	return paintDefault(trimBlankLines(out), m.fg)
+}
+
+// renderFull renders md with the whole style, document colour included.
+func (m *mdRenderer) renderFull(md string) string {
+	if m.full == nil {
+		cfg, fg := markdownStyle(m.style)
+		cfg.Document.Color = &fg
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(m.width-2))
+		if err != nil {
+			return md
+		}
+		m.full = r
+	}
+	out, err := m.full.Render(md)
+	if err != nil {
+		return md
+	}
 	return trimBlankLines(out)
+}
+
+// hasTable reports whether md may hold a table: a line of only pipes,
+// dashes, colons and spaces with a pipe and a dash in it (a GFM table's
+// delimiter row).
+func hasTable(md string) bool {
+	for line := range strings.Lines(md) {
+		t := strings.TrimSpace(line)
+		if strings.Contains(t, "|") && strings.Contains(t, "-") && strings.Trim(t, "|-: \t") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// markdownStyle returns glamour's style for "dark", "light" or "notty"
+// with the document's colour taken out, and that colour ("" for none):
+// paintDefault paints it after rendering, which looks the same and
+// renders ~3x faster (see paintDefault).
+func markdownStyle(style string) (gansi.StyleConfig, string) {
+	var c gansi.StyleConfig
+	switch style {
+	case "notty":
+		c = noColorStyle()
+	case "light":
+		c = gstyles.LightStyleConfig
+	default:
+		c = gstyles.DarkStyleConfig
+	}
+	fg := ""
+	if c.Document.Color != nil {
+		fg = *c.Document.Color
+	}
+	c.Document.Color = nil
+	return c, fg
 }
 
 // noColorStyle is the markdown style without colours (NO_COLOR):

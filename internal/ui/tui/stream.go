@@ -34,6 +34,8 @@ type streamModel struct {
 
 	text          string // the answer's markdown not yet committed
 	live          string // text, rendered
+	textCommitted bool   // blocks of the answer were committed already
+	afterHTML     bool   // the last block committed is an HTML block
 	renderPending bool   // a renderTickMsg is on its way
 	reasoning     string // the reasoning streamed since the last text
 	reasonStart   time.Time
@@ -79,7 +81,7 @@ func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
 		s.holdPrints = false
 	case tea.WindowSizeMsg:
 		s.width = msg.Width
-		s.live = s.md.render(s.text, s.width, s.mdStyle)
+		s.renderLive()
 	case tea.BackgroundColorMsg:
 		if s.color && !msg.IsDark() {
 			s.mdStyle = "light"
@@ -176,7 +178,10 @@ func (s *streamModel) endRun() {
 }
 
 // renderText commits the complete blocks of the streaming answer and
-// re-renders the rest (all of it when final).
+// re-renders the rest (all of it when final). Each block is rendered once
+// when it is committed; blocks after the answer's first are preceded by
+// the blank line glamour puts between blocks, so the committed answer is
+// the rendering of the whole answer.
 func (s *streamModel) renderText(final bool) {
 	cut := len(s.text)
 	if !final {
@@ -184,11 +189,47 @@ func (s *streamModel) renderText(final bool) {
 	}
 	if cut > 0 {
 		if out := s.md.render(s.text[:cut], s.width, s.mdStyle); out != "" {
+			if s.blankBefore(s.text[:cut]) {
+				out = "\n" + out
+			}
 			s.commitLaidOut(out)
+			s.textCommitted, s.afterHTML = true, htmlBlockLast(s.text[:cut])
 		}
 		s.text = s.text[cut:]
 	}
+	s.renderLive()
+}
+
+// blankBefore reports whether blocks md of the answer go under a blank
+// line: they do after the answer's first blocks, except next to an HTML
+// block, which glamour renders with no blank line around it.
+func (s *streamModel) blankBefore(md string) bool {
+	return s.textCommitted && !s.afterHTML && !htmlBlockFirst(md)
+}
+
+// htmlBlockFirst reports whether md starts with an HTML block (a line
+// that starts with a tag and ends with one).
+func htmlBlockFirst(md string) bool {
+	first, _, _ := strings.Cut(strings.TrimLeft(md, "\n"), "\n")
+	first = strings.TrimSpace(first)
+	return strings.HasPrefix(first, "<") && strings.HasSuffix(first, ">")
+}
+
+// htmlBlockLast reports whether the last block of md (complete blocks) is
+// an HTML block.
+func htmlBlockLast(md string) bool {
+	md = strings.TrimRight(md, "\n")
+	last := md[strings.LastIndex(md, "\n\n")+1:]
+	return !strings.Contains(last, "```") && !strings.Contains(last, "~~~") && htmlBlockFirst(last)
+}
+
+// renderLive renders the answer's uncommitted rest, under a blank line
+// when blocks of it were committed (where it will be once committed).
+func (s *streamModel) renderLive() {
 	s.live = s.md.render(s.text, s.width, s.mdStyle)
+	if s.live != "" && s.blankBefore(s.text) {
+		s.live = "\n" + s.live
+	}
 }
 
 // flushText commits the whole streaming answer.
@@ -196,7 +237,7 @@ func (s *streamModel) flushText() {
 	if strings.TrimSpace(s.text) != "" {
 		s.renderText(true)
 	}
-	s.text, s.live = "", ""
+	s.text, s.live, s.textCommitted, s.afterHTML = "", "", false, false
 }
 
 // flushReasoning commits the streamed reasoning: in full when verbose or
