@@ -25,8 +25,14 @@ const parallelDecodeMin = 64
 // 4 KiB tool results) decoded afterwards, in parallel for a long session.
 // A corrupt row fails the load naming the first such message.
 func loadMessages(ctx context.Context, q querier, id string) ([]storedMessage, error) {
-	rows, err := q.QueryContext(ctx, `SELECT seq, role, parts, usage, created_at, model, cost_usd FROM messages
+	return queryMessages(ctx, q, id, `SELECT seq, role, parts, usage, created_at, model, cost_usd FROM messages
 		WHERE session_id = ? ORDER BY seq`, id)
+}
+
+// queryMessages reads the messages query selects (seq, role, parts,
+// usage, created_at, model, cost_usd; in order) and decodes them as loadMessages does.
+func queryMessages(ctx context.Context, q querier, id, query string, args ...any) ([]storedMessage, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load messages of %s: %w", id, err)
 	}

@@ -105,6 +105,11 @@ func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
 }
 
 func loadSession(ctx context.Context, q querier, id string) (*agent.Session, error) {
+	return loadSessionWith(ctx, q, id, func() ([]storedMessage, error) { return loadMessages(ctx, q, id) })
+}
+
+// loadSessionWith loads session id's row and the messages load returns.
+func loadSessionWith(ctx context.Context, q querier, id string, load func() ([]storedMessage, error)) (*agent.Session, error) {
 	sess := &agent.Session{ID: id}
 	var todos string
 	var updated int64
@@ -122,16 +127,11 @@ func loadSession(ctx context.Context, q querier, id string) (*agent.Session, err
 	if err := json.Unmarshal([]byte(todos), &sess.Todos); err != nil {
 		return nil, fmt.Errorf("load session %s: stored plan is corrupt: %w", id, err)
 	}
-	msgs, err := loadMessages(ctx, q, id)
+	msgs, err := load()
 	if err != nil {
 		return nil, err
 	}
-	if len(msgs) > 0 {
-		sess.Messages = make([]llm.Message, 0, len(msgs))
-	}
-	for _, m := range msgs {
-		sess.Messages = append(sess.Messages, m.Message)
-	}
+	sess.Messages = messagesOf(msgs)
 	sess.StoredAt = time.Unix(0, updated)
 	return sess, nil
 }
@@ -177,14 +177,9 @@ func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, e
 	}
 	var sess *agent.Session
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		var id string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ? AND parent_session_id IS NULL
-			ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return &lookupError{msg: fmt.Sprintf("no session to continue in %s: start one without --continue", ws), kind: ErrNotFound}
-		}
+		id, err := latestID(ctx, tx, ws)
 		if err != nil {
-			return fmt.Errorf("find latest session: %w", err)
+			return err
 		}
 		sess, err = loadSession(ctx, tx, id)
 		return err
