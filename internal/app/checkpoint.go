@@ -114,6 +114,9 @@ func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 // the next Run continues from the cut. Errors: agent.ErrBusy while a run
 // is going; as Service.Rewind.
 func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (RewindResult, error) {
+	if err := ls.waitLoaded(ctx); err != nil {
+		return RewindResult{}, err
+	}
 	ls.mu.Lock()
 	if ls.running {
 		ls.mu.Unlock()

@@ -49,6 +49,9 @@ type Service struct {
 	sources []CommandSource
 	// prefetch is the git summary Start began (nil: none); Close stops it.
 	prefetch *gitPrefetch
+
+	// loads are the conversations PickRecent is loading.
+	loads loads
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for

@@ -97,6 +97,9 @@ type Session struct {
 	jobs     sync.WaitGroup
 	jobsCtx  context.Context
 	stopJobs context.CancelFunc
+	// loading is the load of the conversation's messages PickRecent
+	// started (nil: sess holds them all).
+	loading *conversationLoad
 }
 
 // Session returns the live session for stored session sess (from
@@ -105,7 +108,8 @@ type Session struct {
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
 	sub := s.Runtime().Config.Subagents
-	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx)}
+	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
+		loading: s.loads.of(sess)}
 	ls.jobsCtx, ls.stopJobs = context.WithCancel(context.WithoutCancel(ctx))
 	if _, err := ls.engine(ctx); err != nil {
 		ls.stopJobs()
@@ -212,6 +216,9 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer end()
+	if err := ls.waitLoaded(ctx); err != nil {
+		return nil, err
+	}
 	eng, err := ls.engine(ctx)
 	if err != nil {
 		return nil, err
@@ -312,6 +319,9 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	if err := ls.idle(); err != nil {
 		return err
 	}
+	if err := ls.waitLoaded(ctx); err != nil {
+		return err
+	}
 	ls.build.Lock()
 	defer ls.build.Unlock()
 	rt, gen := ls.svc.current()
@@ -326,6 +336,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	old := ls.closeEng
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
 	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
+	ls.loading = ls.svc.loads.of(sess)
 	ls.mu.Unlock()
 	if old != nil {
 		old()
@@ -351,15 +362,21 @@ func (ls *Session) Close() {
 	}
 }
 
-// Info returns the stored session the live session works in.
+// Info returns the stored session the live session works in, its whole
+// conversation loaded (it waits for a load PickRecent started).
 func (ls *Session) Info() *agent.Session {
+	_ = ls.waitLoaded(context.Background())
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	return ls.sess
 }
 
-// ID returns the stored session's id.
-func (ls *Session) ID() string { return ls.Info().ID }
+// ID returns the stored session's id (without waiting for a load).
+func (ls *Session) ID() string {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.sess.ID
+}
 
 // Engine returns the current engine (nil before the first build).
 func (ls *Session) Engine() *agent.Engine {
@@ -412,6 +429,7 @@ func (ls *Session) sessionStart(ctx context.Context, sess *agent.Session, source
 	if h == nil {
 		return
 	}
+	_ = ls.waitLoaded(ctx) // hooks get the transcript: the whole conversation
 	if len(sess.Messages) > 0 {
 		source = "resume"
 	}

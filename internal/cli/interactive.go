@@ -36,6 +36,7 @@ func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) 
 	defer svc.Close()
 	b := &sessionBuilder{f: f, svc: svc}
 	if !f.plain && a.tuiTerminal() {
+		b.recent = tui.RecentMessages // the prompt comes before a long conversation has loaded
 		err := tui.Run(ctx, tui.Options{In: a.proc.Stdin, Out: a.proc.Stdout, Color: a.proc.Getenv("NO_COLOR") == "",
 			Fullscreen: f.fullscreen, Version: a.proc.shortVersion(), Base: svc.Runtime(),
 			Build: b.build, Getenv: a.proc.Getenv, Prompt: first})
@@ -96,6 +97,9 @@ type sessionBuilder struct {
 	f    *runFlags
 	svc  *app.Service
 	sess *agent.Session
+	// recent > 0 resumes with the conversation's last recent messages
+	// first, the rest loading meanwhile (app.Service.PickRecent).
+	recent int
 }
 
 func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent.Asker, provider string) (*commands.Controller, error) {
@@ -103,7 +107,13 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 		return nil, err
 	}
 	if b.sess == nil {
-		s, err := b.svc.Pick(ctx, b.f.resume, b.f.cont)
+		pick := b.svc.Pick
+		if b.recent > 0 {
+			pick = func(ctx context.Context, resume string, cont bool) (*agent.Session, error) {
+				return b.svc.PickRecent(ctx, resume, cont, b.recent)
+			}
+		}
+		s, err := pick(ctx, b.f.resume, b.f.cont)
 		if err != nil {
 			return nil, err
 		}

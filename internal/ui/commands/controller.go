@@ -75,6 +75,14 @@ func (c *Controller) Runtime() *app.Runtime { return c.svc.Runtime() }
 // Session returns the current stored session.
 func (c *Controller) Session() *agent.Session { return c.live.Info() }
 
+// ID returns the current session's id.
+func (c *Controller) ID() string { return c.live.ID() }
+
+// Recent returns the conversation's last messages and how many it holds
+// in all, without waiting for a resumed conversation to load (see
+// app.Service.PickRecent). The slice is shared: do not change it.
+func (c *Controller) Recent() ([]llm.Message, int) { return c.live.Recent() }
+
 // Store returns the session store.
 func (c *Controller) Store() *session.Store { return c.svc.Store() }
 

@@ -12,12 +12,19 @@ import (
 // prompt and all that answered it) the TUI prints when it starts.
 const historyExchanges = 10
 
+// RecentMessages is how many of a resumed session's last messages the
+// TUI needs before its first prompt (app.Service.PickRecent loads the
+// rest meanwhile): historyExchanges exchanges of up to 30 messages each
+// (a prompt, 14 tool calls and their results, the answer). Of longer
+// exchanges fewer are shown.
+const RecentMessages = historyExchanges * 30
+
 // history renders the last historyExchanges exchanges of a resumed
 // conversation for the scrollback: the user's prompts (without attached
 // files), the answers as markdown, and each tool call as one line (✓ or
 // ✗, name, key argument). Reasoning is left out. Earlier messages are
-// counted in a first line.
-func (s *streamModel) history(msgs []llm.Message) []string {
+// counted in a first line; msgs are the last of total messages.
+func (s *streamModel) history(msgs []llm.Message, total int) []string {
 	start, prompts := 0, 0
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == llm.RoleUser && userText(msgs[i]) != "" {
@@ -36,8 +43,8 @@ func (s *streamModel) history(msgs []llm.Message) []string {
 		}
 	}
 	var out []string
-	if start > 0 {
-		out = append(out, s.st.paint(s.st.faint, fmt.Sprintf("… %d earlier messages not shown", start)))
+	if earlier := start + max(total-len(msgs), 0); earlier > 0 {
+		out = append(out, s.st.paint(s.st.faint, fmt.Sprintf("… %d earlier messages not shown", earlier)))
 	}
 	for _, m := range msgs[start:] {
 		switch m.Role {

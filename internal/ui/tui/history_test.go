@@ -25,11 +25,17 @@ func TestHistoryShowsTheLastExchanges(t *testing.T) {
 		llm.ToolResults(llm.ToolResult{CallID: "c1", Name: "run_command", Content: "FAIL", IsError: true}),
 		llm.AssistantText("The tests fail."))
 	s := newStream(newStyles(false), false, false, 80)
-	out := strings.Join(s.history(msgs), "\n")
+	out := strings.Join(s.history(msgs, len(msgs)), "\n")
 	require.Contains(t, out, "… 6 earlier messages not shown")
 	require.NotContains(t, out, "› prompt 3\n", "older exchanges are left out")
 	for _, want := range []string{"› prompt 4", "answer 12", "› look at @main.go", "✗ run_command $ make test", "The tests fail."} {
 		require.Contains(t, out, want)
 	}
 	require.NotContains(t, out, "package main", "attached files are not shown")
+
+	// From the last messages of a longer conversation (PickRecent): the
+	// count includes the messages not loaded yet.
+	out = strings.Join(s.history(msgs[4:], len(msgs)+100), "\n")
+	require.Contains(t, out, "… 106 earlier messages not shown")
+	require.Contains(t, out, "› prompt 4")
 }

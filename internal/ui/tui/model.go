@@ -360,16 +360,18 @@ func (m *model) resize(msg tea.WindowSizeMsg) {
 	}
 }
 
-// showResumed prints the last exchanges of a resumed session.
+// showResumed prints the last exchanges of a resumed session: from its
+// last messages, which are there before the rest of a long conversation
+// has loaded (RecentMessages).
 func (m *model) showResumed() {
-	msgs := m.ctrl.Session().Messages
+	msgs, total := m.ctrl.Recent()
 	if len(msgs) == 0 {
 		return
 	}
-	for _, h := range m.stream.history(msgs) {
+	for _, h := range m.stream.history(msgs, total) {
 		m.stream.commitLaidOut(h) // rendered markdown and tool lines
 	}
-	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.Session().ID, len(msgs))))
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.ID(), total)))
 }
 
 // items applies a batch of engine items.
