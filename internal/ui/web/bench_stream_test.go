@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"sync"
@@ -59,52 +61,112 @@ var stampRE = regexp.MustCompile(`#(\d+)#`)
 // start-up) and the server's heap
 // growth while they stream (KiB, sampled at the middle).
 func BenchmarkServer50ChatStreams(b *testing.B) {
-	const n = 50
 	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent)) // as `aidex web` runs
 	var lat, steady []time.Duration
 	var heap float64
 	for range b.N {
-		b.StopTimer()
-		e := newEnv(b, stampedModel(b, 20*time.Millisecond, 2*time.Second), "")
-		ids := make([]string, n)
-		for i := range ids {
-			var out map[string]any
-			e.call(http.MethodPost, "/api/history/clear", nil, &out)
-			ids[i] = out["session_id"].(string)
+		r := run50Streams(b, 2*time.Second, time.Second, func() uint64 { return heapAlloc() })
+		lat, steady = append(lat, r.lat...), append(steady, r.steady...)
+		if len(r.heap) > 0 && r.heap[0] > r.before {
+			heap += float64(r.heap[0] - r.before)
 		}
-		before := heapAlloc()
-		b.StartTimer()
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for _, id := range ids {
-			wg.Go(func() {
-				resp, err := e.client.Do(e.req(http.MethodPost, "/api/chat", map[string]any{"message": "go", "session_id": id}).WithContext(context.Background()))
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				defer resp.Body.Close()
-				mine := readStamped(b, resp.Body)
-				mu.Lock()
-				lat = append(lat, mine...)
-				if len(mine) > 1 {
-					steady = append(steady, mine[1:]...)
-				}
-				mu.Unlock()
-			})
+	}
+	reportLatency(b, lat, steady)
+	b.ReportMetric(heap/float64(b.N)/1024, "heap-KiB-50-streams")
+	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after")
+}
+
+// BenchmarkServer50ChatStreamsLong is BenchmarkServer50ChatStreams with
+// streams of AIDEX_BENCH_STREAM_SECS seconds (60 unless set): whether
+// memory stays bounded over long streams. The live heap (as of the last
+// collection, runtime/metrics /gc/heap/live:bytes: no forced collection
+// that would add to the latencies) is sampled every 5 s; it reports the
+// first and last samples and the largest, in MiB, beside the latencies.
+// Each stream's answer text (~1.3 KiB a second) is kept by its run, so
+// some growth is the answers themselves.
+func BenchmarkServer50ChatStreamsLong(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	dur := 60 * time.Second
+	if v, err := strconv.Atoi(os.Getenv("AIDEX_BENCH_STREAM_SECS")); err == nil && v > 0 {
+		dur = time.Duration(v) * time.Second
+	}
+	var lat, steady []time.Duration
+	var first, last, peak float64
+	for range b.N {
+		r := run50Streams(b, dur, 5*time.Second, liveHeap)
+		lat, steady = append(lat, r.lat...), append(steady, r.steady...)
+		if len(r.heap) == 0 {
+			b.Fatal("no heap sample: the streams ended early")
 		}
-		time.Sleep(time.Second)
+		first, last = first+mib(r.heap[0]), last+mib(r.heap[len(r.heap)-1])
+		peak += mib(slices.Max(r.heap))
+		b.Logf("live heap every 5 s (MiB): %v", mibs(r.heap))
+	}
+	reportLatency(b, lat, steady)
+	b.ReportMetric(first/float64(b.N), "heap-MiB-first")
+	b.ReportMetric(last/float64(b.N), "heap-MiB-last")
+	b.ReportMetric(peak/float64(b.N), "heap-MiB-max")
+}
+
+// streamsRun is what run50Streams measured: the latency of every text
+// event, those after each stream's first, and the heap before the streams
+// and at each sample while they ran.
+type streamsRun struct {
+	lat, steady []time.Duration
+	before      uint64
+	heap        []uint64
+}
+
+// run50Streams starts a server on a stamped model, runs 50 chats at once
+// on their own sessions, each streaming for dur, and samples heap() every
+// `every` while they stream (the benchmark timer stopped meanwhile).
+func run50Streams(b *testing.B, dur, every time.Duration, heap func() uint64) streamsRun {
+	const n = 50
+	b.StopTimer()
+	e := newEnv(b, stampedModel(b, 20*time.Millisecond, dur), "")
+	ids := make([]string, n)
+	for i := range ids {
+		var out map[string]any
+		e.call(http.MethodPost, "/api/history/clear", nil, &out)
+		ids[i] = out["session_id"].(string)
+	}
+	r := streamsRun{before: heap()}
+	b.StartTimer()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			resp, err := e.client.Do(e.req(http.MethodPost, "/api/chat", map[string]any{"message": "go", "session_id": id}).WithContext(context.Background()))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			mine := readStamped(b, resp.Body)
+			mu.Lock()
+			r.lat = append(r.lat, mine...)
+			if len(mine) > 1 {
+				r.steady = append(r.steady, mine[1:]...)
+			}
+			mu.Unlock()
+		})
+	}
+	for t := every; t < dur; t += every {
+		time.Sleep(every)
 		b.StopTimer()
-		if during := heapAlloc(); during > before {
-			heap += float64(during - before)
-		}
-		b.StartTimer()
-		wg.Wait()
-		b.StopTimer()
-		e.ts.Close()
-		_ = e.srv.Close()
+		r.heap = append(r.heap, heap())
 		b.StartTimer()
 	}
+	wg.Wait()
+	b.StopTimer()
+	e.ts.Close()
+	_ = e.srv.Close()
+	b.StartTimer()
+	return r
+}
+
+// reportLatency reports the latencies of the text events.
+func reportLatency(b *testing.B, lat, steady []time.Duration) {
 	if len(lat) == 0 {
 		b.Fatal("no text event carried a stamp: the stream format changed")
 	}
@@ -113,8 +175,25 @@ func BenchmarkServer50ChatStreams(b *testing.B) {
 	b.ReportMetric(quantileMS(lat, 1), "max-ms")
 	b.ReportMetric(quantileMS(steady, 0.99), "p99-ms-after-first")
 	b.ReportMetric(float64(len(lat))/float64(b.N), "events")
-	b.ReportMetric(heap/float64(b.N)/1024, "heap-KiB-50-streams")
-	b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after")
+}
+
+// liveHeap returns the live heap as of the last garbage collection, in
+// bytes, without collecting.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func mib(v uint64) float64 { return float64(v) / (1 << 20) }
+
+// mibs formats heap samples in MiB with one decimal.
+func mibs(l []uint64) []string {
+	out := make([]string, len(l))
+	for i, v := range l {
+		out[i] = strconv.FormatFloat(mib(v), 'f', 1, 64)
+	}
+	return out
 }
 
 // BenchmarkLoopback50Streams is BenchmarkServer50ChatStreams' floor: the

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -336,9 +337,11 @@ func (s *Server) handleChatStop(w http.ResponseWriter, r *http.Request) {
 // sse writes Server-Sent Events; safe for concurrent use (the engine
 // reports parallel tool results from several goroutines).
 type sse struct {
-	mu sync.Mutex
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	mu  sync.Mutex
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+	buf bytes.Buffer  // the event being written, reused
+	enc *json.Encoder // encodes into buf
 }
 
 func newSSE(w http.ResponseWriter) *sse {
@@ -348,22 +351,36 @@ func newSSE(w http.ResponseWriter) *sse {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	s := &sse{w: w, rc: http.NewResponseController(w)}
+	s.enc = json.NewEncoder(&s.buf)
 	_ = s.rc.Flush()
 	return s
 }
 
 // event writes one event: "event: NAME\ndata: JSON\n\n". JSON never
-// contains a raw newline, so one data line suffices.
+// contains a raw newline, so one data line suffices. The event is encoded
+// into the stream's reused buffer and written in one call (no copy of the
+// JSON, no formatting): a chat stream writes an event per text chunk.
 func (s *sse) event(name string, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, _ = fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", name, data)
+	s.buf.Reset()
+	s.buf.WriteString("event: ")
+	s.buf.WriteString(name)
+	s.buf.WriteString("\ndata: ")
+	if s.enc.Encode(v) != nil { // Encode ends the JSON with a newline
+		return
+	}
+	s.buf.WriteByte('\n')
+	_, _ = s.w.Write(s.buf.Bytes())
 	_ = s.rc.Flush()
+	if s.buf.Cap() > maxKeptEventBuffer {
+		s.buf = bytes.Buffer{} // a large tool result: do not keep its buffer
+	}
 }
+
+// maxKeptEventBuffer is the largest event buffer (bytes) an SSE stream
+// keeps for its next event.
+const maxKeptEventBuffer = 64 << 10
 
 // approvals holds the approval requests waiting for an answer, by session
 // and approval id.
