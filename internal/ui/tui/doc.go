@@ -15,8 +15,11 @@
 //
 // Engine events reach the UI through a queue that never blocks the engine
 // (text deltas are merged); markdown is rendered with glamour on a short
-// debounce, and complete blocks are committed as they finish, so long
-// answers cost linear time. Nothing ticks while idle.
+// debounce (without the style's document colour, which paintDefault adds
+// back in one pass: the same look at a third of the cost), and complete
+// blocks are committed as they finish, so long answers cost linear time.
+// On -c/-r the last messages of the conversation are shown while the rest
+// loads (RecentMessages). Nothing ticks while idle.
 //
 // # Sub-models and message routing
 //
