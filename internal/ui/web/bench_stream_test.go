@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -82,18 +83,29 @@ func BenchmarkServer50ChatStreams(b *testing.B) {
 // collection, runtime/metrics /gc/heap/live:bytes: no forced collection
 // that would add to the latencies) is sampled every 5 s; it reports the
 // first and last samples and the largest, in MiB, beside the latencies.
-// Each stream's answer text (~1.3 KiB a second) is kept by its run, so
-// some growth is the answers themselves.
+// Each stream's answer text (~1.1 KiB a second) is kept by its run, so
+// some growth is the answers themselves. AIDEX_BENCH_HEAPPROFILE=FILE
+// writes a heap profile at each sample (the file holds the last one).
 func BenchmarkServer50ChatStreamsLong(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	dur := 60 * time.Second
 	if v, err := strconv.Atoi(os.Getenv("AIDEX_BENCH_STREAM_SECS")); err == nil && v > 0 {
 		dur = time.Duration(v) * time.Second
 	}
+	sample := liveHeap
+	if path := os.Getenv("AIDEX_BENCH_HEAPPROFILE"); path != "" {
+		sample = func() uint64 {
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				_ = f.Close()
+			}
+			return liveHeap()
+		}
+	}
 	var lat, steady []time.Duration
 	var first, last, peak float64
 	for range b.N {
-		r := run50Streams(b, dur, 5*time.Second, liveHeap)
+		r := run50Streams(b, dur, 5*time.Second, sample)
 		lat, steady = append(lat, r.lat...), append(steady, r.steady...)
 		if len(r.heap) == 0 {
 			b.Fatal("no heap sample: the streams ended early")
@@ -240,7 +252,7 @@ func BenchmarkLoopback50Streams(b *testing.B) {
 // stamp its text events carry, in arrival order.
 func readStamped(b *testing.B, r io.Reader) []time.Duration {
 	var out []time.Duration
-	readSSE(b, r, func(ev sseEvent) {
+	eachSSE(b, r, func(ev sseEvent) {
 		if ev.Name != "text" {
 			return
 		}
