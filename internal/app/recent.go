@@ -48,7 +48,7 @@ func (s *Service) PickRecent(ctx context.Context, resume string, cont bool, rece
 		return s.Pick(ctx, resume, cont)
 	}
 	id := resume
-	if cont {
+	if resume == "" { // cont: -r wins over -c, as in Pick
 		var err error
 		if id, err = s.store.LatestID(ctx, s.Runtime().Workspace); err != nil {
 			return nil, fmt.Errorf("--continue: %w", err)
