@@ -117,6 +117,11 @@ type streamControl struct {
 	mu        sync.Mutex
 	approvals map[string]chan approvalReply
 	asks      map[string]pendingAsk
+	// answered holds the ids of asks whose answer line came: the answer
+	// waits in the ask's channel until the engine's Approve or Ask takes
+	// it (the event is printed before they are called, so a quick
+	// program can answer first), and a second answer is refused.
+	answered map[string]bool
 	queue     []*streamjson.UserInput
 	ready     chan struct{}
 	eof       bool
@@ -134,7 +139,8 @@ type pendingAsk struct {
 }
 
 func newStreamControl(out *streamJSON) *streamControl {
-	return &streamControl{out: out, approvals: map[string]chan approvalReply{}, asks: map[string]pendingAsk{}, ready: make(chan struct{}, 1)}
+	return &streamControl{out: out, approvals: map[string]chan approvalReply{}, asks: map[string]pendingAsk{},
+		answered: map[string]bool{}, ready: make(chan struct{}, 1)}
 }
 
 // event registers the asks of e as pending, then prints it.
@@ -142,9 +148,13 @@ func (s *streamControl) event(e agent.Event) {
 	s.mu.Lock()
 	switch {
 	case e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "":
-		s.approvals[e.Approval.ID] = make(chan approvalReply, 1)
+		if _, ok := s.approvals[e.Approval.ID]; !ok {
+			s.approvals[e.Approval.ID] = make(chan approvalReply, 1)
+		}
 	case e.Type == agent.EventInteraction && e.Interaction != nil && e.Interaction.Answer == nil:
-		s.asks[e.Interaction.ID] = pendingAsk{info: *e.Interaction, reply: make(chan agent.InteractionAnswer, 1)}
+		if _, ok := s.asks[e.Interaction.ID]; !ok {
+			s.asks[e.Interaction.ID] = pendingAsk{info: *e.Interaction, reply: make(chan agent.InteractionAnswer, 1)}
+		}
 	}
 	s.mu.Unlock()
 	s.out.event(e)
@@ -164,7 +174,7 @@ func (s *streamControl) Approve(ctx context.Context, req agent.ApprovalInfo) (ag
 		ch = make(chan approvalReply, 1)
 		s.approvals[req.ID] = ch
 	}
-	eof := s.eof
+	eof := s.eof && !s.answered[req.ID]
 	s.mu.Unlock()
 	defer s.forget(req.ID)
 	if eof {
@@ -190,7 +200,7 @@ func (s *streamControl) Ask(ctx context.Context, info agent.InteractionInfo) (ag
 		p = pendingAsk{info: info, reply: make(chan agent.InteractionAnswer, 1)}
 		s.asks[info.ID] = p
 	}
-	eof := s.eof
+	eof := s.eof && !s.answered[info.ID]
 	s.mu.Unlock()
 	defer s.forget(info.ID)
 	if eof {
@@ -208,6 +218,7 @@ func (s *streamControl) forget(id string) {
 	s.mu.Lock()
 	delete(s.approvals, id)
 	delete(s.asks, id)
+	delete(s.answered, id)
 	s.mu.Unlock()
 }
 

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/streamjson"
 )
 
 // streamProc is aidex running in-process in the stream-json mode: the
@@ -260,5 +263,30 @@ func TestStreamJSONInputClosedStdinDenies(t *testing.T) {
 	}
 	if last := string(srv.Requests()[len(srv.Requests())-1]); !strings.Contains(last, "stdin is closed") {
 		t.Fatalf("the model was not told why: %s", last)
+	}
+}
+
+// TestStreamControlAnswerBeforeAsk: the ask's event is printed before the
+// engine calls Approve or Ask, so a quick program can answer first; the
+// answer waits for them instead of being lost (the run hung before), and
+// a second answer to the same id is refused.
+func TestStreamControlAnswerBeforeAsk(t *testing.T) {
+	ctl := newStreamControl(newStreamJSON(io.Discard))
+	ap := agent.ApprovalInfo{ID: "ap_call_1", CallID: "call_1", Tool: "write_file"}
+	ctl.event(agent.Event{Type: agent.EventApproval, Approval: &ap})
+	if err := ctl.dispatch(streamjson.Input{Type: streamjson.InputApproval, Approval: &streamjson.ApprovalInput{ID: ap.ID, Decision: agent.AnswerOnce}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.dispatch(streamjson.Input{Type: streamjson.InputApproval, Approval: &streamjson.ApprovalInput{ID: ap.ID, Decision: agent.AnswerDeny}}); err == nil {
+		t.Error("a second answer to the same approval was accepted")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if d, _, err := ctl.Approve(ctx, ap); err != nil || d != agent.AnswerOnce {
+		t.Fatalf("Approve after the answer came: %q, %v", d, err)
+	}
+	ctl.closeInput()
+	if d, reason, _ := ctl.Approve(ctx, agent.ApprovalInfo{ID: "ap_call_2"}); d != agent.AnswerDeny || reason != stdinClosed {
+		t.Fatalf("Approve after stdin closed: %q %q", d, reason)
 	}
 }

@@ -61,21 +61,21 @@ func (s *streamControl) dispatch(in streamjson.Input) error {
 		}
 	case streamjson.InputApproval:
 		ch, ok := s.approvals[in.Approval.ID]
-		if !ok {
+		if !ok || s.answered[in.Approval.ID] {
 			return fmt.Errorf("%w: no approval is waiting with id %q; answer the id of an approval event that has no decision yet", streamjson.ErrBadInput, in.Approval.ID)
 		}
-		delete(s.approvals, in.Approval.ID)
+		s.answered[in.Approval.ID] = true
 		ch <- approvalReply{answer: in.Approval.Decision, reason: in.Approval.Reason}
 	case streamjson.InputInteraction:
 		p, ok := s.asks[in.Interaction.ID]
-		if !ok {
+		if !ok || s.answered[in.Interaction.ID] {
 			return fmt.Errorf("%w: no interaction is waiting with id %q; answer the id of an interaction event that has no answer yet", streamjson.ErrBadInput, in.Interaction.ID)
 		}
 		ans, err := agent.CheckAnswer(p.info, in.Interaction.Answer())
 		if err != nil {
 			return fmt.Errorf("%w: interaction %s: %w; send the answer again", streamjson.ErrBadInput, in.Interaction.ID, err)
 		}
-		delete(s.asks, in.Interaction.ID)
+		s.answered[in.Interaction.ID] = true
 		p.reply <- ans
 	}
 	return nil
@@ -88,12 +88,16 @@ func (s *streamControl) closeInput() {
 	defer s.mu.Unlock()
 	s.eof = true
 	for id, ch := range s.approvals {
-		ch <- approvalReply{answer: agent.AnswerDeny, reason: stdinClosed}
-		delete(s.approvals, id)
+		if !s.answered[id] {
+			s.answered[id] = true
+			ch <- approvalReply{answer: agent.AnswerDeny, reason: stdinClosed}
+		}
 	}
 	for id, p := range s.asks {
-		p.reply <- agent.InteractionAnswer{ID: id, Declined: true, Reason: stdinClosed}
-		delete(s.asks, id)
+		if !s.answered[id] {
+			s.answered[id] = true
+			p.reply <- agent.InteractionAnswer{ID: id, Declined: true, Reason: stdinClosed}
+		}
 	}
 	select {
 	case s.ready <- struct{}{}:
