@@ -122,10 +122,10 @@ type streamControl struct {
 	// it (the event is printed before they are called, so a quick
 	// program can answer first), and a second answer is refused.
 	answered map[string]bool
-	queue     []*streamjson.UserInput
-	ready     chan struct{}
-	eof       bool
-	cancel    context.CancelFunc
+	queue    []*streamjson.UserInput
+	ready    chan struct{}
+	eof      bool
+	cancel   context.CancelFunc
 }
 
 type approvalReply struct {
