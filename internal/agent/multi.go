@@ -13,6 +13,15 @@ import (
 // runs the session on from there (the kept answer's tool calls, further
 // turns) as Run does.
 
+// newRun is the state of a run of e on s, its events to emit labelled
+// with the model.
+func newRun(e *Engine, s *Session, emit func(Event)) *run {
+	r := &run{e: e, s: s, cfg: e.Config}
+	r.normalize()
+	r.emit = serialized(labelled(emit, r.modelID))
+	return r
+}
+
 // Propose asks the model once for an answer to s's messages followed by
 // a user message of input, and returns the response without changing s
 // or the store: a candidate answer of a parallel turn. Several engines
@@ -25,9 +34,7 @@ import (
 func (e *Engine) Propose(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*llm.Response, error) {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
 	tmp := &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs, Todos: s.Todos}
-	r := &run{e: e, s: tmp, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
-	r.normalize()
-	return r.call(ctx)
+	return newRun(e, tmp, emit).call(ctx)
 }
 
 // Record adds m to s and to the store, with u (nil for a user message)
@@ -40,8 +47,7 @@ func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.U
 		return err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
-	r.normalize()
+	r := newRun(e, s, emit)
 	var used llm.Usage
 	if u != nil {
 		used = *u
@@ -72,8 +78,7 @@ func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*D
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
-	r.normalize()
+	r := newRun(e, s, emit)
 	r.start(ctx, false)
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == llm.RoleAssistant {
 		r.turns = 1
