@@ -88,3 +88,7 @@ func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*D
 	}
 	return r.steps(ctx)
 }
+
+// MaxTurns returns the engine's cap of model responses per run
+// (Config.MaxTurns; 0: the default, 25).
+func (e *Engine) MaxTurns() int { return e.Config.MaxTurns }

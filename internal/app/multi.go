@@ -128,28 +128,44 @@ func (m Multi) IDs() []string {
 // multiState is a live session's Multi with the runtimes of its models
 // (by id, for the service's runtime generation gen).
 type multiState struct {
-	cfg  Multi
-	rts  map[string]*Runtime
-	gen  int
-	next int // the round-robin position of the next turn (-1: from the history)
+	cfg Multi
+	rts map[string]*Runtime
+	gen int
+	rot rotor
 }
 
-// initMulti sets the live session's setting from the configuration
-// (multi_mode, multi_models: --multi, --models). Errors: a bad mode or
-// model entry (naming the key).
-func (ls *Session) initMulti(rt *Runtime) error {
+// multiFromConfig returns the setting of rt's configuration (multi_mode,
+// multi_models: --multi, --models). Errors: a bad mode or model entry
+// (naming the key).
+func multiFromConfig(rt *Runtime) (Multi, error) {
 	mode, err := ParseMultiMode(rt.Config.MultiMode)
 	if err != nil {
-		return fmt.Errorf("multi_mode: %w", err)
+		return Multi{}, fmt.Errorf("multi_mode: %w", err)
 	}
-	ls.multi = multiState{cfg: Multi{Mode: mode}, next: -1}
+	out := Multi{Mode: mode}
 	for _, s := range rt.Config.MultiModels {
 		m, err := ParseActiveModel(s)
 		if err != nil {
-			return fmt.Errorf("multi_models (--models): %w", err)
+			return Multi{}, fmt.Errorf("multi_models (--models): %w", err)
 		}
-		ls.multi.cfg.Models = append(ls.multi.cfg.Models, m)
+		if !slices.ContainsFunc(out.Models, func(a ActiveModel) bool { return a.ID == m.ID }) {
+			out.Models = append(out.Models, m)
+		}
 	}
+	if mode != ModeSingle && len(out.Models) == 0 {
+		return Multi{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)
+	}
+	return out, nil
+}
+
+// initMulti sets the live session's setting from the configuration.
+// Errors: as multiFromConfig's.
+func (ls *Session) initMulti(rt *Runtime) error {
+	cfg, err := multiFromConfig(rt)
+	if err != nil {
+		return err
+	}
+	ls.multi = multiState{cfg: cfg, rot: rotor{next: -1}}
 	return nil
 }
 
@@ -281,19 +297,21 @@ func (ls *Session) multiRuntimes(gen int) map[string]*Runtime {
 	return ls.multi.rts
 }
 
-// modelEngines returns an engine for each active model, in list order:
-// base (the session's engine: its tools, policy, approvals, hooks and
-// system prompt) with the model's client, model, reasoning controls and
-// prices. Errors: a model whose runtime or client cannot be built
-// (naming it).
-func (ls *Session) modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel) ([]*agent.Engine, error) {
+// modelEngines returns an engine for each of models, in list order:
+// base (a session's engine: its tools, policy, approvals, hooks and
+// system prompt) with the model's client (built with co), model,
+// reasoning controls and prices (store priced at them; nil: none).
+// runtimeOf loads a model's runtime. Errors: a model whose runtime or
+// client cannot be built (naming it).
+func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel, runtimeOf func(context.Context, string) (*Runtime, error),
+	co ClientOptions, store SessionStore) ([]*agent.Engine, error) {
 	out := make([]*agent.Engine, 0, len(models))
 	for _, m := range models {
-		rt, err := ls.modelRuntime(ctx, m.ID)
+		rt, err := runtimeOf(ctx, m.ID)
 		if err != nil {
 			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
 		}
-		client, err := rt.Client(ls.opts.Client)
+		client, err := rt.Client(co)
 		if err != nil {
 			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
 		}
@@ -308,8 +326,8 @@ func (ls *Session) modelEngines(ctx context.Context, base *agent.Engine, models 
 		if m.ThinkingBudget > 0 {
 			e.Config.Request.ThinkingBudget = m.ThinkingBudget
 		}
-		if e.Store != nil {
-			e.Store = ls.svc.store.Priced(e.Config.Model.Cost)
+		if e.Store != nil && store != nil {
+			e.Store = store.Priced(e.Config.Model.Cost)
 		}
 		out = append(out, e)
 	}

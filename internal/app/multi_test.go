@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ralph"
 )
 
 // multiModels are the three models of the tests, on two wire formats:
@@ -30,6 +33,9 @@ type modelServer struct {
 	mu       sync.Mutex
 	requests map[string][]string // model → request bodies
 	fail     map[string]bool
+	// call names the models whose first answer is a read_file call of
+	// the path given (OpenAI models only).
+	call map[string]string
 	// hold, when set, is called before each answer (the parallel
 	// barrier); an error answers HTTP 500 with it.
 	hold func() error
@@ -49,6 +55,8 @@ func (ms *modelServer) handle(anthropic bool) http.HandlerFunc {
 		ms.mu.Lock()
 		ms.requests[req.Model] = append(ms.requests[req.Model], string(body))
 		fail, hold := ms.fail[req.Model], ms.hold
+		path := ms.call[req.Model]
+		first := len(ms.requests[req.Model]) == 1
 		ms.mu.Unlock()
 		if hold != nil {
 			if err := hold(); err != nil {
@@ -62,6 +70,12 @@ func (ms *modelServer) handle(anthropic bool) http.HandlerFunc {
 		}
 		text := "answer of " + req.Model
 		w.Header().Set("Content-Type", "application/json")
+		if path != "" && first && !anthropic {
+			args, _ := json.Marshal(map[string]string{"path": path})
+			fmt.Fprintf(w, `{"id":"c","object":"chat.completion","model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"reading %s","tool_calls":[{"id":"call_%s","type":"function","function":{"name":"read_file","arguments":%q}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`,
+				req.Model, path, req.Model, string(args))
+			return
+		}
 		if anthropic {
 			fmt.Fprintf(w, `{"id":"m","type":"message","role":"assistant","model":%q,"content":[{"type":"text","text":%q}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":5}}`, req.Model, text)
 			return
@@ -80,7 +94,7 @@ func (ms *modelServer) bodies(model string) []string {
 // oa/a1) and a live session with the three models active in mode.
 func multiSession(t *testing.T, mode MultiMode, o SessionOptions) (*Session, *modelServer) {
 	t.Helper()
-	ms := &modelServer{requests: map[string][]string{}, fail: map[string]bool{}}
+	ms := &modelServer{requests: map[string][]string{}, fail: map[string]bool{}, call: map[string]string{}}
 	oa := httptest.NewServer(ms.handle(false))
 	an := httptest.NewServer(ms.handle(true))
 	t.Cleanup(oa.Close)
@@ -100,6 +114,8 @@ func multiSession(t *testing.T, mode MultiMode, o SessionOptions) (*Session, *mo
 	require.NoError(t, err)
 	t.Cleanup(live.Close)
 	require.Equal(t, multiModels, live.Multi().IDs())
+	require.NoError(t, os.WriteFile(filepath.Join(home.WS, "a.txt"), []byte("contents of a"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home.WS, "b.txt"), []byte("contents of b"), 0o644))
 	return live, ms
 }
 
@@ -285,4 +301,51 @@ func TestParallelChooserKeepsChosen(t *testing.T) {
 	require.Len(t, c.offered, 3)
 	require.Equal(t, "oa/a2", c.offered[1].Model)
 	require.Equal(t, []string{"an/c1: answer of c1"}, answers(t, live))
+}
+
+// Parallel: only the kept answer's tool calls run; its model goes on
+// with the results.
+func TestParallelRunsOnlyKeptCalls(t *testing.T) {
+	live, ms := multiSession(t, ModeParallel, SessionOptions{Chooser: &chooseLast{}})
+	live.mu.Lock()
+	live.multi.cfg.Models = live.multi.cfg.Models[:2] // the two OpenAI models: both call a tool
+	live.mu.Unlock()
+	ms.call["a1"], ms.call["a2"] = "a.txt", "b.txt"
+	evs, d, err := turnEvents(t, live, "read")
+	require.NoError(t, err)
+	require.Equal(t, "answer of a2", d.Result)
+	require.Len(t, ms.bodies("a1"), 1, "the discarded answer's model is not asked again")
+	bodies := ms.bodies("a2")
+	require.Len(t, bodies, 2)
+	require.Contains(t, bodies[1], "contents of b", "the kept call ran and its result went back")
+	require.NotContains(t, bodies[1], "contents of a", "the discarded call did not run")
+	require.Equal(t, 1, countOf(evs, agent.EventToolResult, "oa/a2"))
+	require.Equal(t, 0, countOf(evs, agent.EventToolResult, "oa/a1"))
+	require.Equal(t, []string{"oa/a2: reading b.txt", "oa/a2: answer of a2"}, answers(t, live))
+}
+
+// Ralph's task runs go through the active models too; with no one to
+// choose, a parallel turn keeps the first successful answer in list
+// order.
+func TestRalphKeepsFirstSuccessful(t *testing.T) {
+	live, ms := multiSession(t, ModeParallel, SessionOptions{})
+	ms.fail["a1"] = true
+	b := live.svc.RalphBackend(false)
+	ctx := context.Background()
+	sess, err := b.NewSession(ctx)
+	require.NoError(t, err)
+	run, closeRun, err := b.Engine(ctx, ralph.EngineRequest{SessionID: sess.ID})
+	require.NoError(t, err)
+	defer closeRun()
+	d, err := run.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: "task"}}, func(agent.Event) {})
+	require.NoError(t, err)
+	require.Equal(t, "answer of a2", d.Result)
+	require.Len(t, ms.bodies("c1"), 1, "every model was asked")
+	var kept []string
+	for _, m := range sess.Messages {
+		if m.Role == llm.RoleAssistant {
+			kept = append(kept, m.Model)
+		}
+	}
+	require.Equal(t, []string{"oa/a2"}, kept)
 }

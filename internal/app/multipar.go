@@ -103,9 +103,9 @@ func (t *multiTurn) discard(ctx context.Context, i int, p proposal) {
 // successful one in list order. ok are the models that answered.
 // Errors: the Chooser's (ctx's), an index out of range.
 func (t *multiTurn) choose(ctx context.Context, props []proposal, ok []int) ([]int, error) {
-	c := t.ls.opts.Chooser
+	c := t.m.chooser
 	if c == nil {
-		if t.ls.opts.KeepAll {
+		if t.m.keepAll {
 			return ok, nil
 		}
 		return ok[:1], nil

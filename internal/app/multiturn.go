@@ -41,9 +41,57 @@ const sequentialNote = "[aidex, sequential mode] Above is what %s answered to th
 // ("all"), for the same reason.
 const parallelNote = "[aidex, parallel mode] Above is the answer of %s; %s answered the same request next."
 
+// multiRunner answers turns with several models' engines in a mode:
+// the live session's multi-model turns, and Ralph's task runs.
+type multiRunner struct {
+	engs    []*agent.Engine
+	cfg     Multi
+	chooser Chooser // nil: keepAll decides
+	keepAll bool
+	rot     *rotor
+}
+
+// rotor is the round-robin position of the next turn (next < 0: from the
+// conversation's last answer).
+type rotor struct {
+	mu   sync.Mutex
+	next int
+}
+
+// Run answers input with the models in the runner's mode (see
+// MultiMode), as agent.Engine.Run answers it with one model: the events
+// of the models' runs go to emit as one run's (one session event; each
+// model's events labelled with it; its failures as errors labelled with
+// it, non-fatal while another model goes on; one done at the end).
+// Errors: ctx's; when no model answered, the last model's failure.
+func (m *multiRunner) Run(ctx context.Context, s *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	var emitMu sync.Mutex
+	serial := func(ev agent.Event) {
+		emitMu.Lock()
+		defer emitMu.Unlock()
+		emit(ev)
+	}
+	t := &multiTurn{m: m, sess: s, engs: m.engs, ids: m.cfg.IDs(), emit: serial}
+	var d *agent.DoneInfo
+	var err error
+	switch m.cfg.Mode {
+	case ModeRoundRobin:
+		d, err = t.roundRobin(ctx, input)
+	case ModeSequential:
+		d, err = t.sequential(ctx, input)
+	default:
+		d, err = t.parallel(ctx, input)
+	}
+	return t.finish(d, err)
+}
+
+// MaxTurns returns the first model's cap of model responses per run (each
+// model's run has the same).
+func (m *multiRunner) MaxTurns() int { return m.engs[0].MaxTurns() }
+
 // multiTurn is one user turn answered by several models.
 type multiTurn struct {
-	ls    *Session
+	m     *multiRunner
 	sess  *agent.Session
 	engs  []*agent.Engine
 	ids   []string
@@ -54,34 +102,15 @@ type multiTurn struct {
 }
 
 // runMulti answers input with the session's active models in the
-// session's mode (see MultiMode). base is the session's engine for this
-// run. The events of the models' runs go to emit as one run: one
-// session event, each model's events labelled with it, its failures as
-// non-fatal errors labelled with it, one done at the end. Errors:
-// ctx's, the last model's failure when no model answered, the engines'
-// build.
+// session's mode (see [multiRunner.Run]); base is the session's engine
+// for this run. Errors: the engines' build, the run's.
 func (ls *Session) runMulti(ctx context.Context, sess *agent.Session, base *agent.Engine, input []llm.Part, cfg Multi, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	engs, err := ls.modelEngines(ctx, base, cfg.Models)
+	engs, err := modelEngines(ctx, base, cfg.Models, ls.modelRuntime, ls.opts.Client, ls.svc.store)
 	if err != nil {
 		return nil, err
 	}
-	var emitMu sync.Mutex
-	serial := func(ev agent.Event) {
-		emitMu.Lock()
-		defer emitMu.Unlock()
-		emit(ev)
-	}
-	t := &multiTurn{ls: ls, sess: sess, engs: engs, ids: cfg.IDs(), emit: serial}
-	var d *agent.DoneInfo
-	switch cfg.Mode {
-	case ModeRoundRobin:
-		d, err = t.roundRobin(ctx, input)
-	case ModeSequential:
-		d, err = t.sequential(ctx, input)
-	default:
-		d, err = t.parallel(ctx, input)
-	}
-	return t.finish(d, err)
+	m := &multiRunner{engs: engs, cfg: cfg, chooser: ls.opts.Chooser, keepAll: ls.opts.KeepAll, rot: &ls.multi.rot}
+	return m.Run(ctx, sess, input, emit)
 }
 
 // sub returns the emit of model i's part of the turn: the first session
@@ -161,7 +190,7 @@ func (t *multiTurn) failed(i int, err error, next string) {
 // the next one, until every model was tried.
 func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.DoneInfo, error) {
 	n := len(t.engs)
-	start := t.ls.rotation(t.sess, t.ids)
+	start := t.m.rot.position(t.sess, t.ids)
 	var last error
 	for k := range n {
 		i := (start + k) % n
@@ -173,7 +202,7 @@ func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.Do
 			d, err = t.engs[i].Continue(ctx, t.sess, t.sub(i))
 		}
 		if err == nil || ctx.Err() != nil || !handOver(t.sess) {
-			t.ls.setRotation(i + 1)
+			t.m.rot.set(i + 1)
 			return d, err
 		}
 		t.add(d)
@@ -184,7 +213,7 @@ func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.Do
 		}
 		t.failed(i, err, next)
 	}
-	t.ls.setRotation(start + 1)
+	t.m.rot.set(start + 1)
 	return nil, fmt.Errorf("every active model failed; the last: %w", last)
 }
 
@@ -249,13 +278,13 @@ func reviewNote(answered []string, next string) string {
 	return fmt.Sprintf(sequentialNote, prev, next)
 }
 
-// rotation returns the round-robin position of this turn: the one kept
+// position returns the round-robin position of this turn: the one set
 // by the last turn, or after the model that wrote the conversation's last
 // answer (a resumed session), or the first.
-func (ls *Session) rotation(s *agent.Session, ids []string) int {
-	ls.mu.Lock()
-	next := ls.multi.next
-	ls.mu.Unlock()
+func (r *rotor) position(s *agent.Session, ids []string) int {
+	r.mu.Lock()
+	next := r.next
+	r.mu.Unlock()
 	if next >= 0 {
 		return next % len(ids)
 	}
@@ -272,8 +301,8 @@ func (ls *Session) rotation(s *agent.Session, ids []string) int {
 	return 0
 }
 
-func (ls *Session) setRotation(next int) {
-	ls.mu.Lock()
-	ls.multi.next = next
-	ls.mu.Unlock()
+func (r *rotor) set(next int) {
+	r.mu.Lock()
+	r.next = next
+	r.mu.Unlock()
 }
