@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
 )
 
 // MultiMode is how the active models of a session answer a user turn.
@@ -135,7 +136,8 @@ type multiState struct {
 }
 
 // multiFromConfig returns the setting of rt's configuration (multi_mode,
-// multi_models: --multi, --models). Errors: a bad mode or model entry
+// multi_models: --multi, --models); several models and no mode set
+// anywhere mean round-robin. Errors: a bad mode or model entry
 // (naming the key).
 func multiFromConfig(rt *Runtime) (Multi, error) {
 	mode, err := ParseMultiMode(rt.Config.MultiMode)
@@ -151,6 +153,9 @@ func multiFromConfig(rt *Runtime) (Multi, error) {
 		if !slices.ContainsFunc(out.Models, func(a ActiveModel) bool { return a.ID == m.ID }) {
 			out.Models = append(out.Models, m)
 		}
+	}
+	if mode == ModeSingle && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
+		out.Mode = ModeRoundRobin // models given, no mode: each turn the next model
 	}
 	if mode != ModeSingle && len(out.Models) == 0 {
 		return Multi{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)

@@ -109,7 +109,10 @@ func (ls *Session) runMulti(ctx context.Context, sess *agent.Session, base *agen
 	if err != nil {
 		return nil, err
 	}
-	m := &multiRunner{engs: engs, cfg: cfg, chooser: ls.opts.Chooser, keepAll: ls.opts.KeepAll, rot: &ls.multi.rot}
+	ls.mu.Lock()
+	keepAll := ls.opts.KeepAll || (ls.rt != nil && ls.rt.Config.MultiKeep == "all")
+	ls.mu.Unlock()
+	m := &multiRunner{engs: engs, cfg: cfg, chooser: ls.opts.Chooser, keepAll: keepAll, rot: &ls.multi.rot}
 	return m.Run(ctx, sess, input, emit)
 }
 

@@ -46,8 +46,9 @@ type RalphBackend struct {
 	// runs go through every active model in that mode (planning stays
 	// with the runtime's model). nil: the runtime's model alone.
 	RuntimeFor func(ctx context.Context, spec string) (*Runtime, error)
-	// KeepAll keeps every answer of a parallel turn (--keep all);
-	// otherwise the first successful one in list order is kept.
+	// KeepAll keeps every answer of a parallel turn, as multi_keep = "all"
+	// (--keep all) does; otherwise the first successful one in list order
+	// is kept.
 	KeepAll bool
 }
 
@@ -112,7 +113,8 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 		end()
 		return nil, nil, err
 	}
-	return &multiRunner{engs: engs, cfg: cfg, keepAll: b.KeepAll, rot: &rotor{next: -1}}, end, nil
+	keepAll := b.KeepAll || rt.Config.MultiKeep == "all"
+	return &multiRunner{engs: engs, cfg: cfg, keepAll: keepAll, rot: &rotor{next: -1}}, end, nil
 }
 
 // Verify runs command with run_command's machinery (the user's POSIX

@@ -38,8 +38,8 @@ type SessionOptions struct {
 	// decides).
 	Chooser Chooser
 	// KeepAll keeps every answer of a parallel turn when there is no
-	// Chooser (--keep all); otherwise the first successful one in list
-	// order is kept.
+	// Chooser, as multi_keep = "all" (--keep all) does; otherwise the
+	// first successful one in list order is kept.
 	KeepAll bool
 }
 

@@ -22,6 +22,7 @@ type webFlags struct {
 	open            bool
 	model, provider string
 	sandbox         string
+	multi           multiFlags
 }
 
 func newWebCmd(a *cliApp) *cobra.Command {
@@ -60,6 +61,7 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	addSandboxFlag(cmd, &f.sandbox)
+	addMultiFlags(cmd, &f.multi)
 	return cmd
 }
 
@@ -75,6 +77,9 @@ func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
 		a.flagValues["workspace"] = a.flags.workspace
 	}
 	if err := a.applySandboxFlag(f.sandbox); err != nil {
+		return err
+	}
+	if err := a.applyMultiFlags(&f.multi); err != nil {
 		return err
 	}
 	tuneGC(a.proc.Getenv)

@@ -71,6 +71,7 @@ type Config struct {
 	EditorModel            string   `toml:"editor_model"`             // architect mode: [PROVIDER/]MODEL that makes the edits; "" = the main model
 	MultiMode              string   `toml:"multi_mode"`               // single|round-robin|sequential|parallel: how the active models answer a turn [single]
 	MultiModels            []string `toml:"multi_models"`             // the active models (PROVIDER/MODEL, optionally " effort=E budget=N"); empty = the model alone
+	MultiKeep              string   `toml:"multi_keep"`               // first|all: the parallel answers kept where no one chooses (headless, Ralph) [first]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
@@ -237,6 +238,7 @@ func Defaults() *Config {
 		Notify:                 "auto",
 		Memory:                 true,
 		MultiMode:              "single",
+		MultiKeep:              "first",
 		Confine:                true,
 		BillReasoningAsOutput:  true,
 		ShowContextSummary:     true,

@@ -193,6 +193,8 @@ func enumOf(name string) []string {
 		return []string{"plan", "ask", "auto-edit", "yolo"}
 	case "multi_mode":
 		return []string{"single", "round-robin", "sequential", "parallel"}
+	case "multi_keep":
+		return []string{"first", "all"}
 	case "notify":
 		return []string{"auto", "bell", "osc", "off"}
 	case "tools.profile":
