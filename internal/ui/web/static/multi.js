@@ -93,14 +93,12 @@ export function modelHeader(model) {
 // them.
 export function showChoose(ev, bubbleFor, onError) {
   const buttons = [];
+  const bubbles = ev.answers.map((a) => bubbleFor(a.model)); // the turn goes on (and forgets them) once kept
   const keep = async (body, kept) => {
     buttons.forEach((b) => { b.disabled = true; });
     try {
       await api('/api/v1/choices/' + encodeURIComponent(ev.id), { method: 'POST', body });
-      ev.answers.forEach((a, i) => {
-        const el = bubbleFor(a.model)?.el;
-        if (el) el.classList.add(kept.includes(i) ? 'kept' : 'not-kept');
-      });
+      bubbles.forEach((b, i) => b?.el.classList.add(kept.includes(i) ? 'kept' : 'not-kept'));
       buttons.forEach((b) => b.remove());
     } catch (e) {
       buttons.forEach((b) => { b.disabled = false; });
@@ -108,7 +106,7 @@ export function showChoose(ev, bubbleFor, onError) {
     }
   };
   ev.answers.forEach((a, i) => {
-    const b = bubbleFor(a.model);
+    const b = bubbles[i];
     if (!b) return;
     const label = 'Keep this answer' + (a.tool_calls?.length ? ' (runs ' + a.tool_calls.join(', ') + ')' : '');
     const btn = h('button', { type: 'button', class: 'keep', text: label, onclick: () => keep({ keep: [i] }, [i]) });
