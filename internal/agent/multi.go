@@ -89,6 +89,23 @@ func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*D
 	return r.steps(ctx)
 }
 
+// Settle answers the tool calls a run that died between its calls and
+// their results left open at the end of s ("not run"), as Run does
+// before it adds its user message: a request may carry no unanswered
+// call. Errors: agent.ErrBusy while a run of s goes on.
+func (e *Engine) Settle(ctx context.Context, s *Session, emit func(Event)) error {
+	if err := e.acquire(s.ID); err != nil {
+		return err
+	}
+	defer e.release(s.ID)
+	if calls := unansweredCalls(s.Messages); len(calls) > 0 {
+		r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
+		r.normalize()
+		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+	}
+	return nil
+}
+
 // MaxTurns returns the engine's cap of model responses per run
 // (Config.MaxTurns; 0: the default, 25).
 func (e *Engine) MaxTurns() int { return e.Config.MaxTurns }

@@ -23,6 +23,9 @@ type proposal struct {
 // answer's model (its tool calls run; the other kept answers' do not).
 func (t *multiTurn) parallel(ctx context.Context, input []llm.Part) (*agent.DoneInfo, error) {
 	t.begin()
+	if err := t.engs[0].Settle(ctx, t.sess, t.sub(0)); err != nil {
+		return nil, err
+	}
 	props := t.propose(ctx, input)
 	if err := t.engs[0].Record(ctx, t.sess, llm.Message{Role: llm.RoleUser, Parts: input}, nil, t.sub(0)); err != nil {
 		return nil, err

@@ -354,6 +354,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
 	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.loading = ls.svc.loads.of(sess)
+	ls.multi.rot.set(-1) // a new conversation's rotation starts from its own history
 	ls.mu.Unlock()
 	if old != nil {
 		old()

@@ -190,19 +190,23 @@ func (s *Server) handleMultiPost(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.multiState(ls))
 }
 
-// applyMulti sets the models, then the mode, of req on live.
+// applyMulti sets the models, then the mode, of req on live; a bad mode
+// changes nothing.
 func applyMulti(ctx context.Context, live *app.Session, req MultiRequest) error {
+	var mode app.MultiMode
+	if req.Mode != "" {
+		var err error
+		if mode, err = app.ParseMultiMode(req.Mode); err != nil {
+			return err
+		}
+	}
 	if req.Models != nil {
 		if err := live.SetModels(ctx, *req.Models); err != nil {
 			return err
 		}
 	}
-	if req.Mode == "" {
+	if mode == "" {
 		return nil
-	}
-	mode, err := app.ParseMultiMode(req.Mode)
-	if err != nil {
-		return err
 	}
 	return live.SetMultiMode(mode)
 }

@@ -14,20 +14,7 @@ import (
 func TestMultiParallelChooseOverHTTP(t *testing.T) {
 	model := llmtest.NewScript(t, llmtest.Turn{Text: "an answer"}, llmtest.Turn{Text: "an answer"})
 	e := newEnv(t, model, "")
-	var st MultiState
-	if status := e.call(http.MethodGet, APIPrefix+"/multi", nil, &st); status != http.StatusOK || st.Mode != "single" || len(st.Models) != 0 || st.Current != "fake/m1" {
-		t.Fatalf("GET multi: %d %+v", status, st)
-	}
-	if status := e.call(http.MethodPost, APIPrefix+"/multi", map[string]any{"mode": "parallel"}, nil); status != http.StatusBadRequest {
-		t.Fatalf("parallel without models: %d, want 400", status)
-	}
-	if status := e.call(http.MethodPost, APIPrefix+"/multi", map[string]any{"mode": "zigzag", "models": []string{"fake/m1"}}, nil); status != http.StatusBadRequest {
-		t.Fatalf("unknown mode: %d, want 400", status)
-	}
-	body := map[string]any{"models": []string{"fake/m1", "fake/m2"}, "mode": "parallel"}
-	if status := e.call(http.MethodPost, APIPrefix+"/multi", body, &st); status != http.StatusOK || st.Mode != "parallel" || len(st.Models) != 2 {
-		t.Fatalf("POST multi: %d %+v", status, st)
-	}
+	setParallel(t, e)
 	var chosen string
 	labelled := map[string]bool{}
 	status, evs := e.chat(map[string]any{"message": "hi"}, func(ev sseEvent) {
@@ -75,5 +62,25 @@ func TestMultiParallelChooseOverHTTP(t *testing.T) {
 	}
 	if status := e.call(http.MethodPost, APIPrefix+"/choices/ch_99", map[string]any{"all": true}, nil); status != http.StatusNotFound {
 		t.Fatalf("unknown choice: %d, want 404", status)
+	}
+}
+
+// setParallel checks GET/POST /api/v1/multi's answers and errors, and
+// leaves the current session with fake/m1 and fake/m2 in parallel mode.
+func setParallel(t *testing.T, e *env) {
+	t.Helper()
+	var st MultiState
+	if status := e.call(http.MethodGet, APIPrefix+"/multi", nil, &st); status != http.StatusOK || st.Mode != "single" || len(st.Models) != 0 || st.Current != "fake/m1" {
+		t.Fatalf("GET multi: %d %+v", status, st)
+	}
+	if status := e.call(http.MethodPost, APIPrefix+"/multi", map[string]any{"mode": "parallel"}, nil); status != http.StatusBadRequest {
+		t.Fatalf("parallel without models: %d, want 400", status)
+	}
+	if status := e.call(http.MethodPost, APIPrefix+"/multi", map[string]any{"mode": "zigzag", "models": []string{"fake/m1"}}, nil); status != http.StatusBadRequest {
+		t.Fatalf("unknown mode: %d, want 400", status)
+	}
+	body := map[string]any{"models": []string{"fake/m1", "fake/m2"}, "mode": "parallel"}
+	if status := e.call(http.MethodPost, APIPrefix+"/multi", body, &st); status != http.StatusOK || st.Mode != "parallel" || len(st.Models) != 2 {
+		t.Fatalf("POST multi: %d %+v", status, st)
 	}
 }
