@@ -123,6 +123,26 @@ func (s streamModel) parallelLines() []string {
 	return out
 }
 
+// orderPanes numbers the panes as the question does: the answers in
+// list order first, then the panes of models that failed.
+func (s *streamModel) orderPanes(models []string) {
+	if s.par == nil {
+		return
+	}
+	order := slices.Clone(models)
+	for _, m := range s.par.order {
+		if !slices.Contains(order, m) {
+			order = append(order, m)
+		}
+	}
+	for _, m := range order {
+		if _, ok := s.par.text[m]; !ok {
+			s.par.text[m] = ""
+		}
+	}
+	s.par.order = order
+}
+
 // keepParallel commits a parallel turn's answers, each under its header
 // saying whether it was kept (kept are model ids); the kept model's
 // further output needs no new header when it is the only one kept.
@@ -149,6 +169,11 @@ func (s *streamModel) keepParallel(kept []string) {
 // chooseOpened shows a parallel turn's question.
 func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
 	m.choosing = r
+	models := make([]string, len(r.answers))
+	for i, a := range r.answers {
+		models[i] = a.Model
+	}
+	m.stream.orderPanes(models)
 	return ring(m.notifier().Question())
 }
 

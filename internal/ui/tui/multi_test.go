@@ -5,11 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 func committed(s streamModel) string {
@@ -108,4 +113,30 @@ func TestApproverChoose(t *testing.T) {
 	cancel()
 	_, err := a.Choose(ctx, []app.Candidate{{Model: "x"}})
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// In the UI: /multi add and /multi parallel, then a prompt; both answers
+// show in numbered panes, the status line names the mode, and the key 2
+// keeps the second model's answer alone.
+func TestUpdateParallelKeepWithKey(t *testing.T) {
+	h := newHarness(t, llmtest.Turn{Text: "some answer"}, llmtest.Turn{Text: "some answer"})
+	for _, cmd := range []string{"/multi add fake/m2", "/multi parallel"} {
+		h.tm.Type(cmd)
+		h.tm.Send(enter())
+	}
+	h.waitFor(t, "parallel: m1, m2")
+	h.tm.Type("q")
+	h.tm.Send(enter())
+	h.waitFor(t, "Keep which answer?", "[1] fake/m1", "[2] fake/m2")
+	h.tm.Send(tea.KeyPressMsg{Code: '2', Text: "2"})
+	h.waitFor(t, "fake/m2 · kept")
+	require.Eventually(t, func() bool { return h.ctrl.LastAnswer() != "" }, 10*time.Second, 10*time.Millisecond)
+	require.NoError(t, h.tm.Quit())
+	var kept []string
+	for _, m := range h.ctrl.Session().Messages {
+		if m.Role == llm.RoleAssistant {
+			kept = append(kept, m.Model)
+		}
+	}
+	require.Equal(t, []string{"fake/m2"}, kept)
 }
