@@ -334,6 +334,9 @@ func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel,
 		if e.Store != nil && store != nil {
 			e.Store = store.Priced(e.Config.Model.Cost)
 		}
+		if ts, ok := base.Tools.(*toolSet); ok {
+			e.Tools = ts.forModel(rt)
+		}
 		out = append(out, e)
 	}
 	return out, nil

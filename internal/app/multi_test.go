@@ -349,3 +349,26 @@ func TestRalphKeepsFirstSuccessful(t *testing.T) {
 	}
 	require.Equal(t, []string{"oa/a2"}, kept)
 }
+
+// Each active model's engine keeps the session's tools, but its memory
+// tools are its own (the model's family folder) and image input follows
+// the model.
+func TestModelEnginesScopeMemory(t *testing.T) {
+	live, _ := multiSession(t, ModeSequential, SessionOptions{})
+	base := live.Engine()
+	engs, err := modelEngines(context.Background(), base, live.Multi().Models, live.modelRuntime, ClientOptions{}, live.svc.Store())
+	require.NoError(t, err)
+	require.Len(t, engs, 3)
+	baseTS := base.Tools.(*toolSet)
+	for i, e := range engs {
+		ts, ok := e.Tools.(*toolSet)
+		require.True(t, ok)
+		require.Same(t, baseTS.env, ts.env, "the session's environment")
+		require.Same(t, ts.memory, ts.registryFor("remember"), "model %d: the memory tools (and their aliases) are the model's", i)
+		require.Same(t, baseTS.reg, ts.registryFor("read_file"))
+		c, bad := e.Tools.Prepare("save_memory", []byte(`{"content":"x"}`))
+		require.Nil(t, bad)
+		require.Equal(t, "save_memory", c.Name)
+	}
+	require.Equal(t, "an/c1", engs[2].Config.Model.ID())
+}
