@@ -92,7 +92,7 @@ func (ms *modelServer) bodies(model string) []string {
 
 // multiSession starts a service over both providers (the current model
 // oa/a1) and a live session with the three models active in mode.
-func multiSession(t *testing.T, mode MultiMode, o SessionOptions) (*Session, *modelServer) {
+func multiSession(t testing.TB, mode MultiMode, o SessionOptions) (*Session, *modelServer) {
 	t.Helper()
 	ms := &modelServer{requests: map[string][]string{}, fail: map[string]bool{}, call: map[string]string{}}
 	oa := httptest.NewServer(ms.handle(false))
