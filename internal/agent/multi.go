@@ -99,9 +99,7 @@ func (e *Engine) Settle(ctx context.Context, s *Session, emit func(Event)) error
 	}
 	defer e.release(s.ID)
 	if calls := unansweredCalls(s.Messages); len(calls) > 0 {
-		r := &run{e: e, s: s, emit: serialized(labelled(emit, e.Config.Model.ID())), cfg: e.Config}
-		r.normalize()
-		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+		newRun(e, s, emit).closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
 	}
 	return nil
 }
