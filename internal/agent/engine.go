@@ -235,6 +235,8 @@ type run struct {
 	lastRaw []byte
 	// lastFinish is the provider's finish reason of the last response.
 	lastFinish string
+	// last is the text of the last response.
+	last string
 	// stopActive: the run continued because a Stop hook blocked.
 	stopActive bool
 	// hookStop is the answer of a hook that ended the run ("continue": false).
@@ -264,65 +266,84 @@ func (r *run) normalize() {
 }
 
 func (r *run) loop(ctx context.Context, user llm.Message) (*DoneInfo, error) {
-	r.emitSession()
-	if calls := unansweredCalls(r.s.Messages); len(calls) > 0 {
-		// A run that died between the calls and their results (process
-		// killed, failed save) left calls no request may carry unanswered.
-		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
-	}
+	r.start(ctx, true)
 	if d := r.budgetStart(ctx); d != nil {
 		return d, nil
 	}
 	if err := r.append(ctx, user, nil); err != nil {
 		return r.fail(err)
 	}
-	var last string
+	return r.steps(ctx)
+}
+
+// start reports the run's session and, when closeOpen is set, answers the
+// calls a run that died between the calls and their results left open.
+func (r *run) start(ctx context.Context, closeOpen bool) {
+	r.emitSession()
+	if calls := unansweredCalls(r.s.Messages); closeOpen && len(calls) > 0 {
+		// A run that died between the calls and their results (process
+		// killed, failed save) left calls no request may carry unanswered.
+		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+	}
+}
+
+// steps asks the model and runs its tool calls until the run ends.
+func (r *run) steps(ctx context.Context) (*DoneInfo, error) {
 	for {
-		if d := r.limited(last); d != nil {
+		if d := r.limited(r.last); d != nil {
 			return d, nil
 		}
 		resp, err := r.respond(ctx)
 		if err != nil {
 			return r.stopOnError(ctx, resp, err)
 		}
-		last, r.lastFinish = resp.Message.Text(), resp.FinishReason
-		calls, textMode := resp.Message.ToolCalls(), false
-		if len(calls) == 0 && r.cfg.TextToolCalls {
-			calls = r.textCalls(last)
-			textMode = len(calls) > 0
-		}
-		if len(calls) == 0 {
-			if r.cfg.AgentMode && !r.markerSeen(last) && r.turns < r.cfg.MaxTurns {
-				if err := r.append(ctx, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartText, Text: ContinuePrompt}}}, nil); err != nil {
-					return r.fail(err)
-				}
-				continue
-			}
-			if d, end, err := r.answered(ctx, last); end {
-				return d, err
-			}
-			continue
-		}
-		if name := r.looping(calls); name != "" {
-			msg := fmt.Sprintf("stopped: the model called %s with the same arguments 3 times in a row", name)
-			r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: msg, Kind: "loop", Fatal: true}})
-			r.closeCalls(ctx, calls, textMode, "not run: the same call was repeated 3 times in a row; the run was stopped")
-			return r.done(StopLoop, msg), nil
-		}
-		if err := r.runCalls(ctx, calls, textMode); err != nil {
-			return r.fail(err)
-		}
-		if ctx.Err() != nil {
-			return r.cancelled()
-		}
-		if r.hookStop != nil {
-			return r.stoppedByHook(), nil
-		}
-		if r.markerSeen(last) {
-			// The marker ends the run after this response's calls ran.
-			return r.done(StopMarker, last), nil
+		r.lastFinish = resp.FinishReason
+		if d, end, err := r.handle(ctx, resp.Message); end {
+			return d, err
 		}
 	}
+}
+
+// handle runs the tool calls of the assistant message m (already in the
+// session); end is true when the run ends with d and err.
+func (r *run) handle(ctx context.Context, m llm.Message) (*DoneInfo, bool, error) {
+	r.last = m.Text()
+	calls, textMode := m.ToolCalls(), false
+	if len(calls) == 0 && r.cfg.TextToolCalls {
+		calls = r.textCalls(r.last)
+		textMode = len(calls) > 0
+	}
+	if len(calls) == 0 {
+		if r.cfg.AgentMode && !r.markerSeen(r.last) && r.turns < r.cfg.MaxTurns {
+			if err := r.append(ctx, llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartText, Text: ContinuePrompt}}}, nil); err != nil {
+				d, err := r.fail(err)
+				return d, true, err
+			}
+			return nil, false, nil
+		}
+		return r.answered(ctx, r.last)
+	}
+	if name := r.looping(calls); name != "" {
+		msg := fmt.Sprintf("stopped: the model called %s with the same arguments 3 times in a row", name)
+		r.emit(Event{Type: EventError, SessionID: r.s.ID, Error: &ErrorInfo{Message: msg, Kind: "loop", Fatal: true}})
+		r.closeCalls(ctx, calls, textMode, "not run: the same call was repeated 3 times in a row; the run was stopped")
+		return r.done(StopLoop, msg), true, nil
+	}
+	if err := r.runCalls(ctx, calls, textMode); err != nil {
+		d, err := r.fail(err)
+		return d, true, err
+	}
+	switch {
+	case ctx.Err() != nil:
+		d, err := r.cancelled()
+		return d, true, err
+	case r.hookStop != nil:
+		return r.stoppedByHook(), true, nil
+	case r.markerSeen(r.last):
+		// The marker ends the run after this response's calls ran.
+		return r.done(StopMarker, r.last), true, nil
+	}
+	return nil, false, nil
 }
 
 // emitSession emits the run's first event: the session it works in.
@@ -397,6 +418,23 @@ func (r *run) respond(ctx context.Context) (*llm.Response, error) {
 
 // generate makes one model request and records the assistant message.
 func (r *run) generate(ctx context.Context) (*llm.Response, error) {
+	resp, err := r.call(ctx)
+	if len(resp.Message.Parts) > 0 {
+		u := resp.Usage
+		if aerr := r.append(ctx, resp.Message, &u); aerr != nil && err == nil {
+			err = aerr
+		}
+	} else {
+		r.saveUsage(ctx, resp.Usage)
+	}
+	r.account(resp.Usage)
+	return resp, err
+}
+
+// call makes one model request and returns its response (never nil: a
+// failed one keeps the text it delivered), the assistant message labelled
+// with the model; nothing is recorded.
+func (r *run) call(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
 	r.turns++
 	if r.cfg.BeforeRequest != nil {
@@ -416,14 +454,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 	}
 	if len(resp.Message.Parts) > 0 {
 		resp.Message.Model = r.cfg.Model.ID()
-		u := resp.Usage
-		if aerr := r.append(ctx, resp.Message, &u); aerr != nil && err == nil {
-			err = aerr
-		}
-	} else {
-		r.saveUsage(ctx, resp.Usage)
 	}
-	r.account(resp.Usage)
 	return resp, err
 }
 

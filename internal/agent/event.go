@@ -53,8 +53,9 @@ type Event struct {
 	Subagent         string `json:"subagent,omitempty"`
 	// Model is the "PROVIDER/MODEL" id of the model whose run produced
 	// the event, on waiting, text, reasoning, tool_call, tool_result and
-	// usage events: front ends label answers with it when several models
-	// take part in a conversation.
+	// usage events, and on the error of one model's failure in a turn
+	// several models answer: front ends label answers with it when
+	// several models take part in a conversation.
 	Model string `json:"model,omitempty"`
 	// Phase is set on every event of one phase of an architect turn:
 	// "architect" (the plan, read-only tools) or "editor" (the edits).

@@ -41,6 +41,15 @@ type RalphBackend struct {
 	// MCP returns the MCP manager whose tools a task's engine offers
 	// (nil, or a nil answer: no MCP tools); planning never offers them.
 	MCP func(ctx context.Context) *mcp.Manager
+	// RuntimeFor loads the runtime of an active model ("PROVIDER/MODEL"):
+	// with multi_mode other than single and multi_models set, a task's
+	// runs go through every active model in that mode (planning stays
+	// with the runtime's model). nil: the runtime's model alone.
+	RuntimeFor func(ctx context.Context, spec string) (*Runtime, error)
+	// KeepAll keeps every answer of a parallel turn, as multi_keep = "all"
+	// (--keep all) does; otherwise the first successful one in list order
+	// is kept.
+	KeepAll bool
 }
 
 var _ ralph.Backend = (*RalphBackend)(nil)
@@ -75,7 +84,7 @@ func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
 
 // Engine builds the session's engine (confined, no approver; for
 // planning, the plan permission mode and only read-only tools offered).
-func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agent.Engine, func(), error) {
+func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph.Runner, func(), error) {
 	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
 		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan, RunUSD: r.MaxCostUSD}
 	if b.Sessions != nil {
@@ -88,12 +97,24 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (*agen
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, closeEng, err := b.runtime(r.Plan).Engine(ctx, o)
+	rt := b.runtime(r.Plan)
+	eng, closeEng, err := rt.Engine(ctx, o)
 	if err != nil {
 		unlock()
 		return nil, nil, err
 	}
-	return eng, func() { closeEng(); unlock() }, nil
+	end := func() { closeEng(); unlock() }
+	cfg, err := multiFromConfig(rt)
+	if err != nil || r.Plan || b.RuntimeFor == nil || !cfg.Active() {
+		return eng, end, err
+	}
+	engs, err := modelEngines(ctx, eng, cfg.Models, b.RuntimeFor, b.Client, o.Store)
+	if err != nil {
+		end()
+		return nil, nil, err
+	}
+	keepAll := b.KeepAll || rt.Config.MultiKeep == "all"
+	return &multiRunner{engs: engs, cfg: cfg, keepAll: keepAll, rot: &rotor{next: -1}}, end, nil
 }
 
 // Verify runs command with run_command's machinery (the user's POSIX
@@ -141,7 +162,7 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 // service's MCP tools, sessions in its store; web applies the web UI's
 // gating of shell tools.
 func (s *Service) RalphBackend(web bool) *RalphBackend {
-	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP}
+	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP, RuntimeFor: s.runtimeFor}
 }
 
 // Ralph returns a Ralph service for the workspace over

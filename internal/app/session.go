@@ -34,6 +34,13 @@ type SessionOptions struct {
 	SubagentStop func(ctx context.Context, r SubagentReport)
 	// Editor is as in [EngineOptions].
 	Editor EditorFiles
+	// Chooser picks the answers to keep of a parallel turn (nil: KeepAll
+	// decides).
+	Chooser Chooser
+	// KeepAll keeps every answer of a parallel turn when there is no
+	// Chooser, as multi_keep = "all" (--keep all) does; otherwise the
+	// first successful one in list order is kept.
+	KeepAll bool
 }
 
 // AgentMode configures agent mode (iptic-memex's --steps): each run takes
@@ -100,6 +107,8 @@ type Session struct {
 	// loading is the load of the conversation's messages PickRecent
 	// started (nil: sess holds them all).
 	loading *conversationLoad
+	// multi is the conversation mode and the active models (multi.go).
+	multi multiState
 }
 
 // Session returns the live session for stored session sess (from
@@ -110,6 +119,9 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
 		loading: s.loads.of(sess)}
+	if err := ls.initMulti(s.Runtime()); err != nil {
+		return nil, err
+	}
 	ls.jobsCtx, ls.stopJobs = context.WithCancel(context.WithoutCancel(ctx))
 	if _, err := ls.engine(ctx); err != nil {
 		ls.stopJobs()
@@ -257,7 +269,12 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		defer restore()
 	}
 	ls.titleLater(sess, input)
-	done, err := ls.runTurn(ctx, eng, sess, input, emit)
+	var done *agent.DoneInfo
+	if multi := ls.Multi(); multi.Active() && (next == nil || next.rt == nil) {
+		done, err = ls.runMulti(ctx, sess, eng, input, multi, emit)
+	} else {
+		done, err = ls.runTurn(ctx, eng, sess, input, emit)
+	}
 	if done != nil && done.Result != "" {
 		ls.mu.Lock()
 		ls.lastAnswer = done.Result
@@ -337,6 +354,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
 	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.loading = ls.svc.loads.of(sess)
+	ls.multi.rot.set(-1) // a new conversation's rotation starts from its own history
 	ls.mu.Unlock()
 	if old != nil {
 		old()

@@ -44,6 +44,9 @@ type toolSet struct {
 	// the results of tools that return images (Runtime.ImageInput).
 	vision    bool
 	imageNote string
+	// memory, when set, prepares the memory tools instead of reg: an
+	// active model's own family folder (multitools.go).
+	memory *tools.Registry
 }
 
 func newToolSet(reg *tools.Registry, env *tools.Env, profile tools.Profile, hidden map[string]bool) (*toolSet, error) {
@@ -83,7 +86,7 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 	if t.mcp != nil {
 		t.mcp.sync()
 	}
-	p, err := t.reg.PrepareOffered(t.offered, name, args)
+	p, err := t.registryFor(name).PrepareOffered(t.offered, name, args)
 	if err != nil {
 		r := toResult(tools.ErrorResult(err))
 		return nil, &r

@@ -50,6 +50,7 @@ type runFlags struct {
 	budget          budgetFlags
 	full, web       bool // front ends chosen by flag (--full, --web), as --plain
 	routing         routingFlags
+	multi           multiFlags
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -83,6 +84,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
 	addRoutingFlags(cmd, &f.routing)
 	addBudgetFlags(cmd, &f.budget)
+	addMultiFlags(cmd, &f.multi)
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
@@ -100,6 +102,9 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 		return err
 	}
 	if err := a.applyRoutingFlags(&f.routing); err != nil {
+		return err
+	}
+	if err := a.applyMultiFlags(&f.multi); err != nil {
 		return err
 	}
 	for key, list := range map[string][]string{"permissions.allow": f.allow, "permissions.deny": f.deny, "permissions.ask": f.ask, "allowed_dirs": f.addDirs} {

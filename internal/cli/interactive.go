@@ -119,8 +119,9 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 		}
 		b.sess = s
 	}
+	chooser, _ := ap.(app.Chooser) // the TUI's and the line mode's approvers also choose parallel answers
 	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
-		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem})
+		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem, Chooser: chooser})
 }
 
 // usageIfSetup maps set-up errors (config, provider) to exit code 2.

@@ -340,6 +340,7 @@ func newRalphImportCmd(a *cliApp) *cobra.Command {
 // ralphRunFlags are `aidex ralph run`'s flags.
 type ralphRunFlags struct {
 	policy        policyFlags
+	multi         multiFlags
 	provider      string
 	model         string
 	maxIterations int
@@ -396,6 +397,7 @@ pending again), 130 when interrupted.`,
 	fl.StringArrayVar(&f.tasks, "task", nil, "run only this task (repeatable)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "text (progress lines) or stream-json (every event as a JSON line)")
 	fl.BoolVar(&f.asJSON, "json", false, "the same as --output-format stream-json")
+	addMultiFlags(cmd, &f.multi)
 	addRunDistFlags(cmd, &f.dist)
 	fl.StringVar(&f.maxCost, "max-cost", "", "stop the Ralph run once its tasks have spent `USD`: the task at work stops after a complete step and is pending again, no task starts after it; exit code 5 (default: [budget] run_usd; 0: no limit)")
 	return cmd
@@ -418,7 +420,7 @@ func (a *cliApp) runRalph(cmd *cobra.Command, f *ralphRunFlags) error {
 	}
 	rf := runFlags{permissionMode: f.policy.mode, allow: f.policy.allow, deny: f.policy.deny, ask: f.policy.ask,
 		addDirs: f.policy.addDirs, provider: f.provider, model: f.model, outputFormat: "text", agentOutput: "final",
-		sandbox: f.policy.sandbox, budget: budgetFlags{maxCost: f.maxCost}}
+		sandbox: f.policy.sandbox, budget: budgetFlags{maxCost: f.maxCost}, multi: f.multi}
 	if err := a.applyRunFlags(&rf); err != nil {
 		return err
 	}

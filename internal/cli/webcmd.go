@@ -22,6 +22,7 @@ type webFlags struct {
 	open            bool
 	model, provider string
 	sandbox         string
+	multi           multiFlags
 }
 
 func newWebCmd(a *cliApp) *cobra.Command {
@@ -60,21 +61,13 @@ shell tools are off unless web_allow_shell_tools = true is set in the config fil
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	addSandboxFlag(cmd, &f.sandbox)
+	addMultiFlags(cmd, &f.multi)
 	return cmd
 }
 
 // runWeb starts the server and blocks until ctx ends (Ctrl+C, SIGTERM).
 func (a *cliApp) runWeb(ctx context.Context, f webFlags, port int) error {
-	if f.model != "" {
-		a.flagValues["model"] = f.model
-	}
-	if f.provider != "" {
-		a.flagValues["provider"] = f.provider
-	}
-	if a.flags.workspace != "" {
-		a.flagValues["workspace"] = a.flags.workspace
-	}
-	if err := a.applySandboxFlag(f.sandbox); err != nil {
+	if err := a.applyWebFlags(&f); err != nil {
 		return err
 	}
 	tuneGC(a.proc.Getenv)
@@ -174,4 +167,22 @@ func tuneGC(getenv func(string) string) (prev int, changed bool) {
 		return 0, false
 	}
 	return debug.SetGCPercent(web.GCPercent), true
+}
+
+// applyWebFlags turns the web command's flags into config keys. Errors:
+// a bad --sandbox, --multi, --keep or --models (usage).
+func (a *cliApp) applyWebFlags(f *webFlags) error {
+	if f.model != "" {
+		a.flagValues["model"] = f.model
+	}
+	if f.provider != "" {
+		a.flagValues["provider"] = f.provider
+	}
+	if a.flags.workspace != "" {
+		a.flagValues["workspace"] = a.flags.workspace
+	}
+	if err := a.applySandboxFlag(f.sandbox); err != nil {
+		return err
+	}
+	return a.applyMultiFlags(&f.multi)
 }

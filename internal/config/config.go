@@ -69,6 +69,9 @@ type Config struct {
 	FallbackModels         []string `toml:"fallback_models"`          // [PROVIDER/]MODEL list a turn continues on after a rate limit, quota, overload or unknown model
 	ArchitectModel         string   `toml:"architect_model"`          // architect mode: [PROVIDER/]MODEL that plans each turn with read-only tools; "" = off
 	EditorModel            string   `toml:"editor_model"`             // architect mode: [PROVIDER/]MODEL that makes the edits; "" = the main model
+	MultiMode              string   `toml:"multi_mode"`               // single|round-robin|sequential|parallel: how the active models answer a turn [single]
+	MultiModels            []string `toml:"multi_models"`             // the active models (PROVIDER/MODEL, optionally " effort=E budget=N"); empty = the model alone
+	MultiKeep              string   `toml:"multi_keep"`               // first|all: the parallel answers kept where no one chooses (headless, Ralph) [first]
 
 	Permissions Permissions               `toml:"permissions"`
 	Tools       Tools                     `toml:"tools"`
@@ -234,6 +237,8 @@ func Defaults() *Config {
 		PermissionMode:         "ask",
 		Notify:                 "auto",
 		Memory:                 true,
+		MultiMode:              "single",
+		MultiKeep:              "first",
 		Confine:                true,
 		BillReasoningAsOutput:  true,
 		ShowContextSummary:     true,

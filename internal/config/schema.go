@@ -191,6 +191,10 @@ func enumOf(name string) []string {
 		return []string{"minimal", "low", "medium", "high"}
 	case "permission_mode":
 		return []string{"plan", "ask", "auto-edit", "yolo"}
+	case "multi_mode":
+		return []string{"single", "round-robin", "sequential", "parallel"}
+	case "multi_keep":
+		return []string{"first", "all"}
 	case "notify":
 		return []string{"auto", "bell", "osc", "off"}
 	case "tools.profile":

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/llm"
 )
 
 // Backend is what the runner and the planner need from the rest of aidex:
@@ -14,11 +15,22 @@ type Backend interface {
 	// NewSession creates the persisted session one task (or one plan)
 	// runs in.
 	NewSession(ctx context.Context) (*agent.Session, error)
-	// Engine builds the engine for a session; close the returned func
-	// when the session's work ends (it stops background processes).
-	Engine(ctx context.Context, r EngineRequest) (*agent.Engine, func(), error)
+	// Engine builds the engine for a session (one model's, or app's
+	// runner over the active models in their conversation mode); close the
+	// returned func when the session's work ends (it stops background
+	// processes).
+	Engine(ctx context.Context, r EngineRequest) (Runner, func(), error)
 	// Verify runs a shell command line in the workspace with a timeout.
 	Verify(ctx context.Context, command string, timeout time.Duration) VerifyResult
+}
+
+// Runner runs one prompt in a session to its end, as
+// [agent.Engine.Run] does (events to emit; the DoneInfo is also the last
+// event). MaxTurns is its cap of model responses per run (0: the
+// default, 25).
+type Runner interface {
+	Run(ctx context.Context, s *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error)
+	MaxTurns() int
 }
 
 // EngineRequest describes the engine for one session: the engine-owned

@@ -366,9 +366,9 @@ func workTask(ctx context.Context, b Backend, task Task, sess *agent.Session, o 
 	}
 }
 
-func maxTurns(e *agent.Engine) int {
-	if e.Config.MaxTurns > 0 {
-		return e.Config.MaxTurns
+func maxTurns(r Runner) int {
+	if n := r.MaxTurns(); n > 0 {
+		return n
 	}
 	return 25
 }

@@ -36,6 +36,7 @@ func Default() Table {
 		{Name: "/model", Args: "[[PROVIDER/]MODEL]", Help: "pick or switch the model", Run: cmdModel},
 		{Name: "/provider", Args: "[NAME]", Help: "pick or switch the provider (asks for a missing key)", Run: cmdProvider},
 		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Run: cmdModels},
+		{Name: "/multi", Args: "[MODE|add M|remove M]", Help: "the active models and the conversation mode (single, round-robin, sequential, parallel)", Run: cmdMulti},
 		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
 		{Name: "/architect", Args: "[MODEL [EDITOR]|off]", Help: "architect mode: MODEL plans each turn read-only, EDITOR (default: the main model) makes the edits", Run: cmdArchitect},
 		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Run: cmdSandbox},

@@ -36,6 +36,9 @@ type Config struct {
 	Asker        agent.Asker
 	MaxTurns     int
 	AppendSystem string
+	// Chooser picks the answers to keep of a parallel turn (nil: the
+	// first successful one, or every one with multi_keep = "all").
+	Chooser app.Chooser
 }
 
 // Controller drives one interactive session: runs prompts, and changes
@@ -58,7 +61,7 @@ type Controller struct {
 // a provider that cannot be reached is not checked here).
 func New(ctx context.Context, cfg Config) (*Controller, error) {
 	live, err := cfg.Service.Session(ctx, cfg.Session, app.SessionOptions{Approver: cfg.Approver, Asker: cfg.Asker,
-		MaxTurns: cfg.MaxTurns, AppendSystem: cfg.AppendSystem})
+		MaxTurns: cfg.MaxTurns, AppendSystem: cfg.AppendSystem, Chooser: cfg.Chooser})
 	if err != nil {
 		return nil, err
 	}

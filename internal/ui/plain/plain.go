@@ -43,6 +43,8 @@ type Printer struct {
 	// fired late that its wait is over.
 	wait    *time.Timer
 	waitGen int
+	// multi labels the output of several models (multi.go).
+	multi multiState
 }
 
 // defaultWaitNotice is WaitNotice's default: a cloud model answers well
@@ -72,6 +74,9 @@ func (p *Printer) Event(e agent.Event) {
 	defer p.mu.Unlock()
 	if e.ParentToolCallID != "" {
 		p.subagentEvent(e)
+		return
+	}
+	if p.multiEvent(e) {
 		return
 	}
 	p.stopWait()

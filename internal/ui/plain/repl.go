@@ -447,6 +447,8 @@ func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p comma
 	var err error
 	started := time.Now()
 	r.routing.Store(r.TypeAhead && !r.inputDone)
+	mc := ctrl.Multi()
+	r.Printer.SetMulti(mc.Active(), mc.Mode == app.ModeParallel)
 	go func() {
 		defer close(done)
 		d, err = ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)

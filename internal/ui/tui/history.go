@@ -46,13 +46,17 @@ func (s *streamModel) history(msgs []llm.Message, total int) []string {
 	if earlier := start + max(total-len(msgs), 0); earlier > 0 {
 		out = append(out, s.st.paint(s.st.faint, fmt.Sprintf("… %d earlier messages not shown", earlier)))
 	}
+	labels, label := severalModels(msgs[start:]), ""
 	for _, m := range msgs[start:] {
 		switch m.Role {
 		case llm.RoleUser:
-			if t := userText(m); t != "" {
+			if t := userText(m); t != "" && !strings.HasPrefix(t, "[aidex, ") {
 				out = append(out, renderUser(s.st, t, s.width))
 			}
 		case llm.RoleAssistant:
+			if labels && m.Model != label {
+				out, label = append(out, s.modelHeader(m.Model, "")), m.Model
+			}
 			if md := s.md.render(m.Text(), s.width, s.mdStyle); md != "" {
 				out = append(out, md)
 			}
@@ -87,4 +91,21 @@ func userText(m llm.Message) string {
 		}
 	}
 	return ""
+}
+
+// severalModels reports whether more than one model wrote the assistant
+// messages of msgs (their answers are then labelled).
+func severalModels(msgs []llm.Message) bool {
+	first := ""
+	for _, m := range msgs {
+		if m.Role != llm.RoleAssistant || m.Model == "" {
+			continue
+		}
+		if first == "" {
+			first = m.Model
+		} else if m.Model != first {
+			return true
+		}
+	}
+	return false
 }

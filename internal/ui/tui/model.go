@@ -129,6 +129,8 @@ type model struct {
 	picker  *picker
 	keys    *keyPrompt
 	planRes *ralph.PlanResult
+	// choosing is a parallel turn's question: which answers to keep.
+	choosing *chooseReq
 
 	// The run (running) or job (busy) in progress.
 	running, busy bool
@@ -395,6 +397,8 @@ func (m *model) item(it item) tea.Cmd {
 		m.approval = m.approval.openForm(it.form)
 		m.stream.flushText()
 		return ring(m.notifier().Question())
+	case it.choose != nil:
+		return m.chooseOpened(it.choose)
 	case it.end != nil:
 		return m.runEnded(it.end)
 	case it.ev != nil:
@@ -420,6 +424,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.approval.active():
 		m.approval, _ = m.approval.Update(k)
+	case m.choosing != nil:
+		return m.chooseKey(k)
 	case m.keys != nil:
 		kp := m.keys
 		m.keys, _ = kp.Update(k)

@@ -17,6 +17,7 @@ type item struct {
 	ev       *agent.Event
 	ask      *askReq
 	form     *formReq
+	choose   *chooseReq
 	end      *runEnd
 	ralph    *ralph.Event
 	ralphEnd *ralphEnd
@@ -125,7 +126,7 @@ func coalesce(items []item) []item {
 		}
 		if n := len(out); n > 0 && it.ev != nil && out[n-1].ev != nil &&
 			(it.ev.Type == agent.EventText || it.ev.Type == agent.EventReasoning) && out[n-1].ev.Type == it.ev.Type &&
-			out[n-1].ev.ParentToolCallID == it.ev.ParentToolCallID {
+			out[n-1].ev.ParentToolCallID == it.ev.ParentToolCallID && out[n-1].ev.Model == it.ev.Model {
 			merged := *out[n-1].ev
 			merged.Text += it.ev.Text
 			out[n-1] = item{ev: &merged}

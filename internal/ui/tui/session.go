@@ -161,6 +161,9 @@ func (m *model) beginRun() context.Context {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.running, m.runStart, m.stopped = cancel, true, time.Now(), false
 	m.note("")
+	if m.ctrl != nil {
+		m.multiStarted()
+	}
 	return ctx
 }
 
@@ -182,6 +185,7 @@ func (m *model) runEnded(e *runEnd) tea.Cmd {
 		cmds = append(cmds, ring(m.notifier().TurnEnded(time.Since(m.runStart))))
 	}
 	m.approval = m.approval.dismiss()
+	m.choosing = nil
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil

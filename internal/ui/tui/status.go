@@ -150,6 +150,10 @@ type statusInfo struct {
 	Spin    string
 	Elapsed time.Duration
 	Waiting string
+	// Multi is the conversation mode and the active models ("parallel:
+	// a1, a2, c1"), shown in place of the provider and model while several
+	// models answer ("" for none).
+	Multi string
 	// Note is shown last, highlighted ("" for none).
 	Note string
 	// Pending is the number of shell outputs queued for the next prompt.
@@ -162,6 +166,9 @@ type statusInfo struct {
 // renderStatus draws the status line.
 func renderStatus(s styles, st statusInfo, width int) string {
 	parts := []string{st.Provider + "/" + st.Model}
+	if st.Multi != "" {
+		parts[0] = s.paint(s.magenta, st.Multi)
+	}
 	mode := st.Mode
 	if mode == "yolo" {
 		mode = s.paint(s.red, mode)

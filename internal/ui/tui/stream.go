@@ -43,9 +43,15 @@ type streamModel struct {
 	decisions     map[string]agent.Answer
 	// subOwner maps a subagent's tool call to the task call whose card
 	// shows it (a grandchild's events name their parent's call).
-	subOwner  map[string]string
-	verbose   bool // full tool output and reasoning (/verbose)
-	expandRsn bool // reasoning expanded (Ctrl+O)
+	subOwner map[string]string
+	// multi: several models answer this run (answers get a header with
+	// their model; label is the model of the last header); parallel: at
+	// once, their answers streaming into par until the user keeps one.
+	multi, parallel bool
+	label           string
+	par             *parallelView
+	verbose         bool // full tool output and reasoning (/verbose)
+	expandRsn       bool // reasoning expanded (Ctrl+O)
 
 	printQ     []printItem // committed output not printed yet (inline)
 	printing   bool        // a print is on its way (printedMsg ends it)
@@ -94,6 +100,9 @@ func (s streamModel) Update(msg tea.Msg) (streamModel, tea.Cmd) {
 func (s *streamModel) event(e agent.Event) tea.Cmd {
 	if e.ParentToolCallID != "" {
 		s.subagentEvent(e) // a subagent's: its task card shows it
+		return nil
+	}
+	if s.multiEvent(e) {
 		return nil
 	}
 	switch e.Type {
@@ -167,6 +176,7 @@ func (s *streamModel) toolResult(r *agent.ToolResultInfo) {
 // endRun commits what the run left: its reasoning, the rest of the
 // answer, and the cards of calls that never finished.
 func (s *streamModel) endRun() {
+	s.keepParallel(nil)
 	s.flushReasoning()
 	s.flushText()
 	for _, c := range s.cards {
@@ -361,7 +371,7 @@ func (s streamModel) transcriptView(room int) []string {
 
 // liveLines are the streaming reasoning, answer and running cards.
 func (s streamModel) liveLines(spin string) []string {
-	var parts []string
+	parts := s.parallelLines()
 	if s.reasoning != "" {
 		parts = append(parts, renderReasoning(s.st, s.reasoning, s.expandRsn || s.verbose, s.width, 3))
 	}

@@ -184,7 +184,7 @@ func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	require.NoError(t, err)
 	q := newQueue()
 	t.Cleanup(q.close) // ends the program's last wait for engine items
-	ctrl, err := commands.New(ctx, commands.Config{Service: svc, Session: sess, Approver: approver{q: q}})
+	ctrl, err := commands.New(ctx, commands.Config{Service: svc, Session: sess, Approver: approver{q: q}, Chooser: approver{q: q}})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)
 	m := newModel(ctx, o, ctrl, nil, q)

@@ -121,6 +121,8 @@ func (m *model) overlay() string {
 	switch {
 	case m.approval.active():
 		return m.approval.View()
+	case m.choosing != nil:
+		return m.chooseView()
 	case m.keys != nil:
 		return m.keys.View(m.width)
 	case m.picker != nil:
@@ -140,6 +142,7 @@ func (m *model) statusLine() statusInfo {
 	if m.ctrl != nil {
 		rt := m.ctrl.Runtime()
 		st.Provider, st.Model, st.Mode = rt.Provider.Name, rt.Model, m.ctrl.Mode()
+		st.Multi = m.ctrl.MultiLabel()
 		st.Pending = m.ctrl.PendingContext()
 	} else {
 		st.Provider, st.Model, st.Mode = "no provider", "-", "setup"

@@ -94,6 +94,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, req ChatRequest) {
 	if s.runBuiltin(ctx, ls, sw, req.Message) {
 		return
 	}
+	s.mu.Lock()
+	ls.send = func(name string, v any) {
+		sw.event(name, v)
+		ls.subs.publish(name, v)
+	}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		ls.send = nil
+		s.mu.Unlock()
+	}()
 	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
 	if !ok {
 		return
@@ -266,7 +277,8 @@ func (s *Server) prepare(ctx context.Context, ls *liveSession) error {
 	}
 	live, err := s.svc.Session(ctx, ls.sess, app.SessionOptions{Web: true,
 		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID},
-		Asker:    &webAsker{x: &s.interactions, session: ls.sess.ID}})
+		Asker:    &webAsker{x: &s.interactions, session: ls.sess.ID},
+		Chooser:  &webChooser{s: s, session: ls.sess.ID}})
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,9 @@ func (s *Server) apiRoutes() []apiRoute {
 		{method: "POST", path: "/approvals/{id}", handler: s.handleApproval},
 		{method: "GET", path: "/interactions", handler: s.handleInteractionsList},
 		{method: "POST", path: "/interaction/{id}", handler: s.handleInteraction},
+		{method: "GET", path: "/multi", handler: s.handleMultiGet, v1Only: true},
+		{method: "POST", path: "/multi", handler: s.handleMultiPost, v1Only: true},
+		{method: "POST", path: "/choices/{id}", handler: s.handleChoice, v1Only: true},
 	}
 }
 

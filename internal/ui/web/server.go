@@ -92,6 +92,7 @@ type Server struct {
 
 	approvals    approvals
 	interactions interactions
+	choices      choices
 	logins       loginCodes
 	uploads      uploads
 
@@ -113,6 +114,9 @@ type liveSession struct {
 	// subs are the clients following the session's events (GET
 	// /api/v1/sessions/{id}/events).
 	subs subscribers
+	// send, while a run goes on, sends an SSE event to its stream and
+	// subscribers (a parallel turn's "choose"); nil otherwise.
+	send func(name string, v any)
 }
 
 // New loads the runtime (config, catalog, provider and model) and opens the

@@ -7,6 +7,7 @@ import { renderMarkdown, renderDiff } from './md.js';
 import { LONG_TURN_MS, askNotifyOnce, notify, notifyState, setNotify } from './notify.js';
 import { placeRewind, resetRewind, rewoundNote } from './rewind.js';
 import { showInteraction, closeInteraction, closeAllInteractions } from './interact.js';
+import { multi, multiActive, multiLabel, loadMulti, initMulti, isActiveModel, toggleModel, modelHeader, showChoose } from './multi.js';
 
 const state = {
   status: null,
@@ -22,6 +23,7 @@ const state = {
   models: null,
   turnStart: 0, // Date.now() when the running turn was sent
   waiting: null, // the "waiting for the model" line: {el, start, text, timer}
+  byModel: null, // a parallel turn's answer bubbles by model (null: not in one)
 };
 
 // ---- errors -------------------------------------------------------------
@@ -101,7 +103,7 @@ function showPanel(name) {
 async function loadStatus() {
   const st = await api('/api/v1/status');
   state.status = st;
-  $('#status-model').textContent = st.provider + '/' + st.model;
+  $('#status-model').textContent = multiLabel() || st.provider + '/' + st.model;
   $('#status-mode').textContent = st.permission_mode + (st.shell_tools ? ' · shell on' : '');
   const ws = $('#ws-name');
   if (ws) ws.textContent = st.workspace;
@@ -136,17 +138,29 @@ function addUser(text, files = []) {
   return el;
 }
 
-function newBubble() {
+// newBubble starts an answer bubble; with model (several models answer)
+// its header names the model.
+function newBubble(model) {
   hideEmpty();
   const body = h('div', { class: 'body md' });
-  const el = h('div', { class: 'msg assistant' }, body);
+  const el = h('div', { class: 'msg assistant', dataset: model ? { model } : {} }, model ? modelHeader(model) : null, body);
   $('#messages').append(el);
-  state.bubble = { el, body, text: '', queued: false };
+  state.bubble = { el, body, text: '', queued: false, model };
+  if (model && state.byModel) state.byModel.set(model, state.bubble);
   return state.bubble;
 }
 
-function appendText(delta) {
-  const b = state.bubble || newBubble();
+// bubbleFor returns the bubble the text of model goes to: its own in a
+// parallel turn, a new one when another model wrote the last.
+function bubbleFor(model) {
+  if (!model || !multiActive()) return state.bubble || newBubble();
+  if (state.byModel) return state.byModel.get(model) || newBubble(model);
+  if (state.bubble && state.bubble.model === model) return state.bubble;
+  return newBubble(model);
+}
+
+function appendText(delta, model) {
+  const b = bubbleFor(model);
   b.text += delta;
   if (!b.queued) {
     b.queued = true;
@@ -182,6 +196,7 @@ function argSummary(args) {
 function toolCard(call) {
   hideEmpty();
   state.bubble = null;
+  state.byModel = null; // the kept answer's calls run: the parallel part of the turn is over
   state.reasoning = null;
   const card = h('div', { class: 'tool-card pending', dataset: { callId: call.id } },
     h('div', { class: 'tool-head' },
@@ -412,9 +427,14 @@ function onEvent(name, ev) {
   switch (name) {
     case 'session':
       state.sessionId = ev.session_id;
-      if (ev.session) $('#status-model').textContent = ev.session.provider + '/' + ev.session.model;
+      if (ev.session) $('#status-model').textContent = multiLabel() || ev.session.provider + '/' + ev.session.model;
+      state.byModel = multiActive() && multi.mode === 'parallel' ? new Map() : null;
       break;
-    case 'text': appendText(ev.text || ''); break;
+    case 'text': appendText(ev.text || '', ev.model); break;
+    case 'choose':
+      showChoose(ev, (m) => state.byModel?.get(m), showError);
+      notify('aidex: keep which answer?', ev.answers.map((a) => a.model).join(', '));
+      break;
     case 'reasoning': appendReasoning(ev.text || ''); break;
     case 'tool_call': toolCard(ev.tool_call); break;
     case 'approval':
@@ -451,6 +471,8 @@ function onEvent(name, ev) {
     case 'done': {
       const d = ev.done || {};
       closeAllInteractions();
+      state.byModel = null;
+      document.querySelectorAll('#messages button.keep').forEach((b) => b.remove());
       turnEnded(d);
       if (d.stop_reason && !['done', 'cancelled', 'error'].includes(d.stop_reason)) {
         $('#messages').append(h('div', { class: 'msg note', text: 'Run ended: ' + d.stop_reason.replace('_', ' ') + (d.denials ? ' · ' + d.denials + ' denied' : '') }));
@@ -586,12 +608,14 @@ function renderHistory(view) {
     box.append(h('div', { class: 'empty-hint', id: 'chat-empty' }, h('h2', { text: 'What should we work on?' }),
       h('p', { text: 'Ask about the code in ' + (state.status?.workspace || 'this workspace') + '.' })));
   }
+  const labelled = new Set(view.messages.filter((m) => m.role === 'assistant' && m.model).map((m) => m.model)).size > 1;
   for (const [i, m] of view.messages.entries()) {
     if (m.role === 'user') {
       const text = m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('\n\n');
-      if (text) addUser(text).dataset.index = String(i);
+      if (text && !text.startsWith('[aidex, ')) addUser(text).dataset.index = String(i);
     } else if (m.role === 'assistant') {
       state.bubble = null;
+      if (labelled && m.model) newBubble(m.model);
       for (const p of m.parts) {
         if (p.type === 'text' && p.text) appendTextNow(p.text);
         else if (p.type === 'tool_call') toolCard(p.tool_call);
@@ -636,6 +660,7 @@ async function resume(id) {
   const view = await api('/api/v1/sessions/' + encodeURIComponent(id) + '/resume', { method: 'POST' });
   state.sessionId = view.id;
   renderHistory(view);
+  await loadMulti(view.id).catch(showError);
   await loadSessions();
 }
 
@@ -646,6 +671,7 @@ async function newChat() {
   resetRewind();
   renderHistory({ messages: [], todos: [], usage: {}, cost_usd: 0 });
   $('#usage').textContent = '';
+  await loadMulti(state.sessionId).catch(showError);
   await loadSessions();
 }
 
@@ -655,6 +681,7 @@ async function loadChat() {
   await loadStatus();
   const view = await api('/api/v1/history');
   if (view.id) state.sessionId = view.id;
+  await loadMulti(state.sessionId).catch(showError);
   if (view.messages.length) renderHistory(view);
   else if (view.id) await placeRewind(view.id, null, rewindOpts);
   await loadSessions();
@@ -759,6 +786,8 @@ async function loadModelProviders() {
 
 async function loadModels(refresh = false) {
   await loadModelProviders();
+  $('#multi-bar').dataset.sessionId = state.sessionId || '';
+  await loadMulti(state.sessionId);
   const provider = $('#model-provider').value;
   $('#model-source').textContent = 'loading…';
   const res = await api('/api/v1/models?provider=' + encodeURIComponent(provider) + (refresh ? '&refresh=1' : ''));
@@ -783,9 +812,12 @@ function renderModels() {
       m.tools === false ? h('span', { class: 'badge warn', text: 'no tools' }) : null),
     h('td', null, m.price_label ? h('span', { class: 'badge' + (m.price_label === 'FREE' ? ' free' : ''), text: m.price_label }) : h('span', { class: 'muted', text: '—' })),
     h('td', null, m.context_label ? h('span', { class: 'badge', text: m.context_label }) : h('span', { class: 'muted', text: '—' })),
+    h('td', null, h('input', { type: 'checkbox', class: 'active-toggle', title: 'Answer with this model too (several active models)',
+      checked: isActiveModel(res.provider + '/' + m.id),
+      onchange: (e) => toggleModel(state.sessionId, res.provider + '/' + m.id, e.target.checked).catch(showError) })),
     h('td', null, m.id === cur ? h('span', { class: 'muted', text: 'in use' })
       : h('button', { type: 'button', class: 'use', text: 'Use', onclick: guarded(() => switchModel(res.provider, m.id)) }))))
-    : h('tr', null, h('td', { colspan: 4, class: 'muted', text: 'No models match.' })));
+    : h('tr', null, h('td', { colspan: 5, class: 'muted', text: 'No models match.' })));
 }
 
 async function switchModel(provider, id) {
@@ -1308,6 +1340,11 @@ function init() {
   initTheme();
   initNotify();
   loaders.chat = guarded(loadSessions);
+  initMulti(showError);
+  document.addEventListener('multi-changed', () => {
+    renderModels();
+    if (state.status) $('#status-model').textContent = multiLabel() || state.status.provider + '/' + state.status.model;
+  });
   loaders.files = guarded(async () => { if (!$('#tree').children.length) await loadTree(); });
   loaders.models = guarded(() => loadModels(false));
   loaders.ralph = guarded(loadRalph);

@@ -1,0 +1,366 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
+)
+
+// MultiMode is how the active models of a session answer a user turn.
+type MultiMode string
+
+// The conversation modes (multi_mode, --multi, /multi MODE).
+const (
+	// ModeSingle: the session's model answers alone (the default).
+	ModeSingle MultiMode = "single"
+	// ModeRoundRobin: each user turn is answered by the next active model;
+	// a model that fails hands the turn to the next one.
+	ModeRoundRobin MultiMode = "round-robin"
+	// ModeSequential: every active model answers in list order, each
+	// seeing the earlier answers of the turn and asked to review and
+	// improve them.
+	ModeSequential MultiMode = "sequential"
+	// ModeParallel: every active model answers the same context at once;
+	// the answers to keep are chosen (a Chooser, or KeepAll, or the first
+	// successful one in list order), and only a kept answer's tool calls
+	// run.
+	ModeParallel MultiMode = "parallel"
+)
+
+// MultiModes lists the conversation modes in the order help shows them.
+func MultiModes() []MultiMode {
+	return []MultiMode{ModeSingle, ModeRoundRobin, ModeSequential, ModeParallel}
+}
+
+// ParseMultiMode returns the mode named s ("" is single). Errors: an
+// unknown name (the error lists the modes).
+func ParseMultiMode(s string) (MultiMode, error) {
+	m := MultiMode(strings.ToLower(strings.TrimSpace(s)))
+	if m == "" {
+		return ModeSingle, nil
+	}
+	if m == "roundrobin" || m == "round_robin" {
+		m = ModeRoundRobin
+	}
+	if !slices.Contains(MultiModes(), m) {
+		return "", fmt.Errorf("unknown conversation mode %q: use single, round-robin, sequential or parallel", s)
+	}
+	return m, nil
+}
+
+// ActiveModel is one model of a session's active list: ID is
+// "PROVIDER/MODEL"; Effort ("minimal", "low", "medium", "high"; "": the
+// configured reasoning_effort) and ThinkingBudget (reasoning tokens; 0:
+// the configured thinking_budget) are its reasoning controls.
+type ActiveModel struct {
+	ID             string `json:"id"`
+	Effort         string `json:"effort,omitempty"`
+	ThinkingBudget int    `json:"thinking_budget,omitempty"`
+}
+
+// String returns m as ParseActiveModel reads it.
+func (m ActiveModel) String() string {
+	s := m.ID
+	if m.Effort != "" {
+		s += " effort=" + m.Effort
+	}
+	if m.ThinkingBudget > 0 {
+		s += " budget=" + strconv.Itoa(m.ThinkingBudget)
+	}
+	return s
+}
+
+// ParseActiveModel reads "PROVIDER/MODEL [effort=E] [budget=N]" (the
+// model as --model takes it, then its reasoning controls). Errors: no
+// model, an unknown option, an effort other than minimal|low|medium|high,
+// a budget that is not a positive number of tokens.
+func ParseActiveModel(s string) (ActiveModel, error) {
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return ActiveModel{}, fmt.Errorf("no model given: write PROVIDER/MODEL [effort=low|medium|high] [budget=TOKENS]")
+	}
+	m := ActiveModel{ID: fields[0]}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "effort":
+			if !slices.Contains([]string{"minimal", "low", "medium", "high"}, v) {
+				return m, fmt.Errorf("%s: effort must be minimal, low, medium or high, not %q", m.ID, v)
+			}
+			m.Effort = v
+		case "budget":
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return m, fmt.Errorf("%s: budget must be a positive number of reasoning tokens, not %q", m.ID, v)
+			}
+			m.ThinkingBudget = n
+		default:
+			return m, fmt.Errorf("%s: unknown option %q: use effort=E or budget=TOKENS", m.ID, f)
+		}
+	}
+	return m, nil
+}
+
+// Multi is a session's multi-model setting: the conversation mode and
+// the active models in list order (empty: the session's model alone).
+type Multi struct {
+	Mode   MultiMode     `json:"mode"`
+	Models []ActiveModel `json:"models"`
+}
+
+// Active reports whether turns go through several models' engines: a
+// mode other than single with at least one active model.
+func (m Multi) Active() bool { return m.Mode != ModeSingle && m.Mode != "" && len(m.Models) > 0 }
+
+// IDs returns the active models' ids in list order.
+func (m Multi) IDs() []string {
+	out := make([]string, len(m.Models))
+	for i, a := range m.Models {
+		out[i] = a.ID
+	}
+	return out
+}
+
+// multiState is a live session's Multi with the runtimes of its models
+// (by id, for the service's runtime generation gen).
+type multiState struct {
+	cfg Multi
+	rts map[string]*Runtime
+	gen int
+	rot rotor
+}
+
+// multiFromConfig returns the setting of rt's configuration (multi_mode,
+// multi_models: --multi, --models); several models and no mode set
+// anywhere mean round-robin. Errors: a bad mode or model entry
+// (naming the key).
+func multiFromConfig(rt *Runtime) (Multi, error) {
+	mode, err := ParseMultiMode(rt.Config.MultiMode)
+	if err != nil {
+		return Multi{}, fmt.Errorf("multi_mode: %w", err)
+	}
+	out := Multi{Mode: mode}
+	for _, s := range rt.Config.MultiModels {
+		m, err := ParseActiveModel(s)
+		if err != nil {
+			return Multi{}, fmt.Errorf("multi_models (--models): %w", err)
+		}
+		if !slices.ContainsFunc(out.Models, func(a ActiveModel) bool { return a.ID == m.ID }) {
+			out.Models = append(out.Models, m)
+		}
+	}
+	if mode == ModeSingle && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
+		out.Mode = ModeRoundRobin // models given, no mode: each turn the next model
+	}
+	if mode != ModeSingle && len(out.Models) == 0 {
+		return Multi{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)
+	}
+	return out, nil
+}
+
+// initMulti sets the live session's setting from the configuration.
+// Errors: as multiFromConfig's.
+func (ls *Session) initMulti(rt *Runtime) error {
+	cfg, err := multiFromConfig(rt)
+	if err != nil {
+		return err
+	}
+	ls.multi = multiState{cfg: cfg, rot: rotor{next: -1}}
+	return nil
+}
+
+// Multi returns the session's conversation mode and active models.
+func (ls *Session) Multi() Multi {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	c := ls.multi.cfg
+	c.Models = slices.Clone(c.Models)
+	return c
+}
+
+// SetMultiMode sets the conversation mode. Errors: agent.ErrBusy while
+// a run goes on; a mode other than single with no active models (the
+// error says to add them).
+func (ls *Session) SetMultiMode(mode MultiMode) error {
+	if err := ls.idle(); err != nil {
+		return err
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if mode != ModeSingle && len(ls.multi.cfg.Models) == 0 {
+		return fmt.Errorf("no active models for %s mode: add some first (/multi add PROVIDER/MODEL, --models a,b)", mode)
+	}
+	ls.multi.cfg.Mode = mode
+	return nil
+}
+
+// AddModel adds the model of spec ("PROVIDER/MODEL [effort=E]
+// [budget=N]", or a model of the current provider) to the active
+// models; the first addition puts the session's current model first.
+// A model already active gets the new reasoning controls. It returns the
+// added model (its id as "PROVIDER/MODEL"). Errors: agent.ErrBusy, a bad
+// spec, an unknown model or provider, a provider without its key.
+func (ls *Session) AddModel(ctx context.Context, spec string) (ActiveModel, error) {
+	if err := ls.idle(); err != nil {
+		return ActiveModel{}, err
+	}
+	m, err := ParseActiveModel(spec)
+	if err != nil {
+		return m, err
+	}
+	rt, err := ls.svc.runtimeFor(ctx, m.ID)
+	if err != nil {
+		return m, err
+	}
+	m.ID = rt.ModelInfo().ID()
+	cur, gen := ls.svc.current()
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.multiRuntimes(gen)[m.ID] = rt
+	list := ls.multi.cfg.Models
+	if len(list) == 0 && cur.ModelInfo().ID() != m.ID {
+		list = append(list, ActiveModel{ID: cur.ModelInfo().ID()})
+	}
+	if i := slices.IndexFunc(list, func(a ActiveModel) bool { return a.ID == m.ID }); i >= 0 {
+		list[i] = m
+	} else {
+		list = append(list, m)
+	}
+	ls.multi.cfg.Models = list
+	return m, nil
+}
+
+// RemoveModel removes the model with id (or its model name alone) from
+// the active models; with none left the mode is single again. Errors:
+// agent.ErrBusy, no such active model (naming the active ones).
+func (ls *Session) RemoveModel(id string) error {
+	if err := ls.idle(); err != nil {
+		return err
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	list := ls.multi.cfg.Models
+	i := slices.IndexFunc(list, func(a ActiveModel) bool { return a.ID == id || strings.HasSuffix(a.ID, "/"+id) })
+	if i < 0 {
+		return fmt.Errorf("%s is not an active model (active: %s)", id, strings.Join(ls.multi.cfg.IDs(), ", "))
+	}
+	ls.multi.cfg.Models = slices.Delete(list, i, i+1)
+	if len(ls.multi.cfg.Models) == 0 {
+		ls.multi.cfg.Mode = ModeSingle
+	}
+	return nil
+}
+
+// SetModels replaces the active models with specs (as AddModel takes
+// them; empty: none, and the mode becomes single). Errors: as
+// AddModel's; on an error the list is unchanged.
+func (ls *Session) SetModels(ctx context.Context, specs []string) error {
+	if err := ls.idle(); err != nil {
+		return err
+	}
+	var list []ActiveModel
+	_, gen := ls.svc.current()
+	rts := map[string]*Runtime{}
+	for _, spec := range specs {
+		m, err := ParseActiveModel(spec)
+		if err != nil {
+			return err
+		}
+		rt, err := ls.svc.runtimeFor(ctx, m.ID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.ID, err)
+		}
+		m.ID = rt.ModelInfo().ID()
+		rts[m.ID] = rt
+		if !slices.ContainsFunc(list, func(a ActiveModel) bool { return a.ID == m.ID }) {
+			list = append(list, m)
+		}
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for id, rt := range rts {
+		ls.multiRuntimes(gen)[id] = rt
+	}
+	ls.multi.cfg.Models = list
+	if len(list) == 0 {
+		ls.multi.cfg.Mode = ModeSingle
+	}
+	return nil
+}
+
+// multiRuntimes returns the runtime cache for generation gen, emptied
+// when the service's runtime changed since (ls.mu held).
+func (ls *Session) multiRuntimes(gen int) map[string]*Runtime {
+	if ls.multi.rts == nil || ls.multi.gen != gen {
+		ls.multi.rts, ls.multi.gen = map[string]*Runtime{}, gen
+	}
+	return ls.multi.rts
+}
+
+// modelEngines returns an engine for each of models, in list order:
+// base (a session's engine: its tools, policy, approvals, hooks and
+// system prompt) with the model's client (built with co), model,
+// reasoning controls and prices (store priced at them; nil: none).
+// runtimeOf loads a model's runtime. Errors: a model whose runtime or
+// client cannot be built (naming it).
+func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel, runtimeOf func(context.Context, string) (*Runtime, error),
+	co ClientOptions, store SessionStore) ([]*agent.Engine, error) {
+	out := make([]*agent.Engine, 0, len(models))
+	for _, m := range models {
+		rt, err := runtimeOf(ctx, m.ID)
+		if err != nil {
+			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
+		}
+		client, err := rt.Client(co)
+		if err != nil {
+			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
+		}
+		e := &agent.Engine{Client: client, Tools: base.Tools, Policy: base.Policy, Approver: base.Approver,
+			Asker: base.Asker, Store: base.Store, Hooks: base.Hooks, Config: base.Config, Now: base.Now}
+		e.Config.Model = rt.ModelInfo()
+		e.Config.CommandBlocks = rt.textToolModel()
+		e.Config.Request.ReasoningEffort, e.Config.Request.ThinkingBudget = rt.Config.ReasoningEffort, rt.Config.ThinkingBudget
+		if m.Effort != "" {
+			e.Config.Request.ReasoningEffort = m.Effort
+		}
+		if m.ThinkingBudget > 0 {
+			e.Config.Request.ThinkingBudget = m.ThinkingBudget
+		}
+		if e.Store != nil && store != nil {
+			e.Store = store.Priced(e.Config.Model.Cost)
+		}
+		if ts, ok := base.Tools.(*toolSet); ok {
+			e.Tools = ts.forModel(rt)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// modelRuntime returns the runtime of active model id, loaded once per
+// service runtime generation. Errors: as runtimeFor's.
+func (ls *Session) modelRuntime(ctx context.Context, id string) (*Runtime, error) {
+	cur, gen := ls.svc.current()
+	if cur.ModelInfo().ID() == id {
+		return cur, nil
+	}
+	ls.mu.Lock()
+	rt := ls.multiRuntimes(gen)[id]
+	ls.mu.Unlock()
+	if rt != nil {
+		return rt, nil
+	}
+	rt, err := ls.svc.runtimeFor(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ls.mu.Lock()
+	ls.multiRuntimes(gen)[id] = rt
+	ls.mu.Unlock()
+	return rt, nil
+}
