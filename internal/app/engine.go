@@ -59,6 +59,9 @@ type EngineOptions struct {
 	MaxTurns      int
 	AgentMode     bool
 	BeforeRequest func(req *llm.Request)
+	// KeepRaw asks the clients for the raw responses (llm.Request.KeepRaw),
+	// for DoneInfo.Raw.
+	KeepRaw bool
 	StepNotes     bool
 	DoneMarkers   []string
 	AgentWrites   string
@@ -247,7 +250,7 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 		System: system,
 		Request: llm.Request{
 			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort, Verbosity: c.Verbosity,
-			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true,
+			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true, KeepRaw: o.KeepRaw,
 		},
 		MaxTurns:      maxTurns,
 		CompactAt:     c.CompactionThreshold,

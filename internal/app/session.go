@@ -41,6 +41,9 @@ type SessionOptions struct {
 	// Chooser, as multi_keep = "all" (--keep all) does; otherwise the
 	// first successful one in list order is kept.
 	KeepAll bool
+	// KeepRaw keeps the provider's raw last response in the run's
+	// DoneInfo.Raw (headless --raw); without it no raw chunk is kept.
+	KeepRaw bool
 }
 
 // AgentMode configures agent mode (iptic-memex's --steps): each run takes
@@ -182,7 +185,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
-		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor}
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw}
 	if a := o.Agent; a != nil {
 		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
 		if a.Steps > 0 {

@@ -218,7 +218,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)
 	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}}
+		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw}
 	if f.steps > 0 {
 		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
 		if a.flags.verbose && !a.flags.quiet {

@@ -98,12 +98,23 @@ type Accumulator struct {
 	delivered bool
 	// rawN counts the raw bodies or chunks recorded (SetRaw).
 	rawN int
+	// dropRaw: SetRaw records nothing (the request did not ask for Raw).
+	dropRaw bool
 }
 
 // NewAccumulator returns an accumulator forwarding to h (h may be nil).
 func NewAccumulator(h Handler) *Accumulator {
 	a := &Accumulator{h: h}
 	a.resp.Message.Role = RoleAssistant
+	return a
+}
+
+// NewAccumulatorFor returns an accumulator for req forwarding to h (h may
+// be nil): raw bodies and chunks are recorded only when req.KeepRaw is
+// set. Wire-format clients use it in Generate.
+func NewAccumulatorFor(req *Request, h Handler) *Accumulator {
+	a := NewAccumulator(h)
+	a.dropRaw = req != nil && !req.KeepRaw
 	return a
 }
 
@@ -211,7 +222,11 @@ func (a *Accumulator) SetMeta(id, model string) {
 // SetRaw records a raw response body or stream chunk (a JSON value): the
 // first is the response's Raw; with more (a streamed answer) Raw is the
 // JSON array of all of them, in order, so --raw shows the whole response.
+// An accumulator of a request without KeepRaw records nothing.
 func (a *Accumulator) SetRaw(raw []byte) {
+	if a.dropRaw {
+		return
+	}
 	a.rawN++
 	switch a.rawN {
 	case 1:

@@ -197,4 +197,8 @@ type Request struct {
 	ThinkingBudget  int
 	Stream          bool
 	CacheControl    bool
+	// KeepRaw makes the client record the provider's raw response body,
+	// or every chunk of a streamed one, in Response.Raw (for --raw). Off,
+	// Raw stays empty: a long stream then holds no copy of its chunks.
+	KeepRaw bool
 }

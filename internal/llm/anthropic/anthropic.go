@@ -86,7 +86,7 @@ func New(opts llm.Options) *Client {
 // body as [llm.KindStream], and a request that cannot be built (an unknown
 // reasoning effort) as [llm.KindBadRequest]. A cancelled ctx gives ctx.Err().
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
-	acc := llm.NewAccumulator(h)
+	acc := llm.NewAccumulatorFor(req, h)
 	wr, err := buildRequest(req)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})

@@ -58,7 +58,9 @@ func TestStreamUsageAndEvents(t *testing.T) {
 	c, _ := serve(t, llmtest.Reply{Body: sseBody(evStart, `ping {"type": "ping"}`, evText0, evHello, evStop0, evDelta, evEnd)})
 	var usages []llm.Usage
 	var types []llm.EventType
-	resp, err := c.Generate(context.Background(), streamReq(), func(e llm.Event) {
+	req := streamReq()
+	req.KeepRaw = true // as --raw asks
+	resp, err := c.Generate(context.Background(), req, func(e llm.Event) {
 		types = append(types, e.Type)
 		if e.Type == llm.EventUsage {
 			usages = append(usages, *e.Usage)

@@ -104,7 +104,7 @@ func New(o llm.Options, opts ...Option) *Client {
 // expressed in this wire format; ctx.Err() when ctx was cancelled. The
 // response assembled so far is always returned.
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
-	st := newState(llm.NewAccumulator(h), c.opts.Name, c.nextID)
+	st := newState(llm.NewAccumulatorFor(req, h), c.opts.Name, c.nextID)
 	body, err := buildRequest(req, c.openAPI)
 	if err != nil {
 		return st.result(ctx, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})

@@ -92,7 +92,7 @@ func New(opts Options) *Client {
 // and a request that cannot be built (no model, an image URL) as
 // [llm.KindBadRequest]. A cancelled ctx gives ctx.Err().
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
-	acc := llm.NewAccumulator(h)
+	acc := llm.NewAccumulatorFor(req, h)
 	wr, err := buildRequest(req, c.opts.NumCtx)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})

@@ -205,14 +205,22 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// TestMetaAndRaw: the response's id and model, and the raw chunks only
+// when the request asks for them (--raw); otherwise none is kept.
 func TestMetaAndRaw(t *testing.T) {
-	resp, err, _ := streamOf(t, nil,
-		`{"id":"chatcmpl-1","model":"gpt-x","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}`, "[DONE]")
+	srv, _ := serve(t, 200, sseBody(
+		`{"id":"chatcmpl-1","model":"gpt-x","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}`, "[DONE]"))
+	req := &llm.Request{Model: "m", Stream: true, Messages: []llm.Message{llm.UserText("hi")}, KeepRaw: true}
+	resp, err, _ := run(t, clientFor(srv, "https://api.example.test/v1", nil), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.ID != "chatcmpl-1" || resp.Model != "gpt-x" || !json.Valid(resp.Raw) {
 		t.Errorf("id %q model %q raw %s", resp.ID, resp.Model, resp.Raw)
+	}
+	req.KeepRaw = false
+	if resp, _, _ = run(t, clientFor(srv, "https://api.example.test/v1", nil), req); len(resp.Raw) != 0 || resp.Message.Text() != "x" {
+		t.Errorf("without KeepRaw: raw %s, text %q", resp.Raw, resp.Message.Text())
 	}
 }
 

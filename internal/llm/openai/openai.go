@@ -136,7 +136,7 @@ func New(opts Options) *Client {
 // `stream`), an SSE field is a stream, anything else (an HTML page from a
 // wrong base URL) is [llm.KindStream].
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
-	acc := llm.NewAccumulator(h)
+	acc := llm.NewAccumulatorFor(req, h)
 	wr, err := buildRequest(req, c.quirks)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
