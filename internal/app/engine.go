@@ -61,16 +61,16 @@ type EngineOptions struct {
 	BeforeRequest func(req *llm.Request)
 	// KeepRaw asks the clients for the raw responses (llm.Request.KeepRaw),
 	// for DoneInfo.Raw.
-	KeepRaw bool
-	StepNotes     bool
-	DoneMarkers   []string
-	AgentWrites   string
-	AppendSystem  string
-	Notes         []string
-	EngineTools   []agent.EngineTool
-	Web           bool
-	ReadOnly      bool
-	Client        ClientOptions
+	KeepRaw      bool
+	StepNotes    bool
+	DoneMarkers  []string
+	AgentWrites  string
+	AppendSystem string
+	Notes        []string
+	EngineTools  []agent.EngineTool
+	Web          bool
+	ReadOnly     bool
+	Client       ClientOptions
 	// Subagent marks the engine of a subagent (the task tool): its Stop
 	// point fires the SubagentStop hooks instead of Stop.
 	Subagent bool
