@@ -101,8 +101,8 @@ type Estimate struct {
 // InputUSD for its input tokens, OutputPer1kUSD for each thousand tokens
 // it writes; Known is false when aidex knows no price for the model
 // (configure input_price and output_price). Role is "model" for the
-// session's model, "fallback" for a fallback_models entry, "" for a
-// model asked about.
+// session's model, "active" for an active model of a conversation mode,
+// "fallback" for a fallback_models entry, "" for a model asked about.
 type ModelEstimate struct {
 	Model          string  `json:"model"`
 	Role           string  `json:"role,omitempty"`
@@ -115,9 +115,10 @@ type ModelEstimate struct {
 
 // Estimate estimates the first request of a run with parts (queued
 // context first, as Run sends it) without calling the model, and prices
-// it on the session's model, its fallback models (fallback_models) and
-// each of models ("PROVIDER/MODEL"; duplicates dropped). Errors: the
-// engine's build.
+// it on the session's model, its active models when a conversation mode
+// other than single is on (--models, /multi), its fallback models
+// (fallback_models) and each of models ("PROVIDER/MODEL"; duplicates
+// dropped). Errors: the engine's build.
 func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...string) (*Estimate, error) {
 	eng, err := ls.engine(ctx)
 	if err != nil {
@@ -130,11 +131,19 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 	est := &Estimate{InputTokens: eng.EstimateTokens(sess, input)}
 	roles := map[string]string{eng.Config.Model.ID(): "model"}
 	ids := []string{eng.Config.Model.ID()}
-	for _, f := range rt.Config.FallbackModels {
-		if id := rt.PriceOf(f).ID(); roles[id] == "" {
-			roles[id] = "fallback"
+	add := func(spec, role string) {
+		if id := rt.PriceOf(spec).ID(); roles[id] == "" {
+			roles[id] = role
 		}
-		ids = append(ids, f)
+		ids = append(ids, spec)
+	}
+	if mc := ls.Multi(); mc.Mode != ModeSingle {
+		for _, a := range mc.Models {
+			add(a.ID, "active")
+		}
+	}
+	for _, f := range rt.Config.FallbackModels {
+		add(f, "fallback")
 	}
 	seen := map[string]bool{}
 	for _, id := range append(ids, models...) {

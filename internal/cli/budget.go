@@ -31,7 +31,7 @@ const maxCostHelp = "stop a run once it has spent `USD` (its subagents included)
 func addBudgetFlags(cmd *cobra.Command, f *budgetFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.maxCost, "max-cost", "", maxCostHelp)
-	fl.BoolVar(&f.estimate, "estimate", false, "print the first request's estimated tokens and its price per turn on the model and its fallback models, then exit without calling the model")
+	fl.BoolVar(&f.estimate, "estimate", false, "print the first request's estimated tokens and its price per turn on the model, the active models (--models) and the fallback models, then exit without calling the model")
 }
 
 // applyBudgetFlags checks --max-cost and sets budget.run_usd from it.

@@ -124,6 +124,10 @@ func TestE2EEstimate(t *testing.T) {
 	require.Equal(t, "fake/scripted", est.Models[0].Model)
 	require.True(t, est.Models[0].Known)
 	require.InDelta(t, float64(est.InputTokens)*1000/1e6, est.Models[0].InputUSD, 1e-9)
+	// Each active model of a conversation mode is priced too.
+	r = e.run(context.Background(), "-p", "hello", "--estimate", "--models", "fake/scripted,fake/other", "--multi", "parallel")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, r.stdout, "fake/other (active): ")
 	// No session is left behind.
 	r = e.run(context.Background(), "sessions", "list")
 	require.Contains(t, r.stdout, "no sessions yet")

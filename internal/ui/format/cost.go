@@ -18,8 +18,8 @@ func WriteEstimate(out io.Writer, est *app.Estimate) {
 	fmt.Fprintf(out, "next request: ~%d input tokens (system prompt, conversation, prompt and tool definitions; about 4 bytes a token)\n", est.InputTokens)
 	for _, m := range est.Models {
 		name := termsafe.Clean(m.Model)
-		if m.Role == "fallback" {
-			name += " (fallback)"
+		if m.Role == "fallback" || m.Role == "active" {
+			name += " (" + m.Role + ")"
 		}
 		if !m.Known {
 			provider, model, _ := strings.Cut(m.Model, "/")
