@@ -105,9 +105,19 @@ func (r *run) watchBudget(emit func(Event)) func(Event) {
 // budgetStart reads what was spent before the run; when a limit is used
 // up already it ends the run at once (the prompt is not added), else nil.
 func (r *run) budgetStart(ctx context.Context) *DoneInfo {
+	r.budgetBase(ctx)
+	if r.budgetHit() != nil {
+		return r.done(StopBudget, lastAssistantText(r.s.Messages))
+	}
+	return nil
+}
+
+// budgetBase reads what was spent before the run and reports the limits
+// it has reached already (a warning, or used up).
+func (r *run) budgetBase(ctx context.Context) {
 	bs := r.budget
 	if bs == nil {
-		return nil
+		return
 	}
 	bs.base = Spending{SessionUSD: r.s.CostUSD, SessionTokens: r.s.Usage.InputTokens + r.s.Usage.OutputTokens}
 	if bs.b.Spent != nil {
@@ -124,10 +134,6 @@ func (r *run) budgetStart(ctx context.Context) *DoneInfo {
 		}
 		r.emit(Event{Type: EventBudget, SessionID: r.s.ID, Budget: info})
 	}
-	if bs.exhausted() != nil {
-		return r.done(StopBudget, lastAssistantText(r.s.Messages))
-	}
-	return nil
 }
 
 // budgetHit returns the used-up limit that stops the run, or nil.

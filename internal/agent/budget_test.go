@@ -170,3 +170,29 @@ func TestBudgetSpentErrorFallsBack(t *testing.T) {
 		t.Errorf("no error event for the failed query: %s", rec.types())
 	}
 }
+
+// TestBudgetAppliesToContinue: a multi-model turn goes on with Continue;
+// a used-up session budget lets the kept answer's tool calls finish and
+// stops before the next model request (it was not checked before).
+func TestBudgetAppliesToContinue(t *testing.T) {
+	p := &script{steps: []stepFn{say("never asked")}}
+	e, tools, _ := pricedEngine(p, Budget{SessionUSD: 0.05})
+	s := &Session{ID: "s", CostUSD: 0.10, Messages: []llm.Message{
+		llm.UserText("go"),
+		{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)}}}},
+	}}
+	rec := &recorder{}
+	d, err := e.Continue(context.Background(), s, rec.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.StopReason != StopBudget || len(p.reqs) != 0 {
+		t.Fatalf("stop %s after %d model requests, want budget and none", d.StopReason, len(p.reqs))
+	}
+	if len(tools.ran) != 1 {
+		t.Errorf("the kept answer's call ran %d times, want once", len(tools.ran))
+	}
+	if b := budgetEvents(rec); len(b) == 0 || !b[0].Exhausted || b[0].Limit != "session" {
+		t.Errorf("budget events %+v", b)
+	}
+}

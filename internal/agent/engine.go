@@ -158,10 +158,7 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := &run{e: e, s: s, cfg: e.Config}
-	r.normalize()
-	r.emit = serialized(labelled(r.watchBudget(emit), r.modelID))
-	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
+	return newRun(e, s, emit, true).loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
 }
 
 // labelled returns emit that sets Model to model() (the model the run

@@ -14,10 +14,14 @@ import (
 // turns) as Run does.
 
 // newRun is the state of a run of e on s, its events to emit labelled
-// with the model.
-func newRun(e *Engine, s *Session, emit func(Event)) *run {
+// with the model. A budgeted run (Run, Continue) also accounts its usage
+// events against the engine's Budget.
+func newRun(e *Engine, s *Session, emit func(Event), budgeted bool) *run {
 	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
+	if budgeted {
+		emit = r.watchBudget(emit)
+	}
 	r.emit = serialized(labelled(emit, r.modelID))
 	return r
 }
@@ -34,7 +38,7 @@ func newRun(e *Engine, s *Session, emit func(Event)) *run {
 func (e *Engine) Propose(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*llm.Response, error) {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
 	tmp := &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs, Todos: s.Todos}
-	return newRun(e, tmp, emit).call(ctx)
+	return newRun(e, tmp, emit, false).call(ctx)
 }
 
 // Record adds m to s and to the store, with u (nil for a user message)
@@ -47,7 +51,7 @@ func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.U
 		return err
 	}
 	defer e.release(s.ID)
-	r := newRun(e, s, emit)
+	r := newRun(e, s, emit, false)
 	var used llm.Usage
 	if u != nil {
 		used = *u
@@ -72,14 +76,17 @@ func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.U
 // answer kept with Record), its tool calls run first (it counts as the
 // run's first turn), and the run goes on until the model answers without
 // tool calls; when it is a user message or tool results, the model is
-// asked. Events and results are as Run's. Errors: agent.ErrBusy, as Run's.
+// asked. The engine's Budget applies as in Run, except that a kept
+// answer's tool calls run before a used-up limit stops it. Events and
+// results are as Run's. Errors: agent.ErrBusy, as Run's.
 func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*DoneInfo, error) {
 	if err := e.acquire(s.ID); err != nil {
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := newRun(e, s, emit)
+	r := newRun(e, s, emit, true)
 	r.start(ctx, false)
+	r.budgetBase(ctx) // a used-up limit stops the run at its first step boundary
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == llm.RoleAssistant {
 		r.turns = 1
 		if d, end, err := r.handle(ctx, s.Messages[n-1]); end {
@@ -99,7 +106,7 @@ func (e *Engine) Settle(ctx context.Context, s *Session, emit func(Event)) error
 	}
 	defer e.release(s.ID)
 	if calls := unansweredCalls(s.Messages); len(calls) > 0 {
-		newRun(e, s, emit).closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+		newRun(e, s, emit, false).closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
 	}
 	return nil
 }

@@ -56,6 +56,20 @@ func (rt *Runtime) PriceOf(id string) agent.ModelInfo {
 	return mi
 }
 
+// priceKnown tells whether aidex has a price for mi, from the
+// configuration or the catalog: a model priced at 0 (a local one) is
+// known and free.
+func (rt *Runtime) priceKnown(mi agent.ModelInfo) bool {
+	if mi.InputPrice > 0 || mi.OutputPrice > 0 {
+		return true
+	}
+	if _, ok := rt.Config.PriceOf(mi.Provider, mi.Name); ok {
+		return true
+	}
+	m, ok := rt.Catalog.Model(mi.Provider, mi.Name)
+	return ok && m.Price != nil
+}
+
 // spender is the session store's sum of what was spent (see
 // session.Store.Spent).
 type spender interface {
@@ -129,32 +143,27 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 	rt, sess := ls.rt, ls.sess
 	ls.mu.Unlock()
 	est := &Estimate{InputTokens: eng.EstimateTokens(sess, input)}
-	roles := map[string]string{eng.Config.Model.ID(): "model"}
-	ids := []string{eng.Config.Model.ID()}
-	add := func(spec, role string) {
-		if id := rt.PriceOf(spec).ID(); roles[id] == "" {
-			roles[id] = role
+	seen := map[string]bool{}
+	add := func(mi agent.ModelInfo, role string) {
+		if seen[mi.ID()] {
+			return
 		}
-		ids = append(ids, spec)
+		seen[mi.ID()] = true
+		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), Role: role, InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
+			InputUSD: mi.Cost(llm.Usage{InputTokens: est.InputTokens}), OutputPer1kUSD: mi.OutputPrice / 1000,
+			Known: rt.priceKnown(mi)})
 	}
+	add(eng.Config.Model, "model")
 	if mc := ls.Multi(); mc.Mode != ModeSingle {
 		for _, a := range mc.Models {
-			add(a.ID, "active")
+			add(rt.PriceOf(a.ID), "active")
 		}
 	}
 	for _, f := range rt.Config.FallbackModels {
-		add(f, "fallback")
+		add(rt.PriceOf(f), "fallback")
 	}
-	seen := map[string]bool{}
-	for _, id := range append(ids, models...) {
-		mi := rt.PriceOf(id)
-		if seen[mi.ID()] {
-			continue
-		}
-		seen[mi.ID()] = true
-		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), Role: roles[mi.ID()], InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
-			InputUSD: mi.Cost(llm.Usage{InputTokens: est.InputTokens}), OutputPer1kUSD: mi.OutputPrice / 1000,
-			Known: mi.InputPrice > 0 || mi.OutputPrice > 0})
+	for _, id := range models {
+		add(rt.PriceOf(id), "")
 	}
 	return est, nil
 }

@@ -99,8 +99,9 @@ func TestE2EBudgetConfigAndUsedUp(t *testing.T) {
 
 func TestE2EEstimate(t *testing.T) {
 	srv := llmtest.NewScript(t)
-	e := newE2E(t, srv, "openai", "fallback_models = [\"fake/backup\", \"fake/unpriced\"]\n"+pricedModel+
-		"[providers.fake.models.backup]\ninput_price = 2000\noutput_price = 4000\n")
+	e := newE2E(t, srv, "openai", "fallback_models = [\"fake/backup\", \"fake/unpriced\", \"fake/free\"]\n"+pricedModel+
+		"[providers.fake.models.backup]\ninput_price = 2000\noutput_price = 4000\n"+
+		"[providers.fake.models.free]\ninput_price = 0\noutput_price = 0\n")
 	r := e.run(context.Background(), "-p", strings.Repeat("word ", 400), "--estimate")
 	require.Equal(t, 0, r.code, r.stderr)
 	require.Empty(t, srv.Requests(), "the model is not called")
@@ -108,6 +109,7 @@ func TestE2EEstimate(t *testing.T) {
 	require.Contains(t, r.stdout, "fake/scripted: $")
 	require.Contains(t, r.stdout, "fake/backup (fallback): $")
 	require.Contains(t, r.stdout, "+ $4.00 per 1,000 output tokens ($2000 / $4000 per million tokens)")
+	require.Contains(t, r.stdout, "fake/free (fallback): $0 per turn", "a model priced at 0 is free, not unknown")
 	require.Contains(t, r.stdout, `fake/unpriced (fallback): price unknown (set input_price and output_price in [providers.fake.models."unpriced"])`)
 	r = e.run(context.Background(), "-p", "hello", "--estimate", "--output-format", "json")
 	require.Equal(t, 0, r.code, r.stderr)

@@ -130,11 +130,14 @@ func (env *Env) ReadDirN(abs string, n int) (entries []fs.DirEntry, err error) {
 		for len(entries) < n {
 			batch, err := f.ReadDir(min(n-len(entries), 1024))
 			entries = append(entries, batch...)
-			if errors.Is(err, io.EOF) || len(batch) == 0 {
+			if errors.Is(err, io.EOF) {
 				return nil
 			}
 			if err != nil {
 				return err
+			}
+			if len(batch) == 0 {
+				return nil
 			}
 		}
 		return nil
