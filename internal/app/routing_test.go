@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/session"
 )
 
 // routed starts a service over home and a live session of a new
@@ -284,6 +286,10 @@ func TestSmallModelTitlesNewSessionInBackground(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "fake/tiny", model)
 	require.NotEmpty(t, summary)
+	// The side jobs' usage is the small model's in the per-model breakdown.
+	b, err := r.svc.Breakdown(context.Background(), r.ls.ID())
+	require.NoError(t, err)
+	require.True(t, slices.ContainsFunc(b.Models, func(m session.ModelCost) bool { return m.Model == "fake/tiny" }), "models %+v", b.Models)
 	mu.Lock()
 	require.Len(t, titleReqs, 2)
 	require.Contains(t, titleReqs[1], "[user] the greeting test fails", "the summary request carries the transcript")

@@ -39,9 +39,10 @@ const (
 
 // sideJob asks the small model once, without tools: system and one user
 // message holding text. Its usage is added to session id's totals at the
-// small model's prices. It returns the answer and the small model's id.
+// small model's prices, recorded under the small model's id (per-model
+// breakdowns). It returns the answer and the small model's id.
 // Errors: the small model cannot be opened (its provider's key), the
-// request failed, the answer was empty.
+// request failed, its usage could not be recorded, the answer was empty.
 func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string, string, error) {
 	ls.mu.Lock()
 	rt := ls.rt
@@ -54,7 +55,10 @@ func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string
 	req := llm.Request{Model: m.Info.Name, System: system, Messages: []llm.Message{llm.UserText(text)}}
 	resp, err := m.Client.Generate(ctx, &req, nil)
 	if resp != nil && resp.Usage != (llm.Usage{}) {
-		_ = ls.svc.store.AddUsage(context.WithoutCancel(ctx), id, resp.Usage, m.Info.Cost(resp.Usage))
+		uerr := ls.svc.store.AddModelUsage(context.WithoutCancel(ctx), id, m.Info.ID(), resp.Usage, m.Info.Cost(resp.Usage))
+		if err == nil && uerr != nil {
+			err = fmt.Errorf("record its usage: %w", uerr)
+		}
 	}
 	if err != nil {
 		return "", m.Info.ID(), fmt.Errorf("%s: %w", m.Info.ID(), err)
