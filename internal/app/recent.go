@@ -27,6 +27,19 @@ type loads struct {
 	m  map[*agent.Session]*conversationLoad
 }
 
+// wait waits for the loads going on (Close: none may outlive the store).
+func (l *loads) wait() {
+	l.mu.Lock()
+	pending := make([]*conversationLoad, 0, len(l.m))
+	for _, ld := range l.m {
+		pending = append(pending, ld)
+	}
+	l.mu.Unlock()
+	for _, ld := range pending {
+		<-ld.done
+	}
+}
+
 func (l *loads) of(sess *agent.Session) *conversationLoad {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -85,3 +85,18 @@ func TestPickRecentShortAndNew(t *testing.T) {
 	_, err = svc.PickRecent(ctx, "s_nosuch", false, 10)
 	require.Error(t, err)
 }
+
+// Close waits for a conversation PickRecent is still loading: the load
+// never runs on a closed store, and the session holds the whole
+// conversation once Close returns.
+func TestCloseWaitsForTheRecentLoad(t *testing.T) {
+	script := llmtest.NewScript(t)
+	env, ws := sessionEnv(t, script)
+	svc := startService(t, script, env, ws)
+	stored := storedConversation(t, svc, 400)
+	sess, err := svc.PickRecent(context.Background(), "", true, 4)
+	require.NoError(t, err)
+	require.NoError(t, svc.Close())
+	require.Nil(t, svc.loads.of(sess), "no load outlives Close")
+	require.Equal(t, stored.Messages, sess.Messages)
+}

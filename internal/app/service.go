@@ -146,6 +146,7 @@ func report(fn func(Report), rt *Runtime) {
 func (s *Service) Close() error {
 	s.prefetch.stop()
 	_ = s.closeMCP()
+	s.loads.wait()
 	return s.store.Close()
 }
 
