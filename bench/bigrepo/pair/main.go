@@ -83,14 +83,15 @@ func timeOne(line string) (time.Duration, error) {
 	d := time.Since(start)
 	var ee *exec.ExitError
 	if err != nil && (!errors.As(err, &ee) || ee.ExitCode() > 1) {
-		return 0, fmt.Errorf("%s: %w", line, err)
+		return 0, err
 	}
 	return d, nil
 }
 
+// median is the lower middle of ds for an even count, as bench/startup's.
 func median(ds []time.Duration) time.Duration {
 	s := slices.Sorted(slices.Values(ds))
-	return s[len(s)/2]
+	return s[(len(s)-1)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
