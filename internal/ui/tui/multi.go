@@ -114,13 +114,31 @@ func (s streamModel) parallelLines() []string {
 			out = append(out, s.st.paint(s.st.faint, "…"))
 			continue
 		}
-		lines := strings.Split(s.md.render(text, s.width, s.mdStyle), "\n")
+		lines := strings.Split(s.md.render(previewSource(text), s.width, s.mdStyle), "\n")
 		if len(lines) > parallelTail {
 			lines = lines[len(lines)-parallelTail:]
 		}
 		out = append(out, lines...)
 	}
 	return out
+}
+
+// previewMax bounds the source of a parallel pane's preview in bytes.
+const previewMax = 2048
+
+// previewSource is the end of text a pane renders (its last lines, cut at
+// a line start within previewMax bytes): each frame then renders a bounded
+// piece, not the whole answer again, however long it grows. The kept
+// answer is rendered whole when it is committed.
+func previewSource(text string) string {
+	if len(text) <= previewMax {
+		return text
+	}
+	tail := text[len(text)-previewMax:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+		tail = tail[i+1:]
+	}
+	return tail
 }
 
 // orderPanes numbers the panes as the question does: the answers in

@@ -140,3 +140,17 @@ func TestUpdateParallelKeepWithKey(t *testing.T) {
 	}
 	require.Equal(t, []string{"fake/m2"}, kept)
 }
+
+// A parallel pane renders a bounded end of its answer each frame, cut at
+// a line start, not the whole answer again.
+func TestPreviewSourceIsBounded(t *testing.T) {
+	short := "# Title\n\nsome text"
+	if got := previewSource(short); got != short {
+		t.Fatalf("a short answer is shown whole, got %q", got)
+	}
+	long := strings.Repeat("a line of the answer\n", 1000) + "the last line"
+	got := previewSource(long)
+	if len(got) > previewMax || !strings.HasSuffix(got, "the last line") || !strings.HasPrefix(got, "a line") {
+		t.Fatalf("preview of %d bytes: %d bytes, starts %q", len(long), len(got), got[:20])
+	}
+}
