@@ -56,7 +56,7 @@ func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m m
 		return
 	}
 	s, provider, ok := lookupSpec(ss, []string{"providers", p[1], "vision_models"})
-	if !ok || len(vision) == 0 {
+	if !ok {
 		return
 	}
 	tv, err := fromDecoded(s.kind, vision)

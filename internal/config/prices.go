@@ -2,8 +2,6 @@ package config
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 )
 
@@ -109,21 +107,6 @@ func (l *loader) applyPrices(doc *fileDoc, own map[string]bool) {
 func (c *Config) PriceOf(provider, model string) (ModelPrice, bool) {
 	p, ok := c.Providers[provider].Prices[model]
 	return p, ok && p.set()
-}
-
-// PricedModels returns "PROVIDER/MODEL" of every model the configuration
-// prices, sorted.
-func (c *Config) PricedModels() []string {
-	var out []string
-	for name, pc := range c.Providers {
-		for m, p := range pc.Prices {
-			if p.set() {
-				out = append(out, name+"/"+m)
-			}
-		}
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
 }
 
 // projectRefusal is refusal with the budget keys: an untrusted project

@@ -28,7 +28,6 @@ func TestModelPricesFromTables(t *testing.T) {
 	require.Nil(t, tiny.Input)
 	_, ok = cfg.PriceOf("local", "other")
 	require.False(t, ok)
-	require.Equal(t, []string{"local/coder", "local/tiny:1b"}, cfg.PricedModels())
 
 	// Trusted, the project file's price wins key by key.
 	require.NoError(t, cfg.Paths.Trust(e.ws))
