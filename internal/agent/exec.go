@@ -324,10 +324,9 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	start := r.e.Now()
 	if sl.engine != nil {
+		// execute runs the PostToolUse hooks of every call it ran, engine
+		// tools' included: once.
 		res := sl.engine.answer(ctx, r, sl.tc.ID, sl.call.Args)
-		if ctx.Err() == nil {
-			res = r.afterTool(ctx, sl, res)
-		}
 		res.DurationMS = time.Since(start).Milliseconds()
 		return res, nil
 	}
