@@ -527,6 +527,7 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	if !sc.NonLiteral {
 		z.commandWrites(sc)
 		z.commandPaths(&sc)
+		listReaders(&sc)
 		z.sedScripts(&sc)
 	}
 	z.a.Commands = append(z.a.Commands, sc)

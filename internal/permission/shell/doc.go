@@ -49,9 +49,14 @@
 // options bundle and take glued values, GNU long options may be
 // abbreviated to an unambiguous prefix ("--chdi=DIR" is --chdir). An
 // option value that names a path is reported with what the command does
-// with it (SimpleCommand.PathOptions: read or chdir; writes go to
+// with it (SimpleCommand.PathOptions: read, chdir or list; writes go to
 // Analysis.Writes), for wrappers and commands alike (pathopts.go), so the
-// policy can confine it. A wrapper option the tables do not know makes
+// policy can confine it. A list is a file naming more inputs (sort
+// --files0-from=F, tar -T F, xargs -a F, gcc @F, sha256sum -c F, the
+// names cpio -o reads from standard input; listfiles.go): those names are
+// read at run time, so such a command is never read-only and the policy
+// treats it as unknown (HasListInput), as it does a command xargs gives
+// arguments from its input. A wrapper option the tables do not know makes
 // the line opaque. A sed script that runs commands or touches other files
 // (e, r, R, w, W, s///e, s///w), comes from a file or is built at run time
 // is opaque too (sed.go).
