@@ -30,6 +30,12 @@
 //     protected paths (which ask), confinement and the shell analysis
 //     (lines it cannot see through ask) refuse.
 //
+// A command that shows environment variables (printenv, env, set,
+// export -p, jq env, awk ENVIRON, a here-document expanding $VAR) is not
+// read-only: it gets printenv's answer in every mode. One that shows
+// other processes' environments (ps e, tmux show-environment) is denied
+// in every mode, like /proc/PID/environ.
+//
 // Reading a credential file (.env, keys, tokens) asks while safe_mode is
 // on; writing inside .git, .aidex or an editor or agent config directory,
 // or aidex's own config files, asks even in yolo mode.

@@ -245,7 +245,8 @@ func (k *commandCheck) restrictive(action Decision) *Rule {
 }
 
 // decideCommand decides one simple command. Deny rules and safe_mode
-// come first, then protected paths, ask rules, what analysis cannot see,
+// come first, then protected paths (and the environments of other
+// processes, shell.EnvOthers), ask rules, what analysis cannot see,
 // confinement, and last the mode, the read-only tables and allow rules.
 func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execState) CommandVerdict {
 	k := &commandCheck{p: p, sc: sc, rules: rules, text: sc.Text(), alt: sc.FoldedText()}
@@ -260,6 +261,10 @@ func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execSta
 	f := p.pathArgs(sc, st)
 	if f.protected != nil {
 		return k.builtin(Deny, RuleProtected, fmt.Sprintf("%s touches a protected path: %v", k.text, f.protected))
+	}
+	if sc.ExposesEnv == shell.EnvOthers {
+		return k.builtin(Deny, RuleProtected, fmt.Sprintf("%s shows the environment of other processes (%s), which aidex does not clean of credentials; like /proc/PID/environ it is refused in every mode",
+			k.text, sc.ExposesEnvReason))
 	}
 	p.trackCd(sc, st)
 	if v, ok := k.unsure(f); ok {

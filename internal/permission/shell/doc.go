@@ -36,7 +36,12 @@
 // cdable_vars) makes the line unknown.
 //
 // For each simple command the answer is one of three. Read-only: ReadOnly
-// accepts it, every option being in the command's allowlist. Writes: the
+// accepts it, every option being in the command's allowlist, and it shows
+// no environment variables: printenv is not read-only, and neither is
+// any other way of showing them (env, set, export -p, jq's env and $ENV,
+// awk's ENVIRON, a here-document that expands $VAR; SimpleCommand
+// ExposesEnv, envreaders.go), while ps e and the like, which show other
+// processes' environments, are marked for the policy to refuse. Writes: the
 // line's Writes name the files its redirections and output options write,
 // and a safe_mode rule names a destructive action. Unknown: everything
 // else, including every command and option the tables do not list; the

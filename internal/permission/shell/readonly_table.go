@@ -43,6 +43,8 @@ import "sync"
 //     -files0-from, tar -T/--files-from, file -f/--files-from, and the
 //     checksum tools' -c/--check (with --ignore-missing, --quiet,
 //     --status, --strict and --warn, which only go with it)
+//   - programs that expose the environment (envreaders.go): jq with env,
+//     $ENV, a filter file (-f) or modules (import, include, -L)
 
 // gnuHelp are the options every GNU tool shares.
 const gnuHelp = " help version"
