@@ -32,7 +32,8 @@
 //
 // A command that shows environment variables (printenv, env, set,
 // export -p, jq env, awk ENVIRON, a here-document expanding $VAR) is not
-// read-only: it gets printenv's answer in every mode. One that shows
+// read-only: it gets printenv's answer in every mode, and so does a line
+// that tests one ([[ $X == a* ]], case $X in ...). One that shows
 // other processes' environments (ps e, tmux show-environment) is denied
 // in every mode, like /proc/PID/environ.
 //

@@ -28,6 +28,8 @@ func TestEnvironmentReadersLikePrintenv(t *testing.T) {
 		"echo $(printenv HOME)", "bash -c printenv", "awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
 		"awk 'BEGIN{for (k in ENVIRON) print k}'", "perl -e 'print $ENV{HOME}'", "perl -le 'print for %ENV'",
 		"python3 -c 'import os; print(os.environ)'", "node -e 'console.log(process.env)'", "ruby -e 'p ENV.to_h'",
+		"[[ $HOME == /h* ]] && echo y", "[[ -n $OPENAI_API_KEY ]] && echo set", "case $USER in r*) echo r;; esac",
+		"for w in $PATH; do echo ok; done", "(( ${#HOME} > 3 )) && echo long", "x=$HOME; [[ $x == /* ]] && echo y",
 	}
 	others := []string{"ps e", "ps eww", "ps auxe", "ps axe -o pid,cmd", "ps -E", "tmux show-environment -g",
 		"tmux showenv", "systemctl --user show-environment", "cat /proc/self/environ", "cat /proc/1/environ",
@@ -60,7 +62,7 @@ func TestEnvironmentReadersLikePrintenv(t *testing.T) {
 	plan := newPolicy(t, f, ModePlan, false)
 	for _, line := range []string{"jq . data.json", "jq -r .name data.json", "jq '.[] | select(.name == \"env\")' data.json",
 		"jq '.environment' data.json", "jq -n '\"env\"'", "jq -n '$x' --arg x env", "jq '.a.env' data.json",
-		"jq -n '# env\n1'", "cat <<'EOF'\n$HOME\nEOF", "cat <<< hello", "cat <<EOF\nplain $((1+2))\nEOF", "echo $((1+2))"} {
+		"jq -n '# env\n1'", "x=1; [[ $x == 1 ]] && echo y", "for f in *.json; do echo ok; done", "cat <<'EOF'\n$HOME\nEOF", "cat <<< hello", "cat <<EOF\nplain $((1+2))\nEOF", "echo $((1+2))"} {
 		if v := plan.Check(execReq(line)); v.Decision != Allow {
 			t.Errorf("plan %q: %s (%s: %s), want allow", line, v.Decision, v.Rule, v.Reason)
 		}

@@ -177,6 +177,10 @@ type Analysis struct {
 	EnvChanges []string
 	// NetRedirects lists redirections to /dev/tcp or /dev/udp.
 	NetRedirects []string
+	// EnvTests lists the environment variables the line tests in its
+	// control structures ([[ $X == a* ]], case $X in ...): which branch
+	// runs shows what they hold, as printenv would (envreaders.go).
+	EnvTests []string
 }
 
 type actx struct {

@@ -41,7 +41,9 @@
 // any other way of showing them (env, set, export -p, jq's env and $ENV,
 // awk's ENVIRON, a here-document that expands $VAR; SimpleCommand
 // ExposesEnv, envreaders.go), while ps e and the like, which show other
-// processes' environments, are marked for the policy to refuse. Writes: the
+// processes' environments, are marked for the policy to refuse. A line
+// whose control flow tests an environment variable ([[ $X == a* ]],
+// case $X in ...) lists it in Analysis.EnvTests. Writes: the
 // line's Writes name the files its redirections and output options write,
 // and a safe_mode rule names a destructive action. Unknown: everything
 // else, including every command and option the tables do not list; the

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -386,4 +387,146 @@ func inputExpands(redirs []*syntax.Redirect) bool {
 		}
 	}
 	return false
+}
+
+// shellOwnVars are variables bash sets itself (or aidex sets for every
+// command): testing them shows nothing of the environment.
+var shellOwnVars = set("RANDOM SRANDOM SECONDS LINENO BASHPID PPID UID EUID EPOCHSECONDS EPOCHREALTIME BASH " +
+	"BASH_VERSION BASH_VERSINFO BASH_REMATCH BASH_SOURCE BASH_LINENO BASH_SUBSHELL PIPESTATUS FUNCNAME GROUPS " +
+	"HOSTNAME HOSTTYPE OSTYPE MACHTYPE SHLVL PWD OLDPWD IFS OPTIND OPTARG DIRSTACK REPLY")
+
+// envTests lists the variables of the environment a line tests in its
+// control structures ([[ $X == a* ]], case $X in ..., for w in $X,
+// (( ${#X} > 3 ))): which branch runs shows what they hold, as printenv
+// would. Variables the line gives values free of the environment itself
+// (literal words, globs, command output, lines read: x=1; [[ $x == 1 ]]),
+// special parameters and bash's own variables are not listed. A bare name
+// in arithmetic is judged apart (walk.go: unknown unless the line gives it
+// only integers).
+func envTests(file *syntax.File) []string {
+	given, all := lineGivenVars(file)
+	var out []string
+	note := func(w syntax.Node) {
+		if w == nil {
+			return
+		}
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false // commands are judged on their own
+			case *syntax.ParamExp:
+				if x.Param == nil {
+					return true
+				}
+				name := x.Param.Value
+				if isNumericSpecial(x) || !isName(name) || shellOwnVars[name] || given[name] && !all {
+					return true
+				}
+				if !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+			return true
+		})
+	}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.TestClause:
+			note(x.X)
+		case *syntax.CaseClause:
+			note(x.Word)
+		case *syntax.WordIter:
+			for _, w := range x.Items {
+				note(w)
+			}
+		case *syntax.ArithmCmd:
+			note(x.X)
+		case *syntax.LetClause:
+			for _, e := range x.Exprs {
+				note(e)
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []syntax.ArithmExpr{x.Init, x.Cond, x.Post} {
+				if e != nil {
+					note(e)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// lineGivenVars returns the variables a line assigns only values free of
+// the environment (no parameter expansion in any value it gives them), and
+// whether it may assign any variable at all (eval, source, a nameref).
+func lineGivenVars(file *syntax.File) (map[string]bool, bool) {
+	clean, dirty := map[string]bool{}, map[string]bool{}
+	mark := func(name string, w *syntax.Word) {
+		if expandsVariables(w) {
+			dirty[name] = true
+		} else {
+			clean[name] = true
+		}
+	}
+	facts := collectFacts(file)
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Assign:
+			switch {
+			case x.Name == nil:
+			case x.Array != nil:
+				for _, e := range x.Array.Elems {
+					mark(x.Name.Value, e.Value)
+				}
+			default:
+				mark(x.Name.Value, x.Value)
+			}
+		case *syntax.WordIter:
+			for _, w := range x.Items {
+				mark(x.Name.Value, w)
+			}
+			if len(x.Items) == 0 {
+				dirty[x.Name.Value] = true // for x; do: the positional parameters
+			}
+		case *syntax.ParamExp:
+			if x.Exp != nil && x.Param != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+				mark(x.Param.Value, x.Exp.Word)
+			}
+		case *syntax.CallExpr:
+			readTargets(x, clean)
+		}
+		return true
+	})
+	for name := range facts.ints {
+		clean[name] = true
+	}
+	for name := range dirty {
+		delete(clean, name)
+	}
+	return clean, facts.all
+}
+
+// readInput are the builtins that assign lines of their input to the
+// variables they name (a here-string's expansion is judged apart).
+var readInput = set("read mapfile readarray")
+
+// readTargets marks the variables read and mapfile name as given by the
+// line: their values come from the command's input.
+func readTargets(x *syntax.CallExpr, clean map[string]bool) {
+	args := builtinArgs(x.Args)
+	if len(args) == 0 {
+		return
+	}
+	if name, _ := literalOf(args[0]); !readInput[name] {
+		return
+	}
+	for _, w := range args[1:] {
+		if v, ok := literalOf(w); ok && isName(v) {
+			clean[v] = true
+		}
+	}
+	if len(args) == 1 {
+		clean["REPLY"], clean["MAPFILE"] = true, true
+	}
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"sort"
 	"testing"
 )
@@ -112,6 +113,46 @@ func TestEveryReadOnlyCommandAudited(t *testing.T) {
 	for _, line := range []string{"jq -n env", "env", "printenv", "set", "export -p", "ps e"} {
 		if lineReadOnly(line) {
 			t.Errorf("%q is read-only", line)
+		}
+	}
+}
+
+// TestEnvironmentTests: a line whose control flow tests an environment
+// variable shows what it holds; variables the line gives itself do not.
+func TestEnvironmentTests(t *testing.T) {
+	for line, want := range map[string]string{
+		"[[ $HOME == /h* ]] && echo y":                  "HOME",
+		"[[ -n $OPENAI_API_KEY ]] && echo set":          "OPENAI_API_KEY",
+		"[[ ${KEY:0:1} == s ]]":                         "KEY",
+		"[[ \"$KEY\" =~ ^sk- ]] && echo y":              "KEY",
+		"case $KEY in sk-a*) echo a;; esac":             "KEY",
+		"case \"${KEY}\" in a) echo a;; esac":           "KEY",
+		"for w in $PATH; do echo ok; done":              "PATH",
+		"(( ${#KEY} > 3 )) && echo long":                "KEY",
+		"for ((i=0; i<${#KEY}; i++)); do echo x; done":  "KEY",
+		"x=$KEY; [[ $x == a* ]] && echo y":              "x",
+		"[[ ${y:=$KEY} == a ]]":                         "y",
+		"eval 'x=1'; [[ $x == 1 ]] && echo y":           "x",
+		"bash -c '[[ $KEY == a ]] && echo y'":           "KEY",
+		"for x; do [[ $x == a ]]; done":                 "x",
+		"echo $(case $KEY in a) echo a;; esac)":         "KEY",
+		"if [[ -z $KEY ]]; then echo none; fi":          "KEY",
+		"while [[ $KEY == x ]]; do echo y; break; done": "KEY",
+	} {
+		got := Analyze(line).EnvTests
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: env tests %v, want %s among them", line, got, want)
+		}
+	}
+	for _, line := range []string{
+		"x=1; [[ $x == 1 ]] && echo y", "for f in a b; do [[ $f == a ]] && echo y; done", "for f in *.go; do [[ -f $f ]]; done",
+		"[[ -f README.md ]] && cat README.md", "case x in x) echo y;; esac", "[[ $? == 0 ]]", "[[ $# -gt 0 ]]",
+		"for ((i=0; i<3; i++)); do echo $i; done", "x=$(cat f); [[ $x == a ]] && echo y", "while read l; do [[ $l == x ]] && echo y; done < f",
+		"read -r a b < f; [[ $a == x ]]", "[[ $PWD == /x* ]]", "[[ ${BASH_VERSION} == 5* ]]", "(( RANDOM > 3 ))", "[[ $1 == x ]]",
+		"arr=(a b); for x in \"${arr[@]}\"; do echo ok; done", ": ${x:=1}; [[ $x == 1 ]]",
+	} {
+		if got := Analyze(line).EnvTests; len(got) > 0 {
+			t.Errorf("%q: env tests %v, want none", line, got)
 		}
 	}
 }
