@@ -248,6 +248,12 @@ func tableCommands() []string {
 	for name := range safeModeCommands {
 		commands[name] = true
 	}
+	for name := range envOwnReaders {
+		commands[name] = true
+	}
+	for name := range envOthersReaders {
+		commands[name] = true
+	}
 	for name := range stdinListModes {
 		commands[name] = true
 	}
