@@ -84,3 +84,25 @@ func TestListFileEverydayAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestFileOptionsConfinedThroughLinks: the option values of read-only
+// commands that name a file they read are confined like arguments, glued
+// too: date -fLINK printed the lines of a file outside the workspace.
+func TestFileOptionsConfinedThroughLinks(t *testing.T) {
+	f := newFixture(t)
+	mustWrite(t, filepath.Join(f.root, "a"), "x\n")
+	mustSymlink(t, filepath.Join(f.outside, "secret.txt"), filepath.Join(f.root, "leak"))
+	plan := newPolicy(t, f, ModePlan, true)
+	for _, line := range []string{"date -fleak", "date -f leak", "date -rleak", "date --reference=leak", "date --file=leak",
+		"hexdump -fleak a", "hexdump --format-file=leak a", "sort --random-source=leak a", "tree --infofile=leak",
+		"tree --gitfile=leak", "git blame --ignore-revs-file=leak a", "grep -fleak a", "du -Xleak ."} {
+		if v := plan.Check(execReq(line)); v.Decision == Allow {
+			t.Errorf("plan %q: allowed (%s), want it confined", line, v.Reason)
+		}
+	}
+	for _, line := range []string{"date -f a", "date -r a", "hexdump -C a", "sort a", "tree -L 1"} {
+		if v := plan.Check(execReq(line)); v.Decision != Allow {
+			t.Errorf("plan %q: %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}

@@ -270,3 +270,55 @@ func tableCommands() []string {
 	sort.Strings(names)
 	return names
 }
+
+// TestFileOptionsOfReadOnlyCommandsReported: every option of the
+// read-only tables whose value names a file the command reads (spelled
+// with "file", "reference" or "source") is reported in PathOptions, so
+// the policy confines it: date -fLINK printed an outside file's lines
+// through a link. Options so spelled that name no file are listed.
+func TestFileOptionsOfReadOnlyCommandsReported(t *testing.T) {
+	// Spelled like a file but naming none: a count, a mode, a name
+	// compared with the operands, or (jq --rawfile NAME FILE) a name whose
+	// file is the next word, an argument.
+	notPaths := set("--binary-files --filelimit --max-filesize --dirstat-by-file --exclude-per-directory " +
+		"--starting-file --untracked-files --rawfile --slurpfile")
+	checked := 0
+	for name, s := range readOnlyCommands() {
+		walkReadOnly(name, s, func(where string, opts optSpec) {
+			cmd := strings.TrimSuffix(where, " (global)")
+			for _, o := range optionNames(opts) {
+				kind := opts.opts[o]
+				l := strings.ToLower(o)
+				if kind == argNone || notPaths[o] || !strings.Contains(l, "file") && !strings.Contains(l, "reference") && !strings.Contains(l, "source") {
+					continue
+				}
+				line := cmd + " " + o + "=some/f"
+				switch {
+				case len(o) == 2:
+					line = cmd + " " + o + "some/f"
+				case !strings.HasPrefix(o, "--"):
+					line = cmd + " " + o + " some/f" // find -samefile F: an argument of the expression
+				}
+				a := Analyze(line)
+				found := false
+				for _, sc := range a.Commands {
+					for _, p := range PathArgs(sc) {
+						found = found || p.Value == "some/f"
+					}
+				}
+				if !found {
+					t.Errorf("%q: the file is not among the path options %v", line, pathOpts(a))
+				}
+				checked++
+			}
+		})
+	}
+	for _, line := range []string{"date -f some/f", "date -rsome/f", "hexdump -fsome/f x", "tree --infofile some/f"} {
+		if got := pathOpts(Analyze(line)); !slices.Contains(got, "read some/f") {
+			t.Errorf("%q: path options %v, want read some/f", line, got)
+		}
+	}
+	if checked < 15 {
+		t.Fatalf("only %d file options checked", checked)
+	}
+}

@@ -83,10 +83,14 @@ var commandPathOptions = map[string][]pathOption{
 	"cp":    targetDirs, "mv": targetDirs, "ln": targetDirs, "install": targetDirs,
 	"unzip": {{'d', "", PathWrite, ""}},
 	"wc":    files0From, "du": {{0, "files0-from", PathList, ""}, {'X', "exclude-from", PathRead, ""}},
-	"sort": {{0, "files0-from", PathList, ""}, {'T', "temporary-directory", PathWrite, ""}},
-	"file": {{'f', "files-from", PathList, ""}, {'m', "magic-file", PathRead, ""}},
-	"diff": {{0, "from-file", PathRead, ""}, {0, "to-file", PathRead, ""}, {'X', "exclude-from", PathRead, ""}},
-	"find": {{access: PathList, word: "files0-from"}},
+	"sort":    {{0, "files0-from", PathList, ""}, {'T', "temporary-directory", PathWrite, ""}, {0, "random-source", PathRead, ""}},
+	"date":    {{'f', "file", PathRead, ""}, {'r', "reference", PathRead, ""}},
+	"hexdump": {{'f', "format-file", PathRead, ""}},
+	"jq":      {{'f', "from-file", PathRead, ""}, {'L', "library-path", PathRead, ""}},
+	"tree":    {{0, "gitfile", PathRead, ""}, {0, "infofile", PathRead, ""}},
+	"file":    {{'f', "files-from", PathList, ""}, {'m', "magic-file", PathRead, ""}},
+	"diff":    {{0, "from-file", PathRead, ""}, {0, "to-file", PathRead, ""}, {'X', "exclude-from", PathRead, ""}},
+	"find":    {{access: PathList, word: "files0-from"}},
 }
 
 // genericPathOptions are long options whose value is a path for every
@@ -177,7 +181,7 @@ func pathOptionWord(table []pathOption, words []Word, i int) (o OptionPath, foun
 			} else if next = i+1 < len(words); next {
 				val = words[i+1]
 			}
-		case !strings.HasPrefix(v, "--") && p.short != 0 && strings.IndexByte(v[1:], p.short) >= 0:
+		case !strings.HasPrefix(v, "--") && p.short != 0 && firstShort(table, v) == p.short:
 			j := strings.IndexByte(v, p.short)
 			shown = "-" + string(p.short)
 			if j < len(v)-1 {
@@ -194,6 +198,21 @@ func pathOptionWord(table []pathOption, words []Word, i int) (o OptionPath, foun
 		return OptionPath{Option: shown, Word: val, Access: p.access}, true, next
 	}
 	return o, false, false
+}
+
+// firstShort returns the first letter of the cluster v ("-xzC") that is a
+// short path option of table, 0 when none: getopt reads the letters
+// before it as flags and the rest of the word after it as its value, so a
+// later letter is part of that value ("date -rsome/f" is -r, not -f).
+func firstShort(table []pathOption, v string) byte {
+	for j := 1; j < len(v); j++ {
+		for _, p := range table {
+			if p.short != 0 && v[j] == p.short {
+				return v[j]
+			}
+		}
+	}
+	return 0
 }
 
 // genericPathOption matches "--NAME=VALUE" against genericPathOptions.
