@@ -396,6 +396,7 @@ func matrixPaths() []matrixRow {
 			plainRun(e, prompt+"\n", nil)
 		}},
 		{name: "MCP aidex_run", run: mcpAidexRun},
+		{name: "ACP prompt", run: acpPrompt},
 		{name: "custom command", prompt: "/work", run: headless()},
 		{name: "architect (both phases)", config: `architect_model = "fake/planner"`, run: headless()},
 		{name: "multi round-robin", run: headless("--models", "fake/a,fake/b", "--multi", "round-robin")},
@@ -577,4 +578,105 @@ func mcpAidexRun(t *testing.T, e *e2e, prompt string) {
 		}
 	}()
 	<-done
+}
+
+// rpcPeer is a newline-delimited JSON-RPC peer over an in-process Main
+// (ACP and MCP over stdio).
+type rpcPeer struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines *bufio.Scanner
+	done  chan int
+	errb  *lockedBuffer
+	// answer answers the requests the agent sends (nil: none expected).
+	answer func(method string, params json.RawMessage) any
+}
+
+func startPeer(t *testing.T, e *e2e, args ...string) *rpcPeer {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &rpcPeer{t: t, in: inW, done: make(chan int, 1), lines: bufio.NewScanner(outR), errb: &lockedBuffer{}}
+	p.lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	go func() {
+		p.done <- Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws}, args...),
+			Stdin: inR, Stdout: outW, Stderr: p.errb, Getenv: func(k string) string { return e.env[k] }})
+		_ = outW.Close()
+		_ = inR.Close()
+	}()
+	return p
+}
+
+func (p *rpcPeer) send(v any) {
+	if _, err := p.in.Write(append(mustJSON(v), '\n')); err != nil {
+		p.t.Fatalf("send: %v (stderr: %s)", err, p.errb)
+	}
+}
+
+// call sends request id and returns its result, answering the agent's
+// own requests meanwhile.
+func (p *rpcPeer) call(id int, method string, params any) json.RawMessage {
+	p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	for p.lines.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(p.lines.Bytes(), &m) != nil {
+			continue
+		}
+		switch {
+		case m.Method != "" && len(m.ID) > 0 && p.answer != nil:
+			p.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": p.answer(m.Method, m.Params)})
+		case m.Method == "" && string(m.ID) == fmt.Sprint(id):
+			if len(m.Error) > 0 {
+				p.t.Fatalf("%s: %s", method, m.Error)
+			}
+			return m.Result
+		}
+	}
+	p.t.Fatalf("the peer ended before answering %s (stderr: %s)", method, p.errb)
+	return nil
+}
+
+func (p *rpcPeer) close() {
+	_ = p.in.Close()
+	go func() {
+		for p.lines.Scan() {
+		}
+	}()
+	<-p.done
+}
+
+// acpPrompt drives `aidex acp` as an editor does: initialize, a new
+// session, one prompt; the ask rule's permission request is rejected.
+func acpPrompt(t *testing.T, e *e2e, prompt string) {
+	p := startPeer(t, e, "acp") // the mode is the config's (yolo)
+	p.answer = func(method string, params json.RawMessage) any {
+		if method != "session/request_permission" {
+			return map[string]any{}
+		}
+		var req struct {
+			Options []struct {
+				OptionID string `json:"optionId"`
+				Kind     string `json:"kind"`
+			} `json:"options"`
+		}
+		_ = json.Unmarshal(params, &req)
+		for _, o := range req.Options {
+			if o.Kind == "reject_once" {
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": o.OptionID}}
+			}
+		}
+		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}
+	}
+	p.call(1, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
+	var sess struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(p.call(2, "session/new", map[string]any{"cwd": e.ws, "mcpServers": []any{}}), &sess)
+	p.call(3, "session/prompt", map[string]any{"sessionId": sess.SessionID, "prompt": []any{map[string]any{"type": "text", "text": prompt}}})
+	p.close()
 }
