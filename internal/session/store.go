@@ -226,17 +226,21 @@ func (s *Store) removeOldEmpty(ctx context.Context) error {
 func (s *Store) reclaim(ctx context.Context) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	// The pragma frees one page per step: read its result to the end.
+	// The pragma frees pages as it is stepped: read its result to the end.
 	rows, err := s.db.QueryContext(ctx, "PRAGMA incremental_vacuum")
 	if err != nil {
 		return fmt.Errorf("reclaim free space: %w", err)
 	}
-	for rows.Next() {
+	for rows.Next() { //nolint:revive // stepping is the work; the rows carry nothing
+	}
+	if err := rows.Err(); err != nil {
+		_ = rows.Close()
+		return fmt.Errorf("reclaim free space: %w", err)
 	}
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("reclaim free space: %w", err)
 	}
-	return rows.Err()
+	return nil
 }
 
 // revived runs fn, and when it fails with [ErrNotFound] for a session this
