@@ -137,9 +137,11 @@ func TestHandedOutIDSurvivesRemoval(t *testing.T) {
 }
 
 // Deleting a large session returns its space: the database file shrinks.
+// A new database is created with incremental auto-vacuum.
 func TestDeleteShrinksTheFile(t *testing.T) {
 	s, dir := openTest(t)
 	ctx := context.Background()
+	require.Equal(t, 2, autoVacuum(t, s.db), "a new database is not incremental auto-vacuum")
 	keep := newSession(t, s, "/w")
 	require.NoError(t, s.AppendMessage(ctx, keep.ID, llm.UserText("small"), nil))
 	big := newSession(t, s, "/w")
@@ -165,30 +167,42 @@ func fileSize(t *testing.T, s *Store, path string) int64 {
 	return fi.Size()
 }
 
-// An existing database from before incremental auto-vacuum is switched to
-// it once by Open, keeping its data.
-func TestOpenSwitchesOldDatabaseToIncrementalVacuum(t *testing.T) {
+// A database from before incremental auto-vacuum is not rewritten at
+// start (a VACUUM takes seconds on a big file): its first delete switches
+// it on, keeping the rest of its data, and shrinks the file.
+func TestFirstDeleteSwitchesOldDatabaseToIncrementalVacuum(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	s, err := Open(ctx, dir)
 	require.NoError(t, err)
-	sess := newSession(t, s, "/w")
-	require.NoError(t, s.AppendMessage(ctx, sess.ID, llm.UserText("kept"), nil))
+	keep := newSession(t, s, "/w")
+	require.NoError(t, s.AppendMessage(ctx, keep.ID, llm.UserText("kept"), nil))
+	big := newSession(t, s, "/w")
+	for range 10 {
+		require.NoError(t, s.AppendMessage(ctx, big.ID, llm.UserText(strings.Repeat("big piped log\n", 40000)), nil))
+	}
 	// Make it what an earlier aidex left: no auto-vacuum, schema 5.
-	_, err = s.db.Exec("PRAGMA auto_vacuum = NONE")
+	conn, err := s.db.Conn(ctx)
 	require.NoError(t, err)
-	_, err = s.db.Exec("VACUUM")
-	require.NoError(t, err)
+	for _, q := range []string{"PRAGMA auto_vacuum = NONE", "VACUUM", "PRAGMA user_version = 5"} {
+		_, err = conn.ExecContext(ctx, q)
+		require.NoError(t, err)
+	}
+	require.NoError(t, conn.Close())
 	require.Equal(t, 0, autoVacuum(t, s.db))
-	_, err = s.db.Exec("PRAGMA user_version = 5")
-	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
 	s, err = Open(ctx, dir)
 	require.NoError(t, err)
 	defer s.Close()
-	require.Equal(t, 2, autoVacuum(t, s.db), "auto_vacuum is not INCREMENTAL")
-	got, err := s.Load(ctx, sess.ID)
+	require.Equal(t, 0, autoVacuum(t, s.db), "Open rewrote the database")
+	path := filepath.Join(dir, FileName)
+	before := fileSize(t, s, path)
+	require.NoError(t, s.Delete(ctx, big.ID))
+	require.Equal(t, 2, autoVacuum(t, s.db), "auto_vacuum is not INCREMENTAL after the first delete")
+	after := fileSize(t, s, path)
+	require.Less(t, after, before/10, "the file kept %d of %d bytes after the delete", after, before)
+	got, err := s.Load(ctx, keep.ID)
 	require.NoError(t, err)
 	require.Equal(t, "kept", got.Messages[0].Text())
 }

@@ -270,7 +270,8 @@ func querySummariesFrom(ctx context.Context, q querier, from, tail string, args 
 // Delete removes session id (a full id or a unique prefix) with its
 // messages, checkpoints and read records, and gives their space back to
 // the file system (the file shrinks at the next WAL checkpoint, at the
-// latest when the last connection closes). Errors wrap [ErrNotFound] or
+// latest when the last connection closes; a database from before
+// auto-vacuum is switched to it with a VACUUM, once). Errors wrap [ErrNotFound] or
 // [ErrAmbiguous].
 func (s *Store) Delete(ctx context.Context, id string) error {
 	var full string
@@ -288,7 +289,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	s.made.Delete(full) // deleted on purpose: not to be written again
-	return s.reclaim(ctx)
+	return s.reclaim(ctx, true)
 }
 
 // SetModel records that session id (a full id) now talks to model of

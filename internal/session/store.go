@@ -7,7 +7,7 @@
 // The database runs in WAL mode with synchronous=FULL (every commit is
 // fsynced), a 5 s busy timeout, foreign keys on and incremental
 // auto-vacuum (deleting sessions gives their space back to the file
-// system). Writes are serialized
+// system; a database from before it is switched by its first delete). Writes are serialized
 // by the [Store] (one writer); reads run concurrently. The schema is managed
 // by goose migrations embedded in the binary. Open the store only when a
 // command needs sessions: it is not part of aidex's start-up.
@@ -151,8 +151,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	// Switched on before the first table, a new database needs no VACUUM.
-	_ = s.switchOnIncrementalVacuum(ctx)
+	// Switched on before the first table, a new database needs no VACUUM
+	// (an existing one is switched by its first Delete: see reclaim).
+	if v == 0 {
+		_ = s.incrementalVacuumOnNew(ctx)
+	}
 	err = s.gooseUp(ctx)
 	if err != nil {
 		// Another process may have migrated at the same moment; a second
@@ -162,36 +165,23 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrate schema: %w", err)
 	}
-	if err := s.switchOnIncrementalVacuum(ctx); err != nil {
-		// Sessions work without it; the schema version stays below
-		// schemaVersion, so the next Open tries again.
-		return nil
-	}
 	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return fmt.Errorf("record schema version: %w", err)
 	}
 	return nil
 }
 
-// switchOnIncrementalVacuum makes the database incremental auto-vacuum
-// when it is not yet (a new database, or one written by an aidex before
-// schema 6): SQLite switches an existing database only with a VACUUM,
-// which rewrites the file once (it needs free disk space about the
-// database's size; a new database's is a few pages). It is not a
-// per-connection pragma: setting it on every open would cost each
-// connection a write.
-func (s *Store) switchOnIncrementalVacuum(ctx context.Context) error {
+// incrementalVacuumOnNew switches a database without tables yet to
+// incremental auto-vacuum, which costs nothing before the first table.
+func (s *Store) incrementalVacuumOnNew(ctx context.Context) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	var mode int
-	if err := conn.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
+	var tables int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&tables); err != nil || tables > 0 {
 		return err
-	}
-	if mode == 2 {
-		return nil
 	}
 	if _, err := conn.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
 		return err
@@ -218,16 +208,41 @@ func (s *Store) removeOldEmpty(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("remove old empty sessions: %w", err)
 	}
-	return s.reclaim(ctx)
+	return s.reclaim(ctx, false)
 }
 
 // reclaim gives the database's free pages back to the file system
 // (incremental auto-vacuum); the file shrinks at the next WAL checkpoint.
-func (s *Store) reclaim(ctx context.Context) error {
+// A database from before schema 6 has no auto-vacuum: with switchOn,
+// reclaim switches it on with a VACUUM, which rewrites the file once (it
+// takes time and free disk space about the database's size, so it is
+// done by an explicit delete, never at start); without, it does nothing.
+func (s *Store) reclaim(ctx context.Context, switchOn bool) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	defer conn.Close()
+	var mode int
+	if err := conn.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	if mode != 2 {
+		if !switchOn {
+			return nil
+		}
+		if _, err := conn.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+			return fmt.Errorf("reclaim free space: %w", err)
+		}
+		if _, err := conn.ExecContext(ctx, "VACUUM"); err != nil {
+			return fmt.Errorf("reclaim free space (VACUUM needs free disk space about the database's size): %w", err)
+		}
+		return nil
+	}
 	// The pragma frees pages as it is stepped: read its result to the end.
-	rows, err := s.db.QueryContext(ctx, "PRAGMA incremental_vacuum")
+	rows, err := conn.QueryContext(ctx, "PRAGMA incremental_vacuum")
 	if err != nil {
 		return fmt.Errorf("reclaim free space: %w", err)
 	}
