@@ -12,9 +12,14 @@ import (
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
-// version is set at build time with -ldflags "-X main.version=v1.2.3"; when
-// empty, the module version recorded by `go install` is used.
-var version string
+// build is the build's stamp, the one variable a release sets with
+// -ldflags: "VERSION" or "VERSION DATE", e.g.
+//
+//	go build -ldflags "-X 'main.build=v1.2.3 2026-12-03T10:00:00Z'" ./cmd/aidex
+//
+// (docs/development.md). Unset, --version shows the module version
+// `go install` recorded, else "dev".
+var build string
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == helper.Arg {
@@ -26,6 +31,6 @@ func main() {
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Getenv:  os.Getenv,
-		Version: version,
+		Version: build,
 	}))
 }

@@ -140,13 +140,15 @@ func report(fn func(Report), rt *Runtime) {
 	}
 }
 
-// Close stops the MCP servers and closes the session store. Close sessions
-// first. A server that does not close cleanly (a remote server gone) is no
-// error of the session's: only the store's error is returned.
+// Close stops the MCP servers, removes the session lock files nobody
+// holds (left by an aidex that died) and closes the session store. Close
+// sessions first. A server that does not close cleanly (a remote server
+// gone) is no error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
 	s.prefetch.stop()
 	_ = s.closeMCP()
 	s.loads.wait()
+	sweepSessionLocks(s.lockDir)
 	return s.store.Close()
 }
 

@@ -39,7 +39,9 @@ func (e *SessionInUseError) Unwrap() error { return ErrSessionInUse }
 
 // lockSession takes the run lock of session id: an OS file lock on
 // DIR/ID.lock (dir "" skips locking) holding the holder's pid, released
-// by the OS if aidex dies. It never waits: another process's lock is a
+// by the OS if aidex dies. The file exists only while the lock is held
+// (filelock.TryLockRemovable: removed on release, so lock files do not
+// pile up, one per session). It never waits: another process's lock is a
 // *SessionInUseError, a lock of this process (another live session on
 // the same stored session) is agent.ErrBusy. The returned func releases
 // the lock.
@@ -51,7 +53,7 @@ func lockSession(dir, id string) (func(), error) {
 		return nil, fmt.Errorf("session lock: %w", err)
 	}
 	path := filepath.Join(dir, id+".lock")
-	unlock, err := filelock.TryLock(path, 0o600)
+	held, err := filelock.TryLockRemovable(path, 0o600)
 	switch {
 	case errors.Is(err, filelock.ErrLocked):
 		pid := lockHolder(path)
@@ -62,13 +64,33 @@ func lockSession(dir, id string) (func(), error) {
 	case err != nil:
 		return nil, fmt.Errorf("session lock %s: %w", path, err)
 	}
-	// The pid is written through another descriptor: flock and LockFileEx
-	// (on a byte past the content) are advisory for it.
-	_ = os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
-	return func() {
-		_ = os.WriteFile(path, nil, 0o600)
-		unlock()
-	}, nil
+	// flock and LockFileEx (on a byte past the content) are advisory for
+	// the content: others read the pid while we hold the lock.
+	_, _ = held.File().WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return held.Release, nil
+}
+
+// sweepSessionLocks removes the lock files in dir that nobody holds: left
+// by an aidex that died while holding one, or by an aidex from before
+// lock files were removed on release. Each is taken and released the way
+// lockSession does, so a held lock is never touched. It costs one
+// directory read when nothing is left over.
+func sweepSessionLocks(dir string) {
+	if dir == "" {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lock") {
+			continue
+		}
+		if held, err := filelock.TryLockRemovable(filepath.Join(dir, e.Name()), 0o600); err == nil {
+			held.Release()
+		}
+	}
 }
 
 // lockHolder reads the pid a lock's holder wrote (0 when unknown).

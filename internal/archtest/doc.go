@@ -2,5 +2,6 @@
 // `go test ./...`: the size limits of files, functions and interfaces,
 // cyclomatic complexity, and the import rules between packages (front ends
 // reach the engine only through internal/app; agent, permission and the
-// tool core stay leaves). It has no code of its own.
+// tool core stay leaves), and that the documents point only to what the
+// repository holds. It has no code of its own.
 package archtest

@@ -38,7 +38,8 @@ const (
 
 // Process is what the command line runs with: a base context, arguments
 // (without the program name), standard streams, an environment lookup and
-// the build version ("" when unset at build time).
+// the build stamp (Version: main.build, "VERSION" or "VERSION DATE"; ""
+// when the build set none).
 type Process struct {
 	// Context is the process's base context (nil: context.Background);
 	// tests cancel it to stand in for Ctrl+C.
@@ -114,8 +115,7 @@ func Main(p Process) int {
 	return code
 }
 
-// version returns the build's version: the -ldflags value, else the module
-// version `go install` or `go build` recorded, else "dev".
+// version returns the build's version line (see buildVersion).
 func (p Process) version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -138,41 +138,74 @@ func (p Process) shortVersion() string {
 	return v
 }
 
-// buildVersion is the version, then the commit, its time and whether the
-// tree had local changes, as the Go toolchain recorded them in bi (nil: no
-// build information): "v1.2.0 (commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z,
-// modified)".
-func buildVersion(v string, bi *debug.BuildInfo) string {
+// buildVersion is the line --version prints after "aidex ": the version,
+// then in parentheses the build date and the commit. stamp is the build's
+// stamp, main.build set with -ldflags: "VERSION" or "VERSION DATE" (see
+// docs/development.md); bi is the build information the Go toolchain
+// recorded (nil: none). The version is the stamp's, else the module
+// version `go install` recorded, else "dev". The commit, its time and
+// whether the tree had local changes come from bi's vcs settings, or from
+// a pseudo-version; without them the line says how to find the commit:
+// "v1.2.0 (built 2026-03-04T05:06:07Z, commit 1a2b3c4d5e6f,
+// 2026-03-04T04:00:00Z)", "dev (commit not recorded: build aidex with ...)".
+func buildVersion(stamp string, bi *debug.BuildInfo) string {
+	v, date, _ := strings.Cut(stamp, " ") // " DATE": a date without a version
+	v, date = strings.TrimSpace(v), strings.TrimSpace(date)
 	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		v = bi.Main.Version
 	}
 	if v == "" {
 		v = "dev"
 	}
-	if bi == nil {
-		return v
-	}
 	set := map[string]string{}
-	for _, s := range bi.Settings {
-		set[s.Key] = s.Value
+	if bi != nil {
+		for _, s := range bi.Settings {
+			set[s.Key] = s.Value
+		}
 	}
 	var facts []string
-	if r := set["vcs.revision"]; r != "" {
+	if date != "" {
+		facts = append(facts, "built "+date)
+	}
+	switch r := set["vcs.revision"]; {
+	case r != "":
 		facts = append(facts, "commit "+r[:min(12, len(r))])
-	}
-	if t := set["vcs.time"]; t != "" {
-		facts = append(facts, t)
-	}
-	if set["vcs.modified"] == "true" {
-		facts = append(facts, "modified")
-	}
-	if len(facts) == 0 && v == "dev" {
-		return v + " (built without version control information: go run, or -buildvcs=false)"
-	}
-	if len(facts) == 0 {
-		return v
+		if t := set["vcs.time"]; t != "" {
+			facts = append(facts, t)
+		}
+		if set["vcs.modified"] == "true" {
+			facts = append(facts, "modified")
+		}
+	case pseudoCommit(v) != "":
+		facts = append(facts, "commit "+pseudoCommit(v))
+	default:
+		how := "commit not recorded: build aidex with go build in a git checkout, not with go run nor -buildvcs=false"
+		if v != "dev" {
+			how = "commit not recorded: it is the one tagged " + v + ", git rev-parse " + v + "^{commit}"
+		}
+		if len(facts) > 0 {
+			return v + " (" + strings.Join(facts, ", ") + "; " + how + ")"
+		}
+		facts = append(facts, how)
 	}
 	return v + " (" + strings.Join(facts, ", ") + ")"
+}
+
+// pseudoCommit returns the commit (12 hex digits) a Go pseudo-version
+// names ("v0.0.0-20260102100000-1a2b3c4d5e6f", "v1.2.1-0.20260102100000-
+// 1a2b3c4d5e6f", either with a "+dirty" suffix), else "".
+func pseudoCommit(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	parts := strings.Split(v, "-")
+	if len(parts) < 3 {
+		return ""
+	}
+	rev, ts := parts[len(parts)-1], parts[len(parts)-2]
+	ts = ts[strings.LastIndexByte(ts, '.')+1:]
+	if len(rev) != 12 || len(ts) != 14 || strings.Trim(rev, "0123456789abcdef") != "" || strings.Trim(ts, "0123456789") != "" {
+		return ""
+	}
+	return rev
 }
 
 // withSignals returns ctx cancelled on SIGINT or SIGTERM.

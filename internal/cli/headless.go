@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -140,45 +139,6 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 	return a.applyBudgetFlags(f)
 }
 
-// readPrompt assembles the prompt from -p, -f and piped stdin: stdin is
-// the prompt when -p is not given, and context before it when it is.
-func (a *cliApp) readPrompt(f *runFlags) (string, error) {
-	prompt := f.prompt
-	if f.file != "" {
-		var data []byte
-		var err error
-		if f.file == "-" {
-			data, err = io.ReadAll(a.proc.Stdin)
-		} else {
-			data, err = os.ReadFile(f.file)
-		}
-		if err != nil {
-			return "", usageErr("read prompt file: %v", err)
-		}
-		prompt = joinPrompt(prompt, string(data))
-	} else if stdinPiped(a.proc.Stdin) {
-		data, err := io.ReadAll(a.proc.Stdin)
-		if err != nil {
-			return "", fmt.Errorf("read stdin: %w", err)
-		}
-		if s := strings.TrimSpace(string(data)); s != "" {
-			if prompt == "" {
-				prompt = s
-			} else {
-				prompt = "<context>\n" + s + "\n</context>\n\n" + prompt
-			}
-		}
-	}
-	return strings.TrimSpace(prompt), nil
-}
-
-func joinPrompt(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "\n\n" + b
-}
-
 // stdinPiped reports whether r is a pipe or file rather than a terminal.
 func stdinPiped(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -199,9 +159,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// runHeadless runs one prompt to completion and maps the outcome to the
-// documented exit codes.
-func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) error {
+// runHeadless runs one prompt (from -p, -f and piped stdin, see
+// readPrompt) to completion and maps the outcome to the documented exit
+// codes. The prompt is read once the model is known (the input cap
+// follows its context window) and before any session is picked: input
+// over the cap, or an empty prompt (a usage error with the message
+// empty), leaves nothing behind.
+func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) error {
 	asker, err := a.headlessAsker(f)
 	if err != nil {
 		return err
@@ -211,21 +175,17 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		return err
 	}
 	defer svc.Close()
+	prompt, err := a.readPrompt(f, newInputCap(svc.Runtime()), empty)
+	if err != nil {
+		return err
+	}
 	sess, err := svc.Pick(ctx, f.resume, f.cont)
 	if err != nil {
 		return sessionErr(err) // an unknown session: exit 2; the store's I/O failure: exit 1
 	}
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)
-	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw}
-	if f.steps > 0 {
-		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
-		if a.flags.verbose && !a.flags.quiet {
-			so.Agent.BeforeRequest = newRequestDump(stderrOf(r, a.proc.Stderr)).dump
-		}
-	}
-	live, err := svc.Session(ctx, sess, so)
+	live, err := svc.Session(ctx, sess, a.headlessSessionOptions(f, asker, r))
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -262,6 +222,20 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, prompt string) er
 		printStops(a.proc.Stderr, f, done, denials.denials())
 	}
 	return exitFor(done, runErr)
+}
+
+// headlessSessionOptions are the options of a headless run's session,
+// with asker answering its approvals and r rendering it.
+func (a *cliApp) headlessSessionOptions(f *runFlags, asker agent.Asker, r renderer) app.SessionOptions {
+	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
+		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw}
+	if f.steps > 0 {
+		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
+		if a.flags.verbose && !a.flags.quiet {
+			so.Agent.BeforeRequest = newRequestDump(stderrOf(r, a.proc.Stderr)).dump
+		}
+	}
+	return so
 }
 
 // renderer picks the output for --output-format; text and json get a

@@ -92,16 +92,12 @@ event stream (--output-format stream-json).`,
 			if rf.inputFormat == inputStreamJSON {
 				return a.streamInputCmd(cmd.Context(), "", &rf)
 			}
-			prompt, err := a.readPrompt(&rf)
-			if err != nil {
-				return err
-			}
-			if prompt == "" {
+			if strings.TrimSpace(rf.prompt) == "" && rf.file == "" && !stdinPiped(a.proc.Stdin) {
 				return usageErr("the prompt is empty: aidex exec \"PROMPT\", -f FILE, or pipe text into it")
 			}
 			ctx, stop := withSignals(cmd.Context())
 			defer stop()
-			return a.runHeadless(ctx, &rf, prompt)
+			return a.runHeadless(ctx, &rf, "the prompt is empty: aidex exec \"PROMPT\", -f FILE, or pipe text into it")
 		},
 	}
 	addRunFlags(cmd, &rf)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -159,19 +160,16 @@ When several apply, the first of 130, 1, 5, 4, 6, 3 wins.
 // runPrompt runs the prompt of -p, -f, a positional prompt or piped stdin
 // headless, or starts the interactive front end when there is none.
 func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) error {
-	prompt, err := a.readPrompt(rf)
-	if err != nil {
-		return err
-	}
-	if prompt == "" {
-		if positional || stdinPiped(a.proc.Stdin) || rf.file != "" || cmd.Flags().Changed("prompt") {
+	piped := stdinPiped(a.proc.Stdin)
+	if strings.TrimSpace(rf.prompt) == "" && !piped && rf.file == "" {
+		if positional || cmd.Flags().Changed("prompt") {
 			return usageErr("the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
 		}
 		return a.runInteractive(cmd.Context(), rf, "")
 	}
 	ctx, stop := withSignals(cmd.Context())
 	defer stop()
-	return a.runHeadless(ctx, rf, prompt)
+	return a.runHeadless(ctx, rf, "the prompt is empty: pass -p \"PROMPT\", -f FILE, or pipe text into aidex")
 }
 
 // commandBuilders lists the constructors of aidex's subcommands, in help

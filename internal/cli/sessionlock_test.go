@@ -5,12 +5,16 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zelvior/aidex/internal/filelock"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/session"
 )
 
 // aidexProcess starts aidex in a child process (the test binary running
@@ -64,5 +68,99 @@ func TestE2ETwoContinuesOnOneSession(t *testing.T) {
 		if strings.Contains(string(req), "interleaved prompt") {
 			t.Error("the refused prompt reached the model")
 		}
+	}
+}
+
+// Two `aidex -c` started at the same moment, again and again: each either
+// runs or is refused as "in use", never both at once (the stored
+// conversation alternates prompt and answer, one answer per run that
+// went through), and no lock file remains once they are done.
+func TestRacingContinuesNeverShareASessionNorLeaveLockFiles(t *testing.T) {
+	var turns []llmtest.Turn
+	for range 16 {
+		turns = append(turns, llmtest.Turn{Text: "ok"})
+	}
+	srv := llmtest.NewScript(t, turns...)
+	e := newE2E(t, srv, "openai", "")
+	if r := e.run(context.Background(), "-p", "start"); r.code != 0 {
+		t.Fatalf("first run: %d %s", r.code, r.stderr)
+	}
+	ran := 1
+	for round := range 4 {
+		var cmds []*exec.Cmd
+		var errs []*strings.Builder
+		for _, who := range []string{"A", "B"} {
+			cmd := exec.Command(os.Args[0], "-w", e.ws, "-c", "-p", "racer "+strconv.Itoa(round)+who)
+			cmd.Env = []string{childEnv + "=1"}
+			for k, v := range e.env {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			var errb strings.Builder
+			cmd.Stdout, cmd.Stderr = io.Discard, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds, errs = append(cmds, cmd), append(errs, &errb)
+		}
+		for i, cmd := range cmds {
+			err := cmd.Wait()
+			switch {
+			case err == nil:
+				ran++
+			case cmd.ProcessState.ExitCode() == ExitFailure && strings.Contains(errs[i].String(), "is in use by another aidex"):
+			default:
+				t.Fatalf("racer: %v; stderr %s", err, errs[i])
+			}
+		}
+	}
+	locks := filepath.Join(e.env["XDG_DATA_HOME"], "aidex", "locks")
+	if left, _ := os.ReadDir(locks); len(left) > 0 {
+		t.Errorf("lock files remain: %v", left)
+	}
+	store, err := session.Open(context.Background(), filepath.Join(e.env["XDG_DATA_HOME"], "aidex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sess, err := store.Latest(context.Background(), e.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sess.Messages) != 2*ran {
+		t.Errorf("%d messages for %d runs", len(sess.Messages), ran)
+	}
+	for i, m := range sess.Messages {
+		if want := []llm.Role{llm.RoleUser, llm.RoleAssistant}[i%2]; m.Role != want {
+			t.Fatalf("message %d is %s, want %s: two runs interleaved", i, m.Role, want)
+		}
+	}
+}
+
+// A lock file left by an aidex that died holding it (or by an aidex from
+// before lock files were removed) is removed when a later aidex closes;
+// one another aidex holds is kept.
+func TestStaleSessionLockFilesAreSwept(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "")
+	locks := filepath.Join(e.env["XDG_DATA_HOME"], "aidex", "locks")
+	if err := os.MkdirAll(locks, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"s_dead1.lock", "s_dead2.lock"} {
+		if err := os.WriteFile(filepath.Join(locks, name), []byte("12345\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := filelock.TryLockRemovable(filepath.Join(locks, "s_live.lock"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	if r := e.run(context.Background(), "-p", "hello"); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	left, _ := os.ReadDir(locks)
+	if len(left) != 1 || left[0].Name() != "s_live.lock" {
+		t.Errorf("lock files after the run: %v, want only the held s_live.lock", left)
 	}
 }

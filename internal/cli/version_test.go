@@ -9,21 +9,44 @@ import (
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
-// --version names the version, the commit, its time and local changes
-// from the build information.
+// --version names the version, the build date when the build stamped it,
+// and the commit with its time and local changes from the build
+// information; without them it says how to find the commit. Every kind of
+// build: a release stamped through main.build (with and without version
+// control information), `go install module@version`, a pseudo-version,
+// `go run` or -buildvcs=false.
 func TestBuildVersion(t *testing.T) {
-	bi := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20260102100000-1a2b3c4d5e6f+dirty"}, Settings: []debug.BuildSetting{
-		{Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-01-02T10:00:00Z"},
-		{Key: "vcs.revision", Value: "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"}, {Key: "vcs", Value: "git"}}}
-	if got, want := buildVersion("", bi), "v0.0.0-20260102100000-1a2b3c4d5e6f+dirty (commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z, modified)"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	bi.Main.Version = "(devel)"
-	if got := buildVersion("v1.2.0", bi); !strings.HasPrefix(got, "v1.2.0 (commit 1a2b3c4d5e6f, ") {
-		t.Errorf("ldflags version: %q", got)
-	}
-	if got := buildVersion("", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}); !strings.HasPrefix(got, "dev (built without version control information") {
-		t.Errorf("no vcs: %q", got)
+	vcs := []debug.BuildSetting{{Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-01-02T10:00:00Z"},
+		{Key: "vcs.revision", Value: "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"}, {Key: "vcs", Value: "git"}}
+	devel := debug.Module{Version: "(devel)"}
+	for _, c := range []struct {
+		name  string
+		stamp string
+		bi    *debug.BuildInfo
+		want  string
+	}{
+		{"pseudo-version with vcs", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20260102100000-1a2b3c4d5e6f+dirty"}, Settings: vcs},
+			"v0.0.0-20260102100000-1a2b3c4d5e6f+dirty (commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z, modified)"},
+		{"stamped release with vcs", "v1.2.0 2026-03-04T05:06:07Z", &debug.BuildInfo{Main: devel, Settings: vcs},
+			"v1.2.0 (built 2026-03-04T05:06:07Z, commit 1a2b3c4d5e6f, 2026-01-02T10:00:00Z, modified)"},
+		{"stamped release without vcs", "v1.2.0 2026-03-04T05:06:07Z", &debug.BuildInfo{Main: devel},
+			"v1.2.0 (built 2026-03-04T05:06:07Z; commit not recorded: it is the one tagged v1.2.0, git rev-parse v1.2.0^{commit})"},
+		{"stamped version alone", "v1.2.0", &debug.BuildInfo{Main: devel},
+			"v1.2.0 (commit not recorded: it is the one tagged v1.2.0, git rev-parse v1.2.0^{commit})"},
+		{"go install module@version", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.3.0"}},
+			"v1.3.0 (commit not recorded: it is the one tagged v1.3.0, git rev-parse v1.3.0^{commit})"},
+		{"go install module@commit", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.1-0.20260102100000-1a2b3c4d5e6f"}},
+			"v1.2.1-0.20260102100000-1a2b3c4d5e6f (commit 1a2b3c4d5e6f)"},
+		{"go run or -buildvcs=false", "", &debug.BuildInfo{Main: devel},
+			"dev (commit not recorded: build aidex with go build in a git checkout, not with go run nor -buildvcs=false)"},
+		{"dev build stamped with a date", " 2026-03-04T05:06:07Z", &debug.BuildInfo{Main: devel},
+			"dev (built 2026-03-04T05:06:07Z; commit not recorded: build aidex with go build in a git checkout, not with go run nor -buildvcs=false)"},
+		{"no build information", "", nil,
+			"dev (commit not recorded: build aidex with go build in a git checkout, not with go run nor -buildvcs=false)"},
+	} {
+		if got := buildVersion(c.stamp, c.bi); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
 	}
 }
 
@@ -43,7 +66,8 @@ func TestHelpShowsExamplesAndExitCodes(t *testing.T) {
 
 // Banners show a short version; --version keeps the whole story.
 func TestShortVersion(t *testing.T) {
-	for v, want := range map[string]string{"v1.2.0": "v1.2.0", "v0.0.0-20261125065207-699e97e23194": "dev 699e97e", "": "dev"} {
+	for v, want := range map[string]string{"v1.2.0": "v1.2.0", "v1.2.0 2026-03-04T05:06:07Z": "v1.2.0",
+		"v0.0.0-20261125065207-699e97e23194": "dev 699e97e", "": "dev"} {
 		if got := (Process{Version: v}).shortVersion(); got != want {
 			t.Errorf("shortVersion(%q) = %q, want %q", v, got, want)
 		}

@@ -53,6 +53,7 @@ type Config struct {
 	ContextWindow          int      `toml:"context_window"`           // tokens; overrides the model's window (0 = from the catalog)
 	VerifyCommand          string   `toml:"verify_command"`           // shell command run to verify changes
 	MaxBackgroundProcesses int      `toml:"max_background_processes"` // [5]
+	MaxInputBytes          int      `toml:"max_input_bytes"`          // bytes of piped stdin or -f FILE a headless run reads as its prompt, at most what the model's context window holds [1048576]
 	WebFetchAllowPrivate   bool     `toml:"web_fetch_allow_private"`  // web fetch may reach private addresses [false]
 	PermissionMode         string   `toml:"permission_mode"`          // plan|ask|auto-edit|yolo [ask]
 	Confine                bool     `toml:"confine"`                  // confine file tools to the workspace [true]
@@ -223,6 +224,9 @@ func (c *Config) StreamIdleTimeoutDuration() time.Duration {
 	return time.Duration(c.StreamIdleTimeout) * time.Second
 }
 
+// DefaultMaxInputBytes is max_input_bytes when unset: 1 MiB.
+const DefaultMaxInputBytes = 1 << 20
+
 // Defaults returns the built-in configuration, every key sourced SourceDefault.
 func Defaults() *Config {
 	c := &Config{
@@ -234,6 +238,7 @@ func Defaults() *Config {
 		SafeMode:               true,
 		CompactionThreshold:    0.85,
 		MaxBackgroundProcesses: 5,
+		MaxInputBytes:          DefaultMaxInputBytes,
 		PermissionMode:         "ask",
 		Notify:                 "auto",
 		Memory:                 true,

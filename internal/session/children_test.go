@@ -16,6 +16,7 @@ func TestChildSessionLinkedToParent(t *testing.T) {
 	ctx := context.Background()
 	parent, err := s.Create(ctx, ws, "p", "m")
 	require.NoError(t, err)
+	require.NoError(t, s.AppendMessage(ctx, parent.ID, llm.UserText("review it"), nil))
 	child, err := s.CreateChild(ctx, Child{ParentID: parent.ID, ToolCallID: "call_1", Label: "reviewer: check"}, ws, "p", "m")
 	require.NoError(t, err)
 	call := llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall,

@@ -37,15 +37,25 @@ func (s *Store) appendMessage(ctx context.Context, id string, m llm.Message, usa
 	if err != nil {
 		return fmt.Errorf("append message to session %s: %w", id, err)
 	}
-	var u llm.Usage
 	var usageJSON sql.NullString
 	if usage != nil {
-		u = *usage
 		b, err := json.Marshal(usage)
 		if err != nil {
 			return fmt.Errorf("append message to session %s: encode usage: %w", id, err)
 		}
 		usageJSON = sql.NullString{String: string(b), Valid: true}
+	}
+	return s.revived(ctx, id, func() error {
+		return s.writeMessage(ctx, id, m, parts, usage, usageJSON, costUSD)
+	})
+}
+
+// writeMessage is appendMessage's transaction, with m's parts and usage
+// encoded.
+func (s *Store) writeMessage(ctx context.Context, id string, m llm.Message, parts string, usage *llm.Usage, usageJSON sql.NullString, costUSD float64) error {
+	var u llm.Usage
+	if usage != nil {
+		u = *usage
 	}
 	newTurn, title := 0, ""
 	if m.Role == llm.RoleUser {
@@ -115,6 +125,10 @@ func (s *Store) ReplaceMessages(ctx context.Context, sessionID string, msgs []ll
 		}
 		encoded[i] = p
 	}
+	return s.revived(ctx, sessionID, func() error { return s.replaceMessages(ctx, sessionID, msgs, encoded) })
+}
+
+func (s *Store) replaceMessages(ctx context.Context, sessionID string, msgs []llm.Message, encoded []string) error {
 	now := s.now().UnixNano()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now, sessionID)
@@ -149,10 +163,12 @@ func (s *Store) SaveTodos(ctx context.Context, sessionID string, todos []agent.T
 	if err != nil {
 		return fmt.Errorf("save plan of session %s: %w", sessionID, err)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET todos = ?, updated_at = ? WHERE id = ?`,
-			string(b), s.now().UnixNano(), sessionID)
-		return checkUpdated(res, err, sessionID, "save plan")
+	return s.revived(ctx, sessionID, func() error {
+		return s.write(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE sessions SET todos = ?, updated_at = ? WHERE id = ?`,
+				string(b), s.now().UnixNano(), sessionID)
+			return checkUpdated(res, err, sessionID, "save plan")
+		})
 	})
 }
 
@@ -169,6 +185,10 @@ func (s *Store) AddUsage(ctx context.Context, sessionID string, u llm.Usage, cos
 // breakdown ([Store.Breakdown]). Errors wrap [ErrNotFound] for an unknown
 // session id.
 func (s *Store) AddModelUsage(ctx context.Context, sessionID, model string, u llm.Usage, costUSD float64) error {
+	return s.revived(ctx, sessionID, func() error { return s.addModelUsage(ctx, sessionID, model, u, costUSD) })
+}
+
+func (s *Store) addModelUsage(ctx context.Context, sessionID, model string, u llm.Usage, costUSD float64) error {
 	now := s.now().UnixNano()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?,

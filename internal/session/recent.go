@@ -11,9 +11,9 @@ import (
 )
 
 // LatestID returns the id of the most recently updated session of
-// workspace (an absolute path), as [Store.Latest] chooses it, without
-// loading it. The error wraps [ErrNotFound] when the workspace has no
-// session.
+// workspace (an absolute path) that has a message, as [Store.Latest]
+// chooses it, without loading it. The error wraps [ErrNotFound] when the
+// workspace has no such session.
 func (s *Store) LatestID(ctx context.Context, workspace string) (string, error) {
 	ws, err := cleanWorkspace(workspace)
 	if err != nil {
@@ -31,7 +31,7 @@ func (s *Store) LatestID(ctx context.Context, workspace string) (string, error) 
 func latestID(ctx context.Context, q querier, ws string) (string, error) {
 	var id string
 	err := q.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ? AND parent_session_id IS NULL
-		ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
+		AND message_count > 0 ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", &lookupError{msg: fmt.Sprintf("no session to continue in %s: start one without --continue", ws), kind: ErrNotFound}
 	}
@@ -52,6 +52,19 @@ func (s *Store) LoadRecent(ctx context.Context, id string, n int) (*agent.Sessio
 	}
 	var sess *agent.Session
 	var total int
+	err := s.revived(ctx, id, func() (err error) {
+		sess, total, err = s.loadRecent(ctx, id, n)
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return sess, total, nil
+}
+
+func (s *Store) loadRecent(ctx context.Context, id string, n int) (*agent.Session, int, error) {
+	var sess *agent.Session
+	var total int
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		full, err := resolveID(ctx, tx, id)
 		if err != nil {
@@ -68,10 +81,7 @@ func (s *Store) LoadRecent(ctx context.Context, id string, n int) (*agent.Sessio
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return sess, total, nil
+	return sess, total, err
 }
 
 // messagesOf returns the messages of stored rows.

@@ -57,8 +57,11 @@ type querier interface {
 }
 
 // Create starts a session in workspace (an absolute directory) with the
-// given provider and model names and returns it, empty. Errors: a relative
-// or empty workspace, or a failed write.
+// given provider and model names and returns it, empty. Until its first
+// message the session is neither [Store.Latest] nor listed, and after a
+// day without one another aidex's [Open] removes it; its id stays valid
+// in this Store all the same (the session is written again when needed).
+// Errors: a relative or empty workspace, or a failed write.
 func (s *Store) Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error) {
 	ws, err := cleanWorkspace(workspace)
 	if err != nil {
@@ -74,6 +77,7 @@ func (s *Store) Create(ctx context.Context, workspace, provider, model string) (
 	if err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
+	s.made.Store(id, madeRow{workspace: ws, provider: provider, model: model, created: now.UnixNano()})
 	return &agent.Session{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
 }
 
@@ -90,13 +94,15 @@ func cleanWorkspace(workspace string) (string, error) {
 // run aidex sessions list") or [ErrAmbiguous].
 func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
 	var sess *agent.Session
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		full, err := resolveID(ctx, tx, id)
-		if err != nil {
+	err := s.revived(ctx, id, func() error {
+		return s.read(ctx, func(tx *sql.Tx) error {
+			full, err := resolveID(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			sess, err = loadSession(ctx, tx, full)
 			return err
-		}
-		sess, err = loadSession(ctx, tx, full)
-		return err
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -149,27 +155,29 @@ type storedMessage struct {
 // for [Store.Load]). Errors wrap [ErrNotFound] or [ErrAmbiguous].
 func (s *Store) Info(ctx context.Context, id string) (Summary, error) {
 	var sum Summary
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		full, err := resolveID(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		sums, err := querySummaries(ctx, tx, "WHERE s.id = ?", full)
-		if err != nil {
-			return err
-		}
-		if len(sums) == 0 {
-			return notFound(full)
-		}
-		sum = sums[0]
-		return nil
+	err := s.revived(ctx, id, func() error {
+		return s.read(ctx, func(tx *sql.Tx) error {
+			full, err := resolveID(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			sums, err := querySummaries(ctx, tx, "WHERE s.id = ?", full)
+			if err != nil {
+				return err
+			}
+			if len(sums) == 0 {
+				return notFound(full)
+			}
+			sum = sums[0]
+			return nil
+		})
 	})
 	return sum, err
 }
 
 // Latest returns the most recently updated session of workspace (an
-// absolute path), for --continue. The error wraps [ErrNotFound] when the
-// workspace has no session.
+// absolute path) that has a message, for --continue. The error wraps
+// [ErrNotFound] when the workspace has no such session.
 func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, error) {
 	ws, err := cleanWorkspace(workspace)
 	if err != nil {
@@ -191,13 +199,13 @@ func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, e
 }
 
 // List returns the summaries of the sessions opt selects, most recently
-// updated first. Errors: neither Workspace nor All given, a relative
+// updated first; sessions without a message are left out. Errors: neither Workspace nor All given, a relative
 // workspace, a negative Limit, or a failed query.
 func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 	if opt.Limit < 0 {
 		return nil, fmt.Errorf("list sessions: limit %d is negative", opt.Limit)
 	}
-	where, args := "WHERE s.parent_session_id IS NULL", []any{}
+	where, args := "WHERE s.parent_session_id IS NULL AND s.message_count > 0", []any{}
 	if !opt.All {
 		ws, err := cleanWorkspace(opt.Workspace)
 		if err != nil {
@@ -260,12 +268,16 @@ func querySummariesFrom(ctx context.Context, q querier, from, tail string, args 
 }
 
 // Delete removes session id (a full id or a unique prefix) with its
-// messages, checkpoints and read records. Errors wrap [ErrNotFound] or
+// messages, checkpoints and read records, and gives their space back to
+// the file system (the file shrinks at the next WAL checkpoint, at the
+// latest when the last connection closes; a database from before
+// auto-vacuum is switched to it with a VACUUM, once). Errors wrap [ErrNotFound] or
 // [ErrAmbiguous].
 func (s *Store) Delete(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		full, err := resolveID(ctx, tx, id)
-		if err != nil {
+	var full string
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		if full, err = resolveID(ctx, tx, id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, full); err != nil {
@@ -273,6 +285,11 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.made.Delete(full) // deleted on purpose: not to be written again
+	return s.reclaim(ctx, true)
 }
 
 // SetModel records that session id (a full id) now talks to model of
@@ -292,7 +309,12 @@ func (s *Store) SetModel(ctx context.Context, id, provider, model string) error 
 // wrap [ErrNotFound] for an unknown session id.
 func (s *Store) SetModelSince(ctx context.Context, id, provider, model string, since time.Time) (time.Time, error) {
 	var current time.Time
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.revived(ctx, id, func() error { return s.setModelSince(ctx, id, provider, model, since, &current) })
+	return current, err
+}
+
+func (s *Store) setModelSince(ctx context.Context, id, provider, model string, since time.Time, current *time.Time) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
 		var was int64
 		var oldProvider, oldModel string
 		err := tx.QueryRowContext(ctx, `SELECT updated_at, provider, model FROM sessions WHERE id = ?`, id).Scan(&was, &oldProvider, &oldModel)
@@ -306,7 +328,7 @@ func (s *Store) SetModelSince(ctx context.Context, id, provider, model string, s
 			// Nothing to record: no write, and the session keeps its place
 			// in the recent list (merely resuming it does not move it).
 			if !since.IsZero() && was == since.UnixNano() {
-				current = since
+				*current = since
 			}
 			return nil
 		}
@@ -317,11 +339,10 @@ func (s *Store) SetModelSince(ctx context.Context, id, provider, model string, s
 			return err
 		}
 		if !since.IsZero() && was == since.UnixNano() {
-			current = time.Unix(0, now)
+			*current = time.Unix(0, now)
 		}
 		return nil
 	})
-	return current, err
 }
 
 // checkUpdated turns the result of an UPDATE of one session into an error:

@@ -5,7 +5,9 @@
 // /undo restores.
 //
 // The database runs in WAL mode with synchronous=FULL (every commit is
-// fsynced), a 5 s busy timeout and foreign keys on. Writes are serialized
+// fsynced), a 5 s busy timeout, foreign keys on and incremental
+// auto-vacuum (deleting sessions gives their space back to the file
+// system; a database from before it is switched by its first delete). Writes are serialized
 // by the [Store] (one writer); reads run concurrently. The schema is managed
 // by goose migrations embedded in the binary. Open the store only when a
 // command needs sessions: it is not part of aidex's start-up.
@@ -34,7 +36,11 @@ const FileName = "aidex.db"
 // schemaVersion is the version of the newest embedded migration. Open
 // records it in PRAGMA user_version after migrating, so opening an
 // up-to-date database costs one pragma instead of a goose run.
-const schemaVersion = 5
+const schemaVersion = 6
+
+// emptyKeep is how long a session without a message is kept after its
+// last change: [Open] removes older ones.
+const emptyKeep = 24 * time.Hour
 
 // busyTimeoutMS is how long a statement waits for another writer (another
 // aidex process) before failing with SQLITE_BUSY, in milliseconds.
@@ -60,12 +66,26 @@ type Store struct {
 	// processes are waited for through busy_timeout and BEGIN IMMEDIATE.
 	wmu sync.Mutex
 	now func() time.Time
+	// made holds the sessions this Store created (id → madeRow), so the
+	// ids it handed out stay valid when another aidex removes them as old
+	// empty sessions (see revived).
+	made sync.Map
+}
+
+// madeRow is what [Store.Create] wrote for a session: enough to write it
+// again.
+type madeRow struct {
+	workspace, provider, model string
+	created                    int64
 }
 
 // Open opens (creating when missing) the session database in dataDir,
 // creating dataDir with mode 0700 and the file with mode 0600, and brings
 // its schema up to date. Opening an existing, current database runs no
-// migration (see BenchmarkOpenClose for its cost).
+// migration (see BenchmarkOpenClose for its cost). Open then removes the
+// sessions that have no message and were last changed over a day ago
+// (one indexed query when there are none; a failure there is not Open's:
+// the next Open tries again).
 //
 // Errors: an empty dataDir, a directory or file that cannot be created, a
 // file that is not an SQLite database, a database written by a newer aidex,
@@ -98,6 +118,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
+	_ = s.removeOldEmpty(ctx)
 	return s, nil
 }
 
@@ -130,6 +151,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	// Switched on before the first table, a new database needs no VACUUM
+	// (an existing one is switched by its first Delete: see reclaim).
+	if v == 0 {
+		_ = s.incrementalVacuumOnNew(ctx)
+	}
 	err = s.gooseUp(ctx)
 	if err != nil {
 		// Another process may have migrated at the same moment; a second
@@ -143,6 +169,118 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("record schema version: %w", err)
 	}
 	return nil
+}
+
+// incrementalVacuumOnNew switches a database without tables yet to
+// incremental auto-vacuum, which costs nothing before the first table.
+func (s *Store) incrementalVacuumOnNew(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var tables int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&tables); err != nil || tables > 0 {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, "VACUUM")
+	return err
+}
+
+// removeOldEmpty deletes the sessions without a message last changed over
+// emptyKeep ago (with their checkpoints, snapshots and read records) and
+// gives their space back. When there are none it costs one query on the
+// partial index of empty sessions.
+func (s *Store) removeOldEmpty(ctx context.Context) error {
+	cutoff := s.now().Add(-emptyKeep).UnixNano()
+	var found bool
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE message_count = 0 AND updated_at < ?)`, cutoff).Scan(&found)
+	if err != nil || !found {
+		return err
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE message_count = 0 AND updated_at < ?`, cutoff)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove old empty sessions: %w", err)
+	}
+	return s.reclaim(ctx, false)
+}
+
+// reclaim gives the database's free pages back to the file system
+// (incremental auto-vacuum); the file shrinks at the next WAL checkpoint.
+// A database from before schema 6 has no auto-vacuum: with switchOn,
+// reclaim switches it on with a VACUUM, which rewrites the file once (it
+// takes time and free disk space about the database's size, so it is
+// done by an explicit delete, never at start); without, it does nothing.
+func (s *Store) reclaim(ctx context.Context, switchOn bool) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	defer conn.Close()
+	var mode int
+	if err := conn.QueryRowContext(ctx, "PRAGMA auto_vacuum").Scan(&mode); err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	if mode != 2 {
+		if !switchOn {
+			return nil
+		}
+		if _, err := conn.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL"); err != nil {
+			return fmt.Errorf("reclaim free space: %w", err)
+		}
+		if _, err := conn.ExecContext(ctx, "VACUUM"); err != nil {
+			return fmt.Errorf("reclaim free space (VACUUM needs free disk space about the database's size): %w", err)
+		}
+		return nil
+	}
+	// The pragma frees pages as it is stepped: read its result to the end.
+	rows, err := conn.QueryContext(ctx, "PRAGMA incremental_vacuum")
+	if err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	for rows.Next() { //nolint:revive // stepping is the work; the rows carry nothing
+	}
+	if err := rows.Err(); err != nil {
+		_ = rows.Close()
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("reclaim free space: %w", err)
+	}
+	return nil
+}
+
+// revived runs fn, and when it fails with [ErrNotFound] for a session this
+// Store created (another aidex removed it meanwhile as an old empty
+// session), writes the session again as Create did, now, and runs fn once
+// more: an id a front end handed out stays valid in its process.
+func (s *Store) revived(ctx context.Context, id string, fn func() error) error {
+	err := fn()
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	v, ok := s.made.Load(id)
+	if !ok {
+		return err
+	}
+	m := v.(madeRow)
+	now := s.now().UnixNano()
+	if werr := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sessions (id, workspace, provider, model, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, m.workspace, m.provider, m.model, m.created, now)
+		return err
+	}); werr != nil {
+		return err
+	}
+	return fn()
 }
 
 func (s *Store) userVersion(ctx context.Context) (int64, error) {

@@ -177,6 +177,9 @@ func TestListLatestAndLimit(t *testing.T) {
 	b1 := newSession(t, s, "/ws/b")
 	a2 := newSession(t, s, "/ws/a/")
 	require.Equal(t, "/ws/a", a2.Workspace, "workspace is cleaned")
+	for _, sess := range []*agent.Session{a1, b1, a2} { // a session without a message is never listed
+		require.NoError(t, s.AppendMessage(ctx, sess.ID, llm.UserText("hi"), nil))
+	}
 
 	list, err := s.List(ctx, ListOptions{Workspace: "/ws/a"})
 	require.NoError(t, err)
@@ -201,7 +204,7 @@ func TestListLatestAndLimit(t *testing.T) {
 	latest, err = s.Latest(ctx, "/ws/a")
 	require.NoError(t, err)
 	require.Equal(t, a1.ID, latest.ID)
-	require.Len(t, latest.Messages, 1)
+	require.Len(t, latest.Messages, 2)
 
 	_, err = s.Latest(ctx, "/ws/none")
 	require.ErrorIs(t, err, ErrNotFound)
