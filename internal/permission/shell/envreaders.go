@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -11,7 +12,7 @@ import (
 // the workspace, and what it holds is the user's, not the project's. Every
 // other way a command shows environment variables is judged the same:
 // jq's env and $ENV, awk's ENVIRON, perl's %ENV, set, export -p, a
-// here-document that expands $VAR, and the rest of envOwnReaders. The
+// here-document that expands $VAR, and the rest of envOwnReaders(). The
 // environments of other processes (ps e, /proc/PID/environ, a terminal
 // multiplexer's or service manager's environment) are not the one aidex
 // cleans of credentials for the commands it runs: the policy refuses them
@@ -46,45 +47,49 @@ func (e EnvExposure) String() string {
 // shows environment variables, or "" when it does not.
 type envReader func(words []Word) string
 
-// envOwnReaders are the commands that show their own environment, by base
+// envOwnReaders() are the commands that show their own environment, by base
 // name (folded), with a version suffix allowed for interpreters
 // ("python3.12"). Interpreters given inline code are unknown anyway
 // (InlineCode); they are listed so that the reason is named.
-var envOwnReaders = map[string]envReader{
-	"printenv": always("printenv prints the environment"),
-	"env":      always("env without a command prints the environment"),
-	"set":      noArgs("set without arguments prints every variable"),
-	"export":   declPrints("export"),
-	"declare":  declPrints("declare"),
-	"typeset":  declPrints("typeset"),
-	"readonly": declPrints("readonly"),
-	"local":    declPrints("local"),
-	"compgen":  anyWord("compgen lists variable names", "-v", "-e", "variable", "export"),
-	"jq":       jqReadsEnv,
-	"gojq":     jqReadsEnv,
-	"jaq":      jqReadsEnv,
-	"awk":      anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
-	"gawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
-	"mawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
-	"nawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
-	"perl":     anyPart("perl's %ENV holds the environment", "ENV"),
-	"ruby":     anyPart("ruby's ENV holds the environment", "ENV"),
-	"python":   anyPart("python's os.environ holds the environment", "environ", "getenv"),
-	"node":     anyPart("node's process.env holds the environment", "process"),
-	"deno":     anyPart("Deno.env holds the environment", "env"),
-	"bun":      anyPart("Bun.env holds the environment", "env"),
-	"php":      anyPart("php's getenv and $_ENV hold the environment", "getenv", "_ENV", "_SERVER"),
-	"lua":      anyPart("lua's os.getenv reads the environment", "getenv"),
-	"tclsh":    anyPart("tcl's env array holds the environment", "env"),
-}
+var envOwnReaders = sync.OnceValue(func() map[string]envReader {
+	return map[string]envReader{
+		"printenv": always("printenv prints the environment"),
+		"env":      always("env without a command prints the environment"),
+		"set":      noArgs("set without arguments prints every variable"),
+		"export":   declPrints("export"),
+		"declare":  declPrints("declare"),
+		"typeset":  declPrints("typeset"),
+		"readonly": declPrints("readonly"),
+		"local":    declPrints("local"),
+		"compgen":  anyWord("compgen lists variable names", "-v", "-e", "variable", "export"),
+		"jq":       jqReadsEnv,
+		"gojq":     jqReadsEnv,
+		"jaq":      jqReadsEnv,
+		"awk":      anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
+		"gawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
+		"mawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
+		"nawk":     anyPart("awk's ENVIRON holds the environment", "ENVIRON"),
+		"perl":     anyPart("perl's %ENV holds the environment", "ENV"),
+		"ruby":     anyPart("ruby's ENV holds the environment", "ENV"),
+		"python":   anyPart("python's os.environ holds the environment", "environ", "getenv"),
+		"node":     anyPart("node's process.env holds the environment", "process"),
+		"deno":     anyPart("Deno.env holds the environment", "env"),
+		"bun":      anyPart("Bun.env holds the environment", "env"),
+		"php":      anyPart("php's getenv and $_ENV hold the environment", "getenv", "_ENV", "_SERVER"),
+		"lua":      anyPart("lua's os.getenv reads the environment", "getenv"),
+		"tclsh":    anyPart("tcl's env array holds the environment", "env"),
+	}
+})
 
-// envOthersReaders show the environment of other processes.
-var envOthersReaders = map[string]envReader{
-	"ps":        psShowsEnv,
-	"tmux":      anyWord("tmux show-environment prints the environment of the tmux server", "show-environment", "showenv"),
-	"systemctl": anyWord("systemctl show-environment prints the service manager's environment", "show-environment"),
-	"launchctl": anyWord("launchctl getenv and export print launchd's environment", "getenv", "export"),
-}
+// envOthersReaders() show the environment of other processes.
+var envOthersReaders = sync.OnceValue(func() map[string]envReader {
+	return map[string]envReader{
+		"ps":        psShowsEnv,
+		"tmux":      anyWord("tmux show-environment prints the environment of the tmux server", "show-environment", "showenv"),
+		"systemctl": anyWord("systemctl show-environment prints the service manager's environment", "show-environment"),
+		"launchctl": anyWord("launchctl getenv and export print launchd's environment", "getenv", "export"),
+	}
+})
 
 // exposesEnv reports whether sc shows environment variables, and why.
 // The analysis sets SimpleCommand.ExposesEnv from it for every command.
@@ -93,14 +98,14 @@ func exposesEnv(sc SimpleCommand) (EnvExposure, string) {
 		return 0, ""
 	}
 	base := sc.FoldedBase()
-	if r, ok := envOthersReaders[base]; ok {
+	if r, ok := envOthersReaders()[base]; ok {
 		if why := r(sc.Words); why != "" {
 			return EnvOthers, why
 		}
 	}
-	r, ok := envOwnReaders[base]
+	r, ok := envOwnReaders()[base]
 	if !ok {
-		r, ok = envOwnReaders[strings.TrimRight(base, "0123456789.")]
+		r, ok = envOwnReaders()[strings.TrimRight(base, "0123456789.")]
 	}
 	if ok {
 		if why := r(sc.Words); why != "" {
@@ -171,10 +176,12 @@ func anyPart(why string, list ...string) envReader {
 	}
 }
 
-// psValueOptions are ps options (procps and BSD) whose value is the next
+// psValueOptions() are ps options (procps and BSD) whose value is the next
 // word: a user, command or format name is not a BSD option cluster.
-var psValueOptions = set("-C -G -g -o -O -p -q -s -t -u -U -k --pid --ppid --sort --format --cols --columns " +
-	"--rows --lines --width --user --User --group --Group --sid --tty --quick-pid -N --deselect o O p t U k")
+var psValueOptions = sync.OnceValue(func() map[string]bool {
+	return set("-C -G -g -o -O -p -q -s -t -u -U -k --pid --ppid --sort --format --cols --columns " +
+		"--rows --lines --width --user --User --group --Group --sid --tty --quick-pid -N --deselect o O p t U k")
+})
 
 // psShowsEnv: ps with the BSD "e" option (ps e, ps auxe, ps eww) or -E
 // shows each process's environment.
@@ -182,7 +189,7 @@ func psShowsEnv(words []Word) string {
 	const why = "ps e shows the environment of every process"
 	for i := 1; i < len(words); i++ {
 		v := words[i].Pattern
-		if psValueOptions[v] {
+		if psValueOptions()[v] {
 			i++
 			continue
 		}
@@ -389,11 +396,13 @@ func inputExpands(redirs []*syntax.Redirect) bool {
 	return false
 }
 
-// shellOwnVars are variables bash sets itself (or aidex sets for every
+// shellOwnVars() are variables bash sets itself (or aidex sets for every
 // command): testing them shows nothing of the environment.
-var shellOwnVars = set("RANDOM SRANDOM SECONDS LINENO BASHPID PPID UID EUID EPOCHSECONDS EPOCHREALTIME BASH " +
-	"BASH_VERSION BASH_VERSINFO BASH_REMATCH BASH_SOURCE BASH_LINENO BASH_SUBSHELL PIPESTATUS FUNCNAME GROUPS " +
-	"HOSTNAME HOSTTYPE OSTYPE MACHTYPE SHLVL PWD OLDPWD IFS OPTIND OPTARG DIRSTACK REPLY")
+var shellOwnVars = sync.OnceValue(func() map[string]bool {
+	return set("RANDOM SRANDOM SECONDS LINENO BASHPID PPID UID EUID EPOCHSECONDS EPOCHREALTIME BASH " +
+		"BASH_VERSION BASH_VERSINFO BASH_REMATCH BASH_SOURCE BASH_LINENO BASH_SUBSHELL PIPESTATUS FUNCNAME GROUPS " +
+		"HOSTNAME HOSTTYPE OSTYPE MACHTYPE SHLVL PWD OLDPWD IFS OPTIND OPTARG DIRSTACK REPLY")
+})
 
 // envTests lists the variables of the environment a line tests in its
 // control structures ([[ $X == a* ]], case $X in ..., for w in $X,
@@ -419,7 +428,7 @@ func envTests(file *syntax.File) []string {
 					return true
 				}
 				name := x.Param.Value
-				if isNumericSpecial(x) || !isName(name) || shellOwnVars[name] || given[name] && !all {
+				if isNumericSpecial(x) || !isName(name) || shellOwnVars()[name] || given[name] && !all {
 					return true
 				}
 				if !slices.Contains(out, name) {
@@ -507,9 +516,11 @@ func lineGivenVars(file *syntax.File) (map[string]bool, bool) {
 	return clean, facts.all
 }
 
-// readInput are the builtins that assign lines of their input to the
+// readInput() are the builtins that assign lines of their input to the
 // variables they name (a here-string's expansion is judged apart).
-var readInput = set("read mapfile readarray")
+var readInput = sync.OnceValue(func() map[string]bool {
+	return set("read mapfile readarray")
+})
 
 // readTargets marks the variables read and mapfile name as given by the
 // line: their values come from the command's input.
@@ -518,7 +529,7 @@ func readTargets(x *syntax.CallExpr, clean map[string]bool) {
 	if len(args) == 0 {
 		return
 	}
-	if name, _ := literalOf(args[0]); !readInput[name] {
+	if name, _ := literalOf(args[0]); !readInput()[name] {
 		return
 	}
 	for _, w := range args[1:] {

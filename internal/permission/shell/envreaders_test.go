@@ -74,7 +74,7 @@ func TestEnvironmentReaders(t *testing.T) {
 // TestEveryReadOnlyCommandAudited: every command of the read-only tables
 // (and every wrapper that keeps a command read-only) has been judged for
 // the environment class: it either cannot show environment variables, or
-// envOwnReaders names it. A command added to the tables fails here until
+// envOwnReaders() names it. A command added to the tables fails here until
 // it is judged.
 func TestEveryReadOnlyCommandAudited(t *testing.T) {
 	cannot := set("[ basename cat cd cmp column comm cut date df diff dirname du echo egrep false fgrep file find " +
@@ -85,7 +85,7 @@ func TestEveryReadOnlyCommandAudited(t *testing.T) {
 		"git go " +
 		// Wrappers run the command they wrap, which is judged itself;
 		// builtin, command and env without a command are judged as the
-		// command they run (builtin set, env alone: envOwnReaders).
+		// command they run (builtin set, env alone: envOwnReaders()).
 		"builtin command nice stdbuf time timeout xargs")
 	readers := set("jq env")
 	var names []string
@@ -101,14 +101,14 @@ func TestEveryReadOnlyCommandAudited(t *testing.T) {
 	for _, name := range names {
 		switch {
 		case readers[name]:
-			if _, ok := envOwnReaders[name]; !ok {
-				t.Errorf("%s shows the environment but envOwnReaders does not list it", name)
+			if _, ok := envOwnReaders()[name]; !ok {
+				t.Errorf("%s shows the environment but envOwnReaders() does not list it", name)
 			}
 		case !cannot[name]:
 			t.Errorf("the read-only command %s has not been judged for the environment class (envreaders.go)", name)
 		}
 	}
-	// Nothing envOwnReaders or envOthersReaders names is read-only in a
+	// Nothing envOwnReaders() or envOthersReaders() names is read-only in a
 	// form that shows the environment.
 	for _, line := range []string{"jq -n env", "env", "printenv", "set", "export -p", "ps e"} {
 		if lineReadOnly(line) {

@@ -1,5 +1,7 @@
 package shell
 
+import "sync"
+
 import "strings"
 
 // List files. Some options name a file whose content names more inputs:
@@ -89,38 +91,44 @@ func (z *analyzer) listOptions(sc *SimpleCommand, words []Word) {
 	}
 }
 
-// responseFilePrograms take "@FILE" as more arguments read from FILE (GCC,
+// responseFilePrograms() take "@FILE" as more arguments read from FILE (GCC,
 // binutils, LLVM, javac, rustc, 7z, ...), matched by base name with any
 // target prefix or version suffix ("x86_64-linux-gnu-gcc-13").
-var responseFilePrograms = set("gcc g++ cc c++ cpp clang clang++ clang-cl ld ld.bfd ld.gold ld.lld lld ar as nm " +
-	"objcopy objdump ranlib readelf size strings strip addr2line c++filt elfedit gprof windres dlltool gfortran gccgo " +
-	"gnat javac java javadoc javap jar jarsigner jlink jpackage jdeps kotlinc scalac rustc nvcc 7z 7za 7zr " +
-	"csc vbc msbuild dotnet")
+var responseFilePrograms = sync.OnceValue(func() map[string]bool {
+	return set("gcc g++ cc c++ cpp clang clang++ clang-cl ld ld.bfd ld.gold ld.lld lld ar as nm " +
+		"objcopy objdump ranlib readelf size strings strip addr2line c++filt elfedit gprof windres dlltool gfortran gccgo " +
+		"gnat javac java javadoc javap jar jarsigner jlink jpackage jdeps kotlinc scalac rustc nvcc 7z 7za 7zr " +
+		"csc vbc msbuild dotnet")
+})
 
 // takesResponseFiles reports a program that reads @FILE as arguments.
 func takesResponseFiles(base string) bool {
 	b := strings.TrimRight(base, "0123456789.")
 	b = strings.TrimSuffix(b, "-")
-	if responseFilePrograms[b] || responseFilePrograms[base] {
+	if responseFilePrograms()[b] || responseFilePrograms()[base] {
 		return true
 	}
-	if i := strings.LastIndexByte(b, '-'); i >= 0 && responseFilePrograms[b[i+1:]] {
+	if i := strings.LastIndexByte(b, '-'); i >= 0 && responseFilePrograms()[b[i+1:]] {
 		return true
 	}
 	return false
 }
 
-// checksumTools read checksum files with -c/--check: every operand (or
+// checksumTools() read checksum files with -c/--check: every operand (or
 // standard input) lists files they read.
-var checksumTools = set("md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum shasum " +
-	"gmd5sum gsha1sum gsha256sum gsha512sum")
+var checksumTools = sync.OnceValue(func() map[string]bool {
+	return set("md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum shasum " +
+		"gmd5sum gsha1sum gsha256sum gsha512sum")
+})
 
-// stdinListModes are the options that make a command read the names of
+// stdinListModes() are the options that make a command read the names of
 // its inputs from standard input (cpio -o and -p, zip -@).
-var stdinListModes = map[string][]string{
-	"cpio": {"-o", "-p", "--create", "--pass-through"},
-	"zip":  {"-@", "--names-stdin"},
-}
+var stdinListModes = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"cpio": {"-o", "-p", "--create", "--pass-through"},
+		"zip":  {"-@", "--names-stdin"},
+	}
+})
 
 // listOperands records the inputs of sc that are lists given another way
 // than an option value: @FILE response files, 7z's -i@FILE, sha256sum -c
@@ -143,7 +151,7 @@ func (z *analyzer) listOperands(sc *SimpleCommand, base string) {
 		}
 	}
 	switch {
-	case checksumTools[base] && checksumCheck(words):
+	case checksumTools()[base] && checksumCheck(words):
 		var lists []Word
 		for _, w := range words[1:] {
 			if !strings.HasPrefix(w.Pattern, "-") || w.Pattern == "-" {
@@ -157,7 +165,7 @@ func (z *analyzer) listOperands(sc *SimpleCommand, base string) {
 			add("--check", w)
 		}
 	case stdinListMode(base, words):
-		add(stdinListModes[base][0], literalWord("-"))
+		add(stdinListModes()[base][0], literalWord("-"))
 	}
 }
 
@@ -181,10 +189,10 @@ func checksumCheck(words []Word) bool {
 	return false
 }
 
-// stdinListMode reports an option of stdinListModes among base's words,
+// stdinListMode reports an option of stdinListModes() among base's words,
 // bundled or abbreviated.
 func stdinListMode(base string, words []Word) bool {
-	modes, ok := stdinListModes[base]
+	modes, ok := stdinListModes()[base]
 	if !ok {
 		return false
 	}

@@ -238,8 +238,8 @@ func tableCommands() []string {
 	for name := range innerCommandSpecs {
 		commands[name] = true
 	}
-	for _, table := range []map[string]bool{shells, downloaders, networkCommands, interactiveEscapes, checksumTools,
-		responseFilePrograms} {
+	for _, table := range []map[string]bool{shells, downloaders, networkCommands, interactiveEscapes, checksumTools(),
+		responseFilePrograms()} {
 		add(table)
 	}
 	for _, name := range interpreters {
@@ -248,13 +248,13 @@ func tableCommands() []string {
 	for name := range safeModeCommands {
 		commands[name] = true
 	}
-	for name := range envOwnReaders {
+	for name := range envOwnReaders() {
 		commands[name] = true
 	}
-	for name := range envOthersReaders {
+	for name := range envOthersReaders() {
 		commands[name] = true
 	}
-	for name := range stdinListModes {
+	for name := range stdinListModes() {
 		commands[name] = true
 	}
 	for _, name := range []string{"git", "time", "eval", "["} {
