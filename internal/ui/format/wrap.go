@@ -13,11 +13,12 @@ import (
 // line ("  /model NAME      switch the model", the columns separated by
 // two or more spaces) when that column starts in the left half, else
 // under the line's first non-space character. width <= 0 leaves text as
-// it is.
+// it is. Tabs are expanded first (ExpandTabs).
 func Wrap(text string, width int) string {
 	if width <= 0 {
 		return text
 	}
+	text = ExpandTabs(text)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if ansi.StringWidth(l) > width {

@@ -38,3 +38,30 @@ func TestWrapKeepsShortLinesAndEscapes(t *testing.T) {
 	require.Contains(t, got, "\x1b[33m")
 	require.Equal(t, "a\nverylongwordthatdoesnotfit\nb", Wrap("a verylongwordthatdoesnotfit b", 10), "a word wider than the line stays whole")
 }
+
+func TestExpandTabsReachesTheNextStop(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"no tabs", "no tabs"},
+		{"\tx", "    x"},
+		{"ab\tc", "ab  c"},
+		{"abcd\te", "abcd    e"},
+		{"a\tb\n\tc\td", "a   b\n    c   d"},
+		{"\x1b[1mab\x1b[m\tc", "\x1b[1mab\x1b[m  c"},
+		{"日本\tx", "日本    x"},
+	} {
+		require.Equal(t, c.want, ExpandTabs(c.in), "%q", c.in)
+	}
+}
+
+// A tab counts no cells for width counting but a terminal draws up to 8:
+// Wrap expands tabs first, so no wrapped line is wider than the width on
+// the screen and words stay whole.
+func TestWrapExpandsTabsFirst(t *testing.T) {
+	in := "\t\tThe quick brown fox jumps over\n\t\tThe quick brown fox jumps over the lazy dog again and again"
+	out := Wrap(in, 30)
+	require.NotContains(t, out, "\t")
+	for _, l := range strings.Split(out, "\n") {
+		require.LessOrEqual(t, ansi.StringWidth(l), 30, "%q", l)
+	}
+	require.Equal(t, strings.Fields(in), strings.Fields(out))
+}

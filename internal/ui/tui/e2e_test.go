@@ -65,6 +65,8 @@ type e2e struct {
 	socket string
 	ws     string
 	env    []string
+	// cols and rows are the terminal's size for launch (0: 110×32).
+	cols, rows int
 }
 
 // modelServer serves a model list at /models and passes everything else

@@ -6,6 +6,8 @@ import (
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	gstyles "charm.land/glamour/v2/styles"
+
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // mdRenderer renders markdown with glamour at one width and style; it is
@@ -23,11 +25,14 @@ type mdRenderer struct {
 }
 
 // render returns md rendered for the terminal, without glamour's leading
-// and trailing blank lines. On a renderer failure the text comes back as is.
+// and trailing blank lines. Tabs are expanded first: glamour counts a tab
+// as no cells when it wraps, the terminal draws up to 8, and words broke
+// in the middle. On a renderer failure the text comes back as is.
 func (m *mdRenderer) render(md string, width int, style string) string {
 	if strings.TrimSpace(md) == "" {
 		return ""
 	}
+	md = format.ExpandTabs(md)
 	if width < 20 {
 		width = 20
 	}
