@@ -273,11 +273,8 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 	if req.Subagent != "" {
 		fmt.Fprintf(p.Out, "  (for subagent %s)\n", req.Subagent)
 	}
-	if req.Rule != "" {
-		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
-	}
-	if req.Rule == agent.RuleSandbox && req.Reason != "" {
-		fmt.Fprintf(p.Out, "  %s\n", req.Reason) // why the sandbox stopped it, and what a rerun may do
+	if why := format.ApprovalWhy(req); why != "" {
+		fmt.Fprintf(p.Out, "  %s\n", why) // in plain words; the sandbox's says what a rerun may do
 	}
 	fmt.Fprintf(p.Out, "  %s\n", alwaysText(req.Suggested))
 	p.mu.Unlock()

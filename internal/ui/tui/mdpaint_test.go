@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // mdCorpus is markdown as models write it, one sample per element glamour
@@ -37,7 +38,7 @@ func TestMarkdownLooksLikeGlamour(t *testing.T) {
 			require.NoError(t, err)
 			var m mdRenderer
 			for i, md := range mdCorpus {
-				want, err := ref.Render(md)
+				want, err := ref.Render(format.ExpandTabs(md)) // tabs are expanded before rendering
 				require.NoError(t, err)
 				got := m.render(md, width, style)
 				require.Equal(t, screenCells(trimBlankLines(want)), screenCells(got), "%s, width %d, sample %d:\n%s", style, width, i, got)

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // View draws the live part of the screen: the stream's View (the
@@ -110,6 +111,10 @@ type plannedFrame struct {
 func (m *model) bottom() (string, int) {
 	status := m.status.View(m.statusLine())
 	if above := m.overlay(); above != "" {
+		if v := m.input.Value(); v != "" && m.approval.active() {
+			// Type-ahead the card did not take waits in the input box.
+			above += "\n" + m.st.paint(m.st.faint, truncateLine("› "+format.FirstLine(v, m.width)+" · kept for your next message · answer with 1-4", m.width))
+		}
 		return above + "\n" + status, -1
 	}
 	queued := m.queuedView()
