@@ -25,8 +25,10 @@ func TestWrapHangingIndent(t *testing.T) {
 	indent := strings.Repeat(" ", 29)
 	require.Equal(t, "  /model [NAME]"+strings.Repeat(" ", 14)+"switch the model (a picker\n"+
 		indent+"without NAME)", Wrap(line, 60))
-	require.Equal(t, "  /model [NAME] switch\n  the model (a picker\n  without NAME)", Wrap(line, 22),
-		"a second column right of the middle: indent under the line's text")
+	require.Equal(t, "  /model [NAME]\n    switch the model\n    (a picker without\n    NAME)", Wrap(line, 22),
+		"a second column right of the middle: under the first, indented")
+	require.Equal(t, "  /architect [MODEL\n  [EDITOR]|off]\n    architect mode:\n    MODEL plans", Wrap("  /architect [MODEL [EDITOR]|off]\n"+strings.Repeat(" ", 32)+"architect mode: MODEL plans", 22),
+		"a second column's continuation line far right: indented like a stacked one")
 	require.Equal(t, "stopped after 3 model\nresponses", Wrap("stopped after 3 model responses", 22))
 }
 

@@ -264,6 +264,16 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case commands.ActPickProvider:
 		r.listProviders(ctrl.Runtime())
 		fmt.Fprintln(out, "switch with /provider NAME")
+	case commands.ActPickMode:
+		fmt.Fprintf(out, "permission mode: %s\n", ctrl.Mode())
+		for _, c := range commands.ModeChoices() {
+			mark := " "
+			if c.Name == ctrl.Mode() {
+				mark = "*"
+			}
+			fmt.Fprintf(out, "%s %-9s  %s\n", mark, c.Name, c.Help)
+		}
+		fmt.Fprintln(out, "switch with /mode NAME")
 	case commands.ActAskKey:
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:

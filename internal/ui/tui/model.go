@@ -335,6 +335,13 @@ func (m *model) picked(msg pickedMsg) tea.Cmd {
 		return nil
 	case pickRewindScope:
 		return m.rewind(msg.value)
+	case pickMode:
+		if m.running || m.busy {
+			m.pendingMod = msg.value
+			m.note("permission mode → " + msg.value + " after this run")
+			return nil
+		}
+		return m.setMode(msg.value)
 	}
 	return m.chooseModel(msg.value)
 }
