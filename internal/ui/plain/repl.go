@@ -65,7 +65,8 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	p := &Printer{Out: out, Color: color}
+	p := &Printer{Out: out, Color: color, Markdown: true}
+	p.md.Attrs = color
 	if f, ok := out.(*os.File); ok && isTerminal(out) {
 		p.Width = func() int {
 			w, _, err := term.GetSize(f.Fd())

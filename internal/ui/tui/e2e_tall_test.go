@@ -20,6 +20,16 @@ func saveCapture(t *testing.T, name, text string) {
 	}
 }
 
+// captureOnFailure saves the whole scrollback as name when the test
+// fails (see saveCapture).
+func captureOnFailure(t *testing.T, e *e2e, name string) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			saveCapture(t, name, e.scrollback())
+		}
+	})
+}
+
 // requireFrameAfterTallOutput checks the whole scrollback after output
 // taller than the screen: the input frame (rule, › prompt, status line)
 // is drawn at the bottom, no copy of an older frame (its spinner line)
@@ -27,12 +37,14 @@ func saveCapture(t *testing.T, name, text string) {
 func requireFrameAfterTallOutput(t *testing.T, e *e2e, what string) {
 	t.Helper()
 	var screen string
+	if os.Getenv("AIDEX_E2E_CAPTURES") != "" {
+		defer func() { saveCapture(t, fmt.Sprintf("item5-%s-%dx%d.txt", what, e.cols, e.rows), e.scrollback()) }()
+	}
 	e.poll("the input frame after "+what, func() bool {
 		screen = e.screen()
 		return strings.Contains(screen, "› Ask anything") && strings.Contains(screen, "───")
 	})
 	all := e.scrollback()
-	saveCapture(t, fmt.Sprintf("item5-%s-%dx%d.txt", what, e.cols, e.rows), all)
 	require.NotContains(t, all, "Esc stops", "a stale frame (the running spinner line) is left in the scrollback")
 	lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
 	blank, worst := 0, 0

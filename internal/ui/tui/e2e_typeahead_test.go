@@ -22,6 +22,7 @@ func TestE2ETypeAheadNeverAnswersTheCard(t *testing.T) {
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"touch made-by-test"}`}}},
 		llmtest.Turn{Text: "Ran it."})
 	e := start(t, script, "")
+	captureOnFailure(t, e, "item2-failed.txt")
 	e.waitFor("fake/scripted-a")
 	e.typeLine("make the file")
 	e.keys("-l", "yesterday today /model nope")
@@ -52,6 +53,7 @@ func TestE2ETypeAheadNeverAnswersTheCard(t *testing.T) {
 func TestE2ECtrlCStopsTheRunThenQuits(t *testing.T) {
 	script := llmtest.NewScript(t, llmtest.Turn{Text: "A partial answer.\n\nMore", Hang: true})
 	e := start(t, script, "")
+	captureOnFailure(t, e, "item6-failed.txt")
 	e.waitFor("fake/scripted-a")
 	e.typeLine("tell me a long story")
 	e.waitFor("A partial answer.")

@@ -22,6 +22,7 @@ import (
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 const sampleDiff = "--- a/hello.go\n+++ b/hello.go\n@@ -1,3 +1,4 @@\n package main\n-func main() {}\n+func main() {\n+\tprintln(\"hi\")\n+}\n"
@@ -114,7 +115,7 @@ func TestStableSplit(t *testing.T) {
 		{"- item\n\n  more of item\n", ""},
 	}
 	for _, c := range cases {
-		require.Equal(t, c.want, c.in[:stableSplit(c.in)], "input %q", c.in)
+		require.Equal(t, c.want, c.in[:format.StableSplit(c.in)], "input %q", c.in)
 	}
 }
 
@@ -123,7 +124,7 @@ func FuzzStableSplit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n := stableSplit(s)
+		n := format.StableSplit(s)
 		if n < 0 || n > len(s) {
 			t.Fatalf("cut %d out of range for %q", n, s)
 		}
