@@ -780,20 +780,24 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	// would stop at the screen's top row: the old frame went to the
 	// scrollback with offset blank rows after it, InsertLine cleared the
 	// screen, and the frame was never drawn again because the renderer
-	// believed it was still there. Instead, erase the frame, write the
-	// lines where it was (the terminal scrolls them into its scrollback)
-	// and redraw the whole frame below them in the next flush.
+	// believed it was still there. Instead, write the lines over the
+	// frame (the terminal scrolls them into its scrollback), erase what is
+	// left of it and redraw the whole frame below them in the next flush.
 	if s.height > 0 && offset+h > s.height {
 		sb.WriteByte('\r')
 		if y > 0 {
 			sb.WriteString(ansi.CursorUp(y))
 		}
-		sb.WriteString(ansi.EraseScreenBelow)
 		for _, line := range lines {
 			sb.WriteString(line)
 			sb.WriteString(ansi.EraseLineRight)
 			sb.WriteString("\r\n")
 		}
+		// The rest of the old frame goes after the lines are written:
+		// erasing from the screen's top-left corner (a frame at the top
+		// of a fresh terminal) makes some terminals, tmux among them,
+		// copy the whole screen into the scrollback first.
+		sb.WriteString(ansi.EraseScreenBelow)
 		s.scr.SetPosition(0, 0)
 		s.scr.Erase()
 		s.pendingErase = true

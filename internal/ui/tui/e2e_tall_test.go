@@ -36,15 +36,16 @@ func captureOnFailure(t *testing.T, e *e2e, name string) {
 // is left in the scrollback and no run of blank rows is either.
 func requireFrameAfterTallOutput(t *testing.T, e *e2e, what string) {
 	t.Helper()
-	var screen string
 	if os.Getenv("AIDEX_E2E_CAPTURES") != "" {
 		defer func() { saveCapture(t, fmt.Sprintf("item5-%s-%dx%d.txt", what, e.cols, e.rows), e.scrollback()) }()
 	}
-	e.poll("the input frame after "+what, func() bool {
-		screen = e.screen()
-		return strings.Contains(screen, "› Ask anything") && strings.Contains(screen, "───")
+	var all string
+	e.poll("the input frame at the end after "+what, func() bool {
+		all = e.scrollback()
+		lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
+		return len(lines) >= 3 && strings.Contains(lines[len(lines)-3], "───") && strings.HasPrefix(lines[len(lines)-2], "› Ask anything")
 	})
-	all := e.scrollback()
+	require.Equal(t, 1, strings.Count(all, "› Ask anything"), "one input frame in the whole scrollback, no stale copy")
 	require.NotContains(t, all, "Esc stops", "a stale frame (the running spinner line) is left in the scrollback")
 	lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
 	blank, worst := 0, 0
