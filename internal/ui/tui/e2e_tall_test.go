@@ -43,7 +43,8 @@ func requireFrameAfterTallOutput(t *testing.T, e *e2e, what string) {
 	e.poll("the input frame at the end after "+what, func() bool {
 		all = e.scrollback()
 		lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
-		return len(lines) >= 3 && strings.Contains(lines[len(lines)-3], "───") && strings.HasPrefix(lines[len(lines)-2], "› Ask anything")
+		return len(lines) >= 3 && strings.Contains(lines[len(lines)-3], "───") && strings.HasPrefix(lines[len(lines)-2], "› Ask anything") &&
+			!strings.Contains(lines[len(lines)-1], "Esc stops") // the run has ended
 	})
 	require.Equal(t, 1, strings.Count(all, "› Ask anything"), "one input frame in the whole scrollback, no stale copy")
 	require.NotContains(t, all, "Esc stops", "a stale frame (the running spinner line) is left in the scrollback")

@@ -20,7 +20,11 @@ import (
 func (m *model) View() tea.View {
 	var v tea.View
 	v.AltScreen = m.o.Fullscreen
-	if m.quitting {
+	if m.quitting || (!m.sized && !m.o.Fullscreen) {
+		// Inline, nothing is drawn before the terminal's size is known: a
+		// frame drawn at a guessed width on the screen's top row was left
+		// in the scrollback when the size came (the redraw erases from
+		// the top-left corner, which makes tmux save the screen).
 		return v
 	}
 	if m.tv != nil && !m.approval.active() {
