@@ -133,6 +133,8 @@ type ToolCallInfo struct {
 // ApprovalInfo is an approval request (Answer empty) or the decision taken
 // for it. Diff is a unified diff of the change for file tools, Command the
 // exact command line for shell tools, Rule the rule or mode that asked,
+// Why the reason it asks in plain words for the user ("Your rule
+// run_command(rm *) asks (in /ws/.aidex/config.toml)"),
 // Suggested the rule "always allow" would save ("" when no rule may allow
 // such calls: "session" and "always" then allow this call only). Answer is
 // one of "once", "session", "always", "deny"; Reason the user's reason for
@@ -145,6 +147,7 @@ type ApprovalInfo struct {
 	Diff      string          `json:"diff,omitempty"`
 	Command   string          `json:"command,omitempty"`
 	Rule      string          `json:"rule,omitempty"`
+	Why       string          `json:"why,omitempty"`
 	Reason    string          `json:"reason,omitempty"`
 	Suggested string          `json:"suggested_rule,omitempty"`
 	Answer    Answer          `json:"decision,omitempty"`

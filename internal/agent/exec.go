@@ -249,7 +249,7 @@ func (r *run) ask(ctx context.Context, sl *slot, v Verdict) bool {
 		sl.call.Preview = sl.call.Previewer(ctx)
 	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID, CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
-		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Reason: v.Reason, Suggested: v.Suggested}
+		Diff: sl.call.Preview, Command: ShowControls(sl.call.Command), Rule: ruleText(v), Why: ApprovalWhy(v, sl.call.Kind), Reason: v.Reason, Suggested: v.Suggested}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
 	r.notify(ctx, "permission_prompt", "aidex needs your permission to use "+sl.call.Name)
 	d, reason, err := r.e.Approver.Approve(ctx, info)
@@ -359,7 +359,7 @@ func (r *run) approveUnconfined(ctx context.Context, sl *slot, reason string) bo
 		return false
 	}
 	info := ApprovalInfo{ID: "ap_" + sl.tc.ID + "_unsandboxed", CallID: sl.tc.ID, Tool: sl.call.Name, Arguments: sl.call.Args,
-		Command: ShowControls(sl.call.Command), Rule: RuleSandbox, Reason: reason}
+		Command: ShowControls(sl.call.Command), Rule: RuleSandbox, Why: strings.TrimSpace(reason), Reason: reason}
 	r.emit(Event{Type: EventApproval, SessionID: r.s.ID, Approval: &info})
 	d, why, err := r.e.Approver.Approve(ctx, info)
 	if err != nil || ctx.Err() != nil {
@@ -458,6 +458,40 @@ func ruleText(v Verdict) string {
 		return v.Rule
 	}
 	return ""
+}
+
+// ApprovalWhy says in plain words why a call of kind k asks, for the
+// approval prompt: the user's own rule that asks and where it is written,
+// the permission mode that asks for such calls, or the sentence of the
+// built-in protection that asks (a protected path, safe_mode, a command
+// the shell analysis doubts).
+func ApprovalWhy(v Verdict, k kind.Kind) string {
+	mode := strings.TrimPrefix(v.Rule, "mode ")
+	switch {
+	case v.ModeOnly && mode != v.Rule:
+		what := "Calls of this tool"
+		switch k {
+		case kind.Exec:
+			what = "Commands that may change something"
+		case kind.Write:
+			what = "Changes to files"
+		case kind.Network:
+			what = "Network requests"
+		}
+		return fmt.Sprintf("%s ask in %s mode (an allow rule or another mode lets them run).", what, mode)
+	case v.Rule != "" && v.Source != "" && v.Source != "built-in":
+		where := "in " + v.Source
+		switch v.Source {
+		case "flag":
+			where = "given with --ask"
+		case "session":
+			where = "set in this session"
+		case "default":
+			where = "a default rule"
+		}
+		return fmt.Sprintf("Your rule %s asks (%s).", v.Rule, where)
+	}
+	return strings.TrimSpace(v.Reason)
 }
 
 // denialInfo describes the policy's refusal of c.

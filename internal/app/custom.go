@@ -352,7 +352,7 @@ func (p pipeline) call(ctx context.Context, name string, args json.RawMessage) (
 // cancelled, the answer's rule could not be saved.
 func (p pipeline) ask(ctx context.Context, c *agent.Call, v agent.Verdict) error {
 	info := agent.ApprovalInfo{ID: "ap_slash_" + c.Name, Tool: c.Name, Arguments: c.Args, Command: agent.ShowControls(c.Command),
-		Rule: v.Rule, Reason: v.Reason, Suggested: v.Suggested}
+		Rule: v.Rule, Why: agent.ApprovalWhy(v, c.Kind), Reason: v.Reason, Suggested: v.Suggested}
 	p.event(info)
 	ans, reason, err := p.approver.Approve(ctx, info)
 	if err != nil {

@@ -766,13 +766,6 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	w, h := s.cellbuf.Width(), s.cellbuf.Height()
 	_, y := s.scr.Position()
 
-	// We need to scroll the screen up by the number of lines in the queue.
-	sb.WriteByte('\r')
-	down := h - y - 1
-	if down > 0 {
-		sb.WriteString(ansi.CursorDown(down))
-	}
-
 	lines := strings.Split(str, "\n")
 	offset := len(lines)
 	for _, line := range lines {
@@ -780,6 +773,48 @@ func (s *cursedRenderer) insertAbove(str string) error {
 		if w > 0 && lineWidth > w {
 			offset += (lineWidth / w)
 		}
+	}
+
+	// aidex patch: the lines and the frame do not fit on the screen
+	// together. Scrolling by offset and moving up offset+h-1 rows (below)
+	// would stop at the screen's top row: the old frame went to the
+	// scrollback with offset blank rows after it, InsertLine cleared the
+	// screen, and the frame was never drawn again because the renderer
+	// believed it was still there. Instead, write the lines over the
+	// frame (the terminal scrolls them into its scrollback), erase what is
+	// left of it and redraw the whole frame below them in the next flush.
+	if s.height > 0 && offset+h > s.height {
+		sb.WriteByte('\r')
+		if y > 0 {
+			sb.WriteString(ansi.CursorUp(y))
+		}
+		for _, line := range lines {
+			sb.WriteString(line)
+			sb.WriteString(ansi.EraseLineRight)
+			sb.WriteString("\r\n")
+		}
+		// The rest of the old frame goes after the lines are written:
+		// erasing from the screen's top-left corner (a frame at the top
+		// of a fresh terminal) makes some terminals, tmux among them,
+		// copy the whole screen into the scrollback first.
+		sb.WriteString(ansi.EraseScreenBelow)
+		s.scr.SetPosition(0, 0)
+		s.scr.Erase()
+		s.pendingErase = true
+		if s.logger != nil {
+			s.logger.Printf("insert above (taller than the screen): %q", sb.String())
+		}
+		if _, err := io.WriteString(s.w, sb.String()); err != nil {
+			return fmt.Errorf("bubbletea: error writing insert above to the writer: %w", err)
+		}
+		return nil
+	}
+
+	// We need to scroll the screen up by the number of lines in the queue.
+	sb.WriteByte('\r')
+	down := h - y - 1
+	if down > 0 {
+		sb.WriteString(ansi.CursorDown(down))
 	}
 
 	// Scroll the screen up by the offset to make room for the new lines.

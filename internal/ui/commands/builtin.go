@@ -189,14 +189,31 @@ func WriteSandbox(out io.Writer, i app.SandboxInfo) {
 	}
 }
 
+// ModeChoice is a permission mode /mode offers, with what it lets run
+// without asking.
+type ModeChoice struct{ Name, Help string }
+
+// ModeChoices are the permission modes in the order /mode offers them.
+func ModeChoices() []ModeChoice {
+	return []ModeChoice{
+		{"plan", "read-only: the model reads and plans; changes and other commands are refused"},
+		{"ask", "reads and read-only commands run; every change and other command asks"},
+		{"auto-edit", "file changes in the workspace run too; other commands ask"},
+		{"yolo", "every tool call runs without asking (deny rules and safe_mode still apply)"},
+	}
+}
+
+// cmdMode sets the permission mode, or without an argument offers the
+// modes to pick (ActPickMode).
 func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
-	if arg != "" {
-		if err := c.SetMode(ctx, arg); err != nil {
-			return Outcome{}, err
-		}
+	if arg == "" {
+		return Outcome{Action: ActPickMode}, nil
+	}
+	if err := c.SetMode(ctx, arg); err != nil {
+		return Outcome{}, err
 	}
 	fmt.Fprintf(out, "permission mode: %s\n", c.Mode())
-	if arg != "" && c.Mode() == "yolo" {
+	if c.Mode() == "yolo" {
 		fmt.Fprintln(out, "warning: yolo runs every tool call without asking (deny rules and safe_mode still apply)")
 	}
 	return Outcome{}, nil

@@ -20,6 +20,7 @@ const (
 	ActNone         Action = ""
 	ActPickModel    Action = "pick-model"    // show the model picker (current provider)
 	ActPickProvider Action = "pick-provider" // show the provider picker
+	ActPickMode     Action = "pick-mode"     // offer the permission modes (ModeChoices) to pick one
 	ActAskKey       Action = "ask-key"       // ask for the API key of provider Outcome.Arg, then switch to it
 	ActAskImageKey  Action = "ask-image-key" // ask for the image provider's missing credentials (Cloudflare), then run "/image Outcome.Arg"
 	ActEdit         Action = "edit"          // compose the next prompt in $EDITOR
@@ -138,9 +139,31 @@ func (t Table) Exec(ctx context.Context, c *Controller, line string, out io.Writ
 	return s.Run(ctx, c, strings.TrimSpace(arg), out)
 }
 
-// Help writes the table as "  /name ARGS   help" lines.
+// helpColumn is the widest usage ("/name ARGS") /help puts beside its
+// help text; a wider one gets a line of its own, the text under it.
+const helpColumn = 28
+
+// Help writes the table as two columns, "  /name ARGS  help", the help
+// texts starting in one column at least two spaces right of every usage
+// (a usage wider than helpColumn on its own line, its help below in the
+// same column): format.Wrap keeps wrapped help in that column, or under
+// the usage on a narrow terminal.
 func (t Table) Help(out io.Writer) {
+	col := 0
 	for _, s := range t {
-		fmt.Fprintf(out, "  %-28s %s\n", strings.TrimSpace(s.Name+" "+s.Args), s.Help)
+		if n := len(usage(s)); n <= helpColumn {
+			col = max(col, n)
+		}
+	}
+	for _, s := range t {
+		u := usage(s)
+		if len(u) > col {
+			fmt.Fprintf(out, "  %s\n  %-*s  %s\n", u, col, "", s.Help)
+			continue
+		}
+		fmt.Fprintf(out, "  %-*s  %s\n", col, u, s.Help)
 	}
 }
+
+// usage is a command's name and arguments ("/model [[PROVIDER/]MODEL]").
+func usage(s Spec) string { return strings.TrimSpace(s.Name + " " + s.Args) }

@@ -35,6 +35,10 @@ type Printer struct {
 	// Width is the terminal's width in cells, at which Line wraps its
 	// notices (nil, or a result <= 0: no wrapping).
 	Width func() int
+	// Markdown renders the answer as readable text (format.Markdown:
+	// no **markers** or #s, code blocks kept), each block as it completes,
+	// instead of printing the model's markdown as it streams.
+	Markdown bool
 
 	mu       sync.Mutex
 	midLine  bool // text was printed without a final newline
@@ -45,6 +49,12 @@ type Printer struct {
 	waitGen int
 	// multi labels the output of several models (multi.go).
 	multi multiState
+	// md renders the answer's markdown; mdText is the answer's text not
+	// printed yet (an incomplete block), mdBlocks the blocks of this
+	// answer printed so far.
+	md       format.Markdown
+	mdText   string
+	mdBlocks int
 }
 
 // defaultWaitNotice is WaitNotice's default: a cloud model answers well
@@ -80,11 +90,18 @@ func (p *Printer) Event(e agent.Event) {
 		return
 	}
 	p.stopWait()
+	if e.Type != agent.EventText && e.Type != agent.EventWaiting {
+		p.flushMarkdown()
+	}
 	switch e.Type {
 	case agent.EventWaiting:
 		p.startWait(e.Waiting)
 	case agent.EventText:
 		p.endReasoning()
+		if p.Markdown {
+			p.markdownText(e.Text)
+			return
+		}
 		fmt.Fprint(p.Out, e.Text)
 		p.midLine = !strings.HasSuffix(e.Text, "\n")
 	case agent.EventReasoning:
@@ -217,6 +234,41 @@ func (p *Printer) diff(d string) {
 	}
 }
 
+// markdownText adds streamed answer text and prints the blocks it
+// completes, rendered.
+func (p *Printer) markdownText(text string) {
+	p.mdText += text
+	if cut := format.StableSplit(p.mdText); cut > 0 {
+		p.printMarkdown(p.mdText[:cut])
+		p.mdText = p.mdText[cut:]
+	}
+}
+
+// flushMarkdown prints the rest of the answer, rendered: the answer
+// ended (another event came, or a line is printed).
+func (p *Printer) flushMarkdown() {
+	if p.mdText != "" {
+		p.printMarkdown(p.mdText)
+		p.mdText = ""
+	}
+	p.mdBlocks = 0
+}
+
+// printMarkdown prints complete markdown blocks rendered, a blank line
+// between them and the answer's blocks before.
+func (p *Printer) printMarkdown(md string) {
+	out := p.md.Render(md, p.width())
+	if out == "" {
+		return
+	}
+	p.newline()
+	if p.mdBlocks > 0 {
+		fmt.Fprintln(p.Out)
+	}
+	fmt.Fprintln(p.Out, out)
+	p.mdBlocks++
+}
+
 func (p *Printer) endReasoning() {
 	if p.inReason {
 		p.inReason = false
@@ -273,11 +325,8 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 	if req.Subagent != "" {
 		fmt.Fprintf(p.Out, "  (for subagent %s)\n", req.Subagent)
 	}
-	if req.Rule != "" {
-		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
-	}
-	if req.Rule == agent.RuleSandbox && req.Reason != "" {
-		fmt.Fprintf(p.Out, "  %s\n", req.Reason) // why the sandbox stopped it, and what a rerun may do
+	if why := format.ApprovalWhy(req); why != "" {
+		fmt.Fprintf(p.Out, "  %s\n", why) // in plain words; the sandbox's says what a rerun may do
 	}
 	fmt.Fprintf(p.Out, "  %s\n", alwaysText(req.Suggested))
 	p.mu.Unlock()
@@ -321,6 +370,7 @@ func alwaysText(rule string) string {
 func (p *Printer) Line(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushMarkdown()
 	p.endReasoning()
 	p.newline()
 	fmt.Fprintln(p.Out, format.Wrap(s, p.width()))

@@ -97,7 +97,7 @@ func TestApproverShowsSandboxReason(t *testing.T) {
 		Rule: agent.RuleSandbox, Reason: reason})
 	require.NoError(t, err)
 	require.Equal(t, agent.AnswerOnce, d)
-	require.Contains(t, out.String(), "? run_command: touch /etc/x\n  (asked by sandbox)\n  "+reason+"\n")
+	require.Contains(t, out.String(), "? run_command: touch /etc/x\n  "+reason+"\n")
 }
 
 // An MCP tool's progress prints as a line between its call and its result;

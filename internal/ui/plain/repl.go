@@ -65,7 +65,8 @@ type lineOrErr struct {
 
 // New returns a REPL reading from in and printing to out.
 func New(in io.Reader, out io.Writer, color bool) *REPL {
-	p := &Printer{Out: out, Color: color}
+	p := &Printer{Out: out, Color: color, Markdown: true}
+	p.md.Attrs = color
 	if f, ok := out.(*os.File); ok && isTerminal(out) {
 		p.Width = func() int {
 			w, _, err := term.GetSize(f.Fd())
@@ -264,6 +265,16 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case commands.ActPickProvider:
 		r.listProviders(ctrl.Runtime())
 		fmt.Fprintln(out, "switch with /provider NAME")
+	case commands.ActPickMode:
+		fmt.Fprintf(out, "permission mode: %s\n", ctrl.Mode())
+		for _, c := range commands.ModeChoices() {
+			mark := " "
+			if c.Name == ctrl.Mode() {
+				mark = "*"
+			}
+			fmt.Fprintf(out, "%s %-9s  %s\n", mark, c.Name, c.Help)
+		}
+		fmt.Fprintln(out, "switch with /mode NAME")
 	case commands.ActAskKey:
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:

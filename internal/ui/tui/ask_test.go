@@ -2,6 +2,7 @@ package tui
 
 import (
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
@@ -17,10 +18,10 @@ func TestAskFormKinds(t *testing.T) {
 		{Question: "Title?", Kind: agent.KindText},
 		{Question: "Files?", Kind: agent.KindFiles},
 	}}, reply: make(chan agent.InteractionAnswer, 1)}
-	a := approvalModel{st: newStyles(false), width: 80}.openForm(r)
+	a := approvalModel{st: newStyles(false), width: 80}.openForm(r, time.Time{})
 	send := func(keys ...tea.KeyPressMsg) {
 		for _, k := range keys {
-			a, _ = a.Update(k)
+			a, _ = a.key(keyPress{k: k, now: time.Time{}.Add(time.Minute)})
 		}
 	}
 	typeText := func(s string) {
@@ -50,7 +51,7 @@ func TestAskFormKinds(t *testing.T) {
 func TestAskFormCtrlCDeclines(t *testing.T) {
 	r := &formReq{info: agent.InteractionInfo{ID: "ia", Questions: []agent.Question{{Question: "Go?", Kind: agent.KindConfirm}}},
 		reply: make(chan agent.InteractionAnswer, 1)}
-	a := approvalModel{st: newStyles(false)}.openForm(r)
+	a := approvalModel{st: newStyles(false)}.openForm(r, time.Time{})
 	a = a.answer(agent.AnswerDeny, "")
 	require.False(t, a.active())
 	require.True(t, (<-r.reply).Declined)

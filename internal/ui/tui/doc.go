@@ -32,8 +32,10 @@
 //   - streamModel (stream.go): the conversation's output — the answer and
 //     reasoning being streamed, running tool cards, and finished output
 //     printed to the scrollback or kept in the fullscreen transcript.
-//   - approvalModel (approval.go): the approval prompt; its keys answer
-//     the engine's question directly.
+//   - approvalModel (approval.go): the approval prompt, a menu; its keys
+//     answer the engine's question directly, behind a type-ahead guard
+//     (approvalGuard, typingGap on the UI's clock, Options.Now): keys it
+//     does not take are typing and go to the input box.
 //   - statusModel (status.go): the status line's usage counters, plan
 //     progress and note.
 //   - tasksView (tasks.go): the Ralph split view (nil while closed).

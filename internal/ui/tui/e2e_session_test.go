@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,8 +41,9 @@ func startWith(t *testing.T, script *llmtest.Script, cfg func(url string) string
 	return e
 }
 
-// launch runs aidex (with args) in a new tmux server of e; the previous
-// one, if any, is killed first.
+// launch runs aidex (with args) in a new tmux server of e, in a terminal
+// of e.cols×e.rows cells (110×32 when unset); the previous one, if any,
+// is killed first.
 func (e *e2e) launch(args ...string) {
 	t := e.t
 	t.Helper()
@@ -51,7 +53,11 @@ func (e *e2e) launch(args ...string) {
 	e.socket = fmt.Sprintf("aidex-e2e-%d", time.Now().UnixNano())
 	cmd := aidexBin + " -w " + e.ws + " " + strings.Join(args, " ")
 	line := fmt.Sprintf("env -i %s bash -c '%s; echo EXIT=${PIPESTATUS[0]}; sleep 60'", strings.Join(e.env, " "), cmd)
-	out, err := exec.Command("tmux", "-L", e.socket, "-f", "/dev/null", "new-session", "-d", "-x", "110", "-y", "32", "-s", "t", line).CombinedOutput()
+	cols, rows := 110, 32
+	if e.cols > 0 {
+		cols, rows = e.cols, e.rows
+	}
+	out, err := exec.Command("tmux", "-L", e.socket, "-f", "/dev/null", "new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", "t", line).CombinedOutput()
 	require.NoError(t, err, string(out))
 	socket := e.socket
 	t.Cleanup(func() {
@@ -143,8 +149,10 @@ func TestE2EExactCommandWinsOverCompletion(t *testing.T) {
 	e := start(t, llmtest.NewScript(t), "")
 	e.waitFor("fake/scripted-a")
 	e.typeLine("/mode")
-	e.waitFor("permission mode: ask")
+	e.waitFor("Permission mode (current: ask)")
 	require.NotContains(t, e.screen(), "Model of fake", "/mode must not open the model picker")
+	e.keys("Escape")
+	e.poll("the mode picker to close", func() bool { return !strings.Contains(e.screen(), "Permission mode (current") })
 	e.keys("-l", "/mode")
 	e.poll("the completion menu", func() bool { return strings.Contains(e.screen(), "show or set the permission mode") })
 	e.keys("Down")

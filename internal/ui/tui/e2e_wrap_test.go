@@ -29,7 +29,7 @@ func TestE2EHelpWrapsAtNarrowWidth(t *testing.T) {
 	for _, l := range strings.Split(help, "\n") {
 		require.LessOrEqual(t, utf8.RuneCountInString(strings.TrimRight(l, " ")), 48, "a line the terminal had to wrap: %q", l)
 	}
-	for _, w := range []string{"Shift+Enter/Alt+Enter/Ctrl+J", "permission", "(keeps", "approval"} {
+	for _, w := range []string{"Shift+Enter/Alt+Enter/Ctrl+J", "permission", "(keeps", "approvals:"} {
 		require.Contains(t, strings.Fields(help), w, "the word %q is whole", w)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -57,4 +58,15 @@ func TestStatusWorkEndedDropsRunNotes(t *testing.T) {
 	}
 	s, _ = s.Update(noteMsg("copied 3 characters (OSC 52)"))
 	require.Contains(t, s.workEnded().View(statusInfo{}), "copied 3 characters")
+}
+
+// Inline, no frame is drawn before the terminal's size is known: one
+// drawn at a guessed width on the screen's top row stayed in tmux's
+// scrollback when the size came (the first redraw erases from the
+// top-left corner).
+func TestNoInlineFrameBeforeTheSize(t *testing.T) {
+	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
+	require.Empty(t, m.View().Content)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	require.Contains(t, m.View().Content, "›")
 }

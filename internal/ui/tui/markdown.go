@@ -6,6 +6,8 @@ import (
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
 	gstyles "charm.land/glamour/v2/styles"
+
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // mdRenderer renders markdown with glamour at one width and style; it is
@@ -23,11 +25,14 @@ type mdRenderer struct {
 }
 
 // render returns md rendered for the terminal, without glamour's leading
-// and trailing blank lines. On a renderer failure the text comes back as is.
+// and trailing blank lines. Tabs are expanded first: glamour counts a tab
+// as no cells when it wraps, the terminal draws up to 8, and words broke
+// in the middle. On a renderer failure the text comes back as is.
 func (m *mdRenderer) render(md string, width int, style string) string {
 	if strings.TrimSpace(md) == "" {
 		return ""
 	}
+	md = format.ExpandTabs(md)
 	if width < 20 {
 		width = 20
 	}
@@ -88,7 +93,7 @@ func markdownStyle(style string) (gansi.StyleConfig, string) {
 	var c gansi.StyleConfig
 	switch style {
 	case "notty":
-		c = noColorStyle()
+		c = format.NoColorMarkdownStyle(true)
 	case "light":
 		c = gstyles.LightStyleConfig
 	default:
@@ -100,20 +105,6 @@ func markdownStyle(style string) (gansi.StyleConfig, string) {
 	}
 	c.Document.Color = nil
 	return c, fg
-}
-
-// noColorStyle is the markdown style without colours (NO_COLOR):
-// glamour's ASCII style, with emphasis, strong text, strikethrough and
-// headings shown as italic, bold and crossed-out text (attributes, not
-// colours) instead of the raw **markers** that style prints.
-func noColorStyle() gansi.StyleConfig {
-	c := gstyles.ASCIIStyleConfig
-	on := true
-	c.Strong = gansi.StylePrimitive{Bold: &on}
-	c.Emph = gansi.StylePrimitive{Italic: &on}
-	c.Strikethrough = gansi.StylePrimitive{CrossedOut: &on}
-	c.Heading.Bold = &on
-	return c
 }
 
 // trimBlankLines drops blank (whitespace-only) lines at both ends and
@@ -130,54 +121,6 @@ func trimBlankLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// stableSplit returns the length of the longest prefix of md made of
-// complete markdown blocks: it ends after a blank line outside a code
-// fence that is followed by more text. What comes before can be rendered
-// and committed to scrollback while the rest is still streaming. 0 means
-// nothing is complete yet.
-func stableSplit(md string) int {
-	cut, pos := 0, 0
-	inFence := false
-	fence := ""
-	blankSeen := false
-	for pos < len(md) {
-		end := strings.IndexByte(md[pos:], '\n')
-		if end < 0 {
-			break // the last line is still being written
-		}
-		line := md[pos : pos+end]
-		next := pos + end + 1
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case inFence:
-			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
-				inFence = false
-			}
-		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
-			if blankSeen {
-				cut = pos
-			}
-			inFence, fence = true, trimmed[:3]
-			blankSeen = false
-		case trimmed == "":
-			blankSeen = true
-		default:
-			if blankSeen && !continuesBlock(line) {
-				cut = pos
-			}
-			blankSeen = false
-		}
-		pos = next
-	}
-	return cut
-}
-
-// continuesBlock reports whether a line after a blank line may belong to
-// the block before it (an indented list continuation or code).
-func continuesBlock(line string) bool {
-	return strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
 }
 
 // stripANSI removes escape sequences (for measuring blank lines).

@@ -7,9 +7,11 @@ import (
 	"unicode/utf8"
 
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // mdCorpus is markdown as models write it, one sample per element glamour
@@ -36,7 +38,7 @@ func TestMarkdownLooksLikeGlamour(t *testing.T) {
 			require.NoError(t, err)
 			var m mdRenderer
 			for i, md := range mdCorpus {
-				want, err := ref.Render(md)
+				want, err := ref.Render(format.ExpandTabs(md)) // tabs are expanded before rendering
 				require.NoError(t, err)
 				got := m.render(md, width, style)
 				require.Equal(t, screenCells(trimBlankLines(want)), screenCells(got), "%s, width %d, sample %d:\n%s", style, width, i, got)
@@ -208,5 +210,22 @@ func TestStreamedAnswerIsTheWholeRendering(t *testing.T) {
 			require.Equal(t, screenCells(m.render(md, 80, "dark")), screenCells(strings.Join(parts, "\n")), "sample %d, a render every %d words", i, every)
 			require.Empty(t, s.live)
 		}
+	}
+}
+
+// A tab in an answer counts no cells for glamour's wrapping but a terminal
+// draws up to 8: tabs are expanded before wrapping, so every line fits
+// (no word breaks in the middle) and code keeps its indentation.
+func TestMarkdownExpandsTabsBeforeWrapping(t *testing.T) {
+	md := "Some text:\n\n\t\tindented paragraph words here and there\n\nA\tsentence\twith\ttabs\tbetween\tevery\tword\tof\tit\tuntil\tthe\tend.\n\n```go\nfunc f() {\n\treturn\n}\n```\n"
+	for _, style := range []string{"dark", "notty"} {
+		var m mdRenderer
+		out := stripANSI(m.render(md, 40, style))
+		require.NotContains(t, out, "\t", style)
+		for _, l := range strings.Split(out, "\n") {
+			require.LessOrEqual(t, ansi.StringWidth(l), 40, "%s: %q", style, l)
+		}
+		require.Contains(t, out, "    return", style)
+		require.Contains(t, strings.Fields(out), "between", style)
 	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -140,9 +141,15 @@ type model struct {
 	pendingMod    string   // the permission mode to set when the run ends
 	queued        []string // messages sent while busy, in order (see pending.go)
 	lastCtrlC     time.Time
-	spin          int  // the spinner's frame counter
-	spinOn        bool // a spinTickMsg is on its way
-	hold          frameHold
+	// quitHint counts the "Ctrl+C again to quit" hints shown; the hint's
+	// expiry (quitHintMsg) clears only the latest.
+	quitHint int
+	// lastTyping is when the last typing key (not a card key) came, for
+	// the approval card's guard (see approvalGuard).
+	lastTyping time.Time
+	spin       int  // the spinner's frame counter
+	spinOn     bool // a spinTickMsg is on its way
+	hold       frameHold
 	// planned is the frame holdFrame drew at the end of the last Update,
 	// which View (called right after it) shows instead of drawing it again;
 	// frames counts the frames drawn (frame calls).
@@ -252,6 +259,8 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 		return m.items(msg)
 	case settleMsg:
 		m.hold.settled(msg)
+	case quitHintMsg:
+		m.quitHintEnded(msg)
 	case spinTickMsg:
 		m.spin++
 		if m.working() {
@@ -326,6 +335,13 @@ func (m *model) picked(msg pickedMsg) tea.Cmd {
 		return nil
 	case pickRewindScope:
 		return m.rewind(msg.value)
+	case pickMode:
+		if m.running || m.busy {
+			m.pendingMod = msg.value
+			m.note("permission mode → " + msg.value + " after this run")
+			return nil
+		}
+		return m.setMode(msg.value)
 	}
 	return m.chooseModel(msg.value)
 }
@@ -390,11 +406,11 @@ func (m *model) items(batch itemsMsg) tea.Cmd {
 func (m *model) item(it item) tea.Cmd {
 	switch {
 	case it.ask != nil:
-		m.approval = m.approval.open(it.ask)
+		m.approval = m.approval.open(it.ask, m.now())
 		m.stream.flushText()
 		return ring(m.notifier().Approval(it.ask.req.Tool))
 	case it.form != nil:
-		m.approval = m.approval.openForm(it.form)
+		m.approval = m.approval.openForm(it.form, m.now())
 		m.stream.flushText()
 		return ring(m.notifier().Question())
 	case it.choose != nil:
@@ -423,7 +439,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case m.approval.active():
-		m.approval, _ = m.approval.Update(k)
+		return m.approvalKey(k)
 	case m.choosing != nil:
 		return m.chooseKey(k)
 	case m.keys != nil:
@@ -440,10 +456,37 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		tv := m.tv
 		m.tv, _ = tv.Update(k)
 		return m.requests(tv.take())
-	default:
-		return m.chatKey(k)
 	}
-	return nil
+	m.lastTyping = m.now()
+	return m.chatKey(k)
+}
+
+// approvalKey gives a key to the approval card. A key the card does not
+// take (typing, or a card key the type-ahead guard refuses) goes to the
+// input box, where it stays for the next message; Enter there cannot
+// send while the card waits.
+func (m *model) approvalKey(k tea.KeyPressMsg) tea.Cmd {
+	now := m.now()
+	kp := keyPress{k: k, now: now, lastTyping: m.lastTyping, typed: m.input.Value() != ""}
+	var took bool
+	m.approval, took = m.approval.key(kp)
+	if took {
+		return nil
+	}
+	m.lastTyping = now
+	switch k.String() {
+	case "enter", "tab", "up", "down", "pgup", "pgdown", "esc":
+		return nil
+	}
+	return m.updateInput(k)
+}
+
+// now is the UI's clock (Options.Now, else time.Now).
+func (m *model) now() time.Time {
+	if m.o.Now != nil {
+		return m.o.Now()
+	}
+	return time.Now()
 }
 
 // chatKey handles the chat's own keys (Esc takes queued messages back
@@ -487,28 +530,58 @@ func (m *model) stop() {
 	}
 }
 
-// ctrlC denies a waiting approval, closes what is open, then clears the
-// input; with nothing left to clear, a second Ctrl+C within quitWindow
-// quits.
+// ctrlC closes what is open (a picker, the API key prompt, the
+// completion menu), then clears the input if it holds text; else, while a
+// run or a shell command goes on, it stops it (a waiting approval is
+// denied); else a second Ctrl+C within quitWindow quits. The "again to
+// quit" hint goes away when the window closes (quitHintMsg).
 func (m *model) ctrlC() tea.Cmd {
-	m.approval = m.approval.answer(agent.AnswerDeny, "")
 	m.picker, m.keys = nil, nil
 	m.input.closeMenu()
 	if m.tv != nil {
 		m.tv.cancelAdd()
 	}
+	now := m.now()
 	if m.input.Value() != "" {
 		m.input.Reset()
-		m.note("input cleared · Ctrl+C again to quit")
-		m.lastCtrlC = time.Now()
+		return m.quitHintFor(now, "input cleared · Ctrl+C again to quit")
+	}
+	if m.working() && (m.cancel != nil || m.approval.active()) {
+		m.approval = m.approval.answer(agent.AnswerDeny, "")
+		m.lastCtrlC = time.Time{}
+		m.stop()
 		return nil
 	}
-	if time.Since(m.lastCtrlC) < quitWindow {
+	m.approval = m.approval.answer(agent.AnswerDeny, "")
+	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < quitWindow {
 		return m.quit()
 	}
-	m.lastCtrlC = time.Now()
-	m.note("Ctrl+C again to quit")
-	return nil
+	return m.quitHintFor(now, "Ctrl+C again to quit")
+}
+
+// quitHintMsg ends the quit window of hint number n.
+type quitHintMsg struct{ n int }
+
+// quitHintFor opens the quit window at now with the hint note and
+// returns the tick that closes it.
+func (m *model) quitHintFor(now time.Time, note string) tea.Cmd {
+	m.lastCtrlC = now
+	m.quitHint++
+	m.note(note)
+	n := m.quitHint
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitHintMsg{n: n} })
+}
+
+// quitHintEnded clears the hint of msg when it is still the latest and
+// its window has closed.
+func (m *model) quitHintEnded(msg quitHintMsg) {
+	if msg.n != m.quitHint || m.lastCtrlC.IsZero() {
+		return
+	}
+	m.lastCtrlC = time.Time{}
+	if strings.HasSuffix(m.status.note, "Ctrl+C again to quit") {
+		m.note("")
+	}
 }
 
 func (m *model) quit() tea.Cmd {

@@ -28,7 +28,7 @@ func TestApprovalRingsTheTerminal(t *testing.T) {
 	h.tm.Type("write a")
 	h.tm.Send(enter())
 	h.waitFor(t, "\x1b]9;aidex: approval needed: write_file\a")
-	h.tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	h.answer(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	var seen []byte
 	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
 		seen = b

@@ -253,6 +253,21 @@ func (m *model) modelsLoaded(msg modelsMsg) {
 
 // openProviderPicker lists the providers grouped "no signup needed", "free
 // tier", "paid or custom" (key-free ones first).
+// pickMode is the kind of the permission mode picker.
+const pickMode = "mode"
+
+// modePicker offers the permission modes, the current one chosen.
+func modePicker(cur string) *picker {
+	p := &picker{Title: "Permission mode (current: " + cur + "):", Kind: pickMode}
+	for i, c := range commands.ModeChoices() {
+		p.Items = append(p.Items, pickItem{Label: fmt.Sprintf("%-9s  %s", c.Name, c.Help), Value: c.Name})
+		if c.Name == cur {
+			p.Sel = i
+		}
+	}
+	return p
+}
+
 func (m *model) openProviderPicker(title string) {
 	rt := m.runtime()
 	if rt == nil {

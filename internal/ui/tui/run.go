@@ -46,6 +46,9 @@ type Options struct {
 	// (`aidex "PROMPT"` on a terminal); while onboarding asks for a
 	// provider it waits in the input instead.
 	Prompt string
+	// Now is the UI's clock, for the approval card's type-ahead guard and
+	// the Ctrl+C quit window (nil: time.Now). Tests pass a fake one.
+	Now func() time.Time
 }
 
 // ErrTerminal wraps failures to start the terminal UI (no usable

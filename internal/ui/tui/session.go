@@ -17,8 +17,9 @@ import (
 
 // keysHelp is printed by /help after the commands.
 const keysHelp = `keys: Enter send (while the model works: queue, sent when it ends) · Shift+Enter/Alt+Enter/Ctrl+J newline
-      Up/Down history · Tab complete · Ctrl+C clear input, twice quit
-      Esc take queued messages back into the input; else stop the model (keeps the partial answer) / deny an approval
+      Up/Down history · Tab complete · Ctrl+C clear the input, else stop the model, else twice to quit
+      Esc take queued messages back into the input; else stop the model (keeps the partial answer)
+      approvals: ↑/↓ and Enter, 1-4 or y/s/a/n (a key pressed on its own, not while typing) · Esc deny
       Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning and subagent cards
       @path attach a file · !command run a shell command yourself (output goes to the conversation)
       /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
@@ -256,6 +257,8 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 		return cmd
 	case commands.ActPickProvider:
 		m.openProviderPicker("Pick a provider:")
+	case commands.ActPickMode:
+		m.picker = modePicker(m.ctrl.Mode())
 	case commands.ActAskKey:
 		m.keys = &keyPrompt{provider: o.Arg}
 	case commands.ActAskImageKey:

@@ -195,7 +195,7 @@ func (s *streamModel) endRun() {
 func (s *streamModel) renderText(final bool) {
 	cut := len(s.text)
 	if !final {
-		cut = stableSplit(s.text)
+		cut = format.StableSplit(s.text)
 	}
 	if cut > 0 {
 		if out := s.md.render(s.text[:cut], s.width, s.mdStyle); out != "" {

@@ -24,7 +24,7 @@ func TestE2ESubagentCard(t *testing.T) {
 	e.waitFor("fake/scripted-a")
 	e.typeLine("make notes")
 	e.waitFor("Allow write_file notes.txt?", "for subagent general: write notes")
-	e.keys("y")
+	e.answer("y")
 	s := e.waitFor("The subagent wrote the notes.", "subagent general: write notes · done · 1 tool calls · 330 tokens")
 	require.NotContains(t, s, "CHILD-ANSWER-TEXT", "collapsed, the card does not show the subagent's answer")
 	data, err := os.ReadFile(filepath.Join(e.ws, "notes.txt"))

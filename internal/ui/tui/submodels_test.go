@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -53,26 +54,36 @@ func TestInputHistory(t *testing.T) {
 	}
 }
 
+// TestApprovalKeysAnswer: settled keys (the card shown for a while, no
+// typing before) answer: a letter, a number, Enter on the line the arrows
+// chose, Esc; "no" opens the reason field, which takes typing.
 func TestApprovalKeysAnswer(t *testing.T) {
+	k := func(r rune) tea.KeyPressMsg { return press(r).(tea.KeyPressMsg) }
 	cases := []struct {
 		keys   []tea.KeyPressMsg
 		want   agent.Answer
 		reason string
 	}{
-		{[]tea.KeyPressMsg{press('y').(tea.KeyPressMsg)}, agent.AnswerOnce, ""},
+		{[]tea.KeyPressMsg{k('y')}, agent.AnswerOnce, ""},
 		{[]tea.KeyPressMsg{keyOf(tea.KeyEnter)}, agent.AnswerOnce, ""},
-		{[]tea.KeyPressMsg{press('s').(tea.KeyPressMsg)}, agent.AnswerSession, ""},
-		{[]tea.KeyPressMsg{press('a').(tea.KeyPressMsg)}, agent.AnswerAlways, ""},
+		{[]tea.KeyPressMsg{k('s')}, agent.AnswerSession, ""},
+		{[]tea.KeyPressMsg{k('2')}, agent.AnswerSession, ""},
+		{[]tea.KeyPressMsg{k('a')}, agent.AnswerAlways, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyDown), keyOf(tea.KeyDown), keyOf(tea.KeyEnter)}, agent.AnswerAlways, ""},
+		{[]tea.KeyPressMsg{keyOf(tea.KeyUp), keyOf(tea.KeyEnter), k('x'), keyOf(tea.KeyEnter)}, agent.AnswerDeny, "x"},
 		{[]tea.KeyPressMsg{keyOf(tea.KeyEscape)}, agent.AnswerDeny, ""},
-		{[]tea.KeyPressMsg{press('n').(tea.KeyPressMsg), press('n').(tea.KeyPressMsg), press('o').(tea.KeyPressMsg),
-			press('x').(tea.KeyPressMsg), keyOf(tea.KeyBackspace), keyOf(tea.KeyEnter)}, agent.AnswerDeny, "no"},
+		{[]tea.KeyPressMsg{k('4'), k('n'), k('o'), keyOf(tea.KeyEnter)}, agent.AnswerDeny, "no"},
+		{[]tea.KeyPressMsg{k('n'), k('n'), k('o'), k('x'), keyOf(tea.KeyBackspace), keyOf(tea.KeyEnter)}, agent.AnswerDeny, "no"},
 	}
+	opened := time.Unix(1000, 0)
 	for i, c := range cases {
 		r := &askReq{req: agent.ApprovalInfo{Tool: "write_file"}, reply: make(chan answer, 1)}
-		a := approvalModel{st: newStyles(false), width: 80}.open(r)
-		for _, k := range c.keys {
+		a := approvalModel{st: newStyles(false), width: 80}.open(r, opened)
+		for j, key := range c.keys {
 			require.True(t, a.active(), "case %d: answered too early", i)
-			a, _ = a.Update(k)
+			var took bool
+			a, took = a.key(keyPress{k: key, now: opened.Add(time.Duration(j+1) * time.Second)})
+			require.True(t, took, "case %d: key %d is the card's", i, j)
 		}
 		require.False(t, a.active(), "case %d", i)
 		require.Equal(t, answer{d: c.want, reason: c.reason}, <-r.reply, "case %d", i)

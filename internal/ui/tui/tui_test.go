@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 const sampleDiff = "--- a/hello.go\n+++ b/hello.go\n@@ -1,3 +1,4 @@\n package main\n-func main() {}\n+func main() {\n+\tprintln(\"hi\")\n+}\n"
@@ -55,12 +57,12 @@ func TestGoldenApproval(t *testing.T) {
 	s := newStyles(false)
 	t.Run("diff", func(t *testing.T) {
 		req := agent.ApprovalInfo{Tool: "write_file", Arguments: json.RawMessage(`{"path":"hello.go"}`), Diff: sampleDiff,
-			Rule: "rule mode ask from built-in", Suggested: "write_file(hello.go)"}
+			Rule: "rule mode ask from built-in", Why: "Changes to files ask in ask mode (an allow rule or another mode lets them run).", Suggested: "write_file(hello.go)"}
 		golden.RequireEqual(t, renderApproval(s, req, false, "", 80))
 	})
 	t.Run("command", func(t *testing.T) {
 		req := agent.ApprovalInfo{Tool: "run_command", Arguments: json.RawMessage(`{"command":"rm -rf build"}`), Command: "rm -rf build",
-			Rule: "rule run_command(rm *) from /ws/.aidex/config.toml", Suggested: "run_command(rm *)"}
+			Rule: "rule run_command(rm *) from /ws/.aidex/config.toml", Why: "Your rule run_command(rm *) asks (in /ws/.aidex/config.toml).", Suggested: "run_command(rm *)"}
 		golden.RequireEqual(t, renderApproval(s, req, false, "", 80))
 	})
 	t.Run("reason", func(t *testing.T) {
@@ -113,7 +115,7 @@ func TestStableSplit(t *testing.T) {
 		{"- item\n\n  more of item\n", ""},
 	}
 	for _, c := range cases {
-		require.Equal(t, c.want, c.in[:stableSplit(c.in)], "input %q", c.in)
+		require.Equal(t, c.want, c.in[:format.StableSplit(c.in)], "input %q", c.in)
 	}
 }
 
@@ -122,7 +124,7 @@ func FuzzStableSplit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n := stableSplit(s)
+		n := format.StableSplit(s)
 		if n < 0 || n > len(s) {
 			t.Fatalf("cut %d out of range for %q", n, s)
 		}
@@ -162,6 +164,33 @@ type harness struct {
 	ws     string
 	tm     *teatest.TestModel
 	script *llmtest.Script
+	clock  *syncClock // the UI's clock (Options.Now), unless the test set one
+}
+
+// syncClock is a clock a test moves while the program reads it from its
+// own goroutine.
+type syncClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *syncClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *syncClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// answer sends an approval card's key pressed on its own: the clock
+// moves past the card's type-ahead guard first.
+func (h *harness) answer(k tea.KeyPressMsg) {
+	h.clock.advance(time.Second)
+	h.tm.Send(k)
 }
 
 func newHarness(t *testing.T, turns ...llmtest.Turn) *harness {
@@ -187,8 +216,12 @@ func newHarnessWith(t *testing.T, o Options, turns ...llmtest.Turn) *harness {
 	ctrl, err := commands.New(ctx, commands.Config{Service: svc, Session: sess, Approver: approver{q: q}, Chooser: approver{q: q}})
 	require.NoError(t, err)
 	t.Cleanup(ctrl.Close)
+	clock := &syncClock{t: time.Unix(1_000_000, 0)}
+	if o.Now == nil {
+		o.Now = clock.now
+	}
 	m := newModel(ctx, o, ctrl, nil, q)
-	h := &harness{m: m, ctrl: ctrl, ws: ws, script: script}
+	h := &harness{m: m, ctrl: ctrl, ws: ws, script: script, clock: clock}
 	h.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	return h
 }
@@ -233,12 +266,12 @@ func TestUpdateApprovalAllowsAndDenies(t *testing.T) {
 	h.tm.Type("write a")
 	h.tm.Send(enter())
 	h.waitFor(t, "Allow")
-	h.tm.Send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	h.answer(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	h.waitFor(t, "first done")
 	h.tm.Type("write b")
 	h.tm.Send(enter())
 	h.waitFor(t, "b.txt?")
-	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	h.answer(tea.KeyPressMsg{Code: tea.KeyEscape})
 	h.waitFor(t, "second done")
 	require.NoError(t, h.tm.Quit())
 	_, err := os.Stat(filepath.Join(h.ws, "a.txt"))

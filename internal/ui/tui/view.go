@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/format"
 )
 
 // View draws the live part of the screen: the stream's View (the
@@ -19,7 +20,11 @@ import (
 func (m *model) View() tea.View {
 	var v tea.View
 	v.AltScreen = m.o.Fullscreen
-	if m.quitting {
+	if m.quitting || (!m.sized && !m.o.Fullscreen) {
+		// Inline, nothing is drawn before the terminal's size is known: a
+		// frame drawn at a guessed width on the screen's top row was left
+		// in the scrollback when the size came (the redraw erases from
+		// the top-left corner, which makes tmux save the screen).
 		return v
 	}
 	if m.tv != nil && !m.approval.active() {
@@ -110,6 +115,10 @@ type plannedFrame struct {
 func (m *model) bottom() (string, int) {
 	status := m.status.View(m.statusLine())
 	if above := m.overlay(); above != "" {
+		if v := m.input.Value(); v != "" && m.approval.active() {
+			// Type-ahead the card did not take waits in the input box.
+			above += "\n" + m.st.paint(m.st.faint, truncateLine("› "+format.FirstLine(v, m.width)+" · kept for your next message · answer with 1-4", m.width))
+		}
 		return above + "\n" + status, -1
 	}
 	queued := m.queuedView()

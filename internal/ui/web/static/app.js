@@ -271,7 +271,7 @@ function approvalBox(ap, sessionId, into) {
   const box = h('div', { class: 'approval', dataset: { approvalId: ap.id } },
     h('div', { class: 'approval-q' }, h('strong', { text: 'Allow ' + ap.tool + '?' }),
       ap.subagent ? h('span', { class: 'subagent-label', text: ' for subagent ' + ap.subagent }) : null,
-      ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
+      ap.why && ap.rule !== 'sandbox' ? h('div', { class: 'muted small', text: ap.why }) : ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
     ap.command ? h('pre', { class: 'command', text: ap.command }) : null,
     // An offer to rerun a command the sandbox stopped says why and what
     // the rerun may do.
