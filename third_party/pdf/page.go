@@ -114,9 +114,19 @@ func (r *Reader) GetStyledTexts() (sentences []Text, err error) {
 }
 
 func (p Page) findInherited(key string) Value {
-	for v := p.V; !v.IsNull(); v = v.Key("Parent") {
+	// aidex patch: a /Parent chain that loops is an error, not a hang.
+	seen := map[objptr]bool{p.V.ptr: true}
+	for v, hops := p.V, 1; !v.IsNull(); v, hops = v.Key("Parent"), hops+1 {
+		v.r.depth(hops)
 		if r := v.Key(key); !r.IsNull() {
 			return r
+		}
+		d, _ := v.data.(dict)
+		if next, ok := d["Parent"].(objptr); ok {
+			if seen[next] {
+				panic(fmt.Errorf("malformed PDF: the page's /Parent chain has a cycle at object %d %d R", next.id, next.gen))
+			}
+			seen[next] = true
 		}
 	}
 	return Value{}
@@ -343,6 +353,11 @@ type cmap struct {
 	space   [4][]byteRange // codespace range
 	bfrange []bfrange
 	bfchar  []bfchar
+
+	// aidex patch: bfchar by source code (the first entry wins, as the
+	// scan did) and the Reader whose Meter the decoding is told to.
+	byOrig map[string]string
+	r      *Reader
 }
 
 func (m *cmap) Decode(raw string) (text string) {
@@ -354,12 +369,11 @@ Parse:
 				if space.low <= raw[:n] && raw[:n] <= space.high { // see if value is in range
 					text := raw[:n]
 					raw = raw[n:]
-					for _, bfchar := range m.bfchar { // check for matching bfchar
-						if len(bfchar.orig) == n && bfchar.orig == text {
-							r = append(r, []rune(utf16Decode(bfchar.repl))...)
-							continue Parse
-						}
+					if repl, ok := m.byOrig[text]; ok { // check for matching bfchar
+						r = append(r, []rune(utf16Decode(repl))...)
+						continue Parse
 					}
+					m.r.work(int64(1 + len(m.bfrange)))
 					for _, bfrange := range m.bfrange { // check for matching bfrange
 						if len(bfrange.lo) == n && bfrange.lo <= text && text <= bfrange.hi {
 							if bfrange.dst.Kind() == String {
@@ -408,7 +422,7 @@ Parse:
 
 func readCmap(toUnicode Value) *cmap {
 	n := -1
-	var m cmap
+	m := cmap{r: toUnicode.r}
 	ok := true
 	Interpret(toUnicode, func(stk *Stack, op string) {
 		if !ok {
@@ -433,6 +447,7 @@ func readCmap(toUnicode Value) *cmap {
 				ok = false
 				return
 			}
+			toUnicode.r.work(int64(n))
 			for i := 0; i < n; i++ {
 				hi, lo := stk.Pop().RawString(), stk.Pop().RawString()
 				if len(lo) == 0 || len(lo) != len(hi) {
@@ -451,6 +466,7 @@ func readCmap(toUnicode Value) *cmap {
 			if n < 0 {
 				panic("missing beginbfchar")
 			}
+			toUnicode.r.work(int64(n))
 			for i := 0; i < n; i++ {
 				repl, orig := stk.Pop().RawString(), stk.Pop().RawString()
 				m.bfchar = append(m.bfchar, bfchar{orig, repl})
@@ -461,6 +477,7 @@ func readCmap(toUnicode Value) *cmap {
 			if n < 0 {
 				panic("missing beginbfrange")
 			}
+			toUnicode.r.work(int64(n))
 			for i := 0; i < n; i++ {
 				dst, srcHi, srcLo := stk.Pop(), stk.Pop().RawString(), stk.Pop().RawString()
 				m.bfrange = append(m.bfrange, bfrange{srcLo, srcHi, dst})
@@ -478,6 +495,12 @@ func readCmap(toUnicode Value) *cmap {
 	})
 	if !ok {
 		return nil
+	}
+	m.byOrig = make(map[string]string, len(m.bfchar))
+	for _, c := range m.bfchar {
+		if _, dup := m.byOrig[c.orig]; !dup {
+			m.byOrig[c.orig] = c.repl
+		}
 	}
 	return &m
 }
@@ -557,7 +580,14 @@ func popArgs(stk *Stack) []Value {
 // meant to be deferred by methods that use panic-based parse error handling.
 func recoverTo(err *error, reset func()) {
 	if r := recover(); r != nil {
+		if isStop(r) {
+			panic(r) // aidex patch: the Meter's stop reaches the caller
+		}
 		reset()
+		if e, ok := r.(error); ok {
+			*err = e
+			return
+		}
 		*err = errors.New(fmt.Sprint(r))
 	}
 }
@@ -710,6 +740,7 @@ type Rows []*Row
 // GetTextByRow returns the page's all text grouped by rows
 func (p Page) GetTextByRow() (result Rows, err error) {
 	defer recoverTo(&err, func() { result = Rows{} })
+	byPos := map[int64]*Row{}
 
 	showText := func(enc TextEncoding, currentX, currentY float64, s string) {
 		text := Text{
@@ -718,21 +749,15 @@ func (p Page) GetTextByRow() (result Rows, err error) {
 			Y: currentY,
 		}
 
-		var currentRow *Row
-		rowFound := false
-		for _, row := range result {
-			if int64(currentY) == row.Position {
-				currentRow = row
-				rowFound = true
-				break
-			}
-		}
-
+		// aidex patch: rows found by position in a map, not by a scan of
+		// every row for every text (quadratic in rows).
+		currentRow, rowFound := byPos[int64(currentY)]
 		if !rowFound {
 			currentRow = &Row{
 				Position: int64(currentY),
 				Content:  TextHorizontal{},
 			}
+			byPos[currentRow.Position] = currentRow
 			result = append(result, currentRow)
 		}
 
@@ -764,6 +789,11 @@ func (p Page) walkTextBlocks(walker func(enc TextEncoding, x, y float64, s strin
 
 	var enc TextEncoding = &nopEncoder{}
 	var currentX, currentY float64
+	walk := walker
+	walker = func(enc TextEncoding, x, y float64, s string) {
+		p.V.r.work(1) // aidex patch: one unit a text run
+		walk(enc, x, y, s)
+	}
 	Interpret(strm, func(stk *Stack, op string) {
 		args := popArgs(stk)
 

@@ -78,6 +78,7 @@ Reading:
 		if tok == io.EOF {
 			break
 		}
+		strm.r.work(1) // aidex patch: one unit a token
 		if kw, ok := tok.(keyword); ok {
 			switch kw {
 			case "null", "[", "]", "<<", ">>":
@@ -167,6 +168,9 @@ Reading:
 func readObjectRecover(b *buffer) (obj object, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
+			if isStop(r) {
+				panic(r) // aidex patch: the Meter's stop reaches the caller
+			}
 			// Parse errors are raised with panic(fmt.Errorf(...)) and mean
 			// "discard this operand and keep going". Anything else (nil
 			// deref, index out of range, ...) is a genuine bug and must not

@@ -86,6 +86,12 @@ type Reader struct {
 	trailerptr objptr
 	key        []byte
 	useAES     bool
+
+	// aidex patch: metering and cycle checks (PATCHES.md).
+	meter     Meter
+	xrefSeen  map[int64]bool  // offsets of the cross-reference sections read
+	resolving map[objptr]bool // objects in object streams being read
+	nesting   int             // resolve calls within one another
 }
 
 type xref struct {
@@ -125,6 +131,10 @@ func NewReader(f io.ReaderAt, size int64) (*Reader, error) {
 // to try. If pw returns the empty string, NewReaderEncrypted stops trying to decrypt
 // the file and returns an error.
 func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader, err error) {
+	return newReader(f, size, pw, nil)
+}
+
+func newReader(f io.ReaderAt, size int64, pw func() string, m Meter) (r *Reader, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			r = nil
@@ -158,8 +168,11 @@ func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader,
 	}
 
 	r = &Reader{
-		f:   f,
-		end: end,
+		f:         f,
+		end:       end,
+		meter:     m,
+		xrefSeen:  map[int64]bool{},
+		resolving: map[objptr]bool{},
 	}
 	pos := end - endChunk + int64(i)
 	b := newBuffer(io.NewSectionReader(f, pos, end-pos), pos)
@@ -170,6 +183,7 @@ func NewReaderEncrypted(f io.ReaderAt, size int64, pw func() string) (r *Reader,
 	if !ok {
 		return nil, fmt.Errorf("malformed PDF file: startxref not followed by integer")
 	}
+	r.xrefSeen[startxref] = true
 	b = newBuffer(io.NewSectionReader(r.f, startxref, r.end-startxref), startxref)
 	xref, trailerptr, trailer, err := readXref(r, b)
 	if err != nil {
@@ -227,6 +241,11 @@ func readPrevXrefs(r *Reader, first object, parse func(b *buffer) (object, error
 		if !ok {
 			return fmt.Errorf("malformed PDF: xref Prev is not integer: %v", prev)
 		}
+		if r.xrefSeen[off] {
+			return fmt.Errorf("malformed PDF: the cross-reference /Prev chain has a cycle at offset %d", off)
+		}
+		r.xrefSeen[off] = true
+		r.work(1)
 		b := newBuffer(io.NewSectionReader(r.f, off, r.end-off), off)
 		next, err := parse(b)
 		if err != nil {
@@ -252,9 +271,10 @@ func readXrefStream(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: xref stream does not have type XRef")
 	}
 	size, ok := strm.hdr["Size"].(int64)
-	if !ok {
+	if !ok || size < 0 {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: xref stream missing Size")
 	}
+	r.work(size)
 	table := make([]xref, size)
 
 	table, err := readXrefStreamData(r, strm, table, size)
@@ -348,7 +368,8 @@ func readXrefStreamData(r *Reader, strm stream, table []xref, size int64) ([]xre
 			v2 := decodeInt(buf[w[0] : w[0]+w[1]])
 			v3 := decodeInt(buf[w[0]+w[1] : w[0]+w[1]+w[2]])
 			x := int(start) + i
-			table = ensureXrefLen(table, x)
+			r.work(1)
+			table = ensureXrefLen(r, table, x)
 			if table[x].ptr != (objptr{}) {
 				continue
 			}
@@ -380,17 +401,21 @@ func decodeInt(b []byte) int {
 // ensureXrefLen grows table, if needed, so that table[x] is a valid element.
 // The previous idiom (repeatedly append(table[:cap(table)], xref{})) was
 // correct but hard to follow, so this replaces it with an explicit resize.
-func ensureXrefLen(table []xref, x int) []xref {
+func ensureXrefLen(r *Reader, table []xref, x int) []xref {
 	if x < len(table) {
 		return table
 	}
+	if x < 0 || x >= 1<<32 {
+		panic(fmt.Errorf("malformed PDF: object number %d out of range", x))
+	}
+	r.work(int64(x - len(table) + 1))
 	return append(table, make([]xref, x-len(table)+1)...)
 }
 
 func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	var table []xref
 
-	table, err := readXrefTableData(b, table)
+	table, err := readXrefTableData(r, b, table)
 	if err != nil {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: %v", err)
 	}
@@ -405,7 +430,7 @@ func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 			return nil, fmt.Errorf("malformed PDF: xref Prev does not point to xref")
 		}
 		var dataErr error
-		table, dataErr = readXrefTableData(b, table)
+		table, dataErr = readXrefTableData(r, b, table)
 		if dataErr != nil {
 			return nil, fmt.Errorf("malformed PDF: %v", dataErr)
 		}
@@ -431,7 +456,7 @@ func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	return table, objptr{}, trailer, nil
 }
 
-func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
+func readXrefTableData(r *Reader, b *buffer, table []xref) ([]xref, error) {
 	for {
 		tok := b.readToken()
 		if tok == keyword("trailer") {
@@ -450,7 +475,8 @@ func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
 				return nil, fmt.Errorf("malformed xref table")
 			}
 			x := int(start) + i
-			table = ensureXrefLen(table, x)
+			r.work(1)
+			table = ensureXrefLen(r, table, x)
 			if alloc == "n" && table[x].offset == 0 {
 				table[x] = xref{ptr: objptr{uint32(x), uint16(gen)}, offset: int64(off)}
 			}
@@ -750,9 +776,25 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 		if xref.ptr != ptr || !xref.inStream && xref.offset == 0 {
 			return Value{}
 		}
+		r.work(1)
+		r.nesting++
+		defer func() { r.nesting-- }()
+		r.depth(r.nesting)
 		var obj object
 		if xref.inStream {
+			// aidex patch: an object stream is never in an object stream
+			// (PDF 32000-1, 7.5.7), and reading an object must not need the
+			// object itself (its stream's /N, /First or /Length naming it).
+			if xref.stream.id < uint32(len(r.xref)) && r.xref[xref.stream.id].inStream {
+				panic(fmt.Errorf("malformed PDF: object %d %d R is in object stream %d 0 R, which is itself in an object stream", ptr.id, ptr.gen, xref.stream.id))
+			}
+			if r.resolving[ptr] {
+				panic(fmt.Errorf("malformed PDF: object %d %d R refers to itself (through object stream %d 0 R)", ptr.id, ptr.gen, xref.stream.id))
+			}
+			r.resolving[ptr] = true
+			defer delete(r.resolving, ptr)
 			strm := r.resolve(parent, xref.stream)
+			extends := map[objptr]bool{}
 		Search:
 			for {
 				if strm.Kind() != Stream {
@@ -769,6 +811,7 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 				b := newBuffer(strm.Reader(), 0)
 				b.allowEOF = true
 				for i := 0; i < n; i++ {
+					r.work(1)
 					id, _ := b.readToken().(int64)
 					off, _ := b.readToken().(int64)
 					if uint32(id) == ptr.id {
@@ -781,6 +824,11 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 				if ext.Kind() != Stream {
 					panic("cannot find object in stream")
 				}
+				if extends[ext.ptr] {
+					panic(fmt.Errorf("malformed PDF: the /Extends chain of object streams has a cycle at object %d %d R", ext.ptr.id, ext.ptr.gen))
+				}
+				extends[ext.ptr] = true
+				r.work(1)
 				strm = ext
 			}
 		} else {
@@ -856,7 +904,9 @@ func (v Value) Reader() io.ReadCloser {
 			rd = applyFilter(rd, filter.Index(i).Name(), param.Index(i))
 		}
 	}
-
+	if v.r.meter != nil {
+		rd = &meteredReader{v.r, rd}
+	}
 	return io.NopCloser(rd)
 }
 
@@ -881,6 +931,10 @@ func applyFilter(rd io.Reader, name string, param Value) io.Reader {
 			}
 			panic("pred")
 		case 12:
+			if columns < 0 {
+				panic("malformed PDF: negative Columns")
+			}
+			param.r.bytes(2 * (1 + columns))
 			return &pngUpReader{r: zr, hist: make([]byte, 1+columns), tmp: make([]byte, 1+columns)}
 		}
 	case "ASCII85Decode":
