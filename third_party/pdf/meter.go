@@ -18,7 +18,7 @@ import (
 type Meter interface {
 	// Work is told of n units of work: an object read, a
 	// cross-reference entry, a page-tree node, a content-stream token, a
-	// text run, a CMap entry.
+	// CMap entry (one unit each), a text run (four).
 	Work(n int64) error
 	// Bytes is told of n bytes decompressed (or decoded) from a stream.
 	Bytes(n int64) error
