@@ -98,9 +98,9 @@ func pdfXrefStream(objs []string, entries func(offs []int) []xrefEntry, dict fun
 }
 
 // deflateBomb returns raw DEFLATE data that expands to at least n bytes
-// of unit repeated, made by compressing one 1 MiB chunk and repeating its
-// compressed block (a few KiB per 64 MiB), with the size and CRC-32 of
-// what it expands to.
+// of unit repeated, made by compressing one chunk of about 1 MiB (whole
+// units) and repeating its compressed block (a few KiB per 64 MiB), with
+// the size and CRC-32 of what it expands to.
 func deflateBomb(unit string, n int64) (data []byte, size int64, crc uint32) {
 	return deflateBombIn("", unit, "", n)
 }
@@ -109,7 +109,7 @@ func deflateBomb(unit string, n int64) (data []byte, size int64, crc uint32) {
 // opening and closing tags), so that the bomb is a well-formed file.
 func deflateBombIn(head, unit, tail string, n int64) (data []byte, size int64, crc uint32) {
 	const chunk = 1 << 20
-	block := []byte(strings.Repeat(unit, chunk/len(unit)))
+	block := []byte(strings.Repeat(unit, max(1, chunk/len(unit))))
 	var out, buf bytes.Buffer
 	w, _ := flate.NewWriter(&buf, flate.BestCompression)
 	_, _ = w.Write([]byte(head))
