@@ -144,3 +144,10 @@ replace github.com/yuin/goldmark => ./third_party/goldmark
 // regexps in package init; aidex uses a copy patched to compile them on
 // first use (third_party/glamour/PATCHES.md).
 replace charm.land/glamour/v2 => ./third_party/glamour
+
+// ledongthuc/pdf (the PDF loader) follows cycles in the page tree, the
+// /Prev chain and object streams forever, trusts /Count and /Size for
+// allocations and decompresses streams without a bound. aidex uses a copy
+// patched to tell a Meter of its work, bytes and nesting and to refuse
+// cycles (third_party/pdf/PATCHES.md).
+replace github.com/ledongthuc/pdf => ./third_party/pdf

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif" // registers GIF for image.Decode
 	"image/jpeg"
 	"image/png"
@@ -29,8 +30,6 @@ const (
 	// MaxImageBytes is the largest encoded image sent: Anthropic refuses
 	// images over 5 MB, which base64 makes of 3.75 MiB of bytes.
 	MaxImageBytes = 3_750_000
-	// maxPixels refuses decompression bombs: 64 megapixels.
-	maxPixels = 64 << 20
 )
 
 // ImageSideFor returns the longest image side in pixels for a provider's
@@ -49,13 +48,22 @@ func ImageSideFor(wire string) int {
 // loadImage decodes the image (which validates it), scales it to fit
 // opts.MaxImageSide, re-encodes GIF and WebP as PNG (every provider takes
 // PNG; not every one takes WebP or animated GIF) and describes it.
-func loadImage(doc *Document, data []byte, opts Options) error {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data)) // formats registered by their imports
+//
+// The header is read first (image.DecodeConfig): an image whose size
+// passes the budget's Pixels is refused before a pixel is decoded.
+func loadImage(doc *Document, data []byte, opts Options, bud *budget) error {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data)) // formats registered by their imports
 	if err != nil {
 		return fmt.Errorf("not a valid %s image: %w", doc.MIME, err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
-		return fmt.Errorf("image is %d×%d pixels: aidex decodes images of 1 to 64 megapixels", cfg.Width, cfg.Height)
+	bpp := bytesPerPixel(cfg.ColorModel)
+	if format == "jpeg" && jpegProgressive(data) {
+		// image/jpeg keeps every DCT coefficient of a progressive JPEG
+		// until its last scan: a 4-byte coefficient a pixel a component.
+		bpp += 4 * min(bpp, 4)
+	}
+	if err := bud.image(cfg.Width, cfg.Height, bpp, "image"); err != nil {
+		return err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -81,6 +89,54 @@ func loadImage(doc *Document, data []byte, opts Options) error {
 	doc.Images = []Image{out}
 	doc.Text = fmt.Sprintf("Image %s: %s, %d×%d pixels, %s.", doc.Name, doc.MIME, w, h, HumanSize(doc.Size))
 	return nil
+}
+
+// bytesPerPixel is what one pixel of an image of color model m takes
+// once decoded (image/png, image/jpeg, image/gif and x/image/webp decode
+// to the matching image.* type).
+func bytesPerPixel(m color.Model) int64 {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	case color.YCbCrModel:
+		return 3 // 4:4:4 at most
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 4
+}
+
+// jpegProgressive reports whether the JPEG's frame header (the first SOF
+// marker) is progressive (SOF2, SOF6, SOF10, SOF14).
+func jpegProgressive(data []byte) bool {
+	if len(data) < 4 || data[0] != 0xff || data[1] != 0xd8 {
+		return false
+	}
+	for i := 2; i+3 < len(data); {
+		if data[i] != 0xff {
+			return false
+		}
+		m := data[i+1]
+		switch {
+		case m == 0xff: // fill byte
+			i++
+			continue
+		case m >= 0xd0 && m <= 0xd7 || m == 0x01: // no length
+			i += 2
+			continue
+		case m == 0xda: // start of scan: no frame header before it
+			return false
+		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc:
+			return m == 0xc2 || m == 0xc6 || m == 0xca || m == 0xce
+		}
+		i += 2 + int(data[i+2])<<8 | int(data[i+3])
+	}
+	return false
 }
 
 // fit scales w×h so that its longest side is side, keeping the ratio.

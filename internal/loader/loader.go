@@ -8,6 +8,11 @@
 //
 // Every entry point caps what it reads (Options.MaxBytes) and what it
 // returns (Options.MaxChars) and says in Document.Notes what was cut.
+// Loading draws on one budget a document (Options.Limits: time, bytes
+// expanded, units of work, pixels, nesting) that every loader and the
+// libraries under it are metered against; a hostile file (a zip or Flate
+// bomb, a cycle in a PDF, an image of a billion pixels) is refused with a
+// *LimitError naming the limit, in bounded time and memory.
 // Malformed input is an error naming the format and the cause; no entry
 // point panics.
 package loader
@@ -76,6 +81,9 @@ type Options struct {
 	MaxImageSide int
 	// KeepHTML returns HTML as its source text instead of markdown.
 	KeepHTML bool
+	// Limits bound the time, memory and work of the load (zero fields
+	// take the defaults).
+	Limits Limits
 }
 
 func (o Options) withDefaults() Options {
@@ -164,30 +172,34 @@ func Load(ctx context.Context, name string, data []byte, opts Options) (*Documen
 	}
 	kind, mime := Sniff(name, data)
 	doc := &Document{Name: name, Kind: kind, MIME: mime, Size: int64(len(data))}
-	var err error
-	switch kind {
-	case KindImage:
-		err = loadImage(doc, data, opts)
-	case KindPDF:
-		err = loadPDF(ctx, doc, data, opts)
-	case KindDOCX:
-		err = loadDOCX(doc, data)
-	case KindPPTX:
-		err = loadPPTX(doc, data, opts)
-	case KindXLSX:
-		err = loadXLSX(doc, data, opts)
-	case KindCSV:
-		err = loadCSV(doc, data, opts)
-	case KindNotebook:
-		err = loadNotebook(doc, data, opts)
-	case KindHTML:
-		err = loadHTML(ctx, doc, data, opts)
-	case KindText:
-		doc.Text = string(data)
-	default:
+	if kind == KindBinary {
 		return nil, fmt.Errorf("load %s: %w: binary file (%s, %s); aidex reads text, PDF, DOCX, XLSX, CSV, PPTX, Jupyter notebooks, HTML and PNG/JPEG/GIF/WebP images",
 			name, ErrUnsupported, mime, HumanSize(int64(len(data))))
 	}
+	bud, cancel := newBudget(ctx, opts.Limits)
+	defer cancel()
+	err := bud.run(kind, func() error {
+		switch kind {
+		case KindImage:
+			return loadImage(doc, data, opts, bud)
+		case KindPDF:
+			return loadPDF(doc, data, opts, bud)
+		case KindDOCX:
+			return loadDOCX(doc, data, bud)
+		case KindPPTX:
+			return loadPPTX(doc, data, opts, bud)
+		case KindXLSX:
+			return loadXLSX(doc, data, opts, bud)
+		case KindCSV:
+			return loadCSV(doc, data, opts, bud)
+		case KindNotebook:
+			return loadNotebook(doc, data, opts, bud)
+		case KindHTML:
+			return loadHTML(bud.ctx, doc, data, opts)
+		}
+		doc.Text = string(data)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("load %s (%s): %w", name, kind, err)
 	}
@@ -261,13 +273,15 @@ func isText(data []byte) bool {
 	return bytes.IndexByte(head, 0) < 0 && utf8.Valid(head)
 }
 
-// HumanSize formats n bytes as "512 B", "12.3 KiB", "4.0 MiB".
+// HumanSize formats n bytes as "512 B", "12.3 KiB", "4.0 MiB", "2.5 GiB".
 func HumanSize(n int64) string {
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

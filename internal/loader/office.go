@@ -12,9 +12,6 @@ import (
 	"strings"
 )
 
-// maxXMLBytes caps one decompressed XML member of an office file (zip bombs).
-const maxXMLBytes = 64 << 20
-
 // sniffZip tells DOCX, XLSX and PPTX apart by their zip members; any other
 // zip is binary.
 func sniffZip(data []byte) (Kind, string) {
@@ -35,36 +32,18 @@ func sniffZip(data []byte) (Kind, string) {
 	return KindBinary, "application/zip"
 }
 
-// zipMember returns the decompressed member name of zr (at most
-// maxXMLBytes), through archive/zip's index of the members.
-func zipMember(zr *zip.Reader, name string) ([]byte, error) {
-	f, err := zr.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("the file has no %s", name)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxXMLBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(b) > maxXMLBytes {
-		return nil, fmt.Errorf("%s decompresses to over %s", name, HumanSize(maxXMLBytes))
-	}
-	return b, nil
-}
-
 // loadDOCX renders word/document.xml: paragraphs as lines (headings with
 // "#"), tables as rows of cells separated by " | ".
-func loadDOCX(doc *Document, data []byte) error {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return fmt.Errorf("not a valid zip: %w", err)
-	}
-	body, err := zipMember(zr, "word/document.xml")
+func loadDOCX(doc *Document, data []byte, bud *budget) error {
+	z, err := openZip(data, bud)
 	if err != nil {
 		return err
 	}
-	text, err := wordText(body)
+	body, err := z.read("word/document.xml")
+	if err != nil {
+		return err
+	}
+	text, err := wordText(body, bud)
 	if err != nil {
 		return fmt.Errorf("word/document.xml: %w", err)
 	}
@@ -74,7 +53,7 @@ func loadDOCX(doc *Document, data []byte) error {
 
 // wordText walks WordprocessingML: w:t text, w:tab, w:br, w:p paragraphs,
 // w:pStyle HeadingN, w:tc table cells, w:tr table rows.
-func wordText(body []byte) (string, error) {
+func wordText(body []byte, bud *budget) (string, error) {
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	var out, para, cell strings.Builder
 	var cells []string
@@ -89,6 +68,9 @@ func wordText(body []byte) (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if err := bud.charge(1, "word/document.xml"); err != nil {
+				return "", err
+			}
 			switch t.Name.Local {
 			case "t":
 				inText = true
@@ -168,14 +150,14 @@ func slideNumber(name string) (int, bool) {
 
 // loadPPTX renders the text of each slide (opts.Pages selects slides),
 // one "--- slide N of M ---" marker before each.
-func loadPPTX(doc *Document, data []byte, opts Options) error {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+func loadPPTX(doc *Document, data []byte, opts Options, bud *budget) error {
+	z, err := openZip(data, bud)
 	if err != nil {
-		return fmt.Errorf("not a valid zip: %w", err)
+		return err
 	}
 	var nums []int
 	seen := map[int]bool{}
-	for _, f := range zr.File {
+	for _, f := range z.zr.File {
 		if n, ok := slideNumber(f.Name); ok && !seen[n] {
 			seen[n] = true
 			nums = append(nums, n)
@@ -194,11 +176,12 @@ func loadPPTX(doc *Document, data []byte, opts Options) error {
 		if b.Len() > opts.MaxChars {
 			break // capText notes the cut
 		}
-		body, err := zipMember(zr, fmt.Sprintf("ppt/slides/slide%d.xml", nums[i-1]))
+		name := fmt.Sprintf("ppt/slides/slide%d.xml", nums[i-1])
+		body, err := z.read(name)
 		if err != nil {
 			return err
 		}
-		text, err := slideText(body)
+		text, err := slideText(body, name, bud)
 		if err != nil {
 			return fmt.Errorf("slide %d: %w", i, err)
 		}
@@ -209,7 +192,7 @@ func loadPPTX(doc *Document, data []byte, opts Options) error {
 }
 
 // slideText returns the a:t runs of a slide, one line per a:p paragraph.
-func slideText(body []byte) (string, error) {
+func slideText(body []byte, name string, bud *budget) (string, error) {
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	var b, para strings.Builder
 	inText := false
@@ -223,6 +206,9 @@ func slideText(body []byte) (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if err := bud.charge(1, name); err != nil {
+				return "", err
+			}
 			inText = inText || t.Name.Local == "t"
 		case xml.CharData:
 			if inText {

@@ -2,7 +2,7 @@ package loader
 
 import (
 	"bytes"
-	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,17 +16,25 @@ import (
 // six-page groff -ms document it finds 98% of the words pdftotext finds), one
 // "--- page N of M ---" marker before each page. A page without text but
 // with images is reported as scanned.
-func loadPDF(ctx context.Context, doc *Document, data []byte, opts Options) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("malformed PDF: %v", r)
-		}
-	}()
-	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+//
+// The reader is aidex's patched copy (third_party/pdf): it tells the
+// budget of every object, entry, token and text run it reads and every
+// byte it decompresses, and refuses cycles; the pages come from one walk
+// of the page tree (Reader.Pages), not from the /Count a file claims.
+func loadPDF(doc *Document, data []byte, opts Options, bud *budget) error {
+	r, err := pdf.NewReaderMeter(bytes.NewReader(data), int64(len(data)), pdfMeter{bud})
 	if err != nil {
+		if errors.Is(err, ErrLimit) {
+			return err
+		}
 		return fmt.Errorf("malformed PDF: %w", err)
 	}
-	n := r.NumPage()
+	bud.at = "the page tree"
+	all, err := r.Pages()
+	if err != nil {
+		return err
+	}
+	n := len(all)
 	if n == 0 {
 		return fmt.Errorf("the PDF has no pages")
 	}
@@ -38,14 +46,16 @@ func loadPDF(ctx context.Context, doc *Document, data []byte, opts Options) (err
 	var b strings.Builder
 	var scanned []string
 	for _, i := range pages {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		if b.Len() > opts.MaxChars {
 			break // capText notes the cut
 		}
+		bud.at = fmt.Sprintf("page %d", i)
+		if err := bud.check(""); err != nil {
+			return err
+		}
 		fmt.Fprintf(&b, "--- page %d of %d ---\n", i, n)
-		p := r.Page(i)
+		p := all[i-1]
+		p.Resources() // a /Parent cycle fails here, not inside the text extraction
 		text, _ := pageText(p)
 		if strings.TrimSpace(text) == "" {
 			if hasImages(p) {
@@ -68,6 +78,14 @@ func loadPDF(ctx context.Context, doc *Document, data []byte, opts Options) (err
 	}
 	return nil
 }
+
+// pdfMeter meters the PDF reader against the document's budget (the part
+// being read is bud.at).
+type pdfMeter struct{ bud *budget }
+
+func (m pdfMeter) Work(n int64) error  { return m.bud.charge(n, "") }
+func (m pdfMeter) Bytes(n int64) error { return m.bud.expand(n, "") }
+func (m pdfMeter) Depth(d int) error   { return m.bud.deeper(d, "") }
 
 // pageText is the page's text, one line per text row.
 func pageText(p pdf.Page) (string, error) {

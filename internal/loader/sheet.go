@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -33,40 +35,86 @@ func parseRange(spec string) (cellRange, error) {
 	return cellRange{min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)}, nil
 }
 
-// apply cuts rows to the range (every row when r is zero).
-func (r cellRange) apply(rows [][]string) [][]string {
+// keep reports whether row (1-based) is in the range.
+func (r cellRange) keep(row int) bool {
+	return r == (cellRange{}) || row >= r.row1 && row <= r.row2
+}
+
+// cut cuts a row's cells to the range's columns (all when r is zero).
+func (r cellRange) cut(row []string) []string {
 	if r == (cellRange{}) {
-		return rows
+		return row
 	}
-	var out [][]string
-	for i := r.row1 - 1; i < r.row2 && i < len(rows); i++ {
-		row := rows[i]
-		var cut []string
-		for j := r.col1 - 1; j < r.col2; j++ {
-			if j < len(row) {
-				cut = append(cut, row[j])
-			} else {
-				cut = append(cut, "")
-			}
+	cut := make([]string, 0, r.col2-r.col1+1)
+	for j := r.col1 - 1; j < r.col2; j++ {
+		if j < len(row) {
+			cut = append(cut, row[j])
+		} else {
+			cut = append(cut, "")
 		}
-		out = append(out, cut)
 	}
-	return out
+	return cut
+}
+
+// table collects the rows of one sheet or CSV file as they stream by:
+// the first maxRows rows in the range are kept, the others only counted,
+// so that memory does not grow with the file.
+type table struct {
+	rng     cellRange
+	maxRows int
+	rows    [][]string
+	total   int // rows in the range
+}
+
+// wants reports whether row (1-based) is kept if add is called for it:
+// callers skip reading the cells of other rows.
+func (t *table) wants(row int) bool {
+	return t.rng.keep(row) && len(t.rows) < t.maxRows
+}
+
+// add counts row (1-based) and keeps its cells when wanted (cells may be
+// nil for a row only counted).
+func (t *table) add(row int, cells []string) {
+	if !t.rng.keep(row) {
+		return
+	}
+	t.total++
+	if len(t.rows) < t.maxRows {
+		t.rows = append(t.rows, t.rng.cut(cells))
+	}
 }
 
 // loadXLSX renders each sheet (or opts.Sheet) as a markdown table of at most
 // opts.MaxRows rows (cut to opts.Range), under a "## Sheet: NAME" heading.
-func loadXLSX(doc *Document, data []byte, opts Options) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("malformed workbook: %v", r)
-		}
-	}()
+// excelize reads every member of the package whole: it is given a copy of
+// the package with only its XML parts (openZip and copyZip check them and
+// charge what they expand to), and the rows stream from it one at a time.
+func loadXLSX(doc *Document, data []byte, opts Options, bud *budget) error {
 	rng, err := parseRange(opts.Range)
 	if err != nil {
 		return err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipXMLSizeLimit: maxXMLBytes, UnzipSizeLimit: 4 * maxXMLBytes})
+	z, err := openZip(data, bud)
+	if err != nil {
+		return err
+	}
+	pkg, err := z.copyZip(xlsxPart)
+	if err != nil {
+		return err
+	}
+	// excelize decodes every part but the worksheets whole, into structs
+	// of about 400 bytes an element (a 60 MiB table of 3.5 million shared
+	// strings took 1.4 GiB): their elements are counted first, 8 units
+	// each.
+	for _, f := range z.zr.File {
+		if name := partName(f.Name); xlsxPart(name) && !strings.HasPrefix(name, "xl/worksheets/") {
+			if err := z.countElements(f, 8); err != nil {
+				return err
+			}
+		}
+	}
+	lim := max(bud.lim.Bytes, 1)
+	f, err := excelize.OpenReader(bytes.NewReader(pkg), excelize.Options{UnzipXMLSizeLimit: lim, UnzipSizeLimit: lim})
 	if err != nil {
 		return fmt.Errorf("malformed workbook: %w", err)
 	}
@@ -81,31 +129,79 @@ func loadXLSX(doc *Document, data []byte, opts Options) (err error) {
 	}
 	var b strings.Builder
 	for _, name := range sheets {
-		rows, err := f.GetRows(name)
-		if err != nil {
+		if b.Len() > opts.MaxChars {
+			doc.Notes = append(doc.Notes, fmt.Sprintf("sheet %s left out: the text cap is reached; pass its name as the sheet to read it", name))
+			continue
+		}
+		t := &table{rng: rng, maxRows: opts.MaxRows}
+		if err := readSheet(f, name, t, bud); err != nil {
 			return fmt.Errorf("sheet %s: %w", name, err)
 		}
 		fmt.Fprintf(&b, "## Sheet: %s\n\n", name)
-		writeTable(&b, doc, name, rng.apply(rows), opts.MaxRows)
+		writeTable(&b, doc, name, t, opts.MaxChars)
 		b.WriteByte('\n')
 	}
 	doc.Text = b.String()
 	return nil
 }
 
-// loadCSV renders a CSV (TSV for .tsv) file as one markdown table.
-func loadCSV(doc *Document, data []byte, opts Options) error {
+// xlsxPart reports whether the XLSX loader needs the part name (a
+// partName): the package's and the workbook's XML and relationships, the
+// worksheets, the shared strings, the styles (number formats) and the
+// theme; not drawings, comments, pivot caches or the calculation chain.
+func xlsxPart(name string) bool {
+	switch name {
+	case "[content_types].xml", "_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels",
+		"xl/sharedstrings.xml", "xl/styles.xml":
+		return true
+	}
+	return strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") ||
+		strings.HasPrefix(name, "xl/theme/") && strings.HasSuffix(name, ".xml")
+}
+
+// readSheet streams the rows of sheet into t: one unit of work a row and
+// a cell read.
+func readSheet(f *excelize.File, sheet string, t *table, bud *budget) error {
+	rows, err := f.Rows(sheet)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	what := "sheet " + sheet
+	for row := 1; rows.Next(); row++ {
+		if err := bud.charge(1, what); err != nil {
+			return err
+		}
+		if !t.wants(row) {
+			t.add(row, nil)
+			continue
+		}
+		cells, err := rows.Columns()
+		if err != nil {
+			return err
+		}
+		if err := bud.charge(int64(len(cells)), what); err != nil {
+			return err
+		}
+		t.add(row, cells)
+	}
+	return rows.Error()
+}
+
+// loadCSV renders a CSV (TSV for .tsv) file as one markdown table, reading
+// it one record at a time.
+func loadCSV(doc *Document, data []byte, opts Options, bud *budget) error {
 	rng, err := parseRange(opts.Range)
 	if err != nil {
 		return err
 	}
 	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord, r.LazyQuotes, r.ReuseRecord = -1, true, false
+	r.FieldsPerRecord, r.LazyQuotes, r.ReuseRecord = -1, true, true
 	if strings.EqualFold(filepath.Ext(doc.Name), ".tsv") {
 		r.Comma = '\t'
 	}
-	var rows [][]string
-	for {
+	t := &table{rng: rng, maxRows: opts.MaxRows}
+	for row := 1; ; row++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			break
@@ -113,37 +209,55 @@ func loadCSV(doc *Document, data []byte, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("malformed CSV: %w", err)
 		}
-		rows = append(rows, rec)
+		if !t.wants(row) {
+			t.add(row, nil)
+			continue
+		}
+		if err := bud.charge(int64(1+len(rec)), "row "+strconv.Itoa(row)); err != nil {
+			return err
+		}
+		t.add(row, slices.Clone(rec))
 	}
 	var b strings.Builder
-	writeTable(&b, doc, doc.Name, rng.apply(rows), opts.MaxRows)
+	writeTable(&b, doc, doc.Name, t, opts.MaxChars)
 	doc.Text = b.String()
 	return nil
 }
 
-// writeTable writes rows as a markdown table (the first row as the
-// header), at most maxRows rows, noting a cut in doc.Notes.
-func writeTable(b *strings.Builder, doc *Document, name string, rows [][]string, maxRows int) {
+// writeTable writes t's rows as a markdown table (the first row as the
+// header), noting rows left out in doc.Notes; it stops once b holds more
+// than maxChars bytes (capText notes the cut).
+func writeTable(b *strings.Builder, doc *Document, name string, t *table, maxChars int) {
+	rows := t.rows
 	if len(rows) == 0 {
 		b.WriteString("(empty)\n")
 		return
 	}
-	if len(rows) > maxRows {
-		doc.Notes = append(doc.Notes, fmt.Sprintf("%s: %d of %d rows shown; pass a range such as \"A%d:Z%d\" for more", name, maxRows, len(rows), maxRows+1, 2*maxRows))
-		rows = rows[:maxRows]
+	if t.total > len(rows) {
+		n := len(rows)
+		doc.Notes = append(doc.Notes, fmt.Sprintf("%s: %d of %d rows shown; pass a range such as \"A%d:Z%d\" for more", name, n, t.total, n+1, 2*n))
 	}
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r))
 	}
+	esc := strings.NewReplacer("|", `\|`, "\n", " ", "\r", "")
 	for i, r := range rows {
-		cells := make([]string, width)
-		for j := range cells {
+		if b.Len() > maxChars {
+			return
+		}
+		b.WriteString("|")
+		for j := range width {
+			b.WriteByte(' ')
 			if j < len(r) {
-				cells[j] = strings.NewReplacer("|", `\|`, "\n", " ", "\r", "").Replace(r[j])
+				b.WriteString(esc.Replace(r[j]))
+			}
+			b.WriteString(" |")
+			if b.Len() > maxChars {
+				return
 			}
 		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		b.WriteByte('\n')
 		if i == 0 {
 			b.WriteString("|" + strings.Repeat(" --- |", width) + "\n")
 		}

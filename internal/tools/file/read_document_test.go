@@ -1,6 +1,11 @@
 package file
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
 	"strings"
 	"testing"
 
@@ -62,4 +67,34 @@ func TestReadFileDocuments(t *testing.T) {
 	f.Write("blob.bin", "\x00\x01\x02\x03")
 	res = f.Fail("read_file", m{"path": "blob.bin"}, tools.CategoryValidation)
 	require.Contains(t, res.Error, "binary file (application/octet-stream, 4 B)")
+}
+
+// TestReadFileHostileDocumentIsAToolError: a hostile document (one that
+// is ambiguous, or passes one of the loader's limits) is a tool error
+// that names the cause (issue 43; every class is in internal/loader's
+// hostile_test.go).
+func TestReadFileHostileDocumentIsAToolError(t *testing.T) {
+	f := newFixture(t)
+	// A Word file with two word/document.xml members: which one a reader
+	// takes is its own choice.
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	for _, text := range []string{"shown", "hidden"} {
+		w, err := zw.Create("word/document.xml")
+		require.NoError(t, err)
+		_, err = fmt.Fprintf(w, `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>%s</w:t></w:r></w:p></w:body></w:document>`, text)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	f.Write("two.docx", b.String())
+	res := f.Fail("read_file", m{"path": "two.docx"}, tools.CategoryValidation)
+	require.Contains(t, res.Error, "two members named word/document.xml")
+
+	// A PNG header claiming 100,000 × 100,000 pixels.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x06\x00\x00\x00")
+	png = binary.BigEndian.AppendUint32(png, crc32.ChecksumIEEE(png[12:29]))
+	f.Write("huge.png", string(png))
+	res = f.Fail("read_file", m{"path": "huge.png"}, tools.CategoryValidation)
+	require.Contains(t, res.Error, "100000×100000 pixels")
+	require.Contains(t, res.Error, "past the image limit of 64 megapixels")
 }
