@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -397,6 +398,8 @@ func matrixPaths() []matrixRow {
 		}},
 		{name: "MCP aidex_run", run: mcpAidexRun},
 		{name: "ACP prompt", run: acpPrompt},
+		// The web keeps shell tools off unless the user turns them on.
+		{name: "web chat", config: "web_allow_shell_tools = true", canAnswer: true, run: webChat},
 		{name: "custom command", prompt: "/work", run: headless()},
 		{name: "architect (both phases)", config: `architect_model = "fake/planner"`, run: headless()},
 		{name: "multi round-robin", run: headless("--models", "fake/a,fake/b", "--multi", "round-robin")},
@@ -679,4 +682,54 @@ func acpPrompt(t *testing.T, e *e2e, prompt string) {
 	_ = json.Unmarshal(p.call(2, "session/new", map[string]any{"cwd": e.ws, "mcpServers": []any{}}), &sess)
 	p.call(3, "session/prompt", map[string]any{"sessionId": sess.SessionID, "prompt": []any{map[string]any{"type": "text", "text": prompt}}})
 	p.close()
+}
+
+// webChat runs one turn through `aidex web`'s HTTP API as the page does:
+// POST /chat streams the turn's events; the ask rule's approval is
+// answered "deny" through POST /approvals/{id}.
+func webChat(t *testing.T, e *e2e, prompt string) {
+	w := startWebCmd(t, e)
+	url := w.waitURL(t)
+	token := url[strings.Index(url, "token=")+len("token="):]
+	base := strings.TrimSuffix(url[:strings.Index(url, "?")], "/") + "/api/v1"
+	post := func(path string, body any) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(string(mustJSON(body))))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post("/chat", map[string]any{"message": prompt})
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /chat: %s", resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Type      string `json:"type"`
+			SessionID string `json:"session_id"`
+			Approval  *struct {
+				ID       string `json:"id"`
+				Decision string `json:"decision"`
+			} `json:"approval"`
+		}
+		_ = json.Unmarshal([]byte(data), &ev)
+		if ev.Type == "approval" && ev.Approval != nil && ev.Approval.Decision == "" {
+			r := post("/approvals/"+ev.Approval.ID, map[string]any{"decision": "deny", "session_id": ev.SessionID})
+			_ = r.Body.Close()
+		}
+		if ev.Type == "done" {
+			break
+		}
+	}
+	w.stop(t)
 }
