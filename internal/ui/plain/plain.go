@@ -276,8 +276,10 @@ func (a *Approver) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.A
 	if req.Rule != "" {
 		fmt.Fprintf(p.Out, "  (asked by %s)\n", req.Rule)
 	}
-	if req.Rule == agent.RuleSandbox && req.Reason != "" {
-		fmt.Fprintf(p.Out, "  %s\n", req.Reason) // why the sandbox stopped it, and what a rerun may do
+	if (req.Rule == agent.RuleSandbox || req.Rule == agent.RuleTrust) && req.Reason != "" {
+		// why the sandbox stopped it, and what a rerun may do; where a
+		// project's item comes from and whether it is new or changed
+		fmt.Fprintf(p.Out, "  %s\n", req.Reason)
 	}
 	fmt.Fprintf(p.Out, "  %s\n", alwaysText(req.Suggested))
 	p.mu.Unlock()
