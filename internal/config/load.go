@@ -196,9 +196,6 @@ func (l *loader) loadProject() error {
 	l.trustedProject = trusted
 	defer func() { l.trustedProject = false }()
 	l.applyDoc(doc, l.opts.Workspace, own)
-	if trusted {
-		own = nil
-	}
 	l.applyPrices(doc, own)
 	l.applyMCP(doc, l.opts.Workspace, trusted)
 	return nil
