@@ -413,10 +413,14 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 	mcpApproved := false
 	for i, c := range pending {
 		id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
+		label := c.Name
+		if c.Detail != "" { // a hook's name ends with its command, the detail
+			label = strings.TrimSuffix(strings.TrimSuffix(label, c.Detail), ": ")
+		}
 		info := agent.ApprovalInfo{ID: id, CallID: id,
-			Tool: "project " + string(c.Kind) + " " + c.Name, Command: c.Detail, Rule: agent.RuleTrust,
+			Tool: "project " + string(c.Kind) + " " + label, Command: c.Detail, Rule: agent.RuleTrust,
 			Reason:    reviewReason(c, i, len(pending)),
-			Suggested: "it in this project (recorded; y/s: this session only; n: leave it out)"}
+			Suggested: "this item: always records the approval, yes/session approve it for this session only, no leaves it out"}
 		emit(agent.Event{Type: agent.EventApproval, SessionID: ls.ID(), Approval: &info})
 		ans, why, err := ap.Approve(ctx, info)
 		if err != nil || ctx.Err() != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
@@ -135,5 +136,30 @@ func TestTrustUntrustedFolderUnchanged(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.ws, ".claude", "guard.log")); err == nil {
 		t.Error("an untrusted project's hook ran")
+	}
+}
+
+// The line mode reviews a folder trusted before content approval at the
+// first message: one prompt per item; "a" records the approval, "n"
+// leaves the item out (it stays pending).
+func TestTrustLineModeReviewsAtFirstMessage(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "hello there"})
+	e := trustE2E(t, srv)
+	p, err := config.ResolvePaths(func(k string) string { return e.env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Trust(e.ws); err != nil { // the folder only, as aidex did before
+		t.Fatal(err)
+	}
+	out := plainRun(e, "hi\na\nn\n/exit\n", nil)
+	for _, want := range []string{"project hook PreToolUse", "project command /deploy", "asked by trust review", "new in this trusted project", "hello there"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("line mode output lacks %q:\n%s", want, out)
+		}
+	}
+	r := e.run(context.Background(), "trust", "--review")
+	if !strings.Contains(r.stdout, "[new] command /deploy") || strings.Contains(r.stdout, "hook PreToolUse") {
+		t.Errorf("after the review, want only the skipped command pending:\n%s%s", r.stdout, r.stderr)
 	}
 }
