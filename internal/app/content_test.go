@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -310,4 +311,60 @@ func checkKindWaits(t *testing.T, tc contentCase) {
 
 	require.NoError(t, rt.ApproveAllContent())
 	require.True(t, tc.present(load()), "approved again, it counts")
+}
+
+// BenchmarkLoadBaseTrustedContent measures LoadBase in a trusted folder
+// with a hook, a command and a skill to judge (their items hashed and
+// checked against the store) — the cost content approval adds to every
+// runtime load.
+func BenchmarkLoadBaseTrustedContent(b *testing.B) { benchLoadBase(b, true) }
+
+// BenchmarkLoadBaseUntrusted is the same folder not trusted: the baseline
+// (no item is judged).
+func BenchmarkLoadBaseUntrusted(b *testing.B) { benchLoadBase(b, false) }
+
+func benchLoadBase(b *testing.B, trusted bool) {
+	script := llmtest.NewScript(b)
+	home := apptest.NewHome(b, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n"))
+	for rel, text := range map[string]string{
+		".claude/settings.json":      `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "sh .claude/hooks/g.sh"}]}]}}`,
+		".claude/hooks/g.sh":         "exit 0\n",
+		".claude/commands/ship.md":   "---\nallowed-tools: Bash(git push:*)\n---\n!`git status`\n",
+		".claude/skills/f/SKILL.md":  "---\nname: f\ndescription: d\nallowed-tools: Read\n---\nx\n",
+		".mcp.json":                  `{"mcpServers": {"db": {"command": "node", "args": ["srv.js"]}}}`,
+		"srv.js":                     strings.Repeat("x", 64<<10),
+		".aidex/config.toml":         "verify_command = \"make test\"\n[permissions]\nallow = [\"run_command(make *)\"]\n",
+		".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: d\ntools: Read\n---\nx\n",
+	} {
+		p := filepath.Join(home.WS, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := 0
+	if trusted {
+		want = 7
+		if err := rt.Config.Paths.Trust(home.WS); err != nil {
+			b.Fatal(err)
+		}
+		if rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv}); err != nil {
+			b.Fatal(err)
+		}
+		if err := rt.ApproveAllContent(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+		if err != nil || len(rt.PendingContent()) != 0 || len(rt.Content()) != want {
+			b.Fatalf("%v %d %d", err, len(rt.PendingContent()), len(rt.Content()))
+		}
+	}
 }
