@@ -93,3 +93,16 @@ func TestBrokenApprovalStoreFailsClosed(t *testing.T) {
 	require.Empty(t, cfg.VerifyCommand)
 	require.Contains(t, warningsText(ws), "aidex trust")
 }
+
+// A rule the user saved with "always allow in this project" (recorded by
+// ApproveRule) needs no further approval in a trusted folder.
+func TestAlwaysAllowRuleNeedsNoReview(t *testing.T) {
+	e := newEnv(t)
+	e.trust(t)
+	require.NoError(t, AddRule(e.project(), "allow", "run_command(make *)"))
+	require.NoError(t, e.paths.ApproveRule(e.ws, "run_command(make *)"))
+	cfg, _, err := e.load(nil)
+	require.NoError(t, err)
+	require.Len(t, cfg.Permissions.Allow, 1)
+	require.Empty(t, cfg.ContentItems, "the user's own approval is not asked again")
+}
