@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -143,6 +144,39 @@ type Engine struct {
 
 	mu      sync.Mutex
 	running map[string]bool
+}
+
+// Clone returns a new engine with every field of e's setup (Config deep
+// enough that changing the clone's Config, EngineTools or Fallbacks
+// leaves e's alone); the clone has no runs of its own yet. It is the one
+// way to derive an engine from another: a field added to Engine is
+// copied here (TestCloneCopiesEveryField fails otherwise).
+func (e *Engine) Clone() *Engine {
+	cfg := e.Config
+	cfg.EngineTools = slices.Clone(cfg.EngineTools)
+	cfg.Fallbacks = slices.Clone(cfg.Fallbacks)
+	cfg.DoneMarkers = slices.Clone(cfg.DoneMarkers)
+	return &Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver, Asker: e.Asker,
+		Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
+}
+
+// WithModel returns a clone of e on model m: its client, model info,
+// text tool-call mode, reasoning settings, and, when m has them, its
+// priced store and tool set. Everything else (policy, approvals, hooks,
+// the asker, the system prompt, budget, engine tools) stays e's, so
+// every guarantee of e holds on the clone. A run's fallback applies m
+// the same way.
+func (e *Engine) WithModel(m *OpenModel) *Engine {
+	c := e.Clone()
+	c.Client = m.Client
+	applyModel(&c.Config, m)
+	if m.Store != nil {
+		c.Store = m.Store
+	}
+	if m.Tools != nil {
+		c.Tools = m.Tools
+	}
+	return c
 }
 
 // ErrBusy is returned by Run when the session already has a run going.

@@ -53,8 +53,8 @@ func (x *EngineTool) answer(ctx context.Context, r *run, id string, args json.Ra
 
 func (r *run) specs() []llm.Tool {
 	var specs []llm.Tool
-	if r.e.Tools != nil {
-		specs = append(specs, r.e.Tools.Specs()...)
+	if r.tools != nil {
+		specs = append(specs, r.tools.Specs()...)
 	}
 	for _, x := range r.engineTools() {
 		specs = append(specs, x.Spec)
@@ -187,11 +187,11 @@ func (r *run) decide(ctx context.Context, sl *slot) bool {
 		r.runEngineTool(ctx, sl, x)
 		return false
 	}
-	if r.e.Tools == nil {
+	if r.tools == nil {
 		r.finish(sl, ToolResultInfo{ID: tc.ID, Name: tc.Name, Error: "no tools are available in this session", Category: "not_found"})
 		return false
 	}
-	call, bad := r.e.Tools.Prepare(tc.Name, tc.Arguments)
+	call, bad := r.tools.Prepare(tc.Name, tc.Arguments)
 	if bad != nil {
 		bad.ID, bad.Name = tc.ID, tc.Name
 		r.finish(sl, *bad)
@@ -324,17 +324,16 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 	start := r.e.Now()
 	if sl.engine != nil {
+		// execute runs the PostToolUse hooks of every call it ran, engine
+		// tools' included: once.
 		res := sl.engine.answer(ctx, r, sl.tc.ID, sl.call.Args)
-		if ctx.Err() == nil {
-			res = r.afterTool(ctx, sl, res)
-		}
 		res.DurationMS = time.Since(start).Milliseconds()
 		return res, nil
 	}
-	res, err := r.e.Tools.Run(ctx, sl.call)
+	res, err := r.tools.Run(ctx, sl.call)
 	if err == nil && res.RetryUnconfined != "" && !sl.call.Unconfined && r.approveUnconfined(ctx, sl, res.RetryUnconfined) {
 		sl.call.Unconfined = true
-		res, err = r.e.Tools.Run(ctx, sl.call)
+		res, err = r.tools.Run(ctx, sl.call)
 	}
 	if err != nil {
 		res = ToolResultInfo{Error: "not run: aidex failed internally (the error was shown to the user)", Category: "execution"}

@@ -20,22 +20,46 @@ type ModelRef struct {
 	Open func(ctx context.Context) (*OpenModel, error)
 }
 
-// OpenModel is a model ready for requests: its client (retries
-// included), what the engine knows of it (prices in USD per 1M tokens,
-// context window), and Store, the session store pricing the messages it
-// writes at its own prices (nil: the engine's Store).
+// OpenModel is a model ready for requests: everything of an engine that
+// follows the model it runs on. Client is its client (retries included);
+// Info what the engine knows of it (prices in USD per 1M tokens, context
+// window in tokens); Store the session store pricing the messages it
+// writes at its own prices (nil: the engine's Store); Tools the tool set
+// as this model sees it (its memory folder, image input; nil: the
+// engine's Tools). CommandBlocks is the model's text tool-call mode
+// ([Config.CommandBlocks]); ReasoningEffort, ThinkingBudget (tokens) and
+// Verbosity are its reasoning settings ([llm.Request]'s fields of the
+// same names; zero values: none).
+//
+// [Engine.WithModel] and a run's fallback apply it the same way
+// (applyModel), so an engine on another model never keeps a setting of
+// the model it was made from.
 type OpenModel struct {
-	Client llm.Client
-	Info   ModelInfo
-	Store  Store
+	Client          llm.Client
+	Info            ModelInfo
+	Store           Store
+	Tools           Tools
+	CommandBlocks   bool
+	ReasoningEffort string
+	ThinkingBudget  int
+	Verbosity       string
+}
+
+// applyModel puts the model-dependent settings of m on cfg.
+func applyModel(cfg *Config, m *OpenModel) {
+	cfg.Model = m.Info
+	cfg.CommandBlocks = m.CommandBlocks
+	cfg.Request.ReasoningEffort, cfg.Request.ThinkingBudget, cfg.Request.Verbosity = m.ReasoningEffort, m.ThinkingBudget, m.Verbosity
 }
 
 // routing is the part of a run's state that a fallback changes: the
-// client and store of the model in use (its ModelInfo is run.cfg.Model),
-// its id for event labels, and the fallbacks not tried yet.
+// client, store and tool set of the model in use (its ModelInfo and
+// settings are in run.cfg), its id for event labels, and the fallbacks
+// not tried yet.
 type routing struct {
 	client    llm.Client
 	store     Store
+	tools     Tools
 	label     atomic.Pointer[string]
 	fallbacks []ModelRef
 }
@@ -43,7 +67,7 @@ type routing struct {
 // initRouting starts the run on the engine's model, with every
 // configured fallback but the model itself.
 func (r *run) initRouting() {
-	r.client, r.store = r.e.Client, r.e.Store
+	r.client, r.store, r.tools = r.e.Client, r.e.Store, r.e.Tools
 	id := r.cfg.Model.ID()
 	r.label.Store(&id)
 	r.fallbacks = nil
@@ -114,9 +138,13 @@ func (r *run) fallBack(ctx context.Context, resp *llm.Response, err error) bool 
 
 // useModel makes m the model of the rest of the run.
 func (r *run) useModel(m *OpenModel) {
-	r.client, r.cfg.Model = m.Client, m.Info
+	r.client = m.Client
+	applyModel(&r.cfg, m)
 	if m.Store != nil {
 		r.store = m.Store
+	}
+	if m.Tools != nil {
+		r.tools = m.Tools
 	}
 	id := m.Info.ID()
 	r.label.Store(&id)

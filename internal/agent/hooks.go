@@ -87,7 +87,7 @@ func (r *run) beforeTool(ctx context.Context, sl *slot) (HookAnswer, bool) {
 	if len(a.Args) > 0 && r.extra(sl.call.Name) != nil {
 		sl.call.Args = a.Args // an engine tool: its Run checks the arguments
 	} else if len(a.Args) > 0 {
-		call, bad := r.e.Tools.Prepare(sl.call.Name, a.Args)
+		call, bad := r.tools.Prepare(sl.call.Name, a.Args)
 		if bad != nil {
 			bad.ID, bad.Name = sl.tc.ID, sl.tc.Name
 			bad.Error = "the arguments a PreToolUse hook rewrote are invalid: " + bad.Error

@@ -24,7 +24,7 @@ func (r *run) textCalls(text string) []llm.ToolCall {
 		tools[i] = textcall.Tool{Name: s.Name, Schema: s.Parameters}
 	}
 	opts := textcall.Options{Commands: r.cfg.CommandBlocks}
-	if c, ok := r.e.Tools.(Canonicalizer); ok {
+	if c, ok := r.tools.(Canonicalizer); ok {
 		opts.Canonical = c.Canonical
 	}
 	res := textcall.ParseWith(text, tools, opts)

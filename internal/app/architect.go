@@ -91,11 +91,10 @@ func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.S
 // that ends short (an error, a limit, a cancel) ends the turn.
 func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.Engine, sess *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	archSpec, _, _ := rt.Architect()
-	arch, closeArch, err := ls.architectEngine(ctx, rt, sess.ID)
+	arch, err := ls.architectEngine(ctx, rt, sess.ID)
 	if err != nil {
 		return nil, err
 	}
-	defer closeArch()
 	editor, err := ls.editorEngine(rt, eng)
 	if err != nil {
 		return nil, err
@@ -117,22 +116,26 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 	return endPhase(emit, sess.ID, done, err)
 }
 
-// architectEngine builds the architect's engine: the session's options
+// architectEngine returns the architect's engine: the session's options
 // with only the tools of kind read (subagents too), on the architect's
-// model, its system prompt told its role.
-func (ls *Session) architectEngine(ctx context.Context, rt *Runtime, sessionID string) (*agent.Engine, func(), error) {
-	art, err := rt.withModel(rt.Config.ArchitectModel, "architect_model")
-	if err != nil {
-		return nil, nil, err
-	}
-	o := ls.engineOptions(sessionID)
-	o.ReadOnly = true
-	o.AppendSystem = strings.TrimSpace(o.AppendSystem + "\n\n" + architectNote)
-	return art.Engine(ctx, o)
+// model, its system prompt told its role. It is built once per session
+// engine (runtime generation), as the session's own engine is.
+func (ls *Session) architectEngine(ctx context.Context, rt *Runtime, sessionID string) (*agent.Engine, error) {
+	return ls.derivedOf().architect(ctx, func(ctx context.Context) (*agent.Engine, func(), error) {
+		art, err := rt.withModel(rt.Config.ArchitectModel, "architect_model")
+		if err != nil {
+			return nil, nil, err
+		}
+		o := ls.engineOptions(sessionID)
+		o.ReadOnly = true
+		o.AppendSystem = strings.TrimSpace(o.AppendSystem + "\n\n" + architectNote)
+		return art.Engine(ctx, o)
+	})
 }
 
-// editorEngine returns eng (the session's engine: its tools, policy and
-// this run's changes) on the editor's model when editor_model is set.
+// editorEngine returns eng (the session's engine: its tools, policy,
+// hooks and this run's changes) on the editor's model when editor_model
+// is set.
 func (ls *Session) editorEngine(rt *Runtime, eng *agent.Engine) (*agent.Engine, error) {
 	if strings.TrimSpace(rt.Config.EditorModel) == "" {
 		return eng, nil
@@ -141,17 +144,7 @@ func (ls *Session) editorEngine(rt *Runtime, eng *agent.Engine) (*agent.Engine, 
 	if err != nil {
 		return nil, err
 	}
-	client, err := ert.Client(ls.opts.Client)
-	if err != nil {
-		return nil, err
-	}
-	e := &agent.Engine{Client: client, Tools: eng.Tools, Policy: eng.Policy, Approver: eng.Approver,
-		Asker: eng.Asker, Store: eng.Store, Hooks: eng.Hooks, Config: eng.Config, Now: eng.Now}
-	e.Config.Model = ert.ModelInfo()
-	if e.Store != nil {
-		e.Store = ls.svc.store.Priced(e.Config.Model.Cost)
-	}
-	return e, nil
+	return ls.derivedOf().model(ert, eng, ls.opts.Client, ls.svc.store)
 }
 
 // inPhase returns emit that marks the events of a phase on model with

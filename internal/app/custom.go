@@ -248,23 +248,19 @@ func (a *addedRules) Check(c *agent.Call) agent.Verdict {
 func (a *addedRules) Remember(d agent.Answer, rule string) error { return a.base.Remember(d, rule) }
 
 // forTurn returns eng changed for the run t prepares: its policy with t's
-// rules, and t's model's client. eng itself is unchanged.
+// rules, and on t's model (derived once per engine: later turns share its
+// client). Everything else — hooks, the asker, approvals, the system
+// prompt, the budget — stays eng's. eng itself is unchanged.
 func (ls *Session) forTurn(eng *agent.Engine, t *turn) (*agent.Engine, error) {
 	pol, err := ls.turnPolicy(eng, t)
 	if err != nil {
 		return nil, err
 	}
-	e := &agent.Engine{Client: eng.Client, Tools: eng.Tools, Policy: pol, Approver: eng.Approver,
-		Store: eng.Store, Config: eng.Config, Now: eng.Now}
+	e := eng.Clone()
+	e.Policy = pol
 	if t.rt != nil {
-		client, err := t.rt.Client(ls.opts.Client)
-		if err != nil {
+		if e, err = ls.derivedOf().model(t.rt, e, ls.opts.Client, ls.svc.store); err != nil {
 			return nil, err
-		}
-		e.Client = client
-		e.Config.Model = t.rt.ModelInfo()
-		if e.Store != nil {
-			e.Store = ls.svc.store.Priced(e.Config.Model.Cost)
 		}
 	}
 	return e, nil

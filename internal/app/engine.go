@@ -161,7 +161,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
-	rt.route(&e.Config, o)
+	rt.route(&e.Config, o, e.Tools)
 	if t := rt.taskTool(o, hook); t != nil {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}

@@ -304,38 +304,28 @@ func (ls *Session) multiRuntimes(gen int) map[string]*Runtime {
 
 // modelEngines returns an engine for each of models, in list order:
 // base (a session's engine: its tools, policy, approvals, hooks and
-// system prompt) with the model's client (built with co), model,
-// reasoning controls and prices (store priced at them; nil: none).
-// runtimeOf loads a model's runtime. Errors: a model whose runtime or
-// client cannot be built (naming it).
+// system prompt) on the model, opened by open (see [onModel]), with the
+// active model's own reasoning settings when it has them. runtimeOf
+// loads a model's runtime. Errors: a model whose runtime or client
+// cannot be built (naming it).
 func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel, runtimeOf func(context.Context, string) (*Runtime, error),
-	co ClientOptions, store SessionStore) ([]*agent.Engine, error) {
+	open func(*Runtime, *agent.Engine) (*agent.OpenModel, error)) ([]*agent.Engine, error) {
 	out := make([]*agent.Engine, 0, len(models))
 	for _, m := range models {
 		rt, err := runtimeOf(ctx, m.ID)
 		if err != nil {
 			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
 		}
-		client, err := rt.Client(co)
+		om, err := open(rt, base)
 		if err != nil {
 			return nil, fmt.Errorf("active model %s: %w", m.ID, err)
 		}
-		e := &agent.Engine{Client: client, Tools: base.Tools, Policy: base.Policy, Approver: base.Approver,
-			Asker: base.Asker, Store: base.Store, Hooks: base.Hooks, Config: base.Config, Now: base.Now}
-		e.Config.Model = rt.ModelInfo()
-		e.Config.CommandBlocks = rt.textToolModel()
-		e.Config.Request.ReasoningEffort, e.Config.Request.ThinkingBudget = rt.Config.ReasoningEffort, rt.Config.ThinkingBudget
+		e := base.WithModel(om)
 		if m.Effort != "" {
 			e.Config.Request.ReasoningEffort = m.Effort
 		}
 		if m.ThinkingBudget > 0 {
 			e.Config.Request.ThinkingBudget = m.ThinkingBudget
-		}
-		if e.Store != nil && store != nil {
-			e.Store = store.Priced(e.Config.Model.Cost)
-		}
-		if ts, ok := base.Tools.(*toolSet); ok {
-			e.Tools = ts.forModel(rt)
 		}
 		out = append(out, e)
 	}

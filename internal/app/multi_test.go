@@ -356,7 +356,9 @@ func TestRalphKeepsFirstSuccessful(t *testing.T) {
 func TestModelEnginesScopeMemory(t *testing.T) {
 	live, _ := multiSession(t, ModeSequential, SessionOptions{})
 	base := live.Engine()
-	engs, err := modelEngines(context.Background(), base, live.Multi().Models, live.modelRuntime, ClientOptions{}, live.svc.Store())
+	engs, err := modelEngines(context.Background(), base, live.Multi().Models, live.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
+		return onModel(rt, ClientOptions{}, live.svc.Store(), base.Tools)
+	})
 	require.NoError(t, err)
 	require.Len(t, engs, 3)
 	baseTS := base.Tools.(*toolSet)

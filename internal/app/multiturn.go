@@ -105,7 +105,10 @@ type multiTurn struct {
 // session's mode (see [multiRunner.Run]); base is the session's engine
 // for this run. Errors: the engines' build, the run's.
 func (ls *Session) runMulti(ctx context.Context, sess *agent.Session, base *agent.Engine, input []llm.Part, cfg Multi, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	engs, err := modelEngines(ctx, base, cfg.Models, ls.modelRuntime, ls.opts.Client, ls.svc.store)
+	d := ls.derivedOf()
+	engs, err := modelEngines(ctx, base, cfg.Models, ls.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
+		return d.open(rt, base, ls.opts.Client, ls.svc.store)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -50,9 +51,49 @@ type RalphBackend struct {
 	// (--keep all) does; otherwise the first successful one in list order
 	// is kept.
 	KeepAll bool
+
+	// rts caches RuntimeFor's answers (nil: no cache); the backends of
+	// Ralph's workers share their coordinator's.
+	rts *runtimeCache
 }
 
-var _ ralph.Backend = (*RalphBackend)(nil)
+// runtimeCache keeps the runtimes of active models while the service's
+// runtime (current) stays the same: every task of a run shares them
+// instead of loading them again; a reload starts a new cache.
+type runtimeCache struct {
+	current func() *Runtime
+	mu      sync.Mutex
+	of      *Runtime
+	m       map[string]*Runtime
+}
+
+// runtimeFor is RuntimeFor, cached in b.rts when b has one.
+func (b *RalphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, error) {
+	c := b.rts
+	if c == nil {
+		return b.RuntimeFor(ctx, spec)
+	}
+	cur := c.current()
+	c.mu.Lock()
+	if c.of != cur {
+		c.of, c.m = cur, map[string]*Runtime{}
+	}
+	rt := c.m[spec]
+	c.mu.Unlock()
+	if rt != nil {
+		return rt, nil
+	}
+	rt, err := b.RuntimeFor(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.of == cur {
+		c.m[spec] = rt
+	}
+	c.mu.Unlock()
+	return rt, nil
+}
 
 // StaticRuntime returns a RalphBackend.Runtime that always answers rt.
 func StaticRuntime(rt *Runtime) func() *Runtime {
@@ -108,7 +149,13 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 	if err != nil || r.Plan || b.RuntimeFor == nil || !cfg.Active() {
 		return eng, end, err
 	}
-	engs, err := modelEngines(ctx, eng, cfg.Models, b.RuntimeFor, b.Client, o.Store)
+	engs, err := modelEngines(ctx, eng, cfg.Models, b.runtimeFor, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
+		var store SessionStore
+		if base.Store != nil {
+			store = o.Store
+		}
+		return onModel(rt, b.Client, store, base.Tools)
+	})
 	if err != nil {
 		end()
 		return nil, nil, err
@@ -162,7 +209,8 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 // service's MCP tools, sessions in its store; web applies the web UI's
 // gating of shell tools.
 func (s *Service) RalphBackend(web bool) *RalphBackend {
-	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP, RuntimeFor: s.runtimeFor}
+	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP, RuntimeFor: s.runtimeFor,
+		rts: &runtimeCache{current: s.Runtime}}
 }
 
 // Ralph returns a Ralph service for the workspace over

@@ -37,10 +37,11 @@ func (rt *Runtime) withModel(spec, what string) (*Runtime, error) {
 func (rt *Runtime) modelID() string { return rt.Provider.Name + "/" + rt.Model }
 
 // modelRef returns spec as an agent.ModelRef opened on first use (once:
-// later runs of the engine share the client): a client with rt's
-// retries and timeouts, what the engine knows of the model, and o's
-// store priced at its prices.
-func (rt *Runtime) modelRef(spec, what string, o EngineOptions) agent.ModelRef {
+// later runs of the engine share the client) by [onModel]: a client with
+// the model's retries and timeouts, what the engine knows of it, its
+// text-call mode and reasoning settings, o's store priced at its prices,
+// and base (the engine's tool set) as the model sees it.
+func (rt *Runtime) modelRef(spec, what string, o EngineOptions, base agent.Tools) agent.ModelRef {
 	id := spec
 	if other, err := rt.withModel(spec, what); err == nil {
 		id = other.modelID()
@@ -49,38 +50,37 @@ func (rt *Runtime) modelRef(spec, what string, o EngineOptions) agent.ModelRef {
 	var m *agent.OpenModel
 	var err error
 	open := func(context.Context) (*agent.OpenModel, error) {
-		once.Do(func() { m, err = rt.openModel(spec, what, o) })
+		once.Do(func() { m, err = rt.openModel(spec, what, o, base) })
 		return m, err
 	}
 	return agent.ModelRef{ID: id, Open: open}
 }
 
-// openModel builds spec's client, info and priced store.
-func (rt *Runtime) openModel(spec, what string, o EngineOptions) (*agent.OpenModel, error) {
+// openModel opens spec (see [onModel]) with o's client options and
+// store. Errors: spec's provider needs a key it does not have, its
+// client cannot be built.
+func (rt *Runtime) openModel(spec, what string, o EngineOptions, base agent.Tools) (*agent.OpenModel, error) {
 	other, err := rt.withModel(spec, what)
 	if err != nil {
 		return nil, err
 	}
-	client, err := other.Client(o.Client)
+	m, err := onModel(other, o.Client, o.Store, base)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, spec, err)
-	}
-	m := &agent.OpenModel{Client: client, Info: other.ModelInfo()}
-	if o.Store != nil {
-		m.Store = o.Store.Priced(m.Info.Cost)
 	}
 	return m, nil
 }
 
 // route gives an engine's configuration its fallback models
-// (fallback_models) and its small model (small_model, or the default of
-// [Runtime.SmallModel]) for compaction summaries.
-func (rt *Runtime) route(c *agent.Config, o EngineOptions) {
+// (fallback_models), on the engine's tool set base, and its small model
+// (small_model, or the default of [Runtime.SmallModel]) for compaction
+// summaries.
+func (rt *Runtime) route(c *agent.Config, o EngineOptions, base agent.Tools) {
 	for _, spec := range rt.Config.FallbackModels {
-		c.Fallbacks = append(c.Fallbacks, rt.modelRef(spec, "fallback_models", o))
+		c.Fallbacks = append(c.Fallbacks, rt.modelRef(spec, "fallback_models", o, base))
 	}
 	if spec, _ := rt.SmallModel(); spec != rt.modelID() {
-		ref := rt.modelRef(spec, "small_model", o)
+		ref := rt.modelRef(spec, "small_model", o, nil)
 		c.SmallModel = &ref
 	}
 }

@@ -86,6 +86,9 @@ type Session struct {
 	gen      int
 	eng      *agent.Engine
 	closeEng func()
+	// derived is what eng's runs derive for other models (derive.go):
+	// replaced, and the old one closed, with eng.
+	derived *derived
 	// pending are parts (shell output) added to the conversation that go
 	// to the model with the next prompt.
 	pending []llm.Part
@@ -165,9 +168,10 @@ func (ls *Session) engine(ctx context.Context) (*agent.Engine, error) {
 		return nil, fmt.Errorf("record the session's model: %w", err)
 	}
 	ls.mu.Lock()
-	old := ls.closeEng
-	ls.eng, ls.closeEng, ls.rt, ls.gen, ls.seen = eng, closeEng, rt, gen, seen
+	old, oldDerived := ls.closeEng, ls.derived
+	ls.eng, ls.closeEng, ls.rt, ls.gen, ls.seen, ls.derived = eng, closeEng, rt, gen, seen, &derived{}
 	ls.mu.Unlock()
+	oldDerived.close()
 	if old != nil {
 		old()
 	}
@@ -325,13 +329,23 @@ func (ls *Session) promptHooks(ctx context.Context, sess *agent.Session, parts [
 	return parts, afterSession(sess, notes, emit), nil
 }
 
-// withEngineTools returns a copy of e whose Config.EngineTools has extra
+// withEngineTools returns a clone of e whose Config.EngineTools has extra
 // appended, replacing tools of the same name (e itself is unchanged).
 func withEngineTools(e *agent.Engine, extra []agent.EngineTool) *agent.Engine {
-	cfg := e.Config
-	cfg.EngineTools = mergeEngineTools(cfg.EngineTools, extra)
-	return &agent.Engine{Client: e.Client, Tools: e.Tools, Policy: e.Policy, Approver: e.Approver,
-		Asker: e.Asker, Store: e.Store, Hooks: e.Hooks, Config: cfg, Now: e.Now}
+	c := e.Clone()
+	c.Config.EngineTools = mergeEngineTools(c.Config.EngineTools, extra)
+	return c
+}
+
+// derivedOf returns what the session's current engine derives for other
+// models (never nil).
+func (ls *Session) derivedOf() *derived {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.derived == nil {
+		ls.derived = &derived{}
+	}
+	return ls.derived
 }
 
 // Use switches the live session to stored session sess (a new
@@ -356,12 +370,13 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 		return err
 	}
 	ls.mu.Lock()
-	old := ls.closeEng
-	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen = sess, eng, closeEng, rt, gen
+	old, oldDerived := ls.closeEng, ls.derived
+	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen, ls.derived = sess, eng, closeEng, rt, gen, &derived{}
 	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.loading = ls.svc.loads.of(sess)
 	ls.multi.rot.set(-1) // a new conversation's rotation starts from its own history
 	ls.mu.Unlock()
+	oldDerived.close()
 	if old != nil {
 		old()
 	}
@@ -378,9 +393,10 @@ func (ls *Session) Close() {
 		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to
 	}
 	ls.mu.Lock()
-	closeEng := ls.closeEng
-	ls.closeEng = nil
+	closeEng, d := ls.closeEng, ls.derived
+	ls.closeEng, ls.derived = nil, nil
 	ls.mu.Unlock()
+	d.close()
 	if closeEng != nil {
 		closeEng()
 	}

@@ -48,7 +48,7 @@ func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string
 	rt := ls.rt
 	ls.mu.Unlock()
 	spec, _ := rt.SmallModel()
-	m, err := rt.openModel(spec, "small_model", EngineOptions{Client: ls.opts.Client})
+	m, err := rt.openModel(spec, "small_model", EngineOptions{Client: ls.opts.Client}, nil)
 	if err != nil {
 		return "", spec, err
 	}

@@ -30,6 +30,13 @@
 //     protected paths (which ask), confinement and the shell analysis
 //     (lines it cannot see through ask) refuse.
 //
+// A command that shows environment variables (printenv, env, set,
+// export -p, jq env, awk ENVIRON, a here-document expanding $VAR) is not
+// read-only: it gets printenv's answer in every mode, and so does a line
+// that tests one ([[ $X == a* ]], case $X in ...). One that shows
+// other processes' environments (ps e, tmux show-environment) is denied
+// in every mode, like /proc/PID/environ.
+//
 // Reading a credential file (.env, keys, tokens) asks while safe_mode is
 // on; writing inside .git, .aidex or an editor or agent config directory,
 // or aidex's own config files, asks even in yolo mode.
@@ -50,10 +57,14 @@
 // from every directory the line may be in, with ".." taken after the link
 // it follows, as the kernel does; a directory an option makes a command
 // work in becomes one of those directories. A glob or brace expansion is
-// expanded against the real tree and every match resolved; a recursive
-// command (grep -r, rg -L, find -L, ls -R, du, cp -r, ...) over a folder
-// holding a symlink that leads out of the workspace is unknown, and so is
-// one whose walk or glob is too large to check.
+// expanded against the real tree and every match resolved. A command
+// that takes names of more inputs from a file or its input (sort
+// --files0-from=F, tar -T F, rsync --files-from=F, xargs -a F, gcc @F,
+// sha256sum -c F, xargs cat < F) is unknown in every mode: the list's own
+// path is confined, the names in it cannot be before they are read. A
+// recursive command (grep -r, rg -L, find -L, ls -R, du, cp -r, ...) over
+// a folder holding a symlink that leads out of the workspace is unknown,
+// and so is one whose walk or glob is too large to check.
 //
 // Writes that would make the workspace root look like a git directory (a
 // HEAD file; config, objects/, refs/ beside an existing HEAD) are denied

@@ -100,10 +100,10 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 }
 
 // readsOnly reports whether analysis a found a line that only reads: no
-// write target, nothing hidden from it, no environment change, and every
-// command in the read-only tables.
+// write target, nothing hidden from it, no environment change or test,
+// and every command in the read-only tables.
 func readsOnly(a shell.Analysis) bool {
-	if len(a.Writes) > 0 || len(a.Opaque) > 0 || len(a.EnvChanges) > 0 {
+	if len(a.Writes) > 0 || len(a.Opaque) > 0 || len(a.EnvChanges) > 0 || len(a.EnvTests) > 0 {
 		return false
 	}
 	for _, sc := range a.Commands {
@@ -142,8 +142,9 @@ func (p *Policy) parseFailure(line string, err error) Verdict {
 }
 
 // lineEntries are the verdicts about the line as a whole: safe_mode
-// rules, constructs analysis cannot see through, and variables that
-// change what later commands run.
+// rules, constructs analysis cannot see through, tests of environment
+// variables (answered as printenv is: asked, denied in plan mode, allowed
+// in yolo mode), and variables that change what later commands run.
 func (p *Policy) lineEntries(a shell.Analysis) []CommandVerdict {
 	var entries []CommandVerdict
 	add := func(d Decision, rule, reason string) {
@@ -156,6 +157,10 @@ func (p *Policy) lineEntries(a shell.Analysis) []CommandVerdict {
 	}
 	for _, o := range a.Opaque {
 		add(p.unsureDecision(), RuleShellAnalysis, "analysis cannot see what runs ("+o+"), so it needs approval and no rule can allow it")
+	}
+	if len(a.EnvTests) > 0 && p.mode != ModeYolo {
+		add(p.unsureDecision(), RuleShellAnalysis, "the line tests the environment variables "+strings.Join(a.EnvTests, ", ")+
+			", and which branch runs shows what they hold, as printenv would; it needs approval")
 	}
 	if len(a.EnvChanges) > 0 && p.mode != ModeYolo {
 		add(p.unsureDecision(), RuleShellAnalysis, "the line sets "+strings.Join(a.EnvChanges, ", ")+", which changes what later commands run; it needs approval")
@@ -245,7 +250,8 @@ func (k *commandCheck) restrictive(action Decision) *Rule {
 }
 
 // decideCommand decides one simple command. Deny rules and safe_mode
-// come first, then protected paths, ask rules, what analysis cannot see,
+// come first, then protected paths (and the environments of other
+// processes, shell.EnvOthers), ask rules, what analysis cannot see,
 // confinement, and last the mode, the read-only tables and allow rules.
 func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execState) CommandVerdict {
 	k := &commandCheck{p: p, sc: sc, rules: rules, text: sc.Text(), alt: sc.FoldedText()}
@@ -260,6 +266,10 @@ func (p *Policy) decideCommand(sc shell.SimpleCommand, rules []Rule, st *execSta
 	f := p.pathArgs(sc, st)
 	if f.protected != nil {
 		return k.builtin(Deny, RuleProtected, fmt.Sprintf("%s touches a protected path: %v", k.text, f.protected))
+	}
+	if sc.ExposesEnv == shell.EnvOthers {
+		return k.builtin(Deny, RuleProtected, fmt.Sprintf("%s shows the environment of other processes (%s), which aidex does not clean of credentials; like /proc/PID/environ it is refused in every mode",
+			k.text, sc.ExposesEnvReason))
 	}
 	p.trackCd(sc, st)
 	if v, ok := k.unsure(f); ok {

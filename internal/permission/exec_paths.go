@@ -127,7 +127,10 @@ func joinBase(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-// pathArgs checks the arguments of a command that look like paths.
+// pathArgs checks the arguments of a command that look like paths, and
+// the option values that name paths. A command that reads names of inputs
+// at run time (a list file, xargs' input: shell.HasListInput) cannot be
+// confined: its list's own path is checked, and the command is unknown.
 func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 	var f argFindings
 	if sc.NonLiteral {
@@ -142,6 +145,9 @@ func (p *Policy) pathArgs(sc shell.SimpleCommand, st *execState) argFindings {
 		if f.protected != nil {
 			return f
 		}
+	}
+	if what, ok := shell.HasListInput(sc); ok {
+		f.unsure = append(f.unsure, what+" names more inputs, which are read only when the command runs")
 	}
 	if len(f.outside) == 0 {
 		p.checkRecursion(sc, st, &f)

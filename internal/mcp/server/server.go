@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -54,6 +55,13 @@ type Server struct {
 	mode    permission.Mode
 	profile string
 	tools   []app.ToolInfo
+
+	// clients are the tool sessions of the connected clients: what one
+	// client's calls start (background processes) lives until its
+	// connection ends.
+	mu      sync.Mutex
+	clients map[*mcp.ServerSession]*app.ToolSession
+	closed  bool
 }
 
 // RunToolName is the name of the tool that runs a whole aidex session.
@@ -98,8 +106,49 @@ func withFlag(flags map[string]string, key, value string) map[string]string {
 	return out
 }
 
-// Close closes the application service.
-func (s *Server) Close() error { return s.svc.Close() }
+// Close stops what the clients' calls started and closes the
+// application service.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	clients := s.clients
+	s.clients, s.closed = nil, true
+	s.mu.Unlock()
+	for _, ts := range clients {
+		ts.Close()
+	}
+	return s.svc.Close()
+}
+
+// toolSession returns the tool session of client ss, started at its first
+// call and closed when its connection ends (a nil ss, a call without a
+// session, gets one of its own that the caller must close: owned true).
+func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolSession, owned bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ts := s.clients[ss]; ts != nil {
+		return ts, false, nil
+	}
+	if ts, err = s.svc.Runtime().NewToolSession(); err != nil {
+		return nil, false, err
+	}
+	if ss == nil || s.closed {
+		return ts, true, nil
+	}
+	if s.clients == nil {
+		s.clients = map[*mcp.ServerSession]*app.ToolSession{}
+	}
+	s.clients[ss] = ts
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		if s.clients[ss] == ts {
+			delete(s.clients, ss)
+		}
+		s.mu.Unlock()
+		ts.Close()
+	}()
+	return ts, false, nil
+}
 
 // Mode returns the server's permission mode.
 func (s *Server) Mode() permission.Mode { return s.mode }
@@ -161,7 +210,14 @@ func Annotations(k kind.Kind) *mcp.ToolAnnotations {
 // callHandler runs the aidex tool name through the tool pipeline.
 func (s *Server) callHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, err := s.svc.Runtime().CallTool(ctx, name, req.Params.Arguments, app.CallOptions{Approve: elicitApprover(req.Session)})
+		ts, owned, err := s.toolSession(req.Session)
+		if err != nil {
+			return nil, err
+		}
+		if owned {
+			defer ts.Close()
+		}
+		out, err := ts.CallTool(ctx, name, req.Params.Arguments, app.CallOptions{Approve: elicitApprover(req.Session)})
 		if err != nil && !errors.Is(err, app.ErrInternal) {
 			return nil, err
 		}

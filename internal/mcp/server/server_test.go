@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -268,4 +269,37 @@ func TestAidexRunAsksTheClient(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(f.home.WS, "out.txt"))
 	require.NoError(t, err)
 	require.Equal(t, "made by the run\n", string(b))
+}
+
+// A client's background process lives from one call to the next, and
+// ends with the client's connection (issue 29): before, every call had
+// a registry of its own, so run_background_process answered "Started
+// bg1" and the next list_background_processes showed nothing.
+func TestBackgroundProcessesLiveWithTheConnection(t *testing.T) {
+	// The sandbox is another concern (its tests are in internal/sandbox).
+	f := newFixtureWith(t, "yolo", map[string]string{"sandbox.mode": "off"})
+	marker := filepath.Join(f.home.WS, "alive")
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := f.srv.MCP().Connect(ctx, st, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	res, text := call(t, cs, "run_background_process", map[string]any{"command": "touch alive; sleep 60"})
+	require.False(t, res.IsError, text)
+	res, text = call(t, cs, "list_background_processes", map[string]any{})
+	require.False(t, res.IsError, text)
+	require.Contains(t, text, "sleep 60", "the process started by the previous call is listed")
+	require.Eventually(t, func() bool { _, err := os.Stat(marker); return err == nil }, 10*time.Second, 20*time.Millisecond)
+	// A second client has its own processes.
+	other := f.connect(t, nil)
+	_, text = call(t, other, "list_background_processes", map[string]any{})
+	require.NotContains(t, text, "sleep 60")
+	require.NoError(t, cs.Close())
+	require.NoError(t, ss.Wait())
+	require.Eventually(t, func() bool {
+		f.srv.mu.Lock()
+		defer f.srv.mu.Unlock()
+		return f.srv.clients[ss] == nil
+	}, 10*time.Second, 20*time.Millisecond, "the connection's tool session is closed")
 }

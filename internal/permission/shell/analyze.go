@@ -69,7 +69,7 @@ type SimpleCommand struct {
 	// from standard input (e.g. "... | sh").
 	StdinProgram bool
 	// InlineCode reports an interpreter given a program inline
-	// (python -c, node -e, awk with system()).
+	// (python -c, node -e, awk with system(), a pipe, getline or ENVIRON).
 	InlineCode bool
 	// Background reports the command runs in the background (&).
 	Background bool
@@ -90,6 +90,13 @@ type SimpleCommand struct {
 	// ArgsFromInput reports a command that gets more arguments at run
 	// time from its input (xargs), which the analysis cannot see.
 	ArgsFromInput bool
+	// ExposesEnv reports a command that shows environment variables: its
+	// own (printenv, env, jq env, awk ENVIRON, set, export -p, a
+	// here-document expanding $VAR), which makes it not read-only, or
+	// those of other processes (ps e, tmux show-environment), which the
+	// policy refuses; ExposesEnvReason says how (envreaders.go).
+	ExposesEnv       EnvExposure
+	ExposesEnvReason string
 }
 
 // Base returns the base name of the command ("curl" for /usr/bin/curl).
@@ -170,6 +177,10 @@ type Analysis struct {
 	EnvChanges []string
 	// NetRedirects lists redirections to /dev/tcp or /dev/udp.
 	NetRedirects []string
+	// EnvTests lists the environment variables the line tests in its
+	// control structures ([[ $X == a* ]], case $X in ...): which branch
+	// runs shows what they hold, as printenv would (envreaders.go).
+	EnvTests []string
 }
 
 type actx struct {
@@ -188,6 +199,7 @@ type actx struct {
 	optPaths  []OptionPath     // path options of the wrappers around the command
 	wrapTaint bool             // a wrapper around the command may not keep it read-only
 	inputArgs bool             // the command gets arguments from its input (xargs)
+	envInput  bool             // a here-document or here-string on the command expands variables
 }
 
 type analyzer struct {
@@ -248,6 +260,9 @@ func (z *analyzer) stmt(s *syntax.Stmt, c actx) {
 		if isStdinRedirect(r) {
 			c.in = r
 		}
+	}
+	if inputExpands(s.Redirs) {
+		c.envInput = true
 	}
 	z.command(s.Cmd, c)
 }
@@ -527,7 +542,12 @@ func (z *analyzer) add(sc SimpleCommand, c actx) {
 	if !sc.NonLiteral {
 		z.commandWrites(sc)
 		z.commandPaths(&sc)
+		listReaders(&sc)
 		z.sedScripts(&sc)
+		sc.ExposesEnv, sc.ExposesEnvReason = exposesEnv(sc)
+	}
+	if c.envInput && sc.ExposesEnv == 0 {
+		sc.ExposesEnv, sc.ExposesEnvReason = EnvOwn, "its input is a here-document or here-string that expands variables"
 	}
 	z.a.Commands = append(z.a.Commands, sc)
 }

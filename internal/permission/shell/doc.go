@@ -36,7 +36,14 @@
 // cdable_vars) makes the line unknown.
 //
 // For each simple command the answer is one of three. Read-only: ReadOnly
-// accepts it, every option being in the command's allowlist. Writes: the
+// accepts it, every option being in the command's allowlist, and it shows
+// no environment variables: printenv is not read-only, and neither is
+// any other way of showing them (env, set, export -p, jq's env and $ENV,
+// awk's ENVIRON, a here-document that expands $VAR; SimpleCommand
+// ExposesEnv, envreaders.go), while ps e and the like, which show other
+// processes' environments, are marked for the policy to refuse. A line
+// whose control flow tests an environment variable ([[ $X == a* ]],
+// case $X in ...) lists it in Analysis.EnvTests. Writes: the
 // line's Writes name the files its redirections and output options write,
 // and a safe_mode rule names a destructive action. Unknown: everything
 // else, including every command and option the tables do not list; the
@@ -49,9 +56,14 @@
 // options bundle and take glued values, GNU long options may be
 // abbreviated to an unambiguous prefix ("--chdi=DIR" is --chdir). An
 // option value that names a path is reported with what the command does
-// with it (SimpleCommand.PathOptions: read or chdir; writes go to
+// with it (SimpleCommand.PathOptions: read, chdir or list; writes go to
 // Analysis.Writes), for wrappers and commands alike (pathopts.go), so the
-// policy can confine it. A wrapper option the tables do not know makes
+// policy can confine it. A list is a file naming more inputs (sort
+// --files0-from=F, tar -T F, xargs -a F, gcc @F, sha256sum -c F, the
+// names cpio -o reads from standard input; listfiles.go): those names are
+// read at run time, so such a command is never read-only and the policy
+// treats it as unknown (HasListInput), as it does a command xargs gives
+// arguments from its input. A wrapper option the tables do not know makes
 // the line opaque. A sed script that runs commands or touches other files
 // (e, r, R, w, W, s///e, s///w), comes from a file or is built at run time
 // is opaque too (sed.go).

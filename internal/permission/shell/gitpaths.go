@@ -18,6 +18,10 @@ var gitGlobal = sync.OnceValue(func() *optSpec {
 // gitGlobalPaths are git's options whose value is a path.
 var gitGlobalPaths = map[string]PathAccess{"-C": PathChdir, "--work-tree": PathChdir, "--git-dir": PathRead}
 
+// gitSubcommandFiles are options of git's read-only subcommands whose
+// value is a file git reads (git blame --ignore-revs-file=F).
+var gitSubcommandFiles = []string{"--ignore-revs-file"}
+
 func compiled(s optSpec) *optSpec {
 	s.compile()
 	return &s
@@ -30,6 +34,11 @@ func (z *analyzer) gitPaths(sc *SimpleCommand) {
 	for _, o := range p.opts {
 		if acc, ok := gitGlobalPaths[o.name]; ok && o.has {
 			sc.PathOptions = append(sc.PathOptions, OptionPath{Option: o.shown, Word: o.value, Access: acc})
+		}
+	}
+	if !p.nonLiteral && p.next < len(sc.Words) {
+		for _, f := range optionValues(sc.Words, p.next+1, gitSubcommandFiles, false) {
+			sc.PathOptions = append(sc.PathOptions, OptionPath{Option: "--ignore-revs-file", Word: f, Access: PathRead})
 		}
 	}
 	if p.nonLiteral || p.next >= len(sc.Words) || sc.Words[p.next].Value != "config" {

@@ -57,11 +57,11 @@ func IsDownloader(base string) bool { return downloaders[base] }
 
 // MentionsInlineCode reports whether text (a command or the literal part
 // of a rule pattern) contains an inline-code option as a separate word
-// ("python3 -c", "node -e") or awk's "system(": a rule "python3 *" does
+// ("python3 -c", "node -e") or awk's "system(" or "ENVIRON": a rule "python3 *" does
 // not allow "python3 -c CODE", whose code is opaque, but "python3 -c *"
 // does.
 func MentionsInlineCode(text string) bool {
-	if strings.Contains(text, "system(") {
+	if strings.Contains(text, "system(") || strings.Contains(text, "ENVIRON") {
 		return true
 	}
 	for f := range inlineCodeFlags {
@@ -162,7 +162,8 @@ func hasInlineCode(sc SimpleCommand) bool {
 	if strings.HasSuffix(base, "awk") {
 		for _, w := range sc.Words[1:] {
 			v := w.Pattern
-			if strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, "getline") {
+			if strings.Contains(v, "system") || strings.Contains(v, "|") || strings.Contains(v, "getline") ||
+				strings.Contains(v, "ENVIRON") {
 				return true
 			}
 		}

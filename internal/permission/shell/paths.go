@@ -21,7 +21,8 @@ var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": tru
 
 // PathArgs returns the arguments of sc that may name files, in order:
 // first the values of its (and its wrappers') options that name files it
-// reads (PathOptions with PathRead: xargs -a FILE, git --git-dir=DIR),
+// reads (PathOptions with PathRead: git --git-dir=DIR; and the list files
+// of PathList, whose own path is confined too: sort --files0-from=F),
 // whatever they look like, then the arguments. Commands whose arguments
 // are text (echo, printf, test, export, ...) and commands with a
 // non-literal name have no path arguments, and sed's scripts are not
@@ -30,7 +31,7 @@ var dataArgCommands = map[string]bool{"echo": true, "printf": true, "alias": tru
 func PathArgs(sc SimpleCommand) []PathArg {
 	var out []PathArg
 	for _, o := range sc.PathOptions {
-		if o.Access == PathRead {
+		if o.Access == PathRead || o.Access == PathList {
 			out = append(out, optionPathArg(o.Word))
 		}
 	}

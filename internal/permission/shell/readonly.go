@@ -55,8 +55,10 @@ type ReadOnlyInfo struct {
 // from the tables, an option missing from its allowlist (abbreviated long
 // options included), a non-literal word, a wrapper, an environment
 // assignment of a variable off the harmless list (LANG, LC_*, TZ,
-// NO_COLOR, TERM, COLUMNS, ...) or inline code all make it not read-only. Path arguments are
-// not judged here; the caller checks them.
+// NO_COLOR, TERM, COLUMNS, ...), inline code, a file listing more inputs
+// (HasListInput) or showing environment variables (ExposesEnv, as
+// printenv does) all make it not read-only. Path arguments are not judged
+// here; the caller checks them.
 func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 	if sc.NonLiteral || sc.Suspicious || sc.InlineCode || len(sc.Wrappers) > 0 && !sc.WrappersReadOnly ||
 		sc.EnvPrefixed || strings.ContainsRune(sc.Name, '/') {
@@ -66,6 +68,12 @@ func ReadOnly(sc SimpleCommand) (ReadOnlyInfo, bool) {
 		if !w.Literal {
 			return ReadOnlyInfo{}, false // $VAR may expand to secrets or options
 		}
+	}
+	if sc.ExposesEnv != 0 {
+		return ReadOnlyInfo{}, false // shows environment variables, like printenv
+	}
+	if _, ok := HasListInput(sc); ok {
+		return ReadOnlyInfo{}, false // names of inputs read at run time
 	}
 	spec, ok := readOnlyCommands()[sc.Name]
 	if !ok || sc.ArgsFromInput && !spec.data {

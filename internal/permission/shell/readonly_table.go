@@ -38,6 +38,13 @@ import "sync"
 //     --show-signature (runs gpg); git grep -O/--open-files-in-pager
 //     (runs a pager), --textconv; git blame --contents
 //   - go env -w/-u (write the go env file)
+//   - options whose value is a file listing more inputs, and modes that
+//     read such lists (listfiles.go): sort, wc and du --files0-from, find
+//     -files0-from, tar -T/--files-from, file -f/--files-from, and the
+//     checksum tools' -c/--check (with --ignore-missing, --quiet,
+//     --status, --strict and --warn, which only go with it)
+//   - programs that expose the environment (envreaders.go): jq with env,
+//     $ENV, a filter file (-f) or modules (import, include, -L)
 
 // gnuHelp are the options every GNU tool shares.
 const gnuHelp = " help version"
@@ -148,7 +155,7 @@ var readOnlyCommands = sync.OnceValue(func() map[string]*roSpec {
 		"head": {opts: optSpec{short: "c:n:qvz", long: "bytes: lines: quiet silent verbose zero-terminated" + gnuHelp, num: true}},
 		"tail": {opts: optSpec{short: "c:fFn:qs:vz", long: "bytes: follow:: lines: max-unchanged-stats: pid: quiet retry " +
 			"silent sleep-interval: verbose zero-terminated" + gnuHelp, num: true}},
-		"wc":     {opts: optSpec{short: "cmlLw", long: "bytes chars lines files0-from: max-line-length words total:" + gnuHelp}},
+		"wc":     {opts: optSpec{short: "cmlLw", long: "bytes chars lines max-line-length words total:" + gnuHelp}},
 		"pwd":    {opts: optSpec{short: "LP", long: "logical physical" + gnuHelp}},
 		"echo":   {data: true},
 		"printf": {},
@@ -171,14 +178,14 @@ var readOnlyCommands = sync.OnceValue(func() map[string]*roSpec {
 		"find": {custom: findAccepts, opts: optSpec{words: "name: iname: path: ipath: wholename: iwholename: regex: iregex: " +
 			"regextype: type: xtype: size: mtime: mmin: atime: amin: ctime: cmin: newer: anewer: cnewer: newermt: " +
 			"newerct: newerat: samefile: inum: links: user: group: uid: gid: perm: maxdepth: mindepth: fstype: lname: " +
-			"ilname: used: context: files0-from: printf: print print0 ls prune quit true false empty readable " +
+			"ilname: used: context: printf: print print0 ls prune quit true false empty readable " +
 			"writable executable nouser nogroup depth d xdev mount follow noleaf daystart ignore_readdir_race " +
 			"noignore_readdir_race warn nowarn not and or a o help version"}},
 		"sed": {custom: sedAccepts, opts: optSpec{short: "nrsuzEe:l:", long: "quiet silent expression: regexp-extended " +
 			"separate unbuffered null-data zero-terminated line-length: posix debug sandbox binary" + gnuHelp}},
-		"tar": {custom: tarAccepts, listWith: "-t --list", listAll: true, opts: optSpec{short: "tvf:zjJZC:T:X:b:Bi",
+		"tar": {custom: tarAccepts, listWith: "-t --list", listAll: true, opts: optSpec{short: "tvf:zjJZC:X:b:Bi",
 			long: "list verbose file: gzip gunzip ungzip bzip2 xz lzma lzip lzop zstd compress uncompress directory: " +
-				"files-from: exclude: exclude-from: wildcards no-wildcards anchored no-anchored ignore-case no-ignore-case " +
+				"exclude: exclude-from: wildcards no-wildcards anchored no-anchored ignore-case no-ignore-case " +
 				"wildcards-match-slash no-wildcards-match-slash numeric-owner full-time utc quoting-style: " +
 				"show-transformed-names blocking-factor: read-full-records ignore-zeros null no-null exclude-vcs " +
 				"exclude-backups strip-components: no-recursion recursion" + gnuHelp}},
@@ -186,11 +193,11 @@ var readOnlyCommands = sync.OnceValue(func() map[string]*roSpec {
 			"matchdirs metafirst prune info infofile: noreport charset: filelimit: dirsfirst filesfirst si du " +
 			"timefmt: inodes device sort: nolinks fromfile fromtabfile fflinks hyperlink scheme: authority:" + gnuHelp}},
 		"stat": {opts: optSpec{short: "Lfc:t", long: "dereference file-system format: printf: terse cached:" + gnuHelp}},
-		"file": {opts: optSpec{short: "bcdEe:F:f:hikLlm:NnP:prsv0", long: "apple brief checking-printout debug exclude: " +
-			"exclude-quiet: extension files-from: separator: no-dereference mime mime-type mime-encoding keep-going " +
+		"file": {opts: optSpec{short: "bcdEe:F:hikLlm:NnP:prsv0", long: "apple brief checking-printout debug exclude: " +
+			"exclude-quiet: extension separator: no-dereference mime mime-type mime-encoding keep-going " +
 			"list dereference magic-file: no-pad no-buffer parameter: preserve-date raw special-files print0" + gnuHelp}},
 		"du": {opts: optSpec{short: "0abcDhHklLmPsSxX:B:d:t:", long: "null all apparent-size block-size: bytes total " +
-			"dereference-args files0-from: human-readable inodes kilobytes count-links dereference max-depth: " +
+			"dereference-args human-readable inodes kilobytes count-links dereference max-depth: " +
 			"no-dereference separate-dirs si summarize threshold: time:: time-style: exclude-from: exclude: " +
 			"one-file-system" + gnuHelp}},
 		"df": {opts: optSpec{short: "aB:hHiklPt:Tx:v", long: "all block-size: human-readable si inodes local no-sync " +
@@ -212,7 +219,7 @@ var readOnlyCommands = sync.OnceValue(func() map[string]*roSpec {
 		"cut": {opts: optSpec{short: "b:c:d:f:nsz", long: "bytes: characters: delimiter: fields: complement " +
 			"only-delimited output-delimiter: zero-terminated" + gnuHelp}},
 		"tr": {opts: optSpec{short: "cCdst", long: "complement delete squeeze-repeats truncate-set1" + gnuHelp}},
-		"sort": {opts: optSpec{short: "bcCdfghik:mMnrRsS:t:uVz", long: "batch-size: debug files0-from: parallel: " +
+		"sort": {opts: optSpec{short: "bcCdfghik:mMnrRsS:t:uVz", long: "batch-size: debug parallel: " +
 			"random-source: sort: check:: key: merge stable buffer-size: field-separator: unique zero-terminated " +
 			"ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort " +
 			"human-numeric-sort numeric-sort random-sort reverse version-sort" + gnuHelp}},
@@ -276,6 +283,5 @@ func grepSpec() *roSpec {
 }
 
 func checksumSpec() *roSpec {
-	return &roSpec{opts: optSpec{short: "bctwz", long: "binary check tag text zero ignore-missing quiet status " +
-		"strict warn" + gnuHelp}}
+	return &roSpec{opts: optSpec{short: "btwz", long: "binary tag text zero" + gnuHelp}}
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -12,6 +13,11 @@ import (
 // arithmetic or as variable names when they could run commands, and
 // records the variables the line sets for later commands.
 func (z *analyzer) checkFile(file *syntax.File, c actx) {
+	for _, name := range envTests(file) {
+		if !slices.Contains(z.a.EnvTests, name) {
+			z.a.EnvTests = append(z.a.EnvTests, name)
+		}
+	}
 	e := exprCheck{z: z, f: collectFacts(file)}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch x := n.(type) {

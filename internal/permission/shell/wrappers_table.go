@@ -76,7 +76,7 @@ var wrappers = sync.OnceValue(func() map[string]*wrapper {
 			"process-slot-var: show-limits help version"}, readOnly: true,
 			ro: "-0 -a -d -E -e -I -i -L -l -n -P -r -s -t -x --null --arg-file --delimiter --eof --replace --max-lines " +
 				"--max-args --max-procs --no-run-if-empty --max-chars --verbose --exit",
-			paths: map[string]PathAccess{"-a": PathRead, "--arg-file": PathRead}},
+			paths: map[string]PathAccess{"-a": PathList, "--arg-file": PathList}},
 		"watch": {kind: wrapWatch, opts: optSpec{short: "bcCd::egn:pq:rs:twxhv", long: "beep color no-color differences:: " +
 			"errexit chgexit interval: precise equexit: no-rerun shotsdir: no-title no-wrap exec help version"},
 			paths: map[string]PathAccess{"-s": PathWrite, "--shotsdir": PathWrite}},
