@@ -350,6 +350,11 @@ func (r *run) runOne(ctx context.Context, sl *slot) (ToolResultInfo, error) {
 // again outside the OS sandbox after the sandbox stopped it.
 const RuleSandbox = "sandbox"
 
+// RuleTrust is the rule of the approvals that review a trusted project's
+// new or changed content before a session's first run (internal/trust):
+// an allow approves the item, "always" records it.
+const RuleTrust = "trust review"
+
 // approveUnconfined asks the user whether a call the OS sandbox stopped
 // may run again without it (reason says why); false without an Approver,
 // on a denial or a cancellation. An allow of any kind allows this call

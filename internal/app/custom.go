@@ -23,7 +23,7 @@ import (
 // (each error names its file). Built-in commands of the front ends keep
 // precedence over custom ones of the same name.
 func (rt *Runtime) CustomCommands() ([]slashcmd.Command, []error) {
-	return slashcmd.Discover(slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+	return rt.approvedCommands(rt.allCustomCommands())
 }
 
 // CommandSource lists slash commands of another source than the command

@@ -52,6 +52,10 @@ type Service struct {
 
 	// loads are the conversations PickRecent is loading.
 	loads loads
+	// review is the review of the project's pending content (content.go);
+	// approvedNow what it approved for this service only.
+	review      contentReview
+	approvedNow *sessionApprovals
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for
@@ -95,6 +99,9 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		o.Flags = map[string]string{}
 	}
 	o.SandboxProbe = probeOnce(o.SandboxProbe)
+	if o.approvedNow == nil {
+		o.approvedNow = &sessionApprovals{}
+	}
 	var rt *Runtime
 	var err error
 	if o.Base {
@@ -123,7 +130,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
 	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report,
-		prefetch: rt.gitPrefetch}
+		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow}
 	svc.AddCommandSource(svc.mcpCommands)
 	return svc, nil
 }

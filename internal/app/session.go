@@ -122,6 +122,9 @@ type Session struct {
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
+	if err := s.Runtime().contentGate(o); err != nil {
+		return nil, err
+	}
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
 		loading: s.loads.of(sess)}
@@ -235,7 +238,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer end()
-	if err := ls.waitLoaded(ctx); err != nil {
+	if err := ls.ready(ctx, emit); err != nil {
 		return nil, err
 	}
 	eng, err := ls.engine(ctx)

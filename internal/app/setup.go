@@ -40,6 +40,9 @@ type Options struct {
 	// HookLog, when set, gets one line per hook command run (event,
 	// command, exit code, milliseconds): --verbose.
 	HookLog io.Writer
+	// approvedNow are the project content items approved for this
+	// service only (see reviewContent); [Start] sets it.
+	approvedNow *sessionApprovals
 }
 
 // Runtime is the loaded configuration with the chosen provider and model.
@@ -65,6 +68,9 @@ type Runtime struct {
 	probe func() sandbox.Caps
 	// hooks runs the user's hook commands (see loadHooks).
 	hooks *hooks.Runner
+	// content is the trusted project's content items and their approvals
+	// (content.go).
+	content *contentState
 	// gitPrefetch is the git summary started by Start with PrefetchGit
 	// (nil: none); copies of the runtime share it, the first prompt takes it.
 	gitPrefetch *gitPrefetch
@@ -99,9 +105,18 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider catalog: %w", err)
 	}
-	cfg, warnings, err := config.Load(config.LoadOptions{Getenv: o.Getenv, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names()})
+	var stateDir string
+	if p, err := config.ResolvePaths(o.Getenv); err == nil {
+		stateDir = p.StateDir
+	}
+	store, approvals, storeErr := contentApprovals(stateDir, ws, o.approvedNow)
+	cfg, warnings, err := config.Load(config.LoadOptions{Getenv: o.Getenv, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names(),
+		Approved: approvals.Approved})
 	if err != nil {
 		return nil, err
+	}
+	if storeErr != nil {
+		warnings = append(warnings, config.Warning{Message: fmt.Sprintf("%v; this project's content counts as not approved", storeErr)})
 	}
 	if o.Workspace == "" && cfg.Workspace != "" {
 		if ws, err = workspaceDir(cfg.Workspace); err != nil {
@@ -117,6 +132,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err := rt.loadHooks(o); err != nil {
 		return nil, err
 	}
+	rt.loadContent(store, approvals)
 	return rt, nil
 }
 

@@ -14,7 +14,7 @@ const skillPromptTokens = 2000
 // internal/skills for the folders and their precedence), sorted by name,
 // and the skills that could not be read (each error names its file).
 func (rt *Runtime) Skills() ([]skills.Skill, []error) {
-	return skills.Discover(skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+	return rt.approvedSkills(rt.allSkills())
 }
 
 // SkillHonoured reports whether a skill's allowed-tools count: it comes

@@ -125,7 +125,7 @@ func (rt *Runtime) subagentDirs() subagent.Dirs {
 // and the agent files of the user's folders and (when trusted) the
 // project's, with warnings for files that could not be used.
 func (rt *Runtime) Subagents() subagent.Set {
-	return subagent.Load(rt.subagentDirs())
+	return rt.approvedAgents(subagent.Load(rt.subagentDirs()))
 }
 
 // taskTool returns the task tool for an engine built with o, or nil when

@@ -49,6 +49,9 @@ func (f *subFixture) start() {
 	require.NoError(f.t, svc.Runtime().Config.Paths.Trust(f.home.WS))
 	_, err = svc.Reload(context.Background(), nil)
 	require.NoError(f.t, err)
+	require.NoError(f.t, svc.Runtime().ApproveAllContent()) // as `aidex trust` does
+	_, err = svc.Reload(context.Background(), nil)
+	require.NoError(f.t, err)
 	require.True(f.t, svc.Runtime().Config.ProjectTrusted)
 	f.svc = svc
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -109,54 +108,4 @@ func (a *cliApp) configFile(project bool) (string, error) {
 		return config.ProjectConfigFile(rt.Workspace), nil
 	}
 	return rt.Config.Paths.ConfigFile, nil
-}
-
-func newTrustCmd(a *cliApp) *cobra.Command {
-	var remove, list bool
-	cmd := &cobra.Command{
-		Use:   "trust [DIR]",
-		Short: "Trust a folder's .aidex/config.toml (base URLs, keys, commands, allow rules)",
-		Long: `A project's .aidex/config.toml comes with the code you clone. Until you trust
-the folder, aidex ignores the settings in it that could redirect your API keys,
-run commands or widen permissions. Trust it once you have read it.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			rt, err := a.catalogOnly()
-			if err != nil {
-				return err
-			}
-			p := rt.Config.Paths
-			if list {
-				dirs, err := p.TrustedFolders()
-				if err != nil {
-					return err
-				}
-				for _, d := range dirs {
-					fmt.Fprintln(cmd.OutOrStdout(), d)
-				}
-				return nil
-			}
-			dir := rt.Workspace
-			if len(args) == 1 {
-				if dir, err = filepath.Abs(args[0]); err != nil {
-					return err
-				}
-			}
-			if remove {
-				if err := p.Untrust(dir); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "no longer trusted: %s\n", dir)
-				return nil
-			}
-			if err := p.Trust(dir); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "trusted: %s\n", dir)
-			return nil
-		},
-	}
-	cmd.Flags().BoolVar(&remove, "remove", false, "stop trusting the folder")
-	cmd.Flags().BoolVar(&list, "list", false, "list the trusted folders")
-	return cmd
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
@@ -47,13 +46,7 @@ func hookE2E(t *testing.T, srv *llmtest.Script, trusted bool, settings string) *
 	e.write(".claude/hooks/record.sh", recordSh)
 	e.write(".claude/settings.json", settings)
 	if trusted {
-		paths, err := config.ResolvePaths(func(k string) string { return e.env[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := paths.Trust(e.ws); err != nil {
-			t.Fatal(err)
-		}
+		e.trust()
 	}
 	return e
 }
@@ -285,6 +278,7 @@ func TestHooksListAndVerbose(t *testing.T) {
 	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
 	e := hookE2E(t, srv, true, `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true", "timeout": 5}]}]}}`)
 	e.write(".aidex/config.toml", "[[hooks.PreToolUse]]\nmatcher = \"Edit|Write\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"echo toml\"\n")
+	e.trust() // approve the hook added since
 	l := e.run(context.Background(), "hooks", "list")
 	if l.code != 0 {
 		t.Fatalf("exit %d: %s", l.code, l.stderr)

@@ -14,6 +14,8 @@ import (
 	"reflect"
 	"slices"
 	"time"
+
+	"github.com/zelvior/aidex/internal/trust"
 )
 
 // Source names for values that do not come from a file. File sources are "PATH:LINE".
@@ -95,6 +97,10 @@ type Config struct {
 	ProjectFile string `toml:"-"`
 	// ProjectTrusted reports whether the workspace folder is trusted (see Paths.Trust).
 	ProjectTrusted bool `toml:"-"`
+	// ContentItems are the trusted project's items of content in its config files (settings
+	// an untrusted folder may not set, allow rules, MCP servers), approved or not; only the
+	// approved ones were applied (LoadOptions.Approved). Empty for an untrusted folder.
+	ContentItems []trust.Item `toml:"-"`
 }
 
 // Permissions holds the permission rules of [permissions]. Rules accumulate across files,

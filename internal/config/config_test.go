@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/zelvior/aidex/internal/trust"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,16 @@ func (e *testEnv) env(k string) string { return e.vars[k] }
 
 func (e *testEnv) global() string  { return e.paths.ConfigFile }
 func (e *testEnv) project() string { return ProjectConfigFile(e.ws) }
+
+// trust trusts the workspace and approves its config files' current items
+// of content, as `aidex trust` does.
+func (e *testEnv) trust(t testing.TB, known ...string) {
+	t.Helper()
+	require.NoError(t, e.paths.Trust(e.ws))
+	cfg, _, err := e.load(nil, known...)
+	require.NoError(t, err)
+	require.NoError(t, trust.OpenStore(e.paths.StateDir).Replace(e.ws, cfg.ContentItems))
+}
 
 func (e *testEnv) load(flags map[string]string, known ...string) (*Config, []Warning, error) {
 	return Load(LoadOptions{Getenv: e.env, Workspace: e.ws, Flags: flags, KnownProviders: known})
@@ -288,7 +299,7 @@ func TestRulesAccumulateWithSources(t *testing.T) {
 	e := newEnv(t)
 	writeFile(t, e.global(), "[permissions]\nallow = [\"run_command(go test *)\"]\ndeny = [\"run_command(rm *)\"]\n")
 	writeFile(t, e.project(), "# project\n[permissions]\nallow = [\"write_file\"]\nask = [\"web_fetch\"]\n")
-	require.NoError(t, e.paths.Trust(e.ws))
+	e.trust(t)
 	e.vars["AIDEX_PERMISSIONS_DENY"] = "run_command(git push, --force), delete_file"
 	cfg, _, err := e.load(map[string]string{"permissions.allow": `["read_file(*.go)"]`})
 	require.NoError(t, err)

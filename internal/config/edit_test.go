@@ -180,10 +180,15 @@ func TestAddRuleErrors(t *testing.T) {
 
 func TestAddRuleThenLoad(t *testing.T) {
 	e := newEnv(t)
-	require.NoError(t, e.paths.Trust(e.ws))
+	e.trust(t)
 	require.NoError(t, AddRule(e.project(), "allow", "run_command(make *)"))
 	require.NoError(t, AddRule(e.project(), "allow", "write_file"))
 	cfg, _, err := e.load(nil)
+	require.NoError(t, err)
+	require.Empty(t, cfg.Permissions.Allow, "allow rules added after trust wait for approval")
+	require.Len(t, cfg.ContentItems, 2)
+	e.trust(t)
+	cfg, _, err = e.load(nil)
 	require.NoError(t, err)
 	require.Equal(t, []Rule{
 		{Text: "run_command(make *)", Source: e.project() + ":2"},

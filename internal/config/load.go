@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/zelvior/aidex/internal/trust"
 )
 
 // LoadOptions are the inputs of Load.
@@ -34,6 +36,12 @@ type LoadOptions struct {
 	Paths *Paths
 	// NoLegacyImport skips the one-time import of the Python AIdex's config.json.
 	NoLegacyImport bool
+	// Approved reports whether a trusted project's item of content (a
+	// setting an untrusted folder may not set, an allow rule, an MCP
+	// server) is approved; only approved items apply (see
+	// Config.ContentItems). nil reads the approvals recorded in the state
+	// directory (trust.Store).
+	Approved func(trust.Item) bool
 }
 
 // Warning is a non-fatal problem: a setting of an untrusted project file that was ignored, a
@@ -111,6 +119,10 @@ type loader struct {
 	warnings []Warning
 	global   map[string]bool // providers named in the global file
 	project  *fileDoc
+	// trustedProject is set while a trusted project file applies: its
+	// settings that an untrusted one may not set count only when approved.
+	trustedProject bool
+	approvals      *trust.Approvals // the state dir's, when opts.Approved is nil
 }
 
 func (l *loader) importLegacy() {
@@ -175,15 +187,14 @@ func (l *loader) loadProject() error {
 		return err
 	}
 	l.project = doc
-	var own map[string]bool
-	if !trusted {
-		own = map[string]bool{}
-		for name := range doc.providers {
-			if !slices.Contains(l.opts.KnownProviders, name) && !l.global[name] {
-				own[name] = true
-			}
+	own := map[string]bool{}
+	for name := range doc.providers {
+		if !slices.Contains(l.opts.KnownProviders, name) && !l.global[name] {
+			own[name] = true
 		}
 	}
+	l.trustedProject = trusted
+	defer func() { l.trustedProject = false }()
 	l.applyDoc(doc, l.opts.Workspace, own)
 	l.applyPrices(doc, own)
 	l.applyMCP(doc, l.opts.Workspace, trusted)
@@ -202,8 +213,9 @@ func readDoc(file string) (*fileDoc, error) {
 	return parseFile(file, data)
 }
 
-// applyDoc applies a file's settings. own is nil for trusted files; for an untrusted project
-// file it holds the providers the file defines itself, and refused settings become warnings.
+// applyDoc applies a file's settings. own is nil for the global file; for a project file it
+// holds the providers the file defines itself. An untrusted project file's refused settings
+// become warnings; a trusted one's apply only when approved (trust items, see content.go).
 func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
 	l.warnings = append(l.warnings, doc.notices...)
 	names := make([]string, 0, len(doc.providers))
@@ -218,6 +230,15 @@ func (l *loader) applyDoc(doc *fileDoc, base string, own map[string]bool) {
 		}
 	}
 	for _, s := range doc.settings {
+		if own != nil && l.trustedProject {
+			if s.spec.name == "permissions.allow" {
+				s = l.approvedRules(s)
+			} else if projectRefusal(s, own) != "" && !l.approved(l.settingItem(s)) {
+				continue
+			}
+			l.apply(s, base)
+			continue
+		}
 		if own != nil && s.spec.name == "permissions.allow" {
 			s = l.userApproved(s)
 		}

@@ -225,6 +225,9 @@ func (l *loader) applyMCP(doc *fileDoc, base string, trusted bool) {
 		if s.Cwd != "" {
 			s.Cwd = expandPath(s.Cwd, l.paths.Home, base)
 		}
+		if l.trustedProject && !l.approved(mcpServerItem(s, nil, l.opts.Workspace)) {
+			continue
+		}
 		l.cfg.MCPServers[name] = s
 	}
 }
@@ -264,7 +267,13 @@ func (l *loader) loadMCPJSON() error {
 	if err != nil {
 		return err
 	}
-	for name, s := range servers {
+	var raw mcpJSON
+	_ = json.Unmarshal(data, &raw) // ParseMCPJSON decoded it strictly
+	for _, name := range sortedKeys(servers) {
+		s := servers[name]
+		if !l.approved(mcpServerItem(s, raw.MCPServers[name], l.opts.Workspace)) {
+			continue
+		}
 		l.cfg.MCPServers[name] = s
 	}
 	return nil

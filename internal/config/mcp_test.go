@@ -80,7 +80,7 @@ func TestMCPServersNeedTrust(t *testing.T) {
 	require.Len(t, ws, 2, warningsText(ws))
 	require.Contains(t, warningsText(ws), "aidex trust")
 
-	require.NoError(t, e.paths.Trust(e.ws))
+	e.trust(t)
 	e.vars["TOOL_BIN"], e.vars["HOST"], e.vars["TOKEN"] = "/opt/bin", "h.example", "t0k"
 	cfg, ws, err = e.load(nil, "openai")
 	require.NoError(t, err, warningsText(ws))

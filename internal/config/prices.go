@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/zelvior/aidex/internal/trust"
 	"strings"
 )
 
@@ -85,7 +86,13 @@ func (p ModelPrice) merge(q ModelPrice) ModelPrice {
 // user's budgets off).
 func (l *loader) applyPrices(doc *fileDoc, own map[string]bool) {
 	for _, mp := range doc.prices {
-		if own != nil && !own[mp.provider] {
+		if own != nil && !own[mp.provider] && l.trustedProject {
+			key := displayPath([]string{"providers", mp.provider, "models", mp.model})
+			it := trust.NewItem(trust.KindSetting, key, fmt.Sprintf("%s:%d", mp.file, mp.line), key+" (prices)", mp.price, l.opts.Workspace)
+			if !l.approved(it) {
+				continue
+			}
+		} else if own != nil && !own[mp.provider] {
 			l.warnings = append(l.warnings, Warning{File: mp.file, Line: mp.line, Key: displayPath([]string{"providers", mp.provider, "models", mp.model}),
 				Message: fmt.Sprintf("ignored the prices of %s/%s: a project file may not price the models of provider %q, which it does not define; this folder is not trusted (run `aidex trust` in %s to allow it)",
 					mp.provider, mp.model, mp.provider, l.opts.Workspace)})

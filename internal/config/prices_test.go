@@ -30,7 +30,7 @@ func TestModelPricesFromTables(t *testing.T) {
 	require.False(t, ok)
 
 	// Trusted, the project file's price wins key by key.
-	require.NoError(t, cfg.Paths.Trust(e.ws))
+	e.trust(t, "local")
 	cfg, _, err = e.load(nil, "local")
 	require.NoError(t, err)
 	p, _ = cfg.PriceOf("local", "coder")

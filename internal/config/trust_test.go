@@ -156,7 +156,7 @@ api_key_env = "CORP_KEY"
 				require.Contains(t, ws[0].String(), "aidex trust")
 			}
 
-			require.NoError(t, e.paths.Trust(e.ws))
+			e.trust(t, "openai")
 			cfg, ws, err = e.load(nil, "openai")
 			require.NoError(t, err)
 			require.True(t, cfg.ProjectTrusted)
@@ -191,7 +191,7 @@ func TestTrustStore(t *testing.T) {
 		require.False(t, ok, d)
 	}
 	require.NoError(t, e.paths.Trust(link)) // resolved to e.ws
-	require.NoError(t, e.paths.Trust(e.ws)) // no duplicate
+	e.trust(t)                              // no duplicate
 	list, err := e.paths.TrustedFolders()
 	require.NoError(t, err)
 	require.Equal(t, []string{e.ws}, list)

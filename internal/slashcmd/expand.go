@@ -218,3 +218,13 @@ func Rules(allowed []string) []string {
 	}
 	return out
 }
+
+// BangCommands returns the !`command` lines of a command's body, in
+// order, as written (before argument substitution).
+func BangCommands(body string) []string {
+	var out []string
+	for _, m := range bangCommand().FindAllStringSubmatch(body, -1) {
+		out = append(out, strings.TrimSpace(m[1]))
+	}
+	return out
+}

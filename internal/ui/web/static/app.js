@@ -274,8 +274,9 @@ function approvalBox(ap, sessionId, into) {
       ap.why && ap.rule !== 'sandbox' ? h('div', { class: 'muted small', text: ap.why }) : ap.rule ? h('span', { class: 'muted', text: ' asked by ' + ap.rule }) : null),
     ap.command ? h('pre', { class: 'command', text: ap.command }) : null,
     // An offer to rerun a command the sandbox stopped says why and what
-    // the rerun may do.
-    ap.rule === 'sandbox' && ap.reason ? h('div', { class: 'sandbox-reason small', text: ap.reason }) : null,
+    // the rerun may do; a review of a project's content says where the
+    // item comes from and whether it is new or changed.
+    (ap.rule === 'sandbox' || ap.rule === 'trust review') && ap.reason ? h('div', { class: 'sandbox-reason small', text: ap.reason }) : null,
     ap.diff ? renderDiff(ap.diff) : null,
     ap.suggested_rule ? h('div', { class: 'muted small', text: '"Session" and "always" allow ' + ap.suggested_rule }) : null,
     h('div', { class: 'row' }, buttons));

@@ -1,0 +1,480 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/hooks"
+	"github.com/zelvior/aidex/internal/skills"
+	"github.com/zelvior/aidex/internal/slashcmd"
+	"github.com/zelvior/aidex/internal/subagent"
+	"github.com/zelvior/aidex/internal/trust"
+)
+
+// This file approves a trusted project's content (internal/trust): every
+// producer's items are listed in one place (contentProducers), each
+// consumer of project content keeps only approved items (config.Load for
+// settings, rules and MCP servers; approveHooks, approvedCommands,
+// approvedSkills, approvedAgents here), a headless session with an
+// unapproved hook is refused (ContentNotApprovedError) and an interactive
+// one reviews what is pending before its first run (Session.reviewContent).
+
+// NotApprovedNote is hooks.Hook.Ignored for a trusted project's hook whose
+// content is not approved.
+const NotApprovedNote = "ignored: new or changed since you approved this project (" + trust.ReviewCommand + ")"
+
+// contentState is what a runtime knows of its project's content items:
+// all of them (nil in an untrusted folder, whose content never counts),
+// the approvals they were judged against, and those pending review.
+type contentState struct {
+	store     trust.Store
+	approvals trust.Approvals
+	items     []trust.Item
+	pending   []trust.Change
+}
+
+// sessionApprovals are the items approved for the service's lifetime only
+// (answered "yes" or "this session" in the review); shared by the
+// runtimes a service loads.
+type sessionApprovals struct {
+	mu    sync.Mutex
+	items []trust.Item
+}
+
+func (s *sessionApprovals) add(items ...trust.Item) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.items = append(s.items, items...)
+}
+
+func (s *sessionApprovals) list() []trust.Item {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.items)
+}
+
+// contentApprovals returns the approvals of workspace's items: the
+// store's and this service's. A store that cannot be read approves
+// nothing (fail closed) and its error is returned for a warning.
+func contentApprovals(stateDir, workspace string, now *sessionApprovals) (trust.Store, trust.Approvals, error) {
+	st := trust.OpenStore(stateDir)
+	a, err := st.Approvals(workspace)
+	return st, a.With(now.list()...), err
+}
+
+// loadContent judges the runtime's project content against a: it marks
+// unapproved hooks ignored and lists every producer's items and those
+// pending. An untrusted folder has no items. Called once by LoadBase,
+// after the hooks are loaded.
+func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals) {
+	rt.content = &contentState{store: st, approvals: a}
+	if !rt.Config.ProjectTrusted || rt.Workspace == "" {
+		return
+	}
+	rt.approveHooks()
+	items, err := trust.Collect(rt.contentProducers()...)
+	if err != nil {
+		rt.Warnings = append(rt.Warnings, config.Warning{Message: err.Error()})
+	}
+	rt.content.items = items
+	rt.content.pending = trust.Review(items, a)
+	if line := trust.Summary(rt.content.pending); line != "" {
+		rt.Warnings = append(rt.Warnings, config.Warning{Message: line})
+	}
+}
+
+// contentProducers are every source of the project's content items: the
+// config files (settings, allow rules, MCP servers: config.Load listed
+// them), hooks, custom commands, skills and agents. A new source (a
+// plugin) is one more producer here.
+func (rt *Runtime) contentProducers() []trust.Producer {
+	ws := rt.Workspace
+	return []trust.Producer{
+		trust.ProducerFunc(func() ([]trust.Item, error) { return rt.Config.ContentItems, nil }),
+		trust.ProducerFunc(func() ([]trust.Item, error) {
+			var out []trust.Item
+			for _, h := range rt.Hooks() {
+				if it, ok := hookItem(h, ws); ok {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		}),
+		trust.ProducerFunc(func() ([]trust.Item, error) {
+			cmds, _ := rt.allCustomCommands()
+			var out []trust.Item
+			for _, c := range cmds {
+				if it, ok := commandItem(c, ws); ok {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		}),
+		trust.ProducerFunc(func() ([]trust.Item, error) {
+			list, _ := rt.allSkills()
+			var out []trust.Item
+			for _, s := range list {
+				if it, ok := skillItem(s, ws); ok {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		}),
+		trust.ProducerFunc(func() ([]trust.Item, error) {
+			var out []trust.Item
+			for _, d := range subagent.Load(rt.subagentDirs()).Defs {
+				if it, ok := agentItem(d, ws); ok {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		}),
+	}
+}
+
+// approved reports whether a project item counts.
+func (rt *Runtime) approved(it trust.Item) bool {
+	return rt.content != nil && rt.content.approvals.Approved(it)
+}
+
+// projectHookFiles are the files whose hooks are the project's.
+func projectHookFiles(ws string) []string {
+	s := hooks.ProjectSources("", "", ws, true)
+	return append([]string{s.ProjectTOML}, s.ClaudeProject...)
+}
+
+// hookItem is a trusted project's hook as an item (ok false for the
+// user's own hooks): its event, matcher, command and time limit, and the
+// workspace files the command names (the script it runs).
+func hookItem(h hooks.Hook, ws string) (trust.Item, bool) {
+	if !slices.Contains(projectHookFiles(ws), h.Source) {
+		return trust.Item{}, false
+	}
+	matcher := h.Matcher
+	if matcher == "" {
+		matcher = "*"
+	}
+	content := struct {
+		Event, Matcher, Command string
+		TimeoutMS               int64
+	}{string(h.Event), matcher, h.Command, h.Timeout.Milliseconds()}
+	name := fmt.Sprintf("%s[%s]: %s", h.Event, matcher, h.Command)
+	return trust.NewItem(trust.KindHook, name, h.Source, h.Command, content, ws, trust.CommandWords(h.Command, ws)...), true
+}
+
+// approveHooks marks the project's hooks whose items are not approved
+// ignored: they never run.
+func (rt *Runtime) approveHooks() {
+	if rt.hooks == nil {
+		return
+	}
+	for i, h := range rt.hooks.Hooks {
+		if it, ok := hookItem(h, rt.Workspace); ok && h.Ignored == "" && !rt.approved(it) {
+			rt.hooks.Hooks[i].Ignored = NotApprovedNote
+		}
+	}
+}
+
+// commandItem is a project's custom command as an item when it runs
+// commands (!`command` lines) or widens permissions (allowed-tools);
+// ok false otherwise (plain prompt text needs no approval).
+func commandItem(c slashcmd.Command, ws string) (trust.Item, bool) {
+	bangs := slashcmd.BangCommands(c.Body)
+	if c.Scope != slashcmd.ScopeProject || len(bangs) == 0 && len(c.AllowedTools) == 0 {
+		return trust.Item{}, false
+	}
+	var files []string
+	for _, b := range bangs {
+		files = append(files, trust.CommandWords(b, ws)...)
+	}
+	var detail []string
+	if len(c.AllowedTools) > 0 {
+		detail = append(detail, "allowed-tools: "+strings.Join(c.AllowedTools, ", "))
+	}
+	for _, b := range bangs {
+		detail = append(detail, "runs: "+b)
+	}
+	content := struct{ AllowedTools, Commands []string }{c.AllowedTools, bangs}
+	return trust.NewItem(trust.KindCommand, "/"+c.Name, c.Path, strings.Join(detail, "; "), content, ws, files...), true
+}
+
+// skillItem is a project's skill as an item when it has allowed-tools.
+func skillItem(s skills.Skill, ws string) (trust.Item, bool) {
+	if s.Scope != slashcmd.ScopeProject || len(s.AllowedTools) == 0 {
+		return trust.Item{}, false
+	}
+	return trust.NewItem(trust.KindSkill, s.Name, filepath.Join(s.Dir, skills.FileName),
+		"allowed-tools: "+strings.Join(s.AllowedTools, ", "), s.AllowedTools, ws), true
+}
+
+// agentItem is a project's agent file as an item when it names its tools.
+func agentItem(d subagent.Definition, ws string) (trust.Item, bool) {
+	if len(d.Tools) == 0 || !inside(d.Source, ws) {
+		return trust.Item{}, false
+	}
+	content := struct {
+		Tools    []string
+		ReadOnly bool
+		Model    string
+	}{d.Tools, d.ReadOnly, d.Model}
+	return trust.NewItem(trust.KindAgent, d.Name, d.Source, "tools: "+strings.Join(d.Tools, ", "), content, ws), true
+}
+
+// inside reports whether path is in dir.
+func inside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// approvedCommands leaves out the project's commands whose items are not
+// approved.
+func (rt *Runtime) approvedCommands(cmds []slashcmd.Command, errs []error) ([]slashcmd.Command, []error) {
+	if !rt.Config.ProjectTrusted {
+		return cmds, errs
+	}
+	return slices.DeleteFunc(cmds, func(c slashcmd.Command) bool {
+		it, ok := commandItem(c, rt.Workspace)
+		return ok && !rt.approved(it)
+	}), errs
+}
+
+// approvedSkills leaves out the project's skills whose items are not
+// approved.
+func (rt *Runtime) approvedSkills(list []skills.Skill, errs []error) ([]skills.Skill, []error) {
+	if !rt.Config.ProjectTrusted {
+		return list, errs
+	}
+	return slices.DeleteFunc(list, func(s skills.Skill) bool {
+		it, ok := skillItem(s, rt.Workspace)
+		return ok && !rt.approved(it)
+	}), errs
+}
+
+// approvedAgents leaves out the project's agents whose items are not
+// approved.
+func (rt *Runtime) approvedAgents(set subagent.Set) subagent.Set {
+	set.Defs = slices.DeleteFunc(set.Defs, func(d subagent.Definition) bool {
+		it, ok := agentItem(d, rt.Workspace)
+		return ok && !rt.approved(it)
+	})
+	return set
+}
+
+// allCustomCommands and allSkills are the folders' commands and skills,
+// approved or not (for the producers).
+func (rt *Runtime) allCustomCommands() ([]slashcmd.Command, []error) {
+	return slashcmd.Discover(slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+}
+
+func (rt *Runtime) allSkills() ([]skills.Skill, []error) {
+	return skills.Discover(skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+}
+
+// ContentItem is one item of the project's content with its status, for
+// `aidex trust` and the review.
+type ContentItem struct {
+	trust.Item
+	Status trust.Status
+}
+
+// Content returns the trusted project's items of content with their
+// status against the approvals (none in an untrusted folder), sorted by
+// kind and name.
+func (rt *Runtime) Content() []ContentItem {
+	if rt.content == nil {
+		return nil
+	}
+	items := slices.Clone(rt.content.items)
+	trust.SortItems(items)
+	out := make([]ContentItem, 0, len(items))
+	for _, it := range items {
+		out = append(out, ContentItem{Item: it, Status: trust.StatusOf(it, rt.content.approvals)})
+	}
+	return out
+}
+
+// PendingContent returns the items that are new or changed since the
+// last approval, in review order.
+func (rt *Runtime) PendingContent() []trust.Change {
+	if rt.content == nil {
+		return nil
+	}
+	return slices.Clone(rt.content.pending)
+}
+
+// ApproveContent records items as approved for the runtime's workspace.
+// Errors: the store cannot be written.
+func (rt *Runtime) ApproveContent(items ...trust.Item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	return rt.content.store.Approve(rt.Workspace, items...)
+}
+
+// ApproveAllContent records exactly the current items as the workspace's
+// approvals (`aidex trust DIR`); earlier approvals of content no longer
+// there are dropped. Errors: the store cannot be written.
+func (rt *Runtime) ApproveAllContent() error {
+	return rt.content.store.Replace(rt.Workspace, rt.content.items)
+}
+
+// ForgetContent drops the workspace's approvals (`aidex trust --remove`).
+func (rt *Runtime) ForgetContent() error {
+	return trust.OpenStore(rt.Config.Paths.StateDir).Forget(rt.Workspace)
+}
+
+// ContentNotApprovedError is [Service.Session]'s error for a session that
+// cannot ask (no Approver: a headless run) when the trusted project has a
+// hook that is new or changed since the user approved it: running without
+// a guard hook the user configured is weaker than what they asked for, so
+// the run stops before its first model request.
+type ContentNotApprovedError struct {
+	Hooks []trust.Change
+}
+
+// Error implements error.
+func (e *ContentNotApprovedError) Error() string {
+	names := make([]string, 0, len(e.Hooks))
+	for _, h := range e.Hooks {
+		names = append(names, fmt.Sprintf("%s (%s, %s)", h.Name, h.Source, h.Status))
+	}
+	return fmt.Sprintf("this trusted project's hook %s is not approved, and a run without a hook you configured is weaker than you asked for: review it with `%s`",
+		strings.Join(names, "; "), trust.ReviewCommand)
+}
+
+// contentGate refuses a session that cannot ask when a hook is pending.
+func (rt *Runtime) contentGate(o SessionOptions) error {
+	if o.Approver != nil || rt.content == nil {
+		return nil
+	}
+	var hs []trust.Change
+	for _, c := range rt.content.pending {
+		if c.Kind == trust.KindHook {
+			hs = append(hs, c)
+		}
+	}
+	if len(hs) > 0 {
+		return &ContentNotApprovedError{Hooks: hs}
+	}
+	return nil
+}
+
+// ready waits for the conversation's messages (waitLoaded), then reviews
+// the project's pending content (reviewContent): what a run does before
+// it builds its engine.
+func (ls *Session) ready(ctx context.Context, emit func(agent.Event)) error {
+	if err := ls.waitLoaded(ctx); err != nil {
+		return err
+	}
+	return ls.reviewContent(ctx, emit)
+}
+
+// contentReview is a service's review of pending content: done once, at
+// the first run of a session that can ask.
+type contentReview struct {
+	mu   sync.Mutex
+	done bool
+}
+
+// reviewContent asks the user about each pending item of the trusted
+// project, through the session's Approver, before the session's first
+// run: [a]lways approves and records it, [y]es or [s]ession approve it for
+// this service, [n]o skips it (it stays left out). The approval events go
+// to emit as the engine's do. When anything was approved the runtime is
+// reloaded (sessions rebuild their engines) and the MCP servers restart.
+// Errors: ctx ended while asking; the store or the reload failed.
+func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) error {
+	s := ls.svc
+	ap := ls.opts.Approver
+	s.review.mu.Lock()
+	defer s.review.mu.Unlock()
+	if s.review.done || ap == nil {
+		return nil
+	}
+	rt := s.Runtime()
+	pending := rt.PendingContent()
+	if len(pending) == 0 {
+		s.review.done = true
+		return nil
+	}
+	var record, now []trust.Item
+	mcpApproved := false
+	for i, c := range pending {
+		id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
+		label := c.Name
+		if c.Detail != "" { // a hook's name ends with its command, the detail
+			label = strings.TrimSuffix(strings.TrimSuffix(label, c.Detail), ": ")
+		}
+		info := agent.ApprovalInfo{ID: id, CallID: id,
+			Tool: "project " + string(c.Kind) + " " + label, Command: c.Detail, Rule: agent.RuleTrust,
+			Reason:    reviewReason(c, i, len(pending)),
+			Suggested: "this item: always records the approval, yes/session approve it for this session only, no leaves it out"}
+		emit(agent.Event{Type: agent.EventApproval, SessionID: ls.ID(), Approval: &info})
+		ans, why, err := ap.Approve(ctx, info)
+		if err != nil || ctx.Err() != nil {
+			return fmt.Errorf("review of the project's content: %w", context.Cause(ctx))
+		}
+		answered := info
+		answered.Answer, answered.Reason = ans, why
+		emit(agent.Event{Type: agent.EventApproval, SessionID: ls.ID(), Approval: &answered})
+		switch ans {
+		case agent.AnswerAlways:
+			record = append(record, c.Item)
+		case agent.AnswerOnce, agent.AnswerSession:
+			now = append(now, c.Item)
+		default:
+			continue
+		}
+		mcpApproved = mcpApproved || c.Kind == trust.KindMCPServer
+	}
+	s.review.done = true
+	if err := rt.ApproveContent(record...); err != nil {
+		return err
+	}
+	s.approvedNow.add(append(record, now...)...)
+	if len(record)+len(now) == 0 {
+		return nil
+	}
+	if _, err := s.Reload(ctx, nil); err != nil {
+		return err
+	}
+	if mcpApproved {
+		ls.restartMCP(ctx)
+	}
+	return nil
+}
+
+func reviewReason(c trust.Change, i, n int) string {
+	what := "new in this trusted project"
+	if c.Status == trust.StatusChanged {
+		what = "changed since you approved it"
+	}
+	return fmt.Sprintf("%d of %d: %s (%s); it does not run until you approve it", i+1, n, what, c.Source)
+}
+
+// restartMCP restarts the service's MCP servers with the current runtime's
+// (newly approved ones included) and gives the session the new manager.
+func (ls *Session) restartMCP(ctx context.Context) {
+	s := ls.svc
+	_ = s.closeMCP()
+	s.mcp.mu.Lock()
+	s.mcp.started = false
+	s.mcp.mu.Unlock()
+	m := s.MCP(ctx)
+	ls.mu.Lock()
+	ls.mcp = m
+	ls.gen = -1 // rebuild the engine with the new manager
+	ls.mu.Unlock()
+}
