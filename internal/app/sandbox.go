@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/gitdir"
 	"github.com/zelvior/aidex/internal/sandbox"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -222,33 +223,20 @@ func sandboxSource(src string) string {
 
 // linkedGitDirs returns the git folders a linked worktree's commands must
 // write (its own git dir, and the objects, refs and logs of the main
-// repository), so `git commit` works in the sandbox. The main
-// repository's hooks and config stay read-only. nil when ws is not a
-// linked worktree.
+// repository), so `git commit` works in the sandbox; for a submodule's
+// work tree, its git dir. The main repository's hooks and config stay
+// read-only. nil when ws is neither, or when its .git pointer file does
+// not point back (gitdir.Find: the target is not its repository).
 func linkedGitDirs(ws string) []string {
-	data, err := os.ReadFile(filepath.Join(ws, ".git"))
-	if err != nil {
-		return nil // a directory (a normal repository) or no repository
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
+	r := gitdir.Find(ws)
+	if r.Pointer == "" {
 		return nil
 	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(ws, dir)
-	}
-	out := []string{filepath.Clean(dir)}
-	common, err := os.ReadFile(filepath.Join(dir, "commondir"))
-	if err != nil {
-		return out
-	}
-	cd := strings.TrimSpace(string(common))
-	if !filepath.IsAbs(cd) {
-		cd = filepath.Join(dir, cd)
-	}
-	for _, sub := range []string{"objects", "refs", "logs"} {
-		out = append(out, filepath.Join(filepath.Clean(cd), sub))
+	out := []string{r.GitDir}
+	if r.Linked {
+		for _, sub := range []string{"objects", "refs", "logs"} {
+			out = append(out, filepath.Join(r.CommonDir, sub))
+		}
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/gitdir"
 )
 
 // homeProtected lists credential locations relative to the home directory
@@ -152,8 +154,10 @@ func (w *Workspace) IsProtectedWrite(abs string) bool {
 			return true
 		}
 	}
-	if gd := w.gitdirTarget(); gd != "" && withinFoldAlways(gd, abs) {
-		return true
+	for _, gd := range w.gitdirTargets() {
+		if withinFoldAlways(gd, abs) {
+			return true
+		}
 	}
 	return false
 }
@@ -166,31 +170,20 @@ func gitShortName(c string) string {
 	return c
 }
 
-// gitdirTarget returns the directory named by a "gitdir: <path>" file at
-// <root>/.git (worktrees, submodules), or "".
-func (w *Workspace) gitdirTarget() string {
-	p := filepath.Join(w.root, ".git")
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return ""
+// gitdirTargets returns the folders a ".git" pointer file at <root>/.git
+// names (worktrees, submodules): the git dir and common dir it resolves
+// to when its target points back, or the target it names when that does
+// not point back (gitdir.Find); nil without a pointer file.
+func (w *Workspace) gitdirTargets() []string {
+	r := gitdir.Find(w.root)
+	var out []string
+	if r.Pointer != "" {
+		out = append(out, canonicalMaybe(r.GitDir), canonicalMaybe(r.CommonDir))
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
+	if r.Refused != "" {
+		out = append(out, canonicalMaybe(r.Refused))
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return ""
-	}
-	target = strings.TrimSpace(target)
-	if target == "" {
-		return ""
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(w.root, target)
-	}
-	return canonicalMaybe(target)
+	return out
 }
 
 // gitDirNames are the entries git needs besides HEAD to take a directory

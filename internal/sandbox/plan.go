@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zelvior/aidex/internal/gitdir"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -106,44 +107,20 @@ func protectedIn(d string) []string {
 	for _, a := range agentDirs {
 		out = append(out, existing(filepath.Join(d, a))...)
 	}
-	gitPath := filepath.Join(d, ".git")
-	st, err := os.Stat(gitPath)
-	if err != nil {
+	r := gitdir.Find(d)
+	if r.Refused != "" {
+		out = append(out, r.Refused) // not this folder's repository: never writable
+	}
+	if !r.Exists() {
 		return out
 	}
-	gitDirs := []string{gitPath}
-	if !st.IsDir() {
-		gitDirs = resolveGitFile(d, gitPath)
+	gitDirs := []string{r.GitDir}
+	if r.CommonDir != r.GitDir {
+		gitDirs = append(gitDirs, r.CommonDir)
 	}
 	for _, g := range gitDirs {
 		out = append(out, existing(filepath.Join(g, "hooks"), filepath.Join(g, "config"),
 			filepath.Join(g, "config.worktree"), filepath.Join(g, "info", "attributes"))...)
-	}
-	return out
-}
-
-// resolveGitFile reads a "gitdir: PATH" pointer file and returns the git
-// dir it names and, for a linked worktree, the common dir.
-func resolveGitFile(root, file string) []string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return nil
-	}
-	g := strings.TrimSpace(line)
-	if !filepath.IsAbs(g) {
-		g = filepath.Join(root, g)
-	}
-	out := []string{g}
-	if c, err := os.ReadFile(filepath.Join(g, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(g, common)
-		}
-		out = append(out, filepath.Clean(common))
 	}
 	return out
 }
