@@ -312,7 +312,11 @@ func (r *Repo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 // command is git with the safe settings and environment, running args in
 // the work tree.
 func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
-	argv := make([]string, 0, 2*len(safeConfig)+len(args)+3)
+	neutral := gitdir.AlwaysConfig()
+	argv := make([]string, 0, 2*len(safeConfig)+2*len(neutral)+len(args)+3)
+	for _, kv := range neutral { // the table every git aidex runs uses
+		argv = append(argv, "-c", kv[0]+"="+kv[1])
+	}
 	for _, c := range safeConfig {
 		argv = append(argv, "-c", c)
 	}

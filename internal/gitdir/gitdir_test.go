@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,5 +204,58 @@ func TestTreeFindsNewNestedRepositories(t *testing.T) {
 	want := []string{ws, filepath.Join(ws, "b"), filepath.Join(ws, "b", "c", "new")}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Update = %v, want %v", got, want)
+	}
+}
+
+// runsSomething is what the last part of a git setting's name says when
+// its value is a program: the names `git help --config` prints that
+// match it must be in ProgramKeys or ReviewedExceptions.
+var runsSomething = regexp.MustCompile(`(?i)(command|cmd|program|helper|driver|textconv|hook|tunnel)$|^(clean|smudge|process|uploadpack|receivepack|sshcommand|editor|pager|askpass|fsmonitor|hookspath|gitproxy|proxycommand|proxy|browser|tool|guitool|path|exec|update|external)$`)
+
+// TestProgramKeysCoverGitsOwnList fails when git documents a setting
+// whose name says it runs something and the table neither neutralises it
+// nor lists it as a reviewed exception.
+func TestProgramKeysCoverGitsOwnList(t *testing.T) {
+	needGit(t)
+	out, err := exec.Command("git", "help", "--config").Output()
+	if err != nil {
+		t.Skipf("git help --config: %v", err)
+	}
+	seen := 0
+	for _, name := range strings.Fields(string(out)) {
+		if !strings.Contains(name, ".") {
+			continue
+		}
+		last := name[strings.LastIndexByte(name, '.')+1:]
+		section, _, _ := strings.Cut(strings.ToLower(name), ".")
+		if !runsSomething.MatchString(last) && section != "alias" && section != "pager" {
+			continue
+		}
+		seen++
+		lower := strings.ToLower(name)
+		if slices.Contains(ReviewedExceptions[:], lower) {
+			continue
+		}
+		// Placeholders (<driver>, <name>, *) stand for any subsection.
+		probe := regexp.MustCompile(`<[^>]*>|\*`).ReplaceAllString(lower, "x")
+		if _, ok := LookupProgramKey(probe); !ok {
+			t.Errorf("git documents %s, which runs something by its name: add it to ProgramKeys (with a neutral value) or, "+
+				"if its value never runs a program, to ReviewedExceptions with a comment", name)
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("only %d program-like names in git help --config: the list's shape changed", seen)
+	}
+}
+
+func TestLookupProgramKey(t *testing.T) {
+	for name, want := range map[string]bool{
+		"core.fsmonitor": true, "CORE.FSMONITOR": true, "diff.Evil.textconv": true, "filter.a.b.clean": true,
+		"alias.lg": true, "credential.https://x.helper": true, "remote.origin.uploadpack": true,
+		"core.bare": false, "user.name": false, "remote.origin.url": false, "diff.renames": false,
+	} {
+		if _, got := LookupProgramKey(name); got != want {
+			t.Errorf("LookupProgramKey(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

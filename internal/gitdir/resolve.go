@@ -244,3 +244,37 @@ func sameFile(a, b string) bool {
 	fb, err := os.Stat(b)
 	return err == nil && os.SameFile(fa, fb)
 }
+
+// DisabledGitDir is the GIT_DIR aidex's own git gets where the folder's
+// ".git" is a pointer that does not point back: every git command then
+// fails naming it, instead of using the folder the pointer names.
+const DisabledGitDir = "/dev/null/aidex-refused-git-pointer-that-does-not-point-back"
+
+// Discover finds the repository dir belongs to as git would: dir or its
+// nearest parent holding a ".git" entry, resolved by Find (so a pointer
+// that does not point back gives Refused). A Repo without GitDir nor
+// Refused means no repository.
+func Discover(dir string) Repo {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return Find(d)
+		}
+		if filepath.Dir(d) == d {
+			return Repo{}
+		}
+	}
+}
+
+// Environ returns the variables that point aidex's own git at r and
+// nothing else: GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE for a
+// repository; GIT_DIR=DisabledGitDir for a refused pointer; nil without
+// a repository (git then finds none either).
+func (r Repo) Environ() []string {
+	switch {
+	case r.Exists():
+		return []string{"GIT_DIR=" + r.GitDir, "GIT_COMMON_DIR=" + r.CommonDir, "GIT_WORK_TREE=" + r.WorkTree}
+	case r.Refused != "":
+		return []string{"GIT_DIR=" + DisabledGitDir}
+	}
+	return nil
+}
