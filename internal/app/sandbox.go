@@ -265,6 +265,15 @@ func (c lazyConfiner) Explain(output string) string {
 	return ""
 }
 
+// Begin starts the audit of a command in the runtime's sandbox
+// (tools.Auditor).
+func (c lazyConfiner) Begin() func() []string {
+	if s, err := c.rt.Sandbox(); err == nil && s != nil {
+		return confiner{s}.Begin()
+	}
+	return func() []string { return nil }
+}
+
 // confiner adapts a sandbox to the tool core's Confiner.
 type confiner struct{ s *sandbox.Sandbox }
 
@@ -276,9 +285,14 @@ func (c confiner) Confine(cmd *exec.Cmd, network bool) error {
 // Explain says when output shows that the sandbox stopped a command.
 func (c confiner) Explain(output string) string { return c.s.Explain(output) }
 
+// Begin starts the audit of a command in the sandbox (tools.Auditor).
+func (c confiner) Begin() func() []string { return c.s.Begin().End }
+
 var (
 	_ tools.Confiner = confiner{}
 	_ tools.Confiner = lazyConfiner{}
+	_ tools.Auditor  = confiner{}
+	_ tools.Auditor  = lazyConfiner{}
 )
 
 // SetSandbox switches the OS sandbox mode of the sessions' next runs

@@ -15,10 +15,10 @@ type Entry struct {
 	Dir bool
 	// Why says in a few words what git does with it.
 	Why string
-	// Placeholder reports that an empty one is harmless, so the sandbox
-	// may create it (inside the git dir, where `git status` never shows
-	// it) to hold it read-only; others missing are checked after each
-	// command instead.
+	// Placeholder reports an entry `git init` creates, so that the
+	// sandbox may create a missing one, empty (inside the git dir, where
+	// `git status` never shows it), to hold it read-only while commands
+	// run; other missing entries are checked after each command instead.
 	Placeholder bool
 }
 
@@ -29,15 +29,15 @@ type Entry struct {
 // ORIG_HEAD, FETCH_HEAD, *.lock), which `git add` and `git commit` write.
 var Entries = [...]Entry{
 	{Name: "config", Why: "git's configuration, whose keys run programs (core.fsmonitor, aliases, drivers)"},
-	{Name: "config.worktree", Why: "a worktree's git configuration", Placeholder: true},
+	{Name: "config.worktree", Why: "a worktree's git configuration"},
 	{Name: "commondir", Why: "points git at another repository"},
 	{Name: "gitdir", Why: "points a linked worktree's git dir back at its work tree"},
-	{Name: "objects/info/alternates", Why: "makes git read objects from another repository", Placeholder: true},
+	{Name: "objects/info/alternates", Why: "makes git read objects from another repository"},
 	{Name: "objects/info/http-alternates", Why: "makes git fetch objects from another place"},
 	{Name: "hooks", Dir: true, Why: "git hooks, programs git runs", Placeholder: true},
 	{Name: "info", Dir: true, Why: "attributes that pick filters and drivers", Placeholder: true},
-	{Name: "modules", Dir: true, Why: "submodules' git dirs, with their own config and hooks", Placeholder: true},
-	{Name: "worktrees", Dir: true, Why: "linked worktrees' git dirs and pointers", Placeholder: true},
+	{Name: "modules", Dir: true, Why: "submodules' git dirs, with their own config and hooks"},
+	{Name: "worktrees", Dir: true, Why: "linked worktrees' git dirs and pointers"},
 	{Name: "branches", Dir: true, Why: "legacy remote definitions"},
 	{Name: "remotes", Dir: true, Why: "legacy remote definitions"},
 }

@@ -187,10 +187,19 @@ func TestClassify(t *testing.T) {
 }
 
 func TestTreeFindsNewNestedRepositories(t *testing.T) {
+	for _, watched := range []bool{true, false} {
+		testTree(t, watched)
+	}
+}
+
+func testTree(t *testing.T, watched bool) {
 	ws := realTemp(t)
 	os.MkdirAll(filepath.Join(ws, "a", "old", ".git"), 0o755)
 	os.MkdirAll(filepath.Join(ws, "b", "c"), 0o755)
 	tr := ScanTree(ws, 0)
+	if !watched {
+		tr.w = nil // stat every folder
+	}
 	if got := tr.Nested(); len(got) != 1 || got[0] != filepath.Join(ws, "a", "old") {
 		t.Fatalf("Nested = %v", got)
 	}
@@ -258,4 +267,31 @@ func TestLookupProgramKey(t *testing.T) {
 			t.Errorf("LookupProgramKey(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+func TestGitlinks(t *testing.T) {
+	needGit(t)
+	for _, version := range []string{"2", "3", "4"} {
+		ws := realTemp(t)
+		gitCmd(t, ws, "init", "-q")
+		gitCmd(t, ws, "config", "index.version", version)
+		os.MkdirAll(filepath.Join(ws, "dir", "deep"), 0o755)
+		os.WriteFile(filepath.Join(ws, "dir", "deep", "a-long-file-name.txt"), []byte("a"), 0o644)
+		os.WriteFile(filepath.Join(ws, "b.txt"), []byte("b"), 0o644)
+		gitCmd(t, ws, "add", "-A")
+		gitCmd(t, ws, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("1", 40)+",dir/deep/sub")
+		gitCmd(t, ws, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("2", 40)+",z")
+		links, err := Find(ws).Gitlinks()
+		if err != nil || strings.Join(links, ",") != "dir/deep/sub,z" {
+			t.Errorf("index version %s: %v %v", version, links, err)
+		}
+	}
+}
+
+func FuzzParseGitlinks(f *testing.F) {
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"))
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02" + strings.Repeat("\x00", 80)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseGitlinks(b, 20) // no panic, bounded
+	})
 }

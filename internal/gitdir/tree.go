@@ -9,13 +9,15 @@ import (
 
 // Tree is a record of the folders of a work tree and which of them hold
 // a ".git" entry (a nested repository, a submodule's or a worktree's
-// pointer). Update finds the ".git" entries created since, reading only
-// the folders whose modification time changed. It is not safe for
-// concurrent use.
+// pointer). Update finds the ".git" entries created since: on Linux from
+// inotify events (its cost is what changed), elsewhere or past the
+// watch limit by a stat of every folder, reading only those whose
+// modification time changed. It is not safe for concurrent use.
 type Tree struct {
 	root  string
 	limit int
 	dirs  map[string]dirStamp
+	w     *watcher // inotify (Linux): Update then reads what changed
 	// Complete reports that the walk saw every folder (false: more than
 	// the limit; what lies beyond is not watched).
 	Complete bool
@@ -33,6 +35,7 @@ func ScanTree(root string, limit int) *Tree {
 		limit = 200_000
 	}
 	t := &Tree{root: filepath.Clean(root), limit: limit, dirs: map[string]dirStamp{}, Complete: true}
+	startWatcher(t)
 	t.walk(t.root, nil)
 	return t
 }
@@ -54,6 +57,10 @@ func (t *Tree) Nested() []string {
 // walks new ones; it returns the folders (the root included) that hold a
 // ".git" entry they did not hold before, sorted.
 func (t *Tree) Update() []string {
+	if added, ok := t.updateWatched(); ok {
+		slices.Sort(added)
+		return added
+	}
 	var added []string
 	for d, s := range t.dirs {
 		fi, err := os.Lstat(d)
@@ -76,6 +83,9 @@ func (t *Tree) walk(d string, added *[]string) {
 	fi, err := os.Lstat(d)
 	if err != nil || !fi.IsDir() {
 		return
+	}
+	if _, known := t.dirs[d]; !known {
+		t.watch(d) // before reading it: nothing created meanwhile is missed
 	}
 	f, err := os.Open(d)
 	if err != nil {

@@ -41,6 +41,9 @@ type fixedPlan struct {
 	maskDirs  []string
 	maskFiles []string
 	tempDirs  []string // scanned for host sockets when the network is off
+	guards    []guard  // never changed by a command (protect.go)
+	repos     []gitdir.Repo
+	tree      *gitdir.Tree // the workspace's folders, watched for new git dirs
 }
 
 // newFixedPlan checks p's paths, creates the missing writable folders and
@@ -67,8 +70,15 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		if p.Workspace != "" {
 			prepareWorkspace(p.Workspace)
 		}
-		for _, d := range f.writable {
+		for _, d := range slices.Clone(f.writable) {
 			f.protected = append(f.protected, protectedIn(d)...)
+			f.addRepo(gitdir.Find(d))
+		}
+		if p.Workspace != "" {
+			f.tree = gitdir.ScanTree(p.Workspace, maxTreeDirs)
+			for _, n := range f.tree.Nested() {
+				f.addRepo(gitdir.Find(n))
+			}
 		}
 	}
 	for _, c := range credentialPaths {
@@ -83,14 +93,11 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 	return f, nil
 }
 
-// prepareWorkspace creates an empty .aidex and (in a repository) an empty
-// .git/hooks, so that the sandbox can hold them read-only: a command must
-// not create project config or hooks that aidex or git would run later.
+// prepareWorkspace creates an empty .aidex, so that the sandbox can hold
+// it read-only: a command must not create project config that aidex
+// would load later.
 func prepareWorkspace(ws string) {
 	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
-	if st, err := os.Stat(filepath.Join(ws, ".git")); err == nil && st.IsDir() {
-		_ = os.Mkdir(filepath.Join(ws, ".git", "hooks"), 0o755)
-	}
 }
 
 // agentDirs are the editor and agent config folders kept read-only when
@@ -99,28 +106,12 @@ func prepareWorkspace(ws string) {
 var agentDirs = [...]string{".vscode", ".claude", ".codex", ".gemini", ".cursor"}
 
 // protectedIn lists the paths inside the writable folder d that stay
-// read-only: .aidex, the editor and agent config folders, and the hooks
-// and config of its git dir (a .git pointer file is followed to the
-// linked worktree's git dir and its common dir).
+// read-only besides its repository (addRepo): .aidex and the editor and
+// agent config folders.
 func protectedIn(d string) []string {
 	out := existing(filepath.Join(d, ".aidex"))
 	for _, a := range agentDirs {
 		out = append(out, existing(filepath.Join(d, a))...)
-	}
-	r := gitdir.Find(d)
-	if r.Refused != "" {
-		out = append(out, r.Refused) // not this folder's repository: never writable
-	}
-	if !r.Exists() {
-		return out
-	}
-	gitDirs := []string{r.GitDir}
-	if r.CommonDir != r.GitDir {
-		gitDirs = append(gitDirs, r.CommonDir)
-	}
-	for _, g := range gitDirs {
-		out = append(out, existing(filepath.Join(g, "hooks"), filepath.Join(g, "config"),
-			filepath.Join(g, "config.worktree"), filepath.Join(g, "info", "attributes"))...)
 	}
 	return out
 }

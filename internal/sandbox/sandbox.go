@@ -112,6 +112,8 @@ type Sandbox struct {
 	// sockets caches the host sockets found in the temp dirs, keyed by
 	// the dirs' modification times (the scan costs ~0.5 ms per command).
 	sockets socketCache
+	// audit checks what a command left behind (nil: nothing writable).
+	audit *auditor
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:
@@ -133,6 +135,9 @@ func New(p Policy, c Caps) (*Sandbox, error) {
 		return nil, err
 	}
 	s.fixed = fixed
+	if p.Mode == WorkspaceWrite {
+		s.audit = newAuditor(fixed, !c.Namespaces)
+	}
 	return s, nil
 }
 
