@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/gitdir"
+	"github.com/zelvior/aidex/internal/protect"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -71,7 +72,7 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			prepareWorkspace(p.Workspace)
 		}
 		for _, d := range slices.Clone(f.writable) {
-			f.protected = append(f.protected, protectedIn(d)...)
+			f.protectProject(d)
 			f.addRepo(gitdir.Find(d))
 		}
 		if p.Workspace != "" {
@@ -100,20 +101,16 @@ func prepareWorkspace(ws string) {
 	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
 }
 
-// agentDirs are the editor and agent config folders kept read-only when
-// they exist (as the permission policy protects them): tasks and hooks in
-// them run later, outside the sandbox.
-var agentDirs = [...]string{".vscode", ".claude", ".codex", ".gemini", ".cursor"}
-
-// protectedIn lists the paths inside the writable folder d that stay
-// read-only besides its repository (addRepo): .aidex and the editor and
-// agent config folders.
-func protectedIn(d string) []string {
-	out := existing(filepath.Join(d, ".aidex"))
-	for _, a := range agentDirs {
-		out = append(out, existing(filepath.Join(d, a))...)
+// protectProject guards, in the writable folder d, every project file
+// of protect.Project but .git (addRepo protects the repository): held
+// read-only when it exists, removed after a command that created it.
+func (f *fixedPlan) protectProject(d string) {
+	for _, p := range protect.Project {
+		if p.Name == ".git" {
+			continue
+		}
+		f.addGuard(guard{path: filepath.Join(d, p.Name), why: p.Why, dir: p.Dir})
 	}
-	return out
 }
 
 // addMask masks p with an empty folder or file when it exists and is not

