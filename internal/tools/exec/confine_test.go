@@ -138,4 +138,7 @@ func TestExecToolsReportAuditReverts(t *testing.T) {
 	r = f.Fail("run_python", jobj{"code": "print(1)"}, tools.CategorySecurity)
 	require.Contains(t, r.Meta.Sandbox, ".mcp.json")
 	require.Equal(t, 3, c.ends)
+	// A background process is checked when it ends; its stderr says so.
+	f.OK("run_background_process", jobj{"command": "true"})
+	f.waitOutput("bg1", ".mcp.json, which the command created")
 }
