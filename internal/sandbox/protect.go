@@ -19,7 +19,7 @@ type guard struct {
 }
 
 // maxTreeDirs bounds the folders of a workspace watched for new nested
-// repositories (the shallowest first).
+// repositories (the first found).
 const maxTreeDirs = 20_000
 
 // addRepo protects the repository r (a writable folder's, or a nested
