@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/gitdir"
 	"github.com/zelvior/aidex/internal/sandbox"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -222,33 +223,20 @@ func sandboxSource(src string) string {
 
 // linkedGitDirs returns the git folders a linked worktree's commands must
 // write (its own git dir, and the objects, refs and logs of the main
-// repository), so `git commit` works in the sandbox. The main
-// repository's hooks and config stay read-only. nil when ws is not a
-// linked worktree.
+// repository), so `git commit` works in the sandbox; for a submodule's
+// work tree, its git dir. The main repository's hooks and config stay
+// read-only. nil when ws is neither, or when its .git pointer file does
+// not point back (gitdir.Find: the target is not its repository).
 func linkedGitDirs(ws string) []string {
-	data, err := os.ReadFile(filepath.Join(ws, ".git"))
-	if err != nil {
-		return nil // a directory (a normal repository) or no repository
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
+	r := gitdir.Find(ws)
+	if r.Pointer == "" {
 		return nil
 	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(ws, dir)
-	}
-	out := []string{filepath.Clean(dir)}
-	common, err := os.ReadFile(filepath.Join(dir, "commondir"))
-	if err != nil {
-		return out
-	}
-	cd := strings.TrimSpace(string(common))
-	if !filepath.IsAbs(cd) {
-		cd = filepath.Join(dir, cd)
-	}
-	for _, sub := range []string{"objects", "refs", "logs"} {
-		out = append(out, filepath.Join(filepath.Clean(cd), sub))
+	out := []string{r.GitDir}
+	if r.Linked {
+		for _, sub := range []string{"objects", "refs", "logs"} {
+			out = append(out, filepath.Join(r.CommonDir, sub))
+		}
 	}
 	return out
 }
@@ -277,6 +265,15 @@ func (c lazyConfiner) Explain(output string) string {
 	return ""
 }
 
+// Begin starts the audit of a command in the runtime's sandbox
+// (tools.Auditor).
+func (c lazyConfiner) Begin() func() []string {
+	if s, err := c.rt.Sandbox(); err == nil && s != nil {
+		return confiner{s}.Begin()
+	}
+	return func() []string { return nil }
+}
+
 // confiner adapts a sandbox to the tool core's Confiner.
 type confiner struct{ s *sandbox.Sandbox }
 
@@ -288,9 +285,14 @@ func (c confiner) Confine(cmd *exec.Cmd, network bool) error {
 // Explain says when output shows that the sandbox stopped a command.
 func (c confiner) Explain(output string) string { return c.s.Explain(output) }
 
+// Begin starts the audit of a command in the sandbox (tools.Auditor).
+func (c confiner) Begin() func() []string { return c.s.Begin().End }
+
 var (
 	_ tools.Confiner = confiner{}
 	_ tools.Confiner = lazyConfiner{}
+	_ tools.Auditor  = confiner{}
+	_ tools.Auditor  = lazyConfiner{}
 )
 
 // SetSandbox switches the OS sandbox mode of the sessions' next runs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -142,6 +143,7 @@ func TestSandboxPolicy(t *testing.T) {
 	home := apptest.NewHome(t, apptest.FakeProvider("http://127.0.0.1:1/v1", []string{"m1"}, "allowed_dirs = [\""+extra+"\"]")+
 		"[sandbox]\nwritable = [\"~/cache-x\"]\nnetwork = true\n")
 	require.NoError(t, os.WriteFile(filepath.Join(home.WS, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(gitdir, "gitdir"), []byte(filepath.Join(home.WS, ".git")+"\n"), 0o644))
 	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv, Flags: map[string]string{"allowed_dirs": `["` + added + `"]`}})
 	require.NoError(t, err)
 	pol := rt.SandboxPolicy(sandbox.WorkspaceWrite)
@@ -200,4 +202,22 @@ func TestSandboxStartStatesLimits(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, sbx)
 	require.Equal(t, sandbox.WorkspaceWrite, svc.Runtime().SandboxInfo().Mode)
+}
+
+// A ".git" pointer file a command plants in the workspace (it can write
+// the workspace) does not make the folder it names writable: only a
+// target that points back is the workspace's repository (issue 42).
+func TestSandboxPolicyRefusesPlantedGitPointer(t *testing.T) {
+	outside := t.TempDir()
+	target := filepath.Join(outside, "victim")
+	require.NoError(t, os.MkdirAll(filepath.Join(target, "objects"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(target, "commondir"), []byte("..\n"), 0o644))
+	home := apptest.NewHome(t, apptest.FakeProvider("http://127.0.0.1:1/v1", []string{"m1"}, ""))
+	require.NoError(t, os.WriteFile(filepath.Join(home.WS, ".git"), []byte("gitdir: "+target+"\n"), 0o644))
+	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	require.NoError(t, err)
+	for _, w := range rt.SandboxPolicy(sandbox.WorkspaceWrite).Writable {
+		require.False(t, w == outside || strings.HasPrefix(w, outside+string(filepath.Separator)),
+			"%s became writable through a planted .git pointer", w)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/gitdir"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -113,6 +114,9 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		return nil, err
 	}
 	report(o.Report, rt)
+	if n := gitdir.Find(rt.Workspace).Note; n != "" && o.Report != nil {
+		o.Report(Report{Text: n, Warning: true})
+	}
 	if o.Sandbox {
 		if _, err := rt.sandboxOn(); err != nil {
 			return nil, err

@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/filelock"
+	"github.com/zelvior/aidex/internal/gitdir"
 )
 
 // DefaultMaxFileSize is the size cap (bytes) of a snapshotted file when
@@ -139,8 +140,10 @@ func Open(ctx context.Context, o Options) (*Repo, error) {
 	if r.lockWait <= 0 {
 		r.lockWait = 5 * time.Minute
 	}
-	if fi, err := os.Stat(filepath.Join(ws, ".git", "info", "exclude")); err == nil && fi.Mode().IsRegular() {
-		r.userIgnor = filepath.Join(ws, ".git", "info", "exclude")
+	if user := gitdir.Find(ws); user.Exists() {
+		if ex := filepath.Join(user.CommonDir, "info", "exclude"); isRegular(ex) {
+			r.userIgnor = ex
+		}
 	}
 	if err := r.init(ctx); err != nil {
 		return nil, err
@@ -309,7 +312,11 @@ func (r *Repo) run(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 // command is git with the safe settings and environment, running args in
 // the work tree.
 func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
-	argv := make([]string, 0, 2*len(safeConfig)+len(args)+3)
+	neutral := gitdir.AlwaysConfig()
+	argv := make([]string, 0, 2*len(safeConfig)+2*len(neutral)+len(args)+3)
+	for _, kv := range neutral { // the table every git aidex runs uses
+		argv = append(argv, "-c", kv[0]+"="+kv[1])
+	}
 	for _, c := range safeConfig {
 		argv = append(argv, "-c", c)
 	}
@@ -403,4 +410,10 @@ func writeState(path string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return nil
+}
+
+// isRegular reports whether p is a regular file (symbolic links followed).
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -335,3 +335,28 @@ func TestSnapshotAfterStaleIndexLock(t *testing.T) {
 		t.Errorf("the second snapshot does not hold the change: %v %v", files, err)
 	}
 }
+
+// Checkpoint git reads none of the user's repository config, whatever
+// program key it sets (issue 42): fsmonitor, hooks, pager, aliases.
+func TestRepositoryConfigRunsNothingDuringCheckpoints(t *testing.T) {
+	ctx := context.Background()
+	r, ws := open(t, 0)
+	marker := filepath.Join(t.TempDir(), "ran")
+	gitIn(t, ws, "init", "-q")
+	prog := "sh -c 'echo ran >> " + marker + "'"
+	for _, kv := range [][2]string{{"core.fsmonitor", prog}, {"core.pager", prog}, {"core.hooksPath", ".hooks"},
+		{"diff.external", prog}, {"core.alternateRefsCommand", prog}} {
+		gitIn(t, ws, "config", kv[0], kv[1])
+	}
+	write(t, ws, ".hooks/post-index-change", "#!/bin/sh\necho hook >> "+marker+"\n", 0o755)
+	write(t, ws, ".git/hooks/post-index-change", "#!/bin/sh\necho hook >> "+marker+"\n", 0o755)
+	write(t, ws, "a.txt", "a\n", 0o644)
+	cp, err := r.Snapshot(ctx, "one")
+	require.NoError(t, err)
+	write(t, ws, "a.txt", "b\n", 0o644)
+	_, err = r.Changed(ctx, cp, "")
+	require.NoError(t, err)
+	_, err = r.Restore(ctx, cp)
+	require.NoError(t, err)
+	require.NoFileExists(t, marker)
+}

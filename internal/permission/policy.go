@@ -299,8 +299,8 @@ func (p *Policy) checkOnePath(tool string, write bool, abs string, rules []Rule)
 	if why := p.ws.GitDirLookalike(abs); why != "" {
 		return builtin(Deny, RuleProtected, fmt.Sprintf("%s cannot change %s: %s", tool, rel, why))
 	}
-	if p.ws.IsProtectedWrite(abs) {
-		return builtin(Ask, RuleProtected, fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config); changing it always needs approval, in every mode", rel))
+	if why := p.ws.ProtectedWriteReason(abs); why != "" {
+		return builtin(Ask, RuleProtected, fmt.Sprintf("%s is a protected path (%s); changing it always needs approval, in every mode", rel, why))
 	}
 	if r := firstRule(rules, Ask, tool, m); r != nil {
 		return verdictFromRule(r, fmt.Sprintf("%s of %s needs approval by the rule %s (from %s)", tool, rel, r, r.Source))

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/gitdir"
+	"github.com/zelvior/aidex/internal/protect"
 )
 
 // homeProtected lists credential locations relative to the home directory
@@ -119,78 +122,63 @@ func isCredentialFileName(name string) bool {
 	return false
 }
 
-// protectedWriteDirs are directory names whose contents always need an
-// approval before a write, in every mode: git internals (hooks, config),
-// aidex's project config, and editor/agent settings that can change what
-// runs or what is trusted (.vscode tasks and auto-approve settings).
-var protectedWriteDirs = [...]string{".git", ".aidex", ".vscode", ".claude", ".codex", ".gemini", ".cursor"}
-
 // IsProtectedWrite reports whether writing the absolute path abs must
-// always ask the user, even in yolo mode: anything inside a ".git",
-// ".aidex", ".vscode" or other agent-config directory at any depth (compared case-insensitively, with
-// trailing dots and spaces ignored), the git directory a ".git" file in the
-// root points to ("gitdir: ..."), and aidex's own config files
+// always ask the user, even in yolo mode: anything that is or lies in an
+// entry of protect.Project at any depth (.git, .aidex, .mcp.json,
+// .claude, .vscode, .envrc, ...; compared case-insensitively, with
+// trailing dots and spaces ignored), the git dirs a ".git" file in the
+// root points to ("gitdir: ..."), the hooks folder and included files of
+// the root repository's own config, and aidex's own config files
 // (WorkspaceOptions.ConfigFiles).
-func (w *Workspace) IsProtectedWrite(abs string) bool {
+func (w *Workspace) IsProtectedWrite(abs string) bool { return w.ProtectedWriteReason(abs) != "" }
+
+// ProtectedWriteReason is IsProtectedWrite with the reason: a few words
+// naming what loads or runs the path ("" when it is not protected).
+func (w *Workspace) ProtectedWriteReason(abs string) string {
 	abs = filepath.Clean(abs)
-	for _, c := range splitComponents(abs[len(filepath.VolumeName(abs)):]) {
-		norm := strings.TrimRight(c, ". ")
+	comps := splitComponents(abs[len(filepath.VolumeName(abs)):])
+	for i, c := range comps {
 		if c == "." || c == ".." {
 			continue
 		}
-		if strings.HasPrefix(c, ".") {
-			norm = "." + strings.TrimRight(c[1:], ". ")
-		}
-		for _, d := range protectedWriteDirs {
-			if strings.EqualFold(norm, d) || strings.EqualFold(gitShortName(norm), d) {
-				return true
-			}
+		if p, ok := protect.Lookup(c); ok && (p.Dir || i == len(comps)-1) {
+			return p.Name + ": " + p.Why
 		}
 	}
 	for _, f := range w.configFiles {
 		if withinFoldAlways(f, abs) {
-			return true
+			return "aidex's own config"
 		}
 	}
-	if gd := w.gitdirTarget(); gd != "" && withinFoldAlways(gd, abs) {
-		return true
+	for _, gd := range w.gitdirTargets() {
+		if withinFoldAlways(gd, abs) {
+			return "the repository's git dir, hooks folder or included config: git runs what they name"
+		}
 	}
-	return false
+	return ""
 }
 
-// gitShortName maps the NTFS 8.3 short name "GIT~1" to ".git".
-func gitShortName(c string) string {
-	if strings.EqualFold(c, "git~1") {
-		return ".git"
+// gitdirTargets returns the root repository's paths outside .git that
+// configure it (gitdir.Find): the hooks folder its core.hooksPath names,
+// the files its config includes, and, for a ".git" pointer file
+// (worktrees, submodules), the git dir and common dir it resolves to
+// when its target points back, or the target it names when it does not.
+func (w *Workspace) gitdirTargets() []string {
+	r := gitdir.Find(w.root)
+	var out []string
+	if r.HooksPath != "" {
+		out = append(out, canonicalMaybe(r.HooksPath))
 	}
-	return c
-}
-
-// gitdirTarget returns the directory named by a "gitdir: <path>" file at
-// <root>/.git (worktrees, submodules), or "".
-func (w *Workspace) gitdirTarget() string {
-	p := filepath.Join(w.root, ".git")
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return ""
+	for _, inc := range r.Includes {
+		out = append(out, canonicalMaybe(inc))
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
+	if r.Pointer != "" {
+		out = append(out, canonicalMaybe(r.GitDir), canonicalMaybe(r.CommonDir))
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return ""
+	if r.Refused != "" {
+		out = append(out, canonicalMaybe(r.Refused))
 	}
-	target = strings.TrimSpace(target)
-	if target == "" {
-		return ""
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(w.root, target)
-	}
-	return canonicalMaybe(target)
+	return out
 }
 
 // gitDirNames are the entries git needs besides HEAD to take a directory

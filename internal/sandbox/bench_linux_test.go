@@ -3,8 +3,11 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -20,36 +23,77 @@ func BenchmarkTruePlain(b *testing.B) {
 	timeRuns(b, func() *exec.Cmd { return exec.Command(truePath) })
 }
 
+// The git-repo cases run in a workspace that holds a git repository (of
+// this module's size: about 300 folders, a nested repository) and count
+// what aidex does around each command: the audit before and after it
+// (Sandbox.Begin, Snapshot.End).
 func BenchmarkTrueConfined(b *testing.B) {
 	truePath := lookTrue(b)
 	c := requireCaps(b)
-	root := b.TempDir()
-	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: root, Home: root,
-		Writable: DefaultWritable(root, func(string) string { return "" })}, c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, net := range []bool{false, true} {
-		name := "network-off"
-		if net {
-			name = "network-on"
+	plain := b.TempDir()
+	repo := benchRepo(b)
+	for _, ws := range []struct{ name, root string }{{"", plain}, {"git-repo/", repo}} {
+		sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: ws.root, Home: plain,
+			Writable: DefaultWritable(plain, func(string) string { return "" })}, c)
+		if err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			timeRuns(b, func() *exec.Cmd {
-				cmd := exec.Command(truePath)
-				cmd.Dir = root
-				if err := sb.Confine(cmd, Options{Network: net}); err != nil {
-					b.Fatal(err)
-				}
-				return cmd
+		for _, net := range []bool{false, true} {
+			name := ws.name + "network-off"
+			if net {
+				name = ws.name + "network-on"
+			}
+			b.Run(name, func(b *testing.B) {
+				var snap *Snapshot
+				timeRunsAround(b, func() *exec.Cmd {
+					snap = sb.Begin()
+					cmd := exec.Command(truePath)
+					cmd.Dir = ws.root
+					if err := sb.Confine(cmd, Options{Network: net}); err != nil {
+						b.Fatal(err)
+					}
+					return cmd
+				}, func() {
+					if lines := snap.End(); len(lines) != 0 {
+						b.Fatal(lines)
+					}
+				})
 			})
-		})
+		}
 	}
+}
+
+// benchRepo makes a git repository with a commit, 300 folders and a
+// nested repository.
+func benchRepo(b *testing.B) string {
+	root := b.TempDir()
+	for i := range 300 {
+		d := filepath.Join(root, "pkg"+strconv.Itoa(i/20), "sub"+strconv.Itoa(i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "f.go"), []byte("package x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "x"}, {"init", "-q", "pkg1/nested"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	return root
 }
 
 // timeRuns runs the command newCmd builds b.N times and reports the
 // minimum and median wall time of one run.
-func timeRuns(b *testing.B, newCmd func() *exec.Cmd) {
+func timeRuns(b *testing.B, newCmd func() *exec.Cmd) { timeRunsAround(b, newCmd, func() {}) }
+
+// timeRunsAround is timeRuns with after run after each command, timed.
+func timeRunsAround(b *testing.B, newCmd func() *exec.Cmd, after func()) {
 	var runs []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
@@ -57,6 +101,7 @@ func timeRuns(b *testing.B, newCmd func() *exec.Cmd) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v %s", err, out)
 		}
+		after()
 		runs = append(runs, time.Since(t0))
 	}
 	slices.Sort(runs)

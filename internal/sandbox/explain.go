@@ -81,9 +81,13 @@ func (s *Sandbox) explainPath(p string) string {
 			return "sandbox: " + p + " is hidden from sandboxed commands (credentials); approve running the command without the sandbox if it needs them"
 		}
 	}
+	if g, ok := s.fixed.guardFor(p); ok {
+		return "sandbox: " + p + " is kept read-only in the sandbox (" + g.why + "; it would run later outside the sandbox); " +
+			"approve running the command without the sandbox to change it"
+	}
 	for _, r := range s.fixed.protected {
 		if within(p, r) {
-			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, .aidex, editor and agent config); approve running the command without the sandbox to change it"
+			return "sandbox: " + p + " is kept read-only in the sandbox (git hooks and config, project config); approve running the command without the sandbox to change it"
 		}
 	}
 	if s.policy.Mode == ReadOnly {

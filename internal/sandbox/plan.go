@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zelvior/aidex/internal/gitdir"
+	"github.com/zelvior/aidex/internal/protect"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -40,6 +42,9 @@ type fixedPlan struct {
 	maskDirs  []string
 	maskFiles []string
 	tempDirs  []string // scanned for host sockets when the network is off
+	guards    []guard  // never changed by a command (protect.go)
+	repos     []gitdir.Repo
+	tree      *gitdir.Tree // the workspace's folders, watched for new git dirs
 }
 
 // newFixedPlan checks p's paths, creates the missing writable folders and
@@ -66,8 +71,15 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		if p.Workspace != "" {
 			prepareWorkspace(p.Workspace)
 		}
-		for _, d := range f.writable {
-			f.protected = append(f.protected, protectedIn(d)...)
+		for _, d := range slices.Clone(f.writable) {
+			f.protectProject(d)
+			f.addRepo(gitdir.Find(d))
+		}
+		if p.Workspace != "" {
+			f.tree = gitdir.ScanTree(p.Workspace, maxTreeDirs)
+			for _, n := range f.tree.Nested() {
+				f.addRepo(gitdir.Find(n))
+			}
 		}
 	}
 	for _, c := range credentialPaths {
@@ -82,70 +94,23 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 	return f, nil
 }
 
-// prepareWorkspace creates an empty .aidex and (in a repository) an empty
-// .git/hooks, so that the sandbox can hold them read-only: a command must
-// not create project config or hooks that aidex or git would run later.
+// prepareWorkspace creates an empty .aidex, so that the sandbox can hold
+// it read-only: a command must not create project config that aidex
+// would load later.
 func prepareWorkspace(ws string) {
 	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
-	if st, err := os.Stat(filepath.Join(ws, ".git")); err == nil && st.IsDir() {
-		_ = os.Mkdir(filepath.Join(ws, ".git", "hooks"), 0o755)
-	}
 }
 
-// agentDirs are the editor and agent config folders kept read-only when
-// they exist (as the permission policy protects them): tasks and hooks in
-// them run later, outside the sandbox.
-var agentDirs = [...]string{".vscode", ".claude", ".codex", ".gemini", ".cursor"}
-
-// protectedIn lists the paths inside the writable folder d that stay
-// read-only: .aidex, the editor and agent config folders, and the hooks
-// and config of its git dir (a .git pointer file is followed to the
-// linked worktree's git dir and its common dir).
-func protectedIn(d string) []string {
-	out := existing(filepath.Join(d, ".aidex"))
-	for _, a := range agentDirs {
-		out = append(out, existing(filepath.Join(d, a))...)
-	}
-	gitPath := filepath.Join(d, ".git")
-	st, err := os.Stat(gitPath)
-	if err != nil {
-		return out
-	}
-	gitDirs := []string{gitPath}
-	if !st.IsDir() {
-		gitDirs = resolveGitFile(d, gitPath)
-	}
-	for _, g := range gitDirs {
-		out = append(out, existing(filepath.Join(g, "hooks"), filepath.Join(g, "config"),
-			filepath.Join(g, "config.worktree"), filepath.Join(g, "info", "attributes"))...)
-	}
-	return out
-}
-
-// resolveGitFile reads a "gitdir: PATH" pointer file and returns the git
-// dir it names and, for a linked worktree, the common dir.
-func resolveGitFile(root, file string) []string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	line, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return nil
-	}
-	g := strings.TrimSpace(line)
-	if !filepath.IsAbs(g) {
-		g = filepath.Join(root, g)
-	}
-	out := []string{g}
-	if c, err := os.ReadFile(filepath.Join(g, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(g, common)
+// protectProject guards, in the writable folder d, every project file
+// of protect.Project but .git (addRepo protects the repository): held
+// read-only when it exists, removed after a command that created it.
+func (f *fixedPlan) protectProject(d string) {
+	for _, p := range protect.Project {
+		if p.Name == ".git" {
+			continue
 		}
-		out = append(out, filepath.Clean(common))
+		f.addGuard(guard{path: filepath.Join(d, p.Name), why: p.Why, dir: p.Dir})
 	}
-	return out
 }
 
 // addMask masks p with an empty folder or file when it exists and is not

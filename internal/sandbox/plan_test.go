@@ -62,6 +62,7 @@ func TestPlanProtectsLinkedWorktreeAndSkipsMasksAboveWritable(t *testing.T) {
 	write(filepath.Join(main, ".git", "config"), "")
 	write(filepath.Join(gitdir, "commondir"), "../..\n")
 	write(filepath.Join(wt, ".git"), "gitdir: "+gitdir+"\n")
+	write(filepath.Join(gitdir, "gitdir"), filepath.Join(wt, ".git")+"\n") // the back-pointer
 	write(filepath.Join(home, ".netrc"), "")
 	// The workspace lives in ~/.aws (absurd but possible): that mask must go.
 	ws := filepath.Join(home, ".aws", "proj")

@@ -41,8 +41,10 @@ func ParseMode(s string) (Mode, error) {
 // Policy is what a sandboxed command may touch. Paths are absolute.
 type Policy struct {
 	Mode Mode
-	// Workspace is writable in WorkspaceWrite mode, except its .git/hooks,
-	// .git/config and .aidex, which stay read-only.
+	// Workspace is writable in WorkspaceWrite mode, except its git dir's
+	// configuration, hooks and pointers (gitdir.Entries) and its project
+	// configuration (protect.Project), which commands can neither change
+	// nor create.
 	Workspace string
 	// Writable are more folders writable in WorkspaceWrite mode (--add-dir
 	// folders, the config's writable list, linked worktrees' git dirs).
@@ -112,14 +114,18 @@ type Sandbox struct {
 	// sockets caches the host sockets found in the temp dirs, keyed by
 	// the dirs' modification times (the scan costs ~0.5 ms per command).
 	sockets socketCache
+	// audit checks what a command left behind (nil: nothing writable).
+	audit *auditor
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:
 // ErrUnavailable (wrapped, with caps' reason) when p.Mode is not Off and
 // c is not Available; a relative Workspace, Home, Writable or Hidden path.
-// New creates the missing writable folders, an empty .aidex and
-// .git/hooks in the workspace (so that they can be held read-only), and
-// works out once which credential paths exist to mask.
+// New creates the missing writable folders, an empty .aidex in the
+// workspace and a missing hooks/ or info/ inside its git dirs (so that
+// they can be held read-only), finds the repositories and watches the
+// workspace's folders for new ones (the check after each command, Begin),
+// and works out once which credential paths exist to mask.
 func New(p Policy, c Caps) (*Sandbox, error) {
 	if p.Mode != Off && !c.Available() {
 		return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
@@ -133,6 +139,9 @@ func New(p Policy, c Caps) (*Sandbox, error) {
 		return nil, err
 	}
 	s.fixed = fixed
+	if p.Mode == WorkspaceWrite {
+		s.audit = newAuditor(fixed, !c.Namespaces)
+	}
 	return s, nil
 }
 

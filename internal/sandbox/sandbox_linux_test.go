@@ -571,7 +571,8 @@ func TestGitPointerFileHooksProtected(t *testing.T) {
 	e := newEnv(t)
 	real := filepath.Join(filepath.Dir(e.ws), "real.git")
 	mustMkdir(t, filepath.Join(real, "hooks"))
-	mustWrite(t, filepath.Join(real, "config"), "[core]\n")
+	const config = "[core]\n\tworktree = ../linked\n" // the back-pointer (a submodule's)
+	mustWrite(t, filepath.Join(real, "config"), config)
 	ws := filepath.Join(filepath.Dir(e.ws), "linked")
 	mustMkdir(t, ws)
 	mustWrite(t, filepath.Join(ws, ".git"), "gitdir: ../real.git\n")
@@ -591,7 +592,7 @@ func TestGitPointerFileHooksProtected(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(real, "hooks", "post-checkout")); err == nil {
 		t.Error("a hook was written through the gitdir pointer")
 	}
-	if got := readFile(t, filepath.Join(real, "config")); got != "[core]\n" {
+	if got := readFile(t, filepath.Join(real, "config")); got != config {
 		t.Errorf("the pointed-to config changed: %q", got)
 	}
 	if out, err := e.sh(sb, "echo ok > "+filepath.Join(real, "index.lock")+" && echo ok > new.txt"); err != nil {

@@ -140,6 +140,17 @@ type Confiner interface {
 	Explain(output string) string
 }
 
+// Auditor is implemented by a Confiner that checks what a confined
+// command left behind: files that would run later outside the sandbox
+// (git config and hooks, project config), which it reverts.
+type Auditor interface {
+	// Begin is called before a confined command starts. The function it
+	// returns is called once, after the command and every process it
+	// started ended; it reverts what the command changed that it must
+	// not have and returns one line per revert (nil: nothing).
+	Begin() (end func() []string)
+}
+
 // EnvPolicy is the configured part of the credential scrubbing of the
 // processes tools start (proc.ChildEnviron applies it): it belongs to a
 // runtime's configuration, so two runtimes in one process may scrub

@@ -54,13 +54,16 @@ func seedRoutes() map[string]seedRoute {
 
 		// Commands become run_command calls: the shell policy, its
 		// read-only knowledge and the rules on run_command judge them.
-		"run_python":   shell(pythonArgs),
-		"git_status":   shell(gitArgs("status")),
-		"git_diff":     shell(gitArgs("diff")),
-		"git_log":      shell(gitArgs("log")),
-		"git_add":      shell(gitArgs("add")),
-		"git_commit":   shell(gitArgs("commit")),
-		"git_init":     shell(gitArgs("init")),
+		"run_python": shell(pythonArgs),
+		"git_status": shell(gitArgs("status")),
+		"git_diff":   shell(gitArgs("diff")),
+		"git_log":    shell(gitArgs("log")),
+		"git_add":    shell(gitArgs("add")),
+		"git_commit": shell(gitArgs("commit")),
+		// A repository is created by aidex's own git, outside the
+		// sandbox (a sandboxed `git init` is reverted): git_init runs
+		// as itself, judged as a file change.
+		"git_init":     self("write_file"),
 		"git_branch":   shell(gitArgs("branch")),
 		"git_checkout": shell(gitArgs("checkout")),
 	}

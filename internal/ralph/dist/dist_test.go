@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -256,4 +257,31 @@ func TestEmbeddedServerSecurity(t *testing.T) {
 	nc, err := Connect(ConnOptions{URL: emb.URL(), Token: emb.Token()})
 	require.NoError(t, err)
 	nc.Close()
+}
+
+// The git a worker runs on the worktree the model worked in (add,
+// commit) runs no program the repository's own config or hooks name:
+// the model's commands can write them (issue 42).
+func TestWorkerGitRunsNoRepositoryProgram(t *testing.T) {
+	repo := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	run := func(args ...string) {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	run("init", "-q")
+	hook := "#!/bin/sh\necho $0 >> " + marker + "\n"
+	for _, h := range []string{"post-commit", "pre-commit", "post-index-change", "reference-transaction"} {
+		require.NoError(t, os.WriteFile(filepath.Join(repo, ".git", "hooks", h), []byte(hook), 0o755))
+	}
+	run("config", "filter.evil.clean", "sh -c 'echo clean >> "+marker+"; cat'")
+	run("config", "core.fsmonitor", "sh -c 'echo fsmonitor >> "+marker+"'")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("* filter=evil\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644))
+	_, _, err := commitAll(context.Background(), repo, "task")
+	require.NoError(t, err)
+	if b, err := os.ReadFile(marker); err == nil {
+		t.Fatalf("git ran the repository's programs: %s", b)
+	}
 }

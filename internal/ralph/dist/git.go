@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/tools/proc"
 )
 
-// gitEnv is the environment git runs with: the process's, with the
-// protocols a remote may use limited (no ext::, no fd::), no prompts,
-// and no repository variables that would redirect it.
+// gitEnv is the base of the environment git runs with: the process's,
+// with the protocols a remote may use limited (no ext::, no fd::), no
+// prompts, and no repository variables that would redirect it.
 func gitEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -30,11 +32,29 @@ func gitEnv() []string {
 	return append(env, "GIT_ALLOW_PROTOCOL=https:ssh:file", "GIT_PROTOCOL_FROM_USER=0", "GIT_TERMINAL_PROMPT=0")
 }
 
+// gitEnviron is the environment git runs with in dir: aidex's own git
+// environment (proc.OwnGitEnviron: the repository from gitdir, no hooks,
+// fsmonitor, pager, filters, drivers nor aliases, and none of the
+// program settings of the repository's own config, which the model's
+// commands may have written in a worker's worktree) over gitEnv. The
+// user's global config (credential helper, ssh) keeps working.
+func gitEnviron(ctx context.Context, dir string) ([]string, error) {
+	env, err := proc.OwnGitEnviron(ctx, dir, gitEnv())
+	if err != nil {
+		return nil, fmt.Errorf("git in %s: %w", dir, err)
+	}
+	return env, nil
+}
+
 // git runs git in dir and returns its trimmed stdout; an error carries
 // git's stderr.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	env, err := gitEnviron(ctx, dir)
+	if err != nil {
+		return "", err
+	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = gitEnv()
+	cmd.Env = env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -92,8 +112,12 @@ func commitAll(ctx context.Context, wt, msg string) (string, int, error) {
 	if name, _ := git(ctx, wt, "config", "user.email"); name == "" {
 		args = append([]string{"-c", "user.name=aidex ralph", "-c", "user.email=ralph@aidex.invalid"}, args...)
 	}
+	env, err := gitEnviron(ctx, wt)
+	if err != nil {
+		return "", 0, err
+	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", wt}, args...)...)
-	cmd.Env = gitEnv()
+	cmd.Env = env
 	cmd.Stdin = strings.NewReader(msg)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", 0, fmt.Errorf("git commit: %w: %s", err, strings.TrimSpace(string(out)))

@@ -96,7 +96,6 @@ func TestSeedRewrites(t *testing.T) {
 		{"git_log", `{"path":"x"}`, "run_command", `{"command":"git log --oneline -n 20 -- 'x'","timeout":120,"cwd":"."}`},
 		{"git_add", `{"paths":["a","it's"]}`, "run_command", `{"command":"git add -- 'a' 'it'\\''s'","timeout":120,"cwd":"."}`},
 		{"git_commit", `{"message":"fix: it's done; rm -rf /"}`, "run_command", `{"command":"git commit -m 'fix: it'\\''s done; rm -rf /'","timeout":120,"cwd":"."}`},
-		{"git_init", `{}`, "run_command", `{"command":"git init","timeout":120,"cwd":"."}`},
 		{"git_branch", `{}`, "run_command", `{"command":"git branch","timeout":120,"cwd":"."}`},
 		{"git_checkout", `{"ref":"feat","create":true}`, "run_command", `{"command":"git checkout -b 'feat'","timeout":120,"cwd":"."}`},
 		{"run_python", `{"code":"print('hi')","timeout":30}`, "run_command", `{"command":"python3 -c 'print('\\''hi'\\'')'","timeout":30,"cwd":"."}`},
@@ -111,7 +110,11 @@ func TestSeedRewrites(t *testing.T) {
 		}
 		require.Equal(t, c.target, reg.Canonical(standard, c.name), "the text-call parser types %s by %s", c.name, c.target)
 	}
-	p, err := reg.PrepareOffered(standard, "append_file", json.RawMessage(`{"path":"a","content":"x"}`))
+	p, err := reg.PrepareOffered(standard, "git_init", json.RawMessage(`{}`))
+	require.NoError(t, err)
+	require.Equal(t, "git_init", p.Def.Name, "git_init runs as aidex's own git tool, never as a sandboxed command")
+	require.Equal(t, "write_file", p.Cover)
+	p, err = reg.PrepareOffered(standard, "append_file", json.RawMessage(`{"path":"a","content":"x"}`))
 	require.NoError(t, err)
 	require.Equal(t, "append_file", p.Def.Name, "a covered seed tool runs as itself")
 	require.Equal(t, "edit_file", p.Cover)

@@ -110,3 +110,35 @@ func TestExecToolsConfineErrorStopsCommand(t *testing.T) {
 	require.Contains(t, r.Error, "sandbox: helper missing")
 	require.False(t, f.Exists("ran"))
 }
+
+// auditingConfiner is a fakeConfiner whose audit after each command
+// reports lines (the sandbox's reverts).
+type auditingConfiner struct {
+	fakeConfiner
+	lines []string
+	ends  int
+}
+
+func (c *auditingConfiner) Begin() func() []string {
+	return func() []string { c.ends++; return c.lines }
+}
+
+// What the sandbox's audit reverted after a command makes the result a
+// failure that names it, and offers a rerun without the sandbox with
+// that line (issue 42).
+func TestExecToolsReportAuditReverts(t *testing.T) {
+	f := newExecFixture(t, Options{})
+	c := &auditingConfiner{}
+	f.Env.Confiner = c
+	f.OK("run_command", jobj{"command": "true"})
+	c.lines = []string{"removed /ws/.mcp.json, which the command created: the MCP servers aidex and Claude Code start"}
+	r := f.Fail("run_command", jobj{"command": "true"}, tools.CategorySecurity)
+	require.Contains(t, r.Error, ".mcp.json")
+	require.Contains(t, r.Meta.Sandbox, ".mcp.json, which the command created: the MCP servers")
+	r = f.Fail("run_python", jobj{"code": "print(1)"}, tools.CategorySecurity)
+	require.Contains(t, r.Meta.Sandbox, ".mcp.json")
+	require.Equal(t, 3, c.ends)
+	// A background process is checked when it ends; its stderr says so.
+	f.OK("run_background_process", jobj{"command": "true"})
+	f.waitOutput("bg1", ".mcp.json, which the command created")
+}

@@ -168,3 +168,36 @@ func explainSandbox(env *tools.Env, r tools.Result, output string) tools.Result 
 	r.Meta.Sandbox = line
 	return r
 }
+
+// beginAudit starts the audit of a confined command (tools.Auditor); the
+// function it returns, called when the command ended, returns the lines
+// of what was reverted. Unconfined commands are not audited.
+func beginAudit(env *tools.Env) func() []string {
+	if env != nil && env.Confiner != nil {
+		if a, ok := env.Confiner.(tools.Auditor); ok {
+			return a.Begin()
+		}
+	}
+	return func() []string { return nil }
+}
+
+// withReverts makes r a failure that says what the audit reverted after
+// the command (lines), so the model and the user learn that the change
+// did not stay and why; the first line becomes Meta.Sandbox, which
+// offers running the command again without the sandbox.
+func withReverts(r tools.Result, lines []string) tools.Result {
+	if len(lines) == 0 {
+		return r
+	}
+	msg := "sandbox: " + strings.Join(lines, "; ") + "; a sandboxed command cannot leave these (they would run later outside the sandbox)"
+	if r.OK {
+		r.OK, r.Category, r.Error = false, tools.CategorySecurity, msg
+	} else {
+		r.Error += "; " + msg
+	}
+	if r.Meta == nil {
+		r.Meta = &tools.Meta{}
+	}
+	r.Meta.Sandbox = "sandbox: " + lines[0]
+	return r
+}

@@ -44,7 +44,8 @@ func (o Options) runBackground(env *tools.Env, a runBackgroundArgs) tools.Result
 	}
 	environ := o.environ(env)
 	environ = gitSafeEnviron(context.Background(), dir, environ)
-	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: environ, Confine: confine(env)})
+	id, err := t.Start(BackgroundSpec{Command: a.Command, Argv: argv, Dir: dir, Env: environ, Confine: confine(env),
+		End: beginAudit(env)})
 	switch {
 	case errors.Is(err, ErrTableClosed):
 		return tools.Failf(tools.CategoryExecution, "run_background_process: %v", err)

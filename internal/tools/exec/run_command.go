@@ -45,7 +45,8 @@ func (o Options) runCommand(ctx context.Context, env *tools.Env, a runCommandArg
 	}
 	environ := o.environ(env)
 	environ = gitSafeEnviron(ctx, dir, environ)
+	end := beginAudit(env)
 	out := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: environ, Timeout: timeout, MaxChars: o.MaxOutputChars,
 		Confine: confine(env)})
-	return explainSandbox(env, out.Result("command", timeout, note), out.Output)
+	return withReverts(explainSandbox(env, out.Result("command", timeout, note), out.Output), end())
 }

@@ -48,9 +48,10 @@ func (o Options) runPython(ctx context.Context, env *tools.Env, a runPythonArgs)
 	environ := append(gitSafeEnviron(ctx, dir, o.environ(env)), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1")
 	// "-" reads the program from stdin (so nothing is written to disk);
 	// input() inside it then sees end of file, as with a closed stdin.
+	end := beginAudit(env)
 	out := proc.Run(ctx, proc.Spec{Argv: []string{py, "-"}, Dir: dir, Env: environ, Stdin: a.Code,
 		Timeout: timeout, MaxChars: o.MaxOutputChars, Confine: confine(env)})
-	return explainSandbox(env, out.Result("python", timeout, note), out.Output)
+	return withReverts(explainSandbox(env, out.Result("python", timeout, note), out.Output), end())
 }
 
 // findPython returns the path of python3 (or python, or py on Windows),

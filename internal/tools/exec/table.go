@@ -67,6 +67,10 @@ type BackgroundSpec struct {
 	// it is called after Dir, Env and the process group are set, before
 	// Start, and its error keeps the command from starting.
 	Confine func(cmd *exec.Cmd) error
+	// End, when set, is called once the process and what is left of its
+	// group ended (the sandbox's audit, tools.Auditor); the lines it
+	// returns are added to the process's stderr.
+	End func() []string
 }
 
 // ProcessInfo is the state of one background process.
@@ -209,6 +213,11 @@ func startBackground(s BackgroundSpec) (*bgProc, error) {
 		_ = proc.SignalGroup(cmd.Process, true) // leftovers in the group
 		proc.DrainPipe(outR, outDone)
 		proc.DrainPipe(errR, errDone)
+		if s.End != nil {
+			for _, l := range s.End() {
+				p.stderr.write([]byte("aidex: sandbox: " + l + "; a sandboxed command cannot leave this (it would run later outside the sandbox)\n"))
+			}
+		}
 		p.exitCode, p.state, p.ended = cmd.ProcessState.ExitCode(), cmd.ProcessState.String(), time.Now()
 		close(p.done)
 	}()

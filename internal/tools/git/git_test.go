@@ -220,3 +220,32 @@ func FuzzCheckRef(f *testing.F) {
 		}
 	})
 }
+
+// git_init inside a folder that is itself in a repository creates the
+// workspace's own repository with aidex's neutral git: the outer one is
+// neither reinitialised nor its programs run (issue 42).
+func TestGitInitInsideAnotherRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	f := newFixture(t)
+	parent := filepath.Dir(f.Root)
+	marker := filepath.Join(f.Outside, "ran")
+	for _, args := range [][]string{{"init", "-q"}, {"config", "core.fsmonitor", "sh -c 'touch " + marker + "'"},
+		{"config", "alias.init", "!touch " + marker}} {
+		out, err := exec.Command("git", append([]string{"-C", parent}, args...)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	hook := filepath.Join(parent, ".git", "hooks", "post-index-change")
+	require.NoError(t, os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755))
+	before, err := os.ReadFile(filepath.Join(parent, ".git", "config"))
+	require.NoError(t, err)
+	r := f.OK("git_init", jobj{})
+	require.Contains(t, r.Output, filepath.Join(f.Root, ".git"))
+	require.DirExists(t, filepath.Join(f.Root, ".git", "objects"))
+	after, err := os.ReadFile(filepath.Join(parent, ".git", "config"))
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "the outer repository was reinitialised")
+	require.NoFileExists(t, marker)
+	require.Contains(t, f.OK("git_init", jobj{}).Output, "already a Git repository")
+}

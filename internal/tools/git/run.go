@@ -49,8 +49,8 @@ type gitRun struct {
 func (g gitRun) failed() bool { return g.res != nil || g.exitCode != 0 }
 
 // git runs "git <safety args> args..." in the workspace root with stdin
-// (if any) as input, in an environment that neutralises the repository's
-// program settings (proc.RepoGitEnviron).
+// (if any) as input, in aidex's own git environment (proc.OwnGitEnviron:
+// the repository from gitdir, its program settings neutralised).
 func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitRun {
 	if env == nil || env.Workspace == nil {
 		r := tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for git tools")
@@ -62,7 +62,7 @@ func git(ctx context.Context, env *tools.Env, stdin string, args ...string) gitR
 		return gitRun{res: &r}
 	}
 	root := env.Workspace.Root()
-	environ, err := proc.RepoGitEnviron(ctx, root, proc.GitEnviron(env.EnvPolicy))
+	environ, err := proc.OwnGitEnviron(ctx, root, proc.GitEnviron(env.EnvPolicy))
 	if err != nil {
 		r := tools.Failf(tools.CategorySecurity, "git was not run: %v", err)
 		return gitRun{res: &r}

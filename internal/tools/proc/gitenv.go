@@ -1,8 +1,11 @@
 package proc
 
 import (
+	"context"
 	"os"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/gitdir"
 )
 
 // gitEnvDrop are variables removed from git's environment: they would
@@ -20,9 +23,29 @@ var gitEnvDrop = [...]string{
 // point git at another repository, index or config or make it run
 // programs, plus LC_ALL=C.
 func GitEnviron(pol EnvPolicy) []string {
-	base := ChildEnviron(os.Environ(), nil, pol)
-	out := base[:0]
-	for _, kv := range base {
+	return append(dropGitVars(ChildEnviron(os.Environ(), nil, pol)), "LC_ALL=C")
+}
+
+// OwnGitEnviron returns the one environment every git aidex runs for
+// itself uses in dir (the git tools, the prompt's status, Ralph's
+// workers and merges): base without the variables that would point git
+// at another repository, index or config or make it run programs, with
+// the neutral settings of every child environment, GIT_DIR,
+// GIT_COMMON_DIR and GIT_WORK_TREE set from gitdir.Discover(dir) (never
+// read from files a command could write without a back-pointer), and
+// the program settings of the repository's own config neutralised
+// (RepoGitEnviron; the user's global config keeps working). Errors: as
+// RepoGitEnviron's (wrapping ErrGitConfig).
+func OwnGitEnviron(ctx context.Context, dir string, base []string) ([]string, error) {
+	env := withGitNeutralised(dropGitVars(base))
+	env = append(env, gitdir.Discover(dir).Environ()...)
+	return RepoGitEnviron(ctx, dir, env)
+}
+
+// dropGitVars returns env without the variables of gitEnvDrop.
+func dropGitVars(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		drop := false
 		for _, d := range gitEnvDrop {
@@ -32,5 +55,5 @@ func GitEnviron(pol EnvPolicy) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "LC_ALL=C")
+	return out
 }

@@ -1,12 +1,14 @@
 package proc
 
 import (
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/gitdir"
 )
 
-// gitNeutralConfig is git configuration set in every child environment
+// The git configuration set in every child environment is
+// gitdir.AlwaysConfig()
 // (GIT_CONFIG_COUNT, the "command" scope, which beats every config file),
 // so that no git a process starts runs a program the repository or the
 // workspace configures, whatever the command: no pager, no fsmonitor
@@ -19,14 +21,6 @@ import (
 // has no harmless setting (diff.external) or because their name comes
 // from the repository (diff.<driver>.textconv, filter.<driver>.clean) are
 // neutralised per repository by RepoGitEnviron.
-var gitNeutralConfig = [...][2]string{
-	{"core.pager", "cat"},
-	{"core.fsmonitor", "false"},
-	{"core.hooksPath", os.DevNull},
-	{"safe.bareRepository", "explicit"},
-	{"log.showSignature", "false"},
-	{"protocol.ext.allow", "never"},
-}
 
 // gitNeutralVars are set in every child environment: no system-wide git
 // config or attributes (GIT_CONFIG_NOSYSTEM, GIT_ATTR_NOSYSTEM), and no
@@ -43,9 +37,10 @@ var gitEnvReplaced = [...]string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "G
 
 // withGitNeutralised returns env without the variables of
 // gitEnvReplaced and GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n, plus
-// gitNeutralVars and gitNeutralConfig as GIT_CONFIG_COUNT entries.
+// gitNeutralVars and gitdir.AlwaysConfig() as GIT_CONFIG_COUNT entries.
 func withGitNeutralised(env []string) []string {
-	out := make([]string, 0, len(env)+2*len(gitNeutralConfig)+len(gitNeutralVars)+1)
+	neutral := gitdir.AlwaysConfig()
+	out := make([]string, 0, len(env)+2*len(neutral)+len(gitNeutralVars)+1)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		if isGitConfigVar(name) {
@@ -54,7 +49,7 @@ func withGitNeutralised(env []string) []string {
 		out = append(out, kv)
 	}
 	out = append(out, gitNeutralVars[:]...)
-	return AppendGitConfig(out, gitNeutralConfig[:]...)
+	return AppendGitConfig(out, neutral...)
 }
 
 // isGitConfigVar reports the variables withGitNeutralised replaces.

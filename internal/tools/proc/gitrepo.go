@@ -4,68 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zelvior/aidex/internal/gitdir"
 )
 
-// repoGitKeys matches the git settings whose value is a program (or names
-// one) and that are not already neutralised for everyone by
-// gitNeutralConfig: their names come from the repository (drivers,
-// aliases, remotes) or no value is harmless for everyone (diff.external,
-// core.sshCommand). `git config --get-regexp` matches section and key in
-// lower case; subsection names keep their case.
-var repoGitKeys = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(` +
-		`core\.(sshcommand|askpass|editor|attributesfile|alternaterefscommand|gitproxy)|sequence\.editor|` +
-		`diff\.external|diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process)|merge\..+\.driver|` +
-		`credential\.(.+\.)?helper|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|tar\..+\.command|` +
-		`remote\..+\.(uploadpack|receivepack)|submodule\..+\.update|(diff|merge)tool\..+\.cmd|` +
-		`trailer\..+\.(command|cmd)|alias\..+|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|web\.browser|` +
-		`sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|headercmd)` +
-		`)$`)
+// repoGitRegexp selects, for git's own --get-regexp, the sections of
+// the program settings of gitdir.ProgramKeys (a superset: names are
+// checked again with gitdir.LookupProgramKey).
+var repoGitRegexp = sync.OnceValue(func() string {
+	return `^(` + strings.Join(gitdir.ProgramSections(), "|") + `)\.`
 })
-
-// repoGitRegexp is repoGitKeys for git's own --get-regexp (a superset:
-// names are checked again with repoGitKeys).
-const repoGitRegexp = `^(core|sequence|diff|filter|merge|credential|gpg|tar|remote|submodule|difftool|mergetool|trailer|alias|browser|man|web|sendemail)\.`
-
-// unneutralisable are keys no later value can cancel (every value counts,
-// the first matching one wins): when the repository sets one, git is
-// disabled for the command instead.
-var unneutralisable = [...]string{"core.gitproxy"}
 
 // trustedGitScopes are the config scopes that are the user's own: the
 // global config (~/.gitconfig and what it includes) and the command
 // scope, which holds only aidex's own settings (the caller's
 // GIT_CONFIG_COUNT entries are replaced in every child environment).
 var trustedGitScopes = [...]string{"global", "command"}
-
-// neutralGitValue is the harmless value of a program-running key: the
-// program git uses by default where there is one, else "" (git then
-// reports that it cannot run "", which fails closed).
-func neutralGitValue(key string) string {
-	switch {
-	case key == "core.sshcommand":
-		return "ssh"
-	case key == "core.attributesfile":
-		return os.DevNull
-	case strings.HasSuffix(key, ".textconv"):
-		return "cat" // the identity conversion
-	case strings.HasSuffix(key, ".uploadpack"):
-		return "git-upload-pack"
-	case strings.HasSuffix(key, ".receivepack"):
-		return "git-receive-pack"
-	case strings.HasPrefix(key, "submodule."):
-		return "checkout"
-	case key == "core.editor" || key == "sequence.editor":
-		return "false" // no terminal: an editor could only hang
-	}
-	return ""
-}
 
 // ErrGitConfig is wrapped when the repository's git config cannot be
 // read or holds a program setting that cannot be neutralised.
@@ -93,7 +52,7 @@ func RepoGitEnviron(ctx context.Context, dir string, environ []string) ([]string
 	if err != nil {
 		return environ, nil
 	}
-	argv := []string{bin, "--no-pager", "config", "--show-scope", "--null", "--get-regexp", repoGitRegexp}
+	argv := []string{bin, "--no-pager", "config", "--show-scope", "--null", "--get-regexp", repoGitRegexp()}
 	o := Run(ctx, Spec{Argv: argv, Dir: dir, Env: environ, Timeout: 10 * time.Second, MaxChars: 1 << 20})
 	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.Truncated || (o.ExitCode != 0 && o.ExitCode != 1) {
 		return nil, fmt.Errorf("%w: git config failed: %s", ErrGitConfig, strings.TrimSpace(o.Output))
@@ -112,31 +71,34 @@ func RepoGitEnviron(ctx context.Context, dir string, environ []string) ([]string
 func repoOverrides(out string) ([][2]string, error) {
 	var order []string
 	untrusted := map[string]bool{}
+	neutral := map[string]string{}
 	trusted := map[string][]string{}
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		scope := fields[i]
 		name, value, _ := strings.Cut(fields[i+1], "\n")
-		if !repoGitKeys().MatchString(name) {
+		key, ok := gitdir.LookupProgramKey(name)
+		if !ok {
 			continue
 		}
 		if isTrustedScope(scope) {
 			trusted[name] = append(trusted[name], value)
 			continue
 		}
-		for _, u := range unneutralisable {
+		for _, u := range gitdir.Unneutralisable {
 			if name == u {
 				return nil, fmt.Errorf("%w: the repository sets %s, which aidex cannot switch off; remove it from the repository's config", ErrGitConfig, name)
 			}
 		}
 		if !untrusted[name] {
 			untrusted[name] = true
+			neutral[name] = key.Neutral
 			order = append(order, name)
 		}
 	}
 	var kv [][2]string
 	for _, name := range order {
-		kv = append(kv, [2]string{name, neutralGitValue(name)})
+		kv = append(kv, [2]string{name, neutral[name]})
 		if drv, ok := strings.CutPrefix(name, "filter."); ok {
 			kv = append(kv, [2]string{"filter." + drv[:strings.LastIndexByte(drv, '.')] + ".required", "false"})
 		}
