@@ -109,9 +109,6 @@ type Sandbox struct {
 	policy Policy
 	caps   Caps
 	fixed  fixedPlan
-	// sockets caches the host sockets found in the temp dirs, keyed by
-	// the dirs' modification times (the scan costs ~0.5 ms per command).
-	sockets socketCache
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:

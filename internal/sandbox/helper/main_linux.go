@@ -26,6 +26,9 @@ func Main(args []string) int {
 	if err != nil {
 		return fail(ExitSetup, "usage", err)
 	}
+	if s.Namespaces {
+		return runInit(s)
+	}
 	if err := Enter(s); err != nil {
 		return fail(ExitSetup, "setup", err)
 	}
@@ -42,27 +45,15 @@ func fail(code int, what string, err error) int {
 	return code
 }
 
-// Enter confines the calling process as s says: the mount plan and the
-// loopback when s.Namespaces, then Landlock, then it drops every
-// capability and sets no_new_privs. The caller must have locked its
-// goroutine to the thread that will exec.
+// Enter confines the calling process as s says when it runs without
+// namespaces (Landlock alone): it gives up the controlling terminal,
+// applies Landlock, then drops every capability and sets no_new_privs.
+// The caller must have locked its goroutine to the thread that will exec.
+// With s.Namespaces, Main runs the helper as the init of its own PID
+// namespace instead (see runInit).
 func Enter(s Spec) error {
 	if s.Namespaces {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		if err := mountPlan(s); err != nil {
-			return err
-		}
-		if s.Loopback {
-			if err := loopbackUp(); err != nil {
-				return err
-			}
-		}
-		// The working directory still names the folder under the new
-		// mounts: enter it again through them.
-		if err := unix.Chdir(wd); err != nil {
+		if err := enterNamespaces(s); err != nil {
 			return err
 		}
 	}
