@@ -88,6 +88,21 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 		row("limits", strings.Join(c.Limits, "; "))
 	}
 	row("writable", strings.Join(append([]string{pol.Workspace}, pol.Writable...), ", "))
+	for i, ch := range pol.Caches {
+		k := ""
+		if i == 0 {
+			k = "private caches"
+		}
+		line := fmt.Sprintf("%s: %s (yours, %s, stays read-only)", ch.Name, ch.Private, ch.Host)
+		if ch.Note != "" {
+			line += "; " + ch.Note
+		}
+		if k == "" {
+			fmt.Fprintf(w, "%-18s %s\n", "", line)
+		} else {
+			row(k, line)
+		}
+	}
 	row("hidden", strings.Join(pol.Hidden, ", "))
 	if !c.Available() {
 		fmt.Fprintf(w, "commands cannot be sandboxed here: %s\n", c.Reason)

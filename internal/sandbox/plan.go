@@ -60,6 +60,9 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			}
 			f.writable = appendUnique(f.writable, filepath.Clean(d))
 		}
+		if err := f.prepareCaches(p.Caches); err != nil {
+			return f, err
+		}
 		if p.Workspace != "" {
 			prepareWorkspace(p.Workspace)
 		}
@@ -199,39 +202,16 @@ func (f *fixedPlan) socketMasks(runtimeDir string) []string {
 	return g.maskDirs
 }
 
-// defaultWritable is DefaultWritable: the temp dir, then each toolchain's
-// caches when the cache exists or the toolchain is on getenv("PATH") (the
-// sandbox creates a missing one, as the tool's first run would): a machine
-// without cargo gets no ~/.cargo.
-func defaultWritable(home string, getenv func(string) string) []string {
-	or := func(v, def string) string {
-		if v != "" {
-			return v
-		}
-		return def
+// defaultWritable is DefaultWritable.
+func defaultWritable(_ string, getenv func(string) string) []string {
+	t := getenv("TMPDIR")
+	if t == "" {
+		t = tempDefault()
 	}
-	var out []string
-	add := func(p string, tools ...string) {
-		if p == "" || !filepath.IsAbs(p) || p == "/" {
-			return
-		}
-		if _, err := os.Stat(p); err == nil || len(tools) == 0 || onPath(getenv("PATH"), tools...) {
-			out = appendUnique(out, filepath.Clean(p))
-		}
+	if !filepath.IsAbs(t) || filepath.Clean(t) == "/" {
+		return nil
 	}
-	add(or(getenv("TMPDIR"), tempDefault()))
-	cache := or(getenv("XDG_CACHE_HOME"), userCacheDefault(home))
-	if gc := getenv("GOCACHE"); gc != "off" {
-		add(or(gc, filepath.Join(cache, "go-build")), "go")
-	}
-	gopath := or(strings.Split(getenv("GOPATH"), string(os.PathListSeparator))[0], filepath.Join(home, "go"))
-	add(or(getenv("GOMODCACHE"), filepath.Join(gopath, "pkg", "mod")), "go")
-	add(or(getenv("npm_config_cache"), filepath.Join(home, ".npm")), "npm", "npx")
-	add(or(getenv("PIP_CACHE_DIR"), filepath.Join(cache, "pip")), "pip", "pip3")
-	cargo := or(getenv("CARGO_HOME"), filepath.Join(home, ".cargo"))
-	add(filepath.Join(cargo, "registry"), "cargo")
-	add(filepath.Join(cargo, "git"), "cargo")
-	return out
+	return []string{filepath.Clean(t)}
 }
 
 // onPath reports whether one of tools is an executable file in one of the

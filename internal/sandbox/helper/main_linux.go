@@ -16,6 +16,9 @@ import (
 // the command; it returns only on failure, with ExitSetup (or 126/127 when
 // the command cannot be executed) after writing one line on stderr.
 func Main(args []string) int {
+	if len(args) > 0 && args[0] == GoCacheProgArg {
+		return GoCacheProg(args[1:])
+	}
 	// Capabilities are per thread: the thread that drops them must be the
 	// one that execs.
 	runtime.LockOSThread()

@@ -81,6 +81,11 @@ func socketFilter() ([]unix.SockFilter, error) {
 		filterInsn{label: "notify", code: ret, k: unix.SECCOMP_RET_USER_NOTIF},
 		filterInsn{label: "nosys", code: ret, k: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
 	)
+	return assemble(p)
+}
+
+// assemble resolves the labels of p into the jump offsets of a program.
+func assemble(p []filterInsn) ([]unix.SockFilter, error) {
 	labels := map[string]int{}
 	for i, in := range p {
 		if in.label != "" {
