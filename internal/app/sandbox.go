@@ -68,7 +68,7 @@ func (i SandboxInfo) Method() string {
 	}
 	var parts []string
 	if i.Caps.Namespaces {
-		parts = append(parts, "user, mount and network namespaces")
+		parts = append(parts, "user, mount, PID, IPC and network namespaces")
 	}
 	if i.Caps.LandlockABI > 0 {
 		parts = append(parts, fmt.Sprintf("Landlock ABI %d", i.Caps.LandlockABI))

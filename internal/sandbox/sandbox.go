@@ -1,7 +1,8 @@
 // Package sandbox runs commands under the operating system's isolation:
-// on Linux a helper process in new user, mount and network namespaces
-// with the filesystem read-only except a writable set, then Landlock as a
-// second layer.
+// on Linux a helper process in new user, mount, PID, IPC and network
+// namespaces (the init of the command's PID namespace) with the
+// filesystem read-only except a writable set and private toolchain
+// caches, then Landlock and, with the network off, a socket filter.
 //
 // The helper itself is internal/sandbox/helper (the aidex-sandbox binary);
 // docs/sandbox.md describes the layers, what is writable and masked, and
