@@ -277,7 +277,7 @@ func TestNoUserTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	allowed := []string{"fd", "full", "mqueue", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout", "tty", "urandom", "zero"}
+	allowed := []string{"fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout", "tty", "urandom", "zero"}
 	for _, name := range strings.Fields(out) {
 		if !slices.Contains(allowed, name) && !strings.HasSuffix(name, ":") {
 			t.Errorf("/dev in the sandbox holds %q (want only %v)", name, allowed)

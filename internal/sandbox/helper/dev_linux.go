@@ -3,7 +3,6 @@
 package helper
 
 import (
-	"errors"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -35,7 +34,8 @@ func privateProc() {
 // privateDev covers /dev with a small read-only tmpfs holding devNodes
 // (bound from the host), a new devpts instance (the command can open
 // pseudo-terminals of its own, and sees none of the user's), a private
-// /dev/shm, the IPC namespace's own /dev/mqueue and the usual links.
+// /dev/shm and the usual links. The host's /dev/mqueue is not there
+// (mq_open reaches the IPC namespace's own queues without a mount).
 func privateDev() error {
 	// Keep the host's devices at hand before /dev is covered.
 	var fds [len(devNodes)]int
@@ -63,7 +63,7 @@ func privateDev() error {
 			return mountErr("bind", p, err)
 		}
 	}
-	for _, d := range [...]string{"pts", "shm", "mqueue"} {
+	for _, d := range [...]string{"pts", "shm"} {
 		if err := unix.Mkdir("/dev/"+d, 0o755); err != nil {
 			return mountErr("create", "/dev/"+d, err)
 		}
@@ -73,11 +73,6 @@ func privateDev() error {
 	}
 	if err := unix.Mount("aidex-shm", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
 		return mountErr("private /dev/shm", "/dev/shm", err)
-	}
-	// The IPC namespace's message queues (mq_open needs no mount; this
-	// is for tools that list them).
-	if err := unix.Mount("mqueue", "/dev/mqueue", "mqueue", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil && !errors.Is(err, unix.EPERM) {
-		return mountErr("private /dev/mqueue", "/dev/mqueue", err)
 	}
 	for _, l := range devLinks {
 		if err := unix.Symlink(l[1], "/dev/"+l[0]); err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -43,16 +42,13 @@ func runInit(s Spec) int {
 		return fail(ExitSetup, "setup", err)
 	}
 	leader := sessionLeader()
-	started := make(chan startResult, 1)
-	go func() {
-		// The restrictions below are per thread: this thread applies them,
-		// forks the command (which inherits them) and ends with the
-		// goroutine, since it is never unlocked. The Go runtime starts its
-		// new threads from a clean template thread meanwhile.
-		runtime.LockOSThread()
-		started <- startCommand(s, leader)
-	}()
-	r := <-started
+	// The restrictions startCommand applies are per thread: Main locked
+	// this goroutine to the main thread, which applies them, forks the
+	// command (which inherits them) and then only waits. The Go runtime
+	// starts its other threads from a clean template thread (it has one
+	// since LockOSThread), so the helper's other threads — those that
+	// answer the socket filter — are not restricted.
+	r := startCommand(s, leader)
 	if r.err != nil {
 		return fail(r.code, r.what, r.err)
 	}

@@ -5,6 +5,7 @@ package helper
 import (
 	"encoding/binary"
 	"errors"
+	"os"
 	"strconv"
 	"unsafe"
 
@@ -33,11 +34,38 @@ type seccompNotifResp struct {
 // serveSocketRule answers the socket filter's connect calls until the
 // listener fails (the helper exits with the command). Each call is
 // answered in its own goroutine: a connect may block.
+//
+// The listener waits in Go's network poller (it is pollable), so that no
+// thread of the helper sits blocked in it.
 func serveSocketRule(listener int) {
+	if err := unix.SetNonblock(listener, true); err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(listener), "seccomp-listener")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
 	for {
 		var n seccompNotif
-		if err := notifIoctl(listener, unix.SECCOMP_IOCTL_NOTIF_RECV, unsafe.Pointer(&n)); err != nil {
-			if errors.Is(err, unix.EINTR) || errors.Is(err, unix.ENOENT) {
+		var recvErr error
+		err := rc.Read(func(fd uintptr) bool {
+			pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			if k, _ := unix.Poll(pfd, 0); k == 0 {
+				return false // nothing yet: wait for the poller
+			}
+			if pfd[0].Revents&(unix.POLLHUP|unix.POLLERR) != 0 && pfd[0].Revents&unix.POLLIN == 0 {
+				recvErr = unix.EBADF
+				return true
+			}
+			recvErr = notifIoctl(int(fd), unix.SECCOMP_IOCTL_NOTIF_RECV, unsafe.Pointer(&n))
+			return true
+		})
+		if err != nil {
+			return
+		}
+		if recvErr != nil {
+			if errors.Is(recvErr, unix.EINTR) || errors.Is(recvErr, unix.ENOENT) {
 				continue // a signal here, or the caller died before we read it
 			}
 			return
@@ -45,7 +73,9 @@ func serveSocketRule(listener int) {
 		go func() {
 			val, errno := emulateConnect(listener, &n)
 			resp := seccompNotifResp{id: n.id, val: val, error: -int32(errno)}
-			_ = notifIoctl(listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp))
+			_ = rc.Control(func(fd uintptr) {
+				_ = notifIoctl(int(fd), unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp))
+			})
 		}()
 	}
 }
