@@ -33,7 +33,7 @@ func enterNamespaces(s Spec) error {
 // runInit is Main for a helper in new namespaces, where it is PID 1 of
 // its own PID namespace. It sets up the mounts, starts the command as its
 // child under Landlock, the socket filter (network off) and no
-// capabilities, forwards termination signals to it, reaps every process
+// capabilities, reaps every process
 // that ends in the namespace, answers the socket filter's questions, and
 // exits with the command's status: the kernel then kills every process
 // the command left behind (setsid and double-forked ones included).
@@ -58,7 +58,6 @@ func runInit(s Spec) int {
 	if r.listener >= 0 {
 		go serveSocketRule(r.listener)
 	}
-	forwardSignals(r.pid, !leader)
 	return reap(r.pid)
 }
 
@@ -74,11 +73,18 @@ type startResult struct {
 
 // startCommand restricts the calling (locked) thread — Landlock, the
 // socket filter when the network is off, no capabilities, no_new_privs —
-// and forks the command from it. A command that is not its own session's
-// leader gets a new session (no controlling terminal: none of the user's
-// terminals); with leader, the helper leads a session aidex made for this
-// command (a pseudo-terminal of its own), which the command keeps.
+// and forks the command from it, in the helper's process group: the
+// signals aidex sends the group (SIGTERM, then SIGKILL, on a timeout or
+// a cancel) reach the command itself, and the helper then ignores the
+// catchable ones, so that it ends only with the command (or SIGKILL).
+// Unless the helper leads a session aidex made for this command (a
+// pseudo-terminal of its own, which the command keeps), it first gives
+// up the controlling terminal it shares with aidex and the user's shell:
+// the command has none of the user's terminals.
 func startCommand(s Spec, leader bool) startResult {
+	if !leader {
+		detachTerminal()
+	}
 	setup := func(err error) startResult {
 		return startResult{code: ExitSetup, what: "setup", err: err}
 	}
@@ -99,9 +105,10 @@ func startCommand(s Spec, leader bool) startResult {
 	attr := &syscall.ProcAttr{
 		Env:   os.Environ(),
 		Files: []uintptr{0, 1, 2},
-		Sys:   &syscall.SysProcAttr{Setsid: !leader},
 	}
 	pid, err := syscall.ForkExec(s.Path, s.Args, attr)
+	// Ignored only now: a command inherits ignored signals across exec.
+	signal.Ignore(unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2)
 	if err != nil {
 		code := 126
 		if errors.Is(err, syscall.ENOENT) {
@@ -116,24 +123,6 @@ func startCommand(s Spec, leader bool) startResult {
 func sessionLeader() bool {
 	sid, err := unix.Getsid(0)
 	return err == nil && sid == unix.Getpid()
-}
-
-// forwardSignals passes the termination and user signals the helper
-// receives (aidex stops a command with SIGTERM to its process group, the
-// user may interrupt it) to the command: to its process group when it
-// leads one (group true), else to the command alone.
-func forwardSignals(pid int, group bool) {
-	ch := make(chan os.Signal, 8)
-	signal.Notify(ch, unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH)
-	target := pid
-	if group {
-		target = -pid
-	}
-	go func() {
-		for sig := range ch {
-			_ = unix.Kill(target, sig.(syscall.Signal))
-		}
-	}()
 }
 
 // reap waits for every process that ends in the namespace (orphans are
