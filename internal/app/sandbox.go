@@ -69,7 +69,7 @@ func (i SandboxInfo) Method() string {
 	}
 	var parts []string
 	if i.Caps.Namespaces {
-		parts = append(parts, "user, mount and network namespaces")
+		parts = append(parts, "user, mount, PID, IPC and network namespaces")
 	}
 	if i.Caps.LandlockABI > 0 {
 		parts = append(parts, fmt.Sprintf("Landlock ABI %d", i.Caps.LandlockABI))
@@ -118,8 +118,8 @@ func (rt *Runtime) SandboxInfo() SandboxInfo {
 }
 
 // SandboxPolicy returns the policy the runtime's commands run under in
-// mode m (writable set, hidden paths, network), for the sandbox and its
-// self-test.
+// mode m (writable set, private toolchain caches in aidex's cache folder,
+// hidden paths, network), for the sandbox and its self-test.
 func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	c := rt.Config
 	getenv := rt.Getenv
@@ -145,7 +145,11 @@ func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	if c.Paths.LegacyFile != "" && !strings.HasPrefix(c.Paths.LegacyFile, c.Paths.ConfigDir+string(filepath.Separator)) {
 		hidden = append(hidden, c.Paths.LegacyFile)
 	}
-	return sandbox.Policy{Mode: m, Workspace: rt.Workspace, Writable: writable, Network: c.Sandbox.Network,
+	var caches []sandbox.Cache
+	if c.Paths.CacheDir != "" && rt.Workspace != "" {
+		caches = sandbox.DefaultCaches(sandbox.CacheRoot(c.Paths.CacheDir, rt.Workspace), c.Paths.Home, getenv)
+	}
+	return sandbox.Policy{Mode: m, Workspace: rt.Workspace, Writable: writable, Caches: caches, Network: c.Sandbox.Network,
 		Home: c.Paths.Home, Hidden: hidden}
 }
 

@@ -83,16 +83,20 @@ func TestSandboxCheckCommand(t *testing.T) {
 
 func TestWriteSandboxCheck(t *testing.T) {
 	caps := sandbox.Caps{LandlockABI: 7, Namespaces: true, Helper: "/usr/local/bin/aidex-sandbox"}
-	pol := sandbox.Policy{Workspace: "/ws", Writable: []string{"/tmp"}, Hidden: []string{"/home/u/.config/aidex"}}
+	pol := sandbox.Policy{Workspace: "/ws", Writable: []string{"/tmp"}, Hidden: []string{"/home/u/.config/aidex"},
+		Caches: []sandbox.Cache{{Name: "Go build cache", Host: "/home/u/.cache/go-build", Private: "/c/go-build"},
+			{Name: "npm cache and npx packages", Host: "/home/u/.npm", Private: "/c/npm", Note: "empty"}}}
 	var b bytes.Buffer
 	ok := writeSandboxCheck(&b, app.SandboxInfo{Mode: sandbox.WorkspaceWrite, Caps: caps}, pol,
 		[]sandbox.Check{{Name: "write inside the workspace", OK: true}, {Name: "write outside the workspace", OK: false, Note: "the write succeeded"}})
 	want := `mode:              workspace-write (default)
 Landlock:          ABI 7
-namespaces:        user, mount and network
+namespaces:        user, mount, PID, IPC and network
 helper:            /usr/local/bin/aidex-sandbox
-network isolation: a network namespace with only its own loopback
+network isolation: a network namespace with only its own loopback; no Unix socket but the sandbox's own
 writable:          /ws, /tmp
+private caches:    Go build cache: /c/go-build (yours, /home/u/.cache/go-build, stays read-only)
+                   npm cache and npx packages: /c/npm (yours, /home/u/.npm, stays read-only); empty
 hidden:            /home/u/.config/aidex
 self-test:
   ok   write inside the workspace

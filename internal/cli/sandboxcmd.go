@@ -23,8 +23,9 @@ func newSandboxCmd(a *cliApp) *cobra.Command {
 		Use:   "check",
 		Short: "Print the sandbox's capabilities here and run its self-test",
 		Long: `Print what the OS sandbox of the commands tools run can do on this machine
-(Landlock ABI, user/mount/network namespaces, the helper program, how the
-network is isolated), the mode and writable folders the configuration gives,
+(Landlock ABI, user/mount/PID/IPC/network namespaces, the helper program, how
+the network is isolated), the mode, writable folders and private toolchain
+caches the configuration gives,
 then run the self-test: small commands in the sandbox (a write inside and
 outside the workspace, a read of a hidden path, a TCP connect) under a temp
 folder it removes. Exit status: 0 when the sandbox works and every check
@@ -81,13 +82,28 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 		landlock = fmt.Sprintf("ABI %d", c.LandlockABI)
 	}
 	row("Landlock", landlock)
-	row("namespaces", yesNo(c.Namespaces, "user, mount and network", "not available"))
+	row("namespaces", yesNo(c.Namespaces, "user, mount, PID, IPC and network", "not available"))
 	row("helper", orNone(c.Helper))
 	row("network isolation", networkMethod(c, info.Network))
 	if len(c.Limits) > 0 {
 		row("limits", strings.Join(c.Limits, "; "))
 	}
 	row("writable", strings.Join(append([]string{pol.Workspace}, pol.Writable...), ", "))
+	for i, ch := range pol.Caches {
+		k := ""
+		if i == 0 {
+			k = "private caches"
+		}
+		line := fmt.Sprintf("%s: %s (yours, %s, stays read-only)", ch.Name, ch.Private, ch.Host)
+		if ch.Note != "" {
+			line += "; " + ch.Note
+		}
+		if k == "" {
+			fmt.Fprintf(w, "%-18s %s\n", "", line)
+		} else {
+			row(k, line)
+		}
+	}
 	row("hidden", strings.Join(pol.Hidden, ", "))
 	if !c.Available() {
 		fmt.Fprintf(w, "commands cannot be sandboxed here: %s\n", c.Reason)
@@ -119,7 +135,7 @@ func networkMethod(c sandbox.Caps, network bool) string {
 	case network:
 		return "none: [sandbox] network = true lets commands reach the network"
 	case c.Namespaces:
-		return "a network namespace with only its own loopback"
+		return "a network namespace with only its own loopback; no Unix socket but the sandbox's own"
 	case c.LandlockABI >= 4:
 		return "Landlock TCP rules (TCP only: UDP and Unix sockets stay reachable)"
 	}

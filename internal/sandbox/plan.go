@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/zelvior/aidex/internal/gitdir"
 	"github.com/zelvior/aidex/internal/protect"
@@ -25,14 +23,11 @@ var credentialPaths = [...]string{
 	".terraform.d/credentials.tfrc.json",
 }
 
-// socketDirs are the folders of host Unix sockets masked when the network
-// is off; socketDirPrefixes are the names of socket folders in the temp
-// dir (tmux, ssh-agent, X11, VS Code...).
-var (
-	socketDirs        = [...]string{"/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix"}
-	socketDirPrefixes = [...]string{"tmux-", "ssh-", ".X11-unix", ".ICE-unix", ".XIM-unix", ".font-unix",
-		"vscode-", "dbus-", "pulse-", "emacs", "screen", "gpg-", "keyring-", "mcp-", "aidex-web"}
-)
+// socketDirs are the system folders of host daemons' sockets, also
+// hidden when the network is off (the socket rule already keeps every
+// host Unix socket out of reach, wherever it lies; see
+// helper/seccomp_linux.go).
+var socketDirs = [...]string{"/run", "/var/run", "/tmp/.X11-unix", "/tmp/.ICE-unix"}
 
 // fixedPlan is the part of the helper's spec that does not change between
 // commands: what is writable, protected and masked.
@@ -41,10 +36,12 @@ type fixedPlan struct {
 	protected []string
 	maskDirs  []string
 	maskFiles []string
-	tempDirs  []string // scanned for host sockets when the network is off
-	guards    []guard  // never changed by a command (protect.go)
+	guards    []guard // never changed by a command (protect.go)
 	repos     []gitdir.Repo
 	tree      *gitdir.Tree // the workspace's folders, watched for new git dirs
+	// netOffMasks are the folders masked only when the network is off
+	// (socketDirs and the user's runtime dir).
+	netOffMasks []string
 }
 
 // newFixedPlan checks p's paths, creates the missing writable folders and
@@ -68,6 +65,9 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			}
 			f.writable = appendUnique(f.writable, filepath.Clean(d))
 		}
+		if err := f.prepareCaches(p.Caches); err != nil {
+			return f, err
+		}
 		if p.Workspace != "" {
 			prepareWorkspace(p.Workspace)
 		}
@@ -90,7 +90,7 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 	for _, h := range p.Hidden {
 		f.addMask(h)
 	}
-	f.tempDirs = appendUnique([]string{"/tmp"}, filepath.Clean(os.TempDir()))
+	f.netOffMasks = f.socketMasks(os.Getenv("XDG_RUNTIME_DIR"))
 	return f, nil
 }
 
@@ -146,106 +146,37 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		MaskFiles:  s.fixed.maskFiles,
 	}
 	if netOff && s.caps.Namespaces {
-		f := s.fixed
-		f.maskDirs = slices.Clone(f.maskDirs)
-		f.maskFiles = slices.Clone(f.maskFiles)
-		f.addSocketMasks(os.Getenv("XDG_RUNTIME_DIR"), &s.sockets)
-		sp.MaskDirs, sp.MaskFiles = f.maskDirs, f.maskFiles
+		sp.MaskDirs = append(slices.Clip(sp.MaskDirs), s.fixed.netOffMasks...)
 	}
 	return sp
 }
 
-// addSocketMasks masks the folders of host Unix sockets (/run, the
-// runtime dir, X11) and the sockets and socket folders at the top of the
-// temp dirs, so that a command with the network off cannot reach a host
-// daemon (tmux, ssh-agent, docker, D-Bus) through a socket path. Abstract
-// sockets are already cut off by the network namespace.
-func (f *fixedPlan) addSocketMasks(runtimeDir string, cache *socketCache) {
+// socketMasks returns the folders of host daemons' sockets (socketDirs
+// and the runtime dir) that exist, are folders and hide no writable
+// folder.
+func (f *fixedPlan) socketMasks(runtimeDir string) []string {
+	g := fixedPlan{writable: f.writable}
 	for _, d := range socketDirs {
 		if st, err := os.Lstat(d); err == nil && st.IsDir() {
-			f.addMask(d)
+			g.addMask(d)
 		}
 	}
 	if runtimeDir != "" && filepath.IsAbs(runtimeDir) {
-		f.addMask(runtimeDir)
+		g.addMask(runtimeDir)
 	}
-	for _, p := range cache.find(f.tempDirs) {
-		f.addMask(p)
-	}
+	return g.maskDirs
 }
 
-// socketCache remembers the sockets and socket folders at the top of the
-// temp dirs until one of the dirs changes.
-type socketCache struct {
-	mu     sync.Mutex
-	mtimes []time.Time
-	found  []string
-}
-
-// find returns the sockets and socket folders at the top of dirs.
-func (c *socketCache) find(dirs []string) []string {
-	mtimes := make([]time.Time, len(dirs))
-	for i, d := range dirs {
-		if st, err := os.Stat(d); err == nil {
-			mtimes[i] = st.ModTime()
-		}
+// defaultWritable is DefaultWritable.
+func defaultWritable(_ string, getenv func(string) string) []string {
+	t := getenv("TMPDIR")
+	if t == "" {
+		t = tempDefault()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.mtimes != nil && slices.Equal(c.mtimes, mtimes) {
-		return c.found
+	if !filepath.IsAbs(t) || filepath.Clean(t) == "/" {
+		return nil
 	}
-	var found []string
-	for _, t := range dirs {
-		d, err := os.Open(t)
-		if err != nil {
-			continue
-		}
-		entries, _ := d.ReadDir(-1)
-		d.Close()
-		for _, e := range entries {
-			if e.Type()&os.ModeSocket != 0 || e.IsDir() && hasAnyPrefix(e.Name(), socketDirPrefixes[:]) {
-				found = append(found, filepath.Join(t, e.Name()))
-			}
-		}
-	}
-	c.mtimes, c.found = mtimes, found
-	return found
-}
-
-// defaultWritable is DefaultWritable: the temp dir, then each toolchain's
-// caches when the cache exists or the toolchain is on getenv("PATH") (the
-// sandbox creates a missing one, as the tool's first run would): a machine
-// without cargo gets no ~/.cargo.
-func defaultWritable(home string, getenv func(string) string) []string {
-	or := func(v, def string) string {
-		if v != "" {
-			return v
-		}
-		return def
-	}
-	var out []string
-	add := func(p string, tools ...string) {
-		if p == "" || !filepath.IsAbs(p) || p == "/" {
-			return
-		}
-		if _, err := os.Stat(p); err == nil || len(tools) == 0 || onPath(getenv("PATH"), tools...) {
-			out = appendUnique(out, filepath.Clean(p))
-		}
-	}
-	add(or(getenv("TMPDIR"), tempDefault()))
-	cache := or(getenv("XDG_CACHE_HOME"), userCacheDefault(home))
-	if gc := getenv("GOCACHE"); gc != "off" {
-		add(or(gc, filepath.Join(cache, "go-build")), "go")
-	}
-	gopath := or(strings.Split(getenv("GOPATH"), string(os.PathListSeparator))[0], filepath.Join(home, "go"))
-	add(or(getenv("GOMODCACHE"), filepath.Join(gopath, "pkg", "mod")), "go")
-	add(or(getenv("npm_config_cache"), filepath.Join(home, ".npm")), "npm", "npx")
-	add(or(getenv("PIP_CACHE_DIR"), filepath.Join(cache, "pip")), "pip", "pip3")
-	cargo := or(getenv("CARGO_HOME"), filepath.Join(home, ".cargo"))
-	add(filepath.Join(cargo, "registry"), "cargo")
-	add(filepath.Join(cargo, "git"), "cargo")
-	return out
+	return []string{filepath.Clean(t)}
 }
 
 // onPath reports whether one of tools is an executable file in one of the
@@ -282,15 +213,6 @@ func appendUnique(list []string, p string) []string {
 		return list
 	}
 	return append(list, p)
-}
-
-func hasAnyPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // errHelperMissing is returned when no helper program can be found.

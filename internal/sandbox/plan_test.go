@@ -4,13 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestDefaultWritable: the temp dir always, a toolchain's caches only when
-// the toolchain is on PATH or the cache exists (a machine without cargo
-// gets no ~/.cargo created).
-func TestDefaultWritable(t *testing.T) {
+// TestDefaultWritableAndCaches: the temp dir is the only default
+// writable folder; a toolchain gets a private cache only when it is on
+// PATH or its cache exists (a machine without cargo gets no cargo cache),
+// GOCACHE=off gets no build cache, and the module cache is the first
+// GOPATH entry's.
+func TestDefaultWritableAndCaches(t *testing.T) {
 	bin := t.TempDir()
 	for _, tool := range []string{"go", "npm", "pip3", "cargo"} {
 		if err := os.WriteFile(filepath.Join(bin, tool), []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -19,29 +22,46 @@ func TestDefaultWritable(t *testing.T) {
 	}
 	env := map[string]string{"TMPDIR": "/t", "GOCACHE": "/c/go", "GOMODCACHE": "/m", "npm_config_cache": "/npm",
 		"PIP_CACHE_DIR": "/pip", "CARGO_HOME": "/cargo", "PATH": "/nonexistent" + string(os.PathListSeparator) + bin}
-	got := DefaultWritable("/home/u", func(k string) string { return env[k] })
-	want := []string{"/t", "/c/go", "/m", "/npm", "/pip", "/cargo/registry", "/cargo/git"}
-	if !slices.Equal(got, want) {
-		t.Errorf("with every toolchain: %q, want %q", got, want)
+	getenv := func(k string) string { return env[k] }
+	if got := DefaultWritable("/home/u", getenv); !slices.Equal(got, []string{"/t"}) {
+		t.Errorf("DefaultWritable = %q, want only the temp dir", got)
+	}
+	hosts := func(cs []Cache) []string {
+		var out []string
+		for _, c := range cs {
+			if !strings.HasPrefix(c.Private, "/r/") {
+				t.Errorf("%s: private %s outside the root", c.Name, c.Private)
+			}
+			out = append(out, c.Host)
+		}
+		return out
+	}
+	if got := hosts(DefaultCaches("/r", "/home/u", getenv)); !slices.Equal(got, []string{"/c/go", "/m", "/npm", "/pip", "/cargo"}) {
+		t.Errorf("with every toolchain: %q", got)
 	}
 	env["PATH"] = ""
-	if got := DefaultWritable("/home/u", func(k string) string { return env[k] }); !slices.Equal(got, []string{"/t"}) {
-		t.Errorf("no toolchain, no cache: %q, want only the temp dir", got)
+	if got := DefaultCaches("/r", "/home/u", getenv); len(got) != 0 {
+		t.Errorf("no toolchain, no cache: %+v", got)
 	}
 	home := t.TempDir()
 	npm := filepath.Join(home, ".npm")
 	if err := os.Mkdir(npm, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got = DefaultWritable(home, func(k string) string { return map[string]string{"TMPDIR": "/t"}[k] })
-	if !slices.Equal(got, []string{"/t", npm}) {
-		t.Errorf("an existing cache without its tool: %q, want /t and %s", got, npm)
+	if got := hosts(DefaultCaches("/r", home, func(string) string { return "" })); !slices.Equal(got, []string{npm}) {
+		t.Errorf("an existing cache without its tool: %q, want %s", got, npm)
 	}
-	got = DefaultWritable("/home/u", func(k string) string {
+	got := hosts(DefaultCaches("/r", "/home/u", func(k string) string {
 		return map[string]string{"GOCACHE": "off", "GOPATH": "/gp" + string(os.PathListSeparator) + "/other", "PATH": bin}[k]
-	})
+	}))
 	if !slices.Contains(got, filepath.Join("/gp", "pkg", "mod")) || slices.ContainsFunc(got, func(p string) bool { return filepath.Base(p) == "go-build" }) {
 		t.Errorf("GOCACHE=off, GOPATH list: %q", got)
+	}
+	if DefaultCaches("relative", "/home/u", getenv) != nil {
+		t.Error("a relative root was accepted")
+	}
+	if a, b := CacheRoot("/c", "/w/a b"), CacheRoot("/c", "/x/a b"); a == b || !strings.HasPrefix(a, "/c/sandbox/a_b-") {
+		t.Errorf("CacheRoot: %q %q", a, b)
 	}
 }
 

@@ -153,7 +153,12 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	a := cmd.SysProcAttr
-	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	// The helper is the init of its own PID namespace: every process the
+	// command starts ends when the command ends, when aidex kills the
+	// helper, or (Pdeathsig) when aidex itself dies. The IPC namespace
+	// gives the command System V IPC and message queues of its own.
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+	a.Pdeathsig = syscall.SIGKILL
 	if sp.Loopback {
 		a.Cloneflags |= syscall.CLONE_NEWNET
 	}

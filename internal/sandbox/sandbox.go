@@ -1,7 +1,8 @@
 // Package sandbox runs commands under the operating system's isolation:
-// on Linux a helper process in new user, mount and network namespaces
-// with the filesystem read-only except a writable set, then Landlock as a
-// second layer.
+// on Linux a helper process in new user, mount, PID, IPC and network
+// namespaces (the init of the command's PID namespace) with the
+// filesystem read-only except a writable set and private toolchain
+// caches, then Landlock and, with the network off, a socket filter.
 //
 // The helper itself is internal/sandbox/helper (the aidex-sandbox binary);
 // docs/sandbox.md describes the layers, what is writable and masked, and
@@ -12,7 +13,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 )
 
 // Mode is how much a sandboxed command may write.
@@ -48,9 +51,12 @@ type Policy struct {
 	Workspace string
 	// Writable are more folders writable in WorkspaceWrite mode (--add-dir
 	// folders, the config's writable list, linked worktrees' git dirs).
-	// The system temp dir and the toolchain caches of DefaultWritable are
-	// added by the caller.
+	// The system temp dir of DefaultWritable is added by the caller.
 	Writable []string
+	// Caches are the toolchain caches commands get private copies of in
+	// WorkspaceWrite mode (DefaultCaches): the user's own caches are never
+	// writable to them.
+	Caches []Cache
 	// Network lets commands reach the network (default false: only a
 	// loopback of their own).
 	Network bool
@@ -63,9 +69,9 @@ type Policy struct {
 }
 
 // DefaultWritable returns the folders commands need to write besides the
-// workspace: the system temp dir, and the caches of the toolchains (Go,
-// npm, pip, cargo) that are installed (on getenv("PATH")) or whose cache
-// exists, found through getenv and home. New creates a missing one.
+// workspace: the system temp dir ($TMPDIR, else /tmp). Toolchain caches
+// are not among them: commands get private ones (DefaultCaches). home is
+// unused and kept for callers.
 func DefaultWritable(home string, getenv func(string) string) []string {
 	return defaultWritable(home, getenv)
 }
@@ -111,9 +117,6 @@ type Sandbox struct {
 	policy Policy
 	caps   Caps
 	fixed  fixedPlan
-	// sockets caches the host sockets found in the temp dirs, keyed by
-	// the dirs' modification times (the scan costs ~0.5 ms per command).
-	sockets socketCache
 	// audit checks what a command left behind (nil: nothing writable).
 	audit *auditor
 }
@@ -121,11 +124,12 @@ type Sandbox struct {
 // New returns a sandbox for p on a machine with caps c. Errors:
 // ErrUnavailable (wrapped, with caps' reason) when p.Mode is not Off and
 // c is not Available; a relative Workspace, Home, Writable or Hidden path.
-// New creates the missing writable folders, an empty .aidex in the
-// workspace and a missing hooks/ or info/ inside its git dirs (so that
-// they can be held read-only), finds the repositories and watches the
-// workspace's folders for new ones (the check after each command, Begin),
-// and works out once which credential paths exist to mask.
+// New creates the missing writable folders and private caches, an empty
+// .aidex in the workspace and a missing hooks/ or info/ inside its git
+// dirs (so that they can be held read-only), finds the repositories and
+// watches the workspace's folders for new ones (the check after each
+// command, Begin), and works out once which credential paths exist to
+// mask. It creates nothing in the user's home but what the policy names.
 func New(p Policy, c Caps) (*Sandbox, error) {
 	if p.Mode != Off && !c.Available() {
 		return nil, fmt.Errorf("%w: %s", ErrUnavailable, c.Reason)
@@ -154,14 +158,23 @@ type Options struct {
 	Network bool
 }
 
-// Confine rewrites cmd (Path, Args, SysProcAttr, ExtraFiles) so that it
-// runs in the sandbox; it must be called after the caller set Dir, Env
+// Confine rewrites cmd (Path, Args, SysProcAttr, ExtraFiles, and Env to
+// point the toolchains at the private caches) so that it runs in the
+// sandbox; it must be called after the caller set Dir, Env
 // and SysProcAttr.Setpgid, before Start. In Off mode it changes nothing.
 // Call it once per command. Errors: no helper, or the platform cannot
 // confine commands.
 func (s *Sandbox) Confine(cmd *exec.Cmd, o Options) error {
 	if s.policy.Mode == Off || cmd.Err != nil {
 		return nil
+	}
+	if s.policy.Mode == WorkspaceWrite {
+		if env := s.cacheEnv(s.policy.Network || o.Network); len(env) > 0 {
+			if cmd.Env == nil {
+				cmd.Env = os.Environ()
+			}
+			cmd.Env = append(slices.Clip(cmd.Env), env...)
+		}
 	}
 	return s.confine(cmd, s.spec(o))
 }

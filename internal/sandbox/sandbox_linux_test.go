@@ -317,25 +317,6 @@ func TestNetworkOnReachesHostListener(t *testing.T) {
 	}
 }
 
-func TestNetworkOffMasksHostSockets(t *testing.T) {
-	e := newEnv(t)
-	dir, err := os.MkdirTemp("/tmp", "tmux-aidex-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "default")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	out, _ := e.sh(e.sandbox(WorkspaceWrite, false), "ls "+dir+"; ls /run | head -3")
-	if strings.Contains(out, "default") {
-		t.Errorf("the host socket %s is visible with the network off: %q", sock, out)
-	}
-}
-
 func TestGoBuildAndTestInWorkspace(t *testing.T) {
 	e := newEnv(t)
 	goBin, err := exec.LookPath("go")

@@ -19,8 +19,12 @@ import (
 const probeEnv = "AIDEX_SANDBOX_TEST_PROBE"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(probeEnv) == "tiocsti" {
+	switch os.Getenv(probeEnv) {
+	case "tiocsti":
 		os.Exit(tiocstiProbe())
+	case "":
+	default:
+		os.Exit(socketProbe(os.Getenv(probeEnv), os.Getenv(probeArgEnv)))
 	}
 	os.Exit(m.Run())
 }

@@ -16,6 +16,9 @@ import (
 // the command; it returns only on failure, with ExitSetup (or 126/127 when
 // the command cannot be executed) after writing one line on stderr.
 func Main(args []string) int {
+	if len(args) > 0 && args[0] == GoCacheProgArg {
+		return GoCacheProg(args[1:])
+	}
 	// Capabilities are per thread: the thread that drops them must be the
 	// one that execs.
 	runtime.LockOSThread()
@@ -25,6 +28,9 @@ func Main(args []string) int {
 	s, err := Parse(args)
 	if err != nil {
 		return fail(ExitSetup, "usage", err)
+	}
+	if s.Namespaces {
+		return runInit(s)
 	}
 	if err := Enter(s); err != nil {
 		return fail(ExitSetup, "setup", err)
@@ -42,27 +48,15 @@ func fail(code int, what string, err error) int {
 	return code
 }
 
-// Enter confines the calling process as s says: the mount plan and the
-// loopback when s.Namespaces, then Landlock, then it drops every
-// capability and sets no_new_privs. The caller must have locked its
-// goroutine to the thread that will exec.
+// Enter confines the calling process as s says when it runs without
+// namespaces (Landlock alone): it gives up the controlling terminal,
+// applies Landlock, then drops every capability and sets no_new_privs.
+// The caller must have locked its goroutine to the thread that will exec.
+// With s.Namespaces, Main runs the helper as the init of its own PID
+// namespace instead (see runInit).
 func Enter(s Spec) error {
 	if s.Namespaces {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		if err := mountPlan(s); err != nil {
-			return err
-		}
-		if s.Loopback {
-			if err := loopbackUp(); err != nil {
-				return err
-			}
-		}
-		// The working directory still names the folder under the new
-		// mounts: enter it again through them.
-		if err := unix.Chdir(wd); err != nil {
+		if err := enterNamespaces(s); err != nil {
 			return err
 		}
 	}

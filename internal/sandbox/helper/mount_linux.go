@@ -4,20 +4,21 @@ package helper
 
 import (
 	"errors"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
 
 // mountPlan makes the whole filesystem read-only, binds the writable
 // folders writable over themselves, binds the protected paths read-only
-// over themselves, masks the masked paths and gives the command a private
-// /dev/shm. It runs in a fresh mount namespace owned by the helper's user
-// namespace, so nothing is visible outside.
+// over themselves, masks the masked paths and gives the command a /proc
+// of its own PID namespace and a /dev of its own (privateDev). It runs in
+// a fresh mount namespace owned by the helper's user namespace, so
+// nothing is visible outside.
 func mountPlan(s Spec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return mountErr("make / private", "/", err)
 	}
+	privateProc()
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
 	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, ro); err != nil {
 		return mountErr("make the filesystem read-only (mount_setattr needs Linux 5.12)", "/", err)
@@ -49,12 +50,7 @@ func mountPlan(s Spec) error {
 			return err
 		}
 	}
-	if _, err := os.Stat("/dev/shm"); err == nil {
-		if err := unix.Mount("aidex-shm", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-			return mountErr("private /dev/shm", "/dev/shm", err)
-		}
-	}
-	return nil
+	return privateDev()
 }
 
 // bindReadOnly binds src over dst and makes that mount read-only; a

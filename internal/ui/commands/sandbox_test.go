@@ -42,11 +42,11 @@ func TestSandboxCommandShowsAndSwitches(t *testing.T) {
 	c := sandboxController(t, sandbox.Caps{LandlockABI: 7, Namespaces: true, Helper: "/usr/bin/aidex-sandbox"})
 	out, err := runLine(t, c, "/sandbox")
 	require.NoError(t, err)
-	require.Equal(t, "sandbox: workspace-write · user, mount and network namespaces + Landlock ABI 7 · network off\n", out)
+	require.Equal(t, "sandbox: workspace-write · user, mount, PID, IPC and network namespaces + Landlock ABI 7 · network off\n", out)
 
 	out, err = runLine(t, c, "/sandbox read-only")
 	require.NoError(t, err)
-	require.Equal(t, "sandbox: read-only · user, mount and network namespaces + Landlock ABI 7 · network off\n", out)
+	require.Equal(t, "sandbox: read-only · user, mount, PID, IPC and network namespaces + Landlock ABI 7 · network off\n", out)
 
 	out, err = runLine(t, c, "/sandbox danger-full-access")
 	require.NoError(t, err)
