@@ -66,7 +66,7 @@ type (
 	stopLoopMsg struct{}
 	// pickedMsg is a picker's choice: kind "provider", "model",
 	// "checkpoint" or "rewind-scope".
-	pickedMsg struct{ kind, value string }
+	pickedMsg struct{ kind, value, data string }
 	// pickerClosedMsg: the picker was closed without a choice.
 	pickerClosedMsg struct{}
 	// keyEnteredMsg stores key as the provider's API key.
@@ -302,6 +302,8 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 		}
 	case keyEnteredMsg:
 		return m.storeKey(msg.provider, msg.key)
+	case serverURLMsg:
+		return m.serverURL(msg.url)
 	case keyCancelledMsg:
 		if m.onboot {
 			m.openProviderPicker("Pick a model provider:")
@@ -326,6 +328,8 @@ func (m *model) picked(msg pickedMsg) tea.Cmd {
 		return nil
 	case pickRewindScope:
 		return m.rewind(msg.value)
+	case pickServerModel:
+		return m.serverModelPicked(msg.data, msg.value)
 	}
 	return m.chooseModel(msg.value)
 }
