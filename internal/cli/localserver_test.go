@@ -218,3 +218,32 @@ func TestHeadlessFirstRunNoProvider(t *testing.T) {
 		t.Errorf("%d lines of help, want a few:\n%s", n, r.stderr)
 	}
 }
+
+// `-c` comes back on the model the session last used, not the configured
+// one, and says so on stderr; --model still wins.
+func TestContinueComesBackOnSessionModel(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "one"}, llmtest.Turn{Text: "two"}, llmtest.Turn{Text: "three"})
+	e := newE2E(t, srv, "openai", "")
+	if r := e.run(context.Background(), "-m", "model-b", "-p", "first"); r.code != 0 {
+		t.Fatalf("first: %d %s", r.code, r.stderr)
+	}
+	r := e.run(context.Background(), "-c", "-p", "second")
+	if r.code != 0 {
+		t.Fatalf("continue: %d %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "fake/model-b") {
+		t.Errorf("the resume line does not name the model: %q", r.stderr)
+	}
+	if r := e.run(context.Background(), "-c", "-m", "model-c", "-p", "third"); r.code != 0 {
+		t.Fatalf("continue -m: %d %s", r.code, r.stderr)
+	}
+	var models []string
+	for _, raw := range srv.Requests() {
+		var body struct{ Model string }
+		_ = json.Unmarshal(raw, &body)
+		models = append(models, body.Model)
+	}
+	if strings.Join(models, ",") != "model-b,model-b,model-c" {
+		t.Errorf("models of the three runs: %v, want model-b, model-b (resumed), model-c (flag)", models)
+	}
+}

@@ -49,3 +49,24 @@ func TestE2EFirstRunOfflineCustomServer(t *testing.T) {
 	e.launch()
 	e.poll("the next start on local/scripted-b", func() bool { return strings.Contains(e.statusLine(), "local/scripted-b") })
 }
+
+// Switching to a provider of the config file that has no models list
+// works: it takes the server's first model and opens the picker of the
+// server's models, where another can be chosen.
+func TestE2ESwitchToProviderWithoutModels(t *testing.T) {
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "Answer from box."})
+	e := startWith(t, script, func(url string) string {
+		return "provider = \"fake\"\nmodel = \"scripted-a\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = \"" + url + "\"\napi_key = \"test-key\"\nmodels = [\"scripted-a\"]\n\n" +
+			"[providers.box]\ntype = \"openai\"\nbase_url = \"" + url + "/v1\"\napi_key_env = \"BOX_KEY\"\n"
+	})
+	e.waitFor("fake/scripted-a")
+	e.typeLine("/provider box")
+	e.waitFor("provider: box · model scripted-a", "Model of box")
+	e.keys("Down")
+	e.keys("Enter")
+	e.waitFor("model: box/scripted-b")
+	e.typeLine("hi")
+	e.waitFor("Answer from box.")
+	reqs := script.Requests()
+	require.Contains(t, string(reqs[len(reqs)-1]), `"model":"scripted-b"`)
+}

@@ -377,7 +377,8 @@ func (m *model) showResumed() {
 	for _, h := range m.stream.history(msgs, total) {
 		m.stream.commitLaidOut(h) // rendered markdown and tool lines
 	}
-	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.ID(), total)))
+	rt := m.ctrl.Runtime()
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages) on %s/%s", m.ctrl.ID(), total, rt.Provider.Name, rt.Model)))
 }
 
 // items applies a batch of engine items.

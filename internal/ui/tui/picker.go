@@ -349,10 +349,22 @@ func (m *model) switchProvider(name string) tea.Cmd {
 	return m.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.SwitchProvider(ctx, name, "")
 		out := ""
+		var then func(m *model) tea.Cmd
 		if err == nil {
-			out = fmt.Sprintf("provider: %s · model %s", ctrl.Runtime().Provider.Name, ctrl.Runtime().Model)
+			rt := ctrl.Runtime()
+			out = fmt.Sprintf("provider: %s · model %s", rt.Provider.Name, rt.Model)
+			if rt.Provider.Custom && len(rt.Provider.Models) == 0 {
+				// A server of the user's without a models list: it took the
+				// server's first model; offer the others.
+				out += " (the server's first; pick another below or Esc)"
+				then = func(m *model) tea.Cmd {
+					p, cmd := modelPicker(m.ctx, m.ctrl)
+					m.picker = p
+					return cmd
+				}
+			}
 		}
-		return jobDoneMsg{out: out, err: err}
+		return jobDoneMsg{out: out, err: err, then: then}
 	})
 }
 

@@ -258,6 +258,8 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 		m.openProviderPicker("Pick a provider:")
 	case commands.ActAskKey:
 		m.keys = &keyPrompt{provider: o.Arg}
+	case commands.ActAskServer:
+		m.askServerURL("")
 	case commands.ActAskImageKey:
 		return m.askImageKey(o.Arg)
 	case commands.ActEdit:
