@@ -124,6 +124,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
+	warnings = append(warnings, customKeysWarning(cfg)...)
 	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
 		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
 	if err := rt.loadHooks(o); err != nil {
@@ -152,6 +153,23 @@ func workspaceDir(dir string) (string, error) {
 		return "", fmt.Errorf("workspace %q is not a directory", dir)
 	}
 	return abs, nil
+}
+
+// customKeysWarning is the one-line deprecation warning of the old
+// custom_base_url / custom_chat_model keys (still read, as provider
+// "custom"), naming where they are set; none when neither is.
+func customKeysWarning(cfg *config.Config) []config.Warning {
+	var where []string
+	for _, k := range []string{"custom_base_url", "custom_chat_model"} {
+		if src := cfg.Sources[k]; src != "" && src != config.SourceDefault {
+			where = append(where, k+" ("+src+")")
+		}
+	}
+	if len(where) == 0 {
+		return nil
+	}
+	return []config.Warning{{Message: strings.Join(where, " and ") +
+		": deprecated, still read as provider custom; define the server as [providers.NAME] instead (aidex providers add NAME --url URL --model M)"}}
 }
 
 // overrides turns [providers.NAME] tables and the shortcut keys

@@ -247,3 +247,21 @@ func TestContinueComesBackOnSessionModel(t *testing.T) {
 		t.Errorf("models of the three runs: %v, want model-b, model-b (resumed), model-c (flag)", models)
 	}
 }
+
+// The old custom_base_url / custom_chat_model keys are still read (provider
+// custom, keyless) with a one-line deprecation warning.
+func TestOldCustomKeysStillWorkWithWarning(t *testing.T) {
+	srv := newKeylessServer(t, []string{"old-model"}, llmtest.Turn{Text: "still works"})
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	cfg := "provider = \"custom\"\ncustom_base_url = \"" + srv.URL + "/v1\"\ncustom_chat_model = \"old-model\"\n"
+	if err := os.WriteFile(filepath.Join(e.home, ".config", "aidex", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run(context.Background(), "-p", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "still works") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "deprecated"); n != 1 || !strings.Contains(r.stderr, "providers add") {
+		t.Errorf("want one deprecation line naming `aidex providers add`:\n%s", r.stderr)
+	}
+}

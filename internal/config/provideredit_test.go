@@ -67,3 +67,40 @@ func TestAddProviderRefuses(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAddProvider: whatever the name, URL, variable and model, AddProvider
+// either refuses and leaves the file as it was, or writes a file that
+// still parses, keeps the old content as its start and holds the provider.
+func FuzzAddProvider(f *testing.F) {
+	f.Add("local", "http://127.0.0.1:8080/v1", "LOCAL_API_KEY", "qwen3", "# c\nmodel = \"x\"\n")
+	f.Add("a\"b", "http://x/\"]\n[evil]", "K\nL", "m\"]", "")
+	f.Add("gpu-box", "https://gpu.example/v1", "", "", "[providers.gpu-box]\ntype = \"openai\"\nbase_url = \"http://a/v1\"\n")
+	f.Fuzz(func(t *testing.T, name, url, keyEnv, model, orig string) {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var models []string
+		if model != "" {
+			models = []string{model}
+		}
+		err := AddProvider(path, name, ProviderConfig{Type: "openai", BaseURL: url, APIKeyEnv: keyEnv, Models: models})
+		data, rerr := os.ReadFile(path)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if err != nil {
+			if string(data) != orig {
+				t.Fatalf("a refused add changed the file: %v\n%q", err, data)
+			}
+			return
+		}
+		doc, perr := parseFile(path, data)
+		if perr != nil {
+			t.Fatalf("the written file does not parse: %v\n%q", perr, data)
+		}
+		if _, ok := doc.providers[name]; !ok || !strings.HasPrefix(string(data), orig) {
+			t.Fatalf("provider %q missing or old content changed:\n%q", name, data)
+		}
+	})
+}

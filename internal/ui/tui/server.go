@@ -43,7 +43,7 @@ func (m *model) serverURL(url string) tea.Cmd {
 				m.commit(m.st.paint(m.st.faint, fmt.Sprintf("%s is provider %s already", url, name)))
 				return m.switchProvider(name)
 			}
-			p := &picker{Title: fmt.Sprintf("Model of %s (%s; saved as [providers.%s]):", url, "no key", name), Kind: pickServerModel, Data: url}
+			p := &picker{Title: fmt.Sprintf("Model of %s (saved as [providers.%s], no key):", url, name), Kind: pickServerModel, Data: url}
 			for _, id := range models {
 				p.Items = append(p.Items, pickItem{Label: id, Value: id})
 			}
