@@ -193,6 +193,7 @@ func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptio
 		return nil, err
 	}
 	ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
+	ts.webShellOff = o.Web && !rt.Config.WebAllowShellTools
 	ts.vision, ts.imageNote = rt.ImageInput()
 	ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
 	if list, _ := rt.Skills(); len(list) > 0 {

@@ -79,7 +79,7 @@ func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model strin
 	switched := !fromModel && rt.Config.Provider != "" && rt.sourceRank("provider") > rt.sourceRank("model")
 	if !switched {
 		if model == "" {
-			return p.DefaultModel
+			return rt.serverDefault(ctx, p)
 		}
 		return model
 	}
@@ -118,7 +118,20 @@ func (rt *Runtime) liveDefault(ctx context.Context, p catalog.Provider) string {
 			return id
 		}
 	}
+	if p.DefaultModel == "" && p.Custom {
+		return ml.Models[0].ID // a server of the user's without a models list: its first
+	}
 	return p.DefaultModel
+}
+
+// serverDefault is the model of a provider defined in config without a
+// models list when none is configured: the first of its server's live
+// list, "" when the server does not answer or lists none.
+func (rt *Runtime) serverDefault(ctx context.Context, p catalog.Provider) string {
+	if !p.Custom || p.DefaultModel != "" {
+		return p.DefaultModel
+	}
+	return rt.liveDefault(ctx, p)
 }
 
 // liveList returns p's model list from the provider or a cache of it

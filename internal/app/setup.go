@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +25,12 @@ import (
 // an API key and none is configured (front ends then offer onboarding).
 var ErrMissingKey = errors.New("needs an API key")
 
+// ErrNoProvider is wrapped by [Load]'s error on a first run with no usable
+// provider: no provider configured, no key found, no local Ollama, and
+// the key-free provider cannot be reached (offline). The error's text
+// gives the three ways to get going (front ends then offer onboarding).
+var ErrNoProvider = errors.New("no model provider can be reached")
+
 // Options are the inputs of [Load]. Flags are config keys set on the
 // command line (highest precedence); Env looks up environment variables;
 // Workspace is the directory given by --workspace ("" for the current
@@ -33,6 +41,10 @@ type Options struct {
 	Flags     map[string]string
 	Getenv    func(string) string
 	Probe     func(ctx context.Context, baseURL string) bool
+	// Reach checks whether the key-free provider's host can be reached
+	// when it is the automatic choice (nil: a TCP connection within
+	// 1.5 s).
+	Reach func(ctx context.Context, baseURL string) bool
 	// SandboxProbe finds what the OS sandbox can do here (nil:
 	// sandbox.Probe); tests pass a machine that cannot sandbox. [Start]
 	// makes it probe once per service.
@@ -127,6 +139,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
+	warnings = append(warnings, customKeysWarning(cfg)...)
 	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
 		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
 	if err := rt.loadHooks(o); err != nil {
@@ -156,6 +169,23 @@ func workspaceDir(dir string) (string, error) {
 		return "", fmt.Errorf("workspace %q is not a directory", dir)
 	}
 	return abs, nil
+}
+
+// customKeysWarning is the one-line deprecation warning of the old
+// custom_base_url / custom_chat_model keys (still read, as provider
+// "custom"), naming where they are set; none when neither is.
+func customKeysWarning(cfg *config.Config) []config.Warning {
+	var where []string
+	for _, k := range []string{"custom_base_url", "custom_chat_model"} {
+		if src := cfg.Sources[k]; src != "" && src != config.SourceDefault {
+			where = append(where, k+" ("+src+")")
+		}
+	}
+	if len(where) == 0 {
+		return nil
+	}
+	return []config.Warning{{Message: strings.Join(where, " and ") +
+		": deprecated, still read as provider custom; define the server as [providers.NAME] instead (aidex providers add NAME --url URL --model M)"}}
 }
 
 // overrides turns [providers.NAME] tables and the shortcut keys
@@ -206,6 +236,11 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 		}
 		choice := rt.Catalog.ChooseDefault(ctx, rt.Getenv, probe)
 		name, rt.Notice = choice.Provider, choice.Reason
+		if choice.Keyless {
+			if err := rt.checkReach(ctx, o, choice.Provider); err != nil {
+				return err
+			}
+		}
 		if model == "" {
 			model = choice.Model
 		}
@@ -227,8 +262,19 @@ func (rt *Runtime) choose(ctx context.Context, o Options) error {
 	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
 		return fmt.Errorf("provider %s %w: set %s (get one at %s) or run `aidex config set providers.%s.api_key KEY`", p.Name, ErrMissingKey, p.KeyHint(), orDash(p.SignupURL), p.Name)
 	}
+	if n := p.NoKeyNotice(rt.Getenv); n != "" {
+		rt.Notice = joinNotice(rt.Notice, n)
+	}
 	rt.Provider, rt.Model = p, model
 	return nil
+}
+
+// joinNotice joins two notices into one line ("" parts dropped).
+func joinNotice(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // unknownProvider is the error for a PROVIDER/MODEL model whose provider
@@ -276,6 +322,61 @@ func orDash(s string) string {
 		return "the provider's site"
 	}
 	return s
+}
+
+// checkReach returns an error wrapping ErrNoProvider, with the ways to
+// get going, when the key-free provider name cannot be reached.
+func (rt *Runtime) checkReach(ctx context.Context, o Options, name string) error {
+	p, ok := rt.Catalog.Provider(name)
+	if !ok {
+		return nil
+	}
+	reach := o.Reach
+	if reach == nil {
+		reach = tcpReach
+	}
+	if reach(ctx, p.BaseURL) {
+		return nil
+	}
+	ollama := "localhost:11434"
+	if op, ok := rt.Catalog.Provider("ollama"); ok {
+		if u, err := url.Parse(op.BaseURL); err == nil && u.Host != "" {
+			ollama = u.Host
+		}
+	}
+	keys := "OPENAI_API_KEY"
+	if vars := rt.Catalog.KeyVars(3); len(vars) > 0 {
+		keys = strings.Join(vars, ", ")
+	}
+	return fmt.Errorf("%w: no API key is set, no Ollama answers on %s, and %s (key-free) cannot be reached (offline?). Get going with one of:\n"+
+		"  - a local server: start Ollama, or `aidex providers add local --url http://127.0.0.1:8080/v1` (llama.cpp, LM Studio, vLLM)\n"+
+		"  - once online, the key-free %s: `aidex --provider %s` (no signup)\n"+
+		"  - an API key: set one of %s (`aidex providers` says where to get one)",
+		ErrNoProvider, ollama, p.Name, p.Name, p.Name, keys)
+}
+
+// tcpReach reports whether a TCP connection to baseURL's host opens
+// within 1.5 s (DNS included): offline, it fails at once.
+func tcpReach(ctx context.Context, baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+		if u.Scheme == "http" {
+			port = "80"
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	defer cancel()
+	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", net.JoinHostPort(u.Hostname(), port))
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
 }
 
 // httpProbe reports whether something answers HTTP at baseURL within 300 ms.

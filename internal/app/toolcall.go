@@ -150,10 +150,20 @@ func (s *ToolSession) CallTool(ctx context.Context, name string, args json.RawMe
 	return ts.call(ctx, pa, name, args, o)
 }
 
+// WebShellOff is the refusal of shell tool name (run_command, run_python,
+// the background-process tools) in the web UI, where shell tools are off
+// unless web_allow_shell_tools is set: the tool result the model gets and
+// the API's error both say why and how to turn them on. The web page
+// recognises it by "off in the web UI".
+func WebShellOff(name string) string {
+	return fmt.Sprintf("%s is off in the web UI: shell tools are off by default there (a browser-reachable server is its own trust boundary); "+
+		"the user can turn them on by setting web_allow_shell_tools = true in the config file by hand and starting aidex web again", name)
+}
+
 // call is the direct call's pass through the pipeline.
 func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
-		return refused(tools.Failf(tools.CategoryPermission, "%s is not available in the web UI: set web_allow_shell_tools = true in the config file by hand to allow shell tools", d.Name), permission.Verdict{}), nil
+		return refused(tools.Failf(tools.CategoryPermission, "%s", WebShellOff(d.Name)), permission.Verdict{}), nil
 	}
 	c, bad := t.Prepare(name, args)
 	if bad != nil {

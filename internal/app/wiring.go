@@ -26,6 +26,9 @@ type toolSet struct {
 	specs   []llm.Tool
 	// hidden are tools not offered (e.g. write tools with --agent-writes deny).
 	hidden map[string]bool
+	// webShellOff: a web UI session without web_allow_shell_tools; a
+	// call of a (hidden) shell tool gets WebShellOff's result.
+	webShellOff bool
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
 	// offerUnconfined offers to run a command the OS sandbox stopped again
@@ -89,6 +92,10 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 	p, err := t.registryFor(name).PrepareOffered(t.offered, name, args)
 	if err != nil {
 		r := toResult(tools.ErrorResult(err))
+		return nil, &r
+	}
+	if !p.Offered(t.offered) && t.webShellOff && p.Def.Shell {
+		r := agent.ToolResultInfo{Error: WebShellOff(p.Def.Name), Category: "permission"}
 		return nil, &r
 	}
 	if !p.Offered(t.offered) {

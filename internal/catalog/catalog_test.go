@@ -302,7 +302,10 @@ func TestOverrideNewProvider(t *testing.T) {
 	require.Equal(t, "qwen3-coder", p.DefaultModel)
 	require.Equal(t, []string{"qwen3-coder", "llama"}, []string{p.Models[0].ID, p.Models[1].ID})
 	require.True(t, p.Custom)
-	require.True(t, p.RequiresKey)
+	require.False(t, p.RequiresKey, "a server defined in config may take no key")
+	require.Contains(t, p.NoKeyNotice(func(string) string { return "" }), "VLLM_KEY")
+	require.Empty(t, p.NoKeyNotice(func(string) string { return "k" }), "a set variable: no notice")
+	require.Equal(t, "k", p.APIKey(func(string) string { return "k" }))
 	require.NoError(t, p.Validate())
 	require.Equal(t, "my-vllm", c.Names()[len(c.Names())-1])
 

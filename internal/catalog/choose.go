@@ -8,10 +8,15 @@ import (
 
 // Choice is the provider and model picked when the user configured none,
 // with Reason, a one-line message the CLI prints to say why.
+//
+// Keyless is true when nothing better was found and the choice is the
+// catalog's key-free provider, which works only when it can be reached:
+// callers check that before promising a working setup.
 type Choice struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	Reason   string `json:"reason"`
+	Keyless  bool   `json:"keyless,omitempty"`
 }
 
 // ChooseDefault picks a provider for a user who configured none: the first
@@ -51,7 +56,20 @@ func (c *Catalog) ChooseDefault(ctx context.Context, env func(string) string, pr
 		Provider: p.Name,
 		Model:    p.DefaultModel,
 		Reason:   fmt.Sprintf("no API key found: using %s (key-free, no signup); %s", p.Name, hint),
+		Keyless:  true,
 	}
+}
+
+// KeyVars returns the conventional key variables of the first n
+// auto-detect providers ("OPENAI_API_KEY", ...), for first-run help.
+func (c *Catalog) KeyVars(n int) []string {
+	var vars []string
+	for _, name := range c.autoDetect {
+		if p, ok := c.Provider(name); ok && len(p.KeyEnv) > 0 && len(vars) < n {
+			vars = append(vars, p.KeyEnv[0])
+		}
+	}
+	return vars
 }
 
 // keyHint suggests the key variables of the first auto-detect providers.

@@ -62,6 +62,7 @@ func TestChooseDefaultKeyFreeFallback(t *testing.T) {
 		Provider: "pollinations", Model: "openai",
 		Reason: "no API key found: using pollinations (key-free, no signup); " +
 			"set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, or run `aidex providers`",
+		Keyless: true,
 	}
 	noOllama := func(context.Context, string) bool { return false }
 	require.Equal(t, want, c.ChooseDefault(context.Background(), envMap(nil), noOllama))

@@ -36,7 +36,10 @@ type Provider struct {
 	// APIKeyEnv is an environment variable named by config (api_key_env); it
 	// takes precedence over KeyEnv.
 	APIKeyEnv string `json:"api_key_env,omitempty"`
-	// RequiresKey is false for providers usable without any key.
+	// RequiresKey is false for providers usable without any key, and for
+	// every provider defined in config rather than the catalog (its key,
+	// when api_key or api_key_env gives one, is sent; without one it is
+	// used keyless: see NoKeyNotice).
 	RequiresKey bool `json:"requires_key"`
 	// PublicModels is true when the models endpoint answers without a key.
 	PublicModels bool `json:"public_models,omitempty"`
@@ -183,6 +186,16 @@ func (p Provider) lookupKey(env func(string) string) (key, source string) {
 	return "", ""
 }
 
+// NoKeyNotice is the one-line notice for a provider defined in config
+// whose api_key_env names a variable that is not set (so it is used
+// without a key), else "". env is as for APIKey.
+func (p Provider) NoKeyNotice(env func(string) string) string {
+	if !p.Custom || p.RequiresKey || p.APIKeyEnv == "" || p.APIKey(env) != "" {
+		return ""
+	}
+	return fmt.Sprintf("%s is not set: provider %s is used without an API key (set it if the server wants one)", p.APIKeyEnv, p.Name)
+}
+
 // KeyHint names the variable a user should set for p's key, for messages
 // such as "check OPENROUTER_API_KEY": APIKeyEnv, else the first KeyEnv, else
 // "api_key in config".
@@ -210,7 +223,7 @@ func (p Provider) Validate() error {
 		if p.Name == "custom" {
 			return fmt.Errorf("provider custom has no model: set custom_chat_model in config")
 		}
-		return fmt.Errorf("provider %q has no model: set models for it in config or pass --model", p.Name)
+		return fmt.Errorf("provider %q has no model and its server at %s listed none (is it running?): set models for it in config or pass --model", p.Name, p.BaseURL)
 	}
 	return nil
 }
@@ -308,7 +321,10 @@ func newProvider(name string, o Override) (Provider, error) {
 	if o.BaseURL == "" {
 		return Provider{}, fmt.Errorf("provider %q is not in the catalog, so it needs a base_url (e.g. https://api.example.com/v1)", name)
 	}
-	p.RequiresKey = o.APIKey != "" || o.APIKeyEnv != ""
+	// A server defined in config may well take no key (a local llama.cpp,
+	// vLLM or LM Studio): an api_key_env naming an unset variable means
+	// "no key" (Load says so in a notice), never a refusal.
+	p.RequiresKey = false
 	return applyOverride(p, o)
 }
 

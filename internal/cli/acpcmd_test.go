@@ -363,7 +363,7 @@ func TestACPFileToolsGoThroughTheEditor(t *testing.T) {
 func TestACPMissingKey(t *testing.T) {
 	srv := llmtest.NewScript(t)
 	e := newE2E(t, srv, "openai", "")
-	cfg := "provider = \"fake\"\nmodel = \"scripted\"\n[providers.fake]\ntype = \"openai\"\nbase_url = \"" + srv.URL + "/v1\"\napi_key_env = \"AIDEX_TEST_ACP_KEY\"\n"
+	cfg := "provider = \"groq\"\nmodel = \"scripted\"\n[providers.groq]\nbase_url = \"" + srv.URL + "/v1\"\napi_key_env = \"AIDEX_TEST_ACP_KEY\"\n"
 	if err := os.WriteFile(filepath.Join(e.home, ".config", "aidex", "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -179,9 +179,9 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 	if err != nil {
 		return err
 	}
-	sess, err := svc.Pick(ctx, f.resume, f.cont)
+	sess, err := a.pickHeadless(ctx, svc, f)
 	if err != nil {
-		return sessionErr(err) // an unknown session: exit 2; the store's I/O failure: exit 1
+		return err
 	}
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)
@@ -333,4 +333,29 @@ func (a *cliApp) expandCommand(ctx context.Context, live *app.Session, prompt st
 		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", x.Notice)
 	}
 	return x.Text, nil
+}
+
+// pickHeadless is the session of a headless run (Service.Pick), back on
+// its last model when resumed (resumeModel). Errors: an unknown session
+// (exit 2), the store's I/O (exit 1).
+func (a *cliApp) pickHeadless(ctx context.Context, svc *app.Service, f *runFlags) (*agent.Session, error) {
+	sess, err := svc.Pick(ctx, f.resume, f.cont)
+	if err != nil {
+		return nil, sessionErr(err)
+	}
+	return sess, a.resumeModel(ctx, svc, f, sess)
+}
+
+// resumeModel brings a resumed session (-c, -r) back on the model it
+// last used unless --model or --provider chose one (app.Service.
+// ResumeModel), and says so on stderr.
+func (a *cliApp) resumeModel(ctx context.Context, svc *app.Service, f *runFlags, sess *agent.Session) error {
+	if f.resume == "" && !f.cont {
+		return nil
+	}
+	line, err := svc.ResumeModel(ctx, sess)
+	if line != "" {
+		a.report(app.Report{Text: line})
+	}
+	return err
 }

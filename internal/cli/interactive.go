@@ -117,6 +117,12 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 		if err != nil {
 			return nil, err
 		}
+		if b.f.resume != "" || b.f.cont {
+			// The session's last model; the resume line names it.
+			if _, err := b.svc.ResumeModel(ctx, s); err != nil {
+				return nil, err
+			}
+		}
 		b.sess = s
 	}
 	chooser, _ := ap.(app.Chooser) // the TUI's and the line mode's approvers also choose parallel answers

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -34,7 +35,63 @@ func newProvidersCmd(a *cliApp) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the providers as JSON")
-	cmd.AddCommand(newProvidersTestCmd(a))
+	cmd.AddCommand(newProvidersTestCmd(a), newProvidersAddCmd(a))
+	return cmd
+}
+
+// newProvidersAddCmd is `aidex providers add NAME --url URL [--key-env
+// VAR] [--model M] [--type T]`: it checks the server (its model list),
+// then appends [providers.NAME] to the global config file.
+func newProvidersAddCmd(a *cliApp) *cobra.Command {
+	var spec app.ProviderSpec
+	cmd := &cobra.Command{
+		Use:   "add NAME --url URL [--key-env VAR] [--model M]",
+		Short: "Save an OpenAI-compatible (or other) server as [providers.NAME] in the config file",
+		Long: "Save a model server as [providers.NAME] in the global config file, keeping the file's\n" +
+			"other content and comments. The server's model list (GET URL/models) is checked and shown;\n" +
+			"a server that does not answer is saved all the same, with a warning. Without --key-env no\n" +
+			"key is sent; with it, the key is read from that variable at each start (unset: no key).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec.Name = args[0]
+			if spec.BaseURL == "" {
+				return usageErr("providers add: --url is required (e.g. --url http://127.0.0.1:8080/v1)")
+			}
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			_, models, listErr, err := rt.CheckProvider(cmd.Context(), spec)
+			if err != nil {
+				return usageErr("providers add: %v", err)
+			}
+			if err := rt.AddProvider(spec); err != nil {
+				return usageErr("%v", err)
+			}
+			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			fmt.Fprintf(out, "added [providers.%s] to %s\n", spec.Name, rt.Config.Paths.ConfigFile)
+			switch {
+			case listErr != nil:
+				fmt.Fprintf(errw, "warning: could not list the server's models (%v); saved all the same\n", listErr)
+			case len(models) == 0:
+				fmt.Fprintln(errw, "warning: the server lists no models")
+			default:
+				fmt.Fprintf(out, "models at %s: %s\n", spec.BaseURL, strings.Join(models, ", "))
+				if spec.Model != "" && !slices.Contains(models, spec.Model) {
+					fmt.Fprintf(errw, "warning: the server does not list model %q\n", spec.Model)
+				}
+			}
+			if spec.KeyEnv != "" && rt.Getenv(spec.KeyEnv) == "" {
+				fmt.Fprintf(errw, "note: %s is not set: no key is sent until it is\n", spec.KeyEnv)
+			}
+			fmt.Fprintf(out, "use it with `aidex --provider %s`, or make it the default: `aidex config set provider %s`\n", spec.Name, spec.Name)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&spec.BaseURL, "url", "", "the API root, e.g. http://127.0.0.1:8080/v1 (required)")
+	cmd.Flags().StringVar(&spec.KeyEnv, "key-env", "", "the environment variable holding the API key (default: no key)")
+	cmd.Flags().StringVar(&spec.Model, "model", "", "the model to use (default: the server's first)")
+	cmd.Flags().StringVar(&spec.Type, "type", "", "wire format: openai (default), openai-responses, anthropic, gemini, ollama")
 	return cmd
 }
 

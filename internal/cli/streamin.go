@@ -66,6 +66,9 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 	} else if err != nil {
 		return err
 	}
+	if err := a.resumeModel(ctx, svc, f, sess); err != nil {
+		return err
+	}
 	out := newStreamJSON(a.proc.Stdout)
 	ctl := newStreamControl(out)
 	so := app.SessionOptions{Approver: ctl, Asker: ctl, MaxTurns: f.maxTurns, AppendSystem: f.appendSystem, AgentWrites: f.agentWrites,

@@ -109,13 +109,23 @@ func cmdProvider(ctx context.Context, c *Controller, arg string, out io.Writer) 
 	if _, ok := c.Runtime().Catalog.Provider(arg); !ok {
 		return Outcome{}, fmt.Errorf("unknown provider %q: /provider lists them", arg)
 	}
+	if NeedsServer(c.Runtime(), arg) {
+		return Outcome{Action: ActAskServer}, nil
+	}
 	if c.NeedsKey(arg) {
 		return Outcome{Action: ActAskKey, Arg: arg}, nil
 	}
 	if err := c.SwitchProvider(ctx, arg, ""); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "provider: %s · model %s\n", c.Runtime().Provider.Name, c.Runtime().Model)
+	rt := c.Runtime()
+	if rt.Provider.Custom && len(rt.Provider.Models) == 0 {
+		// A server of the user's without a models list took its first
+		// model: show the others.
+		fmt.Fprintf(out, "provider: %s · model %s (the server's first)\n", rt.Provider.Name, rt.Model)
+		return Outcome{Action: ActPickModel}, nil
+	}
+	fmt.Fprintf(out, "provider: %s · model %s\n", rt.Provider.Name, rt.Model)
 	return Outcome{}, nil
 }
 
@@ -444,7 +454,8 @@ func cmdResume(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if err := c.Resume(ctx, arg); err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintf(out, "resumed session %s (%d messages)\n", c.Session().ID, len(c.Session().Messages))
+	rt := c.Runtime()
+	fmt.Fprintf(out, "resumed session %s (%d messages) on %s/%s\n", c.Session().ID, len(c.Session().Messages), rt.Provider.Name, rt.Model)
 	if last := lastText(c.Session().Messages); last != "" {
 		fmt.Fprintf(out, "last answer: %s\n", oneLine(last, 200))
 	}

@@ -260,7 +260,65 @@ func KeyWarning(err error) (warning string, failed error) {
 }
 
 // IsMissingKey reports whether err from app.Load means the chosen
-// provider has no API key (first run: onboarding picks a provider).
+// provider has no API key, or that no provider can be reached on a first
+// run (app.ErrNoProvider): onboarding picks a provider.
 func IsMissingKey(err error) bool {
-	return errors.Is(err, app.ErrMissingKey)
+	return errors.Is(err, app.ErrMissingKey) || errors.Is(err, app.ErrNoProvider)
+}
+
+// NeedsServer reports whether choosing provider must first ask for a
+// server's base URL: the catalog's "custom" provider while no base URL is
+// configured for it (the /provider → custom flow, see AddServer).
+func NeedsServer(rt *app.Runtime, provider string) bool {
+	p, ok := rt.Catalog.Provider(provider)
+	return ok && p.Custom && p.BaseURL == ""
+}
+
+// ServerModels checks the server at baseURL for the /provider → custom
+// flow: it returns the provider name to save it under (existing: a
+// provider of the catalog or config already has that base URL) and the
+// server's model ids. Errors: a URL the config would refuse, a server
+// that does not answer or lists no model (naming the URL).
+func ServerModels(ctx context.Context, rt *app.Runtime, baseURL string) (name string, existing bool, models []string, err error) {
+	baseURL = strings.TrimRight(strings.TrimSpace(baseURL), "/")
+	if baseURL == "" {
+		return "", false, nil, errors.New("type the server's base URL, e.g. http://127.0.0.1:8080/v1")
+	}
+	name, existing = rt.ProviderFor(baseURL)
+	_, models, listErr, err := rt.CheckProvider(ctx, app.ProviderSpec{Name: name, BaseURL: baseURL})
+	if existing {
+		return name, true, models, nil
+	}
+	switch {
+	case err != nil:
+		return "", false, nil, err
+	case listErr != nil:
+		return "", false, nil, fmt.Errorf("no model list from %s: %v (an OpenAI-compatible server's base URL usually ends in /v1)", baseURL, listErr)
+	case len(models) == 0:
+		return "", false, nil, fmt.Errorf("the server at %s lists no models", baseURL)
+	}
+	return name, false, models, nil
+}
+
+// AddServer saves the server at baseURL as [providers.NAME] (type
+// openai, models = [model]) in the global config file, keeping the file's
+// other content, and returns NAME. An existing provider of that URL is
+// reused, not written again. The caller switches to it (or, during
+// onboarding, starts with it). Errors: config.AddProvider's.
+func AddServer(rt *app.Runtime, baseURL, model string) (string, error) {
+	baseURL = strings.TrimRight(strings.TrimSpace(baseURL), "/")
+	name, existing := rt.ProviderFor(baseURL)
+	if existing {
+		return name, nil
+	}
+	return name, rt.AddProvider(app.ProviderSpec{Name: name, BaseURL: baseURL, Model: model})
+}
+
+// UseServer switches the session to provider name (just saved by
+// AddServer, so the configuration is read again) with model.
+func (c *Controller) UseServer(ctx context.Context, name, model string) error {
+	if _, err := c.svc.Reload(ctx, map[string]string{"provider": name, "model": model}); err != nil {
+		return err
+	}
+	return c.live.Refresh(ctx)
 }

@@ -22,6 +22,7 @@ const (
 	ActPickProvider Action = "pick-provider" // show the provider picker
 	ActPickMode     Action = "pick-mode"     // offer the permission modes (ModeChoices) to pick one
 	ActAskKey       Action = "ask-key"       // ask for the API key of provider Outcome.Arg, then switch to it
+	ActAskServer    Action = "ask-server"    // ask for a server's base URL, list its models, save the pick (/provider custom)
 	ActAskImageKey  Action = "ask-image-key" // ask for the image provider's missing credentials (Cloudflare), then run "/image Outcome.Arg"
 	ActEdit         Action = "edit"          // compose the next prompt in $EDITOR
 	ActCopy         Action = "copy"          // copy the last answer to the clipboard

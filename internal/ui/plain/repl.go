@@ -237,6 +237,15 @@ func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table co
 	return false
 }
 
+// terminalOnly says what to do in the line mode instead of an outcome
+// only the terminal UI carries out (an editor, a text prompt).
+func terminalOnly(a commands.Action) string {
+	if a == commands.ActAskServer {
+		return "save your server with `aidex providers add NAME --url URL` (it lists the server's models), then /provider NAME; the terminal UI asks for the URL here"
+	}
+	return "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE"
+}
+
 // command runs a slash command and what its outcome asks for.
 func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) (bool, error) {
 	out := r.Printer.Out
@@ -279,8 +288,8 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:
 		return false, r.askImageKey(ctx, ctrl, o.Arg, out)
-	case commands.ActEdit:
-		fmt.Fprintln(out, "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE")
+	case commands.ActEdit, commands.ActAskServer:
+		fmt.Fprintln(out, terminalOnly(o.Action))
 	case commands.ActCopy:
 		if !r.Printer.Color {
 			fmt.Fprintln(out, "/copy needs a terminal (OSC 52)")

@@ -90,25 +90,25 @@ func (e *e2e) typeSecret(text string) {
 	e.keys("Enter")
 }
 
-// keyedConfig is a configuration whose provider "fake" (the scripted
+// keyedConfig is a configuration whose provider "groq" (pointed at the scripted
 // model) needs a key from $FAKE_TEST_KEY, which is not set: aidex starts
 // with the onboarding.
 func keyedConfig(url string) string {
-	return fmt.Sprintf("provider = \"fake\"\n\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key_env = \"FAKE_TEST_KEY\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", url)
+	return fmt.Sprintf("provider = \"groq\"\n\n[providers.groq]\nbase_url = %q\napi_key_env = \"FAKE_TEST_KEY\"\nmodels = [\"scripted-a\", \"scripted-b\"]\n", url)
 }
 
 func TestE2EOnboardingKeyStartsTheProvider(t *testing.T) {
 	script := llmtest.NewScript(t, llmtest.Turn{Text: "Hello after onboarding."})
 	e := startWith(t, script, keyedConfig)
 	e.waitFor("Welcome to aidex", "no provider/- · setup")
-	e.keys("-l", "fake")
-	e.poll("the filtered list", func() bool { return strings.Contains(e.screen(), "search: fake") })
+	e.keys("-l", "groq")
+	e.poll("the filtered list", func() bool { return strings.Contains(e.screen(), "search: groq") })
 	e.keys("Enter")
-	e.waitFor("API key for fake")
+	e.waitFor("API key for groq")
 	e.typeSecret("sk-test-123")
-	e.waitFor("key for fake stored", "ready: fake/scripted-a")
-	e.poll("the status line fake/scripted-a", func() bool { return strings.Contains(e.statusLine(), "fake/scripted-a · ask") })
-	require.NotContains(t, e.screen(), "API key for fake (stored", "the key prompt must not come back")
+	e.waitFor("key for groq stored", "ready: groq/scripted-a")
+	e.poll("the status line groq/scripted-a", func() bool { return strings.Contains(e.statusLine(), "groq/scripted-a · ask") })
+	require.NotContains(t, e.screen(), "API key for groq (stored", "the key prompt must not come back")
 	e.typeLine("hi")
 	e.waitFor("Hello after onboarding.")
 	cfg, err := os.ReadFile(filepath.Join(filepath.Dir(e.ws), "config", "aidex", "config.toml"))

@@ -67,7 +67,7 @@ type (
 	stopLoopMsg struct{}
 	// pickedMsg is a picker's choice: kind "provider", "model",
 	// "checkpoint" or "rewind-scope".
-	pickedMsg struct{ kind, value string }
+	pickedMsg struct{ kind, value, data string }
 	// pickerClosedMsg: the picker was closed without a choice.
 	pickerClosedMsg struct{}
 	// keyEnteredMsg stores key as the provider's API key.
@@ -311,6 +311,8 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 		}
 	case keyEnteredMsg:
 		return m.storeKey(msg.provider, msg.key)
+	case serverURLMsg:
+		return m.serverURL(msg.url)
 	case keyCancelledMsg:
 		if m.onboot {
 			m.openProviderPicker("Pick a model provider:")
@@ -342,6 +344,8 @@ func (m *model) picked(msg pickedMsg) tea.Cmd {
 			return nil
 		}
 		return m.setMode(msg.value)
+	case pickServerModel:
+		return m.serverModelPicked(msg.data, msg.value)
 	}
 	return m.chooseModel(msg.value)
 }
@@ -389,7 +393,8 @@ func (m *model) showResumed() {
 	for _, h := range m.stream.history(msgs, total) {
 		m.stream.commitLaidOut(h) // rendered markdown and tool lines
 	}
-	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages)", m.ctrl.ID(), total)))
+	rt := m.ctrl.Runtime()
+	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("resumed session %s (%d messages) on %s/%s", m.ctrl.ID(), total, rt.Provider.Name, rt.Model)))
 }
 
 // items applies a batch of engine items.

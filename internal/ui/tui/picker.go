@@ -28,6 +28,8 @@ type picker struct {
 	Sel     int
 	Loading bool
 	Note    string
+	// Data is handed back with the choice (pickedMsg.data).
+	Data string
 }
 
 func (p *picker) visible() []pickItem {
@@ -100,7 +102,7 @@ func (p *picker) Update(msg tea.Msg) (*picker, tea.Cmd) {
 		if len(vis) == 0 || p.Loading {
 			return p, nil
 		}
-		p.request(pickedMsg{kind: p.Kind, value: vis[p.Sel].Value})
+		p.request(pickedMsg{kind: p.Kind, value: vis[p.Sel].Value, data: p.Data})
 		return nil, nil
 	case "up":
 		if p.Sel > 0 {
@@ -141,11 +143,13 @@ func (p *picker) loaded(items []pickItem, note, cur string) {
 // (keyEnteredMsg), Esc closes the prompt (keyCancelledMsg). With image
 // set it reads a Cloudflare image setting instead (masked when secret):
 // Enter hands over the answer, even an empty one (imageKeyEnteredMsg),
-// Esc cancels (imageKeyCancelledMsg).
+// Esc cancels (imageKeyCancelledMsg). With server set it reads a server's
+// base URL, shown as typed (serverURLMsg; Esc: keyCancelledMsg).
 type keyPrompt struct {
 	outbox
 	provider string
 	image    *imageKeyAsk
+	server   bool
 	buf      string
 }
 
@@ -180,6 +184,10 @@ func (kp *keyPrompt) Update(msg tea.Msg) (*keyPrompt, tea.Cmd) {
 		if key == "" {
 			return kp, nil
 		}
+		if kp.server {
+			kp.request(serverURLMsg{url: key})
+			return nil, nil
+		}
 		kp.request(keyEnteredMsg{provider: kp.provider, key: key})
 		return nil, nil
 	}
@@ -191,6 +199,9 @@ func (kp *keyPrompt) Update(msg tea.Msg) (*keyPrompt, tea.Cmd) {
 // not wrapped).
 func (kp *keyPrompt) View(width int) string {
 	masked := strings.Repeat("•", len([]rune(kp.buf)))
+	if kp.server {
+		return fmt.Sprintf("Server base URL (e.g. http://127.0.0.1:8080/v1; Esc cancels): %s█", kp.buf)
+	}
 	if kp.image == nil {
 		return fmt.Sprintf("API key for %s (stored in your global config file; Esc cancels): %s█", kp.provider, masked)
 	}
@@ -326,6 +337,10 @@ func (m *model) storeKey(provider, key string) tea.Cmd {
 // session with it and saves it as the default); a provider without its
 // key asks for it first.
 func (m *model) chooseProvider(name string) tea.Cmd {
+	if m.runtime() != nil && commands.NeedsServer(m.runtime(), name) {
+		m.askServerURL("")
+		return nil
+	}
 	if m.runtime() != nil && commands.NeedsKey(m.runtime(), name) {
 		p, _ := m.runtime().Catalog.Provider(name)
 		m.keys = &keyPrompt{provider: name}
@@ -349,10 +364,22 @@ func (m *model) switchProvider(name string) tea.Cmd {
 	return m.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.SwitchProvider(ctx, name, "")
 		out := ""
+		var then func(m *model) tea.Cmd
 		if err == nil {
-			out = fmt.Sprintf("provider: %s · model %s", ctrl.Runtime().Provider.Name, ctrl.Runtime().Model)
+			rt := ctrl.Runtime()
+			out = fmt.Sprintf("provider: %s · model %s", rt.Provider.Name, rt.Model)
+			if rt.Provider.Custom && len(rt.Provider.Models) == 0 {
+				// A server of the user's without a models list: it took the
+				// server's first model; offer the others.
+				out += " (the server's first; pick another below or Esc)"
+				then = func(m *model) tea.Cmd {
+					p, cmd := modelPicker(m.ctx, m.ctrl)
+					m.picker = p
+					return cmd
+				}
+			}
 		}
-		return jobDoneMsg{out: out, err: err}
+		return jobDoneMsg{out: out, err: err, then: then}
 	})
 }
 

@@ -261,6 +261,8 @@ func (m *model) outcome(o commands.Outcome) tea.Cmd {
 		m.picker = modePicker(m.ctrl.Mode())
 	case commands.ActAskKey:
 		m.keys = &keyPrompt{provider: o.Arg}
+	case commands.ActAskServer:
+		m.askServerURL("")
 	case commands.ActAskImageKey:
 		return m.askImageKey(o.Arg)
 	case commands.ActEdit:

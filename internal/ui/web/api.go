@@ -37,6 +37,9 @@ type Status struct {
 	// API key (or needs none).
 	SafeMode bool `json:"safe_mode"`
 	HasKey   bool `json:"has_key"`
+	// ConfigFile is the global config file (where web_allow_shell_tools
+	// is set by hand).
+	ConfigFile string `json:"config_file"`
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +49,8 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 		PermissionMode: rt.Config.PermissionMode, SessionID: s.current, Notice: rt.Notice,
 		ShellTools: rt.Config.WebAllowShellTools, ContextWindow: rt.ModelInfo().ContextWindow,
 		Ralph: s.ralph != nil, Images: true, SafeMode: rt.Config.SafeMode,
-		HasKey: !rt.Provider.RequiresKey || rt.Provider.APIKey(rt.Getenv) != ""}
+		HasKey:     !rt.Provider.RequiresKey || rt.Provider.APIKey(rt.Getenv) != "",
+		ConfigFile: rt.Config.Paths.ConfigFile}
 	if ls := s.live[s.current]; ls != nil {
 		st.Running = ls.running
 	}

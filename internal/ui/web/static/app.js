@@ -109,7 +109,20 @@ async function loadStatus() {
   if (ws) ws.textContent = st.workspace;
   if (st.session_id && !state.sessionId) state.sessionId = st.session_id;
   if (st.notice) showNotice(st.notice);
+  const shell = $('#shell-tools-state');
+  if (shell) shell.textContent = shellToolsText(st);
   return st;
+}
+
+// shellToolsText says whether the model may run shell commands here and
+// how to change it (only by hand, in the config file).
+function shellToolsText(st) {
+  const file = st.config_file || 'your config file';
+  if (st.shell_tools) {
+    return 'On (web_allow_shell_tools = true in ' + file + '): the model can run commands (run_command, run_python, background processes), as the permission mode allows, in the sandbox. Remove the line by hand to turn them off.';
+  }
+  return 'Off: in the web UI the model cannot run commands (run_command, run_python, background processes), because a browser-reachable server is its own trust boundary. ' +
+    'To turn them on, add web_allow_shell_tools = true to ' + file + ' by hand and start aidex web again.';
 }
 
 function showNotice(text) {
@@ -319,6 +332,11 @@ function toolResult(res) {
   if (text) {
     const shown = text.length > 20000 ? text.slice(0, 20000) + '\n… (' + (text.length - 20000) + ' more characters)' : text;
     extra.append(h('details', { class: 'tool-output', open: !res.ok }, h('summary', { text: res.ok ? 'output' : 'error' }), h('pre', { text: shown })));
+  }
+  // The model wanted a command, and shell tools are off here: say how to
+  // turn them on (app.WebShellOff's refusal).
+  if (!res.ok && /off in the web UI/.test(res.error || '') && !extra.querySelector('.shell-off')) {
+    extra.append(h('p', { class: 'shell-off', text: shellToolsText(state.status || {}) }));
   }
   scrollDown();
 }
