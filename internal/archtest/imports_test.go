@@ -42,6 +42,8 @@ var importRules = []importRule{
 		why: "checkpoints are a workspace's shadow repository, below the application service"},
 	{from: "internal/ui/...", not: []string{"internal/sandbox/...", "internal/checkpoint"},
 		why: "front ends reach the sandbox and checkpoints only through internal/app"},
+	{from: "internal/ui/...", not: []string{"internal/imagegen"},
+		why: "front ends reach the image generator and its providers only through internal/app"},
 }
 
 // matches reports whether pkg (below the module) matches pattern.

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/zelvior/aidex/internal/imagegen"
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/notes"
 )
@@ -156,14 +156,14 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		// Refuse a bad path before spending a generation on it.
 		return Outcome{}, fmt.Errorf("-o %s refused: %w", file, err)
 	}
-	g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
-	if errors.Is(err, imagegen.ErrNeedsCredentials) {
+	g, err := rt.ImageGenerator()
+	if errors.Is(err, app.ErrImageNeedsCredentials) {
 		return Outcome{Action: ActAskImageKey, Arg: arg}, nil
 	}
 	if err != nil {
 		return Outcome{}, err
 	}
-	img, err := g.Generate(ctx, imagegen.Request{Prompt: prompt})
+	img, err := g.Generate(ctx, app.ImageRequest{Prompt: prompt})
 	if err != nil {
 		return Outcome{}, err
 	}

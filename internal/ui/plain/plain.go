@@ -97,24 +97,9 @@ func (p *Printer) Event(e agent.Event) {
 	case agent.EventWaiting:
 		p.startWait(e.Waiting)
 	case agent.EventText:
-		p.endReasoning()
-		if p.Markdown {
-			p.markdownText(e.Text)
-			return
-		}
-		fmt.Fprint(p.Out, e.Text)
-		p.midLine = !strings.HasSuffix(e.Text, "\n")
+		p.text(e.Text)
 	case agent.EventReasoning:
-		if !p.Verbose {
-			return
-		}
-		if !p.inReason {
-			p.newline()
-			fmt.Fprint(p.Out, p.paint(dim, "thinking: "))
-			p.inReason = true
-		}
-		fmt.Fprint(p.Out, p.paint(dim, e.Text))
-		p.midLine = true
+		p.reasoning(e.Text)
 	case agent.EventToolCall:
 		p.endReasoning()
 		p.newline()
@@ -143,6 +128,32 @@ func (p *Printer) Event(e agent.Event) {
 		p.endReasoning()
 		p.newline()
 	}
+}
+
+// text prints a piece of the answer (rendered as markdown with
+// p.Markdown).
+func (p *Printer) text(t string) {
+	p.endReasoning()
+	if p.Markdown {
+		p.markdownText(t)
+		return
+	}
+	fmt.Fprint(p.Out, t)
+	p.midLine = !strings.HasSuffix(t, "\n")
+}
+
+// reasoning prints a piece of the model's reasoning (only with Verbose).
+func (p *Printer) reasoning(t string) {
+	if !p.Verbose {
+		return
+	}
+	if !p.inReason {
+		p.newline()
+		fmt.Fprint(p.Out, p.paint(dim, "thinking: "))
+		p.inReason = true
+	}
+	fmt.Fprint(p.Out, p.paint(dim, t))
+	p.midLine = true
 }
 
 // subagentEvent prints a subagent's tool activity, labelled and

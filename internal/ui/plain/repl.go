@@ -275,15 +275,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		r.listProviders(ctrl.Runtime())
 		fmt.Fprintln(out, "switch with /provider NAME")
 	case commands.ActPickMode:
-		fmt.Fprintf(out, "permission mode: %s\n", ctrl.Mode())
-		for _, c := range commands.ModeChoices() {
-			mark := " "
-			if c.Name == ctrl.Mode() {
-				mark = "*"
-			}
-			fmt.Fprintf(out, "%s %-9s  %s\n", mark, c.Name, c.Help)
-		}
-		fmt.Fprintln(out, "switch with /mode NAME")
+		listModes(out, ctrl.Mode())
 	case commands.ActAskKey:
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:
@@ -291,12 +283,7 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 	case commands.ActEdit, commands.ActAskServer:
 		fmt.Fprintln(out, terminalOnly(o.Action))
 	case commands.ActCopy:
-		if !r.Printer.Color {
-			fmt.Fprintln(out, "/copy needs a terminal (OSC 52)")
-			break
-		}
-		ans := ctrl.LastAnswer()
-		fmt.Fprintf(out, "\x1b]52;c;%s\x07copied %d characters\n", base64.StdEncoding.EncodeToString([]byte(ans)), len(ans))
+		r.copyAnswer(ctrl.LastAnswer())
 	case commands.ActVerbose:
 		r.Printer.Verbose = !r.Printer.Verbose
 		fmt.Fprintf(out, "verbose: %v\n", r.Printer.Verbose)
@@ -318,6 +305,30 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		fmt.Fprintln(out, r.Printer.paint(cyan, commands.RewindMarker(o.Arg)))
 	}
 	return false, nil
+}
+
+// listModes prints the permission modes, current one marked, and how to
+// switch (/mode without an argument).
+func listModes(out io.Writer, current string) {
+	fmt.Fprintf(out, "permission mode: %s\n", current)
+	for _, c := range commands.ModeChoices() {
+		mark := " "
+		if c.Name == current {
+			mark = "*"
+		}
+		fmt.Fprintf(out, "%s %-9s  %s\n", mark, c.Name, c.Help)
+	}
+	fmt.Fprintln(out, "switch with /mode NAME")
+}
+
+// copyAnswer copies ans to the terminal's clipboard (OSC 52).
+func (r *REPL) copyAnswer(ans string) {
+	out := r.Printer.Out
+	if !r.Printer.Color {
+		fmt.Fprintln(out, "/copy needs a terminal (OSC 52)")
+		return
+	}
+	fmt.Fprintf(out, "\x1b]52;c;%s\x07copied %d characters\n", base64.StdEncoding.EncodeToString([]byte(ans)), len(ans))
 }
 
 // storeKey stores key as provider's API key (commands.StoreKey) and

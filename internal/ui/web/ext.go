@@ -4,8 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/config"
-	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/ralph"
 )
 
@@ -46,42 +46,16 @@ type RalphRuns interface {
 
 var _ Ralph = (*ralph.Service)(nil)
 
-// ImageGenerator makes one image for POST /api/image; *imagegen.Generator
-// has this method. Errors are the image service's (answered 502).
+// ImageGenerator makes one image for POST /api/image; the generator of
+// app.Runtime.ImageGenerator has this method. Errors are the image
+// service's (answered 502).
 type ImageGenerator interface {
-	Generate(ctx context.Context, r imagegen.Request) (imagegen.Image, error)
+	Generate(ctx context.Context, r app.ImageRequest) (app.Image, error)
 }
-
-var _ ImageGenerator = (*imagegen.Generator)(nil)
 
 // ImageProvider is a known image-generation service in GET
-// /api/image-providers: its name, the image_provider value that reaches it
-// (its wire format: "pollinations" or "openai"), default model, endpoint,
-// whether it needs a key, and where to get one.
-type ImageProvider struct {
-	Name        string `json:"name"`
-	Provider    string `json:"provider"`
-	Model       string `json:"model"`
-	BaseURL     string `json:"base_url"`
-	RequiresKey bool   `json:"requires_key"`
-	SignupURL   string `json:"signup_url,omitempty"`
-	Notes       string `json:"notes,omitempty"`
-	// NeedsAccountID is true for Cloudflare Workers AI, whose token is used
-	// with an account id (config cloudflare_account_id).
-	NeedsAccountID bool `json:"needs_account_id,omitempty"`
-}
-
-// imageProviders is the built-in list of image providers (endpoints as
-// documented by each provider).
-func imageProviders() []ImageProvider {
-	return []ImageProvider{
-		{Name: "pollinations", Provider: imagegen.ProviderPollinations, Model: "flux", BaseURL: "https://image.pollinations.ai", Notes: "no signup needed"},
-		{Name: "openai", Provider: imagegen.ProviderOpenAI, Model: "gpt-image-1", BaseURL: "https://api.openai.com/v1", RequiresKey: true, SignupURL: "https://platform.openai.com/api-keys"},
-		{Name: "cloudflare", Provider: imagegen.ProviderCloudflare, Model: imagegen.DefaultCloudflareModel, BaseURL: imagegen.DefaultCloudflareURL, RequiresKey: true,
-			SignupURL: "https://dash.cloudflare.com/profile/api-tokens", Notes: "Workers AI free daily allocation; an API token and the account ID", NeedsAccountID: true},
-		{Name: "together", Provider: imagegen.ProviderOpenAI, Model: "black-forest-labs/FLUX.1-schnell-Free", BaseURL: "https://api.together.xyz/v1", RequiresKey: true, SignupURL: "https://api.together.ai/settings/api-keys", Notes: "free FLUX.1 schnell model"},
-	}
-}
+// /api/image-providers (see app.ImageProvider).
+type ImageProvider = app.ImageProvider
 
 // handleImageProviders lists image providers and the configured one (key
 // never shown, only whether it is set): GET /api/image-providers.
@@ -92,7 +66,7 @@ func (s *Server) handleImageProviders(w http.ResponseWriter, r *http.Request) {
 		key = config.Mask(c.ImageAPIKey)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"providers": imageProviders(),
+		"providers": app.ImageProviders(),
 		"configured": map[string]any{"provider": c.ImageProvider, "model": c.ImageModel, "base_url": c.ImageBaseURL,
 			"api_key_set": c.ImageAPIKey != "", "api_key": key, "cloudflare_account_id": c.CloudflareAccountID},
 		"available": true,

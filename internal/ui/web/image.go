@@ -8,12 +8,11 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/imagegen"
 )
 
 // ImageRequest is the body of POST /api/image: the prompt (at most
-// imagegen.MaxPromptBytes bytes), Width and Height in pixels
-// (imagegen.MinSize..MaxSize, 0: 1024), Seed for a reproducible image
+// app.MaxImagePromptBytes bytes), Width and Height in pixels
+// (app.MinImageSize..MaxSize, 0: 1024), Seed for a reproducible image
 // (Pollinations), SaveAs a workspace path to save the image to (confined
 // like every web path; the image type's extension is added when it has
 // none) and Overwrite to replace an existing file.
@@ -79,14 +78,14 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	}
 	gen := s.opts.Images
 	if gen == nil {
-		g, err := imagegen.New(imagegen.FromConfig(rt.Config, rt.Getenv))
+		g, err := rt.ImageGenerator()
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, "image generation is not configured correctly: "+err.Error())
 			return
 		}
 		gen = g
 	}
-	img, err := gen.Generate(r.Context(), imagegen.Request{Prompt: req.Prompt, Width: req.Width, Height: req.Height, Seed: req.Seed})
+	img, err := gen.Generate(r.Context(), app.ImageRequest{Prompt: req.Prompt, Width: req.Width, Height: req.Height, Seed: req.Seed})
 	if err != nil {
 		writeError(w, http.StatusBadGateway, err.Error())
 		return
@@ -95,10 +94,10 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	if files != nil {
 		saved, err := files.SaveImage(r.Context(), req.SaveAs, img, req.Overwrite)
 		switch {
-		case errors.Is(err, imagegen.ErrRefused):
+		case errors.Is(err, app.ErrImageRefused):
 			writeError(w, http.StatusForbidden, err.Error())
 			return
-		case errors.Is(err, imagegen.ErrExists):
+		case errors.Is(err, app.ErrImageExists):
 			writeError(w, http.StatusConflict, err.Error())
 			return
 		case err != nil:
@@ -116,12 +115,12 @@ func checkImageRequest(req ImageRequest) error {
 	switch {
 	case strings.TrimSpace(req.Prompt) == "":
 		return errors.New(`the prompt is empty: send {"prompt": "what the image shows"}`)
-	case len(req.Prompt) > imagegen.MaxPromptBytes:
-		return fmt.Errorf("the prompt is %d bytes: keep it under %d", len(req.Prompt), imagegen.MaxPromptBytes)
+	case len(req.Prompt) > app.MaxImagePromptBytes:
+		return fmt.Errorf("the prompt is %d bytes: keep it under %d", len(req.Prompt), app.MaxImagePromptBytes)
 	}
 	for _, v := range []int{req.Width, req.Height} {
-		if v != 0 && (v < imagegen.MinSize || v > imagegen.MaxSize) {
-			return fmt.Errorf("width and height must be %d..%d pixels (or left out for %d), not %d", imagegen.MinSize, imagegen.MaxSize, imagegen.DefaultSize, v)
+		if v != 0 && (v < app.MinImageSize || v > app.MaxImageSize) {
+			return fmt.Errorf("width and height must be %d..%d pixels (or left out for %d), not %d", app.MinImageSize, app.MaxImageSize, app.DefaultImageSize, v)
 		}
 	}
 	return nil

@@ -59,7 +59,7 @@ const GCPercent = 200
 // Ralph serves the Ralph endpoints (nil: a ralph.Service of the
 // workspace whose runs use the server's session store and current runtime
 // with the web confinement). Images generates images for POST /api/image
-// (nil: an imagegen.Generator built from the current configuration at each
+// (nil: app.Runtime.ImageGenerator, built from the current configuration at each
 // request).
 // MaxRuns caps concurrent chat runs over all sessions (0: 64); more get
 // 429. Log gets debug lines (unknown fields in request bodies); nil
