@@ -82,24 +82,61 @@ type budgetState struct {
 	hit    *BudgetInfo
 }
 
-// watchBudget returns emit that also accounts each usage event (the run's
-// and its subagents') against the run's budget and adds budget events to
-// the stream; emit itself when the engine has no budget.
-func (r *run) watchBudget(emit func(Event)) func(Event) {
-	if !r.e.Config.Budget.active() {
-		return emit
+// accountKey is the context key of a run's budget account (budgetSlot).
+type accountKey struct{}
+
+// budgetSlot holds the account every run under one context shares: the
+// first run that has a budget opens it; its subagents' runs (the task
+// tool runs them under the run's context) and, under [ShareBudget], the
+// other runs of one turn use it.
+type budgetSlot struct {
+	mu sync.Mutex
+	st *budgetState
+}
+
+// ShareBudget returns ctx under which every run — a turn's architect and
+// editor phases, its active models, and all their subagents — is charged
+// to one account and checked against it before each model request: the
+// limits of the first run that has a budget. Without it each top-level
+// Run has an account of its own that its subagents share.
+func ShareBudget(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(accountKey{}).(*budgetSlot); ok {
+		return ctx
 	}
-	r.budget = &budgetState{b: r.e.Config.Budget, warned: map[string]bool{}}
+	return context.WithValue(ctx, accountKey{}, &budgetSlot{})
+}
+
+// watchBudget returns emit that also accounts each of the run's own usage
+// events against the account the run is charged to and adds budget events
+// to the stream (emit itself when there is no account), and ctx carrying
+// that account for the run's tool calls (its subagents). A subagent's
+// usage event that reaches this stream was charged by the subagent's own
+// run, so it is not charged again.
+func (r *run) watchBudget(ctx context.Context, emit func(Event)) (func(Event), context.Context) {
+	ctx = ShareBudget(ctx)
+	slot := ctx.Value(accountKey{}).(*budgetSlot)
+	slot.mu.Lock()
+	switch {
+	case slot.st != nil:
+		r.budget, r.inherited = slot.st, true
+	case r.e.Config.Budget.active():
+		slot.st = &budgetState{b: r.e.Config.Budget, warned: map[string]bool{}}
+		r.budget = slot.st
+	}
+	slot.mu.Unlock()
+	if r.budget == nil {
+		return emit, ctx
+	}
 	return func(ev Event) {
 		emit(ev)
-		if ev.Type != EventUsage || ev.Usage == nil {
+		if ev.Type != EventUsage || ev.Usage == nil || ev.ParentToolCallID != "" {
 			return
 		}
 		t := ev.Usage.Turn
 		for _, info := range r.budget.add(ev.Usage.TurnCostUSD, t.InputTokens+t.OutputTokens) {
 			emit(Event{Type: EventBudget, SessionID: r.s.ID, Budget: info})
 		}
-	}
+	}, ctx
 }
 
 // budgetStart reads what was spent before the run; when a limit is used
@@ -116,8 +153,8 @@ func (r *run) budgetStart(ctx context.Context) *DoneInfo {
 // it has reached already (a warning, or used up).
 func (r *run) budgetBase(ctx context.Context) {
 	bs := r.budget
-	if bs == nil {
-		return
+	if bs == nil || r.inherited {
+		return // the account's owner read what was spent before
 	}
 	bs.base = Spending{SessionUSD: r.s.CostUSD, SessionTokens: r.s.Usage.InputTokens + r.s.Usage.OutputTokens}
 	if bs.b.Spent != nil {

@@ -138,18 +138,66 @@ func TestBudgetDailyAndTokens(t *testing.T) {
 	}
 }
 
+// A run and its subagents are one account (issue 43): a subagent's run,
+// started under the parent's context with the same limit, stops when the
+// parent's and its own spending together reach it, not when its own does
+// (which let a model multiply the run's limit by asking for subagents).
 func TestBudgetCountsSubagents(t *testing.T) {
-	child := EngineTool{Spec: llm.Tool{Name: "task"}, Call: func(_ context.Context, c EngineCall, _ json.RawMessage) ToolResultInfo {
-		c.Emit(Event{Type: EventUsage, ParentToolCallID: c.ID, Usage: &UsageInfo{Turn: llm.Usage{InputTokens: 10}, TurnCostUSD: 0.3}})
-		return ToolResultInfo{OK: true, Output: "child done"}
+	loop := []stepFn{call("c1", "read", `{"path":"a"}`), call("c2", "read", `{"path":"a"}`), call("c3", "read", `{"path":"a"}`),
+		call("c4", "read", `{"path":"a"}`), say("child done")}
+	childClient := &script{steps: loop}
+	childEng, _, _ := pricedEngine(childClient, Budget{RunUSD: 0.25}) // each response $0.10
+	task := EngineTool{Spec: llm.Tool{Name: "task"}, Call: func(ctx context.Context, c EngineCall, _ json.RawMessage) ToolResultInfo {
+		d, err := childEng.Run(ctx, &Session{ID: "child"}, []llm.Part{{Type: llm.PartText, Text: "sub"}}, func(ev Event) {
+			ev.ParentToolCallID = c.ID
+			c.Emit(ev)
+		})
+		if err != nil {
+			return ToolResultInfo{Error: err.Error()}
+		}
+		return ToolResultInfo{OK: true, Output: string(d.StopReason)}
 	}}
 	p := &script{steps: []stepFn{call("1", "task", `{}`), say("done")}}
 	e, _, _ := pricedEngine(p, Budget{RunUSD: 0.25})
-	e.Config.Model.InputPrice = 1 // the parent's own responses cost almost nothing
-	e.Config.EngineTools = []EngineTool{child}
-	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit)
+	e.Config.EngineTools = []EngineTool{task}
+	rec := &recorder{}
+	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil || d.StopReason != StopBudget || d.Turns != 1 {
 		t.Fatalf("done %+v %v", d, err)
+	}
+	// The parent spent $0.10; the child's second response brings the
+	// account to $0.30: it stops there, not at its own third.
+	if n := len(childClient.reqs); n != 2 {
+		t.Fatalf("the subagent made %d requests: it was charged to an account of its own", n)
+	}
+	var exhausted int
+	for _, b := range budgetEvents(rec) {
+		if b.Exhausted {
+			exhausted++
+			if b.Spent < 0.29 || b.Spent > 0.31 {
+				t.Errorf("the stop reports $%.2f, want the shared account's $0.30", b.Spent)
+			}
+		}
+	}
+	if exhausted != 1 {
+		t.Errorf("%d exhausted budget events, want one", exhausted)
+	}
+}
+
+// The runs of one turn under ShareBudget (an architect turn's two phases,
+// a multi-model turn's models) are one account.
+func TestShareBudgetAcrossRunsOfATurn(t *testing.T) {
+	ctx := ShareBudget(context.Background())
+	first := &script{steps: []stepFn{call("1", "read", `{"path":"a"}`), say("plan")}}
+	e1, _, _ := pricedEngine(first, Budget{RunUSD: 0.25})
+	if _, err := e1.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit); err != nil {
+		t.Fatal(err)
+	}
+	second := &script{steps: []stepFn{call("2", "read", `{"path":"a"}`), call("3", "read", `{"path":"a"}`), say("done")}}
+	e2, _, _ := pricedEngine(second, Budget{RunUSD: 0.25})
+	d, err := e2.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "edit"}}, (&recorder{}).emit)
+	if err != nil || d.StopReason != StopBudget || len(second.reqs) != 1 {
+		t.Fatalf("the second run of the turn: %+v, %d requests; want a budget stop after its first ($0.30 of $0.25 with the first run's)", d, len(second.reqs))
 	}
 }
 

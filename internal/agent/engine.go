@@ -192,7 +192,8 @@ func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit fun
 		return nil, err
 	}
 	defer e.release(s.ID)
-	return newRun(e, s, emit, true).loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
+	r, ctx := newRun(ctx, e, s, emit, true)
+	return r.loop(ctx, llm.Message{Role: llm.RoleUser, Parts: input})
 }
 
 // labelled returns emit that sets Model to model() (the model the run
@@ -279,8 +280,10 @@ type run struct {
 	// routing is the run's model routing: the client and store of the
 	// model it uses now, and the fallbacks left (fallback.go).
 	routing
-	// budget is the run's account against Config.Budget (nil: no limits).
-	budget *budgetState
+	// budget is the account the run is charged to (nil: no limits): its
+	// own, or, inherited, its parent's or its turn's (ShareBudget).
+	budget    *budgetState
+	inherited bool
 }
 
 func (r *run) normalize() {

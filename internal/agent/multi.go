@@ -16,14 +16,14 @@ import (
 // newRun is the state of a run of e on s, its events to emit labelled
 // with the model. A budgeted run (Run, Continue) also accounts its usage
 // events against the engine's Budget.
-func newRun(e *Engine, s *Session, emit func(Event), budgeted bool) *run {
+func newRun(ctx context.Context, e *Engine, s *Session, emit func(Event), budgeted bool) (*run, context.Context) {
 	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
 	if budgeted {
-		emit = r.watchBudget(emit)
+		emit, ctx = r.watchBudget(ctx, emit)
 	}
 	r.emit = serialized(labelled(emit, r.modelID))
-	return r
+	return r, ctx
 }
 
 // Propose asks the model once for an answer to s's messages followed by
@@ -38,7 +38,8 @@ func newRun(e *Engine, s *Session, emit func(Event), budgeted bool) *run {
 func (e *Engine) Propose(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*llm.Response, error) {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
 	tmp := &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs, Todos: s.Todos}
-	return newRun(e, tmp, emit, false).call(ctx)
+	r, ctx := newRun(ctx, e, tmp, emit, false)
+	return r.call(ctx)
 }
 
 // Record adds m to s and to the store, with u (nil for a user message)
@@ -51,7 +52,7 @@ func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.U
 		return err
 	}
 	defer e.release(s.ID)
-	r := newRun(e, s, emit, false)
+	r, ctx := newRun(ctx, e, s, emit, false)
 	var used llm.Usage
 	if u != nil {
 		used = *u
@@ -84,7 +85,7 @@ func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*D
 		return nil, err
 	}
 	defer e.release(s.ID)
-	r := newRun(e, s, emit, true)
+	r, ctx := newRun(ctx, e, s, emit, true)
 	r.start(ctx, false)
 	r.budgetBase(ctx) // a used-up limit stops the run at its first step boundary
 	if n := len(s.Messages); n > 0 && s.Messages[n-1].Role == llm.RoleAssistant {
@@ -106,7 +107,8 @@ func (e *Engine) Settle(ctx context.Context, s *Session, emit func(Event)) error
 	}
 	defer e.release(s.ID)
 	if calls := unansweredCalls(s.Messages); len(calls) > 0 {
-		newRun(e, s, emit, false).closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
+		r, ctx := newRun(ctx, e, s, emit, false)
+		r.closeCalls(ctx, calls, false, "not run: the previous run ended before this call completed")
 	}
 	return nil
 }

@@ -279,6 +279,9 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		defer restore()
 	}
 	ls.titleLater(sess, input)
+	// One budget account for the turn: an architect turn's two phases, a
+	// multi-model turn's models and every subagent they start.
+	ctx = agent.ShareBudget(ctx)
 	var done *agent.DoneInfo
 	if multi := ls.Multi(); multi.Active() && (next == nil || next.rt == nil) {
 		done, err = ls.runMulti(ctx, sess, eng, input, multi, emit)
