@@ -407,11 +407,19 @@ func matrixPaths() []matrixRow {
 		{name: "multi parallel", run: headless("--models", "fake/a,fake/b", "--multi", "parallel", "--keep", "all")},
 		{name: "fallback after a 429", config: `fallback_models = ["fake/fb"]`, run: headless("--model", "fake/down")},
 		{name: "subagent (task)", prompt: "delegate the work", subagent: true, run: headless()},
+		{name: "ralph task on a worker", run: func(t *testing.T, e *e2e, prompt string) {
+			if r := e.run(context.Background(), "ralph", "add", prompt, "-c", "made.txt exists"); r.code != 0 {
+				t.Fatalf("ralph add: exit %d: %s", r.code, r.stderr)
+			}
+			if r := e.run(context.Background(), "ralph", "run", "--workers", "2", "--merge", "--permission-mode", "yolo", "--verify", "true"); r.code != 0 {
+				t.Logf("ralph run --workers: exit %d: %s\n%s", r.code, r.stderr, e.run(context.Background(), "ralph", "show", "T-001").stdout)
+			}
+		}},
 		{name: "ralph task", run: func(t *testing.T, e *e2e, prompt string) {
 			if r := e.run(context.Background(), "ralph", "add", prompt, "-c", "made.txt exists"); r.code != 0 {
 				t.Fatalf("ralph add: exit %d: %s", r.code, r.stderr)
 			}
-			if r := e.run(context.Background(), "ralph", "run", "--permission-mode", "yolo"); r.code != 0 {
+			if r := e.run(context.Background(), "ralph", "run", "--permission-mode", "yolo", "--verify", "true"); r.code != 0 {
 				t.Logf("ralph run: exit %d: %s", r.code, r.stderr)
 			}
 		}},
