@@ -153,7 +153,7 @@ func TestTrustLineModeReviewsAtFirstMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := plainRun(e, "hi\na\nn\n/exit\n", nil)
-	for _, want := range []string{"project hook PreToolUse", "project command /deploy", "asked by trust review", "new in this trusted project", "hello there"} {
+	for _, want := range []string{"project hook PreToolUse", "project command /deploy", "new in this trusted project", "hello there"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("line mode output lacks %q:\n%s", want, out)
 		}

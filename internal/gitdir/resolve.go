@@ -36,6 +36,9 @@ type Repo struct {
 	// (include.path, includeIf.*.path), resolved: git reads them as the
 	// repository's config.
 	Includes []string
+	// Bare reports a bare repository (no work tree): WorkTree is its git
+	// dir (a Ralph worker's clone of the coordinator's repository).
+	Bare bool
 }
 
 // Exists reports whether Find found a repository.
@@ -255,6 +258,11 @@ const DisabledGitDir = "/dev/null/aidex-refused-git-pointer-that-does-not-point-
 // that does not point back gives Refused). A Repo without GitDir nor
 // Refused means no repository.
 func Discover(dir string) Repo {
+	if isBare(dir) {
+		r := Repo{WorkTree: filepath.Clean(dir), GitDir: filepath.Clean(dir), CommonDir: filepath.Clean(dir), Bare: true}
+		r.readConfig()
+		return r
+	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return Find(d)
@@ -271,10 +279,30 @@ func Discover(dir string) Repo {
 // a repository (git then finds none either).
 func (r Repo) Environ() []string {
 	switch {
+	case r.Bare:
+		return []string{"GIT_DIR=" + r.GitDir, "GIT_COMMON_DIR=" + r.CommonDir}
 	case r.Exists():
 		return []string{"GIT_DIR=" + r.GitDir, "GIT_COMMON_DIR=" + r.CommonDir, "GIT_WORK_TREE=" + r.WorkTree}
 	case r.Refused != "":
 		return []string{"GIT_DIR=" + DisabledGitDir}
 	}
 	return nil
+}
+
+// isBare reports whether dir itself is a bare repository, as git tells a
+// git dir: a HEAD file and objects and refs folders, and no ".git" entry
+// (a work tree's root is never taken for its own git dir).
+func isBare(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return false
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
