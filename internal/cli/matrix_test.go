@@ -8,11 +8,13 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/session"
@@ -324,6 +326,18 @@ var matrixGuarantees = []struct {
 		}
 		return nil
 	}},
+	{"MCP tools offered", func(c *matrixCell) error {
+		reqs := c.workRequests()
+		if len(reqs) == 0 {
+			return fmt.Errorf("no request offered tools")
+		}
+		for _, r := range reqs {
+			if !r.tool("mcp__self__read_file") && !r.tool("tool_search") {
+				return fmt.Errorf("model %s: the MCP server's tool is not offered", r.Model)
+			}
+		}
+		return nil
+	}},
 	{"ask_user offered where someone answers", func(c *matrixCell) error {
 		reqs := c.workRequests()
 		if len(reqs) == 0 {
@@ -393,6 +407,7 @@ func matrixPaths() []matrixRow {
 			}
 			p.finish()
 		}},
+		{name: "terminal UI", canAnswer: true, run: tuiTurn},
 		{name: "line mode", canAnswer: true, run: func(t *testing.T, e *e2e, prompt string) {
 			plainRun(e, prompt+"\n", nil)
 		}},
@@ -468,11 +483,15 @@ func runMatrixRow(t *testing.T, row matrixRow) *matrixCell {
 	// Prices go into the provider table newE2E wrote last.
 	cfgPath := filepath.Join(e.home, ".config", "aidex", "config.toml")
 	var cfg []byte
+	// An MCP server of the user's: aidex itself (this test binary) serving
+	// its read_file.
+	mcpServer := fmt.Sprintf("\n[mcp_servers.self]\ncommand = %q\nargs = [\"-w\", %q, \"mcp\", \"serve\", \"--profile\", \"readonly\"]\n"+
+		"env = { %s = \"1\" }\nenabled_tools = [\"read_file\"]\ntrust_annotations = true\n", os.Args[0], e.ws, childEnv)
 	cfg, err = os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(cfgPath, append(cfg, matrixPrices...), 0o600); err != nil {
+	if err := os.WriteFile(cfgPath, append(cfg, matrixPrices+mcpServer...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	hookLog := filepath.Join(e.home, "hooks.log")
@@ -740,4 +759,54 @@ func webChat(t *testing.T, e *e2e, prompt string) {
 		}
 	}
 	w.stop(t)
+}
+
+// tuiTurn types the prompt into the terminal UI (this test binary running
+// aidex in tmux), says no at the ask rule's approval card once its
+// type-ahead guard has passed, waits for the run's Stop hook and quits.
+func tuiTurn(t *testing.T, e *e2e, prompt string) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	socket := fmt.Sprintf("aidex-matrix-%d", time.Now().UnixNano())
+	env := []string{childEnv + "=1", "TERM=xterm-256color"}
+	for k, v := range e.env {
+		env = append(env, k+"="+v)
+	}
+	line := fmt.Sprintf("env -i %s %s -w %s; echo EXIT=$?; sleep 60", strings.Join(env, " "), os.Args[0], e.ws)
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-L", socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "t", line)
+	defer func() { _ = exec.Command("tmux", "-L", socket, "kill-server").Run() }()
+	screen := func() string { return tmux("capture-pane", "-p", "-J", "-S", "-300", "-t", "t") }
+	waitFor := func(what string, ok func() bool) {
+		for deadline := time.Now().Add(60 * time.Second); !ok(); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; screen:\n%s", what, screen())
+			}
+		}
+	}
+	waitFor("the prompt", func() bool { return strings.Contains(screen(), "›") })
+	tmux("send-keys", "-t", "t", "-l", prompt)
+	time.Sleep(200 * time.Millisecond)
+	tmux("send-keys", "-t", "t", "Enter")
+	waitFor("the ask rule's approval card", func() bool { return strings.Contains(screen(), "touch asked.txt") })
+	time.Sleep(time.Second) // past the card's type-ahead guard
+	tmux("send-keys", "-t", "t", "n")
+	time.Sleep(300 * time.Millisecond)
+	tmux("send-keys", "-t", "t", "Enter") // no reason
+	hookLog := filepath.Join(e.home, "hooks.log")
+	waitFor("the run's Stop hook", func() bool {
+		data, _ := os.ReadFile(hookLog)
+		return strings.Contains(string(data), "\nstop ") || strings.HasPrefix(string(data), "stop ")
+	})
+	tmux("send-keys", "-t", "t", "-l", "/exit")
+	time.Sleep(200 * time.Millisecond)
+	tmux("send-keys", "-t", "t", "Enter")
+	waitFor("aidex to exit", func() bool { return strings.Contains(screen(), "EXIT=") })
 }
