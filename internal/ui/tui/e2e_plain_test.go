@@ -55,3 +55,44 @@ func TestE2EPlainTabCompletesCommands(t *testing.T) {
 	e.waitFor("EXIT=0")
 	require.NotContains(t, e.screen(), "half typed\n> hello", "Ctrl+C drops the half-typed line")
 }
+
+// After the editor's prompt the terminal is in cooked mode again: an
+// approval reads its answer as a typed line, and the prompt comes back.
+func TestE2EPlainApprovalAfterEditedPrompt(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"p.txt","content":"plain\n"}`}}},
+		llmtest.Turn{Text: "written"})
+	e := start(t, script, "", "--plain")
+	e.waitFor("/help for commands")
+	e.typeLine("write it")
+	e.waitFor("Allow? [y]es/[s]ession/[a]lways/[n]o")
+	e.typeLine("y")
+	e.waitFor("written")
+	data, err := os.ReadFile(filepath.Join(e.ws, "p.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "plain\n", string(data))
+	e.keys("-l", "/exi")
+	e.keys("Tab", "Enter")
+	e.waitFor("EXIT=0")
+}
+
+// A line typed during a run (cooked mode) is queued and run when the run
+// ends; the editor's prompt then comes back.
+func TestE2EPlainTypeAheadThenEditedPrompt(t *testing.T) {
+	script := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"sleep 3"}`}}},
+		llmtest.Turn{Text: "slept"})
+	e := start(t, script, "", "--plain")
+	e.waitFor("/help for commands")
+	e.typeLine("sleep a while")
+	e.waitFor("Allow? [y]es/[s]ession/[a]lways/[n]o")
+	e.typeLine("y")
+	e.typeLine("/help")
+	e.waitFor("queued: /help")
+	e.waitFor("slept", "list the commands and keys")
+	e.keys("-l", "/exi")
+	e.keys("Tab")
+	e.poll("completed /exit", func() bool { return e.linesEndingWith("> /exit") > 0 })
+	e.keys("Enter")
+	e.waitFor("EXIT=0")
+}
