@@ -45,6 +45,7 @@ type REPL struct {
 
 	ctrl *commands.Controller // the session Run drives
 
+	edit  *lineEditor // the idle prompt's editor; nil unless on a terminal
 	in    *bufio.Reader
 	lines chan lineOrErr
 	once  sync.Once
@@ -76,8 +77,12 @@ func New(in io.Reader, out io.Writer, color bool) *REPL {
 			return w
 		}
 	}
-	return &REPL{Printer: p, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
+	r := &REPL{Printer: p, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
 		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr)}
+	if r.edit = newLineEditor(in, out); r.edit != nil {
+		r.in = bufio.NewReader(r.edit)
+	}
+	return r
 }
 
 // isTerminal reports whether w is a terminal (a character device).
@@ -142,6 +147,9 @@ func (r *REPL) readLine(ctx context.Context) (string, error) {
 // never waits for someone to take it); another read error is delivered
 // as an item first.
 func (r *REPL) readLines() <-chan lineOrErr {
+	if r.edit != nil {
+		return r.edit.startLines(r.in)
+	}
 	r.once.Do(func() {
 		r.lines = make(chan lineOrErr)
 		go func() {
@@ -173,7 +181,6 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	out := r.Printer.Out
 	interrupted := false
 	r.Workspace, r.ctrl = ctrl.Runtime().Workspace, ctrl
 	for {
@@ -183,31 +190,88 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 			}
 			continue
 		}
-		fmt.Fprint(out, r.Prompt)
-		var l lineOrErr
-		var ok bool
-		select {
-		case <-ctx.Done():
+		line, next := r.promptLine(ctx, table, sigs, &interrupted)
+		switch next {
+		case promptQuit:
 			return nil
-		case <-sigs:
-			fmt.Fprintln(out)
-			if interrupted {
-				return nil
-			}
-			interrupted = true
-			fmt.Fprintln(out, "(Ctrl+C again or /exit to quit)")
+		case promptAgain:
 			continue
-		case l, ok = <-r.readLines():
-		}
-		if !ok || l.err != nil {
-			fmt.Fprintln(out)
-			return nil
 		}
 		interrupted = false
-		if r.dispatch(ctx, ctrl, table, strings.TrimSpace(l.line), sigs) {
+		if r.dispatch(ctx, ctrl, table, line, sigs) {
 			return nil
 		}
 	}
+}
+
+// promptNext says what Run does after the prompt: run the line, prompt
+// again, or quit.
+type promptNext int
+
+const (
+	promptLine promptNext = iota
+	promptAgain
+	promptQuit
+)
+
+// promptLine shows the prompt and reads the next line (trimmed). Ctrl+C
+// there asks for a second press to quit (interrupted records the first);
+// the end of input quits.
+func (r *REPL) promptLine(ctx context.Context, table commands.Table, sigs <-chan os.Signal, interrupted *bool) (string, promptNext) {
+	out := r.Printer.Out
+	ctrlC := func() promptNext {
+		fmt.Fprintln(out)
+		if *interrupted {
+			return promptQuit
+		}
+		*interrupted = true
+		fmt.Fprintln(out, "(Ctrl+C again or /exit to quit)")
+		return promptAgain
+	}
+	if r.edit == nil {
+		fmt.Fprint(out, r.Prompt)
+		select {
+		case <-ctx.Done():
+			return "", promptQuit
+		case <-sigs:
+			return "", ctrlC()
+		case l, ok := <-r.readLines():
+			if !ok || l.err != nil {
+				fmt.Fprintln(out)
+				return "", promptQuit
+			}
+			return strings.TrimSpace(l.line), promptLine
+		}
+	}
+	r.edit.stopLines()
+	if l, ok := r.edit.takeHeld(); ok {
+		// typed while the last command ran, read by the line reader
+		if l.err != nil {
+			return "", promptQuit
+		}
+		line := strings.TrimSpace(l.line)
+		fmt.Fprintln(out, r.Prompt+line)
+		return line, promptLine
+	}
+	if r.inputDone {
+		return "", promptQuit
+	}
+	select {
+	case <-sigs: // pressed while the terminal was in cooked mode
+		return "", ctrlC()
+	default:
+	}
+	line, err := r.edit.readPrompt(ctx, r.in, r.Prompt, table)
+	switch {
+	case errors.Is(err, errCtrlC):
+		return "", ctrlC()
+	case err != nil:
+		if ctx.Err() == nil {
+			fmt.Fprintln(out)
+		}
+		return "", promptQuit
+	}
+	return strings.TrimSpace(line), promptLine
 }
 
 // dispatch runs one input line: a command, a !command or a prompt. It
