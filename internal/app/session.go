@@ -279,9 +279,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		defer restore()
 	}
 	ls.titleLater(sess, input)
-	// One budget account for the turn: an architect turn's two phases, a
-	// multi-model turn's models and every subagent they start.
-	ctx = agent.ShareBudget(ctx)
+	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
 	var done *agent.DoneInfo
 	if multi := ls.Multi(); multi.Active() && (next == nil || next.rt == nil) {
 		done, err = ls.runMulti(ctx, sess, eng, input, multi, emit)
