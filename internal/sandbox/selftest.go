@@ -216,13 +216,23 @@ func newSuite(ctx context.Context, p Policy, c Caps, mode Mode) (*suite, error) 
 		return s, err
 	}
 	s.caches = []Cache{{Name: "cache (staged)", Host: scratchCache, Private: filepath.Join(root, "caches", "staged")}}
+	// A cache of the user's that lies in one of their writable folders
+	// (GOCACHE under --add-dir) stays in a writable folder here: its
+	// parent is made writable, unless that would make the scratch outside
+	// folder writable too (the staged cache covers that arrangement).
+	writable := []string{s.tmp}
 	for _, ch := range p.Caches {
 		if st, err := os.Stat(ch.Host); err != nil || !st.IsDir() {
 			continue
 		}
 		s.caches = append(s.caches, rerootCache(ch, filepath.Join(root, "caches")))
+		for _, w := range p.Writable {
+			if parent := filepath.Dir(ch.Host); within(ch.Host, w) && !within(root, parent) {
+				writable = appendUnique(writable, parent)
+			}
+		}
 	}
-	sb, err := New(Policy{Mode: mode, Workspace: s.ws, Writable: []string{s.tmp}, Caches: s.caches,
+	sb, err := New(Policy{Mode: mode, Workspace: s.ws, Writable: writable, Caches: s.caches,
 		Home: s.home, Hidden: p.Hidden}, c)
 	if err != nil {
 		return s, err

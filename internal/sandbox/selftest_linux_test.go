@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,7 +62,45 @@ func TestEscapeSuiteDetectsEscapes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(os.Getenv("TMPDIR"), "x")); err == nil {
-		t.Error("unexpected file")
+}
+
+// TestEscapeSuiteUsesYourCaches: the suite tries to write into the
+// user's own caches, as the user's policy names them, and keeps a cache
+// that lies in one of the user's writable folders in a writable folder;
+// the sandbox holds it and the suite removes nothing of it.
+func TestEscapeSuiteUsesYourCaches(t *testing.T) {
+	c := requireCaps(t)
+	base := t.TempDir()
+	scratch, userW := filepath.Join(base, "tmp"), filepath.Join(base, "work")
+	host := filepath.Join(userW, "gocache")
+	mustMkdir(t, scratch)
+	mustMkdir(t, host)
+	mustWrite(t, filepath.Join(host, "entry"), "cached")
+	t.Setenv("TMPDIR", scratch)
+	private := filepath.Join(base, "aidex-cache", "go-build")
+	p := Policy{Writable: []string{userW}, Caches: []Cache{{Name: "Go build cache", Host: host, Private: private, Env: []string{"GOCACHE=" + private}}}}
+	s, err := newSuite(context.Background(), p, c, WorkspaceWrite)
+	if s != nil {
+		defer os.RemoveAll(s.root)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.caches) != 2 || s.caches[1].Host != host || !strings.HasPrefix(s.caches[1].Private, s.root) ||
+		s.caches[1].Env[0] != "GOCACHE="+s.caches[1].Private {
+		t.Fatalf("caches %+v: want the user's, its private copy in the scratch dir", s.caches)
+	}
+	if !slices.Contains(s.sb.fixed.writable, userW) {
+		t.Errorf("writable %v: the user's cache is not in a writable folder as it is for the user", s.sb.fixed.writable)
+	}
+	held, note, na := s.cacheWrite(s.caches[1])
+	if !held || na != "" {
+		t.Errorf("write into the user's cache: held %v, %q %q", held, note, na)
+	}
+	if entries, _ := os.ReadDir(host); len(entries) != 1 {
+		t.Errorf("the user's cache holds %v", entries)
+	}
+	if _, err := os.Stat(private); err == nil {
+		t.Error("the suite created the user's real private cache")
 	}
 }
