@@ -19,6 +19,22 @@ import (
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
+// classNeeds says why a class cannot hold on a machine with caps c (""
+// when it can): the layer it needs is missing, as c.Limits states.
+func classNeeds(class string, c Caps) string {
+	switch class {
+	case ClassCredentials, ClassSockets, ClassProcesses, ClassTerminals, ClassIPC:
+		if !c.Namespaces {
+			return "no user namespaces here: this needs the mount, PID, IPC and network namespaces"
+		}
+	case ClassNetwork:
+		if !c.Namespaces && c.LandlockABI < 4 {
+			return "neither a network namespace nor Landlock ABI 4 here: the network stays on"
+		}
+	}
+	return ""
+}
+
 // platformAttempts are the escape suite's attempts that need Linux's
 // kernel interfaces: host Unix sockets, processes, terminals and IPC.
 func platformAttempts() []attempt {

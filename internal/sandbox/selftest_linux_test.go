@@ -104,3 +104,28 @@ func TestEscapeSuiteUsesYourCaches(t *testing.T) {
 		t.Error("the suite created the user's real private cache")
 	}
 }
+
+// TestEscapeSuiteLandlockOnly: on a machine with Landlock but no user
+// namespaces, the classes that need the namespaces say "not available
+// here" with the reason instead of running (and breaking), and the
+// classes Landlock and the check after each command hold still run.
+func TestEscapeSuiteLandlockOnly(t *testing.T) {
+	c := requireCaps(t)
+	c.Namespaces = false
+	describe(&c)
+	t.Setenv("TMPDIR", t.TempDir())
+	got := map[string]ClassResult{}
+	for _, r := range Summarize(SelfTest(context.Background(), Policy{}, c)) {
+		got[r.Class] = r
+	}
+	for _, cl := range []string{ClassCredentials, ClassSockets, ClassProcesses, ClassTerminals, ClassIPC} {
+		if r := got[cl]; r.State != "not available here" || !strings.Contains(r.Note, "no user namespaces") {
+			t.Errorf("%s with Landlock alone: %+v", cl, r)
+		}
+	}
+	for _, cl := range []string{ClassControls, ClassOutside, ClassProject, ClassNetwork} {
+		if r := got[cl]; r.State != "held" {
+			t.Errorf("%s with Landlock alone: %+v", cl, r)
+		}
+	}
+}
