@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,7 +64,8 @@ func TestSandboxStartNoticeAndFailClosed(t *testing.T) {
 }
 
 // `aidex sandbox check` prints the capabilities and passes only when the
-// sandbox works here.
+// sandbox works here; on a machine that sandboxes, every class of the
+// escape suite shows held (CI machines have Landlock and every namespace).
 func TestSandboxCheckCommand(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
 	r := e.run(context.Background(), "sandbox", "check")
@@ -76,8 +78,20 @@ func TestSandboxCheckCommand(t *testing.T) {
 	switch {
 	case !caps.Available() && (r.code != ExitFailure || !strings.Contains(r.stdout, "commands cannot be sandboxed here: "+caps.Reason)):
 		t.Errorf("unavailable: exit %d, stdout %s", r.code, r.stdout)
-	case caps.Available() && (r.code != ExitOK || !strings.Contains(r.stdout, "self-test:") || strings.Contains(r.stdout, "FAIL")):
+	case caps.Available() && (r.code != ExitOK || !strings.Contains(r.stdout, "escape suite") || strings.Contains(r.stdout, "FAIL")):
 		t.Errorf("available: exit %d, stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if !caps.Available() || caps.LandlockABI < 6 || !caps.Namespaces {
+		return
+	}
+	for _, class := range sandbox.Classes() {
+		want := "held"
+		if class == sandbox.ClassControls {
+			want = "works"
+		}
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(class) + `: +` + want + `$`).MatchString(r.stdout) {
+			t.Errorf("class %q does not show %s:\n%s", class, want, r.stdout)
+		}
 	}
 }
 
@@ -87,8 +101,12 @@ func TestWriteSandboxCheck(t *testing.T) {
 		Caches: []sandbox.Cache{{Name: "Go build cache", Host: "/home/u/.cache/go-build", Private: "/c/go-build"},
 			{Name: "npm cache and npx packages", Host: "/home/u/.npm", Private: "/c/npm", Note: "empty"}}}
 	var b bytes.Buffer
-	ok := writeSandboxCheck(&b, app.SandboxInfo{Mode: sandbox.WorkspaceWrite, Caps: caps}, pol,
-		[]sandbox.Check{{Name: "write inside the workspace", OK: true}, {Name: "write outside the workspace", OK: false, Note: "the write succeeded"}})
+	ok := writeSandboxCheck(&b, app.SandboxInfo{Mode: sandbox.WorkspaceWrite, Caps: caps}, pol, []sandbox.Check{
+		{Class: sandbox.ClassControls, Name: "write inside the workspace", OK: true},
+		{Class: sandbox.ClassOutside, Name: "write outside", OK: false, Note: "the write succeeded"},
+		{Class: sandbox.ClassGitDir, Name: "append to .git/config", OK: true, Note: "Read-only file system"},
+		{Class: sandbox.ClassIPC, Name: "see shared memory", OK: true, Unavailable: "no System V shared memory here"},
+	})
 	want := `mode:              workspace-write (default)
 Landlock:          ABI 7
 namespaces:        user, mount, PID, IPC and network
@@ -98,9 +116,16 @@ writable:          /ws, /tmp
 private caches:    Go build cache: /c/go-build (yours, /home/u/.cache/go-build, stays read-only)
                    npm cache and npx packages: /c/npm (yours, /home/u/.npm, stays read-only); empty
 hidden:            /home/u/.config/aidex
-self-test:
-  ok   write inside the workspace
-  FAIL write outside the workspace: the write succeeded
+escape suite (each attempt ran in the sandbox, over a scratch workspace, network off):
+  controls:                        works
+  writes outside the writable set: BROKEN (write outside)
+  the git dir:                     held
+  IPC:                             not available here (no System V shared memory here)
+attempts:
+  ok   controls: write inside the workspace
+  FAIL writes outside the writable set: write outside: the write succeeded
+  ok   the git dir: append to .git/config: Read-only file system
+  n/a  IPC: see shared memory: not available here: no System V shared memory here
 `
 	if ok || b.String() != want {
 		t.Errorf("ok %v, output:\n%s", ok, b.String())

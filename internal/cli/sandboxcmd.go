@@ -21,15 +21,18 @@ func newSandboxCmd(a *cliApp) *cobra.Command {
 	var mode string
 	check := &cobra.Command{
 		Use:   "check",
-		Short: "Print the sandbox's capabilities here and run its self-test",
+		Short: "Print the sandbox's capabilities here and run its escape suite",
 		Long: `Print what the OS sandbox of the commands tools run can do on this machine
 (Landlock ABI, user/mount/PID/IPC/network namespaces, the helper program, how
 the network is isolated), the mode, writable folders and private toolchain
 caches the configuration gives,
-then run the self-test: small commands in the sandbox (a write inside and
-outside the workspace, a read of a hidden path, a TCP connect) under a temp
-folder it removes. Exit status: 0 when the sandbox works and every check
-held, 1 otherwise.`,
+then run the escape suite: for every class of escape (writes outside the
+writable set, credentials, the git dir, project config, caches, Unix
+sockets, leftover processes, terminals, IPC, network) one or more attempts,
+each a small command run in the real sandbox with the network off, over a
+scratch workspace, home and temp folder it removes. It prints held, BROKEN
+or "not available here" (with the reason) per class, then every attempt.
+Exit status: 0 when the sandbox works and every class held, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.applySandboxFlag(mode); err != nil {
@@ -67,8 +70,9 @@ held, 1 otherwise.`,
 }
 
 // writeSandboxCheck prints the capabilities, the configuration and the
-// self-test's checks; it reports whether everything held (the sandbox is
-// available, the self-test ran and no check failed).
+// escape suite's result per class, then each attempt; it reports whether
+// everything held (the sandbox is available, the suite ran and no class
+// broke).
 func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, checks []sandbox.Check) bool {
 	c := info.Caps
 	row := func(k, v string) { fmt.Fprintf(w, "%-18s %s\n", k+":", v) }
@@ -110,18 +114,44 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 		return false
 	}
 	if len(checks) == 0 {
-		fmt.Fprintln(w, "self-test: no check ran")
+		fmt.Fprintln(w, "escape suite: no attempt ran")
 		return false
 	}
-	fmt.Fprintln(w, "self-test:")
 	ok := true
+	fmt.Fprintln(w, "escape suite (each attempt ran in the sandbox, over a scratch workspace, network off):")
+	results := sandbox.Summarize(checks)
+	width := 0
+	for _, r := range results {
+		width = max(width, len(r.Class)+1)
+	}
+	for _, r := range results {
+		state := r.State
+		switch {
+		case r.State == "broken":
+			state, ok = "BROKEN", false
+		case r.Class == sandbox.ClassControls && r.State == "held":
+			state = "works"
+		}
+		line := fmt.Sprintf("  %-*s %s", width, r.Class+":", state)
+		if r.Note != "" {
+			line += " (" + r.Note + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, "attempts:")
 	for _, ch := range checks {
 		mark := "ok  "
-		if !ch.OK {
-			mark, ok = "FAIL", false
+		switch {
+		case ch.Unavailable != "":
+			mark = "n/a "
+		case !ch.OK:
+			mark = "FAIL"
 		}
-		line := "  " + mark + " " + ch.Name
-		if ch.Note != "" {
+		line := "  " + mark + " " + ch.Class + ": " + ch.Name
+		switch {
+		case ch.Unavailable != "":
+			line += ": not available here: " + ch.Unavailable
+		case ch.Note != "":
 			line += ": " + ch.Note
 		}
 		fmt.Fprintln(w, line)

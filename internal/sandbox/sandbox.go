@@ -184,16 +184,32 @@ func (s *Sandbox) Confine(cmd *exec.Cmd, o Options) error {
 // refused connection) and how to allow it; "" when it did not.
 func (s *Sandbox) Explain(output string) string { return s.explain(output) }
 
-// Check is one line of a self-test.
+// Check is one attempt of the self-test's escape suite.
 type Check struct {
+	// Class is the class of escape the attempt tries (one of Classes).
+	Class string
+	// Name says what the attempt did ("create .git/hooks/pre-commit").
 	Name string
-	OK   bool
+	// OK reports that the sandbox held (for ClassControls: that what must
+	// work worked); true when the attempt could not run (Unavailable).
+	OK bool
+	// Note is the first line the command or the check after it printed.
 	Note string
+	// Unavailable says why the attempt cannot run on this machine ("" it
+	// ran).
+	Unavailable string
 }
 
-// SelfTest runs small commands in the sandbox (a write inside and outside
-// the workspace, a read of a masked path, a TCP connect) and reports what
-// held. It needs the helper; it writes only under a temp dir it removes.
+// SelfTest runs the escape suite: for every class of escape (Classes)
+// one or more attempts, each a small command run in the real sandbox, as
+// aidex runs commands (with the check after the command), over a scratch
+// workspace (a git repository), home and temp folder built like the
+// user's from p (its hidden paths and the user's toolchain caches), with
+// the network off. It reports one Check per attempt; Summarize folds them
+// per class. It needs the helper; it writes only under a temp dir it
+// removes, except a marker file in a cache of the user's that the sandbox
+// failed to hold, which it removes at once. It takes a few seconds at
+// most (a probe waits up to 3 s for a socket).
 func SelfTest(ctx context.Context, p Policy, c Caps) []Check {
 	return selfTest(ctx, p, c)
 }

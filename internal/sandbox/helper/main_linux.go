@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +25,9 @@ func Main(args []string) int {
 	runtime.LockOSThread()
 	if len(args) == 2 && args[0] == ConnectArg {
 		return connect(args[1])
+	}
+	if len(args) == 2 && args[0] == DialUnixArg {
+		return dialUnix(args[1])
 	}
 	s, err := Parse(args)
 	if err != nil {
@@ -153,6 +157,27 @@ func connect(addr string) int {
 	copy(sa.Addr[:], ip)
 	if err := unix.Connect(fd, sa); err != nil {
 		return fail(1, "connect "+addr, err)
+	}
+	return 0
+}
+
+// dialUnix waits up to 3 s for the Unix socket path to exist (an
+// abstract "@name" is dialled at once), dials it and returns 0 when the
+// connection is made, 1 otherwise.
+func dialUnix(path string) int {
+	if !strings.HasPrefix(path, "@") {
+		var st unix.Stat_t
+		for i := 0; i < 150 && unix.Lstat(path, &st) != nil; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fail(1, "dial-unix", err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Connect(fd, &unix.SockaddrUnix{Name: path}); err != nil {
+		return fail(1, "dial-unix "+path, err)
 	}
 	return 0
 }

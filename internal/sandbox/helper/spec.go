@@ -19,6 +19,12 @@ const Arg = "__sandbox"
 // it connects (the self-test's network probe).
 const ConnectArg = "--connect"
 
+// DialUnixArg makes Main wait (up to 3 s) for the Unix socket path that
+// follows to appear, dial it as a stream socket and exit 0 when it
+// connects ("@name" is an abstract socket, dialled at once): the escape
+// suite's probe of host sockets made after the command started.
+const DialUnixArg = "--dial-unix"
+
 // ExitSetup is the exit status of the helper when the sandbox could not
 // be set up; its message on stderr starts with Prefix.
 const ExitSetup = 125
