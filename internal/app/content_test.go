@@ -44,7 +44,7 @@ func contentFixture(t *testing.T) (*apptest.Home, *llmtest.Script) {
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
 	write(".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sh .claude/hooks/mark.sh"}]}]}}`)
-	write(".claude/hooks/mark.sh", "echo x >> .claude/marks\n")
+	write(".claude/hooks/mark.sh", "echo x >> hook-marks\n")
 	write(".claude/commands/ship.md", "---\nallowed-tools: Bash(git push:*)\n---\nship it\n")
 	write(".claude/skills/fmt/SKILL.md", "---\nname: fmt\ndescription: format\nallowed-tools: Bash(gofmt:*)\n---\nrun gofmt\n")
 	return home, script
@@ -99,7 +99,7 @@ func TestContentReviewAtFirstRun(t *testing.T) {
 	for _, q := range ap.asked {
 		require.Equal(t, agent.RuleTrust, q.Rule)
 	}
-	marks, err := os.ReadFile(filepath.Join(home.WS, ".claude", "marks"))
+	marks, err := os.ReadFile(filepath.Join(home.WS, "hook-marks"))
 	require.NoError(t, err, "the approved UserPromptSubmit hook ran in the same run")
 	require.Equal(t, "x\n", string(marks))
 
@@ -131,7 +131,7 @@ func TestContentReviewSkipAndOnce(t *testing.T) {
 		return agent.AnswerDeny
 	}}
 	require.NoError(t, contentRun(t, svc, SessionOptions{Approver: ap}))
-	_, err = os.Stat(filepath.Join(home.WS, ".claude", "marks"))
+	_, err = os.Stat(filepath.Join(home.WS, "hook-marks"))
 	require.True(t, os.IsNotExist(err), "a skipped hook ran")
 	cmds, _ := svc.Runtime().CustomCommands()
 	found := false

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/atomicfile"
@@ -38,9 +41,33 @@ func (rt *Runtime) loadHooks(o Options) error {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: fmt.Sprintf(
 			"%d hook(s) of this project are ignored because the folder is not trusted; review them with 'aidex hooks list', then 'aidex trust' to run them", ignored)})
 	}
-	rt.hooks = &hooks.Runner{Hooks: list, ProjectDir: rt.Workspace, Log: o.HookLog}
+	rt.hooks = &hooks.Runner{Hooks: list, ProjectDir: rt.Workspace, Log: o.HookLog, Sandbox: hookConfiner{rt}}
 	return nil
 }
+
+// hookConfiner runs hook commands in the runtime's sandbox, the one the
+// model's commands run in (decided, and built, when the first hook runs):
+// a hook's program may be a workspace file the model edited.
+type hookConfiner struct{ rt *Runtime }
+
+// Confine runs cmd in the runtime's sandbox; ok is false when commands
+// run unsandboxed. Errors: the sandbox was asked for and cannot be had
+// or built (fail closed).
+func (c hookConfiner) Confine(cmd *exec.Cmd) (bool, error) {
+	on, err := c.rt.sandboxOn()
+	if err != nil || !on {
+		return false, err
+	}
+	return true, lazyConfiner(c).Confine(cmd, false)
+}
+
+// Explain says when output shows that the sandbox stopped a hook.
+func (c hookConfiner) Explain(output string) string { return lazyConfiner(c).Explain(output) }
+
+// Begin starts the audit of a confined hook.
+func (c hookConfiner) Begin() func() []string { return lazyConfiner(c).Begin() }
+
+var _ hooks.Confiner = hookConfiner{}
 
 // Hooks returns the configured hooks, with the file each came from;
 // Ignored is set on those that do not run (untrusted project).
@@ -64,7 +91,8 @@ func (rt *Runtime) EngineHooks(subagent bool) agent.Hooks {
 		return nil
 	}
 	return &hookAdapter{r: rt.hooks, workspace: rt.Workspace, mode: claudeMode(rt.Config.PermissionMode),
-		transcripts: filepath.Join(rt.Config.Paths.DataDir, "transcripts"), subagent: subagent}
+		transcripts: filepath.Join(rt.Config.Paths.DataDir, "transcripts"), subagent: subagent,
+		sandboxed: func() bool { on, _ := rt.sandboxOn(); return on }}
 }
 
 func (rt *Runtime) anyHook() bool {
@@ -97,6 +125,38 @@ type hookAdapter struct {
 	mode        string
 	transcripts string // the folder of the JSONL transcripts given to hooks
 	subagent    bool
+	sandboxed   func() bool // hooks not marked "sandbox": false run in the sandbox
+
+	tmpMu   sync.Mutex
+	tmpDir  string      // the transcripts folder of sandboxed hooks ("": not made yet)
+	tmpInfo os.FileInfo // tmpDir as made, to notice a replaced folder
+}
+
+// sandboxTranscripts returns the folder of the transcripts given to
+// sandboxed hooks. The data folder is hidden from sandboxed commands, so
+// it is a folder of the temp folder made for this engine (a fresh name
+// no command could have prepared), kept while aidex runs so a
+// transcript_path stays readable after its hook, as Claude Code's does.
+// A folder a command replaced (a symlink, another folder) is not written
+// through: a fresh one is made. Errors: the temp folder's.
+func (h *hookAdapter) sandboxTranscripts() (string, error) {
+	h.tmpMu.Lock()
+	defer h.tmpMu.Unlock()
+	if h.tmpDir != "" {
+		if fi, err := os.Lstat(h.tmpDir); err == nil && fi.IsDir() && os.SameFile(fi, h.tmpInfo) {
+			return h.tmpDir, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "aidex-transcripts-")
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	h.tmpDir, h.tmpInfo = dir, fi
+	return dir, nil
 }
 
 // fire runs ev's matching hooks for session s. The transcript file is
@@ -104,10 +164,18 @@ type hookAdapter struct {
 // themselves (ctx ended) is a message for the user.
 func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input) hooks.Outcome {
 	in.SessionID, in.Cwd, in.PermissionMode = s.ID, h.workspace, h.mode
-	if len(h.r.Matching(&in)) == 0 {
+	list := h.r.Matching(&in)
+	if len(list) == 0 {
 		return hooks.Outcome{}
 	}
-	path, err := h.writeTranscript(s)
+	dir := h.transcripts
+	if h.sandboxed != nil && slices.ContainsFunc(list, func(x *hooks.Hook) bool { return !x.Unsandboxed }) && h.sandboxed() {
+		var err error
+		if dir, err = h.sandboxTranscripts(); err != nil {
+			return hooks.Outcome{Messages: []string{fmt.Sprintf("%s hooks: transcript: %v", in.Event, err)}}
+		}
+	}
+	path, err := h.writeTranscript(dir, s)
 	if err != nil {
 		return hooks.Outcome{Messages: []string{fmt.Sprintf("%s hooks: %v", in.Event, err)}}
 	}
@@ -122,9 +190,10 @@ func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input
 // writeTranscript writes the session's messages as JSONL (one
 // {"type": role, "message": message} a line) to the file hooks are given
 // as transcript_path: aidex keeps sessions in SQLite, so the file is
-// written for them, under the data folder's transcripts/<session>.jsonl.
-func (h *hookAdapter) writeTranscript(s *agent.Session) (string, error) {
-	if err := os.MkdirAll(h.transcripts, 0o700); err != nil {
+// written for them, as dir/<session>.jsonl (the data folder's
+// transcripts/, or for sandboxed hooks a fresh temp folder).
+func (h *hookAdapter) writeTranscript(dir string, s *agent.Session) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("transcript folder: %w", err)
 	}
 	var buf bytes.Buffer
@@ -134,7 +203,7 @@ func (h *hookAdapter) writeTranscript(s *agent.Session) (string, error) {
 			return "", fmt.Errorf("transcript: %w", err)
 		}
 	}
-	path := filepath.Join(h.transcripts, s.ID+".jsonl")
+	path := filepath.Join(dir, s.ID+".jsonl")
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}

@@ -166,8 +166,11 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 
 // Verify runs command with run_command's machinery (the user's POSIX
 // shell, credentials removed from the environment, the process group
-// killed on timeout, output capped) in the confined workspace. timeout is
-// clamped to 1 s..10 min (0: 10 min).
+// killed on timeout, output capped) in the confined workspace, in the
+// sandbox of the model's own commands: the scripts, Makefiles and tests
+// it runs may be the model's. [sandbox] verify_unsandboxed = true runs it
+// outside. A failure the sandbox caused says so in Error, in one line, as
+// a command's does. timeout is clamped to 1 s..10 min (0: 10 min).
 func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
 	start := time.Now()
 	fail := func(err error) ralph.VerifyResult {
@@ -195,11 +198,16 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	if err != nil {
 		return fail(err)
 	}
-	env.Confiner = nil // the user's own verify_command runs outside the sandbox
+	if rt.Config.Sandbox.VerifyUnsandboxed {
+		env.Confiner = nil // the user's explicit way out
+	}
 	res := p.Run(ctx, env)
 	out := ralph.VerifyResult{OK: res.OK, ExitCode: -1, Output: res.Output, Error: res.Error, Duration: time.Since(start)}
 	if res.Meta != nil && res.Meta.ExitCode != nil {
 		out.ExitCode = *res.Meta.ExitCode
+	}
+	if res.Meta != nil && res.Meta.Sandbox != "" {
+		out.Error += " (verify_command runs in the sandbox; verify_unsandboxed = true in [sandbox] runs it outside)"
 	}
 	return out
 }

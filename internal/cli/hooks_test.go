@@ -19,7 +19,7 @@ import (
 // JSON) and records that it ran.
 const blockRmPy = `import json, os, sys
 data = json.load(sys.stdin)
-with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], ".claude", "pre.log"), "a") as f:
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "hook-pre.log"), "a") as f:
     f.write(data["hook_event_name"] + " " + data["tool_name"] + "\n")
 if data["tool_name"] == "Bash" and "rm -rf" in data["tool_input"].get("command", ""):
     print("Blocked by policy hook: rm -rf is not allowed in this repository", file=sys.stderr)
@@ -31,7 +31,7 @@ sys.exit(0)
 // model on stderr that the file was checked.
 const recordSh = `#!/bin/sh
 input=$(cat)
-printf '%s\n' "$input" >> "$AIDEX_PROJECT_DIR/.claude/post.jsonl"
+printf '%s\n' "$input" >> "$AIDEX_PROJECT_DIR/hook-post.jsonl"
 case "$input" in
   *'"tool_name":"Write"'*) echo "lint: checked the written file" >&2; exit 2 ;;
 esac
@@ -73,7 +73,7 @@ func TestHookPreToolUseBlocksBashAndTellsTheModel(t *testing.T) {
 	if e.read("build/x") != "keep" {
 		t.Fatalf("the blocked command ran; stderr %s", r.stderr)
 	}
-	if got := e.read(".claude/pre.log"); got != "PreToolUse Bash\n" {
+	if got := e.read("hook-pre.log"); got != "PreToolUse Bash\n" {
 		t.Errorf("the hook saw %q, want one PreToolUse of Bash", got)
 	}
 	reqs := srv.Requests()
@@ -106,7 +106,7 @@ func TestHookPostToolUseSeesClaudeWriteShape(t *testing.T) {
 		Response map[string]any `json:"tool_response"`
 		Path     string         `json:"transcript_path"`
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(e.read(".claude/post.jsonl"))), &in); err != nil {
+	if err := json.Unmarshal([]byte(strings.TrimSpace(e.read("hook-post.jsonl"))), &in); err != nil {
 		t.Fatal(err)
 	}
 	if in.Event != "PostToolUse" || in.ToolName != "Write" || in.AidexName != "write_file" || in.Input.Content != "hello\n" ||
@@ -128,7 +128,7 @@ func TestHookPostToolUseSeesClaudeWriteShape(t *testing.T) {
 func TestHookUserPromptSubmitAddsContext(t *testing.T) {
 	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
 	e := hookE2E(t, srv, true, `{"hooks": {"UserPromptSubmit": [{"hooks": [
-  {"type": "command", "command": "cat > .claude/prompt.json; echo 'Project codename: BLUEBIRD-7'"}]}]}}`)
+  {"type": "command", "command": "cat > hook-prompt.json; echo 'Project codename: BLUEBIRD-7'"}]}]}}`)
 	r := e.run(context.Background(), "-p", "what is the codename?")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -136,7 +136,7 @@ func TestHookUserPromptSubmitAddsContext(t *testing.T) {
 	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0]), "BLUEBIRD-7") {
 		t.Fatalf("the hook's context is not in the request")
 	}
-	if got := e.read(".claude/prompt.json"); !strings.Contains(got, `"prompt":"what is the codename?"`) {
+	if got := e.read("hook-prompt.json"); !strings.Contains(got, `"prompt":"what is the codename?"`) {
 		t.Errorf("hook stdin = %s", got)
 	}
 }
@@ -158,7 +158,7 @@ func TestHookStopExit2ContinuesOnce(t *testing.T) {
 	srv := llmtest.NewScript(t, llmtest.Turn{Text: "All done."}, llmtest.Turn{Text: "Ran the tests: they pass."},
 		llmtest.Turn{Text: "should not be asked"})
 	e := hookE2E(t, srv, true, `{"hooks": {"Stop": [{"hooks": [
-  {"type": "command", "command": "cat >> .claude/stop.jsonl; echo >> .claude/stop.jsonl; echo 'run the tests before you stop' >&2; exit 2"}]}]}}`)
+  {"type": "command", "command": "cat >> hook-stop.jsonl; echo >> hook-stop.jsonl; echo 'run the tests before you stop' >&2; exit 2"}]}]}}`)
 	r := e.run(context.Background(), "-p", "finish", "--output-format", "json")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -167,7 +167,7 @@ func TestHookStopExit2ContinuesOnce(t *testing.T) {
 	if len(reqs) != 2 || !strings.Contains(string(reqs[1]), "run the tests before you stop") {
 		t.Fatalf("want exactly one continuation carrying the hook's stderr, got %d requests", len(reqs))
 	}
-	lines := strings.Split(strings.TrimSpace(e.read(".claude/stop.jsonl")), "\n")
+	lines := strings.Split(strings.TrimSpace(e.read("hook-stop.jsonl")), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"stop_hook_active":false`) || !strings.Contains(lines[1], `"stop_hook_active":true`) {
 		t.Errorf("Stop hook inputs: %q", lines)
 	}
@@ -261,7 +261,7 @@ func TestHookUntrustedProjectHooksDoNotRun(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(e.ws, ".claude", "pre.log")); err == nil {
+	if _, err := os.Stat(filepath.Join(e.ws, "hook-pre.log")); err == nil {
 		t.Fatal("a hook of an untrusted project ran")
 	}
 	if !strings.Contains(r.stderr, "ignored because the folder is not trusted") {
@@ -307,8 +307,8 @@ func TestHooksBadConfigIsAClearError(t *testing.T) {
 func TestHookSessionStartContextAndSessionEnd(t *testing.T) {
 	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
 	e := hookE2E(t, srv, true, `{"hooks": {
-  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > .claude/start.json; echo 'Open issues: #12 flaky test'"}]}],
-  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > .claude/end.json"}]}]}}`)
+  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > hook-start.json; echo 'Open issues: #12 flaky test'"}]}],
+  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat > hook-end.json"}]}]}}`)
 	r := e.run(context.Background(), "-p", "hi")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -316,10 +316,10 @@ func TestHookSessionStartContextAndSessionEnd(t *testing.T) {
 	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(string(reqs[0]), "Open issues: #12 flaky test") {
 		t.Errorf("the SessionStart context is not in the request")
 	}
-	if got := e.read(".claude/start.json"); !strings.Contains(got, `"source":"startup"`) || !strings.Contains(got, `"hook_event_name":"SessionStart"`) {
+	if got := e.read("hook-start.json"); !strings.Contains(got, `"source":"startup"`) || !strings.Contains(got, `"hook_event_name":"SessionStart"`) {
 		t.Errorf("SessionStart stdin = %s", got)
 	}
-	if got := e.read(".claude/end.json"); !strings.Contains(got, `"hook_event_name":"SessionEnd"`) {
+	if got := e.read("hook-end.json"); !strings.Contains(got, `"hook_event_name":"SessionEnd"`) {
 		t.Errorf("SessionEnd stdin = %s", got)
 	}
 }

@@ -53,6 +53,9 @@ func writeHooks(w io.Writer, list []hooks.Hook) {
 			m = "*"
 		}
 		status := "active"
+		if h.Unsandboxed {
+			status = "active, outside the sandbox"
+		}
 		if h.Ignored != "" {
 			status = h.Ignored
 		}

@@ -15,7 +15,7 @@ import (
 const (
 	guardSettings = `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
   {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}}`
-	guardScript = "#!/bin/sh\necho ran >> \"$CLAUDE_PROJECT_DIR/.claude/guard.log\"\nexit 0\n"
+	guardScript = "#!/bin/sh\necho ran >> \"$CLAUDE_PROJECT_DIR/hook-guard.log\"\nexit 0\n"
 )
 
 func trustE2E(t *testing.T, srv *llmtest.Script) *e2e {
@@ -54,7 +54,7 @@ func TestTrustEditedHookScriptStopsHeadlessRun(t *testing.T) {
 	if r.code != ExitOK {
 		t.Fatalf("after approval: exit %d; stderr: %s", r.code, r.stderr)
 	}
-	if log, err := os.ReadFile(filepath.Join(e.ws, ".claude", "guard.log")); err != nil || string(log) != "ran\n" {
+	if log, err := os.ReadFile(filepath.Join(e.ws, "hook-guard.log")); err != nil || string(log) != "ran\n" {
 		t.Errorf("the approved hook did not run once: %q, %v", log, err)
 	}
 	if strings.Contains(r.stderr, "trust --review") {
@@ -134,7 +134,7 @@ func TestTrustUntrustedFolderUnchanged(t *testing.T) {
 	if !strings.Contains(r.stderr, "untrusted project") {
 		t.Errorf("the untrusted command's notice is missing: %s", r.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(e.ws, ".claude", "guard.log")); err == nil {
+	if _, err := os.Stat(filepath.Join(e.ws, "hook-guard.log")); err == nil {
 		t.Error("an untrusted project's hook ran")
 	}
 }

@@ -174,6 +174,10 @@ type Sandbox struct {
 	// AutoAllow lets auto-edit mode run, unasked, the commands its mode would ask about,
 	// as long as the sandbox is on [false].
 	AutoAllow bool `toml:"auto_allow"`
+	// VerifyUnsandboxed runs Ralph's verify_command outside the sandbox (it runs in the
+	// sandbox of the model's own commands otherwise: the scripts it runs may be the
+	// model's) [false].
+	VerifyUnsandboxed bool `toml:"verify_unsandboxed"`
 }
 
 // Subagents holds [subagents]: the limits of the task tool's subagents.

@@ -57,7 +57,7 @@ func TestSandboxErrors(t *testing.T) {
 // An untrusted project file may tighten the sandbox, never loosen it.
 func TestSandboxUntrustedProject(t *testing.T) {
 	e := newEnv(t)
-	writeFile(t, e.project(), "[sandbox]\nmode = \"off\"\nwritable = [\"/\"]\nnetwork = true\nauto_allow = true\n")
+	writeFile(t, e.project(), "[sandbox]\nmode = \"off\"\nwritable = [\"/\"]\nnetwork = true\nauto_allow = true\nverify_unsandboxed = true\n")
 	cfg, ws, err := e.load(nil)
 	require.NoError(t, err)
 	require.Equal(t, Sandbox{Mode: "workspace-write"}, cfg.Sandbox)
@@ -65,7 +65,7 @@ func TestSandboxUntrustedProject(t *testing.T) {
 	for _, w := range ws {
 		keys = append(keys, w.Key)
 	}
-	require.Equal(t, []string{"sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow"}, keys)
+	require.Equal(t, []string{"sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow", "sandbox.verify_unsandboxed"}, keys)
 	require.Contains(t, ws[0].String(), "aidex trust")
 
 	writeFile(t, e.project(), "[sandbox]\nmode = \"read-only\"\n")

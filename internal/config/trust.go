@@ -61,7 +61,7 @@ func refusal(s setting, own map[string]bool) string {
 		}
 	case "tools.enabled":
 		return "a project file may not enable tools"
-	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow", "agent.writes_policy":
+	case "sandbox.mode", "sandbox.writable", "sandbox.network", "sandbox.auto_allow", "sandbox.verify_unsandboxed", "agent.writes_policy":
 		return looseningRefusal(s)
 	}
 	return ""
@@ -84,7 +84,7 @@ func looseningRefusal(s setting) string {
 		if dirs, _ := s.value.([]string); len(dirs) > 0 {
 			return "a project file may not widen the folders sandboxed commands can write"
 		}
-	default: // network, auto_allow
+	default: // network, auto_allow, verify_unsandboxed
 		if s.value.(bool) {
 			return fmt.Sprintf("a project file may not turn %s on", s.spec.name)
 		}

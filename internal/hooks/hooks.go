@@ -66,6 +66,11 @@ type Hook struct {
 	// Ignored says why the hook does not run ("" when it does): the
 	// project folder is not trusted.
 	Ignored string
+	// Unsandboxed runs the command outside the OS sandbox of the model's
+	// commands ("sandbox": false on the hook entry); hooks run in it
+	// otherwise, since their program may be a workspace file the model
+	// edited.
+	Unsandboxed bool
 
 	re *regexp.Regexp
 }
@@ -204,5 +209,12 @@ type Run struct {
 	Stdout   string
 	Stderr   string
 	Duration time.Duration
-	Err      error // could not start, timed out
+	Err      error // could not start, timed out, the sandbox could not confine it
+	// Sandbox is the sandbox's one line when it stopped the command (a
+	// write outside the writable set, a refused connection); "" when not.
+	Sandbox string
+	// Reverted are the sandbox audit's lines: what the command changed
+	// that would run later outside the sandbox, undone (git hooks and
+	// config, project configuration).
+	Reverted []string
 }

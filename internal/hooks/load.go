@@ -98,6 +98,7 @@ type entry struct {
 	Type    string   `json:"type"`
 	Command string   `json:"command"`
 	Timeout *float64 `json:"timeout"` // seconds
+	Sandbox *bool    `json:"sandbox"` // false: run outside the OS sandbox (aidex's key)
 }
 
 func loadFile(file string, isTOML bool) ([]Hook, []string, error) {
@@ -175,7 +176,8 @@ func newHook(file string, ev Event, matcher string, e entry) (Hook, string, erro
 	if e.Command == "" {
 		return Hook{}, "", fmt.Errorf("hooks: %s: a %s hook has no \"command\"; give the shell command to run", file, ev)
 	}
-	h := Hook{Event: ev, Matcher: matcher, Command: e.Command, Timeout: DefaultTimeout, Source: file}
+	h := Hook{Event: ev, Matcher: matcher, Command: e.Command, Timeout: DefaultTimeout, Source: file,
+		Unsandboxed: e.Sandbox != nil && !*e.Sandbox}
 	if e.Timeout != nil {
 		if *e.Timeout <= 0 {
 			return Hook{}, "", fmt.Errorf("hooks: %s: %s hook %q: timeout must be a positive number of seconds, not %v", file, ev, e.Command, *e.Timeout)

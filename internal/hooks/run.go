@@ -20,14 +20,38 @@ import (
 // CLAUDE_PROJECT_DIR and AIDEX_PROJECT_DIR set to it. Env is the base
 // environment of the commands (nil: the process's). Log, when set, gets
 // one line per hook run (event, command, exit code, milliseconds):
-// --verbose. A nil *Runner runs nothing.
+// --verbose. Sandbox, when set, runs each hook command not marked
+// Unsandboxed in the OS sandbox of the model's commands (nil: every hook
+// runs unsandboxed). A nil *Runner runs nothing.
 type Runner struct {
 	Hooks      []Hook
 	ProjectDir string
 	Env        []string
 	Log        io.Writer
+	Sandbox    Confiner
 
 	logMu sync.Mutex
+}
+
+// Confiner runs a hook command in the OS sandbox (app adapts the
+// runtime's sandbox to it; hooks does not import the sandbox).
+// Implementations must be safe for concurrent use.
+type Confiner interface {
+	// Confine rewrites cmd (Path, Args, SysProcAttr, Env) so that it runs
+	// in the sandbox; it is called after cmd's Dir, Env and process group
+	// are set, just before Start. It returns ok false when commands run
+	// unsandboxed (sandbox mode off); an error means the command must not
+	// run.
+	Confine(cmd *exec.Cmd) (ok bool, err error)
+	// Explain reads the output of a confined command that failed and
+	// returns one line saying that the sandbox stopped it and how to
+	// allow it, or "" when the sandbox was not the cause.
+	Explain(output string) string
+	// Begin starts the audit of a confined command; the function it
+	// returns, called once after the command ended, reverts what it
+	// changed that would run later outside the sandbox and returns one
+	// line per revert.
+	Begin() (end func() []string)
 }
 
 // Active reports whether any hook of ev would run (ignoring matchers),
@@ -117,9 +141,22 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte) Run {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
+	confined := false
+	if r.Sandbox != nil && !h.Unsandboxed {
+		ok, err := r.Sandbox.Confine(cmd)
+		if err != nil {
+			return Run{Hook: h, ExitCode: -1, Err: fmt.Errorf("sandbox: %w (set \"sandbox\": false on the hook to run it outside the sandbox)", err)}
+		}
+		confined = ok
+	}
+	end := func() []string { return nil }
+	if confined {
+		end = r.Sandbox.Begin()
+	}
 	start := time.Now()
 	err := cmd.Run()
 	run := Run{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	run.Reverted = end()
 	if cmd.ProcessState == nil {
 		run.ExitCode = -1
 	}
@@ -130,7 +167,26 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte) Run {
 	case err != nil && !errors.As(err, &exitErr):
 		run.ExitCode, run.Err = -1, err
 	}
+	if confined && run.ExitCode != 0 {
+		run.Sandbox = r.Sandbox.Explain(run.Stdout + "\n" + run.Stderr)
+	}
 	return run
+}
+
+// sandboxNote is what a failed hook's message adds when the sandbox
+// stopped it or reverted what it left: one line, with the way out.
+func sandboxNote(run Run) string {
+	var parts []string
+	if run.Sandbox != "" {
+		parts = append(parts, run.Sandbox)
+	}
+	if len(run.Reverted) > 0 {
+		parts = append(parts, "sandbox: "+strings.Join(run.Reverted, "; ")+"; a sandboxed hook cannot leave these (they would run later outside the sandbox)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ") + " (hooks run in the sandbox; \"sandbox\": false on the hook runs it outside)"
 }
 
 func (r *Runner) log(run Run) {
@@ -183,9 +239,14 @@ func contextEvent(ev Event) bool { return ev == UserPromptSubmit || ev == Sessio
 // fold adds one run's answer to out.
 func fold(out *Outcome, ev Event, run Run) {
 	name := run.Hook.Command
+	note := sandboxNote(run)
+	if note != "" && run.ExitCode == 0 && run.Err == nil {
+		// It succeeded, but the audit undid part of what it did.
+		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q%s", ev, name, note))
+	}
 	switch {
 	case run.Err != nil:
-		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q failed: %v", ev, name, run.Err))
+		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q failed: %v%s", ev, name, run.Err, note))
 	case run.ExitCode == 2 && blocking(ev):
 		block(out, ev, strings.TrimSpace(run.Stderr), fmt.Sprintf("blocked by the %s hook %q", ev, name))
 	case run.ExitCode == 2:
@@ -195,7 +256,7 @@ func fold(out *Outcome, ev Event, run Run) {
 		if s := strings.TrimSpace(run.Stderr); s != "" {
 			msg += ": " + s
 		}
-		out.Messages = append(out.Messages, msg)
+		out.Messages = append(out.Messages, msg+note)
 	default:
 		foldStdout(out, ev, run)
 	}

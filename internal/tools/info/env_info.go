@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -24,7 +25,8 @@ func envInfoDef() tools.Def {
 }
 
 // versionProbes are the tools env_info reports, with the arguments that
-// print their version quickly.
+// print their version quickly. They run from probeDir, in the sandbox of
+// the model's commands when there is one (env.Confiner).
 var versionProbes = [...]struct{ name, bin, arg string }{
 	{"go", "go", "version"},
 	{"python", "python3", "--version"},
@@ -52,6 +54,11 @@ func envInfoTool(ctx context.Context, env *tools.Env) tools.Result {
 	versions := make([]string, len(versionProbes))
 	var wg sync.WaitGroup
 	environ := proc.ChildEnviron(os.Environ(), nil, pol)
+	var confine func(*exec.Cmd) error
+	if env != nil && env.Confiner != nil {
+		c := env.Confiner
+		confine = func(cmd *exec.Cmd) error { return c.Confine(cmd, false) }
+	}
 	for i, p := range versionProbes {
 		bin, err := exec.LookPath(p.bin)
 		if err != nil {
@@ -64,8 +71,8 @@ func envInfoTool(ctx context.Context, env *tools.Env) tools.Result {
 			}
 		}
 		wg.Go(func() {
-			o := proc.Run(ctx, proc.Spec{Argv: []string{bin, p.arg}, Dir: os.TempDir(), Env: environ,
-				Timeout: versionTimeout, MaxChars: 2000})
+			o := proc.Run(ctx, proc.Spec{Argv: []string{bin, p.arg}, Dir: probeDir(), Env: environ,
+				Timeout: versionTimeout, MaxChars: 2000, Confine: confine})
 			if o.Ran && o.ExitCode == 0 {
 				line, _, _ := strings.Cut(strings.TrimSpace(o.Output), "\n")
 				versions[i] = line
@@ -81,6 +88,21 @@ func envInfoTool(ctx context.Context, env *tools.Env) tools.Result {
 		fmt.Fprintf(&b, "%s: %s\n", p.name, v)
 	}
 	return tools.Success(b.String(), nil)
+}
+
+// probeDir is the folder version probes run in: one no sandboxed command
+// can write (the file system's root), never the workspace or the temp
+// folder, since toolchain managers' shims (rustup, mise, asdf, nvm,
+// pyenv, goenv) read rust-toolchain.toml, .tool-versions, .mise.toml,
+// .nvmrc, .python-version, go.mod's toolchain line and the like from the
+// folder they run in and its parents, and run the program they name.
+func probeDir() string {
+	if runtime.GOOS == "windows" {
+		if d := os.Getenv("SystemRoot"); d != "" {
+			return d
+		}
+	}
+	return string(filepath.Separator)
 }
 
 // osName is GOOS plus the distribution's PRETTY_NAME on Linux.
