@@ -28,6 +28,8 @@ import (
 
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // FileName is the name of the database file inside the data directory.
@@ -109,7 +111,7 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("open session store: %w", err)
 	}
 	_ = f.Close()
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sql.Open("sqlite", dsn(path, ospath.Native()))
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
@@ -122,10 +124,12 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	return s, nil
 }
 
-// dsn builds the modernc.org/sqlite data source name for path: a file: URI
-// (so any byte in the path is escaped) with the per-connection pragmas.
-func dsn(path string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+// dsn builds the modernc.org/sqlite data source name for the absolute path
+// in the path style st: a file: URI (so any byte in the path is escaped,
+// and a Windows drive path is file:///C:/..., never file://C:/..., whose
+// authority SQLite rejects) with the per-connection pragmas.
+func dsn(path string, st ospath.Style) string {
+	u := st.FileURL(path)
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
