@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -66,7 +65,7 @@ func caseSleepClamp(t *testing.T, e *attackEnv, c attackCase) {
 	if pids := processesWithEnv("AIDEX_ATTACK_PROBE=" + probe); len(pids) > 0 {
 		t.Errorf("processes of the cancelled command are still alive: %v", pids)
 		for _, p := range pids {
-			_ = syscall.Kill(p, syscall.SIGKILL)
+			killPID(p)
 		}
 	}
 }
@@ -116,7 +115,7 @@ func caseSparse(t *testing.T, e *attackEnv, c attackCase) {
 // E-146: a FIFO is refused without blocking.
 func caseFIFO(t *testing.T, e *attackEnv, c attackCase) {
 	p := filepath.Join(e.ws, "fifo")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
+	if err := mkfifo(p); err != nil {
 		skipf(t, e, "mkfifo: %v", err)
 	}
 	e.snap = e.snapshot(t)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/ospath"
 	"github.com/zelvior/aidex/internal/session"
 )
 
@@ -159,7 +160,7 @@ func (s *Service) snapshotOf(ctx context.Context, id, cp string) (session.Snapsh
 	if err != nil {
 		return session.Snapshot{}, err
 	}
-	if ws := s.Runtime().Workspace; filepath.Clean(sn.Workspace) != filepath.Clean(ws) {
+	if ws := s.Runtime().Workspace; !ospath.Native().Same(sn.Workspace, ws) {
 		return session.Snapshot{}, fmt.Errorf("%w: checkpoint %s is of workspace %s, not %s: run aidex -w %s rewind %s",
 			ErrOtherWorkspace, sn.ID, sn.Workspace, ws, sn.Workspace, sn.ID)
 	}

@@ -43,6 +43,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/filelock"
 	"github.com/zelvior/aidex/internal/gitdir"
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // DefaultMaxFileSize is the size cap (bytes) of a snapshotted file when
@@ -102,10 +103,41 @@ type Repo struct {
 
 // Dir returns the shadow repository's directory for workspace under
 // stateDir: stateDir/checkpoints/ and the first 16 hex digits of the
-// SHA-256 of the workspace's absolute path.
-func Dir(stateDir, workspace string) string {
-	sum := sha256.Sum256([]byte(filepath.Clean(workspace)))
+// SHA-256 of the workspace's key (its absolute path as this OS compares
+// paths: c:\code\proj and C:\Code\Proj share one repository on Windows).
+func Dir(stateDir, workspace string) string { return dirIn(stateDir, workspace, ospath.Native()) }
+
+// dirIn is Dir in path style st.
+func dirIn(stateDir, workspace string, st ospath.Style) string {
+	return hashDir(stateDir, st.Key(workspace))
+}
+
+// legacyDir is where aidex before workspace keys kept the repository: the
+// hash of the cleaned path as spelled.
+func legacyDir(stateDir, workspace string, st ospath.Style) string {
+	return hashDir(stateDir, st.Clean(workspace))
+}
+
+func hashDir(stateDir, key string) string {
+	sum := sha256.Sum256([]byte(key))
 	return filepath.Join(stateDir, "checkpoints", hex.EncodeToString(sum[:8]))
+}
+
+// adoptLegacy moves the repository an older aidex kept for this spelling
+// of workspace to its keyed directory when that does not exist yet, so
+// checkpoints taken before survive (a no-op where keys are the cleaned
+// path, as on Linux).
+func adoptLegacy(stateDir, workspace string, st ospath.Style) {
+	dir, old := dirIn(stateDir, workspace, st), legacyDir(stateDir, workspace, st)
+	if dir == old {
+		return
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if fi, err := os.Stat(old); err == nil && fi.IsDir() {
+		_ = os.Rename(old, dir) // on failure a new repository starts
+	}
 }
 
 // Open returns the shadow repository of o.Workspace, creating it when
@@ -129,6 +161,7 @@ func Open(ctx context.Context, o Options) (*Repo, error) {
 	if o.StateDir == "" {
 		return nil, errors.New("checkpoints: no state directory configured")
 	}
+	adoptLegacy(o.StateDir, ws, ospath.Native())
 	r := &Repo{git: bin, gitDir: Dir(o.StateDir, ws), workTree: ws, maxSize: o.MaxFileSize, lockWait: o.LockTimeout,
 		userIgnor: os.DevNull}
 	if r.maxSize <= 0 {

@@ -24,7 +24,7 @@ type Child struct {
 // returns them. Errors: an unknown parent id, a relative workspace, a
 // failed write.
 func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, model string) (*agent.Session, error) {
-	ws, err := cleanWorkspace(workspace)
+	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +38,9 @@ func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, m
 		if n == 0 {
 			return notFound(c.ParentID)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace, provider, model, created_at, updated_at,
-			parent_session_id, parent_tool_call_id, subagent, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, ws, provider, model, now.UnixNano(), now.UnixNano(), c.ParentID, c.ToolCallID, c.Label, makeTitle(c.Label))
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace, workspace_key, provider, model, created_at, updated_at,
+			parent_session_id, parent_tool_call_id, subagent, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, ws, key, provider, model, now.UnixNano(), now.UnixNano(), c.ParentID, c.ToolCallID, c.Label, makeTitle(c.Label))
 		return err
 	})
 	if err != nil {

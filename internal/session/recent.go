@@ -15,23 +15,24 @@ import (
 // chooses it, without loading it. The error wraps [ErrNotFound] when the
 // workspace has no such session.
 func (s *Store) LatestID(ctx context.Context, workspace string) (string, error) {
-	ws, err := cleanWorkspace(workspace)
+	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return "", err
 	}
 	var id string
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		id, err = latestID(ctx, tx, ws)
+		id, err = latestID(ctx, tx, ws, key)
 		return err
 	})
 	return id, err
 }
 
-// latestID is LatestID within a transaction; ws is clean.
-func latestID(ctx context.Context, q querier, ws string) (string, error) {
+// latestID is LatestID within a transaction; ws is clean (for the
+// message), key its workspace key.
+func latestID(ctx context.Context, q querier, ws, key string) (string, error) {
 	var id string
-	err := q.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace = ? AND parent_session_id IS NULL
-		AND message_count > 0 ORDER BY updated_at DESC, rowid DESC LIMIT 1`, ws).Scan(&id)
+	err := q.QueryRowContext(ctx, `SELECT id FROM sessions WHERE workspace_key = ? AND parent_session_id IS NULL
+		AND message_count > 0 ORDER BY updated_at DESC, rowid DESC LIMIT 1`, key).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", &lookupError{msg: fmt.Sprintf("no session to continue in %s: start one without --continue", ws), kind: ErrNotFound}
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -63,29 +62,70 @@ type querier interface {
 // in this Store all the same (the session is written again when needed).
 // Errors: a relative or empty workspace, or a failed write.
 func (s *Store) Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error) {
-	ws, err := cleanWorkspace(workspace)
+	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
 	}
 	now := s.now()
 	id := newID(now)
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace, provider, model, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, id, ws, provider, model, now.UnixNano(), now.UnixNano())
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, workspace, workspace_key, provider, model, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, ws, key, provider, model, now.UnixNano(), now.UnixNano())
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
-	s.made.Store(id, madeRow{workspace: ws, provider: provider, model: model, created: now.UnixNano()})
+	s.made.Store(id, madeRow{workspace: ws, key: key, provider: provider, model: model, created: now.UnixNano()})
 	return &agent.Session{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
 }
 
-func cleanWorkspace(workspace string) (string, error) {
-	if workspace == "" || !filepath.IsAbs(workspace) {
-		return "", fmt.Errorf("session workspace %q is not an absolute path: pass the resolved workspace root", workspace)
+// cleanWorkspace returns workspace cleaned (as stored and shown) and its
+// key in the store's path style (as compared: one key for every spelling
+// of the folder). Errors: an empty or relative workspace.
+func (s *Store) cleanWorkspace(workspace string) (ws, key string, err error) {
+	if workspace == "" || !s.style.IsAbs(workspace) {
+		return "", "", fmt.Errorf("session workspace %q is not an absolute path: pass the resolved workspace root", workspace)
 	}
-	return filepath.Clean(workspace), nil
+	return s.style.Clean(workspace), s.style.Key(workspace), nil
+}
+
+// fillWorkspaceKeys gives the sessions written before workspace keys (or
+// by a store of another path style) their key; when there are none it
+// costs one query on the index of keys.
+func (s *Store) fillWorkspaceKeys(ctx context.Context) error {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions WHERE workspace_key IS NULL`).Scan(&n); err != nil || n == 0 {
+		if err != nil {
+			return fmt.Errorf("find sessions without a workspace key: %w", err)
+		}
+		return nil
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT workspace FROM sessions WHERE workspace_key IS NULL`)
+		if err != nil {
+			return fmt.Errorf("find sessions without a workspace key: %w", err)
+		}
+		var spaces []string
+		for rows.Next() {
+			var w string
+			if err := rows.Scan(&w); err != nil {
+				_ = rows.Close()
+				return fmt.Errorf("find sessions without a workspace key: %w", err)
+			}
+			spaces = append(spaces, w)
+		}
+		if err := rows.Close(); err != nil {
+			return fmt.Errorf("find sessions without a workspace key: %w", err)
+		}
+		for _, w := range spaces {
+			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET workspace_key = ? WHERE workspace = ? AND workspace_key IS NULL`,
+				s.style.Key(w), w); err != nil {
+				return fmt.Errorf("set workspace key of %s: %w", w, err)
+			}
+		}
+		return nil
+	})
 }
 
 // Load returns the session id (or the only session whose id starts with
@@ -179,13 +219,13 @@ func (s *Store) Info(ctx context.Context, id string) (Summary, error) {
 // absolute path) that has a message, for --continue. The error wraps
 // [ErrNotFound] when the workspace has no such session.
 func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, error) {
-	ws, err := cleanWorkspace(workspace)
+	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
 	}
 	var sess *agent.Session
 	err = s.read(ctx, func(tx *sql.Tx) error {
-		id, err := latestID(ctx, tx, ws)
+		id, err := latestID(ctx, tx, ws, key)
 		if err != nil {
 			return err
 		}
@@ -207,11 +247,11 @@ func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 	}
 	where, args := "WHERE s.parent_session_id IS NULL AND s.message_count > 0", []any{}
 	if !opt.All {
-		ws, err := cleanWorkspace(opt.Workspace)
+		_, key, err := s.cleanWorkspace(opt.Workspace)
 		if err != nil {
 			return nil, fmt.Errorf("list sessions: %w (or list all workspaces)", err)
 		}
-		where, args = where+" AND s.workspace = ?", append(args, ws)
+		where, args = where+" AND s.workspace_key = ?", append(args, key)
 	}
 	limit := opt.Limit
 	if limit == 0 {

@@ -157,12 +157,13 @@ func scanSnapshots(rows *sql.Rows) ([]Snapshot, error) {
 }
 
 // Snapshots returns the snapshots of session sessionID (a full id or a
-// unique prefix), or of every session of workspace when sessionID is "",
-// oldest first. Errors wrap ErrNotFound or ErrAmbiguous.
+// unique prefix), or of every session of workspace (compared as the OS
+// compares paths) when sessionID is "", oldest first. Errors wrap
+// ErrNotFound or ErrAmbiguous.
 func (s *Store) Snapshots(ctx context.Context, sessionID, workspace string) ([]Snapshot, error) {
 	var out []Snapshot
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		where, arg := `workspace = ?`, workspace
+		where, arg := `session_id IN (SELECT id FROM sessions WHERE workspace_key = ?)`, s.style.Key(workspace)
 		if sessionID != "" {
 			id, err := resolveID(ctx, tx, sessionID)
 			if err != nil {

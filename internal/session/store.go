@@ -28,6 +28,8 @@ import (
 
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // FileName is the name of the database file inside the data directory.
@@ -36,7 +38,7 @@ const FileName = "aidex.db"
 // schemaVersion is the version of the newest embedded migration. Open
 // records it in PRAGMA user_version after migrating, so opening an
 // up-to-date database costs one pragma instead of a goose run.
-const schemaVersion = 6
+const schemaVersion = 7
 
 // emptyKeep is how long a session without a message is kept after its
 // last change: [Open] removes older ones.
@@ -62,6 +64,9 @@ var ErrAmbiguous = errors.New("ambiguous session id")
 type Store struct {
 	db   *sql.DB
 	path string
+	// style is how this OS names and compares paths: workspaces are
+	// absolute in it and compared by its Key.
+	style ospath.Style
 	// wmu serializes write transactions: one writer per Store. Other
 	// processes are waited for through busy_timeout and BEGIN IMMEDIATE.
 	wmu sync.Mutex
@@ -75,8 +80,8 @@ type Store struct {
 // madeRow is what [Store.Create] wrote for a session: enough to write it
 // again.
 type madeRow struct {
-	workspace, provider, model string
-	created                    int64
+	workspace, key, provider, model string
+	created                         int64
 }
 
 // Open opens (creating when missing) the session database in dataDir,
@@ -91,6 +96,11 @@ type madeRow struct {
 // file that is not an SQLite database, a database written by a newer aidex,
 // or a failed migration; each names the file.
 func Open(ctx context.Context, dataDir string) (*Store, error) {
+	return openStyle(ctx, dataDir, ospath.Native())
+}
+
+// openStyle is Open with the path rules of st (tests inject Windows').
+func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, error) {
 	if dataDir == "" {
 		return nil, errors.New("open session store: no data directory given (set XDG_DATA_HOME or HOME)")
 	}
@@ -109,12 +119,16 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("open session store: %w", err)
 	}
 	_ = f.Close()
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sql.Open("sqlite", dsn(path, ospath.Native()))
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: time.Now}
+	s := &Store{db: db, path: path, now: time.Now, style: st}
 	if err := s.migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open session store %s: %w", path, err)
+	}
+	if err := s.fillWorkspaceKeys(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
@@ -122,10 +136,12 @@ func Open(ctx context.Context, dataDir string) (*Store, error) {
 	return s, nil
 }
 
-// dsn builds the modernc.org/sqlite data source name for path: a file: URI
-// (so any byte in the path is escaped) with the per-connection pragmas.
-func dsn(path string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+// dsn builds the modernc.org/sqlite data source name for the absolute path
+// in the path style st: a file: URI (so any byte in the path is escaped,
+// and a Windows drive path is file:///C:/..., never file://C:/..., whose
+// authority SQLite rejects) with the per-connection pragmas.
+func dsn(path string, st ospath.Style) string {
+	u := st.FileURL(path)
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -274,8 +290,8 @@ func (s *Store) revived(ctx context.Context, id string, fn func() error) error {
 	m := v.(madeRow)
 	now := s.now().UnixNano()
 	if werr := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sessions (id, workspace, provider, model, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, id, m.workspace, m.provider, m.model, m.created, now)
+		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sessions (id, workspace, workspace_key, provider, model,
+			created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, id, m.workspace, m.key, m.provider, m.model, m.created, now)
 		return err
 	}); werr != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/atomicfile"
 	"github.com/zelvior/aidex/internal/filelock"
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // FileName is the store's file in aidex's state directory.
@@ -24,14 +25,20 @@ const maxStoreBytes = 32 << 20
 // aidex's state directory (mode 0600; the sandbox never makes the state
 // directory visible to commands). The zero Store has no file: it approves
 // nothing and cannot record.
-type Store struct{ file string }
+type Store struct {
+	file string
+	// style is how this OS compares paths: a folder's approvals are
+	// found under any spelling of it (c:\code\proj and C:\Code\Proj on
+	// Windows).
+	style ospath.Style
+}
 
 // OpenStore returns the store of stateDir (nothing is read yet).
 func OpenStore(stateDir string) Store {
 	if stateDir == "" {
 		return Store{}
 	}
-	return Store{file: filepath.Join(stateDir, FileName)}
+	return Store{file: filepath.Join(stateDir, FileName), style: ospath.Native()}
 }
 
 // File is the store's file ("" for the zero Store).
@@ -87,7 +94,7 @@ func (s Store) Approvals(workspace string) (Approvals, error) {
 	if err != nil {
 		return a, err
 	}
-	for _, e := range doc.Folders[folderKey(workspace)] {
+	for _, e := range doc.Folders[s.folderKey(workspace)] {
 		a.digests[e.Digest], a.keys[string(e.Kind)+" "+e.Name] = true, true
 	}
 	return a, nil
@@ -154,7 +161,7 @@ func (s Store) update(workspace string, change func([]entry) []entry) error {
 	if err != nil {
 		return err
 	}
-	key := folderKey(workspace)
+	key := s.folderKey(workspace)
 	if es := change(doc.Folders[key]); len(es) > 0 {
 		doc.Folders[key] = es
 	} else {
@@ -205,21 +212,30 @@ func (s Store) read() (storeDoc, error) {
 	if err := json.NewDecoder(f).Decode(&doc); err != nil {
 		return storeDoc{Folders: map[string][]entry{}}, fmt.Errorf("trust: %s is not aidex's approved-content file (delete it and approve your projects again with `aidex trust DIR`): %w", s.file, err)
 	}
-	if doc.Folders == nil {
-		doc.Folders = map[string][]entry{}
+	// Keyed as this OS compares paths; a file written before keys (or
+	// by hand) may spell one folder twice: their approvals merge.
+	folders := make(map[string][]entry, len(doc.Folders))
+	for k, es := range doc.Folders {
+		key := s.style.Key(k)
+		folders[key] = append(folders[key], es...)
 	}
+	doc.Folders = folders
 	return doc, nil
 }
 
-// folderKey is workspace made absolute with symbolic links resolved (the
-// cleaned absolute path when it does not exist).
-func folderKey(workspace string) string {
-	abs, err := filepath.Abs(workspace)
-	if err != nil {
-		return filepath.Clean(workspace)
+// folderKey is the workspace key (ospath.Style.Key) of workspace made
+// absolute with symbolic links resolved (of the absolute path when it does
+// not exist).
+func (s Store) folderKey(workspace string) string {
+	abs := workspace
+	if !s.style.IsAbs(abs) {
+		var err error
+		if abs, err = filepath.Abs(workspace); err != nil {
+			return s.style.Key(workspace)
+		}
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
+		abs = real
 	}
-	return abs
+	return s.style.Key(abs)
 }

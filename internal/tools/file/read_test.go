@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -106,7 +105,7 @@ func TestReadRefusesFIFOWithoutBlocking(t *testing.T) {
 		t.Skip("no FIFOs on Windows")
 	}
 	f := newFixture(t)
-	require.NoError(t, syscall.Mkfifo(filepath.Join(f.Root, "fifo"), 0o644))
+	require.NoError(t, mkfifo(filepath.Join(f.Root, "fifo")))
 	r := f.Fail("read_file", m{"path": "fifo"}, tools.CategoryValidation)
 	require.Contains(t, r.Error, "not a regular file")
 }
