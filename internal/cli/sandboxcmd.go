@@ -75,6 +75,43 @@ Exit status: 0 when the sandbox works and every class held, 1 otherwise.`,
 // broke).
 func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, checks []sandbox.Check) bool {
 	c := info.Caps
+	writeSandboxSetup(w, info, pol)
+	if !c.Available() {
+		fmt.Fprintf(w, "commands cannot be sandboxed here: %s\n", c.Reason)
+		return false
+	}
+	if len(checks) == 0 {
+		fmt.Fprintln(w, "escape suite: no attempt ran")
+		return false
+	}
+	fmt.Fprintln(w, "escape suite (each attempt ran in the sandbox, over a scratch workspace, network off):")
+	ok := writeSuiteClasses(w, sandbox.Summarize(checks))
+	fmt.Fprintln(w, "attempts:")
+	for _, ch := range checks {
+		mark := "ok  "
+		switch {
+		case ch.Unavailable != "":
+			mark = "n/a "
+		case !ch.OK:
+			mark = "FAIL"
+		}
+		line := "  " + mark + " " + ch.Class + ": " + ch.Name
+		switch {
+		case ch.Unavailable != "":
+			line += ": not available here: " + ch.Unavailable
+		case ch.Note != "":
+			line += ": " + ch.Note
+		}
+		fmt.Fprintln(w, line)
+	}
+	return ok
+}
+
+// writeSandboxSetup prints the sandbox's capabilities and configuration:
+// mode, Landlock, namespaces, helper, network, limits, the writable set,
+// the private caches and the hidden paths.
+func writeSandboxSetup(w io.Writer, info app.SandboxInfo, pol sandbox.Policy) {
+	c := info.Caps
 	row := func(k, v string) { fmt.Fprintf(w, "%-18s %s\n", k+":", v) }
 	mode := string(info.Mode)
 	if !info.Explicit {
@@ -94,32 +131,23 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 	}
 	row("writable", strings.Join(append([]string{pol.Workspace}, pol.Writable...), ", "))
 	for i, ch := range pol.Caches {
-		k := ""
-		if i == 0 {
-			k = "private caches"
-		}
 		line := fmt.Sprintf("%s: %s (yours, %s, stays read-only)", ch.Name, ch.Private, ch.Host)
 		if ch.Note != "" {
 			line += "; " + ch.Note
 		}
-		if k == "" {
-			fmt.Fprintf(w, "%-18s %s\n", "", line)
+		if i == 0 {
+			row("private caches", line)
 		} else {
-			row(k, line)
+			fmt.Fprintf(w, "%-18s %s\n", "", line)
 		}
 	}
 	row("hidden", strings.Join(pol.Hidden, ", "))
-	if !c.Available() {
-		fmt.Fprintf(w, "commands cannot be sandboxed here: %s\n", c.Reason)
-		return false
-	}
-	if len(checks) == 0 {
-		fmt.Fprintln(w, "escape suite: no attempt ran")
-		return false
-	}
+}
+
+// writeSuiteClasses prints the escape suite's result per class and
+// reports whether none broke.
+func writeSuiteClasses(w io.Writer, results []sandbox.ClassResult) bool {
 	ok := true
-	fmt.Fprintln(w, "escape suite (each attempt ran in the sandbox, over a scratch workspace, network off):")
-	results := sandbox.Summarize(checks)
 	width := 0
 	for _, r := range results {
 		width = max(width, len(r.Class)+1)
@@ -135,24 +163,6 @@ func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, ch
 		line := fmt.Sprintf("  %-*s %s", width, r.Class+":", state)
 		if r.Note != "" {
 			line += " (" + r.Note + ")"
-		}
-		fmt.Fprintln(w, line)
-	}
-	fmt.Fprintln(w, "attempts:")
-	for _, ch := range checks {
-		mark := "ok  "
-		switch {
-		case ch.Unavailable != "":
-			mark = "n/a "
-		case !ch.OK:
-			mark = "FAIL"
-		}
-		line := "  " + mark + " " + ch.Class + ": " + ch.Name
-		switch {
-		case ch.Unavailable != "":
-			line += ": not available here: " + ch.Unavailable
-		case ch.Note != "":
-			line += ": " + ch.Note
 		}
 		fmt.Fprintln(w, line)
 	}
