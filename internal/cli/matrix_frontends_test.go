@@ -244,10 +244,19 @@ func tuiTurn(t *testing.T, e *e2e, prompt string) {
 	tmux("send-keys", "-t", "t", "-l", prompt)
 	time.Sleep(200 * time.Millisecond)
 	tmux("send-keys", "-t", "t", "Enter")
-	waitFor("the ask rule's approval card", func() bool { return strings.Contains(screen(), "touch asked.txt") })
-	time.Sleep(time.Second) // past the card's type-ahead guard
-	tmux("send-keys", "-t", "t", "n")
-	time.Sleep(300 * time.Millisecond)
+	waitFor("the ask rule's approval card", func() bool { return strings.Contains(screen(), "Allow run_command?") })
+	// Past the card's type-ahead guard, choose 4 (no; a number answers
+	// even when a stray key went to the input box), then Enter: no reason.
+	// Under load a key can still land inside the guard: press again until
+	// the card is gone.
+	for attempt := 0; !strings.Contains(screen(), "Reason for the model"); attempt++ {
+		if attempt == 20 {
+			t.Fatalf("the approval card does not take an answer; screen:\n%s", screen())
+		}
+		time.Sleep(time.Second)
+		tmux("send-keys", "-t", "t", "4")
+		time.Sleep(500 * time.Millisecond)
+	}
 	tmux("send-keys", "-t", "t", "Enter") // no reason
 	hookLog := filepath.Join(e.home, "hooks.log")
 	waitFor("the run's Stop hook", func() bool {
