@@ -64,10 +64,15 @@ func New(o Options) *Agent {
 // (the editor closed the pipe) or ctx is cancelled, then closes the
 // sessions and services. It returns nil when the peer disconnected.
 func (a *Agent) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	a.conn = sdk.NewAgentSideConnection(a, out, in)
-	a.conn.SetLogger(slog.New(slog.NewTextHandler(a.opts.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	// The connection serves requests as soon as it exists: its handlers
+	// read a.conn under a.mu.
+	a.mu.Lock()
+	conn := sdk.NewAgentSideConnection(a, out, in)
+	conn.SetLogger(slog.New(slog.NewTextHandler(a.opts.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	a.conn = conn
+	a.mu.Unlock()
 	select {
-	case <-a.conn.Done():
+	case <-conn.Done():
 	case <-ctx.Done():
 	}
 	return a.close()

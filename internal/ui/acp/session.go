@@ -62,7 +62,10 @@ func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, s
 		// The session works without them; the editor's log shows why.
 		fmt.Fprintf(a.opts.Stderr, "aidex acp: %v\n", err)
 	}
-	s := &session{id: sdk.SessionId(st.ID), svc: svc, conn: a.conn, kinds: map[string]string{}, calls: map[string]callView{}}
+	a.mu.Lock()
+	conn := a.conn
+	a.mu.Unlock()
+	s := &session{id: sdk.SessionId(st.ID), svc: svc, conn: conn, kinds: map[string]string{}, calls: map[string]callView{}}
 	if list, err := svc.Runtime().ToolList(false); err == nil {
 		for _, t := range list {
 			s.kinds[t.Name] = string(t.Kind)
