@@ -21,6 +21,13 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 	t.Setenv("SOME_TOKEN", "token-secret-value")
 	t.Setenv("DATABASE_URL", "postgres://u:db-secret-value@h/x")
 	t.Setenv("HARMLESS", "harmless-value")
+	// Two readers ("declare -x", "<<<") are bash's: run_command uses $SHELL
+	// when it is a POSIX shell, so the test names bash (CI has no $SHELL and
+	// sh is dash there).
+	bash, bashErr := exec.LookPath("bash")
+	if bashErr == nil {
+		t.Setenv("SHELL", bash)
+	}
 	rt := loadWithConfig(t, "[providers.corp]\ntype = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\napi_key_env = \"CORPLLM\"\n")
 	secrets := []string{"corp-secret-value", "token-secret-value", "db-secret-value"}
 	readers := []struct {
@@ -31,10 +38,10 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 		{"env", "", true},
 		{"printenv", "", true},
 		{"export -p", "", true},
-		{"declare -x", "", true},
+		{"declare -x", "bash", true},
 		{"set", "", true},
 		{"cat <<EOF\n$CORPLLM $SOME_TOKEN $DATABASE_URL $HARMLESS\nEOF", "", true},
-		{"cat <<< \"$CORPLLM $HARMLESS\"", "", true},
+		{"cat <<< \"$CORPLLM $HARMLESS\"", "bash", true},
 		{"jq -n env", "jq", true},
 		{"jq -n '$ENV'", "jq", true},
 		{"awk 'BEGIN{for (k in ENVIRON) print k \"=\" ENVIRON[k]}'", "awk", true},
