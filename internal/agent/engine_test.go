@@ -332,6 +332,33 @@ func TestRunTextToolCalls(t *testing.T) {
 	}
 }
 
+// Two runs on one session (a sequential multi-model turn's models, or two
+// turns) write the same text call: their ids differ, so hooks and the
+// store tell the calls apart.
+func TestTextCallIDsUniqueInSession(t *testing.T) {
+	text := `<tool_call>{"name": "read", "arguments": {"path": "a"}}</tool_call>`
+	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{say(text), say("done"), say(text), say("done")}}
+	e, _, _, _ := newEngine(p, nil)
+	s, rec := &Session{ID: "s"}, &recorder{}
+	for range 2 {
+		if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, ev := range rec.events {
+		if ev.Type == EventToolCall {
+			if seen[ev.ToolCall.ID] {
+				t.Fatalf("tool call id %s used twice in the session", ev.ToolCall.ID)
+			}
+			seen[ev.ToolCall.ID] = true
+		}
+	}
+	if len(seen) != 2 {
+		t.Fatalf("want 2 text calls, got %v", seen)
+	}
+}
+
 func TestRunMalformedArgumentsGoBack(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "read", `{"path":`), say("sorry")}}
 	e, tools, store, _ := newEngine(p, nil)

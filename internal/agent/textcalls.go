@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -13,11 +15,17 @@ import (
 // blocks) in an answer without native calls. Tool-name aliases type
 // their values by the real tool's schema when Tools is a Canonicalizer. Calls that
 // could not be parsed come back with ArgsError set, so the model is told
-// how to write them. The ids are made up: "text_<turn>_<n>".
+// how to write them. The ids are made up, "text_<12 hex digits>_<n>",
+// and unique in the session: two runs on one session (the models of a
+// sequential multi-model turn, say) never reuse one, so hooks and the
+// store tell their calls apart.
 func (r *run) textCalls(text string) []llm.ToolCall {
 	if !textcall.Contains(text) {
 		return nil
 	}
+	var nonce [6]byte
+	_, _ = rand.Read(nonce[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+	prefix := "text_" + hex.EncodeToString(nonce[:])
 	specs := r.specs()
 	tools := make([]textcall.Tool, len(specs))
 	for i, s := range specs {
@@ -31,14 +39,14 @@ func (r *run) textCalls(text string) []llm.ToolCall {
 	var calls []llm.ToolCall
 	for _, c := range res.Calls {
 		args, argErr := llm.NormalizeArguments(c.Arguments)
-		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("text_%d_%d", r.turns, len(calls)+1), Name: c.Name, Arguments: args, ArgsError: argErr})
+		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("%s_%d", prefix, len(calls)+1), Name: c.Name, Arguments: args, ArgsError: argErr})
 	}
 	for _, e := range res.Errors {
 		name := e.Name
 		if name == "" {
 			name = "unparsed_tool_call"
 		}
-		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("text_%d_%d", r.turns, len(calls)+1), Name: name, Arguments: []byte("{}"), ArgsError: e.Error()})
+		calls = append(calls, llm.ToolCall{ID: fmt.Sprintf("%s_%d", prefix, len(calls)+1), Name: name, Arguments: []byte("{}"), ArgsError: e.Error()})
 	}
 	return calls
 }

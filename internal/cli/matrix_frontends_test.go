@@ -20,7 +20,7 @@ import (
 
 // mcpAidexRun drives `aidex mcp serve` over stdio as an MCP client does
 // (newline-delimited JSON-RPC): the handshake, then one aidex_run call.
-func mcpAidexRun(t *testing.T, e *e2e, prompt string) {
+func mcpAidexRun(t *testing.T, e *e2e, prompt string) []map[string]any {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
@@ -57,6 +57,7 @@ func mcpAidexRun(t *testing.T, e *e2e, prompt string) {
 		}
 	}()
 	<-done
+	return nil
 }
 
 // rpcPeer is a newline-delimited JSON-RPC peer over an in-process Main
@@ -131,7 +132,7 @@ func (p *rpcPeer) close() {
 
 // acpPrompt drives `aidex acp` as an editor does: initialize, a new
 // session, one prompt; the ask rule's permission request is rejected.
-func acpPrompt(t *testing.T, e *e2e, prompt string) {
+func acpPrompt(t *testing.T, e *e2e, prompt string) []map[string]any {
 	p := startPeer(t, e, "acp") // the mode is the config's (yolo)
 	p.answer = func(method string, params json.RawMessage) any {
 		if method != "session/request_permission" {
@@ -158,12 +159,13 @@ func acpPrompt(t *testing.T, e *e2e, prompt string) {
 	_ = json.Unmarshal(p.call(2, "session/new", map[string]any{"cwd": e.ws, "mcpServers": []any{}}), &sess)
 	p.call(3, "session/prompt", map[string]any{"sessionId": sess.SessionID, "prompt": []any{map[string]any{"type": "text", "text": prompt}}})
 	p.close()
+	return nil
 }
 
 // webChat runs one turn through `aidex web`'s HTTP API as the page does:
 // POST /chat streams the turn's events; the ask rule's approval is
 // answered "deny" through POST /approvals/{id}.
-func webChat(t *testing.T, e *e2e, prompt string) {
+func webChat(t *testing.T, e *e2e, prompt string) []map[string]any {
 	w := startWebCmd(t, e)
 	url := w.waitURL(t)
 	token := url[strings.Index(url, "token=")+len("token="):]
@@ -185,10 +187,15 @@ func webChat(t *testing.T, e *e2e, prompt string) {
 	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	var shown []map[string]any
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
 		if !ok {
 			continue
+		}
+		var raw map[string]any
+		if json.Unmarshal([]byte(data), &raw) == nil {
+			shown = append(shown, raw)
 		}
 		var ev struct {
 			Type      string `json:"type"`
@@ -208,12 +215,13 @@ func webChat(t *testing.T, e *e2e, prompt string) {
 		}
 	}
 	w.stop(t)
+	return shown
 }
 
 // tuiTurn types the prompt into the terminal UI (this test binary running
 // aidex in tmux), says no at the ask rule's approval card once its
 // type-ahead guard has passed, waits for the run's Stop hook and quits.
-func tuiTurn(t *testing.T, e *e2e, prompt string) {
+func tuiTurn(t *testing.T, e *e2e, prompt string) []map[string]any {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
@@ -267,4 +275,5 @@ func tuiTurn(t *testing.T, e *e2e, prompt string) {
 	time.Sleep(200 * time.Millisecond)
 	tmux("send-keys", "-t", "t", "Enter")
 	waitFor("aidex to exit", func() bool { return strings.Contains(screen(), "EXIT=") })
+	return nil
 }

@@ -38,6 +38,7 @@ import (
 // matrixConfig is the top-level configuration every row shares.
 const matrixConfig = `permission_mode = "yolo"
 reasoning_effort = "high"
+text_tool_calls = true
 small_model = "fake/scripted"
 
 [permissions]
@@ -133,7 +134,52 @@ func (r matrixRequest) last() (role, text string) {
 		return "", ""
 	}
 	m := r.Messages[len(r.Messages)-1]
-	return m.Role, string(m.Content)
+	return m.Role, contentText(m.Content)
+}
+
+// contentText is a message's text: a JSON string, or the text parts of a
+// list of parts.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// wrote reports whether an assistant message of this model's turn (since
+// the last user message that is not a text-mode tool result) holds text.
+func (r matrixRequest) wrote(text string) bool {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		m := r.Messages[i]
+		got := contentText(m.Content)
+		switch {
+		case m.Role == "user" && !textResult(got):
+			return false
+		case m.Role == "assistant" && strings.Contains(got, text):
+			return true
+		}
+	}
+	return false
+}
+
+// cmdBlock is the assistant command block (text-call mode) the scripted
+// model writes after its work calls: it runs only where the engine parses
+// the model's text calls as configured (text_tool_calls).
+const cmdBlock = "%%CMD%% command=\"touch\" arguments=\"cmd.txt\"\n%%END%%\n"
+
+// textResult reports whether text is the tool results of a text-mode
+// call, as the engine writes them back (a user message).
+func textResult(text string) bool {
+	return strings.Contains(text, "<tool_response")
 }
 
 // matrixModel answers every row: a 429 for model "down" (the fallback
@@ -150,9 +196,11 @@ func matrixModel(outside string) func(body []byte, n int) llmtest.Turn {
 			return llmtest.Turn{Status: 429, ErrorBody: `{"error":{"message":"rate limited","type":"rate_limit_error"}}`}
 		case len(r.Tools) == 0:
 			return llmtest.Turn{Text: "a title"} // a side job
-		case role == "tool" && r.tool("complete_task") && !r.called("complete_task"):
+		case role == "tool" && r.tool("write_file") && !r.wrote("%%CMD%%"):
+			return llmtest.Turn{Text: "One more:\n" + cmdBlock}
+		case (role == "tool" || textResult(text)) && r.tool("complete_task") && !r.called("complete_task"):
 			return llmtest.Turn{Calls: []llmtest.Call{{Name: "complete_task", Args: `{"status":"done","summary":"made it"}`}}}
-		case role == "tool":
+		case role == "tool" || textResult(text):
 			return llmtest.Turn{Text: "done"}
 		case !r.tool("write_file"):
 			return llmtest.Turn{Text: "Plan: create made.txt."}
@@ -171,8 +219,13 @@ type matrixRow struct {
 	prompt    string
 	canAnswer bool
 	subagent  bool
-	run       func(t *testing.T, e *e2e, prompt string)
-	xfail     map[string]string
+	// run runs the turn and returns the events its front end showed.
+	run func(t *testing.T, e *e2e, prompt string) []map[string]any
+	// noEvents names why the front end shows no event stream to check
+	// (its output is the answer alone, or its protocol has no model
+	// field); "" means the events must be there.
+	noEvents string
+	xfail    map[string]string
 }
 
 // matrixCell is what a row's run left: the workspace, the hook log, the
@@ -186,6 +239,7 @@ type matrixCell struct {
 	store   []session.Summary
 	msgs    map[string][]string // session id -> models of its assistant messages
 	checks  int                 // snapshots
+	shown   []map[string]any    // the events the front end showed
 }
 
 // hookRecord is one line of the hook log.
@@ -345,6 +399,53 @@ var matrixGuarantees = []struct {
 		}
 		return nil
 	}},
+	{"text-call mode follows the model", func(c *matrixCell) error {
+		ran := map[string]bool{}
+		for _, r := range c.workRequests() {
+			// A model whose native work calls ran (not the architect's
+			// read-only plan, nor a parallel proposal another model's
+			// answer replaced) must have its command block run too.
+			switch role, text := r.last(); {
+			case role == "tool" && r.tool("write_file"):
+				ran[r.Model] = ran[r.Model] || false
+			case role == "user" && textResult(text) && strings.Contains(text, "run_command"):
+				ran[r.Model] = true
+			}
+		}
+		if len(ran) == 0 {
+			return fmt.Errorf("no request offered write_file")
+		}
+		for model, ok := range ran {
+			if !ok {
+				return fmt.Errorf("model %s: its %%%%CMD%%%% block did not run (text_tool_calls = true)", model)
+			}
+		}
+		if !c.exists("cmd.txt") {
+			return fmt.Errorf("the %%%%CMD%%%% block's command left no cmd.txt")
+		}
+		return nil
+	}},
+	{"events carry the model", func(c *matrixCell) error {
+		if c.row.noEvents != "" {
+			return nil // not applicable: the reason is the row's noEvents
+		}
+		work := 0
+		for _, ev := range c.shown {
+			switch ev["type"] {
+			case "waiting", "text", "reasoning", "tool_call", "tool_result", "usage":
+				if m, _ := ev["model"].(string); m == "" {
+					return fmt.Errorf("a %v event without its model: %v", ev["type"], ev)
+				}
+				if ev["type"] == "tool_call" {
+					work++
+				}
+			}
+		}
+		if work == 0 {
+			return fmt.Errorf("no tool_call event among the %d events shown", len(c.shown))
+		}
+		return nil
+	}},
 	{"reasoning settings follow the model", func(c *matrixCell) error {
 		for _, r := range c.workRequests() {
 			if r.ReasoningEffort != "high" {
@@ -372,28 +473,37 @@ var matrixGuarantees = []struct {
 
 // matrixPaths are the rows.
 func matrixPaths() []matrixRow {
-	headless := func(extra ...string) func(t *testing.T, e *e2e, prompt string) {
-		return func(t *testing.T, e *e2e, prompt string) {
+	headless := func(extra ...string) func(t *testing.T, e *e2e, prompt string) []map[string]any {
+		return func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			r := e.run(context.Background(), append([]string{"-p", prompt}, extra...)...)
 			if r.code != 0 && r.code != 3 {
 				t.Logf("exit %d: %s", r.code, r.stderr)
 			}
+			return jsonLines(r.stdout)
 		}
 	}
+	// streamed runs a headless turn whose events are printed as JSON lines.
+	streamed := func(extra ...string) func(t *testing.T, e *e2e, prompt string) []map[string]any {
+		return headless(append([]string{"--output-format", "stream-json"}, extra...)...)
+	}
+	const plain = "its output is the answer alone"
 	return []matrixRow{
-		{name: "headless -p", run: headless()},
-		{name: "headless stream-json output", run: headless("--output-format", "stream-json")},
-		{name: "exec", run: func(t *testing.T, e *e2e, prompt string) {
+		{name: "headless -p", run: headless(), noEvents: plain},
+		{name: "headless stream-json output", run: streamed()},
+		{name: "exec", noEvents: plain, run: func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			if r := e.run(context.Background(), "exec", prompt); r.code != 0 {
 				t.Logf("exit %d: %s", r.code, r.stderr)
 			}
+			return nil
 		}},
-		{name: "stream-json input", canAnswer: true, run: func(t *testing.T, e *e2e, prompt string) {
+		{name: "stream-json input", canAnswer: true, run: func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			p := e.startStream()
 			p.send(userLine(prompt))
+			var shown []map[string]any
 			for {
 				// The ask rule's approval: the user says no.
 				seen := p.until(func(m map[string]any) bool { return pendingApproval(m) || m["type"] == "done" })
+				shown = append(shown, seen...)
 				last := seen[len(seen)-1]
 				if last["type"] == "done" {
 					break
@@ -401,39 +511,56 @@ func matrixPaths() []matrixRow {
 				p.send(`{"type":"approval","id":"` + last["approval"].(map[string]any)["id"].(string) + `","decision":"deny"}`)
 			}
 			p.finish()
+			return shown
 		}},
-		{name: "terminal UI", canAnswer: true, run: tuiTurn},
-		{name: "line mode", canAnswer: true, run: func(t *testing.T, e *e2e, prompt string) {
+		{name: "terminal UI", canAnswer: true, run: tuiTurn, noEvents: "a screen, checked by the TUI's own model labels tests"},
+		{name: "line mode", canAnswer: true, noEvents: "text on a terminal", run: func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			plainRun(e, prompt+"\n", nil)
+			return nil
 		}},
-		{name: "MCP aidex_run", run: mcpAidexRun},
-		{name: "ACP prompt", run: acpPrompt},
+		{name: "MCP aidex_run", run: mcpAidexRun, noEvents: "aidex_run returns the answer alone"},
+		{name: "ACP prompt", run: acpPrompt, noEvents: "ACP's session/update has no model field"},
 		// The web keeps shell tools off unless the user turns them on.
 		{name: "web chat", config: "web_allow_shell_tools = true", canAnswer: true, run: webChat},
-		{name: "custom command", prompt: "/work", run: headless()},
-		{name: "architect (both phases)", config: `architect_model = "fake/planner"`, run: headless()},
-		{name: "multi round-robin", run: headless("--models", "fake/a,fake/b", "--multi", "round-robin")},
-		{name: "multi sequential", run: headless("--models", "fake/a,fake/b", "--multi", "sequential")},
-		{name: "multi parallel", run: headless("--models", "fake/a,fake/b", "--multi", "parallel", "--keep", "all")},
-		{name: "fallback after a 429", config: `fallback_models = ["fake/fb"]`, run: headless("--model", "fake/down")},
-		{name: "subagent (task)", prompt: "delegate the work", subagent: true, run: headless()},
-		{name: "ralph task on a worker", run: func(t *testing.T, e *e2e, prompt string) {
+		{name: "custom command", prompt: "/work", run: streamed()},
+		{name: "architect (both phases)", config: `architect_model = "fake/planner"`, run: streamed()},
+		{name: "multi round-robin", run: streamed("--models", "fake/a,fake/b", "--multi", "round-robin")},
+		{name: "multi sequential", run: streamed("--models", "fake/a,fake/b", "--multi", "sequential")},
+		{name: "multi parallel", run: streamed("--models", "fake/a,fake/b", "--multi", "parallel", "--keep", "all")},
+		{name: "fallback after a 429", config: `fallback_models = ["fake/fb"]`, run: streamed("--model", "fake/down")},
+		{name: "subagent (task)", prompt: "delegate the work", subagent: true, run: streamed()},
+		{name: "ralph task on a worker", noEvents: "Ralph logs its task's outcome, not events", run: func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			if r := e.run(context.Background(), "ralph", "add", prompt, "-c", "made.txt exists"); r.code != 0 {
 				t.Fatalf("ralph add: exit %d: %s", r.code, r.stderr)
 			}
 			if r := e.run(context.Background(), "ralph", "run", "--workers", "2", "--merge", "--permission-mode", "yolo", "--verify", "true"); r.code != 0 {
 				t.Logf("ralph run --workers: exit %d: %s\n%s", r.code, r.stderr, e.run(context.Background(), "ralph", "show", "T-001").stdout)
 			}
+			return nil
 		}},
-		{name: "ralph task", run: func(t *testing.T, e *e2e, prompt string) {
+		{name: "ralph task", noEvents: "Ralph logs its task's outcome, not events", run: func(t *testing.T, e *e2e, prompt string) []map[string]any {
 			if r := e.run(context.Background(), "ralph", "add", prompt, "-c", "made.txt exists"); r.code != 0 {
 				t.Fatalf("ralph add: exit %d: %s", r.code, r.stderr)
 			}
 			if r := e.run(context.Background(), "ralph", "run", "--permission-mode", "yolo", "--verify", "true"); r.code != 0 {
 				t.Logf("ralph run: exit %d: %s", r.code, r.stderr)
 			}
+			return nil
 		}},
 	}
+}
+
+// jsonLines parses the JSON objects of out's lines (other lines are
+// skipped: plain output has none).
+func jsonLines(out string) []map[string]any {
+	var evs []map[string]any
+	for _, line := range strings.Split(out, "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(line), &ev) == nil {
+			evs = append(evs, ev)
+		}
+	}
+	return evs
 }
 
 // TestGuaranteeMatrix runs every path and checks every guarantee.
@@ -514,8 +641,10 @@ func runMatrixRow(t *testing.T, row matrixRow) *matrixCell {
 	if prompt == "" {
 		prompt = "work"
 	}
-	row.run(t, e, prompt)
-	return collectCell(t, row, e, outside, srv, hookLog)
+	shown := row.run(t, e, prompt)
+	c := collectCell(t, row, e, outside, srv, hookLog)
+	c.shown = shown
+	return c
 }
 
 // collectCell reads what a row's run left.
