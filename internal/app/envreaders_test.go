@@ -21,11 +21,9 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 	t.Setenv("SOME_TOKEN", "token-secret-value")
 	t.Setenv("DATABASE_URL", "postgres://u:db-secret-value@h/x")
 	t.Setenv("HARMLESS", "harmless-value")
-	// Two readers ("declare -x", "<<<") are bash's: run_command uses $SHELL
-	// when it is a POSIX shell, so the test names bash (CI has no $SHELL and
-	// sh is dash there).
-	bash, bashErr := exec.LookPath("bash")
-	if bashErr == nil {
+	// "declare -x" and "<<<" are bash's: run_command uses $SHELL (CI has
+	// none, and its sh is dash).
+	if bash, err := exec.LookPath("bash"); err == nil {
 		t.Setenv("SHELL", bash)
 	}
 	rt := loadWithConfig(t, "[providers.corp]\ntype = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\napi_key_env = \"CORPLLM\"\n")
@@ -85,7 +83,12 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 	if ran < 6 {
 		t.Fatalf("only %d readers ran", ran)
 	}
-	// run_python reads os.environ directly.
+	pythonSeesNoCredential(t, rt, secrets)
+}
+
+// pythonSeesNoCredential: run_python reads os.environ directly.
+func pythonSeesNoCredential(t *testing.T, rt *Runtime, secrets []string) {
+	t.Helper()
 	out, err := rt.CallTool(context.Background(), "run_python",
 		json.RawMessage(`{"code":"import os\nprint(dict(os.environ))"}`), CallOptions{UserAction: true})
 	if err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -133,6 +134,10 @@ type multiState struct {
 	rts map[string]*Runtime
 	gen int
 	rot rotor
+	// saved is the setting as the store holds it for the session
+	// (Summary.Conversation): what recordMulti last wrote or
+	// restoreMulti read.
+	saved string
 }
 
 // multiFromConfig returns the setting of rt's configuration (multi_mode,
@@ -171,6 +176,64 @@ func (ls *Session) initMulti(rt *Runtime) error {
 		return err
 	}
 	ls.multi = multiState{cfg: cfg, rot: rotor{next: -1}}
+	return nil
+}
+
+// conversationJSON is m as the store keeps it: "" for the model alone.
+func conversationJSON(m Multi) string {
+	if !m.Active() {
+		return ""
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// restoreMulti brings a resumed session back to the conversation mode
+// and active models it last used (issue 30 item 10), unless the command
+// line set them (--multi, --models: flags win). A stored setting that
+// cannot be read keeps the configured one. Errors: the store's.
+func (ls *Session) restoreMulti(ctx context.Context, id string) error {
+	sum, err := ls.svc.store.Info(ctx, id)
+	if err != nil {
+		return fmt.Errorf("read the session's conversation mode: %w", err)
+	}
+	ls.svc.mu.Lock()
+	_, flagMode := ls.svc.opts.Flags["multi_mode"]
+	_, flagModels := ls.svc.opts.Flags["multi_models"]
+	ls.svc.mu.Unlock()
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.multi.saved = sum.Conversation
+	if sum.Conversation == "" || flagMode || flagModels {
+		return nil
+	}
+	var m Multi
+	if json.Unmarshal([]byte(sum.Conversation), &m) != nil || !m.Active() {
+		return nil
+	}
+	if _, err := ParseMultiMode(string(m.Mode)); err != nil {
+		return nil
+	}
+	ls.multi.cfg = m
+	return nil
+}
+
+// recordMulti stores the setting a turn runs with when it differs from
+// the stored one, so that -c comes back on it. Errors: the store's.
+func (ls *Session) recordMulti(ctx context.Context, id string, m Multi) error {
+	conv := conversationJSON(m)
+	ls.mu.Lock()
+	same := conv == ls.multi.saved
+	ls.mu.Unlock()
+	if same {
+		return nil
+	}
+	if err := ls.svc.store.SetConversation(ctx, id, conv); err != nil {
+		return fmt.Errorf("record the session's conversation mode: %w", err)
+	}
+	ls.mu.Lock()
+	ls.multi.saved = conv
+	ls.mu.Unlock()
 	return nil
 }
 

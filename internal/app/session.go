@@ -131,6 +131,9 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	if err := ls.initMulti(s.Runtime()); err != nil {
 		return nil, err
 	}
+	if err := ls.restoreMulti(ctx, sess.ID); err != nil {
+		return nil, err
+	}
 	ls.jobsCtx, ls.stopJobs = context.WithCancel(context.WithoutCancel(ctx))
 	if _, err := ls.engine(ctx); err != nil {
 		ls.stopJobs()
@@ -280,8 +283,20 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	}
 	ls.titleLater(sess, input)
 	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
+	return ls.dispatch(ctx, sess, eng, next, input, emit)
+}
+
+// dispatch runs the turn through the active models (the conversation
+// mode, recorded for a later -c) or eng alone when the turn chose its
+// own model (next), and keeps the answer for /copy.
+func (ls *Session) dispatch(ctx context.Context, sess *agent.Session, eng *agent.Engine, next *turn, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+	multi := ls.Multi()
+	if err := ls.recordMulti(ctx, sess.ID, multi); err != nil {
+		return nil, err
+	}
 	var done *agent.DoneInfo
-	if multi := ls.Multi(); multi.Active() && (next == nil || next.rt == nil) {
+	var err error
+	if multi.Active() && (next == nil || next.rt == nil) {
 		done, err = ls.runMulti(ctx, sess, eng, input, multi, emit)
 	} else {
 		done, err = ls.runTurn(ctx, eng, sess, input, emit)
@@ -380,6 +395,9 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
 	oldDerived.close()
 	if old != nil {
 		old()
+	}
+	if err := ls.restoreMulti(ctx, sess.ID); err != nil {
+		return err
 	}
 	ls.sessionStart(ctx, sess, "clear")
 	return nil

@@ -265,3 +265,31 @@ func TestOldCustomKeysStillWorkWithWarning(t *testing.T) {
 		t.Errorf("want one deprecation line naming `aidex providers add`:\n%s", r.stderr)
 	}
 }
+
+// The line mode's /provider → custom asks for the server's base URL,
+// lists its models to pick one, saves the server and switches to it, as
+// the terminal UI does (issue 30 item 8).
+func TestPlainProviderCustomAsksForServer(t *testing.T) {
+	srv := newKeylessServer(t, []string{"zeta-coder", "alpha-chat"}, llmtest.Turn{Text: "answer from the picked model"})
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	out := plainRun(e, "/provider custom\n"+srv.URL+"/v1\nzeta-coder\nhello\n", nil)
+	for _, want := range []string{"Base URL of your OpenAI-compatible server", "alpha-chat", "zeta-coder", "model zeta-coder", "answer from the picked model"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("line mode output lacks %q:\n%s", want, out)
+		}
+	}
+	reqs := srv.script.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0]), `"model":"zeta-coder"`) {
+		t.Errorf("chat requests (want one to the picked zeta-coder): %s", reqs)
+	}
+	data, _ := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
+	if !strings.Contains(string(data), srv.URL+"/v1") {
+		t.Errorf("the server was not saved in the config:\n%s", data)
+	}
+	// A bad pick is an error naming how to answer; nothing is saved.
+	e2 := newE2E(t, llmtest.NewScript(t), "openai", "")
+	out = plainRun(e2, "/provider custom\n"+srv.URL+"/v1\nnope\n", nil)
+	if !strings.Contains(out, "not a listed model") {
+		t.Errorf("a bad pick:\n%s", out)
+	}
+}

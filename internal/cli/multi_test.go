@@ -74,3 +74,38 @@ func keptModels(t *testing.T, e *e2e, id string) []string {
 	}
 	return out
 }
+
+// `-c` comes back on the conversation mode and active models the session
+// last used (issue 30 item 10); flags win.
+func TestContinueRestoresConversationMode(t *testing.T) {
+	srv := llmtest.NewScript(t)
+	e := newE2E(t, srv, "openai", "")
+	ctx := context.Background()
+	if r := e.run(ctx, "-p", "q", "--models", "fake/a,fake/b", "--multi", "parallel"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	asked := func(args ...string) map[string]int {
+		t.Helper()
+		r := e.run(ctx, append(args, "--output-format", "stream-json")...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		by := map[string]int{}
+		for _, ev := range events(t, r.stdout) {
+			if ev["type"] == "waiting" {
+				m, _ := ev["model"].(string)
+				by[m]++
+			}
+		}
+		return by
+	}
+	if by := asked("-c", "-p", "q2"); by["fake/a"] == 0 || by["fake/b"] == 0 {
+		t.Fatalf("-c asked %v, want both active models (parallel, as the session last ran)", by)
+	}
+	if by := asked("-c", "-p", "q3", "--multi", "single"); by["fake/b"] != 0 || len(by) != 1 {
+		t.Fatalf("-c --multi single asked %v, want the model alone (flags win)", by)
+	}
+	if by := asked("-c", "-p", "q4"); by["fake/b"] != 0 || len(by) != 1 {
+		t.Fatalf("-c after a single turn asked %v, want the model alone (the mode last used)", by)
+	}
+}

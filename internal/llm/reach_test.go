@@ -153,12 +153,13 @@ func TestIdleTimeoutStartsAtFirstByte(t *testing.T) {
 func TestRequestTimeoutCoversFirstByte(t *testing.T) {
 	srv := slowFirstByte(t, make(chan struct{}))
 	o := &Options{Name: "ollama", RequestTimeout: 20 * time.Millisecond, Local: true}
+	// Under load even the headers can take longer than the timeout: the
+	// wait ends at Do then, with the same error.
 	b, _, err := Do(context.Background(), o, http.MethodPost, srv.URL, []byte("{}"), nil)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		defer b.Close()
+		_, err = io.ReadAll(b)
 	}
-	defer b.Close()
-	_, err = io.ReadAll(b)
 	if KindOf(err) != KindTimeout || errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want a timeout", err)
 	}

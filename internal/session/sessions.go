@@ -37,6 +37,11 @@ type Summary struct {
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 	Subagent         string `json:"subagent,omitempty"`
 	ToolCalls        int    `json:"tool_calls,omitempty"`
+	// Conversation is the conversation mode and active models the
+	// session last used, as the front end's layer wrote them
+	// ([Store.SetConversation]; JSON, opaque to the store); "" when none
+	// was recorded.
+	Conversation string `json:"conversation,omitempty"`
 }
 
 // ListOptions selects the sessions [Store.List] returns: those of
@@ -264,7 +269,7 @@ func (s *Store) List(ctx context.Context, opt ListOptions) ([]Summary, error) {
 const summarySelect = `SELECT s.id, s.workspace, s.title, s.provider, s.model,
 	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
 	s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens,
-	s.cost_usd, s.created_at, s.updated_at, COALESCE(s.parent_session_id, ''), s.parent_tool_call_id, s.subagent, `
+	s.cost_usd, s.created_at, s.updated_at, COALESCE(s.parent_session_id, ''), s.parent_tool_call_id, s.subagent, s.conversation, `
 
 // summaryFrom ends summarySelect without counting tool calls (listings:
 // Summary.ToolCalls is 0), toolCallsFrom with the count (subagents).
@@ -295,7 +300,7 @@ func querySummariesFrom(ctx context.Context, q querier, from, tail string, args 
 		)
 		if err := rows.Scan(&m.ID, &m.Workspace, &m.Title, &m.Provider, &m.Model, &m.Messages,
 			&u.InputTokens, &u.OutputTokens, &u.CacheReadTokens, &u.CacheWriteTokens, &u.ReasoningTokens,
-			&m.CostUSD, &created, &updat, &m.ParentID, &m.ParentToolCallID, &m.Subagent, &m.ToolCalls); err != nil {
+			&m.CostUSD, &created, &updat, &m.ParentID, &m.ParentToolCallID, &m.Subagent, &m.Conversation, &m.ToolCalls); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
 		m.CreatedAt, m.UpdatedAt = time.Unix(0, created), time.Unix(0, updat)
@@ -337,6 +342,25 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 func (s *Store) SetModel(ctx context.Context, id, provider, model string) error {
 	_, err := s.SetModelSince(ctx, id, provider, model, time.Time{})
 	return err
+}
+
+// SetConversation records conv, the conversation mode and active models
+// session id uses (JSON the caller defines; "" for the model alone), for
+// a later resume. It does not change the session's update time. Errors
+// wrap [ErrNotFound] for an unknown session id.
+func (s *Store) SetConversation(ctx context.Context, id, conv string) error {
+	return s.revived(ctx, id, func() error {
+		return s.write(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE sessions SET conversation = ? WHERE id = ?`, conv, id)
+			if err != nil {
+				return fmt.Errorf("set the conversation of session %s: %w", id, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return notFound(id)
+			}
+			return nil
+		})
+	})
 }
 
 // SetModelSince is [Store.SetModel] for a front end that holds the

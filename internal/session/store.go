@@ -38,7 +38,7 @@ const FileName = "aidex.db"
 // schemaVersion is the version of the newest embedded migration. Open
 // records it in PRAGMA user_version after migrating, so opening an
 // up-to-date database costs one pragma instead of a goose run.
-const schemaVersion = 7
+const schemaVersion = 8
 
 // emptyKeep is how long a session without a message is kept after its
 // last change: [Open] removes older ones.

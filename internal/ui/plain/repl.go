@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -302,11 +303,8 @@ func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table co
 }
 
 // terminalOnly says what to do in the line mode instead of an outcome
-// only the terminal UI carries out (an editor, a text prompt).
-func terminalOnly(a commands.Action) string {
-	if a == commands.ActAskServer {
-		return "save your server with `aidex providers add NAME --url URL` (it lists the server's models), then /provider NAME; the terminal UI asks for the URL here"
-	}
+// only the terminal UI carries out (an editor).
+func terminalOnly(commands.Action) string {
 	return "/edit needs the terminal UI; in the line mode type or paste the prompt, or use /load FILE"
 }
 
@@ -344,7 +342,9 @@ func (r *REPL) command(ctx context.Context, ctrl *commands.Controller, table com
 		return false, r.askKey(ctx, ctrl, o.Arg)
 	case commands.ActAskImageKey:
 		return false, r.askImageKey(ctx, ctrl, o.Arg, out)
-	case commands.ActEdit, commands.ActAskServer:
+	case commands.ActAskServer:
+		return false, r.askServer(ctx, ctrl)
+	case commands.ActEdit:
 		fmt.Fprintln(out, terminalOnly(o.Action))
 	case commands.ActCopy:
 		r.copyAnswer(ctrl.LastAnswer())
@@ -403,6 +403,61 @@ func (r *REPL) storeKey(rt *app.Runtime, provider, key string) error {
 		fmt.Fprintf(r.Printer.Out, "warning: %s\n", warning)
 	}
 	return err
+}
+
+// askServer is /provider → custom in the line mode, as in the terminal
+// UI: it asks for the server's base URL, lists the server's models to
+// pick one (by number or id; Enter takes the first), saves the server as
+// [providers.NAME] in the config file and switches to it. Errors: a URL
+// the server does not answer at, the config file's, the switch's.
+func (r *REPL) askServer(ctx context.Context, ctrl *commands.Controller) error {
+	out := r.Printer.Out
+	url, err := r.ask(ctx, "Base URL of your OpenAI-compatible server (e.g. http://127.0.0.1:8080/v1): ")
+	if err != nil {
+		return err
+	}
+	name, _, models, err := commands.ServerModels(ctx, ctrl.Runtime(), url)
+	if err != nil {
+		return err
+	}
+	model := ""
+	if len(models) > 0 {
+		for i, m := range models {
+			fmt.Fprintf(out, "%3d  %s\n", i+1, m)
+		}
+		answer, err := r.ask(ctx, fmt.Sprintf("Model (number or id; Enter: %s): ", models[0]))
+		if err != nil {
+			return err
+		}
+		if model, err = pickListed(models, answer); err != nil {
+			return err
+		}
+	}
+	if name, err = commands.AddServer(ctrl.Runtime(), url, model); err != nil {
+		return err
+	}
+	if err := ctrl.UseServer(ctx, name, model); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "provider: %s · model %s (saved in %s)\n", name, ctrl.Runtime().Model, ctrl.Runtime().Config.Paths.ConfigFile)
+	return nil
+}
+
+// pickListed returns the entry of list answer names: its number (from
+// 1), the entry itself, or the first for an empty answer. Errors: an
+// answer that names none (listing how to answer).
+func pickListed(list []string, answer string) (string, error) {
+	answer = strings.TrimSpace(answer)
+	if answer == "" {
+		return list[0], nil
+	}
+	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= len(list) {
+		return list[n-1], nil
+	}
+	if slices.Contains(list, answer) {
+		return answer, nil
+	}
+	return "", fmt.Errorf("%q is not a listed model: answer with its number (1–%d) or its id", answer, len(list))
 }
 
 func (r *REPL) askKey(ctx context.Context, ctrl *commands.Controller, provider string) error {
