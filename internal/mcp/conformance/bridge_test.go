@@ -28,14 +28,16 @@ type stdioBridge struct {
 	env  []string
 
 	mu       sync.Mutex
-	sessions map[string]*stdioSession
+	sessions map[string]*stdioSession // by Mcp-Session-Id
+	all      []*stdioSession          // every aidex started
 }
 
 // stdioSession is one `aidex mcp serve` process and the streams waiting
 // for what it sends.
 type stdioSession struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	stderr *bytes.Buffer // read after the process ended
 
 	mu      sync.Mutex
 	waiting map[string]chan json.RawMessage // request id: its stream
@@ -171,15 +173,31 @@ func (b *stdioBridge) start() (*stdioSession, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &stdioSession{cmd: cmd, in: in, waiting: map[string]chan json.RawMessage{}}
+	s := &stdioSession{cmd: cmd, in: in, waiting: map[string]chan json.RawMessage{}, stderr: &stderr}
 	go s.route(out)
-	b.t.Cleanup(func() {
-		s.close()
-		if b.t.Failed() && stderr.Len() > 0 {
-			b.t.Logf("aidex mcp serve (stdio) stderr: %s", stderr.String())
-		}
-	})
+	b.mu.Lock()
+	b.all = append(b.all, s)
+	b.mu.Unlock()
 	return s, nil
+}
+
+// close ends every aidex the bridge started, all at once (each exits when
+// its stdin closes), logging their stderr when the test failed.
+func (b *stdioBridge) close() {
+	b.mu.Lock()
+	all := b.all
+	b.all = nil
+	b.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Go(s.close)
+	}
+	wg.Wait()
+	for _, s := range all {
+		if b.t.Failed() && s.stderr.Len() > 0 {
+			b.t.Logf("aidex mcp serve (stdio) stderr: %s", s.stderr.String())
+		}
+	}
 }
 
 // route reads aidex's messages: a response goes to the stream of its

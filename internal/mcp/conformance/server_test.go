@@ -120,8 +120,9 @@ func TestServerOverStdio(t *testing.T) {
 	for k, v := range h.Env {
 		env = append(env, k+"="+v)
 	}
-	bridge := httptest.NewServer(&stdioBridge{t: t, args: []string{"-w", h.WS, "mcp", "serve"}, env: env, sessions: map[string]*stdioSession{}})
-	t.Cleanup(bridge.Close)
+	b := &stdioBridge{t: t, args: []string{"-w", h.WS, "mcp", "serve"}, env: env, sessions: map[string]*stdioSession{}}
+	bridge := httptest.NewServer(b)
+	t.Cleanup(func() { b.close(); bridge.Close() })
 	results := suite(t, nil, "server", "--suite", "all", "--url", bridge.URL+"/mcp")
 	judge(t, "stdio", results, serverScenarios...)
 }
