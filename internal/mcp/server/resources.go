@@ -110,17 +110,21 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 }
 
 // completePath lists the workspace entries that complete prefix (a
-// workspace-relative path), at most maxCompletions, sorted; more is true
-// when there were more. Entries are read through an os.Root at the
+// workspace-relative path), at most maxCompletions, sorted, as clean
+// workspace-relative paths; more is true when there were more. Entries are read through an os.Root at the
 // workspace, so a symlink or ".." never lists a directory outside it.
 func completePath(workspace, prefix string) (values []string, more bool) {
 	dir, part := path.Split(prefix)
-	d := strings.TrimSuffix(dir, "/")
-	if d == "" {
-		d = "."
+	d := "."
+	if dir != "" {
+		d = strings.TrimSuffix(dir, "/") // "/" and "a//" leave "" and "a/": not valid
 	}
 	if !fs.ValidPath(d) {
 		return []string{}, false
+	}
+	base := "" // what the values start with: the directory as a clean path ("./" lists the top)
+	if d != "." {
+		base = d + "/"
 	}
 	root, err := os.OpenRoot(workspace)
 	if err != nil {
@@ -144,7 +148,7 @@ func completePath(workspace, prefix string) (values []string, more bool) {
 			if e.IsDir() {
 				name += "/"
 			}
-			values = append(values, dir+name)
+			values = append(values, base+name)
 		}
 		if err != nil || len(entries) == 0 {
 			break // io.EOF: the whole directory was read

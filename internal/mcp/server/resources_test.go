@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,4 +137,44 @@ func TestSubscribeNotifiesChanges(t *testing.T) {
 		t.Fatalf("notified after unsubscribing: %s", got)
 	default:
 	}
+}
+
+// Whatever is typed, completion offers only paths inside the workspace
+// (valid relative paths, no "..", nothing through a symlink out of it),
+// and relOf accepts only such paths.
+func FuzzCompletionStaysInTheWorkspace(f *testing.F) {
+	ws := f.TempDir()
+	outside := f.TempDir()
+	for _, p := range []string{"a/b.txt", "a/c/d.go", ".hidden", "x"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(ws, p), nil, 0o600); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), nil, 0o600); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "out")); err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{"", "a/", "a/c/", "../", "/", "out/", "./a/", "a/../../", ".", "a//", "\x00"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, prefix string) {
+		values, _ := completePath(ws, prefix)
+		require.LessOrEqual(t, len(values), maxCompletions)
+		for _, v := range values {
+			p := strings.TrimSuffix(v, "/")
+			require.True(t, fs.ValidPath(p), "%q completes to %q", prefix, v)
+			require.NotContains(t, v, "secret", "%q completed through the symlink out", prefix)
+			_, ok := relOf(FileURIPrefix + p)
+			require.True(t, ok, "%q", v)
+		}
+		if rel, ok := relOf(FileURIPrefix + prefix); ok {
+			require.True(t, fs.ValidPath(rel))
+			require.False(t, strings.HasPrefix(filepath.Clean(filepath.Join(ws, rel)), outside))
+		}
+	})
 }
