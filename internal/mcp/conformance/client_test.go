@@ -45,21 +45,11 @@ func runClient(url, scenario string) int {
 		return 1
 	}
 	defer os.RemoveAll(root)
-	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
-	ws := filepath.Join(root, "ws")
-	cfg := filepath.Join(root, "config", "aidex", "config.toml")
-	for _, d := range []string{ws, filepath.Dir(cfg)} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	if err := os.WriteFile(cfg, []byte("[mcp_servers.conformance]\nurl = "+strconv.Quote(url)+"\n"), 0o600); err != nil {
+	ws, getenv, err := clientHome(root, url)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	getenv := func(k string) string { return env[k] }
 	if strings.HasPrefix(scenario, "auth/") {
 		code := cli.Main(cli.Process{Context: ctx, Args: []string{"-w", ws, "mcp", "login", "conformance"}, Stdin: strings.NewReader(""),
 			Stdout: os.Stdout, Stderr: os.Stderr, Getenv: getenv, OpenURL: oauthtest.Browser})
@@ -98,6 +88,24 @@ func runClient(url, scenario string) int {
 		return 1
 	}
 	return 0
+}
+
+// clientHome makes a home in root whose config names url as the MCP
+// server "conformance", and a workspace; getenv is its environment.
+func clientHome(root, url string) (ws string, getenv func(string) string, err error) {
+	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
+		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
+	ws = filepath.Join(root, "ws")
+	cfg := filepath.Join(root, "config", "aidex", "config.toml")
+	for _, d := range []string{ws, filepath.Dir(cfg)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return "", nil, err
+		}
+	}
+	if err := os.WriteFile(cfg, []byte("[mcp_servers.conformance]\nurl = "+strconv.Quote(url)+"\n"), 0o600); err != nil {
+		return "", nil, err
+	}
+	return ws, func(k string) string { return env[k] }, nil
 }
 
 // The conformance suite's client scenarios against aidex's MCP client,
