@@ -5,7 +5,10 @@
 // and the tool aidex_run, which runs a whole headless aidex session. A call
 // the policy would ask about is sent to the client as an MCP elicitation when
 // the client declared that capability, else refused with the allow rule that
-// would let it run.
+// would let it run. The workspace's files are resources (read through
+// read_file, completed by completion/complete, watched for
+// resources/subscribe: resources.go); over streamable HTTP a bearer token
+// guards every request and SSE streams resume (http.go).
 //
 // The protocol is github.com/modelcontextprotocol/go-sdk. The server speaks
 // the protocol versions of the initialize handshake (2025-11-25 and older):
