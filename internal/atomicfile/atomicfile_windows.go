@@ -34,3 +34,10 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	}
 	return os.Rename(name, path)
 }
+
+// WritePrivate replaces path with data, the new file created with mode
+// 0600 (on Windows the file inherits its folder's access list). Errors
+// are the file system's.
+func WritePrivate(path string, data []byte) error {
+	return WriteFile(path, data, 0o600)
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -25,9 +26,10 @@ func mcpServerCommands(a *cliApp) []*cobra.Command {
 
 // mcpServeFlags are the flags of `aidex mcp serve`.
 type mcpServeFlags struct {
-	policy  policyFlags
-	http    string
-	profile string
+	policy    policyFlags
+	http      string
+	tokenFile string
+	profile   string
 }
 
 func newMCPServeCmd(a *cliApp) *cobra.Command {
@@ -47,13 +49,20 @@ aidex_run may ask for a permission mode no wider than the server's.
 By default the protocol runs over stdin and stdout. --http 127.0.0.1:PORT
 serves streamable HTTP at http://127.0.0.1:PORT/mcp instead, on a loopback
 address only; it prints a bearer token once on stderr, which every request
-must send (Authorization: Bearer TOKEN).`,
+must send (Authorization: Bearer TOKEN); --token-file FILE also writes it to
+FILE, readable only by you. A request without the token is answered 401
+with a message naming where the token is; the server takes no OAuth
+sign-in.`,
 		Example: `  aidex mcp serve
   aidex mcp serve --profile readonly --permission-mode plan
   aidex mcp serve --http 127.0.0.1:8765
+  aidex mcp serve --http 127.0.0.1:8765 --token-file ~/.aidex-mcp-token
   claude mcp add aidex -- aidex mcp serve -w ~/src/project`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.tokenFile != "" && f.http == "" {
+				return usageErr("--token-file needs --http: over stdio there is no token")
+			}
 			if f.policy.mode == "" {
 				f.policy.mode = "ask"
 			}
@@ -68,6 +77,7 @@ must send (Authorization: Bearer TOKEN).`,
 	addPolicyFlags(cmd, &f.policy)
 	cmd.Flags().Lookup("permission-mode").Usage = "plan, ask, auto-edit or yolo: the server's calls, and the widest mode aidex_run may ask for (default ask)"
 	cmd.Flags().StringVar(&f.http, "http", "", "serve streamable HTTP on this loopback `ADDRESS` (127.0.0.1:PORT; port 0: any free port) instead of stdio")
+	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "with --http, also write the token to `FILE` (mode 0600, replaced atomically)")
 	cmd.Flags().StringVar(&f.profile, "profile", "standard", "tool profile to offer: standard, full or readonly")
 	return cmd
 }
@@ -95,21 +105,32 @@ func (a *cliApp) runMCPServe(ctx context.Context, f mcpServeFlags) error {
 		}
 		return nil
 	}
-	return a.serveMCPHTTP(ctx, srv, ln, f.http)
+	return a.serveMCPHTTP(ctx, srv, ln, f.http, f.tokenFile)
 }
 
 // serveMCPHTTP serves streamable HTTP on ln until ctx ends, after printing
 // the address and the token once on stderr.
-func (a *cliApp) serveMCPHTTP(ctx context.Context, srv *server.Server, ln net.Listener, addr string) error {
+func (a *cliApp) serveMCPHTTP(ctx context.Context, srv *server.Server, ln net.Listener, addr, tokenFile string) error {
 	token, err := server.NewToken()
 	if err != nil {
 		return err
 	}
+	if tokenFile != "" {
+		if tokenFile, err = filepath.Abs(tokenFile); err != nil {
+			return usageErr("--token-file: %v", err)
+		}
+		if err := server.WriteTokenFile(tokenFile, token); err != nil {
+			return &ExitError{Code: ExitFailure, Err: err}
+		}
+	}
 	host, _, _ := net.SplitHostPort(addr)
-	h, closeSessions := srv.HTTPHandler(token, ln.Addr(), host)
+	h, closeSessions := srv.HTTPHandler(server.HTTPOptions{Token: token, TokenFile: tokenFile, Bound: ln.Addr(), Host: host})
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.proc.Stderr, "aidex mcp serve: http://%s/mcp (workspace %s, profile %s, mode %s)\n", ln.Addr(), srv.Workspace(), srv.Profile(), srv.Mode())
 	fmt.Fprintf(a.proc.Stderr, "token: %s\nsend it with every request: Authorization: Bearer TOKEN (it is not shown again)\n", token)
+	if tokenFile != "" {
+		fmt.Fprintf(a.proc.Stderr, "token file: %s\n", tokenFile)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -274,5 +275,63 @@ func TestMCPLoginFromMCPJSON(t *testing.T) {
 		Getenv: func(k string) string { return e.env[k] }, OpenURL: oauthtest.Browser})
 	if code != ExitOK || !strings.Contains(out.String(), "signed in to MCP server linear") {
 		t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// --token-file writes the token to the file (0600, replacing a wider
+// file), prints its name, and the 401 without the token names it; it
+// needs --http.
+func TestMCPServeTokenFile(t *testing.T) {
+	e := newE2E(t, llmtest.NewScript(t), "openai", "")
+	file := filepath.Join(e.home, "mcp-token")
+	if err := os.WriteFile(file, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr, stdout syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file}, Stdin: strings.NewReader(""),
+			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return e.env[k] }})
+	}()
+	re := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[^\n]*\ntoken: (\S+)\n(?s:.*)token file: (\S+)\n`)
+	var m []string
+	for m == nil {
+		select {
+		case code := <-done:
+			t.Fatalf("aidex mcp serve exited %d: %s", code, stderr.String())
+		default:
+		}
+		m = re.FindStringSubmatch(stderr.String())
+		time.Sleep(5 * time.Millisecond) // poll, not a pass/fail timing
+	}
+	url, token := m[1], m[2]
+	if m[3] != file {
+		t.Errorf("token file printed as %q, want %q", m[3], file)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil || string(b) != token+"\n" {
+		t.Fatalf("token file holds %q (%v), want the printed token", b, err)
+	}
+	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v (%v), want 0600", info.Mode(), err)
+	}
+	resp, err := http.Post(url, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), file) || strings.Contains(string(body), token) {
+		t.Errorf("no token: %d %q, want 401 naming %s (and not the token)", resp.StatusCode, body, file)
+	}
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Errorf("exit %d after Ctrl+C: %s", code, stderr.String())
+	}
+	r := e.run(context.Background(), "mcp", "serve", "--token-file", file)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--token-file needs --http") {
+		t.Fatalf("--token-file without --http: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -5,7 +5,10 @@
 // and the tool aidex_run, which runs a whole headless aidex session. A call
 // the policy would ask about is sent to the client as an MCP elicitation when
 // the client declared that capability, else refused with the allow rule that
-// would let it run.
+// would let it run. The workspace's files are resources (read through
+// read_file, completed by completion/complete, watched for
+// resources/subscribe: resources.go); over streamable HTTP a bearer token
+// guards every request and SSE streams resume (http.go).
 //
 // The protocol is github.com/modelcontextprotocol/go-sdk. The server speaks
 // the protocol versions of the initialize handshake (2025-11-25 and older):
@@ -22,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,9 +63,14 @@ type Server struct {
 	// clients are the tool sessions of the connected clients: what one
 	// client's calls start (background processes) lives until its
 	// connection ends.
-	mu      sync.Mutex
-	clients map[*mcp.ServerSession]*app.ToolSession
-	closed  bool
+	mu       sync.Mutex
+	clients  map[*mcp.ServerSession]*app.ToolSession
+	watchers []*watcher
+	closed   bool
+
+	// pollEvery is how often subscribed files are checked (0: every
+	// second).
+	pollEvery time.Duration
 }
 
 // RunToolName is the name of the tool that runs a whole aidex session.
@@ -111,8 +120,12 @@ func withFlag(flags map[string]string, key, value string) map[string]string {
 func (s *Server) Close() error {
 	s.mu.Lock()
 	clients := s.clients
-	s.clients, s.closed = nil, true
+	watchers := s.watchers
+	s.clients, s.watchers, s.closed = nil, nil, true
 	s.mu.Unlock()
+	for _, w := range watchers {
+		w.close()
+	}
 	for _, ts := range clients {
 		ts.Close()
 	}
@@ -159,20 +172,40 @@ func (s *Server) Profile() string { return s.profile }
 // Workspace returns the workspace the tools work in.
 func (s *Server) Workspace() string { return s.svc.Runtime().Workspace }
 
-// MCP builds the protocol server: the profile's tools and aidex_run. One
-// protocol server serves any number of client sessions.
+// MCP builds the protocol server: the profile's tools, aidex_run, the
+// workspace's files as the resource template [FileTemplate] (subscribe
+// to be told of a change), and completion of its path. One protocol
+// server serves any number of client sessions; its subscriptions are
+// watched until the Server is closed.
 func (s *Server) MCP() *mcp.Server {
 	versions := slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
+	w := newWatcher(s.Workspace(), s.pollEvery)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "aidex", Title: "aidex", Version: s.opts.Version}, &mcp.ServerOptions{
-		Instructions: fmt.Sprintf("aidex's tools (profile %s) for the workspace %s, under aidex's permission policy (mode %s); %s runs a whole aidex session.",
-			s.profile, s.Workspace(), s.mode, RunToolName),
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Instructions: fmt.Sprintf("aidex's tools (profile %s) for the workspace %s, under aidex's permission policy (mode %s); %s runs a whole aidex session. The workspace's files are the resources %s.",
+			s.profile, s.Workspace(), s.mode, RunToolName, FileTemplate),
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:       &mcp.ToolCapabilities{},
+			Resources:   &mcp.ResourceCapabilities{Subscribe: true},
+			Completions: &mcp.CompletionCapabilities{},
+		},
 		SupportedProtocolVersions: versions,
+		CompletionHandler:         s.complete,
+		SubscribeHandler:          w.subscribe,
+		UnsubscribeHandler:        w.unsubscribe,
 	})
+	w.srv = srv
+	s.mu.Lock()
+	if s.closed {
+		w.closed = true
+	} else {
+		s.watchers = append(s.watchers, w)
+	}
+	s.mu.Unlock()
 	for _, t := range s.tools {
 		srv.AddTool(toolOf(t), s.callHandler(t.Name))
 	}
 	srv.AddTool(runTool(), s.runHandler)
+	srv.AddResourceTemplate(fileTemplate(), s.readResource)
 	return srv
 }
 
