@@ -146,6 +146,7 @@ func LoadBase(o Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.loadContent(store, approvals)
+	rt.warnContentProblems()
 	return rt, nil
 }
 
