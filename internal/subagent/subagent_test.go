@@ -3,6 +3,7 @@ package subagent
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,4 +105,24 @@ func TestLoadHonoursTrustAndPrecedence(t *testing.T) {
 	require.True(t, strings.HasSuffix(d.Source, filepath.Join(".claude", "agents", "reviewer.md")))
 	e, _ := s.Get(Explore)
 	require.True(t, e.ReadOnly)
+}
+
+// FuzzParse: any agent file parses without a panic into a usable type:
+// an id of lower-case letters, digits, '-' and '_', and no disallowed
+// tool among its tools.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("---\nname: a\ndescription: d: e\ntools: Read, Edit\ndisallowedTools: Edit\n---\nbody"))
+	f.Add([]byte("---\ndescription: x\n\n<example>\nuser: y\n</example>\nmodel: opus\n---\n"))
+	f.Add([]byte("---\ntools:\n  - Bash\n---\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, _ := Parse("/p/agent-x.md", data)
+		if !validName(d.Name) {
+			t.Fatalf("name %q", d.Name)
+		}
+		for _, tool := range d.Tools {
+			if slices.Contains(d.Disallowed, tool) {
+				t.Fatalf("%s is both allowed and disallowed", tool)
+			}
+		}
+	})
 }
