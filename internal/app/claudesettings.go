@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/claudecompat"
@@ -37,11 +38,11 @@ func ClaudeSettingsFiles(workspace string) []string {
 	return []string{filepath.Join(workspace, ".claude", "settings.json"), filepath.Join(workspace, ".claude", "settings.local.json")}
 }
 
-// claudePermissions is the permissions object of a Claude settings file.
+// claudePermissions is the permissions object of a Claude settings file:
+// its rules, and the names of its other keys (not read).
 type claudePermissions struct {
-	Allow []string `json:"allow"`
-	Ask   []string `json:"ask"`
-	Deny  []string `json:"deny"`
+	Allow, Ask, Deny []string
+	Other            []string
 }
 
 // loadClaudePermissions adds the rules of the project's Claude settings
@@ -60,6 +61,10 @@ func (rt *Runtime) loadClaudePermissions(approved func(trust.Item) bool) {
 		}
 		if perms == nil {
 			continue
+		}
+		for _, key := range perms.Other {
+			rt.Warnings = append(rt.Warnings, config.Warning{File: file, Line: lineOf(data, key), Message: fmt.Sprintf(
+				"permissions.%s of Claude Code is not read by aidex (only allow, ask and deny are)", key)})
 		}
 		ignored := 0
 		for _, list := range []struct {
@@ -166,12 +171,34 @@ func readClaudePermissions(file string) (*claudePermissions, []byte, error) {
 		return nil, nil, err
 	}
 	var doc struct {
-		Permissions *claudePermissions `json:"permissions"`
+		Permissions map[string]json.RawMessage `json:"permissions"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, nil, fmt.Errorf("not valid JSON (%v)", err)
 	}
-	return doc.Permissions, data, nil
+	if doc.Permissions == nil {
+		return nil, nil, nil
+	}
+	p := &claudePermissions{}
+	for key, raw := range doc.Permissions {
+		var list *[]string
+		switch key {
+		case "allow":
+			list = &p.Allow
+		case "ask":
+			list = &p.Ask
+		case "deny":
+			list = &p.Deny
+		default:
+			p.Other = append(p.Other, key)
+			continue
+		}
+		if err := json.Unmarshal(raw, list); err != nil {
+			return nil, nil, fmt.Errorf("permissions.%s must be a list of rules (strings)", key)
+		}
+	}
+	sort.Strings(p.Other)
+	return p, data, nil
 }
 
 // lineOf is the 1-based line of the first occurrence of s, as a JSON

@@ -116,6 +116,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 		settings + `:8: Claude permission rule "WebSearch" (allow) cannot be translated exactly (aidex has no tool like Claude's WebSearch): it allows nothing`,
 		settings + `:10: Claude permission rule "Task(Explore)" (ask) cannot be translated exactly (aidex cannot match Claude's Task patterns): it covers every use of task instead`,
 		settings + `:16: Claude permission rule "Glob(!keep.txt)" (deny) cannot be translated exactly (aidex's path patterns have no negation): it covers every use of search_files instead`,
+		settings + `:18: permissions.defaultMode of Claude Code is not read by aidex`,
 		`settings.local.json:1: Claude permission rule "WebSearch" (deny) cannot be translated exactly (aidex has no tool like Claude's WebSearch): aidex has no such tool, so it covers nothing`,
 	} {
 		require.Contains(t, all, want, "want %s", want)
