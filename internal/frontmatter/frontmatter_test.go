@@ -127,3 +127,23 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParse measures a front matter read as YAML and one the
+// line-based fallback reads (an agent with <example> blocks).
+func BenchmarkParse(b *testing.B) {
+	yamlDoc := []byte("---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep, Glob\nmodel: sonnet\n---\nYou are a reviewer.\n")
+	example := "<example>\nContext: the user asks\nuser: \"do it\"\nassistant: \"I will.\"\n<commentary>\nWhy.\n</commentary>\n</example>\n\n"
+	fallback := []byte("---\nname: agent-creator\ndescription: Use this agent when the user asks to \"create an agent\". Examples:\n\n" +
+		strings.Repeat(example, 3) + "model: sonnet\ncolor: magenta\ntools: [\"Write\", \"Read\"]\n---\nYou are an architect.\n")
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"yaml", yamlDoc}, {"fallback", fallback}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Parse(c.data)
+			}
+		})
+	}
+}
