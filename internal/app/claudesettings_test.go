@@ -11,6 +11,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // claudeSettings is a project's .claude/settings.json and
@@ -138,4 +139,45 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 		pending = append(pending, c.Name)
 	}
 	require.Equal(t, []string{"Bash(rm:*) (.claude/settings.local.json)"}, pending)
+}
+
+// TestClaudeRealSettingsPermissions: the permissions of a published
+// project's .claude/settings.json (../shared/claude-real) translate
+// exactly, each allow rule an item of the review, and decide as written
+// once approved.
+func TestClaudeRealSettingsPermissions(t *testing.T) {
+	src := sharedtest.Require(t, "claude-real/hooks/disler-hooks-mastery/.claude/settings.json", "a real Claude settings file")
+	data, err := os.ReadFile(src)
+	require.NoError(t, err)
+	var doc struct {
+		Permissions json.RawMessage `json:"permissions"`
+	}
+	require.NoError(t, json.Unmarshal(data, &doc))
+	script := llmtest.NewScript(t)
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n"))
+	p := filepath.Join(home.WS, ".claude", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(`{"permissions": `+string(doc.Permissions)+`}`), 0o644))
+	load := func() *Runtime {
+		rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+		require.NoError(t, err)
+		return rt
+	}
+	require.NoError(t, load().Config.Paths.Trust(home.WS))
+	rt := load()
+	require.Len(t, rt.PendingContent(), 12, "each allow rule is an item")
+	require.NoError(t, rt.ApproveAllContent())
+	rt = load()
+	for _, w := range rt.Warnings {
+		require.NotContains(t, w.String(), "Claude permission rule", "every rule translates exactly")
+	}
+	for line, want := range map[string]string{"npm install": "allow", "mkdir -p build/out": "allow", "uv run x.py": "allow",
+		"rm -rf build": "ask", "curl https://x.example": "ask"} {
+		ex, err := rt.ExplainCall(line, nil)
+		require.NoError(t, err)
+		require.Equal(t, want, ex.Decision, line)
+	}
+	ex, err := rt.ExplainCall("write_file", json.RawMessage(`{"path":"notes.txt","content":"x"}`))
+	require.NoError(t, err)
+	require.Equal(t, "allow", ex.Decision, "Write")
 }
