@@ -95,6 +95,24 @@ func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals) {
 	}
 }
 
+// warnContentProblems adds a warning for each problem of the custom
+// commands, skills and agents the runtime reads (a file left out, an
+// unknown key, two commands of one name), each naming its file and line:
+// every front end shows the runtime's warnings, headless included.
+func (rt *Runtime) warnContentProblems() {
+	_, cmdErrs := rt.allCustomCommands()
+	_, skillErrs := rt.allSkills()
+	for _, err := range cmdErrs {
+		rt.Warnings = append(rt.Warnings, config.Warning{Message: "custom command " + err.Error()})
+	}
+	for _, err := range skillErrs {
+		rt.Warnings = append(rt.Warnings, config.Warning{Message: "skill " + err.Error()})
+	}
+	for _, w := range subagent.Load(rt.subagentDirs()).Warnings {
+		rt.Warnings = append(rt.Warnings, config.Warning{Message: w})
+	}
+}
+
 // contentProducers are every source of the project's content items: the
 // config files (settings, allow rules, MCP servers: config.Load listed
 // them), hooks, custom commands, skills and agents. A new source (a
@@ -207,7 +225,7 @@ func commandItem(c slashcmd.Command, ws string) (trust.Item, bool) {
 		detail = append(detail, "runs: "+b)
 	}
 	content := struct{ AllowedTools, Commands []string }{c.AllowedTools, bangs}
-	return trust.NewItem(trust.KindCommand, "/"+c.Name, c.Path, strings.Join(detail, "; "), content, ws, files...), true
+	return trust.NewItem(trust.KindCommand, "/"+c.PathName(), c.Path, strings.Join(detail, "; "), content, ws, files...), true
 }
 
 // skillItem is a project's skill as an item when it has allowed-tools.

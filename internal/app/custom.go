@@ -90,7 +90,8 @@ type turn struct {
 }
 
 // Expand expands line ("/name args") when name is a custom command, and
-// returns nil, nil when it is none. The command's !`command` lines run
+// returns nil, nil when it is none. A command whose file failed to load
+// is an error naming the file and why (never text sent to the model). The command's !`command` lines run
 // now, as run_command calls through the session's tool pipeline and
 // policy (with the command's allowed-tools added); its @path includes are
 // read as read_file calls (confined to the workspace). The next run of
@@ -115,9 +116,12 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 		name, args = name[:i], line[i:]
 	}
 	rt := ls.svc.Runtime()
-	cmds, _ := ls.svc.CustomCommands(ctx)
+	cmds, errs := ls.svc.CustomCommands(ctx)
 	c, ok := slashcmd.Find(cmds, name)
 	if !ok {
+		if p, failed := slashcmd.FailedToLoad(errs, name); failed {
+			return nil, fmt.Errorf("%s is not sent to the model: %w", name, p)
+		}
 		return nil, nil
 	}
 	if err := ls.idle(); err != nil {
@@ -173,7 +177,11 @@ func (x *Expansion) allow(rt *Runtime, t *turn) error {
 			c.Name, c.Path, strings.Join(c.AllowedTools, ", "))
 		return nil
 	}
-	x.Rules = slashcmd.Rules(c.AllowedTools)
+	var dropped []string
+	x.Rules, dropped = slashcmd.Rules(c.AllowedTools, rt.claudeOptions())
+	if len(dropped) > 0 {
+		x.Notice = fmt.Sprintf("/%s (%s): allowed-tools %s add nothing: aidex cannot say the same", c.Name, c.Path, strings.Join(dropped, "; "))
+	}
 	for _, s := range x.Rules {
 		r, err := permission.ParseRule(s)
 		if err != nil {

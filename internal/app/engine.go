@@ -433,7 +433,8 @@ func (rt *Runtime) toolOptions() builtin.Options {
 }
 
 // hiddenTools lists tools not offered in this session: file-changing tools
-// with --agent-writes deny, and shell tools in the web UI unless allowed.
+// with --agent-writes deny, shell tools in the web UI unless allowed, and
+// a subagent's tools outside its tools list or in its disallowedTools.
 func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
 	hidden := map[string]bool{}
 	for _, name := range reg.Names() {
@@ -447,6 +448,8 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 			hidden[name] = true
 		case o.scope != nil && o.scope.allow != nil && !slices.Contains(o.scope.allow, name):
 			hidden[name] = true
+		case o.scope != nil && slices.Contains(o.scope.deny, name):
+			hidden[name] = true // the subagent's disallowedTools
 		case name == "memory" && !rt.Config.Memory:
 			hidden[name] = true // memory = false: the project opts out
 		}

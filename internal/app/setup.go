@@ -145,7 +145,9 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err := rt.loadHooks(o); err != nil {
 		return nil, err
 	}
+	rt.loadClaudePermissions(approvals.Approved)
 	rt.loadContent(store, approvals)
+	rt.warnContentProblems()
 	return rt, nil
 }
 

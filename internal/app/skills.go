@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/zelvior/aidex/internal/claudecompat"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/skills"
 	"github.com/zelvior/aidex/internal/slashcmd"
@@ -23,6 +24,11 @@ func (rt *Runtime) SkillHonoured(s skills.Skill) bool {
 	return s.Scope == slashcmd.ScopeUser || rt.Config.ProjectTrusted
 }
 
+// claudeOptions are what Claude rules' paths resolve against here.
+func (rt *Runtime) claudeOptions() claudecompat.Options {
+	return claudecompat.Options{Home: rt.Config.Paths.Home, Workspace: rt.Workspace}
+}
+
 // skillRules returns the hook the skill tool's successful calls run: the
 // loaded skill's allowed-tools become session rules of policy (when they
 // count, see SkillHonoured). A bad rule is skipped.
@@ -32,7 +38,8 @@ func (rt *Runtime) skillRules(list []skills.Skill, policy *permission.Policy) fu
 		if !ok || !rt.SkillHonoured(s) {
 			return
 		}
-		for _, r := range slashcmd.Rules(s.AllowedTools) {
+		rules, _ := slashcmd.Rules(s.AllowedTools, rt.claudeOptions())
+		for _, r := range rules {
 			_ = policy.AllowForSession(r)
 		}
 	}

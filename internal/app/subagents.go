@@ -105,12 +105,14 @@ func (t *subagentTree) acquire(ctx context.Context) (func(), error) {
 
 // subagentScope is what an engine knows of its place among subagents:
 // its depth (0: a session's own engine), the tree, the tools it may
-// offer (nil: all the runtime's), and the session that started the tree
+// offer (nil: all the runtime's) and those it may not (its own and its
+// parents' disallowedTools), and the session that started the tree
 // with its checkpoint hook (a subagent's changes are checkpointed in it).
 type subagentScope struct {
 	depth       int
 	tree        *subagentTree
 	allow       []string
+	deny        []string
 	rootSession string
 	hook        *turnHook
 }
@@ -140,7 +142,7 @@ func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 		}
 		scope = &subagentScope{tree: tree, rootSession: o.SessionID, hook: hook}
 	}
-	if scope.depth >= MaxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) {
+	if scope.depth >= MaxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
 		return nil
 	}
 	t := &taskRunner{rt: rt, o: o, scope: scope, defs: rt.Subagents()}
@@ -260,7 +262,7 @@ func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.
 	child := EngineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites, Subagent: true,
 		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop, Editor: o.Editor, MCP: o.MCP,
 		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools),
-			rootSession: t.scope.rootSession, hook: t.scope.hook}}
+			deny: append(slices.Clone(t.scope.deny), def.Disallowed...), rootSession: t.scope.rootSession, hook: t.scope.hook}}
 	if def.Prompt == "" {
 		child.AppendSystem = subagentNote(t.rt.Workspace)
 	}

@@ -31,6 +31,7 @@ type agentRow struct {
 	Description  string   `json:"description"`
 	Source       string   `json:"source"`
 	Tools        []string `json:"tools"`
+	Disallowed   []string `json:"disallowed_tools,omitempty"`
 	ReadOnly     bool     `json:"read_only,omitempty"`
 	Model        string   `json:"model"`
 	UnknownTools []string `json:"unknown_tools,omitempty"`
@@ -57,7 +58,7 @@ func newAgentsListCmd(a *cliApp) *cobra.Command {
 			}
 			rows := make([]agentRow, len(set.Defs))
 			for i, d := range set.Defs {
-				rows[i] = agentRow{Name: d.Name, Description: d.Description, Source: d.Source, Tools: d.Tools,
+				rows[i] = agentRow{Name: d.Name, Description: d.Description, Source: d.Source, Tools: d.Tools, Disallowed: d.Disallowed,
 					ReadOnly: d.ReadOnly, Model: orInherit(d.Model), UnknownTools: d.Unknown}
 			}
 			if asJSON {
@@ -85,7 +86,8 @@ func orInherit(model string) string {
 }
 
 // toolsColumn describes a type's tools: all, read-only, or the list (with
-// the names aidex does not know, which are ignored).
+// its disallowed tools, and the names aidex does not know, which are
+// ignored).
 func toolsColumn(r agentRow) string {
 	var s string
 	switch {
@@ -97,6 +99,9 @@ func toolsColumn(r agentRow) string {
 		s = "none"
 	default:
 		s = strings.Join(r.Tools, ",")
+	}
+	if len(r.Disallowed) > 0 {
+		s += " (not: " + strings.Join(r.Disallowed, ",") + ")"
 	}
 	if len(r.UnknownTools) > 0 {
 		s += " (ignored: " + strings.Join(r.UnknownTools, ",") + ")"

@@ -89,10 +89,12 @@ func TestSubagentStreamJSONCarriesParentToolCallID(t *testing.T) {
 
 func TestAgentsList(t *testing.T) {
 	e := newSubagentE2E(t)
+	e.write(".claude/agents/team/validator.md", "---\nname: validator\ndescription: Read-only check\ndisallowedTools: Write, Edit\n---\nCheck.\n")
 	r := e.run(context.Background(), "agents", "list")
 	require.Equal(t, 0, r.code, r.stderr)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	require.Len(t, lines, 4)
+	require.Len(t, lines, 5)
+	require.Regexp(t, `^validator\s+\S+team/validator\.md\s+all \(not: write_file,edit_file,\S+\)\s+inherit$`, lines[4], "an agent in a subfolder, its disallowedTools")
 	require.Regexp(t, `^NAME\s+SOURCE\s+TOOLS\s+MODEL$`, lines[0])
 	require.Regexp(t, `^explore\s+built-in\s+read-only\s+inherit$`, lines[1])
 	require.Regexp(t, `^general\s+built-in\s+all\s+inherit$`, lines[2])

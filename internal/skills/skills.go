@@ -1,6 +1,6 @@
 // Package skills finds Agent Skills: folders holding a SKILL.md (front
-// matter name, description, optional allowed-tools; the body is the
-// instructions) in .aidex/skills/, .claude/skills/ (a project's) and
+// matter description, optional name (a display label: the folder's name
+// is the skill's id) and allowed-tools; the body is the instructions) in .aidex/skills/, .claude/skills/ (a project's) and
 // <config dir>/aidex/skills/, ~/.claude/skills/ (the user's), the shape
 // Claude Code uses. Disclosure is progressive: only names and
 // descriptions go into the system prompt ([Prompt]); the skill tool loads
@@ -53,11 +53,16 @@ func Dirs(workspace, configDir, home string) []Dir {
 	return out
 }
 
-// Skill is one skill: Name and Description from the front matter (the
-// name defaults to the folder's), AllowedTools as written, Dir its folder
-// (absolute), Body the instructions after the front matter.
+// Skill is one skill. Name is its id, the name of its folder (as Claude
+// Code names skills); Label is the front matter's name, a display label
+// ("Writing Hookify Rules"; the folder name when there is none).
+// Description is the front matter's (with when_to_use appended; the
+// body's first line when there is none), AllowedTools its allowed-tools
+// as written, Dir its folder (absolute), Body the instructions after the
+// front matter.
 type Skill struct {
 	Name         string
+	Label        string
 	Description  string
 	AllowedTools []string
 	Dir          string
@@ -65,11 +70,12 @@ type Skill struct {
 	Scope        Scope
 }
 
-type meta struct {
-	Name         string            `yaml:"name"`
-	Description  string            `yaml:"description"`
-	AllowedTools slashcmd.ToolList `yaml:"allowed-tools"`
-}
+// The front matter keys a skill reads, and those of Claude Code's skills
+// it ignores without a warning (labels and metadata).
+var (
+	knownKeys = []string{"name", "description", "allowed-tools", "when_to_use"}
+	quietKeys = []string{"license", "version", "metadata", "author", "tags"}
+)
 
 // FileName is the file that makes a folder a skill.
 const FileName = "SKILL.md"
@@ -81,13 +87,14 @@ const (
 	maxFileBytes  = 256 << 10
 )
 
-var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
 
 // Discover reads the skills of dirs (each direct subfolder holding
-// SKILL.md), first folder wins per name. Missing folders are skipped; a
-// skill that cannot be read or parsed, or has a bad name or no
-// description, is left out and reported in the errors (naming its file).
-// Sorted by name.
+// SKILL.md), first folder wins per name. Missing folders are skipped. The
+// errors are *frontmatter.Problem values naming file and line: a skill
+// that cannot be read or whose folder name is no id is left out
+// (Skipped); an unknown front matter key is a warning and the skill
+// loads. Sorted by name.
 func Discover(dirs []Dir) ([]Skill, []error) {
 	byName := map[string]Skill{}
 	var errs []error
@@ -101,10 +108,11 @@ func Discover(dirs []Dir) ([]Skill, []error) {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 				continue
 			}
-			s, err := Load(dir, d.Scope)
+			s, warns, err := load(dir, d.Scope)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
+			errs = append(errs, warns...)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -122,40 +130,52 @@ func Discover(dirs []Dir) ([]Skill, []error) {
 	return out, errs
 }
 
-// Load reads the skill in dir. Errors: fs.ErrNotExist (wrapped) when dir
-// has no SKILL.md; otherwise they name the file: too large, bad front
-// matter, a bad name (lower-case letters, digits, '-', '_'), no
-// description.
+// Load reads the skill in dir; its warnings (unknown keys) are dropped
+// (Discover returns them). Errors: fs.ErrNotExist (wrapped) when dir has
+// no SKILL.md; otherwise a *frontmatter.Problem naming the file: too
+// large, unreadable, a folder name that is no id (letters, digits, '-',
+// '_', '.', at most 64).
 func Load(dir string, scope Scope) (Skill, error) {
+	s, _, err := load(dir, scope)
+	return s, err
+}
+
+func load(dir string, scope Scope) (Skill, []error, error) {
 	path := filepath.Join(dir, FileName)
 	st, err := os.Stat(path)
 	if err != nil {
-		return Skill{}, err
+		return Skill{}, nil, err
+	}
+	name := filepath.Base(dir)
+	skip := func(msg string) (Skill, []error, error) {
+		return Skill{}, nil, &frontmatter.Problem{Path: path, Name: name, Message: msg, Skipped: true}
 	}
 	if st.Size() > maxSkillBytes {
-		return Skill{}, fmt.Errorf("skill %s: %d bytes is over the %d-byte limit: move details into other files of the folder", path, st.Size(), maxSkillBytes)
+		return skip(fmt.Sprintf("%d bytes is over the %d-byte limit: move details into other files of the folder", st.Size(), maxSkillBytes))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Skill{}, fmt.Errorf("skill %s: %w", path, err)
+		return skip(err.Error())
 	}
-	var m meta
-	body, err := frontmatter.Parse(data, &m)
-	if err != nil {
-		return Skill{}, fmt.Errorf("skill %s: %w", path, err)
+	if !validName().MatchString(name) {
+		return skip(fmt.Sprintf("the folder name %q is the skill's id: use letters, digits, '-', '_' or '.' (at most 64), no spaces", name))
 	}
-	s := Skill{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "),
-		AllowedTools: m.AllowedTools, Dir: dir, Body: string(body), Scope: scope}
-	if s.Name == "" {
-		s.Name = filepath.Base(dir)
+	doc, warns := frontmatter.Parse(data)
+	warns = append(warns, doc.Unknown(knownKeys, quietKeys)...)
+	s := Skill{Name: name, Label: doc.String("name"), Description: strings.Join(strings.Fields(doc.String("description")), " "),
+		Dir: dir, Body: doc.Body, Scope: scope}
+	s.AllowedTools, _ = doc.List("allowed-tools")
+	if w := strings.Join(strings.Fields(doc.String("when_to_use")), " "); w != "" {
+		s.Description = strings.TrimSpace(s.Description + " " + w)
 	}
-	if !validName().MatchString(s.Name) {
-		return Skill{}, fmt.Errorf("skill %s: name %q must be lower-case letters, digits, '-' or '_' (at most 64)", path, s.Name)
+	if s.Label == "" {
+		s.Label = name
 	}
 	if s.Description == "" {
-		return Skill{}, fmt.Errorf("skill %s: no description: add description: to the front matter (it tells the model when to use the skill)", path)
+		s.Description = frontmatter.FirstLine(s.Body)
+		warns = append(warns, frontmatter.Warning{Message: "no description: the body's first line describes the skill; add description: to the front matter (it tells the model when to use the skill)"})
 	}
-	return s, nil
+	return s, frontmatter.Problems(path, warns), nil
 }
 
 // Find returns the skill called name.

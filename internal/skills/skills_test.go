@@ -29,20 +29,23 @@ func TestDiscoverPrecedenceAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, errs := Discover(Dirs(ws, cfg, home))
-	if len(list) != 2 || list[0].Name != "notes" || list[1].Name != "pdf" {
+	if len(list) != 3 || list[0].Name != "nodesc" || list[1].Name != "notes" || list[2].Name != "pdf" {
 		t.Fatalf("skills %+v", list)
 	}
-	if list[1].Description != "Fill PDF forms" || list[1].Scope != "project" || len(list[1].AllowedTools) != 2 {
-		t.Fatalf("pdf %+v: the project's must win", list[1])
+	if list[2].Description != "Fill PDF forms" || list[2].Scope != "project" || len(list[2].AllowedTools) != 2 {
+		t.Fatalf("pdf %+v: the project's must win", list[2])
+	}
+	if list[0].Description != "x" {
+		t.Fatalf("nodesc %+v: the body's first line describes it", list[0])
 	}
 	joined := ""
 	for _, e := range errs {
 		joined += e.Error() + "\n"
 	}
-	if len(errs) != 2 || !strings.Contains(joined, "no description") || !strings.Contains(joined, "must be lower-case") {
+	if len(errs) != 2 || !strings.Contains(joined, "nodesc/SKILL.md: no description") || !strings.Contains(joined, "no spaces; the file is skipped") {
 		t.Fatalf("errors:\n%s", joined)
 	}
-	out := list[1].Load()
+	out := list[2].Load()
 	if !strings.Contains(out, "Use scripts/fill.py") || !strings.Contains(out, "- scripts/fill.py") || strings.Contains(out, "- SKILL.md") {
 		t.Fatalf("load:\n%s", out)
 	}
@@ -83,6 +86,24 @@ func TestReadFileConfined(t *testing.T) {
 	for _, bad := range []string{"../x", "/etc/passwd", "link", "ref"} {
 		if _, err := s.ReadFile(bad); err == nil {
 			t.Errorf("ReadFile(%q) must fail", bad)
+		}
+	}
+}
+
+// TestNameIsALabel: the folder names a skill; the front matter's name is
+// its display label, whatever it holds.
+func TestNameIsALabel(t *testing.T) {
+	for _, c := range []struct{ folder, front, label string }{
+		{"writing-rules", "name: Writing Hookify Rules\n", "Writing Hookify Rules"},
+		{"pdf", "name: other-name\n", "other-name"},
+		{"notes", "", "notes"},
+		{"Mixed.Case_1", "", "Mixed.Case_1"},
+	} {
+		dir := filepath.Join(t.TempDir(), c.folder)
+		write(t, filepath.Join(dir, FileName), "---\n"+c.front+"description: d: with a colon\n---\nbody\n")
+		s, err := Load(dir, "user")
+		if err != nil || s.Name != c.folder || s.Label != c.label || s.Description != "d: with a colon" {
+			t.Errorf("%s: %+v %v", c.folder, s, err)
 		}
 	}
 }

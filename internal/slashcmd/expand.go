@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/claudecompat"
 )
 
 // SplitArgs splits s into words the way a shell does for $1..$9: spaces
@@ -172,51 +174,30 @@ func includes(ctx context.Context, text string, r Resolver) (string, error) {
 	return b.String(), nil
 }
 
-// claudeTool maps Claude Code's tool names (lower case) to aidex's ("" for
-// other names).
-func claudeTool(name string) string {
-	switch name {
-	case "bash":
-		return "run_command"
-	case "read":
-		return "read_file"
-	case "write":
-		return "write_file"
-	case "edit", "multiedit":
-		return "edit_file"
-	case "grep":
-		return "grep"
-	case "glob":
-		return "search_files"
-	case "ls":
-		return "list_directory"
-	case "webfetch":
-		return "web_fetch"
-	case "task":
-		return "task"
-	case "todowrite":
-		return "todo_write"
-	}
-	return ""
-}
-
 // Rules turns allowed-tools entries into aidex permission rules: Claude's
-// tool names become aidex's (Bash(git add:*) → run_command(git add:*),
-// Read → read_file), other names are kept. The policy parses the result.
-func Rules(allowed []string) []string {
-	out := make([]string, 0, len(allowed))
+// rules are translated (Bash(git add:*) → run_command(git add:*), Read →
+// every file-reading tool; see claudecompat.Rule), aidex's own (lower
+// case: run_command(go test *), read_file) are kept. An entry aidex
+// cannot translate exactly adds nothing: dropped names each, with why.
+// The policy parses the result.
+func Rules(allowed []string, o claudecompat.Options) (rules, dropped []string) {
 	for _, a := range allowed {
 		a = strings.TrimSpace(a)
-		tool, rest := a, ""
-		if i := strings.IndexByte(a, '('); i >= 0 {
-			tool, rest = strings.TrimSpace(a[:i]), a[i:]
+		if a == "" {
+			continue
 		}
-		if t := claudeTool(strings.ToLower(tool)); t != "" {
-			tool = t
+		if a[0] >= 'a' && a[0] <= 'z' && !strings.HasPrefix(a, "mcp__") {
+			rules = append(rules, a)
+			continue
 		}
-		out = append(out, tool+rest)
+		tr := claudecompat.Rule(a, o)
+		if !tr.Exact {
+			dropped = append(dropped, a+" ("+tr.Reason+")")
+			continue
+		}
+		rules = append(rules, tr.Rules...)
 	}
-	return out
+	return rules, dropped
 }
 
 // BangCommands returns the !`command` lines of a command's body, in

@@ -1,8 +1,9 @@
 // Package slashcmd finds and expands custom slash commands: markdown files
 // in .aidex/commands/, .claude/commands/ (a project's), and
 // <config dir>/aidex/commands/, ~/.claude/commands/ (the user's), the shape
-// Claude Code uses. A file's path below its folder names the command
-// (frontend/test.md → /frontend:test); its front matter gives description,
+// Claude Code uses. A file's name names the command (tools/smart-debug.md
+// → /smart-debug, its folder a label), and its path below the folder does
+// too (/tools:smart-debug); its front matter gives description,
 // argument-hint, allowed-tools and model; its body is the prompt, with
 // $ARGUMENTS, $1..$9, @path includes and !`command` outputs filled in by
 // [Expand].
@@ -19,11 +20,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/frontmatter"
-	"go.yaml.in/yaml/v3"
 )
 
 // Scope says whose folder a command comes from.
@@ -62,17 +63,23 @@ func Dirs(workspace, configDir, home string) []Dir {
 	return out
 }
 
-// Command is one custom slash command. Name has no slash and uses ":"
-// between folder levels ("frontend:test"). AllowedTools are the rules of
-// the allowed-tools key as written (Claude's tool names included; see
-// [Rules]). Model is "" to keep the session's model. Path names where the
-// command comes from (its file, or e.g. "MCP server NAME").
+// Command is one custom slash command. Name has no slash: the file's
+// name ("smart-debug"), or, when two files share that name, its path
+// with ":" between folder levels ("tools:smart-debug"). Aliases are the
+// other names it answers to (the path form when Name is the short one).
+// Folder is the folder below the commands folder ("tools"; "" at the
+// top), shown as a label. AllowedTools are the rules of the allowed-tools
+// key as written (Claude's tool names included; see [Rules]). Model is ""
+// to keep the session's model. Path names where the command comes from
+// (its file, or e.g. "MCP server NAME").
 //
 // Prompt, when set, makes the command's text instead of Body (a command
 // of another source, such as an MCP server's prompt): [Expand] returns
 // what it returns as it is, with no !`command` run and no @path read.
 type Command struct {
 	Name         string
+	Aliases      []string
+	Folder       string
 	Description  string
 	ArgumentHint string
 	AllowedTools []string
@@ -83,30 +90,43 @@ type Command struct {
 	Prompt       func(ctx context.Context, args string) (string, error)
 }
 
-// meta is the front matter of a command file.
-type meta struct {
-	Description  string   `yaml:"description"`
-	ArgumentHint string   `yaml:"argument-hint"`
-	AllowedTools ToolList `yaml:"allowed-tools"`
-	Model        string   `yaml:"model"`
+// PathName is the command's name by its path ("tools:smart-debug"; a
+// top-level file's is its Name), which stays the same when another file
+// takes or gives up the same file name.
+func (c Command) PathName() string {
+	if len(c.Aliases) > 0 {
+		return c.Aliases[0]
+	}
+	return c.Name
 }
+
+// The front matter keys a command reads, and those of Claude Code's
+// commands it ignores without a warning.
+var (
+	knownKeys = []string{"description", "argument-hint", "allowed-tools", "model"}
+	quietKeys = []string{"name", "disable-model-invocation", "version", "license", "author", "tags"}
+)
 
 // maxFileBytes caps a command file.
 const maxFileBytes = 256 << 10
 
 // Discover reads the commands of dirs (in precedence order: the first
-// folder holding a name wins). Missing folders are skipped. A file that
-// cannot be read or parsed is left out and reported in the returned
-// errors (each naming the file), so one bad file does not hide the
-// others. The commands are sorted by name.
+// folder holding a path name wins). Missing folders are skipped. The
+// errors are *frontmatter.Problem values naming the file and line: a file
+// that cannot be read is left out (Skipped, with the name it would have
+// had), so one bad file does not hide the others; an unknown front
+// matter key is a warning and the command loads; two commands sharing a
+// file name are a warning naming both (neither takes the short name).
+// The commands are sorted by name.
 func Discover(dirs []Dir) ([]Command, []error) {
-	byName := map[string]Command{}
+	byPath := map[string]bool{}
+	var cmds []Command
 	var errs []error
 	for _, d := range dirs {
 		_ = filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				if path != d.Path {
-					errs = append(errs, fmt.Errorf("custom command %s: %w", path, err))
+					errs = append(errs, &frontmatter.Problem{Path: path, Message: err.Error(), Skipped: true})
 				}
 				return nil
 			}
@@ -114,28 +134,63 @@ func Discover(dirs []Dir) ([]Command, []error) {
 				return nil
 			}
 			name := commandName(d.Path, path)
-			if _, taken := byName[name]; taken || name == "" {
+			if byPath[name] || name == "" {
 				return nil
 			}
-			c, err := Load(path, name, d.Scope)
+			byPath[name] = true
+			c, warns, err := load(path, name, d.Scope)
+			errs = append(errs, warns...)
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
-			byName[name] = c
+			cmds = append(cmds, c)
 			return nil
 		})
 	}
-	out := make([]Command, 0, len(byName))
-	for _, c := range byName {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, errs
+	errs = append(errs, shortNames(cmds)...)
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds, errs
 }
 
-// commandName is the name of file below root: its path without ".md",
-// with ":" between folders. Names with spaces are left out ("").
+// shortNames names each command of cmds (named by path so far) by its
+// file name when no other command has that file name, keeping the path
+// form as an alias; a shared file name is a warning naming the files
+// (a top-level file keeps its name, the others their path form).
+func shortNames(cmds []Command) []error {
+	byBase := map[string][]int{}
+	for i, c := range cmds {
+		byBase[baseName(c.Name)] = append(byBase[baseName(c.Name)], i)
+	}
+	var errs []error
+	for base, idx := range byBase {
+		if len(idx) == 1 {
+			c := &cmds[idx[0]]
+			if c.Name != base {
+				c.Aliases = append(c.Aliases, c.Name)
+				c.Name = base
+			}
+			continue
+		}
+		var files []string
+		for _, i := range idx {
+			files = append(files, "/"+cmds[i].Name+" ("+cmds[i].Path+")")
+		}
+		sort.Strings(files)
+		errs = append(errs, &frontmatter.Problem{Path: cmds[idx[0]].Path, Name: "/" + base,
+			Message: fmt.Sprintf("%d commands are called %s: %s; none is /%s, call each by its folder:name", len(idx), base, strings.Join(files, ", "), base)})
+	}
+	return errs
+}
+
+// baseName is the last part of a path name ("tools:smart-debug" →
+// "smart-debug").
+func baseName(name string) string {
+	return name[strings.LastIndexByte(name, ':')+1:]
+}
+
+// commandName is the path name of file below root: its path without
+// ".md", with ":" between folders. Names with spaces are left out ("").
 func commandName(root, file string) string {
 	rel, err := filepath.Rel(root, file)
 	if err != nil {
@@ -149,25 +204,32 @@ func commandName(root, file string) string {
 	return name
 }
 
-// Load reads one command file as command name of scope. A missing
-// description is the body's first non-empty line. Errors name the file:
-// unreadable, too large, bad front matter.
+// Load reads one command file as command name of scope; its warnings
+// (unknown keys) are dropped (Discover returns them). A missing
+// description is the body's first non-empty line. Errors: a
+// *frontmatter.Problem naming the file (unreadable, too large).
 func Load(path, name string, scope Scope) (Command, error) {
+	c, _, err := load(path, name, scope)
+	return c, err
+}
+
+func load(path, name string, scope Scope) (Command, []error, error) {
 	data, err := readCapped(path)
 	if err != nil {
-		return Command{}, fmt.Errorf("custom command %s: %w", path, err)
+		return Command{}, nil, &frontmatter.Problem{Path: path, Name: "/" + name, Message: err.Error(), Skipped: true}
 	}
-	var m meta
-	body, err := frontmatter.Parse(data, &m)
-	if err != nil {
-		return Command{}, fmt.Errorf("custom command %s: %w", path, err)
+	doc, warns := frontmatter.Parse(data)
+	warns = append(warns, doc.Unknown(knownKeys, quietKeys)...)
+	c := Command{Name: name, Description: doc.String("description"), ArgumentHint: doc.String("argument-hint"),
+		Model: doc.String("model"), Body: doc.Body, Path: path, Scope: scope}
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		c.Folder = strings.ReplaceAll(name[:i], ":", "/")
 	}
-	c := Command{Name: name, Description: strings.TrimSpace(m.Description), ArgumentHint: strings.TrimSpace(m.ArgumentHint),
-		AllowedTools: m.AllowedTools, Model: strings.TrimSpace(m.Model), Body: string(body), Path: path, Scope: scope}
+	c.AllowedTools, _ = doc.List("allowed-tools")
 	if c.Description == "" {
-		c.Description = firstLine(c.Body)
+		c.Description = frontmatter.FirstLine(c.Body)
 	}
-	return c, nil
+	return c, frontmatter.Problems(path, warns), nil
 }
 
 func readCapped(path string) ([]byte, error) {
@@ -181,20 +243,8 @@ func readCapped(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-func firstLine(body string) string {
-	for _, l := range strings.Split(body, "\n") {
-		if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#")); l != "" {
-			if len(l) > 80 {
-				l = l[:77] + "..."
-			}
-			return l
-		}
-	}
-	return ""
-}
-
 // Find returns the command called name (with or without its leading
-// slash) among cmds.
+// slash) among cmds: by its Name, then by its Aliases.
 func Find(cmds []Command, name string) (Command, bool) {
 	name = strings.TrimPrefix(name, "/")
 	for _, c := range cmds {
@@ -202,58 +252,25 @@ func Find(cmds []Command, name string) (Command, bool) {
 			return c, true
 		}
 	}
+	for _, c := range cmds {
+		if slices.Contains(c.Aliases, name) {
+			return c, true
+		}
+	}
 	return Command{}, false
 }
 
-// ToolList is the allowed-tools value: a YAML list, or one string of
-// comma-separated rules ("Bash(git add:*), Read"; commas inside
-// parentheses do not split).
-type ToolList []string
-
-// UnmarshalYAML accepts a string or a list of strings.
-func (l *ToolList) UnmarshalYAML(value *yaml.Node) error {
-	bad := errors.New(`allowed-tools must be a list of rules or one comma-separated string, e.g. "Bash(git status:*), Read"`)
-	switch value.Kind {
-	case yaml.SequenceNode:
-		var list []string
-		if err := value.Decode(&list); err != nil {
-			return bad
-		}
-		*l = nil
-		for _, s := range list {
-			*l = append(*l, splitRules(s)...)
-		}
-	case yaml.ScalarNode:
-		*l = splitRules(value.Value)
-	default:
-		return bad
-	}
-	return nil
-}
-
-// splitRules splits s at commas outside parentheses, dropping empty
-// entries.
-func splitRules(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	add := func(end int) {
-		if r := strings.TrimSpace(s[start:end]); r != "" {
-			out = append(out, r)
+// FailedToLoad returns the problem of a command file called name (with or
+// without its slash) that was left out: what a front end tells the user
+// instead of sending "/name ..." to the model as text. ok is false when
+// no such file failed.
+func FailedToLoad(errs []error, name string) (*frontmatter.Problem, bool) {
+	name = "/" + strings.TrimPrefix(name, "/")
+	for _, err := range errs {
+		var p *frontmatter.Problem
+		if errors.As(err, &p) && p.Skipped && (p.Name == name || "/"+baseName(strings.TrimPrefix(p.Name, "/")) == name) {
+			return p, true
 		}
 	}
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth = max(0, depth-1)
-		case ',':
-			if depth == 0 {
-				add(i)
-				start = i + 1
-			}
-		}
-	}
-	add(len(s))
-	return out
+	return nil, false
 }

@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/claudecompat"
+	"github.com/zelvior/aidex/internal/frontmatter"
 )
 
 func write(t *testing.T, path, content string) {
@@ -30,15 +33,18 @@ func TestDiscoverNamespacesAndPrecedence(t *testing.T) {
 	write(t, filepath.Join(home, ".claude/commands/mine.md"), "claude user mine\n")
 	write(t, filepath.Join(home, ".claude/commands/bad.md"), "---\ndescription: [unclosed\n---\nx\n")
 	cmds, errs := Discover(Dirs(ws, cfg, home))
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "bad.md") {
-		t.Fatalf("errors %v, want one naming bad.md", errs)
+	if len(errs) != 0 {
+		t.Fatalf("errors %v: front matter that is not YAML is read as Claude Code reads it", errs)
 	}
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"frontend:test", "mine", "review"}) {
+	if !reflect.DeepEqual(names, []string{"bad", "mine", "review", "test"}) {
 		t.Fatalf("names %v", names)
+	}
+	if b, _ := Find(cmds, "bad"); b.Description != "[unclosed" {
+		t.Fatalf("bad %+v", b)
 	}
 	ft, _ := Find(cmds, "/frontend:test")
 	if ft.Description != "Run the frontend tests" || ft.ArgumentHint != "<pattern>" || ft.Model != "small" ||
@@ -63,8 +69,9 @@ func TestAllowedToolsList(t *testing.T) {
 	if !reflect.DeepEqual(c.AllowedTools, []string{"Bash(echo a,b)", "Grep"}) {
 		t.Fatalf("allowed %q", c.AllowedTools)
 	}
-	if got := Rules(c.AllowedTools); !reflect.DeepEqual(got, []string{"run_command(echo a,b)", "grep"}) {
-		t.Fatalf("rules %q", got)
+	if got, dropped := Rules(append(c.AllowedTools, "WebSearch", "run_command(go test *)"), claudecompat.Options{}); !reflect.DeepEqual(got, []string{"run_command(echo a,b)", "grep", "run_command(go test *)"}) ||
+		len(dropped) != 1 || !strings.HasPrefix(dropped[0], "WebSearch (") {
+		t.Fatalf("rules %q dropped %q", got, dropped)
 	}
 }
 
@@ -129,5 +136,117 @@ func TestExpandCommandsAndIncludes(t *testing.T) {
 	c.Body = "see @../secret"
 	if _, err := Expand(context.Background(), c, "", r); err == nil || !strings.Contains(err.Error(), "@../secret: outside the workspace") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestCommandNames: a command is called by its file name, its folder a
+// label and its path form an alias; two files of one name both keep
+// only their path form, with a warning naming both; a top-level file
+// keeps its name; a file that fails to load is a problem carrying the
+// name it would have had.
+func TestCommandNames(t *testing.T) {
+	cases := []struct {
+		name  string
+		files []string
+		want  map[string]string // name typed → file that answers ("" none)
+		warn  []string          // words of the warning, nil: none
+	}{
+		{name: "file name, folder form still works", files: []string{"tools/smart-debug.md"},
+			want: map[string]string{"smart-debug": "tools/smart-debug.md", "/tools:smart-debug": "tools/smart-debug.md"}},
+		{name: "deep folders", files: []string{"a/b/c.md"}, want: map[string]string{"c": "a/b/c.md", "a:b:c": "a/b/c.md", "b:c": ""}},
+		{name: "two of one name in folders", files: []string{"frontend/test.md", "backend/test.md"},
+			want: map[string]string{"test": "", "frontend:test": "frontend/test.md", "backend:test": "backend/test.md"},
+			warn: []string{"2 commands are called test", "/frontend:test", "/backend:test"}},
+		{name: "a top-level file keeps its name", files: []string{"test.md", "frontend/test.md"},
+			want: map[string]string{"test": "test.md", "frontend:test": "frontend/test.md"},
+			warn: []string{"/test (", "/frontend:test ("}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range c.files {
+				write(t, filepath.Join(dir, f), "Do it: $ARGUMENTS\n")
+			}
+			cmds, errs := Discover([]Dir{{Path: dir, Scope: ScopeProject}})
+			for typed, file := range c.want {
+				got, ok := Find(cmds, typed)
+				if file == "" {
+					if ok {
+						t.Errorf("%s answers (%s), want none", typed, got.Path)
+					}
+					continue
+				}
+				if !ok || got.Path != filepath.Join(dir, file) {
+					t.Errorf("%s: got %q (found %v), want %s", typed, got.Path, ok, file)
+				}
+			}
+			if c.warn == nil {
+				if len(errs) > 0 {
+					t.Fatalf("problems %v", errs)
+				}
+				return
+			}
+			if len(errs) != 1 {
+				t.Fatalf("problems %v, want one", errs)
+			}
+			for _, w := range c.warn {
+				if !strings.Contains(errs[0].Error(), w) {
+					t.Errorf("warning %q lacks %q", errs[0], w)
+				}
+			}
+		})
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "tools", "smart-debug.md"), "x")
+	sd, _ := Find(mustDiscover(t, dir), "smart-debug")
+	if sd.Folder != "tools" {
+		t.Fatalf("folder label %q", sd.Folder)
+	}
+}
+
+func mustDiscover(t *testing.T, dir string) []Command {
+	cmds, errs := Discover([]Dir{{Path: dir, Scope: ScopeUser}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return cmds
+}
+
+// TestLoadProblems: a file that cannot be loaded is one problem naming
+// the file and the command's name, and FailedToLoad finds it by either
+// name; an unknown key is a warning with its line, and the command loads.
+func TestLoadProblems(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "tools", "big.md"), strings.Repeat("x", maxFileBytes+1))
+	write(t, filepath.Join(dir, "ok.md"), "---\ndescription: fine\ncolour: blue\n---\nbody")
+	cmds, errs := Discover([]Dir{{Path: dir, Scope: ScopeUser}})
+	if len(cmds) != 1 || cmds[0].Name != "ok" {
+		t.Fatalf("commands %+v", cmds)
+	}
+	var skipped, warned *frontmatter.Problem
+	for _, e := range errs {
+		var p *frontmatter.Problem
+		if !errors.As(e, &p) {
+			t.Fatalf("%v is not a Problem", e)
+		}
+		if p.Skipped {
+			skipped = p
+		} else {
+			warned = p
+		}
+	}
+	if skipped == nil || !strings.Contains(skipped.Error(), filepath.Join(dir, "tools", "big.md")+": ") || !strings.Contains(skipped.Error(), "skipped") {
+		t.Fatalf("skipped %v", skipped)
+	}
+	if warned == nil || warned.Line != 3 || !strings.Contains(warned.Error(), `ok.md:3: unknown front matter key "colour"`) {
+		t.Fatalf("warning %v", warned)
+	}
+	for _, name := range []string{"/big", "big", "/tools:big"} {
+		if _, ok := FailedToLoad(errs, name); !ok {
+			t.Errorf("FailedToLoad(%q) finds nothing", name)
+		}
+	}
+	if _, ok := FailedToLoad(errs, "ok"); ok {
+		t.Error("a command that loaded did not fail")
 	}
 }

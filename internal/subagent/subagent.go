@@ -1,8 +1,8 @@
 // Package subagent holds the definitions of the subagent types the `task`
 // tool can start: the built-in `general` and `explore`, and custom types
-// from markdown files in the Claude Code shape (`.aidex/agents/*.md`,
-// `~/.config/aidex/agents/*.md`, `.claude/agents/*.md`,
-// `~/.claude/agents/*.md`). It only reads definitions; the child engine is
+// from markdown files in the Claude Code shape (`.aidex/agents/`,
+// `~/.config/aidex/agents/`, `.claude/agents/`, `~/.claude/agents/`, their
+// subfolders included). It only reads definitions; the child engine is
 // run by internal/app.
 package subagent
 
@@ -12,9 +12,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/claudecompat"
 	"github.com/zelvior/aidex/internal/frontmatter"
 )
 
@@ -28,17 +30,20 @@ const (
 //
 // Name is what the model passes as subagent_type; Description tells the
 // model when to use it. Tools lists the aidex tool names the type may use
-// (nil: every tool of the parent); ReadOnly restricts it to the tools of
-// kind read. Model is "" (inherit the parent's), an alias ("sonnet",
-// "opus", "haiku") or "PROVIDER/MODEL" / "MODEL". Prompt is the system
-// prompt ("" for the built-ins: aidex's default prompt). Source is the
-// file it came from ("built-in" for the built-ins). Unknown lists tool
-// names of the file that neither aidex nor the Claude mapping knows
-// (they are ignored; `aidex agents list` shows them).
+// (nil: every tool of the parent); Disallowed the tools it may not use
+// (its disallowedTools: Write or Edit takes away every file-changing
+// tool); ReadOnly restricts it to the tools of kind read. Model is ""
+// (inherit the parent's), an alias ("sonnet", "opus", "haiku") or
+// "PROVIDER/MODEL" / "MODEL". Prompt is the system prompt ("" for the
+// built-ins: aidex's default prompt). Source is the file it came from
+// ("built-in" for the built-ins). Unknown lists tool names of the file
+// that neither aidex nor the Claude mapping knows (they are ignored;
+// `aidex agents list` shows them).
 type Definition struct {
 	Name        string
 	Description string
 	Tools       []string
+	Disallowed  []string
 	ReadOnly    bool
 	Model       string
 	Prompt      string
@@ -59,117 +64,87 @@ func Builtins() []Definition {
 	}
 }
 
-// claudeTools maps Claude Code's tool names to aidex's.
-var claudeTools = map[string][]string{
-	"Bash":         {"run_command"},
-	"BashOutput":   {"get_background_output"},
-	"KillShell":    {"kill_background_process"},
-	"Read":         {"read_file"},
-	"Write":        {"write_file"},
-	"Edit":         {"edit_file"},
-	"MultiEdit":    {"edit_file"},
-	"NotebookEdit": {"edit_file"},
-	"Grep":         {"grep"},
-	"Glob":         {"search_files"},
-	"LS":           {"list_directory"},
-	"WebFetch":     {"web_fetch"},
-	"Task":         {"task"},
-	"TodoWrite":    {"todo_write"},
-}
-
 // MapTool returns the aidex tool names for a tool name of a definition:
 // a Claude Code name (Bash, Read, Write, Edit, Grep, Glob, WebFetch, ...)
 // maps to aidex's, an aidex name (or an MCP tool name mcp__server__tool)
-// stays as it is. ok is false for a Claude name aidex has no
-// equivalent of (WebSearch).
+// stays as it is. ok is false for a Claude name aidex has no equivalent
+// of (WebSearch). See claudecompat.Tools.
 func MapTool(name string) (names []string, ok bool) {
-	name = strings.TrimSpace(name)
-	if n, found := claudeTools[name]; found {
-		return n, true
-	}
-	if name == "" || (name[0] >= 'A' && name[0] <= 'Z') {
+	t, ok := claudecompat.Tools(name)
+	if !ok {
 		return nil, false
 	}
-	return []string{name}, true
+	return []string{t}, true
 }
 
-// file is the front matter of an agent file.
-type file struct {
-	Name        string `yaml:"name"`
-	Description string `yaml:"description"`
-	Tools       any    `yaml:"tools"`
-	Model       string `yaml:"model"`
-}
+// The front matter keys an agent file reads, and those of Claude Code's
+// agents it ignores without a warning.
+var (
+	knownKeys = []string{"name", "description", "tools", "disallowedTools", "disallowed-tools", "model"}
+	quietKeys = []string{"color"}
+)
 
-// Parse reads one agent file's content; path names it in errors and
-// becomes Source. The name defaults to the file name without .md.
-// Errors: bad front matter, a tools value that is neither a list nor a
-// string, a name that is not lower-case letters, digits and hyphens.
-func Parse(path string, data []byte) (Definition, error) {
-	var f file
-	body, err := frontmatter.Parse(data, &f)
-	if err != nil {
-		return Definition{}, fmt.Errorf("%s: %w", path, err)
+// Parse reads one agent file's content; path names it in warnings and
+// becomes Source. The name defaults to the file name without .md (so
+// does a name that is no id, with a warning); a missing description is
+// the prompt's first line (with a warning); "\n" written in a
+// description is a line break, as Claude Code reads it. It never fails:
+// the warnings (*frontmatter.Problem values with their line) name what
+// was ignored.
+func Parse(path string, data []byte) (Definition, []error) {
+	doc, warns := frontmatter.Parse(data)
+	warns = append(warns, doc.Unknown(knownKeys, quietKeys)...)
+	d := Definition{Name: doc.String("name"), Description: strings.TrimSpace(strings.ReplaceAll(doc.String("description"), `\n`, "\n")),
+		Model: doc.String("model"), Prompt: strings.TrimSpace(doc.Body), Source: path}
+	file := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if d.Name != "" && !validName(d.Name) {
+		f, _ := doc.Get("name")
+		warns = append(warns, frontmatter.Warning{Line: f.Line, Message: fmt.Sprintf("agent name %q is not lower-case letters, digits, '-' and '_': the file name %q names it", d.Name, file)})
+		d.Name = ""
 	}
-	d := Definition{Name: strings.TrimSpace(f.Name), Description: strings.TrimSpace(f.Description),
-		Model: strings.TrimSpace(f.Model), Prompt: strings.TrimSpace(string(body)), Source: path}
 	if d.Name == "" {
-		d.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		d.Name = file
 	}
-	if !validName(d.Name) {
-		return Definition{}, fmt.Errorf("%s: agent name %q: use lower-case letters, digits, hyphens and underscores", path, d.Name)
+	if d.Description == "" {
+		d.Description = frontmatter.FirstLine(d.Prompt)
+		warns = append(warns, frontmatter.Warning{Message: "no description: the prompt's first line describes the agent; add description: (it tells the model when to use it)"})
 	}
 	if d.Model == "inherit" {
 		d.Model = ""
 	}
-	list, err := toolList(f.Tools)
-	if err != nil {
-		return Definition{}, fmt.Errorf("%s: tools: %w", path, err)
-	}
-	if list != nil {
+	if list, ok := doc.List("tools"); ok && !(len(list) == 1 && list[0] == "*") {
 		d.Tools = []string{}
-	}
-	for _, t := range list {
-		names, ok := MapTool(t)
-		if !ok {
-			d.Unknown = append(d.Unknown, t)
-			continue
-		}
-		for _, n := range names {
-			if !contains(d.Tools, n) {
-				d.Tools = append(d.Tools, n)
-			}
-		}
-	}
-	return d, nil
-}
-
-// toolList reads the tools value: absent (nil: all tools), a YAML list or
-// a comma-separated string.
-func toolList(v any) ([]string, error) {
-	switch t := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		out := []string{}
-		for _, s := range strings.Split(t, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out, nil
-	case []any:
-		out := []string{}
-		for _, x := range t {
-			s, ok := x.(string)
+		for _, t := range list {
+			names, ok := MapTool(t)
 			if !ok {
-				return nil, fmt.Errorf("%v is not a tool name: write a list of names or a comma-separated string", x)
+				d.Unknown = append(d.Unknown, t)
+				continue
 			}
-			out = append(out, strings.TrimSpace(s))
+			for _, n := range names {
+				if !slices.Contains(d.Tools, n) {
+					d.Tools = append(d.Tools, n)
+				}
+			}
 		}
-		return out, nil
 	}
-	return nil, fmt.Errorf("write a list of tool names or a comma-separated string, not %T", v)
+	if list, ok := doc.List("disallowedTools", "disallowed-tools"); ok {
+		for _, t := range list {
+			names, ok := claudecompat.ToolGroup(t)
+			if !ok {
+				d.Unknown = append(d.Unknown, t)
+				continue
+			}
+			for _, n := range names {
+				if !slices.Contains(d.Disallowed, n) {
+					d.Disallowed = append(d.Disallowed, n)
+				}
+			}
+		}
+		if d.Tools != nil {
+			d.Tools = slices.DeleteFunc(d.Tools, func(n string) bool { return slices.Contains(d.Disallowed, n) })
+		}
+	}
+	return d, frontmatter.Problems(path, warns)
 }
 
 func validName(s string) bool {
@@ -179,15 +154,6 @@ func validName(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Dirs says where agent files are read from: Workspace is the project
@@ -226,43 +192,48 @@ type Set struct {
 	Warnings []string
 }
 
-// Load reads the built-ins and every agent file of d's folders. A type
+// maxFileBytes caps an agent file.
+const maxFileBytes = 256 << 10
+
+// Load reads the built-ins and every agent file of d's folders and their
+// subfolders (Claude Code reads .claude/agents recursively). A type
 // defined in several places is taken from the first folder (see
-// Folders); a custom type may replace a built-in. Unreadable or invalid
-// files become warnings, not errors. An untrusted project's folders are
-// not read.
+// Folders); a custom type may replace a built-in. Unreadable files and
+// front matter problems become warnings ("PATH:LINE: MESSAGE"), not
+// errors. An untrusted project's folders are not read.
 func Load(d Dirs) Set {
 	var s Set
 	seen := map[string]int{}
 	for _, dir := range d.Folders() {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				s.Warnings = append(s.Warnings, fmt.Sprintf("agents: %v", err))
-			}
-			continue
-		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
-			}
-			path := filepath.Join(dir, e.Name())
-			data, err := os.ReadFile(path)
+		err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
-				s.Warnings = append(s.Warnings, fmt.Sprintf("agents: %v", err))
-				continue
+				if !errors.Is(err, fs.ErrNotExist) {
+					s.Warnings = append(s.Warnings, fmt.Sprintf("agents: %v", err))
+				}
+				return nil
 			}
-			def, err := Parse(path, data)
+			if e.IsDir() || !strings.EqualFold(filepath.Ext(path), ".md") {
+				return nil
+			}
+			data, err := readCapped(path)
 			if err != nil {
-				s.Warnings = append(s.Warnings, "agents: "+err.Error())
-				continue
+				s.Warnings = append(s.Warnings, "agents: "+(&frontmatter.Problem{Path: path, Message: err.Error(), Skipped: true}).Error())
+				return nil
+			}
+			def, warns := Parse(path, data)
+			for _, w := range warns {
+				s.Warnings = append(s.Warnings, "agents: "+w.Error())
 			}
 			if i, dup := seen[def.Name]; dup {
 				s.Warnings = append(s.Warnings, fmt.Sprintf("agents: %s: %q is already defined by %s", path, def.Name, s.Defs[i].Source))
-				continue
+				return nil
 			}
 			seen[def.Name] = len(s.Defs)
 			s.Defs = append(s.Defs, def)
+			return nil
+		})
+		if err != nil {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("agents: %v", err))
 		}
 	}
 	for _, b := range Builtins() {
@@ -273,6 +244,17 @@ func Load(d Dirs) Set {
 	}
 	sort.SliceStable(s.Defs, func(i, j int) bool { return s.Defs[i].Name < s.Defs[j].Name })
 	return s
+}
+
+func readCapped(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%d bytes is over the %d-byte limit of an agent file: shorten it", st.Size(), maxFileBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // Get returns the type called name.

@@ -35,23 +35,31 @@ func (c *Controller) expand(ctx context.Context, line string) (*app.Expansion, e
 
 // WithCustom returns t with c's custom commands appended (for /help and
 // completion: the description, the argument hint and where the command
-// comes from). Built-in commands keep precedence: a custom command of a
-// built-in's name is not added, and the built-in's help says that it
-// hides it.
+// comes from: its scope and folder, "(project:tools)"). Built-in
+// commands keep precedence: a custom command of a built-in's name is
+// added under its folder:name form when it has one, else not at all,
+// and the built-in's help says that it hides it.
 func (t Table) WithCustom(ctx context.Context, c *Controller) Table {
 	out := append(Table(nil), t...)
 	cmds, _ := c.CustomCommands(ctx)
 	for _, cmd := range cmds {
 		name := "/" + cmd.Name
 		if i := out.index(name); i >= 0 {
-			out[i].Help += fmt.Sprintf(" (hides the custom %s of %s)", name, cmd.Path)
-			continue
+			if cmd.PathName() == cmd.Name {
+				out[i].Help += fmt.Sprintf(" (hides the custom %s of %s)", name, cmd.Path)
+				continue
+			}
+			name = "/" + cmd.PathName() // a built-in keeps the short name; the folder form still calls it
 		}
 		help := cmd.Description
 		if help == "" {
 			help = "custom command"
 		}
-		out = append(out, Spec{Name: name, Args: cmd.ArgumentHint, Help: help + " (" + string(cmd.Scope) + ")", Run: runCustom(name)})
+		label := string(cmd.Scope)
+		if cmd.Folder != "" {
+			label += ":" + cmd.Folder
+		}
+		out = append(out, Spec{Name: name, Args: cmd.ArgumentHint, Help: help + " (" + label + ")", Run: runCustom("/" + cmd.PathName())})
 	}
 	return out
 }
@@ -116,6 +124,9 @@ func cmdSkills(_ context.Context, c *Controller, _ string, out io.Writer) (Outco
 	}
 	for _, s := range list {
 		line := fmt.Sprintf("  %-20s %s  [%s: %s]", s.Name, s.Description, s.Scope, s.Dir)
+		if s.Label != s.Name {
+			line = fmt.Sprintf("  %-20s %s: %s  [%s: %s]", s.Name, s.Label, s.Description, s.Scope, s.Dir)
+		}
 		if len(s.AllowedTools) > 0 {
 			state := "added when loaded"
 			if !rt.SkillHonoured(s) {
@@ -126,7 +137,7 @@ func cmdSkills(_ context.Context, c *Controller, _ string, out io.Writer) (Outco
 		fmt.Fprintln(out, line)
 	}
 	for _, err := range errs {
-		fmt.Fprintf(out, "  skipped: %v\n", err)
+		fmt.Fprintf(out, "  problem: %v\n", err)
 	}
 	return Outcome{}, nil
 }

@@ -25,25 +25,35 @@ func TestCustomCommandsInTableAndRun(t *testing.T) {
 	writeFile(t, filepath.Join(f.ws, ".claude/commands/model.md"), "a custom /model\n")
 	writeFile(t, filepath.Join(f.ws, "a.txt"), "@b.txt INCLUDED\n")
 	writeFile(t, filepath.Join(f.ws, "b.txt"), "NOT-TWICE\n")
+	writeFile(t, filepath.Join(f.ws, ".claude/commands/tools/help.md"), "custom help in a folder\n")
 	tab := Default().WithCustom(context.Background(), f.c)
 	var b bytes.Buffer
 	tab.Help(&b)
-	require.Contains(t, b.String(), "/frontend:test <pattern>")
-	require.Contains(t, b.String(), "Run the frontend tests (project)")
+	require.Contains(t, b.String(), "/test <pattern>", "a command is called by its file name")
+	require.Contains(t, b.String(), "Run the frontend tests (project:frontend)", "its folder is a label")
 	require.Contains(t, b.String(), "(hides the custom /model of ")
+	require.Contains(t, b.String(), "/tools:help", "a built-in keeps the short name; the folder form calls the custom one")
 	names := []string{}
-	for _, s := range tab.Complete("/fro") {
+	for _, s := range tab.Complete("/te") {
 		names = append(names, s.Name)
 	}
-	require.Equal(t, []string{"/frontend:test"}, names)
+	require.Equal(t, []string{"/test"}, names)
 
-	o, err := tab.Exec(context.Background(), f.c, "/frontend:test login", &b)
+	for _, line := range []string{"/test login", "/frontend:test login"} {
+		o, err := tab.Exec(context.Background(), f.c, line, &b)
+		require.NoError(t, err, line)
+		require.True(t, o.Expanded, line)
+		parts := o.PromptOf(context.Background(), f.c).Parts
+		require.Contains(t, parts[0].Text, "Test login with @a.txt")
+		require.Contains(t, parts[0].Text, "@b.txt INCLUDED")
+		require.NotContains(t, parts[0].Text, "NOT-TWICE", "an expanded command's text is not scanned for @files again")
+	}
+	o, err := tab.Exec(context.Background(), f.c, "/tools:help", &b)
 	require.NoError(t, err)
-	require.True(t, o.Expanded)
-	parts := o.PromptOf(context.Background(), f.c).Parts
-	require.Contains(t, parts[0].Text, "Test login with @a.txt")
-	require.Contains(t, parts[0].Text, "@b.txt INCLUDED")
-	require.NotContains(t, parts[0].Text, "NOT-TWICE", "an expanded command's text is not scanned for @files again")
+	require.Equal(t, "custom help in a folder", o.Prompt)
+	o, err = tab.Exec(context.Background(), f.c, "/help", &b)
+	require.NoError(t, err)
+	require.False(t, o.Expanded, "the built-in /help wins")
 
 	// The built-in keeps its name.
 	o, err = tab.Exec(context.Background(), f.c, "/model", &b)
@@ -68,5 +78,5 @@ func TestSkillsCommand(t *testing.T) {
 	require.Contains(t, out, "pdf")
 	require.Contains(t, out, "Fill PDF forms")
 	require.Contains(t, out, "ignored: untrusted project")
-	require.True(t, strings.Contains(out, "skipped:") && strings.Contains(out, "no description"), out)
+	require.True(t, strings.Contains(out, "problem: ") && strings.Contains(out, "bad/SKILL.md: no description"), out)
 }

@@ -13,8 +13,8 @@ import (
 )
 
 // TestE2ECustomCommandCompletionAndRun: the completion menu lists a
-// custom command with its argument hint and description, and running it
-// sends the expanded text.
+// custom command of a subfolder by its file name, with its argument
+// hint, description and folder, and running it sends the expanded text.
 func TestE2ECustomCommandCompletionAndRun(t *testing.T) {
 	script := llmtest.NewScript(t, llmtest.Turn{Text: "Reviewed it."})
 	e := startSetup(t, script, func(_, ws string) {
@@ -23,9 +23,9 @@ func TestE2ECustomCommandCompletionAndRun(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte("---\ndescription: Review a frontend file\nargument-hint: <file>\n---\nPlease review $1 carefully.\n"), 0o644))
 	}, "")
 	e.waitFor("fake/scripted-a")
-	e.keys("-l", "/fronte")
-	e.waitFor("/frontend:review <file>", "Review a frontend file (project)")
-	e.keys("-l", "nd:review app.tsx")
+	e.keys("-l", "/revi")
+	e.waitFor("/review <file>", "Review a frontend file (project:frontend)")
+	e.keys("-l", "ew app.tsx")
 	e.poll("typed", func() bool { return e.linesEndingWith("app.tsx") > 0 })
 	e.keys("Enter")
 	e.waitFor("Reviewed it.")

@@ -113,7 +113,11 @@ func cmdWebHelp(ctx context.Context, s *Server, _ *liveSession, _ string, out *C
 	}
 	cmds, _ := s.svc.CustomCommands(ctx)
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "%-10s %-22s %s\n", "/"+strings.TrimPrefix(c.Name, "/"), c.ArgumentHint, c.Description)
+		name := "/" + strings.TrimPrefix(c.Name, "/")
+		if slices.ContainsFunc(webCommands(), func(w webCommand) bool { return w.name == name }) {
+			name = "/" + c.PathName() // the built-in keeps the short name
+		}
+		fmt.Fprintf(&b, "%-10s %-22s %s\n", name, c.ArgumentHint, c.Description)
 	}
 	out.Output = strings.TrimRight(b.String(), "\n")
 	return nil
