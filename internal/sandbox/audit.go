@@ -39,6 +39,9 @@ type auditor struct {
 	tree     *gitdir.Tree
 	deep     bool               // no read-only binds: keep contents to restore them
 	gitlinks map[string]linkSet // index path → its gitlinks at a stamp
+	// pinDirs are the git dirs in writable folders that no bind pins
+	// (deep): each command's snapshot pins them by descriptor.
+	pinDirs []string
 }
 
 type linkSet struct {
@@ -63,6 +66,7 @@ type Snapshot struct {
 	guards map[string]stamp
 	index  map[string]stamp
 	top    map[string][]string // git dir → its entries' names, sorted
+	pins   []*pin              // the git dirs no bind pins (Landlock alone)
 }
 
 // Begin records the state a sandboxed command must leave as it is; call
@@ -76,6 +80,11 @@ func (s *Sandbox) Begin() *Snapshot {
 	snap := &Snapshot{a: a, guards: map[string]stamp{}, index: map[string]stamp{}, top: map[string][]string{}}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	for _, d := range a.pinDirs {
+		if p := newPin(d); p != nil {
+			snap.pins = append(snap.pins, p)
+		}
+	}
 	for _, g := range a.guards {
 		snap.guards[g.path] = a.stampOf(g.path, g.dir)
 	}
@@ -93,7 +102,8 @@ func (s *Sandbox) Begin() *Snapshot {
 	return snap
 }
 
-// End reverts what the command changed of the guards, removes the
+// End puts back a git dir the command moved and replaced (Landlock
+// alone), reverts what the command changed of the guards, removes the
 // gitlinks it added to an index and the git dirs it created, and returns
 // one line per revert ("" none).
 func (snap *Snapshot) End() []string {
@@ -104,6 +114,15 @@ func (snap *Snapshot) End() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []string
+	for _, p := range snap.pins {
+		if !p.holds() {
+			if line := p.restore(); line != "" {
+				out = append(out, line)
+			}
+		}
+		p.close()
+	}
+	snap.pins = nil
 	for _, g := range a.guards {
 		if line := a.revertGuard(g, snap.guards[g.path]); line != "" {
 			out = append(out, line)
@@ -267,6 +286,11 @@ func newAuditor(f fixedPlan, deep bool) *auditor {
 	a := &auditor{guards: f.guards, repos: f.repos, tree: f.tree, deep: deep, gitlinks: map[string]linkSet{}}
 	for _, r := range f.repos {
 		a.readGitlinks(r, a.stampOf(filepath.Join(r.GitDir, "index"), false))
+		for _, g := range gitDirsOf(r) {
+			if deep && f.isWritable(g) {
+				a.pinDirs = append(a.pinDirs, g)
+			}
+		}
 	}
 	return a
 }
