@@ -37,8 +37,11 @@ type fixedPlan struct {
 	maskDirs  []string
 	maskFiles []string
 	guards    []guard // never changed by a command (protect.go)
-	repos     []gitdir.Repo
-	tree      *gitdir.Tree // the workspace's folders, watched for new git dirs
+	// later are the guards that did not exist when the sandbox was made:
+	// each command binds those that exist by then (protectedNow).
+	later []string
+	repos []gitdir.Repo
+	tree  *gitdir.Tree // the workspace's folders, watched for new git dirs
 	// netOffMasks are the folders masked only when the network is off
 	// (socketDirs and the user's runtime dir).
 	netOffMasks []string
@@ -91,7 +94,26 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		f.addMask(h)
 	}
 	f.netOffMasks = f.socketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+	for _, g := range f.guards {
+		if !slices.Contains(f.protected, g.path) {
+			f.later = append(f.later, g.path)
+		}
+	}
 	return f, nil
+}
+
+// protectedNow returns the paths a command must find read-only: those
+// held since the sandbox was made and every guard that exists by now (a
+// project file or git entry created since, by the user or by an edit
+// they approved, is held like one that existed from the start).
+func (f *fixedPlan) protectedNow() []string {
+	out := f.protected
+	for _, p := range f.later {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(slices.Clip(out), p)
+		}
+	}
+	return out
 }
 
 // prepareWorkspace creates an empty .aidex, so that the sandbox can hold
@@ -141,7 +163,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		Loopback:   s.caps.Namespaces && netOff,
 		NetOff:     netOff,
 		Writable:   s.fixed.writable,
-		Protected:  s.fixed.protected,
+		Protected:  s.fixed.protectedNow(),
 		MaskDirs:   s.fixed.maskDirs,
 		MaskFiles:  s.fixed.maskFiles,
 	}

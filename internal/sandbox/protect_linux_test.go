@@ -321,3 +321,36 @@ func TestLandlockOnlyAuditPutsGitDirBack(t *testing.T) {
 		})
 	}
 }
+
+// Project configuration and git entries created after the sandbox was
+// made (by the user, or by an edit they approved) are held read-only for
+// the commands that follow, like those that existed from the start.
+func TestProtectedCreatedLaterIsHeld(t *testing.T) {
+	needGit(t)
+	e := newEnv(t)
+	e.gitInit()
+	sb := e.sandbox(WorkspaceWrite, false)
+	mcp := filepath.Join(e.ws, ".mcp.json")
+	mustWrite(t, mcp, "{}\n")
+	mustMkdir(t, filepath.Join(e.ws, ".vscode"))
+	mustWrite(t, filepath.Join(e.ws, ".git", "info", "attributes"), "# mine\n")
+	for _, script := range []string{
+		`echo '{"mcpServers":{"x":{"command":"evil"}}}' > .mcp.json`,
+		"echo '{}' > .vscode/tasks.json",
+		"echo '* filter=evil' >> .git/info/attributes",
+	} {
+		out, err, lines := e.audited(sb, script)
+		if err == nil {
+			t.Errorf("%q succeeded: %s %v", script, out, lines)
+		}
+	}
+	if got := readFile(t, mcp); got != "{}\n" {
+		t.Errorf(".mcp.json = %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(e.ws, ".vscode", "tasks.json")); err == nil {
+		t.Error(".vscode/tasks.json was created")
+	}
+	if got := readFile(t, filepath.Join(e.ws, ".git", "info", "attributes")); got != "# mine\n" {
+		t.Errorf(".git/info/attributes = %q", got)
+	}
+}
