@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,4 +73,30 @@ func (p *pin) restore() string {
 		return "could not put the git dir " + aside + " back at " + p.path + ": " + err.Error()
 	}
 	return "put the git dir back at " + p.path + ": the command had moved it to " + cur + " and put another in its place (git would read its config and hooks)"
+}
+
+// listing returns the sorted names in folder d; ok false when d cannot be
+// read. It reads the folder with plain system calls (os.Open would also
+// try to register the descriptor with Go's poller): the check around each
+// command lists every git dir.
+func listing(d string) ([]string, bool) {
+	fd, err := unix.Open(d, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	n := []string{}
+	buf := make([]byte, 8<<10)
+	for {
+		k, err := unix.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, false
+		}
+		if k <= 0 {
+			break
+		}
+		_, _, n = unix.ParseDirent(buf[:k], -1, n)
+	}
+	slices.Sort(n)
+	return n, true
 }

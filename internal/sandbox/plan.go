@@ -38,10 +38,13 @@ type fixedPlan struct {
 	maskFiles []string
 	guards    []guard // never changed by a command (protect.go)
 	// later are the guards that did not exist when the sandbox was made:
-	// each command binds those that exist by then (protectedNow).
-	later []string
-	repos []gitdir.Repo
-	tree  *gitdir.Tree // the workspace's folders, watched for new git dirs
+	// each command binds those that exist by then (protectedNow). Those
+	// at the top of a git dir are kept by git dir, to be found in one
+	// listing of it.
+	later      []string
+	laterInGit map[string][]string // git dir → names
+	repos      []gitdir.Repo
+	tree       *gitdir.Tree // the workspace's folders, watched for new git dirs
 	// netOffMasks are the folders masked only when the network is off
 	// (socketDirs and the user's runtime dir).
 	netOffMasks []string
@@ -94,8 +97,19 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		f.addMask(h)
 	}
 	f.netOffMasks = f.socketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+	f.laterInGit = map[string][]string{}
+	gitDirs := map[string]bool{}
+	for _, r := range f.repos {
+		for _, g := range gitDirsOf(r) {
+			gitDirs[g] = true
+		}
+	}
 	for _, g := range f.guards {
-		if !slices.Contains(f.protected, g.path) {
+		switch {
+		case slices.Contains(f.protected, g.path):
+		case gitDirs[filepath.Dir(g.path)]:
+			f.laterInGit[filepath.Dir(g.path)] = append(f.laterInGit[filepath.Dir(g.path)], filepath.Base(g.path))
+		default:
 			f.later = append(f.later, g.path)
 		}
 	}
@@ -111,6 +125,14 @@ func (f *fixedPlan) protectedNow() []string {
 	for _, p := range f.later {
 		if _, err := os.Lstat(p); err == nil {
 			out = append(slices.Clip(out), p)
+		}
+	}
+	for g, later := range f.laterInGit {
+		now, ok := listing(g)
+		for _, n := range later {
+			if _, found := slices.BinarySearch(now, n); found || !ok {
+				out = append(slices.Clip(out), filepath.Join(g, n)) // unreadable: the helper skips what is missing
+			}
 		}
 	}
 	return out
