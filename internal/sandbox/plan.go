@@ -78,7 +78,9 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			prepareWorkspace(p.Workspace)
 		}
 		for _, d := range slices.Clone(f.writable) {
-			f.protectProject(d)
+			if !isPrivateCache(p.Caches, d) {
+				f.protectProject(d)
+			}
 			f.addRepo(gitdir.Find(d))
 		}
 		if p.Workspace != "" {
@@ -143,6 +145,19 @@ func (f *fixedPlan) protectedNow() []string {
 // would load later.
 func prepareWorkspace(ws string) {
 	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
+}
+
+// isPrivateCache reports whether d is one of the private caches: aidex's
+// own folders (in its cache dir), which no agent opens as a project, so
+// they get no project-file guards (each guard costs an lstat or two per
+// command).
+func isPrivateCache(caches []Cache, d string) bool {
+	for _, c := range caches {
+		if filepath.Clean(c.Private) == d {
+			return true
+		}
+	}
+	return false
 }
 
 // protectProject guards, in the writable folder d, every project file
