@@ -99,6 +99,12 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		f.addMask(h)
 	}
 	f.netOffMasks = f.socketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+	f.findLater()
+	return f, nil
+}
+
+// findLater lists the guards that do not exist yet (later, laterInGit).
+func (f *fixedPlan) findLater() {
 	f.laterInGit = map[string][]string{}
 	gitDirs := map[string]bool{}
 	for _, r := range f.repos {
@@ -115,7 +121,6 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			f.later = append(f.later, g.path)
 		}
 	}
-	return f, nil
 }
 
 // protectedNow returns the paths a command must find read-only: those
