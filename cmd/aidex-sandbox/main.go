@@ -3,7 +3,9 @@
 // docs/sandbox.md). It is not meant to be run by hand. Install it beside
 // aidex (go install ./cmd/...) so that commands start in about a
 // millisecond; without it aidex re-executes itself. The Go runtime does not
-// look for cgroup CPU limits here (it runs for a millisecond).
+// apply cgroup CPU limits here (it runs for a millisecond), and aidex
+// starts it with GOMAXPROCS=1 (fewer runtime threads to start and end;
+// the command gets its own setting back).
 //
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0

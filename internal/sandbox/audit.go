@@ -39,6 +39,9 @@ type auditor struct {
 	tree     *gitdir.Tree
 	deep     bool               // no read-only binds: keep contents to restore them
 	gitlinks map[string]linkSet // index path → its gitlinks at a stamp
+	// pinDirs are the git dirs in writable folders that no bind pins
+	// (deep): each command's snapshot pins them by descriptor.
+	pinDirs []string
 }
 
 type linkSet struct {
@@ -63,6 +66,7 @@ type Snapshot struct {
 	guards map[string]stamp
 	index  map[string]stamp
 	top    map[string][]string // git dir → its entries' names, sorted
+	pins   []*pin              // the git dirs no bind pins (Landlock alone)
 }
 
 // Begin records the state a sandboxed command must leave as it is; call
@@ -76,8 +80,14 @@ func (s *Sandbox) Begin() *Snapshot {
 	snap := &Snapshot{a: a, guards: map[string]stamp{}, index: map[string]stamp{}, top: map[string][]string{}}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	for _, d := range a.pinDirs {
+		if p := newPin(d); p != nil {
+			snap.pins = append(snap.pins, p)
+		}
+	}
+	lists := a.gitDirLists()
 	for _, g := range a.guards {
-		snap.guards[g.path] = a.stampOf(g.path, g.dir)
+		snap.guards[g.path] = a.stampIn(g, lists)
 	}
 	for _, r := range a.repos {
 		idx := filepath.Join(r.GitDir, "index")
@@ -87,13 +97,42 @@ func (s *Sandbox) Begin() *Snapshot {
 			a.readGitlinks(r, st) // the user's own git changed it since
 		}
 		for _, g := range gitDirsOf(r) {
-			snap.top[g] = names(g)
+			snap.top[g] = lists[g]
 		}
 	}
 	return snap
 }
 
-// End reverts what the command changed of the guards, removes the
+// gitDirLists returns the sorted names in each repository's git dirs
+// that could be read.
+func (a *auditor) gitDirLists() map[string][]string {
+	lists := map[string][]string{}
+	for _, r := range a.repos {
+		for _, g := range gitDirsOf(r) {
+			if l, ok := listing(g); ok {
+				lists[g] = l
+			}
+		}
+	}
+	return lists
+}
+
+// stampIn is stampOf, but with read-only binds (not deep) only whether g
+// exists matters, and for an entry at the top of a git dir that is known
+// from the git dir's listing (one read of a small folder instead of an
+// lstat per entry).
+func (a *auditor) stampIn(g guard, lists map[string][]string) stamp {
+	if !a.deep {
+		if l, ok := lists[filepath.Dir(g.path)]; ok {
+			_, found := slices.BinarySearch(l, filepath.Base(g.path))
+			return stamp{exists: found}
+		}
+	}
+	return a.stampOf(g.path, g.dir)
+}
+
+// End puts back a git dir the command moved and replaced (Landlock
+// alone), reverts what the command changed of the guards, removes the
 // gitlinks it added to an index and the git dirs it created, and returns
 // one line per revert ("" none).
 func (snap *Snapshot) End() []string {
@@ -104,15 +143,28 @@ func (snap *Snapshot) End() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var out []string
+	for _, p := range snap.pins {
+		if !p.holds() {
+			if line := p.restore(); line != "" {
+				out = append(out, line)
+			}
+		}
+		p.close()
+	}
+	snap.pins = nil
+	lists := a.gitDirLists()
 	for _, g := range a.guards {
-		if line := a.revertGuard(g, snap.guards[g.path]); line != "" {
+		if line := a.revertGuard(g, snap.guards[g.path], a.stampIn(g, lists)); line != "" {
 			out = append(out, line)
 		}
+	}
+	if len(out) > 0 {
+		lists = a.gitDirLists() // what was reverted changed them
 	}
 	for _, r := range a.repos {
 		out = append(out, a.revertGitlinks(r, snap.index[filepath.Join(r.GitDir, "index")])...)
 		for _, g := range gitDirsOf(r) {
-			out = append(out, revertNewConfig(g, snap.top[g])...)
+			out = append(out, revertNewConfig(g, snap.top[g], lists[g])...)
 		}
 	}
 	if a.tree != nil {
@@ -163,10 +215,9 @@ func (a *auditor) stampOf(p string, dir bool) stamp {
 	return st
 }
 
-// revertGuard puts g back as it was before the command; it returns a
-// line naming what it did, or "".
-func (a *auditor) revertGuard(g guard, before stamp) string {
-	now := a.stampOf(g.path, g.dir)
+// revertGuard puts g back as it was before the command (g is now as now
+// says); it returns a line naming what it did, or "".
+func (a *auditor) revertGuard(g guard, before, now stamp) string {
 	switch {
 	case !before.exists && !now.exists:
 		return ""
@@ -267,6 +318,11 @@ func newAuditor(f fixedPlan, deep bool) *auditor {
 	a := &auditor{guards: f.guards, repos: f.repos, tree: f.tree, deep: deep, gitlinks: map[string]linkSet{}}
 	for _, r := range f.repos {
 		a.readGitlinks(r, a.stampOf(filepath.Join(r.GitDir, "index"), false))
+		for _, g := range gitDirsOf(r) {
+			if deep && f.isWritable(g) {
+				a.pinDirs = append(a.pinDirs, g)
+			}
+		}
 	}
 	return a
 }
@@ -279,27 +335,22 @@ func gitDirsOf(r gitdir.Repo) []string {
 	return []string{r.GitDir}
 }
 
-// names returns the sorted names in folder d.
+// names returns the sorted names in folder d (nil when it cannot be
+// read).
 func names(d string) []string {
-	f, err := os.Open(d)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	n, _ := f.Readdirnames(-1)
-	slices.Sort(n)
+	n, _ := listing(d)
 	return n
 }
 
-// revertNewConfig removes the entries of git dir g that were not in
-// before and that git reads as configuration or pointers
+// revertNewConfig removes the entries of git dir g (now: its names) that
+// were not in before and that git reads as configuration or pointers
 // (gitdir.Classify: config.*, commondir, ...).
-func revertNewConfig(g string, before []string) []string {
+func revertNewConfig(g string, before, now []string) []string {
 	if before == nil {
 		return nil
 	}
 	var out []string
-	for _, n := range names(g) {
+	for _, n := range now {
 		if _, found := slices.BinarySearch(before, n); found {
 			continue
 		}

@@ -63,6 +63,28 @@ func BenchmarkTrueConfined(b *testing.B) {
 	}
 }
 
+// BenchmarkAudit measures the check around each command alone (Begin
+// and End with nothing changed) in the git-repo workspace of
+// BenchmarkTrueConfined: it is part of the overhead that benchmark
+// reports. Run:
+//
+//	go test ./internal/sandbox -run '^$' -bench Audit -benchtime 2000x
+func BenchmarkAudit(b *testing.B) {
+	c := requireCaps(b)
+	plain := b.TempDir()
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: benchRepo(b), Home: plain,
+		Writable: DefaultWritable(plain, func(string) string { return "" })}, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if lines := sb.Begin().End(); len(lines) != 0 {
+			b.Fatal(lines)
+		}
+		_ = sb.spec(Options{})
+	}
+}
+
 // benchRepo makes a git repository with a commit, 300 folders and a
 // nested repository.
 func benchRepo(b *testing.B) string {

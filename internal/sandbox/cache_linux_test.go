@@ -226,3 +226,31 @@ func TestNpmTestOffline(t *testing.T) {
 		t.Error("npm wrote ~/.npm")
 	}
 }
+
+// The private caches are aidex's own folders, never a project: they get
+// no project-file guards (which each command would look for again), while
+// the workspace and the temp folder keep theirs.
+func TestPrivateCachesAreNoProjects(t *testing.T) {
+	e := newEnv(t)
+	vars := map[string]string{"PATH": fakeTools(t), "GOMODCACHE": filepath.Join(e.home, "go", "pkg", "mod")}
+	caches := DefaultCaches(CacheRoot(filepath.Join(t.TempDir(), "aidex-cache"), e.ws), e.home, envOf(vars))
+	if len(caches) == 0 {
+		t.Fatal("no caches")
+	}
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: e.ws, Home: e.home, Writable: []string{e.tmp}, Caches: caches}, e.caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range sb.fixed.guards {
+		for _, c := range caches {
+			if within(g.path, c.Private) {
+				t.Errorf("guard %s in the private %s", g.path, c.Name)
+			}
+		}
+	}
+	for _, p := range []string{filepath.Join(e.ws, ".mcp.json"), filepath.Join(e.tmp, ".envrc")} {
+		if _, ok := sb.fixed.guardFor(p); !ok {
+			t.Errorf("%s is not guarded", p)
+		}
+	}
+}

@@ -37,8 +37,14 @@ type fixedPlan struct {
 	maskDirs  []string
 	maskFiles []string
 	guards    []guard // never changed by a command (protect.go)
-	repos     []gitdir.Repo
-	tree      *gitdir.Tree // the workspace's folders, watched for new git dirs
+	// later are the guards that did not exist when the sandbox was made:
+	// each command binds those that exist by then (protectedNow). Those
+	// at the top of a git dir are kept by git dir, to be found in one
+	// listing of it.
+	later      []string
+	laterInGit map[string][]string // git dir → names
+	repos      []gitdir.Repo
+	tree       *gitdir.Tree // the workspace's folders, watched for new git dirs
 	// netOffMasks are the folders masked only when the network is off
 	// (socketDirs and the user's runtime dir).
 	netOffMasks []string
@@ -72,7 +78,9 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 			prepareWorkspace(p.Workspace)
 		}
 		for _, d := range slices.Clone(f.writable) {
-			f.protectProject(d)
+			if !isPrivateCache(p.Caches, d) {
+				f.protectProject(d)
+			}
 			f.addRepo(gitdir.Find(d))
 		}
 		if p.Workspace != "" {
@@ -91,7 +99,50 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 		f.addMask(h)
 	}
 	f.netOffMasks = f.socketMasks(os.Getenv("XDG_RUNTIME_DIR"))
+	f.findLater()
 	return f, nil
+}
+
+// findLater lists the guards that do not exist yet (later, laterInGit).
+func (f *fixedPlan) findLater() {
+	f.laterInGit = map[string][]string{}
+	gitDirs := map[string]bool{}
+	for _, r := range f.repos {
+		for _, g := range gitDirsOf(r) {
+			gitDirs[g] = true
+		}
+	}
+	for _, g := range f.guards {
+		switch {
+		case slices.Contains(f.protected, g.path):
+		case gitDirs[filepath.Dir(g.path)]:
+			f.laterInGit[filepath.Dir(g.path)] = append(f.laterInGit[filepath.Dir(g.path)], filepath.Base(g.path))
+		default:
+			f.later = append(f.later, g.path)
+		}
+	}
+}
+
+// protectedNow returns the paths a command must find read-only: those
+// held since the sandbox was made and every guard that exists by now (a
+// project file or git entry created since, by the user or by an edit
+// they approved, is held like one that existed from the start).
+func (f *fixedPlan) protectedNow() []string {
+	out := f.protected
+	for _, p := range f.later {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(slices.Clip(out), p)
+		}
+	}
+	for g, later := range f.laterInGit {
+		now, ok := listing(g)
+		for _, n := range later {
+			if _, found := slices.BinarySearch(now, n); found || !ok {
+				out = append(slices.Clip(out), filepath.Join(g, n)) // unreadable: the helper skips what is missing
+			}
+		}
+	}
+	return out
 }
 
 // prepareWorkspace creates an empty .aidex, so that the sandbox can hold
@@ -99,6 +150,19 @@ func newFixedPlan(p Policy) (fixedPlan, error) {
 // would load later.
 func prepareWorkspace(ws string) {
 	_ = os.Mkdir(filepath.Join(ws, ".aidex"), 0o755)
+}
+
+// isPrivateCache reports whether d is one of the private caches: aidex's
+// own folders (in its cache dir), which no agent opens as a project, so
+// they get no project-file guards (each guard costs an lstat or two per
+// command).
+func isPrivateCache(caches []Cache, d string) bool {
+	for _, c := range caches {
+		if filepath.Clean(c.Private) == d {
+			return true
+		}
+	}
+	return false
 }
 
 // protectProject guards, in the writable folder d, every project file
@@ -141,7 +205,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		Loopback:   s.caps.Namespaces && netOff,
 		NetOff:     netOff,
 		Writable:   s.fixed.writable,
-		Protected:  s.fixed.protected,
+		Protected:  s.fixed.protectedNow(),
 		MaskDirs:   s.fixed.maskDirs,
 		MaskFiles:  s.fixed.maskFiles,
 	}

@@ -144,6 +144,7 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	if s.caps.HelperArg != "" {
 		args = append(args, s.caps.HelperArg)
 	}
+	cmd.Env, sp.GoMaxProcs = helperEnv(cmd.Env)
 	cmd.Path = s.caps.Helper
 	cmd.Args = append(args, sp.Encode()...)
 	if !sp.Namespaces {
@@ -173,6 +174,27 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
 	}
 	return nil
+}
+
+// helperEnv returns the helper's environment for a command whose
+// environment is env (nil: aidex's own) and the command's own GOMAXPROCS
+// ("" none), which the helper gives back to it: the helper runs with
+// GOMAXPROCS=1, so that the Go runtime starts fewer threads in it (each
+// costs a clone and, under load, a wait for a CPU at start and at exit).
+func helperEnv(env []string) ([]string, string) {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	own := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, helper.GoMaxProcsEnv+"="); ok {
+			own = v
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, helper.GoMaxProcsEnv+"=1"), own
 }
 
 func tempDefault() string { return "/tmp" }

@@ -271,3 +271,86 @@ func TestProjectConfigProtectedWhetherOrNotItExists(t *testing.T) {
 		t.Errorf("explanation %q does not name the file and why", line)
 	}
 }
+
+// With Landlock alone no bind pins the git dir: a command that moves it
+// and puts another in its place (anywhere, even inside the new one), or
+// deletes it and plants another, leaves the original in place after the
+// check, or no git dir at all, never the planted one.
+func TestLandlockOnlyAuditPutsGitDirBack(t *testing.T) {
+	needGit(t)
+	plant := "mkdir -p .git/hooks && printf '[core]\\n\\tfsmonitor = evil\\n' > .git/config && echo evil > .git/hooks/pre-commit"
+	for _, c := range []struct {
+		name, script string
+		gone         bool // the original was deleted: no .git must be left
+	}{
+		{"rename", "mv .git .git-old && " + plant, false},
+		{"into the new one", "mv .git x && " + plant + " && mv x .git/orig", false},
+		{"to a subfolder", "mkdir -p sub && mv .git sub/keep && " + plant, false},
+		{"replace with a pointer", "mv .git .git-old && echo 'gitdir: .git-old' > .git", false},
+		{"delete", "rm -rf .git && " + plant, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.gitInit()
+			e.caps.Namespaces = false
+			describe(&e.caps)
+			config := readFile(t, filepath.Join(e.ws, ".git", "config"))
+			sb := e.sandbox(WorkspaceWrite, false)
+			out, err, lines := e.audited(sb, c.script)
+			if err != nil {
+				t.Fatalf("the command failed: %v %s", err, out)
+			}
+			if c.gone {
+				if _, err := os.Lstat(filepath.Join(e.ws, ".git")); err == nil || len(lines) == 0 {
+					t.Fatalf("the planted .git stayed (%v)", lines)
+				}
+				return
+			}
+			if got := readFile(t, filepath.Join(e.ws, ".git", "config")); got != config {
+				t.Errorf(".git/config = %q, want the original (%v)", got, lines)
+			}
+			if _, err := os.Lstat(filepath.Join(e.ws, ".git", "hooks", "pre-commit")); err == nil {
+				t.Errorf("the planted hook stayed (%v)", lines)
+			}
+			if got := strings.TrimSpace(e.git("log", "--format=%s")); got != "first" {
+				t.Errorf("git log = %q: the original repository is not back (%v)", got, lines)
+			}
+			if len(lines) == 0 || !strings.Contains(lines[0], "put the git dir back") {
+				t.Errorf("the check said %v, want a line saying the git dir was put back", lines)
+			}
+		})
+	}
+}
+
+// Project configuration and git entries created after the sandbox was
+// made (by the user, or by an edit they approved) are held read-only for
+// the commands that follow, like those that existed from the start.
+func TestProtectedCreatedLaterIsHeld(t *testing.T) {
+	needGit(t)
+	e := newEnv(t)
+	e.gitInit()
+	sb := e.sandbox(WorkspaceWrite, false)
+	mcp := filepath.Join(e.ws, ".mcp.json")
+	mustWrite(t, mcp, "{}\n")
+	mustMkdir(t, filepath.Join(e.ws, ".vscode"))
+	mustWrite(t, filepath.Join(e.ws, ".git", "info", "attributes"), "# mine\n")
+	for _, script := range []string{
+		`echo '{"mcpServers":{"x":{"command":"evil"}}}' > .mcp.json`,
+		"echo '{}' > .vscode/tasks.json",
+		"echo '* filter=evil' >> .git/info/attributes",
+	} {
+		out, err, lines := e.audited(sb, script)
+		if err == nil {
+			t.Errorf("%q succeeded: %s %v", script, out, lines)
+		}
+	}
+	if got := readFile(t, mcp); got != "{}\n" {
+		t.Errorf(".mcp.json = %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(e.ws, ".vscode", "tasks.json")); err == nil {
+		t.Error(".vscode/tasks.json was created")
+	}
+	if got := readFile(t, filepath.Join(e.ws, ".git", "info", "attributes")); got != "# mine\n" {
+		t.Errorf(".git/info/attributes = %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -578,5 +579,36 @@ func TestGitPointerFileHooksProtected(t *testing.T) {
 	}
 	if out, err := e.sh(sb, "echo ok > "+filepath.Join(real, "index.lock")+" && echo ok > new.txt"); err != nil {
 		t.Errorf("the linked git dir and the workspace must stay writable: %v %q", err, out)
+	}
+}
+
+// TestHelperGoMaxProcs: the helper runs with GOMAXPROCS=1 (the Go runtime
+// starts fewer threads in it: each costs a clone and, on a busy machine,
+// a wait for a CPU when the helper starts and ends), and the command gets
+// exactly its own GOMAXPROCS setting back, or none.
+func TestHelperGoMaxProcs(t *testing.T) {
+	e := newEnv(t)
+	sb := e.sandbox(WorkspaceWrite, false)
+	for _, own := range []string{"", "3"} {
+		cmd := exec.Command("/bin/sh", "-c", `echo "${GOMAXPROCS-unset}"`)
+		cmd.Dir = e.ws
+		cmd.Env = []string{"PATH=/usr/bin:/bin"}
+		if own != "" {
+			cmd.Env = append(cmd.Env, "GOMAXPROCS="+own)
+		}
+		if err := sb.Confine(cmd, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(cmd.Env, "GOMAXPROCS=1") || slices.Contains(cmd.Env, "GOMAXPROCS="+own) && own != "" {
+			t.Errorf("own %q: the helper's environment is %q, want GOMAXPROCS=1 only", own, cmd.Env)
+		}
+		out, err := cmd.CombinedOutput()
+		want := own
+		if want == "" {
+			want = "unset"
+		}
+		if err != nil || strings.TrimSpace(string(out)) != want {
+			t.Errorf("own %q: the command saw GOMAXPROCS %q (%v), want %q", own, out, err, want)
+		}
 	}
 }

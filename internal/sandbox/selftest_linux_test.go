@@ -123,7 +123,7 @@ func TestEscapeSuiteLandlockOnly(t *testing.T) {
 			t.Errorf("%s with Landlock alone: %+v", cl, r)
 		}
 	}
-	for _, cl := range []string{ClassControls, ClassOutside, ClassProject, ClassNetwork} {
+	for _, cl := range []string{ClassControls, ClassOutside, ClassGitDir, ClassProject, ClassNetwork} {
 		if r := got[cl]; r.State != "held" {
 			t.Errorf("%s with Landlock alone: %+v", cl, r)
 		}

@@ -15,7 +15,7 @@ import (
 // the namespaces aidex started the helper in, then enters the working
 // directory again through the new mounts.
 func enterNamespaces(s Spec) error {
-	wd, err := os.Getwd()
+	wd, err := unix.Getwd()
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func startCommand(s Spec, leader bool) startResult {
 		return setup(err)
 	}
 	attr := &syscall.ProcAttr{
-		Env:   os.Environ(),
+		Env:   s.CommandEnv(os.Environ()),
 		Files: []uintptr{0, 1, 2},
 	}
 	pid, err := syscall.ForkExec(s.Path, s.Args, attr)

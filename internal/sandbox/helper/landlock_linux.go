@@ -201,10 +201,18 @@ func restrictLandlock(s Spec) error {
 		// No mounts can hide the credentials: leave them out of the reads.
 		rules = readRules(append(append([]string{}, s.MaskDirs...), s.MaskFiles...), fsRead|unixRight)
 	}
-	rules = append(rules, pathRule{path: "/dev/pts", access: fsFileRW}, pathRule{path: "/dev/shm", access: fsRead | fsWriteDir})
-	for _, d := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"} {
-		rules = append(rules, pathRule{path: d, access: fsFileRW})
+	if s.Namespaces {
+		// The /dev of the mount plan holds devNodes, a devpts of the
+		// sandbox's own and /dev/shm only (privateDev): one rule covers
+		// them.
+		rules = append(rules, pathRule{path: "/dev", access: fsFileRW})
+	} else {
+		rules = append(rules, pathRule{path: "/dev/pts", access: fsFileRW})
+		for _, d := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"} {
+			rules = append(rules, pathRule{path: d, access: fsFileRW})
+		}
 	}
+	rules = append(rules, pathRule{path: "/dev/shm", access: fsRead | fsWriteDir})
 	for _, w := range s.Writable {
 		rules = append(rules, pathRule{path: w, access: fsRead | fsWriteDir | accessFSIoctlDev | unixRight})
 	}

@@ -39,7 +39,7 @@ func Main(args []string) int {
 	if err := Enter(s); err != nil {
 		return fail(ExitSetup, "setup", err)
 	}
-	err = unix.Exec(s.Path, s.Args, os.Environ())
+	err = unix.Exec(s.Path, s.Args, s.CommandEnv(os.Environ()))
 	code := 126
 	if errors.Is(err, unix.ENOENT) {
 		code = 127

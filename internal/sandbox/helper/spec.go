@@ -53,6 +53,10 @@ type Spec struct {
 	MaskDirs []string
 	// MaskFiles are files (or sockets) replaced by an empty device.
 	MaskFiles []string
+	// GoMaxProcs is the command's own GOMAXPROCS setting (""= none): aidex
+	// starts the helper with GOMAXPROCS=1 (the Go runtime then starts fewer
+	// threads) and the helper gives the command this value back.
+	GoMaxProcs string
 	// Path is the program to exec; Args its argv (Args[0] its name).
 	Path string
 	Args []string
@@ -70,6 +74,9 @@ func (s Spec) Encode() []string {
 	flag(s.Namespaces, "-n")
 	flag(s.Loopback, "-l")
 	flag(s.NetOff, "-o")
+	if s.GoMaxProcs != "" {
+		a = append(a, "-p", s.GoMaxProcs)
+	}
 	list := func(f string, paths []string) {
 		for _, p := range paths {
 			a = append(a, f, p)
@@ -96,6 +103,12 @@ func Parse(args []string) (Spec, error) {
 			s.Loopback = true
 		case "-o":
 			s.NetOff = true
+		case "-p":
+			if i+1 >= len(args) || args[i+1] == "" {
+				return s, errors.New("bad argument " + quote(f) + " (want a GOMAXPROCS value)")
+			}
+			s.GoMaxProcs = args[i+1]
+			i++
 		case "--":
 			if i+1 >= len(args) {
 				return s, errors.New("no command after --")
@@ -116,6 +129,26 @@ func Parse(args []string) (Spec, error) {
 		}
 	}
 	return s, errors.New("no command after --")
+}
+
+// GoMaxProcsEnv is the environment variable aidex sets to 1 for the
+// helper itself (see Spec.GoMaxProcs).
+const GoMaxProcsEnv = "GOMAXPROCS"
+
+// CommandEnv returns env (the helper's own environment) as the command
+// must get it: without the helper's GOMAXPROCS, with the command's own
+// GoMaxProcs when it had one.
+func (s Spec) CommandEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, GoMaxProcsEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	if s.GoMaxProcs != "" {
+		out = append(out, GoMaxProcsEnv+"="+s.GoMaxProcs)
+	}
+	return out
 }
 
 func quote(s string) string { return `"` + s + `"` }
