@@ -97,7 +97,6 @@ func TestClaudeRealContent(t *testing.T) {
 	commandFiles := copyInto(t, filepath.Join(real, "commands"), filepath.Join(claude, "commands"))
 	gitRepoWithOrigin(t, ws)
 	f.start()
-	ctx := context.Background()
 	rt := f.svc.Runtime()
 
 	var warnings []string
@@ -108,88 +107,100 @@ func TestClaudeRealContent(t *testing.T) {
 	require.NotContains(t, joined, "skipped", "every file loads")
 	require.Contains(t, joined, filepath.Join(claude, "agents", "team", "builder.md")+`:6: front matter key "hooks" of Claude Code is not supported here`)
 
-	t.Run("skills", func(t *testing.T) {
-		list, errs := rt.Skills()
-		require.Empty(t, errs)
-		seen := map[string]bool{}
-		for _, rel := range skillFiles {
-			seen[strings.Split(filepath.ToSlash(rel), "/")[0]] = true
-		}
-		for name := range seen {
-			i := slices.IndexFunc(list, func(s skills.Skill) bool { return s.Name == name })
-			require.GreaterOrEqual(t, i, 0, "skill %s is listed", name)
-			_, err := f.run(ctx, SessionOptions{}, "load skill "+name)
-			require.NoError(t, err)
-			body := strings.TrimSpace(list[i].Body)
-			require.Contains(t, rec.result("load skill "+name), body[:min(60, len(body))], "the skill tool loads %s", name)
-		}
-	})
+	t.Run("skills", func(t *testing.T) { realSkills(t, f, rec, rt, skillFiles) })
+	t.Run("agents", func(t *testing.T) { realAgents(t, f, rec, rt, claude, agentFiles) })
+	t.Run("commands", func(t *testing.T) { realCommands(t, f, rec, commandFiles) })
+}
 
-	t.Run("agents", func(t *testing.T) {
-		set := rt.Subagents()
-		for _, rel := range agentFiles {
-			data, err := os.ReadFile(filepath.Join(claude, "agents", rel))
-			require.NoError(t, err)
-			def, _ := subagent.Parse(filepath.Join(claude, "agents", rel), data)
-			_, ok := set.Get(def.Name)
-			require.True(t, ok, "agent %s (%s) is offered", def.Name, rel)
-			_, err = f.run(ctx, SessionOptions{}, "run agent "+def.Name)
-			require.NoError(t, err)
-			child, ran := rec.child(def.Name)
-			require.True(t, ran, "agent %s ran", def.Name)
-			firstLine := strings.SplitN(def.Prompt, "\n", 2)[0]
-			require.Contains(t, child.System, firstLine, "agent %s has its own prompt", def.Name)
-			require.Contains(t, rec.result("run agent "+def.Name), "child done")
-			for _, tool := range []string{"read_file", "write_file", "edit_file", "run_command", "grep", "search_files", "list_directory", "web_fetch"} {
-				want := (def.Tools == nil || slices.Contains(def.Tools, tool)) && !slices.Contains(def.Disallowed, tool)
-				require.Equal(t, want, slices.Contains(child.Tools, tool), "agent %s is offered %s: %v", def.Name, tool, want)
-			}
-		}
-		v, _ := rec.child("validator")
-		for _, tool := range []string{"write_file", "edit_file", "append_file"} {
-			require.NotContains(t, v.Tools, tool, "the read-only validator cannot write")
-		}
-		require.Contains(t, v.Tools, "read_file")
-		a, _ := rec.child("conversation-analyzer")
-		require.Contains(t, a.Tools, "grep")
-		require.NotContains(t, a.Tools, "run_command")
-	})
+// realSkills: each skill is listed and the skill tool loads its body.
+func realSkills(t *testing.T, f *subFixture, rec *realRecorder, rt *Runtime, skillFiles []string) {
+	ctx := context.Background()
+	list, errs := rt.Skills()
+	require.Empty(t, errs)
+	seen := map[string]bool{}
+	for _, rel := range skillFiles {
+		seen[strings.Split(filepath.ToSlash(rel), "/")[0]] = true
+	}
+	for name := range seen {
+		i := slices.IndexFunc(list, func(s skills.Skill) bool { return s.Name == name })
+		require.GreaterOrEqual(t, i, 0, "skill %s is listed", name)
+		_, err := f.run(ctx, SessionOptions{}, "load skill "+name)
+		require.NoError(t, err)
+		body := strings.TrimSpace(list[i].Body)
+		require.Contains(t, rec.result("load skill "+name), body[:min(60, len(body))], "the skill tool loads %s", name)
+	}
+}
 
-	t.Run("commands", func(t *testing.T) {
-		cmds, errs := f.svc.CustomCommands(ctx)
-		require.Empty(t, errs)
-		newLive := func() *Session {
-			sess, err := f.svc.Pick(ctx, "", false)
-			require.NoError(t, err)
-			live, err := f.svc.Session(ctx, sess, SessionOptions{})
-			require.NoError(t, err)
-			t.Cleanup(func() { live.Close() })
-			return live
+// realAgents: each agent is offered and runs as a subagent with its own
+// prompt and exactly its tools (disallowedTools honoured).
+func realAgents(t *testing.T, f *subFixture, rec *realRecorder, rt *Runtime, claude string, agentFiles []string) {
+	ctx := context.Background()
+	set := rt.Subagents()
+	for _, rel := range agentFiles {
+		data, err := os.ReadFile(filepath.Join(claude, "agents", rel))
+		require.NoError(t, err)
+		def, _ := subagent.Parse(filepath.Join(claude, "agents", rel), data)
+		_, ok := set.Get(def.Name)
+		require.True(t, ok, "agent %s (%s) is offered", def.Name, rel)
+		_, err = f.run(ctx, SessionOptions{}, "run agent "+def.Name)
+		require.NoError(t, err)
+		child, ran := rec.child(def.Name)
+		require.True(t, ran, "agent %s ran", def.Name)
+		firstLine := strings.SplitN(def.Prompt, "\n", 2)[0]
+		require.Contains(t, child.System, firstLine, "agent %s has its own prompt", def.Name)
+		require.Contains(t, rec.result("run agent "+def.Name), "child done")
+		for _, tool := range []string{"read_file", "write_file", "edit_file", "run_command", "grep", "search_files", "list_directory", "web_fetch"} {
+			want := (def.Tools == nil || slices.Contains(def.Tools, tool)) && !slices.Contains(def.Disallowed, tool)
+			require.Equal(t, want, slices.Contains(child.Tools, tool), "agent %s is offered %s: %v", def.Name, tool, want)
 		}
+	}
+	v, _ := rec.child("validator")
+	for _, tool := range []string{"write_file", "edit_file", "append_file"} {
+		require.NotContains(t, v.Tools, tool, "the read-only validator cannot write")
+	}
+	require.Contains(t, v.Tools, "read_file")
+	a, _ := rec.child("conversation-analyzer")
+	require.Contains(t, a.Tools, "grep")
+	require.NotContains(t, a.Tools, "run_command")
+}
+
+// realCommands: each command is listed, expands with its arguments and
+// its !`command` lines run, and is sent as expanded.
+func realCommands(t *testing.T, f *subFixture, rec *realRecorder, commandFiles []string) {
+	ctx := context.Background()
+	cmds, errs := f.svc.CustomCommands(ctx)
+	require.Empty(t, errs)
+	newLive := func() *Session {
+		sess, err := f.svc.Pick(ctx, "", false)
+		require.NoError(t, err)
+		live, err := f.svc.Session(ctx, sess, SessionOptions{})
+		require.NoError(t, err)
+		t.Cleanup(func() { live.Close() })
+		return live
+	}
+	live := newLive()
+	for _, rel := range commandFiles {
+		name := strings.TrimSuffix(filepath.Base(rel), ".md")
+		_, ok := slashcmd.Find(cmds, name)
+		require.True(t, ok, "/%s is listed", name)
 		live := newLive()
-		for _, rel := range commandFiles {
-			name := strings.TrimSuffix(filepath.Base(rel), ".md")
-			_, ok := slashcmd.Find(cmds, name)
-			require.True(t, ok, "/%s is listed", name)
-			live := newLive()
-			x, err := live.Expand(ctx, "/"+name+" ARG-"+name, nil)
-			require.NoError(t, err, "/%s expands", name)
-			require.NotNil(t, x)
-			require.Contains(t, x.Text, "ARG-"+name, "/%s gets its arguments", name)
-			require.NotContains(t, x.Text, "!`git", "/%s runs its !`command` lines", name)
-			require.Empty(t, x.Notice, "/%s: every allowed-tools rule is honoured", name)
-			_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: x.Text}}, func(agent.Event) {})
-			require.NoError(t, err)
-			require.Equal(t, x.Text, rec.lastPrompt(), "/%s is sent as expanded", name)
-		}
-		x, err := live.Expand(ctx, "/commit", nil)
+		x, err := live.Expand(ctx, "/"+name+" ARG-"+name, nil)
+		require.NoError(t, err, "/%s expands", name)
+		require.NotNil(t, x)
+		require.Contains(t, x.Text, "ARG-"+name, "/%s gets its arguments", name)
+		require.NotContains(t, x.Text, "!`git", "/%s runs its !`command` lines", name)
+		require.Empty(t, x.Notice, "/%s: every allowed-tools rule is honoured", name)
+		_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: x.Text}}, func(agent.Event) {})
 		require.NoError(t, err)
-		require.Contains(t, x.Text, "On branch main", "git status ran")
-		require.Contains(t, x.Rules, "run_command(git commit:*)")
-		x, err = live.Expand(ctx, "/tools:smart-debug why", nil)
-		require.NoError(t, err)
-		require.Contains(t, x.Text, "why")
-	})
+		require.Equal(t, x.Text, rec.lastPrompt(), "/%s is sent as expanded", name)
+	}
+	x, err := live.Expand(ctx, "/commit", nil)
+	require.NoError(t, err)
+	require.Contains(t, x.Text, "On branch main", "git status ran")
+	require.Contains(t, x.Rules, "run_command(git commit:*)")
+	x, err = live.Expand(ctx, "/tools:smart-debug why", nil)
+	require.NoError(t, err)
+	require.Contains(t, x.Text, "why")
 }
 
 func (r *realRecorder) child(name string) (subRequest, bool) {

@@ -107,21 +107,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 	}
 
 	rt := load()
-	var warnings []string
-	for _, w := range rt.Warnings {
-		warnings = append(warnings, w.String())
-	}
-	all := strings.Join(warnings, "\n")
-	settings := filepath.Join(home.WS, ".claude", "settings.json")
-	for _, want := range []string{
-		settings + `:8: Claude permission rule "WebSearch" (allow) cannot be translated exactly (aidex has no tool like Claude's WebSearch): it allows nothing`,
-		settings + `:10: Claude permission rule "Task(Explore)" (ask) cannot be translated exactly (aidex cannot match Claude's Task patterns): it covers every use of task instead`,
-		settings + `:16: Claude permission rule "Glob(!keep.txt)" (deny) cannot be translated exactly (aidex's path patterns have no negation): it covers every use of search_files instead`,
-		settings + `:18: permissions.defaultMode of Claude Code is not read by aidex`,
-		`settings.local.json:1: Claude permission rule "WebSearch" (deny) cannot be translated exactly (aidex has no tool like Claude's WebSearch): aidex has no such tool, so it covers nothing`,
-	} {
-		require.Contains(t, all, want, "want %s", want)
-	}
+	claudeSettingsWarnings(t, rt, home.WS)
 	var items []string
 	for _, it := range rt.Content() {
 		items = append(items, it.Key()+" "+string(it.Status))
@@ -180,4 +166,26 @@ func TestClaudeRealSettingsPermissions(t *testing.T) {
 	ex, err := rt.ExplainCall("write_file", json.RawMessage(`{"path":"notes.txt","content":"x"}`))
 	require.NoError(t, err)
 	require.Equal(t, "allow", ex.Decision, "Write")
+}
+
+// claudeSettingsWarnings: each rule aidex cannot translate exactly, and
+// each permissions key it does not read, is a warning naming its file
+// and line.
+func claudeSettingsWarnings(t *testing.T, rt *Runtime, ws string) {
+	t.Helper()
+	var warnings []string
+	for _, w := range rt.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	all := strings.Join(warnings, "\n")
+	settings := filepath.Join(ws, ".claude", "settings.json")
+	for _, want := range []string{
+		settings + `:8: Claude permission rule "WebSearch" (allow) cannot be translated exactly (aidex has no tool like Claude's WebSearch): it allows nothing`,
+		settings + `:10: Claude permission rule "Task(Explore)" (ask) cannot be translated exactly (aidex cannot match Claude's Task patterns): it covers every use of task instead`,
+		settings + `:16: Claude permission rule "Glob(!keep.txt)" (deny) cannot be translated exactly (aidex's path patterns have no negation): it covers every use of search_files instead`,
+		settings + `:18: permissions.defaultMode of Claude Code is not read by aidex`,
+		`settings.local.json:1: Claude permission rule "WebSearch" (deny) cannot be translated exactly (aidex has no tool like Claude's WebSearch): aidex has no such tool, so it covers nothing`,
+	} {
+		require.Contains(t, all, want, "want %s", want)
+	}
 }
