@@ -58,15 +58,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 		require.NoError(t, err)
 		return rt
 	}
-	decide := func(rt *Runtime, tool string, args map[string]any) string {
-		var raw json.RawMessage
-		if args != nil {
-			raw, _ = json.Marshal(args)
-		}
-		ex, err := rt.ExplainCall(tool, raw)
-		require.NoError(t, err, tool)
-		return ex.Decision
-	}
+	decide := func(rt *Runtime, tool string, args map[string]any) string { return decideCall(t, rt, tool, args) }
 	type check struct {
 		tool      string
 		args      map[string]any // nil: tool is a command line
@@ -188,4 +180,17 @@ func claudeSettingsWarnings(t *testing.T, rt *Runtime, ws string) {
 	} {
 		require.Contains(t, all, want, "want %s", want)
 	}
+}
+
+// decideCall is the policy's decision on tool with args (nil: tool is a
+// command line).
+func decideCall(t *testing.T, rt *Runtime, tool string, args map[string]any) string {
+	t.Helper()
+	var raw json.RawMessage
+	if args != nil {
+		raw, _ = json.Marshal(args)
+	}
+	ex, err := rt.ExplainCall(tool, raw)
+	require.NoError(t, err, tool)
+	return ex.Decision
 }
