@@ -252,3 +252,22 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestClaudeSchemaValidatesLines: every line the Claude dialect writes
+// validates against docs/schema's Claude schema, and a line of aidex's
+// own dialect does not.
+func TestClaudeSchemaValidatesLines(t *testing.T) {
+	files, err := Schemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := resolve(t, files[ClaudeSchemaFile])
+	for _, l := range claudeRun(t) {
+		if err := s.Validate(l); err != nil {
+			t.Errorf("the Claude schema rejects %s: %v", mustJSON(t, l), err)
+		}
+	}
+	if err := s.Validate(decodeAny(t, `{"type":"done","session_id":"s","done":{"stop_reason":"done"}}`)); err == nil {
+		t.Error("the Claude schema accepts an aidex event")
+	}
+}
