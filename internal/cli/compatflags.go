@@ -31,8 +31,8 @@ func addCompatFlags(cmd *cobra.Command, f *compatFlags) {
 	fl.BoolVar(&f.skipPermissions, "dangerously-skip-permissions", false, "alias of --permission-mode yolo (Claude Code's flag)")
 	fl.BoolVar(&f.yolo, "yolo", false, "alias of --permission-mode yolo (Codex CLI's flag)")
 	fl.BoolVar(&f.fullAuto, "full-auto", false, "alias of --permission-mode auto-edit --sandbox workspace-write (Codex CLI's flag)")
-	fl.StringArrayVar(&f.allowedTools, "allowedTools", nil, "allow rules in Claude Code's syntax, comma- or space-separated: 'Bash(git diff:*)', Edit, mcp__server__tool (alias: --allowed-tools; repeatable)")
-	fl.StringArrayVar(&f.disallowedTools, "disallowedTools", nil, "deny rules in Claude Code's syntax, as --allowedTools (alias: --disallowed-tools; repeatable)")
+	fl.StringArrayVar(&f.allowedTools, "allowedTools", nil, "alias of --allow with rules in Claude Code's syntax, comma- or space-separated: 'Bash(git diff:*)', Edit, mcp__server__tool (alias: --allowed-tools; repeatable)")
+	fl.StringArrayVar(&f.disallowedTools, "disallowedTools", nil, "alias of --deny with rules in Claude Code's syntax, as --allowedTools (alias: --disallowed-tools; repeatable)")
 	fl.BoolVar(&f.print, "print", false, "run headless: the prompt is the arguments or piped stdin (Claude Code's -p/--print; aidex -p takes the prompt as its value, and -p followed by another flag is --print)")
 	fl.SetNormalizeFunc(compatNames)
 }
@@ -329,10 +329,10 @@ func newResumeCmd(a *cliApp) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "resume [ID | --last] [PROMPT...]",
 		Short: "Resume a session: alias of aidex -r ID, or with --last (or no ID) of aidex -c",
-		Long: `Resume a session, as Codex CLI's resume: aidex resume ID is aidex -r ID, and
-aidex resume --last (or aidex resume alone) is aidex -c, the latest session of
-this workspace. Words after the ID (after --last: all words) are the first
-message; every flag of aidex works here too.`,
+		Long: `Resume a session, as Codex CLI's resume does: aidex resume ID is an alias of
+aidex -r ID, and aidex resume --last (or aidex resume alone) an alias of aidex -c,
+the latest session of this workspace. Words after the ID (after --last: all
+words) are the first message; every flag of aidex works here too.`,
 		Example: `  aidex resume --last
   aidex resume 20260301-101500-ab12 "now add the tests"
   aidex resume --last -p "summarise what we did"`,

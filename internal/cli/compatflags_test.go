@@ -232,3 +232,37 @@ func between(s, from, to string) string {
 	v, _, _ := strings.Cut(after, to)
 	return v
 }
+
+// TestCompatFlagsDocumented: every alias says so in --help, and the
+// README lists it.
+func TestCompatFlagsDocumented(t *testing.T) {
+	srv := llmtest.NewScript(t)
+	e := newE2E(t, srv, "openai", "")
+	help := e.run(context.Background(), "--help").stdout
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--dangerously-skip-permissions", "--yolo", "--full-auto", "--allowedTools", "--disallowedTools", "--print", "--stream-dialect"} {
+		line := ""
+		for _, l := range strings.Split(help, "\n") {
+			if strings.Contains(l, flag+" ") {
+				line = l
+			}
+		}
+		if line == "" || flag != "--stream-dialect" && !strings.Contains(line, "alias") && !strings.Contains(line, "Claude Code's") {
+			t.Errorf("--help does not document %s as an alias: %q", flag, line)
+		}
+		if !strings.Contains(string(readme), "`"+flag) {
+			t.Errorf("the README does not list %s", flag)
+		}
+	}
+	for _, alias := range []string{"acceptEdits", "bypassPermissions", "aidex resume --last", "--allowed-tools", "--disallowed-tools"} {
+		if !strings.Contains(string(readme), alias) {
+			t.Errorf("the README does not list %s", alias)
+		}
+	}
+	if !strings.Contains(help, "resume") || !strings.Contains(e.run(context.Background(), "resume", "--help").stdout, "an alias of\naidex -r ID") {
+		t.Error("aidex resume --help does not say it is an alias")
+	}
+}
