@@ -271,3 +271,26 @@ func TestClaudeSchemaValidatesLines(t *testing.T) {
 		t.Error("the Claude schema accepts an aidex event")
 	}
 }
+
+// BenchmarkClaudeWriter measures the Claude dialect's cost per model
+// turn of a run: a response of 20 text deltas and a tool call, its usage
+// and its result.
+func BenchmarkClaudeWriter(b *testing.B) {
+	var buf bytes.Buffer
+	w := NewClaudeWriter(&buf, ClaudeInit{CWD: "/ws", Model: "m", Tools: []string{"run_command", "read_file"}}, nil)
+	w.Event(sessionEv)
+	delta := textEv("some words of the answer ")
+	call := callEv("c1", "run_command", `{"command":"go test ./..."}`, "")
+	res := resultEv("c1", "run_command", "ok  \tpkg\t0.1s\n", true, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		w.Event(waitEv(""))
+		for range 20 {
+			w.Event(delta)
+		}
+		w.Event(usageEv(100, 20))
+		w.Event(call)
+		w.Event(res)
+	}
+}
