@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -265,4 +266,31 @@ func TestCompatFlagsDocumented(t *testing.T) {
 	if !strings.Contains(help, "resume") || !strings.Contains(e.run(context.Background(), "resume", "--help").stdout, "an alias of\naidex -r ID") {
 		t.Error("aidex resume --help does not say it is an alias")
 	}
+}
+
+// FuzzSplitClaudeRules: splitting keeps every character but the
+// separators, and no rule has a separator outside its parentheses.
+func FuzzSplitClaudeRules(f *testing.F) {
+	for _, s := range []string{"Bash(git log:*),Read", "Edit Write", "Bash(a,(b) c)", ")(,", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		parts := splitClaudeRules(v)
+		strip := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if r == ',' || unicode.IsSpace(r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		if strip(strings.Join(parts, "")) != strip(v) {
+			t.Fatalf("splitClaudeRules(%q) = %q loses characters", v, parts)
+		}
+		for _, p := range parts {
+			if p == "" || strings.TrimSpace(p) != p {
+				t.Fatalf("splitClaudeRules(%q): part %q", v, p)
+			}
+		}
+	})
 }
