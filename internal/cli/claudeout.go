@@ -30,7 +30,7 @@ func newClaudeOut(out, stderr io.Writer, resultOnly bool) *claudeOut {
 // start sets what the system/init line tells, from the live session:
 // the workspace, model, tools offered and permission mode.
 func (c *claudeOut) start(live *app.Session, rt *app.Runtime) {
-	init := streamjson.ClaudeInit{CWD: rt.Workspace, Model: rt.Model, PermissionMode: rt.Config.PermissionMode}
+	init := streamjson.ClaudeInit{SessionID: live.ID(), CWD: rt.Workspace, Model: rt.Model, PermissionMode: rt.Config.PermissionMode}
 	if eng := live.Engine(); eng != nil {
 		for _, t := range eng.Offered() {
 			init.Tools = append(init.Tools, t.Name)

@@ -171,3 +171,32 @@ func TestClaudeDialectFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeDialectStreamInputErrors: in the Claude dialect a line that
+// is not a message is a warning on stderr (Claude's lines have none for
+// it), and a user message that cannot run gets an error result, so a
+// program waiting for one result per message is not left waiting.
+func TestClaudeDialectStreamInputErrors(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "Fine."})
+	e := newE2E(t, srv, "openai", "")
+	stdin := "not json\n" + `{"type":"user","message":{"role":"user","content":[{"type":"video"}]}}` + "\n" + userLine("ok") + "\n"
+	r := e.runIn(stdin, "--input-format", "stream-json", "--output-format", "stream-json", "--stream-dialect", "claude")
+	var got []string
+	for _, ev := range events(t, r.stdout) {
+		got = append(got, ev["type"].(string)+"/"+fmtAny(ev["subtype"]))
+	}
+	if strings.Join(got, " ") != "system/init result/error_during_execution assistant/ result/success" {
+		t.Errorf("lines %v\n%s", got, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "aidex: warning: stream-json input: bad stream-json input: not a JSON object") || !strings.Contains(r.stderr, `"video"`) {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func fmtAny(v any) string {
+	if v == nil {
+		return ""
+	}
+	s, _ := v.(string)
+	return s
+}

@@ -165,6 +165,9 @@ const (
 // and the permission mode (aidex's: plan, ask, auto-edit, yolo; written
 // as Claude's plan, default, acceptEdits, bypassPermissions).
 type ClaudeInit struct {
+	// SessionID is the session's id, for a result line that comes
+	// before any run (a user message that could not run).
+	SessionID      string
 	CWD            string
 	Model          string
 	Tools          []string
@@ -404,6 +407,9 @@ func (c *ClaudeWriter) Result(d *agent.DoneInfo, result string, runErr error) {
 	defer c.mu.Unlock()
 	if c.msgs != nil {
 		c.flush("")
+	}
+	if !c.inited {
+		c.begin(agent.Event{SessionID: c.init.SessionID})
 	}
 	res := ClaudeResult{Type: "result", Subtype: ClaudeSubtype(d, runErr), DurationAPIMS: c.apiTime.Milliseconds(), Result: result,
 		SessionID: c.sessionID, PermissionDenials: c.denials, UUID: newUUID()}

@@ -294,3 +294,15 @@ func BenchmarkClaudeWriter(b *testing.B) {
 		w.Event(res)
 	}
 }
+
+// TestClaudeResultFirst: a result that comes before any run (a user
+// message that could not run) still follows the init line.
+func TestClaudeResultFirst(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewClaudeWriter(&buf, ClaudeInit{SessionID: "s9", Model: "m"}, fakeClock())
+	w.Result(nil, "bad input", errors.New("bad input"))
+	lines := claudeLines(t, buf.String())
+	if len(lines) != 2 || lines[0]["subtype"] != "init" || lines[0]["session_id"] != "s9" || lines[1]["session_id"] != "s9" || lines[1]["subtype"] != "error_during_execution" {
+		t.Fatalf("output %s", buf.String())
+	}
+}
