@@ -49,7 +49,7 @@ func compatNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-// claudeModes maps Claude Code's --permission-mode values to aidex's.
+// claudeMode maps Claude Code's --permission-mode values to aidex's.
 func claudeMode(m string) string {
 	switch m {
 	case "acceptEdits":

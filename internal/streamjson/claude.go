@@ -234,7 +234,7 @@ func (c *ClaudeWriter) Event(e agent.Event) {
 			c.begin(e)
 		}
 	case agent.EventWaiting:
-		c.flush("")
+		c.flushAll()
 		delete(c.msgs, key) // the next response is another message
 		if c.waiting != nil {
 			c.waiting[key] = c.now()
@@ -265,7 +265,7 @@ func (c *ClaudeWriter) Event(e agent.Event) {
 			delete(c.waiting, key)
 		}
 	case agent.EventToolResult:
-		c.flush("")
+		c.flushAll()
 		c.toolResult(key, e.ToolResult)
 	case agent.EventError:
 		if key == "" && e.Error != nil && e.Error.Fatal {
@@ -273,7 +273,7 @@ func (c *ClaudeWriter) Event(e agent.Event) {
 		}
 	case agent.EventDone:
 		if key == "" {
-			c.flush("")
+			c.flushAll()
 		}
 	}
 }
@@ -340,13 +340,10 @@ func (c *ClaudeWriter) closeText(m *pendingMessage) {
 	m.text.Reset()
 }
 
-// flush writes every pending message but key's ("" and another key:
-// all of them), oldest first.
-func (c *ClaudeWriter) flush(except string) {
+// flushAll writes every pending message, oldest first.
+func (c *ClaudeWriter) flushAll() {
 	for _, k := range c.order {
-		if except == "" || k != except {
-			c.flushOne(k)
-		}
+		c.flushOne(k)
 	}
 }
 
@@ -406,7 +403,7 @@ func (c *ClaudeWriter) Result(d *agent.DoneInfo, result string, runErr error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.msgs != nil {
-		c.flush("")
+		c.flushAll()
 	}
 	if !c.inited {
 		c.begin(agent.Event{SessionID: c.init.SessionID})
