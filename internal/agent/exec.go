@@ -51,6 +51,15 @@ func (x *EngineTool) answer(ctx context.Context, r *run, id string, args json.Ra
 	return res
 }
 
+// Offered returns the tools a run of e offers the model: the registry's,
+// then the engine's own (todo_write, ask_user when an Asker answers,
+// Config.EngineTools), in the order a request lists them.
+func (e *Engine) Offered() []llm.Tool {
+	r := &run{e: e, cfg: e.Config}
+	r.tools = e.Tools
+	return r.specs()
+}
+
 func (r *run) specs() []llm.Tool {
 	var specs []llm.Tool
 	if r.tools != nil {

@@ -94,7 +94,7 @@ func Main(p Process) int {
 	}
 	app := newApp(p)
 	root := newRootCmd(app)
-	root.SetArgs(p.Args)
+	root.SetArgs(rewriteCompatArgs(root, p.Args))
 	root.SetIn(p.Stdin)
 	root.SetOut(p.Stdout)
 	root.SetErr(p.Stderr)

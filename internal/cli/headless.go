@@ -19,10 +19,12 @@ import (
 
 // runFlags are the root command's flags for a run.
 type runFlags struct {
-	prompt         string
-	file           string
-	outputFormat   string
-	inputFormat    string
+	prompt       string
+	file         string
+	outputFormat string
+	inputFormat  string
+	// dialect is --stream-dialect: aidex's events or Claude Code's lines.
+	dialect        string
 	provider       string
 	model          string
 	maxTurns       int
@@ -50,6 +52,8 @@ type runFlags struct {
 	full, web       bool // front ends chosen by flag (--full, --web), as --plain
 	routing         routingFlags
 	multi           multiFlags
+	// compat are the aliases of Claude Code's and Codex CLI's flags.
+	compat compatFlags
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -57,11 +61,12 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVarP(&f.prompt, "prompt", "p", "", "run headless with this prompt and exit")
 	fl.StringVarP(&f.file, "file", "f", "", "read the prompt from a file ('-' for stdin)")
 	fl.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fl.StringVar(&f.dialect, "stream-dialect", "aidex", "shape of --output-format stream-json and json: aidex (aidex's events; its result object) or claude (Claude Code's system/assistant/user/result lines; its result object), for scripts written for claude -p")
 	fl.StringVar(&f.inputFormat, "input-format", "text", "headless input: text, or stream-json (JSON lines on stdin: user turns, approval and interaction answers, interrupt; needs --output-format stream-json)")
 	fl.StringVar(&f.provider, "provider", "", "`NAME` of the provider to use (see aidex providers)")
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "at most N model responses in this run (default: max_tool_turns, 25)")
-	fl.StringVar(&f.permissionMode, "permission-mode", "", "plan, ask, auto-edit or yolo (default: permission_mode, ask)")
+	fl.StringVar(&f.permissionMode, "permission-mode", "", "plan, ask, auto-edit or yolo, or Claude Code's plan, default, acceptEdits, bypassPermissions (default: permission_mode, ask)")
 	fl.StringArrayVar(&f.allow, "allow", nil, "allow rule, e.g. 'run_command(go test *)' (repeatable)")
 	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule, e.g. 'run_command(git push *)' (repeatable)")
 	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
@@ -84,10 +89,14 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	addRoutingFlags(cmd, &f.routing)
 	addBudgetFlags(cmd, &f.budget)
 	addMultiFlags(cmd, &f.multi)
+	addCompatFlags(cmd, &f.compat)
 }
 
 // applyRunFlags turns run flags into config keys (highest precedence).
 func (a *cliApp) applyRunFlags(f *runFlags) error {
+	if err := a.applyCompatFlags(f); err != nil {
+		return err
+	}
 	set := func(k, v string) {
 		if v != "" {
 			a.flagValues[k] = v
@@ -118,6 +127,9 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 		return usageErr("--output-format must be text, json or stream-json, not %q", f.outputFormat)
 	}
 	if err := checkInputFormat(f); err != nil {
+		return err
+	}
+	if err := checkDialect(f); err != nil {
 		return err
 	}
 	switch f.agentWrites {
@@ -190,6 +202,9 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer live.Close()
+	if c, ok := r.(*claudeOut); ok {
+		c.start(live, svc.Runtime())
+	}
 	var denials denialLog
 	j := jsonOutOf(r)
 	var before map[string]bool
@@ -242,6 +257,9 @@ func (a *cliApp) headlessSessionOptions(f *runFlags, asker agent.Asker, r render
 // spinner on stderr when it is a terminal (stream-json has the waiting
 // events themselves).
 func (a *cliApp) renderer(f *runFlags, cfg *config.Config) renderer {
+	if f.claude() {
+		return newClaudeOut(a.proc.Stdout, a.proc.Stderr, outputFormat(f.outputFormat) == formatJSON)
+	}
 	switch outputFormat(f.outputFormat) {
 	case formatJSON:
 		return a.withProgress(newJSONOut(a.proc.Stdout), false)

@@ -52,6 +52,12 @@ func (s *streamJSON) event(e agent.Event) {
 
 func (s *streamJSON) finish(*agent.DoneInfo, error) error { return nil }
 
+// inputError tells the program about a line it sent that aidex skipped:
+// an error event of kind input.
+func (s *streamJSON) inputError(err error) {
+	s.event(agent.Event{Type: agent.EventError, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "input"}})
+}
+
 // jsonResult is the one object --output-format json prints at the end.
 type jsonResult struct {
 	SessionID  string           `json:"session_id"`

@@ -68,35 +68,11 @@ providers: paid, free and local.`,
 		if err != nil {
 			return err
 		}
-		if err := a.applyRunFlags(&rf); err != nil {
-			return err
-		}
-		if rf.inputFormat == inputStreamJSON {
-			return a.streamInputCmd(cmd.Context(), first, &rf)
-		}
-		if rf.web || rf.full {
-			return a.runChosenFrontEnd(cmd, &rf, first)
-		}
-		if first != "" && a.tuiTerminal() {
-			// `aidex "PROMPT"` on a terminal: the terminal UI (or with
-			// --plain the line mode) with that first message, as Claude
-			// Code; elsewhere a headless run.
-			return a.runInteractive(cmd.Context(), &rf, first)
-		}
-		if first != "" {
-			rf.prompt = first
-		} else if rf.plain && rf.prompt == "" && rf.file == "" {
-			// The line mode reads its prompts (and approvals) from stdin,
-			// piped or not.
-			return a.runInteractive(cmd.Context(), &rf, "")
-		}
-		return a.runPrompt(cmd, &rf, first != "")
+		return a.runRoot(cmd, &rf, first)
 	}
 	root.SetVersionTemplate("aidex {{.Version}}\n")
 	root.SetUsageTemplate(root.UsageTemplate() + exitCodesHelp)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr("%v\nRun '%s --help' for usage.", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.flags.workspace, "workspace", "w", "", "workspace directory (default: the current directory)")
 	pf.BoolVar(&a.flags.verbose, "verbose", false, "print request/response summaries and each hook command run on stderr (keys redacted); in agent mode also the system prompt and the messages before each turn")
@@ -106,6 +82,51 @@ providers: paid, free and local.`,
 		root.AddCommand(add(a))
 	}
 	return root
+}
+
+// runRoot runs aidex without a subcommand (and aidex resume): the
+// terminal UI, a headless run or the stream-json mode, as the flags and
+// first, the prompt given as arguments, say.
+func (a *cliApp) runRoot(cmd *cobra.Command, rf *runFlags, first string) error {
+	if err := a.applyRunFlags(rf); err != nil {
+		return err
+	}
+	if rf.inputFormat == inputStreamJSON {
+		return a.streamInputCmd(cmd.Context(), first, rf)
+	}
+	if rf.web || rf.full {
+		return a.runChosenFrontEnd(cmd, rf, first)
+	}
+	if rf.compat.print {
+		// Claude Code's -p/--print: headless, the prompt is the
+		// arguments or piped stdin.
+		if rf.prompt != "" && first != "" {
+			return usageErr("two prompts: pass the prompt either with -p or as an argument, not both")
+		}
+		if first != "" {
+			rf.prompt = first
+		}
+		if strings.TrimSpace(rf.prompt) == "" && rf.file == "" && !stdinPiped(a.proc.Stdin) {
+			return usageErr("the prompt is empty: pass it as an argument after --print, with -p \"PROMPT\", -f FILE, or pipe text into aidex")
+		}
+		ctx, stop := withSignals(cmd.Context())
+		defer stop()
+		return a.runHeadless(ctx, rf, "the prompt is empty: pass it as an argument after --print, with -p \"PROMPT\", -f FILE, or pipe text into aidex")
+	}
+	if first != "" && a.tuiTerminal() {
+		// `aidex "PROMPT"` on a terminal: the terminal UI (or with
+		// --plain the line mode) with that first message, as Claude
+		// Code; elsewhere a headless run.
+		return a.runInteractive(cmd.Context(), rf, first)
+	}
+	if first != "" {
+		rf.prompt = first
+	} else if rf.plain && rf.prompt == "" && rf.file == "" {
+		// The line mode reads its prompts (and approvals) from stdin,
+		// piped or not.
+		return a.runInteractive(cmd.Context(), rf, "")
+	}
+	return a.runPrompt(cmd, rf, first != "")
 }
 
 // runChosenFrontEnd runs the front end --web or --full picked: the web
@@ -174,7 +195,7 @@ func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) er
 
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
+var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newResumeCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
 	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd, newHooksCmd, newAgentsCmd, newMCPCmd, newACPCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.

@@ -69,15 +69,28 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 	if err := a.resumeModel(ctx, svc, f, sess); err != nil {
 		return err
 	}
-	out := newStreamJSON(a.proc.Stdout)
+	var out streamOut = newStreamJSON(a.proc.Stdout)
+	claude := f.claude()
+	if claude {
+		out = newClaudeOut(a.proc.Stdout, a.proc.Stderr, false)
+	}
 	ctl := newStreamControl(out)
 	so := app.SessionOptions{Approver: ctl, Asker: ctl, MaxTurns: f.maxTurns, AppendSystem: f.appendSystem, AgentWrites: f.agentWrites,
 		Client: app.ClientOptions{HTTP: a.verboseClientFor(out), OnRetry: a.onRetryFor(out)}}
+	if claude {
+		// Claude's dialect has no approval or question lines: as claude
+		// -p, what needs approval is denied (and listed in the result's
+		// permission_denials) and no one answers ask_user.
+		so.Approver, so.Asker = nil, nil
+	}
 	live, err := svc.Session(ctx, sess, so)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	defer live.Close()
+	if c, ok := out.(*claudeOut); ok {
+		c.start(live, svc.Runtime())
+	}
 	go ctl.read(ctx, a.proc.Stdin)
 	var last error
 	for {
@@ -101,6 +114,7 @@ func (a *cliApp) streamTurn(ctx context.Context, live *app.Session, ctl *streamC
 	}
 	if err != nil {
 		ctl.inputError(err)
+		_ = ctl.out.finish(nil, err)
 		return err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
@@ -108,6 +122,7 @@ func (a *cliApp) streamTurn(ctx context.Context, live *app.Session, ctl *streamC
 	ctl.setCancel(cancel)
 	defer ctl.setCancel(nil)
 	done, runErr := live.Run(runCtx, parts, ctl.event)
+	_ = ctl.out.finish(done, runErr)
 	return exitFor(done, runErr)
 }
 
@@ -115,7 +130,7 @@ func (a *cliApp) streamTurn(ctx context.Context, live *app.Session, ctl *streamC
 // an event (registered as pending before it is printed, so an answer can
 // never come too early) that waits for the answer line with its id.
 type streamControl struct {
-	out *streamJSON
+	out streamOut
 
 	mu        sync.Mutex
 	approvals map[string]chan approvalReply
@@ -141,7 +156,16 @@ type pendingAsk struct {
 	reply chan agent.InteractionAnswer
 }
 
-func newStreamControl(out *streamJSON) *streamControl {
+// streamOut is the output of the stream-json mode: aidex's events
+// (streamJSON) or Claude Code's lines (claudeOut). finish ends a turn
+// (aidex's dialect: nothing, its done event did), inputError reports a
+// stdin line that was skipped.
+type streamOut interface {
+	renderer
+	inputError(err error)
+}
+
+func newStreamControl(out streamOut) *streamControl {
 	return &streamControl{out: out, approvals: map[string]chan approvalReply{}, asks: map[string]pendingAsk{},
 		answered: map[string]bool{}, ready: make(chan struct{}, 1)}
 }
@@ -164,9 +188,7 @@ func (s *streamControl) event(e agent.Event) {
 }
 
 // inputError tells the program about a line it sent that aidex skipped.
-func (s *streamControl) inputError(err error) {
-	s.out.event(agent.Event{Type: agent.EventError, Error: &agent.ErrorInfo{Message: err.Error(), Kind: "input"}})
-}
+func (s *streamControl) inputError(err error) { s.out.inputError(err) }
 
 // Approve implements agent.Approver: it waits for the approval line with
 // req.ID. Once stdin is closed, no one can answer: deny.

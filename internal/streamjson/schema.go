@@ -14,6 +14,8 @@ import (
 const (
 	InputSchemaFile  = "stream-json-input.schema.json"
 	OutputSchemaFile = "stream-json-output.schema.json"
+	// ClaudeSchemaFile describes --stream-dialect claude's lines.
+	ClaudeSchemaFile = "stream-json-claude-output.schema.json"
 )
 
 // schemaBase is the $id prefix of the schema files.
@@ -21,8 +23,10 @@ const schemaBase = "https://github.com/zelvior/aidex/blob/main/docs/schema/"
 
 // Schemas returns the JSON Schema (draft 2020-12) files of both
 // directions, file name → indented JSON: the input messages (one of
-// user, approval, interaction, interrupt) and the output events
-// (agent.Event). Errors: a type the schema inference cannot represent.
+// user, approval, interaction, interrupt), the output events
+// (agent.Event) and the lines of the Claude dialect (one of system,
+// assistant or user, result). Errors: a type the schema inference cannot
+// represent.
 func Schemas() (map[string][]byte, error) {
 	in, err := inputSchema()
 	if err != nil {
@@ -37,8 +41,12 @@ func Schemas() (map[string][]byte, error) {
 	out.ID = schemaBase + OutputSchemaFile
 	out.Title = "aidex stream-json output event"
 	out.Description = "One line of aidex --output-format stream-json: an engine event. type selects the field that is set (see the README's event list)."
+	claude, err := claudeSchema()
+	if err != nil {
+		return nil, err
+	}
 	files := map[string][]byte{}
-	for name, s := range map[string]*jsonschema.Schema{InputSchemaFile: in, OutputSchemaFile: out} {
+	for name, s := range map[string]*jsonschema.Schema{InputSchemaFile: in, OutputSchemaFile: out, ClaudeSchemaFile: claude} {
 		data, err := json.MarshalIndent(s, "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", name, err)
@@ -72,6 +80,33 @@ func inputSchema() (*jsonschema.Schema, error) {
 		all.OneOf = append(all.OneOf, s)
 	}
 	sortByTitle(all.OneOf)
+	return all, nil
+}
+
+func claudeSchema() (*jsonschema.Schema, error) {
+	all := &jsonschema.Schema{
+		Schema:      "https://json-schema.org/draft/2020-12/schema",
+		ID:          schemaBase + ClaudeSchemaFile,
+		Title:       "aidex stream-json output line, Claude dialect",
+		Description: "One line of aidex --output-format stream-json --stream-dialect claude, as claude -p --output-format stream-json writes it: system (init, first), assistant or user (a model message; tool results), result (last of each run).",
+	}
+	for _, c := range []struct {
+		title string
+		types []any
+		t     reflect.Type
+	}{
+		{"system", []any{"system"}, reflect.TypeFor[ClaudeSystem]()},
+		{"assistant or user", []any{"assistant", "user"}, reflect.TypeFor[ClaudeMessageLine]()},
+		{"result", []any{"result"}, reflect.TypeFor[ClaudeResult]()},
+	} {
+		s, err := jsonschema.ForType(c.t, forOptions())
+		if err != nil {
+			return nil, fmt.Errorf("infer the Claude %s line schema: %w", c.title, err)
+		}
+		s.Title = c.title
+		s.Properties["type"].Enum = c.types
+		all.OneOf = append(all.OneOf, s)
+	}
 	return all, nil
 }
 
