@@ -122,6 +122,9 @@ type Translation struct {
 	Exact  bool
 	Reason string
 	Whole  []string
+	// Malformed: the rule is not in Claude's syntax at all (a missing
+	// parenthesis, no tool name, a NUL byte), not merely beyond aidex.
+	Malformed bool
 }
 
 // Options are what a rule's paths resolve against: Home for "~/",
@@ -158,13 +161,13 @@ func Rule(rule string, o Options) Translation {
 	}
 	switch {
 	case strings.Contains(name, "("):
-		return Translation{Reason: "missing closing parenthesis"}
+		return Translation{Reason: "missing closing parenthesis", Malformed: true}
 	case strings.Contains(name, ")"):
-		return Translation{Reason: "unbalanced parenthesis"}
+		return Translation{Reason: "unbalanced parenthesis", Malformed: true}
 	case name == "":
-		return Translation{Reason: "it names no tool"}
+		return Translation{Reason: "it names no tool", Malformed: true}
 	case strings.ContainsRune(rule, 0):
-		return Translation{Reason: "it holds a NUL byte"}
+		return Translation{Reason: "it holds a NUL byte", Malformed: true}
 	case strings.HasPrefix(name, "mcp__"):
 		if !validName(name) {
 			return Translation{Reason: "it is not a tool name"}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/zelvior/aidex/internal/claudecompat"
 	"github.com/zelvior/aidex/internal/permission"
 )
 
@@ -117,8 +118,12 @@ func (a *cliApp) applyCompatFlags(f *runFlags) error {
 }
 
 // claudeRules translates the values of flag, lists of rules in Claude
-// Code's syntax, into aidex rules (permission.ClaudeRule); each rule it
-// cannot translate exactly is a warning on stderr.
+// Code's syntax, into aidex rules (claudecompat.Rule, the translation
+// .claude/settings.json's permissions use too); each rule it cannot
+// translate exactly is a warning on stderr: an allow rule then allows
+// nothing, a deny or ask rule covers every use of its tool. Errors
+// (usage): a rule not in Claude's syntax; a deny or ask rule that names
+// no tool aidex has.
 func (a *cliApp) claudeRules(flag string, action permission.Decision, values []string) ([]string, error) {
 	if len(values) == 0 {
 		return nil, nil
@@ -133,20 +138,29 @@ func (a *cliApp) claudeRules(flag string, action permission.Decision, values []s
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	base := permission.ClaudeBase{Root: root, Home: a.proc.Getenv("HOME")}
+	o := claudecompat.Options{Home: a.proc.Getenv("HOME"), Workspace: root}
 	var out []string
 	for _, v := range values {
 		for _, spec := range splitClaudeRules(v) {
-			tr, err := permission.ClaudeRule(spec, action, permission.SourceFlag, base)
-			if err != nil {
-				return nil, usageErr("%s: %v", flag, errors.Unwrap(err))
+			tr := claudecompat.Rule(spec, o)
+			if tr.Malformed {
+				return nil, usageErr("%s: %q is not a Claude Code rule (%s): write TOOL or TOOL(PATTERN), e.g. 'Bash(git diff:*)'", flag, spec, tr.Reason)
 			}
-			if tr.Warning != "" && !a.flags.quiet {
-				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s: %s\n", flag, tr.Warning)
+			if tr.Exact {
+				out = append(out, tr.Rules...)
+				continue
 			}
-			for _, r := range tr.Rules {
-				out = append(out, r.String())
+			rules, effect := []string(nil), "it allows nothing"
+			if action != permission.Allow {
+				rules, effect = tr.Whole, "it covers every use of "+strings.Join(tr.Whole, ", ")+" instead"
+				if len(rules) == 0 {
+					return nil, usageErr("%s: %q cannot be translated (%s) and names no tool aidex has: remove it or write an aidex rule (--deny 'TOOL(PATTERN)')", flag, spec, tr.Reason)
+				}
 			}
+			if !a.flags.quiet {
+				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s: %q cannot be translated exactly (%s): %s\n", flag, spec, tr.Reason, effect)
+			}
+			out = append(out, rules...)
 		}
 	}
 	return out, nil

@@ -59,7 +59,7 @@ func TestCompatFlags(t *testing.T) {
 		{"allowedTools, another command", []string{"--allowedTools", "Bash(git diff:*)"}, touch, ExitDenied, false, ""},
 		{"disallowedTools beats yolo", []string{"--yolo", "--disallowedTools", "Write"}, write, ExitDenied, false, yoloWarning},
 		{"disallowed-tools Bash prefix", []string{"--yolo", "--disallowed-tools", "Bash(touch:*)"}, touch, ExitDenied, false, yoloWarning},
-		{"untranslatable allow", []string{"--allowedTools", "WebFetch(https://x.org)"}, write, ExitDenied, false, `--allowedTools: Claude Code rule "WebFetch(https://x.org)": aidex reads WebFetch patterns only as domain:HOST; the rule is left out`},
+		{"untranslatable allow", []string{"--allowedTools", "WebFetch(https://x.org)"}, write, ExitDenied, false, `--allowedTools: "WebFetch(https://x.org)" cannot be translated exactly`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
