@@ -282,7 +282,7 @@ func (h *hookAdapter) Stop(ctx context.Context, s *agent.Session, active bool) a
 
 // Compact runs the PreCompact hooks.
 func (h *hookAdapter) Compact(ctx context.Context, s *agent.Session, trigger, focus string) agent.HookAnswer {
-	return answer(h.fire(ctx, s, hooks.Input{Event: hooks.PreCompact, Trigger: trigger, CustomInstructions: focus}))
+	return answer(h.fire(ctx, s, hooks.Input{Event: hooks.PreCompact, Trigger: trigger, CustomInstructions: &focus}))
 }
 
 // Notify runs the Notification hooks.

@@ -297,10 +297,26 @@ func TestHooksListAndVerbose(t *testing.T) {
 
 func TestHooksBadConfigIsAClearError(t *testing.T) {
 	srv := llmtest.NewScript(t)
-	e := hookE2E(t, srv, true, `{"hooks": {"PreToolUsed": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	e := hookE2E(t, srv, true, `{"hooks": {"Stop": [{"matcher": "(", "hooks": [{"type": "command", "command": "true"}]}]}}`)
 	r := e.run(context.Background(), "-p", "hi")
-	if r.code != ExitUsage || !strings.Contains(r.stderr, `unknown hook event "PreToolUsed"`) || !strings.Contains(r.stderr, "settings.json") {
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `matcher "(" is not a valid regular expression`) || !strings.Contains(r.stderr, "settings.json") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// An event aidex does not know (a newer Claude Code's) is one warning
+// naming the file and line; the run goes on and the file's other hooks
+// run.
+func TestHooksUnknownEventIsAWarning(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := hookE2E(t, srv, true, "{\"hooks\": {\n  \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo ran > hook-stop.log\"}]}],\n"+
+		"  \"PreToolUsed\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]}}")
+	r := e.run(context.Background(), "-p", "hi")
+	if r.code != 0 || !strings.Contains(r.stderr, filepath.Join(".claude", "settings.json")+`:3: unknown hook event "PreToolUsed"`) {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := e.read("hook-stop.log"); got != "ran\n" {
+		t.Errorf("the file's Stop hook: %q", got)
 	}
 }
 
