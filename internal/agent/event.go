@@ -231,8 +231,10 @@ type ErrorInfo struct {
 
 // DoneInfo closes a run: why it stopped, how many model responses it took,
 // the final answer's text, the run's usage and the session's cost, how
-// many tool calls the policy or the user denied (Denials), and how many of
-// those would have changed something: a file write or a command (kind
+// many tool calls the policy or the user denied (Denials), how many a
+// hook refused (HookDenials: not a denial of the policy's; a headless
+// run that otherwise finished exits 0, as claude -p does), and how many
+// of those would have changed something: a file write or a command (kind
 // write or exec; DeniedChanges). Ralph does not take a task for done when
 // DeniedChanges > 0 and no verification command checks it.
 type DoneInfo struct {
@@ -242,6 +244,9 @@ type DoneInfo struct {
 	Usage      llm.Usage  `json:"usage"`
 	CostUSD    float64    `json:"cost_usd"`
 	Denials    int        `json:"denials,omitempty"`
+	// HookDenials counts the calls a PreToolUse or PermissionRequest hook
+	// refused (each result's Denial names the hook as its source).
+	HookDenials int `json:"hook_denials,omitempty"`
 	// DeniedChanges counts the denied calls of kind write or exec, but
 	// not command lines the policy found read-only (Verdict.ReadsOnly).
 	DeniedChanges int `json:"denied_changes,omitempty"`

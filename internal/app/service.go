@@ -57,6 +57,9 @@ type Service struct {
 	// approvedNow what it approved for this service only.
 	review      contentReview
 	approvedNow *sessionApprovals
+	// hookState holds what the Setup hooks exported (CLAUDE_ENV_FILE),
+	// under every session's own; Close removes its temp folder.
+	hookState *hookState
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for
@@ -134,7 +137,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
 	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report,
-		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow}
+		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow, hookState: &hookState{}}
 	svc.AddCommandSource(svc.mcpCommands)
 	return svc, nil
 }
@@ -157,6 +160,7 @@ func report(fn func(Report), rt *Runtime) {
 // gone) is no error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
 	s.prefetch.stop()
+	s.hookState.close()
 	_ = s.closeMCP()
 	s.loads.wait()
 	sweepSessionLocks(s.lockDir)

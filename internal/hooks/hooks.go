@@ -205,7 +205,8 @@ const (
 // systemMessage and non-blocking errors, for the user. Env: the
 // variables SessionStart and Setup hooks exported through
 // CLAUDE_ENV_FILE, "NAME=value" in the order given (see ParseEnvFile).
-// Runs: each hook that ran.
+// Blocker: the first hook (in configuration order) that blocked or
+// denied (nil: none). Runs: each hook that ran.
 type Outcome struct {
 	Block          bool
 	Reason         string
@@ -217,6 +218,7 @@ type Outcome struct {
 	Context        []string
 	Messages       []string
 	Env            []string
+	Blocker        *Hook
 	Runs           []Run
 }
 

@@ -134,7 +134,11 @@ func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
 	}
 	var out Outcome
 	for _, run := range runs {
+		refused := out.Block || out.Decision == DecisionDeny
 		fold(&out, in.Event, run)
+		if !refused && (out.Block || out.Decision == DecisionDeny) {
+			out.Blocker = run.Hook
+		}
 	}
 	if envFile != "" {
 		out.Env, out.Messages = r.readEnvFile(envFile, in.Event, out.Messages)
