@@ -132,6 +132,9 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
 		loading: s.loads.of(sess), hooks: &hookState{base: s.hookState}}
+	for _, c := range s.pendingSetup() {
+		ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: c})
+	}
 	if err := ls.initMulti(s.Runtime()); err != nil {
 		return nil, err
 	}

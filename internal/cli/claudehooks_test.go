@@ -243,3 +243,67 @@ func TestHookEnvFileReachesCommands(t *testing.T) {
 		})
 	}
 }
+
+// Setup hooks run only with --init, --init-only or --maintenance, their
+// trigger as the matcher; --init-only exits after them; exit 2 does not
+// block; what they export reaches the session's commands and their
+// context the model.
+func TestHookSetupFlags(t *testing.T) {
+	settings := `{"hooks": {"Setup": [
+  {"matcher": "init", "hooks": [` + hookCmd(`cat >> setup-init.jsonl; echo >> setup-init.jsonl; echo 'export SETUP_DONE=yes' >> "$CLAUDE_ENV_FILE"; echo '{"hookSpecificOutput":{"hookEventName":"Setup","additionalContext":"SETUP CONTEXT"}}'`) + `]},
+  {"matcher": "maintenance", "hooks": [` + hookCmd(`cat >> setup-maint.jsonl; echo >> setup-maint.jsonl; echo 'maintenance says no' >&2; exit 2`) + `]}]}}`
+	count := func(e *e2e, name string) int {
+		data, err := os.ReadFile(filepath.Join(e.ws, name))
+		if err != nil {
+			return 0
+		}
+		return strings.Count(string(data), `"hook_event_name":"Setup"`)
+	}
+	for _, tc := range []struct {
+		name             string
+		args             []string
+		init, maint, req int
+	}{
+		{"no flag", []string{"-p", "go"}, 0, 0, 2},
+		{"--init-only", []string{"--init-only"}, 1, 0, 0},
+		{"--init", []string{"--init", "-p", "go"}, 1, 0, 2},
+		{"--maintenance", []string{"--maintenance", "-p", "go"}, 0, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewScript(t,
+				llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"echo setup=$SETUP_DONE > env.txt"}`}}},
+				llmtest.Turn{Text: "done"})
+			e := hookE2E(t, srv, true, settings)
+			r := e.run(context.Background(), append(tc.args, "--permission-mode", "yolo")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if count(e, "setup-init.jsonl") != tc.init || count(e, "setup-maint.jsonl") != tc.maint || len(srv.Requests()) != tc.req {
+				t.Fatalf("init %d maintenance %d requests %d, want %d %d %d", count(e, "setup-init.jsonl"), count(e, "setup-maint.jsonl"),
+					len(srv.Requests()), tc.init, tc.maint, tc.req)
+			}
+			if tc.maint > 0 && !strings.Contains(r.stderr, "maintenance says no") {
+				t.Errorf("the Setup hook's stderr was not shown: %s", r.stderr)
+			}
+			if tc.init > 0 {
+				in := hookInputs(t, e, "setup-init.jsonl")[0]
+				if in["trigger"] != "init" || in["session_id"] == "" || in["cwd"] != e.ws {
+					t.Errorf("Setup input = %v", in)
+				}
+			}
+			if tc.req == 0 {
+				return
+			}
+			want := "setup=\n"
+			if tc.init > 0 {
+				want = "setup=yes\n"
+			}
+			if got := e.read("env.txt"); got != want {
+				t.Errorf("the command saw %q, want %q", got, want)
+			}
+			if has := strings.Contains(string(srv.Requests()[0]), "SETUP CONTEXT"); has != (tc.init > 0) {
+				t.Errorf("the first request carries the Setup context: %v", has)
+			}
+		})
+	}
+}

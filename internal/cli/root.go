@@ -23,6 +23,9 @@ type cliApp struct {
 	// flagValues are config keys set by flags (model, provider, ...).
 	flagValues map[string]string
 	warned     bool
+	// setup is the trigger of the Setup hooks the next service start
+	// runs (--init, --maintenance; "": none), cleared once run.
+	setup string
 }
 
 // globalFlags are the flags every command accepts.
@@ -62,8 +65,18 @@ providers: paid, free and local.`,
 	}
 	var rf runFlags
 	addRunFlags(root, &rf)
+	var sf setupFlags
+	addSetupFlags(root, &sf)
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		trigger, err := sf.trigger()
+		if err != nil {
+			return err
+		}
+		if sf.initOnly {
+			return a.initOnly(cmd)
+		}
+		a.setup = trigger
 		first, err := positionalPrompt(cmd, &rf, args)
 		if err != nil {
 			return err
@@ -226,6 +239,9 @@ func (a *cliApp) startRun(ctx context.Context, base bool) (*app.Service, error) 
 }
 
 func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Service, error) {
+	if o.Setup == "" {
+		o.Setup, a.setup = a.setup, ""
+	}
 	svc, err := app.Start(ctx, o)
 	a.warned = true
 	switch {
