@@ -203,6 +203,10 @@ type DenialInfo struct {
 	Rule     string   `json:"rule,omitempty"`
 	Source   string   `json:"source,omitempty"`
 	Allow    string   `json:"allow_rule,omitempty"`
+	// Hook is set when a hook refused the call (PreToolUse, or
+	// PermissionRequest): Rule names the hook's event and command,
+	// Source its configuration file.
+	Hook bool `json:"hook,omitempty"`
 }
 
 // UsageInfo reports tokens after a model response: Turn for that response,

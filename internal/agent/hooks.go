@@ -109,7 +109,7 @@ func (r *run) beforeTool(ctx context.Context, sl *slot) (HookAnswer, bool) {
 // does: a run whose call a hook refused has still finished.
 func (r *run) hookDeny(sl *slot, msg string, a HookAnswer, rule string) {
 	r.hookDenials++
-	d := &DenialInfo{Tool: sl.tc.Name, Decision: Deny, Rule: a.Rule, Source: a.Source}
+	d := &DenialInfo{Tool: sl.tc.Name, Decision: Deny, Rule: a.Rule, Source: a.Source, Hook: true}
 	if d.Rule == "" {
 		d.Rule = rule
 	}

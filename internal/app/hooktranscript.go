@@ -43,6 +43,8 @@ type transcriptMessage struct {
 // them. Errors: a message that cannot be encoded.
 func claudeTranscript(s *agent.Session, workspace string) ([]byte, error) {
 	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // one compact line each, <, > and & as they are
+	enc.SetEscapeHTML(false)
 	var parent *string
 	for i, m := range s.Messages {
 		line := transcriptLine{ParentUUID: parent, Type: "user", SessionID: s.ID, UUID: lineUUID(s.ID, i), Cwd: workspace,
@@ -55,12 +57,9 @@ func claudeTranscript(s *agent.Session, workspace string) ([]byte, error) {
 				line.Message.Content = append(line.Message.Content, b)
 			}
 		}
-		js, err := json.Marshal(line)
-		if err != nil {
+		if err := enc.Encode(line); err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
-		buf.Write(js)
-		buf.WriteByte('\n')
 		id := line.UUID
 		parent = &id
 	}

@@ -102,7 +102,7 @@ func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
 	if in.Cwd == "" {
 		in.Cwd = r.ProjectDir
 	}
-	stdin, err := json.Marshal(in)
+	stdin, err := marshalPlain(in)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("hooks: encode the %s input: %w", in.Event, err)
 	}
@@ -145,6 +145,19 @@ func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
 	}
 	out.Runs = runs
 	return out, nil
+}
+
+// marshalPlain encodes v as one line of JSON as Claude Code writes it:
+// without Go's escaping of <, > and & (a script greps for
+// "<promise>", not "\u003cpromise\u003e").
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // envFileEvent reports whether ev's hooks get CLAUDE_ENV_FILE (Claude
