@@ -160,7 +160,8 @@ Exit codes:
   0    done
   1    error: provider, network or I/O
   2    bad usage or input (flags, config, prompt, unknown model or session)
-  3    a call was denied by the permission policy (the run went on; see stderr)
+  3    a call was denied by the permission policy (the run went on; see stderr);
+       a call a hook blocked is not: the run exits 0
   4    the turn limit was reached (--max-turns, max_tool_turns)
   5    a budget was used up (--max-cost, [budget]); the run stopped after a
        complete step and aidex -c continues it
