@@ -120,9 +120,17 @@ func TestHookInputsFieldByField(t *testing.T) {
 	if len(stop) != 1 || stop[0]["last_assistant_message"] != "done" {
 		t.Fatalf("Stop inputs: %v", stop)
 	}
+	checkClaudeTranscript(t, e, stop[0])
+}
+
+// checkClaudeTranscript checks the transcript the Stop hook of
+// TestHookInputsFieldByField copied: Claude Code's format, one compact
+// object a line, and its temp folder gone with the session.
+func checkClaudeTranscript(t *testing.T, e *e2e, stop map[string]any) {
+	t.Helper()
 	// transcript_path is Claude Code's format: one compact object a line.
 	data := []byte(e.read("transcript.jsonl"))
-	if p := stop[0]["transcript_path"].(string); strings.Contains(p, "aidex-transcripts-") {
+	if p := stop["transcript_path"].(string); strings.Contains(p, "aidex-transcripts-") {
 		// The temp folder of sandboxed hooks' transcripts goes with the session.
 		if _, err := os.Stat(filepath.Dir(p)); err == nil {
 			t.Errorf("the transcripts temp folder %s is left behind", filepath.Dir(p))
@@ -146,7 +154,7 @@ func TestHookInputsFieldByField(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatal(err)
 		}
-		if m.Type != want[i].typ || m.Message.Role != want[i].typ || m.Session != stop[0]["session_id"] || len(m.UUID) != 36 ||
+		if m.Type != want[i].typ || m.Message.Role != want[i].typ || m.Session != stop["session_id"] || len(m.UUID) != 36 ||
 			len(m.Message.Content) == 0 || m.Message.Content[0]["type"] != want[i].block {
 			t.Errorf("line %d = %s", i+1, l)
 		}

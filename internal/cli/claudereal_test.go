@@ -269,6 +269,20 @@ func TestClaudeRealRalphWiggumLoop(t *testing.T) {
 	}
 }
 
+// dislerLogger is a hook script written to the contract of
+// disler/claude-code-hooks-mastery's: log the input to
+// logs/SCRIPT.jsonl; pre_tool_use blocks rm -rf (exit 2).
+const dislerLogger = `import json, os, sys
+data = json.load(sys.stdin)
+logs = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "logs")
+os.makedirs(logs, exist_ok=True)
+with open(os.path.join(logs, os.path.basename(sys.argv[0])[:-3] + ".jsonl"), "a") as f:
+    f.write(json.dumps(data) + "\n")
+if data["hook_event_name"] == "PreToolUse" and data["tool_name"] == "Bash" and "rm -rf" in data["tool_input"].get("command", ""):
+    print("BLOCKED: Dangerous rm command detected and prevented", file=sys.stderr)
+    sys.exit(2)
+`
+
 // disler/claude-code-hooks-mastery: every event's hook (run with `uv
 // run`, here a stand-in that runs python3) logs its input, as the
 // collection's scripts do; pre_tool_use blocks rm -rf.
@@ -286,20 +300,10 @@ func TestClaudeRealDislerHooksMastery(t *testing.T) {
 		llmtest.Turn{Text: "child answer"},
 		llmtest.Turn{Text: "done"})
 	e := pluginE2E(t, srv, "disler-hooks-mastery/.claude/settings.json", nil)
-	logger := `import json, os, sys
-data = json.load(sys.stdin)
-logs = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "logs")
-os.makedirs(logs, exist_ok=True)
-with open(os.path.join(logs, os.path.basename(sys.argv[0])[:-3] + ".jsonl"), "a") as f:
-    f.write(json.dumps(data) + "\n")
-if data["hook_event_name"] == "PreToolUse" and data["tool_name"] == "Bash" and "rm -rf" in data["tool_input"].get("command", ""):
-    print("BLOCKED: Dangerous rm command detected and prevented", file=sys.stderr)
-    sys.exit(2)
-`
 	names := []string{"pre_tool_use", "post_tool_use", "notification", "stop", "subagent_stop", "user_prompt_submit", "pre_compact",
 		"session_start", "session_end", "permission_request", "post_tool_use_failure", "subagent_start", "setup"}
 	for _, n := range names {
-		e.write(".claude/hooks/"+n+".py", logger)
+		e.write(".claude/hooks/"+n+".py", dislerLogger)
 	}
 	e.write("README.md", "readme\n")
 	e.write("build/keep", "keep")

@@ -113,24 +113,11 @@ func envValue(s string, lookup func(string) string) (string, bool) {
 			b.WriteString(s[i+1 : i+1+end])
 			i += end + 2
 		case c == '"':
-			j := i + 1
-			for ; j < len(s) && s[j] != '"'; j++ {
-				switch {
-				case s[j] == '\\' && j+1 < len(s) && strings.IndexByte("\"\\$`", s[j+1]) >= 0:
-					b.WriteByte(s[j+1])
-					j++
-				case s[j] == '$':
-					v, w := expandAt(s[j:], lookup)
-					b.WriteString(v)
-					j += w - 1
-				default:
-					b.WriteByte(s[j])
-				}
-			}
-			if j >= len(s) {
+			w, ok := doubleQuoted(s[i:], &b, lookup)
+			if !ok {
 				return "", false
 			}
-			i = j + 1
+			i += w
 		case c == '\\' && i+1 < len(s):
 			b.WriteByte(s[i+1])
 			i += 2
@@ -146,6 +133,30 @@ func envValue(s string, lookup func(string) string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// doubleQuoted reads the "double-quoted" part s starts with into b
+// (\", \\, \$ and \` escapes, $NAME expanded); w is its width with the
+// quotes, ok false when it does not end.
+func doubleQuoted(s string, b *strings.Builder, lookup func(string) string) (w int, ok bool) {
+	j := 1
+	for ; j < len(s) && s[j] != '"'; j++ {
+		switch {
+		case s[j] == '\\' && j+1 < len(s) && strings.IndexByte("\"\\$`", s[j+1]) >= 0:
+			b.WriteByte(s[j+1])
+			j++
+		case s[j] == '$':
+			v, n := expandAt(s[j:], lookup)
+			b.WriteString(v)
+			j += n - 1
+		default:
+			b.WriteByte(s[j])
+		}
+	}
+	if j >= len(s) {
+		return 0, false
+	}
+	return j + 1, true
 }
 
 // expandAt expands the $NAME or ${NAME} s starts with; w is its width
