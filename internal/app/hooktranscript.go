@@ -25,9 +25,34 @@ type transcriptLine struct {
 }
 
 type transcriptMessage struct {
-	Role    string `json:"role"`
-	Model   string `json:"model,omitempty"`
-	Content []any  `json:"content"`
+	Role    string         `json:"role"`
+	Model   string         `json:"model,omitempty"`
+	Content []contentBlock `json:"content"`
+}
+
+// contentBlock is one block of a transcript message (Anthropic's
+// shapes): text (Text), thinking, tool_use (ID, Name, Input),
+// tool_result (ToolUseID, Content, IsError), image and document
+// (Source).
+type contentBlock struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text,omitempty"`
+	Thinking  string          `json:"thinking,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   *string         `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+	Source    *blockSource    `json:"source,omitempty"`
+}
+
+// blockSource is an image's or document's data: base64 or a URL.
+type blockSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
 }
 
 // claudeTranscript renders s in Claude Code's transcript format, the one
@@ -48,12 +73,12 @@ func claudeTranscript(s *agent.Session, workspace string) ([]byte, error) {
 	var parent *string
 	for i, m := range s.Messages {
 		line := transcriptLine{ParentUUID: parent, Type: "user", SessionID: s.ID, UUID: lineUUID(s.ID, i), Cwd: workspace,
-			Message: transcriptMessage{Role: "user", Content: []any{}}}
+			Message: transcriptMessage{Role: "user", Content: make([]contentBlock, 0, len(m.Parts))}}
 		if m.Role == llm.RoleAssistant {
 			line.Type, line.Message.Role, line.Message.Model = "assistant", "assistant", m.Model
 		}
 		for _, p := range m.Parts {
-			if b := transcriptBlock(p, workspace); b != nil {
+			if b, ok := transcriptBlock(p, workspace); ok {
 				line.Message.Content = append(line.Message.Content, b)
 			}
 		}
@@ -66,46 +91,35 @@ func claudeTranscript(s *agent.Session, workspace string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// transcriptBlock is part p as a Claude content block (nil: none).
-func transcriptBlock(p llm.Part, workspace string) any {
+// transcriptBlock is part p as a Claude content block (ok false: none).
+func transcriptBlock(p llm.Part, workspace string) (contentBlock, bool) {
 	switch p.Type {
 	case llm.PartText:
-		return map[string]any{"type": "text", "text": p.Text}
+		return contentBlock{Type: "text", Text: &p.Text}, true
 	case llm.PartReasoning:
-		if p.Redacted || p.Text == "" {
-			return nil
-		}
-		return map[string]any{"type": "thinking", "thinking": p.Text}
+		return contentBlock{Type: "thinking", Thinking: p.Text}, !p.Redacted && p.Text != ""
 	case llm.PartToolCall:
 		if p.ToolCall == nil {
-			return nil
+			return contentBlock{}, false
 		}
 		name, input := hooks.ClaudeTool(p.ToolCall.Name, p.ToolCall.Arguments, workspace)
 		if !json.Valid(input) {
 			input, _ = json.Marshal(string(input))
 		}
-		return map[string]any{"type": "tool_use", "id": p.ToolCall.ID, "name": name, "input": json.RawMessage(input)}
+		return contentBlock{Type: "tool_use", ID: p.ToolCall.ID, Name: name, Input: input}, true
 	case llm.PartToolResult:
 		if p.ToolResult == nil {
-			return nil
+			return contentBlock{}, false
 		}
-		b := map[string]any{"type": "tool_result", "tool_use_id": p.ToolResult.CallID, "content": p.ToolResult.Content}
-		if p.ToolResult.IsError {
-			b["is_error"] = true
-		}
-		return b
+		return contentBlock{Type: "tool_result", ToolUseID: p.ToolResult.CallID, Content: &p.ToolResult.Content, IsError: p.ToolResult.IsError}, true
 	case llm.PartImage, llm.PartDocument:
-		kind := "image"
-		if p.Type == llm.PartDocument {
-			kind = "document"
+		b := contentBlock{Type: string(p.Type), Source: &blockSource{Type: "url", URL: p.URL}}
+		if p.URL == "" {
+			b.Source = &blockSource{Type: "base64", MediaType: p.MIMEType, Data: base64.StdEncoding.EncodeToString(p.Data)}
 		}
-		if p.URL != "" {
-			return map[string]any{"type": kind, "source": map[string]any{"type": "url", "url": p.URL}}
-		}
-		return map[string]any{"type": kind, "source": map[string]any{"type": "base64", "media_type": p.MIMEType,
-			"data": base64.StdEncoding.EncodeToString(p.Data)}}
+		return b, true
 	}
-	return nil
+	return contentBlock{}, false
 }
 
 // lineUUID is the uuid of line i of session's transcript: a
