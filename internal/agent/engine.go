@@ -257,6 +257,8 @@ type run struct {
 	emit    func(Event)
 	turns   int
 	denials int
+	// hookDenials counts the calls a hook refused (see hookDeny).
+	hookDenials int
 	// deniedChanges counts the denied calls that would have changed
 	// something (kind write or exec).
 	deniedChanges int
@@ -636,7 +638,7 @@ func (r *run) fail(err error) (*DoneInfo, error) {
 }
 
 func (r *run) done(reason StopReason, result string) *DoneInfo {
-	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials,
+	d := &DoneInfo{StopReason: reason, Turns: r.turns, Result: result, Usage: r.usage, CostUSD: r.s.CostUSD, Denials: r.denials, HookDenials: r.hookDenials,
 		DeniedChanges: r.deniedChanges, Raw: r.lastRaw, FinishReason: r.lastFinish}
 	if reason == StopBudget {
 		d.Budget = r.budgetHit()

@@ -203,6 +203,10 @@ type DenialInfo struct {
 	Rule     string   `json:"rule,omitempty"`
 	Source   string   `json:"source,omitempty"`
 	Allow    string   `json:"allow_rule,omitempty"`
+	// Hook is set when a hook refused the call (PreToolUse, or
+	// PermissionRequest): Rule names the hook's event and command,
+	// Source its configuration file.
+	Hook bool `json:"hook,omitempty"`
 }
 
 // UsageInfo reports tokens after a model response: Turn for that response,
@@ -231,8 +235,10 @@ type ErrorInfo struct {
 
 // DoneInfo closes a run: why it stopped, how many model responses it took,
 // the final answer's text, the run's usage and the session's cost, how
-// many tool calls the policy or the user denied (Denials), and how many of
-// those would have changed something: a file write or a command (kind
+// many tool calls the policy or the user denied (Denials), how many a
+// hook refused (HookDenials: not a denial of the policy's; a headless
+// run that otherwise finished exits 0, as claude -p does), and how many
+// of those would have changed something: a file write or a command (kind
 // write or exec; DeniedChanges). Ralph does not take a task for done when
 // DeniedChanges > 0 and no verification command checks it.
 type DoneInfo struct {
@@ -242,6 +248,9 @@ type DoneInfo struct {
 	Usage      llm.Usage  `json:"usage"`
 	CostUSD    float64    `json:"cost_usd"`
 	Denials    int        `json:"denials,omitempty"`
+	// HookDenials counts the calls a PreToolUse or PermissionRequest hook
+	// refused (each result's Denial names the hook as its source).
+	HookDenials int `json:"hook_denials,omitempty"`
 	// DeniedChanges counts the denied calls of kind write or exec, but
 	// not command lines the policy found read-only (Verdict.ReadsOnly).
 	DeniedChanges int `json:"denied_changes,omitempty"`

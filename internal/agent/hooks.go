@@ -41,7 +41,8 @@ type Hooks interface {
 // (aidex's form; nil: unchanged). Context is text added for the model.
 // Stop ends the run (a hook's "continue": false) with StopReason for the
 // user. Messages are for the user (a hook's systemMessage, a failing
-// hook).
+// hook). Rule and Source name the hook that blocked or denied (its event
+// and command, its configuration file), for the call's DenialInfo.
 type HookAnswer struct {
 	Decision   Decision
 	Reason     string
@@ -51,6 +52,8 @@ type HookAnswer struct {
 	Stop       bool
 	StopReason string
 	Messages   []string
+	Rule       string
+	Source     string
 }
 
 // StopHook is the stop reason of a run a hook ended ("continue": false).
@@ -81,7 +84,7 @@ func (r *run) beforeTool(ctx context.Context, sl *slot) (HookAnswer, bool) {
 		if reason == "" {
 			reason = a.StopReason
 		}
-		r.deny(sl, "blocked by a PreToolUse hook: "+reason, nil)
+		r.hookDeny(sl, "blocked by a PreToolUse hook: "+reason, a, "PreToolUse hook")
 		return a, false
 	}
 	if len(a.Args) > 0 && r.extra(sl.call.Name) != nil {
@@ -98,6 +101,22 @@ func (r *run) beforeTool(ctx context.Context, sl *slot) (HookAnswer, bool) {
 		sl.call = call
 	}
 	return a, true
+}
+
+// hookDeny refuses a call a hook blocked or denied: a denial whose
+// source is the hook (a's Rule and Source; rule when it names none),
+// counted apart from the policy's (DoneInfo.HookDenials), as Claude Code
+// does: a run whose call a hook refused has still finished.
+func (r *run) hookDeny(sl *slot, msg string, a HookAnswer, rule string) {
+	r.hookDenials++
+	d := &DenialInfo{Tool: sl.tc.Name, Decision: Deny, Rule: a.Rule, Source: a.Source, Hook: true}
+	if d.Rule == "" {
+		d.Rule = rule
+	}
+	if sl.call != nil {
+		d.Tool, d.Command, d.Paths = sl.call.Name, sl.call.Command, sl.call.Paths
+	}
+	r.finish(sl, ToolResultInfo{ID: sl.tc.ID, Name: sl.tc.Name, Error: msg, Category: "permission", Denial: d})
 }
 
 // hookVerdict applies a PreToolUse hook's decision to the policy's
@@ -131,7 +150,7 @@ func (r *run) permissionHook(ctx context.Context, sl *slot, v Verdict) (decided,
 	r.hookMessages(a)
 	switch {
 	case a.Block || a.Decision == Deny:
-		r.deny(sl, "denied by a PermissionRequest hook: "+a.Reason, nil)
+		r.hookDeny(sl, "denied by a PermissionRequest hook: "+a.Reason, a, "PermissionRequest hook")
 		return true, false
 	case a.Decision == Allow && v.Suggested == "":
 		r.hookMessages(HookAnswer{Messages: []string{"a PermissionRequest hook allowed " + sl.call.Name +
@@ -178,9 +197,11 @@ func joinNote(a, b string) string {
 }
 
 // stopHook runs the Stop hooks when the model answered; it returns the
-// message to continue with ("" to end the run). Like Claude Code, a run
-// continues because of them once in a row: stop_hook_active tells the
-// hooks, and a second block in a row is not obeyed.
+// message to continue with ("" to end the run). As in Claude Code, a
+// Stop hook may keep the run going round after round (stop_hook_active
+// tells it the run already continued for a Stop hook); each round is a
+// model response, counted toward the turn limit and charged to the
+// budget, so a hook that never lets go ends the run there.
 func (r *run) stopHook(ctx context.Context) string {
 	if r.e.Hooks == nil {
 		return ""
@@ -191,10 +212,7 @@ func (r *run) stopHook(ctx context.Context) string {
 		r.hookStop = &a
 		return ""
 	}
-	if a.Block && r.stopActive {
-		r.hookMessages(HookAnswer{Messages: []string{"a Stop hook blocked again after the run already continued once for it (stop_hook_active); the run ends"}})
-	}
-	if !a.Block || r.stopActive {
+	if !a.Block {
 		return ""
 	}
 	r.stopActive = true

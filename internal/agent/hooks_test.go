@@ -41,6 +41,9 @@ type fakeHooks struct {
 	before, permission, stop HookAnswer
 	after                    HookAnswer
 	notified                 chan string
+	// stopFn, when set, answers the Stop point for round n (from 1).
+	stopFn func(n int, active bool) HookAnswer
+	stops  int
 }
 
 func (f *fakeHooks) rec(s string) {
@@ -62,6 +65,13 @@ func (f *fakeHooks) AfterTool(_ context.Context, _ *Session, c *Call, res ToolRe
 }
 func (f *fakeHooks) Stop(_ context.Context, _ *Session, active bool) HookAnswer {
 	f.rec(fmt.Sprintf("stop active=%v", active))
+	if f.stopFn != nil {
+		f.mu.Lock()
+		f.stops++
+		n := f.stops
+		f.mu.Unlock()
+		return f.stopFn(n, active)
+	}
 	return f.stop
 }
 func (f *fakeHooks) Compact(_ context.Context, _ *Session, trigger, focus string) HookAnswer {
@@ -158,10 +168,15 @@ func TestHooksContinueFalseEndsTheRun(t *testing.T) {
 	}
 }
 
-func TestHooksStopContinuesOnceAndPostToolFeedback(t *testing.T) {
+func TestHooksStopContinuesAndPostToolFeedback(t *testing.T) {
 	p := steps(call("1", "read", `{"path":"a"}`), say("first"), say("second"), say("third"))
 	e, _, store, _ := newEngine(p, nil)
-	h := &fakeHooks{stop: HookAnswer{Block: true, Reason: "tests are failing"}, after: HookAnswer{Block: true, Reason: "lint warning", Context: "see docs"}}
+	h := &fakeHooks{stopFn: func(n int, _ bool) HookAnswer {
+		if n == 1 {
+			return HookAnswer{Block: true, Reason: "tests are failing"}
+		}
+		return HookAnswer{}
+	}, after: HookAnswer{Block: true, Reason: "lint warning", Context: "see docs"}}
 	e.Hooks = h
 	done, _ := runWith(t, e)
 	if done.Result != "second" || len(p.reqs) != 3 {
@@ -179,6 +194,83 @@ func TestHooksStopContinuesOnceAndPostToolFeedback(t *testing.T) {
 	}
 }
 
+// A Stop hook keeps the run going round after round, as in Claude Code
+// (stop_hook_active true from the second round on); each round counts
+// toward the turn limit, so a hook that never lets go ends there.
+func TestHooksStopRoundAfterRound(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		blocks   int // rounds the hook blocks (-1: every round)
+		maxTurns int
+		result   string
+		stop     StopReason
+		requests int
+	}{
+		{"blocks three rounds, then lets go", 3, 10, "r4", StopDone, 4},
+		{"blocks once", 1, 10, "r2", StopDone, 2},
+		{"never lets go: the turn limit ends it", -1, 3, "r3", StopMaxTurns, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := steps(say("r1"), say("r2"), say("r3"), say("r4"), say("r5"))
+			e, _, _, _ := newEngine(p, nil)
+			e.Config.MaxTurns = tc.maxTurns
+			var actives []bool
+			e.Hooks = &fakeHooks{stopFn: func(n int, active bool) HookAnswer {
+				actives = append(actives, active)
+				if tc.blocks < 0 || n <= tc.blocks {
+					return HookAnswer{Block: true, Reason: fmt.Sprintf("round %d: keep going", n)}
+				}
+				return HookAnswer{}
+			}}
+			done, _ := runWith(t, e)
+			if done.Result != tc.result || done.StopReason != tc.stop || len(p.reqs) != tc.requests {
+				t.Fatalf("result %q stop %s after %d requests, want %q %s %d", done.Result, done.StopReason, len(p.reqs), tc.result, tc.stop, tc.requests)
+			}
+			for i, a := range actives {
+				if a != (i > 0) {
+					t.Errorf("round %d: stop_hook_active %v", i+1, a)
+				}
+			}
+			if last := p.reqs[len(p.reqs)-1].Messages; len(p.reqs) > 1 && !strings.Contains(last[len(last)-1].Text(), fmt.Sprintf("round %d: keep going", len(p.reqs)-1)) {
+				t.Errorf("the last continuation does not carry its round's reason: %q", last[len(last)-1].Text())
+			}
+		})
+	}
+}
+
+// A call a hook refused is a hook's denial: listed with the hook as its
+// source, not counted among the policy's denials (a headless run exits 0).
+func TestHooksDenialIsTheHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    *fakeHooks
+		tool string
+		rule string
+	}{
+		{"PreToolUse block", &fakeHooks{before: HookAnswer{Block: true, Reason: "not that file", Rule: "PreToolUse hook \"x\"", Source: "/s.json"}}, "read", "PreToolUse hook \"x\""},
+		{"PreToolUse deny", &fakeHooks{before: HookAnswer{Decision: Deny, Reason: "no", Rule: "PreToolUse hook \"x\"", Source: "/s.json"}}, "read", "PreToolUse hook \"x\""},
+		{"PermissionRequest deny", &fakeHooks{permission: HookAnswer{Decision: Deny, Reason: "no", Rule: "PermissionRequest hook \"y\"", Source: "/s.json"}}, "write", "PermissionRequest hook \"y\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, tools, _, _ := newEngine(steps(call("1", tc.tool, `{"path":"a"}`), say("ok")), nil)
+			e.Hooks = tc.h
+			done, rec := runWith(t, e)
+			if len(tools.ran) != 0 || done.Denials != 0 || done.HookDenials != 1 {
+				t.Fatalf("ran %v, denials %d, hook denials %d", tools.ran, done.Denials, done.HookDenials)
+			}
+			var d *DenialInfo
+			for _, ev := range rec.events {
+				if ev.Type == EventToolResult && ev.ToolResult.Denial != nil {
+					d = ev.ToolResult.Denial
+				}
+			}
+			if d == nil || d.Tool != tc.tool || d.Decision != Deny || d.Rule != tc.rule || d.Source != "/s.json" {
+				t.Errorf("denial = %+v", d)
+			}
+		})
+	}
+}
+
 func TestHooksBeforeToolRewriteAndBlock(t *testing.T) {
 	e, tools, store, _ := newEngine(steps(call("1", "read", `{"path":"a"}`), say("ok")), nil)
 	e.Hooks = &fakeHooks{before: HookAnswer{Args: json.RawMessage(`{"path":"b"}`)}}
@@ -189,8 +281,8 @@ func TestHooksBeforeToolRewriteAndBlock(t *testing.T) {
 	e, tools, store, _ = newEngine(steps(call("1", "read", `{"path":"a"}`), say("ok")), nil)
 	e.Hooks = &fakeHooks{before: HookAnswer{Block: true, Reason: "not that file"}}
 	done, _ := runWith(t, e)
-	if len(tools.ran) != 0 || done.Denials != 1 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "not that file") {
-		t.Errorf("ran %v, denials %d", tools.ran, done.Denials)
+	if len(tools.ran) != 0 || done.HookDenials != 1 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "not that file") {
+		t.Errorf("ran %v, hook denials %d", tools.ran, done.HookDenials)
 	}
 }
 

@@ -110,6 +110,7 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 		merged.Turns += plan.Turns
 		merged.Usage = plan.Usage.Add(done.Usage)
 		merged.Denials += plan.Denials
+		merged.HookDenials += plan.HookDenials
 		merged.DeniedChanges += plan.DeniedChanges
 		done = &merged
 	}

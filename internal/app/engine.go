@@ -83,6 +83,11 @@ type EngineOptions struct {
 	// rebuilds); scope is set for a subagent's own engine.
 	subagents *subagentTree
 	scope     *subagentScope
+	// hookState is the live session's hook state (its CLAUDE_ENV_FILE
+	// variables reach the engine's commands; nil: none); hookAgent says
+	// which subagent a subagent's engine runs (SubagentStop's fields).
+	hookState *hookState
+	hookAgent *hookAgent
 	// MCP is the session's MCP manager (nil: no MCP tools): its tools are
 	// registered like built-in ones, deferred behind tool_search when their
 	// definitions exceed mcp_tool_budget of the context window.
@@ -137,6 +142,9 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		return nil, nil, err
 	}
 	env.Editor = editorOf(o)
+	if o.hookState != nil {
+		env.ExtraEnv = o.hookState.environ
+	}
 	hook := rt.wireCheckpoints(env, o)
 	ts, err := rt.toolSetFor(reg, env, o, policy, mt, hook)
 	if err != nil {
@@ -154,7 +162,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace, dryRun: o.AgentWrites == "dry-run"},
 		Approver: o.Approver,
-		Hooks:    rt.EngineHooks(o.Subagent),
+		Hooks:    engineHooks(rt.hookAdapterFor(o)),
 		Asker:    o.Asker,
 		Config:   rt.engineConfig(system, o),
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
+	"strconv"
+	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/atomicfile"
@@ -87,12 +87,33 @@ func (rt *Runtime) HookRunner() *hooks.Runner { return rt.hooks }
 // SubagentStop instead of Stop: the hooks of a child engine (the task
 // tool).
 func (rt *Runtime) EngineHooks(subagent bool) agent.Hooks {
+	return engineHooks(rt.hookAdapterFor(EngineOptions{Subagent: subagent}))
+}
+
+// hookAdapterFor returns the hooks of an engine built with o (nil when
+// no hook would run): o's hook state (a live session's: its
+// CLAUDE_ENV_FILE variables and transcripts folder; nil: a state of the
+// adapter's own) and, for a subagent, what its SubagentStop tells.
+func (rt *Runtime) hookAdapterFor(o EngineOptions) *hookAdapter {
 	if rt.hooks == nil || !rt.anyHook() {
 		return nil
 	}
+	st := o.hookState
+	if st == nil {
+		st = &hookState{}
+	}
 	return &hookAdapter{r: rt.hooks, workspace: rt.Workspace, mode: claudeMode(rt.Config.PermissionMode),
-		transcripts: filepath.Join(rt.Config.Paths.DataDir, "transcripts"), subagent: subagent,
+		model: rt.Provider.Name + "/" + rt.Model, transcripts: filepath.Join(rt.Config.Paths.DataDir, "transcripts"),
+		subagent: o.Subagent, agent: o.hookAgent, state: st,
 		sandboxed: func() bool { on, _ := rt.sandboxOn(); return on }}
+}
+
+// engineHooks is h as the engine's hooks (a nil interface for nil).
+func engineHooks(h *hookAdapter) agent.Hooks {
+	if h == nil {
+		return nil
+	}
+	return h
 }
 
 func (rt *Runtime) anyHook() bool {
@@ -123,40 +144,21 @@ type hookAdapter struct {
 	r           *hooks.Runner
 	workspace   string
 	mode        string
+	model       string // "provider/model", SessionStart's model
 	transcripts string // the folder of the JSONL transcripts given to hooks
 	subagent    bool
+	agent       *hookAgent  // a subagent's engine: who it is (nil: not one, or not known)
+	state       *hookState  // the scope's exported variables and transcripts temp folder
 	sandboxed   func() bool // hooks not marked "sandbox": false run in the sandbox
-
-	tmpMu   sync.Mutex
-	tmpDir  string      // the transcripts folder of sandboxed hooks ("": not made yet)
-	tmpInfo os.FileInfo // tmpDir as made, to notice a replaced folder
 }
 
-// sandboxTranscripts returns the folder of the transcripts given to
-// sandboxed hooks. The data folder is hidden from sandboxed commands, so
-// it is a folder of the temp folder made for this engine (a fresh name
-// no command could have prepared), kept while aidex runs so a
-// transcript_path stays readable after its hook, as Claude Code's does.
-// A folder a command replaced (a symlink, another folder) is not written
-// through: a fresh one is made. Errors: the temp folder's.
-func (h *hookAdapter) sandboxTranscripts() (string, error) {
-	h.tmpMu.Lock()
-	defer h.tmpMu.Unlock()
-	if h.tmpDir != "" {
-		if fi, err := os.Lstat(h.tmpDir); err == nil && fi.IsDir() && os.SameFile(fi, h.tmpInfo) {
-			return h.tmpDir, nil
-		}
-	}
-	dir, err := os.MkdirTemp("", "aidex-transcripts-")
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	h.tmpDir, h.tmpInfo = dir, fi
-	return dir, nil
+// hookAgent is what a subagent's hooks tell of it: the session that
+// started it (the main session: SubagentStop's session_id and
+// transcript_path) and its type (agent_type, the matcher); the child
+// session's id is agent_id.
+type hookAgent struct {
+	parent *agent.Session
+	typ    string
 }
 
 // fire runs ev's matching hooks for session s. The transcript file is
@@ -164,6 +166,9 @@ func (h *hookAdapter) sandboxTranscripts() (string, error) {
 // themselves (ctx ended) is a message for the user.
 func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input) hooks.Outcome {
 	in.SessionID, in.Cwd, in.PermissionMode = s.ID, h.workspace, h.mode
+	if in.Event == hooks.SubagentStop && h.agent != nil {
+		in.AgentType = h.agent.typ // the matcher's
+	}
 	list := h.r.Matching(&in)
 	if len(list) == 0 {
 		return hooks.Outcome{}
@@ -171,15 +176,24 @@ func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input
 	dir := h.transcripts
 	if h.sandboxed != nil && slices.ContainsFunc(list, func(x *hooks.Hook) bool { return !x.Unsandboxed }) && h.sandboxed() {
 		var err error
-		if dir, err = h.sandboxTranscripts(); err != nil {
+		if dir, err = h.state.transcripts(); err != nil {
 			return hooks.Outcome{Messages: []string{fmt.Sprintf("%s hooks: transcript: %v", in.Event, err)}}
 		}
 	}
-	path, err := h.writeTranscript(dir, s)
+	path, err := writeTranscript(dir, s, h.workspace)
 	if err != nil {
 		return hooks.Outcome{Messages: []string{fmt.Sprintf("%s hooks: %v", in.Event, err)}}
 	}
 	in.TranscriptPath = path
+	if in.Event == hooks.SubagentStop && h.agent != nil {
+		// Claude Code's: the main session's id and transcript, the
+		// subagent's own as agent_id and agent_transcript_path.
+		in.AgentID, in.AgentTranscript = s.ID, path
+		in.SessionID = h.agent.parent.ID
+		if in.TranscriptPath, err = writeTranscript(dir, h.agent.parent, h.workspace); err != nil {
+			return hooks.Outcome{Messages: []string{fmt.Sprintf("%s hooks: %v", in.Event, err)}}
+		}
+	}
 	out, err := h.r.Fire(ctx, in)
 	if err != nil {
 		out.Messages = append(out.Messages, err.Error())
@@ -187,24 +201,21 @@ func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input
 	return out
 }
 
-// writeTranscript writes the session's messages as JSONL (one
-// {"type": role, "message": message} a line) to the file hooks are given
-// as transcript_path: aidex keeps sessions in SQLite, so the file is
-// written for them, as dir/<session>.jsonl (the data folder's
-// transcripts/, or for sandboxed hooks a fresh temp folder).
-func (h *hookAdapter) writeTranscript(dir string, s *agent.Session) (string, error) {
+// writeTranscript writes session s as dir/<session>.jsonl, the file
+// hooks are given as transcript_path, in Claude Code's transcript format
+// (claudeTranscript): aidex keeps sessions in SQLite, so the file is
+// written for them (dir: the data folder's transcripts/, or for
+// sandboxed hooks the scope's temp folder).
+func writeTranscript(dir string, s *agent.Session, workspace string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("transcript folder: %w", err)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for _, m := range s.Messages {
-		if err := enc.Encode(map[string]any{"type": m.Role, "message": m}); err != nil {
-			return "", fmt.Errorf("transcript: %w", err)
-		}
+	data, err := claudeTranscript(s, workspace)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %w", err)
 	}
 	path := filepath.Join(dir, s.ID+".jsonl")
-	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
 	return path, nil
@@ -259,7 +270,7 @@ func toolResponse(claudeName string, input json.RawMessage, res agent.ToolResult
 	out := map[string]any{"success": res.OK, "output": res.Output}
 	switch claudeName {
 	case "Bash":
-		out["stdout"], out["stderr"], out["interrupted"] = res.Output, "", false
+		out["stdout"], out["stderr"], out["interrupted"], out["isImage"] = commandOutput(res.Output), "", false, false
 	case "Write", "Edit":
 		var in struct {
 			FilePath string `json:"file_path"`
@@ -271,18 +282,34 @@ func toolResponse(claudeName string, input json.RawMessage, res agent.ToolResult
 	return out
 }
 
+// commandOutput is what a command printed, without the "[exit code: N]"
+// line aidex's command tools end their output with. aidex runs a command
+// with stdout and stderr joined in one stream, so it is all stdout.
+func commandOutput(out string) string {
+	body, last := "", out
+	if i := strings.LastIndexByte(out, '\n'); i >= 0 {
+		body, last = out[:i+1], out[i+1:]
+	}
+	if code, ok := strings.CutPrefix(last, "[exit code: "); ok && strings.HasSuffix(code, "]") {
+		if _, err := strconv.Atoi(strings.TrimSuffix(code, "]")); err == nil {
+			return body
+		}
+	}
+	return out
+}
+
 // Stop runs the Stop hooks (SubagentStop in a child engine).
 func (h *hookAdapter) Stop(ctx context.Context, s *agent.Session, active bool) agent.HookAnswer {
 	ev := hooks.Stop
 	if h.subagent {
 		ev = hooks.SubagentStop
 	}
-	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active}))
+	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active, LastAssistantMessage: lastAssistantText(s)}))
 }
 
 // Compact runs the PreCompact hooks.
 func (h *hookAdapter) Compact(ctx context.Context, s *agent.Session, trigger, focus string) agent.HookAnswer {
-	return answer(h.fire(ctx, s, hooks.Input{Event: hooks.PreCompact, Trigger: trigger, CustomInstructions: focus}))
+	return answer(h.fire(ctx, s, hooks.Input{Event: hooks.PreCompact, Trigger: trigger, CustomInstructions: &focus}))
 }
 
 // Notify runs the Notification hooks.
@@ -293,6 +320,9 @@ func (h *hookAdapter) Notify(ctx context.Context, s *agent.Session, kind, messag
 // answer converts the hooks' outcome for the engine.
 func answer(o hooks.Outcome) agent.HookAnswer {
 	a := agent.HookAnswer{Block: o.Block, Reason: o.Reason, Stop: o.Stop, StopReason: o.StopReason, Messages: o.Messages}
+	if b := o.Blocker; b != nil {
+		a.Rule, a.Source = fmt.Sprintf("%s hook %q", b.Event, b.Command), b.Source
+	}
 	switch o.Decision {
 	case hooks.DecisionAllow:
 		a.Decision = agent.Allow

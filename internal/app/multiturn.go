@@ -155,6 +155,7 @@ func (t *multiTurn) add(d *agent.DoneInfo) {
 	t.sum.Turns += d.Turns
 	t.sum.Usage = t.sum.Usage.Add(d.Usage)
 	t.sum.Denials += d.Denials
+	t.sum.HookDenials += d.HookDenials
 	t.sum.DeniedChanges += d.DeniedChanges
 	t.sum.StopReason, t.sum.Result, t.sum.Raw, t.sum.FinishReason = d.StopReason, d.Result, d.Raw, d.FinishReason
 }

@@ -57,6 +57,12 @@ type Service struct {
 	// approvedNow what it approved for this service only.
 	review      contentReview
 	approvedNow *sessionApprovals
+	// hookState holds what the Setup hooks exported (CLAUDE_ENV_FILE),
+	// under every session's own; Close removes its temp folder.
+	hookState *hookState
+	// setupContext is the Setup hooks' additional context, for each
+	// session's first prompt (guarded by mu).
+	setupContext []string
 }
 
 // StartOptions configure [Start]. Base skips choosing a provider (for
@@ -78,6 +84,9 @@ type StartOptions struct {
 	// prompt's git line) in the background while the session store opens:
 	// for front ends that build an engine soon after Start.
 	PrefetchGit bool
+	// Setup, when set, runs the Setup hooks with this trigger
+	// (SetupInit, SetupMaintenance) once the service is up.
+	Setup string
 }
 
 // Report is a message for the user at start-up: a configuration warning
@@ -134,8 +143,11 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
 	}
 	svc := &Service{store: store, lockDir: sessionLockDir(rt.Config.Paths.DataDir), opts: o.Options, rt: rt, report: o.Report,
-		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow}
+		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow, hookState: &hookState{}}
 	svc.AddCommandSource(svc.mcpCommands)
+	if o.Setup != "" {
+		svc.runSetup(ctx, o.Setup, o.Report)
+	}
 	return svc, nil
 }
 
@@ -157,6 +169,7 @@ func report(fn func(Report), rt *Runtime) {
 // gone) is no error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
 	s.prefetch.stop()
+	s.hookState.close()
 	_ = s.closeMCP()
 	s.loads.wait()
 	sweepSessionLocks(s.lockDir)

@@ -115,6 +115,10 @@ type Session struct {
 	loading *conversationLoad
 	// multi is the conversation mode and the active models (multi.go).
 	multi multiState
+	// hooks is what the session's hooks leave for later: SessionStart's
+	// CLAUDE_ENV_FILE variables, the transcripts temp folder (removed
+	// by Close).
+	hooks *hookState
 }
 
 // Session returns the live session for stored session sess (from
@@ -127,7 +131,10 @@ func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOpt
 	}
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
-		loading: s.loads.of(sess)}
+		loading: s.loads.of(sess), hooks: &hookState{base: s.hookState}}
+	for _, c := range s.pendingSetup() {
+		ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: c})
+	}
 	if err := ls.initMulti(s.Runtime()); err != nil {
 		return nil, err
 	}
@@ -195,7 +202,7 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
-		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw}
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks}
 	if a := o.Agent; a != nil {
 		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
 		if a.Steps > 0 {
@@ -411,6 +418,7 @@ func (ls *Session) Close() {
 		out := h.fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
 		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to
 	}
+	ls.hooks.close()
 	ls.mu.Lock()
 	closeEng, d := ls.closeEng, ls.derived
 	ls.closeEng, ls.derived = nil, nil
@@ -475,8 +483,7 @@ func (ls *Session) hookAdapter() *hookAdapter {
 	if rt == nil {
 		return nil
 	}
-	h, _ := rt.EngineHooks(false).(*hookAdapter)
-	return h
+	return rt.hookAdapterFor(EngineOptions{hookState: ls.hooks})
 }
 
 // sessionStart runs the SessionStart hooks (source "startup", or
@@ -492,7 +499,8 @@ func (ls *Session) sessionStart(ctx context.Context, sess *agent.Session, source
 	if len(sess.Messages) > 0 {
 		source = "resume"
 	}
-	out := h.fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source})
+	out := h.fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source, Model: h.model})
+	ls.hooks.addEnv(out.Env)
 	for _, c := range out.Context {
 		ls.AddContext("SessionStart hook additional context:\n" + c)
 	}

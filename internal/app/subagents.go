@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/subagent"
@@ -230,7 +231,9 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 		return rep
 	}
 	rep.SessionID = sess.ID
-	eng, closeEng, err := crt.Engine(ctx, t.childOptions(sess.ID, ec.ID, label, def))
+	co := t.childOptions(sess.ID, ec.ID, label, def)
+	co.hookAgent = &hookAgent{parent: ec.Session, typ: def.Name}
+	eng, closeEng, err := crt.Engine(ctx, co)
 	if err != nil {
 		rep.Err = fmt.Errorf("start subagent %s: %w", def.Name, err)
 		return rep
@@ -239,13 +242,35 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 	if def.Prompt != "" {
 		eng.Config.System = def.Prompt + "\n\n" + subagentNote(crt.Workspace)
 	}
+	parts := append([]llm.Part{{Type: llm.PartText, Text: a.Prompt}}, t.subagentStart(ctx, ec, sess, def)...)
 	var calls atomic.Int64
-	done, err := eng.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: a.Prompt}}, childEmit(ec, label, &calls))
+	done, err := eng.Run(ctx, sess, parts, childEmit(ec, label, &calls))
 	rep.Err, rep.ToolCalls = err, int(calls.Load())
 	if done != nil {
 		rep.Answer, rep.StopReason, rep.Turns, rep.Usage, rep.CostUSD = done.Result, done.StopReason, done.Turns, done.Usage, done.CostUSD
 	}
 	return rep
+}
+
+// subagentStart runs the SubagentStart hooks of a subagent of type def
+// starting in session sess: the parent's session and transcript,
+// agent_id the child's session, agent_type its type (the matcher). Their
+// additionalContext is returned as parts of the child's first message;
+// their messages go to the user.
+func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Session, def subagent.Definition) []llm.Part {
+	h := t.rt.hookAdapterFor(t.o)
+	if h == nil {
+		return nil
+	}
+	out := h.fire(ctx, ec.Session, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
+	for _, m := range out.Messages {
+		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Session.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
+	}
+	var parts []llm.Part
+	for _, c := range out.Context {
+		parts = append(parts, llm.Part{Type: llm.PartText, Text: "SubagentStart hook additional context:\n" + c})
+	}
+	return parts
 }
 
 // subagentNote tells a subagent what it is.
@@ -261,6 +286,7 @@ func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.
 	o := t.o
 	child := EngineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites, Subagent: true,
 		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop, Editor: o.Editor, MCP: o.MCP,
+		hookState: o.hookState,
 		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools),
 			deny: append(slices.Clone(t.scope.deny), def.Disallowed...), rootSession: t.scope.rootSession, hook: t.scope.hook}}
 	if def.Prompt == "" {

@@ -23,6 +23,9 @@ type cliApp struct {
 	// flagValues are config keys set by flags (model, provider, ...).
 	flagValues map[string]string
 	warned     bool
+	// setup is the trigger of the Setup hooks the next service start
+	// runs (--init, --maintenance; "": none), cleared once run.
+	setup string
 }
 
 // globalFlags are the flags every command accepts.
@@ -62,8 +65,18 @@ providers: paid, free and local.`,
 	}
 	var rf runFlags
 	addRunFlags(root, &rf)
+	var sf setupFlags
+	addSetupFlags(root, &sf)
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
+		trigger, err := sf.trigger()
+		if err != nil {
+			return err
+		}
+		if sf.initOnly {
+			return a.initOnly(cmd)
+		}
+		a.setup = trigger
 		first, err := positionalPrompt(cmd, &rf, args)
 		if err != nil {
 			return err
@@ -168,7 +181,8 @@ Exit codes:
   0    done
   1    error: provider, network or I/O
   2    bad usage or input (flags, config, prompt, unknown model or session)
-  3    a call was denied by the permission policy (the run went on; see stderr)
+  3    a call was denied by the permission policy (the run went on; see stderr);
+       a call a hook blocked is not: the run exits 0
   4    the turn limit was reached (--max-turns, max_tool_turns)
   5    a budget was used up (--max-cost, [budget]); the run stopped after a
        complete step and aidex -c continues it
@@ -247,6 +261,9 @@ func (a *cliApp) startRun(ctx context.Context, base bool) (*app.Service, error) 
 }
 
 func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Service, error) {
+	if o.Setup == "" {
+		o.Setup, a.setup = a.setup, ""
+	}
 	svc, err := app.Start(ctx, o)
 	a.warned = true
 	switch {

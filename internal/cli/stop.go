@@ -70,6 +70,18 @@ func denialSubject(d agent.DenialInfo) string {
 // to allow it.
 func denialLine(d agent.DenialInfo) string {
 	var b strings.Builder
+	if d.Hook {
+		// A hook's block: the user's own choice, not the policy's.
+		b.WriteString("aidex: " + d.Tool)
+		if s := denialSubject(d); s != "" {
+			fmt.Fprintf(&b, " %q", s)
+		}
+		b.WriteString(" was blocked by the " + d.Rule)
+		if d.Source != "" {
+			b.WriteString(" (" + d.Source + ")")
+		}
+		return termsafe.Clean(b.String())
+	}
 	b.WriteString("aidex: stopped: " + d.Tool)
 	if s := denialSubject(d); s != "" {
 		fmt.Fprintf(&b, " %q", s)

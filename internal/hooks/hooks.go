@@ -25,6 +25,7 @@ type Event string
 
 // The events, as Claude Code names them.
 const (
+	Setup              Event = "Setup"              // aidex started with --init, --init-only or --maintenance (matcher: trigger)
 	SessionStart       Event = "SessionStart"       // a session starts or is resumed (matcher: source)
 	UserPromptSubmit   Event = "UserPromptSubmit"   // before a prompt goes to the model
 	PreToolUse         Event = "PreToolUse"         // before the policy judges a tool call (matcher: tool)
@@ -33,15 +34,16 @@ const (
 	PostToolUseFailure Event = "PostToolUseFailure" // a tool call failed (matcher: tool)
 	Notification       Event = "Notification"       // the run waits for the user (matcher: notification_type)
 	Stop               Event = "Stop"               // the model finished its answer
-	SubagentStop       Event = "SubagentStop"       // a subagent (task tool) finished
+	SubagentStart      Event = "SubagentStart"      // a subagent (task tool) starts (matcher: agent type)
+	SubagentStop       Event = "SubagentStop"       // a subagent (task tool) finished (matcher: agent type)
 	PreCompact         Event = "PreCompact"         // before a compaction (matcher: manual|auto)
 	SessionEnd         Event = "SessionEnd"         // the session ends (matcher: reason)
 )
 
 // Events lists every event, in the order of a session.
 func Events() []Event {
-	return []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
-		PostToolUseFailure, Notification, Stop, SubagentStop, PreCompact, SessionEnd}
+	return []Event{Setup, SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+		PostToolUseFailure, Notification, Stop, SubagentStart, SubagentStop, PreCompact, SessionEnd}
 }
 
 // ParseEvent returns the event named s (exactly as Claude spells it).
@@ -133,17 +135,29 @@ type Input struct {
 	AidexToolName  string          `json:"aidex_tool_name,omitempty"`
 	AidexToolInput json.RawMessage `json:"aidex_tool_input,omitempty"`
 
-	StopHookActive  *bool  `json:"stop_hook_active,omitempty"` // Stop, SubagentStop
-	AgentID         string `json:"agent_id,omitempty"`         // SubagentStop
+	StopHookActive *bool `json:"stop_hook_active,omitempty"` // Stop, SubagentStop
+	// LastAssistantMessage is the text of the last assistant message
+	// (Stop, SubagentStop), so that a script need not read the transcript.
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+	// AgentID and AgentType name the subagent (SubagentStart,
+	// SubagentStop); AgentTranscript is its own transcript (SubagentStop;
+	// TranscriptPath is then the main session's).
+	AgentID         string `json:"agent_id,omitempty"`
+	AgentType       string `json:"agent_type,omitempty"`
 	AgentTranscript string `json:"agent_transcript_path,omitempty"`
 
 	Message          string `json:"message,omitempty"`           // Notification
 	NotificationType string `json:"notification_type,omitempty"` // permission_prompt, idle_prompt
 
-	Trigger            string `json:"trigger,omitempty"` // PreCompact: manual | auto
-	CustomInstructions string `json:"custom_instructions,omitempty"`
+	// Trigger is PreCompact's "manual" or "auto", Setup's "init" or
+	// "maintenance".
+	Trigger string `json:"trigger,omitempty"`
+	// CustomInstructions is PreCompact's: what the user gave /compact
+	// ("" for a plain /compact; always sent at PreCompact, nil elsewhere).
+	CustomInstructions *string `json:"custom_instructions,omitempty"`
 
 	Source string `json:"source,omitempty"` // SessionStart: startup | resume | clear | compact
+	Model  string `json:"model,omitempty"`  // SessionStart: the session's model ("provider/model")
 	Reason string `json:"reason,omitempty"` // SessionEnd: clear | logout | prompt_input_exit | other
 }
 
@@ -154,8 +168,10 @@ func (in *Input) matchNames() []string {
 		return []string{in.ToolName, in.AidexToolName}
 	case Notification:
 		return []string{in.NotificationType}
-	case PreCompact:
+	case PreCompact, Setup:
 		return []string{in.Trigger}
+	case SubagentStart, SubagentStop:
+		return []string{in.AgentType}
 	case SessionStart:
 		return []string{in.Source}
 	case SessionEnd:
@@ -186,8 +202,11 @@ const (
 // UpdatedInput: the tool input a hook rewrote (the last one wins, in the
 // Claude form when the tool has one). Context: additionalContext and the
 // stdout of UserPromptSubmit/SessionStart hooks, for the model. Messages:
-// systemMessage and non-blocking errors, for the user. Runs: each hook
-// that ran.
+// systemMessage and non-blocking errors, for the user. Env: the
+// variables SessionStart and Setup hooks exported through
+// CLAUDE_ENV_FILE, "NAME=value" in the order given (see ParseEnvFile).
+// Blocker: the first hook (in configuration order) that blocked or
+// denied (nil: none). Runs: each hook that ran.
 type Outcome struct {
 	Block          bool
 	Reason         string
@@ -198,6 +217,8 @@ type Outcome struct {
 	UpdatedInput   json.RawMessage
 	Context        []string
 	Messages       []string
+	Env            []string
+	Blocker        *Hook
 	Runs           []Run
 }
 

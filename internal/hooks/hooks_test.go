@@ -57,7 +57,6 @@ func TestLoadTOMLAndClaudeFilesWithTrust(t *testing.T) {
 func TestLoadErrorsNameTheFileAndFix(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ body, want string }{
-		{`{"hooks": {"PreToolUsed": []}}`, `unknown hook event "PreToolUsed"`},
 		{`{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": [{"command": "x"}]}]}}`, `matcher "(" is not a valid regular expression`},
 		{`{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}`, `has no "command"`},
 		{`{"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": -1}]}]}}`, `timeout must be a positive number of seconds`},
@@ -74,7 +73,7 @@ func TestLoadErrorsNameTheFileAndFix(t *testing.T) {
 
 func TestLoadUntrustedProjectErrorsAreWarnings(t *testing.T) {
 	ws := t.TempDir()
-	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"hooks": {"Nope": []}}`)
+	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"hooks": {"Stop": [{"matcher": "(", "hooks": [{"command": "x"}]}]}}`)
 	src := ProjectSources("", "", ws, false)
 	list, warnings, err := Load(src)
 	if err != nil || len(list) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "not trusted") {

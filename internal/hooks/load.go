@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -50,11 +51,12 @@ const UntrustedNote = "ignored: the project folder is not trusted (aidex trust)"
 
 // Load reads the hooks of every source, in the order global TOML, Claude
 // global, project TOML, Claude project files. Warnings name hooks that
-// are skipped (a type other than "command"; the problems of an untrusted
-// project's files, whose hooks never run). Errors: an unreadable file,
-// malformed JSON or TOML, an unknown event, a matcher that is not a
-// regular expression, a hook without a command, a negative timeout; each
-// names the file.
+// are skipped: an event aidex does not know (one line naming the file
+// and line: a newer Claude Code's event must not stop aidex), a type
+// other than "command", the problems of an untrusted project's files
+// (whose hooks never run). Errors: an unreadable file, malformed JSON or
+// TOML, a matcher that is not a regular expression, a hook without a
+// command, a negative timeout; each names the file.
 func Load(s Sources) ([]Hook, []string, error) {
 	var all []Hook
 	var warnings []string
@@ -134,10 +136,49 @@ func loadFile(file string, isTOML bool) ([]Hook, []string, error) {
 	if err := json.Unmarshal(js, &byEvent); err != nil {
 		return nil, nil, fmt.Errorf("hooks: %s: \"hooks\" must map event names to lists of {\"matcher\": ..., \"hooks\": [{\"type\": \"command\", \"command\": ...}]}: %w", file, err)
 	}
-	return fromGroups(file, byEvent)
+	return fromGroups(file, byEvent, func(name string) int { return eventLine(data, isTOML, name) })
 }
 
-func fromGroups(file string, byEvent map[string][]group) ([]Hook, []string, error) {
+// eventLine is the 1-based line of data where event name is configured
+// (0: not found): the first `"name":` of a JSON file, the first
+// `[[hooks.name]]` table (or `name =` key) of a TOML file.
+func eventLine(data []byte, isTOML bool, name string) int {
+	text := string(data)
+	at := -1
+	if isTOML {
+		off := 0
+		for line := range strings.Lines(text) {
+			t := strings.TrimSpace(line)
+			t = strings.NewReplacer(" ", "", "\t", "", "\"", "", "'", "").Replace(t)
+			if strings.Contains(t, "hooks."+name+"]") || strings.Contains(t, "hooks."+name+".") ||
+				strings.HasPrefix(t, name+"=") {
+				at = off
+				break
+			}
+			off += len(line)
+		}
+	} else {
+		key := `"` + name + `"`
+		for from := 0; at < 0; {
+			i := strings.Index(text[from:], key)
+			if i < 0 {
+				break
+			}
+			i += from
+			rest := strings.TrimLeft(text[i+len(key):], " \t\r\n")
+			if strings.HasPrefix(rest, ":") {
+				at = i
+			}
+			from = i + len(key)
+		}
+	}
+	if at < 0 {
+		return 0
+	}
+	return strings.Count(text[:at], "\n") + 1
+}
+
+func fromGroups(file string, byEvent map[string][]group, lineOf func(event string) int) ([]Hook, []string, error) {
 	names := make([]string, 0, len(byEvent))
 	for name := range byEvent {
 		names = append(names, name)
@@ -149,7 +190,11 @@ func fromGroups(file string, byEvent map[string][]group) ([]Hook, []string, erro
 	for _, name := range names {
 		ev, err := ParseEvent(name)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("hooks: %s: %w", file, err))
+			where := file
+			if n := lineOf(name); n > 0 {
+				where = fmt.Sprintf("%s:%d", file, n)
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: %v; its hooks are skipped", where, err))
 			continue
 		}
 		for _, g := range byEvent[name] {

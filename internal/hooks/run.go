@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -101,15 +102,29 @@ func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
 	if in.Cwd == "" {
 		in.Cwd = r.ProjectDir
 	}
-	stdin, err := json.Marshal(in)
+	stdin, err := marshalPlain(in)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("hooks: encode the %s input: %w", in.Event, err)
+	}
+	var extra []string
+	var envFile string
+	if envFileEvent(in.Event) {
+		dir, err := os.MkdirTemp("", "aidex-hook-env-")
+		if err != nil {
+			return Outcome{}, fmt.Errorf("hooks: %s: the CLAUDE_ENV_FILE folder: %w", in.Event, err)
+		}
+		defer os.RemoveAll(dir)
+		envFile = filepath.Join(dir, "env")
+		if err := os.WriteFile(envFile, nil, 0o600); err != nil {
+			return Outcome{}, fmt.Errorf("hooks: %s: CLAUDE_ENV_FILE: %w", in.Event, err)
+		}
+		extra = []string{"CLAUDE_ENV_FILE=" + envFile}
 	}
 	runs := make([]Run, len(hooks))
 	var wg sync.WaitGroup
 	for i, h := range hooks {
 		wg.Go(func() {
-			runs[i] = r.runOne(ctx, h, stdin)
+			runs[i] = r.runOne(ctx, h, stdin, extra)
 			r.log(runs[i])
 		})
 	}
@@ -119,14 +134,69 @@ func (r *Runner) Fire(ctx context.Context, in Input) (Outcome, error) {
 	}
 	var out Outcome
 	for _, run := range runs {
+		refused := out.Block || out.Decision == DecisionDeny
 		fold(&out, in.Event, run)
+		if !refused && (out.Block || out.Decision == DecisionDeny) {
+			out.Blocker = run.Hook
+		}
+	}
+	if envFile != "" {
+		out.Env, out.Messages = r.readEnvFile(envFile, in.Event, out.Messages)
 	}
 	out.Runs = runs
 	return out, nil
 }
 
-// runOne runs one hook command with stdin and its timeout.
-func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte) Run {
+// marshalPlain encodes v as one line of JSON as Claude Code writes it:
+// without Go's escaping of <, > and & (a script greps for
+// "<promise>", not "\u003cpromise\u003e").
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// envFileEvent reports whether ev's hooks get CLAUDE_ENV_FILE (Claude
+// Code's SessionStart and Setup).
+func envFileEvent(ev Event) bool { return ev == SessionStart || ev == Setup }
+
+// readEnvFile reads what the hooks of ev wrote to CLAUDE_ENV_FILE; a
+// problem is one more message for the user.
+// $NAME in a value is the hooks' environment's.
+func (r *Runner) readEnvFile(path string, ev Event, msgs []string) ([]string, []string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, append(msgs, fmt.Sprintf("%s hooks: CLAUDE_ENV_FILE: %v", ev, err))
+	}
+	defer f.Close()
+	getenv := os.Getenv
+	if r.Env != nil {
+		getenv = func(n string) string {
+			for i := len(r.Env) - 1; i >= 0; i-- {
+				if k, v, ok := strings.Cut(r.Env[i], "="); ok && k == n {
+					return v
+				}
+			}
+			return ""
+		}
+	}
+	vars, warnings, err := ParseEnvFile(f, getenv)
+	for _, w := range warnings {
+		msgs = append(msgs, fmt.Sprintf("%s hooks: CLAUDE_ENV_FILE %s", ev, w))
+	}
+	if err != nil {
+		msgs = append(msgs, fmt.Sprintf("%s hooks: CLAUDE_ENV_FILE: %v", ev, err))
+	}
+	return vars, msgs
+}
+
+// runOne runs one hook command with stdin and its timeout; extra are
+// variables set for it alone (CLAUDE_ENV_FILE).
+func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []string) Run {
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", h.Command)
@@ -135,7 +205,7 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte) Run {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.ProjectDir, "AIDEX_PROJECT_DIR="+r.ProjectDir)
+	cmd.Env = append(append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.ProjectDir, "AIDEX_PROJECT_DIR="+r.ProjectDir), extra...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -234,7 +304,7 @@ func blocking(ev Event) bool {
 
 // contextEvent reports whether plain stdout of a successful hook of ev
 // becomes context for the model.
-func contextEvent(ev Event) bool { return ev == UserPromptSubmit || ev == SessionStart }
+func contextEvent(ev Event) bool { return ev == UserPromptSubmit || ev == SessionStart || ev == Setup }
 
 // fold adds one run's answer to out.
 func fold(out *Outcome, ev Event, run Run) {

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 )
 
@@ -43,8 +44,8 @@ func claudeToolFor(name string) (claudeTool, bool) {
 
 // ClaudeTool returns the tool name and input a Claude hook expects for an
 // aidex call: for tools with a Claude equivalent the Claude name with its
-// field names (file paths made absolute against workspace, as Claude
-// gives them); other tools (mcp__server__tool included) keep their name
+// field names and units (file paths made absolute against workspace, as
+// Claude gives them; Bash's timeout in milliseconds); other tools (mcp__server__tool included) keep their name
 // and arguments.
 func ClaudeTool(name string, args json.RawMessage, workspace string) (string, json.RawMessage) {
 	ct, ok := claudeToolFor(name)
@@ -59,6 +60,13 @@ func ClaudeTool(name string, args json.RawMessage, workspace string) (string, js
 	for k, v := range in {
 		if to, ok := ct.fields[k]; ok {
 			out[to] = v
+		}
+	}
+	if t, ok := out["timeout"]; ok && ct.name == "Bash" {
+		// aidex's run_command takes seconds, Claude's Bash milliseconds.
+		var sec float64
+		if json.Unmarshal(t, &sec) == nil {
+			out["timeout"], _ = json.Marshal(int64(math.Round(sec * 1000)))
 		}
 	}
 	if p, ok := out["file_path"]; ok && workspace != "" {
@@ -76,7 +84,8 @@ func ClaudeTool(name string, args json.RawMessage, workspace string) (string, js
 
 // AidexInput turns a hook's updatedInput for tool name (aidex's name)
 // back into aidex's arguments: a Claude-form input (Claude field names)
-// is renamed; aidex field names pass through. Fields updatedInput leaves
+// is renamed (run_command's timeout, Bash's milliseconds, becomes whole
+// seconds, rounded up); aidex field names pass through. Fields updatedInput leaves
 // out keep their value from orig, so that a rewritten command keeps its
 // working directory (the Claude form has no field for it). Errors:
 // updated is not a JSON object.
@@ -97,6 +106,14 @@ func AidexInput(name string, orig, updated json.RawMessage) (json.RawMessage, er
 	for k, v := range upd {
 		if a, ok := back[k]; ok {
 			k = a
+		}
+		if k == "timeout" && name == "run_command" {
+			// Claude's Bash timeout is in milliseconds (whole seconds
+			// for run_command, rounded up).
+			var ms float64
+			if json.Unmarshal(v, &ms) == nil && ms > 0 {
+				v, _ = json.Marshal(int64(math.Ceil(ms / 1000)))
+			}
 		}
 		base[k] = v
 	}

@@ -103,6 +103,12 @@ type Env struct {
 	// proc.ChildEnviron). The zero value scrubs by the built-in rules
 	// only.
 	EnvPolicy EnvPolicy
+	// ExtraEnv, when set, returns variables ("NAME=value") set for the
+	// commands the model starts over the process's environment: what the
+	// session's SessionStart and Setup hooks exported through
+	// CLAUDE_ENV_FILE. The credential scrubbing (EnvPolicy) applies to
+	// them as to the rest.
+	ExtraEnv func() []string
 	// Confiner runs the commands the model starts (run_command,
 	// run_python, run_background_process) in the OS sandbox; nil runs
 	// them unconfined (sandbox off, or a rerun the user approved).

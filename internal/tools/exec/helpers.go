@@ -88,7 +88,9 @@ func resolveDir(env *tools.Env, param, p string) (string, *tools.Result) {
 	return "", &r
 }
 
-// environ is the scrubbed child environment, by the session's policy.
+// environ is the scrubbed child environment, by the session's policy:
+// the base (os.Environ()) with the session's extra variables
+// (tools.Env.ExtraEnv) set over it, then scrubbed.
 func (o Options) environ(env *tools.Env) []string {
 	base := o.Environ
 	if base == nil {
@@ -97,6 +99,11 @@ func (o Options) environ(env *tools.Env) []string {
 	var pol proc.EnvPolicy
 	if env != nil {
 		pol = env.EnvPolicy
+		if env.ExtraEnv != nil {
+			if extra := env.ExtraEnv(); len(extra) > 0 {
+				base = append(append([]string(nil), base...), extra...)
+			}
+		}
 	}
 	return proc.ChildEnviron(base, o.KeepEnv, pol)
 }

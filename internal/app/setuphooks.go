@@ -1,0 +1,51 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/hooks"
+)
+
+// The triggers of the Setup hooks (StartOptions.Setup), Claude Code's:
+// --init and --init-only run them with "init", --maintenance with
+// "maintenance".
+const (
+	SetupInit        = "init"
+	SetupMaintenance = "maintenance"
+)
+
+// runSetup runs the Setup hooks whose matcher matches trigger: what they
+// export through CLAUDE_ENV_FILE reaches every session's commands, their
+// additional context goes to the model with each session's first
+// prompt, their messages (a failing hook's; exit 2 does not block
+// Setup) are reported as warnings. The input's session_id is a fresh id
+// of the run ("setup_<unix nanoseconds>"): no conversation exists yet.
+func (s *Service) runSetup(ctx context.Context, trigger string, report func(Report)) {
+	h := s.Runtime().hookAdapterFor(EngineOptions{hookState: s.hookState})
+	if h == nil {
+		return
+	}
+	sess := &agent.Session{ID: fmt.Sprintf("setup_%d", time.Now().UnixNano()), Workspace: s.Runtime().Workspace}
+	out := h.fire(ctx, sess, hooks.Input{Event: hooks.Setup, Trigger: trigger})
+	s.hookState.addEnv(out.Env)
+	s.mu.Lock()
+	for _, c := range out.Context {
+		s.setupContext = append(s.setupContext, "Setup hook additional context:\n"+c)
+	}
+	s.mu.Unlock()
+	if report != nil {
+		for _, m := range out.Messages {
+			report(Report{Text: m, Warning: true})
+		}
+	}
+}
+
+// pendingSetup returns the Setup hooks' context for a new session.
+func (s *Service) pendingSetup() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.setupContext...)
+}
