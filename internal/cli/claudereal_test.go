@@ -309,10 +309,14 @@ func TestClaudeRealDislerHooksMastery(t *testing.T) {
 	e.write("build/keep", "keep")
 	e.trust() // the scripts the hooks name are part of what trust approves
 	r := e.run(context.Background(), "--init", "-p", "go")
-	// Exit 3: the write needs an approval no one can give headless; the
-	// hook's block of rm -rf alone would exit 0.
-	if r.code != ExitDenied || !strings.Contains(r.stderr, `run_command "rm -rf build" was blocked by the PreToolUse hook`) {
+	// Exit 0: the collection's settings.json allows Write (a permission
+	// rule the trust above approved), and a hook's block of rm -rf ends a
+	// finished run with 0, as claude -p does.
+	if r.code != ExitOK || !strings.Contains(r.stderr, `run_command "rm -rf build" was blocked by the PreToolUse hook`) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if e.read("new.txt") != "x\n" {
+		t.Error("the write the project's Claude settings allow did not run")
 	}
 	if e.read("build/keep") != "keep" {
 		t.Error("rm -rf ran: pre_tool_use's block did not hold")
