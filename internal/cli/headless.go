@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,8 @@ import (
 
 // runFlags are the root command's flags for a run.
 type runFlags struct {
+	// sets are --set KEY=VALUE: any config key for this run.
+	sets         []string
 	prompt       string
 	file         string
 	outputFormat string
@@ -71,6 +74,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule, e.g. 'run_command(git push *)' (repeatable)")
 	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
 	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant tools access to another directory (repeatable)")
+	fl.StringArrayVar(&f.sets, "set", nil, "set a config key for this run, as in config.toml: `KEY=VALUE` (e.g. max_tool_turns=40, sandbox.network=true; a list as JSON); wins over files and flags (repeatable)")
 	addSandboxFlag(cmd, &f.sandbox)
 	fl.StringArrayVar(&f.attach, "attach", nil, "attach a `FILE` to the prompt: image, PDF, DOCX, XLSX, CSV, PPTX, notebook, HTML or text (repeatable)")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace")
@@ -120,6 +124,13 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 			b, _ := json.Marshal(list)
 			a.flagValues[key] = string(b)
 		}
+	}
+	for _, kv := range f.sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usageErr("--set %q: want KEY=VALUE, a config key as in config.toml (e.g. --set max_tool_turns=40)", kv)
+		}
+		a.flagValues[strings.TrimSpace(k)] = v
 	}
 	switch outputFormat(f.outputFormat) {
 	case formatText, formatJSON, formatStreamJSON:

@@ -1,0 +1,3 @@
+module task
+
+go 1.22

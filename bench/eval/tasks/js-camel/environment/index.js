@@ -1,0 +1,4 @@
+function toCamelCase(name) {
+  return name;
+}
+module.exports = { toCamelCase };

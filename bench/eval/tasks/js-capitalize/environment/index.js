@@ -1,0 +1,4 @@
+function capitalize(text) {
+  return text;
+}
+module.exports = { capitalize };

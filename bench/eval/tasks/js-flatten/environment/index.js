@@ -1,0 +1,4 @@
+function flatten(items) {
+  return [].concat(...items);
+}
+module.exports = { flatten };

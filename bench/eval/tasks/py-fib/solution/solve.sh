@@ -1,0 +1,10 @@
+#!/bin/sh
+# The reference solution, run in the workspace.
+set -e
+cat > fib.py <<'EOF'
+def fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+EOF
