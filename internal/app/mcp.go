@@ -77,7 +77,7 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 		httpClient = rt.mcpOAuthClient
 	}
 	m := mcp.Start(ctx, mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
-		HTTPClient: httpClient, Progress: progress})
+		HTTPClient: httpClient, Progress: progress, Version: rt.Version})
 	if report != nil {
 		for _, f := range m.Failures() {
 			report(Report{Text: f, Warning: true})

@@ -293,3 +293,29 @@ func TestMCPToolsInSubagents(t *testing.T) {
 	require.Contains(t, toolNames(reqs[0]), "mcp__everything__echo")
 	require.Contains(t, toolNames(reqs[1]), "mcp__everything__echo", "the child's request")
 }
+
+// The client introduces itself with aidex's version (Options.Version).
+func TestMCPClientInfoCarriesAidexVersion(t *testing.T) {
+	got := make(chan *sdk.Implementation, 1)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "who", Version: "1"}, &sdk.ServerOptions{
+		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			select {
+			case got <- req.Session.InitializeParams().ClientInfo:
+			default:
+			}
+		}})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	home := apptest.NewHome(t, apptest.FakeProvider("http://127.0.0.1:1", []string{"m1"}, "")+fmt.Sprintf("\n[mcp_servers.who]\nurl = %q\n", hs.URL))
+	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv, Version: "v9.8.7"}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	require.NotNil(t, svc.MCP(context.Background()))
+	select {
+	case ci := <-got:
+		require.Equal(t, "aidex", ci.Name)
+		require.Equal(t, "v9.8.7", ci.Version)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server was never initialised")
+	}
+}

@@ -182,7 +182,7 @@ type catalogView = app.Runtime
 
 // setupOptions maps the command line onto setup options.
 func (a *cliApp) setupOptions() app.Options {
-	o := app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv}
+	o := app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv, Version: a.proc.shortVersion()}
 	if a.flags.verbose {
 		o.HookLog = a.proc.Stderr // one line per hook command run
 	}
