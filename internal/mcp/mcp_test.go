@@ -156,3 +156,22 @@ func TestResources(t *testing.T) {
 	}
 	require.Equal(t, map[string]bool{"list_mcp_resources": true, "read_mcp_resource": true}, names)
 }
+
+// A call whose server crashed under it is not sent again to the restarted
+// server (tools need not be idempotent): the model is told what happened and
+// that the server is restarted at the next call, which works.
+func TestCallThatCrashedItsServerIsNotResent(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls")
+	m := start(t, fake(t, "crashy", "crashy", map[string]string{"AIDEX_MCP_FAKE_LOG": log}))
+	require.Empty(t, m.Failures())
+	r := m.CallTool(context.Background(), "crashy", "boom", json.RawMessage(`{}`))
+	require.False(t, r.OK)
+	require.Contains(t, r.Error, "MCP server crashy stopped during the call")
+	require.Contains(t, r.Error, "not sent again")
+	b, err := os.ReadFile(log)
+	require.NoError(t, err)
+	require.Equal(t, "boom\n", string(b), "the call reached the server more than once")
+	r = m.CallTool(context.Background(), "crashy", "echo", json.RawMessage(`{"message":"back"}`))
+	require.True(t, r.OK, r.Error)
+	require.Equal(t, "echo: back", r.Output)
+}
