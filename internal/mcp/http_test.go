@@ -79,6 +79,13 @@ func TestHeadersAndBearer(t *testing.T) {
 	require.Empty(t, m.Failures())
 	r := m.CallTool(context.Background(), "remote", "whoami", nil)
 	require.Equal(t, "Bearer s3cret|a", r.Output)
+
+	// Codex's env_http_headers: the header's value is read from the variable.
+	env["TEAM"] = "from-env"
+	m2 := mcp.Start(context.Background(), mcp.Options{Getenv: func(k string) string { return env[k] }, Servers: []config.MCPServer{{
+		Name: "remote", URL: srv.URL, EnvHTTPHeaders: map[string]string{"X-Team": "TEAM"}, Source: "test"}}})
+	defer m2.Close()
+	require.Equal(t, "|from-env", m2.CallTool(context.Background(), "remote", "whoami", nil).Output)
 }
 
 func TestLegacySSEDetected(t *testing.T) {

@@ -113,6 +113,11 @@ func (s *server) httpClient(ctx context.Context) (*http.Client, *statusRecorder,
 	for k, v := range s.cfg.HTTPHeaders {
 		headers.Set(k, v)
 	}
+	for k, name := range s.cfg.EnvHTTPHeaders {
+		if v := s.m.opts.Getenv(name); v != "" {
+			headers.Set(k, v)
+		}
+	}
 	if name := s.cfg.BearerTokenEnvVar; name != "" {
 		tok := s.m.opts.Getenv(name)
 		if tok == "" {
