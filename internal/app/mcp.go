@@ -108,16 +108,49 @@ func (s *Service) SetMCPHTTPClient(f func(ctx context.Context, server, url strin
 }
 
 // MCP returns the service's MCP manager, starting the configured servers at the
-// first call (nil when none is configured). Failures are reported to the
-// service's Report function; the session goes on without those servers.
+// first call (nil when none is configured). Servers that failed to start are
+// reported by every session's first run, as notice events (mcpNotices): every
+// front end shows them; the session goes on without those servers.
 func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
 	if !s.mcp.started {
 		s.mcp.started = true
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, s.report)
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, nil)
 	}
 	return s.mcp.m
+}
+
+// mcpNotices wraps a run's emit so that the session's first run reports each
+// MCP server that failed to start as a notice event (kind "mcp") right after
+// the run's session event: the one path every front end's runs take.
+func (ls *Session) mcpNotices(emit func(agent.Event)) func(agent.Event) {
+	ls.mu.Lock()
+	done := ls.mcpNoticed
+	ls.mcpNoticed = true
+	ls.mu.Unlock()
+	if done {
+		return emit
+	}
+	ls.svc.mcp.mu.Lock()
+	m := ls.svc.mcp.m
+	ls.svc.mcp.mu.Unlock()
+	if m == nil {
+		return emit
+	}
+	failures := m.Failures()
+	if len(failures) == 0 {
+		return emit
+	}
+	return func(e agent.Event) {
+		emit(e)
+		if e.Type == agent.EventSession && failures != nil {
+			for _, f := range failures {
+				emit(agent.Event{Type: agent.EventNotice, SessionID: e.SessionID, Text: f, Notice: &agent.NoticeInfo{Kind: agent.NoticeMCP}})
+			}
+			failures = nil
+		}
+	}
 }
 
 // progressTo sends the MCP servers' progress notifications to emit as progress

@@ -192,9 +192,18 @@ func TestMCPServerFailingAtStartDoesNotStopTheSession(t *testing.T) {
 	reqs, events, reports := mcpRun(t, allowEverything+everythingStdio(t, "everything")+fmt.Sprintf("\n[mcp_servers.broken]\ncommand = %q\n", bad),
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__echo", Args: `{"message":"still here"}`}}},
 		llmtest.Turn{Text: "done"})
-	require.Len(t, reports, 1, "%q", reports)
-	require.Contains(t, reports[0], "MCP server broken failed to start")
-	require.Contains(t, reports[0], "missing API_TOKEN")
+	require.Empty(t, reports, "reported by the run, not by the service")
+	var notices []agent.Event
+	for _, e := range events {
+		if e.Type == agent.EventNotice {
+			notices = append(notices, e)
+		}
+	}
+	require.Len(t, notices, 1, "%+v", notices)
+	require.Equal(t, agent.NoticeMCP, notices[0].Notice.Kind)
+	require.Contains(t, notices[0].Text, "MCP server broken failed to start")
+	require.Contains(t, notices[0].Text, "missing API_TOKEN")
+	require.Equal(t, agent.EventSession, events[0].Type, "the session event comes first")
 	require.Equal(t, []string{"Echo: still here"}, toolOutputs(reqs[1]))
 	require.True(t, results(events)[0].OK)
 }

@@ -71,6 +71,10 @@ type Session struct {
 	svc  *Service
 	opts SessionOptions
 
+	// mcpNoticed is set once the session's first run reported the MCP
+	// servers that failed to start (guarded by mu).
+	mcpNoticed bool
+
 	// subagents counts the session's subagent runs and bounds how many
 	// run at once, across engine rebuilds (guarded by build).
 	subagents *subagentTree
@@ -260,6 +264,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	if parts, emit, err = ls.promptHooks(ctx, sess, parts, emit); err != nil {
 		return nil, err
 	}
+	emit = ls.mcpNotices(emit)
 	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
 	next := ls.next

@@ -223,7 +223,12 @@ func (t *textOut) event(e agent.Event) {
 	case agent.EventNotice:
 		// A fallback model answering, a phase of an architect turn: the
 		// user should know which model did the work.
-		if t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback {
+		// An MCP server that failed to start: the run goes on without
+		// its tools, which the user must know.
+		switch {
+		case e.Notice != nil && e.Notice.Kind == agent.NoticeMCP:
+			fmt.Fprintf(t.err, "aidex: warning: %s\n", e.Text)
+		case t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback:
 			fmt.Fprintf(t.err, "aidex: %s\n", e.Text)
 		}
 	case agent.EventBudget:

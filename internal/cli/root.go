@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +23,10 @@ type cliApp struct {
 	flags   globalFlags
 	// flagValues are config keys set by flags (model, provider, ...).
 	flagValues map[string]string
-	warned     bool
+	// warned are the warnings printed: each is printed once per process,
+	// and a later new one (an MCP server's, a reload's) still is.
+	warned map[string]bool
+	warnMu sync.Mutex
 }
 
 // globalFlags are the flags every command accepts.
@@ -36,7 +40,7 @@ func newApp(p Process) *cliApp {
 	if p.Getenv == nil {
 		p.Getenv = func(string) string { return "" }
 	}
-	return &cliApp{proc: p, flagValues: map[string]string{}}
+	return &cliApp{proc: p, flagValues: map[string]string{}, warned: map[string]bool{}}
 }
 
 func newRootCmd(a *cliApp) *cobra.Command {
@@ -227,7 +231,6 @@ func (a *cliApp) startRun(ctx context.Context, base bool) (*app.Service, error) 
 
 func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Service, error) {
 	svc, err := app.Start(ctx, o)
-	a.warned = true
 	switch {
 	case errors.Is(err, app.ErrOpenStore):
 		return nil, err
@@ -242,8 +245,8 @@ func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Servic
 func (a *cliApp) report(r app.Report) {
 	switch {
 	case a.flags.quiet:
-	case r.Warning && !a.warned:
-		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", r.Text)
+	case r.Warning:
+		a.warning(r.Text)
 	case !r.Warning:
 		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", r.Text)
 	}
@@ -251,11 +254,21 @@ func (a *cliApp) report(r app.Report) {
 
 // warn prints configuration warnings once.
 func (a *cliApp) warn(rt *app.Runtime) {
-	if a.warned || a.flags.quiet {
+	if a.flags.quiet {
 		return
 	}
-	a.warned = true
 	for _, w := range rt.Warnings {
-		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", w)
+		a.warning(w.String())
 	}
+}
+
+// warning prints a warning on stderr unless it was printed already.
+func (a *cliApp) warning(text string) {
+	a.warnMu.Lock()
+	defer a.warnMu.Unlock()
+	if a.warned[text] {
+		return
+	}
+	a.warned[text] = true
+	fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", text)
 }
