@@ -132,3 +132,29 @@ func TestPluggableHTTPClient(t *testing.T) {
 type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A streamable HTTP server that closes a call's event stream mid-call (SEP-1699,
+// with a retry delay) is reconnected to with Last-Event-ID, and the call's
+// result arrives.
+func TestStreamableHTTPReconnectsWhenTheServerClosesTheStream(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "closer", Version: "1"}, nil)
+	closed := make(chan bool, 1)
+	sdk.AddTool(srv, &sdk.Tool{Name: "slow"}, func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		ok := req.Extra != nil && req.Extra.CloseSSEStream != nil
+		if ok {
+			req.Extra.CloseSSEStream(sdk.CloseSSEStreamArgs{RetryAfter: 20 * time.Millisecond})
+		}
+		closed <- ok
+		time.Sleep(100 * time.Millisecond)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finished"}}}, nil, nil
+	})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{EventStore: sdk.NewMemoryEventStore(nil)}))
+	t.Cleanup(hs.Close)
+	m := start(t, config.MCPServer{Name: "closer", URL: hs.URL, Transport: "http", Source: "test"})
+	require.Empty(t, m.Failures())
+	r := m.CallTool(context.Background(), "closer", "slow", nil)
+	require.True(t, <-closed, "the server could not close the stream")
+	require.True(t, r.OK, r.Error)
+	require.Equal(t, "finished", r.Output)
+}

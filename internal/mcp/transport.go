@@ -81,7 +81,9 @@ func (s *server) dialHTTP(ctx context.Context, client *sdk.Client) (*sdk.ClientS
 	if s.cfg.TransportName() == "sse" {
 		return client.Connect(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}, nil)
 	}
-	sess, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: -1}, nil)
+	// MaxRetries 0: the go-sdk's default reconnections, so that a call whose
+	// event stream the server closes (SEP-1699) resumes with Last-Event-ID.
+	sess, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}, nil)
 	if err == nil || s.cfg.Transport == "http" || ctx.Err() != nil {
 		return sess, rec.explain(err)
 	}
