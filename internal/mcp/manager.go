@@ -17,9 +17,13 @@ import (
 )
 
 // Default timeouts of a server without startup_timeout_sec / tool_timeout_sec.
+// A stdio server started through a package runner (npx -y, uvx, ...) may
+// install its package first: a cold npm cache takes tens of seconds on a slow
+// network, so its start-up gets DefaultPackageRunnerStartupTimeout.
 const (
-	DefaultStartupTimeout = 10 * time.Second
-	DefaultToolTimeout    = 60 * time.Second
+	DefaultStartupTimeout              = 10 * time.Second
+	DefaultPackageRunnerStartupTimeout = 2 * time.Minute
+	DefaultToolTimeout                 = 60 * time.Second
 )
 
 // Options configure [Start].
