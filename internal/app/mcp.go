@@ -110,13 +110,18 @@ func (s *Service) SetMCPHTTPClient(f func(ctx context.Context, server, url strin
 // MCP returns the service's MCP manager, starting the configured servers at the
 // first call (nil when none is configured). Servers that failed to start are
 // reported by every session's first run, as notice events (mcpNotices): every
-// front end shows them; the session goes on without those servers.
+// front end shows them; they also go to the service's Report function, marked
+// InSession. The session goes on without those servers.
 func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
 	if !s.mcp.started {
 		s.mcp.started = true
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, nil)
+		var report func(Report)
+		if s.report != nil {
+			report = func(r Report) { r.InSession = true; s.report(r) }
+		}
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report)
 	}
 	return s.mcp.m
 }

@@ -244,7 +244,7 @@ func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Servic
 // the provider notice unless --quiet.
 func (a *cliApp) report(r app.Report) {
 	switch {
-	case a.flags.quiet:
+	case a.flags.quiet, r.InSession: // a session's run shows it (a notice event)
 	case r.Warning:
 		a.warning(r.Text)
 	case !r.Warning:

@@ -65,8 +65,6 @@ type MCPServer struct {
 	// OAuth configures the OAuth sign-in of a remote server (nil: discovery
 	// and dynamic client registration).
 	OAuth *MCPOAuth `toml:"oauth"`
-	// OAuthResource is the RFC 8707 resource sent in the sign-in ("": the URL).
-	OAuthResource string `toml:"oauth_resource"`
 	// Source is where the server was defined: "FILE:LINE".
 	Source string `toml:"-"`
 	line   int
@@ -179,6 +177,7 @@ var mcpUnimplemented = map[string]string{
 	"experimental_environment":     "aidex starts every server on this machine",
 	"bearer_token":                 "put the token in an environment variable and name it in bearer_token_env_var",
 	"name":                         "the table's name is the server's name",
+	"oauth_resource":               "aidex sends the resource the server's protected-resource metadata names",
 }
 
 // mcpKeyWarning is a key of a server dropped with a warning.

@@ -165,14 +165,13 @@ startup_timeout_ms = 1000
 	require.Equal(t, []string{"delete"}, d.DisabledTools)
 	require.Equal(t, []string{"read", "write"}, d.Scopes)
 	require.Equal(t, "aidex-pre", d.OAuth.ClientID)
-	require.Equal(t, "https://example.com/", d.OAuthResource)
 	l := cfg.MCPServers["local"]
 	require.Equal(t, []string{"HOME", "TOKEN"}, l.EnvVars)
 	require.InDelta(t, 30, l.StartupTimeoutSec, 1e-9, "startup_timeout_sec wins over startup_timeout_ms, as in Codex")
 
 	text := warningsText(ws)
 	for key, line := range map[string]int{"supports_parallel_tool_calls": 11, "default_tools_approval_mode": 12,
-		"experimental_environment": 13, "colour": 14, "tools": 16} {
+		"experimental_environment": 13, "colour": 14, "tools": 16, "oauth_resource": 10} {
 		require.Contains(t, text, fmt.Sprintf("%s:%d: ", e.global(), line), "warning for %s", key)
 		require.Contains(t, text, key)
 	}

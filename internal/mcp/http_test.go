@@ -1,9 +1,11 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -157,4 +159,28 @@ func TestStreamableHTTPReconnectsWhenTheServerClosesTheStream(t *testing.T) {
 	require.True(t, <-closed, "the server could not close the stream")
 	require.True(t, r.OK, r.Error)
 	require.Equal(t, "finished", r.Output)
+}
+
+// A server that answers a later call with 403 and a scope challenge (step-up
+// authorization) gives the model an error naming the scope and the login.
+func TestStepUpChallengeOnACallNamesLogin(t *testing.T) {
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return goServer() }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"tools/call"`)) {
+				w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="admin", resource_metadata="http://x/.well-known/oauth-protected-resource"`)
+				http.Error(w, "insufficient scope", http.StatusForbidden)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	m := start(t, config.MCPServer{Name: "guarded", URL: srv.URL, Transport: "http", Source: "test"})
+	require.Empty(t, m.Failures(), "initialize and tools/list are anonymous")
+	r := m.CallTool(context.Background(), "guarded", "whoami", nil)
+	require.False(t, r.OK)
+	require.Contains(t, r.Error, `needs authorisation (the server asks for scope "admin"): run `+"`aidex mcp login guarded`")
 }

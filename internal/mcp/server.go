@@ -34,6 +34,8 @@ type server struct {
 	// while a call's token is removed, so that no progress is reported
 	// after its call ended (the SDK may deliver a notification late).
 	progressMu sync.Mutex
+	// rec records a remote server's HTTP answers (an authorisation challenge).
+	rec *statusRecorder
 	// cancelConn ends a remote server's connection context (its event streams).
 	cancelConn context.CancelFunc
 	started    time.Time
@@ -120,7 +122,7 @@ func (s *server) connect(ctx context.Context) error {
 	tools, err := listTools(ctx, sess)
 	if err != nil {
 		_ = s.closeSession(sess, proc)
-		return s.explain(ctx, fmt.Errorf("list tools: %w", err))
+		return s.explain(ctx, s.challenged(fmt.Errorf("list tools: %w", err)))
 	}
 	var prompts []*sdk.Prompt
 	if caps := sess.InitializeResult(); caps != nil && caps.Capabilities != nil && caps.Capabilities.Prompts != nil {
@@ -176,6 +178,16 @@ func (s *server) explain(ctx context.Context, err error) error {
 		return fmt.Errorf("needs authorisation: run `aidex mcp login %s`", s.cfg.Name)
 	}
 	return err
+}
+
+// challenged names a failed request of a remote server that answered with an
+// authorisation challenge as needing `aidex mcp login` (step-up
+// authorization: a server may accept initialize anonymously and ask later).
+func (s *server) challenged(err error) error {
+	s.mu.Lock()
+	rec := s.rec
+	s.mu.Unlock()
+	return rec.explain(err)
 }
 
 // failure is the cause of a failed start with the last stderr line. Hold s.mu.

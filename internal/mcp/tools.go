@@ -195,7 +195,7 @@ func (s *server) call(ctx context.Context, tool string, args map[string]any) (*s
 		return nil, fmt.Errorf("MCP server %s stopped during the call%s; the call was not sent again because it may already have taken effect: "+
 			"check its effects before calling again (the server is restarted at the next call)", s.cfg.Name, last)
 	}
-	return nil, err
+	return nil, s.challenged(err)
 }
 
 // crashed reports whether sess ended (the stdio server exited), marking the
