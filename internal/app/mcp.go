@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
@@ -33,6 +35,8 @@ type mcpSlot struct {
 	progress func(mcp.Progress)
 	// extra are servers a front end added (AddMCPServers).
 	extra []config.MCPServer
+	// asker answers the servers' elicitations (set per run; nil: no one).
+	asker agent.Asker
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -58,13 +62,14 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
-	return rt.startMCP(ctx, nil, httpClient, progress, report)
+	return rt.startMCP(ctx, nil, httpClient, progress, report, nil)
 }
 
 // startMCP is StartMCP with extra servers (replacing configured ones of
-// the same name).
+// the same name) and the answerer of the servers' elicitations (nil:
+// refused).
 func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
-	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
+	progress func(mcp.Progress), report func(Report), elicit func(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error)) *mcp.Manager {
 	servers := rt.MCPServers()
 	for _, x := range extra {
 		servers = slices.DeleteFunc(servers, func(c config.MCPServer) bool { return c.Name == x.Name })
@@ -77,7 +82,7 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 		httpClient = rt.mcpOAuthClient
 	}
 	m := mcp.Start(ctx, mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
-		HTTPClient: httpClient, Progress: progress, Version: rt.Version})
+		HTTPClient: httpClient, Progress: progress, Version: rt.Version, Elicit: elicit})
 	if report != nil {
 		for _, f := range m.Failures() {
 			report(Report{Text: f, Warning: true})
@@ -121,7 +126,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 		if s.report != nil {
 			report = func(r Report) { r.InSession = true; s.report(r) }
 		}
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report)
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
 	}
 	return s.mcp.m
 }

@@ -282,6 +282,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		var restore func()
 		emit, restore = ls.svc.progressTo(sess.ID, emit)
 		defer restore()
+		defer ls.svc.askerTo(ls.opts.Asker)()
 	}
 	ls.titleLater(sess, input)
 	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
