@@ -135,7 +135,7 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 	content := map[string]any{}
 	for start := 0; start < len(qs); start += agent.MaxQuestions {
 		batch := qs[start:min(len(qs), start+agent.MaxQuestions)]
-		info := agent.InteractionInfo{ID: fmt.Sprintf("mcp-elicit-%d", elicitSeq.Add(1))}
+		info := agent.InteractionInfo{ID: fmt.Sprintf("mcp-elicit-%d", elicitSeq.Add(1)), Source: "MCP server " + server}
 		for _, a := range batch {
 			info.Questions = append(info.Questions, a.q)
 		}
