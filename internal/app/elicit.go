@@ -46,11 +46,26 @@ func (s *Service) askerTo(asker agent.Asker) (restore func()) {
 	}
 }
 
+// elicitSchema is an elicitation's requested schema.
+type elicitSchema struct {
+	Properties map[string]elicitField `json:"properties"`
+	Required   []string               `json:"required"`
+}
+
+// elicitAsk is one question of an elicitation: the field it fills ("": a
+// confirmation of a form without fields) and its choices' values by label.
+type elicitAsk struct {
+	name  string
+	q     agent.Question
+	value map[string]any
+}
+
 // mcpElicit answers MCP server server's form request: its fields become
 // questions of the running session's Asker (the terminal UI, the line mode,
-// the web UI show them as they show ask_user's), each naming the server;
-// the answers become the form's content. Without an Asker (headless runs,
-// Ralph) the request is refused with the reason; a URL request is declined.
+// the web UI show them as they show ask_user's), the first naming the server
+// and its message; the answers become the form's content. Without an Asker
+// (headless runs, Ralph) the request is refused with the reason; a URL
+// request is declined.
 func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	s.mcp.mu.Lock()
 	asker := s.mcp.asker
@@ -61,77 +76,11 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 	if p.Mode == "url" {
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	var schema struct {
-		Properties map[string]elicitField `json:"properties"`
-		Required   []string               `json:"required"`
-	}
+	var schema elicitSchema
 	if b, err := json.Marshal(p.RequestedSchema); err == nil {
 		_ = json.Unmarshal(b, &schema)
 	}
-	names := make([]string, 0, len(schema.Properties))
-	for n := range schema.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	head := fmt.Sprintf("MCP server %s asks: %s", server, p.Message)
-	if len(names) == 0 { // a confirmation without fields
-		names = nil
-	}
-	type asked struct {
-		name  string
-		q     agent.Question
-		value map[string]any // choice label -> value
-	}
-	var qs []asked
-	for _, n := range names {
-		f := schema.Properties[n]
-		label := f.Title
-		if label == "" {
-			label = n
-		}
-		text := label
-		if f.Description != "" {
-			text += ": " + f.Description
-		}
-		if !slices.Contains(schema.Required, n) {
-			text += " (optional: leave empty to skip)"
-		}
-		a := asked{name: n, q: agent.Question{Question: text, Header: "MCP " + server, Kind: agent.KindText}}
-		var opts []agent.Option
-		a.value = map[string]any{}
-		for _, e := range f.Enum {
-			l := fmt.Sprint(e)
-			opts = append(opts, agent.Option{Label: l})
-			a.value[l] = e
-		}
-		for _, o := range f.OneOf {
-			l := o.Title
-			if l == "" {
-				l = fmt.Sprint(o.Const)
-			}
-			opts = append(opts, agent.Option{Label: l})
-			a.value[l] = o.Const
-		}
-		switch {
-		case len(opts) >= agent.MinOptions && len(opts) <= agent.MaxOptions:
-			a.q.Kind, a.q.Options = agent.KindChoice, opts
-		case len(opts) > 0:
-			labels := make([]string, len(opts))
-			for i, o := range opts {
-				labels[i] = o.Label
-			}
-			a.q.Question += " (one of: " + strings.Join(labels, ", ") + ")"
-		case f.Type == "boolean":
-			a.q.Kind = agent.KindConfirm
-		case f.Type == "number" || f.Type == "integer":
-			a.q.Question += " (a number)"
-		}
-		qs = append(qs, a)
-	}
-	if len(qs) == 0 {
-		qs = append(qs, asked{q: agent.Question{Question: "Accept?", Header: "MCP " + server, Kind: agent.KindConfirm}})
-	}
-	qs[0].q.Question = head + "\n" + qs[0].q.Question
+	qs := elicitQuestions(server, p.Message, schema)
 	content := map[string]any{}
 	for start := 0; start < len(qs); start += agent.MaxQuestions {
 		batch := qs[start:min(len(qs), start+agent.MaxQuestions)]
@@ -140,24 +89,20 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 			info.Questions = append(info.Questions, a.q)
 		}
 		ans, err := asker.Ask(ctx, info)
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return &sdk.ElicitResult{Action: "cancel"}, nil
-			}
+		switch {
+		case errors.Is(err, context.Canceled):
+			return &sdk.ElicitResult{Action: "cancel"}, nil
+		case err != nil:
 			return nil, err
-		}
-		if ans.Declined {
+		case ans.Declined:
 			return &sdk.ElicitResult{Action: "decline"}, nil
 		}
 		for _, a := range batch {
-			if a.name == "" {
-				if r := ans.Answers[a.q.Question]; len(r.Values) == 0 || r.Values[0] != agent.ConfirmYes {
-					return &sdk.ElicitResult{Action: "decline"}, nil
-				}
-				continue
-			}
 			r := ans.Answers[a.q.Question]
-			if len(r.Values) == 0 || r.Values[0] == "" {
+			if a.name == "" && (len(r.Values) == 0 || r.Values[0] != agent.ConfirmYes) {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}
+			if a.name == "" || len(r.Values) == 0 || r.Values[0] == "" {
 				continue
 			}
 			v, err := elicitValue(schema.Properties[a.name], a.value, r.Values[0])
@@ -168,6 +113,71 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 		}
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// elicitQuestions turns a form's fields (sorted by name) into questions:
+// a choice for an enum of 2 to 6 values, yes/no for a boolean, text
+// otherwise; the first names the server and its message. A form without
+// fields is one yes/no question.
+func elicitQuestions(server, message string, schema elicitSchema) []elicitAsk {
+	names := make([]string, 0, len(schema.Properties))
+	for n := range schema.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var qs []elicitAsk
+	for _, n := range names {
+		qs = append(qs, elicitQuestion(server, n, schema.Properties[n], slices.Contains(schema.Required, n)))
+	}
+	if len(qs) == 0 {
+		qs = append(qs, elicitAsk{q: agent.Question{Question: "Accept?", Header: "MCP " + server, Kind: agent.KindConfirm}})
+	}
+	qs[0].q.Question = fmt.Sprintf("MCP server %s asks: %s", server, message) + "\n" + qs[0].q.Question
+	return qs
+}
+
+// elicitQuestion is the question of field name.
+func elicitQuestion(server, name string, f elicitField, required bool) elicitAsk {
+	text := f.Title
+	if text == "" {
+		text = name
+	}
+	if f.Description != "" {
+		text += ": " + f.Description
+	}
+	if !required {
+		text += " (optional: leave empty to skip)"
+	}
+	a := elicitAsk{name: name, q: agent.Question{Question: text, Header: "MCP " + server, Kind: agent.KindText}, value: map[string]any{}}
+	var opts []agent.Option
+	for _, e := range f.Enum {
+		l := fmt.Sprint(e)
+		opts = append(opts, agent.Option{Label: l})
+		a.value[l] = e
+	}
+	for _, o := range f.OneOf {
+		l := o.Title
+		if l == "" {
+			l = fmt.Sprint(o.Const)
+		}
+		opts = append(opts, agent.Option{Label: l})
+		a.value[l] = o.Const
+	}
+	switch {
+	case len(opts) >= agent.MinOptions && len(opts) <= agent.MaxOptions:
+		a.q.Kind, a.q.Options = agent.KindChoice, opts
+	case len(opts) > 0:
+		labels := make([]string, len(opts))
+		for i, o := range opts {
+			labels[i] = o.Label
+		}
+		a.q.Question += " (one of: " + strings.Join(labels, ", ") + ")"
+	case f.Type == "boolean":
+		a.q.Kind = agent.KindConfirm
+	case f.Type == "number" || f.Type == "integer":
+		a.q.Question += " (a number)"
+	}
+	return a
 }
 
 // elicitValue turns an answer into the field's JSON type.

@@ -131,6 +131,18 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	return s.mcp.m
 }
 
+// mcpRun readies a run of the session for its MCP servers: the servers'
+// failures reported (mcpNotices), their progress notifications sent to emit
+// and their elicitations asked through the session's Asker; restore ends it.
+func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.Event), func()) {
+	if ls.mcp == nil {
+		return emit, func() {}
+	}
+	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
+	restoreAsker := ls.svc.askerTo(ls.opts.Asker)
+	return emit, func() { restoreAsker(); restoreProgress() }
+}
+
 // mcpNotices wraps a run's emit so that the session's first run reports each
 // MCP server that failed to start as a notice event (kind "mcp") right after
 // the run's session event: the one path every front end's runs take.

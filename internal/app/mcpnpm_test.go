@@ -35,6 +35,9 @@ while IFS= read -r line; do
 done
 `
 
+// servers are the paths the real-servers test gives the servers.
+type servers struct{ dir, memory, crashy string }
+
 // everythingServe starts the reference server in mode (streamableHttp or
 // sse) on a free port and returns its endpoint (path) once it listens.
 func everythingServe(t *testing.T, mode, path string) string {
@@ -76,7 +79,6 @@ func TestMCPRealServersFromNPM(t *testing.T) {
 	httpURL := everythingServe(t, "streamableHttp", "/mcp")
 	sseURL := everythingServe(t, "sse", "/sse")
 
-	type servers struct{ dir, memory, crashy string }
 	styles := []struct {
 		name  string
 		write func(t *testing.T, h *apptest.Home, s servers) string // returns extra global config
@@ -136,18 +138,7 @@ command = %[6]q
 		t.Run(style.name, func(t *testing.T) {
 			rules := "[permissions]\nallow = [\"mcp__fs__*\", \"mcp__memory__*\", \"mcp__thinking__*\", \"mcp__ev__*\", \"mcp__evhttp__*\", \"mcp__evsse__*\", \"mcp__crashy__*\"]\n" +
 				"deny = [\"mcp__fs__write_file\"]\n"
-			tmp := t.TempDir()
-			s := servers{dir: filepath.Join(tmp, "files"), memory: filepath.Join(tmp, "memory.jsonl"), crashy: filepath.Join(tmp, "crashy.sh")}
-			require.NoError(t, os.MkdirAll(s.dir, 0o755))
-			require.NoError(t, os.WriteFile(s.crashy, []byte(crashyServer), 0o755))
-			// A 21 KB file: it must reach the model once, uncut.
-			var big strings.Builder
-			for i := 0; big.Len() < 21*1024; i++ {
-				fmt.Fprintf(&big, "line %05d of the big file\n", i)
-			}
-			big.WriteString("THE-END-MARKER\n")
-			require.NoError(t, os.WriteFile(filepath.Join(s.dir, "big.txt"), []byte(big.String()), 0o644))
-
+			s := newRealServers(t)
 			bigPath := filepath.Join(s.dir, "big.txt")
 			script := llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{
 				{Name: "mcp__fs__read_text_file", Args: fmt.Sprintf(`{"path":%q}`, bigPath)},
@@ -168,14 +159,7 @@ command = %[6]q
 			extra := style.write(t, home, s)
 			cfg := apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n") + extra + "\n" + rules
 			require.NoError(t, os.WriteFile(filepath.Join(home.Root, "config", "aidex", "config.toml"), []byte(cfg), 0o600))
-			if _, err := os.Stat(filepath.Join(home.WS, ".mcp.json")); err == nil {
-				rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
-				require.NoError(t, err)
-				require.NoError(t, rt.Config.Paths.Trust(home.WS))
-				rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
-				require.NoError(t, err)
-				require.NoError(t, rt.ApproveAllContent())
-			}
+			trustAll(t, home)
 			svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv}})
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = svc.Close() })
@@ -192,50 +176,86 @@ command = %[6]q
 				require.NotEqual(t, agent.EventNotice, e.Type, "no server may fail to start: %s", e.Text)
 			}
 
-			var reqs []map[string]any
-			for _, raw := range script.Requests() {
-				var m map[string]any
-				require.NoError(t, json.Unmarshal(raw, &m))
-				reqs = append(reqs, m)
-			}
-			require.Len(t, reqs, 3)
-			offered := strings.Join(toolNames(reqs[0]), " ")
-			for _, name := range []string{"mcp__fs__read_text_file", "mcp__memory__create_entities", "mcp__thinking__sequentialthinking",
-				"mcp__ev__echo", "mcp__evhttp__echo", "mcp__evsse__echo", "mcp__crashy__explode"} {
-				require.Contains(t, offered, name)
-			}
-			out := toolOutputs(reqs[1])
-			require.Len(t, out, 8)
-			all := strings.Join(out, "\n")
-			require.Equal(t, 1, strings.Count(all, "THE-END-MARKER"), "the file reached the model more or less than once")
-			require.Equal(t, 1, strings.Count(all, "line 00000 of the big file"))
-			require.NotContains(t, out[0], "output cut")
-			require.NotContains(t, out[0], "structuredContent")
-
-			res := results(events)
-			require.Len(t, res, 10)
-			byName := map[string][]agent.ToolResultInfo{}
-			for i, e := range toolCalls(events) {
-				byName[e] = append(byName[e], res[i])
-			}
-			require.False(t, byName["mcp__fs__write_file"][0].OK)
-			require.Equal(t, "permission", byName["mcp__fs__write_file"][0].Category)
-			require.NoFileExists(t, filepath.Join(s.dir, "denied.txt"), "a denied call reached the server")
-			for _, name := range []string{"mcp__fs__read_text_file", "mcp__memory__create_entities", "mcp__thinking__sequentialthinking",
-				"mcp__evhttp__echo", "mcp__evsse__echo", "mcp__memory__read_graph"} {
-				require.True(t, byName[name][0].OK, "%s: %s", name, byName[name][0].Error)
-			}
-			require.Contains(t, all, "Echo: over stdio")
-			require.Contains(t, all, "Echo: over streamable HTTP")
-			require.Contains(t, all, "Echo: over SSE")
-			crash := byName["mcp__crashy__explode"][0]
-			require.False(t, crash.OK)
-			require.Contains(t, crash.Error, "MCP server crashy stopped during the call")
-			// After the crash the others still work.
-			later := strings.Join(toolOutputs(reqs[2]), "\n")
-			require.Contains(t, later, "Echo: still here")
-			require.Contains(t, later, "written in Go")
+			checkRealServers(t, script, events, s.dir)
 		})
+	}
+}
+
+// checkRealServers checks what TestMCPRealServersFromNPM's run left: the
+// tools offered, each result once, the rules, the crash and the others after it.
+func checkRealServers(t *testing.T, script *llmtest.Script, events []agent.Event, dir string) {
+	var reqs []map[string]any
+	for _, raw := range script.Requests() {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(raw, &m))
+		reqs = append(reqs, m)
+	}
+	require.Len(t, reqs, 3)
+	offered := strings.Join(toolNames(reqs[0]), " ")
+	for _, name := range []string{"mcp__fs__read_text_file", "mcp__memory__create_entities", "mcp__thinking__sequentialthinking",
+		"mcp__ev__echo", "mcp__evhttp__echo", "mcp__evsse__echo", "mcp__crashy__explode"} {
+		require.Contains(t, offered, name)
+	}
+	out := toolOutputs(reqs[1])
+	require.Len(t, out, 8)
+	all := strings.Join(out, "\n")
+	require.Equal(t, 1, strings.Count(all, "THE-END-MARKER"), "the file reached the model more or less than once")
+	require.Equal(t, 1, strings.Count(all, "line 00000 of the big file"))
+	require.NotContains(t, out[0], "output cut")
+	require.NotContains(t, out[0], "structuredContent")
+
+	res := results(events)
+	require.Len(t, res, 10)
+	byName := map[string][]agent.ToolResultInfo{}
+	for i, e := range toolCalls(events) {
+		byName[e] = append(byName[e], res[i])
+	}
+	require.False(t, byName["mcp__fs__write_file"][0].OK)
+	require.Equal(t, "permission", byName["mcp__fs__write_file"][0].Category)
+	require.NoFileExists(t, filepath.Join(dir, "denied.txt"), "a denied call reached the server")
+	for _, name := range []string{"mcp__fs__read_text_file", "mcp__memory__create_entities", "mcp__thinking__sequentialthinking",
+		"mcp__evhttp__echo", "mcp__evsse__echo", "mcp__memory__read_graph"} {
+		require.True(t, byName[name][0].OK, "%s: %s", name, byName[name][0].Error)
+	}
+	require.Contains(t, all, "Echo: over stdio")
+	require.Contains(t, all, "Echo: over streamable HTTP")
+	require.Contains(t, all, "Echo: over SSE")
+	crash := byName["mcp__crashy__explode"][0]
+	require.False(t, crash.OK)
+	require.Contains(t, crash.Error, "MCP server crashy stopped during the call")
+	// After the crash the others still work.
+	later := strings.Join(toolOutputs(reqs[2]), "\n")
+	require.Contains(t, later, "Echo: still here")
+	require.Contains(t, later, "written in Go")
+}
+
+// newRealServers makes the real-servers test's folder (with a 21 KB file,
+// big.txt, ending in THE-END-MARKER), memory file path and crashing server.
+func newRealServers(t *testing.T) servers {
+	tmp := t.TempDir()
+	s := servers{dir: filepath.Join(tmp, "files"), memory: filepath.Join(tmp, "memory.jsonl"), crashy: filepath.Join(tmp, "crashy.sh")}
+	require.NoError(t, os.MkdirAll(s.dir, 0o755))
+	require.NoError(t, os.WriteFile(s.crashy, []byte(crashyServer), 0o755))
+	// A 21 KB file: it must reach the model once, uncut.
+	var big strings.Builder
+	for i := 0; big.Len() < 21*1024; i++ {
+		fmt.Fprintf(&big, "line %05d of the big file\n", i)
+	}
+	big.WriteString("THE-END-MARKER\n")
+	require.NoError(t, os.WriteFile(filepath.Join(s.dir, "big.txt"), []byte(big.String()), 0o644))
+	return s
+}
+
+// trustAll trusts the workspace and approves its content when it has a
+// .mcp.json.
+func trustAll(t *testing.T, home *apptest.Home) {
+	if _, err := os.Stat(filepath.Join(home.WS, ".mcp.json")); err == nil {
+		rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+		require.NoError(t, err)
+		require.NoError(t, rt.Config.Paths.Trust(home.WS))
+		rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+		require.NoError(t, err)
+		require.NoError(t, rt.ApproveAllContent())
 	}
 }
 

@@ -264,7 +264,6 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	if parts, emit, err = ls.promptHooks(ctx, sess, parts, emit); err != nil {
 		return nil, err
 	}
-	emit = ls.mcpNotices(emit)
 	ls.mu.Lock()
 	input := append(slices.Clone(ls.pending), parts...)
 	next := ls.next
@@ -278,12 +277,8 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
-	if ls.mcp != nil {
-		var restore func()
-		emit, restore = ls.svc.progressTo(sess.ID, emit)
-		defer restore()
-		defer ls.svc.askerTo(ls.opts.Asker)()
-	}
+	emit, restore := ls.mcpRun(sess.ID, emit)
+	defer restore()
 	ls.titleLater(sess, input)
 	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
 	var done *agent.DoneInfo

@@ -86,6 +86,30 @@ type MCPOAuth struct {
 	CallbackPort       int    `toml:"callback_port"`
 }
 
+// validate checks the grant, the port and the secret's variable name (nil:
+// nothing to check). where names the server's table.
+func (o *MCPOAuth) validate(where string) error {
+	if o == nil {
+		return nil
+	}
+	switch o.Grant {
+	case "", "authorization_code":
+	case "client_credentials":
+		if o.ClientID == "" || o.ClientSecretEnvVar == "" {
+			return fmt.Errorf("%s.oauth: grant \"client_credentials\" needs client_id and client_secret_env_var", where)
+		}
+	default:
+		return fmt.Errorf("%s.oauth.grant must be authorization_code or client_credentials, not %q", where, o.Grant)
+	}
+	if o.CallbackPort < 0 || o.CallbackPort > 65535 {
+		return fmt.Errorf("%s.oauth.callback_port must be a port number (1-65535), not %d", where, o.CallbackPort)
+	}
+	if o.ClientSecretEnvVar != "" && !isEnvName(o.ClientSecretEnvVar) {
+		return fmt.Errorf("%s.oauth: %q is not an environment variable name (letters, digits, _)", where, o.ClientSecretEnvVar)
+	}
+	return nil
+}
+
 // IsEnabled reports whether the server is started (Enabled unset or true).
 func (s MCPServer) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
 
@@ -308,22 +332,8 @@ func (s MCPServer) Validate() error {
 	if s.StartupTimeoutSec < 0 || s.ToolTimeoutSec < 0 || s.StartupTimeoutMS < 0 {
 		return fmt.Errorf("%s: startup_timeout_sec and tool_timeout_sec must be positive seconds (startup_timeout_ms: milliseconds)", where)
 	}
-	if o := s.OAuth; o != nil {
-		switch o.Grant {
-		case "", "authorization_code":
-		case "client_credentials":
-			if o.ClientID == "" || o.ClientSecretEnvVar == "" {
-				return fmt.Errorf("%s.oauth: grant \"client_credentials\" needs client_id and client_secret_env_var", where)
-			}
-		default:
-			return fmt.Errorf("%s.oauth.grant must be authorization_code or client_credentials, not %q", where, o.Grant)
-		}
-		if o.CallbackPort < 0 || o.CallbackPort > 65535 {
-			return fmt.Errorf("%s.oauth.callback_port must be a port number (1-65535), not %d", where, o.CallbackPort)
-		}
-		if o.ClientSecretEnvVar != "" && !isEnvName(o.ClientSecretEnvVar) {
-			return fmt.Errorf("%s.oauth: %q is not an environment variable name (letters, digits, _)", where, o.ClientSecretEnvVar)
-		}
+	if err := s.OAuth.validate(where); err != nil {
+		return err
 	}
 	envNames := append(slices.Clone(s.EnvVars), s.BearerTokenEnvVar)
 	for _, n := range s.EnvHTTPHeaders {
@@ -545,41 +555,51 @@ func ParseMCPJSON(file string, data []byte, getenv func(string) string) (map[str
 		if err := json.Unmarshal(kept, &j); err != nil {
 			return nil, warns, &FileError{File: file, Line: lines[lineKey(p)], Key: name, Message: fmt.Sprintf("server %q: %v", name, err)}
 		}
-		s := MCPServer{Name: name, Command: x(j.Command), Cwd: x(j.Cwd), URL: x(j.URL), Source: fmt.Sprintf("%s:%d", file, lines[lineKey(p)]),
-			StartupTimeoutSec: j.StartupTimeoutSec, StartupTimeoutMS: j.StartupTimeoutMS, ToolTimeoutSec: j.ToolTimeoutSec,
-			Enabled: j.Enabled, EnabledTools: j.EnabledTools, DisabledTools: j.DisabledTools, TrustAnnotations: j.TrustAnnotations}
-		if o := j.OAuth; o != nil {
-			s.OAuth = &MCPOAuth{ClientID: x(o.ClientID), CallbackPort: o.CallbackPort, ClientSecretEnvVar: o.ClientSecretEnvVar, Grant: o.Grant}
-		}
-		s.foldTimeouts()
-		switch j.Type {
-		case "", "stdio", "http", "sse":
-			s.Transport = j.Type
-		case "streamable-http", "streamable_http", "streamableHttp":
-			s.Transport = "http"
-		default:
-			return nil, warns, &FileError{File: file, Key: name, Message: fmt.Sprintf("server %q: type must be stdio, http or sse, not %q", name, j.Type)}
-		}
-		if s.Transport == "stdio" && s.Command == "" {
-			s.Transport = ""
-		}
-		for _, a := range j.Args {
-			s.Args = append(s.Args, x(a))
-		}
-		s.Env = expandMap(j.Env, x)
-		s.HTTPHeaders = expandMap(j.Headers, x)
-		if s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
-			s.Cwd = filepath.Join(filepath.Dir(file), s.Cwd)
-		}
-		if !validMCPName(name) {
-			return nil, warns, &FileError{File: file, Key: name, Message: fmt.Sprintf("server name %q may contain only letters, digits, _ and -", name)}
-		}
-		if err := s.Validate(); err != nil {
-			return nil, warns, &FileError{File: file, Key: name, Message: err.Error()}
+		s, err := j.server(file, name, lines[lineKey(p)], x)
+		if err != nil {
+			return nil, warns, err
 		}
 		out[name] = s
 	}
 	return out, warns, nil
+}
+
+// server converts one .mcp.json entry (name, defined at line of file) into
+// an MCPServer, expanding variables with x. Errors name the file and server.
+func (j mcpJSONServer) server(file, name string, line int, x func(string) string) (MCPServer, error) {
+	s := MCPServer{Name: name, Command: x(j.Command), Cwd: x(j.Cwd), URL: x(j.URL), Source: fmt.Sprintf("%s:%d", file, line),
+		StartupTimeoutSec: j.StartupTimeoutSec, StartupTimeoutMS: j.StartupTimeoutMS, ToolTimeoutSec: j.ToolTimeoutSec,
+		Enabled: j.Enabled, EnabledTools: j.EnabledTools, DisabledTools: j.DisabledTools, TrustAnnotations: j.TrustAnnotations}
+	if o := j.OAuth; o != nil {
+		s.OAuth = &MCPOAuth{ClientID: x(o.ClientID), CallbackPort: o.CallbackPort, ClientSecretEnvVar: o.ClientSecretEnvVar, Grant: o.Grant}
+	}
+	s.foldTimeouts()
+	switch j.Type {
+	case "", "stdio", "http", "sse":
+		s.Transport = j.Type
+	case "streamable-http", "streamable_http", "streamableHttp":
+		s.Transport = "http"
+	default:
+		return s, &FileError{File: file, Key: name, Message: fmt.Sprintf("server %q: type must be stdio, http or sse, not %q", name, j.Type)}
+	}
+	if s.Transport == "stdio" && s.Command == "" {
+		s.Transport = ""
+	}
+	for _, a := range j.Args {
+		s.Args = append(s.Args, x(a))
+	}
+	s.Env = expandMap(j.Env, x)
+	s.HTTPHeaders = expandMap(j.Headers, x)
+	if s.Cwd != "" && !filepath.IsAbs(s.Cwd) {
+		s.Cwd = filepath.Join(filepath.Dir(file), s.Cwd)
+	}
+	if !validMCPName(name) {
+		return s, &FileError{File: file, Key: name, Message: fmt.Sprintf("server name %q may contain only letters, digits, _ and -", name)}
+	}
+	if err := s.Validate(); err != nil {
+		return s, &FileError{File: file, Key: name, Message: err.Error()}
+	}
+	return s, nil
 }
 
 func expandMap(m map[string]string, x func(string) string) map[string]string {

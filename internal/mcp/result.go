@@ -24,16 +24,7 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 	var (
 		b      strings.Builder
 		images []tools.Image
-		// carried is everything the content blocks tell the model: their
-		// text, names, URIs and (base64) data.
-		carried strings.Builder
 	)
-	carry := func(parts ...string) {
-		for _, p := range parts {
-			carried.WriteString(p)
-			carried.WriteByte(0)
-		}
-	}
 	line := func(s string) {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
@@ -44,16 +35,12 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			line(c.Text)
-			carry(c.Text)
 		case *sdk.ImageContent:
-			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
 			images = append(images, tools.Image{MIME: c.MIMEType, Data: c.Data})
 			line(fmt.Sprintf("[image %s, %d bytes: attached as an image]", c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
-			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
 			line(fmt.Sprintf("[audio %s, %d bytes: not shown]", c.MIMEType, len(c.Data)))
 		case *sdk.ResourceLink:
-			carry(c.URI, c.Name, c.Title, c.MIMEType, c.Description)
 			l := fmt.Sprintf("[resource link] %s: %s", c.Name, c.URI)
 			if c.MIMEType != "" {
 				l += " (" + c.MIMEType + ")"
@@ -63,14 +50,11 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 			}
 			line(l)
 		case *sdk.EmbeddedResource:
-			if rc := c.Resource; rc != nil {
-				carry(rc.URI, rc.MIMEType, rc.Text, base64.StdEncoding.EncodeToString(rc.Blob))
-			}
 			images = embedded(c.Resource, line, images)
 		}
 	}
 	if sc := res.StructuredContent; sc != nil {
-		if js, err := json.Marshal(sc); err == nil && !carries(carried.String(), js) {
+		if js, err := json.Marshal(sc); err == nil && !carries(carried(res.Content), js) {
 			line("structuredContent: " + string(js))
 		}
 	}
@@ -106,6 +90,35 @@ func embedded(rc *sdk.ResourceContents, line func(string), images []tools.Image)
 		line(fmt.Sprintf("%s, %d bytes of binary data: not shown]", head, len(rc.Blob)))
 	}
 	return images
+}
+
+// carried is everything the content blocks tell the model: their text,
+// names, URIs and (base64) data, NUL-separated.
+func carried(content []sdk.Content) string {
+	var b strings.Builder
+	carry := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+			b.WriteByte(0)
+		}
+	}
+	for _, c := range content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			carry(c.Text)
+		case *sdk.ImageContent:
+			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
+		case *sdk.AudioContent:
+			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
+		case *sdk.ResourceLink:
+			carry(c.URI, c.Name, c.Title, c.MIMEType, c.Description)
+		case *sdk.EmbeddedResource:
+			if rc := c.Resource; rc != nil {
+				carry(rc.URI, rc.MIMEType, rc.Text, base64.StdEncoding.EncodeToString(rc.Blob))
+			}
+		}
+	}
+	return b.String()
 }
 
 // carries reports whether the content blocks (carried) already tell every
