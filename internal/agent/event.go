@@ -72,8 +72,9 @@ type Event struct {
 // run's model failed and From → To took over the rest of the turn; Reason
 // is the failure, ErrorKind its llm.ErrorKind: rate_limit, overloaded,
 // not_found, ...; To is "" when a fallback could not be used and the next
-// one is tried) or "phase" (Phase "architect" or "editor" begins, on
-// model To).
+// one is tried), "phase" (Phase "architect" or "editor" begins, on
+// model To) or "mcp" (an MCP server failed to start: the text names it,
+// the cause and that the session goes on without it).
 type NoticeInfo struct {
 	Kind      string `json:"kind"`
 	From      string `json:"from,omitempty"`
@@ -87,6 +88,7 @@ type NoticeInfo struct {
 const (
 	NoticeFallback = "fallback"
 	NoticePhase    = "phase"
+	NoticeMCP      = "mcp"
 )
 
 // ProgressInfo is a running tool's progress: the tool (as the model calls

@@ -69,9 +69,13 @@ func (q Question) Multi() bool {
 // InteractionInfo is a request to the user (Answer nil), or the request
 // with the answer it got: ID names it (the answer carries the same ID),
 // CallID is the ask_user call it answers.
+//
+// Source is who asks: "" for the model (ask_user), else a name to show
+// instead ("MCP server NAME" for a server's elicitation).
 type InteractionInfo struct {
 	ID        string             `json:"id"`
 	CallID    string             `json:"call_id"`
+	Source    string             `json:"source,omitempty"`
 	Questions []Question         `json:"questions"`
 	Answer    *InteractionAnswer `json:"answer,omitempty"`
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
@@ -33,6 +35,8 @@ type mcpSlot struct {
 	progress func(mcp.Progress)
 	// extra are servers a front end added (AddMCPServers).
 	extra []config.MCPServer
+	// asker answers the servers' elicitations (set per run; nil: no one).
+	asker agent.Asker
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -58,13 +62,14 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
-	return rt.startMCP(ctx, nil, httpClient, progress, report)
+	return rt.startMCP(ctx, nil, httpClient, progress, report, nil)
 }
 
 // startMCP is StartMCP with extra servers (replacing configured ones of
-// the same name).
+// the same name) and the answerer of the servers' elicitations (nil:
+// refused).
 func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
-	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
+	progress func(mcp.Progress), report func(Report), elicit func(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error)) *mcp.Manager {
 	servers := rt.MCPServers()
 	for _, x := range extra {
 		servers = slices.DeleteFunc(servers, func(c config.MCPServer) bool { return c.Name == x.Name })
@@ -77,7 +82,7 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 		httpClient = rt.mcpOAuthClient
 	}
 	m := mcp.Start(ctx, mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
-		HTTPClient: httpClient, Progress: progress})
+		HTTPClient: httpClient, Progress: progress, Version: rt.Version, Elicit: elicit})
 	if report != nil {
 		for _, f := range m.Failures() {
 			report(Report{Text: f, Warning: true})
@@ -108,16 +113,66 @@ func (s *Service) SetMCPHTTPClient(f func(ctx context.Context, server, url strin
 }
 
 // MCP returns the service's MCP manager, starting the configured servers at the
-// first call (nil when none is configured). Failures are reported to the
-// service's Report function; the session goes on without those servers.
+// first call (nil when none is configured). Servers that failed to start are
+// reported by every session's first run, as notice events (mcpNotices): every
+// front end shows them; they also go to the service's Report function, marked
+// InSession. The session goes on without those servers.
 func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
 	if !s.mcp.started {
 		s.mcp.started = true
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, s.report)
+		var report func(Report)
+		if s.report != nil {
+			report = func(r Report) { r.InSession = true; s.report(r) }
+		}
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
 	}
 	return s.mcp.m
+}
+
+// mcpRun readies a run of the session for its MCP servers: the servers'
+// failures reported (mcpNotices), their progress notifications sent to emit
+// and their elicitations asked through the session's Asker; restore ends it.
+func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.Event), func()) {
+	if ls.mcp == nil {
+		return emit, func() {}
+	}
+	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
+	restoreAsker := ls.svc.askerTo(ls.opts.Asker)
+	return emit, func() { restoreAsker(); restoreProgress() }
+}
+
+// mcpNotices wraps a run's emit so that the session's first run reports each
+// MCP server that failed to start as a notice event (kind "mcp") right after
+// the run's session event: the one path every front end's runs take.
+func (ls *Session) mcpNotices(emit func(agent.Event)) func(agent.Event) {
+	ls.mu.Lock()
+	done := ls.mcpNoticed
+	ls.mcpNoticed = true
+	ls.mu.Unlock()
+	if done {
+		return emit
+	}
+	ls.svc.mcp.mu.Lock()
+	m := ls.svc.mcp.m
+	ls.svc.mcp.mu.Unlock()
+	if m == nil {
+		return emit
+	}
+	failures := m.Failures()
+	if len(failures) == 0 {
+		return emit
+	}
+	return func(e agent.Event) {
+		emit(e)
+		if e.Type == agent.EventSession && failures != nil {
+			for _, f := range failures {
+				emit(agent.Event{Type: agent.EventNotice, SessionID: e.SessionID, Text: f, Notice: &agent.NoticeInfo{Kind: agent.NoticeMCP}})
+			}
+			failures = nil
+		}
+	}
 }
 
 // progressTo sends the MCP servers' progress notifications to emit as progress

@@ -193,8 +193,17 @@ func TestMCPServerFailingAtStartDoesNotStopTheSession(t *testing.T) {
 		llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__everything__echo", Args: `{"message":"still here"}`}}},
 		llmtest.Turn{Text: "done"})
 	require.Len(t, reports, 1, "%q", reports)
-	require.Contains(t, reports[0], "MCP server broken failed to start")
-	require.Contains(t, reports[0], "missing API_TOKEN")
+	var notices []agent.Event
+	for _, e := range events {
+		if e.Type == agent.EventNotice {
+			notices = append(notices, e)
+		}
+	}
+	require.Len(t, notices, 1, "%+v", notices)
+	require.Equal(t, agent.NoticeMCP, notices[0].Notice.Kind)
+	require.Contains(t, notices[0].Text, "MCP server broken failed to start")
+	require.Contains(t, notices[0].Text, "missing API_TOKEN")
+	require.Equal(t, agent.EventSession, events[0].Type, "the session event comes first")
 	require.Equal(t, []string{"Echo: still here"}, toolOutputs(reqs[1]))
 	require.True(t, results(events)[0].OK)
 }
@@ -292,4 +301,30 @@ func TestMCPToolsInSubagents(t *testing.T) {
 	require.Len(t, reqs, 3)
 	require.Contains(t, toolNames(reqs[0]), "mcp__everything__echo")
 	require.Contains(t, toolNames(reqs[1]), "mcp__everything__echo", "the child's request")
+}
+
+// The client introduces itself with aidex's version (Options.Version).
+func TestMCPClientInfoCarriesAidexVersion(t *testing.T) {
+	got := make(chan *sdk.Implementation, 1)
+	srv := sdk.NewServer(&sdk.Implementation{Name: "who", Version: "1"}, &sdk.ServerOptions{
+		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			select {
+			case got <- req.Session.InitializeParams().ClientInfo:
+			default:
+			}
+		}})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	home := apptest.NewHome(t, apptest.FakeProvider("http://127.0.0.1:1", []string{"m1"}, "")+fmt.Sprintf("\n[mcp_servers.who]\nurl = %q\n", hs.URL))
+	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv, Version: "v9.8.7"}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	require.NotNil(t, svc.MCP(context.Background()))
+	select {
+	case ci := <-got:
+		require.Equal(t, "aidex", ci.Name)
+		require.Equal(t, "v9.8.7", ci.Version)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server was never initialised")
+	}
 }

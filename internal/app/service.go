@@ -91,9 +91,14 @@ type StartOptions struct {
 
 // Report is a message for the user at start-up: a configuration warning
 // (Warning true) or the notice of an automatically chosen provider.
+//
+// InSession marks a report every session's first run also shows, as a
+// notice event (an MCP server that failed to start): a front end that shows
+// the sessions' events may skip it.
 type Report struct {
-	Text    string
-	Warning bool
+	Text      string
+	Warning   bool
+	InSession bool
 }
 
 // Start is the start-up sequence every front end shares: load the

@@ -71,6 +71,10 @@ type Session struct {
 	svc  *Service
 	opts SessionOptions
 
+	// mcpNoticed is set once the session's first run reported the MCP
+	// servers that failed to start (guarded by mu).
+	mcpNoticed bool
+
 	// subagents counts the session's subagent runs and bounds how many
 	// run at once, across engine rebuilds (guarded by build).
 	subagents *subagentTree
@@ -283,11 +287,8 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 	if len(extra) > 0 {
 		eng = withEngineTools(eng, extra)
 	}
-	if ls.mcp != nil {
-		var restore func()
-		emit, restore = ls.svc.progressTo(sess.ID, emit)
-		defer restore()
-	}
+	emit, restore := ls.mcpRun(sess.ID, emit)
+	defer restore()
 	ls.titleLater(sess, input)
 	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
 	return ls.dispatch(ctx, sess, eng, next, input, emit)

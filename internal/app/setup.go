@@ -49,6 +49,9 @@ type Options struct {
 	// sandbox.Probe); tests pass a machine that cannot sandbox. [Start]
 	// makes it probe once per service.
 	SandboxProbe func() sandbox.Caps
+	// Version is aidex's version ("v1.2.0", "dev 1a2b3c4"): the MCP
+	// client's clientInfo.version.
+	Version string
 	// HookLog, when set, gets one line per hook command run (event,
 	// command, exit code, milliseconds): --verbose.
 	HookLog io.Writer
@@ -71,6 +74,8 @@ type Runtime struct {
 	Notice    string
 	Warnings  []config.Warning
 	Getenv    func(string) string
+	// Version is aidex's version (Options.Version).
+	Version string
 	// envPolicy is the credential scrubbing of the processes this
 	// runtime's tools and commands start (commandEnvPolicy).
 	envPolicy tools.EnvPolicy
@@ -140,7 +145,7 @@ func LoadBase(o Options) (*Runtime, error) {
 		return nil, fmt.Errorf("config providers: %w", err)
 	}
 	warnings = append(warnings, customKeysWarning(cfg)...)
-	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv,
+	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv, Version: o.Version,
 		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
 	if err := rt.loadHooks(o); err != nil {
 		return nil, err

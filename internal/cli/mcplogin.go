@@ -24,11 +24,16 @@ The token is stored 0600 in the state directory and refreshed when it expires.`,
   aidex mcp login remote --no-browser`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, url, err := a.mcpServerURL(args[0])
+			paths, srv, err := a.mcpServerURL(args[0])
 			if err != nil {
 				return err
 			}
-			o := oauth.LoginOptions{Out: a.proc.Stderr}
+			url := srv.URL
+			o, err := loginOptions(srv, a.proc.Getenv)
+			if err != nil {
+				return err
+			}
+			o.Out = a.proc.Stderr
 			if !noBrowser {
 				o.OpenURL = a.proc.OpenURL
 				if o.OpenURL == nil {
@@ -78,18 +83,36 @@ func newMCPLogoutCmd(a *cliApp) *cobra.Command {
 // mcpServerURL finds the url of MCP server name in the loaded
 // configuration (the global file, a trusted project's .aidex/config.toml
 // and .mcp.json, as sessions see them). Errors name the fix (exit 2).
-func (a *cliApp) mcpServerURL(name string) (config.Paths, string, error) {
+func (a *cliApp) mcpServerURL(name string) (config.Paths, config.MCPServer, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
-		return config.Paths{}, "", err
+		return config.Paths{}, config.MCPServer{}, err
 	}
 	paths := rt.Config.Paths
 	s, ok := rt.Config.MCPServers[name]
 	if !ok {
-		return paths, "", usageErr("no MCP server %q with a url in %s: add [mcp_servers.%s] url = \"https://...\" (an HTTP server), or `aidex mcp add %s --url URL`", name, paths.ConfigFile, name, name)
+		return paths, s, usageErr("no MCP server %q with a url in %s: add [mcp_servers.%s] url = \"https://...\" (an HTTP server), or `aidex mcp add %s --url URL`", name, paths.ConfigFile, name, name)
 	}
 	if s.URL == "" {
-		return paths, "", usageErr("MCP server %q has no url: OAuth sign-in is for HTTP servers only (stdio servers need none)", name)
+		return paths, s, usageErr("MCP server %q has no url: OAuth sign-in is for HTTP servers only (stdio servers need none)", name)
 	}
-	return paths, s.URL, nil
+	return paths, s, nil
+}
+
+// loginOptions are the sign-in settings of server s: its scopes and its
+// [mcp_servers.NAME.oauth] table (a pre-registered client, its secret read
+// from client_secret_env_var, the grant, the callback port). Errors: the
+// secret's variable is not set (exit 2).
+func loginOptions(s config.MCPServer, getenv func(string) string) (oauth.LoginOptions, error) {
+	o := oauth.LoginOptions{Scopes: s.Scopes}
+	if c := s.OAuth; c != nil {
+		o.ClientID, o.CallbackPort = c.ClientID, c.CallbackPort
+		o.ClientCredentials = c.Grant == "client_credentials"
+		if c.ClientSecretEnvVar != "" {
+			if o.ClientSecret = getenv(c.ClientSecretEnvVar); o.ClientSecret == "" {
+				return o, usageErr("MCP server %q: oauth.client_secret_env_var names %s, which is not set: export it (%s)", s.Name, c.ClientSecretEnvVar, s.Source)
+			}
+		}
+	}
+	return o, nil
 }

@@ -227,11 +227,7 @@ func (t *textOut) event(e agent.Event) {
 	case agent.EventToolResult:
 		t.toolResult(e.ToolResult)
 	case agent.EventNotice:
-		// A fallback model answering, a phase of an architect turn: the
-		// user should know which model did the work.
-		if t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback {
-			fmt.Fprintf(t.err, "aidex: %s\n", e.Text)
-		}
+		t.notice(e)
 	case agent.EventBudget:
 		budgetLine(t.err, e.Budget)
 	case agent.EventError:
@@ -295,4 +291,17 @@ func (t *textOut) finish(d *agent.DoneInfo, _ error) error {
 		fmt.Fprintln(t.out, res)
 	}
 	return nil
+}
+
+// notice prints a notice event on stderr: an MCP server that failed to start
+// always (the run goes on without its tools, which the user must know); a
+// fallback model answering always (the user should know which model did the
+// work); a phase of an architect turn with progress output.
+func (t *textOut) notice(e agent.Event) {
+	switch {
+	case e.Notice != nil && e.Notice.Kind == agent.NoticeMCP:
+		fmt.Fprintf(t.err, "aidex: warning: %s\n", e.Text)
+	case t.progress || e.Notice != nil && e.Notice.Kind == agent.NoticeFallback:
+		fmt.Fprintf(t.err, "aidex: %s\n", e.Text)
+	}
 }

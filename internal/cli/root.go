@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +23,10 @@ type cliApp struct {
 	flags   globalFlags
 	// flagValues are config keys set by flags (model, provider, ...).
 	flagValues map[string]string
-	warned     bool
+	// warned are the warnings printed: each is printed once per process,
+	// and a later new one (an MCP server's, a reload's) still is.
+	warned map[string]bool
+	warnMu sync.Mutex
 	// setup is the trigger of the Setup hooks the next service start
 	// runs (--init, --maintenance; "": none), cleared once run.
 	setup string
@@ -39,7 +43,7 @@ func newApp(p Process) *cliApp {
 	if p.Getenv == nil {
 		p.Getenv = func(string) string { return "" }
 	}
-	return &cliApp{proc: p, flagValues: map[string]string{}}
+	return &cliApp{proc: p, flagValues: map[string]string{}, warned: map[string]bool{}}
 }
 
 func newRootCmd(a *cliApp) *cobra.Command {
@@ -217,7 +221,7 @@ type catalogView = app.Runtime
 
 // setupOptions maps the command line onto setup options.
 func (a *cliApp) setupOptions() app.Options {
-	o := app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv}
+	o := app.Options{Workspace: a.flags.workspace, Flags: a.configFlags(), Getenv: a.proc.Getenv, Version: a.proc.shortVersion()}
 	if a.flags.verbose {
 		o.HookLog = a.proc.Stderr // one line per hook command run
 	}
@@ -265,7 +269,6 @@ func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Servic
 		o.Setup, a.setup = a.setup, ""
 	}
 	svc, err := app.Start(ctx, o)
-	a.warned = true
 	switch {
 	case errors.Is(err, app.ErrOpenStore):
 		return nil, err
@@ -279,9 +282,9 @@ func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Servic
 // the provider notice unless --quiet.
 func (a *cliApp) report(r app.Report) {
 	switch {
-	case a.flags.quiet:
-	case r.Warning && !a.warned:
-		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", r.Text)
+	case a.flags.quiet, r.InSession: // a session's run shows it (a notice event)
+	case r.Warning:
+		a.warning(r.Text)
 	case !r.Warning:
 		fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", r.Text)
 	}
@@ -289,11 +292,21 @@ func (a *cliApp) report(r app.Report) {
 
 // warn prints configuration warnings once.
 func (a *cliApp) warn(rt *app.Runtime) {
-	if a.warned || a.flags.quiet {
+	if a.flags.quiet {
 		return
 	}
-	a.warned = true
 	for _, w := range rt.Warnings {
-		fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", w)
+		a.warning(w.String())
 	}
+}
+
+// warning prints a warning on stderr unless it was printed already.
+func (a *cliApp) warning(text string) {
+	a.warnMu.Lock()
+	defer a.warnMu.Unlock()
+	if a.warned[text] {
+		return
+	}
+	a.warned[text] = true
+	fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", text)
 }

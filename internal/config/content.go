@@ -70,7 +70,10 @@ func mcpServerItem(s MCPServer, template any, workspace string) trust.Item {
 			Command, Cwd, URL, Transport, BearerTokenEnvVar string
 			Args, EnvVars                                   []string
 			Env, Headers                                    map[string]string
-		}{s.Command, s.Cwd, s.URL, s.TransportName(), s.BearerTokenEnvVar, s.Args, s.EnvVars, s.Env, s.HTTPHeaders}
+			// EnvHeaders send aidex's variables to URL (left out when
+			// empty: approvals of servers without it stay valid).
+			EnvHeaders map[string]string `json:",omitempty"`
+		}{s.Command, s.Cwd, s.URL, s.TransportName(), s.BearerTokenEnvVar, s.Args, s.EnvVars, s.Env, s.HTTPHeaders, s.EnvHTTPHeaders}
 	}
 	detail := s.URL
 	if s.Command != "" {

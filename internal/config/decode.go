@@ -57,7 +57,7 @@ type fileDoc struct {
 	settings  []setting      // sorted by line
 	providers map[string]int // provider tables named in the file -> line of first mention
 	mcp       map[string]MCPServer
-	notices   []Warning // old key names read as aliases (one each)
+	notices   []Warning // old key names read as aliases (one each); MCP server keys dropped
 	prices    []modelPrice
 }
 
@@ -76,9 +76,13 @@ func parseFile(file string, data []byte) (*fileDoc, error) {
 	var errs []*FileError
 	if v, ok := m["mcp_servers"]; ok {
 		delete(m, "mcp_servers")
-		var mcpErrs []*FileError
-		d.mcp, mcpErrs = decodeMCPServers(file, v, lines)
+		var (
+			mcpErrs  []*FileError
+			mcpWarns []Warning
+		)
+		d.mcp, mcpErrs, mcpWarns = decodeMCPServers(file, v, lines)
 		errs = append(errs, mcpErrs...)
+		d.notices = append(d.notices, mcpWarns...)
 	}
 	walkTable(d, specs(), lines, nil, m, &errs)
 	sort.SliceStable(d.settings, func(i, j int) bool { return d.settings[i].line < d.settings[j].line })

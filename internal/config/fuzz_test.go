@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,26 @@ func FuzzSet(f *testing.F) {
 		}
 		if !found {
 			t.Fatalf("after Set(%q, %q) the file does not hold the value:\n%s", key, value, data)
+		}
+	})
+}
+
+// FuzzParseMCPJSON: any .mcp.json is servers, warnings naming lines within
+// the file, or an error naming the file; never a panic.
+func FuzzParseMCPJSON(f *testing.F) {
+	f.Add(`{"mcpServers": {"a": {"command": "x", "colour": 1, "oauth": {"clientId": "c", "k": 2}}}}`)
+	f.Add(`{"mcpServers": {"b": {"type": "http", "url": "https://h/mcp", "startup_timeout_ms": 5}}}`)
+	f.Add(`{"mcpServers": {"c": {"url": [1, {"x": [2]}]}}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		_, warns, err := ParseMCPJSON("/p/.mcp.json", []byte(doc), func(string) string { return "" })
+		if err != nil && !strings.Contains(err.Error(), "/p/.mcp.json") {
+			t.Fatalf("error without the file: %v", err)
+		}
+		lines := strings.Count(doc, "\n") + 1
+		for _, w := range warns {
+			if w.Line < 0 || w.Line > lines || w.File != "/p/.mcp.json" {
+				t.Fatalf("warning outside the file: %+v", w)
+			}
 		}
 	})
 }

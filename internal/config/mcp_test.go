@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -95,9 +96,9 @@ func TestMCPServersNeedTrust(t *testing.T) {
 }
 
 func TestMCPJSONErrors(t *testing.T) {
-	_, err := ParseMCPJSON("/p/.mcp.json", []byte(`{"mcpServers": {"a": {"type": "ws", "url": "x"}}}`), os.Getenv)
+	_, _, err := ParseMCPJSON("/p/.mcp.json", []byte(`{"mcpServers": {"a": {"type": "ws", "url": "x"}}}`), os.Getenv)
 	require.ErrorContains(t, err, `type must be stdio, http or sse, not "ws"`)
-	_, err = ParseMCPJSON("/p/.mcp.json", []byte(`{"servers": {}}`), os.Getenv)
+	_, _, err = ParseMCPJSON("/p/.mcp.json", []byte(`{"servers": {}}`), os.Getenv)
 	require.ErrorContains(t, err, "/p/.mcp.json")
 	require.ErrorContains(t, err, "mcpServers")
 }
@@ -123,4 +124,99 @@ func TestAddRemoveMCPServerKeepsComments(t *testing.T) {
 	data, err := os.ReadFile(e.global())
 	require.NoError(t, err)
 	require.Equal(t, orig, string(data))
+}
+
+// Every key of Codex's [mcp_servers.NAME] is read: the honoured ones take
+// effect, the others and unknown keys are one warning each naming the file and
+// line, and none stops the configuration from loading.
+func TestMCPServersCodexKeys(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, e.global(), `[mcp_servers.docs]
+url = "https://example.com/mcp"
+env_http_headers = { "X-Api-Key" = "DOCS_KEY" }
+startup_timeout_ms = 25000
+tool_timeout_sec = 90
+enabled_tools = ["search"]
+disabled_tools = ["delete"]
+scopes = ["read", "write"]
+oauth = { client_id = "aidex-pre" }
+oauth_resource = "https://example.com/"
+supports_parallel_tool_calls = true
+default_tools_approval_mode = "approve"
+experimental_environment = "remote"
+colour = "blue"
+
+[mcp_servers.docs.tools.search]
+approval_mode = "approve"
+
+[mcp_servers.local]
+command = "srv"
+env_vars = ["HOME", { name = "TOKEN", source = "local" }]
+startup_timeout_sec = 30
+startup_timeout_ms = 1000
+`)
+	cfg, ws, err := e.load(nil, "openai")
+	require.NoError(t, err)
+	d := cfg.MCPServers["docs"]
+	require.Equal(t, map[string]string{"X-Api-Key": "DOCS_KEY"}, d.EnvHTTPHeaders)
+	require.InDelta(t, 25, d.StartupTimeoutSec, 1e-9, "startup_timeout_ms is read as milliseconds")
+	require.InDelta(t, 90, d.ToolTimeoutSec, 1e-9)
+	require.Equal(t, []string{"search"}, d.EnabledTools)
+	require.Equal(t, []string{"delete"}, d.DisabledTools)
+	require.Equal(t, []string{"read", "write"}, d.Scopes)
+	require.Equal(t, "aidex-pre", d.OAuth.ClientID)
+	l := cfg.MCPServers["local"]
+	require.Equal(t, []string{"HOME", "TOKEN"}, l.EnvVars)
+	require.InDelta(t, 30, l.StartupTimeoutSec, 1e-9, "startup_timeout_sec wins over startup_timeout_ms, as in Codex")
+
+	text := warningsText(ws)
+	for key, line := range map[string]int{"supports_parallel_tool_calls": 11, "default_tools_approval_mode": 12,
+		"experimental_environment": 13, "colour": 14, "tools": 16, "oauth_resource": 10} {
+		require.Contains(t, text, fmt.Sprintf("%s:%d: ", e.global(), line), "warning for %s", key)
+		require.Contains(t, text, key)
+	}
+	require.Contains(t, text, `unknown key "colour" in mcp_servers.docs is ignored`)
+	require.Contains(t, text, "[permissions]", "the approval keys name aidex's way")
+	for _, w := range ws {
+		require.NotContains(t, w.Message, "\n", "one line each")
+	}
+}
+
+// .mcp.json's keys: Claude Code's, and aidex's timeouts and tool lists (the
+// keys aidex's own messages name) are honoured; an unknown key is a warning
+// naming the file and line, never an error that stops every command.
+func TestMCPJSONKeys(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, filepath.Join(e.ws, ".mcp.json"), `{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+      "startup_timeout_sec": 120,
+      "tool_timeout_sec": 30,
+      "enabled_tools": ["read_text_file"],
+      "disabledTools": [],
+      "colour": "blue"
+    },
+    "off": {"type": "http", "url": "https://example.com/mcp", "enabled": false,
+      "oauth": {"clientId": "pre-registered", "callbackPort": 8080}}
+  }
+}`)
+	e.trust(t)
+	cfg, ws, err := e.load(nil, "openai")
+	require.NoError(t, err, warningsText(ws))
+	fs := cfg.MCPServers["fs"]
+	require.InDelta(t, 120, fs.StartupTimeoutSec, 1e-9)
+	require.InDelta(t, 30, fs.ToolTimeoutSec, 1e-9)
+	require.Equal(t, []string{"read_text_file"}, fs.EnabledTools)
+	off := cfg.MCPServers["off"]
+	require.False(t, off.IsEnabled())
+	require.Equal(t, "pre-registered", off.OAuth.ClientID)
+	text := warningsText(ws)
+	file := filepath.Join(e.ws, ".mcp.json")
+	require.Contains(t, text, file+":9: ")
+	require.Contains(t, text, `unknown key "disabledTools" in server "fs" (did you mean "disabled_tools"?)`)
+	require.Contains(t, text, file+":10: ")
+	require.Contains(t, text, `"colour"`)
+	require.Equal(t, 8080, off.OAuth.CallbackPort)
 }

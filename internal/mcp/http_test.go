@@ -1,9 +1,11 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -79,6 +81,13 @@ func TestHeadersAndBearer(t *testing.T) {
 	require.Empty(t, m.Failures())
 	r := m.CallTool(context.Background(), "remote", "whoami", nil)
 	require.Equal(t, "Bearer s3cret|a", r.Output)
+
+	// Codex's env_http_headers: the header's value is read from the variable.
+	env["TEAM"] = "from-env"
+	m2 := mcp.Start(context.Background(), mcp.Options{Getenv: func(k string) string { return env[k] }, Servers: []config.MCPServer{{
+		Name: "remote", URL: srv.URL, EnvHTTPHeaders: map[string]string{"X-Team": "TEAM"}, Source: "test"}}})
+	defer m2.Close()
+	require.Equal(t, "|from-env", m2.CallTool(context.Background(), "remote", "whoami", nil).Output)
 }
 
 func TestLegacySSEDetected(t *testing.T) {
@@ -125,3 +134,53 @@ func TestPluggableHTTPClient(t *testing.T) {
 type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A streamable HTTP server that closes a call's event stream mid-call (SEP-1699,
+// with a retry delay) is reconnected to with Last-Event-ID, and the call's
+// result arrives.
+func TestStreamableHTTPReconnectsWhenTheServerClosesTheStream(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "closer", Version: "1"}, nil)
+	closed := make(chan bool, 1)
+	sdk.AddTool(srv, &sdk.Tool{Name: "slow"}, func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		ok := req.Extra != nil && req.Extra.CloseSSEStream != nil
+		if ok {
+			req.Extra.CloseSSEStream(sdk.CloseSSEStreamArgs{RetryAfter: 20 * time.Millisecond})
+		}
+		closed <- ok
+		time.Sleep(100 * time.Millisecond)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "finished"}}}, nil, nil
+	})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{EventStore: sdk.NewMemoryEventStore(nil)}))
+	t.Cleanup(hs.Close)
+	m := start(t, config.MCPServer{Name: "closer", URL: hs.URL, Transport: "http", Source: "test"})
+	require.Empty(t, m.Failures())
+	r := m.CallTool(context.Background(), "closer", "slow", nil)
+	require.True(t, <-closed, "the server could not close the stream")
+	require.True(t, r.OK, r.Error)
+	require.Equal(t, "finished", r.Output)
+}
+
+// A server that answers a later call with 403 and a scope challenge (step-up
+// authorization) gives the model an error naming the scope and the login.
+func TestStepUpChallengeOnACallNamesLogin(t *testing.T) {
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return goServer() }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"tools/call"`)) {
+				w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="admin", resource_metadata="http://x/.well-known/oauth-protected-resource"`)
+				http.Error(w, "insufficient scope", http.StatusForbidden)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	m := start(t, config.MCPServer{Name: "guarded", URL: srv.URL, Transport: "http", Source: "test"})
+	require.Empty(t, m.Failures(), "initialize and tools/list are anonymous")
+	r := m.CallTool(context.Background(), "guarded", "whoami", nil)
+	require.False(t, r.OK)
+	require.Contains(t, r.Error, `needs authorisation (the server asks for scope "admin"): run `+"`aidex mcp login guarded`")
+}

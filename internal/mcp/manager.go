@@ -17,9 +17,13 @@ import (
 )
 
 // Default timeouts of a server without startup_timeout_sec / tool_timeout_sec.
+// A stdio server started through a package runner (npx -y, uvx, ...) may
+// install its package first: a cold npm cache takes tens of seconds on a slow
+// network, so its start-up gets DefaultPackageRunnerStartupTimeout.
 const (
-	DefaultStartupTimeout = 10 * time.Second
-	DefaultToolTimeout    = 60 * time.Second
+	DefaultStartupTimeout              = 10 * time.Second
+	DefaultPackageRunnerStartupTimeout = 2 * time.Minute
+	DefaultToolTimeout                 = 60 * time.Second
 )
 
 // Options configure [Start].
@@ -32,7 +36,11 @@ const (
 // that sends the configured http_headers and bearer token); the OAuth login
 // plugs its authorised client in here. Progress is told the progress
 // notifications of running calls (nil: ignored). Version is aidex's version,
-// sent as the client's implementation version.
+// sent as the client's implementation version. Elicit answers a server's
+// elicitation/create request (a form the user fills in; server names the
+// server asking); nil refuses every request with an error saying that no one
+// can answer here. The client always declares elicitation, so that a server
+// asking gets that reason rather than a missing capability.
 type Options struct {
 	Servers    []config.MCPServer
 	LogDir     string
@@ -40,6 +48,7 @@ type Options struct {
 	HTTPClient func(ctx context.Context, server, url string) (*http.Client, error)
 	Progress   func(Progress)
 	Version    string
+	Elicit     func(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error)
 }
 
 // Progress is one progress notification of a running tool call: the server,
@@ -202,6 +211,12 @@ func (m *Manager) Names() []string { return slices.Clone(m.names) }
 func (m *Manager) clientFor(s *server) *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "aidex", Version: m.opts.Version}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{},
+		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			if m.opts.Elicit == nil || req.Params == nil {
+				return nil, fmt.Errorf("aidex cannot show MCP server %s's request for input here: no one can answer it (a headless run)", s.cfg.Name)
+			}
+			return m.opts.Elicit(ctx, s.cfg.Name, req.Params)
+		},
 		ToolListChangedHandler: func(ctx context.Context, _ *sdk.ToolListChangedRequest) {
 			go s.refreshTools(context.WithoutCancel(ctx))
 		},

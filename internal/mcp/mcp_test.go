@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -155,4 +156,51 @@ func TestResources(t *testing.T) {
 		names[d.Name] = true
 	}
 	require.Equal(t, map[string]bool{"list_mcp_resources": true, "read_mcp_resource": true}, names)
+}
+
+// A call whose server crashed under it is not sent again to the restarted
+// server (tools need not be idempotent): the model is told what happened and
+// that the server is restarted at the next call, which works.
+func TestCallThatCrashedItsServerIsNotResent(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls")
+	m := start(t, fake(t, "crashy", "crashy", map[string]string{"AIDEX_MCP_FAKE_LOG": log}))
+	require.Empty(t, m.Failures())
+	r := m.CallTool(context.Background(), "crashy", "boom", json.RawMessage(`{}`))
+	require.False(t, r.OK)
+	require.Contains(t, r.Error, "MCP server crashy stopped during the call")
+	require.Contains(t, r.Error, "not sent again")
+	b, err := os.ReadFile(log)
+	require.NoError(t, err)
+	require.Equal(t, "boom\n", string(b), "the call reached the server more than once")
+	r = m.CallTool(context.Background(), "crashy", "echo", json.RawMessage(`{"message":"back"}`))
+	require.True(t, r.OK, r.Error)
+	require.Equal(t, "echo: back", r.Output)
+}
+
+// A server started through a package runner (npx -y, uvx, ...) may install
+// its package first (a cold npm cache takes tens of seconds): without a
+// configured startup_timeout_sec its start-up may take longer than the
+// default; a configured timeout is kept.
+func TestPackageRunnerStartupTimeout(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		args []string
+		sec  float64
+		want time.Duration
+	}{
+		{"npx", []string{"-y", "@modelcontextprotocol/server-memory"}, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"/usr/local/bin/npx", nil, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{`C:\Program Files\nodejs\npx.cmd`, nil, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"npm", []string{"exec", "--yes", "pkg"}, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"pnpm", []string{"dlx", "pkg"}, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"bunx", []string{"pkg"}, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"uvx", []string{"mcp-server-git"}, 0, mcp.DefaultPackageRunnerStartupTimeout},
+		{"npm", []string{"run", "serve"}, 0, mcp.DefaultStartupTimeout},
+		{"node", []string{"server.js"}, 0, mcp.DefaultStartupTimeout},
+		{"npx", []string{"-y", "pkg"}, 5, 5 * time.Second},
+	} {
+		got := mcp.StartupTimeout(config.MCPServer{Name: "s", Command: c.cmd, Args: c.args, StartupTimeoutSec: c.sec})
+		require.Equal(t, c.want, got, "%s %v", c.cmd, c.args)
+	}
+	require.Greater(t, mcp.DefaultPackageRunnerStartupTimeout, 30*time.Second)
 }

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,14 +16,14 @@ import (
 // Convert turns a tool call's result into a tool result: text as is; images as
 // image parts for the model (with a line naming them); audio named; embedded
 // resources as their text (an image blob as an image, other blobs named);
-// resource links as a line with the URI; structuredContent as JSON when no text
-// block already holds it. isError makes it a failed result with the server's
+// resource links as a line with the URI; structuredContent as JSON unless the
+// content blocks already carry every value of it (see carries), so that it
+// never reaches the model twice. isError makes it a failed result with the server's
 // text. The output is capped head+tail at proc.DefaultMaxOutputChars with a note.
 func Convert(res *sdk.CallToolResult) tools.Result {
 	var (
 		b      strings.Builder
 		images []tools.Image
-		texts  []string
 	)
 	line := func(s string) {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
@@ -33,7 +35,6 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 		switch c := c.(type) {
 		case *sdk.TextContent:
 			line(c.Text)
-			texts = append(texts, strings.TrimSpace(c.Text))
 		case *sdk.ImageContent:
 			images = append(images, tools.Image{MIME: c.MIMEType, Data: c.Data})
 			line(fmt.Sprintf("[image %s, %d bytes: attached as an image]", c.MIMEType, len(c.Data)))
@@ -53,7 +54,7 @@ func Convert(res *sdk.CallToolResult) tools.Result {
 		}
 	}
 	if sc := res.StructuredContent; sc != nil {
-		if js, err := json.Marshal(sc); err == nil && !containsJSON(texts, js) {
+		if js, err := json.Marshal(sc); err == nil && !carries(carried(res.Content), js) {
 			line("structuredContent: " + string(js))
 		}
 	}
@@ -91,22 +92,72 @@ func embedded(rc *sdk.ResourceContents, line func(string), images []tools.Image)
 	return images
 }
 
-// containsJSON reports whether one of the text blocks is the same JSON value.
-func containsJSON(texts []string, js []byte) bool {
-	var want any
-	if json.Unmarshal(js, &want) != nil {
-		return false
+// carried is everything the content blocks tell the model: their text,
+// names, URIs and (base64) data, NUL-separated.
+func carried(content []sdk.Content) string {
+	var b strings.Builder
+	carry := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+			b.WriteByte(0)
+		}
 	}
-	norm, _ := json.Marshal(want)
-	for _, t := range texts {
-		var v any
-		if json.Unmarshal([]byte(t), &v) == nil {
-			if got, _ := json.Marshal(v); string(got) == string(norm) {
-				return true
+	for _, c := range content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			carry(c.Text)
+		case *sdk.ImageContent:
+			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
+		case *sdk.AudioContent:
+			carry(c.MIMEType, base64.StdEncoding.EncodeToString(c.Data))
+		case *sdk.ResourceLink:
+			carry(c.URI, c.Name, c.Title, c.MIMEType, c.Description)
+		case *sdk.EmbeddedResource:
+			if rc := c.Resource; rc != nil {
+				carry(rc.URI, rc.MIMEType, rc.Text, base64.StdEncoding.EncodeToString(rc.Blob))
 			}
 		}
 	}
-	return false
+	return b.String()
+}
+
+// carries reports whether the content blocks (carried) already tell every
+// value of the structured content js: each string, number and boolean leaf
+// appears in them (the spec has a tool that returns structured content also
+// return it serialised in a text block, and servers often return the same
+// data as prose or media with a structured copy).
+func carries(carried string, js []byte) bool {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(js)))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, x := range v {
+				if !walk(x) {
+					return false
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if !walk(x) {
+					return false
+				}
+			}
+		case string:
+			return v == "" || strings.Contains(carried, v) || strings.Contains(carried, strings.TrimSpace(v))
+		case json.Number:
+			return strings.Contains(carried, v.String())
+		case bool:
+			return strings.Contains(carried, strconv.FormatBool(v))
+		}
+		return true // null
+	}
+	return walk(v)
 }
 
 func capOutput(s string) (string, bool) {

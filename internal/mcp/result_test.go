@@ -60,3 +60,38 @@ func TestDisabledServerAndToolTimeout(t *testing.T) {
 	require.False(t, r.OK)
 	require.Contains(t, r.Error, "no answer within tool_timeout_sec (1s)")
 }
+
+// structuredContent whose every value the content blocks already carry is not
+// sent again: the filesystem server's read_text_file answers a file as text and
+// as {"content": text}, and a 21 KB file must reach the model once, uncut.
+func TestStructuredContentCarriedByContentIsNotRepeated(t *testing.T) {
+	file := strings.Repeat("package main // line of a Go file\n", 640) // ~21 KB
+	png := []byte{0x89, 'P', 'N', 'G', 1, 2, 3}
+	for _, c := range []struct {
+		name string
+		res  *sdk.CallToolResult
+		want string // a piece of text that must appear exactly once
+	}{
+		{"text as {content}", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: file}},
+			StructuredContent: map[string]any{"content": file}}, "package main"},
+		{"media as {content:[item]}", &sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: png}},
+			StructuredContent: map[string]any{"content": []any{map[string]any{"type": "image", "mimeType": "image/png", "data": "iVBORwECAw=="}}}}, "image/png"},
+		{"values in prose", &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "It is 21 degrees in Paris, sunny"}},
+			StructuredContent: map[string]any{"city": "Paris", "temp": 21, "sky": "sunny"}}, "Paris"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := mcp.Convert(c.res)
+			require.True(t, r.OK)
+			require.NotContains(t, r.Output, "structuredContent")
+			require.Nil(t, r.Meta, "the output was cut")
+			bare := *c.res
+			bare.StructuredContent = nil
+			require.Equal(t, mcp.Convert(&bare).Output, r.Output, "the content reaches the model once")
+			require.Contains(t, r.Output, c.want)
+		})
+	}
+	// A value the text does not carry is sent.
+	r := mcp.Convert(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "It is 21 degrees"}},
+		StructuredContent: map[string]any{"temp": 21, "humidity": 0.63}})
+	require.Contains(t, r.Output, `structuredContent: {"humidity":0.63,"temp":21}`)
+}

@@ -34,17 +34,57 @@ type server struct {
 	// while a call's token is removed, so that no progress is reported
 	// after its call ended (the SDK may deliver a notification late).
 	progressMu sync.Mutex
+	// rec records a remote server's HTTP answers (an authorisation challenge).
+	rec *statusRecorder
 	// cancelConn ends a remote server's connection context (its event streams).
 	cancelConn context.CancelFunc
 	started    time.Time
 	ready      time.Time
 }
 
-func (s *server) startupTimeout() time.Duration {
-	if s.cfg.StartupTimeoutSec > 0 {
-		return time.Duration(s.cfg.StartupTimeoutSec * float64(time.Second))
+func (s *server) startupTimeout() time.Duration { return StartupTimeout(s.cfg) }
+
+// StartupTimeout is how long a server's start (process or connection,
+// initialize and the first tools/list) may take: its startup_timeout_sec, else
+// [DefaultPackageRunnerStartupTimeout] for a stdio server started through a
+// package runner (npx, npm exec, pnpm dlx, yarn dlx, bunx, uvx, pipx run),
+// which may first download and install its package, else
+// [DefaultStartupTimeout].
+func StartupTimeout(c config.MCPServer) time.Duration {
+	switch {
+	case c.StartupTimeoutSec > 0:
+		return time.Duration(c.StartupTimeoutSec * float64(time.Second))
+	case packageRunner(c.Command, c.Args):
+		return DefaultPackageRunnerStartupTimeout
 	}
 	return DefaultStartupTimeout
+}
+
+// packageRunner reports whether command with args runs a package it may have
+// to install first.
+func packageRunner(command string, args []string) bool {
+	base := strings.ToLower(command[strings.LastIndexAny(command, `/\`)+1:])
+	for _, ext := range []string{".cmd", ".exe", ".bat", ".ps1"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	first := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			first = a
+			break
+		}
+	}
+	switch base {
+	case "npx", "pnpx", "bunx", "uvx":
+		return true
+	case "npm", "bun":
+		return first == "exec" || first == "x"
+	case "pnpm", "yarn":
+		return first == "dlx"
+	case "pipx":
+		return first == "run"
+	}
+	return false
 }
 
 func (s *server) toolTimeout() time.Duration {
@@ -82,7 +122,7 @@ func (s *server) connect(ctx context.Context) error {
 	tools, err := listTools(ctx, sess)
 	if err != nil {
 		_ = s.closeSession(sess, proc)
-		return s.explain(ctx, fmt.Errorf("list tools: %w", err))
+		return s.explain(ctx, s.challenged(fmt.Errorf("list tools: %w", err)))
 	}
 	var prompts []*sdk.Prompt
 	if caps := sess.InitializeResult(); caps != nil && caps.Capabilities != nil && caps.Capabilities.Prompts != nil {
@@ -129,11 +169,25 @@ func (s *server) open(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error
 func (s *server) explain(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("no answer within the startup timeout of %s (raise startup_timeout_sec in %s)", s.startupTimeout(), s.cfg.Source)
+		if packageRunner(s.cfg.Command, s.cfg.Args) {
+			err = fmt.Errorf("%w; %s may still be installing the package: run `%s` once in a terminal so that it is cached",
+				err, s.cfg.Command, strings.Join(append([]string{s.cfg.Command}, s.cfg.Args...), " "))
+		}
 	}
 	if isUnauthorized(err) {
 		return fmt.Errorf("needs authorisation: run `aidex mcp login %s`", s.cfg.Name)
 	}
 	return err
+}
+
+// challenged names a failed request of a remote server that answered with an
+// authorisation challenge as needing `aidex mcp login` (step-up
+// authorization: a server may accept initialize anonymously and ask later).
+func (s *server) challenged(err error) error {
+	s.mu.Lock()
+	rec := s.rec
+	s.mu.Unlock()
+	return rec.explain(err)
 }
 
 // failure is the cause of a failed start with the last stderr line. Hold s.mu.

@@ -128,7 +128,8 @@ func (m *Manager) Defs() []tools.Def {
 
 // CallTool calls a server's tool (by the server's own name) with a JSON object of
 // arguments, within the server's tool timeout. A crashed stdio server is started
-// again once first. Cancelling ctx sends notifications/cancelled to the server.
+// again once first; a call during which the server crashed is not sent again.
+// Cancelling ctx sends notifications/cancelled to the server.
 // The result is converted as [Convert] does; transport failures are execution
 // failures naming the server.
 func (m *Manager) CallTool(ctx context.Context, serverName, tool string, args json.RawMessage) tools.Result {
@@ -152,43 +153,53 @@ func (m *Manager) CallTool(ctx context.Context, serverName, tool string, args js
 func (s *server) call(ctx context.Context, tool string, args map[string]any) (*sdk.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.toolTimeout())
 	defer cancel()
-	for attempt := 0; ; attempt++ {
-		sess, err := s.session(ctx)
-		if err != nil {
-			return nil, err
-		}
-		token := fmt.Sprintf("aidex-%d", s.m.calls.Add(1))
-		s.mu.Lock()
-		if s.progress == nil {
-			s.progress = map[any]string{}
-		}
-		s.progress[token] = tool
-		s.mu.Unlock()
-		p := &sdk.CallToolParams{Name: tool, Arguments: args}
-		p.SetProgressToken(token)
-		res, err := sess.CallTool(ctx, p)
-		s.progressMu.Lock()
-		s.mu.Lock()
-		delete(s.progress, token)
-		s.mu.Unlock()
-		s.progressMu.Unlock()
-		if err == nil {
-			return res, nil
-		}
-		if ctx.Err() != nil {
-			if ctx.Err() == context.DeadlineExceeded && err != nil {
-				return nil, fmt.Errorf("no answer within tool_timeout_sec (%s)", s.toolTimeout())
-			}
-			return nil, ctx.Err()
-		}
-		if attempt > 0 || !s.crashed(sess) {
-			return nil, err
-		}
+	sess, err := s.session(ctx)
+	if err != nil {
+		return nil, err
 	}
+	token := fmt.Sprintf("aidex-%d", s.m.calls.Add(1))
+	s.mu.Lock()
+	if s.progress == nil {
+		s.progress = map[any]string{}
+	}
+	s.progress[token] = tool
+	s.mu.Unlock()
+	p := &sdk.CallToolParams{Name: tool, Arguments: args}
+	p.SetProgressToken(token)
+	res, err := sess.CallTool(ctx, p)
+	s.progressMu.Lock()
+	s.mu.Lock()
+	delete(s.progress, token)
+	s.mu.Unlock()
+	s.progressMu.Unlock()
+	if err == nil {
+		return res, nil
+	}
+	if ctx.Err() != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("no answer within tool_timeout_sec (%s)", s.toolTimeout())
+		}
+		return nil, ctx.Err()
+	}
+	if s.crashed(sess) {
+		// The call may have had effects before the crash: it is never sent
+		// again on its own (tools need not be idempotent).
+		s.mu.Lock()
+		last := ""
+		if s.stderr != nil {
+			if l := s.stderr.LastLine(); l != "" {
+				last = fmt.Sprintf(" (last stderr line: %q)", l)
+			}
+		}
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %s stopped during the call%s; the call was not sent again because it may already have taken effect: "+
+			"check its effects before calling again (the server is restarted at the next call)", s.cfg.Name, last)
+	}
+	return nil, s.challenged(err)
 }
 
-// crashed reports whether sess ended (the stdio server exited): the call is then
-// tried once more on a restarted server.
+// crashed reports whether sess ended (the stdio server exited), marking the
+// server dead so that the next call restarts it.
 func (s *server) crashed(sess *sdk.ClientSession) bool {
 	if s.cfg.TransportName() != "stdio" {
 		return false

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // baseEnv are the variables a stdio server inherits from aidex without being
@@ -81,7 +82,9 @@ func (s *server) dialHTTP(ctx context.Context, client *sdk.Client) (*sdk.ClientS
 	if s.cfg.TransportName() == "sse" {
 		return client.Connect(ctx, &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}, nil)
 	}
-	sess, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: -1}, nil)
+	// MaxRetries 0: the go-sdk's default reconnections, so that a call whose
+	// event stream the server closes (SEP-1699) resumes with Last-Event-ID.
+	sess, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}, nil)
 	if err == nil || s.cfg.Transport == "http" || ctx.Err() != nil {
 		return sess, rec.explain(err)
 	}
@@ -113,6 +116,11 @@ func (s *server) httpClient(ctx context.Context) (*http.Client, *statusRecorder,
 	for k, v := range s.cfg.HTTPHeaders {
 		headers.Set(k, v)
 	}
+	for k, name := range s.cfg.EnvHTTPHeaders {
+		if v := s.m.opts.Getenv(name); v != "" {
+			headers.Set(k, v)
+		}
+	}
 	if name := s.cfg.BearerTokenEnvVar; name != "" {
 		tok := s.m.opts.Getenv(name)
 		if tok == "" {
@@ -127,17 +135,24 @@ func (s *server) httpClient(ctx context.Context) (*http.Client, *statusRecorder,
 	rec := &statusRecorder{base: base, headers: headers, name: s.cfg.Name}
 	c := *hc
 	c.Transport = rec
+	s.mu.Lock()
+	s.rec = rec
+	s.mu.Unlock()
 	return &c, rec, nil
 }
 
-// statusRecorder adds headers and remembers the last response status (401 means
-// the server needs an OAuth login; 404/405 a legacy SSE server).
+// statusRecorder adds headers and remembers the last response status (401, or
+// 403 with a WWW-Authenticate challenge, means the server needs an OAuth
+// login, at start-up or later: step-up authorization; 404/405 a legacy SSE
+// server).
 type statusRecorder struct {
 	base    http.RoundTripper
 	headers http.Header
 	name    string
 	last    atomic.Int32
 	saw401  atomic.Bool
+	// scope is the scope the last challenge asked for ("": none named).
+	scope atomic.Value
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -153,24 +168,36 @@ func (r *statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.base.RoundTrip(req)
 	if err == nil {
 		r.last.Store(int32(resp.StatusCode))
-		if resp.StatusCode == http.StatusUnauthorized {
+		challenge := resp.Header.Values("WWW-Authenticate")
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden && len(challenge) > 0 {
 			r.saw401.Store(true)
+			if cs, err := oauthex.ParseWWWAuthenticate(challenge); err == nil {
+				for _, c := range cs {
+					if sc := c.Params["scope"]; sc != "" {
+						r.scope.Store(sc)
+					}
+				}
+			}
 		}
 	}
 	return resp, err
 }
 
-// explain names a 401 as needing `aidex mcp login`.
+// explain names a 401 (or a 403 challenge) as needing `aidex mcp login`.
 func (r *statusRecorder) explain(err error) error {
-	if err != nil && r.saw401.Load() {
-		return &unauthorizedError{server: r.name}
+	if r == nil || err == nil || !r.saw401.Load() {
+		return err
 	}
-	return err
+	scope, _ := r.scope.Load().(string)
+	return &unauthorizedError{server: r.name, scope: scope}
 }
 
-type unauthorizedError struct{ server string }
+type unauthorizedError struct{ server, scope string }
 
 func (e *unauthorizedError) Error() string {
+	if e.scope != "" {
+		return fmt.Sprintf("needs authorisation (the server asks for scope %q): run `aidex mcp login %s`", e.scope, e.server)
+	}
 	return fmt.Sprintf("needs authorisation: run `aidex mcp login %s`", e.server)
 }
 

@@ -8,20 +8,36 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 )
 
 // LoginOptions configure [Store.Login]. Out is told the authorization URL
 // (always printed, so it can be opened by hand); OpenURL opens it in the
 // browser (nil: not opened, as with --no-browser).
+//
+// Scopes are the scopes to ask for (nil: those of the server's challenge or
+// metadata). ClientID (with ClientSecret for a confidential client) is a
+// client registered beforehand with the authorization server, used instead
+// of dynamic registration; CallbackPort fixes the loopback redirect's port
+// (0: any free port), for a client registered with one redirect URI.
+// ClientCredentials uses the client-credentials grant (no browser, no
+// user: ClientID and ClientSecret are exchanged for a token).
 type LoginOptions struct {
-	Out     io.Writer
-	OpenURL func(url string) error
+	Out               io.Writer
+	OpenURL           func(url string) error
+	Scopes            []string
+	ClientID          string
+	ClientSecret      string
+	CallbackPort      int
+	ClientCredentials bool
 }
 
 // ErrNoOAuth is wrapped by [Store.Login]'s error when the server answered
@@ -29,26 +45,34 @@ type LoginOptions struct {
 var ErrNoOAuth = errors.New("the server does not ask for OAuth")
 
 // Login signs in to MCP server server at url and stores the token: it
-// asks the server (an unauthenticated initialize), discovers its
-// authorization server from the 401's metadata, registers aidex as a
-// client, has the user authorise in the browser (redirected back to a
+// asks the server (an unauthenticated initialize and, when that is
+// accepted, a tools/list, for a server that asks only later: step-up
+// authorization), discovers its authorization server from the 401's (or
+// insufficient_scope 403's) metadata, registers aidex as a client (or uses
+// o.ClientID), has the user authorise in the browser (redirected back to a
 // loopback listener on 127.0.0.1), exchanges the code with the PKCE
-// verifier, and stores the token 0600. Errors: the server does not ask
-// for OAuth (wrapping ErrNoOAuth), cannot be reached, or a step of the
-// flow failed (each names the step); ctx ending stops the wait for the
-// browser.
+// verifier, and stores the token 0600. With o.ClientCredentials the client
+// id and secret are exchanged for a token instead, without a browser.
+// Errors: the server does not ask for OAuth (wrapping ErrNoOAuth), cannot
+// be reached, or a step of the flow failed (each names the step); ctx
+// ending stops the wait for the browser.
 func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	req, resp, err := s.challenge(ctx, url)
 	if err != nil {
-		return fmt.Errorf("OAuth redirect listener: %w", err)
+		return err
+	}
+	if o.ClientCredentials {
+		return s.clientCredentials(ctx, server, url, resp, o)
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.CallbackPort))
+	if err != nil {
+		_ = resp.Body.Close()
+		return fmt.Errorf("OAuth redirect listener on 127.0.0.1:%d: %w", o.CallbackPort, err)
 	}
 	defer ln.Close()
 	redirect := "http://" + ln.Addr().String() + "/callback"
 	var got *record
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			RedirectURIs: []string{redirect}, ClientName: "aidex", TokenEndpointAuthMethod: "none",
-			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"}}},
+	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
 		RequestRefreshToken:      true,
 		Client:                   s.httpClient(),
@@ -58,12 +82,24 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 				AuthStyle: cfg.Endpoint.AuthStyle, TokenURL: cfg.Endpoint.TokenURL, Scopes: cfg.Scopes, Token: tok}
 			return oauth2.StaticTokenSource(tok), nil
 		},
-	})
-	if err != nil {
-		return err
 	}
-	req, resp, err := s.challenge(ctx, url)
+	if o.ClientID != "" {
+		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: o.ClientID}
+		if o.ClientSecret != "" {
+			cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: o.ClientSecret}
+		}
+	} else {
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{redirect}, ClientName: "aidex", TokenEndpointAuthMethod: "none",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"}}}
+	}
+	if len(o.Scopes) > 0 {
+		scopes := slices.Clone(o.Scopes)
+		cfg.ScopeFilter = func([]string) []string { return scopes }
+	}
+	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
+		_ = resp.Body.Close()
 		return err
 	}
 	if err := h.Authorize(ctx, req, resp); err != nil {
@@ -75,26 +111,120 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	return s.save(got)
 }
 
-// challenge sends the server an unauthenticated initialize and returns
-// the request and its 401 (or 403) answer.
-func (s *Store) challenge(ctx context.Context, url string) (*http.Request, *http.Response, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"aidex","version":"login"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+// clientCredentials signs in with the client-credentials grant: the token
+// endpoint is discovered from the challenge's protected-resource metadata.
+func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, resp *http.Response, o LoginOptions) error {
+	_ = resp.Body.Close()
+	if o.ClientID == "" || o.ClientSecret == "" {
+		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and secret (oauth.client_id and oauth.client_secret_env_var)", server)
+	}
+	meta := ""
+	scopes := slices.Clone(o.Scopes)
+	if cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate")); err == nil {
+		for _, c := range cs {
+			if v := c.Params["resource_metadata"]; v != "" && meta == "" {
+				meta = v
+			}
+			if v := c.Params["scope"]; v != "" && scopes == nil {
+				scopes = strings.Fields(v)
+			}
+		}
+	}
+	if meta == "" {
+		u, err := neturl.Parse(mcpURL)
+		if err != nil {
+			return fmt.Errorf("MCP server URL %q: %w", mcpURL, err)
+		}
+		u.Path = "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.Path, "/")
+		meta = u.String()
+	}
+	prm, err := oauthex.GetProtectedResourceMetadata(ctx, meta, mcpURL, s.httpClient())
 	if err != nil {
-		return nil, nil, fmt.Errorf("MCP server URL %q: %w", url, err)
+		return fmt.Errorf("OAuth sign-in to MCP server %q: protected resource metadata %s: %w", server, meta, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := s.httpClient().Do(req)
+	if len(prm.AuthorizationServers) == 0 {
+		return fmt.Errorf("OAuth sign-in to MCP server %q: its metadata %s names no authorization server", server, meta)
+	}
+	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
+	if err != nil || as == nil || as.TokenEndpoint == "" {
+		return fmt.Errorf("OAuth sign-in to MCP server %q: no token endpoint found for %s (%v)", server, prm.AuthorizationServers[0], err)
+	}
+	cc := &clientcredentials.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: as.TokenEndpoint, Scopes: scopes,
+		EndpointParams: neturl.Values{"resource": {prm.Resource}}}
+	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reach MCP server %s: %w", url, err)
+		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q: %w", server, err)
 	}
-	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		_ = resp.Body.Close()
-		return nil, nil, fmt.Errorf("%w: %s answered %s without asking to sign in; nothing to do", ErrNoOAuth, url, resp.Status)
-	}
-	return req, resp, nil
+	return s.save(&record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
+		TokenURL: as.TokenEndpoint, Scopes: scopes, Resource: prm.Resource, Token: tok})
 }
+
+// challenge asks the server unauthenticated and returns the request and its
+// answer asking to sign in: a 401, or a 403 with a WWW-Authenticate
+// challenge, to initialize or (a server that accepts initialize
+// anonymously: step-up authorization) to the tools/list that follows.
+func (s *Store) challenge(ctx context.Context, url string) (*http.Request, *http.Response, error) {
+	post := func(body, session string) (*http.Request, *http.Response, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("MCP server URL %q: %w", url, err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", loginProtocolVersion)
+		}
+		resp, err := s.httpClient().Do(req)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reach MCP server %s: %w", url, err)
+		}
+		return req, resp, nil
+	}
+	asks := func(r *http.Response) bool {
+		return r.StatusCode == http.StatusUnauthorized || r.StatusCode == http.StatusForbidden && r.Header.Get("WWW-Authenticate") != ""
+	}
+	done := func(r *http.Response) {
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
+		_ = r.Body.Close()
+	}
+	req, resp, err := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+loginProtocolVersion+`","capabilities":{},"clientInfo":{"name":"aidex","version":"login"}}}`, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	if asks(resp) {
+		return req, resp, nil
+	}
+	status := resp.Status
+	session := resp.Header.Get("Mcp-Session-Id")
+	done(resp)
+	if resp.StatusCode/100 == 2 {
+		if _, r, err := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); err == nil {
+			done(r)
+		}
+		req, resp, err := post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, session)
+		if err != nil {
+			return nil, nil, err
+		}
+		if session != "" { // the anonymous session is done with
+			if del, err := http.NewRequestWithContext(ctx, http.MethodDelete, url, nil); err == nil {
+				del.Header.Set("Mcp-Session-Id", session)
+				if r, err := s.httpClient().Do(del); err == nil {
+					done(r)
+				}
+			}
+		}
+		if asks(resp) {
+			return req, resp, nil
+		}
+		done(resp)
+	}
+	return nil, nil, fmt.Errorf("%w: %s answered %s without asking to sign in (to initialize nor to tools/list); nothing to do", ErrNoOAuth, url, status)
+}
+
+// loginProtocolVersion is the MCP protocol version the sign-in's requests
+// name.
+const loginProtocolVersion = "2025-06-18"
 
 // fetcher shows the user the authorization URL (and opens it) and waits
 // on ln for the browser's redirect with the code.

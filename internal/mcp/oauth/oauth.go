@@ -15,12 +15,14 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/zelvior/aidex/internal/atomicfile"
 )
@@ -47,7 +49,12 @@ func NewStore(stateDir string) *Store {
 // record is one server's stored sign-in: the server's URL, the registered
 // client and the token endpoint (for refreshes), and the token.
 type record struct {
-	Server       string           `json:"server"`
+	Server string `json:"server"`
+	// Grant is "" (authorization code: refreshed with the refresh token)
+	// or "client_credentials" (a new token is fetched with the client's
+	// id and secret when it expires).
+	Grant        string           `json:"grant,omitempty"`
+	Resource     string           `json:"resource,omitempty"`
 	URL          string           `json:"url"`
 	ClientID     string           `json:"client_id"`
 	ClientSecret string           `json:"client_secret,omitempty"`
@@ -56,6 +63,9 @@ type record struct {
 	Scopes       []string         `json:"scopes,omitempty"`
 	Token        *oauth2.Token    `json:"token"`
 }
+
+// grantClientCredentials is record.Grant of a client-credentials sign-in.
+const grantClientCredentials = "client_credentials"
 
 // path is the file of server's token: the name with every character
 // other than letters, digits, '-' and '_' replaced.
@@ -138,7 +148,15 @@ func (s *Store) HTTPClient(ctx context.Context, server, url string) (*http.Clien
 		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: r.AuthStyle}}
 	base := s.httpClient()
 	refreshCtx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, base)
-	src := &persisting{store: s, rec: r, next: cfg.TokenSource(refreshCtx, r.Token)}
+	next := cfg.TokenSource(refreshCtx, r.Token)
+	if r.Grant == grantClientCredentials {
+		cc := &clientcredentials.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, TokenURL: r.TokenURL, Scopes: r.Scopes, AuthStyle: r.AuthStyle}
+		if r.Resource != "" {
+			cc.EndpointParams = neturl.Values{"resource": {r.Resource}}
+		}
+		next = oauth2.ReuseTokenSource(r.Token, cc.TokenSource(refreshCtx))
+	}
+	src := &persisting{store: s, rec: r, next: next}
 	transport := base.Transport
 	if transport == nil {
 		transport = http.DefaultTransport

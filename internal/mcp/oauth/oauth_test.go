@@ -3,7 +3,9 @@ package oauth
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -98,4 +100,64 @@ func TestExpiredTokenWithoutRefreshNamesLogin(t *testing.T) {
 	require.ErrorContains(t, err, "aidex mcp login remote")
 	_, refreshes := f.Counts()
 	require.Zero(t, refreshes)
+}
+
+// A server that accepts initialize anonymously and asks for a scope on a
+// later request (step-up authorization) can be signed in to.
+func TestLoginStepUpServer(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	f.StepUp = true
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "stepup", url, LoginOptions{OpenURL: oauthtest.Browser}))
+	rec, err := s.load("stepup")
+	require.NoError(t, err)
+	require.Contains(t, rec.Scopes, "tools", "the challenge's scope was asked for")
+}
+
+// A client registered beforehand (its id, a fixed callback port) is used
+// instead of dynamic registration, with the configured scopes.
+func TestLoginPreregisteredClient(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := l.Addr().(*net.TCPAddr).Port
+	require.NoError(t, l.Close())
+	f.Preregister("aidex-pre", "", fmt.Sprintf("http://127.0.0.1:%d/callback", port))
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "pre", url, LoginOptions{OpenURL: oauthtest.Browser,
+		ClientID: "aidex-pre", CallbackPort: port, Scopes: []string{"read", "write"}}))
+	registered, _ := f.Counts()
+	require.Zero(t, registered, "no dynamic registration")
+	rec, err := s.load("pre")
+	require.NoError(t, err)
+	require.Equal(t, "aidex-pre", rec.ClientID)
+	require.Subset(t, rec.Scopes, []string{"read", "write"})
+}
+
+// The client-credentials grant signs in without a browser with a client id
+// and secret; the token is fetched again when it expires.
+func TestLoginClientCredentials(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	f.Preregister("machine", "s3cret", "")
+	dir := t.TempDir()
+	s := NewStore(dir)
+	url := f.URL + "/mcp"
+	err := s.Login(context.Background(), "m2m", url, LoginOptions{ClientID: "machine", ClientSecret: "wrong", ClientCredentials: true,
+		OpenURL: func(string) error { t.Fatal("the client-credentials grant opened a browser"); return nil }})
+	require.ErrorContains(t, err, "invalid_client")
+	require.NoError(t, s.Login(context.Background(), "m2m", url, LoginOptions{ClientID: "machine", ClientSecret: "s3cret", ClientCredentials: true,
+		OpenURL: func(string) error { t.Fatal("the client-credentials grant opened a browser"); return nil }}))
+	info, err := os.Stat(filepath.Join(dir, "mcp-oauth", "m2m.json"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	c, err := s.HTTPClient(context.Background(), "m2m", url)
+	require.NoError(t, err)
+	resp, err := c.Get(url)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	require.Contains(t, string(body), "hello access-")
 }

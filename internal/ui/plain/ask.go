@@ -33,7 +33,11 @@ func (a *Asker) Ask(ctx context.Context, info agent.InteractionInfo) (agent.Inte
 	p := a.Printer
 	p.mu.Lock()
 	p.newline()
-	fmt.Fprintf(p.Out, "%s the model asks (%s declines):\n", p.paint(cyan, "?"), DeclineWord)
+	who := "the model"
+	if info.Source != "" {
+		who = termsafe.Clean(info.Source)
+	}
+	fmt.Fprintf(p.Out, "%s %s asks (%s declines):\n", p.paint(cyan, "?"), who, DeclineWord)
 	p.mu.Unlock()
 	for i, q := range info.Questions {
 		r, declined, reason, err := a.question(ctx, i+1, q)

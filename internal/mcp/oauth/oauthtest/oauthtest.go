@@ -25,9 +25,17 @@ import (
 // code, and a token endpoint that checks the PKCE verifier and refreshes.
 // Its access tokens expire within the oauth2 package's expiry margin, so
 // the first use of a token refreshes it.
+//
+// With StepUp set, the MCP endpoint accepts an anonymous initialize (and
+// notifications, and the DELETE ending the session) and answers every other request without a token with 403
+// and an insufficient_scope challenge for scope "tools" (the spec's step-up
+// authorization). [Server.Preregister] adds a client registered beforehand,
+// which may use the client-credentials grant with its secret.
 type Server struct {
 	*httptest.Server
+	StepUp     bool
 	mu         sync.Mutex
+	secrets    map[string]string // pre-registered client id → secret
 	clients    map[string]string // client id → redirect URI
 	codes      map[string]string // code → PKCE challenge
 	issued     map[string]bool   // access tokens
@@ -38,7 +46,7 @@ type Server struct {
 
 // NewServer starts the server; the test's end stops it.
 func NewServer(t testing.TB) *Server {
-	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}}
+	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}}
 	mux := http.NewServeMux()
 	f.Server = httptest.NewServer(mux)
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
@@ -59,6 +67,21 @@ func NewServer(t testing.TB) *Server {
 		f.mu.Lock()
 		ok := f.issued[tok]
 		f.mu.Unlock()
+		if !ok && f.StepUp && r.Method == http.MethodDelete {
+			mcpHandler.ServeHTTP(w, r) // ending an anonymous session
+			return
+		}
+		if !ok && f.StepUp && r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			if strings.Contains(string(body), `"method":"initialize"`) || strings.Contains(string(body), `"method":"notifications/`) {
+				mcpHandler.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="tools", resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+			http.Error(w, "insufficient scope", http.StatusForbidden)
+			return
+		}
 		if !ok {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -131,6 +154,16 @@ func (f *Server) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		delete(f.codes, r.Form.Get("code"))
+	case "client_credentials":
+		id, secret, ok := r.BasicAuth()
+		if !ok {
+			id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
+		}
+		if want, known := f.secrets[id]; !known || want == "" || secret != want {
+			w.WriteHeader(http.StatusUnauthorized)
+			writeJSON(w, map[string]any{"error": "invalid_client"})
+			return
+		}
 	case "refresh_token":
 		if r.Form.Get("refresh_token") != "refresh-1" {
 			w.WriteHeader(http.StatusBadRequest)
@@ -146,6 +179,15 @@ func (f *Server) token(w http.ResponseWriter, r *http.Request) {
 	tok := fmt.Sprintf("access-%d", f.n)
 	f.issued[tok] = true
 	writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 2, "refresh_token": "refresh-1"})
+}
+
+// Preregister adds a client registered beforehand: its id, its secret
+// ("" for a public client) and its redirect URI.
+func (f *Server) Preregister(id, secret, redirect string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.clients[id] = redirect
+	f.secrets[id] = secret
 }
 
 // Counts returns how many clients registered and how many refresh grants

@@ -1,0 +1,121 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// formAnswerer is an Asker that records the questions and answers from a table.
+type formAnswerer struct {
+	infos   []agent.InteractionInfo
+	answers map[string]string // a word of the question -> answer
+}
+
+func (a *formAnswerer) Ask(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+	a.infos = append(a.infos, info)
+	out := agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}
+	for _, q := range info.Questions {
+		for word, ans := range a.answers {
+			if strings.Contains(q.Question, word) {
+				out.Answers[q.Question] = agent.TextReply(ans)
+			}
+		}
+	}
+	return out, nil
+}
+
+// elicitServer is an HTTP MCP server whose tool deploy asks the user for a
+// form (elicitation) and answers what it got.
+func elicitServer(t *testing.T) string {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "deployer", Version: "1"}, nil)
+	sdk.AddTool(srv, &sdk.Tool{Name: "deploy"}, func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Message: "Where should it go?", RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"env":      map[string]any{"type": "string", "title": "Environment", "enum": []string{"staging", "production"}},
+				"replicas": map[string]any{"type": "integer", "description": "how many copies"},
+				"notify":   map[string]any{"type": "boolean", "title": "Notify the team"},
+			},
+			"required": []string{"env"},
+		}})
+		if err != nil {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "elicitation failed: " + err.Error()}}}, nil, nil
+		}
+		b, _ := json.Marshal(res.Content)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(b)}}}, nil, nil
+	})
+	hs := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// An MCP server's form request (elicitation) is put to the user through the
+// session's Asker, as the front ends show ask_user's questions, naming the
+// server; the answers reach the server typed. Without an Asker (headless) it
+// is refused with the reason, which reaches the model.
+func TestMCPElicitation(t *testing.T) {
+	url := elicitServer(t)
+	for _, c := range []struct {
+		name  string
+		asker *formAnswerer
+		want  string
+	}{
+		{"a front end that can ask", &formAnswerer{answers: map[string]string{"Environment": "production", "copies": "3", "Notify": "yes"}},
+			`accept {"env":"production","notify":true,"replicas":3}`},
+		{"headless", nil, "no one can answer during this run"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			script := llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__deployer__deploy", Args: `{}`}}}, llmtest.Turn{Text: "done"})
+			home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n")+
+				fmt.Sprintf("\n[permissions]\nallow = [\"mcp__deployer__*\"]\n\n[mcp_servers.deployer]\nurl = %q\n", url))
+			svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv}})
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = svc.Close() })
+			ctx := context.Background()
+			sess, err := svc.Pick(ctx, "", false)
+			require.NoError(t, err)
+			o := SessionOptions{}
+			if c.asker != nil {
+				o.Asker = c.asker
+			}
+			live, err := svc.Session(ctx, sess, o)
+			require.NoError(t, err)
+			defer live.Close()
+			_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(agent.Event) {})
+			require.NoError(t, err)
+			var req map[string]any
+			require.NoError(t, json.Unmarshal(script.Requests()[1], &req))
+			out := strings.Join(toolOutputs(req), "\n")
+			require.Contains(t, out, c.want)
+			if c.asker != nil {
+				require.Len(t, c.asker.infos, 1)
+				qs := c.asker.infos[0].Questions
+				require.Len(t, qs, 3)
+				require.Contains(t, qs[0].Question, "MCP server deployer asks: Where should it go?")
+				for _, q := range qs {
+					require.Equal(t, "MCP deployer", q.Header)
+				}
+				kinds := map[agent.QuestionKind]int{}
+				for _, q := range qs {
+					kinds[q.Kind]++
+				}
+				require.Equal(t, map[agent.QuestionKind]int{agent.KindChoice: 1, agent.KindText: 1, agent.KindConfirm: 1}, kinds)
+			} else {
+				require.Contains(t, out, "MCP server deployer asked the user for input")
+			}
+		})
+	}
+}
