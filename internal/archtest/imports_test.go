@@ -27,7 +27,7 @@ var importRules = []importRule{
 		why: "Ralph gets engines through its Backend, which internal/app implements"},
 	{from: "internal/agent", not: []string{"internal/..."}, allow: []string{"internal/llm", "internal/llm/textcall", "internal/kind"},
 		why: "the engine imports only llm and the kind leaf"},
-	{from: "internal/permission/...", not: []string{"internal/..."}, allow: []string{"internal/permission/...", "internal/kind", "internal/gitdir", "internal/protect"},
+	{from: "internal/permission/...", not: []string{"internal/..."}, allow: []string{"internal/permission/...", "internal/kind", "internal/gitdir", "internal/protect", "internal/ospath"},
 		why: "the policy imports nothing of aidex"},
 	{from: "internal/tools", not: []string{"internal/..."}, allow: []string{"internal/kind", "internal/atomicfile"},
 		why: "the tool core imports only leaf helpers"},

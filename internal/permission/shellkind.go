@@ -66,45 +66,26 @@ func (p *Policy) hostArg(v string, bases []string) (string, string) {
 // host (ospath.Windows: the path is kept in Windows form; otherwise drive
 // C: is the host's "/").
 func windowsHostArg(v string, bases []string, host ospath.Style) (string, string) {
-	win := ospath.Windows
 	if rest, ok := strings.CutPrefix(v, "~"); ok {
-		if rest != "" && rest[0] != '/' && rest[0] != '\\' {
-			return v, "" // ~user: the caller's ~ rules judge it
-		}
-		r, why := windowsRelative(strings.TrimLeft(rest, `/\`))
-		if why != "" {
-			return "", why
-		}
-		if r == "" {
-			return "~", ""
-		}
-		return "~/" + toHostSeps(r, host), ""
+		return windowsHomeArg(v, rest, host)
 	}
 	if len(v) >= 2 && v[0] == '/' && v[1] != '/' && v[1] != '\\' {
-		// An MSYS path: /c and /c/... are drive C; every other /x is a
-		// mount of Git for Windows' own folders (/usr, /tmp, /etc).
-		if isASCIILetter(v[1]) && (len(v) == 2 || v[2] == '/' || v[2] == '\\') {
-			return windowsAbs(strings.ToUpper(v[1:2])+`:\`+v[min(3, len(v)):], host)
-		}
-		return "", v + " (an MSYS path below Git for Windows' install folder)"
+		return msysArg(v, host)
 	}
 	if v == "/" {
 		return "", "/ (the MSYS root, Git for Windows' install folder)"
 	}
 	w := strings.ReplaceAll(v, "/", `\`)
-	vol := win.VolumeName(w)
+	vol := ospath.Windows.VolumeName(w)
+	isDrive := len(vol) == 2 && vol[1] == ':'
 	switch {
-	case len(vol) == 2 && vol[1] == ':' && len(w) > 2 && w[2] == '\\':
+	case isDrive && len(w) > 2 && w[2] == '\\':
 		return windowsAbs(w, host)
-	case len(vol) == 2 && vol[1] == ':':
+	case isDrive:
 		if d, ok := basesVolume(bases, host); !ok || !strings.EqualFold(d, vol) {
 			return "", v + " (relative to the current folder of drive " + strings.ToUpper(vol) + ", which aidex does not know)"
 		}
-		r, why := windowsRelative(w[2:])
-		if why != "" {
-			return "", why
-		}
-		return toHostSeps(r, host), ""
+		return toHostSeps(windowsRelative(w[2:]), host), ""
 	case vol != "":
 		return "", v + " (a network or device path)"
 	case strings.HasPrefix(w, `\`):
@@ -114,11 +95,31 @@ func windowsHostArg(v string, bases []string, host ospath.Style) (string, string
 		}
 		return windowsAbs(d+w, host)
 	}
-	r, why := windowsRelative(w)
-	if why != "" {
-		return "", why
+	return toHostSeps(windowsRelative(w), host), ""
+}
+
+// windowsHomeArg converts "~" + rest: "~", "~/x" and "~\x" stay
+// home-relative for the caller's ~ rules, with rest normalised; "~user"
+// is left as written.
+func windowsHomeArg(v, rest string, host ospath.Style) (string, string) {
+	if rest != "" && rest[0] != '/' && rest[0] != '\\' {
+		return v, ""
 	}
-	return toHostSeps(r, host), ""
+	r := windowsRelative(strings.TrimLeft(rest, `/\`))
+	if r == "" {
+		return "~", ""
+	}
+	return "~/" + toHostSeps(r, host), ""
+}
+
+// msysArg converts the MSYS path v ("/x..."): /c and /c/... are drive C;
+// every other /x is a mount of Git for Windows' own folders (/usr, /tmp,
+// /etc), outside the workspace.
+func msysArg(v string, host ospath.Style) (string, string) {
+	if isASCIILetter(v[1]) && (len(v) == 2 || v[2] == '/' || v[2] == '\\') {
+		return windowsAbs(strings.ToUpper(v[1:2])+`:\`+v[min(3, len(v)):], host)
+	}
+	return "", v + " (an MSYS path below Git for Windows' install folder)"
 }
 
 // windowsAbs turns the drive-rooted Windows path w into a host path:
@@ -126,10 +127,7 @@ func windowsHostArg(v string, bases []string, host ospath.Style) (string, string
 // and spaces dropped, a ":stream" suffix naming its file).
 func windowsAbs(w string, host ospath.Style) (string, string) {
 	vol := w[:2]
-	r, why := windowsRelative(w[3:])
-	if why != "" {
-		return "", why
-	}
+	r := windowsRelative(w[3:])
 	clean := ospath.Windows.Clean(strings.ToUpper(vol) + `\` + r)
 	if host == ospath.Windows {
 		return clean, ""
@@ -144,7 +142,7 @@ func windowsAbs(w string, host ospath.Style) (string, string) {
 // r ('\'-separated on return) as Windows opens them: trailing dots and
 // spaces of a name are dropped ("..." and ".git." name "." and ".git"
 // ... as "." and ".." stay), and "name:stream" names the file name.
-func windowsRelative(r string) (string, string) {
+func windowsRelative(r string) string {
 	comps := strings.FieldsFunc(r, func(c rune) bool { return c == '\\' || c == '/' })
 	out := comps[:0]
 	for _, c := range comps {
@@ -159,7 +157,7 @@ func windowsRelative(r string) (string, string) {
 		}
 		out = append(out, c)
 	}
-	return strings.Join(out, `\`), ""
+	return strings.Join(out, `\`)
 }
 
 // basesVolume returns the volume of the folders the line may run in, in

@@ -199,31 +199,9 @@ func TestPowerShellNoBuiltinReadOnly(t *testing.T) {
 // workspace's drive or is a form the model does not place.
 func refWindowsInside(v, root string) bool {
 	winRoot := winForm(root)
-	w := strings.ReplaceAll(v, "/", `\`)
-	var abs string
-	switch {
-	case strings.HasPrefix(v, "~"):
+	abs, ok := refWindowsAbs(v, winRoot)
+	if !ok {
 		return false
-	case len(v) >= 2 && v[0] == '/' && v[1] != '/' && v[1] != '\\':
-		if len(v) > 2 && v[2] != '/' && v[2] != '\\' || !isASCIILetter(v[1]) {
-			return false
-		}
-		abs = strings.ToUpper(v[1:2]) + `:\` + w[min(3, len(w)):]
-	case strings.HasPrefix(w, `\\`):
-		return false
-	case len(w) >= 2 && w[1] == ':' && isASCIILetter(w[0]):
-		if !strings.EqualFold(w[:2], winRoot[:2]) {
-			return false
-		}
-		if len(w) > 2 && w[2] == '\\' {
-			abs = w
-		} else {
-			abs = winRoot + `\` + w[2:]
-		}
-	case strings.HasPrefix(w, `\`):
-		abs = winRoot[:2] + w
-	default:
-		abs = winRoot + `\` + w
 	}
 	var stack []string
 	for _, c := range strings.Split(abs[2:], `\`) {
@@ -246,6 +224,32 @@ func refWindowsInside(v, root string) bool {
 	got := strings.ToLower(strings.Join(stack, `\`))
 	want := strings.ToLower(strings.TrimPrefix(winRoot[2:], `\`))
 	return got == want || strings.HasPrefix(got, want+`\`)
+}
+
+// refWindowsAbs is the drive-rooted Windows path v names from winRoot,
+// or ok false for a form the model does not place.
+func refWindowsAbs(v, winRoot string) (string, bool) {
+	w := strings.ReplaceAll(v, "/", `\`)
+	switch {
+	case strings.HasPrefix(v, "~"), strings.HasPrefix(w, `\\`):
+		return "", false
+	case len(v) >= 2 && v[0] == '/':
+		if len(v) > 2 && v[2] != '/' && v[2] != '\\' || !isASCIILetter(v[1]) {
+			return "", false
+		}
+		return strings.ToUpper(v[1:2]) + `:\` + w[min(3, len(w)):], true
+	case len(w) >= 2 && w[1] == ':' && isASCIILetter(w[0]):
+		if !strings.EqualFold(w[:2], winRoot[:2]) {
+			return "", false
+		}
+		if len(w) > 2 && w[2] == '\\' {
+			return w, true
+		}
+		return winRoot + `\` + w[2:], true
+	case strings.HasPrefix(w, `\`):
+		return winRoot[:2] + w, true
+	}
+	return winRoot + `\` + w, true
 }
 
 // FuzzWindowsShPaths: a quoted argument of a read-only command is allowed
