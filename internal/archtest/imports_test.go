@@ -33,6 +33,7 @@ var importRules = []importRule{
 		why: "the tool core imports only leaf helpers"},
 	{from: "internal/kind", not: []string{"internal/..."}, why: "kind is a leaf"},
 	{from: "internal/ospath", not: []string{"internal/..."}, why: "the OS's path rules are a leaf the store, trust and checkpoints share"},
+	{from: "internal/cmdshell", not: []string{"internal/..."}, why: "the choice of the command shell is a leaf the tools, hooks and app share"},
 	{from: "internal/gitdir", not: []string{"internal/..."}, why: "the git dir resolver is a leaf every part that touches a repository uses"},
 	{from: "internal/protect", not: []string{"internal/..."}, why: "the table of protected project files is a leaf the policy and the sandbox share"},
 	{from: "internal/sandbox/helper", not: []string{"internal/..."},
