@@ -87,6 +87,10 @@ type Workspace struct {
 	unconfined  bool
 	home        string
 	configFiles []string
+	// longName returns the long name of an existing path whose
+	// components may be 8.3 short names (GIT~1 for .git): Windows'
+	// GetLongPathName; nil where there are no short names.
+	longName func(string) (string, error)
 }
 
 // NewWorkspace returns a Workspace rooted at root (made absolute, symlinks
@@ -97,7 +101,7 @@ func NewWorkspace(root string, opts WorkspaceOptions) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root: %w", err)
 	}
-	w := &Workspace{root: r, unconfined: opts.Unconfined}
+	w := &Workspace{root: r, unconfined: opts.Unconfined, longName: platformLongName}
 	for _, d := range opts.ExtraDirs {
 		c, err := canonicalDir(d)
 		if err != nil {
@@ -264,7 +268,10 @@ func (w *Workspace) walk(orig, abs string, hops *int) (string, error) {
 	cur := vol + string(filepath.Separator)
 	parts := splitComponents(rest)
 	for i, comp := range parts {
-		next := filepath.Join(cur, comp)
+		next, err := w.longComponent(orig, filepath.Join(cur, comp))
+		if err != nil {
+			return "", err
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			// Missing (or unreadable / not a directory): the rest is lexical.
@@ -304,6 +311,26 @@ func (w *Workspace) walk(orig, abs string, hops *int) (string, error) {
 		cur = resolvedTarget
 	}
 	return cur, nil
+}
+
+// longComponent returns next (cur joined with one component) with that
+// component written as its long name, so that an 8.3 short name (GIT~1,
+// a hashed _GIT~IBP) is judged as the entry it names (.git). A component
+// with a '~' that names an existing entry whose long name cannot be read
+// is refused.
+func (w *Workspace) longComponent(orig, next string) (string, error) {
+	if w.longName == nil {
+		return next, nil
+	}
+	long, err := w.longName(next)
+	if err == nil {
+		return filepath.Join(filepath.Dir(next), filepath.Base(long)), nil
+	}
+	if _, serr := os.Lstat(next); serr == nil && strings.ContainsRune(filepath.Base(next), '~') {
+		return "", &PathError{Path: orig, Reason: fmt.Sprintf("has the component %q, which may be an 8.3 short name of another entry, and its long name cannot be read (%v): use the long name",
+			filepath.Base(next), err), Rule: RuleInvalidPath, Err: ErrInvalidPath}
+	}
+	return next, nil
 }
 
 func splitComponents(p string) []string {
