@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/kind"
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // fakeShortNames gives the entries of dir the 8.3 short names Windows
@@ -61,5 +62,32 @@ func TestShortNamesResolveToLongNames(t *testing.T) {
 	}
 	if _, err := ws.Resolve("NEW~1/x"); err != nil {
 		t.Errorf("a missing ~ component is a plain new name: %v", err)
+	}
+}
+
+// TestJoinRootWindowsForms: a path rooted without a drive is on the
+// workspace's drive, a drive-relative one below that drive's root, never
+// below the workspace (where it would be confined to the wrong folder).
+func TestJoinRootWindowsForms(t *testing.T) {
+	w := ospath.Windows
+	root := `C:\code\proj`
+	for _, c := range []struct{ in, want string }{
+		{`src\a.go`, `C:\code\proj\src\a.go`},
+		{`\code\outside\x`, `C:\code\outside\x`},
+		{`/code/outside/x`, `C:\code\outside\x`},
+		{`D:x`, `D:\x`},
+		{`C:..\x`, `C:\x`},
+		{`D:\x`, `D:\x`},
+		{`\\srv\share\x`, `\\srv\share\x`},
+	} {
+		if got := w.Clean(joinRoot(w, root, c.in)); got != c.want {
+			t.Errorf("joinRoot(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := w.Clean(joinRoot(w, `\\srv\share\proj`, `\x`)); got != `\\srv\share\x` {
+		t.Errorf(`\x from a UNC root = %q`, got)
+	}
+	if got := joinRoot(ospath.Unix, "/ws", `\code\x`); got != `/ws/\code\x` {
+		t.Errorf("on Unix a backslash is a name character: %q", got)
 	}
 }

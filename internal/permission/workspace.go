@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // Sentinel errors wrapped by *PathError. Test with errors.Is.
@@ -221,11 +223,7 @@ func (w *Workspace) Resolve(p string) (string, error) {
 // resolve is Resolve without the Windows-style name checks; p must not be
 // empty or contain NUL. Shell arguments use it ("host:path" is common).
 func (w *Workspace) resolve(p string) (string, error) {
-	joined := p
-	if !filepath.IsAbs(p) {
-		joined = filepath.Join(w.root, p)
-	}
-	joined = filepath.Clean(joined)
+	joined := filepath.Clean(joinRoot(ospath.Native(), w.root, p))
 	if perr := w.checkProtected(p, joined); perr != nil {
 		return "", perr
 	}
@@ -331,6 +329,29 @@ func (w *Workspace) longComponent(orig, next string) (string, error) {
 			filepath.Base(next), err), Rule: RuleInvalidPath, Err: ErrInvalidPath}
 	}
 	return next, nil
+}
+
+// joinRoot joins p to the workspace root as the OS opens it from there:
+// an absolute p is itself; on Windows a p rooted without a drive
+// (\code\x) is on the root's drive, and a drive-relative p (D:x) is
+// below that drive's root (its current folder is aidex's own, not the
+// model's to choose, so the most confining reading is taken); otherwise
+// p is below root.
+func joinRoot(style ospath.Style, root, p string) string {
+	if style.IsAbs(p) {
+		return p
+	}
+	if style == ospath.Windows {
+		vol := style.VolumeName(p)
+		switch {
+		case len(vol) == 2 && vol[1] == ':':
+			return vol + `\` + p[2:]
+		case vol == "" && p != "" && (p[0] == '\\' || p[0] == '/'):
+			return style.VolumeName(root) + p
+		}
+		return root + `\` + p
+	}
+	return root + "/" + p
 }
 
 func splitComponents(p string) []string {
