@@ -390,7 +390,7 @@ func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.
 	// sandbox.
 	sandboxed, _ := rt.sandboxOn()
 	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk,
-		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow})
+		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow, Shell: rt.policyShell()})
 }
 
 // Profile returns the tool profile from config.
@@ -472,7 +472,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	in := agent.PromptInput{
 		Workspace:    rt.Workspace,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
-		Shell:        rt.Getenv("SHELL"),
+		Shell:        rt.shellLine(),
 		Date:         time.Now(),
 		Git:          rt.gitSummary(ctx),
 		Profile:      rt.Profile().Name,

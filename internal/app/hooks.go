@@ -42,6 +42,9 @@ func (rt *Runtime) loadHooks(o Options) error {
 			"%d hook(s) of this project are ignored because the folder is not trusted; review them with 'aidex hooks list', then 'aidex trust' to run them", ignored)})
 	}
 	rt.hooks = &hooks.Runner{Hooks: list, ProjectDir: rt.Workspace, Log: o.HookLog, Sandbox: hookConfiner{rt}}
+	if sh, err := rt.CommandShell(); err == nil {
+		rt.hooks.Shell = sh
+	}
 	return nil
 }
 

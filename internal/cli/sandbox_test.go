@@ -147,3 +147,25 @@ attempts:
 		t.Errorf("unavailable:\n%s", b.String())
 	}
 }
+
+// TestSandboxCheckOnWindows prints only what applies on Windows: no
+// Linux layer (Landlock, namespaces, helper, caches, hidden paths).
+func TestSandboxCheckOnWindows(t *testing.T) {
+	var b bytes.Buffer
+	caps := sandbox.Caps{Reason: "sandbox: not supported on windows yet: commands are not sandboxed (see docs/sandbox.md)"}
+	pol := sandbox.Policy{Workspace: `C:\code\proj`, Writable: []string{`C:\Temp`}, Hidden: []string{`C:\Users\u\AppData\Roaming\aidex`}}
+	if writeSandboxCheckFor(&b, "windows", app.SandboxInfo{Mode: sandbox.WorkspaceWrite, Caps: caps}, pol, nil) {
+		t.Error("no sandbox, yet the check passed")
+	}
+	out := b.String()
+	for _, no := range []string{"Landlock", "namespaces", "helper:", "network isolation", "private caches", "hidden:"} {
+		if strings.Contains(out, no) {
+			t.Errorf("the Windows check prints %q, which does not apply there:\n%s", no, out)
+		}
+	}
+	for _, want := range []string{"mode:              workspace-write (default)", "none on Windows", "Job Object", `C:\code\proj`, "docs/sandbox.md"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Windows check lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,6 +75,18 @@ Exit status: 0 when the sandbox works and every class held, 1 otherwise.`,
 // everything held (the sandbox is available, the suite ran and no class
 // broke).
 func writeSandboxCheck(w io.Writer, info app.SandboxInfo, pol sandbox.Policy, checks []sandbox.Check) bool {
+	return writeSandboxCheckFor(w, runtime.GOOS, info, pol, checks)
+}
+
+// writeSandboxCheckFor is writeSandboxCheck for the OS goos: on Windows,
+// which has no sandbox yet, only what applies there (the mode, that
+// commands run unsandboxed and what guards them instead); the Linux
+// layers (Landlock, namespaces, helper, caches) are not printed.
+func writeSandboxCheckFor(w io.Writer, goos string, info app.SandboxInfo, pol sandbox.Policy, checks []sandbox.Check) bool {
+	if goos == "windows" && !info.Caps.Available() {
+		writeWindowsSandbox(w, info, pol)
+		return false
+	}
 	c := info.Caps
 	writeSandboxSetup(w, info, pol)
 	if !c.Available() {
@@ -142,6 +155,20 @@ func writeSandboxSetup(w io.Writer, info app.SandboxInfo, pol sandbox.Policy) {
 		}
 	}
 	row("hidden", strings.Join(pol.Hidden, ", "))
+}
+
+// writeWindowsSandbox prints what holds for commands on Windows.
+func writeWindowsSandbox(w io.Writer, info app.SandboxInfo, pol sandbox.Policy) {
+	row := func(k, v string) { fmt.Fprintf(w, "%-18s %s\n", k+":", v) }
+	mode := string(info.Mode)
+	if !info.Explicit {
+		mode += " (default)"
+	}
+	row("mode", mode)
+	row("sandbox", "none on Windows: commands run unsandboxed, as your user, with the network on")
+	row("what guards them", "the permission policy (ask mode asks for every command that is not read-only; with PowerShell for every command), confinement of file tools and of the paths commands name to the workspace "+pol.Workspace)
+	row("processes", "each command and background process runs in its own Job Object: a timeout, a kill or aidex exiting ends everything it started")
+	fmt.Fprintln(w, "escape suite: not run (there is no sandbox to test); the design of the Windows sandbox is in docs/sandbox.md")
 }
 
 // writeSuiteClasses prints the escape suite's result per class and

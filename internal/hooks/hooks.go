@@ -231,6 +231,10 @@ type Run struct {
 	Stderr   string
 	Duration time.Duration
 	Err      error // could not start, timed out, the sandbox could not confine it
+	// NotStarted reports a command that never ran (no shell, the
+	// program missing, the sandbox could not confine it): a hook of a
+	// guarding event then blocks what it guards.
+	NotStarted bool
 	// Sandbox is the sandbox's one line when it stopped the command (a
 	// write outside the writable set, a refused connection); "" when not.
 	Sandbox string

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/cmdshell"
 )
 
 func write(t *testing.T, path, content string) string {
@@ -266,5 +268,31 @@ func TestIgnoredHooksNeverRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
 		t.Error("an ignored hook ran")
+	}
+}
+
+// TestHookThatCannotStartBlocks: a guarding hook whose shell or program
+// is missing blocks what it guards (fail closed) and says why; other
+// events only report it.
+func TestHookThatCannotStartBlocks(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", t.TempDir()) // no sh on PATH
+	for _, ev := range []Event{PreToolUse, PermissionRequest, UserPromptSubmit, PostToolUse, Notification} {
+		r := runner(t, dir, Hook{Event: ev, Command: "exit 0"})
+		r.Shell = cmdshell.Shell{Path: filepath.Join(dir, "no-such-sh")}
+		o, err := r.Fire(context.Background(), Input{Event: ev, ToolName: "Bash"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ev == PreToolUse || ev == PermissionRequest || ev == UserPromptSubmit
+		if o.Block != want || want && !strings.Contains(o.Reason, "could not start") {
+			t.Errorf("%s: Block %v (want %v), reason %q, messages %q", ev, o.Block, want, o.Reason, o.Messages)
+		}
+		if want && (ev == PreToolUse || ev == PermissionRequest) && o.Decision != DecisionDeny {
+			t.Errorf("%s: decision %q, want deny", ev, o.Decision)
+		}
+		if !want && len(o.Messages) != 1 {
+			t.Errorf("%s: messages %q, want the failure reported", ev, o.Messages)
+		}
 	}
 }

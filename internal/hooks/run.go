@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zelvior/aidex/internal/cmdshell"
 )
 
 // Runner runs the hooks of a project.
@@ -30,6 +32,9 @@ type Runner struct {
 	Env        []string
 	Log        io.Writer
 	Sandbox    Confiner
+	// Shell runs the hook commands; the zero value is the platform's
+	// (cmdshell.Find), the shell the model's commands run in.
+	Shell cmdshell.Shell
 
 	logMu sync.Mutex
 }
@@ -199,7 +204,14 @@ func (r *Runner) readEnvFile(path string, ev Event, msgs []string) ([]string, []
 func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []string) Run {
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", h.Command)
+	notStarted := func(err error) Run {
+		return Run{Hook: h, ExitCode: -1, NotStarted: true, Err: err}
+	}
+	argv, err := r.argv(h.Command)
+	if err != nil {
+		return notStarted(fmt.Errorf("cannot start: %w", err))
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.ProjectDir
 	env := r.Env
 	if env == nil {
@@ -215,7 +227,7 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 	if r.Sandbox != nil && !h.Unsandboxed {
 		ok, err := r.Sandbox.Confine(cmd)
 		if err != nil {
-			return Run{Hook: h, ExitCode: -1, Err: fmt.Errorf("sandbox: %w (set \"sandbox\": false on the hook to run it outside the sandbox)", err)}
+			return notStarted(fmt.Errorf("sandbox: %w (set \"sandbox\": false on the hook to run it outside the sandbox)", err))
 		}
 		confined = ok
 	}
@@ -224,7 +236,10 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 		end = r.Sandbox.Begin()
 	}
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
+	if cmd.ProcessState == nil && ctx.Err() == nil {
+		return notStarted(fmt.Errorf("cannot start %s: %w", argv[0], err))
+	}
 	run := Run{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
 	run.Reverted = end()
 	if cmd.ProcessState == nil {
@@ -302,6 +317,24 @@ func blocking(ev Event) bool {
 	return false
 }
 
+// guards reports the events whose hooks guard a call (a tool call, a
+// permission, a prompt): a hook of them that cannot start blocks it.
+func guards(ev Event) bool {
+	return ev == PreToolUse || ev == PermissionRequest || ev == UserPromptSubmit
+}
+
+// argv returns the argv running command in the Runner's shell.
+func (r *Runner) argv(command string) ([]string, error) {
+	sh := r.Shell
+	if sh.Path == "" {
+		var err error
+		if sh, err = cmdshell.Find(cmdshell.Env{}); err != nil {
+			return nil, err
+		}
+	}
+	return sh.Argv(command), nil
+}
+
 // contextEvent reports whether plain stdout of a successful hook of ev
 // becomes context for the model.
 func contextEvent(ev Event) bool { return ev == UserPromptSubmit || ev == SessionStart || ev == Setup }
@@ -315,6 +348,8 @@ func fold(out *Outcome, ev Event, run Run) {
 		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q%s", ev, name, note))
 	}
 	switch {
+	case run.Err != nil && run.NotStarted && guards(ev):
+		block(out, ev, fmt.Sprintf("the %s hook %q could not start (%v), so what it guards is blocked (fail closed); fix the hook or remove it from the settings", ev, name, run.Err), "")
 	case run.Err != nil:
 		out.Messages = append(out.Messages, fmt.Sprintf("%s hook %q failed: %v%s", ev, name, run.Err, note))
 	case run.ExitCode == 2 && blocking(ev):

@@ -57,6 +57,9 @@ func (p *Policy) checkExec(req Request, rules []Rule) Verdict {
 	if strings.TrimSpace(req.Command) == "" {
 		return builtin(Deny, RuleShellAnalysis, "empty command: give the command line to run")
 	}
+	if p.shell.Kind == ShellPowerShell {
+		return p.checkPowerShell(req, rules)
+	}
 	bases, v, ok := p.execBases(req.Paths)
 	if !ok {
 		return v

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/ospath"
 	"github.com/zelvior/aidex/internal/permission/shell"
 )
 
@@ -23,7 +24,12 @@ func (p *Policy) trackCd(sc shell.SimpleCommand, st *execState) {
 		st.overflow = true
 		return
 	}
-	p.addBases(w.Value, st)
+	dir, why := p.hostArg(w.Value, st.bases)
+	if why != "" {
+		st.overflow = true
+		return
+	}
+	p.addBases(dir, st)
 }
 
 // cdTarget returns the directory operand of cd or pushd (after its
@@ -103,7 +109,11 @@ func (p *Policy) chdirOptions(sc shell.SimpleCommand, st *execState, f *argFindi
 		if f.protected != nil || len(f.outside) > 0 {
 			return
 		}
-		dir := w.Value
+		dir, why := p.hostArg(w.Value, st.bases)
+		if why != "" {
+			st.overflow = true
+			return
+		}
 		if rest, ok := homeRest(dir); ok && strings.HasPrefix(dir, "~") && p.ws.home != "" {
 			dir = filepath.Join(p.ws.home, rest)
 		}
@@ -184,6 +194,16 @@ func cdFindings(sc shell.SimpleCommand, f *argFindings) {
 func (p *Policy) checkCandidate(c shell.PathArg, st *execState, f *argFindings) {
 	v := c.Value
 	if isDevSink(v) || strings.Contains(v, "://") {
+		return
+	}
+	if p.shell.Paths == ospath.Windows && isWindowsNul(v) {
+		return
+	}
+	v, why := p.hostArg(v, st.bases)
+	if why != "" {
+		if !p.ws.unconfined {
+			f.outside = append(f.outside, c.Shown+" = "+why)
+		}
 		return
 	}
 	if strings.HasPrefix(v, "~") {
@@ -288,8 +308,13 @@ func (p *Policy) decideTarget(t shell.Target, write bool, rules []Rule, st *exec
 	if !w.Literal || w.Glob {
 		v = w.Pattern
 	}
-	if isDevSink(v) || (w.Literal && (t.Op == "tee" && v == "-")) {
+	if isDevSink(v) || (w.Literal && (t.Op == "tee" && v == "-")) || (p.shell.Paths == ospath.Windows && isWindowsNul(v)) {
 		return k.verdict(Allow, RuleShellAnalysis, SourceBuiltin, k.shown+" is a standard stream")
+	}
+	v, why := p.hostArg(v, st.bases)
+	if why != "" {
+		k.shown += " = " + why
+		return k.outside()
 	}
 	if strings.HasPrefix(v, "~") {
 		rest, ok := homeRest(v)

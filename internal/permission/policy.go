@@ -99,6 +99,10 @@ type PolicyConfig struct {
 	// outside the workspace, credential reads, control characters and
 	// what analysis cannot see still ask or deny.
 	SandboxAutoAllow bool
+	// Shell is the shell commands run in: its language and how its
+	// programs read paths. The zero value is POSIX sh with the host's
+	// paths.
+	Shell Shell
 }
 
 // Policy decides tool calls. It is safe for concurrent use.
@@ -110,6 +114,7 @@ type Policy struct {
 	canAsk   bool
 	// sandboxAutoAllow: see PolicyConfig.SandboxAutoAllow.
 	sandboxAutoAllow bool
+	shell            Shell
 
 	mu      sync.RWMutex
 	session []Rule
@@ -134,7 +139,7 @@ func NewPolicy(cfg PolicyConfig) (*Policy, error) {
 		}
 	}
 	return &Policy{mode: mode, rules: append([]Rule(nil), cfg.Rules...), safeMode: cfg.SafeMode,
-		ws: cfg.Workspace, canAsk: cfg.CanAsk, sandboxAutoAllow: cfg.SandboxAutoAllow}, nil
+		ws: cfg.Workspace, canAsk: cfg.CanAsk, sandboxAutoAllow: cfg.SandboxAutoAllow, shell: cfg.Shell}, nil
 }
 
 // Mode returns the policy's permission mode.

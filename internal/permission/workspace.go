@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"unicode"
+
+	"github.com/zelvior/aidex/internal/ospath"
 )
 
 // Sentinel errors wrapped by *PathError. Test with errors.Is.
@@ -87,6 +89,10 @@ type Workspace struct {
 	unconfined  bool
 	home        string
 	configFiles []string
+	// longName returns the long name of an existing path whose
+	// components may be 8.3 short names (GIT~1 for .git): Windows'
+	// GetLongPathName; nil where there are no short names.
+	longName func(string) (string, error)
 }
 
 // NewWorkspace returns a Workspace rooted at root (made absolute, symlinks
@@ -97,7 +103,7 @@ func NewWorkspace(root string, opts WorkspaceOptions) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root: %w", err)
 	}
-	w := &Workspace{root: r, unconfined: opts.Unconfined}
+	w := &Workspace{root: r, unconfined: opts.Unconfined, longName: platformLongName}
 	for _, d := range opts.ExtraDirs {
 		c, err := canonicalDir(d)
 		if err != nil {
@@ -217,11 +223,7 @@ func (w *Workspace) Resolve(p string) (string, error) {
 // resolve is Resolve without the Windows-style name checks; p must not be
 // empty or contain NUL. Shell arguments use it ("host:path" is common).
 func (w *Workspace) resolve(p string) (string, error) {
-	joined := p
-	if !filepath.IsAbs(p) {
-		joined = filepath.Join(w.root, p)
-	}
-	joined = filepath.Clean(joined)
+	joined := filepath.Clean(joinRoot(ospath.Native(), w.root, p))
 	if perr := w.checkProtected(p, joined); perr != nil {
 		return "", perr
 	}
@@ -264,7 +266,10 @@ func (w *Workspace) walk(orig, abs string, hops *int) (string, error) {
 	cur := vol + string(filepath.Separator)
 	parts := splitComponents(rest)
 	for i, comp := range parts {
-		next := filepath.Join(cur, comp)
+		next, err := w.longComponent(orig, filepath.Join(cur, comp))
+		if err != nil {
+			return "", err
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			// Missing (or unreadable / not a directory): the rest is lexical.
@@ -304,6 +309,49 @@ func (w *Workspace) walk(orig, abs string, hops *int) (string, error) {
 		cur = resolvedTarget
 	}
 	return cur, nil
+}
+
+// longComponent returns next (cur joined with one component) with that
+// component written as its long name, so that an 8.3 short name (GIT~1,
+// a hashed _GIT~IBP) is judged as the entry it names (.git). A component
+// with a '~' that names an existing entry whose long name cannot be read
+// is refused.
+func (w *Workspace) longComponent(orig, next string) (string, error) {
+	if w.longName == nil {
+		return next, nil
+	}
+	long, err := w.longName(next)
+	if err == nil {
+		return filepath.Join(filepath.Dir(next), filepath.Base(long)), nil
+	}
+	if _, serr := os.Lstat(next); serr == nil && strings.ContainsRune(filepath.Base(next), '~') {
+		return "", &PathError{Path: orig, Reason: fmt.Sprintf("has the component %q, which may be an 8.3 short name of another entry, and its long name cannot be read (%v): use the long name",
+			filepath.Base(next), err), Rule: RuleInvalidPath, Err: ErrInvalidPath}
+	}
+	return next, nil
+}
+
+// joinRoot joins p to the workspace root as the OS opens it from there:
+// an absolute p is itself; on Windows a p rooted without a drive
+// (\code\x) is on the root's drive, and a drive-relative p (D:x) is
+// below that drive's root (its current folder is aidex's own, not the
+// model's to choose, so the most confining reading is taken); otherwise
+// p is below root.
+func joinRoot(style ospath.Style, root, p string) string {
+	if style.IsAbs(p) {
+		return p
+	}
+	if style == ospath.Windows {
+		vol := style.VolumeName(p)
+		switch {
+		case len(vol) == 2 && vol[1] == ':':
+			return vol + `\` + p[2:]
+		case vol == "" && p != "" && (p[0] == '\\' || p[0] == '/'):
+			return style.VolumeName(root) + p
+		}
+		return root + `\` + p
+	}
+	return root + "/" + p
 }
 
 func splitComponents(p string) []string {

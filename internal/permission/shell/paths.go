@@ -74,15 +74,20 @@ func pathCandidates(w Word) []PathArg {
 	return out
 }
 
-// pathy reports values that clearly name a path: absolute, ~, or with "..".
+// pathy reports values that clearly name a path: absolute, ~, or with
+// "..", in POSIX or Windows form (\x, C:x, ..\x), since the programs
+// Git for Windows' sh starts read both.
 func pathy(s string) bool {
 	if s == "" {
 		return false
 	}
-	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, `\`) {
 		return true
 	}
-	for _, c := range strings.Split(s, "/") {
+	if len(s) >= 2 && s[1] == ':' && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z') {
+		return true
+	}
+	for _, c := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if c == ".." {
 			return true
 		}

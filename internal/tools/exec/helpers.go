@@ -6,12 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/zelvior/aidex/internal/cmdshell"
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/tools/proc"
 )
@@ -108,42 +106,22 @@ func (o Options) environ(env *tools.Env) []string {
 	return proc.ChildEnviron(base, o.KeepEnv, pol)
 }
 
-// posixShells are the $SHELL values used as is; any other login shell
-// (fish, tcsh, nu) is replaced by sh, since commands are written (and
-// checked by the permission policy) as POSIX/bash syntax.
-var posixShells = [...]string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"}
-
-// shellArgv returns the argv running command through the shell.
+// shellArgv returns the argv running command through the session's
+// shell: Options.Shell when set, else cmdshell.Find's choice for this
+// platform (with Options.Environ's $SHELL).
 func (o Options) shellArgv(command string) ([]string, error) {
 	if o.Shell != "" {
 		return []string{o.Shell, "-c", command}, nil
 	}
-	if runtime.GOOS == "windows" {
-		if sh, err := exec.LookPath("sh"); err == nil {
-			return []string{sh, "-c", command}, nil
-		}
-		if ps, err := exec.LookPath("powershell"); err == nil {
-			return []string{ps, "-NoProfile", "-NonInteractive", "-Command", command}, nil
-		}
-		return nil, errors.New("no shell found: install Git for Windows (sh) or PowerShell")
+	e := cmdshell.Env{}
+	if o.Environ != nil {
+		e.Getenv = func(k string) string { return proc.EnvValue(o.Environ, k) }
 	}
-	env := o.Environ
-	if env == nil {
-		env = os.Environ()
+	sh, err := cmdshell.Find(e)
+	if err != nil {
+		return nil, err
 	}
-	if sh := proc.EnvValue(env, "SHELL"); sh != "" && filepath.IsAbs(sh) &&
-		slices.Contains(posixShells[:], strings.TrimSuffix(filepath.Base(sh), ".exe")) {
-		if fi, err := os.Stat(sh); err == nil && !fi.IsDir() {
-			return []string{sh, "-c", command}, nil
-		}
-	}
-	if sh, err := exec.LookPath("sh"); err == nil {
-		return []string{sh, "-c", command}, nil
-	}
-	if _, err := os.Stat("/bin/sh"); err == nil {
-		return []string{"/bin/sh", "-c", command}, nil
-	}
-	return nil, errors.New("no shell found: neither $SHELL, sh on PATH nor /bin/sh exists")
+	return sh.Argv(command), nil
 }
 
 // confine returns the hook that runs a command in env's sandbox, nil when

@@ -90,6 +90,7 @@ type ProcessInfo struct {
 type bgProc struct {
 	id, command, dir string
 	proc             *os.Process
+	group            *proc.Group // its process group / Job Object
 	started          time.Time
 	stdout, stderr   *lineRing
 	done             chan struct{} // closed once the process exited and output is drained
@@ -180,37 +181,47 @@ func (t *ProcessTable) pruneLocked() {
 func startBackground(s BackgroundSpec) (*bgProc, error) {
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Dir, cmd.Env = s.Dir, s.Env
-	proc.SetGroup(cmd)
+	g := proc.NewGroup(cmd)
 	if s.Confine != nil {
 		if err := s.Confine(cmd); err != nil {
+			g.Close()
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		g.Close()
 		return nil, fmt.Errorf("create stdout pipe: %w", err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		g.Close()
 		return nil, fmt.Errorf("create stderr pipe: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
+	if err == nil {
+		if err = g.Attach(cmd.Process); err != nil {
+			_ = cmd.Wait()
+		}
+	}
 	if err != nil {
 		outR.Close()
 		errR.Close()
+		g.Close()
 		return nil, err
 	}
-	p := &bgProc{command: s.Command, dir: s.Dir, proc: cmd.Process, started: time.Now(),
+	p := &bgProc{command: s.Command, dir: s.Dir, proc: cmd.Process, group: g, started: time.Now(),
 		stdout: newLineRing(BackgroundRingLines), stderr: newLineRing(BackgroundRingLines), done: make(chan struct{})}
 	outDone, errDone := pump(outR, p.stdout), pump(errR, p.stderr)
 	go func() {
 		_ = cmd.Wait()
-		_ = proc.SignalGroup(cmd.Process, true) // leftovers in the group
+		_ = g.Signal(true) // leftovers in the group
+		g.Close()
 		proc.DrainPipe(outR, outDone)
 		proc.DrainPipe(errR, errDone)
 		if s.End != nil {
@@ -322,7 +333,7 @@ func stopBackground(ctx context.Context, p *bgProc, grace time.Duration) error {
 	if grace <= 0 {
 		grace = backgroundKillGrace
 	}
-	_ = proc.SignalGroup(p.proc, false)
+	_ = p.group.Signal(false)
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
@@ -331,7 +342,7 @@ func stopBackground(ctx context.Context, p *bgProc, grace time.Duration) error {
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	_ = proc.SignalGroup(p.proc, true)
+	_ = p.group.Signal(true)
 	// After SIGKILL the waiter finishes within drainWait plus a second.
 	t2 := time.NewTimer(5 * time.Second)
 	defer t2.Stop()

@@ -27,9 +27,9 @@ const (
 // credentials, DefaultMaxOutputChars, no background processes.
 type Options struct {
 	// Shell is the program commands run with, as "<Shell> -c <command>".
-	// Empty picks $SHELL when it is a POSIX shell (sh, bash, zsh, dash,
-	// ksh, mksh, ash), else sh from PATH, else /bin/sh; on
-	// Windows sh from PATH (Git Bash), else powershell -Command.
+	// Empty picks the platform's shell (cmdshell.Find): $SHELL when it
+	// is a POSIX shell, else sh; on Windows Git for Windows' sh, else
+	// PowerShell. The permission policy must be told the same choice.
 	Shell string
 	// Environ is the base environment ("NAME=value"); nil means
 	// os.Environ(). Credentials are removed from it (see proc.ChildEnviron).

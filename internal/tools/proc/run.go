@@ -88,7 +88,8 @@ func Run(ctx context.Context, s Spec) Outcome {
 	if s.Stdin != "" {
 		cmd.Stdin = strings.NewReader(s.Stdin)
 	}
-	SetGroup(cmd)
+	g := NewGroup(cmd)
+	defer g.Close()
 	if s.Confine != nil {
 		if err := s.Confine(cmd); err != nil {
 			return Outcome{Err: fmt.Errorf("sandbox: %w", err)}
@@ -105,6 +106,11 @@ func Run(ctx context.Context, s Spec) Outcome {
 		return Outcome{Err: err}
 	}
 	pw.Close()
+	if err := g.Attach(cmd.Process); err != nil {
+		pr.Close()
+		_ = cmd.Wait()
+		return Outcome{Err: err}
+	}
 	buf := NewHeadTail(s.MaxChars)
 	copied := make(chan struct{})
 	go func() {
@@ -121,12 +127,12 @@ func Run(ctx context.Context, s Spec) Outcome {
 	case o.Err = <-waited:
 	case <-timer.C:
 		o.TimedOut = true
-		o.Err = stopProcess(cmd.Process, waited, commandKillGrace)
+		o.Err = stopProcess(g, waited, commandKillGrace)
 	case <-ctx.Done():
 		o.Cancelled = true
-		o.Err = stopProcess(cmd.Process, waited, commandKillGrace)
+		o.Err = stopProcess(g, waited, commandKillGrace)
 	}
-	_ = SignalGroup(cmd.Process, true) // leftovers in the group
+	_ = g.Signal(true) // leftovers in the group
 	DrainPipe(pr, copied)
 	o.Output, o.Truncated = buf.String()
 	o.ExitCode = cmd.ProcessState.ExitCode()
@@ -140,15 +146,15 @@ func Run(ctx context.Context, s Spec) Outcome {
 
 // stopProcess sends SIGTERM to p's group, waits grace for the process to
 // exit, then sends SIGKILL and waits for it.
-func stopProcess(p *os.Process, waited <-chan error, grace time.Duration) error {
-	_ = SignalGroup(p, false)
+func stopProcess(g *Group, waited <-chan error, grace time.Duration) error {
+	_ = g.Signal(false)
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
 	case err := <-waited:
 		return err
 	case <-t.C:
-		_ = SignalGroup(p, true)
+		_ = g.Signal(true)
 		return <-waited
 	}
 }

@@ -47,7 +47,12 @@ func (GoGrep) Name() string { return "go" }
 
 // Search implements GrepBackend.
 func (GoGrep) Search(ctx context.Context, req tools.GrepRequest) (tools.GrepResult, error) {
-	re, err := compilePattern(req.Pattern, req.IgnoreCase)
+	if _, err := compilePattern(req.Pattern, req.IgnoreCase); err != nil {
+		return tools.GrepResult{}, fmt.Errorf("invalid pattern: %w", err)
+	}
+	// $ matches before CRLF too; the prefilters read the same pattern.
+	pattern := crlfPattern(req.Pattern)
+	re, err := compilePattern(pattern, req.IgnoreCase)
 	if err != nil {
 		return tools.GrepResult{}, fmt.Errorf("invalid pattern: %w", err)
 	}
@@ -62,7 +67,7 @@ func (GoGrep) Search(ctx context.Context, req tools.GrepRequest) (tools.GrepResu
 	if err != nil {
 		return tools.GrepResult{}, err
 	}
-	g := &fileGrep{re: re, lit: newLitFinder(req.Pattern, req.IgnoreCase), dfa: newDFAProg(req.Pattern, req.IgnoreCase),
+	g := &fileGrep{re: re, lit: newLitFinder(pattern, req.IgnoreCase), dfa: newDFAProg(pattern, req.IgnoreCase),
 		context: req.Context, limit: req.Limit}
 	var res tools.GrepResult
 	if !fi.IsDir() {

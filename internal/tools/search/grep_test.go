@@ -74,6 +74,8 @@ src/lib.go:9: needle again
 docs/notes.txt:1: needle at end without newline
 ... showing 2 of 8 matching lines; narrow the pattern, path or include, or raise max_results (at most 1000)
 `},
+		{"$ matches before a CRLF line ending", m{"pattern": "needle crlf$", "path": "src"}, "src/deep/x/y.go:2: needle crlf\n(1 matching lines in 1 files)\n"},
+		{"$ before CRLF in a group and an alternation", m{"pattern": "(crlf|lib)$|^x$"}, "src/deep/x/y.go:1: x\nsrc/deep/x/y.go:2: needle crlf\nsrc/lib.go:3: needle lib\n(3 matching lines in 2 files)\n"},
 		{"no match", m{"pattern": "zzz_absent"}, "No matches for \"zzz_absent\" in ."},
 		{"single file", m{"pattern": "needle", "path": "main.go"}, "main.go:3: // needle one\nmain.go:5: // needle two\n(2 matching lines in 1 files)\n"},
 		{"redos pattern is linear", m{"pattern": "(a+)+$", "path": "src"}, "src/lib.go:1: a\n(1 matching lines in 1 files)\n"},

@@ -39,7 +39,8 @@ func (Ripgrep) Name() string { return "ripgrep" }
 func (rg Ripgrep) args(req tools.GrepRequest) (dir, target string, args []string) {
 	args = []string{"--json", "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-global",
 		"--no-ignore-exclude", "--no-ignore-parent", "--no-require-git",
-		"--max-filesize", strconv.Itoa(tools.MaxReadBytes), "-g", "!.git"}
+		"--max-filesize", strconv.Itoa(tools.MaxReadBytes), "-g", "!.git",
+		"--crlf"} // $ matches before CRLF, as GoGrep's crlfPattern
 	// -g globs would override .gitignore (ripgrep gives them precedence),
 	// so a plain name glob becomes a file type, which does not; other
 	// include globs are applied to rg's output (see parseRg).

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -95,24 +94,25 @@ type ShellResult struct {
 const maxShellOutput = 32 << 10
 
 // RunShell runs command (the user's own !command: no permission policy
-// applies) with sh -c (cmd /C on Windows) in rt's workspace, until it ends
-// or ctx is done (then the process is killed). Its output joins the
+// applies) in the session's command shell (Runtime.CommandShell: the
+// shell the model's commands run in) in rt's workspace, until it ends or
+// ctx is done (then the process is killed). Its output joins the
 // conversation, so it runs without credentials in its environment, as
 // rt's tools' commands do (Runtime.CommandEnviron; command_env_allow
 // passes a variable through).
 func RunShell(ctx context.Context, rt *app.Runtime, command string) ShellResult {
 	start := time.Now()
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(ctx, "cmd", "/C", command)
-	} else {
-		cmd = exec.CommandContext(ctx, "sh", "-c", command)
+	sh, err := rt.CommandShell()
+	if err != nil {
+		return ShellResult{Command: command, ExitCode: -1, Err: err}
 	}
+	argv := sh.Argv(command)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = rt.Workspace, rt.CommandEnviron()
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
+	err = cmd.Run()
 	res := ShellResult{Command: command, Duration: time.Since(start), ExitCode: 0}
 	out := buf.Bytes()
 	if len(out) > maxShellOutput {
