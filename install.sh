@@ -14,19 +14,19 @@
 set -eu
 
 base=${AIDEX_INSTALL_BASE:-https://github.com/zelvior/aidex/releases/latest/download}
-dir=${AIDEX_INSTALL_DIR:-${HOME:?HOME is not set: give --dir DIR}/.local/bin}
+dir=''
 
 die() { echo "install.sh: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
   case $1 in
-    --dir) [ $# -ge 2 ] || die "--dir needs a folder"; dir=$2; shift 2 ;;
-    --dir=*) dir=${1#--dir=}; shift ;;
+    --dir) [ -n "${2:-}" ] || die "--dir needs a folder"; dir=$2; shift 2 ;;
+    --dir=?*) dir=${1#--dir=}; shift ;;
     -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0" 2>/dev/null || echo "usage: install.sh [--dir DIR]"; exit 0 ;;
     *) die "unknown argument $1 (usage: install.sh [--dir DIR])" ;;
   esac
 done
-[ -n "$dir" ] || die "the install folder is empty: give --dir DIR"
+[ -n "$dir" ] || dir=${AIDEX_INSTALL_DIR:-${HOME:?HOME is not set: give --dir DIR}/.local/bin}
 
 case $(uname -s) in
   Linux) os=linux ;;
@@ -51,9 +51,12 @@ tmp=$(mktemp -d 2>/dev/null || mktemp -d -t aidex-install)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
+# An https base is fetched over https only, redirects included.
+proto='=https'
+case $base in http://*) proto='=http,https' ;; esac
 fetch() { # URL FILE
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --proto '=https,http' -o "$2" "$1" || die "could not download $1"
+    curl -fsSL --proto "$proto" --tlsv1.2 -o "$2" "$1" || die "could not download $1"
   elif command -v wget >/dev/null 2>&1; then
     wget -q -O "$2" "$1" || die "could not download $1"
   else

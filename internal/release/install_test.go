@@ -239,6 +239,7 @@ func TestInstallShRefuses(t *testing.T) {
 		tamper func(dir string)
 		uname  []string
 		want   string
+		args   []string // nil: --dir DIR
 	}{
 		{"tampered archive", func(dir string) {
 			// A valid archive whose aidex would run, but not the one listed.
@@ -248,12 +249,12 @@ func TestInstallShRefuses(t *testing.T) {
 				{Name: "aidex-sandbox", Exec: true, Data: []byte("#!/bin/sh\n")},
 			}, time.Now())
 			os.WriteFile(filepath.Join(dir, archive), buf.Bytes(), 0o644)
-		}, linux, "checksum mismatch for " + archive},
+		}, linux, "checksum mismatch for " + archive, nil},
 		{"one byte changed", func(dir string) {
 			data, _ := os.ReadFile(filepath.Join(dir, archive))
 			data[len(data)/2] ^= 1
 			os.WriteFile(filepath.Join(dir, archive), data, 0o644)
-		}, linux, "checksum mismatch for " + archive},
+		}, linux, "checksum mismatch for " + archive, nil},
 		{"archive not listed", func(dir string) {
 			data, _ := os.ReadFile(filepath.Join(dir, ChecksumFile))
 			var keep []string
@@ -263,25 +264,28 @@ func TestInstallShRefuses(t *testing.T) {
 				}
 			}
 			os.WriteFile(filepath.Join(dir, ChecksumFile), []byte(strings.Join(keep, "")), 0o644)
-		}, linux, "lists no SHA-256 for " + archive},
+		}, linux, "lists no SHA-256 for " + archive, nil},
 		{"checksum not hex", func(dir string) {
 			os.WriteFile(filepath.Join(dir, ChecksumFile), []byte("<html>not found</html>  "+archive+"\n"), 0o644)
-		}, linux, "lists no SHA-256 for " + archive},
+		}, linux, "lists no SHA-256 for " + archive, nil},
 		{"checksum too short", func(dir string) {
 			os.WriteFile(filepath.Join(dir, ChecksumFile), []byte("abc123  "+archive+"\n"), 0o644)
-		}, linux, "lists no SHA-256 for " + archive},
-		{"no checksum file", func(dir string) { os.Remove(filepath.Join(dir, ChecksumFile)) }, linux, "could not download"},
-		{"no archive", func(dir string) { os.Remove(filepath.Join(dir, archive)) }, linux, "could not download"},
-		{"unknown CPU", func(string) {}, []string{"Linux", "riscv64", ""}, "no release for Linux on riscv64"},
-		{"unknown OS", func(string) {}, []string{"FreeBSD", "amd64", ""}, "no release for FreeBSD"},
-		{"Windows shell", func(string) {}, []string{"MINGW64_NT-10.0", "x86_64", ""}, "install.ps1"},
+		}, linux, "lists no SHA-256 for " + archive, nil},
+		{"no checksum file", func(dir string) { os.Remove(filepath.Join(dir, ChecksumFile)) }, linux, "could not download", nil},
+		{"no archive", func(dir string) { os.Remove(filepath.Join(dir, archive)) }, linux, "could not download", nil},
+		{"unknown CPU", func(string) {}, []string{"Linux", "riscv64", ""}, "no release for Linux on riscv64", nil},
+		{"unknown OS", func(string) {}, []string{"FreeBSD", "amd64", ""}, "no release for FreeBSD", nil},
+		{"Windows shell", func(string) {}, []string{"MINGW64_NT-10.0", "x86_64", ""}, "install.ps1", nil},
+		{"--dir without a folder", func(string) {}, linux, "--dir needs a folder", []string{"--dir"}},
+		{"--dir empty", func(string) {}, linux, "--dir needs a folder", []string{"--dir", ""}},
+		{"unknown argument", func(string) {}, linux, "unknown argument --yes", []string{"--yes"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			fakeRelease(t, dir)
 			c.tamper(dir)
 			srv := serve(t, dir)
-			r := runInstall(t, srv.URL, c.uname)
+			r := runInstall(t, srv.URL, c.uname, c.args...)
 			if r.err == nil {
 				t.Fatalf("install.sh succeeded:\n%s", r.errOut)
 			}
