@@ -55,14 +55,16 @@ trap 'rm -rf "$stage"' EXIT
 trap 'exit 130' INT TERM
 
 # Only what the commit says goes into the binaries: no flags, experiments or
-# CPU levels from the environment, no cgo, no local paths (-trimpath).
-unset GOFLAGS GOEXPERIMENT GOAMD64 GOARM64 GO386 GOARM
-export CGO_ENABLED=0
+# CPU levels from the environment or `go env -w`, no cgo, no local paths
+# (-trimpath); the commit always recorded (-buildvcs=true, whatever GOFLAGS
+# says; `aidex --version` prints it).
+unset GOEXPERIMENT GO386 GOARM
+export GOFLAGS=-mod=readonly GOAMD64=v1 GOARM64=v8.0 CGO_ENABLED=0
 
 for p in $platforms; do
   goos=${p%/*} goarch=${p#*/}
   echo "building aidex $version for $goos/$goarch" >&2
-  GOOS=$goos GOARCH=$goarch go build -trimpath \
+  GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
     -ldflags "-s -w -X 'main.build=$version $date'" \
     -o "$stage/bin/aidex-$goos-$goarch/" ./cmd/aidex ./cmd/aidex-sandbox
 done
