@@ -125,12 +125,8 @@ func (a *cliApp) applyRunFlags(f *runFlags) error {
 			a.flagValues[key] = string(b)
 		}
 	}
-	for _, kv := range f.sets {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return usageErr("--set %q: want KEY=VALUE, a config key as in config.toml (e.g. --set max_tool_turns=40)", kv)
-		}
-		a.flagValues[strings.TrimSpace(k)] = v
+	if err := a.applySets(f.sets); err != nil {
+		return err
 	}
 	switch outputFormat(f.outputFormat) {
 	case formatText, formatJSON, formatStreamJSON:
@@ -387,4 +383,18 @@ func (a *cliApp) resumeModel(ctx context.Context, svc *app.Service, f *runFlags,
 		a.report(app.Report{Text: line})
 	}
 	return err
+}
+
+// applySets turns --set KEY=VALUE values into config keys (validated
+// when the configuration loads). Errors (usage): a value without '=' or
+// with an empty key.
+func (a *cliApp) applySets(sets []string) error {
+	for _, kv := range sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usageErr("--set %q: want KEY=VALUE, a config key as in config.toml (e.g. --set max_tool_turns=40)", kv)
+		}
+		a.flagValues[strings.TrimSpace(k)] = v
+	}
+	return nil
 }
