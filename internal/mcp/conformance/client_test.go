@@ -58,7 +58,7 @@ func runClient(url, scenario string) int {
 			return 1
 		}
 	}
-	svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: ws, Getenv: getenv}, Base: true,
+	svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: ws, Getenv: getenv, Version: "v0.0.0-conformance"}, Base: true,
 		Report: func(r app.Report) { fmt.Fprintln(os.Stderr, "aidex:", r.Text) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aidex:", err)
