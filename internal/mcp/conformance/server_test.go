@@ -95,9 +95,10 @@ func tokenProxy(t *testing.T, endpoint, token string) string {
 		},
 		FlushInterval: -1, // SSE events go through as they come
 	}
-	ps := httptest.NewServer(rp)
+	ps := httptest.NewUnstartedServer(rp)
+	self = ps.Listener.Addr().String() // before the first request reads it
+	ps.Start()
 	t.Cleanup(ps.Close)
-	self = strings.TrimPrefix(ps.URL, "http://")
 	return ps.URL + target.Path
 }
 
