@@ -197,9 +197,9 @@ func commitAll(t *testing.T, dir, msg string) {
 // model and fail with the bad one.
 func TestEvalMineGoAndPython(t *testing.T) {
 	for _, lang := range []struct {
-		name, testCmd string
-		start, bugTest        map[string]string
-		fix, fixedTests       map[string]string
+		name, testCmd   string
+		start, bugTest  map[string]string
+		fix, fixedTests map[string]string
 	}{
 		// The sandboxed verifier reads the user's Go build cache through
 		// (GOCACHEPROG), as a user's warm cache would be: the test's own.
