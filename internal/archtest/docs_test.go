@@ -1,11 +1,14 @@
 package archtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // developerDocs are the docs written for people working on aidex itself,
@@ -46,18 +49,77 @@ func TestDocsPointInsideTheRepository(t *testing.T) {
 			t.Errorf("%s points to ../shared, outside the repository: user-facing documents stay within it", name)
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
-			target, _, _ := strings.Cut(m[1], "#")
-			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
-				continue
-			}
-			p := filepath.Join(root, filepath.Dir(name), filepath.FromSlash(target))
-			if rel, err := filepath.Rel(root, p); err != nil || strings.HasPrefix(rel, "..") {
-				t.Errorf("%s links to %s, outside the repository", name, m[1])
-				continue
-			}
-			if _, err := os.Stat(p); err != nil {
-				t.Errorf("%s links to %s, which does not exist", name, m[1])
-			}
+			checkLink(t, root, name, m[1])
 		}
 	}
+}
+
+// checkLink reports a relative link of the document name (a path from the
+// repository root) that leaves the repository or names a file, or a
+// Markdown heading (#fragment), that does not exist.
+func checkLink(t *testing.T, root, name, link string) {
+	t.Helper()
+	target, fragment, _ := strings.Cut(link, "#")
+	if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+		return
+	}
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if target != "" {
+		p = filepath.Join(root, filepath.Dir(name), filepath.FromSlash(target))
+	}
+	if rel, err := filepath.Rel(root, p); err != nil || strings.HasPrefix(rel, "..") {
+		t.Errorf("%s links to %s, outside the repository", name, link)
+		return
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("%s links to %s, which does not exist", name, link)
+		return
+	}
+	if fragment == "" || !strings.HasSuffix(p, ".md") {
+		return
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(headingAnchors(string(data)), fragment) {
+		t.Errorf("%s links to %s: the page has no heading with the anchor #%s", name, link, fragment)
+	}
+}
+
+// headingAnchors returns the anchors GitHub gives the Markdown headings of
+// text (those outside code fences), in order: the heading lower-cased,
+// punctuation but - and _ dropped, spaces as -, and -1, -2, ... added to
+// a repeated one.
+func headingAnchors(text string) []string {
+	var out []string
+	seen := map[string]int{}
+	fence := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fence = !fence
+			continue
+		}
+		title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
+		if fence || !ok || !strings.HasPrefix(line, "#") || len(line)-len(strings.TrimLeft(line, "#")) > 6 {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(title)) {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			out = append(out, fmt.Sprintf("%s-%d", a, n))
+		} else {
+			out = append(out, a)
+		}
+		seen[a]++
+	}
+	return out
 }
