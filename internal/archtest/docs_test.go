@@ -123,3 +123,60 @@ func headingAnchors(text string) []string {
 	}
 	return out
 }
+
+// readmeMoves says where each section of the one-page README of before
+// issue 35 (161 KB) lives now: its heading there, then the file and
+// anchor that hold its text. The README keeps a line and a link per topic.
+var readmeMoves = []struct{ heading, now string }{
+	{"(the introduction: install, Windows, the first run, the workspace)", "docs/getting-started.md"},
+	{"Running aidex", "docs/cli.md#running-aidex"},
+	{"Flags of a run (`aidex`, `aidex -p`)", "docs/cli.md#flags-of-a-run-aidex-aidex--p"},
+	{"Claude Code and Codex CLI habits", "docs/coming-from.md#claude-code-and-codex-cli-habits"},
+	{"Exit codes", "docs/cli.md#exit-codes"},
+	{"Why a headless run stopped", "docs/headless.md#why-a-headless-run-stopped"},
+	{"The event stream", "docs/headless.md#the-event-stream"},
+	{"The Claude dialect", "docs/headless.md#the-claude-dialect"},
+	{"Driving aidex from a program (stream-json input)", "docs/headless.md#driving-aidex-from-a-program-stream-json-input"},
+	{"Interactive use", "docs/interactive.md"},
+	{"Custom slash commands", "docs/commands.md"},
+	{"Skills", "docs/skills.md"},
+	{"Asking the user", "docs/skills.md#asking-the-user"},
+	{"Configuration", "docs/configuration.md"},
+	{"Trusted folders and approved content", "docs/configuration.md#trusted-folders-and-approved-content"},
+	{"Permissions", "docs/permissions.md"},
+	{"Claude Code's settings", "docs/permissions.md#claude-codes-settings"},
+	{"Hooks", "docs/hooks.md"},
+	{"MCP", "docs/mcp.md"},
+	{"Serving aidex over MCP", "docs/mcp.md#serving-aidex-over-mcp"},
+	{"OAuth for HTTP MCP servers", "docs/mcp.md#oauth-for-http-mcp-servers"},
+	{"Sandbox", "docs/sandbox.md#using-the-sandbox"},
+	{"Web UI", "docs/web.md"},
+	{"Ralph: the autonomous task loop", "docs/ralph.md"},
+	{"Several workers, several machines", "docs/ralph.md#several-workers-several-machines"},
+	{"Files, documents and images", "docs/files.md"},
+	{"Memory across sessions", "docs/memory.md"},
+	{"Tools", "docs/tools.md#tools"},
+	{"Notes", "docs/tools.md#notes"},
+	{"Image generation", "docs/tools.md#image-generation"},
+	{"Web fetch", "docs/tools.md#web-fetch"},
+	{"Subagents", "docs/subagents.md"},
+	{"Several models, routing and budgets", "docs/models.md"},
+	{"Conversation modes", "docs/models.md#conversation-modes"},
+	{"Routing", "docs/models.md#routing"},
+	{"Budgets and cost", "docs/models.md#budgets-and-cost"},
+	{"Sessions", "docs/sessions.md"},
+	{"Checkpoints", "docs/sessions.md#checkpoints"},
+	{"Measuring models and settings: `aidex eval`", "docs/eval.md#at-a-glance"},
+	{"Development", "docs/development.md#commands"},
+	{"License", "README.md#license"},
+}
+
+// Every section of the old one-page README has a home: the page, and the
+// heading within it, that readmeMoves names exist. A page renamed or a
+// heading reworded without updating the table fails here.
+func TestOldReadmeSectionsHaveAHome(t *testing.T) {
+	root := moduleRoot(t)
+	for _, m := range readmeMoves {
+		checkLink(t, root, "README.md", m.now)
+	}
+}
