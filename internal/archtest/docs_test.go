@@ -180,3 +180,38 @@ func TestOldReadmeSectionsHaveAHome(t *testing.T) {
 		checkLink(t, root, "README.md", m.now)
 	}
 }
+
+// The README's test command (the line of its first code blocks marked
+// "# the test command") is the one CI runs: .ci/run has a go test line
+// with every word of it, the same packages last, plus its own flags
+// (-race, -count, -timeout).
+func TestReadmeTestCommandIsWhatCIRuns(t *testing.T) {
+	root := moduleRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^(go test [^#\n]*?)\s+# the test command$`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md has no line `go test ...   # the test command`: CI and newcomers look for it there")
+	}
+	words := strings.Fields(string(m[1]))
+	for _, line := range strings.Split(string(ci), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "go" || f[1] != "test" || f[len(f)-1] != words[len(words)-1] {
+			continue
+		}
+		missing := false
+		for _, w := range words {
+			missing = missing || !slices.Contains(f, w)
+		}
+		if !missing {
+			return
+		}
+	}
+	t.Errorf(".ci/run has no go test line running the README's test command %q (with CI's own flags added)", m[1])
+}
