@@ -215,3 +215,17 @@ func TestReadmeTestCommandIsWhatCIRuns(t *testing.T) {
 	}
 	t.Errorf(".ci/run has no go test line running the README's test command %q (with CI's own flags added)", m[1])
 }
+
+// maxReadmeBytes is the README's size limit (issue 35): a newcomer reads it
+// in five minutes; details go to a page under docs/.
+const maxReadmeBytes = 15 * 1024
+
+func TestReadmeFitsInFiveMinutes(t *testing.T) {
+	fi, err := os.Stat(filepath.Join(moduleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > maxReadmeBytes {
+		t.Errorf("README.md is %d bytes, over the %d-byte limit: move the details to the topic's page under docs/ and keep a line and a link in the README", fi.Size(), maxReadmeBytes)
+	}
+}
