@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // readDoc returns a page under docs/.
@@ -114,5 +117,50 @@ func TestEveryCommandInTheCommandTable(t *testing.T) {
 		if !names[m[1]] {
 			t.Errorf("docs/cli.md#running-aidex documents aidex %s, which is not a command", m[1])
 		}
+	}
+}
+
+// The README's common tasks are command lines aidex takes: each aidex
+// call of its "Ten common tasks" block names a command that exists and
+// flags that command has, with valid values where cobra checks them.
+func TestReadmeTasksAreValidCommandLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(data), "\n## Ten common tasks\n")
+	_, block, _ = strings.Cut(block, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	file, err := syntax.NewParser().Parse(strings.NewReader(block), "README.md")
+	if err != nil {
+		t.Fatalf("the README's tasks are not shell: %v", err)
+	}
+	calls := 0
+	syntax.Walk(file, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "aidex" {
+			return true
+		}
+		calls++
+		words, err := expand.Fields(nil, call.Args[1:]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := newRootCmd(newApp(Process{}))
+		cmd, args, err := root.Find(words)
+		if err != nil {
+			t.Errorf("README: aidex %s: %v", strings.Join(words, " "), err)
+			return true
+		}
+		if err := cmd.ParseFlags(args); err != nil {
+			t.Errorf("README: aidex %s: %v", strings.Join(words, " "), err)
+		} else if cmd == root && len(cmd.Flags().Args()) > 0 {
+			// the tasks give prompts with -p: a bare word here is a command aidex lacks
+			t.Errorf("README: aidex %s: %q is not a command", strings.Join(words, " "), cmd.Flags().Args()[0])
+		}
+		return true
+	})
+	if calls < 10 {
+		t.Errorf("the README's common tasks have %d aidex calls, want at least 10", calls)
 	}
 }
