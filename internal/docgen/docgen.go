@@ -2,7 +2,8 @@
 // step with the code: every command and flag (docs/cli.md, from the cobra
 // command tree), every configuration key (docs/configuration.md, from the
 // config schema) and every event type and field (docs/headless.md, from
-// the event schema). Each generated part sits between two HTML comments
+// the event schema, and the input messages of --input-format
+// stream-json). Each generated part sits between two HTML comments
 // in its page; the text around them is written by hand. `go generate
 // ./internal/docgen` rewrites the parts, and a test fails when a page is
 // out of date.
@@ -41,10 +42,15 @@ func Parts(root string) ([]Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	inputs, err := streamjson.InputReference()
+	if err != nil {
+		return nil, err
+	}
 	return []Part{
 		{Page: "docs/cli.md", Name: "commands", Text: cli.Reference()},
 		{Page: "docs/configuration.md", Name: "keys", Text: keys},
 		{Page: "docs/headless.md", Name: "events", Text: events},
+		{Page: "docs/headless.md", Name: "inputs", Text: inputs},
 	}, nil
 }
 

@@ -70,6 +70,7 @@ func TestPartsCoverCommandsKeysAndEvents(t *testing.T) {
 		"commands": {"### `aidex`", "### `aidex sessions list`", "| `--permission-mode` |", "| `--json` |"},
 		"keys":     {"| `permission_mode` |", "| `sandbox.network` |", "| `providers.NAME.base_url` |", "`AIDEX_MAX_TOOL_TURNS`"},
 		"events":   {"| `session` | `session` |", "| `reasoning` | `text` |", "**`stop_reason`**", "`parent_tool_call_id`"},
+		"inputs":   {"| `user` |", "| `approval` |", "| `interaction` |", "| `interrupt` |"},
 	}
 	for _, p := range parts {
 		for _, w := range want[p.Name] {

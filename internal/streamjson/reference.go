@@ -47,6 +47,24 @@ func EventReference() (string, error) {
 	return b.String(), nil
 }
 
+// InputReference returns the Markdown reference of the input messages of
+// --input-format stream-json, generated from their JSON Schema: one row
+// per message type (in name order) with every field and its JSON type,
+// one level of nested objects spelled out, required fields in bold. It
+// is a generated part of docs/headless.md. Errors: as Schemas.
+func InputReference() (string, error) {
+	in, err := inputSchema()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("| type | its fields |\n|---|---|\n")
+	for _, m := range in.OneOf {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", m.Title, fieldList(m, true))
+	}
+	return b.String(), nil
+}
+
 // fieldList lists the properties of s as `name` (type), nested objects'
 // own properties in parentheses when nest is set.
 func fieldList(s *jsonschema.Schema, nest bool) string {
@@ -64,6 +82,11 @@ func fieldList(s *jsonschema.Schema, nest bool) string {
 			label = "**" + label + "**"
 		}
 		inner := typeName(p)
+		if len(p.Enum) > 0 {
+			inner += ": " + enumList(p.Enum)
+		} else if p.Const != nil {
+			inner += fmt.Sprintf(": `%v`", *p.Const)
+		}
 		if elem := p.Items; elem != nil && len(elem.Properties) > 0 && nest {
 			inner = "array of objects: " + fieldList(elem, false)
 		} else if len(p.Properties) > 0 && nest {
@@ -102,4 +125,16 @@ func typeName(s *jsonschema.Schema) string {
 		return "array of " + typeName(s.Items)
 	}
 	return strings.Join(types, " or ")
+}
+
+// enumList writes an enum's values as `a`, `b` or `c`.
+func enumList(values []any) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprintf("`%v`", v)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
