@@ -36,7 +36,7 @@ var floors = []struct {
 	}},
 	{"application: app", []string{"internal/app"}},
 	{"front ends: cli and ui/* (the MCP server is one)", []string{"internal/ui/...", "internal/mcp/server", "internal/cli"}},
-	{"programs", []string{"cmd/...", "bench/...", "scripts/..."}},
+	{"programs and generators", []string{"cmd/...", "bench/...", "scripts/...", "internal/docgen/..."}},
 }
 
 // testSupport are imported by tests (and each other) only.
