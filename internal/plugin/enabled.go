@@ -47,6 +47,20 @@ func ReadEnabled(file string) (map[string]bool, error) {
 // file's other keys (the file and its folder are created when missing).
 // Errors: as ReadEnabled's; the file cannot be written.
 func SetEnabled(file, id string, on bool) error {
+	return editEnabled(file, func(m map[string]bool) { m[id] = on })
+}
+
+// ForgetEnabled drops id from file's enabledPlugins (a missing file is
+// left missing). Errors: as SetEnabled's.
+func ForgetEnabled(file, id string) error {
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return editEnabled(file, func(m map[string]bool) { delete(m, id) })
+}
+
+// editEnabled changes file's enabledPlugins with change.
+func editEnabled(file string, change func(map[string]bool)) error {
 	raw := map[string]json.RawMessage{}
 	data, err := os.ReadFile(file)
 	switch {
@@ -67,7 +81,7 @@ func SetEnabled(file, id string, on bool) error {
 	if cur == nil {
 		cur = map[string]bool{}
 	}
-	cur[id] = on
+	change(cur)
 	raw[EnabledKey], _ = json.Marshal(cur)
 	out, err := json.MarshalIndent(raw, "", "  ")
 	if err != nil {
