@@ -1,0 +1,49 @@
+package commands
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/plugin/plugintest"
+)
+
+// /plugin in a session: a marketplace added, a plugin installed from it
+// and listed; its command is offered only once approved; disable and
+// remove take it away.
+func TestPluginCommand(t *testing.T) {
+	f := newFixture(t, "")
+	m := plugintest.Build(t, t.TempDir())
+	out, _ := f.mustExec(t, "/plugin marketplace add "+m.Root)
+	require.Contains(t, out, "added marketplace aidex-test (3 plugins)")
+	out, _ = f.mustExec(t, "/plugin marketplace")
+	require.Contains(t, out, "hookify@aidex-test")
+	out, _ = f.mustExec(t, "/plugin add hookify@aidex-test")
+	require.Contains(t, out, "installed and enabled hookify@aidex-test 0.1.0")
+	require.Contains(t, out, "[new] command /hookify:commit")
+	require.Contains(t, out, "/plugin approve hookify@aidex-test")
+	require.False(t, hasCustom(t, f, "/commit"), "an unapproved plugin command is offered")
+
+	out, _ = f.mustExec(t, "/plugin approve hookify")
+	require.Contains(t, out, "approved 7 item(s)")
+	out, _ = f.mustExec(t, "/plugin")
+	require.Regexp(t, `hookify@aidex-test\s+0\.1\.0\s+enabled`, out)
+	require.True(t, hasCustom(t, f, "/commit"))
+	out, _ = f.mustExec(t, "/plugin review hookify")
+	require.Contains(t, out, "every item of its content is approved")
+
+	f.mustExec(t, "/plugin disable hookify")
+	require.False(t, hasCustom(t, f, "/commit"))
+	f.mustExec(t, "/plugin remove hookify")
+	out, _ = f.mustExec(t, "/plugin list")
+	require.Contains(t, out, "no plugins installed")
+	_, _, err := f.exec(t, "/plugin frobnicate x")
+	require.ErrorContains(t, err, "usage: /plugin")
+}
+
+func hasCustom(t *testing.T, f *fixture, name string) bool {
+	t.Helper()
+	_, ok := Default().WithCustom(context.Background(), f.c).Find(name)
+	return ok
+}
