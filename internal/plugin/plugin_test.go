@@ -304,3 +304,31 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// Cloning runs no program of the user's or the repository's git
+// configuration: a global core.hooksPath and init.templateDir holding a
+// post-checkout hook are both neutralised.
+func TestCloneRunsNoHooks(t *testing.T) {
+	m := plugintest.Build(t, t.TempDir())
+	url := plugintest.GitRepo(t, m.Plugins["hookify"])
+	home := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "pwned")
+	hook := "#!/bin/sh\ntouch " + marker + "\n"
+	plugintest.Write(t, filepath.Join(home, "hooks/post-checkout"), hook)
+	plugintest.Write(t, filepath.Join(home, "tmpl/hooks/post-checkout"), hook)
+	for _, f := range []string{"hooks/post-checkout", "tmpl/hooks/post-checkout"} {
+		if err := os.Chmod(filepath.Join(home, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugintest.Write(t, filepath.Join(home, ".gitconfig"), "[core]\n\thooksPath = "+filepath.Join(home, "hooks")+
+		"\n[init]\n\ttemplateDir = "+filepath.Join(home, "tmpl")+"\n")
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	if _, err := OpenStore(t.TempDir()).Install(context.Background(), url, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a git hook ran while cloning a plugin")
+	}
+}
