@@ -133,6 +133,7 @@ func (rt *Runtime) warnContentProblems() {
 	for _, w := range subagent.Load(rt.subagentDirs()).Warnings {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: w})
 	}
+	rt.warnPluginClashes()
 }
 
 // contentProducers are every source of the project's content items: the

@@ -185,3 +185,8 @@ func (rt *Runtime) Marketplaces() ([]MarketplaceListing, error) {
 func (rt *Runtime) RemoveMarketplace(name string) (plugin.KnownMarketplace, error) {
 	return rt.PluginStore().RemoveMarketplace(name)
 }
+
+// RestartMCP restarts the service's MCP servers with the current
+// runtime's (after /plugin approved, enabled or disabled a plugin's
+// servers) and gives the session the new manager.
+func (ls *Session) RestartMCP(ctx context.Context) { ls.restartMCP(ctx) }

@@ -458,3 +458,48 @@ func maskAllBut(dir string, keep []string, depth int) []string {
 	}
 	return out
 }
+
+// warnPluginClashes warns, once per item, about a plugin's skill or
+// agent whose short name another skill or agent (the user's, the
+// project's, a built-in, another plugin's) has: it answers only to
+// PLUGIN:NAME. (Commands' clashes are slashcmd.Discover's warnings.)
+func (rt *Runtime) warnPluginClashes() {
+	if len(rt.plugins) == 0 {
+		return
+	}
+	var skillNames, agentNames []string
+	list, _ := rt.allSkills()
+	for _, s := range list {
+		skillNames = append(skillNames, s.Name)
+	}
+	for _, d := range subagent.Load(rt.subagentDirs()).Defs {
+		agentNames = append(agentNames, d.Name)
+	}
+	for _, c := range []struct {
+		kind  string
+		names []string
+	}{{"skill", skillNames}, {"agent", agentNames}} {
+		for _, n := range c.names {
+			plug, short, ok := strings.Cut(n, ":")
+			if _, isPlugin := rt.pluginByName(plug); !ok || !isPlugin {
+				continue
+			}
+			if others := shortNameUsers(c.names, n, short); len(others) > 0 {
+				rt.Warnings = append(rt.Warnings, config.Warning{Message: fmt.Sprintf(
+					"plugin %s %s: %q is also %s; call it %s", c.kind, n, short, strings.Join(others, ", "), n)})
+			}
+		}
+	}
+}
+
+// shortNameUsers are the names of names other than self that are short
+// or end in ":"+short.
+func shortNameUsers(names []string, self, short string) []string {
+	var out []string
+	for _, o := range names {
+		if o != self && (o == short || strings.HasSuffix(o, ":"+short)) {
+			out = append(out, o)
+		}
+	}
+	return out
+}

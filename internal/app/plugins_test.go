@@ -215,3 +215,21 @@ func TestPluginProjectEnablement(t *testing.T) {
 	require.NoError(t, paths.Trust(home.WS))
 	require.Equal(t, map[string]bool{"hookify": false, "ralph-wiggum": true, "explanatory-output-style": true}, enabled())
 }
+
+// A plugin's skill or agent whose short name is taken answers only to
+// PLUGIN:NAME, with a warning; the other keeps the name.
+func TestPluginNameClashWarns(t *testing.T) {
+	home, _, paths, _ := pluginFixture(t)
+	plugintest.Write(t, filepath.Join(paths.ConfigDir, "skills/writing-rules/SKILL.md"), "---\nname: mine\ndescription: my own\n---\nbody\n")
+	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	require.NoError(t, err)
+	found := false
+	for _, w := range rt.Warnings {
+		found = found || strings.Contains(w.Message, `plugin skill hookify:writing-rules: "writing-rules" is also writing-rules`)
+	}
+	require.True(t, found, "no clash warning: %v", rt.Warnings)
+	list, _ := rt.Skills()
+	s, ok := skills.Find(list, "writing-rules")
+	require.True(t, ok)
+	require.Equal(t, "my own", s.Description, "the plugin's skill took the user's name")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
@@ -49,7 +50,25 @@ func cmdPlugin(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if err := pluginChange(ctx, rt, verb, rest, out); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{}, c.Reload(ctx)
+	before := serverNames(rt)
+	if err := c.Reload(ctx); err != nil {
+		return Outcome{}, err
+	}
+	if after := serverNames(c.Runtime()); after != before {
+		c.live.RestartMCP(ctx)
+		fmt.Fprintln(out, "MCP servers restarted")
+	}
+	return Outcome{}, nil
+}
+
+// serverNames are the runtime's MCP server names, sorted, in one string.
+func serverNames(rt *app.Runtime) string {
+	names := make([]string, 0, len(rt.Config.MCPServers))
+	for n := range rt.Config.MCPServers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, "\x00")
 }
 
 // pluginChange runs the verbs that change what is installed, enabled or

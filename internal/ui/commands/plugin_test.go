@@ -33,9 +33,16 @@ func TestPluginCommand(t *testing.T) {
 	out, _ = f.mustExec(t, "/plugin review hookify")
 	require.Contains(t, out, "every item of its content is approved")
 
+	out, _ = f.mustExec(t, "/plugin add "+m.Plugins["ralph-wiggum"])
+	require.Contains(t, out, "[new] mcp server ralph-wiggum:mcp loop")
+	out, _ = f.mustExec(t, "/plugin approve ralph-wiggum")
+	require.Contains(t, out, "MCP servers restarted", "an approved plugin server must start in this session")
+	require.Contains(t, f.c.Runtime().Config.MCPServers, "plugin_ralph-wiggum_loop")
+
 	f.mustExec(t, "/plugin disable hookify")
 	require.False(t, hasCustom(t, f, "/commit"))
 	f.mustExec(t, "/plugin remove hookify")
+	f.mustExec(t, "/plugin remove ralph-wiggum")
 	out, _ = f.mustExec(t, "/plugin list")
 	require.Contains(t, out, "no plugins installed")
 	_, _, err := f.exec(t, "/plugin frobnicate x")
