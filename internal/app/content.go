@@ -216,9 +216,16 @@ func hookContentItem(h hooks.Hook, ws string, words []string) trust.Item {
 	content := struct {
 		Event, Matcher, Command string
 		TimeoutMS               int64
-	}{string(h.Event), matcher, h.Command, h.Timeout.Milliseconds()}
+		// Unsandboxed ("sandbox": false) is part of what is approved;
+		// left out when false, so approvals of sandboxed hooks stay.
+		Unsandboxed bool `json:",omitempty"`
+	}{string(h.Event), matcher, h.Command, h.Timeout.Milliseconds(), h.Unsandboxed}
 	name := fmt.Sprintf("%s[%s]: %s", h.Event, matcher, h.Command)
-	return trust.NewItem(trust.KindHook, name, h.Source, h.Command, content, ws, words...)
+	detail := h.Command
+	if h.Unsandboxed {
+		detail += " (runs outside the sandbox)"
+	}
+	return trust.NewItem(trust.KindHook, name, h.Source, detail, content, ws, words...)
 }
 
 // approveHooks marks the project's hooks whose items are not approved
@@ -550,7 +557,7 @@ func (rt *Runtime) reviewInfo(c trust.Change, i, n int) agent.ApprovalInfo {
 	id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
 	label := c.Name
 	if c.Detail != "" { // a hook's name ends with its command, the detail
-		label = strings.TrimSuffix(strings.TrimSuffix(label, c.Detail), ": ")
+		label = strings.TrimSuffix(strings.TrimSuffix(label, strings.TrimSuffix(c.Detail, " (runs outside the sandbox)")), ": ")
 	}
 	whose, owner := "project ", rt.itemOwner(c.Item)
 	if owner != rt.Workspace {

@@ -54,6 +54,19 @@ func (rt *Runtime) AddPlugin(ctx context.Context, src, marketplace, scope string
 	return out, err
 }
 
+// UpdatePlugin fetches the installed plugin ref again (plugin.Store.Update)
+// and lists its items with their status: what changed waits for approval
+// again. Errors: the update's.
+func (rt *Runtime) UpdatePlugin(ctx context.Context, ref string) (PluginAdded, error) {
+	var out PluginAdded
+	var err error
+	if out.Fetched, err = rt.PluginStore().Update(ctx, ref); err != nil {
+		return out, err
+	}
+	out.Items, err = rt.PluginContent(out.ID())
+	return out, err
+}
+
 // scopeFile is the settings file of an enablement scope.
 func (rt *Runtime) scopeFile(scope string) (string, error) {
 	if scope == "" {

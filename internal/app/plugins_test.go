@@ -233,3 +233,24 @@ func TestPluginNameClashWarns(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "my own", s.Description, "the plugin's skill took the user's name")
 }
+
+// Taking an approved hook out of the sandbox ("sandbox": false) is a
+// change the user approves again (a project's hook here; a plugin's is
+// caught by its folder's digest too).
+func TestUnsandboxingAHookIsReviewedAgain(t *testing.T) {
+	home, _ := contentFixture(t)
+	paths, err := config.ResolvePaths(home.Getenv)
+	require.NoError(t, err)
+	require.NoError(t, paths.Trust(home.WS))
+	rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	require.NoError(t, err)
+	require.NoError(t, rt.ApproveAllContent())
+	plugintest.Write(t, filepath.Join(home.WS, ".claude/settings.json"),
+		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sh .claude/hooks/mark.sh", "sandbox": false}]}]}}`)
+	rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
+	require.NoError(t, err)
+	pending := rt.PendingContent()
+	require.Len(t, pending, 1)
+	require.Equal(t, trust.StatusChanged, pending[0].Status)
+	require.Contains(t, pending[0].Detail, "outside the sandbox")
+}

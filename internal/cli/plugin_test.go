@@ -60,6 +60,12 @@ func TestPluginCommandsEndToEnd(t *testing.T) {
 	if data, err := os.ReadFile(log); err != nil || !strings.Contains(string(data), "ralph-wiggum Stop") {
 		t.Errorf("the approved plugin hook did not run: %q, %v", data, err)
 	}
+	// An update whose hook script changed: asked again (listed as changed).
+	plugintest.Write(t, filepath.Join(m.Plugins["ralph-wiggum"], "hooks/stop-hook.sh"), "#!/bin/sh\necho changed\n")
+	plugintest.GitCommit(t, m.Root)
+	e.mustRun("plugin", "marketplace", "add", url)
+	r = e.mustRun("plugin", "update", "ralph-wiggum")
+	wantIn(t, "plugin update", r.stdout, "updated ralph-wiggum@aidex-test", "[changed] hook ralph-wiggum:Stop[*]")
 	checkPluginDisableRemove(t, e)
 }
 

@@ -35,7 +35,7 @@ it, by its hash and the hash of the plugin's whole folder: ` + "`aidex plugin ad
 An update that changes any file of the plugin is asked again.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newPluginAddCmd(a), newPluginListCmd(a), newPluginRemoveCmd(a), newPluginEnableCmd(a, true),
+	cmd.AddCommand(newPluginAddCmd(a), newPluginUpdateCmd(a), newPluginListCmd(a), newPluginRemoveCmd(a), newPluginEnableCmd(a, true),
 		newPluginEnableCmd(a, false), newPluginReviewCmd(a), newMarketplaceCmd(a))
 	return cmd
 }
@@ -123,6 +123,32 @@ func (a *cliApp) reviewPlugin(cmd *cobra.Command, rt *app.Runtime, id string, it
 	}
 	fmt.Fprintf(out, "%s: approved %d of %d pending item(s)\n", id, len(approved), len(pending))
 	return nil
+}
+
+func newPluginUpdateCmd(a *cliApp) *cobra.Command {
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "update NAME[@MARKETPLACE]",
+		Short: "Fetch an installed plugin again from its folder, URL or marketplace; what changed waits for approval",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rt, err := a.catalogOnly()
+			if err != nil {
+				return err
+			}
+			res, err := rt.UpdatePlugin(cmd.Context(), args[0])
+			for _, w := range res.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(termsafe.Writer(cmd.OutOrStdout()), "updated %s to %s from %s\n", res.ID(), res.Version, res.Source)
+			return a.reviewPlugin(cmd, rt, res.ID(), res.Items, yes)
+		},
+	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "approve every new or changed item without asking")
+	return cmd
 }
 
 func newPluginReviewCmd(a *cliApp) *cobra.Command {

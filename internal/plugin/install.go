@@ -263,3 +263,18 @@ func (s Store) RemoveMarketplace(name string) (KnownMarketplace, error) {
 	}
 	return k, err
 }
+
+// Update fetches the installed plugin ref again from where it came from:
+// its folder or git URL, or its marketplace's entry (as the marketplace's
+// copy lists it now: `marketplace add` refreshes that copy first).
+// Errors: as Find's and Install's.
+func (s Store) Update(ctx context.Context, ref string) (Fetched, error) {
+	p, err := s.Find(ref)
+	if err != nil {
+		return Fetched{}, err
+	}
+	if p.Marketplace == LocalMarketplace {
+		return s.Install(ctx, p.Source, "")
+	}
+	return s.Install(ctx, p.Name, p.Marketplace)
+}

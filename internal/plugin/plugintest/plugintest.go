@@ -98,21 +98,34 @@ func GitRepo(t testing.TB, dir string) string {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
 	}
-	run := func(d string, args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = d
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	run(dir, "init", "-q", "-b", "main")
-	run(dir, "add", "-A")
-	run(dir, "commit", "-q", "-m", "plugin")
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "plugin")
 	bare := filepath.Join(t.TempDir(), "repo.git")
-	run(dir, "clone", "-q", "--bare", dir, bare)
+	gitIn(t, dir, "clone", "-q", "--bare", dir, bare)
+	gitIn(t, dir, "remote", "add", "origin", bare)
 	return "file://" + filepath.ToSlash(bare)
+}
+
+// gitIn runs git in dir with no system or global config.
+func gitIn(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+}
+
+// GitCommit commits everything in dir (a GitRepo) and pushes it to the
+// bare clone GitRepo made.
+func GitCommit(t testing.TB, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "update"}, {"push", "-q", "origin", "main"}} {
+		gitIn(t, dir, args...)
+	}
 }
 
 // Write writes data to path, making its folders.
