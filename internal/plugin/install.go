@@ -49,7 +49,8 @@ func (s Store) Install(ctx context.Context, src, marketplace string) (Fetched, e
 		f.Source = e.Name + "@" + m.Name + " (" + e.Source.String() + ")"
 	} else {
 		f.Marketplace, f.Source = LocalMarketplace, src
-		name = strings.TrimSuffix(filepath.Base(strings.TrimRight(src, "/")), ".git")
+		bare, _, _ := strings.Cut(src, "#") // URL#REF
+		name = strings.TrimSuffix(filepath.Base(strings.TrimRight(bare, "/")), ".git")
 		if !IsGitURL(src) {
 			if abs, err := filepath.Abs(src); err == nil {
 				src, f.Source = abs, abs

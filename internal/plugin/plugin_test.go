@@ -149,6 +149,9 @@ func TestStoreInstallListRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.Install(ctx, url+"#main", ""); err != nil {
+		t.Fatalf("URL#REF: %v", err)
+	}
 	if g.ID() != "ralph-wiggum@local" || len(g.Commit) != 40 {
 		t.Errorf("cloned = %+v", g.Installed)
 	}
