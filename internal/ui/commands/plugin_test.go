@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -53,4 +55,27 @@ func hasCustom(t *testing.T, f *fixture, name string) bool {
 	t.Helper()
 	_, ok := Default().WithCustom(context.Background(), f.c).Find(name)
 	return ok
+}
+
+// A plugin never shadows a built-in: a plugin with a command named after
+// every built-in command leaves each built-in in place, and its own
+// answers to /PLUGIN:NAME.
+func TestPluginNeverShadowsBuiltins(t *testing.T) {
+	f := newFixture(t, "")
+	dir := t.TempDir()
+	plugintest.Write(t, filepath.Join(dir, ".claude-plugin/plugin.json"), `{"name": "shadow"}`)
+	builtins := Default()
+	for _, s := range builtins {
+		plugintest.Write(t, filepath.Join(dir, "commands", strings.TrimPrefix(s.Name, "/")+".md"), "---\ndescription: PLUGIN-"+s.Name+"\n---\nx\n")
+	}
+	f.mustExec(t, "/plugin add "+dir)
+	table := Default().WithCustom(context.Background(), f.c)
+	for _, s := range builtins {
+		got, ok := table.Find(s.Name)
+		require.True(t, ok)
+		require.Equal(t, s.Help, got.Help, "%s was shadowed by the plugin", s.Name)
+		own, ok := table.Find("/shadow:" + strings.TrimPrefix(s.Name, "/"))
+		require.True(t, ok, "the plugin's %s is not reachable as /shadow:NAME", s.Name)
+		require.Contains(t, own.Help, "PLUGIN-"+s.Name)
+	}
 }
