@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,10 @@ import (
 // content is not approved.
 const NotApprovedNote = "ignored: new or changed since you approved this project (" + trust.ReviewCommand + ")"
 
+// PluginNotApprovedNote is hooks.Hook.Ignored for a plugin's hook whose
+// content is not approved.
+const PluginNotApprovedNote = "ignored: this plugin's hook is new or changed since you approved it (aidex plugin review)"
+
 // contentState is what a runtime knows of its project's content items:
 // all of them (nil in an untrusted folder, whose content never counts),
 // the approvals they were judged against, and those pending review.
@@ -37,6 +42,9 @@ type contentState struct {
 	approvals trust.Approvals
 	items     []trust.Item
 	pending   []trust.Change
+	// owner is the folder each plugin item's approval is recorded
+	// under (its plugin's), by digest; other items are the workspace's.
+	owner map[string]string
 }
 
 // sessionApprovals are the items approved for the service's lifetime only
@@ -74,20 +82,34 @@ func contentApprovals(stateDir, workspace string, now *sessionApprovals) (trust.
 	return st, a.With(now.list()...), err
 }
 
-// loadContent judges the runtime's project content against a: it marks
+// loadContent judges the runtime's content against a: it marks
 // unapproved hooks ignored and lists every producer's items and those
-// pending. An untrusted folder has no items. Called once by LoadBase,
+// pending. An untrusted folder has no items of its own; enabled plugins'
+// items count in every folder (plugins.go). Called once by LoadBase,
 // after the hooks are loaded.
-func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals) {
-	rt.content = &contentState{store: st, approvals: a}
-	if !rt.Config.ProjectTrusted || rt.Workspace == "" {
+func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals, pluginMCP []trust.Item) {
+	rt.content = &contentState{store: st, approvals: a, owner: map[string]string{}}
+	var ps []trust.Producer
+	if rt.Config.ProjectTrusted && rt.Workspace != "" {
+		ps = rt.contentProducers()
+	}
+	pluginItems, err := trust.Collect(rt.pluginProducers(pluginMCP)...)
+	for _, it := range pluginItems {
+		for _, p := range rt.plugins {
+			if strings.HasPrefix(strings.TrimPrefix(it.Name, "/"), p.Name+":") {
+				rt.content.owner[it.Digest] = p.Root
+			}
+		}
+	}
+	if len(ps) == 0 && len(pluginItems) == 0 {
 		return
 	}
 	rt.approveHooks()
-	items, err := trust.Collect(rt.contentProducers()...)
-	if err != nil {
+	items, perr := trust.Collect(ps...)
+	if err = errors.Join(err, perr); err != nil {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: err.Error()})
 	}
+	items = append(items, pluginItems...)
 	rt.content.items = items
 	rt.content.pending = trust.Review(items, a)
 	if line := trust.Summary(rt.content.pending); line != "" {
@@ -111,6 +133,7 @@ func (rt *Runtime) warnContentProblems() {
 	for _, w := range subagent.Load(rt.subagentDirs()).Warnings {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: w})
 	}
+	rt.warnPluginClashes()
 }
 
 // contentProducers are every source of the project's content items: the
@@ -177,9 +200,15 @@ func projectHookFiles(ws string) []string {
 // user's own hooks): its event, matcher, command and time limit, and the
 // workspace files the command names (the script it runs).
 func hookItem(h hooks.Hook, ws string) (trust.Item, bool) {
-	if !slices.Contains(projectHookFiles(ws), h.Source) {
+	if h.Plugin != "" || !slices.Contains(projectHookFiles(ws), h.Source) {
 		return trust.Item{}, false
 	}
+	return hookContentItem(h, ws, trust.CommandWords(h.Command, ws)), true
+}
+
+// hookContentItem is a hook as an item whose digest covers the files of
+// ws that words name.
+func hookContentItem(h hooks.Hook, ws string, words []string) trust.Item {
 	matcher := h.Matcher
 	if matcher == "" {
 		matcher = "*"
@@ -187,9 +216,16 @@ func hookItem(h hooks.Hook, ws string) (trust.Item, bool) {
 	content := struct {
 		Event, Matcher, Command string
 		TimeoutMS               int64
-	}{string(h.Event), matcher, h.Command, h.Timeout.Milliseconds()}
+		// Unsandboxed ("sandbox": false) is part of what is approved;
+		// left out when false, so approvals of sandboxed hooks stay.
+		Unsandboxed bool `json:",omitempty"`
+	}{string(h.Event), matcher, h.Command, h.Timeout.Milliseconds(), h.Unsandboxed}
 	name := fmt.Sprintf("%s[%s]: %s", h.Event, matcher, h.Command)
-	return trust.NewItem(trust.KindHook, name, h.Source, h.Command, content, ws, trust.CommandWords(h.Command, ws)...), true
+	detail := h.Command
+	if h.Unsandboxed {
+		detail += " (runs outside the sandbox)"
+	}
+	return trust.NewItem(trust.KindHook, name, h.Source, detail, content, ws, words...)
 }
 
 // approveHooks marks the project's hooks whose items are not approved
@@ -199,8 +235,14 @@ func (rt *Runtime) approveHooks() {
 		return
 	}
 	for i, h := range rt.hooks.Hooks {
-		if it, ok := hookItem(h, rt.Workspace); ok && h.Ignored == "" && !rt.approved(it) {
-			rt.hooks.Hooks[i].Ignored = NotApprovedNote
+		it, ok := hookItem(h, rt.Workspace)
+		note := NotApprovedNote
+		if !ok {
+			it, ok = rt.pluginHookItem(h)
+			note = PluginNotApprovedNote
+		}
+		if ok && h.Ignored == "" && !rt.approved(it) {
+			rt.hooks.Hooks[i].Ignored = note
 		}
 	}
 }
@@ -209,8 +251,17 @@ func (rt *Runtime) approveHooks() {
 // commands (!`command` lines) or widens permissions (allowed-tools);
 // ok false otherwise (plain prompt text needs no approval).
 func commandItem(c slashcmd.Command, ws string) (trust.Item, bool) {
+	if c.Scope != slashcmd.ScopeProject {
+		return trust.Item{}, false
+	}
+	return commandContentItem(c, ws)
+}
+
+// commandContentItem is a command as an item when it runs commands or
+// has allowed-tools, the files of ws its commands name hashed too.
+func commandContentItem(c slashcmd.Command, ws string) (trust.Item, bool) {
 	bangs := slashcmd.BangCommands(c.Body)
-	if c.Scope != slashcmd.ScopeProject || len(bangs) == 0 && len(c.AllowedTools) == 0 {
+	if len(bangs) == 0 && len(c.AllowedTools) == 0 {
 		return trust.Item{}, false
 	}
 	var files []string
@@ -233,8 +284,13 @@ func skillItem(s skills.Skill, ws string) (trust.Item, bool) {
 	if s.Scope != slashcmd.ScopeProject || len(s.AllowedTools) == 0 {
 		return trust.Item{}, false
 	}
+	return skillContentItem(s, ws), true
+}
+
+// skillContentItem is a skill's allowed-tools as an item.
+func skillContentItem(s skills.Skill, ws string) trust.Item {
 	return trust.NewItem(trust.KindSkill, s.Name, filepath.Join(s.Dir, skills.FileName),
-		"allowed-tools: "+strings.Join(s.AllowedTools, ", "), s.AllowedTools, ws), true
+		"allowed-tools: "+strings.Join(s.AllowedTools, ", "), s.AllowedTools, ws)
 }
 
 // agentItem is a project's agent file as an item when it names its tools.
@@ -242,12 +298,17 @@ func agentItem(d subagent.Definition, ws string) (trust.Item, bool) {
 	if len(d.Tools) == 0 || !inside(d.Source, ws) {
 		return trust.Item{}, false
 	}
+	return agentContentItem(d, ws), true
+}
+
+// agentContentItem is an agent's tools as an item.
+func agentContentItem(d subagent.Definition, ws string) trust.Item {
 	content := struct {
 		Tools    []string
 		ReadOnly bool
 		Model    string
 	}{d.Tools, d.ReadOnly, d.Model}
-	return trust.NewItem(trust.KindAgent, d.Name, d.Source, "tools: "+strings.Join(d.Tools, ", "), content, ws), true
+	return trust.NewItem(trust.KindAgent, d.Name, d.Source, "tools: "+strings.Join(d.Tools, ", "), content, ws)
 }
 
 // inside reports whether path is in dir.
@@ -256,48 +317,53 @@ func inside(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// approvedCommands leaves out the project's commands whose items are not
-// approved.
+// approvedCommands leaves out the trusted project's and the plugins'
+// commands whose items are not approved.
 func (rt *Runtime) approvedCommands(cmds []slashcmd.Command, errs []error) ([]slashcmd.Command, []error) {
-	if !rt.Config.ProjectTrusted {
-		return cmds, errs
-	}
 	return slices.DeleteFunc(cmds, func(c slashcmd.Command) bool {
 		it, ok := commandItem(c, rt.Workspace)
+		if !ok || !rt.Config.ProjectTrusted {
+			it, ok = rt.pluginCommandItem(c)
+		}
 		return ok && !rt.approved(it)
 	}), errs
 }
 
-// approvedSkills leaves out the project's skills whose items are not
-// approved.
+// approvedSkills leaves out the trusted project's and the plugins'
+// skills whose items are not approved.
 func (rt *Runtime) approvedSkills(list []skills.Skill, errs []error) ([]skills.Skill, []error) {
-	if !rt.Config.ProjectTrusted {
-		return list, errs
-	}
 	return slices.DeleteFunc(list, func(s skills.Skill) bool {
 		it, ok := skillItem(s, rt.Workspace)
+		if !ok || !rt.Config.ProjectTrusted {
+			it, ok = rt.pluginSkillItem(s)
+		}
 		return ok && !rt.approved(it)
 	}), errs
 }
 
-// approvedAgents leaves out the project's agents whose items are not
-// approved.
+// approvedAgents leaves out the project's and the plugins' agents whose
+// items are not approved.
 func (rt *Runtime) approvedAgents(set subagent.Set) subagent.Set {
 	set.Defs = slices.DeleteFunc(set.Defs, func(d subagent.Definition) bool {
 		it, ok := agentItem(d, rt.Workspace)
+		if !ok {
+			it, ok = rt.pluginAgentItem(d)
+		}
 		return ok && !rt.approved(it)
 	})
 	return set
 }
 
 // allCustomCommands and allSkills are the folders' commands and skills,
-// approved or not (for the producers).
+// the enabled plugins' last, approved or not (for the producers).
 func (rt *Runtime) allCustomCommands() ([]slashcmd.Command, []error) {
-	return slashcmd.Discover(slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+	dirs := slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home)
+	return slashcmd.Discover(append(dirs, rt.pluginCommandDirs()...))
 }
 
 func (rt *Runtime) allSkills() ([]skills.Skill, []error) {
-	return skills.Discover(skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home))
+	dirs := skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home)
+	return skills.Discover(append(dirs, rt.pluginSkillDirs()...))
 }
 
 // ContentItem is one item of the project's content with its status, for
@@ -334,18 +400,38 @@ func (rt *Runtime) PendingContent() []trust.Change {
 
 // ApproveContent records items as approved for the runtime's workspace.
 // Errors: the store cannot be written.
+// A plugin's item is recorded under the plugin's folder (it then counts
+// in every project).
 func (rt *Runtime) ApproveContent(items ...trust.Item) error {
-	if len(items) == 0 {
-		return nil
+	byOwner := map[string][]trust.Item{}
+	for _, it := range items {
+		byOwner[rt.itemOwner(it)] = append(byOwner[rt.itemOwner(it)], it)
 	}
-	return rt.content.store.Approve(rt.Workspace, items...)
+	for _, dir := range sortedNames(byOwner) {
+		if err := rt.content.store.Approve(dir, byOwner[dir]...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// ApproveAllContent records exactly the current items as the workspace's
-// approvals (`aidex trust DIR`); earlier approvals of content no longer
-// there are dropped. Errors: the store cannot be written.
+// ApproveAllContent records exactly the current project items as the
+// workspace's approvals (`aidex trust DIR`; earlier approvals of content
+// no longer there are dropped) and approves the enabled plugins' items.
+// Errors: the store cannot be written.
 func (rt *Runtime) ApproveAllContent() error {
-	return rt.content.store.Replace(rt.Workspace, rt.content.items)
+	var own, plugins []trust.Item
+	for _, it := range rt.content.items {
+		if rt.itemOwner(it) == rt.Workspace {
+			own = append(own, it)
+		} else {
+			plugins = append(plugins, it)
+		}
+	}
+	if err := rt.content.store.Replace(rt.Workspace, own); err != nil {
+		return err
+	}
+	return rt.ApproveContent(plugins...)
 }
 
 // ForgetContent drops the workspace's approvals (`aidex trust --remove`).
@@ -368,7 +454,7 @@ func (e *ContentNotApprovedError) Error() string {
 	for _, h := range e.Hooks {
 		names = append(names, fmt.Sprintf("%s (%s, %s)", h.Name, h.Source, h.Status))
 	}
-	return fmt.Sprintf("this trusted project's hook %s is not approved, and a run without a hook you configured is weaker than you asked for: review it with `%s`",
+	return fmt.Sprintf("the hook %s is not approved, and a run without a hook you configured is weaker than you asked for: review it with `%s` (a plugin's: `aidex plugin review`)",
 		strings.Join(names, "; "), trust.ReviewCommand)
 }
 
@@ -430,15 +516,7 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 	var record, now []trust.Item
 	mcpApproved := false
 	for i, c := range pending {
-		id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
-		label := c.Name
-		if c.Detail != "" { // a hook's name ends with its command, the detail
-			label = strings.TrimSuffix(strings.TrimSuffix(label, c.Detail), ": ")
-		}
-		info := agent.ApprovalInfo{ID: id, CallID: id,
-			Tool: "project " + string(c.Kind) + " " + label, Command: c.Detail, Rule: agent.RuleTrust,
-			Reason:    reviewReason(c, i, len(pending)),
-			Suggested: "this item: always records the approval, yes/session approve it for this session only, no leaves it out"}
+		info := rt.reviewInfo(c, i, len(pending))
 		emit(agent.Event{Type: agent.EventApproval, SessionID: ls.ID(), Approval: &info})
 		ans, why, err := ap.Approve(ctx, info)
 		if err != nil || ctx.Err() != nil {
@@ -474,8 +552,28 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 	return nil
 }
 
-func reviewReason(c trust.Change, i, n int) string {
+// reviewInfo is the approval request of pending item i of n.
+func (rt *Runtime) reviewInfo(c trust.Change, i, n int) agent.ApprovalInfo {
+	id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
+	label := c.Name
+	if c.Detail != "" { // a hook's name ends with its command, the detail
+		label = strings.TrimSuffix(strings.TrimSuffix(label, strings.TrimSuffix(c.Detail, " (runs outside the sandbox)")), ": ")
+	}
+	whose, owner := "project ", rt.itemOwner(c.Item)
+	if owner != rt.Workspace {
+		whose = "plugin "
+	}
+	return agent.ApprovalInfo{ID: id, CallID: id,
+		Tool: whose + string(c.Kind) + " " + label, Command: c.Detail, Rule: agent.RuleTrust,
+		Reason:    reviewReason(c, i, n, owner != rt.Workspace),
+		Suggested: "this item: always records the approval, yes/session approve it for this session only, no leaves it out"}
+}
+
+func reviewReason(c trust.Change, i, n int, fromPlugin bool) string {
 	what := "new in this trusted project"
+	if fromPlugin {
+		what = "new in an enabled plugin"
+	}
 	if c.Status == trust.StatusChanged {
 		what = "changed since you approved it"
 	}

@@ -24,7 +24,9 @@ import (
 // hook in a file that counts.
 func (rt *Runtime) loadHooks(o Options) error {
 	c := rt.Config
-	list, warnings, err := hooks.Load(hooks.ProjectSources(c.Paths.ConfigFile, c.Paths.Home, rt.Workspace, c.ProjectTrusted))
+	src := hooks.ProjectSources(c.Paths.ConfigFile, c.Paths.Home, rt.Workspace, c.ProjectTrusted)
+	src.Plugins = rt.pluginHookSources()
+	list, warnings, err := hooks.Load(src)
 	if err != nil {
 		return err
 	}

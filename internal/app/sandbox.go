@@ -140,7 +140,7 @@ func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	add(linkedGitDirs(rt.Workspace)...)
 	// Keys and config, sessions, and the state a command must not forge:
 	// trusted folders, approved rules, checkpoints.
-	hidden := []string{c.Paths.ConfigDir, c.Paths.DataDir}
+	hidden := append([]string{c.Paths.ConfigDir}, rt.hiddenData()...)
 	hidden = append(hidden, hiddenState(c.Paths.StateDir, rt.Workspace)...)
 	if c.Paths.LegacyFile != "" && !strings.HasPrefix(c.Paths.LegacyFile, c.Paths.ConfigDir+string(filepath.Separator)) {
 		hidden = append(hidden, c.Paths.LegacyFile)

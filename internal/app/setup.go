@@ -88,6 +88,8 @@ type Runtime struct {
 	// content is the trusted project's content items and their approvals
 	// (content.go).
 	content *contentState
+	// plugins are the enabled plugins (plugins.go).
+	plugins []loadedPlugin
 	// gitPrefetch is the git summary started by Start with PrefetchGit
 	// (nil: none); copies of the runtime share it, the first prompt takes it.
 	gitPrefetch *gitPrefetch
@@ -147,11 +149,14 @@ func LoadBase(o Options) (*Runtime, error) {
 	warnings = append(warnings, customKeysWarning(cfg)...)
 	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv, Version: o.Version,
 		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
+	approvals = rt.loadPlugins(store, approvals)
+	rt.content = &contentState{store: store, approvals: approvals} // what pluginMCPServers judges by
+	pluginMCP := rt.pluginMCPServers()
 	if err := rt.loadHooks(o); err != nil {
 		return nil, err
 	}
 	rt.loadClaudePermissions(approvals.Approved)
-	rt.loadContent(store, approvals)
+	rt.loadContent(store, approvals, pluginMCP)
 	rt.warnContentProblems()
 	return rt, nil
 }

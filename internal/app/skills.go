@@ -19,9 +19,10 @@ func (rt *Runtime) Skills() ([]skills.Skill, []error) {
 }
 
 // SkillHonoured reports whether a skill's allowed-tools count: it comes
-// from the user's own folders or from a trusted project.
+// from the user's own folders, an enabled plugin (whose skills with
+// allowed-tools load only once approved) or a trusted project.
 func (rt *Runtime) SkillHonoured(s skills.Skill) bool {
-	return s.Scope == slashcmd.ScopeUser || rt.Config.ProjectTrusted
+	return s.Scope == slashcmd.ScopeUser || s.Scope == slashcmd.ScopePlugin || rt.Config.ProjectTrusted
 }
 
 // claudeOptions are what Claude rules' paths resolve against here.

@@ -121,7 +121,7 @@ type subagentScope struct {
 // subagentDirs are where this runtime reads agent files.
 func (rt *Runtime) subagentDirs() subagent.Dirs {
 	return subagent.Dirs{Workspace: rt.Workspace, Trusted: rt.Config.ProjectTrusted,
-		Home: rt.Config.Paths.Home, ConfigDir: rt.Config.Paths.ConfigDir}
+		Home: rt.Config.Paths.Home, ConfigDir: rt.Config.Paths.ConfigDir, Plugins: rt.pluginAgentDirs()}
 }
 
 // Subagents returns the subagent types this runtime offers: the built-ins

@@ -42,6 +42,10 @@ var importRules = []importRule{
 		why: "checkpoints are a workspace's shadow repository, below the application service"},
 	{from: "internal/ui/...", not: []string{"internal/sandbox/...", "internal/checkpoint"},
 		why: "front ends reach the sandbox and checkpoints only through internal/app"},
+	{from: "internal/plugin", not: []string{"internal/..."}, allow: []string{"internal/gitdir", "internal/atomicfile", "internal/filelock"},
+		why: "plugins are a format and a store; app feeds their content to the loaders and the content review"},
+	{from: "internal/plugin/plugintest", not: []string{"internal/..."}, allow: []string{"internal/sharedtest"},
+		why: "the test plugins are files built from the shared material"},
 	{from: "internal/ui/...", not: []string{"internal/imagegen"},
 		why: "front ends reach the image generator and its providers only through internal/app"},
 }

@@ -73,6 +73,10 @@ type Hook struct {
 	// otherwise, since their program may be a workspace file the model
 	// edited.
 	Unsandboxed bool
+	// Plugin is the name of the plugin the hook comes from ("": none);
+	// PluginRoot its folder, CLAUDE_PLUGIN_ROOT in the command's
+	// environment.
+	Plugin, PluginRoot string
 
 	re *regexp.Regexp
 }

@@ -28,6 +28,20 @@ type Sources struct {
 	ProjectTOML   string
 	ClaudeProject []string
 	Trusted       bool
+	// Plugins are enabled plugins' hooks, read last; whether they run
+	// is the content review's (the caller marks unapproved ones Ignored).
+	Plugins []PluginHooks
+}
+
+// PluginHooks are one plugin's hooks: Plugin its name, Root its folder
+// (CLAUDE_PLUGIN_ROOT of its commands), Files its hooks files and Inline
+// the manifest's inline hooks ({"hooks": {...}}; nil: none), read from
+// Manifest (named in messages).
+type PluginHooks struct {
+	Plugin, Root string
+	Files        []string
+	Inline       []byte
+	Manifest     string
 }
 
 // ProjectSources returns the Sources of a workspace: aidex's global file
@@ -87,7 +101,41 @@ func Load(s Sources) ([]Hook, []string, error) {
 	for _, f := range s.ClaudeProject {
 		add(f, false, true)
 	}
+	for _, p := range s.Plugins {
+		hs, ws, err := p.load()
+		warnings = append(warnings, ws...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		all = append(all, hs...)
+	}
 	return all, warnings, errors.Join(errs...)
+}
+
+// load reads a plugin's hooks files and inline hooks, each hook marked
+// with the plugin's name and folder.
+func (p PluginHooks) load() ([]Hook, []string, error) {
+	var out []Hook
+	var warnings []string
+	var errs []error
+	for _, f := range p.Files {
+		hs, ws, err := loadFile(f, false)
+		out, warnings = append(out, hs...), append(warnings, ws...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if p.Inline != nil {
+		hs, ws, err := parseFile(p.Manifest, p.Inline, false)
+		out, warnings = append(out, hs...), append(warnings, ws...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for i := range out {
+		out[i].Plugin, out[i].PluginRoot = p.Plugin, p.Root
+	}
+	return out, warnings, errors.Join(errs...)
 }
 
 // group is one matcher with its hook commands (Claude's shape).
@@ -114,7 +162,13 @@ func loadFile(file string, isTOML bool) ([]Hook, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("hooks: read %s: %w", file, err)
 	}
+	return parseFile(file, data, isTOML)
+}
+
+// parseFile reads the hooks of one file's data (file names it).
+func parseFile(file string, data []byte, isTOML bool) ([]Hook, []string, error) {
 	var raw map[string]any
+	var err error
 	if isTOML {
 		err = toml.Unmarshal(data, &raw)
 	} else {

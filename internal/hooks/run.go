@@ -218,6 +218,9 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 		env = os.Environ()
 	}
 	cmd.Env = append(append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.ProjectDir, "AIDEX_PROJECT_DIR="+r.ProjectDir), extra...)
+	if h.PluginRoot != "" {
+		cmd.Env = append(cmd.Env, "CLAUDE_PLUGIN_ROOT="+h.PluginRoot)
+	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

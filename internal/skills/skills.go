@@ -90,7 +90,8 @@ const (
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
 
 // Discover reads the skills of dirs (each direct subfolder holding
-// SKILL.md), first folder wins per name. Missing folders are skipped. The
+// SKILL.md), first folder wins per name; a Dir's Namespace (a plugin's
+// name) prefixes its skills' names ("hookify:writing-rules"). Missing folders are skipped. The
 // errors are *frontmatter.Problem values naming file and line: a skill
 // that cannot be read or whose folder name is no id is left out
 // (Skipped); an unknown front matter key is a warning and the skill
@@ -111,6 +112,9 @@ func Discover(dirs []Dir) ([]Skill, []error) {
 			s, warns, err := load(dir, d.Scope)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
+			}
+			if d.Namespace != "" {
+				s.Name = d.Namespace + ":" + s.Name
 			}
 			errs = append(errs, warns...)
 			if err != nil {
@@ -178,12 +182,21 @@ func load(dir string, scope Scope) (Skill, []error, error) {
 	return s, frontmatter.Problems(path, warns), nil
 }
 
-// Find returns the skill called name.
+// Find returns the skill called name; a plugin's skill
+// ("PLUGIN:SKILL") is found by its short name too when no other skill
+// has that name or short name.
 func Find(list []Skill, name string) (Skill, bool) {
+	var short []Skill
 	for _, s := range list {
 		if s.Name == name {
 			return s, true
 		}
+		if _, base, ok := strings.Cut(s.Name, ":"); ok && base == name {
+			short = append(short, s)
+		}
+	}
+	if len(short) == 1 {
+		return short[0], true
 	}
 	return Skill{}, false
 }

@@ -35,12 +35,18 @@ const (
 	ScopeProject Scope = "project" // a folder in the workspace
 	ScopeUser    Scope = "user"    // a folder of the user's own
 	ScopeOther   Scope = "other"   // another source (an MCP server): allowed-tools are not honoured
+	ScopePlugin  Scope = "plugin"  // an enabled plugin's folder (its content is approved by the content review)
 )
 
-// Dir is one folder searched for commands, with its scope.
+// Dir is one folder searched for commands, with its scope. Namespace,
+// when set (a plugin's name), prefixes the path names of its commands
+// ("hookify:commit"); the short name ("commit") is theirs only when no
+// other command has it (see [Discover]). Path may also be one command
+// file (a plugin's manifest may list files).
 type Dir struct {
-	Path  string
-	Scope Scope
+	Path      string
+	Scope     Scope
+	Namespace string
 }
 
 // Dirs returns the folders searched for commands, first wins:
@@ -51,14 +57,14 @@ type Dir struct {
 func Dirs(workspace, configDir, home string) []Dir {
 	var out []Dir
 	if workspace != "" {
-		out = append(out, Dir{filepath.Join(workspace, ".aidex", "commands"), ScopeProject},
-			Dir{filepath.Join(workspace, ".claude", "commands"), ScopeProject})
+		out = append(out, Dir{Path: filepath.Join(workspace, ".aidex", "commands"), Scope: ScopeProject},
+			Dir{Path: filepath.Join(workspace, ".claude", "commands"), Scope: ScopeProject})
 	}
 	if configDir != "" {
-		out = append(out, Dir{filepath.Join(configDir, "commands"), ScopeUser})
+		out = append(out, Dir{Path: filepath.Join(configDir, "commands"), Scope: ScopeUser})
 	}
 	if home != "" {
-		out = append(out, Dir{filepath.Join(home, ".claude", "commands"), ScopeUser})
+		out = append(out, Dir{Path: filepath.Join(home, ".claude", "commands"), Scope: ScopeUser})
 	}
 	return out
 }
@@ -134,6 +140,9 @@ func Discover(dirs []Dir) ([]Command, []error) {
 				return nil
 			}
 			name := commandName(d.Path, path)
+			if d.Namespace != "" && name != "" {
+				name = d.Namespace + ":" + name
+			}
 			if byPath[name] || name == "" {
 				return nil
 			}
@@ -195,6 +204,9 @@ func commandName(root, file string) string {
 	rel, err := filepath.Rel(root, file)
 	if err != nil {
 		return ""
+	}
+	if rel == "." { // root is the command file itself
+		rel = filepath.Base(file)
 	}
 	rel = strings.TrimSuffix(rel, filepath.Ext(rel))
 	name := strings.Join(strings.Split(filepath.ToSlash(rel), "/"), ":")

@@ -165,6 +165,16 @@ type Dirs struct {
 	Trusted   bool
 	Home      string
 	ConfigDir string
+	// Plugins are enabled plugins' agent folders (or files), read after
+	// the others; their types are named "PLUGIN:NAME".
+	Plugins []PluginDir
+}
+
+// PluginDir is a plugin's agent folder or file: Plugin the plugin's
+// name, Path the folder or file.
+type PluginDir struct {
+	Plugin string
+	Path   string
 }
 
 // Folders returns the folders read, highest precedence first: the
@@ -204,7 +214,15 @@ const maxFileBytes = 256 << 10
 func Load(d Dirs) Set {
 	var s Set
 	seen := map[string]int{}
-	for _, dir := range d.Folders() {
+	folders := d.Folders()
+	for _, p := range d.Plugins {
+		folders = append(folders, p.Path)
+	}
+	for i, dir := range folders {
+		ns := ""
+		if j := i - (len(folders) - len(d.Plugins)); j >= 0 {
+			ns = d.Plugins[j].Plugin + ":"
+		}
 		err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
@@ -221,6 +239,7 @@ func Load(d Dirs) Set {
 				return nil
 			}
 			def, warns := Parse(path, data)
+			def.Name = ns + def.Name
 			for _, w := range warns {
 				s.Warnings = append(s.Warnings, "agents: "+w.Error())
 			}
@@ -257,12 +276,21 @@ func readCapped(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// Get returns the type called name.
+// Get returns the type called name; a plugin's type ("PLUGIN:NAME") is
+// found by its short name too when no other type has that name or short
+// name.
 func (s Set) Get(name string) (Definition, bool) {
+	var short []Definition
 	for _, d := range s.Defs {
 		if d.Name == name {
 			return d, true
 		}
+		if _, base, ok := strings.Cut(d.Name, ":"); ok && base == name {
+			short = append(short, d)
+		}
+	}
+	if len(short) == 1 {
+		return short[0], true
 	}
 	return Definition{}, false
 }

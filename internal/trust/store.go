@@ -239,3 +239,16 @@ func (s Store) folderKey(workspace string) string {
 	}
 	return s.style.Key(abs)
 }
+
+// Merge returns the approvals of a and b together (a project's and the
+// plugins' it uses).
+func (a Approvals) Merge(b Approvals) Approvals {
+	out := a.With()
+	for k := range b.digests {
+		out.digests[k] = true
+	}
+	for k := range b.keys {
+		out.keys[k] = true
+	}
+	return out
+}

@@ -43,6 +43,7 @@ func Default() Table {
 		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
 		{Name: "/skills", Help: "list the skills (SKILL.md folders) the model can load", Run: cmdSkills},
 		{Name: "/mcp", Help: "the MCP servers: status, tools and prompts (/mcp__SERVER__PROMPT runs a prompt)", Run: cmdMCP},
+		{Name: "/plugin", Args: "[VERB ...]", Help: "Claude Code plugins: list, add SRC, enable|disable|remove|review|approve NAME, marketplace add|list|remove", Run: cmdPlugin},
 		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
 		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
 		{Name: "/summary", Help: "what this session holds (messages, tools, files, tokens) and a summary by the small model", Run: cmdSummary},
