@@ -216,7 +216,7 @@ func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
 // command_env_allow) is edited only by hand in the config file.
 var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
-	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",
+	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold", "approval_timeout",
 	"ollama_base_url", "custom_base_url", "custom_chat_model",
 	"image_provider", "image_model", "image_api_key", "image_base_url", "cloudflare_account_id",
 }
