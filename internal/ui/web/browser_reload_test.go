@@ -48,3 +48,29 @@ func TestBrowserReloadKeepsApproval(t *testing.T) {
 	}
 	checkNoPageErrors(t, ctx)
 }
+
+// TestBrowserReloadKeepsQuestion reloads the page while ask_user's form
+// waits: the reloaded page shows the form again, and the pick made there
+// is the tool's result.
+func TestBrowserReloadKeepsQuestion(t *testing.T) {
+	ctx := browser(t)
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "ask_user", Args: askDBArgs}}},
+		llmtest.Turn{Text: "Using your pick."})
+	e := newEnv(t, model, "")
+	do(t, ctx, "open the page", chromedp.Navigate(e.ts.URL+"/?token="+testToken))
+	waitJS(t, ctx, "the page to load", `document.body.dataset.ready === '1'`)
+	do(t, ctx, "send a message", chromedp.SetValue(chromedp.CSS("#chat-input"), "set up storage"), chromedp.Click(chromedp.CSS("#send")))
+	waitJS(t, ctx, "the question form", `document.querySelector('#interactions input[value="SQLite"]') !== null`)
+	do(t, ctx, "reload", chromedp.Reload())
+	waitJS(t, ctx, "the reloaded page", `document.body.dataset.ready === '1'`)
+	waitJS(t, ctx, "the question again", `document.querySelector('#interactions input[value="SQLite"]') !== null`)
+	do(t, ctx, "pick SQLite and submit",
+		chromedp.Click(chromedp.CSS(`#interactions input[value="SQLite"]`)),
+		chromedp.Click(chromedp.CSS(`#interactions button[type="submit"]`)))
+	waitJS(t, ctx, "the answer", `document.querySelector('#messages').textContent.includes('Using your pick.') && !document.body.classList.contains('running')`)
+	if got := lastRequest(model); !strings.Contains(got, `\"Which database?\": \"SQLite\"`) {
+		t.Errorf("the pick is not ask_user's result: %s", got)
+	}
+	checkNoPageErrors(t, ctx)
+}

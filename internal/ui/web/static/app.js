@@ -717,6 +717,7 @@ async function loadChat() {
 async function rejoin(sessionId, seq) {
   setRunning(true);
   hideEmpty();
+  state.turnStart = Date.now();
   state.bubble = null;
   state.reasoning = null;
   const ctrl = new AbortController();
