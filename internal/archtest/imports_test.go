@@ -1,8 +1,6 @@
 package archtest
 
 import (
-	"path"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,22 +55,7 @@ func matches(pattern, pkg string) bool {
 }
 
 func TestImportRules(t *testing.T) {
-	imports := map[string]map[string]bool{} // package dir → module imports (non-test files)
-	for _, s := range parseModule(t) {
-		if strings.HasSuffix(s.path, "_test.go") {
-			continue
-		}
-		dir := path.Dir(s.path)
-		if imports[dir] == nil {
-			imports[dir] = map[string]bool{}
-		}
-		for _, im := range s.file.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			if rest, ok := strings.CutPrefix(p, modulePath); ok {
-				imports[dir][rest] = true
-			}
-		}
-	}
+	imports := moduleImports(t)
 	for _, r := range importRules {
 		for pkg, ims := range imports {
 			if !matches(r.from, pkg) {

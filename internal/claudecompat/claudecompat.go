@@ -15,40 +15,70 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
+// toolPair is one row of the table of Claude Code's tool names: Claude's
+// name, the aidex tool that does the same, and for the row that names
+// aidex's tool back in Claude's terms (Back), the renames of its argument
+// fields (aidex name, Claude name). A Claude name that is only an alias
+// (MultiEdit, Agent, KillBash) has Back false.
+type toolPair struct {
+	claude, aidex string
+	back          bool
+	fields        [][2]string
+}
+
+// toolTable is the one table of Claude Code's tool names, read both ways:
+// Claude → aidex by [Tools] (agent files, commands, rules), aidex →
+// Claude by [ClaudeTool] (hook inputs, stream-json's Claude dialect).
+// Only constants: it is laid out by the linker, nothing is built at
+// package init.
+var toolTable = [...]toolPair{
+	{claude: "Bash", aidex: "run_command", back: true, fields: [][2]string{{"command", "command"}, {"timeout", "timeout"}}},
+	{claude: "BashOutput", aidex: "get_background_output"},
+	{claude: "KillShell", aidex: "kill_background_process"},
+	{claude: "KillBash", aidex: "kill_background_process"},
+	{claude: "Read", aidex: "read_file", back: true, fields: [][2]string{{"path", "file_path"}, {"offset", "offset"}, {"limit", "limit"}}},
+	{claude: "NotebookRead", aidex: "read_file"},
+	{claude: "Write", aidex: "write_file", back: true, fields: [][2]string{{"path", "file_path"}, {"content", "content"}}},
+	{claude: "Edit", aidex: "edit_file", back: true, fields: [][2]string{{"path", "file_path"}, {"old_string", "old_string"},
+		{"new_string", "new_string"}, {"replace_all", "replace_all"}}},
+	{claude: "MultiEdit", aidex: "edit_file"},
+	{claude: "NotebookEdit", aidex: "edit_file"},
+	{claude: "Grep", aidex: "grep", back: true, fields: [][2]string{{"pattern", "pattern"}, {"path", "path"}, {"include", "glob"}}},
+	{claude: "Glob", aidex: "search_files", back: true, fields: [][2]string{{"pattern", "pattern"}, {"path", "path"}}},
+	{claude: "LS", aidex: "list_directory"},
+	{claude: "WebFetch", aidex: "web_fetch", back: true, fields: [][2]string{{"url", "url"}}},
+	{claude: "Task", aidex: "task", back: true, fields: [][2]string{{"description", "description"}, {"prompt", "prompt"},
+		{"subagent_type", "subagent_type"}}},
+	{claude: "Agent", aidex: "task"},
+	{claude: "TodoWrite", aidex: "todo_write", back: true, fields: [][2]string{{"todos", "todos"}}},
+	{claude: "AskUserQuestion", aidex: "ask_user"},
+	{claude: "Skill", aidex: "skill"},
+}
+
 // primary maps a Claude Code tool name to the aidex tool that does the
-// same (a switch, not a map: nothing is built at package init).
+// same ("" for none).
 func primary(name string) string {
-	switch name {
-	case "Bash":
-		return "run_command"
-	case "BashOutput":
-		return "get_background_output"
-	case "KillShell", "KillBash":
-		return "kill_background_process"
-	case "Read", "NotebookRead":
-		return "read_file"
-	case "Write":
-		return "write_file"
-	case "Edit", "MultiEdit", "NotebookEdit":
-		return "edit_file"
-	case "Grep":
-		return "grep"
-	case "Glob":
-		return "search_files"
-	case "LS":
-		return "list_directory"
-	case "WebFetch":
-		return "web_fetch"
-	case "Task", "Agent":
-		return "task"
-	case "TodoWrite":
-		return "todo_write"
-	case "AskUserQuestion":
-		return "ask_user"
-	case "Skill":
-		return "skill"
+	for _, p := range toolTable {
+		if p.claude == name {
+			return p.aidex
+		}
 	}
 	return ""
+}
+
+// ClaudeTool returns the Claude Code tool that aidex tool name is in a
+// hook's input or a Claude stream: its Claude name and the renames of its
+// argument fields (pairs of aidex name, Claude name; an argument not
+// listed has no Claude field). ok is false for a tool Claude Code has no
+// equivalent of in those places (aidex's own tools, MCP tools): they keep
+// their name and arguments.
+func ClaudeTool(name string) (claude string, fields [][2]string, ok bool) {
+	for _, p := range toolTable {
+		if p.back && p.aidex == name {
+			return p.claude, p.fields, true
+		}
+	}
+	return "", nil, false
 }
 
 // readTools are aidex's tools that read files: what Claude's Read rules

@@ -117,3 +117,48 @@ func FuzzRule(f *testing.F) {
 		}
 	})
 }
+
+// TestToolTableBothWays checks the one table of Claude's tool names read
+// both ways: every aidex tool named back in Claude's terms maps forward
+// to itself, each aidex tool has at most one Claude name back, every
+// Claude name is listed once, and every field rename names a field.
+func TestToolTableBothWays(t *testing.T) {
+	back := map[string]string{}
+	seen := map[string]bool{}
+	for _, p := range toolTable {
+		if seen[p.claude] {
+			t.Errorf("Claude's %s is listed twice", p.claude)
+		}
+		seen[p.claude] = true
+		if got, ok := Tools(p.claude); !ok || got != p.aidex {
+			t.Errorf("Tools(%q) = %q, %v; want %q", p.claude, got, ok, p.aidex)
+		}
+		if !p.back {
+			if len(p.fields) > 0 {
+				t.Errorf("%s: an alias carries field renames that are never read", p.claude)
+			}
+			continue
+		}
+		if other, dup := back[p.aidex]; dup {
+			t.Errorf("aidex's %s is named back as both %s and %s", p.aidex, other, p.claude)
+		}
+		back[p.aidex] = p.claude
+		name, fields, ok := ClaudeTool(p.aidex)
+		if !ok || name != p.claude || len(fields) == 0 {
+			t.Errorf("ClaudeTool(%q) = %q, %v, %v; want %q with its fields", p.aidex, name, fields, ok, p.claude)
+		}
+		if fwd, _ := Tools(name); fwd != p.aidex {
+			t.Errorf("%s → %s → %s: the table does not read back", p.aidex, name, fwd)
+		}
+		for _, f := range fields {
+			if f[0] == "" || f[1] == "" {
+				t.Errorf("%s: an empty field name in %v", p.claude, f)
+			}
+		}
+	}
+	for _, name := range []string{"read_file_lines", "mcp__s__t", "ask_user", "skill"} {
+		if c, _, ok := ClaudeTool(name); ok {
+			t.Errorf("ClaudeTool(%q) = %q: aidex's own tools keep their names in hooks", name, c)
+		}
+	}
+}

@@ -15,7 +15,8 @@ import (
 	"syscall"
 )
 
-// Exit codes of the aidex process, as documented in the README.
+// Exit codes of the aidex process, as documented in docs/cli.md (a test
+// checks the table there and the list of --help against these).
 const (
 	ExitOK      = 0 // done
 	ExitFailure = 1 // provider, network or I/O error

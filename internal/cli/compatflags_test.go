@@ -235,14 +235,19 @@ func between(s, from, to string) string {
 }
 
 // TestCompatFlagsDocumented: every alias says so in --help, and the
-// README lists it.
+// docs list it (docs/coming-from.md the aliases, docs/cli.md the flags of
+// a run).
 func TestCompatFlagsDocumented(t *testing.T) {
 	srv := llmtest.NewScript(t)
 	e := newE2E(t, srv, "openai", "")
 	help := e.run(context.Background(), "--help").stdout
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var readme []byte
+	for _, page := range []string{"coming-from.md", "cli.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		readme = append(readme, data...)
 	}
 	for _, flag := range []string{"--dangerously-skip-permissions", "--yolo", "--full-auto", "--allowedTools", "--disallowedTools", "--print", "--stream-dialect"} {
 		line := ""
@@ -255,12 +260,12 @@ func TestCompatFlagsDocumented(t *testing.T) {
 			t.Errorf("--help does not document %s as an alias: %q", flag, line)
 		}
 		if !strings.Contains(string(readme), "`"+flag) {
-			t.Errorf("the README does not list %s", flag)
+			t.Errorf("docs/coming-from.md and docs/cli.md do not list %s", flag)
 		}
 	}
 	for _, alias := range []string{"acceptEdits", "bypassPermissions", "aidex resume --last", "--allowed-tools", "--disallowed-tools"} {
 		if !strings.Contains(string(readme), alias) {
-			t.Errorf("the README does not list %s", alias)
+			t.Errorf("docs/coming-from.md and docs/cli.md do not list %s", alias)
 		}
 	}
 	if !strings.Contains(help, "resume") || !strings.Contains(e.run(context.Background(), "resume", "--help").stdout, "an alias of\naidex -r ID") {

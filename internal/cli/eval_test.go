@@ -197,15 +197,13 @@ func commitAll(t *testing.T, dir, msg string) {
 // model and fail with the bad one.
 func TestEvalMineGoAndPython(t *testing.T) {
 	for _, lang := range []struct {
-		name, testCmd, config string
-		start, bugTest        map[string]string
-		fix, fixedTests       map[string]string
+		name, testCmd   string
+		start, bugTest  map[string]string
+		fix, fixedTests map[string]string
 	}{
-		// Go compiles its standard library's test packages into each
-		// throw-away clone's private sandbox cache: minutes on a loaded
-		// 2-core CI machine. The sandboxed verifier is the Python case's
-		// and TestEvalRunReportCompare's; this case checks mining Go.
-		{name: "go", config: "[sandbox]\nmode = \"off\"\n", start: map[string]string{"go.mod": "module calc\n\ngo 1.22\n", "calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
+		// The sandboxed verifier reads the user's Go build cache through
+		// (GOCACHEPROG), as a user's warm cache would be: the test's own.
+		{name: "go", start: map[string]string{"go.mod": "module calc\n\ngo 1.22\n", "calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
 			"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestZero(t *testing.T) {\n\tif Add(0, 0) != 0 {\n\t\tt.Fatal(\"zero\")\n\t}\n}\n"},
 			fix:        map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n"},
 			fixedTests: map[string]string{"add_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(Add(2, 3))\n\t}\n}\n"}},
@@ -220,12 +218,8 @@ func TestEvalMineGoAndPython(t *testing.T) {
 				t.Skip(tool + " is not installed")
 			}
 			e := evalE2E(t)
-			if lang.config != "" {
-				cfg := filepath.Join(e.home, ".config", "aidex", "config.toml")
-				data, _ := os.ReadFile(cfg)
-				if err := os.WriteFile(cfg, append(data, "\n"+lang.config...), 0o600); err != nil {
-					t.Fatal(err)
-				}
+			if lang.name == "go" {
+				e.env["GOCACHE"] = goEnv(t, "GOCACHE")
 			}
 			writeTree(t, e.ws, lang.start)
 			commitAll(t, e.ws, "start")
@@ -273,4 +267,14 @@ func firstKey(m map[string]string) string {
 		return k
 	}
 	return ""
+}
+
+// goEnv is the value of go env name for the test's own toolchain.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
 }

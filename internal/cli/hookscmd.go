@@ -42,7 +42,7 @@ With --verbose, every run logs each hook command it runs on stderr.`,
 // writeHooks prints one row per hook; an empty matcher shows as "*".
 func writeHooks(w io.Writer, list []hooks.Hook) {
 	if len(list) == 0 {
-		fmt.Fprintln(w, "no hooks configured (see the Hooks section of the README)")
+		fmt.Fprintln(w, "no hooks configured (see docs/hooks.md)")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -55,11 +55,12 @@ func (ks *keylessServer) authHeaders() []string {
 	return append([]string(nil), ks.auth...)
 }
 
-// readmeLocalSnippet returns the README's `[providers.local]` TOML block,
-// as a user would copy it.
+// readmeLocalSnippet returns the `[providers.local]` TOML block of
+// docs/getting-started.md (the first run with a local server), as a user
+// would copy it.
 func readmeLocalSnippet(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "getting-started.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func readmeLocalSnippet(t *testing.T) string {
 			return dedent(m[1])
 		}
 	}
-	t.Fatal("README.md has no ```toml block with [providers.local]")
+	t.Fatal("docs/getting-started.md has no ```toml block with [providers.local]")
 	return ""
 }
 
@@ -83,7 +84,7 @@ func dedent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// The README's snippet for an OpenAI-compatible server, pasted as is
+// The getting-started page's snippet for an OpenAI-compatible server, pasted as is
 // (only its base_url pointed at the test server), works against a server
 // that needs no key while LOCAL_API_KEY is unset: the run answers, no
 // key is sent, and one notice names the unset variable.

@@ -39,7 +39,7 @@ import (
 const matrixConfig = `permission_mode = "yolo"
 reasoning_effort = "high"
 text_tool_calls = true
-small_model = "fake/scripted"
+small_model = "fake/small"
 
 [permissions]
 deny = ["run_command(touch denied*)"]
@@ -63,6 +63,9 @@ output_price = 2.0
 [providers.fake.models.planner]
 input_price = 1.0
 output_price = 2.0
+[providers.fake.models.small]
+input_price = 0.5
+output_price = 1.0
 `
 
 // matrixHook records each hook input (event, then the JSON) and blocks
@@ -219,6 +222,9 @@ type matrixRow struct {
 	prompt    string
 	canAnswer bool
 	subagent  bool
+	// sideJobs: the path's turn gives the small model side jobs (a
+	// first prompt long enough to get a title).
+	sideJobs bool
 	// run runs the turn and returns the events its front end showed.
 	run func(t *testing.T, e *e2e, prompt string) []map[string]any
 	// noEvents names why the front end shows no event stream to check
@@ -238,6 +244,7 @@ type matrixCell struct {
 	reqs    []matrixRequest
 	store   []session.Summary
 	msgs    map[string][]string // session id -> models of its assistant messages
+	charged map[string]float64  // model id -> USD the store recorded for it
 	checks  int                 // snapshots
 	shown   []map[string]any    // the events the front end showed
 }
@@ -446,6 +453,25 @@ var matrixGuarantees = []struct {
 		}
 		return nil
 	}},
+	{"side jobs on the small model, charged to it", func(c *matrixCell) error {
+		jobs := 0
+		for _, r := range c.reqs {
+			if len(r.Tools) > 0 || r.Model == "down" {
+				continue
+			}
+			if r.Model != "small" {
+				return fmt.Errorf("a side job (a request without tools) went to %q, not small_model", r.Model)
+			}
+			jobs++
+		}
+		switch {
+		case jobs == 0 && c.row.sideJobs:
+			return fmt.Errorf("no side job reached the small model (%d requests)", len(c.reqs))
+		case jobs > 0 && c.charged["fake/small"] <= 0:
+			return fmt.Errorf("%d side jobs ran on the small model and none was charged to it (charged: %v)", jobs, c.charged)
+		}
+		return nil
+	}},
 	{"reasoning settings follow the model", func(c *matrixCell) error {
 		for _, r := range c.workRequests() {
 			if r.ReasoningEffort != "high" {
@@ -523,6 +549,9 @@ func matrixPaths() []matrixRow {
 		// The web keeps shell tools off unless the user turns them on.
 		{name: "web chat", config: "web_allow_shell_tools = true", canAnswer: true, run: webChat},
 		{name: "custom command", prompt: "/work", run: streamed()},
+		// A first prompt of more than 8 words gets a title from the small
+		// model, in the background of the turn.
+		{name: "small-model side jobs (title)", prompt: "please do the work this repository needs now, with care", sideJobs: true, run: streamed()},
 		{name: "architect (both phases)", config: `architect_model = "fake/planner"`, run: streamed()},
 		{name: "multi round-robin", run: streamed("--models", "fake/a,fake/b", "--multi", "round-robin")},
 		{name: "multi sequential", run: streamed("--models", "fake/a,fake/b", "--multi", "sequential")},
@@ -649,7 +678,7 @@ func runMatrixRow(t *testing.T, row matrixRow) *matrixCell {
 
 // collectCell reads what a row's run left.
 func collectCell(t *testing.T, row matrixRow, e *e2e, outside string, srv *llmtest.Script, hookLog string) *matrixCell {
-	c := &matrixCell{row: row, e: e, outside: outside, msgs: map[string][]string{}}
+	c := &matrixCell{row: row, e: e, outside: outside, msgs: map[string][]string{}, charged: map[string]float64{}}
 	if data, err := os.ReadFile(hookLog); err == nil {
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 			event, js, _ := strings.Cut(line, " ")
@@ -684,6 +713,13 @@ func collectCell(t *testing.T, row matrixRow, e *e2e, outside string, srv *llmte
 				c.msgs[s.ID] = append(c.msgs[s.ID], m.Model)
 				mu.Unlock()
 			}
+		}
+		b, err := st.Breakdown(ctx, s.ID, func(string) float64 { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range b.Models {
+			c.charged[m.Model] += m.CostUSD
 		}
 		snaps, err := st.Snapshots(ctx, s.ID, e.ws)
 		if err == nil {

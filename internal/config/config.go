@@ -38,7 +38,7 @@ type Config struct {
 	MaxRetries             int      `toml:"max_retries"`              // retries of a failed request [3]
 	MaxToolTurns           int      `toml:"max_tool_turns"`           // tool-call turns per user message [25]
 	Workspace              string   `toml:"workspace"`                // workspace root (absolute)
-	SafeMode               bool     `toml:"safe_mode"`                // [true]
+	SafeMode               bool     `toml:"safe_mode"`                // the built-in deny list of destructive commands [true]
 	WebAllowShellTools     bool     `toml:"web_allow_shell_tools"`    // shell tools in the web UI [false]
 	ApprovalTimeout        int      `toml:"approval_timeout"`         // seconds an approval or question of a web chat waits once no page follows its session, before it is denied [300]
 	ReasoningEffort        string   `toml:"reasoning_effort"`         // minimal|low|medium|high; "" = unset
@@ -107,9 +107,9 @@ type Config struct {
 // Permissions holds the permission rules of [permissions]. Rules accumulate across files,
 // environment and flags, in that order.
 type Permissions struct {
-	Allow []Rule `toml:"allow"`
-	Deny  []Rule `toml:"deny"`
-	Ask   []Rule `toml:"ask"`
+	Allow []Rule `toml:"allow"` // rules whose calls run without asking
+	Deny  []Rule `toml:"deny"`  // rules whose calls are refused (deny beats allow and ask)
+	Ask   []Rule `toml:"ask"`   // rules whose calls ask for approval
 }
 
 // Rule is one permission rule, "TOOL" or "TOOL(PATTERN)" (see ParseRule), with its Source:
@@ -121,9 +121,9 @@ type Rule struct {
 
 // Tools holds [tools]: the tool profile and explicit additions and removals by tool name.
 type Tools struct {
-	Profile  string   `toml:"profile"` // standard|full|readonly [standard]
-	Enabled  []string `toml:"enabled"`
-	Disabled []string `toml:"disabled"`
+	Profile  string   `toml:"profile"`  // standard|full|readonly [standard]
+	Enabled  []string `toml:"enabled"`  // tools offered besides the profile's
+	Disabled []string `toml:"disabled"` // tools of the profile left out
 	// EnsureTrailingNewline ends the text the file tools write with a newline [false].
 	EnsureTrailingNewline bool `toml:"ensure_trailing_newline"`
 }

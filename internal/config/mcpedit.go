@@ -37,16 +37,7 @@ func AddMCPServer(path string, s MCPServer) error {
 			return fmt.Errorf("config: MCP server %q is already in %s: remove it first (aidex mcp remove %s)", s.Name, path, s.Name)
 		}
 	}
-	var b bytes.Buffer
-	b.Write(data)
-	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-		b.WriteByte('\n')
-	}
-	if len(data) > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString(mcpTable(s))
-	return writeChecked(path, b.Bytes())
+	return appendTable(path, data, mcpTable(s))
 }
 
 // mcpTable writes a server as a TOML table.

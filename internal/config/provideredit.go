@@ -34,16 +34,7 @@ func AddProvider(path, name string, p ProviderConfig) error {
 			return fmt.Errorf("config: provider %q is already in %s (line %d): edit it there, or change one key with `aidex config set providers.%s.base_url URL`", name, path, line, name)
 		}
 	}
-	var b bytes.Buffer
-	b.Write(data)
-	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-		b.WriteByte('\n')
-	}
-	if len(data) > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString(providerTable(name, p))
-	return writeChecked(path, b.Bytes())
+	return appendTable(path, data, providerTable(name, p))
 }
 
 // providerTable writes p as a [providers.NAME] table.
@@ -64,4 +55,19 @@ func providerTable(name string, p ProviderConfig) string {
 		kv("models", tomlArray(p.Models))
 	}
 	return b.String()
+}
+
+// appendTable writes the file at path as data (its bytes, kept) followed
+// by a blank line and table, checked and atomically (writeChecked).
+func appendTable(path string, data []byte, table string) error {
+	var b bytes.Buffer
+	b.Write(data)
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	if len(data) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString(table)
+	return writeChecked(path, b.Bytes())
 }

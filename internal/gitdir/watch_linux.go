@@ -5,6 +5,7 @@ package gitdir
 import (
 	"path/filepath"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -13,9 +14,10 @@ import (
 // watcher tells Tree which folders changed through inotify, so that
 // Update costs what changed, not one stat per folder.
 type watcher struct {
-	fd  int
-	wds map[int32]string
-	buf []byte
+	fd     int
+	wds    map[int32]string
+	buf    []byte
+	closed sync.Once // the descriptor is closed once: by stopWatching or by the Tree's cleanup
 }
 
 const watchMask = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_MOVED_FROM | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF |
@@ -40,7 +42,10 @@ func (w *watcher) add(d string) bool {
 	return true
 }
 
-func (w *watcher) close() { unix.Close(w.fd) }
+// close closes the inotify descriptor, once: a second close would close
+// whatever descriptor the number was given to since (another file of
+// the process).
+func (w *watcher) close() { w.closed.Do(func() { unix.Close(w.fd) }) }
 
 // event is what drain reports: a name created in a folder, or that the
 // watcher can no longer tell (overflow, a folder moved).

@@ -5,42 +5,9 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+
+	"github.com/zelvior/aidex/internal/claudecompat"
 )
-
-// claudeTool maps an aidex tool to Claude Code's: its name and the
-// renames of its argument fields (aidex name → Claude name).
-type claudeTool struct {
-	name   string
-	fields map[string]string
-}
-
-// claudeToolFor returns the Claude Code equivalent of aidex tool name
-// (a switch, not a map: nothing is built at package init).
-func claudeToolFor(name string) (claudeTool, bool) {
-	switch name {
-	case "run_command":
-		return claudeTool{name: "Bash", fields: map[string]string{"command": "command", "timeout": "timeout"}}, true
-	case "write_file":
-		return claudeTool{name: "Write", fields: map[string]string{"path": "file_path", "content": "content"}}, true
-	case "edit_file":
-		return claudeTool{name: "Edit", fields: map[string]string{"path": "file_path", "old_string": "old_string",
-			"new_string": "new_string", "replace_all": "replace_all"}}, true
-	case "read_file":
-		return claudeTool{name: "Read", fields: map[string]string{"path": "file_path", "offset": "offset", "limit": "limit"}}, true
-	case "grep":
-		return claudeTool{name: "Grep", fields: map[string]string{"pattern": "pattern", "path": "path", "include": "glob"}}, true
-	case "search_files":
-		return claudeTool{name: "Glob", fields: map[string]string{"pattern": "pattern", "path": "path"}}, true
-	case "web_fetch":
-		return claudeTool{name: "WebFetch", fields: map[string]string{"url": "url"}}, true
-	case "todo_write":
-		return claudeTool{name: "TodoWrite", fields: map[string]string{"todos": "todos"}}, true
-	case "task":
-		return claudeTool{name: "Task", fields: map[string]string{"description": "description", "prompt": "prompt",
-			"subagent_type": "subagent_type"}}, true
-	}
-	return claudeTool{}, false
-}
 
 // ClaudeTool returns the tool name and input a Claude hook expects for an
 // aidex call: for tools with a Claude equivalent the Claude name with its
@@ -48,21 +15,21 @@ func claudeToolFor(name string) (claudeTool, bool) {
 // Claude gives them; Bash's timeout in milliseconds); other tools (mcp__server__tool included) keep their name
 // and arguments.
 func ClaudeTool(name string, args json.RawMessage, workspace string) (string, json.RawMessage) {
-	ct, ok := claudeToolFor(name)
+	claude, fields, ok := claudecompat.ClaudeTool(name)
 	if !ok {
 		return name, args
 	}
 	var in map[string]json.RawMessage
 	if json.Unmarshal(args, &in) != nil {
-		return ct.name, args
+		return claude, args
 	}
 	out := map[string]json.RawMessage{}
-	for k, v := range in {
-		if to, ok := ct.fields[k]; ok {
-			out[to] = v
+	for _, f := range fields {
+		if v, ok := in[f[0]]; ok {
+			out[f[1]] = v
 		}
 	}
-	if t, ok := out["timeout"]; ok && ct.name == "Bash" {
+	if t, ok := out["timeout"]; ok && claude == "Bash" {
 		// aidex's run_command takes seconds, Claude's Bash milliseconds.
 		var sec float64
 		if json.Unmarshal(t, &sec) == nil {
@@ -77,9 +44,9 @@ func ClaudeTool(name string, args json.RawMessage, workspace string) (string, js
 	}
 	js, err := json.Marshal(out)
 	if err != nil {
-		return ct.name, args
+		return claude, args
 	}
-	return ct.name, js
+	return claude, js
 }
 
 // AidexInput turns a hook's updatedInput for tool name (aidex's name)
@@ -98,9 +65,9 @@ func AidexInput(name string, orig, updated json.RawMessage) (json.RawMessage, er
 		return nil, fmt.Errorf("updatedInput must be a JSON object of the tool's fields: %w", err)
 	}
 	back := map[string]string{}
-	if ct, ok := claudeToolFor(name); ok {
-		for aidex, claude := range ct.fields {
-			back[claude] = aidex
+	if _, fields, ok := claudecompat.ClaudeTool(name); ok {
+		for _, f := range fields {
+			back[f[1]] = f[0]
 		}
 	}
 	for k, v := range upd {

@@ -108,3 +108,35 @@ func NPMModule(t testing.TB, pkg string) string {
 	t.Skip(msg + " (CI unset: skipping)")
 	return ""
 }
+
+// CopyTree copies the regular files of folder src into folder dst (made
+// as needed), keeping their relative paths, and returns those paths
+// (OS-separated, in walk order): how a suite puts real files of ../shared
+// where aidex looks for them (a project's .claude/commands, say). It
+// fails the test on any error.
+func CopyTree(t testing.TB, src, dst string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(src, func(p string, e os.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files = append(files, rel)
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy %s to %s: %v", src, dst, err)
+	}
+	return files
+}

@@ -94,3 +94,25 @@ func TestNPMBinPresent(t *testing.T) {
 		t.Fatalf("present: path %q failed %v skipped %v", p, f.failed, f.skipped)
 	}
 }
+
+func TestCopyTree(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(src, "team"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.md", filepath.Join("team", "b.md")} {
+		if err := os.WriteFile(filepath.Join(src, f), []byte("x "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := CopyTree(t, src, filepath.Join(dst, "deep"))
+	if len(got) != 2 {
+		t.Fatalf("copied %v, want 2 files", got)
+	}
+	for _, f := range got {
+		data, err := os.ReadFile(filepath.Join(dst, "deep", f))
+		if err != nil || string(data) != "x "+f {
+			t.Errorf("%s: %q, %v", f, data, err)
+		}
+	}
+}

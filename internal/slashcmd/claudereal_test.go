@@ -2,7 +2,6 @@ package slashcmd
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,21 +20,7 @@ func TestClaudeRealCommands(t *testing.T) {
 	src := sharedtest.Require(t, "claude-real/commands", "real Claude Code commands")
 	ws := t.TempDir()
 	dst := filepath.Join(ws, ".claude", "commands")
-	var files []string
-	err := filepath.WalkDir(src, func(p string, e os.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, rel)
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755))
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	require.NoError(t, err)
+	files := sharedtest.CopyTree(t, src, dst)
 	cmds, errs := Discover(Dirs(ws, "", ""))
 	require.Empty(t, errs)
 	for _, rel := range files {

@@ -32,15 +32,10 @@ func Schemas() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := jsonschema.For[agent.Event](forOptions())
+	out, err := outputSchema()
 	if err != nil {
-		return nil, fmt.Errorf("infer the output schema: %w", err)
+		return nil, err
 	}
-	out.Properties["type"].Enum = eventTypes()
-	out.Schema = "https://json-schema.org/draft/2020-12/schema"
-	out.ID = schemaBase + OutputSchemaFile
-	out.Title = "aidex stream-json output event"
-	out.Description = "One line of aidex --output-format stream-json: an engine event. type selects the field that is set (see the README's event list)."
 	claude, err := claudeSchema()
 	if err != nil {
 		return nil, err
@@ -54,6 +49,20 @@ func Schemas() (map[string][]byte, error) {
 		files[name] = append(data, '\n')
 	}
 	return files, nil
+}
+
+// outputSchema is the schema of the output events (agent.Event).
+func outputSchema() (*jsonschema.Schema, error) {
+	out, err := jsonschema.For[agent.Event](forOptions())
+	if err != nil {
+		return nil, fmt.Errorf("infer the output schema: %w", err)
+	}
+	out.Properties["type"].Enum = eventTypes()
+	out.Schema = "https://json-schema.org/draft/2020-12/schema"
+	out.ID = schemaBase + OutputSchemaFile
+	out.Title = "aidex stream-json output event"
+	out.Description = "One line of aidex --output-format stream-json: an engine event. type selects the field that is set (see docs/headless.md, the event stream)."
+	return out, nil
 }
 
 func inputSchema() (*jsonschema.Schema, error) {

@@ -1,7 +1,6 @@
 package subagent
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,21 +20,7 @@ func TestClaudeRealAgents(t *testing.T) {
 	src := sharedtest.Require(t, "claude-real/agents", "real Claude Code agents")
 	ws := t.TempDir()
 	dst := filepath.Join(ws, ".claude", "agents")
-	var files []string
-	err := filepath.WalkDir(src, func(p string, e os.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, rel)
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755))
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	require.NoError(t, err)
+	files := sharedtest.CopyTree(t, src, dst)
 	set := Load(Dirs{Workspace: ws, Trusted: true})
 	for _, w := range set.Warnings {
 		t.Log(w)
