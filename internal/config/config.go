@@ -40,6 +40,7 @@ type Config struct {
 	Workspace              string   `toml:"workspace"`                // workspace root (absolute)
 	SafeMode               bool     `toml:"safe_mode"`                // the built-in deny list of destructive commands [true]
 	WebAllowShellTools     bool     `toml:"web_allow_shell_tools"`    // shell tools in the web UI [false]
+	ApprovalTimeout        int      `toml:"approval_timeout"`         // seconds an approval or question of a web chat waits once no page follows its session, before it is denied [300]
 	ReasoningEffort        string   `toml:"reasoning_effort"`         // minimal|low|medium|high; "" = unset
 	ThinkingBudget         int      `toml:"thinking_budget"`          // reasoning tokens; 0 = unset
 	OllamaBaseURL          string   `toml:"ollama_base_url"`          // e.g. http://127.0.0.1:11434
@@ -243,6 +244,7 @@ func Defaults() *Config {
 		Stream:                 true,
 		RequestTimeout:         300,
 		StreamIdleTimeout:      90,
+		ApprovalTimeout:        300,
 		MaxRetries:             3,
 		MaxToolTurns:           25,
 		SafeMode:               true,

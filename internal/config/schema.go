@@ -216,7 +216,7 @@ func enumOf(name string) []string {
 // intMin returns the inclusive lower bound of an integer key.
 func intMin(name string) int {
 	switch name {
-	case "request_timeout", "stream_idle_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs", "agent.context_detail_max_chars", "max_background_processes", "max_input_bytes":
+	case "request_timeout", "stream_idle_timeout", "approval_timeout", "max_tool_turns", "subagents.max_parallel", "subagents.max_runs", "agent.context_detail_max_chars", "max_background_processes", "max_input_bytes":
 		return 1
 	}
 	return 0

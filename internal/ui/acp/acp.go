@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -46,10 +47,12 @@ type Agent struct {
 	opts Options
 	conn *sdk.AgentSideConnection
 
-	mu       sync.Mutex
-	services map[string]*app.Service // by workspace
-	sessions map[string]*session     // by session id
-	client   sdk.ClientCapabilities
+	mu sync.Mutex
+	// hosts own the live sessions, one app.Host (over one app.Service)
+	// per workspace; a session's ACP state (kinds, calls in flight, the
+	// editor's files) is its HostSession's adapter.
+	hosts  map[string]*app.Host // by workspace
+	client sdk.ClientCapabilities
 }
 
 // New returns an agent that loads workspaces with o.
@@ -57,7 +60,7 @@ func New(o Options) *Agent {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
-	return &Agent{opts: o, services: map[string]*app.Service{}, sessions: map[string]*session{}}
+	return &Agent{opts: o, hosts: map[string]*app.Host{}}
 }
 
 // Serve answers ACP requests read from in, writing to out, until in ends
@@ -78,26 +81,27 @@ func (a *Agent) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return a.close()
 }
 
+// closeWait bounds how long closing waits for cancelled prompts to save
+// their partial answers.
+const closeWait = 5 * time.Second
+
 // close ends every session and service.
 func (a *Agent) close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for id, s := range a.sessions {
-		s.close()
-		delete(a.sessions, id)
-	}
 	var errs []error
-	for ws, svc := range a.services {
-		errs = append(errs, svc.Close())
-		delete(a.services, ws)
+	for ws, h := range a.hosts {
+		h.Close(closeWait)
+		errs = append(errs, h.Service().Close())
+		delete(a.hosts, ws)
 	}
 	return errors.Join(errs...)
 }
 
-// service returns the service of workspace cwd, starting it first.
+// service returns the host of workspace cwd, starting its service first.
 // Errors: a relative cwd, app.Start's (a missing key wraps
 // app.ErrMissingKey: the client gets auth_required).
-func (a *Agent) service(ctx context.Context, cwd string) (*app.Service, error) {
+func (a *Agent) service(ctx context.Context, cwd string) (*app.Host, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path: send the project folder's absolute path", cwd)})
 	}
@@ -107,8 +111,8 @@ func (a *Agent) service(ctx context.Context, cwd string) (*app.Service, error) {
 	cwd = filepath.Clean(cwd)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if svc, ok := a.services[cwd]; ok {
-		return svc, nil
+	if h, ok := a.hosts[cwd]; ok {
+		return h, nil
 	}
 	o := a.opts.Setup
 	o.Workspace = cwd
@@ -126,19 +130,31 @@ func (a *Agent) service(ctx context.Context, cwd string) (*app.Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start aidex in %s: %w", cwd, err)
 	}
-	a.services[cwd] = svc
-	return svc, nil
+	h := app.NewHost(svc, app.HostOptions{Session: sessionOptions,
+		Adapter: func(id string) any { return &session{id: sdk.SessionId(id)} }})
+	a.hosts[cwd] = h
+	return h, nil
 }
 
-// get returns the live session id names. Errors: an unknown id.
-func (a *Agent) get(id sdk.SessionId) (*session, error) {
+// lookup returns the host's live session id, nil when no host has it.
+func (a *Agent) lookup(id sdk.SessionId) *app.HostSession {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s, ok := a.sessions[string(id)]
-	if !ok {
+	for _, h := range a.hosts {
+		if hs := h.Get(string(id)); hs != nil {
+			return hs
+		}
+	}
+	return nil
+}
+
+// get returns the ACP state of live session id. Errors: an unknown id.
+func (a *Agent) get(id sdk.SessionId) (*session, error) {
+	hs := a.lookup(id)
+	if hs == nil {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown session %q: call session/new or session/load first", id)})
 	}
-	return s, nil
+	return hs.Adapter().(*session), nil
 }
 
 // Initialize answers the capabilities: loadSession, image and embedded
@@ -193,12 +209,8 @@ func (a *Agent) Cancel(context.Context, sdk.CancelNotification) error { return n
 // CloseSession ends a session's live state (its stored conversation
 // stays).
 func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
-	a.mu.Lock()
-	s, ok := a.sessions[string(p.SessionId)]
-	delete(a.sessions, string(p.SessionId))
-	a.mu.Unlock()
-	if ok {
-		s.close()
+	if hs := a.lookup(p.SessionId); hs != nil {
+		hs.Host().Drop(hs.ID())
 	}
 	return sdk.CloseSessionResponse{}, nil
 }

@@ -16,10 +16,12 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
-// session is one ACP session: a live app.Session and what the updates
-// need (tool kinds, the calls in flight).
+// session is the ACP state of one live session of a host (its
+// HostSession's adapter): what the updates need (tool kinds, the calls in
+// flight) and the editor's files.
 type session struct {
 	id    sdk.SessionId
+	hs    *app.HostSession
 	svc   *app.Service
 	live  *app.Session
 	conn  *sdk.AgentSideConnection
@@ -37,7 +39,17 @@ type session struct {
 	runCtx context.Context
 }
 
-func (s *session) close() { s.live.Close() }
+// sessionOptions are the live session options of an ACP session: the
+// editor answers approvals (session/request_permission) and, when it
+// offers them, serves file reads and writes. ask_user is not offered.
+func sessionOptions(hs *app.HostSession) app.SessionOptions {
+	s := hs.Adapter().(*session)
+	o := app.SessionOptions{Approver: &approver{s: s}}
+	if s.editor != nil {
+		o.Editor = s.editor
+	}
+	return o
+}
 
 // modes are aidex's permission modes as ACP session modes.
 var modes = []sdk.SessionMode{
@@ -52,8 +64,10 @@ func modeState(svc *app.Service) *sdk.SessionModeState {
 	return &sdk.SessionModeState{AvailableModes: modes, CurrentModeId: sdk.SessionModeId(svc.Mode())}
 }
 
-// open makes the live session of stored session st in svc.
-func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, servers []sdk.McpServer) (*session, error) {
+// open makes stored session st live in host h (a session already live
+// with that id is closed first: a session/load takes it over).
+func (a *Agent) open(ctx context.Context, h *app.Host, st *agent.Session, servers []sdk.McpServer) (*session, error) {
+	svc := h.Service()
 	conf, err := mcpServers(servers)
 	if err != nil {
 		return nil, err
@@ -62,49 +76,43 @@ func (a *Agent) open(ctx context.Context, svc *app.Service, st *agent.Session, s
 		// The session works without them; the editor's log shows why.
 		fmt.Fprintf(a.opts.Stderr, "aidex acp: %v\n", err)
 	}
+	h.Drop(st.ID)
+	hs := h.Adopt(st)
 	a.mu.Lock()
-	conn := a.conn
+	conn, fsc := a.conn, a.client.Fs
 	a.mu.Unlock()
-	s := &session{id: sdk.SessionId(st.ID), svc: svc, conn: conn, kinds: map[string]string{}, calls: map[string]callView{}}
+	s := hs.Adapter().(*session)
+	s.hs, s.svc, s.conn, s.kinds, s.calls = hs, svc, conn, map[string]string{}, map[string]callView{}
 	if list, err := svc.Runtime().ToolList(false); err == nil {
 		for _, t := range list {
 			s.kinds[t.Name] = string(t.Kind)
 		}
 	}
-	o := app.SessionOptions{Approver: &approver{s: s}}
-	a.mu.Lock()
-	fsc := a.client.Fs
-	a.mu.Unlock()
 	if fsc.ReadTextFile || fsc.WriteTextFile {
 		s.editor = &editorFiles{s: s, read: fsc.ReadTextFile, write: fsc.WriteTextFile}
-		o.Editor = s.editor
 	}
-	live, err := svc.Session(ctx, st, o)
+	live, err := hs.Prepare(ctx)
 	if err != nil {
+		h.Drop(st.ID)
 		return nil, fmt.Errorf("open session %s: %w", st.ID, err)
 	}
 	s.live = live
-	a.mu.Lock()
-	if old, ok := a.sessions[st.ID]; ok {
-		old.close()
-	}
-	a.sessions[st.ID] = s
-	a.mu.Unlock()
 	return s, nil
 }
 
 // NewSession starts a new stored session in the workspace cwd, starting
 // the client's MCP servers with the configured ones.
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	svc, err := a.service(ctx, p.Cwd)
+	h, err := a.service(ctx, p.Cwd)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
+	svc := h.Service()
 	st, err := svc.Pick(ctx, "", false)
 	if err != nil {
 		return sdk.NewSessionResponse{}, fmt.Errorf("new session: %w", err)
 	}
-	s, err := a.open(ctx, svc, st, p.McpServers)
+	s, err := a.open(ctx, h, st, p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -115,10 +123,11 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 // LoadSession opens stored session p.SessionId and replays its
 // conversation as session/update notifications before answering.
 func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	svc, err := a.service(ctx, p.Cwd)
+	h, err := a.service(ctx, p.Cwd)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
+	svc := h.Service()
 	st, err := svc.Pick(ctx, string(p.SessionId), false)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("session %q: %v (aidex sessions lists them)", p.SessionId, err)})
@@ -126,7 +135,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	if st.Workspace != "" && filepath.Clean(st.Workspace) != filepath.Clean(svc.Runtime().Workspace) {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("session %s belongs to %s, not %s: open that folder to load it", st.ID, st.Workspace, p.Cwd)})
 	}
-	s, err := a.open(ctx, svc, st, p.McpServers)
+	s, err := a.open(ctx, h, st, p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -195,6 +204,12 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err := s.expand(ctx, parts); err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
+	run, err := s.hs.Start(ctx, app.RunOptions{})
+	if err != nil {
+		return sdk.PromptResponse{}, fmt.Errorf("aidex: %w", err)
+	}
+	defer run.End()
+	ctx = run.Context()
 	s.mu.Lock()
 	s.runCtx = ctx
 	s.mu.Unlock()
@@ -203,7 +218,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		s.runCtx = nil
 		s.mu.Unlock()
 	}()
-	done, err := s.live.Run(ctx, parts, s.emit(ctx))
+	send := s.emit(ctx)
+	done, err := s.live.Run(ctx, parts, func(e agent.Event) {
+		s.hs.Publish(string(e.Type), e) // for the host's subscribers and replay
+		send(e)
+	})
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}

@@ -51,8 +51,8 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 		Ralph: s.ralph != nil, Images: true, SafeMode: rt.Config.SafeMode,
 		HasKey:     !rt.Provider.RequiresKey || rt.Provider.APIKey(rt.Getenv) != "",
 		ConfigFile: rt.Config.Paths.ConfigFile}
-	if ls := s.live[s.current]; ls != nil {
-		st.Running = ls.running
+	if hs := s.host.Get(s.current); hs != nil {
+		st.Running = hs.Running()
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, st)
@@ -216,7 +216,7 @@ func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
 // command_env_allow) is edited only by hand in the config file.
 var webConfigKeys = []string{
 	"provider", "model", "stream", "max_tokens", "temperature", "reasoning_effort", "thinking_budget",
-	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold",
+	"request_timeout", "stream_idle_timeout", "max_retries", "max_tool_turns", "compaction_threshold", "approval_timeout",
 	"ollama_base_url", "custom_base_url", "custom_chat_model",
 	"image_provider", "image_model", "image_api_key", "image_base_url", "cloudflare_account_id",
 }
@@ -302,19 +302,29 @@ type SessionView struct {
 	Usage    llm.Usage       `json:"usage"`
 	CostUSD  float64         `json:"cost_usd"`
 	Summary  session.Summary `json:"summary,omitzero"`
+	// Running says a run of the session is in progress; EventSeq is the
+	// sequence number of the session's last event before the view was
+	// made: follow GET /api/v1/sessions/{id}/events?after=EventSeq to see
+	// the rest of the run.
+	Running  bool   `json:"running,omitempty"`
+	EventSeq uint64 `json:"event_seq,omitempty"`
 }
 
 func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error) {
-	s.mu.Lock()
-	ls := s.live[id]
 	var sess *agent.Session
-	if ls != nil && !ls.running {
-		// A copy, made while no run changes it.
-		c := *ls.sess
-		c.Messages = slices.Clone(ls.sess.Messages)
-		sess = &c
+	var running bool
+	var seq uint64
+	if hs := s.host.Get(id); hs != nil {
+		// The event before the view: a page following from it misses nothing.
+		seq = hs.LastSeq()
+		if running = hs.Running(); !running {
+			// A copy, made while no run changes it.
+			st := hs.Stored()
+			c := *st
+			c.Messages = slices.Clone(st.Messages)
+			sess = &c
+		}
 	}
-	s.mu.Unlock()
 	if sess == nil {
 		var err error
 		if sess, err = s.svc.Store().Load(ctx, id); err != nil {
@@ -326,7 +336,7 @@ func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error
 		return SessionView{}, err
 	}
 	v := SessionView{ID: sess.ID, Title: sum.Title, Provider: sum.Provider, Model: sum.Model, Messages: sess.Messages,
-		Todos: sess.Todos, Usage: sess.Usage, CostUSD: sess.CostUSD, Summary: sum}
+		Todos: sess.Todos, Usage: sess.Usage, CostUSD: sess.CostUSD, Summary: sum, Running: running, EventSeq: seq}
 	if v.Messages == nil {
 		v.Messages = []llm.Message{}
 	}
@@ -376,8 +386,8 @@ func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	s.host.Adopt(sess)
 	s.mu.Lock()
-	s.live[sess.ID] = &liveSession{sess: sess}
 	s.current = sess.ID
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{"session_id": sess.ID})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -59,65 +60,50 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 }
 
 // chat runs the chat turn req and streams its events as SSE, to the
-// response and to the session's event subscribers.
+// response and, through the host, to the session's followers. The run
+// belongs to the host, not to the request: when the page goes away (a
+// reload) while an approval or question waits, the run waits for it to
+// be answered from a page that comes back (approval_timeout, then it is
+// denied); without one waiting, the run is cancelled as before.
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, req ChatRequest) {
 	parts, err := s.messageParts(r.Context(), req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ls, release, status, err := s.startRun(r.Context(), req.SessionID)
+	var sw *sse
+	sink := func(name string, v any) {
+		if sw != nil {
+			sw.event(name, v)
+		}
+	}
+	ls, run, status, err := s.startRun(r.Context(), req.SessionID, app.RunOptions{Sink: sink, Watched: true})
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
-	defer release()
+	defer run.End()
+	stop := context.AfterFunc(r.Context(), run.Detach)
+	defer stop()
 	s.adoptUploads(ls.sess.ID, req.Attachments)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	s.mu.Lock()
-	ls.cancel = cancel
-	s.mu.Unlock()
-
-	sw := newSSE(w)
-	emit := func(e agent.Event) {
-		if e.Type == agent.EventApproval && e.Approval != nil && e.Approval.Answer == "" {
-			s.approvals.open(ls.sess.ID, *e.Approval)
-		}
-		var v any = e
-		if e.Type == agent.EventInteraction {
-			v = s.interactionEvent(ls.sess.ID, e)
-		}
-		sw.event(string(e.Type), v)
-		ls.subs.publish(string(e.Type), v)
-	}
+	ctx := run.Context()
+	sw = newSSE(w)
 	if s.runBuiltin(ctx, ls, sw, req.Message) {
 		return
 	}
-	s.mu.Lock()
-	ls.send = func(name string, v any) {
-		sw.event(name, v)
-		ls.subs.publish(name, v)
-	}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		ls.send = nil
-		s.mu.Unlock()
-	}()
-	parts, ok := s.expandChat(ctx, ls, sw, req.Message, parts, emit)
+	parts, ok := s.expandChat(ctx, ls, req.Message, parts, run.Emit)
 	if !ok {
 		return
 	}
-	done, err := ls.live.Run(ctx, parts, emit)
+	done, err := ls.live.Run(ctx, parts, run.Emit)
 	if done == nil {
 		// The engine refused before starting (busy): end the stream cleanly.
 		msg := "the run did not start"
 		if err != nil {
 			msg = err.Error()
 		}
-		emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
-		emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
+		run.Emit(agent.Event{Type: agent.EventError, SessionID: ls.sess.ID, Error: &agent.ErrorInfo{Message: msg, Kind: "engine", Fatal: true}})
+		run.Emit(agent.Event{Type: agent.EventDone, SessionID: ls.sess.ID, Done: &agent.DoneInfo{StopReason: agent.StopError}})
 	}
 }
 
@@ -148,7 +134,7 @@ func (s *Server) runBuiltin(ctx context.Context, ls *liveSession, sw *sse, msg s
 // "notice" event ({"text": ...}). Other messages keep their parts. A
 // failed expansion ends the stream with a fatal error event and done;
 // ok is then false.
-func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg string, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, bool) {
+func (s *Server) expandChat(ctx context.Context, ls *liveSession, msg string, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, bool) {
 	if !strings.HasPrefix(strings.TrimSpace(msg), "/") {
 		return parts, true
 	}
@@ -162,8 +148,7 @@ func (s *Server) expandChat(ctx context.Context, ls *liveSession, sw *sse, msg s
 		return parts, true
 	}
 	if x.Notice != "" {
-		sw.event("notice", map[string]string{"text": x.Notice})
-		ls.subs.publish("notice", map[string]string{"text": x.Notice})
+		ls.hs.Publish("notice", map[string]string{"text": x.Notice})
 	}
 	out := append([]llm.Part(nil), parts[:len(parts)-1]...)
 	return append(out, llm.Part{Type: llm.PartText, Text: x.Text}), true
@@ -230,97 +215,64 @@ func attachmentPart(a Attachment) (llm.Part, error) {
 }
 
 // startRun picks the session (id, else the current one, else a new one),
-// makes sure it has an engine for the current runtime and marks it
-// running. The status is the HTTP status for the error: 404 unknown
-// session, 409 a run already going, 429 too many runs.
-func (s *Server) startRun(ctx context.Context, id string) (*liveSession, func(), int, error) {
-	ls, err := s.liveFor(ctx, id)
+// starts a run of it in the host (o) and makes sure it has an engine for
+// the current runtime. The status is the HTTP status for the error: 404
+// unknown session, 409 a run already going, 429 too many runs. End the
+// run when done.
+func (s *Server) startRun(ctx context.Context, id string, o app.RunOptions) (*liveSession, *app.Run, int, error) {
+	hs, err := s.liveFor(ctx, id)
 	if err != nil {
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, nil, http.StatusNotFound, err
 		}
 		return nil, nil, http.StatusInternalServerError, err
 	}
-	s.mu.Lock()
-	if ls.running {
-		s.mu.Unlock()
-		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/v1/sessions/%s/cancel)", ls.sess.ID, ls.sess.ID)
-	}
-	if s.runs >= s.opts.MaxRuns {
-		s.mu.Unlock()
+	run, err := hs.Start(context.WithoutCancel(ctx), o)
+	switch {
+	case errors.Is(err, app.ErrRunning):
+		return nil, nil, http.StatusConflict, fmt.Errorf("session %s already has a run in progress: wait for it or stop it (POST /api/v1/sessions/%s/cancel)", hs.ID(), hs.ID())
+	case errors.Is(err, app.ErrTooManyRuns):
 		return nil, nil, http.StatusTooManyRequests, fmt.Errorf("too many chats at once (%d): wait for one to finish", s.opts.MaxRuns)
+	case err != nil:
+		return nil, nil, http.StatusServiceUnavailable, err
 	}
-	ls.running = true
-	s.runs++
-	s.running.Add(1)
-	s.mu.Unlock()
-	release := func() {
-		s.mu.Lock()
-		ls.running, ls.cancel = false, nil
-		s.runs--
-		s.mu.Unlock()
-		s.running.Done()
-	}
-	if err := s.prepare(ctx, ls); err != nil {
-		release()
+	if _, err := hs.Prepare(ctx); err != nil {
+		run.End()
 		return nil, nil, http.StatusBadRequest, err
 	}
-	return ls, release, 0, nil
+	return view(hs), run, 0, nil
 }
 
-// prepare gives a session its app.Session (web confinement, the web
-// approver) on its first run, or rebuilds its engine when a switch
-// changed the runtime since.
-func (s *Server) prepare(ctx context.Context, ls *liveSession) error {
-	if ls.live != nil {
-		return ls.live.Refresh(ctx)
-	}
-	live, err := s.svc.Session(ctx, ls.sess, app.SessionOptions{Web: true,
-		Approver: &webApprover{a: &s.approvals, session: ls.sess.ID},
-		Asker:    &webAsker{x: &s.interactions, session: ls.sess.ID},
-		Chooser:  &webChooser{s: s, session: ls.sess.ID}})
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	ls.live = live
-	s.mu.Unlock()
-	return nil
-}
-
-// liveFor returns the live session for id ("" = current, created when
-// there is none), loading it from the store when needed.
-func (s *Server) liveFor(ctx context.Context, id string) (*liveSession, error) {
+// liveFor returns the host's live session for id ("" = current, created
+// when there is none), loading it from the store when needed.
+func (s *Server) liveFor(ctx context.Context, id string) (*app.HostSession, error) {
 	s.mu.Lock()
 	if id == "" {
 		id = s.current
 	}
-	if ls := s.live[id]; id != "" && ls != nil {
-		s.mu.Unlock()
-		return ls, nil
-	}
 	s.mu.Unlock()
-	var sess *agent.Session
-	var err error
-	if id == "" {
-		sess, err = s.svc.Pick(ctx, "", false)
-	} else {
-		sess, err = s.svc.Store().Load(ctx, id)
-	}
+	hs, err := s.host.Open(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ls := s.live[sess.ID]; ls != nil {
-		return ls, nil
-	}
-	ls := &liveSession{sess: sess}
-	s.live[sess.ID] = ls
 	if s.current == "" || s.current == id {
-		s.current = sess.ID
+		s.current = hs.ID()
 	}
-	return ls, nil
+	s.mu.Unlock()
+	return hs, nil
+}
+
+// stopSession cancels session id's run ("" = current) and reports
+// whether one was going, with the id.
+func (s *Server) stopSession(id string) (bool, string) {
+	s.mu.Lock()
+	if id == "" {
+		id = s.current
+	}
+	s.mu.Unlock()
+	hs := s.host.Get(id)
+	return hs != nil && hs.Cancel(), id
 }
 
 // handleChatStop cancels a session's run: POST /api/chat/stop
@@ -332,17 +284,7 @@ func (s *Server) handleChatStop(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	s.mu.Lock()
-	id := req.SessionID
-	if id == "" {
-		id = s.current
-	}
-	ls := s.live[id]
-	stopped := ls != nil && ls.running && ls.cancel != nil
-	if stopped {
-		ls.cancel()
-	}
-	s.mu.Unlock()
+	stopped, id := s.stopSession(req.SessionID)
 	writeJSON(w, http.StatusOK, map[string]any{"stopped": stopped, "session_id": id})
 }
 
@@ -372,10 +314,18 @@ func newSSE(w http.ResponseWriter) *sse {
 // contains a raw newline, so one data line suffices. The event is encoded
 // into the stream's reused buffer and written in one call (no copy of the
 // JSON, no formatting): a chat stream writes an event per text chunk.
-func (s *sse) event(name string, v any) {
+func (s *sse) event(name string, v any) { s.eventID(0, name, v) }
+
+// eventID writes one event with its id line ("id: SEQ"; none for 0).
+func (s *sse) eventID(id uint64, name string, v any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.buf.Reset()
+	if id != 0 {
+		s.buf.WriteString("id: ")
+		s.buf.Write(strconv.AppendUint(s.buf.AvailableBuffer(), id, 10))
+		s.buf.WriteByte('\n')
+	}
 	s.buf.WriteString("event: ")
 	s.buf.WriteString(name)
 	s.buf.WriteString("\ndata: ")
@@ -394,112 +344,8 @@ func (s *sse) event(name string, v any) {
 // keeps for its next event.
 const maxKeptEventBuffer = 64 << 10
 
-// approvals holds the approval requests waiting for an answer, by session
-// and approval id.
-type approvals struct {
-	mu      sync.Mutex
-	pending map[string]*pendingApproval
-}
-
-type pendingApproval struct {
-	session string
-	info    agent.ApprovalInfo
-	answer  chan approvalAnswer
-	// answered is set when the answer was sent; the waiting Approve (which
-	// may not have started waiting yet) removes the entry.
-	answered bool
-}
-
-type approvalAnswer struct {
-	decision agent.Answer
-	reason   string
-}
-
-func approvalKey(session, id string) string { return session + "\x00" + id }
-
-// open registers a request (before the page can see it, so an answer
-// never arrives before its request exists).
-func (a *approvals) open(session string, info agent.ApprovalInfo) *pendingApproval {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	k := approvalKey(session, info.ID)
-	if p := a.pending[k]; p != nil {
-		return p
-	}
-	p := &pendingApproval{session: session, info: info, answer: make(chan approvalAnswer, 1)}
-	a.pending[k] = p
-	return p
-}
-
-func (a *approvals) remove(session, id string) {
-	a.mu.Lock()
-	delete(a.pending, approvalKey(session, id))
-	a.mu.Unlock()
-}
-
-// answer delivers a decision to the request with approval id (in session,
-// when given). Errors: no such pending request (404), or the id is pending
-// in several sessions and none was named (409).
-func (a *approvals) answer(session, id string, ans approvalAnswer) (int, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var found []string
-	for k, p := range a.pending {
-		if !p.answered && p.info.ID == id && (session == "" || p.session == session) {
-			found = append(found, k)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return http.StatusNotFound, fmt.Errorf("no approval %q is waiting (already answered, or its run ended)", id)
-	case 1:
-	default:
-		return http.StatusConflict, fmt.Errorf("approval %q is waiting in several sessions: add \"session_id\"", id)
-	}
-	p := a.pending[found[0]]
-	p.answered = true
-	p.answer <- ans
-	return http.StatusOK, nil
-}
-
-func (a *approvals) list() []pendingView {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	out := make([]pendingView, 0, len(a.pending))
-	for _, p := range a.pending {
-		if !p.answered {
-			out = append(out, pendingView{SessionID: p.session, Approval: p.info})
-		}
-	}
-	return out
-}
-
 // pendingView is one waiting approval request in GET /api/approvals.
-type pendingView struct {
-	SessionID string             `json:"session_id"`
-	Approval  agent.ApprovalInfo `json:"approval"`
-}
-
-// webApprover answers a session's approval requests with the decisions
-// posted to /api/approvals/{id}. The request itself reaches the page as
-// the engine's approval event (registered by the chat's emit).
-type webApprover struct {
-	a       *approvals
-	session string
-}
-
-// Approve waits for the page's answer or for ctx (the chat request: a
-// closed tab ends the wait). Errors: ctx's error.
-func (w *webApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
-	p := w.a.open(w.session, req)
-	defer w.a.remove(w.session, req.ID)
-	select {
-	case ans := <-p.answer:
-		return ans.decision, ans.reason, nil
-	case <-ctx.Done():
-		return agent.AnswerDeny, "", ctx.Err()
-	}
-}
+type pendingView = app.PendingApproval
 
 // handleApproval answers an approval: POST /api/approvals/{id}
 // {"decision": "once"|"session"|"always"|"deny", "reason": "...",
@@ -520,9 +366,8 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("decision must be once, session, always or deny, not %q", req.Decision))
 		return
 	}
-	status, err := s.approvals.answer(req.SessionID, r.PathValue("id"), approvalAnswer{decision: d, reason: req.Reason})
-	if err != nil {
-		writeError(w, status, err.Error())
+	if err := s.host.Approve(req.SessionID, r.PathValue("id"), d, req.Reason); err != nil {
+		writeError(w, hostStatus(err), err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "decision": d})
@@ -531,7 +376,22 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 // handleApprovalsList lists the waiting approval requests (for a second
 // tab): GET /api/approvals.
 func (s *Server) handleApprovalsList(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"approvals": s.approvals.list()})
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": s.host.Approvals()})
 }
 
-var _ agent.Approver = (*webApprover)(nil)
+// hostStatus is the HTTP status of an error of the host's answers.
+func hostStatus(err error) int {
+	switch {
+	case errors.Is(err, app.ErrNotWaiting):
+		return http.StatusNotFound
+	case errors.Is(err, app.ErrAmbiguous):
+		return http.StatusConflict
+	case errors.Is(err, app.ErrBadToken):
+		return http.StatusForbidden
+	case errors.Is(err, app.ErrExpired):
+		return http.StatusGone
+	case errors.Is(err, agent.ErrBadAnswer):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}

@@ -286,9 +286,11 @@ func TestClosedTabCancelsRun(t *testing.T) {
 	}
 }
 
+// TestClosedTabEndsApprovalWait closes the only page while an approval
+// waits: after approval_timeout the approval is denied and the run ends.
 func TestClosedTabEndsApprovalWait(t *testing.T) {
 	model := llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"w.txt","content":"x"}`}}})
-	e := newEnv(t, model, "")
+	e := newEnv(t, model, "approval_timeout = 1\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	resp, err := e.client.Do(e.req(http.MethodPost, "/api/chat", map[string]any{"message": "go"}).WithContext(ctx))
 	if err != nil {
@@ -308,7 +310,7 @@ func TestClosedTabEndsApprovalWait(t *testing.T) {
 	})
 	resp.Body.Close()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(e.srv.approvals.list()) > 0 || e.srvRunning() {
+	for len(e.srv.host.Approvals()) > 0 || e.srvRunning() {
 		if time.Now().After(deadline) {
 			t.Fatal("the approval is still waiting after the tab closed")
 		}
@@ -320,9 +322,7 @@ func TestClosedTabEndsApprovalWait(t *testing.T) {
 }
 
 func (e *env) srvRunning() bool {
-	e.srv.mu.Lock()
-	defer e.srv.mu.Unlock()
-	return e.srv.runs > 0
+	return e.srv.host.Runs() > 0
 }
 
 func TestSeveralSessionsAtOnce(t *testing.T) {
@@ -346,39 +346,4 @@ func TestSeveralSessionsAtOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-}
-
-func TestApprovalAmbiguousAcrossSessions(t *testing.T) {
-	a := approvals{pending: map[string]*pendingApproval{}}
-	a.open("s1", approvalInfo("ap_1"))
-	a.open("s2", approvalInfo("ap_1"))
-	if st, err := a.answer("", "ap_1", approvalAnswer{decision: "once"}); st != http.StatusConflict || err == nil {
-		t.Errorf("ambiguous answer: %d %v", st, err)
-	}
-	if st, err := a.answer("s2", "ap_1", approvalAnswer{decision: "once"}); st != http.StatusOK || err != nil {
-		t.Errorf("answer with session: %d %v", st, err)
-	}
-	if st, _ := a.answer("", "ap_1", approvalAnswer{decision: "deny"}); st != http.StatusOK {
-		t.Errorf("remaining one: %d", st)
-	}
-	if st, _ := a.answer("", "ap_1", approvalAnswer{decision: "deny"}); st != http.StatusNotFound {
-		t.Errorf("none left: %d", st)
-	}
-	if len(a.list()) != 0 {
-		t.Errorf("answered approvals still listed: %v", a.list())
-	}
-	// An answer that arrives before Approve starts waiting is not lost.
-	w := &webApprover{a: &a, session: "s3"}
-	a.open("s3", approvalInfo("ap_2"))
-	if st, err := a.answer("s3", "ap_2", approvalAnswer{decision: "session"}); st != http.StatusOK {
-		t.Fatal(err)
-	}
-	d, _, err := w.Approve(context.Background(), approvalInfo("ap_2"))
-	if err != nil || d != "session" {
-		t.Errorf("early answer: %v %v", d, err)
-	}
-	if len(a.pending) != 3-1 {
-		// s1 and s2 are answered but never waited for here; s3 was consumed.
-		t.Errorf("pending after Approve: %d", len(a.pending))
-	}
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -205,8 +204,4 @@ func names(evs []sseEvent) []string {
 
 func readFileErr(e *env, name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(e.ws, name))
-}
-
-func approvalInfo(id string) agent.ApprovalInfo {
-	return agent.ApprovalInfo{ID: id, Tool: "write_file"}
 }

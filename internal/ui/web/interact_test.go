@@ -102,7 +102,7 @@ func TestInteractionTokenExpires(t *testing.T) {
 		llmtest.Turn{Text: "Deciding myself."})
 	e := newEnv(t, model, "")
 	clock := &movedClock{t: time.Now()}
-	e.srv.interactions.now = clock.now
+	e.srv.now = clock.now
 	var got int
 	var msg string
 	e.chat(map[string]any{"message": "go"}, func(ev sseEvent) {

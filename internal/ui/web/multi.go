@@ -95,25 +95,16 @@ func (c *choices) answer(id string, keep []int) (int, error) {
 // the run's stream (and the session's subscribers) as a "choose" event;
 // the page answers with POST /api/v1/choices/{id}.
 type webChooser struct {
-	s       *Server
-	session string
+	s  *Server
+	hs *app.HostSession
 }
 
 // Choose waits for the page's answer or ctx's end (a closed tab, a stop).
 // Errors: ctx's.
 func (c *webChooser) Choose(ctx context.Context, answers []app.Candidate) ([]int, error) {
-	ch := c.s.choices.open(c.session, answers)
+	ch := c.s.choices.open(c.hs.ID(), answers)
 	defer c.s.choices.remove(ch.ev.ID)
-	c.s.mu.Lock()
-	ls := c.s.live[c.session]
-	var send func(string, any)
-	if ls != nil {
-		send = ls.send
-	}
-	c.s.mu.Unlock()
-	if send != nil {
-		send("choose", ch.ev)
-	}
+	c.hs.Publish("choose", ch.ev)
 	select {
 	case keep := <-ch.reply:
 		return keep, nil
@@ -214,19 +205,16 @@ func applyMulti(ctx context.Context, live *app.Session, req MultiRequest) error 
 // multiSession returns the live session id ("" = current) with its
 // app.Session built. Errors: as liveFor's and prepare's, with a status.
 func (s *Server) multiSession(ctx context.Context, id string) (*liveSession, int, error) {
-	ls, err := s.liveFor(ctx, id)
+	hs, err := s.liveFor(ctx, id)
 	if err != nil {
 		return nil, http.StatusNotFound, err
 	}
-	s.mu.Lock()
-	built := ls.live != nil
-	s.mu.Unlock()
-	if !built {
-		if err := s.prepare(ctx, ls); err != nil {
+	if hs.Live() == nil {
+		if _, err := hs.Prepare(ctx); err != nil {
 			return nil, http.StatusBadRequest, err
 		}
 	}
-	return ls, 0, nil
+	return view(hs), 0, nil
 }
 
 func (s *Server) multiState(ls *liveSession) MultiState {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"sync"
+	"strconv"
 
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -15,58 +15,6 @@ import (
 // SSE in the response), follow (GET .../events), approve (POST
 // /api/v1/approvals/{id}), answer (POST /api/v1/interaction/{id}) and
 // cancel (POST .../cancel).
-
-// maxSubscriberBacklog is how many events a slow follower of GET
-// .../events may fall behind before it is disconnected (it reconnects and
-// reads the session to catch up); the run never waits for a follower.
-const maxSubscriberBacklog = 1024
-
-// followerEvent is one event for a follower: the SSE name and its payload.
-type followerEvent struct {
-	name string
-	v    any
-}
-
-// subscribers are the followers of one session's events.
-type subscribers struct {
-	mu   sync.Mutex
-	list map[chan followerEvent]struct{}
-}
-
-func (s *subscribers) add() chan followerEvent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.list == nil {
-		s.list = map[chan followerEvent]struct{}{}
-	}
-	ch := make(chan followerEvent, maxSubscriberBacklog)
-	s.list[ch] = struct{}{}
-	return ch
-}
-
-func (s *subscribers) remove(ch chan followerEvent) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.list[ch]; ok {
-		delete(s.list, ch)
-		close(ch)
-	}
-}
-
-// publish sends an event to every follower; a follower whose backlog is
-// full is dropped (its stream ends).
-func (s *subscribers) publish(name string, v any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for ch := range s.list {
-		select {
-		case ch <- followerEvent{name: name, v: v}:
-		default:
-			delete(s.list, ch)
-			close(ch)
-		}
-	}
-}
 
 // handleSessionCreate creates a new session in the server's workspace:
 // POST /api/v1/sessions → 201 {"session_id": ID, "workspace": DIR}. The
@@ -81,8 +29,8 @@ func (s *Server) handleSessionCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "create a session: "+err.Error())
 		return
 	}
+	s.host.Adopt(sess)
 	s.mu.Lock()
-	s.live[sess.ID] = &liveSession{sess: sess}
 	if s.current == "" {
 		s.current = sess.ID
 	}
@@ -141,43 +89,71 @@ func (s *Server) handleSessionCancel(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	id := r.PathValue("id")
-	s.mu.Lock()
-	ls := s.live[id]
-	stopped := ls != nil && ls.running && ls.cancel != nil
-	if stopped {
-		ls.cancel()
-	}
-	s.mu.Unlock()
+	stopped, id := s.stopSession(r.PathValue("id"))
 	writeJSON(w, http.StatusOK, map[string]any{"stopped": stopped, "session_id": id})
 }
 
 // handleSessionEvents follows a session: GET
 // /api/v1/sessions/{id}/events streams, as SSE, every event of the runs
 // of that session from now on (whoever started them), until the client
-// disconnects. 404: no such session.
+// disconnects. Each event carries its sequence number as the SSE id; a
+// client that reconnects with ?after=SEQ (or the Last-Event-ID header)
+// first gets the events after SEQ the server still keeps (the last
+// 1,024 of the session), and a "missed" event when some are no longer
+// kept (reload the session). While someone follows a session, an
+// approval or question of its run waits for an answer (see chat). 404:
+// no such session; 400: a bad after.
 func (s *Server) handleSessionEvents(w http.ResponseWriter, r *http.Request) {
 	if !s.ownSession(w, r) {
 		return
 	}
-	ls, err := s.liveFor(r.Context(), r.PathValue("id"))
+	after, given, ok := afterSeq(r)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "after must be the sequence number (SSE id) of an event: ?after=SEQ")
+		return
+	}
+	hs, err := s.liveFor(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	ch := ls.subs.add()
-	defer ls.subs.remove(ch)
+	if !given {
+		after = hs.LastSeq()
+	}
+	sub := hs.Subscribe(after)
+	defer sub.Close()
 	sw := newSSE(w)
-	sw.event("subscribed", map[string]string{"session_id": ls.sess.ID})
+	sw.event("subscribed", map[string]string{"session_id": hs.ID()})
+	if sub.Missed {
+		sw.event("missed", map[string]string{"session_id": hs.ID()})
+	}
+	for _, ev := range sub.Replay {
+		sw.eventID(ev.Seq, ev.Name, ev.Data)
+	}
 	for {
 		select {
-		case ev, ok := <-ch:
+		case ev, ok := <-sub.Events():
 			if !ok {
 				return
 			}
-			sw.event(ev.name, ev.v)
+			sw.eventID(ev.Seq, ev.Name, ev.Data)
 		case <-r.Context().Done():
 			return
 		}
 	}
+}
+
+// afterSeq reads the replay start of GET .../events: ?after=SEQ, else
+// the Last-Event-ID header; given is false without either (from now
+// on). ok is false for a value that is not a number.
+func afterSeq(r *http.Request) (after uint64, given, ok bool) {
+	v := r.URL.Query().Get("after")
+	if v == "" {
+		v = r.Header.Get("Last-Event-ID")
+	}
+	if v == "" {
+		return 0, false, true
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	return n, true, err == nil
 }

@@ -116,12 +116,10 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		return
 	}
-	s.mu.Lock()
 	var live *app.Session
-	if ls := s.live[id]; ls != nil {
-		live = ls.live
+	if hs := s.host.Get(id); hs != nil {
+		live = hs.Live()
 	}
-	s.mu.Unlock()
 	var cps []app.Checkpoint
 	var err error
 	if live != nil {
@@ -167,21 +165,19 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		return
 	}
-	ls, release, status, err := s.startRun(r.Context(), id)
+	ls, run, status, err := s.startRun(r.Context(), id, app.RunOptions{})
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
-	defer release()
+	defer run.End()
 	before := ls.live.Info().Messages
 	res, err := ls.live.Rewind(r.Context(), req.Checkpoint, scope)
 	if err != nil {
 		writeError(w, rewindStatus(err), "rewind to "+req.Checkpoint+": "+err.Error())
 		return
 	}
-	s.mu.Lock()
-	ls.sess = ls.live.Info() // the conversation as the rewind left it
-	s.mu.Unlock()
+	ls.hs.SetStored(ls.live.Info()) // the conversation as the rewind left it
 	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: nonNil(res.Restored),
 		Deleted: nonNil(res.Deleted), Kept: nonNil(res.Kept), Messages: res.Messages, Undo: res.Undo}
 	if scope&app.RewindConversation != 0 && res.Messages < len(before) && before[res.Messages].Role == llm.RoleUser {

@@ -85,16 +85,16 @@ type Server struct {
 	baseMode string
 
 	mu      sync.Mutex
-	current string                  // the session the page works in ("" until the first chat)
-	live    map[string]*liveSession // sessions loaded in memory, by id
-	runs    int                     // chat runs in progress
-	running sync.WaitGroup          // one count per chat run, for Close
+	current string // the session the page works in ("" until the first chat)
+	// host owns the live sessions: their runs, events, approvals and
+	// questions (the web keeps none of its own).
+	host *app.Host
+	// now is the clock of question expiry (tests move it).
+	now func() time.Time
 
-	approvals    approvals
-	interactions interactions
-	choices      choices
-	logins       loginCodes
-	uploads      uploads
+	choices choices
+	logins  loginCodes
+	uploads uploads
 
 	ralph    Ralph
 	ralphHub ralphHub
@@ -104,19 +104,18 @@ type Server struct {
 	bgCancel context.CancelFunc
 }
 
-// liveSession is a session loaded in memory: the stored session, its
-// app.Session once it has run (nil before), and the run in progress.
+// liveSession is one request's view of a live session of the host: the
+// HostSession, its stored session and its live state (nil before the
+// first run). It holds no state of its own.
 type liveSession struct {
-	sess    *agent.Session
-	live    *app.Session
-	running bool
-	cancel  context.CancelFunc
-	// subs are the clients following the session's events (GET
-	// /api/v1/sessions/{id}/events).
-	subs subscribers
-	// send, while a run goes on, sends an SSE event to its stream and
-	// subscribers (a parallel turn's "choose"); nil otherwise.
-	send func(name string, v any)
+	hs   *app.HostSession
+	sess *agent.Session
+	live *app.Session
+}
+
+// view returns hs's liveSession.
+func view(hs *app.HostSession) *liveSession {
+	return &liveSession{hs: hs, sess: hs.Stored(), live: hs.Live()}
 }
 
 // New loads the runtime (config, catalog, provider and model) and opens the
@@ -135,8 +134,9 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, svc: svc, baseMode: svc.Mode(), live: map[string]*liveSession{},
-		approvals: approvals{pending: map[string]*pendingApproval{}}, interactions: newInteractions(), ralph: o.Ralph}
+	s := &Server{opts: o, svc: svc, baseMode: svc.Mode(), now: time.Now, ralph: o.Ralph}
+	s.host = app.NewHost(svc, app.HostOptions{MaxRuns: func() int { return s.opts.MaxRuns }, Session: s.sessionOptions,
+		Now: func() time.Time { return s.now() }})
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.ralph == nil {
 		s.ralph = svc.Ralph(true)
@@ -154,41 +154,21 @@ func (s *Server) Runtime() *app.Runtime { return s.svc.Runtime() }
 func (s *Server) Close() error {
 	s.closeRalph()
 	s.bgCancel()
-	s.mu.Lock()
-	for _, ls := range s.live {
-		if ls.cancel != nil {
-			ls.cancel()
-		}
-	}
-	s.mu.Unlock()
-	waitUntil(&s.running, closeRunsWait) // cancelled runs save what they have
-	s.mu.Lock()
-	for id, ls := range s.live {
-		if ls.live != nil {
-			ls.live.Close()
-		}
-		delete(s.live, id)
-	}
-	s.mu.Unlock()
+	s.host.Close(closeRunsWait) // cancelled runs save what they have
 	return s.svc.Close()
+}
+
+// sessionOptions are the options of a live session of the web: the web
+// confinement, and approvals, questions and parallel answers answered
+// by the page.
+func (s *Server) sessionOptions(hs *app.HostSession) app.SessionOptions {
+	return app.SessionOptions{Web: true, Approver: hs.Approver(), Asker: hs.Asker(),
+		Chooser: &webChooser{s: s, hs: hs}}
 }
 
 // closeRunsWait bounds how long Close waits for cancelled chat runs to
 // save their partial answers.
 const closeRunsWait = 10 * time.Second
-
-// waitUntil waits for wg, at most d.
-func waitUntil(wg *sync.WaitGroup, d time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
-}
 
 // Handler returns the server's HTTP handler for a listener bound at addr
 // (the Host check accepts that port's loopback names and Options.Host).

@@ -226,8 +226,8 @@ func cmdWebClear(ctx context.Context, s *Server, _ *liveSession, _ string, out *
 	if err != nil {
 		return err
 	}
+	s.host.Adopt(sess)
 	s.mu.Lock()
-	s.live[sess.ID] = &liveSession{sess: sess}
 	s.current = sess.ID
 	s.mu.Unlock()
 	out.Output, out.Cleared, out.SessionID = "new session "+sess.ID, true, sess.ID

@@ -269,6 +269,9 @@ function clearWaiting() {
 const decisionLabels = { once: 'allowed once', session: 'allowed for this session', always: 'always allowed in this project', deny: 'denied' };
 
 function approvalBox(ap, sessionId, into) {
+  // A page that came back to a waiting run gets its approval twice (the
+  // list of waiting ones, the replayed event): one card.
+  if (document.querySelector('.approval[data-approval-id="' + CSS.escape(ap.id) + '"]')) return;
   const card = into || cardFor(ap.call_id, ap.tool);
   card.classList.add('asking');
   card.querySelector('.tool-status').textContent = 'needs approval';
@@ -704,6 +707,37 @@ async function loadChat() {
   if (view.messages.length) renderHistory(view);
   else if (view.id) await placeRewind(view.id, null, rewindOpts);
   await loadSessions();
+  if (view.running) rejoin(view.id, view.event_seq || 0).catch(showError);
+}
+
+// rejoin shows a run of the session that went on while the page was away
+// (a reload): the approvals and questions waiting for an answer, and the
+// run's events after seq (the last one the history view included), until
+// it ends. The server keeps the run while a page follows it.
+async function rejoin(sessionId, seq) {
+  setRunning(true);
+  hideEmpty();
+  state.turnStart = Date.now();
+  state.bubble = null;
+  state.reasoning = null;
+  const ctrl = new AbortController();
+  state.abort = ctrl;
+  const follow = streamSSE('/api/v1/sessions/' + encodeURIComponent(sessionId) + '/events?after=' + seq, { signal: ctrl.signal }, (name, ev) => {
+    onEvent(name, ev);
+    if (name === 'done') ctrl.abort();
+  });
+  try {
+    const [aps, ias] = await Promise.all([api('/api/v1/approvals'), api('/api/v1/interactions')]);
+    for (const p of aps.approvals) if (p.session_id === sessionId) approvalBox(p.approval, sessionId);
+    for (const ev of ias.interactions) if (ev.session_id === sessionId) showInteraction(ev, showError);
+    await follow;
+  } catch (err) {
+    if (err.name !== 'AbortError') throw err;
+  } finally {
+    setRunning(false);
+    state.abort = null;
+    loadSessions().catch(showError);
+  }
 }
 
 // ---- files --------------------------------------------------------------------
