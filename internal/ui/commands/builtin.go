@@ -203,14 +203,29 @@ func WriteSandbox(out io.Writer, i app.SandboxInfo) {
 // without asking.
 type ModeChoice struct{ Name, Help string }
 
-// ModeChoices are the permission modes in the order /mode offers them.
-func ModeChoices() []ModeChoice {
-	return []ModeChoice{
-		{"plan", "read-only: the model reads and plans; changes and other commands are refused"},
-		{"ask", "reads and read-only commands run; every change and other command asks"},
-		{"auto-edit", "file changes in the workspace run too; other commands ask"},
-		{"yolo", "every tool call runs without asking (deny rules and safe_mode still apply)"},
+// modeHelp says what permission mode m lets run without asking.
+func modeHelp(m string) string {
+	switch m {
+	case "plan":
+		return "read-only: the model reads and plans; changes and other commands are refused"
+	case "ask":
+		return "reads and read-only commands run; every change and other command asks"
+	case "auto-edit":
+		return "file changes in the workspace run too; other commands ask"
+	case "yolo":
+		return "every tool call runs without asking (deny rules and safe_mode still apply)"
 	}
+	return ""
+}
+
+// ModeChoices are the permission modes in the order /mode offers them:
+// app.Modes's, the narrowest first.
+func ModeChoices() []ModeChoice {
+	var out []ModeChoice
+	for _, m := range app.Modes() {
+		out = append(out, ModeChoice{m, modeHelp(m)})
+	}
+	return out
 }
 
 // cmdMode sets the permission mode, or without an argument offers the

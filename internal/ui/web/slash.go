@@ -77,11 +77,6 @@ func refusedCommand(name string) (why string, ok bool) {
 	return "", false
 }
 
-// modeRank orders permission modes from narrowest (plan) to widest (yolo).
-func modeRank(mode string) int {
-	return slices.Index([]string{"plan", "ask", "auto-edit", "yolo"}, mode)
-}
-
 // builtinCommand runs msg when it is a built-in slash command or a refused
 // one ("!command" included): handled is then true, and err (a refusal or
 // a failure) is for the user. Other messages are left alone.
@@ -208,7 +203,7 @@ func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *C
 		if err != nil {
 			return err
 		}
-		if modeRank(m) > modeRank(s.baseMode) || m == "yolo" {
+		if app.ModeWider(m, s.baseMode) || m == "yolo" {
 			return fmt.Errorf("/mode %s is wider than this server's permission mode %q: the web chat can only narrow it (set permission_mode in the config file and restart `aidex web` to widen it)", m, s.baseMode)
 		}
 		if err := s.svc.SetMode(m); err != nil {
