@@ -152,23 +152,11 @@ func (a *Agent) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest)
 	return sdk.SetSessionModeResponse{}, nil
 }
 
-// advertise sends the session's slash commands (custom commands, MCP
-// prompts: the service lists both) as available_commands_update.
+// advertise sends the session's slash commands (availableCommands) as
+// available_commands_update.
 func (s *session) advertise(ctx context.Context) {
-	cmds, _ := s.svc.CustomCommands(ctx)
-	list := make([]sdk.AvailableCommand, 0, len(cmds))
-	for _, c := range cmds {
-		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
-		if ac.Description == "" {
-			ac.Description = "/" + c.Name
-		}
-		if c.ArgumentHint != "" {
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.ArgumentHint}}
-		}
-		list = append(list, ac)
-	}
 	_ = s.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
-		SessionUpdate: "available_commands_update", AvailableCommands: list}})
+		SessionUpdate: "available_commands_update", AvailableCommands: s.availableCommands(ctx)}})
 }
 
 // update sends one session/update.
@@ -191,6 +179,9 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	defer s.run.Unlock()
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if s.builtin(ctx, parts) {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
 	if err := s.expand(ctx, parts); err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
