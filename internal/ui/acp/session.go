@@ -204,23 +204,15 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	return sdk.PromptResponse{StopReason: stopReason(done)}, nil
 }
 
-// expand replaces a first text part that is a slash command
-// (/mcp__SERVER__PROMPT, or a custom command) with its expansion.
+// expand replaces a first text part that is a custom command or an MCP
+// prompt (/mcp__SERVER__PROMPT) with its expansion (app.Session.Expand,
+// the one place they expand).
 func (s *session) expand(ctx context.Context, parts []llm.Part) error {
 	if len(parts) == 0 || parts[0].Type != llm.PartText {
 		return nil
 	}
 	line := strings.TrimSpace(parts[0].Text)
 	if !strings.HasPrefix(line, "/") {
-		return nil
-	}
-	if strings.HasPrefix(line, "/mcp__") {
-		name, args, _ := strings.Cut(line[1:], " ")
-		text, err := s.svc.MCPPrompt(ctx, name, strings.TrimSpace(args))
-		if err != nil {
-			return err
-		}
-		parts[0].Text = text
 		return nil
 	}
 	x, err := s.live.Expand(ctx, line, s.emit(ctx))
