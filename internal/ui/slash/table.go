@@ -23,7 +23,7 @@ const (
 	Line                       // the plain line mode (--plain, dumb terminals)
 	Web                        // the web chat (aidex web)
 	ACP                        // editors over the Agent Client Protocol (available_commands_update)
-	Headless                   // aidex -p "/cmd" and stream-json input
+	Headless                   // aidex -p "/cmd" (text output)
 
 	// Terminal is the terminal UI and the line mode, which run the same
 	// table.
