@@ -141,11 +141,15 @@ func For(f Front) []Command {
 // Find returns the built-in command called name (with its slash) or one
 // of its aliases.
 func Find(name string) (Command, bool) {
-	i := slices.IndexFunc(Builtins(), func(c Command) bool { return slices.Contains(c.Names(), name) })
-	if i < 0 {
+	if !strings.HasPrefix(name, "/") {
 		return Command{}, false
 	}
-	return Builtins()[i], true
+	for _, c := range Builtins() {
+		if c.Name == name || slices.Contains(c.Aliases, name) {
+			return c, true
+		}
+	}
+	return Command{}, false
 }
 
 // Refusal returns why front end f does not run the built-in command

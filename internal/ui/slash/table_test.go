@@ -121,3 +121,13 @@ func TestFrontString(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFind is the lookup every web chat message, ACP prompt and -p
+// prompt that starts with a slash makes.
+func BenchmarkFind(b *testing.B) {
+	for b.Loop() {
+		if _, ok := Find("/tasks"); !ok {
+			b.Fatal("no /tasks")
+		}
+	}
+}
