@@ -122,6 +122,9 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 		if p, failed := slashcmd.FailedToLoad(errs, name); failed {
 			return nil, fmt.Errorf("%s is not sent to the model: %w", name, p)
 		}
+		if strings.HasPrefix(name, "/mcp__") {
+			return ls.mcpPrompt(ctx, name, args)
+		}
 		return nil, nil
 	}
 	if err := ls.idle(); err != nil {
@@ -397,4 +400,18 @@ func suffix(reason string) string {
 		return ""
 	}
 	return ": " + reason
+}
+
+// mcpPrompt expands /mcp__SERVER__PROMPT args that no server lists (yet):
+// the server is asked for it (Service.MCPPrompt). Errors: no MCP server
+// configured, no such prompt, an empty prompt.
+func (ls *Session) mcpPrompt(ctx context.Context, name, args string) (*Expansion, error) {
+	text, err := ls.svc.MCPPrompt(ctx, strings.TrimPrefix(name, "/"), strings.TrimSpace(args))
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("the MCP prompt %s is empty", name)
+	}
+	return &Expansion{Text: text}, nil
 }

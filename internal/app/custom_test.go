@@ -57,3 +57,23 @@ func TestCommandSources(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, x)
 }
+
+// An /mcp__SERVER__PROMPT no server lists is an error of Expand, the one
+// place commands expand, so every front end (terminal, web chat, ACP,
+// headless) says so instead of sending the line to the model (issue 34).
+func TestExpandUnknownMCPPrompt(t *testing.T) {
+	script := llmtest.NewScript(t)
+	env, ws := sessionEnv(t, script)
+	svc := startService(t, script, env, ws)
+	sess, err := svc.Pick(context.Background(), "", false)
+	require.NoError(t, err)
+	ls, err := svc.Session(context.Background(), sess, SessionOptions{})
+	require.NoError(t, err)
+	t.Cleanup(ls.Close)
+	x, err := ls.Expand(context.Background(), "/mcp__x__y some args", nil)
+	require.Nil(t, x)
+	require.ErrorContains(t, err, "no MCP servers are configured, so there is no /mcp__x__y")
+	x, err = ls.Expand(context.Background(), "/mcpish", nil)
+	require.NoError(t, err)
+	require.Nil(t, x)
+}

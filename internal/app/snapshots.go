@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/zelvior/aidex/internal/checkpoint"
@@ -220,8 +219,7 @@ func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
 	if sn.Kind == session.SnapshotRewind {
 		return min(sn.Messages, len(msgs)), nil
 	}
-	if sn.Messages >= len(msgs) || msgs[sn.Messages].Role != llm.RoleUser ||
-		strings.TrimSpace(msgs[sn.Messages].Text()) != strings.TrimSpace(sn.Prompt) {
+	if !promptAt(msgs, sn.Messages, sn.Prompt) {
 		return 0, fmt.Errorf("rewind %s: the conversation no longer has that prompt at message %d (it was compacted or cut since); rewind the code only (--code)",
 			sn.ID, sn.Messages+1)
 	}

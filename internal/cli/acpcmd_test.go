@@ -12,6 +12,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
 // acpUpdate is a session/update as the test client recorded it.
@@ -173,7 +174,7 @@ func checkPlanAndCommands(t *testing.T, r acpRun) {
 		if u.Phase == "edit" && u.SessionUpdate == "plan" && strings.Contains(string(u.Entries), `"content":"create hello.txt"`) && strings.Contains(string(u.Entries), `"status":"in_progress"`) {
 			plans++
 		}
-		if u.SessionUpdate == "available_commands_update" && len(u.AvailableCommands) == 1 && u.AvailableCommands[0].Name == "review" {
+		if u.SessionUpdate == "available_commands_update" && advertised(u) == acpAdvertised()+",review" {
 			commands++
 		}
 	}
@@ -507,5 +508,61 @@ func seesImages(t *testing.T, e *e2e) {
 	defer f.Close()
 	if _, err := f.WriteString("vision_models = [\"scripted\"]\n"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// advertised is the names of an available_commands_update, comma-separated.
+func advertised(u acpUpdate) string {
+	var names []string
+	for _, c := range u.AvailableCommands {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// acpAdvertised is what ACP lists of the built-in commands: the one
+// table's (slash.For(slash.ACP)), without their slash.
+func acpAdvertised() string {
+	var names []string
+	for _, c := range slash.For(slash.ACP) {
+		names = append(names, strings.TrimPrefix(c.Name, "/"))
+	}
+	return strings.Join(names, ",")
+}
+
+// An ACP prompt that is a built-in command of the one table runs it: its
+// text comes back as agent messages and nothing reaches the model, except
+// the prompt /init asks to send; an error is a message too, and every
+// prompt ends its turn (issue 34).
+func TestACPBuiltinCommands(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "Wrote AGENTS.md."})
+	e := newE2E(t, srv, "openai", "")
+	var r struct {
+		Updates []acpUpdate       `json:"updates"`
+		Stops   map[string]string `json:"stops"`
+	}
+	if err := json.Unmarshal(runACPScript(t, e, "acp_commands.mjs"), &r); err != nil {
+		t.Fatal(err)
+	}
+	text := map[string]string{}
+	for _, u := range r.Updates {
+		if u.SessionUpdate == "agent_message_chunk" {
+			var c struct{ Text string }
+			_ = json.Unmarshal(u.Content, &c)
+			text[u.Phase] += c.Text
+		}
+	}
+	for cmd, want := range map[string]string{"/help": "/compact", "/cost": "input 0", "/compact": "nothing to compact yet",
+		"/cost everything": `error: /cost takes no argument or estimate [PROMPT], not "everything"`, "/init": "Wrote AGENTS.md."} {
+		if !strings.Contains(text[cmd], want) || r.Stops[cmd] != "end_turn" {
+			t.Errorf("%s: stop %q, messages %q; want %q", cmd, r.Stops[cmd], text[cmd], want)
+		}
+	}
+	if strings.Contains(text["/help"], "/config") {
+		t.Errorf("/help in ACP lists the terminal's commands:\n%s", text["/help"])
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0]), "AGENTS.md") {
+		t.Errorf("the model got %d requests, want the one of /init", len(reqs))
 	}
 }

@@ -218,7 +218,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 	if j != nil { // only the JSON result lists the run's checkpoints
 		before = checkpointSet(ctx, svc.Store(), sess.ID)
 	}
-	if prompt, err = a.expandCommand(ctx, live, prompt); err != nil {
+	if prompt, err = a.headlessCommand(ctx, svc, live, f, prompt); err != nil || prompt == "" {
 		return err
 	}
 	parts, err := a.attachParts(ctx, svc.Runtime(), f.attach, prompt)

@@ -221,3 +221,42 @@ func TestCustomCommandLoadFailureIsNamed(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
 }
+
+// `aidex -p "/cmd"` runs the built-in commands the one table gives
+// headless runs: their text on stdout, nothing sent to the model, except
+// the prompt /init sends; a terminal-only command is still sent as text,
+// and a JSON output format refuses a command whose output is text
+// (issue 34).
+func TestHeadlessBuiltinCommands(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "Wrote AGENTS.md."}, llmtest.Turn{Text: "no config here"})
+	e := newE2E(t, srv, "openai", "")
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"-p", "/cost"}, 0, "input 0"},
+		{[]string{"-p", "/compact"}, 0, "nothing to compact yet"},
+		{[]string{"-p", "/help"}, 0, "/context"},
+		{[]string{"-p", "/cost everything"}, ExitUsage, ""},
+		{[]string{"-p", "/cost", "--output-format", "json"}, ExitUsage, ""},
+	} {
+		r := e.run(context.Background(), c.args...)
+		if r.code != c.code || !strings.Contains(r.stdout, c.out) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, r.code, r.stdout, r.stderr, c.code, c.out)
+		}
+		if c.args[1] == "/help" && strings.Contains(r.stdout, "/config") {
+			t.Errorf("-p /help lists the terminal's commands:\n%s", r.stdout)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the model got %d requests from built-in commands", n)
+	}
+	if r := e.run(context.Background(), "-p", "/init"); r.code != 0 || !strings.Contains(r.stdout, "Wrote AGENTS.md.") ||
+		!strings.Contains(firstUserText(t, srv), "AGENTS.md") {
+		t.Errorf("/init: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(context.Background(), "-p", "/config"); r.code != 0 || !strings.Contains(r.stdout, "no config here") {
+		t.Errorf("/config (not a headless command) goes to the model as before: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+}

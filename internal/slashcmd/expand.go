@@ -8,53 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/zelvior/aidex/internal/claudecompat"
 )
-
-// SplitArgs splits s into words the way a shell does for $1..$9: spaces
-// separate, single and double quotes group (and are removed), a backslash
-// escapes the next character outside single quotes. Errors: an unclosed
-// quote.
-func SplitArgs(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord, quote, escaped := false, rune(0), false
-	for _, r := range s {
-		switch {
-		case escaped:
-			cur.WriteRune(r)
-			escaped = false
-		case r == '\\' && quote != '\'':
-			escaped, inWord = true, true
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '"' || r == '\'':
-			quote, inWord = r, true
-		case unicode.IsSpace(r):
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote in the arguments %q: close it or escape it with \\", quote, s)
-	}
-	if inWord || escaped {
-		out = append(out, cur.String())
-	}
-	return out, nil
-}
 
 var positional = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(ARGUMENTS|[1-9])`) })
 

@@ -161,23 +161,11 @@ func (a *Agent) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest)
 	return sdk.SetSessionModeResponse{}, nil
 }
 
-// advertise sends the session's slash commands (custom commands, MCP
-// prompts: the service lists both) as available_commands_update.
+// advertise sends the session's slash commands (availableCommands) as
+// available_commands_update.
 func (s *session) advertise(ctx context.Context) {
-	cmds, _ := s.svc.CustomCommands(ctx)
-	list := make([]sdk.AvailableCommand, 0, len(cmds))
-	for _, c := range cmds {
-		ac := sdk.AvailableCommand{Name: c.Name, Description: c.Description}
-		if ac.Description == "" {
-			ac.Description = "/" + c.Name
-		}
-		if c.ArgumentHint != "" {
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.ArgumentHint}}
-		}
-		list = append(list, ac)
-	}
 	_ = s.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
-		SessionUpdate: "available_commands_update", AvailableCommands: list}})
+		SessionUpdate: "available_commands_update", AvailableCommands: s.availableCommands(ctx)}})
 }
 
 // update sends one session/update.
@@ -200,6 +188,9 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	defer s.run.Unlock()
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if s.builtin(ctx, parts) {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
 	if err := s.expand(ctx, parts); err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
@@ -232,23 +223,15 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	return sdk.PromptResponse{StopReason: stopReason(done)}, nil
 }
 
-// expand replaces a first text part that is a slash command
-// (/mcp__SERVER__PROMPT, or a custom command) with its expansion.
+// expand replaces a first text part that is a custom command or an MCP
+// prompt (/mcp__SERVER__PROMPT) with its expansion (app.Session.Expand,
+// the one place they expand).
 func (s *session) expand(ctx context.Context, parts []llm.Part) error {
 	if len(parts) == 0 || parts[0].Type != llm.PartText {
 		return nil
 	}
 	line := strings.TrimSpace(parts[0].Text)
 	if !strings.HasPrefix(line, "/") {
-		return nil
-	}
-	if strings.HasPrefix(line, "/mcp__") {
-		name, args, _ := strings.Cut(line[1:], " ")
-		text, err := s.svc.MCPPrompt(ctx, name, strings.TrimSpace(args))
-		if err != nil {
-			return err
-		}
-		parts[0].Text = text
 		return nil
 	}
 	x, err := s.live.Expand(ctx, line, s.emit(ctx))

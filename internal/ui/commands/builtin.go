@@ -10,13 +10,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
 // InitPrompt is the prompt /init sends: the model studies the project and
@@ -26,51 +26,39 @@ const InitPrompt = `Study this project and write an AGENTS.md file at the worksp
 	`and anything surprising. Keep it short (under 60 lines), concrete and correct: commands that really work here, ` +
 	`paths that exist. If an AGENTS.md already exists, improve it instead of starting over. Write the file with your tools.`
 
-// Default returns aidex's slash commands in help order: the session's
-// commands, then Ralph's (/plan, /tasks, /task-edit, /implement,
-// /implement-all), /memory, /notes and /image, then /config, /init and
-// /exit.
-func Default() Table {
-	return Table{
-		{Name: "/help", Help: "list the commands and keys", Aliases: []string{"/?"}, Run: cmdHelp},
-		{Name: "/model", Args: "[[PROVIDER/]MODEL]", Help: "pick or switch the model", Run: cmdModel},
-		{Name: "/provider", Args: "[NAME]", Help: "pick or switch the provider (asks for a missing key)", Run: cmdProvider},
-		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Run: cmdModels},
-		{Name: "/multi", Args: "[MODE|add M|remove M]", Help: "the active models and the conversation mode (single, round-robin, sequential, parallel)", Run: cmdMulti},
-		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
-		{Name: "/architect", Args: "[MODEL [EDITOR]|off]", Help: "architect mode: MODEL plans each turn read-only, EDITOR (default: the main model) makes the edits", Run: cmdArchitect},
-		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Run: cmdSandbox},
-		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
-		{Name: "/skills", Help: "list the skills (SKILL.md folders) the model can load", Run: cmdSkills},
-		{Name: "/mcp", Help: "the MCP servers: status, tools and prompts (/mcp__SERVER__PROMPT runs a prompt)", Run: cmdMCP},
-		{Name: "/plugin", Args: "[VERB ...]", Help: "Claude Code plugins: list, add SRC, enable|disable|remove|review|approve NAME, marketplace add|list|remove", Run: cmdPlugin},
-		{Name: "/clear", Help: "start a new session and clear the screen", Aliases: []string{"/new"}, Run: cmdClear},
-		{Name: "/compact", Args: "[FOCUS]", Help: "summarise older turns to free context", Run: cmdCompact},
-		{Name: "/summary", Help: "what this session holds (messages, tools, files, tokens) and a summary by the small model", Run: cmdSummary},
-		{Name: "/cost", Args: "[estimate [PROMPT]]", Help: "tokens and cost of this session per model, turn and tool; estimate: the next request's tokens and price", Run: cmdCost},
-		{Name: "/context", Help: "how full the context window is", Run: cmdContext},
-		{Name: "/undo", Help: "restore the files the last turn changed", Run: cmdUndo},
-		{Name: "/rewind", Args: "[ID [code|conversation|both]]", Help: "list the checkpoints, or go back to before one's prompt (TUI: a picker)", Run: cmdRewind},
-		{Name: "/sessions", Help: "list this workspace's sessions", Run: cmdSessions},
-		{Name: "/resume", Args: "[ID]", Help: "resume a session (latest other one without ID)", Run: cmdResume},
-		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Run: cmdExport},
-		{Name: "/load", Args: "FILE", Help: "send a text file as the prompt (documents, images: with the next message)", Run: cmdLoad},
-		{Name: "/load-project", Args: "[GLOB]", Help: "add the file tree and files (GLOB) within a token budget to the next message", Run: cmdLoadProject},
-		{Name: "/edit", Help: "compose the next prompt in $EDITOR", Run: action(ActEdit)},
-		{Name: "/copy", Help: "copy the last answer to the clipboard (OSC 52)", Run: action(ActCopy)},
-		{Name: "/verbose", Help: "toggle full tool output and reasoning", Run: action(ActVerbose)},
-		{Name: "/plan", Args: "GOAL", Help: "plan a goal into Ralph tasks (read-only), review, then save", Run: cmdPlan},
-		{Name: "/tasks", Help: "the Ralph task list (TUI: split view with a/e/r/s keys; /tasks add TITLE adds one)", Run: cmdTasks},
-		{Name: "/task-edit", Args: "ID [FIELD=VAL...]", Help: "edit a task (no fields: TUI opens $EDITOR); fields: title description priority status type criteria depends", Run: cmdTaskEdit},
-		{Name: "/implement", Args: "ID", Help: "work on one Ralph task now, in this session", Run: cmdImplement},
-		{Name: "/implement-all", Help: "start the Ralph loop over the pending tasks", Run: cmdImplementAll},
-		{Name: "/memory", Args: "[VERB ...]", Help: "list memories; pin|unpin|delete ID, edit ID TEXT, add TEXT, list WORDS (pinned go into the system prompt)", Run: cmdMemory},
-		{Name: "/notes", Help: "list the notes in .aidex/notes", Run: cmdNotes},
-		{Name: "/image", Args: "PROMPT [-o FILE]", Help: "generate an image and save it in the workspace", Run: cmdImage},
-		{Name: "/config", Args: "[KEY [VALUE]]", Help: "show settings, or set one in the global config", Run: cmdConfig},
-		{Name: "/init", Help: "write an AGENTS.md for this project (asks the model)", Run: cmdInit},
-		{Name: "/exit", Help: "quit", Aliases: []string{"/quit", "/q"}, Run: cmdExit},
+// Default returns the terminal's slash commands (the terminal UI's and
+// the line mode's) in help order: For(slash.Terminal).
+func Default() Table { return For(slash.Terminal) }
+
+// For returns the commands of the one table (slash.Builtins) that front
+// end f runs, in help order, with their implementations (runOf). Names,
+// arguments, help texts and aliases come from the table only.
+func For(f slash.Front) Table {
+	var t Table
+	for _, b := range slash.For(f) {
+		t = append(t, Spec{Name: b.Name, Args: b.Args, Help: b.Help, Aliases: b.Aliases, Run: runOf(b.Name)})
 	}
+	return t
+}
+
+// RunFunc is a command's implementation: it runs with the argument text
+// (trimmed) and writes its text to out.
+type RunFunc = func(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error)
+
+// runOf returns the implementation of built-in command name (nil for a
+// name the table has and this package does not implement: a test keeps
+// that from happening).
+func runOf(name string) RunFunc {
+	return map[string]RunFunc{
+		"/help": cmdHelp, "/model": cmdModel, "/provider": cmdProvider, "/models": cmdModels, "/multi": cmdMulti,
+		"/mode": cmdMode, "/architect": cmdArchitect, "/sandbox": cmdSandbox, "/tools": cmdTools, "/skills": cmdSkills,
+		"/mcp": cmdMCP, "/plugin": cmdPlugin, "/clear": cmdClear, "/compact": cmdCompact, "/summary": cmdSummary, "/cost": cmdCost,
+		"/context": cmdContext, "/undo": cmdUndo, "/rewind": cmdRewind, "/sessions": cmdSessions, "/resume": cmdResume,
+		"/export": cmdExport, "/load": cmdLoad, "/load-project": cmdLoadProject, "/edit": action(ActEdit),
+		"/copy": action(ActCopy), "/verbose": action(ActVerbose), "/plan": cmdPlan, "/tasks": cmdTasks,
+		"/task-edit": cmdTaskEdit, "/implement": cmdImplement, "/implement-all": cmdImplementAll, "/memory": cmdMemory,
+		"/notes": cmdNotes, "/image": cmdImage, "/config": cmdConfig, "/init": cmdInit, "/exit": cmdExit,
+	}[name]
 }
 
 func action(a Action) func(context.Context, *Controller, string, io.Writer) (Outcome, error) {
@@ -79,8 +67,9 @@ func action(a Action) func(context.Context, *Controller, string, io.Writer) (Out
 	}
 }
 
-func cmdHelp(_ context.Context, _ *Controller, _ string, out io.Writer) (Outcome, error) {
-	Default().Help(out)
+// cmdHelp lists the commands of the controller's front end.
+func cmdHelp(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
+	For(c.Front()).Help(out)
 	return Outcome{}, nil
 }
 
@@ -204,14 +193,29 @@ func WriteSandbox(out io.Writer, i app.SandboxInfo) {
 // without asking.
 type ModeChoice struct{ Name, Help string }
 
-// ModeChoices are the permission modes in the order /mode offers them.
-func ModeChoices() []ModeChoice {
-	return []ModeChoice{
-		{"plan", "read-only: the model reads and plans; changes and other commands are refused"},
-		{"ask", "reads and read-only commands run; every change and other command asks"},
-		{"auto-edit", "file changes in the workspace run too; other commands ask"},
-		{"yolo", "every tool call runs without asking (deny rules and safe_mode still apply)"},
+// modeHelp says what permission mode m lets run without asking.
+func modeHelp(m string) string {
+	switch m {
+	case "plan":
+		return "read-only: the model reads and plans; changes and other commands are refused"
+	case "ask":
+		return "reads and read-only commands run; every change and other command asks"
+	case "auto-edit":
+		return "file changes in the workspace run too; other commands ask"
+	case "yolo":
+		return "every tool call runs without asking (deny rules and safe_mode still apply)"
 	}
+	return ""
+}
+
+// ModeChoices are the permission modes in the order /mode offers them:
+// app.Modes's, the narrowest first.
+func ModeChoices() []ModeChoice {
+	var out []ModeChoice
+	for _, m := range app.Modes() {
+		out = append(out, ModeChoice{m, modeHelp(m)})
+	}
+	return out
 }
 
 // cmdMode sets the permission mode, or without an argument offers the
@@ -268,16 +272,7 @@ func cmdClear(ctx context.Context, c *Controller, _ string, out io.Writer) (Outc
 }
 
 func cmdCompact(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
-	before := len(c.Session().Messages)
-	if before < 3 {
-		fmt.Fprintln(out, "nothing to compact yet")
-		return Outcome{}, nil
-	}
-	if err := c.Engine().Compact(ctx, c.Session(), arg, func(agent.Event) {}); err != nil {
-		return Outcome{}, fmt.Errorf("compact: %w", err)
-	}
-	fmt.Fprintf(out, "compacted: %d messages → %d\n", before, len(c.Session().Messages))
-	return Outcome{}, nil
+	return Outcome{}, slash.Compact(ctx, c.live, arg, out)
 }
 
 // FormatCost formats a cost in USD: "$0.0123", "$1.20", "$0" for nothing.

@@ -22,6 +22,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
+	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
 // Config is what [New] needs: the application service (runtime and
@@ -49,6 +50,9 @@ type Controller struct {
 	svc      *app.Service
 	live     *app.Session
 	maxTurns int
+	// front is the front end the controller serves (/help lists its
+	// commands); 0 is the terminal's.
+	front slash.Front
 
 	// mu guards ralph.
 	mu sync.Mutex
@@ -66,6 +70,23 @@ func New(ctx context.Context, cfg Config) (*Controller, error) {
 		return nil, err
 	}
 	return &Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns}, nil
+}
+
+// Attach returns a controller over live session live of svc for front
+// end front (slash.ACP, slash.Headless: the front ends that run the
+// table's commands on a session they opened themselves). The front end
+// keeps owning live: it closes it, not the controller.
+func Attach(svc *app.Service, live *app.Session, front slash.Front) *Controller {
+	return &Controller{svc: svc, live: live, front: front}
+}
+
+// Front is the front end the controller serves: slash.Terminal unless
+// Attach named another (or c is nil).
+func (c *Controller) Front() slash.Front {
+	if c == nil || c.front == 0 {
+		return slash.Terminal
+	}
+	return c.front
 }
 
 // Close stops what the engine's tools started (background processes).

@@ -27,6 +27,7 @@ import (
 	"github.com/zelvior/aidex/internal/memory"
 	"github.com/zelvior/aidex/internal/notes"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/slashcmd"
 )
 
 // fixture is a controller on a scripted model in a temp HOME, XDG
@@ -389,11 +390,11 @@ func TestSplitArgs(t *testing.T) {
 		{`"a b"c`, []string{"a bc"}},
 	}
 	for _, c := range cases {
-		got, err := SplitArgs(c.in)
+		got, err := slashcmd.SplitArgs(c.in)
 		require.NoError(t, err, c.in)
 		require.Equal(t, c.want, got, c.in)
 	}
-	_, err := SplitArgs(`title="open`)
+	_, err := slashcmd.SplitArgs(`title="open`)
 	require.ErrorContains(t, err, "unterminated")
 }
 
@@ -402,7 +403,7 @@ func FuzzSplitArgs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		words, err := SplitArgs(s)
+		words, err := slashcmd.SplitArgs(s)
 		if err != nil {
 			if !strings.ContainsAny(s, `"'`) {
 				t.Fatalf("error without quotes in %q: %v", s, err)

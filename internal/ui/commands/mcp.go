@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // cmdMCP is /mcp: each configured MCP server's status, its tools and prompts.
@@ -27,17 +26,4 @@ func cmdMCP(ctx context.Context, c *Controller, _ string, out io.Writer) (Outcom
 		}
 	}
 	return Outcome{}, nil
-}
-
-// mcpPrompt runs /mcp__SERVER__PROMPT args: the server's prompt becomes the
-// prompt sent to the model.
-func mcpPrompt(ctx context.Context, c *Controller, name, arg string) (Outcome, error) {
-	text, err := c.svc.MCPPrompt(ctx, strings.TrimPrefix(name, "/"), arg)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if strings.TrimSpace(text) == "" {
-		return Outcome{}, fmt.Errorf("the MCP prompt %s is empty", name)
-	}
-	return Outcome{Prompt: text}, nil
 }

@@ -9,13 +9,12 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/slashcmd"
 )
 
 // Ralph returns the workspace's Ralph service (made on first use). Its
@@ -327,7 +326,7 @@ func TaskEditHelp(t ralph.Task) string {
 }
 
 func cmdTaskEdit(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
-	words, err := SplitArgs(arg)
+	words, err := slashcmd.SplitArgs(arg)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -534,58 +533,6 @@ func keyArg(args json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// SplitArgs splits a command's argument text into words: spaces separate
-// them, "double" and 'single' quotes group (a backslash escapes " and \ in
-// double quotes), and quotes may sit inside a word (title="A B" is one
-// word, title=A B). Errors: an unterminated quote.
-func SplitArgs(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	esc := false
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		raw := s[i : i+size] // the bytes as given (invalid UTF-8 is kept)
-		i += size
-		switch {
-		case esc:
-			if r != '"' && r != '\\' {
-				cur.WriteByte('\\')
-			}
-			cur.WriteString(raw)
-			esc = false
-		case quote == '"' && r == '\\':
-			esc = true
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteString(raw)
-		case r == '"' || r == '\'':
-			quote, inWord = r, true
-		case unicode.IsSpace(r):
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteString(raw)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unterminated %c quote in %q", quote, s)
-	}
-	if esc {
-		cur.WriteRune('\\')
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out, nil
 }
 
 // safeRalph returns ev with its printed fields cleaned: the wrapped engine

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/llm"
 )
 
 // Checkpoints lists the live session's checkpoints (snapshots of the
@@ -50,29 +49,8 @@ func (c *Controller) Rewind(ctx context.Context, id string, scope app.RewindScop
 		return Rewound{}, fmt.Errorf("rewind to %s: %w", id, err)
 	}
 	out := Rewound{RewindResult: res, Scope: scope}
-	if scope&app.RewindConversation != 0 && res.Messages < len(before) {
-		out.Cut = true
-		if m := before[res.Messages]; m.Role == llm.RoleUser {
-			out.Prompt = strings.TrimSpace(m.Text())
-		}
-	}
+	out.Cut, out.Prompt = app.CutPrompt(before, res, scope)
 	return out, nil
-}
-
-// ParseRewindScope reads a rewind scope as /rewind takes it: "" or "both"
-// (files and conversation), "code" (or "files"), "conversation" (or
-// "chat"); a leading "--" is accepted ("--code", as `aidex rewind`).
-// Errors name the accepted words.
-func ParseRewindScope(s string) (app.RewindScope, error) {
-	switch strings.ToLower(strings.TrimLeft(strings.TrimSpace(s), "-")) {
-	case "", "both", "all":
-		return app.RewindBoth, nil
-	case "code", "files":
-		return app.RewindCode, nil
-	case "conversation", "conv", "chat":
-		return app.RewindConversation, nil
-	}
-	return 0, fmt.Errorf("unknown rewind scope %q: use code, conversation or both (the default)", s)
 }
 
 // ScopeLabel names a rewind scope for people: "code and conversation",
@@ -190,7 +168,7 @@ func cmdRewind(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	scope := app.RewindBoth
 	if len(fields) == 2 {
 		var err error
-		if scope, err = ParseRewindScope(fields[1]); err != nil {
+		if scope, err = app.ParseRewindScope(fields[1]); err != nil {
 			return Outcome{}, err
 		}
 	}

@@ -23,11 +23,11 @@ func TestParseRewindScope(t *testing.T) {
 		"code": app.RewindCode, "--code": app.RewindCode, "files": app.RewindCode,
 		"conversation": app.RewindConversation, "--conversation": app.RewindConversation, "chat": app.RewindConversation,
 	} {
-		got, err := ParseRewindScope(in)
+		got, err := app.ParseRewindScope(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
 	}
-	_, err := ParseRewindScope("everything")
+	_, err := app.ParseRewindScope("everything")
 	require.ErrorContains(t, err, `unknown rewind scope "everything": use code, conversation or both`)
 }
 

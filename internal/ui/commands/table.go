@@ -123,12 +123,10 @@ func (t Table) Nearest(name string) string {
 func (t Table) Exec(ctx context.Context, c *Controller, line string, out io.Writer) (Outcome, error) {
 	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	s, ok := t.Find(name)
-	if !ok && strings.HasPrefix(name, "/mcp__") {
-		return mcpPrompt(ctx, c, name, strings.TrimSpace(arg))
-	}
 	if !ok {
+		// A custom command or MCP prompt (app.Session.Expand, the one
+		// place they expand), also one added since the table was made.
 		if x, err := c.expand(ctx, line); x != nil || err != nil {
-			// A custom command added since the table was made.
 			return customOutcome(x, err, out)
 		}
 		msg := fmt.Sprintf("unknown command %s", name)

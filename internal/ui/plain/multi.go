@@ -3,7 +3,6 @@ package plain
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -87,8 +86,8 @@ func (a *replApprover) Choose(ctx context.Context, answers []app.Candidate) ([]i
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		keep, ok := parseKeep(strings.TrimSpace(line), len(answers))
-		if ok || err != nil {
+		keep, perr := app.ParseKeep(line, len(answers))
+		if ok := perr == nil; ok || err != nil {
 			if !ok {
 				keep = []int{0}
 			}
@@ -97,25 +96,6 @@ func (a *replApprover) Choose(ctx context.Context, answers []app.Candidate) ([]i
 		}
 		fmt.Fprintf(p.Out, "Answer a number from 1 to %d, or a.\n", len(answers))
 	}
-}
-
-// parseKeep reads the answer to the keep question for n answers.
-func parseKeep(s string, n int) ([]int, bool) {
-	switch strings.ToLower(s) {
-	case "":
-		return []int{0}, true
-	case "a", "all":
-		keep := make([]int, n)
-		for i := range keep {
-			keep[i] = i
-		}
-		return keep, true
-	}
-	k, err := strconv.Atoi(s)
-	if err != nil || k < 1 || k > n {
-		return nil, false
-	}
-	return []int{k - 1}, true
 }
 
 // kept ends the holding of a parallel turn: the kept model's further

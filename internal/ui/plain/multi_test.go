@@ -53,6 +53,7 @@ func TestPrinterLabelsModelsAndHoldsParallel(t *testing.T) {
 }
 
 func TestParseKeep(t *testing.T) {
+	parseKeep := func(s string, n int) ([]int, bool) { k, err := app.ParseKeep(s, n); return k, err == nil }
 	for in, want := range map[string][]int{"": {0}, "a": {0, 1, 2}, "all": {0, 1, 2}, "3": {2}} {
 		got, ok := parseKeep(in, 3)
 		require.True(t, ok, in)

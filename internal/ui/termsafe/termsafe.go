@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/ctrlchar"
 )
 
 // unsafe reports whether r is a control character a terminal acts on: C0
@@ -39,17 +40,7 @@ func Clean(s string) string {
 		case r == utf8.RuneError:
 			b.WriteRune(r)
 		case unsafe(r):
-			const hex = "0123456789abcdef"
-			if r < 0x100 {
-				b.WriteString(`\x`)
-				b.WriteByte(hex[r>>4])
-				b.WriteByte(hex[r&0xf])
-			} else {
-				b.WriteString(`\u`)
-				for shift := 12; shift >= 0; shift -= 4 {
-					b.WriteByte(hex[(r>>shift)&0xf])
-				}
-			}
+			ctrlchar.WriteHex(&b, r)
 		default:
 			b.WriteRune(r)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -199,23 +198,19 @@ func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
 // answer, a keeps all, Enter keeps the first.
 func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	r := m.choosing
-	var keep []int
-	switch key := k.String(); {
-	case key == "a":
-		for i := range r.answers {
-			keep = append(keep, i)
-		}
-	case key == "enter":
-		keep = []int{0}
-	case key == "esc":
+	key := k.String()
+	switch key {
+	case "esc":
 		m.stop()
 		return nil
-	default:
-		n, err := strconv.Atoi(key)
-		if err != nil || n < 1 || n > len(r.answers) {
-			return nil
-		}
-		keep = []int{n - 1}
+	case "enter":
+		key = ""
+	case "":
+		return nil
+	}
+	keep, err := app.ParseKeep(key, len(r.answers))
+	if err != nil {
+		return nil
 	}
 	models := make([]string, len(keep))
 	for i, k := range keep {

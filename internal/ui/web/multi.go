@@ -81,10 +81,8 @@ func (c *choices) answer(id string, keep []int) (int, error) {
 	if ch == nil {
 		return http.StatusNotFound, fmt.Errorf("no parallel answers wait for a choice with id %q (answered already, or the run ended)", id)
 	}
-	for _, k := range keep {
-		if k < 0 || k >= len(ch.ev.Answers) {
-			return http.StatusBadRequest, fmt.Errorf("keep: %d is not one of the %d answers (0-based)", k, len(ch.ev.Answers))
-		}
+	if err := app.CheckKeep(keep, len(ch.ev.Answers)); err != nil {
+		return http.StatusBadRequest, err
 	}
 	delete(c.waiting, id)
 	ch.reply <- keep
@@ -128,10 +126,7 @@ func (s *Server) handleChoice(w http.ResponseWriter, r *http.Request) {
 	if req.All {
 		s.choices.mu.Lock()
 		if ch := s.choices.waiting[id]; ch != nil {
-			req.Keep = req.Keep[:0]
-			for i := range ch.ev.Answers {
-				req.Keep = append(req.Keep, i)
-			}
+			req.Keep = app.KeepAll(len(ch.ev.Answers))
 		}
 		s.choices.mu.Unlock()
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 )
 
@@ -29,16 +28,6 @@ type CheckpointsResponse struct {
 type CheckpointView struct {
 	app.Checkpoint
 	AtMessage int `json:"at_message"`
-}
-
-// atMessage is the index of cp's prompt in msgs, or -1 (see
-// CheckpointView).
-func atMessage(cp app.Checkpoint, msgs []llm.Message) int {
-	i := cp.Messages
-	if i < 0 || i >= len(msgs) || msgs[i].Role != llm.RoleUser || strings.TrimSpace(msgs[i].Text()) != strings.TrimSpace(cp.Prompt) {
-		return -1
-	}
-	return i
 }
 
 // RewindRequest is the body of POST /api/sessions/{id}/rewind: the
@@ -68,17 +57,14 @@ type RewindResponse struct {
 	Undo       string   `json:"undo,omitempty"`
 }
 
-// parseScope reads RewindRequest.Scope. Errors name the accepted values.
+// parseScope reads RewindRequest.Scope (app.ParseRewindScope). Errors
+// name the accepted values.
 func parseScope(s string) (app.RewindScope, error) {
-	switch strings.TrimSpace(s) {
-	case "", "both":
-		return app.RewindBoth, nil
-	case "code":
-		return app.RewindCode, nil
-	case "conversation":
-		return app.RewindConversation, nil
+	scope, err := app.ParseRewindScope(s)
+	if err != nil {
+		return 0, fmt.Errorf(`scope must be "code", "conversation" or "both", not %q`, s)
 	}
-	return 0, fmt.Errorf(`scope must be "code", "conversation" or "both", not %q`, s)
+	return scope, nil
 }
 
 // workspaceSession resolves id (an unambiguous prefix works) to a session
@@ -138,7 +124,7 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 	}
 	out := CheckpointsResponse{SessionID: id, Checkpoints: make([]CheckpointView, len(cps))}
 	for i, cp := range cps {
-		out.Checkpoints[i] = CheckpointView{Checkpoint: cp, AtMessage: atMessage(cp, v.Messages)}
+		out.Checkpoints[i] = CheckpointView{Checkpoint: cp, AtMessage: cp.AtMessage(v.Messages)}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -178,11 +164,9 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ls.hs.SetStored(ls.live.Info()) // the conversation as the rewind left it
-	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scopeName(scope), Restored: nonNil(res.Restored),
+	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scope.String(), Restored: nonNil(res.Restored),
 		Deleted: nonNil(res.Deleted), Kept: nonNil(res.Kept), Messages: res.Messages, Undo: res.Undo}
-	if scope&app.RewindConversation != 0 && res.Messages < len(before) && before[res.Messages].Role == llm.RoleUser {
-		out.Prompt = strings.TrimSpace(before[res.Messages].Text())
-	}
+	_, out.Prompt = app.CutPrompt(before, res, scope)
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -195,17 +179,6 @@ func rewindStatus(err error) int {
 		return http.StatusConflict
 	}
 	return storeStatus(err)
-}
-
-// scopeName is the API's name of a scope.
-func scopeName(scope app.RewindScope) string {
-	switch scope {
-	case app.RewindCode:
-		return "code"
-	case app.RewindConversation:
-		return "conversation"
-	}
-	return "both"
 }
 
 // nonNil is s, or an empty list for nil (JSON [] rather than null).

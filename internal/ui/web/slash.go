@@ -7,17 +7,17 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
-	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
-// The web chat's built-in slash commands: the safe subset of the terminal's
-// table. They run in the server and never reach the model. Commands that
-// read or write files or settings outside the web's lockdown (/config,
-// /load, /export, /edit, !command, ...) are refused with the reason.
+// The web chat's built-in slash commands: the commands of the one table
+// (internal/ui/slash) that run in slash.Web, the safe subset of the
+// terminal's. They run in the server and never reach the model. Commands
+// that read or write files or settings outside the web's lockdown
+// (/config, /load, /export, /edit, !command, ...) are refused with the
+// table's reason.
 
 // CommandEvent is the data of the "command" SSE event of a chat message
 // that was a built-in slash command: the command, its output (plain text,
@@ -31,56 +31,37 @@ type CommandEvent struct {
 	SessionID string `json:"session_id,omitempty"`
 }
 
-// webCommand is one built-in slash command of the web chat.
+// webCommand is one built-in slash command of the web chat: the table's
+// row and the web's implementation.
 type webCommand struct {
 	name, args, help string
-	run              func(ctx context.Context, s *Server, ls *liveSession, arg string, out *CommandEvent) error
+	run              webRun
 }
 
-// webCommands is the web chat's table (run before custom commands).
+// webRun is a web chat command's implementation.
+type webRun = func(ctx context.Context, s *Server, ls *liveSession, arg string, out *CommandEvent) error
+
+// webCommands is the web chat's table (run before custom commands):
+// slash.For(slash.Web), in help order.
 func webCommands() []webCommand {
-	return []webCommand{
-		{"/help", "", "list these commands and the custom ones", cmdWebHelp},
-		{"/model", "[[PROVIDER/]MODEL]", "show the model and its list, or switch", cmdWebModel},
-		{"/provider", "[NAME]", "list the providers, or switch (to its default model)", cmdWebProvider},
-		{"/mode", "[plan|ask|auto-edit]", "show the permission mode, or narrow it (never wider than the server's)", cmdWebMode},
-		{"/clear", "", "start a new, empty session", cmdWebClear},
-		{"/compact", "[FOCUS]", "summarise older turns to free context", cmdWebCompact},
-		{"/cost", "[estimate [PROMPT]]", "tokens and cost of this session per model, turn and tool; estimate: the next request's tokens and price", cmdWebCost},
-		{"/tasks", "", "the Ralph task list", cmdWebTasks},
+	var out []webCommand
+	for _, c := range slash.For(slash.Web) {
+		out = append(out, webCommand{c.Name, c.Args, c.Help, webRunOf(c.Name)})
 	}
+	return out
+}
+
+// webRunOf returns the web's implementation of command name (nil for one
+// the web does not run: a test keeps the table and this map in step).
+func webRunOf(name string) webRun {
+	return map[string]webRun{"/help": cmdWebHelp, "/model": cmdWebModel, "/provider": cmdWebProvider, "/mode": cmdWebMode,
+		"/clear": cmdWebClear, "/compact": cmdWebCompact, "/cost": cmdWebCost, "/tasks": cmdWebTasks}[name]
 }
 
 // refusedCommand says why the web chat does not run one of the terminal's
-// commands, and what to use instead (ok false: not such a command).
-func refusedCommand(name string) (why string, ok bool) {
-	switch name {
-	case "/config":
-		return "use Settings (only its safe keys can be changed from the browser)", true
-	case "/load":
-		return "attach the file to the message instead", true
-	case "/export":
-		return "the web UI does not write session files; `aidex sessions` in a terminal does", true
-	case "/edit":
-		return "type the prompt in the chat box", true
-	case "/sandbox":
-		return "the OS sandbox is set in the config file", true
-	case "/resume":
-		return "pick the session in the Sessions list", true
-	case "/undo":
-		return "use the rewind button under a message", true
-	case "/init":
-		return "ask for an AGENTS.md in plain words", true
-	case "/exit", "/quit", "/q":
-		return "close the tab", true
-	}
-	return "", false
-}
-
-// modeRank orders permission modes from narrowest (plan) to widest (yolo).
-func modeRank(mode string) int {
-	return slices.Index([]string{"plan", "ask", "auto-edit", "yolo"}, mode)
-}
+// commands, and what to use instead (ok false: not such a command): the
+// table's reason (slash.Refusal).
+func refusedCommand(name string) (why string, ok bool) { return slash.Refusal(name, slash.Web) }
 
 // builtinCommand runs msg when it is a built-in slash command or a refused
 // one ("!command" included): handled is then true, and err (a refusal or
@@ -99,11 +80,11 @@ func (s *Server) builtinCommand(ctx context.Context, ls *liveSession, msg string
 	if why, ok := refusedCommand(name); ok {
 		return ev, true, fmt.Errorf("%s is not available in the web chat: %s", name, why)
 	}
-	i := slices.IndexFunc(webCommands(), func(c webCommand) bool { return c.name == name })
-	if i < 0 {
+	c, ok := slash.Find(name)
+	if !ok || !c.Runs(slash.Web) {
 		return ev, false, nil
 	}
-	return ev, true, webCommands()[i].run(ctx, s, ls, arg, &ev)
+	return ev, true, webRunOf(c.Name)(ctx, s, ls, arg, &ev)
 }
 
 func cmdWebHelp(ctx context.Context, s *Server, _ *liveSession, _ string, out *CommandEvent) error {
@@ -208,7 +189,7 @@ func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *C
 		if err != nil {
 			return err
 		}
-		if modeRank(m) > modeRank(s.baseMode) || m == "yolo" {
+		if app.ModeWider(m, s.baseMode) || m == "yolo" {
 			return fmt.Errorf("/mode %s is wider than this server's permission mode %q: the web chat can only narrow it (set permission_mode in the config file and restart `aidex web` to widen it)", m, s.baseMode)
 		}
 		if err := s.svc.SetMode(m); err != nil {
@@ -235,40 +216,16 @@ func cmdWebClear(ctx context.Context, s *Server, _ *liveSession, _ string, out *
 }
 
 func cmdWebCompact(ctx context.Context, _ *Server, ls *liveSession, arg string, out *CommandEvent) error {
-	sess := ls.live.Info()
-	before := len(sess.Messages)
-	if before < 3 {
-		out.Output = "nothing to compact yet"
-		return nil
-	}
-	if err := ls.live.Engine().Compact(ctx, sess, arg, func(agent.Event) {}); err != nil {
-		return fmt.Errorf("compact: %w", err)
-	}
-	out.Output = fmt.Sprintf("compacted: %d messages → %d", before, len(sess.Messages))
-	return nil
+	var b strings.Builder
+	err := slash.Compact(ctx, ls.live, arg, &b)
+	out.Output = strings.TrimRight(b.String(), "\n")
+	return err
 }
 
 func cmdWebCost(ctx context.Context, s *Server, ls *liveSession, arg string, out *CommandEvent) error {
 	var b strings.Builder
-	switch verb, rest, _ := strings.Cut(strings.TrimSpace(arg), " "); verb {
-	case "estimate":
-		var parts []llm.Part
-		if p := strings.TrimSpace(rest); p != "" {
-			parts = []llm.Part{{Type: llm.PartText, Text: p}}
-		}
-		est, err := ls.live.Estimate(ctx, parts)
-		if err != nil {
-			return err
-		}
-		format.WriteEstimate(&b, est)
-	case "":
-		bd, err := s.svc.Breakdown(ctx, ls.live.ID())
-		if err != nil {
-			return fmt.Errorf("usage of this session: %w", err)
-		}
-		format.WriteBreakdown(&b, bd, 10)
-	default:
-		return fmt.Errorf("/cost takes no argument or estimate [PROMPT], not %q", arg)
+	if err := slash.Cost(ctx, s.svc, ls.live, arg, &b); err != nil {
+		return err
 	}
 	out.Output = strings.TrimRight(b.String(), "\n")
 	return nil
