@@ -74,8 +74,7 @@ var notCounted = map[string]string{
 	"client:auth/scope-step-up":                  "issue 33 §1: no authorization step-up on a 403 scope challenge",
 	"client:elicitation-sep1034-client-defaults": "issue 33 §1: elicitation as a client; headless (this adapter) aidex refuses a form by design, so this stays uncounted until the adapter answers forms as a front end does",
 	// Client: not in issue 33.
-	"client:auth/cross-app-access-complete-flow":       "extension (enterprise cross-app access, token exchange) aidex does not implement",
-	"client:auth/2025-03-26-oauth-metadata-backcompat": "aidex's OAuth client needs authorization server metadata: the 2025-03-26 fallback to the server's /authorize, /token and /register is not implemented",
+	"client:auth/cross-app-access-complete-flow": "extension (enterprise cross-app access, token exchange) aidex does not implement",
 }
 
 // result is one scenario's outcome: its checks that failed (status

@@ -64,6 +64,12 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	if o.ClientCredentials {
 		return s.clientCredentials(ctx, server, url, resp, o)
 	}
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	hc, err := s.signInClient(ctx, challenges, url)
+	if err != nil {
+		_ = resp.Body.Close()
+		return fmt.Errorf("OAuth sign-in to MCP server %q: %w", server, err)
+	}
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.CallbackPort))
 	if err != nil {
 		_ = resp.Body.Close()
@@ -75,7 +81,7 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
 		RequestRefreshToken:      true,
-		Client:                   s.httpClient(),
+		Client:                   hc,
 		AuthorizationCodeFetcher: fetcher(ln, o),
 		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			got = &record{Server: server, URL: url, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
@@ -118,45 +124,47 @@ func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, re
 	if o.ClientID == "" || o.ClientSecret == "" {
 		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and secret (oauth.client_id and oauth.client_secret_env_var)", server)
 	}
-	meta := ""
 	scopes := slices.Clone(o.Scopes)
-	if cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate")); err == nil {
-		for _, c := range cs {
-			if v := c.Params["resource_metadata"]; v != "" && meta == "" {
-				meta = v
-			}
-			if v := c.Params["scope"]; v != "" && scopes == nil {
-				scopes = strings.Fields(v)
-			}
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	for _, c := range challenges {
+		if v := c.Params["scope"]; v != "" && scopes == nil {
+			scopes = strings.Fields(v)
 		}
 	}
-	if meta == "" {
-		u, err := neturl.Parse(mcpURL)
-		if err != nil {
-			return fmt.Errorf("MCP server URL %q: %w", mcpURL, err)
-		}
-		u.Path = "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.Path, "/")
-		meta = u.String()
-	}
-	prm, err := oauthex.GetProtectedResourceMetadata(ctx, meta, mcpURL, s.httpClient())
+	tokenURL, resource, err := s.tokenEndpoint(ctx, challenges, mcpURL)
 	if err != nil {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: protected resource metadata %s: %w", server, meta, err)
+		return fmt.Errorf("OAuth sign-in to MCP server %q: %w", server, err)
 	}
-	if len(prm.AuthorizationServers) == 0 {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: its metadata %s names no authorization server", server, meta)
-	}
-	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
-	if err != nil || as == nil || as.TokenEndpoint == "" {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: no token endpoint found for %s (%v)", server, prm.AuthorizationServers[0], err)
-	}
-	cc := &clientcredentials.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: as.TokenEndpoint, Scopes: scopes,
-		EndpointParams: neturl.Values{"resource": {prm.Resource}}}
+	cc := &clientcredentials.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: tokenURL, Scopes: scopes,
+		EndpointParams: neturl.Values{"resource": {resource}}}
 	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()))
 	if err != nil {
 		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q: %w", server, err)
 	}
 	return s.save(&record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
-		TokenURL: as.TokenEndpoint, Scopes: scopes, Resource: prm.Resource, Token: tok})
+		TokenURL: tokenURL, Scopes: scopes, Resource: resource, Token: tok})
+}
+
+// tokenEndpoint is the token endpoint of mcpURL's authorization server
+// and the resource to name: the protected-resource metadata's first
+// authorization server's, or a 2025-03-26 server's (legacyServerMeta).
+func (s *Store) tokenEndpoint(ctx context.Context, challenges []oauthex.Challenge, mcpURL string) (tokenURL, resource string, err error) {
+	prm, err := s.protectedResource(ctx, challenges, mcpURL)
+	if err != nil {
+		return "", "", err
+	}
+	if prm == nil {
+		asm, _, err := s.legacyServerMeta(ctx, mcpURL)
+		if err != nil {
+			return "", "", err
+		}
+		return asm.TokenEndpoint, mcpURL, nil
+	}
+	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
+	if err != nil || as == nil || as.TokenEndpoint == "" {
+		return "", "", fmt.Errorf("no token endpoint found for %s (%v)", prm.AuthorizationServers[0], err)
+	}
+	return as.TokenEndpoint, prm.Resource, nil
 }
 
 // challenge asks the server unauthenticated and returns the request and its

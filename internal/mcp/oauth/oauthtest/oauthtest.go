@@ -31,9 +31,17 @@ import (
 // and an insufficient_scope challenge for scope "tools" (the spec's step-up
 // authorization). [Server.Preregister] adds a client registered beforehand,
 // which may use the client-credentials grant with its secret.
+//
+// Legacy makes it a server of the MCP 2025-03-26 authorization spec: no
+// protected-resource metadata (and no resource_metadata in its challenge);
+// with LegacyMetadata its authorization server metadata is at the origin's
+// /.well-known/oauth-authorization-server, naming the issuer URL+"/oauth"
+// and endpoints under /oauth/; with LegacyDefaults there is none and the
+// endpoints are the spec's defaults /authorize, /token and /register.
 type Server struct {
 	*httptest.Server
 	StepUp     bool
+	Legacy     Legacy
 	mu         sync.Mutex
 	secrets    map[string]string // pre-registered client id → secret
 	clients    map[string]string // client id → redirect URI
@@ -44,6 +52,17 @@ type Server struct {
 	n          int
 }
 
+// Legacy is a [Server]'s 2025-03-26 mode.
+type Legacy int
+
+// The 2025-03-26 modes of a [Server]: none (the current spec), metadata at
+// the origin, default endpoints.
+const (
+	LegacyNone Legacy = iota
+	LegacyMetadata
+	LegacyDefaults
+)
+
 // NewServer starts the server; the test's end stops it.
 func NewServer(t testing.TB) *Server {
 	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}}
@@ -51,17 +70,7 @@ func NewServer(t testing.TB) *Server {
 	f.Server = httptest.NewServer(mux)
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
 	t.Cleanup(f.Close)
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
-	})
-	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
-			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
-			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
-	})
-	mux.HandleFunc("/register", f.register)
-	mux.HandleFunc("/authorize", f.authorize)
-	mux.HandleFunc("/token", f.token)
+	f.handleOAuth(mux)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		f.mu.Lock()
@@ -83,7 +92,11 @@ func NewServer(t testing.TB) *Server {
 			return
 		}
 		if !ok {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+			challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL)
+			if f.Legacy != LegacyNone {
+				challenge = "Bearer"
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
@@ -94,6 +107,47 @@ func NewServer(t testing.TB) *Server {
 		mcpHandler.ServeHTTP(w, r)
 	})
 	return f
+}
+
+// handleOAuth adds the metadata and the authorization server's endpoints.
+func (f *Server) handleOAuth(mux *http.ServeMux) {
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if f.Legacy != LegacyNone {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		switch f.Legacy {
+		case LegacyDefaults:
+			http.NotFound(w, r)
+			return
+		case LegacyMetadata:
+			u := f.URL + "/oauth"
+			writeJSON(w, map[string]any{"issuer": u, "authorization_endpoint": u + "/authorize", "token_endpoint": u + "/token",
+				"registration_endpoint": u + "/register", "response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}})
+			return
+		}
+		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
+			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
+			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
+	})
+	for _, prefix := range []string{"", "/oauth"} {
+		// The endpoints are under /oauth/ with LegacyMetadata only.
+		only := func(h http.HandlerFunc) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				if (f.Legacy == LegacyMetadata) != (prefix == "/oauth") {
+					http.NotFound(w, r)
+					return
+				}
+				h(w, r)
+			}
+		}
+		mux.HandleFunc(prefix+"/register", only(f.register))
+		mux.HandleFunc(prefix+"/authorize", only(f.authorize))
+		mux.HandleFunc(prefix+"/token", only(f.token))
+	}
 }
 
 // mcpServer is the MCP server behind the token check: one tool, whoami,
