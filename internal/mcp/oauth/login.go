@@ -99,9 +99,15 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 			RedirectURIs: []string{redirect}, ClientName: "aidex", TokenEndpointAuthMethod: "none",
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"}}}
 	}
-	if len(o.Scopes) > 0 {
+	stepUp := s.stepUpScopes(server, url)
+	if len(o.Scopes) > 0 || len(stepUp) > 0 {
 		scopes := slices.Clone(o.Scopes)
-		cfg.ScopeFilter = func([]string) []string { return scopes }
+		cfg.ScopeFilter = func(discovered []string) []string {
+			if len(scopes) == 0 {
+				return unionScopes(discovered, stepUp)
+			}
+			return unionScopes(scopes, stepUp)
+		}
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
@@ -117,6 +123,17 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	return s.save(got)
 }
 
+// stepUpScopes are the scopes a sign-in to server at url asks for beyond
+// the server's challenge: after a step-up challenge (record.StepUp), the
+// stored token's scopes and the challenged ones (none without one).
+func (s *Store) stepUpScopes(server, url string) []string {
+	r, err := s.load(server)
+	if err != nil || r.URL != url || len(r.StepUp) == 0 {
+		return nil
+	}
+	return unionScopes(r.Scopes, r.StepUp)
+}
+
 // clientCredentials signs in with the client-credentials grant: the token
 // endpoint is discovered from the challenge's protected-resource metadata.
 func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, resp *http.Response, o LoginOptions) error {
@@ -130,6 +147,9 @@ func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, re
 		if v := c.Params["scope"]; v != "" && scopes == nil {
 			scopes = strings.Fields(v)
 		}
+	}
+	if stepUp := s.stepUpScopes(server, mcpURL); len(stepUp) > 0 {
+		scopes = unionScopes(scopes, stepUp)
 	}
 	tokenURL, resource, err := s.tokenEndpoint(ctx, challenges, mcpURL)
 	if err != nil {

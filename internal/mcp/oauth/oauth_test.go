@@ -161,3 +161,38 @@ func TestLoginClientCredentials(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	require.Contains(t, string(body), "hello access-")
 }
+
+// Step-up authorization: a 403 insufficient_scope challenge to a signed-in
+// request is noted; the next sign-in asks for the token's scopes and the
+// challenged ones; a client made before it (a running session) sends the
+// new token from its next request.
+func TestLoginStepUpAsksForTheChallengedScopes(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "up", url, LoginOptions{OpenURL: oauthtest.Browser, Scopes: []string{"tools"}}))
+	c, err := s.HTTPClient(context.Background(), "up", url)
+	require.NoError(t, err)
+	resp, err := c.Get(f.URL + "/admin")
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	var out strings.Builder
+	require.NoError(t, s.Login(context.Background(), "up", url, LoginOptions{Out: &out, OpenURL: oauthtest.Browser}))
+	require.Regexp(t, `scope=(tools\+admin|admin\+tools)`, out.String(), "the second sign-in asks for the challenged scopes")
+	rec, err := s.load("up")
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"tools", "admin"}, rec.Scopes)
+	first := rec.Token.AccessToken
+
+	resp, err = c.Get(url)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	rec, err = s.load("up") // the client refreshes the short-lived token at once
+	require.NoError(t, err)
+	require.Equal(t, "hello "+rec.Token.AccessToken, string(body), "the running client took the new sign-in's token")
+	require.Equal(t, "refresh-1", rec.Token.RefreshToken)
+	require.ElementsMatch(t, []string{"tools", "admin"}, rec.Scopes, "the refresh kept the new sign-in (%s)", first)
+}

@@ -29,7 +29,9 @@ import (
 // With StepUp set, the MCP endpoint accepts an anonymous initialize (and
 // notifications, and the DELETE ending the session) and answers every other request without a token with 403
 // and an insufficient_scope challenge for scope "tools" (the spec's step-up
-// authorization). [Server.Preregister] adds a client registered beforehand,
+// authorization). URL + "/admin" answers every request with 403 and an
+// insufficient_scope challenge for scopes "tools admin" (a request that
+// needs more than a token grants). [Server.Preregister] adds a client registered beforehand,
 // which may use the client-credentials grant with its secret.
 //
 // Legacy makes it a server of the MCP 2025-03-26 authorization spec: no
@@ -71,6 +73,10 @@ func NewServer(t testing.TB) *Server {
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
 	t.Cleanup(f.Close)
 	f.handleOAuth(mux)
+	mux.HandleFunc("/admin", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="tools admin", resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+		http.Error(w, "insufficient scope", http.StatusForbidden)
+	})
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		f.mu.Lock()
