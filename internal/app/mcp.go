@@ -36,7 +36,7 @@ type mcpSlot struct {
 	// extra are servers a front end added (AddMCPServers).
 	extra []config.MCPServer
 	// asker answers the servers' elicitations (set per run; nil: no one).
-	asker agent.Asker
+	asker *elicitTarget
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -139,7 +139,7 @@ func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.
 		return emit, func() {}
 	}
 	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
-	restoreAsker := ls.svc.askerTo(ls.opts.Asker)
+	restoreAsker := ls.svc.askerTo(ls.opts.Asker, sessionID, emit)
 	return emit, func() { restoreAsker(); restoreProgress() }
 }
 
