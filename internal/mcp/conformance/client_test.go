@@ -105,6 +105,8 @@ type scenarioContext struct {
 	Name         string `json:"name"`
 	ClientID     string `json:"client_id"`
 	ClientSecret string `json:"client_secret"`
+	// PrivateKeyPEM is the key of a private_key_jwt client.
+	PrivateKeyPEM string `json:"private_key_pem"`
 }
 
 // secretVar is the environment variable the adapter's config names for
@@ -114,9 +116,10 @@ const secretVar = "CONFORMANCE_CLIENT_SECRET"
 // oauthConfig is the [mcp_servers.conformance.oauth] table of a scenario
 // whose context names a pre-registered client (ctxJSON, the suite's
 // MCP_CONFORMANCE_CONTEXT): its id, its secret through client_secret_env_var
-// (set in env), and the client-credentials grant for the client-credentials
+// (set in env) or its private key through private_key_file (written in
+// root), and the client-credentials grant for the client-credentials
 // scenarios; "" without a client.
-func oauthConfig(ctxJSON string, env map[string]string) (string, error) {
+func oauthConfig(ctxJSON, root string, env map[string]string) (string, error) {
 	if ctxJSON == "" {
 		return "", nil
 	}
@@ -131,6 +134,13 @@ func oauthConfig(ctxJSON string, env map[string]string) (string, error) {
 	if c.ClientSecret != "" {
 		env[secretVar] = c.ClientSecret
 		t += "client_secret_env_var = " + strconv.Quote(secretVar) + "\n"
+	}
+	if c.PrivateKeyPEM != "" {
+		keyFile := filepath.Join(root, "client-key.pem")
+		if err := os.WriteFile(keyFile, []byte(c.PrivateKeyPEM), 0o600); err != nil {
+			return "", err
+		}
+		t += "private_key_file = " + strconv.Quote(keyFile) + "\n"
 	}
 	if strings.HasPrefix(c.Name, "auth/client-credentials") {
 		t += "grant = \"client_credentials\"\n"
@@ -151,7 +161,7 @@ func clientHome(root, url, ctxJSON string) (ws string, getenv func(string) strin
 			return "", nil, err
 		}
 	}
-	oauth, err := oauthConfig(ctxJSON, env)
+	oauth, err := oauthConfig(ctxJSON, root, env)
 	if err != nil {
 		return "", nil, err
 	}

@@ -67,7 +67,6 @@ var notCounted = map[string]string{
 	"stdio:dns-rebinding-protection":       "streamable HTTP only: over stdio it tests the bridge, not aidex",
 
 	// Client: issue 33 section 1.
-	"client:auth/client-credentials-jwt":         "the client-credentials grant with a private_key_jwt client assertion (RFC 7523): aidex's oauth table configures a client secret, not a signing key",
 	"client:elicitation-sep1034-client-defaults": "issue 33 §1: elicitation as a client; headless (this adapter) aidex refuses a form by design, so this stays uncounted until the adapter answers forms as a front end does",
 	// Client: not in issue 33.
 	"client:auth/cross-app-access-complete-flow": "extension (enterprise cross-app access, token exchange) aidex does not implement",

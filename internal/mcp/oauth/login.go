@@ -29,7 +29,9 @@ import (
 // of dynamic registration; CallbackPort fixes the loopback redirect's port
 // (0: any free port), for a client registered with one redirect URI.
 // ClientCredentials uses the client-credentials grant (no browser, no
-// user: ClientID and ClientSecret are exchanged for a token).
+// user: ClientID and ClientSecret are exchanged for a token; with
+// PrivateKeyFile, a PEM P-256 or RSA private key, the client authenticates
+// with a JWT signed with it instead of a secret: private_key_jwt).
 type LoginOptions struct {
 	Out               io.Writer
 	OpenURL           func(url string) error
@@ -38,6 +40,7 @@ type LoginOptions struct {
 	ClientSecret      string
 	CallbackPort      int
 	ClientCredentials bool
+	PrivateKeyFile    string
 }
 
 // ErrNoOAuth is wrapped by [Store.Login]'s error when the server answered
@@ -138,8 +141,8 @@ func (s *Store) stepUpScopes(server, url string) []string {
 // endpoint is discovered from the challenge's protected-resource metadata.
 func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, resp *http.Response, o LoginOptions) error {
 	_ = resp.Body.Close()
-	if o.ClientID == "" || o.ClientSecret == "" {
-		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and secret (oauth.client_id and oauth.client_secret_env_var)", server)
+	if o.ClientID == "" || o.ClientSecret == "" && o.PrivateKeyFile == "" {
+		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and a secret or private key (oauth.client_id, and oauth.client_secret_env_var or oauth.private_key_file)", server)
 	}
 	scopes := slices.Clone(o.Scopes)
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
@@ -151,40 +154,72 @@ func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, re
 	if stepUp := s.stepUpScopes(server, mcpURL); len(stepUp) > 0 {
 		scopes = unionScopes(scopes, stepUp)
 	}
-	tokenURL, resource, err := s.tokenEndpoint(ctx, challenges, mcpURL)
+	tokenURL, resource, issuer, err := s.tokenEndpoint(ctx, challenges, mcpURL)
 	if err != nil {
 		return fmt.Errorf("OAuth sign-in to MCP server %q: %w", server, err)
 	}
-	cc := &clientcredentials.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: tokenURL, Scopes: scopes,
-		EndpointParams: neturl.Values{"resource": {resource}}}
-	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()))
+	r := &record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
+		KeyFile: o.PrivateKeyFile, Issuer: issuer, TokenURL: tokenURL, Scopes: scopes, Resource: resource}
+	r.Token, err = clientCredentialsToken(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()), r)
 	if err != nil {
 		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q: %w", server, err)
 	}
-	return s.save(&record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
-		TokenURL: tokenURL, Scopes: scopes, Resource: resource, Token: tok})
+	return s.save(r)
 }
 
-// tokenEndpoint is the token endpoint of mcpURL's authorization server
-// and the resource to name: the protected-resource metadata's first
-// authorization server's, or a 2025-03-26 server's (legacyServerMeta).
-func (s *Store) tokenEndpoint(ctx context.Context, challenges []oauthex.Challenge, mcpURL string) (tokenURL, resource string, err error) {
+// clientCredentialsToken fetches a token for r's client with the
+// client-credentials grant: authenticated with its secret (HTTP Basic, or
+// in the form if the server asks), or with a JWT signed with its private
+// key (private_key_jwt, RFC 7523) for the issuer. ctx carries the HTTP
+// client (oauth2.HTTPClient).
+func clientCredentialsToken(ctx context.Context, r *record) (*oauth2.Token, error) {
+	cc := &clientcredentials.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, TokenURL: r.TokenURL, Scopes: r.Scopes,
+		AuthStyle: r.AuthStyle, EndpointParams: neturl.Values{}}
+	if r.Resource != "" {
+		cc.EndpointParams.Set("resource", r.Resource)
+	}
+	if r.KeyFile != "" {
+		jwt, err := clientAssertion(r.KeyFile, r.ClientID, r.Issuer, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		cc.ClientSecret, cc.AuthStyle = "", oauth2.AuthStyleInParams
+		cc.EndpointParams.Set("client_assertion_type", clientAssertionType)
+		cc.EndpointParams.Set("client_assertion", jwt)
+	}
+	return cc.Token(ctx)
+}
+
+// ccSource fetches r's tokens with the client-credentials grant.
+type ccSource struct {
+	ctx context.Context
+	r   *record
+}
+
+// Token implements oauth2.TokenSource.
+func (c ccSource) Token() (*oauth2.Token, error) { return clientCredentialsToken(c.ctx, c.r) }
+
+// tokenEndpoint is the token endpoint of mcpURL's authorization server,
+// the resource to name and the authorization server's issuer: the
+// protected-resource metadata's first authorization server's, or a
+// 2025-03-26 server's (legacyServerMeta).
+func (s *Store) tokenEndpoint(ctx context.Context, challenges []oauthex.Challenge, mcpURL string) (tokenURL, resource, issuer string, err error) {
 	prm, err := s.protectedResource(ctx, challenges, mcpURL)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	if prm == nil {
 		asm, _, err := s.legacyServerMeta(ctx, mcpURL)
 		if err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
-		return asm.TokenEndpoint, mcpURL, nil
+		return asm.TokenEndpoint, mcpURL, asm.Issuer, nil
 	}
 	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
 	if err != nil || as == nil || as.TokenEndpoint == "" {
-		return "", "", fmt.Errorf("no token endpoint found for %s (%v)", prm.AuthorizationServers[0], err)
+		return "", "", "", fmt.Errorf("no token endpoint found for %s (%v)", prm.AuthorizationServers[0], err)
 	}
-	return as.TokenEndpoint, prm.Resource, nil
+	return as.TokenEndpoint, prm.Resource, as.Issuer, nil
 }
 
 // challenge asks the server unauthenticated and returns the request and its

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,7 +25,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/zelvior/aidex/internal/atomicfile"
 )
@@ -57,14 +55,18 @@ type record struct {
 	// Grant is "" (authorization code: refreshed with the refresh token)
 	// or "client_credentials" (a new token is fetched with the client's
 	// id and secret when it expires).
-	Grant        string           `json:"grant,omitempty"`
-	Resource     string           `json:"resource,omitempty"`
-	URL          string           `json:"url"`
-	ClientID     string           `json:"client_id"`
-	ClientSecret string           `json:"client_secret,omitempty"`
-	AuthStyle    oauth2.AuthStyle `json:"auth_style"`
-	TokenURL     string           `json:"token_url"`
-	Scopes       []string         `json:"scopes,omitempty"`
+	Grant        string `json:"grant,omitempty"`
+	Resource     string `json:"resource,omitempty"`
+	URL          string `json:"url"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	// KeyFile is the PEM private key of a private_key_jwt client, Issuer
+	// the authorization server its assertions are for.
+	KeyFile   string           `json:"key_file,omitempty"`
+	Issuer    string           `json:"issuer,omitempty"`
+	AuthStyle oauth2.AuthStyle `json:"auth_style"`
+	TokenURL  string           `json:"token_url"`
+	Scopes    []string         `json:"scopes,omitempty"`
 	// StepUp are scopes the server asked for beyond the token's (a 403
 	// insufficient_scope challenge: step-up authorization); the next
 	// sign-in asks for them too.
@@ -169,11 +171,7 @@ func (s *Store) HTTPClient(ctx context.Context, server, url string) (*http.Clien
 // for the client-credentials grant, fetched again) through ctx's client.
 func tokenSource(ctx context.Context, r *record) oauth2.TokenSource {
 	if r.Grant == grantClientCredentials {
-		cc := &clientcredentials.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, TokenURL: r.TokenURL, Scopes: r.Scopes, AuthStyle: r.AuthStyle}
-		if r.Resource != "" {
-			cc.EndpointParams = neturl.Values{"resource": {r.Resource}}
-		}
-		return oauth2.ReuseTokenSource(r.Token, cc.TokenSource(ctx))
+		return oauth2.ReuseTokenSource(r.Token, ccSource{ctx: ctx, r: r})
 	}
 	cfg := &oauth2.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, Scopes: r.Scopes,
 		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: r.AuthStyle}}

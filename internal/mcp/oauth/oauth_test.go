@@ -2,7 +2,12 @@ package oauth
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
@@ -195,4 +200,37 @@ func TestLoginStepUpAsksForTheChallengedScopes(t *testing.T) {
 	require.Equal(t, "hello "+rec.Token.AccessToken, string(body), "the running client took the new sign-in's token")
 	require.Equal(t, "refresh-1", rec.Token.RefreshToken)
 	require.ElementsMatch(t, []string{"tools", "admin"}, rec.Scopes, "the refresh kept the new sign-in (%s)", first)
+}
+
+// The client-credentials grant of a client that authenticates with a
+// private key (private_key_jwt): a JWT signed with it for the issuer, no
+// secret; the token is fetched again, with a new JWT, when it expires. A
+// key file that is not PEM is named in the error.
+func TestLoginClientCredentialsPrivateKeyJWT(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	require.NoError(t, err)
+	keyFile := filepath.Join(t.TempDir(), "client.pem")
+	require.NoError(t, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600))
+	f := oauthtest.NewServer(t)
+	f.PreregisterKey("signer", &key.PublicKey)
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	bad := filepath.Join(t.TempDir(), "bad.pem")
+	require.NoError(t, os.WriteFile(bad, []byte("not a key"), 0o600))
+	err = s.Login(context.Background(), "jwt", url, LoginOptions{ClientID: "signer", PrivateKeyFile: bad, ClientCredentials: true})
+	require.ErrorContains(t, err, bad+" is not PEM")
+	require.NoError(t, s.Login(context.Background(), "jwt", url, LoginOptions{ClientID: "signer", PrivateKeyFile: keyFile, ClientCredentials: true}))
+	c, err := s.HTTPClient(context.Background(), "jwt", url)
+	require.NoError(t, err)
+	resp, err := c.Get(url) // the 2 s token has expired within the oauth2 margin: a new JWT fetches another
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	rec, err := s.load("jwt")
+	require.NoError(t, err)
+	require.Empty(t, rec.ClientSecret)
+	require.Equal(t, "hello "+rec.Token.AccessToken, string(body))
 }

@@ -4,16 +4,19 @@ package oauthtest
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -45,10 +48,11 @@ type Server struct {
 	StepUp     bool
 	Legacy     Legacy
 	mu         sync.Mutex
-	secrets    map[string]string // pre-registered client id → secret
-	clients    map[string]string // client id → redirect URI
-	codes      map[string]string // code → PKCE challenge
-	issued     map[string]bool   // access tokens
+	secrets    map[string]string           // pre-registered client id → secret
+	keys       map[string]*ecdsa.PublicKey // pre-registered client id → its key (private_key_jwt)
+	clients    map[string]string           // client id → redirect URI
+	codes      map[string]string           // code → PKCE challenge
+	issued     map[string]bool             // access tokens
 	refreshes  int
 	registered int
 	n          int
@@ -67,7 +71,7 @@ const (
 
 // NewServer starts the server; the test's end stops it.
 func NewServer(t testing.TB) *Server {
-	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}}
+	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}, keys: map[string]*ecdsa.PublicKey{}}
 	mux := http.NewServeMux()
 	f.Server = httptest.NewServer(mux)
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
@@ -215,6 +219,14 @@ func (f *Server) token(w http.ResponseWriter, r *http.Request) {
 		}
 		delete(f.codes, r.Form.Get("code"))
 	case "client_credentials":
+		if a := r.Form.Get("client_assertion"); a != "" {
+			if !f.assertionValid(r.Form.Get("client_assertion_type"), a) {
+				w.WriteHeader(http.StatusUnauthorized)
+				writeJSON(w, map[string]any{"error": "invalid_client", "error_description": "bad client assertion"})
+				return
+			}
+			break
+		}
 		id, secret, ok := r.BasicAuth()
 		if !ok {
 			id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
@@ -248,6 +260,39 @@ func (f *Server) Preregister(id, secret, redirect string) {
 	defer f.mu.Unlock()
 	f.clients[id] = redirect
 	f.secrets[id] = secret
+}
+
+// PreregisterKey adds a client registered beforehand that authenticates
+// with JWTs signed with the private key of pub (private_key_jwt, ES256).
+func (f *Server) PreregisterKey(id string, pub *ecdsa.PublicKey) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keys[id] = pub
+}
+
+// assertionValid checks a private_key_jwt client assertion (f.mu held):
+// its type, an ES256 signature by a pre-registered key of the client its
+// iss and sub name, the audience f.URL (the issuer) and its expiry.
+func (f *Server) assertionValid(typ, jwt string) bool {
+	parts := strings.Split(jwt, ".")
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" || len(parts) != 3 {
+		return false
+	}
+	var claims struct {
+		Iss, Sub, Aud string
+		Exp           int64
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil || json.Unmarshal(b, &claims) != nil || claims.Iss != claims.Sub || claims.Aud != f.URL || claims.Exp < time.Now().Unix() {
+		return false
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	pub := f.keys[claims.Iss]
+	if err != nil || len(sig) != 64 || pub == nil {
+		return false
+	}
+	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	return ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:]))
 }
 
 // Counts returns how many clients registered and how many refresh grants
