@@ -50,7 +50,7 @@ func TestMCPSlowStartShownInEveryFrontEnd(t *testing.T) {
 			srv := llmtest.NewScript(t, llmtest.Turn{Text: "answered"})
 			slow := filepath.Join(t.TempDir(), "slow.sh")
 			// Slower than DefaultStartingAfter (2s); then it fails (no MCP server here).
-			if err := os.WriteFile(slow, []byte("#!/bin/sh\necho 'npm warn exec installing @example/server' >&2\nsleep 3\nexit 1\n"), 0o755); err != nil {
+			if err := os.WriteFile(slow, []byte("#!/bin/sh\necho 'npm warn exec installing @example/server' >&2\nsleep 4\nexit 1\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			e := newE2E(t, srv, "openai", "")

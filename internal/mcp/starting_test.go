@@ -21,8 +21,7 @@ func TestStartingIsReportedWhileItTakesLong(t *testing.T) {
 	var mu sync.Mutex
 	lines := map[string][]string{}
 	slow := fake(t, "slow", "slow", map[string]string{"AIDEX_MCP_FAKE_DELAY": "1500ms"})
-	quick := fake(t, "quick", "echo", nil)
-	m := mcp.Start(context.Background(), mcp.Options{Servers: []config.MCPServer{slow, quick}, LogDir: t.TempDir(),
+	m := mcp.Start(context.Background(), mcp.Options{Servers: []config.MCPServer{slow}, LogDir: t.TempDir(),
 		StartingAfter: 300 * time.Millisecond, StartingEvery: 500 * time.Millisecond,
 		Starting: func(server, text string) {
 			mu.Lock()
@@ -31,9 +30,16 @@ func TestStartingIsReportedWhileItTakesLong(t *testing.T) {
 		}})
 	t.Cleanup(func() { _ = m.Close() })
 	require.Empty(t, m.Failures())
+	quick := mcp.Start(context.Background(), mcp.Options{Servers: []config.MCPServer{fake(t, "quick", "echo", nil)}, LogDir: t.TempDir(),
+		StartingAfter: 20 * time.Second, Starting: func(server, text string) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines[server] = append(lines[server], text)
+		}})
+	t.Cleanup(func() { _ = quick.Close() })
 	mu.Lock()
 	defer mu.Unlock()
-	require.Empty(t, lines["quick"], "a server that starts at once is not reported")
+	require.Empty(t, lines["quick"], "a server that starts sooner than StartingAfter is not reported")
 	got := lines["slow"]
 	require.GreaterOrEqual(t, len(got), 3, "%q", got)
 	require.Contains(t, got[0], "MCP server slow is starting (waiting up to 30s): npm warn exec installing @example/server")
