@@ -32,18 +32,46 @@ type elicitField struct {
 	} `json:"oneOf"`
 }
 
-// askerTo makes asker answer the MCP servers' elicitations while a run goes
-// on (nil: no one can answer); restore ends it.
-func (s *Service) askerTo(asker agent.Asker) (restore func()) {
+// elicitTarget is who answers the MCP servers' elicitations while a run
+// goes on: the session's Asker, and the run's emit (serialised with its
+// events) and session, which show the form request as an interaction event.
+type elicitTarget struct {
+	asker   agent.Asker
+	session string
+	emit    func(agent.Event)
+}
+
+// askerTo makes asker answer the MCP servers' elicitations while a run of
+// session goes on, their interaction events sent to emit (asker nil: no
+// one can answer); restore ends it.
+func (s *Service) askerTo(asker agent.Asker, session string, emit func(agent.Event)) (restore func()) {
 	s.mcp.mu.Lock()
 	prev := s.mcp.asker
-	s.mcp.asker = asker
+	s.mcp.asker = nil
+	if asker != nil {
+		s.mcp.asker = &elicitTarget{asker: asker, session: session, emit: emit}
+	}
 	s.mcp.mu.Unlock()
 	return func() {
 		s.mcp.mu.Lock()
 		s.mcp.asker = prev
 		s.mcp.mu.Unlock()
 	}
+}
+
+// ask puts info to the user as ask_user's questions are: an interaction
+// event (the web UI's form and a stream-json program get the questions
+// from it), the Asker's answer, then the event with the answer.
+func (t *elicitTarget) ask(ctx context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+	t.emit(agent.Event{Type: agent.EventInteraction, SessionID: t.session, Interaction: &info})
+	ans, err := t.asker.Ask(ctx, info)
+	if err != nil {
+		return ans, err
+	}
+	answered := info
+	answered.Answer = &ans
+	t.emit(agent.Event{Type: agent.EventInteraction, SessionID: t.session, Interaction: &answered})
+	return ans, nil
 }
 
 // elicitSchema is an elicitation's requested schema.
@@ -88,7 +116,7 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 		for _, a := range batch {
 			info.Questions = append(info.Questions, a.q)
 		}
-		ans, err := asker.Ask(ctx, info)
+		ans, err := asker.ask(ctx, info)
 		switch {
 		case errors.Is(err, context.Canceled):
 			return &sdk.ElicitResult{Action: "cancel"}, nil

@@ -36,7 +36,7 @@ type mcpSlot struct {
 	// extra are servers a front end added (AddMCPServers).
 	extra []config.MCPServer
 	// asker answers the servers' elicitations (set per run; nil: no one).
-	asker agent.Asker
+	asker *elicitTarget
 }
 
 // MCPServers returns the configured MCP servers in name order.
@@ -58,7 +58,8 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 
 // StartMCP starts the runtime's configured MCP servers in parallel (see
 // mcp.Start) and returns their manager, or nil when none is configured. Each
-// server that fails to start is reported in one line to report (nil: ignored).
+// server that fails to start is reported in one line to report (nil: ignored),
+// and one whose start-up takes long is reported while it starts (Report.Progress).
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
@@ -81,8 +82,12 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 	if httpClient == nil {
 		httpClient = rt.mcpOAuthClient
 	}
-	m := mcp.Start(ctx, mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
-		HTTPClient: httpClient, Progress: progress, Version: rt.Version, Elicit: elicit})
+	opts := mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
+		HTTPClient: httpClient, Progress: progress, Version: rt.Version, Elicit: elicit}
+	if report != nil {
+		opts.Starting = func(_, text string) { report(Report{Text: text, Progress: true}) }
+	}
+	m := mcp.Start(ctx, opts)
 	if report != nil {
 		for _, f := range m.Failures() {
 			report(Report{Text: f, Warning: true})
@@ -116,7 +121,9 @@ func (s *Service) SetMCPHTTPClient(f func(ctx context.Context, server, url strin
 // first call (nil when none is configured). Servers that failed to start are
 // reported by every session's first run, as notice events (mcpNotices): every
 // front end shows them; they also go to the service's Report function, marked
-// InSession. The session goes on without those servers.
+// InSession. The session goes on without those servers. A start-up that
+// takes long (npx installing a package) is reported to the Report function
+// while it goes on (Report.Progress): the front ends show it as it comes.
 func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
@@ -124,7 +131,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 		s.mcp.started = true
 		var report func(Report)
 		if s.report != nil {
-			report = func(r Report) { r.InSession = true; s.report(r) }
+			report = func(r Report) { r.InSession = !r.Progress; s.report(r) }
 		}
 		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
 	}
@@ -139,7 +146,7 @@ func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.
 		return emit, func() {}
 	}
 	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
-	restoreAsker := ls.svc.askerTo(ls.opts.Asker)
+	restoreAsker := ls.svc.askerTo(ls.opts.Asker, sessionID, emit)
 	return emit, func() { restoreAsker(); restoreProgress() }
 }
 

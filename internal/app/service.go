@@ -95,10 +95,16 @@ type StartOptions struct {
 // InSession marks a report every session's first run also shows, as a
 // notice event (an MCP server that failed to start): a front end that shows
 // the sessions' events may skip it.
+//
+// Progress marks a line about work under way before a session can run (an
+// MCP server still starting: npx installing its package; no session event
+// has been sent yet): a front end shows it as it comes, on stderr or as a
+// notice event of kind "mcp". It may come from another goroutine.
 type Report struct {
 	Text      string
 	Warning   bool
 	InSession bool
+	Progress  bool
 }
 
 // Start is the start-up sequence every front end shares: load the

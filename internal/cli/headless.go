@@ -204,7 +204,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 	}
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)
-	live, err := svc.Session(ctx, sess, a.headlessSessionOptions(f, asker, r))
+	live, err := a.session(ctx, svc, sess, a.headlessSessionOptions(f, asker, r), r)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -101,13 +101,15 @@ func (a *cliApp) mcpServerURL(name string) (config.Paths, config.MCPServer, erro
 
 // loginOptions are the sign-in settings of server s: its scopes and its
 // [mcp_servers.NAME.oauth] table (a pre-registered client, its secret read
-// from client_secret_env_var, the grant, the callback port). Errors: the
+// from client_secret_env_var, the grant, the callback port, the private
+// key of a private_key_jwt client). Errors: the
 // secret's variable is not set (exit 2).
 func loginOptions(s config.MCPServer, getenv func(string) string) (oauth.LoginOptions, error) {
 	o := oauth.LoginOptions{Scopes: s.Scopes}
 	if c := s.OAuth; c != nil {
 		o.ClientID, o.CallbackPort = c.ClientID, c.CallbackPort
 		o.ClientCredentials = c.Grant == "client_credentials"
+		o.PrivateKeyFile = c.PrivateKeyFile
 		if c.ClientSecretEnvVar != "" {
 			if o.ClientSecret = getenv(c.ClientSecretEnvVar); o.ClientSecret == "" {
 				return o, usageErr("MCP server %q: oauth.client_secret_env_var names %s, which is not set: export it (%s)", s.Name, c.ClientSecretEnvVar, s.Source)

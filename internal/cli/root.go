@@ -27,6 +27,9 @@ type cliApp struct {
 	// and a later new one (an MCP server's, a reload's) still is.
 	warned map[string]bool
 	warnMu sync.Mutex
+	// progressEvent, when set (under warnMu), shows Report.Progress lines
+	// as events instead of on stderr: a stream-json run's notice events.
+	progressEvent func(text string)
 	// setup is the trigger of the Setup hooks the next service start
 	// runs (--init, --maintenance; "": none), cleared once run.
 	setup string
@@ -281,6 +284,10 @@ func (a *cliApp) startWith(ctx context.Context, o app.StartOptions) (*app.Servic
 // report prints a start-up report on stderr: warnings once per process,
 // the provider notice unless --quiet.
 func (a *cliApp) report(r app.Report) {
+	if r.Progress {
+		a.progress(r.Text)
+		return
+	}
 	switch {
 	case a.flags.quiet, r.InSession: // a session's run shows it (a notice event)
 	case r.Warning:

@@ -83,7 +83,7 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 		// permission_denials) and no one answers ask_user.
 		so.Approver, so.Asker = nil, nil
 	}
-	live, err := svc.Session(ctx, sess, so)
+	live, err := a.session(ctx, svc, sess, so, out)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -77,13 +77,17 @@ type MCPServer struct {
 // client's secret. Grant is "authorization_code" (the default: the user signs
 // in in the browser) or "client_credentials" (machine to machine: the client
 // id and secret are exchanged for a token, no browser; needs ClientID and
-// ClientSecretEnvVar). CallbackPort fixes the loopback redirect's port (0:
-// any free port), for a client registered with one redirect URI.
+// ClientSecretEnvVar, or PrivateKeyFile). CallbackPort fixes the loopback
+// redirect's port (0: any free port), for a client registered with one
+// redirect URI. PrivateKeyFile is a PEM file of the client's P-256 or RSA
+// private key: the client-credentials grant authenticates with a JWT
+// signed with it (private_key_jwt, RFC 7523) instead of a secret.
 type MCPOAuth struct {
 	ClientID           string `toml:"client_id"`
 	ClientSecretEnvVar string `toml:"client_secret_env_var"`
 	Grant              string `toml:"grant"`
 	CallbackPort       int    `toml:"callback_port"`
+	PrivateKeyFile     string `toml:"private_key_file"`
 }
 
 // validate checks the grant, the port and the secret's variable name (nil:
@@ -95,8 +99,8 @@ func (o *MCPOAuth) validate(where string) error {
 	switch o.Grant {
 	case "", "authorization_code":
 	case "client_credentials":
-		if o.ClientID == "" || o.ClientSecretEnvVar == "" {
-			return fmt.Errorf("%s.oauth: grant \"client_credentials\" needs client_id and client_secret_env_var", where)
+		if o.ClientID == "" || o.ClientSecretEnvVar == "" && o.PrivateKeyFile == "" {
+			return fmt.Errorf("%s.oauth: grant \"client_credentials\" needs client_id, and client_secret_env_var or private_key_file", where)
 		}
 	default:
 		return fmt.Errorf("%s.oauth.grant must be authorization_code or client_credentials, not %q", where, o.Grant)
@@ -407,6 +411,7 @@ type mcpJSONOAuth struct {
 	CallbackPort       int    `json:"callbackPort,omitempty"`
 	ClientSecretEnvVar string `json:"clientSecretEnvVar,omitempty"`
 	Grant              string `json:"grant,omitempty"`
+	PrivateKeyFile     string `json:"privateKeyFile,omitempty"`
 }
 
 // jsonKeys are the JSON names of a struct's fields.
@@ -571,7 +576,8 @@ func (j mcpJSONServer) server(file, name string, line int, x func(string) string
 		StartupTimeoutSec: j.StartupTimeoutSec, StartupTimeoutMS: j.StartupTimeoutMS, ToolTimeoutSec: j.ToolTimeoutSec,
 		Enabled: j.Enabled, EnabledTools: j.EnabledTools, DisabledTools: j.DisabledTools, TrustAnnotations: j.TrustAnnotations}
 	if o := j.OAuth; o != nil {
-		s.OAuth = &MCPOAuth{ClientID: x(o.ClientID), CallbackPort: o.CallbackPort, ClientSecretEnvVar: o.ClientSecretEnvVar, Grant: o.Grant}
+		s.OAuth = &MCPOAuth{ClientID: x(o.ClientID), CallbackPort: o.CallbackPort, ClientSecretEnvVar: o.ClientSecretEnvVar, Grant: o.Grant,
+			PrivateKeyFile: x(o.PrivateKeyFile)}
 	}
 	s.foldTimeouts()
 	switch j.Type {

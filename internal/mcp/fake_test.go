@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,7 +25,9 @@ func TestMain(m *testing.M) {
 }
 
 // fake returns the config of a fake stdio server of the kind: "crashy"
-// (tool boom appends a line to $AIDEX_MCP_FAKE_LOG and exits; echo echoes).
+// (tool boom appends a line to $AIDEX_MCP_FAKE_LOG and exits; echo echoes),
+// "slow" (prints an npm line on stderr and waits $AIDEX_MCP_FAKE_DELAY
+// before it serves).
 func fake(t testing.TB, name, kind string, env map[string]string) config.MCPServer {
 	exe, err := os.Executable()
 	if err != nil {
@@ -47,6 +50,10 @@ func runFake(kind string) int {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + a.Message}}}, nil, nil
 	})
 	switch kind {
+	case "slow": // a package runner's first start: it installs, then serves
+		fmt.Fprintln(os.Stderr, "npm warn exec installing @example/server\x1b[2J")
+		d, _ := time.ParseDuration(os.Getenv("AIDEX_MCP_FAKE_DELAY"))
+		time.Sleep(d)
 	case "crashy":
 		sdk.AddTool(srv, &sdk.Tool{Name: "boom"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			f, err := os.OpenFile(os.Getenv("AIDEX_MCP_FAKE_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

@@ -41,6 +41,12 @@ const (
 // server asking); nil refuses every request with an error saying that no one
 // can answer here. The client always declares elicitation, so that a server
 // asking gets that reason rather than a missing capability.
+//
+// Starting is told, one line at a time, about a server whose start-up
+// takes longer than StartingAfter (0: DefaultStartingAfter): that it is
+// starting (and what runs: npx installing its package), every
+// StartingEvery (0: DefaultStartingEvery) that it still is, and that it
+// is ready (nil: not told). It is called from the start-up's goroutines.
 type Options struct {
 	Servers    []config.MCPServer
 	LogDir     string
@@ -49,6 +55,10 @@ type Options struct {
 	Progress   func(Progress)
 	Version    string
 	Elicit     func(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error)
+
+	Starting      func(server, text string)
+	StartingAfter time.Duration
+	StartingEvery time.Duration
 }
 
 // Progress is one progress notification of a running tool call: the server,

@@ -66,16 +66,10 @@ var notCounted = map[string]string{
 	"stdio:server-sse-multiple-streams":    "streamable HTTP only: over stdio it tests the bridge, not aidex",
 	"stdio:dns-rebinding-protection":       "streamable HTTP only: over stdio it tests the bridge, not aidex",
 
-	// Client: what issue 33 section 1 fixes (another branch); drop an
-	// entry when its fix is merged (the log says "passes" then).
-	"client:auth/pre-registration":               "issue 33 §1: pre-registered client ids are not configurable",
-	"client:auth/client-credentials-basic":       "issue 33 §1: the client-credentials grant is not configurable",
-	"client:auth/client-credentials-jwt":         "issue 33 §1: the client-credentials grant is not configurable",
-	"client:auth/scope-step-up":                  "issue 33 §1: no authorization step-up on a 403 scope challenge",
+	// Client: issue 33 section 1.
 	"client:elicitation-sep1034-client-defaults": "issue 33 §1: elicitation as a client; headless (this adapter) aidex refuses a form by design, so this stays uncounted until the adapter answers forms as a front end does",
 	// Client: not in issue 33.
-	"client:auth/cross-app-access-complete-flow":       "extension (enterprise cross-app access, token exchange) aidex does not implement",
-	"client:auth/2025-03-26-oauth-metadata-backcompat": "aidex's OAuth client needs authorization server metadata: the 2025-03-26 fallback to the server's /authorize, /token and /register is not implemented",
+	"client:auth/cross-app-access-complete-flow": "extension (enterprise cross-app access, token exchange) aidex does not implement",
 }
 
 // result is one scenario's outcome: its checks that failed (status

@@ -29,7 +29,9 @@ import (
 // of dynamic registration; CallbackPort fixes the loopback redirect's port
 // (0: any free port), for a client registered with one redirect URI.
 // ClientCredentials uses the client-credentials grant (no browser, no
-// user: ClientID and ClientSecret are exchanged for a token).
+// user: ClientID and ClientSecret are exchanged for a token; with
+// PrivateKeyFile, a PEM P-256 or RSA private key, the client authenticates
+// with a JWT signed with it instead of a secret: private_key_jwt).
 type LoginOptions struct {
 	Out               io.Writer
 	OpenURL           func(url string) error
@@ -38,6 +40,7 @@ type LoginOptions struct {
 	ClientSecret      string
 	CallbackPort      int
 	ClientCredentials bool
+	PrivateKeyFile    string
 }
 
 // ErrNoOAuth is wrapped by [Store.Login]'s error when the server answered
@@ -64,6 +67,12 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	if o.ClientCredentials {
 		return s.clientCredentials(ctx, server, url, resp, o)
 	}
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	hc, err := s.signInClient(ctx, challenges, url)
+	if err != nil {
+		_ = resp.Body.Close()
+		return fmt.Errorf("OAuth sign-in to MCP server %q: %w", server, err)
+	}
 	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", o.CallbackPort))
 	if err != nil {
 		_ = resp.Body.Close()
@@ -75,7 +84,7 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
 		RequestRefreshToken:      true,
-		Client:                   s.httpClient(),
+		Client:                   hc,
 		AuthorizationCodeFetcher: fetcher(ln, o),
 		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			got = &record{Server: server, URL: url, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
@@ -93,9 +102,15 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 			RedirectURIs: []string{redirect}, ClientName: "aidex", TokenEndpointAuthMethod: "none",
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"}}}
 	}
-	if len(o.Scopes) > 0 {
+	stepUp := s.stepUpScopes(server, url)
+	if len(o.Scopes) > 0 || len(stepUp) > 0 {
 		scopes := slices.Clone(o.Scopes)
-		cfg.ScopeFilter = func([]string) []string { return scopes }
+		cfg.ScopeFilter = func(discovered []string) []string {
+			if len(scopes) == 0 {
+				return unionScopes(discovered, stepUp)
+			}
+			return unionScopes(scopes, stepUp)
+		}
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
@@ -111,52 +126,100 @@ func (s *Store) Login(ctx context.Context, server, url string, o LoginOptions) e
 	return s.save(got)
 }
 
+// stepUpScopes are the scopes a sign-in to server at url asks for beyond
+// the server's challenge: after a step-up challenge (record.StepUp), the
+// stored token's scopes and the challenged ones (none without one).
+func (s *Store) stepUpScopes(server, url string) []string {
+	r, err := s.load(server)
+	if err != nil || r.URL != url || len(r.StepUp) == 0 {
+		return nil
+	}
+	return unionScopes(r.Scopes, r.StepUp)
+}
+
 // clientCredentials signs in with the client-credentials grant: the token
 // endpoint is discovered from the challenge's protected-resource metadata.
 func (s *Store) clientCredentials(ctx context.Context, server, mcpURL string, resp *http.Response, o LoginOptions) error {
 	_ = resp.Body.Close()
-	if o.ClientID == "" || o.ClientSecret == "" {
-		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and secret (oauth.client_id and oauth.client_secret_env_var)", server)
+	if o.ClientID == "" || o.ClientSecret == "" && o.PrivateKeyFile == "" {
+		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q needs a client id and a secret or private key (oauth.client_id, and oauth.client_secret_env_var or oauth.private_key_file)", server)
 	}
-	meta := ""
 	scopes := slices.Clone(o.Scopes)
-	if cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate")); err == nil {
-		for _, c := range cs {
-			if v := c.Params["resource_metadata"]; v != "" && meta == "" {
-				meta = v
-			}
-			if v := c.Params["scope"]; v != "" && scopes == nil {
-				scopes = strings.Fields(v)
-			}
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	for _, c := range challenges {
+		if v := c.Params["scope"]; v != "" && scopes == nil {
+			scopes = strings.Fields(v)
 		}
 	}
-	if meta == "" {
-		u, err := neturl.Parse(mcpURL)
-		if err != nil {
-			return fmt.Errorf("MCP server URL %q: %w", mcpURL, err)
-		}
-		u.Path = "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.Path, "/")
-		meta = u.String()
+	if stepUp := s.stepUpScopes(server, mcpURL); len(stepUp) > 0 {
+		scopes = unionScopes(scopes, stepUp)
 	}
-	prm, err := oauthex.GetProtectedResourceMetadata(ctx, meta, mcpURL, s.httpClient())
+	tokenURL, resource, issuer, err := s.tokenEndpoint(ctx, challenges, mcpURL)
 	if err != nil {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: protected resource metadata %s: %w", server, meta, err)
+		return fmt.Errorf("OAuth sign-in to MCP server %q: %w", server, err)
 	}
-	if len(prm.AuthorizationServers) == 0 {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: its metadata %s names no authorization server", server, meta)
-	}
-	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
-	if err != nil || as == nil || as.TokenEndpoint == "" {
-		return fmt.Errorf("OAuth sign-in to MCP server %q: no token endpoint found for %s (%v)", server, prm.AuthorizationServers[0], err)
-	}
-	cc := &clientcredentials.Config{ClientID: o.ClientID, ClientSecret: o.ClientSecret, TokenURL: as.TokenEndpoint, Scopes: scopes,
-		EndpointParams: neturl.Values{"resource": {prm.Resource}}}
-	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()))
+	r := &record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
+		KeyFile: o.PrivateKeyFile, Issuer: issuer, TokenURL: tokenURL, Scopes: scopes, Resource: resource}
+	r.Token, err = clientCredentialsToken(context.WithValue(ctx, oauth2.HTTPClient, s.httpClient()), r)
 	if err != nil {
 		return fmt.Errorf("OAuth client-credentials sign-in to MCP server %q: %w", server, err)
 	}
-	return s.save(&record{Server: server, URL: mcpURL, Grant: grantClientCredentials, ClientID: o.ClientID, ClientSecret: o.ClientSecret,
-		TokenURL: as.TokenEndpoint, Scopes: scopes, Resource: prm.Resource, Token: tok})
+	return s.save(r)
+}
+
+// clientCredentialsToken fetches a token for r's client with the
+// client-credentials grant: authenticated with its secret (HTTP Basic, or
+// in the form if the server asks), or with a JWT signed with its private
+// key (private_key_jwt, RFC 7523) for the issuer. ctx carries the HTTP
+// client (oauth2.HTTPClient).
+func clientCredentialsToken(ctx context.Context, r *record) (*oauth2.Token, error) {
+	cc := &clientcredentials.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, TokenURL: r.TokenURL, Scopes: r.Scopes,
+		AuthStyle: r.AuthStyle, EndpointParams: neturl.Values{}}
+	if r.Resource != "" {
+		cc.EndpointParams.Set("resource", r.Resource)
+	}
+	if r.KeyFile != "" {
+		jwt, err := clientAssertion(r.KeyFile, r.ClientID, r.Issuer, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		cc.ClientSecret, cc.AuthStyle = "", oauth2.AuthStyleInParams
+		cc.EndpointParams.Set("client_assertion_type", clientAssertionType)
+		cc.EndpointParams.Set("client_assertion", jwt)
+	}
+	return cc.Token(ctx)
+}
+
+// ccSource fetches r's tokens with the client-credentials grant.
+type ccSource struct {
+	ctx context.Context
+	r   *record
+}
+
+// Token implements oauth2.TokenSource.
+func (c ccSource) Token() (*oauth2.Token, error) { return clientCredentialsToken(c.ctx, c.r) }
+
+// tokenEndpoint is the token endpoint of mcpURL's authorization server,
+// the resource to name and the authorization server's issuer: the
+// protected-resource metadata's first authorization server's, or a
+// 2025-03-26 server's (legacyServerMeta).
+func (s *Store) tokenEndpoint(ctx context.Context, challenges []oauthex.Challenge, mcpURL string) (tokenURL, resource, issuer string, err error) {
+	prm, err := s.protectedResource(ctx, challenges, mcpURL)
+	if err != nil {
+		return "", "", "", err
+	}
+	if prm == nil {
+		asm, _, err := s.legacyServerMeta(ctx, mcpURL)
+		if err != nil {
+			return "", "", "", err
+		}
+		return asm.TokenEndpoint, mcpURL, asm.Issuer, nil
+	}
+	as, err := auth.GetAuthServerMetadata(ctx, prm.AuthorizationServers[0], s.httpClient())
+	if err != nil || as == nil || as.TokenEndpoint == "" {
+		return "", "", "", fmt.Errorf("no token endpoint found for %s (%v)", prm.AuthorizationServers[0], err)
+	}
+	return as.TokenEndpoint, prm.Resource, as.Issuer, nil
 }
 
 // challenge asks the server unauthenticated and returns the request and its

@@ -15,14 +15,16 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/zelvior/aidex/internal/atomicfile"
 )
@@ -53,15 +55,23 @@ type record struct {
 	// Grant is "" (authorization code: refreshed with the refresh token)
 	// or "client_credentials" (a new token is fetched with the client's
 	// id and secret when it expires).
-	Grant        string           `json:"grant,omitempty"`
-	Resource     string           `json:"resource,omitempty"`
-	URL          string           `json:"url"`
-	ClientID     string           `json:"client_id"`
-	ClientSecret string           `json:"client_secret,omitempty"`
-	AuthStyle    oauth2.AuthStyle `json:"auth_style"`
-	TokenURL     string           `json:"token_url"`
-	Scopes       []string         `json:"scopes,omitempty"`
-	Token        *oauth2.Token    `json:"token"`
+	Grant        string `json:"grant,omitempty"`
+	Resource     string `json:"resource,omitempty"`
+	URL          string `json:"url"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	// KeyFile is the PEM private key of a private_key_jwt client, Issuer
+	// the authorization server its assertions are for.
+	KeyFile   string           `json:"key_file,omitempty"`
+	Issuer    string           `json:"issuer,omitempty"`
+	AuthStyle oauth2.AuthStyle `json:"auth_style"`
+	TokenURL  string           `json:"token_url"`
+	Scopes    []string         `json:"scopes,omitempty"`
+	// StepUp are scopes the server asked for beyond the token's (a 403
+	// insufficient_scope challenge: step-up authorization); the next
+	// sign-in asks for them too.
+	StepUp []string      `json:"step_up_scopes,omitempty"`
+	Token  *oauth2.Token `json:"token"`
 }
 
 // grantClientCredentials is record.Grant of a client-credentials sign-in.
@@ -144,43 +154,129 @@ func (s *Store) HTTPClient(ctx context.Context, server, url string) (*http.Clien
 	if r.URL != url {
 		return nil, fmt.Errorf("the OAuth token of MCP server %q was issued for %s, not %s: sign in again with `aidex mcp login %s`", server, r.URL, url, server)
 	}
-	cfg := &oauth2.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, Scopes: r.Scopes,
-		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: r.AuthStyle}}
 	base := s.httpClient()
 	refreshCtx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, base)
-	next := cfg.TokenSource(refreshCtx, r.Token)
-	if r.Grant == grantClientCredentials {
-		cc := &clientcredentials.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, TokenURL: r.TokenURL, Scopes: r.Scopes, AuthStyle: r.AuthStyle}
-		if r.Resource != "" {
-			cc.EndpointParams = neturl.Values{"resource": {r.Resource}}
-		}
-		next = oauth2.ReuseTokenSource(r.Token, cc.TokenSource(refreshCtx))
+	src := &persisting{store: s, server: server, ctx: refreshCtx, rec: r, next: tokenSource(refreshCtx, r)}
+	if info, err := os.Stat(s.path(server)); err == nil {
+		src.mod = info.ModTime()
 	}
-	src := &persisting{store: s, rec: r, next: next}
 	transport := base.Transport
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	return &http.Client{Transport: &oauth2.Transport{Source: src, Base: transport}, Timeout: base.Timeout}, nil
+	return &http.Client{Transport: &oauth2.Transport{Source: src, Base: &stepUp{src: src, next: transport}}, Timeout: base.Timeout}, nil
+}
+
+// tokenSource is the source of r's tokens: r.Token, then refreshed (or,
+// for the client-credentials grant, fetched again) through ctx's client.
+func tokenSource(ctx context.Context, r *record) oauth2.TokenSource {
+	if r.Grant == grantClientCredentials {
+		return oauth2.ReuseTokenSource(r.Token, ccSource{ctx: ctx, r: r})
+	}
+	cfg := &oauth2.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, Scopes: r.Scopes,
+		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: r.AuthStyle}}
+	return cfg.TokenSource(ctx, r.Token)
+}
+
+// stepUp notes the scopes of a 403 insufficient_scope challenge (step-up
+// authorization) in the stored sign-in, so that `aidex mcp login` asks
+// for them with the token's.
+type stepUp struct {
+	src  *persisting
+	next http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *stepUp) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusForbidden {
+		return resp, err
+	}
+	cs, perr := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if perr != nil {
+		return resp, nil
+	}
+	for _, c := range cs {
+		if c.Params["error"] == "insufficient_scope" && c.Params["scope"] != "" {
+			t.src.wantScopes(strings.Fields(c.Params["scope"]))
+		}
+	}
+	return resp, nil
 }
 
 // persisting stores the token again whenever the source refreshed it.
+// A sign-in stored since (`aidex mcp login` again, in another process: a
+// new token, more scopes) takes over at the next request.
 type persisting struct {
-	store *Store
-	mu    sync.Mutex
-	rec   *record
-	next  oauth2.TokenSource
+	store  *Store
+	server string
+	ctx    context.Context // of refreshes
+	mu     sync.Mutex
+	rec    *record
+	next   oauth2.TokenSource
+	mod    time.Time // the token file's, when rec was read or written
+}
+
+// reload takes over a sign-in stored since rec was read: the token file
+// changed and holds another token for the same URL.
+func (p *persisting) reload() {
+	info, err := os.Stat(p.store.path(p.server))
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if info.ModTime().Equal(p.mod) {
+		return
+	}
+	p.mod = info.ModTime()
+	r, err := p.store.load(p.server)
+	if err != nil || r.URL != p.rec.URL || r.Token.AccessToken == p.rec.Token.AccessToken {
+		return
+	}
+	p.rec, p.next = r, tokenSource(p.ctx, r)
+}
+
+// wantScopes stores scopes as the sign-in's step-up scopes (a failure to
+// store them only makes the next sign-in ask for the challenge's scopes).
+func (p *persisting) wantScopes(scopes []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	want := unionScopes(p.rec.StepUp, scopes)
+	if len(want) == len(p.rec.StepUp) {
+		return
+	}
+	r := *p.rec
+	r.StepUp = want
+	if p.store.save(&r) == nil {
+		p.rec = &r
+	}
+}
+
+// unionScopes is a's scopes, then those of b not in a.
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Token returns a valid token, refreshing and storing it when needed.
 func (p *persisting) Token() (*oauth2.Token, error) {
-	tok, err := p.next.Token()
+	p.reload()
+	p.mu.Lock()
+	next := p.next
+	p.mu.Unlock()
+	tok, err := next.Token()
 	if err != nil {
-		return nil, fmt.Errorf("MCP server %q: the OAuth token has expired and could not be refreshed (%w): sign in again with `aidex mcp login %s`", p.rec.Server, err, p.rec.Server)
+		return nil, fmt.Errorf("MCP server %q: the OAuth token has expired and could not be refreshed (%w): sign in again with `aidex mcp login %s`", p.server, err, p.server)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if tok.AccessToken != p.rec.Token.AccessToken {
+	if tok.AccessToken != p.rec.Token.AccessToken && p.next == next { // (not when a new sign-in took over meanwhile)
 		r := *p.rec
 		r.Token = tok
 		if tok.RefreshToken == "" {

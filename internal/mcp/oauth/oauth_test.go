@@ -2,7 +2,12 @@ package oauth
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
@@ -160,4 +165,72 @@ func TestLoginClientCredentials(t *testing.T) {
 	_ = resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	require.Contains(t, string(body), "hello access-")
+}
+
+// Step-up authorization: a 403 insufficient_scope challenge to a signed-in
+// request is noted; the next sign-in asks for the token's scopes and the
+// challenged ones; a client made before it (a running session) sends the
+// new token from its next request.
+func TestLoginStepUpAsksForTheChallengedScopes(t *testing.T) {
+	f := oauthtest.NewServer(t)
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	require.NoError(t, s.Login(context.Background(), "up", url, LoginOptions{OpenURL: oauthtest.Browser, Scopes: []string{"tools"}}))
+	c, err := s.HTTPClient(context.Background(), "up", url)
+	require.NoError(t, err)
+	resp, err := c.Get(f.URL + "/admin")
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	var out strings.Builder
+	require.NoError(t, s.Login(context.Background(), "up", url, LoginOptions{Out: &out, OpenURL: oauthtest.Browser}))
+	require.Regexp(t, `scope=(tools\+admin|admin\+tools)`, out.String(), "the second sign-in asks for the challenged scopes")
+	rec, err := s.load("up")
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"tools", "admin"}, rec.Scopes)
+	first := rec.Token.AccessToken
+
+	resp, err = c.Get(url)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	rec, err = s.load("up") // the client refreshes the short-lived token at once
+	require.NoError(t, err)
+	require.Equal(t, "hello "+rec.Token.AccessToken, string(body), "the running client took the new sign-in's token")
+	require.Equal(t, "refresh-1", rec.Token.RefreshToken)
+	require.ElementsMatch(t, []string{"tools", "admin"}, rec.Scopes, "the refresh kept the new sign-in (%s)", first)
+}
+
+// The client-credentials grant of a client that authenticates with a
+// private key (private_key_jwt): a JWT signed with it for the issuer, no
+// secret; the token is fetched again, with a new JWT, when it expires. A
+// key file that is not PEM is named in the error.
+func TestLoginClientCredentialsPrivateKeyJWT(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	require.NoError(t, err)
+	keyFile := filepath.Join(t.TempDir(), "client.pem")
+	require.NoError(t, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600))
+	f := oauthtest.NewServer(t)
+	f.PreregisterKey("signer", &key.PublicKey)
+	s := NewStore(t.TempDir())
+	url := f.URL + "/mcp"
+	bad := filepath.Join(t.TempDir(), "bad.pem")
+	require.NoError(t, os.WriteFile(bad, []byte("not a key"), 0o600))
+	err = s.Login(context.Background(), "jwt", url, LoginOptions{ClientID: "signer", PrivateKeyFile: bad, ClientCredentials: true})
+	require.ErrorContains(t, err, bad+" is not PEM")
+	require.NoError(t, s.Login(context.Background(), "jwt", url, LoginOptions{ClientID: "signer", PrivateKeyFile: keyFile, ClientCredentials: true}))
+	c, err := s.HTTPClient(context.Background(), "jwt", url)
+	require.NoError(t, err)
+	resp, err := c.Get(url) // the 2 s token has expired within the oauth2 margin: a new JWT fetches another
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	rec, err := s.load("jwt")
+	require.NoError(t, err)
+	require.Empty(t, rec.ClientSecret)
+	require.Equal(t, "hello "+rec.Token.AccessToken, string(body))
 }

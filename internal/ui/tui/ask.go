@@ -162,7 +162,11 @@ func (f *askForm) view(s styles, width int) string {
 	q := f.question()
 	bar := s.paint(s.yellow, "│")
 	var b strings.Builder
-	title := "╭─ The model asks"
+	who := "The model"
+	if src := f.req.info.Source; src != "" {
+		who = termsafe.Clean(src) // an MCP server's form request: "MCP server NAME"
+	}
+	title := "╭─ " + who + " asks"
 	if n := len(f.req.info.Questions); n > 1 {
 		title += fmt.Sprintf(" (%d/%d)", f.q+1, n)
 	}

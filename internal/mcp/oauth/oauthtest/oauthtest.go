@@ -4,16 +4,19 @@ package oauthtest
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,39 +32,55 @@ import (
 // With StepUp set, the MCP endpoint accepts an anonymous initialize (and
 // notifications, and the DELETE ending the session) and answers every other request without a token with 403
 // and an insufficient_scope challenge for scope "tools" (the spec's step-up
-// authorization). [Server.Preregister] adds a client registered beforehand,
+// authorization). URL + "/admin" answers every request with 403 and an
+// insufficient_scope challenge for scopes "tools admin" (a request that
+// needs more than a token grants). [Server.Preregister] adds a client registered beforehand,
 // which may use the client-credentials grant with its secret.
+//
+// Legacy makes it a server of the MCP 2025-03-26 authorization spec: no
+// protected-resource metadata (and no resource_metadata in its challenge);
+// with LegacyMetadata its authorization server metadata is at the origin's
+// /.well-known/oauth-authorization-server, naming the issuer URL+"/oauth"
+// and endpoints under /oauth/; with LegacyDefaults there is none and the
+// endpoints are the spec's defaults /authorize, /token and /register.
 type Server struct {
 	*httptest.Server
 	StepUp     bool
+	Legacy     Legacy
 	mu         sync.Mutex
-	secrets    map[string]string // pre-registered client id → secret
-	clients    map[string]string // client id → redirect URI
-	codes      map[string]string // code → PKCE challenge
-	issued     map[string]bool   // access tokens
+	secrets    map[string]string           // pre-registered client id → secret
+	keys       map[string]*ecdsa.PublicKey // pre-registered client id → its key (private_key_jwt)
+	clients    map[string]string           // client id → redirect URI
+	codes      map[string]string           // code → PKCE challenge
+	issued     map[string]bool             // access tokens
 	refreshes  int
 	registered int
 	n          int
 }
 
+// Legacy is a [Server]'s 2025-03-26 mode.
+type Legacy int
+
+// The 2025-03-26 modes of a [Server]: none (the current spec), metadata at
+// the origin, default endpoints.
+const (
+	LegacyNone Legacy = iota
+	LegacyMetadata
+	LegacyDefaults
+)
+
 // NewServer starts the server; the test's end stops it.
 func NewServer(t testing.TB) *Server {
-	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}}
+	f := &Server{clients: map[string]string{}, codes: map[string]string{}, issued: map[string]bool{}, secrets: map[string]string{}, keys: map[string]*ecdsa.PublicKey{}}
 	mux := http.NewServeMux()
 	f.Server = httptest.NewServer(mux)
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpServer() }, nil)
 	t.Cleanup(f.Close)
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
+	f.handleOAuth(mux)
+	mux.HandleFunc("/admin", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="tools admin", resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+		http.Error(w, "insufficient scope", http.StatusForbidden)
 	})
-	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
-			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
-			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
-	})
-	mux.HandleFunc("/register", f.register)
-	mux.HandleFunc("/authorize", f.authorize)
-	mux.HandleFunc("/token", f.token)
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		f.mu.Lock()
@@ -83,7 +102,11 @@ func NewServer(t testing.TB) *Server {
 			return
 		}
 		if !ok {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL))
+			challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, f.URL)
+			if f.Legacy != LegacyNone {
+				challenge = "Bearer"
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
@@ -94,6 +117,47 @@ func NewServer(t testing.TB) *Server {
 		mcpHandler.ServeHTTP(w, r)
 	})
 	return f
+}
+
+// handleOAuth adds the metadata and the authorization server's endpoints.
+func (f *Server) handleOAuth(mux *http.ServeMux) {
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if f.Legacy != LegacyNone {
+			http.NotFound(w, r)
+			return
+		}
+		writeJSON(w, map[string]any{"resource": f.URL + "/mcp", "authorization_servers": []string{f.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		switch f.Legacy {
+		case LegacyDefaults:
+			http.NotFound(w, r)
+			return
+		case LegacyMetadata:
+			u := f.URL + "/oauth"
+			writeJSON(w, map[string]any{"issuer": u, "authorization_endpoint": u + "/authorize", "token_endpoint": u + "/token",
+				"registration_endpoint": u + "/register", "response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}})
+			return
+		}
+		writeJSON(w, map[string]any{"issuer": f.URL, "authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
+			"registration_endpoint": f.URL + "/register", "response_types_supported": []string{"code"},
+			"code_challenge_methods_supported": []string{"S256"}, "grant_types_supported": []string{"authorization_code", "refresh_token"}})
+	})
+	for _, prefix := range []string{"", "/oauth"} {
+		// The endpoints are under /oauth/ with LegacyMetadata only.
+		only := func(h http.HandlerFunc) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				if (f.Legacy == LegacyMetadata) != (prefix == "/oauth") {
+					http.NotFound(w, r)
+					return
+				}
+				h(w, r)
+			}
+		}
+		mux.HandleFunc(prefix+"/register", only(f.register))
+		mux.HandleFunc(prefix+"/authorize", only(f.authorize))
+		mux.HandleFunc(prefix+"/token", only(f.token))
+	}
 }
 
 // mcpServer is the MCP server behind the token check: one tool, whoami,
@@ -155,6 +219,14 @@ func (f *Server) token(w http.ResponseWriter, r *http.Request) {
 		}
 		delete(f.codes, r.Form.Get("code"))
 	case "client_credentials":
+		if a := r.Form.Get("client_assertion"); a != "" {
+			if !f.assertionValid(r.Form.Get("client_assertion_type"), a) {
+				w.WriteHeader(http.StatusUnauthorized)
+				writeJSON(w, map[string]any{"error": "invalid_client", "error_description": "bad client assertion"})
+				return
+			}
+			break
+		}
 		id, secret, ok := r.BasicAuth()
 		if !ok {
 			id, secret = r.Form.Get("client_id"), r.Form.Get("client_secret")
@@ -188,6 +260,39 @@ func (f *Server) Preregister(id, secret, redirect string) {
 	defer f.mu.Unlock()
 	f.clients[id] = redirect
 	f.secrets[id] = secret
+}
+
+// PreregisterKey adds a client registered beforehand that authenticates
+// with JWTs signed with the private key of pub (private_key_jwt, ES256).
+func (f *Server) PreregisterKey(id string, pub *ecdsa.PublicKey) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keys[id] = pub
+}
+
+// assertionValid checks a private_key_jwt client assertion (f.mu held):
+// its type, an ES256 signature by a pre-registered key of the client its
+// iss and sub name, the audience f.URL (the issuer) and its expiry.
+func (f *Server) assertionValid(typ, jwt string) bool {
+	parts := strings.Split(jwt, ".")
+	if typ != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" || len(parts) != 3 {
+		return false
+	}
+	var claims struct {
+		Iss, Sub, Aud string
+		Exp           int64
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil || json.Unmarshal(b, &claims) != nil || claims.Iss != claims.Sub || claims.Aud != f.URL || claims.Exp < time.Now().Unix() {
+		return false
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	pub := f.keys[claims.Iss]
+	if err != nil || len(sig) != 64 || pub == nil {
+		return false
+	}
+	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	return ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:]))
 }
 
 // Counts returns how many clients registered and how many refresh grants

@@ -39,7 +39,7 @@ export function showInteraction(ev, onError) {
   const submit = h('button', { type: 'submit', class: 'primary', text: 'Submit' });
   const cancel = h('button', { type: 'button', class: 'danger', text: 'Cancel' });
   const form = h('form', { class: 'interaction', dataset: { interactionId: ia.id } },
-    h('div', { class: 'ia-head', text: 'The model asks' }),
+    h('div', { class: 'ia-head', text: (ia.source || 'The model') + ' asks' }),
     fields.map((f) => h('fieldset', { class: 'ia-question' },
       h('legend', null, f.q.header ? h('span', { class: 'ia-header', text: f.q.header + ' ' }) : null, h('strong', { text: f.q.question })),
       f.el)),
