@@ -66,6 +66,7 @@ require (
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dlclark/regexp2 v1.11.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
@@ -109,12 +110,12 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-// chroma (pulled by glamour for code highlighting) v2.5 and later parse ~300
-// embedded XML lexers and ~70 XML styles in package init. aidex uses a copy
-// of v2.2.0 (the same API glamour uses) patched to build its lexer and style
-// registries on first use instead of in package init
-// (third_party/chroma/PATCHES.md). Measure with GODEBUG=inittrace=1 before
-// moving it.
+// chroma (pulled by glamour for code highlighting) v2.27.0 parses the
+// config of ~280 embedded XML lexers and ~75 XML styles in package init
+// (4.6 MB on every start). aidex uses a copy of v2.27.0, the version
+// required above, carrying upstream's own lazy-registry change
+// (alecthomas/chroma#1354, #1356, merged into the v3 module only); drop it
+// at the next v2 tag that has them (third_party/chroma/PATCHES.md).
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 // Bubble Tea with the renderer patched to draw no frames while idle
