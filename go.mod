@@ -129,11 +129,6 @@ replace github.com/gorilla/css => ./third_party/gorilla-css
 // patched to compile them on first use (third_party/goldmark/PATCHES.md).
 replace github.com/yuin/goldmark => ./third_party/goldmark
 
-// glamour (markdown rendering in the TUI) compiles its GitHub autolink
-// regexps in package init; aidex uses a copy patched to compile them on
-// first use (third_party/glamour/PATCHES.md).
-replace charm.land/glamour/v2 => ./third_party/glamour
-
 // ledongthuc/pdf (the PDF loader) follows cycles in the page tree, the
 // /Prev chain and object streams forever, trusts /Count and /Size for
 // allocations and decompresses streams without a bound. aidex uses a copy
