@@ -412,7 +412,12 @@ func (wb *workbook) cellValue(dec *xml.Decoder, el xml.StartElement, part string
 			depth--
 		}
 	}
-	raw := v.String()
+	return wb.show(typ, style, v.String(), inline.String())
+}
+
+// show turns a cell's stored value raw (or its inline string) into the
+// text a spreadsheet shows, by the cell's type typ and style.
+func (wb *workbook) show(typ, style, raw, inline string) (string, error) {
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(strings.TrimSpace(raw))
@@ -421,7 +426,7 @@ func (wb *workbook) cellValue(dec *xml.Decoder, el xml.StartElement, part string
 		}
 		return wb.strings[i], nil
 	case "inlineStr":
-		return inline.String(), nil
+		return inline, nil
 	case "b":
 		if strings.TrimSpace(raw) == "1" {
 			return "TRUE", nil
