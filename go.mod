@@ -41,7 +41,6 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/stretchr/testify v1.12.1
-	github.com/xuri/excelize/v2 v2.11.1
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/image v0.47.0
@@ -65,7 +64,7 @@ require (
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2 v1.11.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
@@ -85,16 +84,11 @@ require (
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	github.com/richardlehane/mscfb v1.0.9 // indirect
-	github.com/richardlehane/msoleps v1.0.6 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/segmentio/asm v1.2.1 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
-	github.com/tiendc/go-deepcopy v1.7.2 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
-	github.com/xuri/efp v0.0.3-0.20260924042702-217b81952dec // indirect
-	github.com/xuri/nfp v0.0.2-0.20250530014748-2ddeb826f9a9 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/yuin/goldmark v1.8.2 // indirect
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
@@ -109,12 +103,12 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-// chroma (pulled by glamour for code highlighting) v2.5 and later parse ~300
-// embedded XML lexers and ~70 XML styles in package init. aidex uses a copy
-// of v2.2.0 (the same API glamour uses) patched to build its lexer and style
-// registries on first use instead of in package init
-// (third_party/chroma/PATCHES.md). Measure with GODEBUG=inittrace=1 before
-// moving it.
+// chroma (pulled by glamour for code highlighting) v2.27.0 parses the
+// config of ~280 embedded XML lexers and ~75 XML styles in package init
+// (4.6 MB on every start). aidex uses a copy of v2.27.0, the version
+// required above, carrying upstream's own lazy-registry change
+// (alecthomas/chroma#1354, #1356, merged into the v3 module only); drop it
+// at the next v2 tag that has them (third_party/chroma/PATCHES.md).
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 
 // Bubble Tea with the renderer patched to draw no frames while idle
@@ -130,21 +124,10 @@ replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
 
 replace github.com/gorilla/css => ./third_party/gorilla-css
 
-// excelize (the XLSX loader) compiles ~30 regular expressions and a table
-// of 16,384 column names in package init: ~1.3 MB and ~5 ms on every aidex
-// start. aidex uses a copy patched to build them on first use
-// (third_party/excelize/PATCHES.md).
-replace github.com/xuri/excelize/v2 => ./third_party/excelize
-
 // goldmark (glamour's markdown parser) compiles ~18 regular expressions in
 // package init (~0.3 MB, ~1 ms on every aidex start). aidex uses a copy
 // patched to compile them on first use (third_party/goldmark/PATCHES.md).
 replace github.com/yuin/goldmark => ./third_party/goldmark
-
-// glamour (markdown rendering in the TUI) compiles its GitHub autolink
-// regexps in package init; aidex uses a copy patched to compile them on
-// first use (third_party/glamour/PATCHES.md).
-replace charm.land/glamour/v2 => ./third_party/glamour
 
 // ledongthuc/pdf (the PDF loader) follows cycles in the page tree, the
 // /Prev chain and object streams forever, trusts /Count and /Size for

@@ -20,12 +20,21 @@ const (
 	maxInitBytes = 32 << 10
 	// maxLibInitBytes bounds one package of a library (the largest left,
 	// nats-server's, is ~180 KB; chroma's lexers were 1.7 MB, excelize
-	// 1.3 MB, bluemonday's CSS tables 0.5 MB before their patches).
+	// 1.3 MB (replaced by aidex's own XLSX reader), bluemonday's CSS tables 0.5 MB before their patches).
 	maxLibInitBytes = 256 << 10
 	// maxTotalInitBytes bounds all packages together (~1.2 MB in this
 	// test binary after issue 21's patches, 6 MB before).
 	maxTotalInitBytes = 1536 << 10
 )
+
+// libInitAllowance raises maxLibInitBytes for a library package whose
+// init cost is upstream's own design, kept so that its fork can be dropped.
+var libInitAllowance = map[string]int{
+	// chroma's lexer registry built from generated metadata (upstream
+	// alecthomas/chroma#1356, third_party/chroma/PATCHES.md): ~430 KB
+	// where upstream v2.27.0 allocates 2.7 MB.
+	"github.com/alecthomas/chroma/v2/lexers": 512 << 10,
+}
 
 // TestPackageInitIsCheap re-runs this test binary, which links everything
 // aidex links, with GODEBUG=inittrace=1 and no tests, and checks the bytes
@@ -49,9 +58,13 @@ func TestPackageInitIsCheap(t *testing.T) {
 		}
 		total += bytesAlloc
 		if !strings.HasPrefix(pkg, "github.com/zelvior/aidex/") {
-			if bytesAlloc > maxLibInitBytes {
+			limit := maxLibInitBytes
+			if l, ok := libInitAllowance[pkg]; ok {
+				limit = l
+			}
+			if bytesAlloc > limit {
 				t.Errorf("library package %s allocates %d bytes at init (limit %d): make it lazy in a patched copy under third_party/ (see third_party/chroma/PATCHES.md) or use a lighter library",
-					pkg, bytesAlloc, maxLibInitBytes)
+					pkg, bytesAlloc, limit)
 			}
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 // Limits bound what loading one document may take, whatever its format:
 // a file that would pass one is refused with a *LimitError naming the
 // limit. Load makes one budget of them for each document and every
-// loader (and the libraries under it: the PDF reader, excelize, the
+// loader (and the libraries under it: the PDF reader, the
 // image decoders) draws on it. Zero fields take the defaults.
 type Limits struct {
 	// Time is the longest one load may take [DefaultTime].

@@ -157,7 +157,7 @@ var hostileCases = []hostileCase{
 	}, want: []string{"xl/sharedStrings.xml expands past the 64.0 MiB document limit"}},
 	{name: "xlsx/shared-strings-60MiB", file: "a.xlsx", gen: func() []byte {
 		// Within the Bytes limit, 3.5 million shared strings, which
-		// excelize would decode into 1.4 GiB.
+		// a reader keeping them as structs would decode into 1.4 GiB.
 		sheet := member("xl/worksheets/sheet1.xml", sheetHead+`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`+sheetTail, true)
 		return zipFile(xlsxParts(sheet, bombDoc("xl/sharedStrings.xml", sstHead, "<si><t>x</t></si>", "</sst>", 60<<20)))
 	}, want: []string{"xl/sharedStrings.xml: past the document limit of 4000000 units of work"}},

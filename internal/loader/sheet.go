@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // cellRange is a rectangle of cells, 1-based and inclusive; zero is "all".
@@ -27,8 +25,8 @@ func parseRange(spec string) (cellRange, error) {
 	if !ok {
 		b = a
 	}
-	c1, r1, err1 := excelize.CellNameToCoordinates(strings.TrimSpace(a))
-	c2, r2, err2 := excelize.CellNameToCoordinates(strings.TrimSpace(b))
+	c1, r1, err1 := cellRef(a)
+	c2, r2, err2 := cellRef(b)
 	if err1 != nil || err2 != nil {
 		return cellRange{}, fmt.Errorf("range %q: write cells like \"A1:D20\" (columns A.., rows from 1)", spec)
 	}
@@ -86,9 +84,8 @@ func (t *table) add(row int, cells []string) {
 
 // loadXLSX renders each sheet (or opts.Sheet) as a markdown table of at most
 // opts.MaxRows rows (cut to opts.Range), under a "## Sheet: NAME" heading.
-// excelize reads every member of the package whole: it is given a copy of
-// the package with only its XML parts (openZip and copyZip check them and
-// charge what they expand to), and the rows stream from it one at a time.
+// The workbook is read by the reader in xlsx.go: every part streams
+// through the document's budget.
 func loadXLSX(doc *Document, data []byte, opts Options, bud *budget) error {
 	rng, err := parseRange(opts.Range)
 	if err != nil {
@@ -98,94 +95,34 @@ func loadXLSX(doc *Document, data []byte, opts Options, bud *budget) error {
 	if err != nil {
 		return err
 	}
-	pkg, err := z.copyZip(xlsxPart)
+	wb, err := openWorkbook(z)
 	if err != nil {
 		return err
 	}
-	// excelize decodes every part but the worksheets whole, into structs
-	// of about 400 bytes an element (a 60 MiB table of 3.5 million shared
-	// strings took 1.4 GiB): their elements are counted first, 8 units
-	// each.
-	for _, f := range z.zr.File {
-		if name := partName(f.Name); xlsxPart(name) && !strings.HasPrefix(name, "xl/worksheets/") {
-			if err := z.countElements(f, 8); err != nil {
-				return err
-			}
-		}
-	}
-	lim := max(bud.lim.Bytes, 1)
-	f, err := excelize.OpenReader(bytes.NewReader(pkg), excelize.Options{UnzipXMLSizeLimit: lim, UnzipSizeLimit: lim})
-	if err != nil {
-		return fmt.Errorf("malformed workbook: %w", err)
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
+	sheets := wb.sheets
 	if opts.Sheet != "" {
-		idx, _ := f.GetSheetIndex(opts.Sheet)
-		if idx < 0 {
-			return fmt.Errorf("no sheet %q: the sheets are %s", opts.Sheet, strings.Join(sheets, ", "))
+		i := wb.sheetIndex(opts.Sheet)
+		if i < 0 {
+			return fmt.Errorf("no sheet %q: the sheets are %s", opts.Sheet, strings.Join(wb.sheetNames(), ", "))
 		}
-		sheets = []string{opts.Sheet}
+		sheets = sheets[i : i+1]
 	}
 	var b strings.Builder
-	for _, name := range sheets {
+	for _, s := range sheets {
 		if b.Len() > opts.MaxChars {
-			doc.Notes = append(doc.Notes, fmt.Sprintf("sheet %s left out: the text cap is reached; pass its name as the sheet to read it", name))
+			doc.Notes = append(doc.Notes, fmt.Sprintf("sheet %s left out: the text cap is reached; pass its name as the sheet to read it", s.name))
 			continue
 		}
 		t := &table{rng: rng, maxRows: opts.MaxRows}
-		if err := readSheet(f, name, t, bud); err != nil {
-			return fmt.Errorf("sheet %s: %w", name, err)
+		if err := wb.readSheet(s, t); err != nil {
+			return fmt.Errorf("sheet %s: %w", s.name, err)
 		}
-		fmt.Fprintf(&b, "## Sheet: %s\n\n", name)
-		writeTable(&b, doc, name, t, opts.MaxChars)
+		fmt.Fprintf(&b, "## Sheet: %s\n\n", s.name)
+		writeTable(&b, doc, s.name, t, opts.MaxChars)
 		b.WriteByte('\n')
 	}
 	doc.Text = b.String()
 	return nil
-}
-
-// xlsxPart reports whether the XLSX loader needs the part name (a
-// partName): the package's and the workbook's XML and relationships, the
-// worksheets, the shared strings, the styles (number formats) and the
-// theme; not drawings, comments, pivot caches or the calculation chain.
-func xlsxPart(name string) bool {
-	switch name {
-	case "[content_types].xml", "_rels/.rels", "xl/workbook.xml", "xl/_rels/workbook.xml.rels",
-		"xl/sharedstrings.xml", "xl/styles.xml":
-		return true
-	}
-	return strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") ||
-		strings.HasPrefix(name, "xl/theme/") && strings.HasSuffix(name, ".xml")
-}
-
-// readSheet streams the rows of sheet into t: one unit of work a row and
-// a cell read.
-func readSheet(f *excelize.File, sheet string, t *table, bud *budget) error {
-	rows, err := f.Rows(sheet)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	what := "sheet " + sheet
-	for row := 1; rows.Next(); row++ {
-		if err := bud.charge(1, what); err != nil {
-			return err
-		}
-		if !t.wants(row) {
-			t.add(row, nil)
-			continue
-		}
-		cells, err := rows.Columns()
-		if err != nil {
-			return err
-		}
-		if err := bud.charge(int64(len(cells)), what); err != nil {
-			return err
-		}
-		t.add(row, cells)
-	}
-	return rows.Error()
 }
 
 // loadCSV renders a CSV (TSV for .tsv) file as one markdown table, reading

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -31,7 +30,7 @@ func partName(name string) string {
 // choice), and no two members sharing bytes of the file (overlapping
 // members expand the same compressed bytes again and again: the
 // "overlapping zip bomb"). What each member expands to is checked as it
-// is read (read, copyZip): archive/zip never reads a member past the size
+// is read (read, open): archive/zip never reads a member past the size
 // its header declares.
 func openZip(data []byte, bud *budget) (*zipArchive, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
@@ -104,89 +103,23 @@ func (z *zipArchive) read(name string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// copyZip writes a new zip of the members keep accepts, copying their
-// compressed bytes as they are (nothing is decompressed), and charges
-// what each declares it expands to: a library that reads every member
-// whole (excelize) then reads at most the document's Bytes. archive/zip
-// refuses to read a member past its declared size, so the declarations
-// bound what the library can expand.
-func (z *zipArchive) copyZip(keep func(name string) bool) ([]byte, error) {
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range z.zr.File {
-		if !keep(partName(f.Name)) {
-			continue
-		}
-		if f.UncompressedSize64 > uint64(z.bud.room()) {
-			return nil, z.bud.fail(&LimitError{Limit: "Bytes", Max: z.bud.lim.Bytes, What: f.Name})
-		}
-		if err := z.bud.expand(int64(f.UncompressedSize64), f.Name); err != nil {
-			return nil, err
-		}
-		raw, err := f.OpenRaw()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		w, err := zw.CreateRaw(&f.FileHeader)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		if _, err := io.Copy(w, raw); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
+// open returns member name to be read as a stream: what it expands to is
+// charged to the budget as it is read, and a member that declares more
+// than the document's remaining Bytes is refused before it is opened.
+func (z *zipArchive) open(name string) (io.ReadCloser, error) {
+	f, ok := z.byName[partName(name)]
+	if !ok {
+		return nil, fmt.Errorf("the file has no %s", name)
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
+	if f.UncompressedSize64 > uint64(z.bud.room()) {
+		return nil, z.bud.fail(&LimitError{Limit: "Bytes", Max: z.bud.lim.Bytes, What: f.Name})
 	}
-	return out.Bytes(), nil
-}
-
-// countElements charges units of work for each XML element of member f
-// (each "<" that opens a tag: comments and CDATA may add a few, never
-// fewer), reading it without keeping it. Its bytes are not charged again:
-// copyZip charged the size it declares, which archive/zip never reads
-// past.
-func (z *zipArchive) countElements(f *zip.File, units int64) error {
-	if err := z.bud.check(f.Name); err != nil {
-		return err
-	}
-	r, err := f.Open()
+	rc, err := f.Open()
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	defer r.Close()
-	buf := make([]byte, 64<<10)
-	var n int64
-	lt := false // the previous chunk ended with "<"
-	for {
-		m, err := r.Read(buf)
-		p := buf[:m]
-		if lt && m > 0 && startsName(p[0]) {
-			n++
-		}
-		for i := bytes.IndexByte(p, '<'); i >= 0; i = bytes.IndexByte(p, '<') {
-			if i+1 < len(p) && startsName(p[i+1]) {
-				n++
-			}
-			p = p[i+1:]
-		}
-		lt = m > 0 && buf[m-1] == '<'
-		if n > 0 {
-			if cerr := z.bud.charge(n*units, f.Name); cerr != nil {
-				return cerr
-			}
-			n = 0
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-	}
-}
-
-// startsName reports whether c can start an XML element name.
-func startsName(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':' || c >= 0x80
+	return struct {
+		io.Reader
+		io.Closer
+	}{z.bud.reader(rc, f.Name), rc}, nil
 }

@@ -48,6 +48,24 @@ func (l *LexerRegistry) Names(withAliases bool) []string {
 	return out
 }
 
+// Aliases of all the lexers, and skip those lexers who do not have any aliases,
+// or show their name instead
+func (l *LexerRegistry) Aliases(skipWithoutAliases bool) []string {
+	out := []string{}
+	for _, lexer := range l.Lexers {
+		config := lexer.Config()
+		if len(config.Aliases) == 0 {
+			if skipWithoutAliases {
+				continue
+			}
+			out = append(out, config.Name)
+		}
+		out = append(out, config.Aliases...)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Get a Lexer by name, alias or file extension.
 func (l *LexerRegistry) Get(name string) Lexer {
 	if lexer := l.byName[name]; lexer != nil {
@@ -97,6 +115,8 @@ func (l *LexerRegistry) MatchMimeType(mimeType string) Lexer {
 }
 
 // Match returns the first lexer matching filename.
+//
+// Note that this iterates over all file patterns in all lexers, so is not fast.
 func (l *LexerRegistry) Match(filename string) Lexer {
 	filename = filepath.Base(filename)
 	matched := PrioritisedLexers{}
@@ -172,16 +192,46 @@ func (l *LexerRegistry) Analyse(text string) Lexer {
 	return picked
 }
 
-// Register a Lexer with the LexerRegistry.
+// Register a Lexer with the LexerRegistry. If the lexer is already registered
+// it will be replaced.
 func (l *LexerRegistry) Register(lexer Lexer) Lexer {
 	lexer.SetRegistry(l)
 	config := lexer.Config()
+
+	// aidex patch (as upstream alecthomas/chroma#1356): a lexer whose name
+	// is new is appended without scanning the whole slice, which made a
+	// full registration pass quadratic.
+	_, known := l.byName[config.Name]
+
 	l.byName[config.Name] = lexer
 	l.byName[strings.ToLower(config.Name)] = lexer
+
 	for _, alias := range config.Aliases {
 		l.byAlias[alias] = lexer
 		l.byAlias[strings.ToLower(alias)] = lexer
 	}
-	l.Lexers = append(l.Lexers, lexer)
+
+	if known {
+		l.Lexers = add(l.Lexers, lexer)
+	} else {
+		l.Lexers = append(l.Lexers, lexer)
+	}
+
 	return lexer
+}
+
+// add adds a lexer to a slice of lexers if it doesn't already exist, or if found will replace it.
+func add(lexers Lexers, lexer Lexer) Lexers {
+	for i, val := range lexers {
+		if val == nil {
+			continue
+		}
+
+		if val.Config().Name == lexer.Config().Name {
+			lexers[i] = lexer
+			return lexers
+		}
+	}
+
+	return append(lexers, lexer)
 }

@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // Serialisation of Chroma rules to XML. The format is:
@@ -107,7 +111,7 @@ func fastUnmarshalConfig(from fs.FS, path string) (*Config, error) {
 			var config Config
 			err = dec.DecodeElement(&config, &se)
 			if err != nil {
-				panic(err)
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			return &config, nil
 		}
@@ -129,47 +133,137 @@ func NewXMLLexer(from fs.FS, path string) (*RegexLexer, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	for _, glob := range append(config.Filenames, config.AliasFilenames...) {
 		_, err := filepath.Match(glob, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %q is not a valid glob: %w", config.Name, glob, err)
 		}
 	}
+
+	analyserFn, err := compileAnalyser(config)
+	if err != nil {
+		return nil, err
+	}
+
 	return &RegexLexer{
-		config: config,
-		fetchRulesFunc: func() (Rules, error) {
-			var lexer struct {
-				Config
-				Rules Rules `xml:"rules"`
+		config:         config,
+		analyser:       analyserFn,
+		fetchRulesFunc: xmlRulesFetcher(from, path),
+	}, nil
+}
+
+// NewXMLLexerWithConfig creates a RegexLexer from the serialised RegexLexer
+// at path whose Config is already known (package lexers generates the
+// configurations of its embedded lexers with go generate), so that nothing
+// is parsed or compiled until the lexer is used: the rules are read from
+// path on the first tokenisation, as with NewXMLLexer, and the analyser
+// regexes are compiled on the first AnalyseText. The configuration is not
+// validated here; its generator does that. An analyser regex that does not
+// compile scores 0.
+//
+// aidex patch: the design of upstream alecthomas/chroma#1356.
+func NewXMLLexerWithConfig(from fs.FS, path string, config *Config) *RegexLexer {
+	lexer := &RegexLexer{
+		config:         config,
+		fetchRulesFunc: xmlRulesFetcher(from, path),
+	}
+	if config.Analyse != nil {
+		compiled := sync.OnceValue(func() func(string) float32 {
+			fn, err := compileAnalyser(config)
+			if err != nil || fn == nil {
+				return func(string) float32 { return 0 }
 			}
-			// Try to open .xml fallback to .xml.gz
-			fr, err := from.Open(path)
+			return fn
+		})
+		lexer.analyser = func(text string) float32 { return compiled()(text) }
+	}
+	return lexer
+}
+
+// compileAnalyser compiles the analyser regexes of config into a scoring
+// function; nil without an analyser.
+func compileAnalyser(config *Config) (func(string) float32, error) {
+	if config.Analyse == nil {
+		return nil, nil
+	}
+	type regexAnalyse struct {
+		re    *regexp2.Regexp
+		score float32
+	}
+
+	regexAnalysers := make([]regexAnalyse, 0, len(config.Analyse.Regexes))
+
+	regexFlags := regexp2.None
+	if config.CaseInsensitive {
+		regexFlags = regexp2.IgnoreCase
+	}
+	for _, ra := range config.Analyse.Regexes {
+		re, err := regexp2.Compile(ra.Pattern, regexFlags)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a valid analyser regex: %w", config.Name, ra.Pattern, err)
+		}
+
+		regexAnalysers = append(regexAnalysers, regexAnalyse{re, ra.Score})
+	}
+
+	return func(text string) float32 {
+		var score float32
+
+		for _, ra := range regexAnalysers {
+			ok, err := ra.re.MatchString(text)
 			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					path += ".gz"
-					fr, err = from.Open(path)
-					if err != nil {
-						return nil, err
-					}
-				} else {
+				return 0
+			}
+
+			if ok && config.Analyse.First {
+				return float32(math.Min(float64(ra.score), 1.0))
+			}
+
+			if ok {
+				score += ra.score
+			}
+		}
+
+		return float32(math.Min(float64(score), 1.0))
+	}, nil
+}
+
+// xmlRulesFetcher returns a function that reads the rules of the serialised
+// lexer at path (or path.gz).
+func xmlRulesFetcher(from fs.FS, path string) func() (Rules, error) {
+	return func() (Rules, error) {
+		var lexer struct {
+			Config
+			Rules Rules `xml:"rules"`
+		}
+		// Try to open .xml fallback to .xml.gz
+		fr, err := from.Open(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				path += ".gz"
+				fr, err = from.Open(path)
+				if err != nil {
 					return nil, err
 				}
+			} else {
+				return nil, err
 			}
-			defer fr.Close()
-			var r io.Reader = fr
-			if strings.HasSuffix(path, ".gz") {
-				r, err = gzip.NewReader(r)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", path, err)
-				}
-			}
-			err = xml.NewDecoder(r).Decode(&lexer)
+		}
+		defer fr.Close()
+		var r io.Reader = fr
+		if strings.HasSuffix(path, ".gz") {
+			r, err = gzip.NewReader(r)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			return lexer.Rules, nil
-		},
-	}, nil
+		}
+		err = xml.NewDecoder(r).Decode(&lexer)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return lexer.Rules, nil
+	}
 }
 
 // Marshal a RegexLexer to XML.
@@ -372,13 +466,12 @@ func (t *TokenType) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	if err := d.DecodeElement(&el, &start); err != nil {
 		return err
 	}
-	for tt, text := range _TokenType_map {
-		if text == el.Type {
-			*t = tt
-			return nil
-		}
+	tt, err := TokenTypeString(el.Type)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown TokenType %q", el.Type)
+	*t = tt
+	return nil
 }
 
 func (t TokenType) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
@@ -390,14 +483,14 @@ func (t TokenType) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
 }
 
 // This hijinks is a bit unfortunate but without it we can't deserialise into TokenType.
-func newFromTemplate(template interface{}) (value func() interface{}, target interface{}) {
+func newFromTemplate(template any) (value func() any, target any) {
 	t := reflect.TypeOf(template)
-	if t.Kind() == reflect.Ptr {
+	if t.Kind() == reflect.Pointer {
 		v := reflect.New(t.Elem())
 		return v.Interface, v.Interface()
 	}
 	v := reflect.New(t)
-	return func() interface{} { return v.Elem().Interface() }, v.Interface()
+	return func() any { return v.Elem().Interface() }, v.Interface()
 }
 
 func (b *Emitters) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {

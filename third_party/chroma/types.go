@@ -1,10 +1,6 @@
 package chroma
 
-import (
-	"fmt"
-)
-
-//go:generate stringer -type TokenType
+//go:generate enumer -text -type TokenType
 
 // TokenType is the type of token to highlight.
 //
@@ -35,6 +31,8 @@ const (
 	LineTable
 	// Line numbers table TD wrapper style.
 	LineTableTD
+	// Line number links.
+	LineLink
 	// Code line wrapper style.
 	CodeLine
 	// Input that could not be tokenised.
@@ -43,6 +41,8 @@ const (
 	Other
 	// No highlighting.
 	None
+	// Don't emit this token to the output.
+	Ignore
 	// Used as an EOF marker / nil token
 	EOFType TokenType = 0
 )
@@ -62,15 +62,11 @@ const (
 const (
 	Name TokenType = 2000 + iota
 	NameAttribute
-	NameBuiltin
-	NameBuiltinPseudo
 	NameClass
 	NameConstant
 	NameDecorator
 	NameEntity
 	NameException
-	NameFunction
-	NameFunctionMagic
 	NameKeyword
 	NameLabel
 	NameNamespace
@@ -79,12 +75,28 @@ const (
 	NamePseudo
 	NameProperty
 	NameTag
-	NameVariable
+)
+
+// Builtin names.
+const (
+	NameBuiltin TokenType = 2100 + iota
+	NameBuiltinPseudo
+)
+
+// Variable names.
+const (
+	NameVariable TokenType = 2200 + iota
 	NameVariableAnonymous
 	NameVariableClass
 	NameVariableGlobal
 	NameVariableInstance
 	NameVariableMagic
+)
+
+// Function names.
+const (
+	NameFunction TokenType = 2300 + iota
+	NameFunctionMagic
 )
 
 // Literals.
@@ -124,12 +136,14 @@ const (
 	LiteralNumberInteger
 	LiteralNumberIntegerLong
 	LiteralNumberOct
+	LiteralNumberByte
 )
 
 // Operators.
 const (
 	Operator TokenType = 4000 + iota
 	OperatorWord
+	OperatorReserved
 )
 
 // Punctuation.
@@ -216,6 +230,7 @@ var (
 		LineHighlight:    "hl",
 		LineTable:        "lntable",
 		LineTableTD:      "lntd",
+		LineLink:         "lnlinks",
 		CodeLine:         "cl",
 		Text:             "",
 		Whitespace:       "w",
@@ -280,8 +295,9 @@ var (
 		NumberIntegerLong: "il",
 		NumberOct:         "mo",
 
-		Operator:     "o",
-		OperatorWord: "ow",
+		Operator:         "o",
+		OperatorWord:     "ow",
+		OperatorReserved: "or",
 
 		Punctuation: "p",
 
@@ -338,15 +354,4 @@ func (t TokenType) Emit(groups []string, _ *LexerState) Iterator {
 	return Literator(Token{Type: t, Value: groups[0]})
 }
 
-func (t TokenType) EmitterKind() string          { return "token" }
-func (t TokenType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-func (t *TokenType) UnmarshalText(data []byte) error {
-	key := string(data)
-	for tt, text := range _TokenType_map {
-		if text == key {
-			*t = tt
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown TokenType %q", data)
-}
+func (t TokenType) EmitterKind() string { return "token" }

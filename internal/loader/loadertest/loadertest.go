@@ -1,6 +1,6 @@
 // Package loadertest builds real documents for tests of the file loaders
 // and their users (read_file, @mentions, --attach, the web upload): a PDF
-// typeset by groff, a DOCX, a two-sheet XLSX (excelize), a notebook, a
+// typeset by groff, a DOCX, a two-sheet XLSX (written part by part), a notebook, a
 // PPTX and PNG images. Only tests import it.
 package loadertest
 
@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"image"
 	"image/color"
 	"image/png"
@@ -17,8 +18,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // PDF typesets pages pages of text with `groff -ms -Tpdf` and returns the
@@ -139,27 +138,55 @@ func PPTX(t testing.TB, slides ...string) []byte {
 }
 
 // XLSX returns a workbook with two sheets: "Sales" (region, amount: North
-// 100, South 250) and "Costs" (item, cost: rent 900).
+// 100, South 250) and "Costs" (item, cost: rent 900). Its strings are in
+// the shared string table, its numbers plain cells.
 func XLSX(t testing.TB) []byte {
 	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	must := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
+	return Workbook(t, map[string]string{
+		"Sales": `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>` +
+			`<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2"><v>100</v></c></row>` +
+			`<row r="3"><c r="A3" t="s"><v>3</v></c><c r="B3"><v>250</v></c></row>`,
+		"Costs": `<row r="1"><c r="A1" t="s"><v>4</v></c><c r="B1" t="s"><v>5</v></c></row>` +
+			`<row r="2"><c r="A2" t="s"><v>6</v></c><c r="B2"><v>900</v></c></row>`,
+	}, []string{"Sales", "Costs"}, []string{"region", "amount", "North", "South", "item", "cost", "rent"}, "")
+}
+
+// Workbook returns an XLSX package written part by part (ECMA-376): the
+// sheets in order, each sheet's <sheetData> rows from rows, the shared
+// strings sst, and styles (the <styleSheet> content, "" for none).
+func Workbook(t testing.TB, rows map[string]string, order, sst []string, styles string) []byte {
+	t.Helper()
+	const (
+		ns   = `xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
+		rns  = `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`
+		pkg  = `xmlns="http://schemas.openxmlformats.org/package/2006/relationships"`
+		rel  = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+		head = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n"
+	)
+	m := map[string]string{
+		"[Content_Types].xml": head + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`,
+		"_rels/.rels":         head + `<Relationships ` + pkg + `><Relationship Id="rId1" Type="` + rel + `officeDocument" Target="xl/workbook.xml"/></Relationships>`,
 	}
-	must(f.SetSheetName("Sheet1", "Sales"))
-	must(f.SetSheetRow("Sales", "A1", &[]any{"region", "amount"}))
-	must(f.SetSheetRow("Sales", "A2", &[]any{"North", 100}))
-	must(f.SetSheetRow("Sales", "A3", &[]any{"South", 250}))
-	_, err := f.NewSheet("Costs")
-	must(err)
-	must(f.SetSheetRow("Costs", "A1", &[]any{"item", "cost"}))
-	must(f.SetSheetRow("Costs", "A2", &[]any{"rent", 900}))
-	buf, err := f.WriteToBuffer()
-	must(err)
-	return buf.Bytes()
+	var sheets, rels strings.Builder
+	for i, name := range order {
+		fmt.Fprintf(&sheets, `<sheet name="%s" sheetId="%d" r:id="rId%d"/>`, html.EscapeString(name), i+1, i+1)
+		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="%sworksheet" Target="worksheets/sheet%d.xml"/>`, i+1, rel, i+1)
+		m[fmt.Sprintf("xl/worksheets/sheet%d.xml", i+1)] = head + `<worksheet ` + ns + `><sheetData>` + rows[name] + `</sheetData></worksheet>`
+	}
+	n := len(order)
+	fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="%ssharedStrings" Target="sharedStrings.xml"/>`, n+1, rel)
+	var si strings.Builder
+	for _, s := range sst {
+		fmt.Fprintf(&si, `<si><t xml:space="preserve">%s</t></si>`, html.EscapeString(s))
+	}
+	m["xl/sharedStrings.xml"] = head + fmt.Sprintf(`<sst %s count="%d" uniqueCount="%d">%s</sst>`, ns, len(sst), len(sst), si.String())
+	if styles != "" {
+		fmt.Fprintf(&rels, `<Relationship Id="rId%d" Type="%sstyles" Target="styles.xml"/>`, n+2, rel)
+		m["xl/styles.xml"] = head + `<styleSheet ` + ns + `>` + styles + `</styleSheet>`
+	}
+	m["xl/workbook.xml"] = head + `<workbook ` + ns + ` ` + rns + `><sheets>` + sheets.String() + `</sheets></workbook>`
+	m["xl/_rels/workbook.xml.rels"] = head + `<Relationships ` + pkg + `>` + rels.String() + `</Relationships>`
+	return Zip(t, m)
 }
 
 // Notebook returns an nbformat 4 notebook: a markdown cell "# Analysis",

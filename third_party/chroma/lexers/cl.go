@@ -229,17 +229,12 @@ var (
 )
 
 // Common Lisp lexer.
-var CommonLisp = register(lazy(func() Lexer {
-	return TypeRemappingLexer(MustNewXMLLexer(
-		embedded,
-		"embedded/common_lisp.xml",
-	), TypeMapping{
-		{NameVariable, NameFunction, clBuiltinFunctions},
-		{NameVariable, Keyword, clSpecialForms},
-		{NameVariable, NameBuiltin, clMacros},
-		{NameVariable, Keyword, clLambdaListKeywords},
-		{NameVariable, Keyword, clDeclarations},
-		{NameVariable, KeywordType, clBuiltinTypes},
-		{NameVariable, NameClass, clBuiltinClasses},
-	})
+var CommonLisp = Register(TypeRemappingLexer(xmlLexer("embedded/common_lisp.xml"), TypeMapping{
+	{NameVariable, NameFunction, clBuiltinFunctions},
+	{NameVariable, Keyword, clSpecialForms},
+	{NameVariable, NameBuiltin, clMacros},
+	{NameVariable, Keyword, clLambdaListKeywords},
+	{NameVariable, Keyword, clDeclarations},
+	{NameVariable, KeywordType, clBuiltinTypes},
+	{NameVariable, NameClass, clBuiltinClasses},
 }))

@@ -521,15 +521,10 @@ var (
 )
 
 // EmacsLisp lexer.
-var EmacsLisp = register(lazy(func() Lexer {
-	return TypeRemappingLexer(MustNewXMLLexer(
-		embedded,
-		"embedded/emacslisp.xml",
-	), TypeMapping{
-		{NameVariable, NameFunction, emacsBuiltinFunction},
-		{NameVariable, NameBuiltin, emacsSpecialForms},
-		{NameVariable, NameException, emacsErrorKeywords},
-		{NameVariable, NameBuiltin, append(emacsBuiltinFunctionHighlighted, emacsMacros...)},
-		{NameVariable, KeywordPseudo, emacsLambdaListKeywords},
-	})
+var EmacsLisp = Register(TypeRemappingLexer(xmlLexer("embedded/emacslisp.xml"), TypeMapping{
+	{NameVariable, NameFunction, emacsBuiltinFunction},
+	{NameVariable, NameBuiltin, emacsSpecialForms},
+	{NameVariable, NameException, emacsErrorKeywords},
+	{NameVariable, NameBuiltin, append(emacsBuiltinFunctionHighlighted, emacsMacros...)},
+	{NameVariable, KeywordPseudo, emacsLambdaListKeywords},
 }))

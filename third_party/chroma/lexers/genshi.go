@@ -5,7 +5,7 @@ import (
 )
 
 // Genshi Text lexer.
-var GenshiText = register(MustNewLexer(
+var GenshiText = Register(MustNewLexer(
 	&Config{
 		Name:      "Genshi Text",
 		Aliases:   []string{"genshitext"},
@@ -39,7 +39,7 @@ func genshiTextRules() Rules {
 }
 
 // Html+Genshi lexer.
-var GenshiHTMLTemplate = register(MustNewLexer(
+var GenshiHTMLTemplate = Register(MustNewLexer(
 	&Config{
 		Name:         "Genshi HTML",
 		Aliases:      []string{"html+genshi", "html+kid"},
@@ -52,7 +52,7 @@ var GenshiHTMLTemplate = register(MustNewLexer(
 ))
 
 // Genshi lexer.
-var Genshi = register(MustNewLexer(
+var Genshi = Register(MustNewLexer(
 	&Config{
 		Name:         "Genshi",
 		Aliases:      []string{"genshi", "kid", "xml+genshi", "xml+kid"},

@@ -5,7 +5,7 @@ import (
 )
 
 // Haxe lexer.
-var Haxe = register(MustNewLexer(
+var Haxe = Register(MustNewLexer(
 	&Config{
 		Name:      "Haxe",
 		Aliases:   []string{"hx", "haxe", "hxsl"},
@@ -630,7 +630,9 @@ func haxePreProcMutator(state *LexerState) error {
 			state.Stack = stack[len(stack)-1]
 		}
 	case "end":
-		stack = stack[:len(stack)-1]
+		if len(stack) > 0 {
+			stack = stack[:len(stack)-1]
+		}
 	}
 
 	if proc == "if" || proc == "elseif" {

@@ -2,95 +2,89 @@ package lexers
 
 import (
 	"embed"
-	"io/fs"
-	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 )
 
+//go:generate go run ./internal/metadatagen
+
 //go:embed embedded
 var embedded embed.FS
 
-// GlobalLexerRegistry is the global LexerRegistry of Lexers.
+// embeddedLexer is the configuration of the embedded XML lexer at path
+// (metadata_gen.go).
+type embeddedLexer struct {
+	path   string
+	config chroma.Config
+}
+
+// xmlLexer returns the embedded XML lexer at path, built from its generated
+// configuration: its rules are read on first use and its analyser regexes
+// compiled on the first AnalyseText. It panics if path has no generated
+// configuration (re-run go generate).
 //
-// aidex patch: the registry is filled on first use of this package's
-// functions (Names, Get, MatchMimeType, Match, Register, Analyse), not in
-// package init: parsing the ~180 embedded XML lexers costs ~5 ms and 1.7 MB
-// on every start of a program that links chroma. Code that reads
-// GlobalLexerRegistry directly must call one of those functions first.
-var GlobalLexerRegistry = chroma.NewLexerRegistry()
-
-var (
-	loadOnce sync.Once
-	// coded holds the lexers written in Go, in package initialisation
-	// order, until load registers them after the embedded ones (upstream's
-	// order, so that later registrations win as before).
-	coded []chroma.Lexer
-)
-
-// register records a lexer written in Go for load; it is what the
-// package-level lexer variables call instead of Register.
-func register(lexer chroma.Lexer) chroma.Lexer {
-	coded = append(coded, lexer)
-	return lexer
+// aidex patch: the design of upstream alecthomas/chroma#1356, instead of
+// decoding the <config> of every XML file in package init.
+func xmlLexer(path string) *chroma.RegexLexer {
+	for i := range embeddedMetadata {
+		if embeddedMetadata[i].path == path {
+			config := embeddedMetadata[i].config
+			return chroma.NewXMLLexerWithConfig(embedded, path, &config)
+		}
+	}
+	panic("chroma/lexers: no generated metadata for " + path + " (run go generate)")
 }
 
-// load fills GlobalLexerRegistry once: the embedded XML lexers, then the
-// lexers written in Go, then the analysers that upstream set in init
-// functions.
-func load() {
-	loadOnce.Do(func() {
-		reg := GlobalLexerRegistry
-		paths, err := fs.Glob(embedded, "embedded/*.xml")
-		if err != nil {
-			panic(err)
-		}
-		for _, path := range paths {
-			reg.Register(chroma.MustNewXMLLexer(embedded, path))
-		}
-		for _, lexer := range coded {
-			reg.Register(lexer)
-		}
-		coded = nil
-		bashAnalyser(reg)
-		mysqlAnalyser(reg)
-		zedAnalyser(reg)
-	})
-}
+// GlobalLexerRegistry is the global LexerRegistry of Lexers, built from the
+// generated metadata (no XML is parsed in package init).
+var GlobalLexerRegistry = func() *chroma.LexerRegistry {
+	reg := chroma.NewLexerRegistry()
+	for i := range embeddedMetadata {
+		config := embeddedMetadata[i].config
+		reg.Register(chroma.NewXMLLexerWithConfig(embedded, embeddedMetadata[i].path, &config))
+	}
+	return reg
+}()
 
 // Names of all lexers, optionally including aliases.
 func Names(withAliases bool) []string {
-	load()
 	return GlobalLexerRegistry.Names(withAliases)
 }
 
+// Aliases of all the lexers, and skip those lexers who do not have any aliases,
+// or show their name instead
+func Aliases(skipWithoutAliases bool) []string {
+	return GlobalLexerRegistry.Aliases(skipWithoutAliases)
+}
+
 // Get a Lexer by name, alias or file extension.
+//
+// Note that this if there isn't an exact match on name or alias, this will
+// call Match(), so it is not efficient.
 func Get(name string) chroma.Lexer {
-	load()
 	return GlobalLexerRegistry.Get(name)
 }
 
 // MatchMimeType attempts to find a lexer for the given MIME type.
 func MatchMimeType(mimeType string) chroma.Lexer {
-	load()
 	return GlobalLexerRegistry.MatchMimeType(mimeType)
 }
 
 // Match returns the first lexer matching filename.
+//
+// Note that this iterates over all file patterns in all lexers, so it's not
+// particularly efficient.
 func Match(filename string) chroma.Lexer {
-	load()
 	return GlobalLexerRegistry.Match(filename)
 }
 
 // Register a Lexer with the global registry.
 func Register(lexer chroma.Lexer) chroma.Lexer {
-	load()
 	return GlobalLexerRegistry.Register(lexer)
 }
 
 // Analyse text content and return the "best" lexer..
 func Analyse(text string) chroma.Lexer {
-	load()
 	return GlobalLexerRegistry.Analyse(text)
 }
 

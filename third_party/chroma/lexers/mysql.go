@@ -2,16 +2,15 @@ package lexers
 
 import (
 	"regexp"
-
-	"github.com/alecthomas/chroma/v2"
 )
 
-// aidex patch: were package-level regexps and an init function; now run by
-// load (lexers.go) once the registry is built.
-func mysqlAnalyser(reg *chroma.LexerRegistry) {
-	mysqlAnalyserNameBetweenBacktickRe := regexp.MustCompile("`[a-zA-Z_]\\w*`")
-	mysqlAnalyserNameBetweenBracketRe := regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
-	reg.Get("mysql").
+var (
+	mysqlAnalyserNameBetweenBacktickRe = regexp.MustCompile("`[a-zA-Z_]\\w*`")
+	mysqlAnalyserNameBetweenBracketRe  = regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
+)
+
+func init() { // nolint: gochecknoinits
+	Get("mysql").
 		SetAnalyser(func(text string) float32 {
 			nameBetweenBacktickCount := len(mysqlAnalyserNameBetweenBacktickRe.FindAllString(text, -1))
 			nameBetweenBracketCount := len(mysqlAnalyserNameBetweenBracketRe.FindAllString(text, -1))

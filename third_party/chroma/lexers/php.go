@@ -7,7 +7,7 @@ import (
 )
 
 // phtml lexer is PHP in HTML.
-var _ = register(DelegatingLexer(HTML, MustNewLexer(
+var _ = Register(DelegatingLexer(HTML, MustNewLexer(
 	&Config{
 		Name:            "PHTML",
 		Aliases:         []string{"phtml"},

@@ -7,7 +7,7 @@ import (
 )
 
 // Restructuredtext lexer.
-var Restructuredtext = register(MustNewLexer(
+var Restructuredtext = Register(MustNewLexer(
 	&Config{
 		Name:      "reStructuredText",
 		Aliases:   []string{"rst", "rest", "restructuredtext"},

@@ -5,7 +5,7 @@ import (
 )
 
 // Svelte lexer.
-var Svelte = register(DelegatingLexer(HTML, MustNewLexer(
+var Svelte = Register(DelegatingLexer(HTML, MustNewLexer(
 	&Config{
 		Name:      "Svelte",
 		Aliases:   []string{"svelte"},

@@ -5,7 +5,7 @@ import (
 )
 
 // Typoscript lexer.
-var Typoscript = register(MustNewLexer(
+var Typoscript = Register(MustNewLexer(
 	&Config{
 		Name:      "TypoScript",
 		Aliases:   []string{"typoscript"},

@@ -2,16 +2,11 @@ package lexers
 
 import (
 	"strings"
-
-	"github.com/alecthomas/chroma/v2"
 )
 
 // Zed lexer.
-//
-// aidex patch: was an init function; now run by load (lexers.go) once the
-// registry is built.
-func zedAnalyser(reg *chroma.LexerRegistry) {
-	reg.Get("Zed").SetAnalyser(func(text string) float32 {
+func init() { // nolint: gochecknoinits
+	Get("Zed").SetAnalyser(func(text string) float32 {
 		if strings.Contains(text, "definition ") && strings.Contains(text, "relation ") && strings.Contains(text, "permission ") {
 			return 0.9
 		}

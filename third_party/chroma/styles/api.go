@@ -1,65 +1,100 @@
 package styles
 
 import (
+	"embed"
+	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 )
 
-// Registry of Styles.
-//
-// aidex patch: the built-in styles other than SwapOff (the Fallback) are
-// built and added on first use of Register, Names or Get, not in package
-// init (~1 ms and 400 KB on every start of a program that links chroma).
-// Code that reads Registry directly must call one of those functions
-// first. The exported variables of the other built-in styles (Abap,
-// Monokai, ...) are gone: get them by name.
+//go:embed *.xml
+var embedded embed.FS
+
+// aidex patch (the design of upstream alecthomas/chroma#1354): upstream
+// v2.27.0 parses all embedded style XML files in package init. Here each
+// built-in style is parsed on its first lookup, keyed by its file name,
+// which is its lower-cased name; only the swapoff fallback is parsed in
+// init. Registry is guarded by registryMu.
+
+var registryMu sync.Mutex
+
+// Registry of Styles: the styles registered with Register or RegisterPair
+// and the built-in styles looked up so far (a built-in style enters it on
+// its first lookup through Get, GetForMode or Names). Use those functions
+// rather than reading Registry directly; they hold its lock.
 var Registry = map[string]*chroma.Style{}
 
 // Fallback style. Reassign to change the default fallback style.
-var Fallback = SwapOff
+var Fallback = func() *chroma.Style {
+	style, ok := parseEmbedded("swapoff")
+	if !ok {
+		panic("chroma/styles: the swapoff fallback style is missing")
+	}
+	Registry["swapoff"] = style
+	return style
+}()
 
-var (
-	loadOnce sync.Once
-	// builtins maps the name of each built-in style to its constructor
-	// until load has run.
-	builtins = map[string]func() *chroma.Style{}
-)
-
-// registerLazy records a built-in style's constructor for load.
-func registerLazy(name string, build func() *chroma.Style) struct{} {
-	builtins[name] = build
-	return struct{}{}
+// parseEmbedded parses the built-in style in name.xml.
+func parseEmbedded(name string) (*chroma.Style, bool) {
+	r, err := embedded.Open(name + ".xml")
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	style, err := chroma.NewXMLStyle(r)
+	if err != nil {
+		panic(err)
+	}
+	return style, true
 }
 
-// load adds the built-in styles to Registry once. An entry already in
-// Registry (set by a program before load) wins, as it did upstream when the
-// built-ins were registered in package init.
-func load() {
-	loadOnce.Do(func() {
-		for name, build := range builtins {
-			if _, ok := Registry[name]; !ok {
-				Registry[name] = build()
-			}
-		}
-		builtins = nil
-	})
+// lookup returns the style registered or built in under the lower-cased
+// name, parsing a built-in style on first use. registryMu must be held.
+func lookup(name string) (*chroma.Style, bool) {
+	if style, ok := Registry[name]; ok {
+		return style, true
+	}
+	if strings.ContainsAny(name, "/\\") {
+		return nil, false
+	}
+	style, ok := parseEmbedded(name)
+	if !ok {
+		return nil, false
+	}
+	Registry[name] = style
+	return style, true
 }
 
 // Register a chroma.Style.
 func Register(style *chroma.Style) *chroma.Style {
-	load()
-	Registry[style.Name] = style
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	Registry[strings.ToLower(style.Name)] = style
 	return style
 }
 
 // Names of all available styles.
 func Names() []string {
-	load()
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	seen := map[string]bool{}
 	out := []string{}
 	for name := range Registry {
+		seen[name] = true
 		out = append(out, name)
+	}
+	files, err := fs.ReadDir(embedded, ".")
+	if err != nil {
+		panic(err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(file.Name(), ".xml")
+		if !seen[name] {
+			out = append(out, name)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -67,16 +102,41 @@ func Names() []string {
 
 // Get named style, or Fallback.
 func Get(name string) *chroma.Style {
-	load()
-	if style, ok := Registry[name]; ok {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if style, ok := lookup(strings.ToLower(name)); ok {
 		return style
 	}
 	return Fallback
 }
 
-// register adds a style to Registry without loading the built-ins; it is
-// for SwapOff, which package init registers.
-func register(style *chroma.Style) *chroma.Style {
-	Registry[style.Name] = style
-	return style
+// GetForMode returns the named style if it already matches mode, otherwise its
+// registered counterpart if one exists and matches mode. If neither matches,
+// the originally-requested style is returned (or Fallback if the name is
+// unknown), so callers always get something usable.
+func GetForMode(name string, mode chroma.Mode) *chroma.Style {
+	style := Get(name)
+	if style.Mode() == mode {
+		return style
+	}
+	if style.Counterpart == "" {
+		return style
+	}
+	registryMu.Lock()
+	counterpart, ok := lookup(style.Counterpart)
+	registryMu.Unlock()
+	if !ok || counterpart.Mode() != mode {
+		return style
+	}
+	return counterpart
+}
+
+// RegisterPair links two styles as light/dark counterparts of each other.
+//
+// Both styles are also registered if they are not already present.
+func RegisterPair(a, b *chroma.Style) {
+	Register(a)
+	Register(b)
+	a.Counterpart = strings.ToLower(b.Name)
+	b.Counterpart = strings.ToLower(a.Name)
 }

@@ -4,7 +4,7 @@
 // 	with Reserved Font Name Liberation.
 //
 // This Font Software is licensed under the SIL Open Font License, Version 1.1.
-// This license is copied below, and is also available with a FAQ at: http://scripts.sil.org/OFL
+// This license is copied below, and is also available with a FAQ at: https://openfontlicense.org
 //
 // -----------------------------------------------------------
 // SIL OPEN FONT LICENSE Version 1.1 - 26 February 2007
