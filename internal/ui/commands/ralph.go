@@ -127,6 +127,9 @@ func WriteTasks(out io.Writer, snap ralph.Snapshot) {
 		fmt.Fprintln(out, "no tasks: /plan GOAL proposes some, /tasks add TITLE adds one")
 		return
 	}
+	if snap.From != "" {
+		fmt.Fprintf(out, "(read from %s, ayder-cli's tasks: the first change saves them into %s)\n", snap.From, ralph.FileName)
+	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, t := range snap.Tasks {
 		deps := ""
