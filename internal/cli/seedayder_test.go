@@ -3,9 +3,12 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // ayder-cli's .ayder/tasks files are the task list until the first change,
@@ -39,4 +42,36 @@ func TestRalphCLIReadsAyderTasks(t *testing.T) {
 	code, out, errOut = e.run("", "ralph", "import", one)
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "added TASK-002 [P2]: Docs")
+}
+
+// ayder-cli's flags are documented aliases: --stdin is -f -, -I N is
+// --max-turns N, --tui is --full; a contradiction is bad usage.
+func TestAyderFlags(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "42"})
+	e := newE2E(t, srv, "openai", "")
+	r := e.runIn("what is 6*7", "--stdin")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, "42", strings.TrimSpace(r.stdout))
+	require.Contains(t, string(srv.Requests()[0]), "what is 6*7")
+
+	read := llmtest.Call{Name: "list_files", Args: `{"path":"."}`}
+	srv = llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{read}}, llmtest.Turn{Calls: []llmtest.Call{read}}, llmtest.Turn{Text: "done"})
+	e = newE2E(t, srv, "openai", "")
+	r = e.runIn("", "-I", "1", "-p", "look around")
+	require.Equal(t, ExitLimit, r.code, r.stderr)
+	require.Len(t, srv.Requests(), 1, "-I 1: one model response")
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tui"}, "--full needs a terminal"},
+		{[]string{"--stdin", "-f", "x.txt"}, "--stdin reads the prompt from stdin (-f -); it cannot be combined with -f x.txt"},
+		{[]string{"-I", "2", "--max-turns", "3", "-p", "x"}, "-I/--iterations is --max-turns; it cannot be combined with --max-turns 3"},
+		{[]string{"--iterations", "-1", "-p", "x"}, "must be a positive number"},
+	} {
+		r := e.runIn("", c.args...)
+		require.Equal(t, ExitUsage, r.code, "%v: %s", c.args, r.stderr)
+		require.Contains(t, r.stderr, c.want, c.args)
+	}
 }
