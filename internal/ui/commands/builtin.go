@@ -38,6 +38,7 @@ func Default() Table {
 		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Run: cmdModels},
 		{Name: "/multi", Args: "[MODE|add M|remove M]", Help: "the active models and the conversation mode (single, round-robin, sequential, parallel)", Run: cmdMulti},
 		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Run: cmdMode},
+		{Name: "/permissions", Args: "[remove [allow|ask|deny] RULE]", Help: "the saved allow/ask/deny rules with their files, or remove one", Run: cmdPermissions},
 		{Name: "/architect", Args: "[MODEL [EDITOR]|off]", Help: "architect mode: MODEL plans each turn read-only, EDITOR (default: the main model) makes the edits", Run: cmdArchitect},
 		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Run: cmdSandbox},
 		{Name: "/tools", Help: "list the tools the model can use", Run: cmdTools},
@@ -214,10 +215,16 @@ func ModeChoices() []ModeChoice {
 }
 
 // cmdMode sets the permission mode, or without an argument offers the
-// modes to pick (ActPickMode).
+// modes to pick (ActPickMode). A conversation mode (round-robin,
+// sequential, parallel, single: Nexus Code's /mode) is /multi MODE, and
+// the reply says so; no permission mode shares a name with one.
 func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
 		return Outcome{Action: ActPickMode}, nil
+	}
+	if _, err := app.ParseMultiMode(arg); err == nil {
+		fmt.Fprintf(out, "/mode %s is the conversation mode: /multi %s (/mode alone picks the permission mode)\n", arg, arg)
+		return cmdMulti(ctx, c, arg, out)
 	}
 	if err := c.SetMode(ctx, arg); err != nil {
 		return Outcome{}, err
@@ -393,6 +400,9 @@ func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outco
 		fmt.Fprintln(out, "nothing to undo")
 	}
 	for _, line := range UndoLines(restored) {
+		fmt.Fprintln(out, line)
+	}
+	if line := c.undoImplementation(ctx); line != "" {
 		fmt.Fprintln(out, line)
 	}
 	return Outcome{}, nil

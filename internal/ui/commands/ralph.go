@@ -370,6 +370,9 @@ func cmdImplement(ctx context.Context, c *Controller, arg string, out io.Writer)
 // finishImplementation records how an /implement run ended (running the
 // verification command when the agent reported done) and describes it.
 func (c *Controller) finishImplementation(ctx context.Context, im *ralph.Implementation, verify string, done *agent.DoneInfo, runErr error) string {
+	c.mu.Lock()
+	c.implemented, c.implementedMsgs = im.Task.ID, len(c.Session().Messages)
+	c.mu.Unlock()
 	t, out, err := im.Finish(ctx, done, runErr)
 	if err != nil {
 		return fmt.Sprintf("%s: could not record the outcome: %v", im.Task.ID, err)
@@ -619,4 +622,22 @@ func safeRalph(ev ralph.Event) ralph.Event {
 		ev.Verify = &v
 	}
 	return ev
+}
+
+// undoImplementation puts the task of the last /implement run back to
+// pending when no turn ran since (the /undo that follows it undoes that
+// run's changes), and says so; "" otherwise.
+func (c *Controller) undoImplementation(ctx context.Context) string {
+	c.mu.Lock()
+	id, at := c.implemented, c.implementedMsgs
+	c.implemented = ""
+	c.mu.Unlock()
+	if id == "" || at != len(c.Session().Messages) {
+		return ""
+	}
+	t, err := c.Ralph().Reset(ctx, id)
+	if err != nil {
+		return fmt.Sprintf("%s: could not put it back to pending: %v", id, err)
+	}
+	return fmt.Sprintf("%s is pending again (its /implement run was undone)", t.ID)
 }

@@ -108,3 +108,24 @@ func TestStreamStartTokensExpireAndAreBounded(t *testing.T) {
 	_, ok = ss.put(ChatRequest{Message: "m"}, t0.Add(2*time.Minute))
 	require.True(t, ok, "expired ones make room")
 }
+
+// The web chat's /mode names the aidex way for a conversation mode.
+func TestWebModeConversationModePointsToMulti(t *testing.T) {
+	e := newEnv(t, llmtest.NewScript(t), "")
+	var res ChatResult
+	require.Equal(t, http.StatusOK, e.call(http.MethodPost, APIPrefix+"/chat", map[string]any{"message": "/mode round-robin", "stream": false}, &res))
+	require.Len(t, res.Errors, 1, "%+v", res)
+	require.Contains(t, res.Errors[0], "is a conversation mode")
+	require.Contains(t, res.Errors[0], "/api/v1/multi")
+}
+
+// The web chat's /permissions lists the saved rules; removing one points
+// to the terminal.
+func TestWebPermissionsCommand(t *testing.T) {
+	e := newEnv(t, llmtest.NewScript(t), "[permissions]\ndeny = [\"run_command(git push *)\"]\n")
+	var res ChatResult
+	require.Equal(t, http.StatusOK, e.call(http.MethodPost, APIPrefix+"/chat", map[string]any{"message": "/permissions", "stream": false}, &res))
+	require.Contains(t, string(res.Command), "run_command(git push *)")
+	require.Equal(t, http.StatusOK, e.call(http.MethodPost, APIPrefix+"/chat", map[string]any{"message": "/permissions remove x", "stream": false}, &res))
+	require.Contains(t, res.Errors[0], "aidex permissions remove RULE")
+}

@@ -48,7 +48,23 @@ func webCommands() []webCommand {
 		{"/compact", "[FOCUS]", "summarise older turns to free context", cmdWebCompact},
 		{"/cost", "[estimate [PROMPT]]", "tokens and cost of this session per model, turn and tool; estimate: the next request's tokens and price", cmdWebCost},
 		{"/tasks", "", "the Ralph task list", cmdWebTasks},
+		{"/permissions", "", "the saved allow/ask/deny rules with their files (remove one with `aidex permissions remove RULE`)", cmdWebPermissions},
 	}
+}
+
+// cmdWebPermissions lists the saved permission rules; removing one
+// changes the config files, which the browser does not (the error says
+// where to).
+func cmdWebPermissions(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
+	if strings.TrimSpace(arg) != "" && strings.TrimSpace(arg) != "list" {
+		return fmt.Errorf("the web chat lists the rules only: remove one in a terminal with `aidex permissions remove RULE` (or /permissions remove RULE in the terminal UI)")
+	}
+	var b strings.Builder
+	if err := format.WritePermissionRules(&b, app.PermissionRules(s.Runtime().Config)); err != nil {
+		return err
+	}
+	out.Output = b.String()
+	return nil
 }
 
 // refusedCommand says why the web chat does not run one of the terminal's
@@ -205,6 +221,9 @@ func orSite(u string) string {
 func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
 	if arg != "" {
 		m, err := app.ParseMode(arg)
+		if _, multiErr := app.ParseMultiMode(arg); err != nil && multiErr == nil {
+			return fmt.Errorf("/mode %s is a conversation mode (Nexus Code's /mode): in the web chat the models panel sets it (POST /api/v1/multi {\"mode\": %q}); /mode sets the permission mode", arg, arg)
+		}
 		if err != nil {
 			return err
 		}
