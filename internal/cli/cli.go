@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Exit codes of the aidex process, as documented in the README.
@@ -111,6 +112,7 @@ func Main(p Process) int {
 	}
 	if ee == nil || ee.Err != nil {
 		fmt.Fprintf(p.Stderr, "aidex: %v\n", err)
+		logLine(p.Getenv, time.Now(), "ERROR", fmt.Sprintf("exit %d: %v", code, err))
 	}
 	return code
 }
