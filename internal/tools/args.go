@@ -285,7 +285,7 @@ func paramAliases(k string) []string { return paramAliasTable[k] }
 // coerce converts v (decoded JSON) to the parameter's type where the
 // intent is unambiguous: "5" → 5, 5.0 → 5, "true" → true, "x" → ["x"] for
 // arrays, 1 → "1" for strings (a number's decimal text; a boolean is
-// never made a string).
+// never made a string, nor a path parameter from a number).
 func coerce(p *prop, v any) (any, error) {
 	switch p.typ {
 	case "integer":
@@ -306,6 +306,9 @@ func coerce(p *prop, v any) (any, error) {
 		case string:
 			return t, nil
 		case float64: // {"id": 1}: models often send an id as a number
+			if p.path {
+				break // a path is never made from a number (attack case E-155)
+			}
 			if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
 				return strconv.FormatInt(int64(t), 10), nil
 			}
