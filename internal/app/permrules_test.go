@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 )
 
@@ -37,4 +38,24 @@ func TestRemovablePermissionRules(t *testing.T) {
 	_, files, err = RemovablePermissionRules(cfg, "", "c")
 	require.NoError(t, err)
 	require.Equal(t, []string{filepath.FromSlash("/ws/.aidex/config.toml")}, files)
+}
+
+// A model's table sets its reasoning effort and budget for the run's
+// request, over reasoning_effort and thinking_budget.
+func TestRuntimeReasoningPerModel(t *testing.T) {
+	budget := 4096
+	cfg := &config.Config{ReasoningEffort: "low", ThinkingBudget: 1000, Providers: map[string]config.ProviderConfig{
+		"openai": {Reasoning: map[string]config.ModelReasoning{"o3": {Effort: "high"}, "o4": {Budget: &budget}}}}}
+	rt := &Runtime{Config: cfg, Provider: catalog.Provider{Name: "openai"}, Model: "o3"}
+	e, b := rt.reasoning()
+	require.Equal(t, "high", e)
+	require.Equal(t, 1000, b)
+	rt.Model = "o4"
+	e, b = rt.reasoning()
+	require.Equal(t, "low", e)
+	require.Equal(t, 4096, b)
+	rt.Model = "gpt-5"
+	e, b = rt.reasoning()
+	require.Equal(t, "low", e)
+	require.Equal(t, 1000, b)
 }

@@ -55,3 +55,13 @@ func TestScrubLogLine(t *testing.T) {
 	}
 	require.LessOrEqual(t, len(scrubLogLine(strings.Repeat("é ", 600))), maxLogLine+len("…"))
 }
+
+// A model's [providers.NAME.models.MODEL] effort reaches its requests
+// (iptic-memex's per-model reasoning settings), over reasoning_effort.
+func TestModelTableEffortReachesRequest(t *testing.T) {
+	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
+	e := newE2E(t, srv, "openai", "reasoning_effort = \"low\"\n[providers.fake.models.scripted]\neffort = \"high\"\n")
+	r := e.runIn("", "-p", "hi")
+	require.Equal(t, 0, r.code, r.stderr)
+	require.Contains(t, string(srv.Requests()[0]), `"reasoning_effort":"high"`)
+}

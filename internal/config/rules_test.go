@@ -29,3 +29,29 @@ func TestRemoveRule(t *testing.T) {
 	require.Empty(t, cfg.Permissions.Deny)
 	require.Len(t, cfg.Permissions.Allow, 1)
 }
+
+// [providers.NAME.models.MODEL] effort and budget set one model's
+// reasoning (iptic-memex's per-model settings); bad values name the key.
+func TestModelTableReasoning(t *testing.T) {
+	e := newEnv(t)
+	writeFile(t, e.global(), "reasoning_effort = \"low\"\n[providers.openai.models.o3]\neffort = \"high\"\ninput_price = 2.0\n[providers.anthropic.models.claude-opus-4-6]\nbudget = 16000\n")
+	cfg, _, err := e.load(nil, "openai", "anthropic")
+	require.NoError(t, err)
+	r, ok := cfg.ReasoningOf("openai", "o3")
+	require.True(t, ok)
+	require.Equal(t, "high", r.Effort)
+	_, priced := cfg.PriceOf("openai", "o3")
+	require.True(t, priced, "prices in the same table still apply")
+	r, ok = cfg.ReasoningOf("anthropic", "claude-opus-4-6")
+	require.True(t, ok)
+	require.Equal(t, 16000, *r.Budget)
+	_, priced = cfg.PriceOf("anthropic", "claude-opus-4-6")
+	require.False(t, priced, "a reasoning-only table prices nothing")
+	_, ok = cfg.ReasoningOf("openai", "gpt-5")
+	require.False(t, ok)
+
+	writeFile(t, e.global(), "[providers.openai.models.o3]\neffort = \"extreme\"\nbudget = -1\n")
+	_, _, err = e.load(nil, "openai")
+	require.ErrorContains(t, err, "providers.openai.models.o3.effort must be one of minimal, low, medium, high")
+	require.ErrorContains(t, err, "providers.openai.models.o3.budget must be a number of thinking tokens")
+}
