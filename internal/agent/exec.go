@@ -42,6 +42,7 @@ type EngineCall struct {
 // answer runs an engine tool's call id with args.
 func (x *EngineTool) answer(ctx context.Context, r *run, id string, args json.RawMessage) ToolResultInfo {
 	var res ToolResultInfo
+	args = coerceStrings(x.Spec.Parameters, args)
 	if x.Call != nil {
 		res = x.Call(ctx, EngineCall{Session: r.s, ID: id, Emit: r.emit}, args)
 	} else {

@@ -254,12 +254,13 @@ func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
 	if o.MaxTurns > 0 {
 		maxTurns = o.MaxTurns
 	}
+	effort, budget := rt.reasoning()
 	return agent.Config{
 		Model:  rt.ModelInfo(),
 		System: system,
 		Request: llm.Request{
-			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: c.ReasoningEffort, Verbosity: c.Verbosity,
-			ThinkingBudget: c.ThinkingBudget, Stream: c.Stream, CacheControl: true, KeepRaw: o.KeepRaw,
+			MaxTokens: c.MaxTokens, Temperature: c.Temperature, ReasoningEffort: effort, Verbosity: c.Verbosity,
+			ThinkingBudget: budget, Stream: c.Stream, CacheControl: true, KeepRaw: o.KeepRaw,
 		},
 		MaxTurns:      maxTurns,
 		CompactAt:     c.CompactionThreshold,
@@ -543,4 +544,21 @@ func agentWriteRules(reg *tools.Registry) []permission.Rule {
 		}
 	}
 	return rules
+}
+
+// reasoning is the run's reasoning effort and thinking budget: the model's
+// [providers.NAME.models.MODEL] effort and budget where its table sets
+// them, else reasoning_effort and thinking_budget.
+func (rt *Runtime) reasoning() (effort string, budget int) {
+	c := rt.Config
+	effort, budget = c.ReasoningEffort, c.ThinkingBudget
+	if r, ok := c.ReasoningOf(rt.Provider.Name, rt.Model); ok {
+		if r.Effort != "" {
+			effort = r.Effort
+		}
+		if r.Budget != nil {
+			budget = *r.Budget
+		}
+	}
+	return effort, budget
 }

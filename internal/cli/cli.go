@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Exit codes of the aidex process, as documented in docs/cli.md (a test
@@ -112,6 +113,7 @@ func Main(p Process) int {
 	}
 	if ee == nil || ee.Err != nil {
 		fmt.Fprintf(p.Stderr, "aidex: %v\n", err)
+		logLine(p.Getenv, time.Now(), "ERROR", fmt.Sprintf("exit %d: %v", code, err))
 	}
 	return code
 }

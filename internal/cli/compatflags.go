@@ -14,7 +14,7 @@ import (
 	"github.com/zelvior/aidex/internal/permission"
 )
 
-// compatFlags are the flags of Claude Code and Codex CLI that aidex takes
+// compatFlags are the flags of Claude Code, Codex CLI and ayder-cli that aidex takes
 // as aliases of its own, so that their users' habits and scripts work.
 type compatFlags struct {
 	skipPermissions bool     // --dangerously-skip-permissions (Claude Code): --permission-mode yolo
@@ -23,6 +23,9 @@ type compatFlags struct {
 	allowedTools    []string // --allowedTools (Claude Code): allow rules in Claude's syntax
 	disallowedTools []string // --disallowedTools (Claude Code): deny rules in Claude's syntax
 	print           bool     // --print (Claude Code's -p without a value): headless
+	stdin           bool     // --stdin (ayder-cli): -f -
+	tui             bool     // --tui (ayder-cli's dashboard): --full
+	iterations      int      // -I/--iterations N (ayder-cli's tool calls per message): --max-turns N
 }
 
 // addCompatFlags adds the Claude Code and Codex CLI aliases to a command
@@ -35,6 +38,9 @@ func addCompatFlags(cmd *cobra.Command, f *compatFlags) {
 	fl.StringArrayVar(&f.allowedTools, "allowedTools", nil, "alias of --allow with rules in Claude Code's syntax, comma- or space-separated: 'Bash(git diff:*)', Edit, mcp__server__tool (alias: --allowed-tools; repeatable)")
 	fl.StringArrayVar(&f.disallowedTools, "disallowedTools", nil, "alias of --deny with rules in Claude Code's syntax, as --allowedTools (alias: --disallowed-tools; repeatable)")
 	fl.BoolVar(&f.print, "print", false, "run headless: the prompt is the arguments or piped stdin (Claude Code's -p/--print; aidex -p takes the prompt as its value, and -p followed by another flag is --print)")
+	fl.BoolVar(&f.stdin, "stdin", false, "read the prompt from stdin: alias of -f - (ayder-cli's flag; piped stdin is read without it, too)")
+	fl.BoolVar(&f.tui, "tui", false, "alias of --full, the full-screen terminal UI (ayder-cli's dashboard flag)")
+	fl.IntVarP(&f.iterations, "iterations", "I", 0, "alias of --max-turns N (ayder-cli's -I, tool calls per message): at most N model responses in this run")
 	fl.SetNormalizeFunc(compatNames)
 }
 
@@ -95,6 +101,9 @@ func (a *cliApp) applyCompatFlags(f *runFlags) error {
 		}
 		f.sandbox = "workspace-write"
 	}
+	if err := applyAyderFlags(f); err != nil {
+		return err
+	}
 	if mode != "" {
 		m, err := permission.ParseMode(mode)
 		if err != nil {
@@ -114,6 +123,32 @@ func (a *cliApp) applyCompatFlags(f *runFlags) error {
 		return err
 	}
 	f.allow, f.deny = append(f.allow, allow...), append(f.deny, deny...)
+	return nil
+}
+
+// applyAyderFlags folds ayder-cli's --stdin, --tui and -I N into -f -,
+// --full and --max-turns N. Errors (usage): an alias contradicting the
+// flag it stands for.
+func applyAyderFlags(f *runFlags) error {
+	c := &f.compat
+	if c.stdin {
+		if f.file != "" && f.file != "-" {
+			return usageErr("--stdin reads the prompt from stdin (-f -); it cannot be combined with -f %s", f.file)
+		}
+		f.file = "-"
+	}
+	if c.tui {
+		f.full = true
+	}
+	if c.iterations != 0 {
+		if c.iterations < 0 {
+			return usageErr("-I/--iterations must be a positive number of model responses, not %d", c.iterations)
+		}
+		if f.maxTurns != 0 && f.maxTurns != c.iterations {
+			return usageErr("-I/--iterations is --max-turns; it cannot be combined with --max-turns %d", f.maxTurns)
+		}
+		f.maxTurns = c.iterations
+	}
 	return nil
 }
 

@@ -57,6 +57,8 @@ type runFlags struct {
 	multi           multiFlags
 	// compat are the aliases of Claude Code's and Codex CLI's flags.
 	compat compatFlags
+	// webPort is --port with --web (-1: the first free port from 8420).
+	webPort int
 }
 
 func addRunFlags(cmd *cobra.Command, f *runFlags) {
@@ -89,7 +91,8 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
 	fl.StringVar(&f.answers, "answers", "", "headless: answer the model's ask_user questions from this JSON `FILE` ({\"question\": \"answer\", ...}); without it the model is told no one can answer")
 	fl.BoolVar(&f.full, "full", false, "use the full-screen terminal UI (needs a terminal; --fullscreen is the same on a terminal)")
-	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420)")
+	fl.BoolVar(&f.web, "web", false, "serve the browser UI instead (as `aidex web`: the first free port from 8420, or --port)")
+	fl.IntVar(&f.webPort, "port", -1, "with --web: the port to listen on, as `aidex web --port` (0: any free port)")
 	addRoutingFlags(cmd, &f.routing)
 	addBudgetFlags(cmd, &f.budget)
 	addMultiFlags(cmd, &f.multi)

@@ -102,7 +102,7 @@ event stream (--output-format stream-json).`,
 	}
 	addRunFlags(cmd, &rf)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the event stream as JSON lines (--output-format stream-json)")
-	for _, name := range []string{"plain", "fullscreen", "full", "web"} {
+	for _, name := range []string{"plain", "fullscreen", "full", "web", "port", "tui"} {
 		_ = cmd.Flags().MarkHidden(name) // front-end flags: exec is always headless
 	}
 	return cmd

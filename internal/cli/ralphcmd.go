@@ -145,6 +145,9 @@ func printTaskTable(out io.Writer, snap ralph.Snapshot) error {
 	if len(snap.Tasks) == 0 {
 		fmt.Fprintln(out, "no tasks: add some with `aidex ralph add \"TITLE\"` or `aidex plan \"GOAL\"`")
 	}
+	if snap.From != "" {
+		fmt.Fprintf(out, "(read from %s, ayder-cli's tasks: the first change saves them into %s)\n", snap.From, ralph.FileName)
+	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, t := range snap.Tasks {
 		deps := ""
@@ -306,10 +309,13 @@ func newRalphRemoveCmd(a *cliApp) *cobra.Command {
 
 func newRalphImportCmd(a *cliApp) *cobra.Command {
 	return &cobra.Command{
-		Use:   "import FILE",
-		Short: "Add the tasks of a markdown checklist (- [ ] title) or a JSON list ('-' reads stdin)",
+		Use:   "import FILE|DIR",
+		Short: "Add the tasks of a markdown checklist (- [ ] title), a JSON list ('-' reads stdin) or ayder-cli's .ayder/tasks folder",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+				return ralphImportDir(cmd, a, args[0])
+			}
 			var data []byte
 			var err error
 			if args[0] == "-" {
@@ -335,6 +341,27 @@ func newRalphImportCmd(a *cliApp) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// ralphImportDir imports an ayder-cli tasks folder (TASK-NNN-slug.md).
+func ralphImportDir(cmd *cobra.Command, a *cliApp, dir string) error {
+	svc, err := a.ralphService()
+	if err != nil {
+		return err
+	}
+	added, present, err := svc.ImportAyder(cmd.Context(), dir)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	for _, t := range added {
+		fmt.Fprintf(cmd.OutOrStdout(), "added %s [%s] %s: %s\n", t.ID, t.Priority, t.Status, t.Title)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "imported %d tasks", len(added))
+	if present > 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), " (%d already in %s)", present, ralph.FileName)
+	}
+	fmt.Fprintln(cmd.OutOrStdout())
+	return nil
 }
 
 // ralphRunFlags are `aidex ralph run`'s flags.

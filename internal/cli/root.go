@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -55,7 +56,11 @@ func newRootCmd(a *cliApp) *cobra.Command {
 		Short: "aidex: an AI coding agent for the terminal, scripts, CI and the browser",
 		Long: `aidex is an AI coding agent. It reads, searches, edits and runs code in your
 workspace through tools, under a permission policy you control, with many LLM
-providers: paid, free and local.`,
+providers: paid, free and local.
+
+Errors and warnings are logged, with their times, to STATE/aidex.log (readable
+only by you, rotated at 1 MiB; ` + "`aidex config path`" + ` prints STATE). It never
+holds keys, headers, prompts or file contents.`,
 		Example: `  aidex                                      the terminal UI
   aidex "explain this repository"            the terminal UI with that first message (headless when piped)
   aidex --full                               the full-screen terminal UI (--plain: the line mode; --web: the browser UI)
@@ -114,6 +119,9 @@ func (a *cliApp) runRoot(cmd *cobra.Command, rf *runFlags, first string) error {
 	if rf.inputFormat == inputStreamJSON {
 		return a.streamInputCmd(cmd.Context(), first, rf)
 	}
+	if rf.webPort != -1 && !rf.web {
+		return usageErr("--port is for the browser UI: aidex --web --port %d (or aidex web --port %d)", rf.webPort, rf.webPort)
+	}
 	if rf.web || rf.full {
 		return a.runChosenFrontEnd(cmd, rf, first)
 	}
@@ -163,7 +171,10 @@ func (a *cliApp) runChosenFrontEnd(cmd *cobra.Command, rf *runFlags, first strin
 		}
 		ctx, stop := withSignals(cmd.Context())
 		defer stop()
-		return a.runWeb(ctx, webFlags{host: "127.0.0.1"}, -1)
+		if rf.webPort < -1 || rf.webPort > 65535 {
+			return usageErr("--port must be 0 (any free port) or 1-65535, not %d", rf.webPort)
+		}
+		return a.runWeb(ctx, webFlags{host: "127.0.0.1"}, rf.webPort)
 	}
 	if !a.tuiTerminal() {
 		return usageErr("--full needs a terminal (stdin and stdout, TERM not dumb): use --plain for the line mode, or -p PROMPT headless")
@@ -316,4 +327,5 @@ func (a *cliApp) warning(text string) {
 	}
 	a.warned[text] = true
 	fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s\n", text)
+	logLine(a.proc.Getenv, time.Now(), "WARN", text)
 }

@@ -186,7 +186,7 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 		},
 	}
 	addPolicyFlags(check, &pf)
-	cmd.AddCommand(check)
+	cmd.AddCommand(check, newPermissionsListCmd(a), newPermissionsRemoveCmd(a))
 	return cmd
 }
 

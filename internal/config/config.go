@@ -208,6 +208,9 @@ type ProviderConfig struct {
 	// [providers.NAME.models.MODEL] tables, by model id (see ModelPrice);
 	// they replace the catalog's.
 	Prices map[string]ModelPrice `toml:"-"`
+	// Reasoning are the reasoning settings (effort, budget) of this
+	// provider's models from the same tables, by model id.
+	Reasoning map[string]ModelReasoning `toml:"-"`
 }
 
 // RequestTimeoutDuration returns RequestTimeout as a time.Duration.

@@ -63,6 +63,7 @@ type legacyImport struct {
 	ss       []keySpec
 	entries  []legacyEntry
 	warnings []Warning
+	text     bool // values are text (an INI file): convert them as `aidex config set` does
 }
 
 func (li *legacyImport) warn(key, msg string) {
@@ -120,6 +121,9 @@ func (li *legacyImport) add(path []string, v any) {
 		return
 	}
 	tv, err := fromDecoded(s.kind, v)
+	if str, isStr := v.(string); isStr && li.text {
+		tv, err = fromString(s.kind, str)
+	}
 	if err == nil {
 		err = validate(s, tv)
 	}

@@ -71,7 +71,9 @@ func (w Warning) String() string {
 // sources. Settings of an untrusted project file that could redirect keys, run commands or
 // widen permissions are ignored, each with a Warning (see Paths.Trust). When the global file
 // is missing and the Python AIdex's config.json exists, it is converted once into the
-// global file first (see ImportLegacy) unless NoLegacyImport is set.
+// global file first (see ImportLegacy) unless NoLegacyImport is set; else
+// iptic-memex's config.ini or ayder-cli's config.toml is (see
+// ImportForeign).
 //
 // Errors: opts.Getenv nil; an unresolvable home directory; an unreadable file; every syntax,
 // unknown-key, type and value problem in files, environment and flags, as *FileError values
@@ -130,12 +132,33 @@ func (l *loader) importLegacy() {
 	if _, err := os.Stat(p.LegacyFile); errors.Is(err, fs.ErrNotExist) {
 		p.LegacyFile = NexusLegacyFile(p)
 	}
+	if _, err := os.Stat(p.LegacyFile); errors.Is(err, fs.ErrNotExist) {
+		l.importForeign()
+		return
+	}
 	imported, ws, err := ImportLegacy(p, l.opts.KnownProviders...)
 	l.warnings = append(l.warnings, ws...)
 	if err != nil {
 		l.warnings = append(l.warnings, Warning{File: p.LegacyFile, Message: fmt.Sprintf("not imported: %v", err)})
 	} else if imported {
 		l.warnings = append(l.warnings, Warning{File: p.LegacyFile, Message: "imported into " + p.ConfigFile + " (the JSON file is no longer read)"})
+	}
+}
+
+// importForeign imports iptic-memex's or else ayder-cli's settings once
+// (see ImportForeign), when no AIdex or Nexus config.json exists.
+func (l *loader) importForeign() {
+	for _, file := range []string{IpticFile(l.paths), AyderFile(l.paths)} {
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		imported, notice, err := ImportForeign(l.paths, file, l.opts.KnownProviders...)
+		if err != nil {
+			l.warnings = append(l.warnings, Warning{File: file, Message: fmt.Sprintf("not imported: %v", err)})
+		} else if imported {
+			l.warnings = append(l.warnings, notice)
+		}
+		return
 	}
 }
 

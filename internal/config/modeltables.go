@@ -10,7 +10,8 @@ import (
 // true|false into the provider's vision_models (the table form of that
 // key; a file then cannot also give the static models list), and the
 // model's prices (input_price, output_price, cache_read_price,
-// cache_write_price, USD per million tokens) into the file's prices.
+// cache_write_price, USD per million tokens) and reasoning (effort,
+// budget) into the file's prices.
 func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m map[string]any, errs *[]*FileError) {
 	ids := make([]string, 0, len(m))
 	for id := range m {
@@ -29,9 +30,16 @@ func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m m
 			continue
 		}
 		price := ModelPrice{Source: fmt.Sprintf("%s:%d", d.file, lines[lineKey(mp)])}
+		var reasoning ModelReasoning
 		for _, k := range sortedKeys(t) {
 			val := t[k]
 			kp := append(slices.Clone(mp), k)
+			if isReasoning, err := readReasoning(&reasoning, k, val); isReasoning {
+				if err != nil {
+					*errs = append(*errs, &FileError{File: d.file, Line: lines[lineKey(kp)], Key: displayPath(kp), Message: displayPath(kp) + " " + err.Error()})
+				}
+				continue
+			}
 			if isPrice, err := readPrice(&price, k, val); isPrice {
 				if err != nil {
 					*errs = append(*errs, &FileError{File: d.file, Line: lines[lineKey(kp)], Key: displayPath(kp), Message: displayPath(kp) + " " + err.Error()})
@@ -48,8 +56,8 @@ func modelTables(d *fileDoc, ss []keySpec, lines map[string]int, p []string, m m
 				vision = append(vision, id)
 			}
 		}
-		if price.set() {
-			d.prices = append(d.prices, modelPrice{provider: p[1], model: id, price: price, file: d.file, line: lines[lineKey(mp)]})
+		if price.set() || reasoning.set() {
+			d.prices = append(d.prices, modelPrice{provider: p[1], model: id, price: price, reasoning: reasoning, file: d.file, line: lines[lineKey(mp)]})
 		}
 	}
 	if len(vision) == 0 {

@@ -33,14 +33,26 @@ func priceKeys(p *ModelPrice) []struct {
 }
 
 // modelTableKeys lists the keys a model's table takes, for error messages.
-const modelTableKeys = "vision = true|false, input_price, output_price, cache_read_price, cache_write_price (USD per million tokens)"
+const modelTableKeys = "vision = true|false, input_price, output_price, cache_read_price, cache_write_price (USD per million tokens), effort (minimal|low|medium|high), budget (thinking tokens)"
 
 // modelPrice is a price of one model read from one file.
 type modelPrice struct {
 	provider, model string
 	price           ModelPrice
+	reasoning       ModelReasoning
 	file            string
 	line            int
+}
+
+// approvalValue is what a trusted project's approval of the table covers.
+func (mp modelPrice) approvalValue() any {
+	if !mp.reasoning.set() {
+		return mp.price
+	}
+	return struct {
+		Price     ModelPrice
+		Reasoning ModelReasoning
+	}{mp.price, mp.reasoning}
 }
 
 // readPrice sets the price key k of p from val, or returns the problem
@@ -88,23 +100,37 @@ func (l *loader) applyPrices(doc *fileDoc, own map[string]bool) {
 	for _, mp := range doc.prices {
 		if own != nil && !own[mp.provider] && l.trustedProject {
 			key := displayPath([]string{"providers", mp.provider, "models", mp.model})
-			it := trust.NewItem(trust.KindSetting, key, fmt.Sprintf("%s:%d", mp.file, mp.line), key+" (prices)", mp.price, l.opts.Workspace)
+			it := trust.NewItem(trust.KindSetting, key, fmt.Sprintf("%s:%d", mp.file, mp.line), key+" (prices)", mp.approvalValue(), l.opts.Workspace)
 			if !l.approved(it) {
 				continue
 			}
 		} else if own != nil && !own[mp.provider] {
-			l.warnings = append(l.warnings, Warning{File: mp.file, Line: mp.line, Key: displayPath([]string{"providers", mp.provider, "models", mp.model}),
-				Message: fmt.Sprintf("ignored the prices of %s/%s: a project file may not price the models of provider %q, which it does not define; this folder is not trusted (run `aidex trust` in %s to allow it)",
-					mp.provider, mp.model, mp.provider, l.opts.Workspace)})
+			msg := fmt.Sprintf("ignored the prices of %s/%s: a project file may not price the models of provider %q, which it does not define; this folder is not trusted (run `aidex trust` in %s to allow it)",
+				mp.provider, mp.model, mp.provider, l.opts.Workspace)
+			if !mp.price.set() {
+				msg = fmt.Sprintf("ignored the reasoning settings of %s/%s: a project file may not set them for the models of provider %q, which it does not define; this folder is not trusted (run `aidex trust` in %s to allow it)",
+					mp.provider, mp.model, mp.provider, l.opts.Workspace)
+			}
+			l.warnings = append(l.warnings, Warning{File: mp.file, Line: mp.line, Key: displayPath([]string{"providers", mp.provider, "models", mp.model}), Message: msg})
 			continue
 		}
 		pc := l.cfg.Providers[mp.provider]
-		prices := make(map[string]ModelPrice, len(pc.Prices)+1)
-		for k, v := range pc.Prices {
-			prices[k] = v
+		if mp.price.set() {
+			prices := make(map[string]ModelPrice, len(pc.Prices)+1)
+			for k, v := range pc.Prices {
+				prices[k] = v
+			}
+			prices[mp.model] = prices[mp.model].merge(mp.price)
+			pc.Prices = prices
 		}
-		prices[mp.model] = prices[mp.model].merge(mp.price)
-		pc.Prices = prices
+		if mp.reasoning.set() {
+			rs := make(map[string]ModelReasoning, len(pc.Reasoning)+1)
+			for k, v := range pc.Reasoning {
+				rs[k] = v
+			}
+			rs[mp.model] = rs[mp.model].merge(mp.reasoning)
+			pc.Reasoning = rs
+		}
 		l.cfg.Providers[mp.provider] = pc
 	}
 }

@@ -22,6 +22,10 @@ const FileName = "ralph_tasks.json"
 type List struct {
 	Tasks []Task
 	Extra map[string]json.RawMessage
+	// From is the folder the tasks were read from when ralph_tasks.json
+	// does not exist yet (ayder-cli's .ayder/tasks, see AyderDir); "" when
+	// they come from ralph_tasks.json. It is not written.
+	From string
 }
 
 // parseList decodes and checks a task file's content, filling in defaults
@@ -155,6 +159,8 @@ func (l *List) index(id string) int {
 }
 
 // Find returns the task a reference names: its id (case-insensitive), else
+// the id of an ayder-cli task it names (a file name or path like
+// .ayder/tasks/TASK-001-add-auth.md, or a bare number: TASK-001), else
 // its exact title (case-insensitive), else its slug, else a unique slug
 // prefix. The error says whether nothing or several tasks matched.
 func (l *List) Find(ref string) (*Task, error) {
@@ -163,6 +169,9 @@ func (l *List) Find(ref string) (*Task, error) {
 		return nil, fmt.Errorf("no task given: name one by id, title or slug")
 	}
 	if i := l.index(ref); i >= 0 {
+		return &l.Tasks[i], nil
+	}
+	if i := l.index(ayderRef(ref)); i >= 0 {
 		return &l.Tasks[i], nil
 	}
 	match := func(ok func(Task) bool) ([]int, bool) {

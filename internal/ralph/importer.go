@@ -12,6 +12,8 @@ import (
 //
 //   - JSON: a list of tasks (objects with this package's fields, or plain
 //     strings taken as titles), or an object {"tasks": [...]};
+//   - an ayder-cli task file (TASK-NNN-slug.md, see ParseAyderTask): one
+//     task;
 //   - otherwise a markdown checklist: each "- [ ] title" (or "* [ ]",
 //     "+ [ ]") at the list's outer level is a task, "- [x]" a done one; a
 //     leading "[P1]" in the title sets the priority; items indented under
@@ -25,16 +27,21 @@ func ParseImport(name string, data []byte) ([]Task, error) {
 	trimmed := bytes.TrimSpace(data)
 	var tasks []Task
 	var err error
-	if len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{') {
+	switch {
+	case len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{'):
 		tasks, err = parseJSONImport(name, trimmed)
-	} else {
+	case IsAyderTask(trimmed):
+		var t Task
+		t, err = ParseAyderTask(name, trimmed)
+		tasks = []Task{t}
+	default:
 		tasks = parseChecklist(string(data))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(tasks) == 0 {
-		return nil, fmt.Errorf("%s holds no tasks: write a markdown checklist (\"- [ ] title\" lines) or a JSON list of tasks", name)
+		return nil, fmt.Errorf("%s holds no tasks: write a markdown checklist (\"- [ ] title\" lines), a JSON list of tasks, or name an ayder-cli task file or folder (.ayder/tasks)", name)
 	}
 	for i := range tasks {
 		if err := tasks[i].normalize(); err != nil {

@@ -132,6 +132,44 @@ func (s *Service) Import(ctx context.Context, name string, data []byte) ([]Task,
 	return s.store.Add(ctx, tasks...)
 }
 
+// ImportAyder adds the tasks of an ayder-cli tasks folder (see
+// ReadAyderTasks) that the list does not hold yet (by id) and saves the
+// list; it returns the tasks added (those read from the folder while
+// ralph_tasks.json did not exist count as added) and how many were already
+// there.
+//
+// Errors: the folder holds no task files; a task file without a title; a
+// task list that cannot be written.
+func (s *Service) ImportAyder(ctx context.Context, dir string) (added []Task, present int, err error) {
+	tasks, err := ReadAyderTasks(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(tasks) == 0 {
+		return nil, 0, fmt.Errorf("%s holds no ayder task files (TASK-NNN-slug.md): name a folder like .ayder/tasks, or a markdown checklist or JSON file", dir)
+	}
+	err = s.store.Change(ctx, func(l *List) error {
+		added, present = added[:0], 0
+		now := s.store.now().UTC()
+		for _, t := range tasks {
+			if i := l.index(t.ID); i >= 0 && l.From != "" {
+				added = append(added, l.Tasks[i]) // read from the folder, saved now
+				continue
+			} else if i >= 0 {
+				present++
+				continue
+			}
+			a, err := l.add(t.Clone(), now)
+			if err != nil {
+				return err
+			}
+			added = append(added, a)
+		}
+		return nil
+	})
+	return added, present, err
+}
+
 // refuseCurrent refuses changes to the in_progress task of a running loop.
 func (s *Service) refuseCurrent(ref string) error {
 	running, _ := s.isRunning()
@@ -204,8 +242,12 @@ func (s *Service) workers() []WorkerRow {
 }
 
 // Snapshot is the task list with the run state.
+//
+// From is the folder the tasks were read from while ralph_tasks.json does
+// not exist yet (ayder-cli's .ayder/tasks; see List.From).
 type Snapshot struct {
 	Tasks []Task `json:"tasks"`
+	From  string `json:"from,omitempty"`
 	RunState
 }
 
@@ -218,10 +260,11 @@ func (s *Service) State() (RunState, error) {
 
 // Snapshot returns the tasks and the run state.
 func (s *Service) Snapshot() (Snapshot, error) {
-	tasks, err := s.store.Tasks()
+	l, err := s.store.Load()
 	if err != nil {
 		return Snapshot{}, err
 	}
+	tasks := l.Tasks
 	if tasks == nil {
 		tasks = []Task{}
 	}
@@ -243,7 +286,7 @@ func (s *Service) Snapshot() (Snapshot, error) {
 			}
 		}
 	}
-	return Snapshot{Tasks: tasks, RunState: st}, nil
+	return Snapshot{Tasks: tasks, From: l.From, RunState: st}, nil
 }
 
 // Stop asks the running loop (of any process) to end after the current

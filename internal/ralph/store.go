@@ -27,6 +27,7 @@ import (
 type Store struct {
 	path    string
 	lockDir string
+	ayder   string // ayder-cli's tasks folder, read while path does not exist
 	now     func() time.Time
 	mu      sync.Mutex
 
@@ -47,25 +48,27 @@ func NewStore(workspace string, now func() time.Time) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{path: filepath.Join(workspace, FileName), lockDir: filepath.Join(workspace, ".aidex"), now: now}
+	return &Store{path: filepath.Join(workspace, FileName), lockDir: filepath.Join(workspace, ".aidex"),
+		ayder: filepath.Join(workspace, filepath.FromSlash(AyderDir)), now: now}
 }
 
 // Path returns the task file's path.
 func (s *Store) Path() string { return s.path }
 
-// Load reads the task list; a missing file is an empty list. Errors name
-// the file and the task at fault.
+// Load reads the task list; a missing file is an empty list, or the
+// tasks of ayder-cli's .ayder/tasks folder when it has some (List.From
+// says so; see AyderDir). Errors name the file and the task at fault.
 func (s *Store) Load() (*List, error) {
 	before, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &List{}, nil
+		return s.loadAyder()
 	}
 	if l := s.cached(before); l != nil {
 		return l, nil
 	}
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &List{}, nil
+		return s.loadAyder()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read task list: %w", err)
@@ -76,6 +79,20 @@ func (s *Store) Load() (*List, error) {
 	}
 	if after, err := os.Stat(s.path); err == nil && before != nil && sameFile(before, after) {
 		s.remember(l, after)
+	}
+	return l, nil
+}
+
+// loadAyder reads ayder-cli's task files while ralph_tasks.json does not
+// exist; the first Change saves them into it.
+func (s *Store) loadAyder() (*List, error) {
+	tasks, err := ReadAyderTasks(s.ayder)
+	if err != nil || len(tasks) == 0 {
+		return &List{}, err
+	}
+	l := &List{Tasks: tasks, From: s.ayder}
+	if err := l.check(s.ayder); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -103,7 +120,7 @@ func sameFile(a, b fs.FileInfo) bool {
 
 // clone is a deep copy of the list.
 func (l *List) clone() *List {
-	out := &List{Tasks: make([]Task, len(l.Tasks))}
+	out := &List{Tasks: make([]Task, len(l.Tasks)), From: l.From}
 	for i, t := range l.Tasks {
 		out.Tasks[i] = t.Clone()
 	}
@@ -162,6 +179,7 @@ func (s *Store) Change(ctx context.Context, fn func(l *List) error) error {
 	if err := l.check(s.path); err != nil {
 		return err
 	}
+	l.From = "" // ayder-cli's tasks are saved into the task file now
 	data, err := l.encode()
 	if err != nil {
 		return fmt.Errorf("encode task list: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
@@ -87,58 +88,113 @@ func (r *Reporter) Tool() agent.EngineTool {
 	}
 }
 
-const listSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["all","pending","in_progress","done","failed","skipped"],"description":"Only tasks with this status (default: all)."}}}`
+const listSchema = `{"type":"object","properties":{` +
+	`"status":{"type":"string","enum":["all","pending","in_progress","done","failed","skipped"],"description":"Only tasks with this status (default: all)."},` +
+	`"format":{"type":"string","enum":["list","table"],"description":"list: one line per task (default); table: aligned columns with a header."}}}`
 
-const showSchema = `{"type":"object","properties":{"id":{"type":"string","description":"The task's id (T-001, US-002), exact title or slug (add-login-page)."}},"required":["id"]}`
+const showSchema = `{"type":"object","properties":{` +
+	`"id":{"type":"string","description":"The task's id (T-001, US-002, TASK-001), exact title or slug (add-login-page)."},` +
+	`"identifier":{"type":"string","description":"Same as id; also an ayder task file's name or path (.ayder/tasks/TASK-001-add-auth.md) or number (1)."}}}`
 
-// TaskTools returns list_tasks {status?} and show_task {id}: engine-owned,
-// read-only tools that read the workspace's task list (ralph_tasks.json),
-// for Ralph runs, planning, and any chat session that wants them.
+// TaskTools returns list_tasks {status?, format?} and show_task {id |
+// identifier}: engine-owned, read-only tools that read the workspace's
+// task list (ralph_tasks.json, or ayder-cli's .ayder/tasks before it
+// exists), for Ralph runs, planning, and any chat session that wants them.
+// They take ayder-cli's parameters too (format "list"/"table", status
+// "all", identifier).
 func TaskTools(st *Store) []agent.EngineTool {
 	return []agent.EngineTool{
 		{
 			Spec: llm.Tool{Name: "list_tasks", Description: "List the tasks of the workspace's Ralph task list (id, priority, status, title, dependencies), optionally only those with one status.",
 				Parameters: json.RawMessage(listSchema)},
 			Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
-				var in struct {
-					Status string `json:"status"`
-				}
-				if err := json.Unmarshal(args, &in); err != nil {
-					return agent.ToolResultInfo{Error: `list_tasks takes {"status": "pending|in_progress|done|failed|skipped"} (optional): ` + err.Error(), Category: "validation"}
-				}
-				var want Status
-				if in.Status != "" && !strings.EqualFold(in.Status, "all") { // ayder-cli's status="all"
-					s, err := ParseStatus(in.Status)
-					if err != nil {
-						return agent.ToolResultInfo{Error: err.Error(), Category: "validation"}
-					}
-					want = s
-				}
-				tasks, err := st.Tasks()
-				if err != nil {
-					return agent.ToolResultInfo{Error: err.Error(), Category: "execution"}
-				}
-				return agent.ToolResultInfo{OK: true, Output: listText(tasks, want)}
+				return runListTasks(st, args)
 			},
 		},
 		{
 			Spec: llm.Tool{Name: "show_task", Description: "Show one task of the Ralph task list in full: description, acceptance criteria, status, result.",
 				Parameters: json.RawMessage(showSchema)},
 			Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
-				var in struct {
-					ID string `json:"id"`
-				}
-				if err := json.Unmarshal(args, &in); err != nil {
-					return agent.ToolResultInfo{Error: `show_task takes {"id": "T-001"}: ` + err.Error(), Category: "validation"}
-				}
-				t, err := st.Get(in.ID)
-				if err != nil {
-					return agent.ToolResultInfo{Error: err.Error(), Category: "not_found"}
-				}
-				return agent.ToolResultInfo{OK: true, Output: FormatTask(t)}
+				return runShowTask(st, args)
 			},
 		},
 	}
+}
+
+func runListTasks(st *Store, args json.RawMessage) agent.ToolResultInfo {
+	var in struct {
+		Status string `json:"status"`
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return agent.ToolResultInfo{Error: `list_tasks takes {"status": "all|pending|in_progress|done|failed|skipped", "format": "list|table"} (both optional): ` + err.Error(), Category: "validation"}
+	}
+	var want Status
+	if in.Status != "" && !strings.EqualFold(in.Status, "all") { // ayder-cli's status="all"
+		s, err := ParseStatus(in.Status)
+		if err != nil {
+			return agent.ToolResultInfo{Error: err.Error(), Category: "validation"}
+		}
+		want = s
+	}
+	format := strings.ToLower(strings.TrimSpace(in.Format))
+	if format != "" && format != "list" && format != "table" {
+		return agent.ToolResultInfo{Error: fmt.Sprintf("format must be list or table, not %q", in.Format), Category: "validation"}
+	}
+	l, err := st.Load()
+	if err != nil {
+		return agent.ToolResultInfo{Error: err.Error(), Category: "execution"}
+	}
+	out := listText(l.Tasks, want)
+	if format == "table" {
+		out = tableText(l.Tasks, want)
+	}
+	if l.From != "" {
+		out = fmt.Sprintf("(tasks read from %s, ayder-cli's task files)\n", l.From) + out
+	}
+	return agent.ToolResultInfo{OK: true, Output: out}
+}
+
+func runShowTask(st *Store, args json.RawMessage) agent.ToolResultInfo {
+	var in struct {
+		ID         string `json:"id"`
+		Identifier string `json:"identifier"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return agent.ToolResultInfo{Error: `show_task takes {"id": "T-001"} (or ayder's {"identifier": "TASK-001"}): ` + err.Error(), Category: "validation"}
+	}
+	ref := in.ID
+	if strings.TrimSpace(ref) == "" {
+		ref = in.Identifier
+	}
+	if strings.TrimSpace(ref) == "" {
+		return agent.ToolResultInfo{Error: `name the task: show_task {"id": "T-001"} (its id, title or slug; list_tasks lists them)`, Category: "validation"}
+	}
+	t, err := st.Get(ref)
+	if err != nil {
+		return agent.ToolResultInfo{Error: err.Error(), Category: "not_found"}
+	}
+	return agent.ToolResultInfo{OK: true, Output: FormatTask(t)}
+}
+
+// tableText is list_tasks' format "table": a header and aligned columns.
+func tableText(tasks []Task, want Status) string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tPRIORITY\tSTATUS\tTITLE\tDEPENDS ON")
+	n := 0
+	for _, t := range tasks {
+		if want != "" && t.Status != want {
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Priority, t.Status, t.Title, strings.Join(t.DependsOn, ", "))
+	}
+	if n == 0 {
+		return listText(nil, want)
+	}
+	_ = w.Flush()
+	return b.String()
 }
 
 func listText(tasks []Task, want Status) string {

@@ -284,7 +284,8 @@ func paramAliases(k string) []string { return paramAliasTable[k] }
 
 // coerce converts v (decoded JSON) to the parameter's type where the
 // intent is unambiguous: "5" → 5, 5.0 → 5, "true" → true, "x" → ["x"] for
-// arrays. Strings are never made from numbers (a path of 123 is an error).
+// arrays, 1 → "1" for strings (a number's decimal text; a boolean is
+// never made a string, nor a path parameter from a number).
 func coerce(p *prop, v any) (any, error) {
 	switch p.typ {
 	case "integer":
@@ -301,8 +302,17 @@ func coerce(p *prop, v any) (any, error) {
 	case "boolean":
 		return toBool(p.name, v)
 	case "string":
-		if s, ok := v.(string); ok {
-			return s, nil
+		switch t := v.(type) {
+		case string:
+			return t, nil
+		case float64: // {"id": 1}: models often send an id as a number
+			if p.path {
+				break // a path is never made from a number (attack case E-155)
+			}
+			if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
+				return strconv.FormatInt(int64(t), 10), nil
+			}
+			return strconv.FormatFloat(t, 'f', -1, 64), nil
 		}
 	case "array":
 		return toStrings(p.name, v)

@@ -113,6 +113,7 @@ func TestPrepareValidationErrors(t *testing.T) {
 		{"malformed JSON", "write_file", `{"path": "a.txt"`, "malformed JSON"},
 		{"not an object", "write_file", `[1,2]`, "must be a JSON object"},
 		{"path is a number", "write_file", `{"path": 123, "content": "x"}`, `"path" must be a string, got the number 123`},
+		{"path is a boolean", "write_file", `{"path": true, "content": "x"}`, `"path" must be a string, got`},
 		{"duplicate keys", "write_file", `{"path":"a.txt","path":"../../etc/passwd","content":"x"}`, "given twice"},
 		{"alias and canonical", "write_file", `{"path":"a.txt","file_path":"b.txt","content":"x"}`, "both set"},
 		{"unknown parameter", "read_file", `{"path":"a","colour":"red"}`, `unknown parameter(s) "colour"; accepted: path (string, required), offset (integer), limit (integer)`},

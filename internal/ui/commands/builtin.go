@@ -51,7 +51,7 @@ type RunFunc = func(ctx context.Context, c *Controller, arg string, out io.Write
 func runOf(name string) RunFunc {
 	return map[string]RunFunc{
 		"/help": cmdHelp, "/model": cmdModel, "/provider": cmdProvider, "/models": cmdModels, "/multi": cmdMulti,
-		"/mode": cmdMode, "/architect": cmdArchitect, "/sandbox": cmdSandbox, "/tools": cmdTools, "/skills": cmdSkills,
+		"/mode": cmdMode, "/permissions": cmdPermissions, "/architect": cmdArchitect, "/sandbox": cmdSandbox, "/tools": cmdTools, "/skills": cmdSkills,
 		"/mcp": cmdMCP, "/plugin": cmdPlugin, "/clear": cmdClear, "/compact": cmdCompact, "/summary": cmdSummary, "/cost": cmdCost,
 		"/context": cmdContext, "/undo": cmdUndo, "/rewind": cmdRewind, "/sessions": cmdSessions, "/resume": cmdResume,
 		"/export": cmdExport, "/load": cmdLoad, "/load-project": cmdLoadProject, "/edit": action(ActEdit),
@@ -219,10 +219,16 @@ func ModeChoices() []ModeChoice {
 }
 
 // cmdMode sets the permission mode, or without an argument offers the
-// modes to pick (ActPickMode).
+// modes to pick (ActPickMode). A conversation mode (round-robin,
+// sequential, parallel, single: Nexus Code's /mode) is /multi MODE, and
+// the reply says so; no permission mode shares a name with one.
 func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
 		return Outcome{Action: ActPickMode}, nil
+	}
+	if _, err := app.ParseMultiMode(arg); err == nil {
+		fmt.Fprintf(out, "/mode %s is the conversation mode: /multi %s (/mode alone picks the permission mode)\n", arg, arg)
+		return cmdMulti(ctx, c, arg, out)
 	}
 	if err := c.SetMode(ctx, arg); err != nil {
 		return Outcome{}, err
@@ -389,6 +395,9 @@ func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outco
 		fmt.Fprintln(out, "nothing to undo")
 	}
 	for _, line := range UndoLines(restored) {
+		fmt.Fprintln(out, line)
+	}
+	if line := c.undoImplementation(ctx); line != "" {
 		fmt.Fprintln(out, line)
 	}
 	return Outcome{}, nil

@@ -58,6 +58,11 @@ type Controller struct {
 	mu sync.Mutex
 	// ralph is the workspace's Ralph service (made on first use).
 	ralph *ralph.Service
+	// implemented is the task the last /implement run worked on and the
+	// session's message count when it ended: /undo right after it (no
+	// turn since) puts the task back to pending.
+	implemented     string
+	implementedMsgs int
 }
 
 // New builds the live session for cfg.Session and returns the

@@ -126,6 +126,9 @@ func WriteTasks(out io.Writer, snap ralph.Snapshot) {
 		fmt.Fprintln(out, "no tasks: /plan GOAL proposes some, /tasks add TITLE adds one")
 		return
 	}
+	if snap.From != "" {
+		fmt.Fprintf(out, "(read from %s, ayder-cli's tasks: the first change saves them into %s)\n", snap.From, ralph.FileName)
+	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, t := range snap.Tasks {
 		deps := ""
@@ -366,6 +369,9 @@ func cmdImplement(ctx context.Context, c *Controller, arg string, out io.Writer)
 // finishImplementation records how an /implement run ended (running the
 // verification command when the agent reported done) and describes it.
 func (c *Controller) finishImplementation(ctx context.Context, im *ralph.Implementation, verify string, done *agent.DoneInfo, runErr error) string {
+	c.mu.Lock()
+	c.implemented, c.implementedMsgs = im.Task.ID, len(c.Session().Messages)
+	c.mu.Unlock()
 	t, out, err := im.Finish(ctx, done, runErr)
 	if err != nil {
 		return fmt.Sprintf("%s: could not record the outcome: %v", im.Task.ID, err)
@@ -563,4 +569,22 @@ func safeRalph(ev ralph.Event) ralph.Event {
 		ev.Verify = &v
 	}
 	return ev
+}
+
+// undoImplementation puts the task of the last /implement run back to
+// pending when no turn ran since (the /undo that follows it undoes that
+// run's changes), and says so; "" otherwise.
+func (c *Controller) undoImplementation(ctx context.Context) string {
+	c.mu.Lock()
+	id, at := c.implemented, c.implementedMsgs
+	c.implemented = ""
+	c.mu.Unlock()
+	if id == "" || at != len(c.Session().Messages) {
+		return ""
+	}
+	t, err := c.Ralph().Reset(ctx, id)
+	if err != nil {
+		return fmt.Sprintf("%s: could not put it back to pending: %v", id, err)
+	}
+	return fmt.Sprintf("%s is pending again (its /implement run was undone)", t.ID)
 }

@@ -437,10 +437,15 @@ func (m *model) item(it item) tea.Cmd {
 
 // key routes a key press to what is on screen: an approval, the API key
 // prompt, a picker, the plan review, the Ralph split view, else the chat.
-// Ctrl+C works everywhere.
+// Ctrl+C works everywhere, and so does Ctrl+Q (ayder-cli's quit key): it
+// denies a waiting approval, stops a run and quits at once.
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if k.String() == "ctrl+c" {
 		return m.ctrlC()
+	}
+	if k.String() == "ctrl+q" {
+		m.approval = m.approval.answer(agent.AnswerDeny, "")
+		return m.quit()
 	}
 	switch {
 	case m.approval.active():

@@ -17,7 +17,7 @@ import (
 
 // keysHelp is printed by /help after the commands.
 const keysHelp = `keys: Enter send (while the model works: queue, sent when it ends) · Shift+Enter/Alt+Enter/Ctrl+J newline
-      Up/Down history · Tab complete · Ctrl+C clear the input, else stop the model, else twice to quit
+      Up/Down history · Tab complete · Ctrl+C clear the input, else stop the model, else twice to quit · Ctrl+Q quit
       Esc take queued messages back into the input; else stop the model (keeps the partial answer)
       approvals: ↑/↓ and Enter, 1-4 or y/s/a/n (a key pressed on its own, not while typing) · Esc deny
       Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning and subagent cards

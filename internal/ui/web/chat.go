@@ -34,6 +34,9 @@ type ChatRequest struct {
 	Message     string       `json:"message"`
 	SessionID   string       `json:"session_id,omitempty"`
 	Attachments []Attachment `json:"attachments,omitempty"`
+	// Stream false asks for one JSON answer (ChatResult) instead of the
+	// SSE stream, as Accept: application/json does.
+	Stream *bool `json:"stream,omitempty"`
 }
 
 // Attachment is a file attached to a chat message: its name, MIME type
@@ -50,10 +53,15 @@ type Attachment struct {
 	Upload string `json:"upload,omitempty"`
 }
 
-// handleChat runs one chat turn and streams its events as SSE.
+// handleChat runs one chat turn and streams its events as SSE, or answers
+// with one ChatResult when the client asks for JSON (see wantsJSON).
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req ChatRequest
 	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	if wantsJSON(r, req.Stream) {
+		s.chatJSON(w, r, req)
 		return
 	}
 	s.chat(w, r, req)

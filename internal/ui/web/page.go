@@ -42,6 +42,7 @@ func (s *Server) page(port string) http.Handler {
 			return
 		}
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		name = strings.TrimPrefix(name, "static/") // iptic-memex's /static/<file>
 		if name == "" {
 			name = "index.html"
 		}

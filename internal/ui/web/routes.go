@@ -71,6 +71,8 @@ func (s *Server) apiRoutes() []apiRoute {
 		{method: "POST", path: "/ralph/resume", handler: s.handleRalphPause(false)},
 		{method: "POST", path: "/ralph/run", handler: s.handleRalphRun},
 		{method: "POST", path: "/chat", handler: s.handleChat},
+		{method: "POST", path: "/stream/start", handler: s.handleStreamStart},
+		{method: "GET", path: "/stream", handler: s.handleStream},
 		{method: "POST", path: "/upload", handler: s.handleUpload},
 		{method: "POST", path: "/chat/stop", handler: s.handleChatStop},
 		{method: "GET", path: "/sessions", handler: s.handleSessions},

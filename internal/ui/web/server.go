@@ -95,6 +95,7 @@ type Server struct {
 	choices choices
 	logins  loginCodes
 	uploads uploads
+	streams streamStarts // POST /stream/start tokens (iptic-memex's flow)
 
 	ralph    Ralph
 	ralphHub ralphHub

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
@@ -55,7 +56,22 @@ func webCommands() []webCommand {
 // the web does not run: a test keeps the table and this map in step).
 func webRunOf(name string) webRun {
 	return map[string]webRun{"/help": cmdWebHelp, "/model": cmdWebModel, "/provider": cmdWebProvider, "/mode": cmdWebMode,
-		"/clear": cmdWebClear, "/compact": cmdWebCompact, "/cost": cmdWebCost, "/tasks": cmdWebTasks}[name]
+		"/clear": cmdWebClear, "/compact": cmdWebCompact, "/cost": cmdWebCost, "/tasks": cmdWebTasks, "/permissions": cmdWebPermissions}[name]
+}
+
+// cmdWebPermissions lists the saved permission rules; removing one
+// changes the config files, which the browser does not (the error says
+// where to).
+func cmdWebPermissions(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
+	if strings.TrimSpace(arg) != "" && strings.TrimSpace(arg) != "list" {
+		return fmt.Errorf("the web chat lists the rules only: remove one in a terminal with `aidex permissions remove RULE` (or /permissions remove RULE in the terminal UI)")
+	}
+	var b strings.Builder
+	if err := format.WritePermissionRules(&b, app.PermissionRules(s.Runtime().Config)); err != nil {
+		return err
+	}
+	out.Output = b.String()
+	return nil
 }
 
 // refusedCommand says why the web chat does not run one of the terminal's
@@ -186,6 +202,9 @@ func orSite(u string) string {
 func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
 	if arg != "" {
 		m, err := app.ParseMode(arg)
+		if _, multiErr := app.ParseMultiMode(arg); err != nil && multiErr == nil {
+			return fmt.Errorf("/mode %s is a conversation mode (Nexus Code's /mode): in the web chat the models panel sets it (POST /api/v1/multi {\"mode\": %q}); /mode sets the permission mode", arg, arg)
+		}
 		if err != nil {
 			return err
 		}
