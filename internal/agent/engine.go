@@ -121,6 +121,9 @@ type Config struct {
 	SmallModel *ModelRef
 	// Budget is the run's cost governor (see [Budget]; zero: no limits).
 	Budget Budget
+	// Harness holds the harness mechanisms of the run (see [Harness];
+	// zero: none).
+	Harness Harness
 }
 
 // ContinuePrompt is the user message of an agent-mode turn that follows an
@@ -286,6 +289,8 @@ type run struct {
 	// own, or, inherited, its parent's or its turn's (ShareBudget).
 	budget    *budgetState
 	inherited bool
+	// verify is the state of verify before finishing (harness.go).
+	verify verifyState
 }
 
 func (r *run) normalize() {
@@ -409,6 +414,9 @@ func (r *run) answered(ctx context.Context, last string) (*DoneInfo, bool, error
 	msg := r.stopHook(ctx)
 	if r.hookStop != nil {
 		return r.stoppedByHook(), true, nil
+	}
+	if msg == "" {
+		msg = r.verifyBeforeFinish(ctx)
 	}
 	if msg == "" {
 		return r.done(r.stopReason(last), last), true, nil
@@ -643,6 +651,9 @@ func (r *run) done(reason StopReason, result string) *DoneInfo {
 	if reason == StopBudget {
 		d.Budget = r.budgetHit()
 	}
+	info := r.cfg.Harness.Info()
+	d.Harness = &info
+	d.Verified, d.VerifyReason = r.verification(reason)
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

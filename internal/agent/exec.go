@@ -392,6 +392,7 @@ func (r *run) finish(sl *slot, res ToolResultInfo) {
 	if res.Category == "permission" && sl.call != nil && !sl.readsOnly && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
 		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
 	}
+	r.noteChange(sl, res)
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
 }
 

@@ -98,6 +98,9 @@ type EngineOptions struct {
 	// RunUSD, when > 0, replaces budget.run_usd: what each run may spend,
 	// in US dollars (Ralph passes what is left of its run's --max-cost).
 	RunUSD float64
+	// Verify turns on verify before finishing (headless runs with
+	// [harness] verify or --require-verified; see harness.go).
+	Verify bool
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -169,6 +172,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
+	e.Config.Harness = rt.harness(o, policy, reg)
 	rt.route(&e.Config, o, e.Tools)
 	if t := rt.taskTool(o, hook); t != nil {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)

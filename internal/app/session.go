@@ -44,6 +44,8 @@ type SessionOptions struct {
 	// KeepRaw keeps the provider's raw last response in the run's
 	// DoneInfo.Raw (headless --raw); without it no raw chunk is kept.
 	KeepRaw bool
+	// Verify is as in [EngineOptions].
+	Verify bool
 }
 
 // AgentMode configures agent mode (iptic-memex's --steps): each run takes
@@ -206,7 +208,8 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
-		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks}
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks,
+		Verify: o.Verify}
 	if a := o.Agent; a != nil {
 		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
 		if a.Steps > 0 {

@@ -82,6 +82,7 @@ type Config struct {
 	Subagents   Subagents                 `toml:"subagents"`
 	Agent       Agent                     `toml:"agent"`
 	Budget      Budget                    `toml:"budget"`
+	Harness     Harness                   `toml:"harness"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// MCPServers are the [mcp_servers.NAME] tables of the global file and of a trusted
@@ -159,6 +160,17 @@ type Budget struct {
 	// MaxTokens is how many tokens one session may use over all its runs, input and
 	// output of every model response (cached input included), its subagents' included [0].
 	MaxTokens int `toml:"max_tokens"`
+}
+
+// Harness holds [harness]: the harness mechanisms `aidex eval` measures on and off (see
+// docs/harness.md). Each default is aidex's behaviour before the mechanism, until an eval
+// with real models has measured it.
+type Harness struct {
+	// Verify runs the project's check before a headless run (aidex -p, not Ralph, which
+	// verifies tasks itself) that changed files accepts the final answer: verify_command,
+	// else a detected test command the policy lets the model run; a failed check goes back
+	// to the model once [false].
+	Verify bool `toml:"verify"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,

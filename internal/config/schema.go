@@ -134,7 +134,7 @@ func Keys() []string {
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent" || path[0] == "budget"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent" || path[0] == "budget" || path[0] == "harness"
 	case 2:
 		return path[0] == "providers"
 	}

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/eval"
+	"github.com/zelvior/aidex/internal/permission"
+	"github.com/zelvior/aidex/internal/tools"
+)
+
+// harness returns the engine's harness mechanisms (agent.Harness) for o
+// under the run's policy and tools: [harness] of the configuration, and
+// verify before finishing when o asks for it (docs/harness.md).
+func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
+	var h agent.Harness
+	if o.Verify && !o.Subagent {
+		h.Verify = rt.verifyCheck(policy, reg)
+	}
+	return h
+}
+
+// verifyCheck is the check of verify before finishing: verify_command,
+// else the detected test command (eval.DetectTestCommand) when the
+// policy would let the model run it; otherwise no command, with the
+// reason. It runs as Ralph's verify_command does ([RalphBackend.Verify]:
+// run_command's machinery, in the sandbox).
+func (rt *Runtime) verifyCheck(policy *permission.Policy, reg *tools.Registry) *agent.VerifyCheck {
+	command := strings.TrimSpace(rt.Config.VerifyCommand)
+	if command == "" {
+		detected := eval.DetectTestCommand(rt.Workspace)
+		if detected == "" {
+			return &agent.VerifyCheck{Reason: "no verify_command, and no test command detected (go.mod, pyproject.toml, Cargo.toml, package.json with a test script)"}
+		}
+		if why := commandRefused(policy, reg, detected); why != "" {
+			return &agent.VerifyCheck{Reason: fmt.Sprintf("detected `%s`, but the run's policy would not let the model run it (%s); "+
+				"allow it (--allow 'run_command(%s)') or set verify_command", detected, why, detected)}
+		}
+		command = detected
+	}
+	b := &RalphBackend{Runtime: StaticRuntime(rt)}
+	return &agent.VerifyCheck{Command: command, Run: func(ctx context.Context) agent.VerifyResult {
+		r := b.Verify(ctx, command, 0)
+		out := agent.VerifyResult{OK: r.OK, ExitCode: r.ExitCode, Output: r.Output}
+		if r.ExitCode < 0 || strings.Contains(r.Error, "sandbox") {
+			out.Error = r.Error // it did not run to an exit, or the sandbox stopped it
+		}
+		return out
+	}}
+}
+
+// commandRefused returns why policy would not run command as a
+// run_command call without asking ("" when it allows it).
+func commandRefused(policy *permission.Policy, reg *tools.Registry, command string) string {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	p, err := reg.Prepare("run_command", args)
+	if err != nil {
+		return "run_command is not offered: " + err.Error()
+	}
+	v := policy.Check(PermissionRequest(p))
+	if v.Decision == permission.Allow {
+		return ""
+	}
+	return fmt.Sprintf("%s by %s", v.Decision, v.Rule)
+}

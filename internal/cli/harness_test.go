@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zelvior/aidex/internal/eval"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+)
+
+// verifyTurns write a file, finish, get the failed check, write the file
+// the check wants, and finish again.
+func verifyTurns() []llmtest.Turn {
+	return []llmtest.Turn{
+		{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"a.txt","content":"a\n"}`}}},
+		{Text: "done"},
+		{Calls: []llmtest.Call{{Name: "write_file", Args: `{"path":"ok.txt","content":"ok\n"}`}}},
+		{Text: "fixed"},
+	}
+}
+
+type verifyJSON struct {
+	Result       string `json:"result"`
+	Verified     string `json:"verified"`
+	VerifyReason string `json:"verify_reason"`
+	Harness      struct {
+		Verify        bool   `json:"verify"`
+		VerifyCommand string `json:"verify_command"`
+	} `json:"harness"`
+}
+
+// Verify before finishing through the headless JSON: the check
+// (verify_command) fails, the model gets it once, fixes the file, and the
+// run reports verified true with the setting in its harness record.
+func TestHeadlessVerifyBeforeFinishing(t *testing.T) {
+	srv := llmtest.NewScript(t, verifyTurns()...)
+	e := newE2E(t, srv, "openai", "verify_command = \"test -f ok.txt\"\n"+noSandbox)
+	r := e.run(context.Background(), "-p", "write", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.verify=true")
+	var res verifyJSON
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s %s", err, r.stdout, r.stderr)
+	}
+	if r.code != ExitOK || res.Verified != "true" || res.Result != "fixed" || !res.Harness.Verify || res.Harness.VerifyCommand != "test -f ok.txt" {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 || !strings.Contains(string(reqs[2]), "`test -f ok.txt` on your changes, and it failed (exited 1)") {
+		t.Errorf("the third request does not carry the failed check: %d requests", len(reqs))
+	}
+}
+
+// Off by default: verified none with the reason, the harness record says
+// verify false, no check ran (the model's first answer ends the run).
+func TestHeadlessVerifyOffByDefault(t *testing.T) {
+	srv := llmtest.NewScript(t, verifyTurns()...)
+	e := newE2E(t, srv, "openai", "verify_command = \"test -f ok.txt\"\n"+noSandbox)
+	r := e.run(context.Background(), "-p", "write", "--output-format", "stream-json", "--permission-mode", "yolo")
+	evs := events(t, r.stdout)
+	done := evs[len(evs)-1]["done"].(map[string]any)
+	h, _ := done["harness"].(map[string]any)
+	if r.code != ExitOK || done["verified"] != "none" || !strings.Contains(done["verify_reason"].(string), "off") || h == nil || h["verify"] != false {
+		t.Fatalf("exit %d done %v", r.code, done)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
+
+// --require-verified: a check that still fails after the one retry exits
+// 7 with the reason; the answer is still printed.
+func TestRequireVerifiedExitCode(t *testing.T) {
+	turns := verifyTurns()
+	turns[2].Calls[0].Args = `{"path":"b.txt","content":"b\n"}`
+	srv := llmtest.NewScript(t, turns...)
+	e := newE2E(t, srv, "openai", "verify_command = \"test -f ok.txt\"\n"+noSandbox)
+	r := e.run(context.Background(), "-p", "write", "--output-format", "json", "--permission-mode", "yolo", "--require-verified")
+	var res verifyJSON
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if r.code != ExitUnverified || res.Verified != "false" || !strings.Contains(r.stderr, "not verified (verified false): `test -f ok.txt` exited 1") {
+		t.Fatalf("exit %d: %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A detected test command the policy would not let the model run is not
+// run: verified none, naming the command and the rule to allow it.
+func TestVerifyDetectedCommandNeedsThePolicy(t *testing.T) {
+	srv := llmtest.NewScript(t, verifyTurns()...)
+	e := newE2E(t, srv, "openai", noSandbox)
+	e.write("go.mod", "module x\n")
+	r := e.run(context.Background(), "-p", "write", "--output-format", "json", "--permission-mode", "auto-edit", "--set", "harness.verify=true")
+	var res verifyJSON
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if res.Verified != "none" || !strings.Contains(res.VerifyReason, "detected `go test ./...`, but the run's policy would not let the model run it") {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
+}
+
+// `aidex eval run --setting harness.verify=true` records the setting in
+// force and the outcome in every attempt's results line.
+func TestEvalRecordsTheHarness(t *testing.T) {
+	e := evalE2E(t)
+	suite := filepath.Join(t.TempDir(), "suite")
+	writeTree(t, suite, map[string]string{
+		"greet/instruction.md":        "Make greet.txt say goodbye.\nFIX: greet.txt := goodbye\\n\n",
+		"greet/task.toml":             "version = \"1.0\"\n",
+		"greet/environment/greet.txt": "hello\n",
+		"greet/tests/test.sh":         "#!/bin/sh\ngrep -qx goodbye greet.txt\n",
+	})
+	for _, tc := range []struct {
+		args   []string
+		verify bool
+	}{{nil, false}, {[]string{"--setting", "harness.verify=true"}, true}} {
+		r := e.run(context.Background(), append([]string{"eval", "run", suite, "--model", "fake/good"}, tc.args...)...)
+		if r.code != 0 {
+			t.Fatalf("eval run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		rs, err := eval.ReadResults(filepath.Join(e.home, ".local", "state", "aidex", "eval", "runs", runID(t, r.stdout)))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("results %v %v", rs, err)
+		}
+		var h struct{ Verify bool }
+		if err := json.Unmarshal(rs[0].Agent.Harness, &h); err != nil || h.Verify != tc.verify || rs[0].Agent.Verified != "none" {
+			t.Errorf("%v: harness %s verified %q, want verify %v", tc.args, rs[0].Agent.Harness, rs[0].Agent.Verified, tc.verify)
+		}
+	}
+}
