@@ -49,7 +49,9 @@
 // Config.AgentMode, only at the last turn: before it the run goes on with
 // "continue"), a done marker in the text (after the calls of the same
 // answer ran), Config.MaxTurns reached, the same call three times in a row
-// (loop), the context cancelled (the partial answer is kept), a model
+// (loop), with Harness.FailureLoops the same failing command or edit a
+// fourth time (loop; the third failure's result carries a nudge), the
+// context cancelled (the partial answer is kept), a model
 // request that failed after its retries, a store that cannot save, or an
 // infrastructure failure of a tool ([Tools.Run] returning an error: no
 // workspace or checkpoint store, a panic), or a budget used up ([Budget]:

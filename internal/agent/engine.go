@@ -291,6 +291,8 @@ type run struct {
 	inherited bool
 	// verify is the state of verify before finishing (harness.go).
 	verify verifyState
+	// loops counts failing commands and edits (loops.go).
+	loops loopState
 }
 
 func (r *run) normalize() {
@@ -380,6 +382,8 @@ func (r *run) handle(ctx context.Context, m llm.Message) (*DoneInfo, bool, error
 		return d, true, err
 	case r.hookStop != nil:
 		return r.stoppedByHook(), true, nil
+	case r.loops.stop != "":
+		return r.loopStop(), true, nil
 	case r.markerSeen(r.last):
 		// The marker ends the run after this response's calls ran.
 		return r.done(StopMarker, r.last), true, nil

@@ -100,6 +100,9 @@ type slot struct {
 	// engine is the concurrent engine tool answering the call (nil: a
 	// registry tool, in call).
 	engine *EngineTool
+	// note is added to the result the model gets (not to the event): a
+	// harness nudge (loops.go).
+	note string
 }
 
 // batchClass says which calls may share a parallel batch: read-only
@@ -393,6 +396,7 @@ func (r *run) finish(sl *slot, res ToolResultInfo) {
 		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
 	}
 	r.noteChange(sl, res)
+	r.noteFailure(sl, res)
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
 }
 
@@ -439,6 +443,9 @@ func modelResult(sl *slot) llm.ToolResult {
 		tr.Content = "(no output)"
 	}
 	tr.Content = RevealInvisible(tr.Content)
+	if sl.note != "" {
+		tr.Content += "\n\n" + sl.note
+	}
 	return tr
 }
 

@@ -18,6 +18,11 @@ type Harness struct {
 	// files runs this check before its final answer is accepted, and the
 	// model gets a failed check's result once (see verify.go).
 	Verify *VerifyCheck
+	// FailureLoops stops failure loops: the same command line, or the same
+	// edit, failing a third time gets a nudge in its result, a fourth
+	// time stops the run (stop reason loop). Identical calls three times
+	// in a row stop a run whatever this says.
+	FailureLoops bool
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -47,11 +52,12 @@ type VerifyResult struct {
 type HarnessInfo struct {
 	Verify        bool   `json:"verify"`
 	VerifyCommand string `json:"verify_command,omitempty"`
+	FailureLoops  bool   `json:"failure_loops"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}

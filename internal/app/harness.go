@@ -16,7 +16,7 @@ import (
 // under the run's policy and tools: [harness] of the configuration, and
 // verify before finishing when o asks for it (docs/harness.md).
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	var h agent.Harness
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops}
 	if o.Verify && !o.Subagent {
 		h.Verify = rt.verifyCheck(policy, reg)
 	}

@@ -131,3 +131,28 @@ func TestEvalRecordsTheHarness(t *testing.T) {
 		}
 	}
 }
+
+// harness.failure_loops through a headless run: the same failing command
+// four times, with reads between, stops the run with exit 6 and stop
+// reason loop, and the record shows the setting.
+func TestHeadlessFailureLoops(t *testing.T) {
+	fail := llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"exit 3"}`}}}
+	read := llmtest.Turn{Calls: []llmtest.Call{{Name: "list_files", Args: `{}`}}}
+	srv := llmtest.NewScript(t, fail, read, fail, read, fail, read, fail, llmtest.Turn{Text: "never"})
+	e := newE2E(t, srv, "openai", noSandbox)
+	r := e.run(context.Background(), "-p", "run", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.failure_loops=true")
+	var res struct {
+		StopReason string   `json:"stop_reason"`
+		Errors     []string `json:"errors"`
+		Harness    struct {
+			FailureLoops bool `json:"failure_loops"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if r.code != ExitLoop || res.StopReason != "loop" || !res.Harness.FailureLoops || len(res.Errors) != 1 ||
+		res.Errors[0] != "stopped: the command `exit 3` failed 4 times with the same arguments; the model was nudged after the third" {
+		t.Fatalf("exit %d: %s", r.code, r.stdout)
+	}
+}

@@ -171,6 +171,10 @@ type Harness struct {
 	// else a detected test command the policy lets the model run; a failed check goes back
 	// to the model once [false].
 	Verify bool `toml:"verify"`
+	// FailureLoops stops failure loops: the same command line or the same edit failing a
+	// third time in a run gets a nudge, a fourth time stops the run (stop reason loop, exit
+	// 6). Identical calls three times in a row stop a run whatever this says [false].
+	FailureLoops bool `toml:"failure_loops"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
