@@ -293,6 +293,8 @@ type run struct {
 	verify verifyState
 	// loops counts failing commands and edits (loops.go).
 	loops loopState
+	// plan is the state of the planning nudge (plan.go).
+	plan planState
 }
 
 func (r *run) normalize() {

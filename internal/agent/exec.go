@@ -163,6 +163,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool)
 	if err := r.execute(ctx, batch); failed == nil {
 		failed = err
 	}
+	r.planNudge(slots)
 	results := make([]llm.ToolResult, len(slots))
 	var images []llm.Part
 	for i, sl := range slots {

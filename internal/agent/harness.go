@@ -23,6 +23,9 @@ type Harness struct {
 	// time stops the run (stop reason loop). Identical calls three times
 	// in a row stop a run whatever this says.
 	FailureLoops bool
+	// PlanAfter asks the model once to write a todo_write plan after this
+	// many tool calls of a run without one (0: never).
+	PlanAfter int
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -53,11 +56,12 @@ type HarnessInfo struct {
 	Verify        bool   `json:"verify"`
 	VerifyCommand string `json:"verify_command,omitempty"`
 	FailureLoops  bool   `json:"failure_loops"`
+	PlanAfter     int    `json:"plan_after"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}

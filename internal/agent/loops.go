@@ -40,8 +40,8 @@ func (r *run) noteFailure(sl *slot, res ToolResultInfo) {
 	r.loops.failures[sig]++
 	switch n := r.loops.failures[sig]; {
 	case n == failLimit:
-		sl.note = fmt.Sprintf("[aidex: %s has now failed %d times in this run with the same arguments. Repeating it will not help: "+
-			"read the error, look at the code or the files it names, and try a different approach. If it fails once more, the run stops.]", what, n)
+		sl.note = joinNotes(sl.note, fmt.Sprintf("[aidex: %s has now failed %d times in this run with the same arguments. Repeating it will not help: "+
+			"read the error, look at the code or the files it names, and try a different approach. If it fails once more, the run stops.]", what, n))
 	case n > failLimit && r.loops.stop == "":
 		r.loops.stop = fmt.Sprintf("stopped: %s failed %d times with the same arguments; the model was nudged after the third", what, n)
 	}

@@ -101,6 +101,9 @@ type EngineOptions struct {
 	// Verify turns on verify before finishing (headless runs with
 	// [harness] verify or --require-verified; see harness.go).
 	Verify bool
+	// Headless marks a run no one watches (aidex -p, stream-json input):
+	// the [harness] mechanisms for headless runs apply (harness.go).
+	Headless bool
 }
 
 // Engine builds the engine for one session: the model client, the tool

@@ -13,12 +13,20 @@ import (
 )
 
 // harness returns the engine's harness mechanisms (agent.Harness) for o
-// under the run's policy and tools: [harness] of the configuration, and
-// verify before finishing when o asks for it (docs/harness.md).
+// under the run's policy and tools: [harness] of the configuration, the
+// planning nudge for headless runs, and verify before finishing when o
+// asks for it (docs/harness.md). A subagent's engine gets failure loops
+// only: its parent plans and verifies.
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
 	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops}
-	if o.Verify && !o.Subagent {
+	if o.Subagent {
+		return h
+	}
+	if o.Verify {
 		h.Verify = rt.verifyCheck(policy, reg)
+	}
+	if o.Headless {
+		h.PlanAfter = rt.Config.Harness.PlanAfter
 	}
 	return h
 }

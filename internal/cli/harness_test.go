@@ -156,3 +156,26 @@ func TestHeadlessFailureLoops(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stdout)
 	}
 }
+
+// harness.plan_after through a headless run: after 2 calls without a
+// plan the model is asked once to write one, and the record shows it.
+func TestHeadlessPlanNudge(t *testing.T) {
+	read := func(args string) llmtest.Turn { return llmtest.Turn{Calls: []llmtest.Call{{Name: "list_files", Args: args}}} }
+	srv := llmtest.NewScript(t, read(`{}`), read(`{"path":"."}`), read(`{}`), llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", noSandbox)
+	r := e.run(context.Background(), "-p", "look", "--output-format", "json", "--set", "harness.plan_after=2")
+	var res struct {
+		Harness struct {
+			PlanAfter int `json:"plan_after"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.PlanAfter != 2 {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	const ask = "you have made 2 tool calls without a plan"
+	for i, req := range srv.Requests() {
+		if got := strings.Count(string(req), ask); got != map[bool]int{true: 1, false: 0}[i >= 2] {
+			t.Errorf("request %d carries the ask %d times", i+1, got)
+		}
+	}
+}

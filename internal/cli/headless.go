@@ -255,7 +255,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 func (a *cliApp) headlessSessionOptions(f *runFlags, asker agent.Asker, r renderer, cfg *config.Config) app.SessionOptions {
 	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
 		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw,
-		Verify: f.requireVerified || cfg.Harness.Verify}
+		Verify: f.requireVerified || cfg.Harness.Verify, Headless: true}
 	if f.steps > 0 {
 		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
 		if a.flags.verbose && !a.flags.quiet {

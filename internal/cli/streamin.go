@@ -77,7 +77,7 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 	ctl := newStreamControl(out)
 	so := app.SessionOptions{Approver: ctl, Asker: ctl, MaxTurns: f.maxTurns, AppendSystem: f.appendSystem, AgentWrites: f.agentWrites,
 		Client: app.ClientOptions{HTTP: a.verboseClientFor(out), OnRetry: a.onRetryFor(out)},
-		Verify: f.requireVerified || svc.Runtime().Config.Harness.Verify}
+		Verify: f.requireVerified || svc.Runtime().Config.Harness.Verify, Headless: true}
 	if claude {
 		// Claude's dialect has no approval or question lines: as claude
 		// -p, what needs approval is denied (and listed in the result's

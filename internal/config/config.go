@@ -175,6 +175,9 @@ type Harness struct {
 	// third time in a run gets a nudge, a fourth time stops the run (stop reason loop, exit
 	// 6). Identical calls three times in a row stop a run whatever this says [false].
 	FailureLoops bool `toml:"failure_loops"`
+	// PlanAfter asks the model of a headless run once to write a todo_write plan after this
+	// many tool calls without one; 0 never asks [0].
+	PlanAfter int `toml:"plan_after"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
