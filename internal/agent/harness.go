@@ -26,6 +26,9 @@ type Harness struct {
 	// PlanAfter asks the model once to write a todo_write plan after this
 	// many tool calls of a run without one (0: never).
 	PlanAfter int
+	// EditFormat is the edit format the model's tools use ("replace",
+	// "hashline"): the application sets up the tools; the engine records it.
+	EditFormat string
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -57,11 +60,12 @@ type HarnessInfo struct {
 	VerifyCommand string `json:"verify_command,omitempty"`
 	FailureLoops  bool   `json:"failure_loops"`
 	PlanAfter     int    `json:"plan_after"`
+	EditFormat    string `json:"edit_format,omitempty"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}

@@ -400,10 +400,11 @@ func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.
 		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow, Shell: rt.policyShell()})
 }
 
-// Profile returns the tool profile from config.
+// Profile returns the tool profile from config, adapted to the model's
+// edit format (withEditFormat).
 func (rt *Runtime) Profile() tools.Profile {
 	t := rt.Config.Tools
-	return tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}
+	return rt.withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled})
 }
 
 // Registry returns a registry with every tool; the returned func stops
@@ -492,6 +493,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if rt.textToolModel() {
 		in.Notes = append(in.Notes, textToolNote)
+	}
+	if rt.EditFormat() == EditHashline {
+		in.Notes = append(in.Notes, hashlineNote)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -18,7 +19,7 @@ import (
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops}
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat()}
 	if o.Subagent {
 		return h
 	}
@@ -74,3 +75,46 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 	}
 	return fmt.Sprintf("%s by %s", v.Decision, v.Rule)
 }
+
+// The edit formats ([harness] edit_format).
+const (
+	EditReplace  = "replace"  // edit_file: old_string/new_string
+	EditHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
+)
+
+// EditFormat returns the model's edit format: [harness] edit_format, else
+// [providers.NAME] edit_format, else the catalog's value for the model,
+// else replace.
+func (rt *Runtime) EditFormat() string {
+	if f := rt.Config.Harness.EditFormat; f != "" {
+		return f
+	}
+	if p, ok := rt.Config.Providers[rt.Provider.Name]; ok && p.EditFormat != "" {
+		return p.EditFormat
+	}
+	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok && m.EditFormat != "" {
+		return m.EditFormat
+	}
+	return EditReplace
+}
+
+// withEditFormat adapts profile p to the model's edit format: hashline
+// offers edit_lines instead of edit_file (unless [tools] enabled names
+// edit_file).
+func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
+	if rt.EditFormat() != EditHashline {
+		return p
+	}
+	p.Enabled = append(slices.Clone(p.Enabled), "edit_lines")
+	if !slices.Contains(p.Enabled, "edit_file") {
+		p.Disabled = append(slices.Clone(p.Disabled), "edit_file")
+	}
+	return p
+}
+
+// hashlineNote tells the model the hashline edit format (the base prompt
+// names edit_file, which hashline does not offer).
+const hashlineNote = "Edit format: read_file shows each line as LINE#HASH|text (e.g. 12#a3f|return x). " +
+	"Change existing files with edit_lines, giving the anchors LINE#HASH of the first (start) and last (end) line to replace, " +
+	"or after = true to insert after start; edit_file is not offered. An anchor whose line changed is refused with the lines as they are now: " +
+	"use the anchors of your latest read or edit result. Create files with write_file."

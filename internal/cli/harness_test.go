@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/eval"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/tools/file"
 )
 
 // verifyTurns write a file, finish, get the failed check, write the file
@@ -160,7 +162,9 @@ func TestHeadlessFailureLoops(t *testing.T) {
 // harness.plan_after through a headless run: after 2 calls without a
 // plan the model is asked once to write one, and the record shows it.
 func TestHeadlessPlanNudge(t *testing.T) {
-	read := func(args string) llmtest.Turn { return llmtest.Turn{Calls: []llmtest.Call{{Name: "list_files", Args: args}}} }
+	read := func(args string) llmtest.Turn {
+		return llmtest.Turn{Calls: []llmtest.Call{{Name: "list_files", Args: args}}}
+	}
 	srv := llmtest.NewScript(t, read(`{}`), read(`{"path":"."}`), read(`{}`), llmtest.Turn{Text: "done"})
 	e := newE2E(t, srv, "openai", noSandbox)
 	r := e.run(context.Background(), "-p", "look", "--output-format", "json", "--set", "harness.plan_after=2")
@@ -177,5 +181,56 @@ func TestHeadlessPlanNudge(t *testing.T) {
 		if got := strings.Count(string(req), ask); got != map[bool]int{true: 1, false: 0}[i >= 2] {
 			t.Errorf("request %d carries the ask %d times", i+1, got)
 		}
+	}
+}
+
+// harness.edit_format=hashline: the model is offered edit_lines (not
+// edit_file), read_file shows LINE#HASH|text, an anchored edit applies,
+// a stale one is refused with the current lines, and the record says
+// hashline; the default offers edit_file and records replace.
+func TestHeadlessHashlineEdits(t *testing.T) {
+	const src = "alpha\nbeta\n"
+	edit := func(anchor, content string) llmtest.Turn {
+		return llmtest.Turn{Calls: []llmtest.Call{{Name: "edit_lines", Args: `{"path":"a.txt","start":"` + anchor + `","content":"` + content + `"}`}}}
+	}
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}},
+		edit("2#"+file.LineHash("beta"), "BETA"),
+		edit("2#"+file.LineHash("beta"), "again"), // stale now
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", noSandbox)
+	e.write("a.txt", src)
+	r := e.run(context.Background(), "-p", "edit", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.edit_format=hashline")
+	var res struct {
+		Harness struct {
+			EditFormat string `json:"edit_format"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.EditFormat != "hashline" {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "a.txt")); string(got) != "alpha\nBETA\n" {
+		t.Errorf("a.txt %q", got)
+	}
+	reqs := srv.Requests()
+	first, second, last := string(reqs[0]), string(reqs[1]), string(reqs[3])
+	if !strings.Contains(first, `"edit_lines"`) || strings.Contains(first, `"name":"edit_file"`) || !strings.Contains(first, "Edit format: read_file shows each line as LINE#HASH|text") {
+		t.Errorf("the tools and prompt of a hashline run: %.400s", first)
+	}
+	if !strings.Contains(second, "1#"+file.LineHash("alpha")+"|alpha") {
+		t.Errorf("read_file did not show hashes")
+	}
+	if !strings.Contains(last, "is stale: line 2 is now 2#"+file.LineHash("BETA")) {
+		t.Errorf("the stale anchor was not refused with the current line")
+	}
+
+	srv = llmtest.NewScript(t, llmtest.Turn{Text: "hi"})
+	e = newE2E(t, srv, "openai", noSandbox)
+	r = e.run(context.Background(), "-p", "hi", "--output-format", "json")
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Harness.EditFormat != "replace" {
+		t.Fatalf("default: %s %v", r.stdout, err)
+	}
+	if req := string(srv.Requests()[0]); !strings.Contains(req, `"name":"edit_file"`) || strings.Contains(req, `"edit_lines"`) {
+		t.Errorf("the default offers edit_lines or not edit_file")
 	}
 }

@@ -178,6 +178,10 @@ type Harness struct {
 	// PlanAfter asks the model of a headless run once to write a todo_write plan after this
 	// many tool calls without one; 0 never asks [0].
 	PlanAfter int `toml:"plan_after"`
+	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string)
+	// or "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors). "" takes
+	// [providers.NAME] edit_format, else the catalog's value for the model, else replace [""].
+	EditFormat string `toml:"edit_format"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
@@ -222,6 +226,9 @@ type ProviderConfig struct {
 	// VisionModels are models of this provider that accept images (where
 	// the catalog does not know it): images are sent to them as image parts.
 	VisionModels []string `toml:"vision_models"`
+	// EditFormat is the edit format of this provider's models (see Harness.EditFormat;
+	// "": the catalog's, else replace).
+	EditFormat string `toml:"edit_format"`
 	// Prices are the prices of this provider's models from the
 	// [providers.NAME.models.MODEL] tables, by model id (see ModelPrice);
 	// they replace the catalog's.
