@@ -295,6 +295,8 @@ type run struct {
 	loops loopState
 	// plan is the state of the planning nudge (plan.go).
 	plan planState
+	// started is when the run began (the time limit's start, timenote.go).
+	started time.Time
 }
 
 func (r *run) normalize() {
@@ -486,6 +488,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 // with the model; nothing is recorded.
 func (r *run) call(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
+	r.timeNote(ctx, req)
 	r.turns++
 	if r.cfg.BeforeRequest != nil {
 		r.cfg.BeforeRequest(req)

@@ -29,6 +29,10 @@ type Harness struct {
 	// EditFormat is the edit format the model's tools use ("replace",
 	// "hashline"): the application sets up the tools; the engine records it.
 	EditFormat string
+	// TimeNotes tells the model of a run with a time limit (its context's
+	// deadline) the limit and the time left, in the newest message of each
+	// request (timenote.go).
+	TimeNotes bool
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -61,11 +65,12 @@ type HarnessInfo struct {
 	FailureLoops  bool   `json:"failure_loops"`
 	PlanAfter     int    `json:"plan_after"`
 	EditFormat    string `json:"edit_format,omitempty"`
+	TimeNotes     bool   `json:"time_notes"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat, TimeNotes: h.TimeNotes}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}

@@ -29,6 +29,7 @@ func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tool
 	if o.Headless {
 		h.PlanAfter = rt.Config.Harness.PlanAfter
 	}
+	h.TimeNotes = rt.Config.Harness.TimeNotes
 	return h
 }
 

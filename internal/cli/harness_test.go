@@ -118,7 +118,7 @@ func TestEvalRecordsTheHarness(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
 		verify bool
-	}{{nil, false}, {[]string{"--setting", "harness.verify=true"}, true}} {
+	}{{nil, false}, {[]string{"--setting", "harness.verify=true", "--setting", "harness.time_notes=true"}, true}} {
 		r := e.run(context.Background(), append([]string{"eval", "run", suite, "--model", "fake/good"}, tc.args...)...)
 		if r.code != 0 {
 			t.Fatalf("eval run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -127,8 +127,11 @@ func TestEvalRecordsTheHarness(t *testing.T) {
 		if err != nil || len(rs) != 1 {
 			t.Fatalf("results %v %v", rs, err)
 		}
-		var h struct{ Verify bool }
-		if err := json.Unmarshal(rs[0].Agent.Harness, &h); err != nil || h.Verify != tc.verify || rs[0].Agent.Verified != "none" {
+		var h struct {
+			Verify    bool
+			TimeNotes bool `json:"time_notes"`
+		}
+		if err := json.Unmarshal(rs[0].Agent.Harness, &h); err != nil || h.Verify != tc.verify || h.TimeNotes != tc.verify || rs[0].Agent.Verified != "none" {
 			t.Errorf("%v: harness %s verified %q, want verify %v", tc.args, rs[0].Agent.Harness, rs[0].Agent.Verified, tc.verify)
 		}
 	}

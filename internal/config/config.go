@@ -182,6 +182,10 @@ type Harness struct {
 	// or "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors). "" takes
 	// [providers.NAME] edit_format, else the catalog's value for the model, else replace [""].
 	EditFormat string `toml:"edit_format"`
+	// TimeNotes tells the model of a run with a time limit (an eval task's timeout_sec) the
+	// limit and the time left, on the newest message of each request, never in the system
+	// prompt or earlier messages (the prompt cache keeps them) [false].
+	TimeNotes bool `toml:"time_notes"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
