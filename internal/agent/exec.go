@@ -310,10 +310,15 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	slots := r.readSlots(batch)
 	for _, sl := range batch {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if slots != nil {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+			}
 			res, err := r.runOne(ctx, sl)
 			if err == nil && ctx.Err() == nil {
 				res = r.afterTool(ctx, sl, res)

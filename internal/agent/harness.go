@@ -33,6 +33,9 @@ type Harness struct {
 	// deadline) the limit and the time left, in the newest message of each
 	// request (timenote.go).
 	TimeNotes bool
+	// ParallelReads bounds how many read-only calls of one response run
+	// at once (0: no bound; 1: one at a time).
+	ParallelReads int
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -66,11 +69,12 @@ type HarnessInfo struct {
 	PlanAfter     int    `json:"plan_after"`
 	EditFormat    string `json:"edit_format,omitempty"`
 	TimeNotes     bool   `json:"time_notes"`
+	ParallelReads int    `json:"parallel_reads"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat, TimeNotes: h.TimeNotes}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat, TimeNotes: h.TimeNotes, ParallelReads: h.ParallelReads}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}
@@ -184,4 +188,14 @@ func (r *run) verification(reason StopReason) (string, string) {
 		return VerifiedNone, v.Reason
 	}
 	return VerifiedNone, fmt.Sprintf("the run ended (%s) before its final answer was checked", reason)
+}
+
+// readSlots returns the semaphore that bounds a batch of read-only calls
+// (Harness.ParallelReads; nil: no bound, or not a read-only batch).
+func (r *run) readSlots(batch []*slot) chan struct{} {
+	n := r.cfg.Harness.ParallelReads
+	if n <= 0 || len(batch) <= n || batch[0].batchClass() != 1 {
+		return nil
+	}
+	return make(chan struct{}, n)
 }

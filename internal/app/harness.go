@@ -19,7 +19,7 @@ import (
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat()}
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads}
 	if o.Subagent {
 		return h
 	}

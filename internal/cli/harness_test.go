@@ -170,13 +170,14 @@ func TestHeadlessPlanNudge(t *testing.T) {
 	}
 	srv := llmtest.NewScript(t, read(`{}`), read(`{"path":"."}`), read(`{}`), llmtest.Turn{Text: "done"})
 	e := newE2E(t, srv, "openai", noSandbox)
-	r := e.run(context.Background(), "-p", "look", "--output-format", "json", "--set", "harness.plan_after=2")
+	r := e.run(context.Background(), "-p", "look", "--output-format", "json", "--set", "harness.plan_after=2", "--set", "harness.parallel_reads=1")
 	var res struct {
 		Harness struct {
-			PlanAfter int `json:"plan_after"`
+			PlanAfter     int `json:"plan_after"`
+			ParallelReads int `json:"parallel_reads"`
 		} `json:"harness"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.PlanAfter != 2 {
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.PlanAfter != 2 || res.Harness.ParallelReads != 1 {
 		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
 	}
 	const ask = "you have made 2 tool calls without a plan"

@@ -186,6 +186,9 @@ type Harness struct {
 	// limit and the time left, on the newest message of each request, never in the system
 	// prompt or earlier messages (the prompt cache keeps them) [false].
 	TimeNotes bool `toml:"time_notes"`
+	// ParallelReads bounds how many read-only tool calls of one model response run at once;
+	// 0 runs them all at once, 1 one at a time (parallel reads off) [0].
+	ParallelReads int `toml:"parallel_reads"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
