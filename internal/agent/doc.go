@@ -49,7 +49,9 @@
 // Config.AgentMode, only at the last turn: before it the run goes on with
 // "continue"), a done marker in the text (after the calls of the same
 // answer ran), Config.MaxTurns reached, the same call three times in a row
-// (loop), the context cancelled (the partial answer is kept), a model
+// (loop), with Harness.FailureLoops the same failing command or edit a
+// fourth time (loop; the third failure's result carries a nudge), the
+// context cancelled (the partial answer is kept), a model
 // request that failed after its retries, a store that cannot save, or an
 // infrastructure failure of a tool ([Tools.Run] returning an error: no
 // workspace or checkpoint store, a panic), or a budget used up ([Budget]:
@@ -59,4 +61,17 @@
 // the [Store] as it completes, so whatever ends a run loses nothing; calls
 // left unanswered by a killed process are answered when the session is
 // resumed.
+//
+// # Harness mechanisms
+//
+// Config.Harness ([Harness]) holds the mechanisms `aidex eval` measures on
+// and off; its zero value is the engine's behaviour without them. Verify
+// before finishing runs a check before a final answer of a run that
+// changed files is accepted (notice events of kind verify; a failed
+// check goes back to the model once; DoneInfo.Verified); failure loops
+// nudge, then stop (loop); the planning nudge, failure nudges and time
+// notes ride on the newest message of a request only, so the system
+// prompt and earlier messages stay byte-identical; ParallelReads bounds
+// a read-only batch. Every DoneInfo records the settings
+// (DoneInfo.Harness).
 package agent

@@ -121,6 +121,9 @@ type Config struct {
 	SmallModel *ModelRef
 	// Budget is the run's cost governor (see [Budget]; zero: no limits).
 	Budget Budget
+	// Harness holds the harness mechanisms of the run (see [Harness];
+	// zero: none).
+	Harness Harness
 }
 
 // ContinuePrompt is the user message of an agent-mode turn that follows an
@@ -286,6 +289,14 @@ type run struct {
 	// own, or, inherited, its parent's or its turn's (ShareBudget).
 	budget    *budgetState
 	inherited bool
+	// verify is the state of verify before finishing (harness.go).
+	verify verifyState
+	// loops counts failing commands and edits (loops.go).
+	loops loopState
+	// plan is the state of the planning nudge (plan.go).
+	plan planState
+	// started is when the run began (the time limit's start, timenote.go).
+	started time.Time
 }
 
 func (r *run) normalize() {
@@ -375,6 +386,8 @@ func (r *run) handle(ctx context.Context, m llm.Message) (*DoneInfo, bool, error
 		return d, true, err
 	case r.hookStop != nil:
 		return r.stoppedByHook(), true, nil
+	case r.loops.stop != "":
+		return r.loopStop(), true, nil
 	case r.markerSeen(r.last):
 		// The marker ends the run after this response's calls ran.
 		return r.done(StopMarker, r.last), true, nil
@@ -409,6 +422,9 @@ func (r *run) answered(ctx context.Context, last string) (*DoneInfo, bool, error
 	msg := r.stopHook(ctx)
 	if r.hookStop != nil {
 		return r.stoppedByHook(), true, nil
+	}
+	if msg == "" {
+		msg = r.verifyBeforeFinish(ctx)
 	}
 	if msg == "" {
 		return r.done(r.stopReason(last), last), true, nil
@@ -472,6 +488,7 @@ func (r *run) generate(ctx context.Context) (*llm.Response, error) {
 // with the model; nothing is recorded.
 func (r *run) call(ctx context.Context) (*llm.Response, error) {
 	req := r.request()
+	r.timeNote(ctx, req)
 	r.turns++
 	if r.cfg.BeforeRequest != nil {
 		r.cfg.BeforeRequest(req)
@@ -643,6 +660,9 @@ func (r *run) done(reason StopReason, result string) *DoneInfo {
 	if reason == StopBudget {
 		d.Budget = r.budgetHit()
 	}
+	info := r.cfg.Harness.Info()
+	d.Harness = &info
+	d.Verified, d.VerifyReason = r.verification(reason)
 	r.emit(Event{Type: EventDone, SessionID: r.s.ID, Done: d})
 	return d
 }

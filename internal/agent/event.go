@@ -74,7 +74,9 @@ type Event struct {
 // not_found, ...; To is "" when a fallback could not be used and the next
 // one is tried), "phase" (Phase "architect" or "editor" begins, on
 // model To) or "mcp" (an MCP server failed to start: the text names it,
-// the cause and that the session goes on without it).
+// the cause and that the session goes on without it) or "verify" (verify
+// before finishing runs its check, then reports its result; Reason is why
+// it could not run).
 type NoticeInfo struct {
 	Kind      string `json:"kind"`
 	From      string `json:"from,omitempty"`
@@ -88,7 +90,10 @@ type NoticeInfo struct {
 const (
 	NoticeFallback = "fallback"
 	NoticePhase    = "phase"
-	NoticeMCP      = "mcp"
+	// NoticeVerify: verify before finishing runs its check (Text names
+	// it), then its result.
+	NoticeVerify = "verify"
+	NoticeMCP    = "mcp"
 )
 
 // ProgressInfo is a running tool's progress: the tool (as the model calls
@@ -266,6 +271,13 @@ type DoneInfo struct {
 	FinishReason string `json:"-"`
 	// Budget is the limit that stopped the run (stop reason budget).
 	Budget *BudgetInfo `json:"budget,omitempty"`
+	// Verified is verify before finishing's outcome: "true" (the check
+	// passed after the run's last change), "false" (it failed), "none" (no
+	// check ran; VerifyReason says why); "" when the mechanism is off.
+	Verified     string `json:"verified,omitempty"`
+	VerifyReason string `json:"verify_reason,omitempty"`
+	// Harness records the harness settings the run had in force.
+	Harness *HarnessInfo `json:"harness,omitempty"`
 }
 
 // StopReason says why a run ended.

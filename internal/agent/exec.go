@@ -101,6 +101,9 @@ type slot struct {
 	// engine is the concurrent engine tool answering the call (nil: a
 	// registry tool, in call).
 	engine *EngineTool
+	// note is added to the result the model gets (not to the event): a
+	// harness nudge (loops.go).
+	note string
 }
 
 // batchClass says which calls may share a parallel batch: read-only
@@ -161,6 +164,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall, textMode bool)
 	if err := r.execute(ctx, batch); failed == nil {
 		failed = err
 	}
+	r.planNudge(slots)
 	results := make([]llm.ToolResult, len(slots))
 	var images []llm.Part
 	for i, sl := range slots {
@@ -307,10 +311,15 @@ func (r *run) execute(ctx context.Context, batch []*slot) error {
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	slots := r.readSlots(batch)
 	for _, sl := range batch {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if slots != nil {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+			}
 			res, err := r.runOne(ctx, sl)
 			if err == nil && ctx.Err() == nil {
 				res = r.afterTool(ctx, sl, res)
@@ -393,6 +402,8 @@ func (r *run) finish(sl *slot, res ToolResultInfo) {
 	if res.Category == "permission" && sl.call != nil && !sl.readsOnly && (sl.call.Kind == kind.Write || sl.call.Kind == kind.Exec) {
 		r.deniedChanges++ // a change refused: see DoneInfo.DeniedChanges
 	}
+	r.noteChange(sl, res)
+	r.noteFailure(sl, res)
 	r.emit(Event{Type: EventToolResult, SessionID: r.s.ID, ToolResult: &res})
 }
 
@@ -439,6 +450,9 @@ func modelResult(sl *slot) llm.ToolResult {
 		tr.Content = "(no output)"
 	}
 	tr.Content = RevealInvisible(tr.Content)
+	if sl.note != "" {
+		tr.Content += "\n\n" + sl.note
+	}
 	return tr
 }
 

@@ -19,6 +19,7 @@ import (
 func newRun(ctx context.Context, e *Engine, s *Session, emit func(Event), budgeted bool) (*run, context.Context) {
 	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
+	r.started = r.e.Now()
 	if budgeted {
 		emit, ctx = r.watchBudget(ctx, emit)
 	}

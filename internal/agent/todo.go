@@ -18,12 +18,15 @@ type Todo struct {
 
 const todoSchema = `{"type":"object","properties":{"todos":{"type":"array","description":"The whole plan; replaces the previous one.","items":{"type":"object","properties":{"content":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","completed"]}},"required":["content","status"]}}},"required":["todos"]}`
 
+// todoToolName is the name of the model's plan tool.
+const todoToolName = "todo_write"
+
 // todoTool is todo_write: the model's plan, kept on the session and shown
 // by every front end.
 func todoTool(r *run) EngineTool {
 	return EngineTool{
 		Spec: llm.Tool{
-			Name:        "todo_write",
+			Name:        todoToolName,
 			Description: "Write your task plan for multi-step work: the full list of items, each pending, in_progress (one at a time) or completed. Update it as you go.",
 			Parameters:  json.RawMessage(todoSchema),
 		},

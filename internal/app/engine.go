@@ -98,6 +98,12 @@ type EngineOptions struct {
 	// RunUSD, when > 0, replaces budget.run_usd: what each run may spend,
 	// in US dollars (Ralph passes what is left of its run's --max-cost).
 	RunUSD float64
+	// Verify turns on verify before finishing (headless runs with
+	// [harness] verify or --require-verified; see harness.go).
+	Verify bool
+	// Headless marks a run no one watches (aidex -p, stream-json input):
+	// the [harness] mechanisms for headless runs apply (harness.go).
+	Headless bool
 }
 
 // Engine builds the engine for one session: the model client, the tool
@@ -169,6 +175,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
+	e.Config.Harness = rt.harness(o, policy, reg)
 	rt.route(&e.Config, o, e.Tools)
 	if t := rt.taskTool(o, hook); t != nil {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
@@ -394,10 +401,11 @@ func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.
 		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow, Shell: rt.policyShell()})
 }
 
-// Profile returns the tool profile from config.
+// Profile returns the tool profile from config, adapted to the model's
+// edit format (withEditFormat).
 func (rt *Runtime) Profile() tools.Profile {
 	t := rt.Config.Tools
-	return tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}
+	return rt.withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled})
 }
 
 // Registry returns a registry with every tool; the returned func stops
@@ -486,6 +494,9 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	}
 	if rt.textToolModel() {
 		in.Notes = append(in.Notes, textToolNote)
+	}
+	if rt.EditFormat() == EditHashline {
+		in.Notes = append(in.Notes, hashlineNote)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once

@@ -44,6 +44,9 @@ type SessionOptions struct {
 	// KeepRaw keeps the provider's raw last response in the run's
 	// DoneInfo.Raw (headless --raw); without it no raw chunk is kept.
 	KeepRaw bool
+	// Verify and Headless are as in [EngineOptions].
+	Verify   bool
+	Headless bool
 }
 
 // AgentMode configures agent mode (iptic-memex's --steps): each run takes
@@ -206,7 +209,8 @@ func (ls *Session) engineOptions(id string) EngineOptions {
 	o := ls.opts
 	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
-		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks}
+		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks,
+		Verify: o.Verify, Headless: o.Headless}
 	if a := o.Agent; a != nil {
 		eo.AgentMode, eo.DoneMarkers, eo.StepNotes, eo.BeforeRequest = true, FinishMarkers(), a.StatusTags, a.BeforeRequest
 		if a.Steps > 0 {

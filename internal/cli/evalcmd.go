@@ -233,7 +233,10 @@ func (g aidexAgent) Run(ctx context.Context, at eval.Attempt) (eval.AgentResult,
 	}
 	res := eval.AgentResult{SessionID: r.SessionID, Turns: r.Turns, ToolCalls: len(r.ToolCalls), Answer: r.Result,
 		InputTokens: r.Usage.InputTokens, CachedTokens: r.Usage.CacheReadTokens, OutputTokens: r.Usage.OutputTokens, TokensKnown: true,
-		CostUSD: r.CostUSD, CostKnown: true}
+		CostUSD: r.CostUSD, CostKnown: true, Verified: r.Verified}
+	if r.Harness != nil {
+		res.Harness, _ = json.Marshal(r.Harness)
+	}
 	if code != ExitOK {
 		res.Error = fmt.Sprintf("aidex exited %d (%s)", code, r.StopReason)
 	}

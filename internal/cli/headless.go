@@ -43,7 +43,10 @@ type runFlags struct {
 	agentWrites    string
 	agentOutput    string
 	raw            bool
-	noStatusTags   bool
+	// requireVerified is --require-verified: verify before finishing on,
+	// and exit 7 unless the check passed.
+	requireVerified bool
+	noStatusTags    bool
 	// stepsFromConfig: steps is [agent] default_steps, not --steps.
 	stepsFromConfig bool
 	plain           bool
@@ -86,6 +89,7 @@ func addRunFlags(cmd *cobra.Command, f *runFlags) {
 	fl.StringVar(&f.agentWrites, "agent-writes", "", "file writes: allow (without asking, in every mode but plan), deny (the model outputs diffs) or dry-run (diffs shown, nothing written) (default: [agent] writes_policy, else the permission mode's)")
 	fl.StringVar(&f.agentOutput, "agent-output", "", "agent mode stdout: final, full or none (default: [agent] output, final)")
 	fl.BoolVar(&f.noStatusTags, "no-agent-status-tags", false, "agent mode: do not tell the model 'Turn X of Y' each turn")
+	fl.BoolVar(&f.requireVerified, "require-verified", false, "headless: verify before finishing (as [harness] verify = true) and exit 7 unless the project's check passed after the last change")
 	fl.BoolVar(&f.raw, "raw", false, "print the provider's whole raw last response (JSON; a streamed one as the array of its chunks) instead of the answer")
 	fl.BoolVar(&f.plain, "plain", false, "use the plain line mode instead of the terminal UI (also when stdout is not a terminal or TERM=dumb)")
 	fl.BoolVar(&f.fullscreen, "fullscreen", false, "run the terminal UI on the alternate screen instead of inline")
@@ -207,7 +211,7 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 	}
 	agentDefaults(f, svc.Runtime().Config)
 	r := a.renderer(f, svc.Runtime().Config)
-	live, err := a.session(ctx, svc, sess, a.headlessSessionOptions(f, asker, r), r)
+	live, err := a.session(ctx, svc, sess, a.headlessSessionOptions(f, asker, r, svc.Runtime().Config), r)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
@@ -246,14 +250,15 @@ func (a *cliApp) runHeadless(ctx context.Context, f *runFlags, empty string) err
 	if outputFormat(f.outputFormat) == formatText {
 		printStops(a.proc.Stderr, f, done, denials.denials())
 	}
-	return exitFor(done, runErr)
+	return requireVerified(f, done, exitFor(done, runErr))
 }
 
 // headlessSessionOptions are the options of a headless run's session,
-// with asker answering its approvals and r rendering it.
-func (a *cliApp) headlessSessionOptions(f *runFlags, asker agent.Asker, r renderer) app.SessionOptions {
+// with asker answering its approvals and r rendering it, under cfg.
+func (a *cliApp) headlessSessionOptions(f *runFlags, asker agent.Asker, r renderer, cfg *config.Config) app.SessionOptions {
 	so := app.SessionOptions{Asker: asker, MaxTurns: f.maxTurns, AgentWrites: f.agentWrites, AppendSystem: f.appendSystem,
-		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw}
+		Client: app.ClientOptions{HTTP: a.verboseClientFor(r), OnRetry: a.onRetryFor(r)}, KeepRaw: f.raw,
+		Verify: f.requireVerified || cfg.Harness.Verify, Headless: true}
 	if f.steps > 0 {
 		so.Agent = &app.AgentMode{Steps: f.steps, StatusTags: !f.noStatusTags}
 		if a.flags.verbose && !a.flags.quiet {

@@ -45,6 +45,7 @@ func (s *streamJSON) event(e agent.Event) {
 	if e.Type == agent.EventDone && e.Done != nil {
 		d := *e.Done
 		d.StopReason = reportedStop(&d)
+		reportVerification(&d)
 		e.Done = &d
 	}
 	_ = s.enc.Encode(e)
@@ -78,6 +79,12 @@ type jsonResult struct {
 	Subagents []app.SubagentMeta `json:"subagents"`
 	// Budget is the limit that stopped the run (stop_reason budget).
 	Budget *agent.BudgetInfo `json:"budget,omitempty"`
+	// Verified is verify before finishing's outcome: "true", "false" or
+	// "none" (VerifyReason says why, also when the mechanism is off).
+	Verified     string `json:"verified"`
+	VerifyReason string `json:"verify_reason,omitempty"`
+	// Harness records the harness settings the run had in force.
+	Harness *agent.HarnessInfo `json:"harness"`
 }
 
 type jsonToolCall struct {
@@ -135,6 +142,9 @@ func (j *jsonOut) finish(d *agent.DoneInfo, runErr error) error {
 	if d != nil {
 		j.res.Result, j.res.StopReason, j.res.Turns = string(stripMarkers([]byte(d.Result))), reportedStop(d), d.Turns
 		j.res.Usage, j.res.CostUSD, j.res.Budget = d.Usage, d.CostUSD, d.Budget
+		v := *d
+		reportVerification(&v)
+		j.res.Verified, j.res.VerifyReason, j.res.Harness = v.Verified, v.VerifyReason, v.Harness
 		if d.StopReason == agent.StopLoop {
 			j.res.Result = "" // the stop message is in errors, not an answer
 		}

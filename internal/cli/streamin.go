@@ -76,7 +76,8 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 	}
 	ctl := newStreamControl(out)
 	so := app.SessionOptions{Approver: ctl, Asker: ctl, MaxTurns: f.maxTurns, AppendSystem: f.appendSystem, AgentWrites: f.agentWrites,
-		Client: app.ClientOptions{HTTP: a.verboseClientFor(out), OnRetry: a.onRetryFor(out)}}
+		Client: app.ClientOptions{HTTP: a.verboseClientFor(out), OnRetry: a.onRetryFor(out)},
+		Verify: f.requireVerified || svc.Runtime().Config.Harness.Verify, Headless: true}
 	if claude {
 		// Claude's dialect has no approval or question lines: as claude
 		// -p, what needs approval is denied (and listed in the result's
@@ -98,7 +99,7 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 		if !ok {
 			return last
 		}
-		last = a.streamTurn(ctx, live, ctl, u)
+		last = a.streamTurn(ctx, f, live, ctl, u)
 		if ctx.Err() != nil {
 			return last
 		}
@@ -107,7 +108,7 @@ func (a *cliApp) runStreamInput(ctx context.Context, f *runFlags) error {
 
 // streamTurn runs one user turn; an interrupt line cancels it. A bad
 // message or a refused custom command is an error event, not the end.
-func (a *cliApp) streamTurn(ctx context.Context, live *app.Session, ctl *streamControl, u *streamjson.UserInput) error {
+func (a *cliApp) streamTurn(ctx context.Context, f *runFlags, live *app.Session, ctl *streamControl, u *streamjson.UserInput) error {
 	parts, err := u.Parts()
 	if err == nil && len(parts) == 1 && parts[0].Type == llm.PartText {
 		parts[0].Text, err = a.expandCommand(ctx, live, parts[0].Text)
@@ -123,7 +124,7 @@ func (a *cliApp) streamTurn(ctx context.Context, live *app.Session, ctl *streamC
 	defer ctl.setCancel(nil)
 	done, runErr := live.Run(runCtx, parts, ctl.event)
 	_ = ctl.out.finish(done, runErr)
-	return exitFor(done, runErr)
+	return requireVerified(f, done, exitFor(done, runErr))
 }
 
 // streamControl is the stream-json mode's Approver and Asker: an ask is

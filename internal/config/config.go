@@ -83,6 +83,7 @@ type Config struct {
 	Subagents   Subagents                 `toml:"subagents"`
 	Agent       Agent                     `toml:"agent"`
 	Budget      Budget                    `toml:"budget"`
+	Harness     Harness                   `toml:"harness"`
 	Providers   map[string]ProviderConfig `toml:"providers"` // by provider name
 
 	// MCPServers are the [mcp_servers.NAME] tables of the global file and of a trusted
@@ -162,6 +163,35 @@ type Budget struct {
 	MaxTokens int `toml:"max_tokens"`
 }
 
+// Harness holds [harness]: the harness mechanisms `aidex eval` measures on and off (see
+// docs/harness.md). Each default is aidex's behaviour before the mechanism, until an eval
+// with real models has measured it.
+type Harness struct {
+	// Verify runs the project's check before a headless run (aidex -p, not Ralph, which
+	// verifies tasks itself) that changed files accepts the final answer: verify_command,
+	// else a detected test command the policy lets the model run; a failed check goes back
+	// to the model once [false].
+	Verify bool `toml:"verify"`
+	// FailureLoops stops failure loops: the same command line or the same edit failing a
+	// third time in a run gets a nudge, a fourth time stops the run (stop reason loop, exit
+	// 6). Identical calls three times in a row stop a run whatever this says [false].
+	FailureLoops bool `toml:"failure_loops"`
+	// PlanAfter asks the model of a headless run once to write a todo_write plan after this
+	// many tool calls without one; 0 never asks [0].
+	PlanAfter int `toml:"plan_after"`
+	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string)
+	// or "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors). "" takes
+	// [providers.NAME] edit_format, else the catalog's value for the model, else replace [""].
+	EditFormat string `toml:"edit_format"`
+	// TimeNotes tells the model of a run with a time limit (an eval task's timeout_sec) the
+	// limit and the time left, on the newest message of each request, never in the system
+	// prompt or earlier messages (the prompt cache keeps them) [false].
+	TimeNotes bool `toml:"time_notes"`
+	// ParallelReads bounds how many read-only tool calls of one model response run at once;
+	// 0 runs them all at once, 1 one at a time (parallel reads off) [0].
+	ParallelReads int `toml:"parallel_reads"`
+}
+
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,
 // run_python, background processes).
 type Sandbox struct {
@@ -204,6 +234,9 @@ type ProviderConfig struct {
 	// VisionModels are models of this provider that accept images (where
 	// the catalog does not know it): images are sent to them as image parts.
 	VisionModels []string `toml:"vision_models"`
+	// EditFormat is the edit format of this provider's models (see Harness.EditFormat;
+	// "": the catalog's, else replace).
+	EditFormat string `toml:"edit_format"`
 	// Prices are the prices of this provider's models from the
 	// [providers.NAME.models.MODEL] tables, by model id (see ModelPrice);
 	// they replace the catalog's.

@@ -134,7 +134,7 @@ func Keys() []string {
 func isTablePath(path []string) bool {
 	switch len(path) {
 	case 1:
-		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent" || path[0] == "budget"
+		return path[0] == "permissions" || path[0] == "tools" || path[0] == "providers" || path[0] == "sandbox" || path[0] == "subagents" || path[0] == "agent" || path[0] == "budget" || path[0] == "harness"
 	case 2:
 		return path[0] == "providers"
 	}
@@ -207,6 +207,8 @@ func enumOf(name string) []string {
 		return []string{"allow", "deny", "dry-run"}
 	case "agent.output":
 		return []string{"final", "full", "none"}
+	case "harness.edit_format", "providers.*.edit_format":
+		return []string{"replace", "hashline"}
 	case "providers.*.type":
 		return []string{"openai", "openai-responses", "anthropic", "gemini", "ollama"}
 	}
@@ -257,7 +259,8 @@ func validate(s keySpec, v any) error {
 }
 
 func validateString(name, x string) error {
-	optional := name == "reasoning_effort" || name == "verbosity" || name == "agent.writes_policy"
+	optional := name == "reasoning_effort" || name == "verbosity" || name == "agent.writes_policy" ||
+		name == "harness.edit_format" || name == "providers.*.edit_format"
 	if enum := enumOf(name); enum != nil && !slices.Contains(enum, x) && (x != "" || !optional) {
 		return fmt.Errorf("must be one of %s, not %q", strings.Join(enum, ", "), x)
 	}

@@ -59,6 +59,13 @@ type AgentResult struct {
 	// Error is why the agent ended without finishing ("" when it did):
 	// its exit status, a timeout.
 	Error string `json:"error,omitempty"`
+	// Verified is aidex's verify before finishing outcome ("true",
+	// "false", "none"; "" for other agents) and Harness the harness
+	// settings the attempt had in force (aidex's headless JSON "harness"
+	// object; absent for other agents): what `--setting harness.KEY=V`
+	// changed, as the run recorded it.
+	Verified string          `json:"verified,omitempty"`
+	Harness  json.RawMessage `json:"harness,omitempty"`
 }
 
 // Agent runs one attempt in a.Workspace and reports it. An error is the

@@ -95,6 +95,9 @@ type Env struct {
 	// EnsureTrailingNewline ends the text every change writes with a
 	// newline ([tools] ensure_trailing_newline).
 	EnsureTrailingNewline bool
+	// LineHashes shows text lines as LINE#HASH|text in the file tools'
+	// output (the hashline edit format; edit_lines takes the anchors).
+	LineHashes bool
 	// Grep is the search backend for the grep tool; nil means
 	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend

@@ -44,21 +44,21 @@ func save(ctx context.Context, env *tools.Env, tf *tools.TextFile, content, summ
 	}
 	out := summary
 	if firstLine > 0 {
-		out += "\n" + snippet(content, firstLine, nLines)
+		out += "\n" + snippet(content, firstLine, nLines, env.LineHashes)
 	}
 	return tools.Success(out, &tools.Meta{Path: tf.Rel, Diff: diff, Lines: nLines})
 }
 
 // snippet shows lines first..first+n-1 of content with two lines of
-// context, numbered, at most 30 lines.
-func snippet(content string, first, n int) string {
+// context, numbered (with hashes: as LINE#HASH|text), at most 30 lines.
+func snippet(content string, first, n int, hashes bool) string {
 	lines := tools.SplitLinesKeep(content)
 	from := max(1, first-2)
 	to := min(len(lines), first+max(n, 1)-1+2, from+29)
 	if from > to {
 		return ""
 	}
-	text, _ := numbered(lines[from-1:to], from)
+	text, _ := numbered(lines[from-1:to], from, hashes)
 	return text
 }
 

@@ -162,7 +162,7 @@ func nearest(lines, want []string) string {
 	}
 	from := max(0, best-2)
 	to := min(len(lines), best+len(want)+2, from+15)
-	text, _ := numbered(lines[from:to], from+1)
+	text, _ := numbered(lines[from:to], from+1, false)
 	return "The most similar lines are:\n" + text +
 		"Copy the exact text from the file (without the line-number prefix) and retry."
 }

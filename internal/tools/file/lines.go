@@ -39,12 +39,18 @@ func withEOL(s, eol string) string {
 }
 
 // numbered formats lines (terminators dropped, long lines cut) in `cat -n`
-// style starting at line number first, stopping before the output would
-// pass MaxOutputBytes. It returns the text and how many lines it holds.
-func numbered(lines []string, first int) (string, int) {
+// style starting at line number first, or, with hashes, as LINE#HASH|text
+// (the hashline edit format, see LineHash), stopping before the output
+// would pass MaxOutputBytes. It returns the text and how many lines it
+// holds.
+func numbered(lines []string, first int, hashes bool) (string, int) {
 	var b strings.Builder
 	for i, l := range lines {
 		l = tools.TrimEOL(l)
+		hash := ""
+		if hashes {
+			hash = LineHash(l)
+		}
 		if i == 0 && first == 1 {
 			l = strings.TrimPrefix(l, utf8BOM)
 		}
@@ -52,6 +58,9 @@ func numbered(lines []string, first int) (string, int) {
 			l = fmt.Sprintf("%s... [line cut: %d bytes in all]", tools.CutUTF8(l, MaxLineChars), len(l))
 		}
 		entry := fmt.Sprintf("%6d\t%s\n", first+i, l)
+		if hashes {
+			entry = fmt.Sprintf("%d#%s|%s\n", first+i, hash, l)
+		}
 		if b.Len()+len(entry) > MaxOutputBytes && i > 0 {
 			return b.String(), i
 		}
@@ -91,7 +100,7 @@ func showLines(ctx context.Context, env *tools.Env, path string, pick func(total
 	if problem != "" {
 		return tools.Failf(tools.CategoryValidation, "%s: %s", tf.Rel, problem)
 	}
-	text, n := numbered(lines[start-1:end], start)
+	text, n := numbered(lines[start-1:end], start, env.LineHashes)
 	meta.Lines = n
 	last := start + n - 1
 	switch {
