@@ -33,7 +33,7 @@ var floors = []struct {
 	{"services: the store, tools, MCP client, hooks, Ralph, content loaders, wire schemas, eval", []string{
 		"internal/session", "internal/tools/...", "internal/mcp", "internal/mcp/oauth", "internal/hooks",
 		"internal/ralph/...", "internal/subagent", "internal/slashcmd", "internal/skills",
-		"internal/streamjson/...", "internal/eval",
+		"internal/streamjson/...", "internal/eval", "internal/plugin",
 	}},
 	{"application: app", []string{"internal/app"}},
 	{"front ends: cli and ui/* (the MCP server is one)", []string{"internal/ui/...", "internal/mcp/server", "internal/cli"}},
@@ -43,7 +43,7 @@ var floors = []struct {
 // testSupport are imported by tests (and each other) only.
 var testSupport = []string{"internal/sharedtest", "internal/attacktest", "internal/llm/llmtest",
 	"internal/loader/loadertest", "internal/mcp/oauth/oauthtest", "internal/tools/toolstest",
-	"internal/app/apptest", "internal/mcp/conformance", "internal/wintest", "internal/archtest"}
+	"internal/app/apptest", "internal/mcp/conformance", "internal/mcp/mcptest", "internal/plugin/plugintest", "internal/wintest", "internal/archtest"}
 
 // floorOf returns pkg's floor (-1: test support; -2: on no floor).
 func floorOf(pkg string) int {
