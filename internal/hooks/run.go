@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/cmdshell"
+	"github.com/zelvior/aidex/internal/tools/proc"
 )
 
 // Runner runs the hooks of a project.
@@ -211,7 +212,7 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 	if err != nil {
 		return notStarted(fmt.Errorf("cannot start: %w", err))
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = r.ProjectDir
 	env := r.Env
 	if env == nil {
@@ -225,7 +226,8 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
-	ownGroup(cmd)
+	g := proc.NewGroup(cmd) // a process group, a Job Object on Windows
+	defer g.Close()
 	confined := false
 	if r.Sandbox != nil && !h.Unsandboxed {
 		ok, err := r.Sandbox.Confine(cmd)
@@ -239,10 +241,10 @@ func (r *Runner) runOne(ctx context.Context, h *Hook, stdin []byte, extra []stri
 		end = r.Sandbox.Begin()
 	}
 	start := time.Now()
-	err = cmd.Run()
-	if cmd.ProcessState == nil && ctx.Err() == nil {
+	if err := startIn(cmd, g); err != nil {
 		return notStarted(fmt.Errorf("cannot start %s: %w", argv[0], err))
 	}
+	err = waitOrKill(ctx, cmd, g)
 	run := Run{Hook: h, ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
 	run.Reverted = end()
 	if cmd.ProcessState == nil {
@@ -449,4 +451,32 @@ func joinLine(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
+}
+
+// startIn starts cmd and puts it in its group g (on Windows the command
+// starts suspended and runs once it is in its Job Object).
+func startIn(cmd *exec.Cmd, g *proc.Group) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if err := g.Attach(cmd.Process); err != nil {
+		_ = cmd.Wait()
+		return err
+	}
+	return nil
+}
+
+// waitOrKill waits for cmd; when ctx ends first (the hook's timeout, or
+// the run stopped) it kills the hook's whole group, children included,
+// and then waits.
+func waitOrKill(ctx context.Context, cmd *exec.Cmd, g *proc.Group) error {
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		return err
+	case <-ctx.Done():
+		_ = g.Signal(true)
+		return <-waited
+	}
 }
