@@ -335,3 +335,33 @@ func TestMCPClientInfoCarriesAidexVersion(t *testing.T) {
 		t.Fatal("the server was never initialised")
 	}
 }
+
+// A server configured with Codex's required = true that fails to start
+// stops every run of the session with an error naming it, its config line
+// and the cause, before the model is asked; without required the same
+// failure is a notice and the run goes on.
+func TestMCPRequiredServerFailingStopsTheRun(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sh")
+	require.NoError(t, os.WriteFile(bad, []byte("#!/bin/sh\necho 'missing API_TOKEN' >&2\nexit 1\n"), 0o755))
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "done"})
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n")+
+		fmt.Sprintf("\n[mcp_servers.broken]\ncommand = %q\nrequired = true\n", bad))
+	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	ctx := context.Background()
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	live, err := svc.Session(ctx, sess, SessionOptions{})
+	require.NoError(t, err)
+	defer live.Close()
+	for range 2 {
+		_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(agent.Event) {})
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "MCP server broken is required")
+		require.Contains(t, err.Error(), "config.toml:")
+		require.Contains(t, err.Error(), "missing API_TOKEN")
+		require.Contains(t, err.Error(), "required = false")
+	}
+	require.Empty(t, script.Requests(), "the model is not asked")
+}

@@ -137,6 +137,27 @@ func (m *Manager) Failures() []string {
 	return out
 }
 
+// RequiredFailures are the failures of the servers configured with
+// required = true (Codex's key) that failed to start: one line each,
+// naming the server, where it is configured, the cause and the fix. A
+// session's runs stop with them.
+func (m *Manager) RequiredFailures() []string {
+	var out []string
+	for _, name := range m.names {
+		s := m.servers[name]
+		if !s.cfg.Required {
+			continue
+		}
+		s.mu.Lock()
+		if s.state == StateFailed {
+			out = append(out, fmt.Sprintf("MCP server %s is required (required = true, %s) but failed to start: %s; fix it, or set required = false to go on without it",
+				name, s.cfg.Source, s.failure()))
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
 // Close ends every server: sessions are closed and stdio servers' process groups
 // killed. It waits for them and returns the first error.
 func (m *Manager) Close() error {
