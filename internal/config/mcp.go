@@ -63,6 +63,11 @@ type MCPServer struct {
 	// error while the server has failed to start, instead of going on
 	// without it [false].
 	Required bool `toml:"required"`
+	// SupportsParallelToolCalls (Codex's key) lets aidex send the server
+	// several tool calls at once (read-only calls of one response run in
+	// parallel); without it a call waits for the server's previous one to
+	// end [false].
+	SupportsParallelToolCalls bool `toml:"supports_parallel_tool_calls"`
 	// Scopes are the OAuth scopes `aidex mcp login` asks for (nil: those the
 	// server's metadata advertises).
 	Scopes []string `toml:"scopes"`
@@ -202,13 +207,12 @@ func (e *mcpKeyError) Error() string { return e.msg }
 // mcpUnimplemented are the keys of Codex's [mcp_servers.NAME] aidex reads but
 // does not implement, with what to do instead: each is a warning.
 var mcpUnimplemented = map[string]string{
-	"supports_parallel_tool_calls": "aidex runs a step's tool calls one after the other",
-	"default_tools_approval_mode":  "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__*\"]",
-	"tools":                        "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__TOOL\"]",
-	"experimental_environment":     "aidex starts every server on this machine",
-	"bearer_token":                 "put the token in an environment variable and name it in bearer_token_env_var",
-	"name":                         "the table's name is the server's name",
-	"oauth_resource":               "aidex sends the resource the server's protected-resource metadata names",
+	"default_tools_approval_mode": "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__*\"]",
+	"tools":                       "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__TOOL\"]",
+	"experimental_environment":    "aidex starts every server on this machine",
+	"bearer_token":                "put the token in an environment variable and name it in bearer_token_env_var",
+	"name":                        "the table's name is the server's name",
+	"oauth_resource":              "aidex sends the resource the server's protected-resource metadata names",
 }
 
 // mcpKeyWarning is a key of a server dropped with a warning.
@@ -406,6 +410,8 @@ type mcpJSONServer struct {
 	DisabledTools     []string `json:"disabled_tools,omitempty"`
 	TrustAnnotations  bool     `json:"trust_annotations,omitempty"`
 	Required          bool     `json:"required,omitempty"`
+	// SupportsParallelToolCalls is supports_parallel_tool_calls.
+	SupportsParallelToolCalls bool `json:"supports_parallel_tool_calls,omitempty"`
 }
 
 // mcpJSONOAuth is a .mcp.json server's "oauth" (Claude Code: clientId,
@@ -514,7 +520,7 @@ func (l *loader) loadMCPJSON() error {
 // ParseMCPJSON decodes a Claude Code .mcp.json ({"mcpServers": {NAME: {type, command,
 // args, env, cwd, url, headers, oauth}}}, plus aidex's startup_timeout_sec,
 // startup_timeout_ms, tool_timeout_sec, enabled, enabled_tools, disabled_tools,
-// trust_annotations and required), expanding ${VAR} and ${VAR:-default} with getenv. An
+// trust_annotations, required and supports_parallel_tool_calls), expanding ${VAR} and ${VAR:-default} with getenv. An
 // unknown key of a server is dropped with a warning naming the file and line;
 // errors (not JSON, no mcpServers, a wrong type, an inconsistent server) name
 // the file and the server.

@@ -171,9 +171,11 @@ required = true
 	require.InDelta(t, 30, l.StartupTimeoutSec, 1e-9, "startup_timeout_sec wins over startup_timeout_ms, as in Codex")
 	require.True(t, l.Required)
 	require.False(t, d.Required)
+	require.True(t, d.SupportsParallelToolCalls)
+	require.False(t, l.SupportsParallelToolCalls)
 
 	text := warningsText(ws)
-	for key, line := range map[string]int{"supports_parallel_tool_calls": 11, "default_tools_approval_mode": 12,
+	for key, line := range map[string]int{"default_tools_approval_mode": 12,
 		"experimental_environment": 13, "colour": 14, "tools": 16, "oauth_resource": 10} {
 		require.Contains(t, text, fmt.Sprintf("%s:%d: ", e.global(), line), "warning for %s", key)
 		require.Contains(t, text, key)
@@ -181,6 +183,7 @@ required = true
 	require.Contains(t, text, `unknown key "colour" in mcp_servers.docs is ignored`)
 	require.Contains(t, text, "[permissions]", "the approval keys name aidex's way")
 	require.NotContains(t, text, "mcp_servers.local.required", "required is honoured")
+	require.NotContains(t, text, "mcp_servers.docs.supports_parallel_tool_calls", "supports_parallel_tool_calls is honoured")
 	for _, w := range ws {
 		require.NotContains(t, w.Message, "\n", "one line each")
 	}

@@ -101,7 +101,7 @@ func Start(ctx context.Context, opts Options) *Manager {
 	}
 	m := &Manager{opts: opts, servers: map[string]*server{}}
 	for _, c := range opts.Servers {
-		m.servers[c.Name] = &server{cfg: c, m: m}
+		m.servers[c.Name] = &server{cfg: c, m: m, turn: make(chan struct{}, 1)}
 		m.names = append(m.names, c.Name)
 	}
 	sort.Strings(m.names)
