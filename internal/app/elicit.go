@@ -93,13 +93,16 @@ type elicitSchema struct {
 }
 
 // elicitAsk is one question of an elicitation: the field it fills ("": a
-// confirmation of a form without fields), its choices' values by label
-// and whether it is a multi select (the answer is a list).
+// confirmation of a form without fields), its choices' values by label,
+// whether it is a multi select (the answer is a list) and, once asked
+// again, its first text.
 type elicitAsk struct {
 	name  string
 	q     agent.Question
 	value map[string]any
 	multi bool
+	// base is the question's first text, before a retry's reason.
+	base string
 }
 
 // mcpElicit answers MCP server server's form request: its fields become
@@ -121,6 +124,11 @@ func (s *Service) mcpElicit(ctx context.Context, server string, p *sdk.ElicitPar
 	return elicitForm(ctx, asker.ask, server, p)
 }
 
+// elicitTries is how many times a form's field is asked before the form
+// is declined: a required field left empty, or an answer not of the
+// field's type, is asked again with the reason.
+const elicitTries = 3
+
 // elicitForm puts p's form to ask, at most agent.MaxQuestions questions at
 // a time, and returns the server's result: accept with the content typed
 // as the schema says (a field left empty is its default, or left out),
@@ -135,42 +143,73 @@ func elicitForm(ctx context.Context, ask func(context.Context, agent.Interaction
 	content := map[string]any{}
 	for start := 0; start < len(qs); start += agent.MaxQuestions {
 		batch := qs[start:min(len(qs), start+agent.MaxQuestions)]
-		info := agent.InteractionInfo{ID: fmt.Sprintf("mcp-elicit-%d", elicitSeq.Add(1)), Source: "MCP server " + server}
-		for _, a := range batch {
-			info.Questions = append(info.Questions, a.q)
-		}
-		ans, err := ask(ctx, info)
-		switch {
-		case errors.Is(err, context.Canceled):
-			return &sdk.ElicitResult{Action: "cancel"}, nil
-		case err != nil:
-			return nil, err
-		case ans.Declined:
-			return &sdk.ElicitResult{Action: "decline"}, nil
-		}
-		for _, a := range batch {
-			r := ans.Answers[a.q.Question]
-			if a.name == "" {
-				if len(r.Values) == 0 || r.Values[0] != agent.ConfirmYes {
-					return &sdk.ElicitResult{Action: "decline"}, nil
-				}
-				continue
+		for try := 1; len(batch) > 0; try++ {
+			if try > elicitTries {
+				return &sdk.ElicitResult{Action: "decline"}, nil
 			}
-			f := schema.Properties[a.name]
-			if len(r.Values) == 0 || (len(r.Values) == 1 && strings.TrimSpace(r.Values[0]) == "") {
-				if f.Default != nil {
-					content[a.name] = f.Default
-				}
-				continue
+			info := agent.InteractionInfo{ID: fmt.Sprintf("mcp-elicit-%d", elicitSeq.Add(1)), Source: "MCP server " + server}
+			for _, a := range batch {
+				info.Questions = append(info.Questions, a.q)
 			}
-			v, err := a.answer(f, r.Values)
-			if err != nil {
-				return nil, fmt.Errorf("MCP server %s's field %s: %w", server, a.name, err)
+			ans, err := ask(ctx, info)
+			switch {
+			case errors.Is(err, context.Canceled):
+				return &sdk.ElicitResult{Action: "cancel"}, nil
+			case err != nil:
+				return nil, err
+			case ans.Declined:
+				return &sdk.ElicitResult{Action: "decline"}, nil
 			}
-			content[a.name] = v
+			var declined bool
+			if batch, declined = elicitAnswers(schema, batch, ans, content); declined {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}
 		}
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// elicitAnswers puts the answers of batch's questions into content and
+// returns the questions to ask again (a required field left empty, an
+// answer not of the field's type), each with the reason first; declined
+// when the confirmation of a form without fields was not yes.
+func elicitAnswers(schema elicitSchema, batch []elicitAsk, ans agent.InteractionAnswer, content map[string]any) (again []elicitAsk, declined bool) {
+	for _, a := range batch {
+		r := ans.Answers[a.q.Question]
+		if a.name == "" {
+			if len(r.Values) == 0 || r.Values[0] != agent.ConfirmYes {
+				return nil, true
+			}
+			continue
+		}
+		f := schema.Properties[a.name]
+		if len(r.Values) == 0 || (len(r.Values) == 1 && strings.TrimSpace(r.Values[0]) == "") {
+			switch {
+			case f.Default != nil:
+				content[a.name] = f.Default
+			case slices.Contains(schema.Required, a.name):
+				again = append(again, a.retry("an answer is required"))
+			}
+			continue
+		}
+		v, err := a.answer(f, r.Values)
+		if err != nil {
+			again = append(again, a.retry(err.Error()))
+			continue
+		}
+		content[a.name] = v
+	}
+	return again, false
+}
+
+// retry is a's question asked again for reason (its first line says so;
+// the reason of an earlier try is replaced).
+func (a elicitAsk) retry(reason string) elicitAsk {
+	if a.base == "" {
+		a.base = a.q.Question
+	}
+	a.q.Question = "(" + reason + ") " + a.base
+	return a
 }
 
 // elicitQuestions turns a form's fields (sorted by name) into questions:

@@ -205,3 +205,56 @@ func TestElicitFormDefaultsAndEnums(t *testing.T) {
 	require.Equal(t, `{"age":30,"legacy":"opt2","multi":["b"],"name":"John Doe","score":95.5,"status":"active","titled":"v2","tmulti":["x","y"],"verified":false}`,
 		llmtest.JSONOf(t, res.Content))
 }
+
+// A required field left empty, or an answer that is not of the field's
+// type, is asked again with the reason (the other answers are kept);
+// after three tries the form is declined instead of sending the server
+// content its schema refuses.
+func TestElicitFormAsksAgainForMissingOrBadAnswers(t *testing.T) {
+	p := &sdk.ElicitParams{Message: "deploy", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
+		"env":      map[string]any{"type": "string"},
+		"replicas": map[string]any{"type": "integer"},
+		"note":     map[string]any{"type": "string"},
+	}, "required": []string{"env", "replicas"}}}
+	var rounds [][]string
+	answer := func(round int, q string) string {
+		switch {
+		case strings.Contains(q, "note"):
+			return "first try"
+		case round == 0 && strings.Contains(q, "replicas"):
+			return "three"
+		case round == 0:
+			return ""
+		case strings.Contains(q, "replicas"):
+			return "3"
+		}
+		return "prod"
+	}
+	res, err := elicitForm(context.Background(), func(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		var texts []string
+		out := agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}
+		for _, q := range info.Questions {
+			texts = append(texts, q.Question)
+			out.Answers[q.Question] = agent.TextReply(answer(len(rounds), q.Question))
+		}
+		rounds = append(rounds, texts)
+		return out, nil
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, "accept", res.Action)
+	require.Equal(t, map[string]any{"env": "prod", "replicas": int64(3), "note": "first try"}, res.Content)
+	require.Len(t, rounds, 2)
+	require.Len(t, rounds[1], 2, "only the fields to fix are asked again: %q", rounds[1])
+	again := strings.Join(rounds[1], "\n")
+	require.Contains(t, again, "an answer is required")
+	require.Contains(t, again, `"three" is not a whole number`)
+
+	tries := 0
+	res, err = elicitForm(context.Background(), func(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		tries++
+		return agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}, nil
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, "decline", res.Action)
+	require.Equal(t, 3, tries)
+}
