@@ -119,3 +119,142 @@ func TestMCPElicitation(t *testing.T) {
 		})
 	}
 }
+
+// defaultsUser answers a form as a user who takes every default: a text
+// left empty, the choices marked as the default picked.
+func defaultsUser(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+	out := agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}
+	for _, q := range info.Questions {
+		var picks []string
+		for _, o := range q.Options {
+			if strings.HasSuffix(o.Label, defaultMark) {
+				picks = append(picks, o.Label)
+			}
+		}
+		switch {
+		case q.Kind == agent.KindChoice && q.MultiSelect:
+			out.Answers[q.Question] = agent.ListReply(picks...)
+		case q.Kind == agent.KindChoice && len(picks) == 1:
+			out.Answers[q.Question] = agent.TextReply(picks[0])
+		default:
+			out.Answers[q.Question] = agent.TextReply("")
+		}
+	}
+	return out, nil
+}
+
+// A form's defaults (SEP-1034) are offered and given for fields left
+// empty or picked as marked; enums with titles (oneOf, legacy enumNames)
+// and multi selects (an array of enum values, SEP-1330) are choices whose
+// answers reach the server as the schema's values.
+func TestElicitFormDefaultsAndEnums(t *testing.T) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"name":     map[string]any{"type": "string", "default": "John Doe"},
+		"age":      map[string]any{"type": "integer", "default": 30},
+		"score":    map[string]any{"type": "number", "default": 95.5},
+		"status":   map[string]any{"type": "string", "enum": []string{"active", "inactive", "pending"}, "default": "active"},
+		"verified": map[string]any{"type": "boolean", "default": true},
+		"legacy":   map[string]any{"type": "string", "enum": []string{"opt1", "opt2"}, "enumNames": []string{"Option One", "Option Two"}},
+		"titled":   map[string]any{"type": "string", "oneOf": []any{map[string]any{"const": "v1", "title": "First"}, map[string]any{"const": "v2", "title": "Second"}}},
+		"multi": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"a", "b", "c"}},
+			"default": []string{"a", "c"}},
+		"tmulti": map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{map[string]any{"const": "x", "title": "Ex"}, map[string]any{"const": "y", "title": "Why"}}}},
+	}}
+	p := &sdk.ElicitParams{Message: "fill in", RequestedSchema: schema}
+	var asked []agent.Question
+	res, err := elicitForm(context.Background(), func(ctx context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		asked = append(asked, info.Questions...)
+		return defaultsUser(ctx, info)
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, "accept", res.Action)
+	require.Equal(t, `{"age":30,"multi":["a","c"],"name":"John Doe","score":95.5,"status":"active","verified":true}`, llmtest.JSONOf(t, res.Content))
+	byWord := func(w string) agent.Question {
+		for _, q := range asked {
+			if strings.Contains(q.Question, w) {
+				return q
+			}
+		}
+		t.Fatalf("no question about %s in %+v", w, asked)
+		return agent.Question{}
+	}
+	require.Contains(t, byWord("name").Question, "default: John Doe")
+	require.Equal(t, agent.KindChoice, byWord("verified").Kind)
+	require.True(t, byWord("tmulti").MultiSelect)
+	require.Equal(t, []agent.Option{{Label: "Option One"}, {Label: "Option Two"}}, byWord("legacy").Options)
+
+	answers := map[string]agent.Reply{}
+	for _, q := range asked {
+		switch {
+		case strings.Contains(q.Question, "legacy"):
+			answers[q.Question] = agent.TextReply("Option Two")
+		case strings.Contains(q.Question, "titled"):
+			answers[q.Question] = agent.TextReply("Second")
+		case strings.Contains(q.Question, "tmulti"):
+			answers[q.Question] = agent.ListReply("Ex", "Why")
+		case strings.Contains(q.Question, "multi"):
+			answers[q.Question] = agent.ListReply("b")
+		case strings.Contains(q.Question, "verified"):
+			answers[q.Question] = agent.TextReply("no")
+		}
+	}
+	res, err = elicitForm(context.Background(), func(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		return agent.InteractionAnswer{ID: info.ID, Answers: answers}, nil
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, `{"age":30,"legacy":"opt2","multi":["b"],"name":"John Doe","score":95.5,"status":"active","titled":"v2","tmulti":["x","y"],"verified":false}`,
+		llmtest.JSONOf(t, res.Content))
+}
+
+// A required field left empty, or an answer that is not of the field's
+// type, is asked again with the reason (the other answers are kept);
+// after three tries the form is declined instead of sending the server
+// content its schema refuses.
+func TestElicitFormAsksAgainForMissingOrBadAnswers(t *testing.T) {
+	p := &sdk.ElicitParams{Message: "deploy", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
+		"env":      map[string]any{"type": "string"},
+		"replicas": map[string]any{"type": "integer"},
+		"note":     map[string]any{"type": "string"},
+	}, "required": []string{"env", "replicas"}}}
+	var rounds [][]string
+	answer := func(round int, q string) string {
+		switch {
+		case strings.Contains(q, "note"):
+			return "first try"
+		case round == 0 && strings.Contains(q, "replicas"):
+			return "three"
+		case round == 0:
+			return ""
+		case strings.Contains(q, "replicas"):
+			return "3"
+		}
+		return "prod"
+	}
+	res, err := elicitForm(context.Background(), func(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		var texts []string
+		out := agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}
+		for _, q := range info.Questions {
+			texts = append(texts, q.Question)
+			out.Answers[q.Question] = agent.TextReply(answer(len(rounds), q.Question))
+		}
+		rounds = append(rounds, texts)
+		return out, nil
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, "accept", res.Action)
+	require.Equal(t, map[string]any{"env": "prod", "replicas": int64(3), "note": "first try"}, res.Content)
+	require.Len(t, rounds, 2)
+	require.Len(t, rounds[1], 2, "only the fields to fix are asked again: %q", rounds[1])
+	again := strings.Join(rounds[1], "\n")
+	require.Contains(t, again, "an answer is required")
+	require.Contains(t, again, `"three" is not a whole number`)
+
+	tries := 0
+	res, err = elicitForm(context.Background(), func(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+		tries++
+		return agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}, nil
+	}, "srv", p)
+	require.NoError(t, err)
+	require.Equal(t, "decline", res.Action)
+	require.Equal(t, 3, tries)
+}

@@ -150,6 +150,18 @@ func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.
 	return emit, func() { restoreAsker(); restoreProgress() }
 }
 
+// mcpRequired is the error that stops a run while a server configured
+// with required = true has failed to start (nil: none has).
+func (ls *Session) mcpRequired() error {
+	if ls.mcp == nil {
+		return nil
+	}
+	if f := ls.mcp.RequiredFailures(); len(f) > 0 {
+		return errors.New(strings.Join(f, "; "))
+	}
+	return nil
+}
+
 // mcpNotices wraps a run's emit so that the session's first run reports each
 // MCP server that failed to start as a notice event (kind "mcp") right after
 // the run's session event: the one path every front end's runs take.

@@ -29,7 +29,8 @@ import (
 
 // mcpRun starts a service whose config holds extra (MCP servers, rules) over a
 // scripted model, runs one prompt headless and returns the model's requests,
-// the run's events and the start-up reports.
+// the run's events and the start-up reports (not the progress of a
+// start-up that takes over 2 s, which depends on the machine's load).
 // visionModel, first in mcpRun's extra, marks the fake provider's model
 // as one that sees images.
 const visionModel = "vision_models = [\"m1\"]\n"
@@ -49,7 +50,13 @@ func mcpRun(t *testing.T, extra string, turns ...llmtest.Turn) ([]map[string]any
 	var mu sync.Mutex
 	var reports []string
 	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv},
-		Report: func(r Report) { mu.Lock(); reports = append(reports, r.Text); mu.Unlock() }})
+		Report: func(r Report) {
+			if !r.Progress {
+				mu.Lock()
+				reports = append(reports, r.Text)
+				mu.Unlock()
+			}
+		}})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = svc.Close() })
 	ctx := context.Background()
@@ -327,4 +334,34 @@ func TestMCPClientInfoCarriesAidexVersion(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server was never initialised")
 	}
+}
+
+// A server configured with Codex's required = true that fails to start
+// stops every run of the session with an error naming it, its config line
+// and the cause, before the model is asked; without required the same
+// failure is a notice and the run goes on.
+func TestMCPRequiredServerFailingStopsTheRun(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sh")
+	require.NoError(t, os.WriteFile(bad, []byte("#!/bin/sh\necho 'missing API_TOKEN' >&2\nexit 1\n"), 0o755))
+	script := llmtest.NewScript(t, llmtest.Turn{Text: "done"})
+	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, "max_retries = 0\n")+
+		fmt.Sprintf("\n[mcp_servers.broken]\ncommand = %q\nrequired = true\n", bad))
+	svc, err := Start(context.Background(), StartOptions{Options: Options{Workspace: home.WS, Getenv: home.Getenv}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = svc.Close() })
+	ctx := context.Background()
+	sess, err := svc.Pick(ctx, "", false)
+	require.NoError(t, err)
+	live, err := svc.Session(ctx, sess, SessionOptions{})
+	require.NoError(t, err)
+	defer live.Close()
+	for range 2 {
+		_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(agent.Event) {})
+		require.Error(t, err)
+		require.Contains(t, err.Error(), "MCP server broken is required")
+		require.Contains(t, err.Error(), "config.toml:")
+		require.Contains(t, err.Error(), "missing API_TOKEN")
+		require.Contains(t, err.Error(), "required = false")
+	}
+	require.Empty(t, script.Requests(), "the model is not asked")
 }

@@ -275,6 +275,9 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+	if err := ls.mcpRequired(); err != nil {
+		return nil, err
+	}
 	if parts, emit, err = ls.promptHooks(ctx, sess, parts, emit); err != nil {
 		return nil, err
 	}

@@ -59,6 +59,15 @@ type MCPServer struct {
 	DisabledTools []string `toml:"disabled_tools"`
 	// TrustAnnotations lets a tool's readOnlyHint make it a read for the permission policy.
 	TrustAnnotations bool `toml:"trust_annotations"`
+	// Required (Codex's key) makes every run of a session stop with an
+	// error while the server has failed to start, instead of going on
+	// without it [false].
+	Required bool `toml:"required"`
+	// SupportsParallelToolCalls (Codex's key) lets aidex send the server
+	// several tool calls at once (read-only calls of one response run in
+	// parallel); without it a call waits for the server's previous one to
+	// end [false].
+	SupportsParallelToolCalls bool `toml:"supports_parallel_tool_calls"`
 	// Scopes are the OAuth scopes `aidex mcp login` asks for (nil: those the
 	// server's metadata advertises).
 	Scopes []string `toml:"scopes"`
@@ -198,14 +207,12 @@ func (e *mcpKeyError) Error() string { return e.msg }
 // mcpUnimplemented are the keys of Codex's [mcp_servers.NAME] aidex reads but
 // does not implement, with what to do instead: each is a warning.
 var mcpUnimplemented = map[string]string{
-	"required":                     "aidex goes on without a server that fails to start and reports it",
-	"supports_parallel_tool_calls": "aidex runs a step's tool calls one after the other",
-	"default_tools_approval_mode":  "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__*\"]",
-	"tools":                        "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__TOOL\"]",
-	"experimental_environment":     "aidex starts every server on this machine",
-	"bearer_token":                 "put the token in an environment variable and name it in bearer_token_env_var",
-	"name":                         "the table's name is the server's name",
-	"oauth_resource":               "aidex sends the resource the server's protected-resource metadata names",
+	"default_tools_approval_mode": "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__*\"]",
+	"tools":                       "approve MCP tools with rules instead: [permissions] allow = [\"mcp__SERVER__TOOL\"]",
+	"experimental_environment":    "aidex starts every server on this machine",
+	"bearer_token":                "put the token in an environment variable and name it in bearer_token_env_var",
+	"name":                        "the table's name is the server's name",
+	"oauth_resource":              "aidex sends the resource the server's protected-resource metadata names",
 }
 
 // mcpKeyWarning is a key of a server dropped with a warning.
@@ -402,6 +409,9 @@ type mcpJSONServer struct {
 	EnabledTools      []string `json:"enabled_tools,omitempty"`
 	DisabledTools     []string `json:"disabled_tools,omitempty"`
 	TrustAnnotations  bool     `json:"trust_annotations,omitempty"`
+	Required          bool     `json:"required,omitempty"`
+	// SupportsParallelToolCalls is supports_parallel_tool_calls.
+	SupportsParallelToolCalls bool `json:"supports_parallel_tool_calls,omitempty"`
 }
 
 // mcpJSONOAuth is a .mcp.json server's "oauth" (Claude Code: clientId,
@@ -509,8 +519,8 @@ func (l *loader) loadMCPJSON() error {
 
 // ParseMCPJSON decodes a Claude Code .mcp.json ({"mcpServers": {NAME: {type, command,
 // args, env, cwd, url, headers, oauth}}}, plus aidex's startup_timeout_sec,
-// startup_timeout_ms, tool_timeout_sec, enabled, enabled_tools, disabled_tools
-// and trust_annotations), expanding ${VAR} and ${VAR:-default} with getenv. An
+// startup_timeout_ms, tool_timeout_sec, enabled, enabled_tools, disabled_tools,
+// trust_annotations, required and supports_parallel_tool_calls), expanding ${VAR} and ${VAR:-default} with getenv. An
 // unknown key of a server is dropped with a warning naming the file and line;
 // errors (not JSON, no mcpServers, a wrong type, an inconsistent server) name
 // the file and the server.
@@ -574,7 +584,8 @@ func ParseMCPJSON(file string, data []byte, getenv func(string) string) (map[str
 func (j mcpJSONServer) server(file, name string, line int, x func(string) string) (MCPServer, error) {
 	s := MCPServer{Name: name, Command: x(j.Command), Cwd: x(j.Cwd), URL: x(j.URL), Source: fmt.Sprintf("%s:%d", file, line),
 		StartupTimeoutSec: j.StartupTimeoutSec, StartupTimeoutMS: j.StartupTimeoutMS, ToolTimeoutSec: j.ToolTimeoutSec,
-		Enabled: j.Enabled, EnabledTools: j.EnabledTools, DisabledTools: j.DisabledTools, TrustAnnotations: j.TrustAnnotations}
+		Enabled: j.Enabled, EnabledTools: j.EnabledTools, DisabledTools: j.DisabledTools, TrustAnnotations: j.TrustAnnotations,
+		Required: j.Required}
 	if o := j.OAuth; o != nil {
 		s.OAuth = &MCPOAuth{ClientID: x(o.ClientID), CallbackPort: o.CallbackPort, ClientSecretEnvVar: o.ClientSecretEnvVar, Grant: o.Grant,
 			PrivateKeyFile: x(o.PrivateKeyFile)}

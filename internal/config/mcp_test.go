@@ -154,6 +154,7 @@ command = "srv"
 env_vars = ["HOME", { name = "TOKEN", source = "local" }]
 startup_timeout_sec = 30
 startup_timeout_ms = 1000
+required = true
 `)
 	cfg, ws, err := e.load(nil, "openai")
 	require.NoError(t, err)
@@ -168,15 +169,21 @@ startup_timeout_ms = 1000
 	l := cfg.MCPServers["local"]
 	require.Equal(t, []string{"HOME", "TOKEN"}, l.EnvVars)
 	require.InDelta(t, 30, l.StartupTimeoutSec, 1e-9, "startup_timeout_sec wins over startup_timeout_ms, as in Codex")
+	require.True(t, l.Required)
+	require.False(t, d.Required)
+	require.True(t, d.SupportsParallelToolCalls)
+	require.False(t, l.SupportsParallelToolCalls)
 
 	text := warningsText(ws)
-	for key, line := range map[string]int{"supports_parallel_tool_calls": 11, "default_tools_approval_mode": 12,
+	for key, line := range map[string]int{"default_tools_approval_mode": 12,
 		"experimental_environment": 13, "colour": 14, "tools": 16, "oauth_resource": 10} {
 		require.Contains(t, text, fmt.Sprintf("%s:%d: ", e.global(), line), "warning for %s", key)
 		require.Contains(t, text, key)
 	}
 	require.Contains(t, text, `unknown key "colour" in mcp_servers.docs is ignored`)
 	require.Contains(t, text, "[permissions]", "the approval keys name aidex's way")
+	require.NotContains(t, text, "mcp_servers.local.required", "required is honoured")
+	require.NotContains(t, text, "mcp_servers.docs.supports_parallel_tool_calls", "supports_parallel_tool_calls is honoured")
 	for _, w := range ws {
 		require.NotContains(t, w.Message, "\n", "one line each")
 	}
@@ -198,7 +205,7 @@ func TestMCPJSONKeys(t *testing.T) {
       "disabledTools": [],
       "colour": "blue"
     },
-    "off": {"type": "http", "url": "https://example.com/mcp", "enabled": false,
+    "off": {"type": "http", "url": "https://example.com/mcp", "enabled": false, "required": true,
       "oauth": {"clientId": "pre-registered", "callbackPort": 8080}}
   }
 }`)
@@ -211,6 +218,7 @@ func TestMCPJSONKeys(t *testing.T) {
 	require.Equal(t, []string{"read_text_file"}, fs.EnabledTools)
 	off := cfg.MCPServers["off"]
 	require.False(t, off.IsEnabled())
+	require.True(t, off.Required)
 	require.Equal(t, "pre-registered", off.OAuth.ClientID)
 	text := warningsText(ws)
 	file := filepath.Join(e.ws, ".mcp.json")

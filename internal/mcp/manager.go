@@ -101,7 +101,7 @@ func Start(ctx context.Context, opts Options) *Manager {
 	}
 	m := &Manager{opts: opts, servers: map[string]*server{}}
 	for _, c := range opts.Servers {
-		m.servers[c.Name] = &server{cfg: c, m: m}
+		m.servers[c.Name] = &server{cfg: c, m: m, turn: make(chan struct{}, 1)}
 		m.names = append(m.names, c.Name)
 	}
 	sort.Strings(m.names)
@@ -131,6 +131,27 @@ func (m *Manager) Failures() []string {
 		s.mu.Lock()
 		if s.state == StateFailed {
 			out = append(out, fmt.Sprintf("MCP server %s failed to start: %s; the session goes on without it", name, s.failure()))
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// RequiredFailures are the failures of the servers configured with
+// required = true (Codex's key) that failed to start: one line each,
+// naming the server, where it is configured, the cause and the fix. A
+// session's runs stop with them.
+func (m *Manager) RequiredFailures() []string {
+	var out []string
+	for _, name := range m.names {
+		s := m.servers[name]
+		if !s.cfg.Required {
+			continue
+		}
+		s.mu.Lock()
+		if s.state == StateFailed {
+			out = append(out, fmt.Sprintf("MCP server %s is required (required = true, %s) but failed to start: %s; fix it, or set required = false to go on without it",
+				name, s.cfg.Source, s.failure()))
 		}
 		s.mu.Unlock()
 	}

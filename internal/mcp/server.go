@@ -18,6 +18,9 @@ import (
 type server struct {
 	cfg config.MCPServer
 	m   *Manager
+	// turn holds a token while a tool call runs on a server without
+	// supports_parallel_tool_calls: one call at a time (capacity 1).
+	turn chan struct{}
 
 	mu        sync.Mutex
 	state     State

@@ -151,6 +151,16 @@ func (m *Manager) CallTool(ctx context.Context, serverName, tool string, args js
 }
 
 func (s *server) call(ctx context.Context, tool string, args map[string]any) (*sdk.CallToolResult, error) {
+	if !s.cfg.SupportsParallelToolCalls {
+		// One call at a time (Codex's default); the wait does not count
+		// against tool_timeout_sec.
+		select {
+		case s.turn <- struct{}{}:
+			defer func() { <-s.turn }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.toolTimeout())
 	defer cancel()
 	sess, err := s.session(ctx)

@@ -11,8 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/cli"
+	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/mcp/oauth/oauthtest"
 )
 
@@ -27,6 +32,72 @@ var clientCalls = map[string][]struct {
 	"sse-retry":                           {{"test_reconnection", `{}`}},
 	"elicitation-sep1034-client-defaults": {{"test_client_elicitation_defaults", `{}`}},
 	"auth/scope-step-up":                  {{"test-tool", `{}`}},
+}
+
+// modelEnv names the scripted model's URL (TestClient's) for the scenarios
+// the client adapter runs as a session's turn (sessionScenarios).
+const modelEnv = "AIDEX_CONFORMANCE_MODEL"
+
+// sessionScenarios are run as a session's turn, not as bare tool calls:
+// the scripted model makes the scenario's calls, and a user answers the
+// server's requests (elicitation forms) through the session's Asker, as
+// the terminal UI, the line mode and the web UI do.
+var sessionScenarios = map[string]bool{"elicitation-sep1034-client-defaults": true}
+
+// defaultsTaker is the user of the session scenarios: one who leaves every
+// text field empty and picks the choices marked as the default, what the
+// user of SEP-1034's scenario is asked to do ("please accept with
+// defaults").
+type defaultsTaker struct{}
+
+func (defaultsTaker) Ask(_ context.Context, info agent.InteractionInfo) (agent.InteractionAnswer, error) {
+	out := agent.InteractionAnswer{ID: info.ID, Answers: map[string]agent.Reply{}}
+	for _, q := range info.Questions {
+		var picks []string
+		for _, o := range q.Options {
+			if strings.HasSuffix(o.Label, " (default)") {
+				picks = append(picks, o.Label)
+			}
+		}
+		switch {
+		case q.Kind == agent.KindChoice && q.MultiSelect:
+			out.Answers[q.Question] = agent.ListReply(picks...)
+		case q.Kind == agent.KindChoice && len(picks) == 1:
+			out.Answers[q.Question] = agent.TextReply(picks[0])
+		case q.Kind == agent.KindConfirm:
+			out.Answers[q.Question] = agent.TextReply(agent.ConfirmYes)
+		default:
+			out.Answers[q.Question] = agent.TextReply("")
+		}
+	}
+	return out, nil
+}
+
+// runTurn runs one turn of a new session of svc (the scripted model makes
+// the scenario's calls, defaultsTaker answers the forms) and reports
+// whether every tool call of it worked.
+func runTurn(ctx context.Context, svc *app.Service) bool {
+	id, err := svc.Pick(ctx, "", false)
+	if err == nil {
+		var live *app.Session
+		if live, err = svc.Session(ctx, id, app.SessionOptions{Asker: defaultsTaker{}}); err == nil {
+			defer live.Close()
+			calls := 0
+			ok := true
+			_, err = live.Run(ctx, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(e agent.Event) {
+				if e.Type == agent.EventToolResult {
+					calls++
+					ok = ok && e.ToolResult.OK
+					fmt.Printf("%s: ok=%v %s%s\n", e.ToolResult.Name, e.ToolResult.OK, e.ToolResult.Output, e.ToolResult.Error)
+				}
+			})
+			if err == nil {
+				return ok && calls > 0
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, "aidex:", err)
+	return false
 }
 
 // runClient is the client adapter the suite's client mode runs (the test
@@ -45,7 +116,11 @@ func runClient(url, scenario string) int {
 		return 1
 	}
 	defer os.RemoveAll(root)
-	ws, getenv, err := clientHome(root, url, os.Getenv("MCP_CONFORMANCE_CONTEXT"))
+	model := ""
+	if sessionScenarios[scenario] {
+		model = os.Getenv(modelEnv)
+	}
+	ws, getenv, err := clientHome(root, url, os.Getenv("MCP_CONFORMANCE_CONTEXT"), model)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -61,7 +136,7 @@ func runClient(url, scenario string) int {
 	if strings.HasPrefix(scenario, "auth/") && !login() {
 		return 1
 	}
-	svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: ws, Getenv: getenv, Version: "v0.0.0-conformance"}, Base: true,
+	svc, err := app.Start(ctx, app.StartOptions{Options: app.Options{Workspace: ws, Getenv: getenv, Version: "v0.0.0-conformance"}, Base: model == "",
 		Report: func(r app.Report) { fmt.Fprintln(os.Stderr, "aidex:", r.Text) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aidex:", err)
@@ -80,6 +155,22 @@ func runClient(url, scenario string) int {
 	for _, st := range m.Status() {
 		fmt.Printf("server %s: %s, %d tools\n", st.Name, st.State, len(st.Tools))
 	}
+	var ok bool
+	if sessionScenarios[scenario] {
+		ok = runTurn(ctx, svc)
+	} else {
+		ok = callTools(ctx, m, scenario, login)
+	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+// callTools makes scenario's tool calls (clientCalls) on m's server
+// "conformance", signing in again with login where a call asks for it,
+// and reports whether every call worked.
+func callTools(ctx context.Context, m *mcp.Manager, scenario string, login func() bool) bool {
 	ok := true
 	for _, c := range clientCalls[scenario] {
 		res := m.CallTool(ctx, "conformance", c.tool, json.RawMessage(c.args))
@@ -93,10 +184,7 @@ func runClient(url, scenario string) int {
 		fmt.Printf("%s: %s\n", c.tool, b)
 		ok = ok && res.OK
 	}
-	if !ok {
-		return 1
-	}
-	return 0
+	return ok
 }
 
 // scenarioContext is the suite's MCP_CONFORMANCE_CONTEXT of an auth
@@ -150,8 +238,10 @@ func oauthConfig(ctxJSON, root string, env map[string]string) (string, error) {
 
 // clientHome makes a home in root whose config names url as the MCP
 // server "conformance" (with the OAuth client of the scenario's context,
-// see oauthConfig), and a workspace; getenv is its environment.
-func clientHome(root, url, ctxJSON string) (ws string, getenv func(string) string, err error) {
+// see oauthConfig), and a workspace; getenv is its environment. With a
+// model URL (a scripted model), the config names it as the provider and
+// allows the server's tools.
+func clientHome(root, url, ctxJSON, model string) (ws string, getenv func(string) string, err error) {
 	env := map[string]string{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_DATA_HOME": filepath.Join(root, "data"),
 		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CACHE_HOME": filepath.Join(root, "cache")}
 	ws = filepath.Join(root, "ws")
@@ -165,7 +255,11 @@ func clientHome(root, url, ctxJSON string) (ws string, getenv func(string) strin
 	if err != nil {
 		return "", nil, err
 	}
-	if err := os.WriteFile(cfg, []byte("[mcp_servers.conformance]\nurl = "+strconv.Quote(url)+"\n"+oauth), 0o600); err != nil {
+	text := "[mcp_servers.conformance]\nurl = " + strconv.Quote(url) + "\n" + oauth
+	if model != "" {
+		text = apptest.FakeProvider(model, []string{"m1"}, "max_retries = 0\n") + "\n[permissions]\nallow = [\"mcp__conformance__*\"]\n\n" + text
+	}
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		return "", nil, err
 	}
 	return ws, func(k string) string { return env[k] }, nil
@@ -175,6 +269,10 @@ func clientHome(root, url, ctxJSON string) (ws string, getenv func(string) strin
 // through the client adapter (this test binary).
 func TestClient(t *testing.T) {
 	t.Parallel()
-	results := suite(t, []string{roleEnv + "=client"}, "client", "--suite", "all", "--command", os.Args[0])
+	// The model of the session scenarios: it calls the elicitation
+	// scenario's tool, then ends the turn.
+	script := llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{{Name: "mcp__conformance__test_client_elicitation_defaults", Args: `{}`}}},
+		llmtest.Turn{Text: "done"})
+	results := suite(t, []string{roleEnv + "=client", modelEnv + "=" + script.URL}, "client", "--suite", "all", "--command", os.Args[0])
 	judge(t, "client", results, "initialize", "tools_call")
 }
