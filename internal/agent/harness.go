@@ -27,7 +27,7 @@ type Harness struct {
 	// many tool calls of a run without one (0: never).
 	PlanAfter int
 	// EditFormat is the edit format the model's tools use ("replace",
-	// "hashline"): the application sets up the tools; the engine records it.
+	// "hashline", "patch"): the application sets up the tools; the engine records it.
 	EditFormat string
 	// TimeNotes tells the model of a run with a time limit (its context's
 	// deadline) the limit and the time left, in the newest message of each

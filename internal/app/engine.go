@@ -495,8 +495,8 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if rt.textToolModel() {
 		in.Notes = append(in.Notes, textToolNote)
 	}
-	if rt.EditFormat() == EditHashline {
-		in.Notes = append(in.Notes, hashlineNote)
+	if note := rt.editFormatNote(); note != "" {
+		in.Notes = append(in.Notes, note)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -234,7 +235,68 @@ func TestHeadlessHashlineEdits(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Harness.EditFormat != "replace" {
 		t.Fatalf("default: %s %v", r.stdout, err)
 	}
-	if req := string(srv.Requests()[0]); !strings.Contains(req, `"name":"edit_file"`) || strings.Contains(req, `"edit_lines"`) {
-		t.Errorf("the default offers edit_lines or not edit_file")
+	if req := string(srv.Requests()[0]); !strings.Contains(req, `"name":"edit_file"`) || strings.Contains(req, `"edit_lines"`) || strings.Contains(req, `"apply_patch"`) {
+		t.Errorf("the default offers edit_lines or apply_patch, or not edit_file")
+	}
+}
+
+// harness.edit_format=patch: the model is offered apply_patch (not
+// edit_file) and told the format; a patch applies, one that does not
+// apply changes nothing and says why, one naming a path outside the
+// workspace is refused by the policy before it runs; the record says
+// patch.
+func TestHeadlessPatchEdits(t *testing.T) {
+	patch := func(p string) llmtest.Turn {
+		args, _ := json.Marshal(map[string]string{"input": p})
+		return llmtest.Turn{Calls: []llmtest.Call{{Name: "apply_patch", Args: string(args)}}}
+	}
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}},
+		patch("*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+BETA\n*** Add File: b.txt\n+new\n*** End Patch"),
+		patch("*** Begin Patch\n*** Update File: a.txt\n-beta\n+again\n*** End Patch"), // beta is gone
+		patch("*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch"),
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", noSandbox)
+	e.write("a.txt", "alpha\nbeta\n")
+	r := e.run(context.Background(), "-p", "edit", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.edit_format=patch")
+	var res struct {
+		Harness struct {
+			EditFormat string `json:"edit_format"`
+		} `json:"harness"`
+		Denials []struct {
+			Tool  string   `json:"tool"`
+			Paths []string `json:"paths"`
+			Rule  string   `json:"rule"`
+		} `json:"denials"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitDenied || res.Harness.EditFormat != "patch" {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	if len(res.Denials) != 1 || res.Denials[0].Tool != "apply_patch" || res.Denials[0].Rule != "workspace confinement" ||
+		!slices.Equal(res.Denials[0].Paths, []string{"../outside.txt"}) {
+		t.Errorf("the escaping patch was not denied by confinement: %+v", res.Denials)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "a.txt")); string(got) != "alpha\nBETA\n" {
+		t.Errorf("a.txt %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "b.txt")); string(got) != "new\n" {
+		t.Errorf("b.txt %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(e.ws), "outside.txt")); err == nil {
+		t.Errorf("the patch wrote outside the workspace")
+	}
+	reqs := srv.Requests()
+	first, third, fourth, last := string(reqs[0]), string(reqs[2]), string(reqs[3]), string(reqs[4])
+	if !strings.Contains(first, `"name":"apply_patch"`) || strings.Contains(first, `"name":"edit_file"`) || !strings.Contains(first, "Edit format: change files with apply_patch") {
+		t.Errorf("the tools and prompt of a patch run: %.400s", first)
+	}
+	if !strings.Contains(third, `Applied the patch:\nM a.txt\nA b.txt`) {
+		t.Errorf("the patch's result: %.2000s", third)
+	}
+	if !strings.Contains(fourth, "the patch was not applied (nothing was changed): a.txt: chunk at patch line 3: these lines are not in the file") {
+		t.Errorf("the stale patch was not refused with the reason: %.3000s", fourth)
+	}
+	if !strings.Contains(last, "outside") || strings.Contains(last, "Applied the patch:\\nA ../outside.txt") {
+		t.Errorf("the escaping patch: %.3000s", last)
 	}
 }

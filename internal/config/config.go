@@ -179,9 +179,10 @@ type Harness struct {
 	// PlanAfter asks the model of a headless run once to write a todo_write plan after this
 	// many tool calls without one; 0 never asks [0].
 	PlanAfter int `toml:"plan_after"`
-	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string)
-	// or "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors). "" takes
-	// [providers.NAME] edit_format, else the catalog's value for the model, else replace [""].
+	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string),
+	// "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors) or "patch"
+	// (apply_patch takes Codex's patch format). "" takes [providers.NAME] edit_format, else
+	// the catalog's value for the model, else replace [""].
 	EditFormat string `toml:"edit_format"`
 	// TimeNotes tells the model of a run with a time limit (an eval task's timeout_sec) the
 	// limit and the time left, on the newest message of each request, never in the system

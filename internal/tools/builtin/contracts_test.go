@@ -33,6 +33,7 @@ func TestToolContracts(t *testing.T) {
 		"copy_file":                 {kind.Write, false, []string{"source", "destination"}, []string{"source", "destination"}},
 		"edit_file":                 {kind.Write, true, []string{"path", "old_string", "new_string", "replace_all"}, []string{"path"}},
 		"edit_lines":                {kind.Write, false, []string{"path", "start", "end", "content", "after"}, []string{"path"}},
+		"apply_patch":               {kind.Write, false, []string{"input"}, nil},
 		"patch_lines":               {kind.Write, false, []string{"path", "start_line", "end_line", "new_content"}, []string{"path"}},
 		"insert_line":               {kind.Write, false, []string{"path", "line", "content"}, []string{"path"}},
 		"delete_line":               {kind.Write, false, []string{"path", "line", "end_line"}, []string{"path"}},
