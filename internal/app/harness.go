@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,7 +20,8 @@ import (
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads}
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads,
+		OutputHandles: rt.Config.Harness.OutputHandles}
 	if o.Subagent {
 		return h
 	}
@@ -113,6 +115,32 @@ func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
 		p.Disabled = append(slices.Clone(p.Disabled), "edit_file")
 	}
 	return p
+}
+
+// withOutputHandles offers read_output when [harness] output_handles is
+// on (the tool reads the whole outputs the session saved).
+func (rt *Runtime) withOutputHandles(p tools.Profile) tools.Profile {
+	if rt.Config.Harness.OutputHandles {
+		p.Enabled = append(slices.Clone(p.Enabled), "read_output")
+	}
+	return p
+}
+
+// outputStore is where the whole outputs of cut command results are
+// saved with [harness] output_handles: STATE/outputs/SESSION (nil when
+// the setting is off). A subagent saves into its root session's.
+func (rt *Runtime) outputStore(o EngineOptions) *tools.OutputStore {
+	if !rt.Config.Harness.OutputHandles {
+		return nil
+	}
+	id := o.SessionID
+	if o.scope != nil && o.scope.rootSession != "" {
+		id = o.scope.rootSession
+	}
+	if id == "" {
+		id = "unsaved"
+	}
+	return &tools.OutputStore{Dir: filepath.Join(rt.Config.Paths.StateDir, "outputs", filepath.Base(id))}
 }
 
 // editFormatNote is the system prompt's note on the model's edit format

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -298,5 +299,51 @@ func TestHeadlessPatchEdits(t *testing.T) {
 	}
 	if !strings.Contains(last, "outside") || strings.Contains(last, "Applied the patch:\\nA ../outside.txt") {
 		t.Errorf("the escaping patch: %.3000s", last)
+	}
+}
+
+// harness.output_handles: a command output cut to head and tail is saved
+// whole, its result names a handle, the model reads the middle with
+// read_output, and the record says so; by default read_output is not
+// offered and the cut marker is as before.
+func TestHeadlessOutputHandles(t *testing.T) {
+	handle := regexp.MustCompile(`read_output \{\\"id\\": \\"(o[0-9a-f]{8})\\", \\"offset\\": (\d+)\}`)
+	srv := llmtest.NewScript(t)
+	srv.Route = func(body []byte, n int) llmtest.Turn {
+		switch m := handle.FindSubmatch(body); {
+		case n == 1:
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"seq 1 100000"}`}}}
+		case n == 2 && m != nil:
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "read_output", Args: `{"id":"` + string(m[1]) + `","offset":50000,"limit":2}`}}}
+		}
+		return llmtest.Turn{Text: "done"}
+	}
+	e := newE2E(t, srv, "openai", noSandbox)
+	r := e.run(context.Background(), "-p", "count", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.output_handles=true")
+	var res struct {
+		Harness struct {
+			OutputHandles bool `json:"output_handles"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || !res.Harness.OutputHandles {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || !strings.Contains(string(reqs[0]), `"name":"read_output"`) {
+		t.Fatalf("%d requests; read_output offered: %v", len(reqs), strings.Contains(string(reqs[0]), `"name":"read_output"`))
+	}
+	if !strings.Contains(string(reqs[2]), `50000\t50000\n 50001\t50001\n[lines 50000-50001 of 100000`) {
+		t.Errorf("read_output did not read the middle of the whole output: %.600s", reqs[2])
+	}
+
+	srv = llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"seq 1 100000"}`}}}, llmtest.Turn{Text: "done"})
+	e = newE2E(t, srv, "openai", noSandbox)
+	r = e.run(context.Background(), "-p", "count", "--output-format", "json", "--permission-mode", "yolo")
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.OutputHandles {
+		t.Fatalf("default: exit %d: %s %v", r.code, r.stdout, err)
+	}
+	reqs = srv.Requests()
+	if strings.Contains(string(reqs[0]), `"read_output"`) || !strings.Contains(string(reqs[1]), ` characters cut ...]`) || handle.Match(reqs[1]) {
+		t.Errorf("the default offers read_output or changed the cut marker")
 	}
 }

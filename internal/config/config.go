@@ -191,6 +191,9 @@ type Harness struct {
 	// ParallelReads bounds how many read-only tool calls of one model response run at once;
 	// 0 runs them all at once, 1 one at a time (parallel reads off) [0].
 	ParallelReads int `toml:"parallel_reads"`
+	// OutputHandles saves the whole output of a command result cut to head and tail under the
+	// session's state and gives its handle in the result, for the read_output tool [false].
+	OutputHandles bool `toml:"output_handles"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,

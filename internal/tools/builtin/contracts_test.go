@@ -48,6 +48,7 @@ func TestToolContracts(t *testing.T) {
 		"get_background_output":     {kind.Other, true, []string{"id", "lines"}, nil},
 		"kill_background_process":   {kind.Other, true, []string{"id"}, nil},
 		"list_background_processes": {kind.Other, true, nil, nil},
+		"read_output":               {kind.Read, false, []string{"id", "offset", "limit"}, nil},
 		"git_status":                {kind.Read, false, nil, nil},
 		"git_diff":                  {kind.Read, false, []string{"path", "staged"}, []string{"path"}},
 		"git_log":                   {kind.Read, false, []string{"max_count", "path"}, []string{"path"}},
