@@ -87,11 +87,15 @@ const (
 )
 
 // EditFormat returns the model's edit format: [harness] edit_format, else
+// edit_format of the model's [providers.NAME.models.MODEL] table, else
 // [providers.NAME] edit_format, else the catalog's value for the model,
 // else replace.
 func (rt *Runtime) EditFormat() string {
 	if f := rt.Config.Harness.EditFormat; f != "" {
 		return f
+	}
+	if m, ok := rt.Config.ReasoningOf(rt.Provider.Name, rt.Model); ok && m.EditFormat != "" {
+		return m.EditFormat
 	}
 	if p, ok := rt.Config.Providers[rt.Provider.Name]; ok && p.EditFormat != "" {
 		return p.EditFormat

@@ -347,3 +347,28 @@ func TestHeadlessOutputHandles(t *testing.T) {
 		t.Errorf("the default offers read_output or changed the cut marker")
 	}
 }
+
+// A model's [providers.NAME.models.MODEL] table chooses its edit format;
+// harness.edit_format is over it.
+func TestModelTableEditFormat(t *testing.T) {
+	for _, c := range []struct{ set, want, tool string }{{"", "patch", "apply_patch"}, {"harness.edit_format=replace", "replace", "edit_file"}} {
+		srv := llmtest.NewScript(t, llmtest.Turn{Text: "hi"})
+		e := newE2E(t, srv, "openai", noSandbox+"\n[providers.fake.models.scripted]\nedit_format = \"patch\"\n")
+		args := []string{"-p", "hi", "--output-format", "json"}
+		if c.set != "" {
+			args = append(args, "--set", c.set)
+		}
+		r := e.run(context.Background(), args...)
+		var res struct {
+			Harness struct {
+				EditFormat string `json:"edit_format"`
+			} `json:"harness"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Harness.EditFormat != c.want {
+			t.Fatalf("%q: exit %d: %s %v", c.set, r.code, r.stdout, err)
+		}
+		if !strings.Contains(string(srv.Requests()[0]), `"name":"`+c.tool+`"`) {
+			t.Errorf("%q: %s is not offered", c.set, c.tool)
+		}
+	}
+}
