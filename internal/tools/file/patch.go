@@ -159,7 +159,7 @@ func parseChunk(lines []string, num int, first bool) (patchChunk, int, error) {
 	case head == "@@":
 		n = 1
 	case strings.HasPrefix(head, "@@ "):
-		c.context, n = strings.TrimSpace(head[3:]), 1
+		c.context, n = head[3:], 1 // kept as given: indentation tells lines apart
 	case !first:
 		return c, 0, fmt.Errorf("line %d: a chunk must start with @@, not %q", num, lines[0])
 	}

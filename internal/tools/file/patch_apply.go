@@ -58,17 +58,22 @@ func patchedText(content string, chunks []patchChunk) (string, bool, error) {
 		repls = append(repls, repl{at, len(old), neu})
 		loose, from = loose || lax, at+len(old)
 	}
+	// Each chunk starts at or after the end of the one before, so the
+	// replacements are in order and do not overlap.
 	slices.SortStableFunc(repls, func(a, b repl) int { return a.at - b.at })
-	for i := len(repls) - 1; i >= 0; i-- {
-		r := repls[i]
-		lines = slices.Concat(lines[:r.at], r.with, lines[r.at+r.n:])
+	out := make([]string, 0, len(lines)+len(chunks))
+	prev := 0
+	for _, r := range repls {
+		out = append(append(out, lines[prev:r.at]...), r.with...)
+		prev = r.at + r.n
 	}
+	lines = append(out, lines[prev:]...)
 	eol := eolOf(content)
-	out := strings.Join(lines, eol)
+	text := strings.Join(lines, eol)
 	if len(lines) > 0 && (content == "" || strings.HasSuffix(content, "\n")) {
-		out += eol
+		text += eol
 	}
-	return out, loose, nil
+	return text, loose, nil
 }
 
 // seekLines finds want in lines at or after from (with eof: at the end of
