@@ -9,8 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
+	"time"
 )
+
+// SavedOutputAge is how long saved outputs are kept: a store's first save
+// removes the outputs of every session older than this (7 days).
+const SavedOutputAge = 7 * 24 * time.Hour
 
 // MaxSavedOutputBytes caps the whole output an OutputStore keeps of one
 // tool call (32 MiB); past it the saved copy stops and says so.
@@ -23,8 +29,10 @@ const MaxSavedOutputBytes = 32 << 20
 // A nil *OutputStore saves nothing.
 type OutputStore struct {
 	// Dir is the directory of the saved outputs (created on first use),
-	// under the session's state.
+	// under the session's state; its parent holds every session's.
 	Dir string
+
+	prune sync.Once
 }
 
 // outputID is the form of an id: o and 8 hex digits (compiled on first
@@ -39,6 +47,7 @@ func (s *OutputStore) Start() *SavedOutput {
 	if s == nil || s.Dir == "" {
 		return nil
 	}
+	s.prune.Do(func() { pruneOutputs(filepath.Dir(s.Dir), time.Now().Add(-SavedOutputAge)) })
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil
 	}
@@ -126,4 +135,32 @@ func (o *SavedOutput) Discard() {
 	defer o.mu.Unlock()
 	_ = o.f.Close()
 	_ = os.Remove(o.f.Name())
+}
+
+// pruneOutputs removes the saved outputs (and partial copies) under root's
+// session directories last changed before cutoff, and the directories
+// they leave empty; best effort, and nothing but those files.
+func pruneOutputs(root string, cutoff time.Time) {
+	sessions, _ := os.ReadDir(root)
+	for _, sd := range sessions {
+		if !sd.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, sd.Name())
+		files, _ := os.ReadDir(dir)
+		left := len(files)
+		for _, f := range files {
+			name := f.Name()
+			saved := strings.HasSuffix(name, ".txt") && outputID().MatchString(strings.TrimSuffix(name, ".txt"))
+			partial := strings.HasPrefix(name, "partial-") && strings.HasSuffix(name, ".tmp")
+			if fi, err := f.Info(); err == nil && fi.Mode().IsRegular() && (saved || partial) && fi.ModTime().Before(cutoff) {
+				if os.Remove(filepath.Join(dir, name)) == nil {
+					left--
+				}
+			}
+		}
+		if left == 0 {
+			_ = os.Remove(dir)
+		}
+	}
 }
