@@ -27,7 +27,7 @@ type Harness struct {
 	// many tool calls of a run without one (0: never).
 	PlanAfter int
 	// EditFormat is the edit format the model's tools use ("replace",
-	// "hashline"): the application sets up the tools; the engine records it.
+	// "hashline", "patch"): the application sets up the tools; the engine records it.
 	EditFormat string
 	// TimeNotes tells the model of a run with a time limit (its context's
 	// deadline) the limit and the time left, in the newest message of each
@@ -36,6 +36,10 @@ type Harness struct {
 	// ParallelReads bounds how many read-only calls of one response run
 	// at once (0: no bound; 1: one at a time).
 	ParallelReads int
+	// OutputHandles: a command result cut to head and tail names a handle
+	// to its whole output, which read_output reads (the application saves
+	// the outputs and offers the tool; the engine records it).
+	OutputHandles bool
 }
 
 // VerifyCheck is the check of verify before finishing. Command is the
@@ -70,11 +74,13 @@ type HarnessInfo struct {
 	EditFormat    string `json:"edit_format,omitempty"`
 	TimeNotes     bool   `json:"time_notes"`
 	ParallelReads int    `json:"parallel_reads"`
+	OutputHandles bool   `json:"output_handles"`
 }
 
 // Info returns the record of h.
 func (h Harness) Info() HarnessInfo {
-	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat, TimeNotes: h.TimeNotes, ParallelReads: h.ParallelReads}
+	info := HarnessInfo{Verify: h.Verify != nil, FailureLoops: h.FailureLoops, PlanAfter: h.PlanAfter, EditFormat: h.EditFormat, TimeNotes: h.TimeNotes, ParallelReads: h.ParallelReads,
+		OutputHandles: h.OutputHandles}
 	if h.Verify != nil {
 		info.VerifyCommand = h.Verify.Command
 	}

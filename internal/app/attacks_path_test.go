@@ -77,10 +77,21 @@ func caseGlobEscape(t *testing.T, e *attackEnv, c attackCase) {
 	}
 }
 
-// E-021: apply_patch is not an aidex tool.
-func caseUnknownTool(t *testing.T, e *attackEnv, c attackCase) {
+// E-021: apply_patch (the patch edit format's tool) names its paths inside
+// the patch; the policy judges them, so a file outside the workspace is
+// denied in every mode, yolo included, and running it changes nothing.
+func caseApplyPatchEscape(t *testing.T, e *attackEnv, c attackCase) {
 	e.snap = e.snapshot(t)
-	mustRefuseUnknown(t, e.judge(t, "apply_patch", map[string]any{"patch": str(c.Input, "patch")}))
+	j := e.judge(t, "apply_patch", map[string]any{"patch": str(c.Input, "patch")})
+	mustNotAllow(t, c, j)
+	if j.refused == nil && j.perm.Decision != "deny" {
+		t.Errorf("%s: yolo must deny a patch outside the workspace: %s", c.ID, j)
+	}
+	if j.refused == nil {
+		if r := e.runCall(t, j.call, 10*time.Second); r.Error == "" {
+			t.Errorf("%s: the tool applied a patch outside the workspace: %s", c.ID, r.Output)
+		}
+	}
 }
 
 // E-031: archive_extract is not an aidex tool; extracting with tar through

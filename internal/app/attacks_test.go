@@ -42,7 +42,7 @@ func inScope(c attackCase) bool {
 }
 
 // toolFor maps the case's tool name (other agents' names) to aidex's.
-// Unknown tools (apply_patch, archive_extract, web_fetch) stay as they
+// Unknown tools (archive_extract, web_fetch) stay as they
 // are: the registry must refuse them.
 func toolFor(c attackCase) string {
 	name := strings.TrimPrefix(c.Surface, "tool:")
@@ -506,7 +506,7 @@ func handlers() map[string]handler {
 		"E-008": caseLiteralEdit,
 		"E-009": caseLiteralHome,
 		"E-012": caseGlobEscape,
-		"E-021": caseUnknownTool,
+		"E-021": caseApplyPatchEscape,
 		"E-030": caseDeleteSymlinkRoot,
 		"E-031": caseArchive,
 		"E-078": caseGitFsmonitor,

@@ -217,7 +217,8 @@ func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptio
 	return ts, nil
 }
 
-// wireCheckpoints gives env the session's read tracking and returns the
+// wireCheckpoints gives env the session's read tracking (and its saved
+// outputs, [Runtime.outputStore]) and returns the
 // hook that snapshots the workspace before a turn changes files. Without
 // git (or a store that keeps no snapshots) the file tools keep per-file
 // checkpoints in the store instead, so undo still covers them.
@@ -226,6 +227,7 @@ func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptio
 // that started the tree, sharing its hook: undo and rewind of that
 // session's turn cover what its subagents changed.
 func (rt *Runtime) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
+	env.Outputs = rt.outputStore(o)
 	if o.Store == nil {
 		return nil
 	}
@@ -402,10 +404,10 @@ func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.
 }
 
 // Profile returns the tool profile from config, adapted to the model's
-// edit format (withEditFormat).
+// edit format (withEditFormat) and to [harness] output_handles.
 func (rt *Runtime) Profile() tools.Profile {
 	t := rt.Config.Tools
-	return rt.withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled})
+	return rt.withOutputHandles(rt.withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}))
 }
 
 // Registry returns a registry with every tool; the returned func stops
@@ -495,8 +497,8 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if rt.textToolModel() {
 		in.Notes = append(in.Notes, textToolNote)
 	}
-	if rt.EditFormat() == EditHashline {
-		in.Notes = append(in.Notes, hashlineNote)
+	if note := rt.editFormatNote(); note != "" {
+		in.Notes = append(in.Notes, note)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
 	// Pinned memories: the user's global ones always; a project's only once

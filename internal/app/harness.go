@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,7 +20,8 @@ import (
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
 func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads}
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads,
+		OutputHandles: rt.Config.Harness.OutputHandles}
 	if o.Subagent {
 		return h
 	}
@@ -81,14 +83,19 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 const (
 	EditReplace  = "replace"  // edit_file: old_string/new_string
 	EditHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
+	EditPatch    = "patch"    // apply_patch: Codex's patch format
 )
 
 // EditFormat returns the model's edit format: [harness] edit_format, else
+// edit_format of the model's [providers.NAME.models.MODEL] table, else
 // [providers.NAME] edit_format, else the catalog's value for the model,
 // else replace.
 func (rt *Runtime) EditFormat() string {
 	if f := rt.Config.Harness.EditFormat; f != "" {
 		return f
+	}
+	if m, ok := rt.Config.ReasoningOf(rt.Provider.Name, rt.Model); ok && m.EditFormat != "" {
+		return m.EditFormat
 	}
 	if p, ok := rt.Config.Providers[rt.Provider.Name]; ok && p.EditFormat != "" {
 		return p.EditFormat
@@ -100,17 +107,56 @@ func (rt *Runtime) EditFormat() string {
 }
 
 // withEditFormat adapts profile p to the model's edit format: hashline
-// offers edit_lines instead of edit_file (unless [tools] enabled names
-// edit_file).
+// offers edit_lines, patch offers apply_patch, each instead of edit_file
+// (unless [tools] enabled names edit_file).
 func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
-	if rt.EditFormat() != EditHashline {
+	tool := map[string]string{EditHashline: "edit_lines", EditPatch: "apply_patch"}[rt.EditFormat()]
+	if tool == "" {
 		return p
 	}
-	p.Enabled = append(slices.Clone(p.Enabled), "edit_lines")
+	p.Enabled = append(slices.Clone(p.Enabled), tool)
 	if !slices.Contains(p.Enabled, "edit_file") {
 		p.Disabled = append(slices.Clone(p.Disabled), "edit_file")
 	}
 	return p
+}
+
+// withOutputHandles offers read_output when [harness] output_handles is
+// on (the tool reads the whole outputs the session saved).
+func (rt *Runtime) withOutputHandles(p tools.Profile) tools.Profile {
+	if rt.Config.Harness.OutputHandles {
+		p.Enabled = append(slices.Clone(p.Enabled), "read_output")
+	}
+	return p
+}
+
+// outputStore is where the whole outputs of cut command results are
+// saved with [harness] output_handles: STATE/outputs/SESSION (nil when
+// the setting is off). A subagent saves into its root session's.
+func (rt *Runtime) outputStore(o EngineOptions) *tools.OutputStore {
+	if !rt.Config.Harness.OutputHandles {
+		return nil
+	}
+	id := o.SessionID
+	if o.scope != nil && o.scope.rootSession != "" {
+		id = o.scope.rootSession
+	}
+	if id == "" {
+		id = "unsaved"
+	}
+	return &tools.OutputStore{Dir: filepath.Join(rt.Config.Paths.StateDir, "outputs", filepath.Base(id))}
+}
+
+// editFormatNote is the system prompt's note on the model's edit format
+// ("" for replace, which the base prompt describes).
+func (rt *Runtime) editFormatNote() string {
+	switch rt.EditFormat() {
+	case EditHashline:
+		return hashlineNote
+	case EditPatch:
+		return patchNote
+	}
+	return ""
 }
 
 // hashlineNote tells the model the hashline edit format (the base prompt
@@ -119,3 +165,13 @@ const hashlineNote = "Edit format: read_file shows each line as LINE#HASH|text (
 	"Change existing files with edit_lines, giving the anchors LINE#HASH of the first (start) and last (end) line to replace, " +
 	"or after = true to insert after start; edit_file is not offered. An anchor whose line changed is refused with the lines as they are now: " +
 	"use the anchors of your latest read or edit result. Create files with write_file."
+
+// patchNote tells the model the patch edit format (Codex's apply_patch).
+const patchNote = "Edit format: change files with apply_patch; its input is one patch, for example:\n" +
+	"*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n     name = user()\n-    print(\"Hi\")\n+    print(\"Hello\", name)\n" +
+	"*** Add File: notes.txt\n+first line\n*** Delete File: old.txt\n*** End Patch\n" +
+	"An update's chunks start with @@, optionally followed by a line that comes before the change (a function or class header); " +
+	"their lines start with ' ' (unchanged context: about 3 lines around each change), '-' (removed) or '+' (added). " +
+	"*** Move to: PATH right after *** Update File: renames the file; every line of an added file starts with '+'. " +
+	"Paths are relative to the workspace; read a file before you update or delete it. " +
+	"A patch whose lines are not found in the file changes nothing and says why. edit_file is not offered."

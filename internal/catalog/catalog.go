@@ -78,8 +78,8 @@ type Model struct {
 	// Vision is whether the model accepts images (the catalog's vision
 	// flag, or a live list's input modalities); nil when unknown.
 	Vision *bool `json:"vision,omitempty"`
-	// EditFormat is the edit format measured to suit the model ("replace"
-	// or "hashline"; "" when not measured: replace), the default of
+	// EditFormat is the edit format measured to suit the model ("replace",
+	// "hashline" or "patch"; "" when not measured: replace), the default of
 	// [harness] edit_format.
 	EditFormat string `json:"edit_format,omitempty"`
 }

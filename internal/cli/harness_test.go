@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -234,7 +236,139 @@ func TestHeadlessHashlineEdits(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Harness.EditFormat != "replace" {
 		t.Fatalf("default: %s %v", r.stdout, err)
 	}
-	if req := string(srv.Requests()[0]); !strings.Contains(req, `"name":"edit_file"`) || strings.Contains(req, `"edit_lines"`) {
-		t.Errorf("the default offers edit_lines or not edit_file")
+	if req := string(srv.Requests()[0]); !strings.Contains(req, `"name":"edit_file"`) || strings.Contains(req, `"edit_lines"`) || strings.Contains(req, `"apply_patch"`) {
+		t.Errorf("the default offers edit_lines or apply_patch, or not edit_file")
+	}
+}
+
+// harness.edit_format=patch: the model is offered apply_patch (not
+// edit_file) and told the format; a patch applies, one that does not
+// apply changes nothing and says why, one naming a path outside the
+// workspace is refused by the policy before it runs; the record says
+// patch.
+func TestHeadlessPatchEdits(t *testing.T) {
+	patch := func(p string) llmtest.Turn {
+		args, _ := json.Marshal(map[string]string{"input": p})
+		return llmtest.Turn{Calls: []llmtest.Call{{Name: "apply_patch", Args: string(args)}}}
+	}
+	srv := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}},
+		patch("*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+BETA\n*** Add File: b.txt\n+new\n*** End Patch"),
+		patch("*** Begin Patch\n*** Update File: a.txt\n-beta\n+again\n*** End Patch"), // beta is gone
+		patch("*** Begin Patch\n*** Add File: ../outside.txt\n+x\n*** End Patch"),
+		llmtest.Turn{Text: "done"})
+	e := newE2E(t, srv, "openai", noSandbox)
+	e.write("a.txt", "alpha\nbeta\n")
+	r := e.run(context.Background(), "-p", "edit", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.edit_format=patch")
+	var res struct {
+		Harness struct {
+			EditFormat string `json:"edit_format"`
+		} `json:"harness"`
+		Denials []struct {
+			Tool  string   `json:"tool"`
+			Paths []string `json:"paths"`
+			Rule  string   `json:"rule"`
+		} `json:"denials"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitDenied || res.Harness.EditFormat != "patch" {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	if len(res.Denials) != 1 || res.Denials[0].Tool != "apply_patch" || res.Denials[0].Rule != "workspace confinement" ||
+		!slices.Equal(res.Denials[0].Paths, []string{"../outside.txt"}) {
+		t.Errorf("the escaping patch was not denied by confinement: %+v", res.Denials)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "a.txt")); string(got) != "alpha\nBETA\n" {
+		t.Errorf("a.txt %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(e.ws, "b.txt")); string(got) != "new\n" {
+		t.Errorf("b.txt %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(e.ws), "outside.txt")); err == nil {
+		t.Errorf("the patch wrote outside the workspace")
+	}
+	reqs := srv.Requests()
+	first, third, fourth, last := string(reqs[0]), string(reqs[2]), string(reqs[3]), string(reqs[4])
+	if !strings.Contains(first, `"name":"apply_patch"`) || strings.Contains(first, `"name":"edit_file"`) || !strings.Contains(first, "Edit format: change files with apply_patch") {
+		t.Errorf("the tools and prompt of a patch run: %.400s", first)
+	}
+	if !strings.Contains(third, `Applied the patch:\nM a.txt\nA b.txt`) {
+		t.Errorf("the patch's result: %.2000s", third)
+	}
+	if !strings.Contains(fourth, "the patch was not applied (nothing was changed): a.txt: chunk at patch line 3: these lines are not in the file") {
+		t.Errorf("the stale patch was not refused with the reason: %.3000s", fourth)
+	}
+	if !strings.Contains(last, "outside") || strings.Contains(last, "Applied the patch:\\nA ../outside.txt") {
+		t.Errorf("the escaping patch: %.3000s", last)
+	}
+}
+
+// harness.output_handles: a command output cut to head and tail is saved
+// whole, its result names a handle, the model reads the middle with
+// read_output, and the record says so; by default read_output is not
+// offered and the cut marker is as before.
+func TestHeadlessOutputHandles(t *testing.T) {
+	handle := regexp.MustCompile(`read_output \{\\"id\\": \\"(o[0-9a-f]{8})\\", \\"offset\\": (\d+)\}`)
+	srv := llmtest.NewScript(t)
+	srv.Route = func(body []byte, n int) llmtest.Turn {
+		switch m := handle.FindSubmatch(body); {
+		case n == 1:
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"seq 1 100000"}`}}}
+		case n == 2 && m != nil:
+			return llmtest.Turn{Calls: []llmtest.Call{{Name: "read_output", Args: `{"id":"` + string(m[1]) + `","offset":50000,"limit":2}`}}}
+		}
+		return llmtest.Turn{Text: "done"}
+	}
+	e := newE2E(t, srv, "openai", noSandbox)
+	r := e.run(context.Background(), "-p", "count", "--output-format", "json", "--permission-mode", "yolo", "--set", "harness.output_handles=true")
+	var res struct {
+		Harness struct {
+			OutputHandles bool `json:"output_handles"`
+		} `json:"harness"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || !res.Harness.OutputHandles {
+		t.Fatalf("exit %d: %s %v", r.code, r.stdout, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || !strings.Contains(string(reqs[0]), `"name":"read_output"`) {
+		t.Fatalf("%d requests; read_output offered: %v", len(reqs), strings.Contains(string(reqs[0]), `"name":"read_output"`))
+	}
+	if !strings.Contains(string(reqs[2]), `50000\t50000\n 50001\t50001\n[lines 50000-50001 of 100000`) {
+		t.Errorf("read_output did not read the middle of the whole output: %.600s", reqs[2])
+	}
+
+	srv = llmtest.NewScript(t, llmtest.Turn{Calls: []llmtest.Call{{Name: "run_command", Args: `{"command":"seq 1 100000"}`}}}, llmtest.Turn{Text: "done"})
+	e = newE2E(t, srv, "openai", noSandbox)
+	r = e.run(context.Background(), "-p", "count", "--output-format", "json", "--permission-mode", "yolo")
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != ExitOK || res.Harness.OutputHandles {
+		t.Fatalf("default: exit %d: %s %v", r.code, r.stdout, err)
+	}
+	reqs = srv.Requests()
+	if strings.Contains(string(reqs[0]), `"read_output"`) || !strings.Contains(string(reqs[1]), ` characters cut ...]`) || handle.Match(reqs[1]) {
+		t.Errorf("the default offers read_output or changed the cut marker")
+	}
+}
+
+// A model's [providers.NAME.models.MODEL] table chooses its edit format;
+// harness.edit_format is over it.
+func TestModelTableEditFormat(t *testing.T) {
+	for _, c := range []struct{ set, want, tool string }{{"", "patch", "apply_patch"}, {"harness.edit_format=replace", "replace", "edit_file"}} {
+		srv := llmtest.NewScript(t, llmtest.Turn{Text: "hi"})
+		e := newE2E(t, srv, "openai", noSandbox+"\n[providers.fake.models.scripted]\nedit_format = \"patch\"\n")
+		args := []string{"-p", "hi", "--output-format", "json"}
+		if c.set != "" {
+			args = append(args, "--set", c.set)
+		}
+		r := e.run(context.Background(), args...)
+		var res struct {
+			Harness struct {
+				EditFormat string `json:"edit_format"`
+			} `json:"harness"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Harness.EditFormat != c.want {
+			t.Fatalf("%q: exit %d: %s %v", c.set, r.code, r.stdout, err)
+		}
+		if !strings.Contains(string(srv.Requests()[0]), `"name":"`+c.tool+`"`) {
+			t.Errorf("%q: %s is not offered", c.set, c.tool)
+		}
 	}
 }

@@ -179,9 +179,10 @@ type Harness struct {
 	// PlanAfter asks the model of a headless run once to write a todo_write plan after this
 	// many tool calls without one; 0 never asks [0].
 	PlanAfter int `toml:"plan_after"`
-	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string)
-	// or "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors). "" takes
-	// [providers.NAME] edit_format, else the catalog's value for the model, else replace [""].
+	// EditFormat is how the model edits files: "replace" (edit_file's old_string/new_string),
+	// "hashline" (read_file shows LINE#HASH|text, edit_lines edits by anchors) or "patch"
+	// (apply_patch takes Codex's patch format). "" takes [providers.NAME] edit_format, else
+	// the catalog's value for the model, else replace [""].
 	EditFormat string `toml:"edit_format"`
 	// TimeNotes tells the model of a run with a time limit (an eval task's timeout_sec) the
 	// limit and the time left, on the newest message of each request, never in the system
@@ -190,6 +191,9 @@ type Harness struct {
 	// ParallelReads bounds how many read-only tool calls of one model response run at once;
 	// 0 runs them all at once, 1 one at a time (parallel reads off) [0].
 	ParallelReads int `toml:"parallel_reads"`
+	// OutputHandles saves the whole output of a command result cut to head and tail under the
+	// session's state and gives its handle in the result, for the read_output tool [false].
+	OutputHandles bool `toml:"output_handles"`
 }
 
 // Sandbox holds [sandbox]: the OS sandbox of the commands tools run (run_command,

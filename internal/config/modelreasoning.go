@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // ModelReasoning is the reasoning setting of one model from its
@@ -10,13 +11,17 @@ import (
 // Effort ("minimal", "low", "medium", "high"; "" unset) for models that
 // take an effort, Budget (thinking tokens; nil unset, 0 off) for those
 // that take a budget. They replace reasoning_effort and thinking_budget
-// for that model.
+// for that model. EditFormat, from the same table's edit_format, is the
+// model's edit format ("replace", "hashline", "patch"; "" unset), over
+// [providers.NAME] edit_format and the catalog's ([harness] edit_format
+// is over it).
 type ModelReasoning struct {
-	Effort string
-	Budget *int
+	Effort     string
+	Budget     *int
+	EditFormat string
 }
 
-func (r ModelReasoning) set() bool { return r.Effort != "" || r.Budget != nil }
+func (r ModelReasoning) set() bool { return r.Effort != "" || r.Budget != nil || r.EditFormat != "" }
 
 // merge returns r with what q sets replacing r's.
 func (r ModelReasoning) merge(q ModelReasoning) ModelReasoning {
@@ -25,6 +30,9 @@ func (r ModelReasoning) merge(q ModelReasoning) ModelReasoning {
 	}
 	if q.Budget != nil {
 		r.Budget = q.Budget
+	}
+	if q.EditFormat != "" {
+		r.EditFormat = q.EditFormat
 	}
 	return r
 }
@@ -45,6 +53,12 @@ func readReasoning(r *ModelReasoning, k string, val any) (bool, error) {
 			return true, fmt.Errorf("must be a number of thinking tokens (0: off), not %s", describeValue(val))
 		}
 		r.Budget = &n
+	case "edit_format":
+		s, ok := val.(string)
+		if enum := enumOf("harness.edit_format"); !ok || !slices.Contains(enum, s) {
+			return true, fmt.Errorf("must be one of %s, not %s", strings.Join(enum, ", "), describeValue(val))
+		}
+		r.EditFormat = s
 	default:
 		return false, nil
 	}

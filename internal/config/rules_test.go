@@ -50,8 +50,16 @@ func TestModelTableReasoning(t *testing.T) {
 	_, ok = cfg.ReasoningOf("openai", "gpt-5")
 	require.False(t, ok)
 
-	writeFile(t, e.global(), "[providers.openai.models.o3]\neffort = \"extreme\"\nbudget = -1\n")
+	writeFile(t, e.global(), "[providers.openai.models.gpt-5]\nedit_format = \"patch\"\n")
+	cfg, _, err = e.load(nil, "openai")
+	require.NoError(t, err)
+	r, ok = cfg.ReasoningOf("openai", "gpt-5")
+	require.True(t, ok)
+	require.Equal(t, "patch", r.EditFormat, "a model's edit format in its table")
+
+	writeFile(t, e.global(), "[providers.openai.models.o3]\neffort = \"extreme\"\nbudget = -1\nedit_format = \"diff\"\n")
 	_, _, err = e.load(nil, "openai")
 	require.ErrorContains(t, err, "providers.openai.models.o3.effort must be one of minimal, low, medium, high")
 	require.ErrorContains(t, err, "providers.openai.models.o3.budget must be a number of thinking tokens")
+	require.ErrorContains(t, err, `providers.openai.models.o3.edit_format must be one of replace, hashline, patch, not a string ("diff")`)
 }

@@ -208,7 +208,7 @@ func enumOf(name string) []string {
 	case "agent.output":
 		return []string{"final", "full", "none"}
 	case "harness.edit_format", "providers.*.edit_format":
-		return []string{"replace", "hashline"}
+		return []string{"replace", "hashline", "patch"}
 	case "providers.*.type":
 		return []string{"openai", "openai-responses", "anthropic", "gemini", "ollama"}
 	}

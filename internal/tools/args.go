@@ -261,6 +261,7 @@ var paramAliasGroups = []struct {
 	}, []string{"destination", "path"}},
 	{[]string{"max_depth", "level", "levels", "recursion_depth"}, []string{"depth"}},
 	{[]string{"dryrun", "preview", "dry"}, []string{"dry_run"}},
+	{[]string{"patch", "diff"}, []string{"input"}},
 }
 
 // paramAliasTable indexes paramAliasGroups by key.

@@ -53,6 +53,11 @@ type Spec struct {
 	// are the canonical arguments (a JSON object). Nil for tools judged
 	// by kind and paths only.
 	Subject func(args json.RawMessage) string
+	// PathsIn returns the paths a call names inside its arguments rather
+	// than in path parameters (apply_patch's file headers), from the
+	// canonical arguments; the policy judges them as it judges path
+	// parameters. Nil for tools whose paths are all path parameters.
+	PathsIn func(args json.RawMessage) []string
 }
 
 // ArgSubject returns a Spec.Subject that reads the string argument name

@@ -98,6 +98,9 @@ type Env struct {
 	// LineHashes shows text lines as LINE#HASH|text in the file tools'
 	// output (the hashline edit format; edit_lines takes the anchors).
 	LineHashes bool
+	// Outputs keeps the whole output of command results cut to head and
+	// tail, for read_output ([harness] output_handles); nil keeps none.
+	Outputs *OutputStore
 	// Grep is the search backend for the grep tool; nil means
 	// search.DefaultBackend() (ripgrep when on PATH, else the Go walker).
 	Grep GrepBackend

@@ -402,6 +402,11 @@ func (r *Registry) Prepare(name string, args json.RawMessage) (*Prepared, error)
 			}
 		}
 	}
+	if d.PathsIn != nil {
+		for _, v := range d.PathsIn(b) {
+			p.Paths = append(p.Paths, PathArg{Param: "path", Value: v})
+		}
+	}
 	return p, nil
 }
 

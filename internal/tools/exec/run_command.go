@@ -46,7 +46,8 @@ func (o Options) runCommand(ctx context.Context, env *tools.Env, a runCommandArg
 	environ := o.environ(env)
 	environ = gitSafeEnviron(ctx, dir, environ)
 	end := beginAudit(env)
+	saved := env.Outputs.Start()
 	out := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: environ, Timeout: timeout, MaxChars: o.MaxOutputChars,
-		Confine: confine(env)})
-	return withReverts(explainSandbox(env, out.Result("command", timeout, note), out.Output), end())
+		Confine: confine(env), Tee: saved})
+	return withReverts(explainSandbox(env, withSaved(saved, out, out.Result("command", timeout, note)), out.Output), end())
 }

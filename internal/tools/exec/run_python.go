@@ -49,9 +49,10 @@ func (o Options) runPython(ctx context.Context, env *tools.Env, a runPythonArgs)
 	// "-" reads the program from stdin (so nothing is written to disk);
 	// input() inside it then sees end of file, as with a closed stdin.
 	end := beginAudit(env)
+	saved := env.Outputs.Start()
 	out := proc.Run(ctx, proc.Spec{Argv: []string{py, "-"}, Dir: dir, Env: environ, Stdin: a.Code,
-		Timeout: timeout, MaxChars: o.MaxOutputChars, Confine: confine(env)})
-	return withReverts(explainSandbox(env, out.Result("python", timeout, note), out.Output), end())
+		Timeout: timeout, MaxChars: o.MaxOutputChars, Confine: confine(env), Tee: saved})
+	return withReverts(explainSandbox(env, withSaved(saved, out, out.Result("python", timeout, note)), out.Output), end())
 }
 
 // findPython returns the path of python3 (or python, or py on Windows),

@@ -49,7 +49,9 @@ type Options struct {
 // exec) and the background-process tools run_background_process (Kind
 // exec), get_background_output, kill_background_process and
 // list_background_processes (Kind other: they only touch processes the
-// session started), in this order. Register them with tools.Registry.Register.
+// session started), and read_output (Kind read: a cut command output saved
+// whole, see tools.OutputStore), in this order. Register them with
+// tools.Registry.Register.
 //
 // A command that ran and exited non-zero is a failed Result (OK false,
 // CategoryExecution, "exit code N" in Error) whose Output still holds
@@ -59,5 +61,6 @@ func Tools(opts Options) []tools.Def {
 	return []tools.Def{
 		opts.runCommandDef(), opts.runPythonDef(),
 		opts.runBackgroundDef(), opts.backgroundOutputDef(), opts.killBackgroundDef(), opts.listBackgroundDef(),
+		readOutputDef(),
 	}
 }

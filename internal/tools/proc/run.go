@@ -49,6 +49,10 @@ type Spec struct {
 	// MaxChars caps the output kept, in characters (see NewHeadTail);
 	// 0 means DefaultMaxOutputChars.
 	MaxChars int
+	// Tee, when set, also receives the whole output as it comes (the
+	// copy saved behind a handle when Output is cut); it must not block
+	// and its errors are ignored.
+	Tee io.Writer
 	// Confine, when set, rewrites the command to run in the OS sandbox
 	// (tools.Confiner.Confine); Run calls it after Dir, Env and the
 	// process group are set, before Start. Its error keeps the command
@@ -115,7 +119,7 @@ func Run(ctx context.Context, s Spec) Outcome {
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		_, _ = io.Copy(buf, pr)
+		_, _ = io.Copy(s.sink(buf), pr)
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -142,6 +146,14 @@ func Run(ctx context.Context, s Spec) Outcome {
 		o.Err = nil // a non-zero exit is reported through exitCode
 	}
 	return o
+}
+
+// sink is where the output goes: buf, and Tee too when set.
+func (s Spec) sink(buf *HeadTail) io.Writer {
+	if s.Tee == nil {
+		return buf
+	}
+	return io.MultiWriter(buf, s.Tee)
 }
 
 // stopProcess sends SIGTERM to p's group, waits grace for the process to
