@@ -15,7 +15,7 @@
 // approvals are elicitation requests sent while a call is served, which the
 // 2026-07-28 protocol replaced by multi round-trip input requests; clients of
 // that version fall back to the handshake.
-package server
+package mcpserver
 
 import (
 	"context"
@@ -31,7 +31,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/permission"
 )
 
 // Options configure a [Server].
@@ -56,7 +55,7 @@ type Options struct {
 type Server struct {
 	svc     *app.Service
 	opts    Options
-	mode    permission.Mode
+	mode    string
 	profile string
 	tools   []app.ToolInfo
 
@@ -81,16 +80,16 @@ const RunToolName = "aidex_run"
 // start-up errors (configuration, the provider, the session store).
 func New(ctx context.Context, o Options) (*Server, error) {
 	if o.Mode == "" {
-		o.Mode = string(permission.ModeAsk)
+		o.Mode = "ask"
 	}
 	if o.Profile == "" {
 		o.Profile = "standard"
 	}
-	mode, err := permission.ParseMode(o.Mode)
+	mode, err := app.ParseMode(o.Mode)
 	if err != nil {
 		return nil, fmt.Errorf("--permission-mode: %w", err)
 	}
-	o.Start.Flags = withFlag(o.Start.Flags, "permission_mode", string(mode))
+	o.Start.Flags = withFlag(o.Start.Flags, "permission_mode", mode)
 	base := o.Start
 	base.Base = true // the tools need no provider; aidex_run chooses one
 	svc, err := app.Start(ctx, base)
@@ -163,8 +162,9 @@ func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolSession, owned 
 	return ts, false, nil
 }
 
-// Mode returns the server's permission mode.
-func (s *Server) Mode() permission.Mode { return s.mode }
+// Mode returns the server's permission mode, canonical ("plan", "ask",
+// "auto-edit", "yolo").
+func (s *Server) Mode() string { return s.mode }
 
 // Profile returns the name of the tool profile the server offers.
 func (s *Server) Profile() string { return s.profile }

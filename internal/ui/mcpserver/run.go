@@ -1,11 +1,10 @@
-package server
+package mcpserver
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/permission"
 )
 
 // RunArgs are aidex_run's arguments: the prompt, and optionally the model
@@ -99,16 +97,15 @@ func errorResult(format string, args ...any) *mcp.CallToolResult {
 
 // runMode is the mode a run asks for ("" is the server's), refused when it
 // is unknown or wider than the server's (plan < ask < auto-edit < yolo).
-func (s *Server) runMode(asked string) (permission.Mode, error) {
+func (s *Server) runMode(asked string) (string, error) {
 	if asked == "" {
 		return s.mode, nil
 	}
-	m, err := permission.ParseMode(asked)
+	m, err := app.ParseMode(asked)
 	if err != nil {
 		return "", fmt.Errorf("permission_mode: %w", err)
 	}
-	order := permission.Modes()
-	if slices.Index(order, m) > slices.Index(order, s.mode) {
+	if app.ModeWider(m, s.mode) {
 		return "", fmt.Errorf("permission_mode %q is wider than this server's %q: ask for %s or a narrower mode, or start aidex mcp serve --permission-mode %s", m, s.mode, s.mode, m)
 	}
 	return m, nil
@@ -116,9 +113,9 @@ func (s *Server) runMode(asked string) (permission.Mode, error) {
 
 // run starts a service for the run's model and mode, runs the prompt in a
 // new session of the workspace and reports progress to the client.
-func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, a RunArgs, mode permission.Mode) (RunResult, error) {
+func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, a RunArgs, mode string) (RunResult, error) {
 	so := s.opts.Start
-	so.Flags = withFlag(so.Flags, "permission_mode", string(mode))
+	so.Flags = withFlag(so.Flags, "permission_mode", mode)
 	if a.Model != "" {
 		so.Flags["model"] = a.Model
 		if provider, _, ok := strings.Cut(a.Model, "/"); ok && provider != "" {
