@@ -71,7 +71,7 @@ func (s *Service) SetArchitect(ctx context.Context, architect, editor string) (*
 
 // runTurn runs one prompt on eng: in architect mode as an architect
 // phase then an editor phase (architectTurn), else as one engine run.
-func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
@@ -89,7 +89,7 @@ func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.S
 // event and its events carry Phase; the stream keeps one session event
 // (the architect's) and one done event (both phases summed). A phase
 // that ends short (an error, a limit, a cancel) ends the turn.
-func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.Engine, sess *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.Engine, sess *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	archSpec, _, _ := rt.Architect()
 	arch, err := ls.architectEngine(ctx, rt, sess.ID)
 	if err != nil {

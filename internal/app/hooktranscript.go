@@ -66,7 +66,7 @@ type blockSource struct {
 // "tool_result","tool_use_id","content","is_error"}. uuids are derived
 // from the session and the line's place, so rewriting the file keeps
 // them. Errors: a message that cannot be encoded.
-func claudeTranscript(s *agent.Session, workspace string) ([]byte, error) {
+func claudeTranscript(s *agent.Conversation, workspace string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // one compact line each, <, > and & as they are
 	enc.SetEscapeHTML(false)
@@ -133,7 +133,7 @@ func lineUUID(session string, i int) string {
 
 // lastAssistantText is the text of s's last assistant message with text
 // ("" when none).
-func lastAssistantText(s *agent.Session) string {
+func lastAssistantText(s *agent.Conversation) string {
 	for i := len(s.Messages) - 1; i >= 0; i-- {
 		if m := s.Messages[i]; m.Role == llm.RoleAssistant {
 			if t := m.Text(); t != "" {

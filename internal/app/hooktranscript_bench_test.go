@@ -11,8 +11,8 @@ import (
 
 // benchSession is a 2,000-message session: 500 exchanges of a prompt, a
 // read_file call, its result and an answer.
-func benchSession() *agent.Session {
-	s := &agent.Session{ID: "s"}
+func benchSession() *agent.Conversation {
+	s := &agent.Conversation{ID: "s"}
 	for i := range 500 {
 		id := fmt.Sprintf("c%d", i)
 		s.Messages = append(s.Messages, llm.UserText("please look at file number "+id),

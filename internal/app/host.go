@@ -99,7 +99,7 @@ func (h *Host) Open(ctx context.Context, id string) (*HostSession, error) {
 	if hs := h.Get(id); id != "" && hs != nil {
 		return hs, nil
 	}
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var err error
 	if id == "" {
 		sess, err = h.svc.Pick(ctx, "", false)
@@ -120,7 +120,7 @@ func (h *Host) Open(ctx context.Context, id string) (*HostSession, error) {
 // Adopt makes stored session sess live in the Host (a session the front
 // end just created or picked) and returns it; a session already live with
 // that id is returned as it is.
-func (h *Host) Adopt(sess *agent.Session) *HostSession {
+func (h *Host) Adopt(sess *agent.Conversation) *HostSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs := h.sessions[sess.ID]; hs != nil {
@@ -129,7 +129,7 @@ func (h *Host) Adopt(sess *agent.Session) *HostSession {
 	return h.addLocked(sess)
 }
 
-func (h *Host) addLocked(sess *agent.Session) *HostSession {
+func (h *Host) addLocked(sess *agent.Conversation) *HostSession {
 	hs := &HostSession{h: h, id: sess.ID, stored: sess, log: newEventLog(h.opts.Replay),
 		approvals: map[string]*pendingApproval{}, interactions: map[string]*pendingInteraction{}}
 	if h.opts.Adapter != nil {

@@ -218,7 +218,7 @@ func (t *taskRunner) call(ctx context.Context, ec agent.EngineCall, raw json.Raw
 
 // run builds the child engine and runs the task in a new child session.
 func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, def subagent.Definition) SubagentReport {
-	rep := SubagentReport{ParentSessionID: ec.Session.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
+	rep := SubagentReport{ParentSessionID: ec.Conversation.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
 	label := rep.Label()
 	crt, err := t.rt.forSubagent(def)
 	if err != nil {
@@ -232,7 +232,7 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 	}
 	rep.SessionID = sess.ID
 	co := t.childOptions(sess.ID, ec.ID, label, def)
-	co.hookAgent = &hookAgent{parent: ec.Session, typ: def.Name}
+	co.hookAgent = &hookAgent{parent: ec.Conversation, typ: def.Name}
 	eng, closeEng, err := crt.Engine(ctx, co)
 	if err != nil {
 		rep.Err = fmt.Errorf("start subagent %s: %w", def.Name, err)
@@ -257,14 +257,14 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 // agent_id the child's session, agent_type its type (the matcher). Their
 // additionalContext is returned as parts of the child's first message;
 // their messages go to the user.
-func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Session, def subagent.Definition) []llm.Part {
+func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Conversation, def subagent.Definition) []llm.Part {
 	h := t.rt.hookAdapterFor(t.o)
 	if h == nil {
 		return nil
 	}
-	out := h.fire(ctx, ec.Session, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
+	out := h.fire(ctx, ec.Conversation, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
 	for _, m := range out.Messages {
-		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Session.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
+		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Conversation.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
 	}
 	var parts []llm.Part
 	for _, c := range out.Context {
@@ -318,17 +318,17 @@ func intersectTools(parent, own []string) []string {
 
 // childStore is the store that links a child session to its parent.
 type childStore interface {
-	CreateChild(ctx context.Context, c session.Child, workspace, provider, model string) (*agent.Session, error)
+	CreateChild(ctx context.Context, c session.Child, workspace, provider, model string) (*agent.Conversation, error)
 }
 
 // childSession creates the child's session: stored, linked to the parent,
 // when the parent is stored; else in memory.
-func (t *taskRunner) childSession(ctx context.Context, crt *Runtime, ec agent.EngineCall, label string) (*agent.Session, error) {
+func (t *taskRunner) childSession(ctx context.Context, crt *Runtime, ec agent.EngineCall, label string) (*agent.Conversation, error) {
 	cs, ok := t.o.Store.(childStore)
 	if !ok {
-		return &agent.Session{ID: ec.Session.ID + "-" + ec.ID, Workspace: crt.Workspace}, nil
+		return &agent.Conversation{ID: ec.Conversation.ID + "-" + ec.ID, Workspace: crt.Workspace}, nil
 	}
-	s, err := cs.CreateChild(ctx, session.Child{ParentID: ec.Session.ID, ToolCallID: ec.ID, Label: label}, crt.Workspace, crt.Provider.Name, crt.Model)
+	s, err := cs.CreateChild(ctx, session.Child{ParentID: ec.Conversation.ID, ToolCallID: ec.ID, Label: label}, crt.Workspace, crt.Provider.Name, crt.Model)
 	if err != nil {
 		return nil, fmt.Errorf("store the subagent's session: %w", err)
 	}

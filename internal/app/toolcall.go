@@ -87,7 +87,7 @@ type ToolOutcome struct {
 // Result then says what it returned); everything about the call itself is
 // in the ToolOutcome.
 func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
-	ts, err := rt.NewToolSession()
+	ts, err := rt.NewToolClient()
 	if err != nil {
 		return ToolOutcome{}, err
 	}
@@ -95,33 +95,33 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	return ts.CallTool(ctx, name, args, o)
 }
 
-// ToolSession is a client's series of direct tool calls (an MCP client's
+// ToolClient is a client's series of direct tool calls (an MCP client's
 // connection to `aidex mcp serve`): its calls share one tool registry, so
 // that what a call starts (a background process) is still there for the
 // next call (list, output, kill), until Close stops it. Safe for
 // concurrent calls.
-type ToolSession struct {
+type ToolClient struct {
 	rt    *Runtime
 	reg   *tools.Registry
 	close func()
 	once  sync.Once
 }
 
-// NewToolSession starts a series of direct calls on rt's tools. Close it
+// NewToolClient starts a series of direct calls on rt's tools. Close it
 // when the client goes away. Errors: the tools cannot be set up.
-func (rt *Runtime) NewToolSession() (*ToolSession, error) {
+func (rt *Runtime) NewToolClient() (*ToolClient, error) {
 	reg, closeTools, err := rt.Registry()
 	if err != nil {
 		return nil, err
 	}
-	return &ToolSession{rt: rt, reg: reg, close: closeTools}, nil
+	return &ToolClient{rt: rt, reg: reg, close: closeTools}, nil
 }
 
 // Close stops what the session's calls started (background processes).
-func (s *ToolSession) Close() { s.once.Do(s.close) }
+func (s *ToolClient) Close() { s.once.Do(s.close) }
 
 // CallTool is [Runtime.CallTool] within the session.
-func (s *ToolSession) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	rt, reg := s.rt, s.reg
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")

@@ -63,7 +63,7 @@ type Server struct {
 	// client's calls start (background processes) lives until its
 	// connection ends.
 	mu       sync.Mutex
-	clients  map[*mcp.ServerSession]*app.ToolSession
+	clients  map[*mcp.ServerSession]*app.ToolClient
 	watchers []*watcher
 	closed   bool
 
@@ -134,20 +134,20 @@ func (s *Server) Close() error {
 // toolSession returns the tool session of client ss, started at its first
 // call and closed when its connection ends (a nil ss, a call without a
 // session, gets one of its own that the caller must close: owned true).
-func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolSession, owned bool, err error) {
+func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolClient, owned bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ts := s.clients[ss]; ts != nil {
 		return ts, false, nil
 	}
-	if ts, err = s.svc.Runtime().NewToolSession(); err != nil {
+	if ts, err = s.svc.Runtime().NewToolClient(); err != nil {
 		return nil, false, err
 	}
 	if ss == nil || s.closed {
 		return ts, true, nil
 	}
 	if s.clients == nil {
-		s.clients = map[*mcp.ServerSession]*app.ToolSession{}
+		s.clients = map[*mcp.ServerSession]*app.ToolClient{}
 	}
 	s.clients[ss] = ts
 	go func() {

@@ -311,7 +311,7 @@ type SessionView struct {
 }
 
 func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error) {
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var running bool
 	var seq uint64
 	if hs := s.host.Get(id); hs != nil {
