@@ -228,8 +228,7 @@ func (c *Controller) Reload(ctx context.Context) error {
 
 // NewSession starts a new session in the workspace with the current model.
 func (c *Controller) NewSession(ctx context.Context) error {
-	rt := c.Runtime()
-	s, err := c.Store().Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	s, err := c.svc.Pick(ctx, "", false)
 	if err != nil {
 		return err
 	}
