@@ -11,8 +11,8 @@ import (
 
 // The phases of an architect turn (agent.Event.Phase).
 const (
-	PhaseArchitect = "architect"
-	PhaseEditor    = "editor"
+	phaseArchitect = "architect"
+	phaseEditor    = "editor"
 )
 
 // architectNote is added to the architect's system prompt.
@@ -99,12 +99,12 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 	if err != nil {
 		return nil, err
 	}
-	plan, err := arch.Run(ctx, sess, input, inPhase(emit, PhaseArchitect, archSpec, false))
+	plan, err := arch.Run(ctx, sess, input, inPhase(emit, phaseArchitect, archSpec, false))
 	if err != nil || plan.StopReason != agent.StopDone || strings.TrimSpace(plan.Result) == "" {
 		return endPhase(emit, sess.ID, plan, err)
 	}
 	prompt := []llm.Part{{Type: llm.PartText, Text: fmt.Sprintf(editorPrompt, archSpec)}}
-	done, err := editor.Run(ctx, sess, prompt, inPhase(emit, PhaseEditor, editor.Config.Model.ID(), true))
+	done, err := editor.Run(ctx, sess, prompt, inPhase(emit, phaseEditor, editor.Config.Model.ID(), true))
 	if done != nil {
 		merged := *done
 		merged.Turns += plan.Turns
@@ -176,7 +176,7 @@ func inPhase(emit func(agent.Event), phase, model string, dropSession bool) func
 // phaseNotice is the notice event that begins a phase on model.
 func phaseNotice(sessionID, phase, model string) agent.Event {
 	does := "plans the change with read-only tools"
-	if phase == PhaseEditor {
+	if phase == phaseEditor {
 		does = "makes the edits"
 	}
 	return agent.Event{Type: agent.EventNotice, SessionID: sessionID, Phase: phase, Model: model,

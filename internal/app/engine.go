@@ -495,7 +495,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if rt.textToolModel() {
 		in.Notes = append(in.Notes, textToolNote)
 	}
-	if rt.EditFormat() == EditHashline {
+	if rt.EditFormat() == editHashline {
 		in.Notes = append(in.Notes, hashlineNote)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)

@@ -51,7 +51,7 @@ func (rt *Runtime) verifyCheck(policy *permission.Policy, reg *tools.Registry) *
 		}
 		command = detected
 	}
-	b := &RalphBackend{Runtime: StaticRuntime(rt)}
+	b := &RalphBackend{Runtime: staticRuntime(rt)}
 	return &agent.VerifyCheck{Command: command, Run: func(ctx context.Context) agent.VerifyResult {
 		r := b.Verify(ctx, command, 0)
 		out := agent.VerifyResult{OK: r.OK, ExitCode: r.ExitCode, Output: r.Output}
@@ -70,7 +70,7 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 	if err != nil {
 		return "run_command is not offered: " + err.Error()
 	}
-	v := policy.Check(PermissionRequest(p))
+	v := policy.Check(permissionRequest(p))
 	if v.Decision == permission.Allow {
 		return ""
 	}
@@ -79,8 +79,8 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 
 // The edit formats ([harness] edit_format).
 const (
-	EditReplace  = "replace"  // edit_file: old_string/new_string
-	EditHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
+	editReplace  = "replace"  // edit_file: old_string/new_string
+	editHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
 )
 
 // EditFormat returns the model's edit format: [harness] edit_format, else
@@ -96,14 +96,14 @@ func (rt *Runtime) EditFormat() string {
 	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok && m.EditFormat != "" {
 		return m.EditFormat
 	}
-	return EditReplace
+	return editReplace
 }
 
 // withEditFormat adapts profile p to the model's edit format: hashline
 // offers edit_lines instead of edit_file (unless [tools] enabled names
 // edit_file).
 func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
-	if rt.EditFormat() != EditHashline {
+	if rt.EditFormat() != editHashline {
 		return p
 	}
 	p.Enabled = append(slices.Clone(p.Enabled), "edit_lines")

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/atomicfile"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/hooks"
@@ -208,14 +209,14 @@ func (h *hookAdapter) fire(ctx context.Context, s *agent.Conversation, in hooks.
 
 // writeTranscript writes session s as dir/<session>.jsonl, the file
 // hooks are given as transcript_path, in Claude Code's transcript format
-// (claudeTranscript): aidex keeps sessions in SQLite, so the file is
+// (engine.ClaudeTranscript): aidex keeps sessions in SQLite, so the file is
 // written for them (dir: the data folder's transcripts/, or for
 // sandboxed hooks the scope's temp folder).
 func writeTranscript(dir string, s *agent.Conversation, workspace string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("transcript folder: %w", err)
 	}
-	data, err := claudeTranscript(s, workspace)
+	data, err := engine.ClaudeTranscript(s, workspace)
 	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
@@ -309,7 +310,7 @@ func (h *hookAdapter) Stop(ctx context.Context, s *agent.Conversation, active bo
 	if h.subagent {
 		ev = hooks.SubagentStop
 	}
-	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active, LastAssistantMessage: lastAssistantText(s)}))
+	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active, LastAssistantMessage: engine.LastAssistantText(s)}))
 }
 
 // Compact runs the PreCompact hooks.

@@ -75,9 +75,9 @@ func (m *multiRunner) Run(ctx context.Context, s *agent.Conversation, input []ll
 	var d *agent.DoneInfo
 	var err error
 	switch m.cfg.Mode {
-	case ModeRoundRobin:
+	case modeRoundRobin:
 		d, err = t.roundRobin(ctx, input)
-	case ModeSequential:
+	case modeSequential:
 		d, err = t.sequential(ctx, input)
 	default:
 		d, err = t.parallel(ctx, input)

@@ -95,8 +95,8 @@ func (b *RalphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, e
 	return rt, nil
 }
 
-// StaticRuntime returns a RalphBackend.Runtime that always answers rt.
-func StaticRuntime(rt *Runtime) func() *Runtime {
+// staticRuntime returns a RalphBackend.Runtime that always answers rt.
+func staticRuntime(rt *Runtime) func() *Runtime {
 	return func() *Runtime { return rt }
 }
 

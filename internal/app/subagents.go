@@ -20,9 +20,9 @@ import (
 // TaskTool is the name of the engine tool that starts a subagent.
 const TaskTool = "task"
 
-// MaxSubagentDepth is how deep subagents nest: a session's subagents may
+// maxSubagentDepth is how deep subagents nest: a session's subagents may
 // start subagents of their own, and those none.
-const MaxSubagentDepth = 2
+const maxSubagentDepth = 2
 
 // SubagentReport describes a subagent's finished run: the parent session
 // and the task call that started it, the child's session, its type and
@@ -143,7 +143,7 @@ func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 		}
 		scope = &subagentScope{tree: tree, rootSession: o.SessionID, hook: hook}
 	}
-	if scope.depth >= MaxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
+	if scope.depth >= maxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
 		return nil
 	}
 	t := &taskRunner{rt: rt, o: o, scope: scope, defs: rt.Subagents()}
@@ -424,7 +424,7 @@ type SubagentMeta struct {
 func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
 	meta, _ := json.Marshal(SubagentMeta{Subagent: rep.Label(), SessionID: rep.SessionID, Usage: rep.Usage, CostUSD: rep.CostUSD,
 		ToolCalls: rep.ToolCalls, Turns: rep.Turns})
-	line := UsageLine(rep)
+	line := usageLine(rep)
 	switch {
 	case cancelled || errors.Is(rep.Err, context.Canceled):
 		return agent.ToolResultInfo{Error: "cancelled by the user before it completed", Category: "execution", Meta: meta}
@@ -438,9 +438,9 @@ func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
 	return agent.ToolResultInfo{OK: true, Output: answer + "\n\n" + line, Meta: meta}
 }
 
-// UsageLine is a subagent's one-line account: "[subagent explore: find
+// usageLine is a subagent's one-line account: "[subagent explore: find
 // tests · 2 turns · 1200 in / 80 out tokens · $0.0031 · 3 tool calls]".
-func UsageLine(rep SubagentReport) string {
+func usageLine(rep SubagentReport) string {
 	return fmt.Sprintf("[subagent %s · %d turns · %d in / %d out tokens · $%.4f · %d tool calls]",
 		rep.Label(), rep.Turns, rep.Usage.InputTokens, rep.Usage.OutputTokens, rep.CostUSD, rep.ToolCalls)
 }

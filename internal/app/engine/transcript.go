@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ type blockSource struct {
 	URL       string `json:"url,omitempty"`
 }
 
-// claudeTranscript renders s in Claude Code's transcript format, the one
+// ClaudeTranscript renders s in Claude Code's transcript format, the one
 // hook scripts read from transcript_path: one compact JSON object a line
 // (scripts grep `"role":"assistant"`), {"type":"user"|"assistant",
 // "message":{"role","content":[blocks]},"session_id","uuid"}, with
@@ -66,7 +66,7 @@ type blockSource struct {
 // "tool_result","tool_use_id","content","is_error"}. uuids are derived
 // from the session and the line's place, so rewriting the file keeps
 // them. Errors: a message that cannot be encoded.
-func claudeTranscript(s *agent.Conversation, workspace string) ([]byte, error) {
+func ClaudeTranscript(s *agent.Conversation, workspace string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // one compact line each, <, > and & as they are
 	enc.SetEscapeHTML(false)
@@ -131,9 +131,9 @@ func lineUUID(session string, i int) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
 }
 
-// lastAssistantText is the text of s's last assistant message with text
+// LastAssistantText is the text of s's last assistant message with text
 // ("" when none).
-func lastAssistantText(s *agent.Conversation) string {
+func LastAssistantText(s *agent.Conversation) string {
 	for i := len(s.Messages) - 1; i >= 0; i-- {
 		if m := s.Messages[i]; m.Role == llm.RoleAssistant {
 			if t := m.Text(); t != "" {

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ func BenchmarkClaudeTranscript(b *testing.B) {
 	s := benchSession()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := claudeTranscript(s, "/ws"); err != nil {
+		if _, err := ClaudeTranscript(s, "/ws"); err != nil {
 			b.Fatal(err)
 		}
 	}
