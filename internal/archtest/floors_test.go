@@ -22,7 +22,7 @@ var floors = []struct {
 		"internal/atomicfile", "internal/filelock", "internal/frontmatter", "internal/claudecompat",
 		"internal/httpguard", "internal/llm", "internal/llm/sse", "internal/llm/textcall",
 		"internal/permission/shell", "internal/permission/urlnorm", "internal/sandbox/helper",
-		"internal/tools/walk", "internal/release", "internal/notes", "internal/memory", "internal/webfetch",
+		"internal/tools/walk", "internal/release", "internal/notestore", "internal/memstore", "internal/webpage",
 		"internal/trust", "internal/catalog", "internal/listmodels", "internal/config", "internal/imagegen",
 		"internal/ctrlchar",
 	}},

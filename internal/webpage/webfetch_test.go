@@ -1,4 +1,4 @@
-package webfetch
+package webpage
 
 import (
 	"context"

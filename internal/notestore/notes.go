@@ -1,4 +1,4 @@
-// Package notes keeps Markdown notes in the workspace: Create writes
+// Package notestore (the note store; the tool is internal/tools/notes) keeps Markdown notes in the workspace: Create writes
 // <workspace>/.aidex/notes/<slug>.md with YAML front matter (title, date,
 // tags) for the create_note tool (internal/tools/notes), and List reads
 // them back for the front ends' /notes and `aidex notes list`.
@@ -17,7 +17,7 @@
 // never overwrite an existing note: a taken slug gets -2, -3, ...
 // Everything goes through os.Root on the workspace, so a .aidex or
 // .aidex/notes symlinked out of the workspace is refused.
-package notes
+package notestore
 
 import (
 	"bufio"

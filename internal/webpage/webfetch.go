@@ -1,4 +1,4 @@
-// Package webfetch fetches web pages for the model's web_fetch tool
+// Package webpage (the page fetcher; the tool is internal/tools/webfetch) fetches web pages for the model's web_fetch tool
 // (internal/tools/webfetch; kind.Network, so the permission policy asks in
 // ask mode). HTML is
 // turned into Markdown with github.com/JohannesKaufmann/html-to-markdown/v2
@@ -16,7 +16,7 @@
 // redirects included, is normalised by permission/urlnorm first (the form
 // the permission rules were matched against) and that form is checked and
 // fetched: no user information is sent.
-package webfetch
+package webpage
 
 import (
 	"context"

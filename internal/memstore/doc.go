@@ -1,4 +1,4 @@
-// Package memory gives the model memory across sessions, in two forms that
+// Package memstore (the memory store; the tools are internal/tools/memory) gives the model memory across sessions, in two forms that
 // share one directory per scope:
 //
 //   - a small file tree the model manages itself through the `memory` tool
@@ -24,4 +24,4 @@
 // (internal/tools/memory), which wraps Run and Store; this package does
 // not know about tools. None of the tools takes a workspace path
 // parameter: they reach only the memory directories.
-package memory
+package memstore

@@ -1,4 +1,4 @@
-package notes
+package notestore
 
 import (
 	"testing"
