@@ -73,7 +73,7 @@ func benchTurn(b *testing.B, n int, withStore bool) {
 	ctx := context.Background()
 	eng := &agent.Engine{Client: &scriptedModel{}, Tools: noopTools{out: Result(1)},
 		Config: agent.Config{Model: agent.ModelInfo{Provider: "fake", Name: "scripted", ContextWindow: 2_000_000}, System: "You are a coding agent."}}
-	sess := &agent.Session{ID: "s_bench", Workspace: "/w", Messages: Messages(n)}
+	sess := &agent.Conversation{ID: "s_bench", Workspace: "/w", Messages: Messages(n)}
 	var store *session.Store
 	if withStore {
 		var err error

@@ -65,7 +65,7 @@ func Messages(n int) []llm.Message {
 // Write creates a session of workspace (an absolute path) in store with the
 // conversation of [Messages](n), so that it is the workspace's latest
 // session (what `aidex -c` resumes). Errors: the store's.
-func Write(ctx context.Context, store *session.Store, workspace string, n int) (*agent.Session, error) {
+func Write(ctx context.Context, store *session.Store, workspace string, n int) (*agent.Conversation, error) {
 	sess, err := store.Create(ctx, workspace, "fake", "scripted")
 	if err != nil {
 		return nil, fmt.Errorf("create long session: %w", err)

@@ -23,7 +23,7 @@ func TestDoneMarkerRunsCallsThenStops(t *testing.T) {
 		e, tools, store, _ := newEngine(p, nil)
 		e.Config.DoneMarkers = []string{"%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"}
 		e.Config.AgentMode, e.Config.MaxTurns = true, 5
-		done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+		done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 		if err != nil || done.StopReason != StopMarker || len(tools.ran) != 1 || len(p.reqs) != 1 {
 			t.Fatalf("%s: done %+v err %v ran %v requests %d", marker, done, err, tools.ran, len(p.reqs))
 		}
@@ -44,7 +44,7 @@ func TestAgentModeRunsEveryStep(t *testing.T) {
 	var seen []int
 	e.Config.BeforeRequest = func(req *llm.Request) { seen = append(seen, len(req.Messages)) }
 	var turns []int
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) {
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) {
 		if ev.Type == EventWaiting {
 			turns = append(turns, ev.Waiting.Turn)
 		}
@@ -83,7 +83,7 @@ func TestTextAnswerEndsRunOutsideAgentMode(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{say("one"), say("two")}}
 	e, _, _, _ := newEngine(p, nil)
 	e.Config.MaxTurns = 3
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil || len(p.reqs) != 1 {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil || len(p.reqs) != 1 {
 		t.Fatalf("err %v requests %d", err, len(p.reqs))
 	}
 }
@@ -94,7 +94,7 @@ func TestAgentModeStopsAtMarker(t *testing.T) {
 	e, _, _, _ := newEngine(p, nil)
 	e.Config.AgentMode, e.Config.MaxTurns = true, 5
 	e.Config.DoneMarkers = []string{"%%DONE%%", "%%COMPLETED%%", "%%COMPLETE%%"}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err != nil || done.StopReason != StopMarker || len(p.reqs) != 2 {
 		t.Fatalf("done %+v err %v requests %d", done, err, len(p.reqs))
 	}
@@ -119,7 +119,7 @@ func TestStatusAfterToolResults(t *testing.T) {
 	e, _, store, _ := newEngine(p, nil)
 	e.Config.AgentMode, e.Config.StepNotes, e.Config.MaxTurns = true, true, 4
 	e.Config.DoneMarkers = []string{"%%DONE%%"}
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := p.reqs[1].Messages

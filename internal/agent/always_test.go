@@ -31,7 +31,7 @@ func TestAlwaysWithoutRuleSavesNothing(t *testing.T) {
 	ap := &recordingApprover{}
 	e, tools, _, pol := newEngine(p, ap)
 	pol.noRule = true
-	if _, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tools.ran) != 1 || len(pol.remembered) != 0 {
@@ -54,7 +54,7 @@ func TestAlwaysSavesTheRuleShown(t *testing.T) {
 	}}
 	ap := &recordingApprover{}
 	e, _, _, pol := newEngine(p, ap)
-	if _, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	if len(ap.seen) != 1 || len(pol.remembered) != 1 || pol.remembered[0] != "always:"+ap.seen[0].Suggested {

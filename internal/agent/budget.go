@@ -239,9 +239,9 @@ func (b *BudgetInfo) spentText() string {
 // the request a run of input on s would send first: the system prompt,
 // s's messages, input as the next user message and the tool definitions
 // (4 bytes a token, as the waiting event's estimate). s is not changed.
-func (e *Engine) EstimateTokens(s *Session, input []llm.Part) int {
+func (e *Engine) EstimateTokens(s *Conversation, input []llm.Part) int {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
-	r := &run{e: e, s: &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs}, cfg: e.Config}
+	r := &run{e: e, s: &Conversation{ID: s.ID, Workspace: s.Workspace, Messages: msgs}, cfg: e.Config}
 	return r.requestTokens(r.request())
 }
 

@@ -42,7 +42,7 @@ func TestBudgetStopsAfterTheStepsToolCalls(t *testing.T) {
 	}}
 	e, tools, store := pricedEngine(p, Budget{RunUSD: 0.10})
 	rec := &recorder{}
-	s := &Session{ID: "s1"}
+	s := &Conversation{ID: "s1"}
 	d, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestBudgetWarnsAt80Percent(t *testing.T) {
 	p := &script{steps: []stepFn{call("1", "read", `{"path":"a"}`), call("2", "read", `{"path":"b"}`), call("3", "read", `{"path":"c"}`), say("done")}}
 	e, tools, _ := pricedEngine(p, Budget{RunUSD: 0.25})
 	rec := &recorder{}
-	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestBudgetUsedUpBeforeTheRun(t *testing.T) {
 	}
 	e, _, store := pricedEngine(p, Budget{SessionUSD: 1, Spent: spent})
 	rec := &recorder{}
-	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestBudgetDailyAndTokens(t *testing.T) {
 	p := &script{steps: []stepFn{call("1", "read", `{"path":"a"}`), say("done")}}
 	e, _, _ := pricedEngine(p, Budget{DailyUSD: 0.5, Spent: spent})
 	rec := &recorder{}
-	d, _ := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	d, _ := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	b := budgetEvents(rec)
 	if d.StopReason != StopBudget || len(b) != 2 || b[0].Limit != "daily" || b[0].Exhausted || !b[1].Exhausted {
 		t.Fatalf("done %+v events %+v", d, b)
@@ -132,7 +132,7 @@ func TestBudgetDailyAndTokens(t *testing.T) {
 	// Without Spent the session's own tokens count: 100 before, 110 a response.
 	p = &script{steps: []stepFn{call("1", "read", `{"path":"a"}`), say("done")}}
 	e, _, _ = pricedEngine(p, Budget{MaxTokens: 150})
-	d, _ = e.Run(context.Background(), &Session{ID: "s", Usage: llm.Usage{InputTokens: 100}}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit)
+	d, _ = e.Run(context.Background(), &Conversation{ID: "s", Usage: llm.Usage{InputTokens: 100}}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit)
 	if d.StopReason != StopBudget || d.Budget.Limit != "tokens" || d.Budget.Spent != 210 || d.Budget.Unit != "tokens" {
 		t.Fatalf("tokens: %+v %+v", d, d.Budget)
 	}
@@ -148,7 +148,7 @@ func TestBudgetCountsSubagents(t *testing.T) {
 	childClient := &script{steps: loop}
 	childEng, _, _ := pricedEngine(childClient, Budget{RunUSD: 0.25}) // each response $0.10
 	task := EngineTool{Spec: llm.Tool{Name: "task"}, Call: func(ctx context.Context, c EngineCall, _ json.RawMessage) ToolResultInfo {
-		d, err := childEng.Run(ctx, &Session{ID: "child"}, []llm.Part{{Type: llm.PartText, Text: "sub"}}, func(ev Event) {
+		d, err := childEng.Run(ctx, &Conversation{ID: "child"}, []llm.Part{{Type: llm.PartText, Text: "sub"}}, func(ev Event) {
 			ev.ParentToolCallID = c.ID
 			c.Emit(ev)
 		})
@@ -161,7 +161,7 @@ func TestBudgetCountsSubagents(t *testing.T) {
 	e, _, _ := pricedEngine(p, Budget{RunUSD: 0.25})
 	e.Config.EngineTools = []EngineTool{task}
 	rec := &recorder{}
-	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil || d.StopReason != StopBudget || d.Turns != 1 {
 		t.Fatalf("done %+v %v", d, err)
 	}
@@ -190,12 +190,12 @@ func TestShareBudgetAcrossRunsOfATurn(t *testing.T) {
 	ctx := ShareBudget(context.Background())
 	first := &script{steps: []stepFn{call("1", "read", `{"path":"a"}`), say("plan")}}
 	e1, _, _ := pricedEngine(first, Budget{RunUSD: 0.25})
-	if _, err := e1.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit); err != nil {
+	if _, err := e1.Run(ctx, &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, (&recorder{}).emit); err != nil {
 		t.Fatal(err)
 	}
 	second := &script{steps: []stepFn{call("2", "read", `{"path":"a"}`), call("3", "read", `{"path":"a"}`), say("done")}}
 	e2, _, _ := pricedEngine(second, Budget{RunUSD: 0.25})
-	d, err := e2.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "edit"}}, (&recorder{}).emit)
+	d, err := e2.Run(ctx, &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "edit"}}, (&recorder{}).emit)
 	if err != nil || d.StopReason != StopBudget || len(second.reqs) != 1 {
 		t.Fatalf("the second run of the turn: %+v, %d requests; want a budget stop after its first ($0.30 of $0.25 with the first run's)", d, len(second.reqs))
 	}
@@ -206,7 +206,7 @@ func TestBudgetSpentErrorFallsBack(t *testing.T) {
 	p := &script{steps: []stepFn{say("done")}}
 	e, _, _ := pricedEngine(p, Budget{SessionUSD: 1, Spent: spent})
 	rec := &recorder{}
-	d, err := e.Run(context.Background(), &Session{ID: "s", CostUSD: 0.95}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	d, err := e.Run(context.Background(), &Conversation{ID: "s", CostUSD: 0.95}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil || d.StopReason != StopDone {
 		t.Fatalf("done %+v %v", d, err)
 	}
@@ -225,7 +225,7 @@ func TestBudgetSpentErrorFallsBack(t *testing.T) {
 func TestBudgetAppliesToContinue(t *testing.T) {
 	p := &script{steps: []stepFn{say("never asked")}}
 	e, tools, _ := pricedEngine(p, Budget{SessionUSD: 0.05})
-	s := &Session{ID: "s", CostUSD: 0.10, Messages: []llm.Message{
+	s := &Conversation{ID: "s", CostUSD: 0.10, Messages: []llm.Message{
 		llm.UserText("go"),
 		{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "1", Name: "read", Arguments: json.RawMessage(`{"path":"a"}`)}}}},
 	}}

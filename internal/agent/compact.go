@@ -37,7 +37,7 @@ func (r *run) needsCompaction() bool {
 
 // Compact summarises the older exchanges of s now (the `compact` command),
 // with focus as an optional instruction on what to keep.
-func (e *Engine) Compact(ctx context.Context, s *Session, focus string, emit func(Event)) error {
+func (e *Engine) Compact(ctx context.Context, s *Conversation, focus string, emit func(Event)) error {
 	if err := e.acquire(s.ID); err != nil {
 		return err
 	}

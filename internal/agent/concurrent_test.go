@@ -52,7 +52,7 @@ func TestConcurrentEngineToolsRunInParallel(t *testing.T) {
 	e, _, _, _ := newEngine(p, &approver{d: AnswerOnce})
 	e.Config.EngineTools = []EngineTool{tool}
 	rec := &recorder{}
-	_, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	_, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	require.NoError(t, err)
 	var order []string
 	for _, ev := range rec.events {

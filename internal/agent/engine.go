@@ -58,10 +58,12 @@ func (m ModelInfo) Cost(u llm.Usage) float64 {
 		float64(u.CacheWriteTokens)*cw + float64(out)*m.OutputPrice) / 1e6
 }
 
-// Session is a conversation in memory: its id, workspace, messages, token
-// usage and cost so far, and the model's plan. The engine appends to it as a
-// run goes; one run at a time per session.
-type Session struct {
+// Conversation is a session's conversation in memory: its id, workspace,
+// messages, token usage and cost so far, and the model's plan (the stored
+// session is internal/session's; the live one, with its engine, is
+// app.Session). The engine appends to it as a run goes; one run at a time
+// per conversation.
+type Conversation struct {
 	ID        string
 	Workspace string
 	Messages  []llm.Message
@@ -190,7 +192,7 @@ var ErrBusy = errors.New("this session already has a run in progress")
 // emit (never nil) as they happen. The returned DoneInfo is also the last
 // event; the error is non-nil for provider failures and cancellation (the
 // session keeps everything completed up to then, and the partial answer).
-func (e *Engine) Run(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*DoneInfo, error) {
+func (e *Engine) Run(ctx context.Context, s *Conversation, input []llm.Part, emit func(Event)) (*DoneInfo, error) {
 	if err := e.acquire(s.ID); err != nil {
 		return nil, err
 	}
@@ -255,7 +257,7 @@ func (e *Engine) release(id string) {
 // run is the state of one Run call.
 type run struct {
 	e       *Engine
-	s       *Session
+	s       *Conversation
 	cfg     Config
 	emit    func(Event)
 	turns   int

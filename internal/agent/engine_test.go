@@ -176,7 +176,7 @@ func TestRunToolLoop(t *testing.T) {
 	ap := &approver{d: AnswerSession}
 	e, tools, store, pol := newEngine(p, ap)
 	rec := &recorder{}
-	s := &Session{ID: "s1"}
+	s := &Conversation{ID: "s1"}
 	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "fix it"}}, rec.emit)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestRunToolLoop(t *testing.T) {
 func TestRunDeniedWithoutApprover(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "write", `{}`), say("could not")}}
 	e, tools, store, _ := newEngine(p, nil)
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err != nil || done.Denials != 1 || len(tools.ran) != 0 {
 		t.Fatalf("done %+v err %v ran %v", done, err, tools.ran)
 	}
@@ -227,7 +227,7 @@ func TestRunDeniedCommandSuggestsNoBareRule(t *testing.T) {
 	e, _, store, pol := newEngine(p, nil)
 	pol.noRule = true
 	var denial *DenialInfo
-	_, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) {
+	_, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) {
 		if ev.Type == EventToolResult {
 			denial = ev.ToolResult.Denial
 		}
@@ -248,7 +248,7 @@ func TestRunDeniedCommandSuggestsNoBareRule(t *testing.T) {
 func TestRunUserDenialReason(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "write", `{}`), say("ok")}}
 	e, tools, store, _ := newEngine(p, &approver{d: AnswerDeny, reason: "use a branch"})
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tools.ran) != 0 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "use a branch") {
@@ -263,7 +263,7 @@ func TestRunLoopDetection(t *testing.T) {
 	}
 	p := &script{steps: steps}
 	e, tools, _, _ := newEngine(p, nil)
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err != nil || done.StopReason != StopLoop || len(tools.ran) != 2 || !strings.Contains(done.Result, "read") {
 		t.Fatalf("done %+v err %v ran %d", done, err, len(tools.ran))
 	}
@@ -276,7 +276,7 @@ func TestRunMaxTurns(t *testing.T) {
 	}
 	e, _, _, _ := newEngine(&script{steps: steps}, nil)
 	e.Config.MaxTurns = 3
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err != nil || done.StopReason != StopMaxTurns || done.Turns != 3 {
 		t.Fatalf("done %+v err %v", done, err)
 	}
@@ -291,7 +291,7 @@ func TestRunCancelKeepsPartialText(t *testing.T) {
 			return ctx.Err()
 		}}}
 	e, _, store, _ := newEngine(p, nil)
-	done, err := e.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(ctx, &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if !errors.Is(err, context.Canceled) || done.StopReason != StopCancelled {
 		t.Fatalf("err %v done %+v", err, done)
 	}
@@ -308,7 +308,7 @@ func TestRunProviderErrorKeepsSession(t *testing.T) {
 		}}}
 	e, _, store, _ := newEngine(p, nil)
 	rec := &recorder{}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err == nil || done.StopReason != StopError || len(store.msgs) != 3 {
 		t.Fatalf("err %v done %+v msgs %d", err, done, len(store.msgs))
 	}
@@ -323,7 +323,7 @@ func TestRunTextToolCalls(t *testing.T) {
 		say("done"),
 	}}
 	e, tools, store, _ := newEngine(p, nil)
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err != nil || done.Result != "done" || len(tools.ran) != 1 || tools.ran[0] != `read{"path": "a"}` && tools.ran[0] != `read{"path":"a"}` {
 		t.Fatalf("done %+v ran %v", done, tools.ran)
 	}
@@ -339,7 +339,7 @@ func TestTextCallIDsUniqueInSession(t *testing.T) {
 	text := `<tool_call>{"name": "read", "arguments": {"path": "a"}}</tool_call>`
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{say(text), say("done"), say(text), say("done")}}
 	e, _, _, _ := newEngine(p, nil)
-	s, rec := &Session{ID: "s"}, &recorder{}
+	s, rec := &Conversation{ID: "s"}, &recorder{}
 	for range 2 {
 		if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
 			t.Fatal(err)
@@ -362,7 +362,7 @@ func TestTextCallIDsUniqueInSession(t *testing.T) {
 func TestRunMalformedArgumentsGoBack(t *testing.T) {
 	p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("1", "read", `{"path":`), say("sorry")}}
 	e, tools, store, _ := newEngine(p, nil)
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
 	if len(tools.ran) != 0 || !strings.Contains(store.msgs[2].Parts[0].ToolResult.Content, "validation") {
@@ -376,7 +376,7 @@ func TestTodoWrite(t *testing.T) {
 		call("2", "todo_write", `{"todos":[{"content":"a","status":"bogus"}]}`),
 		say("ok")}}
 	e, _, store, _ := newEngine(p, nil)
-	s := &Session{ID: "s"}
+	s := &Conversation{ID: "s"}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestCompactionOnSmallWindow(t *testing.T) {
 	}}
 	e, _, store, _ := newEngine(p, nil)
 	e.Config.Model.ContextWindow = 1500
-	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("old task " + big), llm.AssistantText("old answer")}}
+	s := &Conversation{ID: "s", Messages: []llm.Message{llm.UserText("old task " + big), llm.AssistantText("old answer")}}
 	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "new task"}}, func(Event) {})
 	if err != nil || done.Result != "finished" {
 		t.Fatalf("done %+v err %v", done, err)
@@ -422,7 +422,7 @@ func TestRunBusy(t *testing.T) {
 	if err := e.acquire("x"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Run(context.Background(), &Session{ID: "x"}, nil, func(Event) {}); !errors.Is(err, ErrBusy) {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "x"}, nil, func(Event) {}); !errors.Is(err, ErrBusy) {
 		t.Fatalf("want ErrBusy, got %v", err)
 	}
 }
@@ -443,7 +443,7 @@ func BenchmarkEngineTurn(b *testing.B) {
 	for b.Loop() {
 		p := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{step, say("done")}}
 		e := &Engine{Client: p, Tools: &fakeTools{}, Policy: &policy{}}
-		_, _ = e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+		_, _ = e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	}
 }
 
@@ -474,7 +474,7 @@ func TestRunAbortsOnInfrastructureFailure(t *testing.T) {
 	}}
 	e, tools, store, _ := newEngine(p, &approver{d: AnswerOnce})
 	rec := &recorder{}
-	done, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	done, err := e.Run(context.Background(), &Conversation{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if !errors.Is(err, errInfrastructure) || !strings.Contains(err.Error(), "no checkpoint store configured") {
 		t.Fatalf("err = %v, want the infrastructure failure", err)
 	}
@@ -513,7 +513,7 @@ func TestWaitingBeforeFirstText(t *testing.T) {
 	}}
 	e, _, _, _ := newEngine(p, nil)
 	e.Config.Model.Provider, e.Config.System = "ollama", strings.Repeat("x", 4000)
-	if _, err := e.Run(context.Background(), &Session{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: strings.Repeat("y", 400)}}, rec.emit); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s1"}, []llm.Part{{Type: llm.PartText, Text: strings.Repeat("y", 400)}}, rec.emit); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(atSend) != "[session waiting]" {
@@ -546,7 +546,7 @@ func TestRunLabelsModel(t *testing.T) {
 	e, _, store, _ := newEngine(p, nil)
 	e.Config.Model.Provider = "prov"
 	rec := &recorder{}
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range store.msgs {

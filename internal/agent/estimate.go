@@ -53,7 +53,7 @@ func firstPart(m *llm.Message) *llm.Part {
 // historyBytes returns the size of s.Messages in bytes, counting only the
 // messages added since the last call when the ones counted then are still
 // the slice's first.
-func (s *Session) historyBytes() int {
+func (s *Conversation) historyBytes() int {
 	msgs, h := s.Messages, &s.sized
 	if h.n > len(msgs) || (h.n > 0 && (&msgs[h.n-1] != h.last || firstPart(&msgs[h.n-1]) != h.part)) {
 		*h = historySize{}
@@ -70,8 +70,8 @@ func (s *Session) historyBytes() int {
 }
 
 // promptTokens is [estimateTokens] of system and s.Messages, counted
-// incrementally ([Session.historyBytes]).
-func (s *Session) promptTokens(system string) int {
+// incrementally ([Conversation.historyBytes]).
+func (s *Conversation) promptTokens(system string) int {
 	return (len(system) + s.historyBytes()) / 4
 }
 

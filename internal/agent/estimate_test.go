@@ -14,7 +14,7 @@ import (
 func TestPromptEstimateCountsOnlyNewMessages(t *testing.T) {
 	msgs := make([]llm.Message, 0, 8)
 	msgs = append(msgs, llm.UserText(strings.Repeat("a", 400)), llm.AssistantText(strings.Repeat("b", 400)))
-	s := &Session{Messages: msgs}
+	s := &Conversation{Messages: msgs}
 	if got := s.promptTokens(""); got != 200 {
 		t.Fatalf("estimate %d tokens, want 200 (800 bytes)", got)
 	}
@@ -31,7 +31,7 @@ func TestPromptEstimateCountsOnlyNewMessages(t *testing.T) {
 // estimate of a full count.
 func TestPromptEstimateFollowsHistoryChanges(t *testing.T) {
 	msg := func(n int) llm.Message { return llm.UserText(strings.Repeat("x", n)) }
-	s := &Session{Messages: make([]llm.Message, 0, 16)}
+	s := &Conversation{Messages: make([]llm.Message, 0, 16)}
 	check := func(step string) {
 		t.Helper()
 		if got, want := s.promptTokens("system"), estimateTokens("system", s.Messages); got != want {
@@ -51,7 +51,7 @@ func TestPromptEstimateFollowsHistoryChanges(t *testing.T) {
 	check("replaced by a shorter slice")
 	s.Messages = append([]llm.Message{msg(1)}, s.Messages...)
 	check("replaced by a longer slice")
-	*s = Session{Messages: []llm.Message{msg(123)}}
+	*s = Conversation{Messages: []llm.Message{msg(123)}}
 	check("reloaded in place")
 	s.Messages = append(s.Messages, llm.Message{Role: llm.RoleAssistant})
 	check("a message without parts")

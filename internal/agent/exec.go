@@ -24,19 +24,19 @@ import (
 // do; the tool itself bounds how many run at once.
 type EngineTool struct {
 	Spec       llm.Tool
-	Run        func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo
+	Run        func(ctx context.Context, s *Conversation, args json.RawMessage) ToolResultInfo
 	Call       func(ctx context.Context, c EngineCall, args json.RawMessage) ToolResultInfo
 	Concurrent bool
 }
 
 // EngineCall is what an EngineTool's Call gets besides the arguments: the
-// session, the id of the model's tool call, and Emit, which reports an
+// conversation, the id of the model's tool call, and Emit, which reports an
 // event in the run's stream (safe to call from several goroutines; the
 // engine serialises the stream).
 type EngineCall struct {
-	Session *Session
-	ID      string
-	Emit    func(Event)
+	Conversation *Conversation
+	ID           string
+	Emit         func(Event)
 }
 
 // answer runs an engine tool's call id with args.
@@ -44,7 +44,7 @@ func (x *EngineTool) answer(ctx context.Context, r *run, id string, args json.Ra
 	var res ToolResultInfo
 	args = coerceStrings(x.Spec.Parameters, args)
 	if x.Call != nil {
-		res = x.Call(ctx, EngineCall{Session: r.s, ID: id, Emit: r.emit}, args)
+		res = x.Call(ctx, EngineCall{Conversation: r.s, ID: id, Emit: r.emit}, args)
 	} else {
 		res = x.Run(ctx, r.s, args)
 	}

@@ -50,7 +50,7 @@ func TestFallbackContinuesTurnOnNextModel(t *testing.T) {
 	e.Config.Fallbacks = []ModelRef{ref("q/small", &OpenModel{Client: backup, Store: backupStore,
 		Info: ModelInfo{Provider: "q", Name: "small", InputPrice: 10, OutputPrice: 20}}, &opened)}
 	rec := &recorder{}
-	s := &Session{ID: "s"}
+	s := &Conversation{ID: "s"}
 	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil || done.Result != "answered by backup" || done.StopReason != StopDone {
 		t.Fatalf("done %+v err %v", done, err)
@@ -97,7 +97,7 @@ func TestFallbackNotForOtherErrors(t *testing.T) {
 	e, _, _, _ := newEngine(main, nil)
 	opened := 0
 	e.Config.Fallbacks = []ModelRef{ref("q/small", &OpenModel{Client: &script{}}, &opened)}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {})
 	if err == nil || done.StopReason != StopError || opened != 0 {
 		t.Fatalf("done %+v err %v opened %d", done, err, opened)
 	}
@@ -115,7 +115,7 @@ func TestFallbackSkipsUnusableAndStopsWhenNoneLeft(t *testing.T) {
 		ref("r/second", &OpenModel{Client: second, Info: ModelInfo{Provider: "r", Name: "second"}}, &opened),
 	}
 	rec := &recorder{}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err == nil || done.StopReason != StopError || llm.KindOf(err) != llm.KindNotFound {
 		t.Fatalf("done %+v err %v", done, err)
 	}
@@ -160,7 +160,7 @@ func TestSmallModelWritesCompactionSummary(t *testing.T) {
 		opened++
 		return &OpenModel{Client: small, Info: ModelInfo{Provider: "p", Name: "tiny", InputPrice: 0.1}}, nil
 	}}
-	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("old task " + big), llm.AssistantText("old answer")}}
+	s := &Conversation{ID: "s", Messages: []llm.Message{llm.UserText("old task " + big), llm.AssistantText("old answer")}}
 	rec := &recorder{}
 	done, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "new task"}}, rec.emit)
 	if err != nil || done.Result != "finished" {

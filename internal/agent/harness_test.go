@@ -70,7 +70,7 @@ func TestVerifyBeforeFinishing(t *testing.T) {
 				e.Config.Harness.Verify = c.check("go test ./...")
 			}
 			rec := &recorder{}
-			d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, rec.emit)
+			d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, rec.emit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func TestVerifyEndsWithTheTurnLimit(t *testing.T) {
 	e.Config.MaxTurns = 3
 	c := &checker{results: []VerifyResult{{ExitCode: 2, Output: "build failed"}}}
 	e.Config.Harness.Verify = c.check("make check")
-	d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
+	d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,22 +16,22 @@ type Hooks interface {
 	// approval, Allow skips an approval the mode alone asks for (never a
 	// deny or an ask rule, a protected path, safe mode or confinement);
 	// Args rewrites the arguments (prepared and judged again).
-	BeforeTool(ctx context.Context, s *Session, c *Call) HookAnswer
+	BeforeTool(ctx context.Context, s *Conversation, c *Call) HookAnswer
 	// Permission runs when an approval is about to be asked for c:
 	// Decision Allow answers it yes, Deny no (Reason for the model).
-	Permission(ctx context.Context, s *Session, c *Call) HookAnswer
+	Permission(ctx context.Context, s *Conversation, c *Call) HookAnswer
 	// AfterTool runs after c ran with res: Block (Reason) and Context go
 	// to the model with the result.
-	AfterTool(ctx context.Context, s *Session, c *Call, res ToolResultInfo) HookAnswer
+	AfterTool(ctx context.Context, s *Conversation, c *Call, res ToolResultInfo) HookAnswer
 	// Stop runs when the model answered without tool calls; active is
 	// true when the run already continued because of a Stop hook. Block
 	// makes the model continue with Reason.
-	Stop(ctx context.Context, s *Session, active bool) HookAnswer
+	Stop(ctx context.Context, s *Conversation, active bool) HookAnswer
 	// Compact runs before a compaction; trigger is "manual" or "auto".
-	Compact(ctx context.Context, s *Session, trigger, focus string) HookAnswer
+	Compact(ctx context.Context, s *Conversation, trigger, focus string) HookAnswer
 	// Notify tells the hooks the run waits for the user (kind
 	// "permission_prompt" with the approval's message).
-	Notify(ctx context.Context, s *Session, kind, message string)
+	Notify(ctx context.Context, s *Conversation, kind, message string)
 }
 
 // HookAnswer is what hooks answered at an engine point.
@@ -231,6 +231,6 @@ func (r *run) notify(ctx context.Context, kind, message string) {
 	if r.e.Hooks == nil {
 		return
 	}
-	cp := &Session{ID: r.s.ID, Workspace: r.s.Workspace, Messages: slices.Clone(r.s.Messages)}
+	cp := &Conversation{ID: r.s.ID, Workspace: r.s.Workspace, Messages: slices.Clone(r.s.Messages)}
 	go r.e.Hooks.Notify(context.WithoutCancel(ctx), cp, kind, message)
 }

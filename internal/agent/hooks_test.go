@@ -51,19 +51,19 @@ func (f *fakeHooks) rec(s string) {
 	f.calls = append(f.calls, s)
 	f.mu.Unlock()
 }
-func (f *fakeHooks) BeforeTool(_ context.Context, _ *Session, c *Call) HookAnswer {
+func (f *fakeHooks) BeforeTool(_ context.Context, _ *Conversation, c *Call) HookAnswer {
 	f.rec("before " + c.Name + string(c.Args))
 	return f.before
 }
-func (f *fakeHooks) Permission(_ context.Context, _ *Session, c *Call) HookAnswer {
+func (f *fakeHooks) Permission(_ context.Context, _ *Conversation, c *Call) HookAnswer {
 	f.rec("permission " + c.Name)
 	return f.permission
 }
-func (f *fakeHooks) AfterTool(_ context.Context, _ *Session, c *Call, res ToolResultInfo) HookAnswer {
+func (f *fakeHooks) AfterTool(_ context.Context, _ *Conversation, c *Call, res ToolResultInfo) HookAnswer {
 	f.rec(fmt.Sprintf("after %s ok=%v", c.Name, res.OK))
 	return f.after
 }
-func (f *fakeHooks) Stop(_ context.Context, _ *Session, active bool) HookAnswer {
+func (f *fakeHooks) Stop(_ context.Context, _ *Conversation, active bool) HookAnswer {
 	f.rec(fmt.Sprintf("stop active=%v", active))
 	if f.stopFn != nil {
 		f.mu.Lock()
@@ -74,11 +74,11 @@ func (f *fakeHooks) Stop(_ context.Context, _ *Session, active bool) HookAnswer 
 	}
 	return f.stop
 }
-func (f *fakeHooks) Compact(_ context.Context, _ *Session, trigger, focus string) HookAnswer {
+func (f *fakeHooks) Compact(_ context.Context, _ *Conversation, trigger, focus string) HookAnswer {
 	f.rec("compact " + trigger + " " + focus)
 	return HookAnswer{Messages: []string{"compacting"}}
 }
-func (f *fakeHooks) Notify(_ context.Context, _ *Session, kind, message string) {
+func (f *fakeHooks) Notify(_ context.Context, _ *Conversation, kind, message string) {
 	if f.notified != nil {
 		f.notified <- kind // in the background: not in calls, whose order it would change
 	}
@@ -91,7 +91,7 @@ func steps(fs ...func(context.Context, *llm.Request, *llm.Accumulator) error) *s
 func runWith(t *testing.T, e *Engine) (*DoneInfo, *recorder) {
 	t.Helper()
 	rec := &recorder{}
-	done, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
+	done, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestHooksPreCompactManual(t *testing.T) {
 	h := &fakeHooks{}
 	e.Hooks = h
 	e.Config.Model.ContextWindow = 100
-	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("a"), llm.AssistantText("b"), llm.UserText("c"),
+	s := &Conversation{ID: "s", Messages: []llm.Message{llm.UserText("a"), llm.AssistantText("b"), llm.UserText("c"),
 		llm.AssistantText("d"), llm.UserText("e"), llm.AssistantText("f")}}
 	rec := &recorder{}
 	if err := e.Compact(context.Background(), s, "keep the plan", rec.emit); err != nil {
@@ -310,7 +310,7 @@ func TestHooksSeeEngineTools(t *testing.T) {
 	e, _, store, _ := newEngine(steps(call("1", "todo_write", todo), say("ok")), nil)
 	h := &fakeHooks{before: HookAnswer{Decision: Deny, Reason: "no plans today"}}
 	e.Hooks = h
-	s := &Session{ID: "s"}
+	s := &Conversation{ID: "s"}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestHooksSeeEngineTools(t *testing.T) {
 	e, _, _, _ = newEngine(steps(call("1", "todo_write", todo), say("ok")), nil)
 	h = &fakeHooks{before: HookAnswer{Args: json.RawMessage(`{"todos":[{"content":"b","status":"pending"}]}`)}}
 	e.Hooks = h
-	s = &Session{ID: "s"}
+	s = &Conversation{ID: "s"}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}

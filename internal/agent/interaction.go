@@ -368,14 +368,14 @@ func askTool(r *run) EngineTool {
 			Parameters: json.RawMessage(askSchema),
 		},
 		Call: func(ctx context.Context, c EngineCall, args json.RawMessage) ToolResultInfo {
-			return r.askUser(ctx, c.Session, c.ID, args)
+			return r.askUser(ctx, c.Conversation, c.ID, args)
 		},
 	}
 }
 
 // askUser runs one ask_user call (callID: the model's call id); the
 // interaction id is derived from it and a counter of the run.
-func (r *run) askUser(ctx context.Context, s *Session, callID string, args json.RawMessage) ToolResultInfo {
+func (r *run) askUser(ctx context.Context, s *Conversation, callID string, args json.RawMessage) ToolResultInfo {
 	qs, err := ParseQuestions(args)
 	if err != nil {
 		return ToolResultInfo{Error: err.Error(), Category: "validation"}

@@ -29,7 +29,7 @@ func runAsk(t *testing.T, asker Asker, args string) (*script, []Event) {
 	sc := &script{steps: []func(context.Context, *llm.Request, *llm.Accumulator) error{call("c1", "ask_user", args), say("ok")}}
 	e := &Engine{Client: sc, Tools: &fakeTools{}, Policy: &policy{}, Asker: asker}
 	var evs []Event
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) { evs = append(evs, ev) }); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev Event) { evs = append(evs, ev) }); err != nil {
 		t.Fatal(err)
 	}
 	return sc, evs

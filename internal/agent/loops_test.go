@@ -48,7 +48,7 @@ func TestFailureLoops(t *testing.T) {
 			e.Tools = &failingTools{}
 			e.Config.Harness.FailureLoops = !tc.off
 			rec := &recorder{}
-			d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, rec.emit)
+			d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, rec.emit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 )
 
 // The pieces below let a caller (app's multi-model turns) answer one user
-// turn with several engines over one Session: Propose asks a model without
+// turn with several engines over one Conversation: Propose asks a model without
 // changing the session, Record adds what the caller keeps, and Continue
 // runs the session on from there (the kept answer's tool calls, further
 // turns) as Run does.
@@ -16,7 +16,7 @@ import (
 // newRun is the state of a run of e on s, its events to emit labelled
 // with the model. A budgeted run (Run, Continue) also accounts its usage
 // events against the engine's Budget.
-func newRun(ctx context.Context, e *Engine, s *Session, emit func(Event), budgeted bool) (*run, context.Context) {
+func newRun(ctx context.Context, e *Engine, s *Conversation, emit func(Event), budgeted bool) (*run, context.Context) {
 	r := &run{e: e, s: s, cfg: e.Config}
 	r.normalize()
 	r.started = r.e.Now()
@@ -36,9 +36,9 @@ func newRun(ctx context.Context, e *Engine, s *Session, emit func(Event), budget
 // usage is the caller's to record with Record). The response is never
 // nil; a failed request keeps the text it delivered, its tool calls
 // dropped. Errors: the provider's, ctx's.
-func (e *Engine) Propose(ctx context.Context, s *Session, input []llm.Part, emit func(Event)) (*llm.Response, error) {
+func (e *Engine) Propose(ctx context.Context, s *Conversation, input []llm.Part, emit func(Event)) (*llm.Response, error) {
 	msgs := append(slices.Clone(s.Messages), llm.Message{Role: llm.RoleUser, Parts: input})
-	tmp := &Session{ID: s.ID, Workspace: s.Workspace, Messages: msgs, Todos: s.Todos}
+	tmp := &Conversation{ID: s.ID, Workspace: s.Workspace, Messages: msgs, Todos: s.Todos}
 	r, ctx := newRun(ctx, e, tmp, emit, false)
 	return r.call(ctx)
 }
@@ -48,7 +48,7 @@ func (e *Engine) Propose(ctx context.Context, s *Session, input []llm.Part, emit
 // assistant message without a model gets this engine's. A message without
 // parts is not added: only u is recorded (the cost of a discarded
 // proposal). Errors: agent.ErrBusy while a run of s goes on, the store's.
-func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.Usage, emit func(Event)) error {
+func (e *Engine) Record(ctx context.Context, s *Conversation, m llm.Message, u *llm.Usage, emit func(Event)) error {
 	if err := e.acquire(s.ID); err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (e *Engine) Record(ctx context.Context, s *Session, m llm.Message, u *llm.U
 // asked. The engine's Budget applies as in Run, except that a kept
 // answer's tool calls run before a used-up limit stops it. Events and
 // results are as Run's. Errors: agent.ErrBusy, as Run's.
-func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*DoneInfo, error) {
+func (e *Engine) Continue(ctx context.Context, s *Conversation, emit func(Event)) (*DoneInfo, error) {
 	if err := e.acquire(s.ID); err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (e *Engine) Continue(ctx context.Context, s *Session, emit func(Event)) (*D
 // their results left open at the end of s ("not run"), as Run does
 // before it adds its user message: a request may carry no unanswered
 // call. Errors: agent.ErrBusy while a run of s goes on.
-func (e *Engine) Settle(ctx context.Context, s *Session, emit func(Event)) error {
+func (e *Engine) Settle(ctx context.Context, s *Conversation, emit func(Event)) error {
 	if err := e.acquire(s.ID); err != nil {
 		return err
 	}

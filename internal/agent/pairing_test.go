@@ -21,7 +21,7 @@ func TestRunClosesUnansweredCallsOfResumedSession(t *testing.T) {
 		{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "a", Name: "read", Arguments: json.RawMessage(`{"path":"x"}`)}},
 		{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "b", Name: "write", Arguments: json.RawMessage(`{}`)}},
 	}}
-	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("task"), dangling}}
+	s := &Conversation{ID: "s", Messages: []llm.Message{llm.UserText("task"), dangling}}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go on"}}, func(Event) {}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRunAfterFailedSaveStaysValid(t *testing.T) {
 	e, _, _, _ := newEngine(p, nil)
 	fs := &failStore{n: 1}
 	e.Store = fs
-	s := &Session{ID: "s"}
+	s := &Conversation{ID: "s"}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err == nil {
 		t.Fatal("want the save error")
 	}
@@ -90,7 +90,7 @@ func TestCloseCallsReportsSaveError(t *testing.T) {
 	// result of the repeated call) fails.
 	e.Store = &failStore{n: 6}
 	rec := &recorder{}
-	if _, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
+	if _, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "go"}}, rec.emit); err != nil {
 		t.Fatal(err)
 	}
 	found := false
@@ -125,7 +125,7 @@ func TestCompactionUsageIsSaved(t *testing.T) {
 	e, _, _, _ := newEngine(p, nil)
 	st := &usageStore{}
 	e.Store = st
-	s := &Session{ID: "s", Messages: []llm.Message{llm.UserText("one"), llm.AssistantText("a"), llm.UserText("two"),
+	s := &Conversation{ID: "s", Messages: []llm.Message{llm.UserText("one"), llm.AssistantText("a"), llm.UserText("two"),
 		llm.AssistantText("b"), llm.UserText("three"), llm.AssistantText("c")}}
 	if err := e.Compact(context.Background(), s, "keep it short", func(Event) {}); err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestErrorResponseUsageIsSaved(t *testing.T) {
 	e, _, _, _ := newEngine(p, nil)
 	st := &usageStore{}
 	e.Store = st
-	s := &Session{ID: "s"}
+	s := &Conversation{ID: "s"}
 	if _, err := e.Run(context.Background(), s, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(Event) {}); err == nil {
 		t.Fatal("want the provider error")
 	}

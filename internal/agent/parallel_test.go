@@ -65,7 +65,7 @@ func TestParallelReadsBound(t *testing.T) {
 			g := &gateTools{want: tc.most, reachedCh: make(chan struct{})}
 			e.Tools = g
 			e.Config.Harness.ParallelReads = tc.bound
-			d, err := e.Run(context.Background(), &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "read"}}, (&recorder{}).emit)
+			d, err := e.Run(context.Background(), &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "read"}}, (&recorder{}).emit)
 			if err != nil {
 				t.Fatal(err)
 			}

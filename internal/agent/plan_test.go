@@ -35,7 +35,7 @@ func TestPlanNudge(t *testing.T) {
 			p := &script{steps: tc.steps}
 			e, _, _, _ := newEngine(p, nil)
 			e.Config.Harness.PlanAfter = tc.after
-			d, err := e.Run(context.Background(), &Session{ID: "s", Todos: tc.todos}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
+			d, err := e.Run(context.Background(), &Conversation{ID: "s", Todos: tc.todos}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
 			if err != nil {
 				t.Fatal(err)
 			}

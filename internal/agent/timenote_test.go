@@ -41,7 +41,7 @@ func TestTimeNotes(t *testing.T) {
 				ctx, cancel = context.WithDeadline(ctx, deadline)
 				defer cancel()
 			}
-			d, err := e.Run(ctx, &Session{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
+			d, err := e.Run(ctx, &Conversation{ID: "s"}, []llm.Part{{Type: llm.PartText, Text: "fix"}}, (&recorder{}).emit)
 			if err != nil {
 				t.Fatal(err)
 			}

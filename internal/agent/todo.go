@@ -30,7 +30,7 @@ func todoTool(r *run) EngineTool {
 			Description: "Write your task plan for multi-step work: the full list of items, each pending, in_progress (one at a time) or completed. Update it as you go.",
 			Parameters:  json.RawMessage(todoSchema),
 		},
-		Run: func(ctx context.Context, s *Session, args json.RawMessage) ToolResultInfo {
+		Run: func(ctx context.Context, s *Conversation, args json.RawMessage) ToolResultInfo {
 			todos, err := parseTodos(args)
 			if err != nil {
 				return ToolResultInfo{Error: err.Error(), Category: "validation"}

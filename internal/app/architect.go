@@ -6,13 +6,8 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/llm"
-)
-
-// The phases of an architect turn (agent.Event.Phase).
-const (
-	PhaseArchitect = "architect"
-	PhaseEditor    = "editor"
 )
 
 // architectNote is added to the architect's system prompt.
@@ -71,7 +66,7 @@ func (s *Service) SetArchitect(ctx context.Context, architect, editor string) (*
 
 // runTurn runs one prompt on eng: in architect mode as an architect
 // phase then an editor phase (architectTurn), else as one engine run.
-func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
@@ -89,7 +84,7 @@ func (ls *Session) runTurn(ctx context.Context, eng *agent.Engine, sess *agent.S
 // event and its events carry Phase; the stream keeps one session event
 // (the architect's) and one done event (both phases summed). A phase
 // that ends short (an error, a limit, a cancel) ends the turn.
-func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.Engine, sess *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.Engine, sess *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	archSpec, _, _ := rt.Architect()
 	arch, err := ls.architectEngine(ctx, rt, sess.ID)
 	if err != nil {
@@ -99,12 +94,12 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 	if err != nil {
 		return nil, err
 	}
-	plan, err := arch.Run(ctx, sess, input, inPhase(emit, PhaseArchitect, archSpec, false))
+	plan, err := arch.Run(ctx, sess, input, turns.InPhase(emit, turns.PhaseArchitect, archSpec, false))
 	if err != nil || plan.StopReason != agent.StopDone || strings.TrimSpace(plan.Result) == "" {
-		return endPhase(emit, sess.ID, plan, err)
+		return turns.EndPhase(emit, sess.ID, plan, err)
 	}
 	prompt := []llm.Part{{Type: llm.PartText, Text: fmt.Sprintf(editorPrompt, archSpec)}}
-	done, err := editor.Run(ctx, sess, prompt, inPhase(emit, PhaseEditor, editor.Config.Model.ID(), true))
+	done, err := editor.Run(ctx, sess, prompt, turns.InPhase(emit, turns.PhaseEditor, editor.Config.Model.ID(), true))
 	if done != nil {
 		merged := *done
 		merged.Turns += plan.Turns
@@ -114,7 +109,7 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 		merged.DeniedChanges += plan.DeniedChanges
 		done = &merged
 	}
-	return endPhase(emit, sess.ID, done, err)
+	return turns.EndPhase(emit, sess.ID, done, err)
 }
 
 // architectEngine returns the architect's engine: the session's options
@@ -146,48 +141,4 @@ func (ls *Session) editorEngine(rt *Runtime, eng *agent.Engine) (*agent.Engine, 
 		return nil, err
 	}
 	return ls.derivedOf().model(ert, eng, ls.opts.Client, ls.svc.store)
-}
-
-// inPhase returns emit that marks the events of a phase on model with
-// phase, follows the run's session event with the phase's notice, and
-// holds back the run's done event (architectTurn sends one for both
-// phases) and, when dropSession, its session event. A subagent's events
-// pass as they are, marked.
-func inPhase(emit func(agent.Event), phase, model string, dropSession bool) func(agent.Event) {
-	return func(ev agent.Event) {
-		if ev.Phase == "" {
-			ev.Phase = phase
-		}
-		own := ev.ParentToolCallID == ""
-		switch {
-		case own && ev.Type == agent.EventDone:
-			return
-		case own && ev.Type == agent.EventSession:
-			if !dropSession {
-				emit(ev)
-			}
-			emit(phaseNotice(ev.SessionID, phase, model))
-			return
-		}
-		emit(ev)
-	}
-}
-
-// phaseNotice is the notice event that begins a phase on model.
-func phaseNotice(sessionID, phase, model string) agent.Event {
-	does := "plans the change with read-only tools"
-	if phase == PhaseEditor {
-		does = "makes the edits"
-	}
-	return agent.Event{Type: agent.EventNotice, SessionID: sessionID, Phase: phase, Model: model,
-		Text:   fmt.Sprintf("── %s · %s %s ──", phase, model, does),
-		Notice: &agent.NoticeInfo{Kind: agent.NoticePhase, Phase: phase, To: model}}
-}
-
-// endPhase emits the turn's done event (when there is one) and returns it.
-func endPhase(emit func(agent.Event), sessionID string, d *agent.DoneInfo, err error) (*agent.DoneInfo, error) {
-	if d != nil {
-		emit(agent.Event{Type: agent.EventDone, SessionID: sessionID, Done: d})
-	}
-	return d, err
 }

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/loader"
 )
 
@@ -68,19 +68,15 @@ const (
 )
 
 // NativePDF reports whether the runtime's model reads PDF documents
-// itself: a model that sees images (ImageInput) of the Anthropic or Gemini
-// APIs, or of OpenAI itself (not the hosts that speak its wire format).
+// itself: a model that sees images (ImageInput) whose wire format says so
+// (wire.Format.PDF: the Anthropic and Gemini APIs, OpenAI itself but not
+// the hosts that speak its wire format).
 func (rt *Runtime) NativePDF() bool {
 	if ok, _ := rt.ImageInput(); !ok {
 		return false
 	}
-	switch rt.Provider.Type {
-	case catalog.WireAnthropic, catalog.WireGemini:
-		return true
-	case catalog.WireOpenAI, catalog.WireOpenAIResponses:
-		return rt.Provider.Name == "openai"
-	}
-	return false
+	f, ok := wire.Lookup(string(rt.Provider.Type))
+	return ok && f.PDF(rt.Provider.Name)
 }
 
 func (rt *Runtime) attachment(doc *loader.Document) Attachment {

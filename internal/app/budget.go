@@ -154,7 +154,7 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 			Known: rt.priceKnown(mi)})
 	}
 	add(eng.Config.Model, "model")
-	if mc := ls.Multi(); mc.Mode != ModeSingle {
+	if mc := ls.Multi(); mc.Mode != modeSingle {
 		for _, a := range mc.Models {
 			add(rt.PriceOf(a.ID), "active")
 		}

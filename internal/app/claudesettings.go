@@ -32,9 +32,9 @@ import (
 // permissions.
 const maxClaudeSettingsBytes = 1 << 20
 
-// ClaudeSettingsFiles are the project's Claude Code settings files whose
+// claudeSettingsFiles are the project's Claude Code settings files whose
 // permissions aidex honours, in the order Claude Code reads them.
-func ClaudeSettingsFiles(workspace string) []string {
+func claudeSettingsFiles(workspace string) []string {
 	return []string{filepath.Join(workspace, ".claude", "settings.json"), filepath.Join(workspace, ".claude", "settings.local.json")}
 }
 
@@ -53,7 +53,7 @@ func (rt *Runtime) loadClaudePermissions(approved func(trust.Item) bool) {
 	if rt.Workspace == "" {
 		return
 	}
-	for _, file := range ClaudeSettingsFiles(rt.Workspace) {
+	for _, file := range claudeSettingsFiles(rt.Workspace) {
 		perms, data, err := readClaudePermissions(file)
 		if err != nil {
 			rt.Warnings = append(rt.Warnings, config.Warning{File: file, Message: err.Error() + "; its permissions are ignored"})

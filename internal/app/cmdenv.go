@@ -58,7 +58,7 @@ func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env.EnvPolicy = rt.envPolicy
 	env.EnsureTrailingNewline = rt.Config.Tools.EnsureTrailingNewline
 	env.ImageSide = rt.ImageSide()
-	env.LineHashes = rt.EditFormat() == EditHashline
+	env.LineHashes = rt.EditFormat() == editHashline
 	on, err := rt.sandboxOn()
 	if err != nil {
 		return nil, err

@@ -26,13 +26,13 @@ import (
 // unapproved hook is refused (ContentNotApprovedError) and an interactive
 // one reviews what is pending before its first run (Session.reviewContent).
 
-// NotApprovedNote is hooks.Hook.Ignored for a trusted project's hook whose
+// notApprovedNote is hooks.Hook.Ignored for a trusted project's hook whose
 // content is not approved.
-const NotApprovedNote = "ignored: new or changed since you approved this project (" + trust.ReviewCommand + ")"
+const notApprovedNote = "ignored: new or changed since you approved this project (" + trust.ReviewCommand + ")"
 
-// PluginNotApprovedNote is hooks.Hook.Ignored for a plugin's hook whose
+// pluginNotApprovedNote is hooks.Hook.Ignored for a plugin's hook whose
 // content is not approved.
-const PluginNotApprovedNote = "ignored: this plugin's hook is new or changed since you approved it (aidex plugin review)"
+const pluginNotApprovedNote = "ignored: this plugin's hook is new or changed since you approved it (aidex plugin review)"
 
 // contentState is what a runtime knows of its project's content items:
 // all of them (nil in an untrusted folder, whose content never counts),
@@ -236,10 +236,10 @@ func (rt *Runtime) approveHooks() {
 	}
 	for i, h := range rt.hooks.Hooks {
 		it, ok := hookItem(h, rt.Workspace)
-		note := NotApprovedNote
+		note := notApprovedNote
 		if !ok {
 			it, ok = rt.pluginHookItem(h)
-			note = PluginNotApprovedNote
+			note = pluginNotApprovedNote
 		}
 		if ok && h.Ignored == "" && !rt.approved(it) {
 			rt.hooks.Hooks[i].Ignored = note

@@ -91,7 +91,7 @@ func TestContentReviewAtFirstRun(t *testing.T) {
 	list, _ := rt.Skills()
 	require.Empty(t, list, "an unapproved skill is offered")
 	require.NotEmpty(t, rt.Hooks())
-	require.Equal(t, NotApprovedNote, rt.Hooks()[0].Ignored)
+	require.Equal(t, notApprovedNote, rt.Hooks()[0].Ignored)
 
 	ap := &answerer{answer: func(agent.ApprovalInfo) agent.Answer { return agent.AnswerAlways }}
 	require.NoError(t, contentRun(t, svc, SessionOptions{Approver: ap}))

@@ -15,7 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/skills"
@@ -300,16 +300,16 @@ func mergeEngineTools(base, extra []agent.EngineTool) []agent.EngineTool {
 
 // migrateMemory moves the memory tool's files of a trusted workspace from
 // <workspace>/.aidex/memory/<family>/ (aidex before issue 23) into the
-// state directory, once (memory.Migrate). An untrusted workspace's old
+// state directory, once (memstore.Migrate). An untrusted workspace's old
 // tree is left alone: a cloned repository could ship one to plant
 // memories.
 func (rt *Runtime) migrateMemory() error {
-	dir := memory.Dir(rt.Config.Paths.StateDir, rt.Workspace)
+	dir := memstore.Dir(rt.Config.Paths.StateDir, rt.Workspace)
 	if !rt.Config.ProjectTrusted || dir == "" || rt.Workspace == "" {
 		return nil
 	}
-	if _, err := memory.Migrate(rt.Workspace, dir); err != nil {
-		return fmt.Errorf("%w (move the folders of %s into %s by hand, or remove them)", err, memory.LegacyDir(rt.Workspace), dir)
+	if _, err := memstore.Migrate(rt.Workspace, dir); err != nil {
+		return fmt.Errorf("%w (move the folders of %s into %s by hand, or remove them)", err, memstore.LegacyDir(rt.Workspace), dir)
 	}
 	return nil
 }
@@ -436,9 +436,9 @@ func (rt *Runtime) toolOptions() builtin.Options {
 	}
 	o := builtin.Options{
 		MaxBackgroundProcesses: rt.Config.MaxBackgroundProcesses,
-		MemoryFamily:           memory.Family(current, rt.Model),
-		MemoryGlobalDir:        memory.GlobalDir(rt.Config.Paths.ConfigDir),
-		MemoryDir:              memory.Dir(rt.Config.Paths.StateDir, rt.Workspace),
+		MemoryFamily:           memstore.Family(current, rt.Model),
+		MemoryGlobalDir:        memstore.GlobalDir(rt.Config.Paths.ConfigDir),
+		MemoryDir:              memstore.Dir(rt.Config.Paths.StateDir, rt.Workspace),
 		MemoryUntrusted:        !rt.Config.ProjectTrusted,
 		WebFetchAllowPrivate:   rt.Config.WebFetchAllowPrivate,
 		Catalog:                rt.Catalog,
@@ -507,7 +507,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if rt.Config.ProjectTrusted {
 		projectMem = rt.Workspace
 	}
-	if pinned, err := memory.PinnedNotes(projectMem, memory.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
+	if pinned, err := memstore.PinnedNotes(projectMem, memstore.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
 		in.Notes = append(in.Notes, pinned...)
 	}
 	if list, _ := rt.Skills(); len(list) > 0 && !slices.Contains(rt.Config.Tools.Disabled, skill.Name) {

@@ -24,7 +24,7 @@ func (rt *Runtime) In(dir string) *Runtime {
 // test command `aidex eval mine` checks commits with. timeout is clamped
 // to 1 s..10 min.
 func (rt *Runtime) VerifyIn(ctx context.Context, dir, command string, timeout time.Duration) (ok bool, exitCode int, output string) {
-	b := &RalphBackend{Runtime: StaticRuntime(rt.In(dir))}
+	b := &RalphBackend{Runtime: staticRuntime(rt.In(dir))}
 	r := b.Verify(ctx, command, timeout)
 	out := r.Output
 	if r.Error != "" {

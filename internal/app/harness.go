@@ -53,7 +53,7 @@ func (rt *Runtime) verifyCheck(policy *permission.Policy, reg *tools.Registry) *
 		}
 		command = detected
 	}
-	b := &RalphBackend{Runtime: StaticRuntime(rt)}
+	b := &RalphBackend{Runtime: staticRuntime(rt)}
 	return &agent.VerifyCheck{Command: command, Run: func(ctx context.Context) agent.VerifyResult {
 		r := b.Verify(ctx, command, 0)
 		out := agent.VerifyResult{OK: r.OK, ExitCode: r.ExitCode, Output: r.Output}
@@ -72,7 +72,7 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 	if err != nil {
 		return "run_command is not offered: " + err.Error()
 	}
-	v := policy.Check(PermissionRequest(p))
+	v := policy.Check(permissionRequest(p))
 	if v.Decision == permission.Allow {
 		return ""
 	}
@@ -103,7 +103,7 @@ func (rt *Runtime) EditFormat() string {
 	if m, ok := rt.Catalog.Model(rt.Provider.Name, rt.Model); ok && m.EditFormat != "" {
 		return m.EditFormat
 	}
-	return EditReplace
+	return editReplace
 }
 
 // withEditFormat adapts profile p to the model's edit format: hashline

@@ -22,7 +22,7 @@ func TestHookAdapterInputs(t *testing.T) {
 		{Event: hooks.PreCompact, Command: "cat >> " + rec + "; echo >> " + rec, Timeout: hooks.DefaultTimeout},
 		{Event: hooks.PostToolUse, Command: "cat >> " + rec + "; echo >> " + rec, Timeout: hooks.DefaultTimeout}}},
 		workspace: dir, transcripts: filepath.Join(dir, "transcripts"), state: &hookState{}}
-	s := &agent.Session{ID: "s1", Messages: []llm.Message{llm.UserText("hi <b>")}}
+	s := &agent.Conversation{ID: "s1", Messages: []llm.Message{llm.UserText("hi <b>")}}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/atomicfile"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/hooks"
@@ -162,14 +163,14 @@ type hookAdapter struct {
 // transcript_path) and its type (agent_type, the matcher); the child
 // session's id is agent_id.
 type hookAgent struct {
-	parent *agent.Session
+	parent *agent.Conversation
 	typ    string
 }
 
 // fire runs ev's matching hooks for session s. The transcript file is
 // written first (only when a hook will run). A failure of the hooks
 // themselves (ctx ended) is a message for the user.
-func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input) hooks.Outcome {
+func (h *hookAdapter) fire(ctx context.Context, s *agent.Conversation, in hooks.Input) hooks.Outcome {
 	in.SessionID, in.Cwd, in.PermissionMode = s.ID, h.workspace, h.mode
 	if in.Event == hooks.SubagentStop && h.agent != nil {
 		in.AgentType = h.agent.typ // the matcher's
@@ -208,14 +209,14 @@ func (h *hookAdapter) fire(ctx context.Context, s *agent.Session, in hooks.Input
 
 // writeTranscript writes session s as dir/<session>.jsonl, the file
 // hooks are given as transcript_path, in Claude Code's transcript format
-// (claudeTranscript): aidex keeps sessions in SQLite, so the file is
+// (engine.ClaudeTranscript): aidex keeps sessions in SQLite, so the file is
 // written for them (dir: the data folder's transcripts/, or for
 // sandboxed hooks the scope's temp folder).
-func writeTranscript(dir string, s *agent.Session, workspace string) (string, error) {
+func writeTranscript(dir string, s *agent.Conversation, workspace string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("transcript folder: %w", err)
 	}
-	data, err := claudeTranscript(s, workspace)
+	data, err := engine.ClaudeTranscript(s, workspace)
 	if err != nil {
 		return "", fmt.Errorf("transcript: %w", err)
 	}
@@ -233,7 +234,7 @@ func (h *hookAdapter) toolInput(ev hooks.Event, c *agent.Call) hooks.Input {
 }
 
 // BeforeTool runs the PreToolUse hooks.
-func (h *hookAdapter) BeforeTool(ctx context.Context, s *agent.Session, c *agent.Call) agent.HookAnswer {
+func (h *hookAdapter) BeforeTool(ctx context.Context, s *agent.Conversation, c *agent.Call) agent.HookAnswer {
 	out := h.fire(ctx, s, h.toolInput(hooks.PreToolUse, c))
 	a := answer(out)
 	if len(out.UpdatedInput) > 0 {
@@ -248,13 +249,13 @@ func (h *hookAdapter) BeforeTool(ctx context.Context, s *agent.Session, c *agent
 }
 
 // Permission runs the PermissionRequest hooks.
-func (h *hookAdapter) Permission(ctx context.Context, s *agent.Session, c *agent.Call) agent.HookAnswer {
+func (h *hookAdapter) Permission(ctx context.Context, s *agent.Conversation, c *agent.Call) agent.HookAnswer {
 	return answer(h.fire(ctx, s, h.toolInput(hooks.PermissionRequest, c)))
 }
 
 // AfterTool runs the PostToolUse hooks (PostToolUseFailure for a failed
 // call).
-func (h *hookAdapter) AfterTool(ctx context.Context, s *agent.Session, c *agent.Call, res agent.ToolResultInfo) agent.HookAnswer {
+func (h *hookAdapter) AfterTool(ctx context.Context, s *agent.Conversation, c *agent.Call, res agent.ToolResultInfo) agent.HookAnswer {
 	ev := hooks.PostToolUse
 	if !res.OK {
 		ev = hooks.PostToolUseFailure
@@ -304,21 +305,21 @@ func commandOutput(out string) string {
 }
 
 // Stop runs the Stop hooks (SubagentStop in a child engine).
-func (h *hookAdapter) Stop(ctx context.Context, s *agent.Session, active bool) agent.HookAnswer {
+func (h *hookAdapter) Stop(ctx context.Context, s *agent.Conversation, active bool) agent.HookAnswer {
 	ev := hooks.Stop
 	if h.subagent {
 		ev = hooks.SubagentStop
 	}
-	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active, LastAssistantMessage: lastAssistantText(s)}))
+	return answer(h.fire(ctx, s, hooks.Input{Event: ev, StopHookActive: &active, LastAssistantMessage: engine.LastAssistantText(s)}))
 }
 
 // Compact runs the PreCompact hooks.
-func (h *hookAdapter) Compact(ctx context.Context, s *agent.Session, trigger, focus string) agent.HookAnswer {
+func (h *hookAdapter) Compact(ctx context.Context, s *agent.Conversation, trigger, focus string) agent.HookAnswer {
 	return answer(h.fire(ctx, s, hooks.Input{Event: hooks.PreCompact, Trigger: trigger, CustomInstructions: &focus}))
 }
 
 // Notify runs the Notification hooks.
-func (h *hookAdapter) Notify(ctx context.Context, s *agent.Session, kind, message string) {
+func (h *hookAdapter) Notify(ctx context.Context, s *agent.Conversation, kind, message string) {
 	h.fire(ctx, s, hooks.Input{Event: hooks.Notification, NotificationType: kind, Message: message})
 }
 
@@ -364,7 +365,7 @@ func (e *PromptBlockedError) Error() string {
 // promptHooks runs the UserPromptSubmit hooks on the prompt in parts: the
 // parts to send (with the hooks' added context) and the hooks' messages
 // for the user, or a *PromptBlockedError (its messages sent to emit).
-func (h *hookAdapter) promptHooks(ctx context.Context, s *agent.Session, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, []string, error) {
+func (h *hookAdapter) promptHooks(ctx context.Context, s *agent.Conversation, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, []string, error) {
 	prompt := llm.Message{Role: llm.RoleUser, Parts: parts}.Text()
 	out := h.fire(ctx, s, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt})
 	if out.Block || out.Stop {
@@ -381,7 +382,7 @@ func (h *hookAdapter) promptHooks(ctx context.Context, s *agent.Session, parts [
 	return parts, out.Messages, nil
 }
 
-func emitMessages(s *agent.Session, msgs []string, emit func(agent.Event)) {
+func emitMessages(s *agent.Conversation, msgs []string, emit func(agent.Event)) {
 	for _, m := range msgs {
 		emit(agent.Event{Type: agent.EventError, SessionID: s.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
 	}
@@ -389,7 +390,7 @@ func emitMessages(s *agent.Session, msgs []string, emit func(agent.Event)) {
 
 // afterSession returns emit that sends msgs (hook messages) right after
 // the run's session event, which stays the first event of a run.
-func afterSession(s *agent.Session, msgs []string, emit func(agent.Event)) func(agent.Event) {
+func afterSession(s *agent.Conversation, msgs []string, emit func(agent.Event)) func(agent.Event) {
 	if len(msgs) == 0 {
 		return emit
 	}

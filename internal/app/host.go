@@ -33,9 +33,9 @@ type Host struct {
 	running  sync.WaitGroup          // one count per run, for Close
 }
 
-// DefaultReplay is how many events a Host keeps per session for
+// defaultReplay is how many events a Host keeps per session for
 // subscribers that reconnect (HostOptions.Replay).
-const DefaultReplay = 1024
+const defaultReplay = 1024
 
 // HostOptions configure a Host.
 //
@@ -43,7 +43,7 @@ const DefaultReplay = 1024
 // each start (nil or ≤ 0: no cap); beyond it HostSession.Start returns
 // ErrTooManyRuns. Replay is how many events
 // each session keeps for replay, and how far a subscriber may fall behind
-// before it is dropped (0: DefaultReplay). Session returns the front end's
+// before it is dropped (0: defaultReplay). Session returns the front end's
 // options for a session's live state, built on its first run or Prepare
 // (nil: none); an Approver or Asker left nil there is the Host's own,
 // answered with Host.Approve and Host.AnswerInteraction. Adapter returns
@@ -70,7 +70,7 @@ var (
 // NewHost returns a Host of svc's sessions. The Host does not close svc.
 func NewHost(svc *Service, o HostOptions) *Host {
 	if o.Replay <= 0 {
-		o.Replay = DefaultReplay
+		o.Replay = defaultReplay
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -99,7 +99,7 @@ func (h *Host) Open(ctx context.Context, id string) (*HostSession, error) {
 	if hs := h.Get(id); id != "" && hs != nil {
 		return hs, nil
 	}
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var err error
 	if id == "" {
 		sess, err = h.svc.Pick(ctx, "", false)
@@ -120,7 +120,7 @@ func (h *Host) Open(ctx context.Context, id string) (*HostSession, error) {
 // Adopt makes stored session sess live in the Host (a session the front
 // end just created or picked) and returns it; a session already live with
 // that id is returned as it is.
-func (h *Host) Adopt(sess *agent.Session) *HostSession {
+func (h *Host) Adopt(sess *agent.Conversation) *HostSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if hs := h.sessions[sess.ID]; hs != nil {
@@ -129,7 +129,7 @@ func (h *Host) Adopt(sess *agent.Session) *HostSession {
 	return h.addLocked(sess)
 }
 
-func (h *Host) addLocked(sess *agent.Session) *HostSession {
+func (h *Host) addLocked(sess *agent.Conversation) *HostSession {
 	hs := &HostSession{h: h, id: sess.ID, stored: sess, log: newEventLog(h.opts.Replay),
 		approvals: map[string]*pendingApproval{}, interactions: map[string]*pendingInteraction{}}
 	if h.opts.Adapter != nil {
@@ -228,10 +228,10 @@ func (h *Host) approvalTimeout() time.Duration {
 	if s := h.svc.Runtime().Config.ApprovalTimeout; s > 0 {
 		return time.Duration(s) * time.Second
 	}
-	return DefaultApprovalTimeout
+	return defaultApprovalTimeout
 }
 
-// DefaultApprovalTimeout is approval_timeout's default: how long an
+// defaultApprovalTimeout is approval_timeout's default: how long an
 // approval or question waits after the last page (or client) following
 // its session went away, before it is denied (declined).
-const DefaultApprovalTimeout = 5 * time.Minute
+const defaultApprovalTimeout = 5 * time.Minute

@@ -19,7 +19,7 @@ type HostSession struct {
 	build   sync.Mutex // one build of the live state at a time
 
 	mu       sync.Mutex
-	stored   *agent.Session
+	stored   *agent.Conversation
 	live     *Session // nil before the first Prepare
 	run      *Run     // the run in progress, nil between runs
 	watchers int      // the watched run's stream and the subscribers
@@ -40,7 +40,7 @@ func (hs *HostSession) ID() string { return hs.id }
 func (hs *HostSession) Adapter() any { return hs.adapter }
 
 // Stored returns the stored session as last loaded or set (SetStored).
-func (hs *HostSession) Stored() *agent.Session {
+func (hs *HostSession) Stored() *agent.Conversation {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	return hs.stored
@@ -48,7 +48,7 @@ func (hs *HostSession) Stored() *agent.Session {
 
 // SetStored replaces the stored session the HostSession shows (after a
 // rewind changed the conversation).
-func (hs *HostSession) SetStored(sess *agent.Session) {
+func (hs *HostSession) SetStored(sess *agent.Conversation) {
 	hs.mu.Lock()
 	hs.stored = sess
 	hs.mu.Unlock()

@@ -352,7 +352,7 @@ func (mt *mcpTools) searchTool() agent.EngineTool {
 	return agent.EngineTool{
 		Spec: llm.Tool{Name: "tool_search", Parameters: schema,
 			Description: "Find MCP tools (not loaded yet, to save context). Returns matching tools' names, descriptions and input schemas; they can be called from your next step on."},
-		Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
+		Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
 			var a struct {
 				Query string `json:"query"`
 			}

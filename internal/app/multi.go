@@ -17,15 +17,15 @@ type MultiMode string
 
 // The conversation modes (multi_mode, --multi, /multi MODE).
 const (
-	// ModeSingle: the session's model answers alone (the default).
-	ModeSingle MultiMode = "single"
-	// ModeRoundRobin: each user turn is answered by the next active model;
+	// modeSingle: the session's model answers alone (the default).
+	modeSingle MultiMode = "single"
+	// modeRoundRobin: each user turn is answered by the next active model;
 	// a model that fails hands the turn to the next one.
-	ModeRoundRobin MultiMode = "round-robin"
-	// ModeSequential: every active model answers in list order, each
+	modeRoundRobin MultiMode = "round-robin"
+	// modeSequential: every active model answers in list order, each
 	// seeing the earlier answers of the turn and asked to review and
 	// improve them.
-	ModeSequential MultiMode = "sequential"
+	modeSequential MultiMode = "sequential"
 	// ModeParallel: every active model answers the same context at once;
 	// the answers to keep are chosen (a Chooser, or KeepAll, or the first
 	// successful one in list order), and only a kept answer's tool calls
@@ -35,7 +35,7 @@ const (
 
 // MultiModes lists the conversation modes in the order help shows them.
 func MultiModes() []MultiMode {
-	return []MultiMode{ModeSingle, ModeRoundRobin, ModeSequential, ModeParallel}
+	return []MultiMode{modeSingle, modeRoundRobin, modeSequential, ModeParallel}
 }
 
 // ParseMultiMode returns the mode named s ("" is single). Errors: an
@@ -43,10 +43,10 @@ func MultiModes() []MultiMode {
 func ParseMultiMode(s string) (MultiMode, error) {
 	m := MultiMode(strings.ToLower(strings.TrimSpace(s)))
 	if m == "" {
-		return ModeSingle, nil
+		return modeSingle, nil
 	}
 	if m == "roundrobin" || m == "round_robin" {
-		m = ModeRoundRobin
+		m = modeRoundRobin
 	}
 	if !slices.Contains(MultiModes(), m) {
 		return "", fmt.Errorf("unknown conversation mode %q: use single, round-robin, sequential or parallel", s)
@@ -116,7 +116,7 @@ type Multi struct {
 
 // Active reports whether turns go through several models' engines: a
 // mode other than single with at least one active model.
-func (m Multi) Active() bool { return m.Mode != ModeSingle && m.Mode != "" && len(m.Models) > 0 }
+func (m Multi) Active() bool { return m.Mode != modeSingle && m.Mode != "" && len(m.Models) > 0 }
 
 // IDs returns the active models' ids in list order.
 func (m Multi) IDs() []string {
@@ -159,10 +159,10 @@ func multiFromConfig(rt *Runtime) (Multi, error) {
 			out.Models = append(out.Models, m)
 		}
 	}
-	if mode == ModeSingle && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
-		out.Mode = ModeRoundRobin // models given, no mode: each turn the next model
+	if mode == modeSingle && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
+		out.Mode = modeRoundRobin // models given, no mode: each turn the next model
 	}
-	if mode != ModeSingle && len(out.Models) == 0 {
+	if mode != modeSingle && len(out.Models) == 0 {
 		return Multi{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)
 	}
 	return out, nil
@@ -255,7 +255,7 @@ func (ls *Session) SetMultiMode(mode MultiMode) error {
 	}
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if mode != ModeSingle && len(ls.multi.cfg.Models) == 0 {
+	if mode != modeSingle && len(ls.multi.cfg.Models) == 0 {
 		return fmt.Errorf("no active models for %s mode: add some first (/multi add PROVIDER/MODEL, --models a,b)", mode)
 	}
 	ls.multi.cfg.Mode = mode
@@ -314,7 +314,7 @@ func (ls *Session) RemoveModel(id string) error {
 	}
 	ls.multi.cfg.Models = slices.Delete(list, i, i+1)
 	if len(ls.multi.cfg.Models) == 0 {
-		ls.multi.cfg.Mode = ModeSingle
+		ls.multi.cfg.Mode = modeSingle
 	}
 	return nil
 }
@@ -351,7 +351,7 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 	}
 	ls.multi.cfg.Models = list
 	if len(list) == 0 {
-		ls.multi.cfg.Mode = ModeSingle
+		ls.multi.cfg.Mode = modeSingle
 	}
 	return nil
 }

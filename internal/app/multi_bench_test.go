@@ -14,7 +14,7 @@ import (
 // model, sequential three one after the other, parallel three at once
 // (ideally one answer's time plus aidex's overhead).
 func BenchmarkMultiModes(b *testing.B) {
-	for _, mode := range []MultiMode{ModeRoundRobin, ModeSequential, ModeParallel} {
+	for _, mode := range []MultiMode{modeRoundRobin, modeSequential, ModeParallel} {
 		b.Run(string(mode), func(b *testing.B) {
 			live, ms := multiSession(b, mode, SessionOptions{})
 			ms.hold = func() error { time.Sleep(100 * time.Millisecond); return nil }

@@ -161,7 +161,7 @@ func countOf(evs []agent.Event, typ agent.EventType, model string) int {
 // Round-robin: each turn is answered by the next model, across both wire
 // formats; each turn has one session and one done event.
 func TestRoundRobinRotates(t *testing.T) {
-	live, _ := multiSession(t, ModeRoundRobin, SessionOptions{})
+	live, _ := multiSession(t, modeRoundRobin, SessionOptions{})
 	var results []string
 	for i := range 4 {
 		evs, d, err := turnEvents(t, live, fmt.Sprintf("q%d", i))
@@ -176,7 +176,7 @@ func TestRoundRobinRotates(t *testing.T) {
 
 // Round-robin: a failing model hands the turn to the next one.
 func TestRoundRobinSkipsAFailingModel(t *testing.T) {
-	live, ms := multiSession(t, ModeRoundRobin, SessionOptions{})
+	live, ms := multiSession(t, modeRoundRobin, SessionOptions{})
 	ms.fail["a1"] = true
 	evs, d, err := turnEvents(t, live, "q")
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func TestRoundRobinSkipsAFailingModel(t *testing.T) {
 // Sequential: every model answers in order and sees the earlier answers
 // in its request (Anthropic's too); the last answer is the turn's.
 func TestSequentialSeesEarlierAnswers(t *testing.T) {
-	live, ms := multiSession(t, ModeSequential, SessionOptions{})
+	live, ms := multiSession(t, modeSequential, SessionOptions{})
 	evs, d, err := turnEvents(t, live, "explain")
 	require.NoError(t, err)
 	require.Equal(t, "answer of c1", d.Result)
@@ -219,7 +219,7 @@ func TestSequentialSeesEarlierAnswers(t *testing.T) {
 
 // Sequential: a failing model leaves the others' answers.
 func TestSequentialKeepsOthersWhenOneFails(t *testing.T) {
-	live, ms := multiSession(t, ModeSequential, SessionOptions{})
+	live, ms := multiSession(t, modeSequential, SessionOptions{})
 	ms.fail["a2"] = true
 	evs, d, err := turnEvents(t, live, "explain")
 	require.NoError(t, err)
@@ -354,7 +354,7 @@ func TestRalphKeepsFirstSuccessful(t *testing.T) {
 // tools are its own (the model's family folder) and image input follows
 // the model.
 func TestModelEnginesScopeMemory(t *testing.T) {
-	live, _ := multiSession(t, ModeSequential, SessionOptions{})
+	live, _ := multiSession(t, modeSequential, SessionOptions{})
 	base := live.Engine()
 	engs, err := modelEngines(context.Background(), base, live.Multi().Models, live.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
 		return onModel(rt, ClientOptions{}, live.svc.Store(), base.Tools)

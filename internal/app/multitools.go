@@ -1,7 +1,7 @@
 package app
 
 import (
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/tools"
 	memtools "github.com/zelvior/aidex/internal/tools/memory"
 )
@@ -15,8 +15,8 @@ func (t *toolSet) forModel(rt *Runtime) *toolSet {
 	cp := *t
 	cp.vision, cp.imageNote = rt.ImageInput()
 	mem := tools.NewRegistry()
-	o := memtools.Options{Family: memory.Family(rt.Provider.Name, rt.Model), Dir: memory.Dir(rt.Config.Paths.StateDir, rt.Workspace),
-		GlobalDir: memory.GlobalDir(rt.Config.Paths.ConfigDir), NoGlobalSave: !rt.Config.ProjectTrusted}
+	o := memtools.Options{Family: memstore.Family(rt.Provider.Name, rt.Model), Dir: memstore.Dir(rt.Config.Paths.StateDir, rt.Workspace),
+		GlobalDir: memstore.GlobalDir(rt.Config.Paths.ConfigDir), NoGlobalSave: !rt.Config.ProjectTrusted}
 	if err := mem.Register(memtools.Tools(o)...); err == nil {
 		cp.memory = mem
 	}

@@ -64,7 +64,7 @@ type rotor struct {
 // model's events labelled with it; its failures as errors labelled with
 // it, non-fatal while another model goes on; one done at the end).
 // Errors: ctx's; when no model answered, the last model's failure.
-func (m *multiRunner) Run(ctx context.Context, s *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (m *multiRunner) Run(ctx context.Context, s *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	var emitMu sync.Mutex
 	serial := func(ev agent.Event) {
 		emitMu.Lock()
@@ -75,9 +75,9 @@ func (m *multiRunner) Run(ctx context.Context, s *agent.Session, input []llm.Par
 	var d *agent.DoneInfo
 	var err error
 	switch m.cfg.Mode {
-	case ModeRoundRobin:
+	case modeRoundRobin:
 		d, err = t.roundRobin(ctx, input)
-	case ModeSequential:
+	case modeSequential:
 		d, err = t.sequential(ctx, input)
 	default:
 		d, err = t.parallel(ctx, input)
@@ -92,7 +92,7 @@ func (m *multiRunner) MaxTurns() int { return m.engs[0].MaxTurns() }
 // multiTurn is one user turn answered by several models.
 type multiTurn struct {
 	m     *multiRunner
-	sess  *agent.Session
+	sess  *agent.Conversation
 	engs  []*agent.Engine
 	ids   []string
 	emit  func(agent.Event)
@@ -104,7 +104,7 @@ type multiTurn struct {
 // runMulti answers input with the session's active models in the
 // session's mode (see [multiRunner.Run]); base is the session's engine
 // for this run. Errors: the engines' build, the run's.
-func (ls *Session) runMulti(ctx context.Context, sess *agent.Session, base *agent.Engine, input []llm.Part, cfg Multi, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) runMulti(ctx context.Context, sess *agent.Conversation, base *agent.Engine, input []llm.Part, cfg Multi, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	d := ls.derivedOf()
 	engs, err := modelEngines(ctx, base, cfg.Models, ls.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
 		return d.open(rt, base, ls.opts.Client, ls.svc.store)
@@ -227,7 +227,7 @@ func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.Do
 // handOver reports whether another model may take the turn on: the
 // conversation ends with the user's message or tool results, not with
 // (part of) an answer.
-func handOver(s *agent.Session) bool {
+func handOver(s *agent.Conversation) bool {
 	n := len(s.Messages)
 	return n > 0 && s.Messages[n-1].Role != llm.RoleAssistant
 }
@@ -288,7 +288,7 @@ func reviewNote(answered []string, next string) string {
 // position returns the round-robin position of this turn: the one set
 // by the last turn, or after the model that wrote the conversation's last
 // answer (a resumed session), or the first.
-func (r *rotor) position(s *agent.Session, ids []string) int {
+func (r *rotor) position(s *agent.Conversation, ids []string) int {
 	r.mu.Lock()
 	next := r.next
 	r.mu.Unlock()

@@ -35,14 +35,14 @@ func PermissionRules(cfg *config.Config) []PermissionRule {
 	return out
 }
 
-// RemovablePermissionRules are the rules of cfg equal to rule (and of
+// removablePermissionRules are the rules of cfg equal to rule (and of
 // kind, unless kind is "") and the config file each is removed from. A
 // rule from the environment, a flag or another tool's file (Claude Code's
 // settings.json) cannot be removed here: the error says where to change it.
 //
 // Errors: no such rule; a rule of several kinds without kind; a rule that
 // is not in one of aidex's config files.
-func RemovablePermissionRules(cfg *config.Config, kind, rule string) ([]PermissionRule, []string, error) {
+func removablePermissionRules(cfg *config.Config, kind, rule string) ([]PermissionRule, []string, error) {
 	var hits []PermissionRule
 	kinds := map[string]bool{}
 	for _, r := range PermissionRules(cfg) {
@@ -71,10 +71,10 @@ func RemovablePermissionRules(cfg *config.Config, kind, rule string) ([]Permissi
 
 // RemovePermissionRule removes rule (of kind, or of its only kind when
 // kind is "") from every aidex config file that holds it (see
-// RemovablePermissionRules) and returns what it removed. Reload the
+// removablePermissionRules) and returns what it removed. Reload the
 // runtime afterwards for running sessions to see the change.
 func RemovePermissionRule(cfg *config.Config, kind, rule string) ([]PermissionRule, error) {
-	hits, files, err := RemovablePermissionRules(cfg, kind, rule)
+	hits, files, err := removablePermissionRules(cfg, kind, rule)
 	if err != nil {
 		return nil, err
 	}

@@ -28,14 +28,14 @@ func TestRemovablePermissionRules(t *testing.T) {
 		{"", "both", "a rule of several kinds: name one"},
 		{"ask", "c", `no saved rule "c" of kind ask`},
 	} {
-		_, _, err := RemovablePermissionRules(cfg, c.kind, c.rule)
+		_, _, err := removablePermissionRules(cfg, c.kind, c.rule)
 		require.ErrorContains(t, err, c.want, c.rule)
 	}
-	hits, files, err := RemovablePermissionRules(cfg, "deny", "both")
+	hits, files, err := removablePermissionRules(cfg, "deny", "both")
 	require.NoError(t, err)
 	require.Equal(t, []string{filepath.FromSlash("/home/u/.config/aidex/config.toml")}, files)
 	require.Equal(t, "deny", hits[0].Kind)
-	_, files, err = RemovablePermissionRules(cfg, "", "c")
+	_, files, err = removablePermissionRules(cfg, "", "c")
 	require.NoError(t, err)
 	require.Equal(t, []string{filepath.FromSlash("/ws/.aidex/config.toml")}, files)
 }

@@ -72,7 +72,7 @@ func (rt *Runtime) scopeFile(scope string) (string, error) {
 	if scope == "" {
 		scope = "user"
 	}
-	file := PluginScopes(rt.Config.Paths, rt.Workspace)[scope]
+	file := pluginScopes(rt.Config.Paths, rt.Workspace)[scope]
 	if file == "" {
 		return "", fmt.Errorf("plugin scope %q: use user, project (.claude/settings.json) or local (.claude/settings.local.json) of a project folder", scope)
 	}
@@ -102,7 +102,7 @@ func (rt *Runtime) RemovePlugin(ref string) (plugin.Installed, error) {
 	if err != nil {
 		return p, err
 	}
-	errs := []error{plugin.ForgetEnabled(UserSettingsFile(rt.Config.Paths), p.ID())}
+	errs := []error{plugin.ForgetEnabled(userSettingsFile(rt.Config.Paths), p.ID())}
 	if p.Dir != "" {
 		errs = append(errs, trust.OpenStore(rt.Config.Paths.StateDir).Forget(p.Dir))
 	}

@@ -37,23 +37,23 @@ type loadedPlugin struct {
 	plugin.Plugin
 }
 
-// UserSettingsFile is aidex's user settings file, the user level of
+// userSettingsFile is aidex's user settings file, the user level of
 // enabledPlugins: <config dir>/settings.json (Claude Code's shape).
-func UserSettingsFile(p config.Paths) string {
+func userSettingsFile(p config.Paths) string {
 	if p.ConfigDir == "" {
 		return ""
 	}
 	return filepath.Join(p.ConfigDir, "settings.json")
 }
 
-// PluginScopes are the settings files of plugin enablement, lowest
-// precedence first: "user" (UserSettingsFile), "project"
+// pluginScopes are the settings files of plugin enablement, lowest
+// precedence first: "user" (userSettingsFile), "project"
 // (.claude/settings.json) and "local" (.claude/settings.local.json).
 // The project's count only in a trusted folder.
-func PluginScopes(p config.Paths, workspace string) map[string]string {
-	out := map[string]string{"user": UserSettingsFile(p)}
+func pluginScopes(p config.Paths, workspace string) map[string]string {
+	out := map[string]string{"user": userSettingsFile(p)}
 	if workspace != "" {
-		files := ClaudeSettingsFiles(workspace)
+		files := claudeSettingsFiles(workspace)
 		out["project"], out["local"] = files[0], files[1]
 	}
 	return out
@@ -93,7 +93,7 @@ func (rt *Runtime) Plugins() ([]PluginState, error) {
 // (in a trusted folder) the project's, lowest precedence first, with
 // their files.
 func (rt *Runtime) enablementLayers() ([]map[string]bool, []string, error) {
-	scopes := PluginScopes(rt.Config.Paths, rt.Workspace)
+	scopes := pluginScopes(rt.Config.Paths, rt.Workspace)
 	order := []string{"user"}
 	if rt.Config.ProjectTrusted && rt.Workspace != "" {
 		order = append(order, "project", "local")

@@ -32,7 +32,7 @@ func pluginFixture(t *testing.T) (*apptest.Home, plugintest.Market, config.Paths
 	for _, name := range []string{"hookify", "ralph-wiggum", "explanatory-output-style"} {
 		f, err := st.Install(context.Background(), m.Plugins[name], "")
 		require.NoError(t, err)
-		require.NoError(t, plugin.SetEnabled(UserSettingsFile(paths), f.ID(), true))
+		require.NoError(t, plugin.SetEnabled(userSettingsFile(paths), f.ID(), true))
 	}
 	log := filepath.Join(t.TempDir(), "hooks.log")
 	t.Setenv("AIDEX_PLUGIN_HOOK_LOG", log)
@@ -69,7 +69,7 @@ func TestPluginContentLifecycle(t *testing.T) {
 	require.False(t, ok, "an unapproved plugin agent is offered")
 	for _, h := range rt.Hooks() {
 		if h.Plugin != "" {
-			require.Equal(t, PluginNotApprovedNote, h.Ignored)
+			require.Equal(t, pluginNotApprovedNote, h.Ignored)
 		}
 	}
 	require.NotContains(t, rt.Config.MCPServers, "plugin_ralph-wiggum_loop")
@@ -136,13 +136,13 @@ func checkPluginUpdateAndDisable(t *testing.T, home *apptest.Home, m plugintest.
 	require.Len(t, changed, 2, "the hook and the MCP server of the updated plugin: %v", changed)
 	for _, h := range rt2.Hooks() {
 		if h.Plugin == "ralph-wiggum" {
-			require.Equal(t, PluginNotApprovedNote, h.Ignored)
+			require.Equal(t, pluginNotApprovedNote, h.Ignored)
 		}
 	}
 	require.NotContains(t, rt2.Config.MCPServers, "plugin_ralph-wiggum_loop")
 
 	// Disabled: nothing of it.
-	require.NoError(t, plugin.SetEnabled(UserSettingsFile(paths), "hookify@local", false))
+	require.NoError(t, plugin.SetEnabled(userSettingsFile(paths), "hookify@local", false))
 	rt2, err = LoadBase(Options{Workspace: other, Getenv: home.Getenv})
 	require.NoError(t, err)
 	require.False(t, hasPluginCommand(rt2, "hookify:commit"))
@@ -196,7 +196,7 @@ func TestPluginEditedInPlaceIsReviewedAgain(t *testing.T) {
 // disable a plugin the user enabled.
 func TestPluginProjectEnablement(t *testing.T) {
 	home, _, paths, _ := pluginFixture(t)
-	require.NoError(t, plugin.SetEnabled(UserSettingsFile(paths), "ralph-wiggum@local", false))
+	require.NoError(t, plugin.SetEnabled(userSettingsFile(paths), "ralph-wiggum@local", false))
 	project := filepath.Join(home.WS, ".claude", "settings.json")
 	require.NoError(t, plugin.SetEnabled(project, "ralph-wiggum@local", true))
 	require.NoError(t, plugin.SetEnabled(project, "hookify@local", false))

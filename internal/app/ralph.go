@@ -19,7 +19,7 @@ import (
 // (*session.Store): message persistence plus Create.
 type RalphSessions interface {
 	SessionStore
-	Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error)
+	Create(ctx context.Context, workspace, provider, model string) (*agent.Conversation, error)
 }
 
 // RalphBackend is the one ralph.Backend of every front end: engines built
@@ -95,8 +95,8 @@ func (b *RalphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, e
 	return rt, nil
 }
 
-// StaticRuntime returns a RalphBackend.Runtime that always answers rt.
-func StaticRuntime(rt *Runtime) func() *Runtime {
+// staticRuntime returns a RalphBackend.Runtime that always answers rt.
+func staticRuntime(rt *Runtime) func() *Runtime {
 	return func() *Runtime { return rt }
 }
 
@@ -115,7 +115,7 @@ func (b *RalphBackend) runtime(plan bool) *Runtime {
 
 // NewSession creates a session for the runtime's workspace, provider and
 // model. Errors: no session store, or the store's.
-func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Session, error) {
+func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Conversation, error) {
 	if b.Sessions == nil {
 		return nil, errors.New("ralph: no session store")
 	}

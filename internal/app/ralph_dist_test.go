@@ -103,7 +103,7 @@ func newDistFixtureTB(t testing.TB, respond func([]byte) llmtest.Turn) *distFixt
 	cfg := *rt.Config
 	rt.Config = &cfg
 	rt.Provider.BaseURL = script.URL
-	f.backend.Runtime = StaticRuntime(&rt)
+	f.backend.Runtime = staticRuntime(&rt)
 	require.NoError(t, os.WriteFile(filepath.Join(f.ws, "README.md"), []byte("project\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(f.ws, ".gitignore"), []byte("ralph_tasks.json\n.aidex/\n"), 0o644))
 	gitRepo(t, f.ws)
@@ -126,7 +126,7 @@ func (f *distFixture) startWorkersTB(ctx context.Context, n int, noop bool) {
 		nc, err := f.nats.Connect("test-worker")
 		require.NoError(f.t, err)
 		f.t.Cleanup(nc.Close)
-		w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: "w" + string(rune('0'+i)), Executor: NewRalphExecutor(f.backend),
+		w, err := dist.NewWorker(dist.WorkerOptions{Conn: nc, ID: "w" + string(rune('0'+i)), Executor: newRalphExecutor(f.backend),
 			Repo: f.ws, WorktreeRoot: filepath.Join(f.state, "worktrees"), Heartbeat: 100 * time.Millisecond, NoWorktree: noop, RepoLock: repoLock})
 		require.NoError(f.t, err)
 		wg.Add(1)
@@ -356,7 +356,7 @@ func TestRalphWorktreeSandboxPolicy(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(state, "checkpoints"), 0o700))
 	wt := filepath.Join(state, "worktrees", "abc", "T-001")
 	gitOut(t, f.ws, "worktree", "add", "-q", "-b", "ralph/T-001", wt)
-	be := NewRalphExecutor(f.backend).Backend(wt).(*RalphBackend)
+	be := newRalphExecutor(f.backend).Backend(wt).(*RalphBackend)
 	rt := be.Runtime()
 	require.Equal(t, wt, rt.Workspace)
 	pol := rt.SandboxPolicy(sandbox.WorkspaceWrite)
@@ -399,7 +399,7 @@ func TestRalphExecutorVerifyAllowed(t *testing.T) {
 	cfg.VerifyCommand = "go test ./..."
 	cfg.Permissions.Allow = append(cfg.Permissions.Allow, config.Rule{Text: "run_command(make check)", Source: "test"})
 	rt.Config = &cfg
-	ex := NewRalphExecutor(&RalphBackend{Runtime: StaticRuntime(&rt)})
+	ex := newRalphExecutor(&RalphBackend{Runtime: staticRuntime(&rt)})
 	for cmd, want := range map[string]bool{
 		"go test ./...":                true,
 		"make check":                   true,

@@ -22,9 +22,9 @@ func (s *Service) RalphExecutor() *RalphExecutor {
 	return &RalphExecutor{backend: s.RalphBackend(false)}
 }
 
-// NewRalphExecutor returns an executor over a Ralph backend (tests build
+// newRalphExecutor returns an executor over a Ralph backend (tests build
 // one over their own backend).
-func NewRalphExecutor(b *RalphBackend) *RalphExecutor { return &RalphExecutor{backend: b} }
+func newRalphExecutor(b *RalphBackend) *RalphExecutor { return &RalphExecutor{backend: b} }
 
 // Backend returns a backend whose runtime works in dir (a task's git
 // worktree): the same configuration, provider and model, confined to dir,
@@ -35,7 +35,7 @@ func (e *RalphExecutor) Backend(dir string) ralph.Backend {
 	rt.Workspace = dir
 	rt.sbx = &sandboxSlot{}
 	b := *e.backend
-	b.Runtime = StaticRuntime(&rt)
+	b.Runtime = staticRuntime(&rt)
 	return &b
 }
 
@@ -71,7 +71,7 @@ func (e *RalphExecutor) VerifyAllowed(command string) bool {
 	if err != nil {
 		return false
 	}
-	v := policy.Check(PermissionRequest(p))
+	v := policy.Check(permissionRequest(p))
 	if v.Decision != permission.Allow {
 		return false
 	}

@@ -24,7 +24,7 @@ type conversationLoad struct {
 // still loading, by session (guarded by mu).
 type loads struct {
 	mu sync.Mutex
-	m  map[*agent.Session]*conversationLoad
+	m  map[*agent.Conversation]*conversationLoad
 }
 
 // wait waits for the loads going on (Close: none may outlive the store).
@@ -40,7 +40,7 @@ func (l *loads) wait() {
 	}
 }
 
-func (l *loads) of(sess *agent.Session) *conversationLoad {
+func (l *loads) of(sess *agent.Conversation) *conversationLoad {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.m[sess]
@@ -56,7 +56,7 @@ func (l *loads) of(sess *agent.Session) *conversationLoad {
 // waits for the load; a failed load leaves the last messages in place and
 // the next run loads the conversation again (failing with the store's
 // error). Errors: as Pick's.
-func (s *Service) PickRecent(ctx context.Context, resume string, cont bool, recent int) (*agent.Session, error) {
+func (s *Service) PickRecent(ctx context.Context, resume string, cont bool, recent int) (*agent.Conversation, error) {
 	if resume == "" && !cont {
 		return s.Pick(ctx, resume, cont)
 	}
@@ -75,7 +75,7 @@ func (s *Service) PickRecent(ctx context.Context, resume string, cont bool, rece
 	sess.Messages = nil
 	s.loads.mu.Lock()
 	if s.loads.m == nil {
-		s.loads.m = map[*agent.Session]*conversationLoad{}
+		s.loads.m = map[*agent.Conversation]*conversationLoad{}
 	}
 	s.loads.m[sess] = ld
 	s.loads.mu.Unlock()
@@ -88,7 +88,7 @@ func (s *Service) PickRecent(ctx context.Context, resume string, cont bool, rece
 // PickRecent loaded them, and a run reloads the session if the store
 // changed since), or on failure leaves its last messages there (the live
 // session then reloads at the next run), then ends ld.
-func (s *Service) loadConversation(ctx context.Context, sess *agent.Session, id string, ld *conversationLoad) {
+func (s *Service) loadConversation(ctx context.Context, sess *agent.Conversation, id string, ld *conversationLoad) {
 	full, err := s.store.Load(ctx, id)
 	s.loads.mu.Lock()
 	if err == nil {

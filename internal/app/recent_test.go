@@ -15,7 +15,7 @@ import (
 
 // storedConversation writes a session of n messages (prompts and
 // answers) into svc's store as the workspace's latest and returns it.
-func storedConversation(t *testing.T, svc *Service, n int) *agent.Session {
+func storedConversation(t *testing.T, svc *Service, n int) *agent.Conversation {
 	t.Helper()
 	ctx := context.Background()
 	sess, err := svc.Pick(ctx, "", false)

@@ -15,7 +15,7 @@ import (
 // nothing changed. A stored model that cannot be used any more (a
 // provider removed from the config, a key no longer set) keeps the
 // current one and says so in the line. Errors: the store's.
-func (s *Service) ResumeModel(ctx context.Context, sess *agent.Session) (string, error) {
+func (s *Service) ResumeModel(ctx context.Context, sess *agent.Conversation) (string, error) {
 	s.mu.Lock()
 	_, flagProvider := s.opts.Flags["provider"]
 	_, flagModel := s.opts.Flags["model"]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"os"
 	"path/filepath"
 	"slices"
@@ -231,7 +232,7 @@ architect_model = "planner"`))
 	}
 	require.Equal(t, []string{"architect fake/planner", "editor fake/m1"}, phases)
 	for _, ev := range r.ofType(agent.EventToolCall) {
-		want := map[string]string{"read_file": PhaseArchitect, "write_file": PhaseEditor}[ev.ToolCall.Name]
+		want := map[string]string{"read_file": turns.PhaseArchitect, "write_file": turns.PhaseEditor}[ev.ToolCall.Name]
 		require.Equal(t, want, ev.Phase, ev.ToolCall.Name)
 	}
 	stored, err := r.svc.Store().Load(context.Background(), r.ls.ID())

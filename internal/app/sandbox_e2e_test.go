@@ -123,7 +123,7 @@ func runScripted(t *testing.T, script *llmtest.Script, w *sandboxWorld, flags ma
 	eng, closeEng, err := rt.Engine(ctx, EngineOptions{})
 	require.NoError(t, err)
 	defer closeEng()
-	sess := &agent.Session{ID: "s", Workspace: rt.Workspace}
+	sess := &agent.Conversation{ID: "s", Workspace: rt.Workspace}
 	var results []agent.ToolResultInfo
 	_, err = eng.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(ev agent.Event) {
 		if ev.ToolResult != nil {

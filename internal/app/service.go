@@ -339,9 +339,9 @@ func (s *Service) Mode() string {
 // a new one. A resumed session continues with the current provider and
 // model: [Service.Session] records them when it builds the engine. Errors: session.ErrNotFound and session.ErrAmbiguous (wrapped),
 // the store's.
-func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Session, error) {
+func (s *Service) Pick(ctx context.Context, resume string, cont bool) (*agent.Conversation, error) {
 	rt := s.Runtime()
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var err error
 	switch {
 	case resume != "":

@@ -88,7 +88,7 @@ type Session struct {
 
 	mu       sync.Mutex
 	running  bool
-	sess     *agent.Session
+	sess     *agent.Conversation
 	rt       *Runtime
 	gen      int
 	eng      *agent.Engine
@@ -109,7 +109,7 @@ type Session struct {
 	// mcp is the service's MCP manager (nil: no servers configured).
 	mcp *mcp.Manager
 	// seen is the store's updated_at of the session as this live session
-	// holds it: when it was loaded (agent.Session.StoredAt), then after
+	// holds it: when it was loaded (agent.Conversation.StoredAt), then after
 	// each run (zero: reload before the next run).
 	seen time.Time
 	// jobs are the small model's background work (a title, sidejobs.go),
@@ -132,7 +132,7 @@ type Session struct {
 // [Service.Pick], or the store). The engine is built at once, so
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
-func (s *Service) Session(ctx context.Context, sess *agent.Session, o SessionOptions) (*Session, error) {
+func (s *Service) Session(ctx context.Context, sess *agent.Conversation, o SessionOptions) (*Session, error) {
 	if err := s.Runtime().contentGate(o); err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 // dispatch runs the turn through the active models (the conversation
 // mode, recorded for a later -c) or eng alone when the turn chose its
 // own model (next), and keeps the answer for /copy.
-func (ls *Session) dispatch(ctx context.Context, sess *agent.Session, eng *agent.Engine, next *turn, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (ls *Session) dispatch(ctx context.Context, sess *agent.Conversation, eng *agent.Engine, next *turn, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	multi := ls.Multi()
 	if err := ls.recordMulti(ctx, sess.ID, multi); err != nil {
 		return nil, err
@@ -344,7 +344,7 @@ func (ls *Session) begin() (end func(), err error) {
 // parts with the context they added, and emit wrapped to show the hook
 // messages (SessionStart's kept from before, and these) after the run's
 // session event. Errors: a hook refused the prompt.
-func (ls *Session) promptHooks(ctx context.Context, sess *agent.Session, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, func(agent.Event), error) {
+func (ls *Session) promptHooks(ctx context.Context, sess *agent.Conversation, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, func(agent.Event), error) {
 	ls.mu.Lock()
 	notes := ls.hookNotes
 	ls.hookNotes = nil
@@ -383,7 +383,7 @@ func (ls *Session) derivedOf() *derived {
 // conversation, or one resumed), with a fresh engine; queued context and
 // the last answer are dropped. Errors: agent.ErrBusy while a run is
 // going, the build's.
-func (ls *Session) Use(ctx context.Context, sess *agent.Session) error {
+func (ls *Session) Use(ctx context.Context, sess *agent.Conversation) error {
 	if err := ls.idle(); err != nil {
 		return err
 	}
@@ -439,7 +439,7 @@ func (ls *Session) Close() {
 
 // Info returns the stored session the live session works in, its whole
 // conversation loaded (it waits for a load PickRecent started).
-func (ls *Session) Info() *agent.Session {
+func (ls *Session) Info() *agent.Conversation {
 	_ = ls.waitLoaded(context.Background())
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
@@ -498,7 +498,7 @@ func (ls *Session) hookAdapter() *hookAdapter {
 // "resume" for a conversation with messages): their added context goes
 // to the model with the next prompt, their messages to the user at the
 // next run.
-func (ls *Session) sessionStart(ctx context.Context, sess *agent.Session, source string) {
+func (ls *Session) sessionStart(ctx context.Context, sess *agent.Conversation, source string) {
 	h := ls.hookAdapter()
 	if h == nil {
 		return

@@ -116,7 +116,7 @@ func sessionLockDir(dataDir string) string {
 // this live session last saw it (another aidex process continued the
 // session in between), so a run never answers from a stale conversation.
 // Call it with the session's run lock held.
-func (ls *Session) syncFromStore(ctx context.Context, sess *agent.Session) error {
+func (ls *Session) syncFromStore(ctx context.Context, sess *agent.Conversation) error {
 	sum, err := ls.svc.store.Info(ctx, sess.ID)
 	if err != nil {
 		return err

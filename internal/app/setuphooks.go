@@ -28,7 +28,7 @@ func (s *Service) runSetup(ctx context.Context, trigger string, report func(Repo
 	if h == nil {
 		return
 	}
-	sess := &agent.Session{ID: fmt.Sprintf("setup_%d", time.Now().UnixNano()), Workspace: s.Runtime().Workspace}
+	sess := &agent.Conversation{ID: fmt.Sprintf("setup_%d", time.Now().UnixNano()), Workspace: s.Runtime().Workspace}
 	out := h.fire(ctx, sess, hooks.Input{Event: hooks.Setup, Trigger: trigger})
 	s.hookState.addEnv(out.Env)
 	s.mu.Lock()

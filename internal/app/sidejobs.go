@@ -88,7 +88,7 @@ func wantsTitle(rt *Runtime, prompt string) bool {
 // text (cut to 80 runes) as its title at once; the small model's title
 // replaces it when it comes, unless another replaced it first. Close
 // cancels a title still being written.
-func (ls *Session) titleLater(sess *agent.Session, input []llm.Part) {
+func (ls *Session) titleLater(sess *agent.Conversation, input []llm.Part) {
 	if len(sess.Messages) > 0 {
 		return
 	}

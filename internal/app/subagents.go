@@ -20,9 +20,9 @@ import (
 // TaskTool is the name of the engine tool that starts a subagent.
 const TaskTool = "task"
 
-// MaxSubagentDepth is how deep subagents nest: a session's subagents may
+// maxSubagentDepth is how deep subagents nest: a session's subagents may
 // start subagents of their own, and those none.
-const MaxSubagentDepth = 2
+const maxSubagentDepth = 2
 
 // SubagentReport describes a subagent's finished run: the parent session
 // and the task call that started it, the child's session, its type and
@@ -143,7 +143,7 @@ func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 		}
 		scope = &subagentScope{tree: tree, rootSession: o.SessionID, hook: hook}
 	}
-	if scope.depth >= MaxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
+	if scope.depth >= maxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
 		return nil
 	}
 	t := &taskRunner{rt: rt, o: o, scope: scope, defs: rt.Subagents()}
@@ -218,7 +218,7 @@ func (t *taskRunner) call(ctx context.Context, ec agent.EngineCall, raw json.Raw
 
 // run builds the child engine and runs the task in a new child session.
 func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, def subagent.Definition) SubagentReport {
-	rep := SubagentReport{ParentSessionID: ec.Session.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
+	rep := SubagentReport{ParentSessionID: ec.Conversation.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
 	label := rep.Label()
 	crt, err := t.rt.forSubagent(def)
 	if err != nil {
@@ -232,7 +232,7 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 	}
 	rep.SessionID = sess.ID
 	co := t.childOptions(sess.ID, ec.ID, label, def)
-	co.hookAgent = &hookAgent{parent: ec.Session, typ: def.Name}
+	co.hookAgent = &hookAgent{parent: ec.Conversation, typ: def.Name}
 	eng, closeEng, err := crt.Engine(ctx, co)
 	if err != nil {
 		rep.Err = fmt.Errorf("start subagent %s: %w", def.Name, err)
@@ -257,14 +257,14 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 // agent_id the child's session, agent_type its type (the matcher). Their
 // additionalContext is returned as parts of the child's first message;
 // their messages go to the user.
-func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Session, def subagent.Definition) []llm.Part {
+func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Conversation, def subagent.Definition) []llm.Part {
 	h := t.rt.hookAdapterFor(t.o)
 	if h == nil {
 		return nil
 	}
-	out := h.fire(ctx, ec.Session, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
+	out := h.fire(ctx, ec.Conversation, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
 	for _, m := range out.Messages {
-		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Session.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
+		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Conversation.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
 	}
 	var parts []llm.Part
 	for _, c := range out.Context {
@@ -318,17 +318,17 @@ func intersectTools(parent, own []string) []string {
 
 // childStore is the store that links a child session to its parent.
 type childStore interface {
-	CreateChild(ctx context.Context, c session.Child, workspace, provider, model string) (*agent.Session, error)
+	CreateChild(ctx context.Context, c session.Child, workspace, provider, model string) (*agent.Conversation, error)
 }
 
 // childSession creates the child's session: stored, linked to the parent,
 // when the parent is stored; else in memory.
-func (t *taskRunner) childSession(ctx context.Context, crt *Runtime, ec agent.EngineCall, label string) (*agent.Session, error) {
+func (t *taskRunner) childSession(ctx context.Context, crt *Runtime, ec agent.EngineCall, label string) (*agent.Conversation, error) {
 	cs, ok := t.o.Store.(childStore)
 	if !ok {
-		return &agent.Session{ID: ec.Session.ID + "-" + ec.ID, Workspace: crt.Workspace}, nil
+		return &agent.Conversation{ID: ec.Conversation.ID + "-" + ec.ID, Workspace: crt.Workspace}, nil
 	}
-	s, err := cs.CreateChild(ctx, session.Child{ParentID: ec.Session.ID, ToolCallID: ec.ID, Label: label}, crt.Workspace, crt.Provider.Name, crt.Model)
+	s, err := cs.CreateChild(ctx, session.Child{ParentID: ec.Conversation.ID, ToolCallID: ec.ID, Label: label}, crt.Workspace, crt.Provider.Name, crt.Model)
 	if err != nil {
 		return nil, fmt.Errorf("store the subagent's session: %w", err)
 	}
@@ -424,7 +424,7 @@ type SubagentMeta struct {
 func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
 	meta, _ := json.Marshal(SubagentMeta{Subagent: rep.Label(), SessionID: rep.SessionID, Usage: rep.Usage, CostUSD: rep.CostUSD,
 		ToolCalls: rep.ToolCalls, Turns: rep.Turns})
-	line := UsageLine(rep)
+	line := usageLine(rep)
 	switch {
 	case cancelled || errors.Is(rep.Err, context.Canceled):
 		return agent.ToolResultInfo{Error: "cancelled by the user before it completed", Category: "execution", Meta: meta}
@@ -438,9 +438,9 @@ func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
 	return agent.ToolResultInfo{OK: true, Output: answer + "\n\n" + line, Meta: meta}
 }
 
-// UsageLine is a subagent's one-line account: "[subagent explore: find
+// usageLine is a subagent's one-line account: "[subagent explore: find
 // tests · 2 turns · 1200 in / 80 out tokens · $0.0031 · 3 tool calls]".
-func UsageLine(rep SubagentReport) string {
+func usageLine(rep SubagentReport) string {
 	return fmt.Sprintf("[subagent %s · %d turns · %d in / %d out tokens · $%.4f · %d tool calls]",
 		rep.Label(), rep.Turns, rep.Usage.InputTokens, rep.Usage.OutputTokens, rep.CostUSD, rep.ToolCalls)
 }

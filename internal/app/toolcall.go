@@ -76,7 +76,7 @@ type ToolOutcome struct {
 
 // CallTool runs one tool directly, as the model would, through the same
 // pipeline as the engine: the registry prepares the call (aliases,
-// validation), [PermissionRequest] describes it, the policy decides, and
+// validation), [permissionRequest] describes it, the policy decides, and
 // the tool runs in a tool environment confined like a session's (without
 // read tracking: the caller is a person who sees the file). args is a JSON
 // object (nil or "null": no arguments).
@@ -87,7 +87,7 @@ type ToolOutcome struct {
 // Result then says what it returned); everything about the call itself is
 // in the ToolOutcome.
 func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
-	ts, err := rt.NewToolSession()
+	ts, err := rt.NewToolClient()
 	if err != nil {
 		return ToolOutcome{}, err
 	}
@@ -95,33 +95,33 @@ func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessa
 	return ts.CallTool(ctx, name, args, o)
 }
 
-// ToolSession is a client's series of direct tool calls (an MCP client's
+// ToolClient is a client's series of direct tool calls (an MCP client's
 // connection to `aidex mcp serve`): its calls share one tool registry, so
 // that what a call starts (a background process) is still there for the
 // next call (list, output, kill), until Close stops it. Safe for
 // concurrent calls.
-type ToolSession struct {
+type ToolClient struct {
 	rt    *Runtime
 	reg   *tools.Registry
 	close func()
 	once  sync.Once
 }
 
-// NewToolSession starts a series of direct calls on rt's tools. Close it
+// NewToolClient starts a series of direct calls on rt's tools. Close it
 // when the client goes away. Errors: the tools cannot be set up.
-func (rt *Runtime) NewToolSession() (*ToolSession, error) {
+func (rt *Runtime) NewToolClient() (*ToolClient, error) {
 	reg, closeTools, err := rt.Registry()
 	if err != nil {
 		return nil, err
 	}
-	return &ToolSession{rt: rt, reg: reg, close: closeTools}, nil
+	return &ToolClient{rt: rt, reg: reg, close: closeTools}, nil
 }
 
 // Close stops what the session's calls started (background processes).
-func (s *ToolSession) Close() { s.once.Do(s.close) }
+func (s *ToolClient) Close() { s.once.Do(s.close) }
 
 // CallTool is [Runtime.CallTool] within the session.
-func (s *ToolSession) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	rt, reg := s.rt, s.reg
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
@@ -150,12 +150,12 @@ func (s *ToolSession) CallTool(ctx context.Context, name string, args json.RawMe
 	return ts.call(ctx, pa, name, args, o)
 }
 
-// WebShellOff is the refusal of shell tool name (run_command, run_python,
+// webShellRefusal is the refusal of shell tool name (run_command, run_python,
 // the background-process tools) in the web UI, where shell tools are off
 // unless web_allow_shell_tools is set: the tool result the model gets and
 // the API's error both say why and how to turn them on. The web page
 // recognises it by "off in the web UI".
-func WebShellOff(name string) string {
+func webShellRefusal(name string) string {
 	return fmt.Sprintf("%s is off in the web UI: shell tools are off by default there (a browser-reachable server is its own trust boundary); "+
 		"the user can turn them on by setting web_allow_shell_tools = true in the config file by hand and starting aidex web again", name)
 }
@@ -163,7 +163,7 @@ func WebShellOff(name string) string {
 // call is the direct call's pass through the pipeline.
 func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
-		return refused(tools.Failf(tools.CategoryPermission, "%s", WebShellOff(d.Name)), permission.Verdict{}), nil
+		return refused(tools.Failf(tools.CategoryPermission, "%s", webShellRefusal(d.Name)), permission.Verdict{}), nil
 	}
 	c, bad := t.Prepare(name, args)
 	if bad != nil {
@@ -280,7 +280,7 @@ func (t *toolSet) runResult(ctx context.Context, c *agent.Call) tools.Result {
 }
 
 // callRequest describes a prepared call to the permission policy. The
-// call's paths and subject were set by [PermissionRequest] in
+// call's paths and subject were set by [permissionRequest] in
 // toolSet.Prepare, so this is the same request field for field.
 func callRequest(c *agent.Call) permission.Request {
 	return permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
@@ -362,7 +362,7 @@ func explainRequest(reg *tools.Registry, prof tools.Profile, name string, args j
 	if err != nil {
 		return permission.Request{}, "", invalidCall{err}
 	}
-	return PermissionRequest(p), p.Cover, nil
+	return permissionRequest(p), p.Cover, nil
 }
 
 // invalidCall keeps the registry's message and matches ErrInvalidCall.

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/loader"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -16,8 +16,9 @@ import (
 // it does not, the note said instead of sending them ("this model cannot
 // see images (…); choose a vision model with /model"). A model accepts
 // images when [providers.NAME] vision_models lists it, else when the
-// catalog (or the provider's live list) says so, else when it is served
-// by the Anthropic or Gemini APIs (all of whose current models do).
+// catalog (or the provider's live list) says so, else when its wire format's
+// models all see images (wire.Format.Vision: the Anthropic and Gemini
+// APIs).
 func (rt *Runtime) ImageInput() (bool, string) {
 	if pc, ok := rt.Config.Providers[rt.Provider.Name]; ok && slices.Contains(pc.VisionModels, rt.Model) {
 		return true, ""
@@ -29,7 +30,7 @@ func (rt *Runtime) ImageInput() (bool, string) {
 		}
 		known = true
 	}
-	if !known && (rt.Provider.Type == catalog.WireAnthropic || rt.Provider.Type == catalog.WireGemini) {
+	if f, ok := wire.Lookup(string(rt.Provider.Type)); !known && ok && f.Vision {
 		return true, ""
 	}
 	why := fmt.Sprintf("%s/%s does not take image input; if it does, add it to vision_models under [providers.%s]", rt.Provider.Name, rt.Model, rt.Provider.Name)
@@ -40,8 +41,13 @@ func (rt *Runtime) ImageInput() (bool, string) {
 }
 
 // ImageSide is the longest image side in pixels for the runtime's provider
-// (loader.ImageSideFor its wire type).
-func (rt *Runtime) ImageSide() int { return loader.ImageSideFor(string(rt.Provider.Type)) }
+// (its wire format's wire.Format.ImageSide, else loader.DefaultImageSide).
+func (rt *Runtime) ImageSide() int {
+	if f, ok := wire.Lookup(string(rt.Provider.Type)); ok && f.ImageSide > 0 {
+		return f.ImageSide
+	}
+	return loader.DefaultImageSide
+}
 
 // imageParts turns a tool's images into image parts.
 func imageParts(images []tools.Image) []llm.Part {

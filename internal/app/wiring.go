@@ -27,7 +27,7 @@ type toolSet struct {
 	// hidden are tools not offered (e.g. write tools with --agent-writes deny).
 	hidden map[string]bool
 	// webShellOff: a web UI session without web_allow_shell_tools; a
-	// call of a (hidden) shell tool gets WebShellOff's result.
+	// call of a (hidden) shell tool gets webShellRefusal's result.
 	webShellOff bool
 	// dryRun computes file changes without writing them (--agent-writes dry-run).
 	dryRun bool
@@ -95,7 +95,7 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 		return nil, &r
 	}
 	if !p.Offered(t.offered) && t.webShellOff && p.Def.Shell {
-		r := agent.ToolResultInfo{Error: WebShellOff(p.Def.Name), Category: "permission"}
+		r := agent.ToolResultInfo{Error: webShellRefusal(p.Def.Name), Category: "permission"}
 		return nil, &r
 	}
 	if !p.Offered(t.offered) {
@@ -110,7 +110,7 @@ func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agen
 			return nil, &r
 		}
 	}
-	req := PermissionRequest(p)
+	req := permissionRequest(p)
 	c := &agent.Call{Name: p.Def.Name, Args: p.Args, Kind: p.Def.Kind, ReadOnly: p.Def.Kind == kind.Read,
 		Impl: p, Paths: req.Paths, Command: req.Command}
 	if p.Def.DryRun {
@@ -142,11 +142,11 @@ func (t *toolSet) preview(ctx context.Context, p *tools.Prepared) string {
 	return ""
 }
 
-// PermissionRequest describes a prepared call to the permission policy:
+// permissionRequest describes a prepared call to the permission policy:
 // its tool, kind, the paths it judges (Prepared.PolicyPaths) and its
 // subject (the command line of a shell tool, the URL of a network tool).
 // It is the one place a permission.Request is built from a call.
-func PermissionRequest(p *tools.Prepared) permission.Request {
+func permissionRequest(p *tools.Prepared) permission.Request {
 	return permission.Request{Tool: p.Def.Name, Kind: p.Def.Kind, Paths: p.PolicyPaths(), Command: p.Subject()}
 }
 

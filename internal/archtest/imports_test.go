@@ -47,6 +47,10 @@ var importRules = []importRule{
 		why: "plugins are a format and a store; app feeds their content to the loaders and the content review"},
 	{from: "internal/plugin/plugintest", not: []string{"internal/..."}, allow: []string{"internal/sharedtest"},
 		why: "the test plugins are files built from the shared material"},
+	{from: "internal/ui/...", not: []string{"internal/app/engine", "internal/app/turn"},
+		why: "front ends use app's facade; its rooms (building engines, turn strategies) are app's own"},
+	{from: "internal/cli", not: []string{"internal/app/engine", "internal/app/turn"},
+		why: "front ends use app's facade; its rooms (building engines, turn strategies) are app's own"},
 	{from: "internal/ui/...", not: []string{"internal/imagegen"},
 		why: "front ends reach the image generator and its providers only through internal/app"},
 }

@@ -371,7 +371,7 @@ func (a *cliApp) expandCommand(ctx context.Context, live *app.Session, prompt st
 // pickHeadless is the session of a headless run (Service.Pick), back on
 // its last model when resumed (resumeModel). Errors: an unknown session
 // (exit 2), the store's I/O (exit 1).
-func (a *cliApp) pickHeadless(ctx context.Context, svc *app.Service, f *runFlags) (*agent.Session, error) {
+func (a *cliApp) pickHeadless(ctx context.Context, svc *app.Service, f *runFlags) (*agent.Conversation, error) {
 	sess, err := svc.Pick(ctx, f.resume, f.cont)
 	if err != nil {
 		return nil, sessionErr(err)
@@ -382,7 +382,7 @@ func (a *cliApp) pickHeadless(ctx context.Context, svc *app.Service, f *runFlags
 // resumeModel brings a resumed session (-c, -r) back on the model it
 // last used unless --model or --provider chose one (app.Service.
 // ResumeModel), and says so on stderr.
-func (a *cliApp) resumeModel(ctx context.Context, svc *app.Service, f *runFlags, sess *agent.Session) error {
+func (a *cliApp) resumeModel(ctx context.Context, svc *app.Service, f *runFlags, sess *agent.Conversation) error {
 	if f.resume == "" && !f.cont {
 		return nil
 	}

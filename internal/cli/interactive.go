@@ -96,7 +96,7 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 type sessionBuilder struct {
 	f    *runFlags
 	svc  *app.Service
-	sess *agent.Session
+	sess *agent.Conversation
 	// recent > 0 resumes with the conversation's last recent messages
 	// first, the rest loading meanwhile (app.Service.PickRecent).
 	recent int
@@ -109,7 +109,7 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 	if b.sess == nil {
 		pick := b.svc.Pick
 		if b.recent > 0 {
-			pick = func(ctx context.Context, resume string, cont bool) (*agent.Session, error) {
+			pick = func(ctx context.Context, resume string, cont bool) (*agent.Conversation, error) {
 				return b.svc.PickRecent(ctx, resume, cont, b.recent)
 			}
 		}

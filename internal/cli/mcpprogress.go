@@ -10,7 +10,7 @@ import (
 
 // session opens the live session of sess (svc.Session), the MCP servers'
 // slow start-up, which happens there, shown on out (progressTo).
-func (a *cliApp) session(ctx context.Context, svc *app.Service, sess *agent.Session, so app.SessionOptions, out renderer) (*app.Session, error) {
+func (a *cliApp) session(ctx context.Context, svc *app.Service, sess *agent.Conversation, so app.SessionOptions, out renderer) (*app.Session, error) {
 	defer a.progressTo(out, sess.ID)()
 	return svc.Session(ctx, sess, so)
 }

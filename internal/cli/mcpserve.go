@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/mcp/server"
+	"github.com/zelvior/aidex/internal/ui/mcpserver"
 )
 
 // mcpServerCommands are the subcommands of `aidex mcp` that serve aidex
@@ -92,7 +92,7 @@ func (a *cliApp) runMCPServe(ctx context.Context, f mcpServeFlags) error {
 		}
 		defer ln.Close()
 	}
-	srv, err := server.New(ctx, server.Options{Profile: f.profile, Mode: f.policy.mode, Version: a.proc.version(),
+	srv, err := mcpserver.New(ctx, mcpserver.Options{Profile: f.profile, Mode: f.policy.mode, Version: a.proc.version(),
 		Start: app.StartOptions{Options: a.setupOptions(), Report: a.report, Sandbox: true}})
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Err: err}
@@ -110,8 +110,8 @@ func (a *cliApp) runMCPServe(ctx context.Context, f mcpServeFlags) error {
 
 // serveMCPHTTP serves streamable HTTP on ln until ctx ends, after printing
 // the address and the token once on stderr.
-func (a *cliApp) serveMCPHTTP(ctx context.Context, srv *server.Server, ln net.Listener, addr, tokenFile string) error {
-	token, err := server.NewToken()
+func (a *cliApp) serveMCPHTTP(ctx context.Context, srv *mcpserver.Server, ln net.Listener, addr, tokenFile string) error {
+	token, err := mcpserver.NewToken()
 	if err != nil {
 		return err
 	}
@@ -119,12 +119,12 @@ func (a *cliApp) serveMCPHTTP(ctx context.Context, srv *server.Server, ln net.Li
 		if tokenFile, err = filepath.Abs(tokenFile); err != nil {
 			return usageErr("--token-file: %v", err)
 		}
-		if err := server.WriteTokenFile(tokenFile, token); err != nil {
+		if err := mcpserver.WriteTokenFile(tokenFile, token); err != nil {
 			return &ExitError{Code: ExitFailure, Err: err}
 		}
 	}
 	host, _, _ := net.SplitHostPort(addr)
-	h, closeSessions := srv.HTTPHandler(server.HTTPOptions{Token: token, TokenFile: tokenFile, Bound: ln.Addr(), Host: host})
+	h, closeSessions := srv.HTTPHandler(mcpserver.HTTPOptions{Token: token, TokenFile: tokenFile, Bound: ln.Addr(), Host: host})
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(a.proc.Stderr, "aidex mcp serve: http://%s/mcp (workspace %s, profile %s, mode %s)\n", ln.Addr(), srv.Workspace(), srv.Profile(), srv.Mode())
 	fmt.Fprintf(a.proc.Stderr, "token: %s\nsend it with every request: Authorization: Bearer TOKEN (it is not shown again)\n", token)

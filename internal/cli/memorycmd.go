@@ -9,38 +9,38 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zelvior/aidex/internal/memory"
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/memstore"
+	"github.com/zelvior/aidex/internal/notestore"
 )
 
 // memoryStore opens the project and global memory of the workspace.
-func (a *cliApp) memoryStore() (*memory.Store, error) {
+func (a *cliApp) memoryStore() (*memstore.Store, error) {
 	s, _, err := a.memoryStoreTrust()
 	return s, err
 }
 
 // memoryStoreTrust is memoryStore and whether the workspace folder is
 // trusted (a project's pinned memories count only then).
-func (a *cliApp) memoryStoreTrust() (*memory.Store, bool, error) {
+func (a *cliApp) memoryStoreTrust() (*memstore.Store, bool, error) {
 	rt, err := a.catalogOnly()
 	if err != nil {
 		return nil, false, err
 	}
-	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil), rt.Config.ProjectTrusted, nil
+	return memstore.NewStore(rt.Workspace, memstore.GlobalDir(rt.Config.Paths.ConfigDir), nil), rt.Config.ProjectTrusted, nil
 }
 
 // untrustedPinNote tells on w, at once, that a pinned project memory of
 // an untrusted folder stays out of the system prompt until `aidex trust`
 // (a cloned repository could otherwise ship pinned instructions).
-func untrustedPinNote(w io.Writer, e memory.Entry, trusted bool) {
-	if e.Pinned && e.Scope == memory.ScopeProject && !trusted {
+func untrustedPinNote(w io.Writer, e memstore.Entry, trusted bool) {
+	if e.Pinned && e.Scope == memstore.ScopeProject && !trusted {
 		fmt.Fprintf(w, "note: %s is pinned, but this folder is not trusted: pinned project memories go into the system prompt only after `aidex trust` here (global ones, --scope global, always do)\n", e.ID)
 	}
 }
 
 // memoryErr maps a missing entry to a usage error (exit 2).
 func memoryErr(err error) error {
-	if errors.Is(err, memory.ErrNoEntry) {
+	if errors.Is(err, memstore.ErrNoEntry) {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	return err
@@ -64,7 +64,7 @@ one folder per model family and shared/ (memory = false turns the tool off).`,
 }
 
 func newMemoryListCmd(a *cliApp) *cobra.Command {
-	var q memory.Query
+	var q memstore.Query
 	var scope string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -86,8 +86,8 @@ func newMemoryListCmd(a *cliApp) *cobra.Command {
 			}
 			if asJSON {
 				type row struct {
-					memory.Entry
-					Scope memory.Scope `json:"scope"`
+					memstore.Entry
+					Scope memstore.Scope `json:"scope"`
 				}
 				rows := make([]row, 0, len(es))
 				for _, e := range es {
@@ -100,7 +100,7 @@ func newMemoryListCmd(a *cliApp) *cobra.Command {
 				return nil
 			}
 			for _, e := range es {
-				fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+				fmt.Fprintln(cmd.OutOrStdout(), memstore.FormatEntry(e))
 			}
 			return nil
 		},
@@ -116,23 +116,23 @@ func newMemoryListCmd(a *cliApp) *cobra.Command {
 	return cmd
 }
 
-func parseScope(s string, allowEmpty bool) (memory.Scope, error) {
+func parseScope(s string, allowEmpty bool) (memstore.Scope, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "":
 		if allowEmpty {
 			return "", nil
 		}
-		return memory.ScopeProject, nil
+		return memstore.ScopeProject, nil
 	case "project":
-		return memory.ScopeProject, nil
+		return memstore.ScopeProject, nil
 	case "global":
-		return memory.ScopeGlobal, nil
+		return memstore.ScopeGlobal, nil
 	}
 	return "", usageErr("unknown --scope %q: use project or global", s)
 }
 
 func newMemoryAddCmd(a *cliApp) *cobra.Command {
-	var e memory.Entry
+	var e memstore.Entry
 	var scope string
 	cmd := &cobra.Command{
 		Use:   `add "TEXT"`,
@@ -154,7 +154,7 @@ func newMemoryAddCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(saved))
+			fmt.Fprintln(cmd.OutOrStdout(), memstore.FormatEntry(saved))
 			untrustedPinNote(cmd.ErrOrStderr(), saved, trusted)
 			return nil
 		},
@@ -186,7 +186,7 @@ func newMemoryPinCmd(a *cliApp, pin bool) *cobra.Command {
 			if err != nil {
 				return memoryErr(err)
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			fmt.Fprintln(cmd.OutOrStdout(), memstore.FormatEntry(e))
 			untrustedPinNote(cmd.ErrOrStderr(), e, trusted)
 			return nil
 		},
@@ -205,12 +205,12 @@ func newMemoryEditCmd(a *cliApp) *cobra.Command {
 			}
 			e, err := s.Edit(cmd.Context(), args[0], args[1])
 			if err != nil {
-				if errors.Is(err, memory.ErrNoEntry) {
+				if errors.Is(err, memstore.ErrNoEntry) {
 					return memoryErr(err)
 				}
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), memory.FormatEntry(e))
+			fmt.Fprintln(cmd.OutOrStdout(), memstore.FormatEntry(e))
 			return nil
 		},
 	}
@@ -255,13 +255,13 @@ func newNotesCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ns, err := notes.List(rt.Workspace)
+			ns, err := notestore.List(rt.Workspace)
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				if ns == nil {
-					ns = []notes.Note{}
+					ns = []notestore.Note{}
 				}
 				return writeJSON(cmd.OutOrStdout(), ns)
 			}

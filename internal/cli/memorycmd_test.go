@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zelvior/aidex/internal/memory"
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/memstore"
+	"github.com/zelvior/aidex/internal/notestore"
 )
 
 // cmdEnv is a temp home and workspace for running one subcommand.
@@ -77,7 +77,7 @@ func TestMemoryCommands(t *testing.T) {
 
 	_, _, err = e.run(t, newMemoryCmd, "pin", id)
 	require.NoError(t, err)
-	notesText, err := memory.PinnedNotes(e.ws, filepath.Join(e.home, ".config", "aidex", "memory"))
+	notesText, err := memstore.PinnedNotes(e.ws, filepath.Join(e.home, ".config", "aidex", "memory"))
 	require.NoError(t, err)
 	require.Contains(t, notesText[0], "Use pnpm, not npm")
 	require.Contains(t, notesText[0], "Answer briefly")
@@ -117,7 +117,7 @@ func TestNotesListCommand(t *testing.T) {
 	out, _, err := e.run(t, newNotesCmd, "list")
 	require.NoError(t, err)
 	require.Equal(t, "no notes\n", out)
-	_, err = notes.Create(context.Background(), e.ws, "Plan for v2", "body", []string{"plan"}, mustTime(t))
+	_, err = notestore.Create(context.Background(), e.ws, "Plan for v2", "body", []string{"plan"}, mustTime(t))
 	require.NoError(t, err)
 	out, _, err = e.run(t, newNotesCmd, "list")
 	require.NoError(t, err)
@@ -126,7 +126,7 @@ func TestNotesListCommand(t *testing.T) {
 	require.Contains(t, out, "#plan")
 	out, _, err = e.run(t, newNotesCmd, "list", "--json")
 	require.NoError(t, err)
-	var ns []notes.Note
+	var ns []notestore.Note
 	require.NoError(t, json.Unmarshal([]byte(out), &ns))
 	require.Len(t, ns, 1)
 	require.Equal(t, "plan-for-v2", ns[0].Slug)

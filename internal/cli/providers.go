@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/wire"
 )
 
 func newProvidersCmd(a *cliApp) *cobra.Command {
@@ -175,7 +176,7 @@ func completionProbe(ctx context.Context, rt *catalogView, p catalog.Provider) e
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	c, err := app.NewClient(p.Type, llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Getenv), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}, 0)
+	c, err := wire.New(string(p.Type), wire.Settings{Options: llm.Options{Name: p.Name, BaseURL: p.BaseURL, APIKey: p.APIKey(rt.Getenv), KeyEnv: p.KeyHint(), RequestTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second}})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/zelvior/aidex/internal/catalog"
 )
 
 // kind is the value type of a configuration key.
@@ -210,7 +212,11 @@ func enumOf(name string) []string {
 	case "harness.edit_format", "providers.*.edit_format":
 		return []string{"replace", "hashline", "patch"}
 	case "providers.*.type":
-		return []string{"openai", "openai-responses", "anthropic", "gemini", "ollama"}
+		var out []string
+		for _, t := range catalog.WireTypes() {
+			out = append(out, string(t))
+		}
+		return out
 	}
 	return nil
 }

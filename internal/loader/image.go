@@ -32,19 +32,6 @@ const (
 	MaxImageBytes = 3_750_000
 )
 
-// ImageSideFor returns the longest image side in pixels for a provider's
-// wire type (catalog types: "anthropic", "openai", "openai-responses",
-// "gemini", "ollama"; anything else gets DefaultImageSide).
-func ImageSideFor(wire string) int {
-	switch wire {
-	case "openai", "openai-responses":
-		return 2048
-	case "gemini":
-		return 3072
-	}
-	return DefaultImageSide
-}
-
 // loadImage decodes the image (which validates it), scales it to fit
 // opts.MaxImageSide, re-encodes GIF and WebP as PNG (every provider takes
 // PNG; not every one takes WebP or animated GIF) and describes it.

@@ -77,7 +77,7 @@ type Options struct {
 	// MaxRows caps the rows of each table [DefaultMaxRows].
 	MaxRows int
 	// MaxImageSide is the longest side of an image in pixels; larger images
-	// are scaled down [DefaultImageSide]. See ImageSideFor.
+	// are scaled down [DefaultImageSide]; app sets the side of the provider's wire format (wire.Format.ImageSide).
 	MaxImageSide int
 	// KeepHTML returns HTML as its source text instead of markdown.
 	KeepHTML bool

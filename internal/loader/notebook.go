@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/zelvior/aidex/internal/webfetch"
+	"github.com/zelvior/aidex/internal/webpage"
 )
 
 // notebook is the part of the Jupyter nbformat 4 document aidex reads
@@ -208,7 +208,7 @@ func loadHTML(ctx context.Context, doc *Document, data []byte, opts Options) err
 		doc.Text = string(data)
 		return nil
 	}
-	md, err := webfetch.HTMLToMarkdown(ctx, string(data))
+	md, err := webpage.HTMLToMarkdown(ctx, string(data))
 	if err != nil {
 		return fmt.Errorf("convert HTML to markdown: %w", err)
 	}

@@ -14,7 +14,7 @@ import (
 type Backend interface {
 	// NewSession creates the persisted session one task (or one plan)
 	// runs in.
-	NewSession(ctx context.Context) (*agent.Session, error)
+	NewSession(ctx context.Context) (*agent.Conversation, error)
 	// Engine builds the engine for a session (one model's, or app's
 	// runner over the active models in their conversation mode); close the
 	// returned func when the session's work ends (it stops background
@@ -29,7 +29,7 @@ type Backend interface {
 // event). MaxTurns is its cap of model responses per run (0: the
 // default, 25).
 type Runner interface {
-	Run(ctx context.Context, s *agent.Session, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error)
+	Run(ctx context.Context, s *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error)
 	MaxTurns() int
 }
 

@@ -275,7 +275,7 @@ func (s *Service) runTask(ctx context.Context, id string, o RunOptions, emit fun
 
 // work runs the agent on a task in its session, with verification and the
 // retries it allows, and judges the outcome.
-func (s *Service) work(ctx context.Context, task Task, sess *agent.Session, o RunOptions, emit func(Event)) Outcome {
+func (s *Service) work(ctx context.Context, task Task, sess *agent.Conversation, o RunOptions, emit func(Event)) Outcome {
 	return workTask(ctx, s.backend, task, sess, o, TaskTools(s.store), emit)
 }
 
@@ -309,7 +309,7 @@ func WorkTask(ctx context.Context, b Backend, task Task, o RunOptions, emit func
 	return out, nil
 }
 
-func workTask(ctx context.Context, b Backend, task Task, sess *agent.Session, o RunOptions, extra []agent.EngineTool, emit func(Event)) Outcome {
+func workTask(ctx context.Context, b Backend, task Task, sess *agent.Conversation, o RunOptions, extra []agent.EngineTool, emit func(Event)) Outcome {
 	rep := NewReporter(task.ID)
 	tools := append([]agent.EngineTool{rep.Tool()}, extra...)
 	eng, closeEngine, err := b.Engine(ctx, EngineRequest{SessionID: sess.ID, EngineTools: tools, Notes: runNotes(), MaxTurns: o.MaxTurns, MaxCostUSD: o.costLeft})

@@ -65,7 +65,7 @@ func (r *Reporter) Tool() agent.EngineTool {
 			Description: "Report the outcome of the current Ralph task " + r.taskID + " (done, failed or skipped) with a summary. Call it once, when you are finished, then end your turn.",
 			Parameters:  json.RawMessage(completeSchema),
 		},
-		Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
+		Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
 			var in struct {
 				Status  string `json:"status"`
 				Summary string `json:"summary"`
@@ -107,14 +107,14 @@ func TaskTools(st *Store) []agent.EngineTool {
 		{
 			Spec: llm.Tool{Name: "list_tasks", Description: "List the tasks of the workspace's Ralph task list (id, priority, status, title, dependencies), optionally only those with one status.",
 				Parameters: json.RawMessage(listSchema)},
-			Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
+			Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
 				return runListTasks(st, args)
 			},
 		},
 		{
 			Spec: llm.Tool{Name: "show_task", Description: "Show one task of the Ralph task list in full: description, acceptance criteria, status, result.",
 				Parameters: json.RawMessage(showSchema)},
-			Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
+			Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
 				return runShowTask(st, args)
 			},
 		},
@@ -297,7 +297,7 @@ func (p *Proposal) Tool() agent.EngineTool {
 		Spec: llm.Tool{Name: "propose_tasks",
 			Description: "Propose the task list for the goal: every task with id, title, description, acceptance criteria, priority and dependencies. The user reviews it before it is saved. Call it once with the whole list, then end your turn.",
 			Parameters:  json.RawMessage(proposeSchema)},
-		Run: func(_ context.Context, _ *agent.Session, args json.RawMessage) agent.ToolResultInfo {
+		Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
 			tasks, err := p.parse(args)
 			if err != nil {
 				return agent.ToolResultInfo{Error: err.Error(), Category: "validation"}

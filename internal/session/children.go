@@ -23,7 +23,7 @@ type Child struct {
 // listed by [Store.List] nor picked by [Store.Latest]; [Store.Children]
 // returns them. Errors: an unknown parent id, a relative workspace, a
 // failed write.
-func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, model string) (*agent.Session, error) {
+func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, model string) (*agent.Conversation, error) {
 	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (s *Store) CreateChild(ctx context.Context, c Child, workspace, provider, m
 	if err != nil {
 		return nil, fmt.Errorf("create subagent session: %w", err)
 	}
-	return &agent.Session{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
+	return &agent.Conversation{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
 }
 
 // Children returns the summaries of the sessions parentID's task calls

@@ -47,11 +47,11 @@ func latestID(ctx context.Context, q querier, ws, key string) (string, error) {
 // long conversation before the whole of it is needed, and returns how
 // many messages the session holds in all. Everything else (usage, cost,
 // todos, StoredAt) is as Load returns it. Errors: as Load's; n < 1.
-func (s *Store) LoadRecent(ctx context.Context, id string, n int) (*agent.Session, int, error) {
+func (s *Store) LoadRecent(ctx context.Context, id string, n int) (*agent.Conversation, int, error) {
 	if n < 1 {
 		return nil, 0, fmt.Errorf("load the recent messages of %s: n %d is below 1", id, n)
 	}
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var total int
 	err := s.revived(ctx, id, func() (err error) {
 		sess, total, err = s.loadRecent(ctx, id, n)
@@ -63,8 +63,8 @@ func (s *Store) LoadRecent(ctx context.Context, id string, n int) (*agent.Sessio
 	return sess, total, nil
 }
 
-func (s *Store) loadRecent(ctx context.Context, id string, n int) (*agent.Session, int, error) {
-	var sess *agent.Session
+func (s *Store) loadRecent(ctx context.Context, id string, n int) (*agent.Conversation, int, error) {
+	var sess *agent.Conversation
 	var total int
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		full, err := resolveID(ctx, tx, id)

@@ -66,7 +66,7 @@ type querier interface {
 // day without one another aidex's [Open] removes it; its id stays valid
 // in this Store all the same (the session is written again when needed).
 // Errors: a relative or empty workspace, or a failed write.
-func (s *Store) Create(ctx context.Context, workspace, provider, model string) (*agent.Session, error) {
+func (s *Store) Create(ctx context.Context, workspace, provider, model string) (*agent.Conversation, error) {
 	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (s *Store) Create(ctx context.Context, workspace, provider, model string) (
 		return nil, fmt.Errorf("create session: %w", err)
 	}
 	s.made.Store(id, madeRow{workspace: ws, key: key, provider: provider, model: model, created: now.UnixNano()})
-	return &agent.Session{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
+	return &agent.Conversation{ID: id, Workspace: ws, StoredAt: time.Unix(0, now.UnixNano())}, nil
 }
 
 // cleanWorkspace returns workspace cleaned (as stored and shown) and its
@@ -137,8 +137,8 @@ func (s *Store) fillWorkspaceKeys(ctx context.Context) error {
 // id, with or without the "s_" prefix) with its messages in order, token
 // usage, cost and plan. Errors wrap [ErrNotFound] ("session "x" not found:
 // run aidex sessions list") or [ErrAmbiguous].
-func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
-	var sess *agent.Session
+func (s *Store) Load(ctx context.Context, id string) (*agent.Conversation, error) {
+	var sess *agent.Conversation
 	err := s.revived(ctx, id, func() error {
 		return s.read(ctx, func(tx *sql.Tx) error {
 			full, err := resolveID(ctx, tx, id)
@@ -155,13 +155,13 @@ func (s *Store) Load(ctx context.Context, id string) (*agent.Session, error) {
 	return sess, nil
 }
 
-func loadSession(ctx context.Context, q querier, id string) (*agent.Session, error) {
+func loadSession(ctx context.Context, q querier, id string) (*agent.Conversation, error) {
 	return loadSessionWith(ctx, q, id, func() ([]storedMessage, error) { return loadMessages(ctx, q, id) })
 }
 
 // loadSessionWith loads session id's row and the messages load returns.
-func loadSessionWith(ctx context.Context, q querier, id string, load func() ([]storedMessage, error)) (*agent.Session, error) {
-	sess := &agent.Session{ID: id}
+func loadSessionWith(ctx context.Context, q querier, id string, load func() ([]storedMessage, error)) (*agent.Conversation, error) {
+	sess := &agent.Conversation{ID: id}
 	var todos string
 	var updated int64
 	u := &sess.Usage
@@ -223,12 +223,12 @@ func (s *Store) Info(ctx context.Context, id string) (Summary, error) {
 // Latest returns the most recently updated session of workspace (an
 // absolute path) that has a message, for --continue. The error wraps
 // [ErrNotFound] when the workspace has no such session.
-func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Session, error) {
+func (s *Store) Latest(ctx context.Context, workspace string) (*agent.Conversation, error) {
 	ws, key, err := s.cleanWorkspace(workspace)
 	if err != nil {
 		return nil, err
 	}
-	var sess *agent.Session
+	var sess *agent.Conversation
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		id, err := latestID(ctx, tx, ws, key)
 		if err != nil {
@@ -365,7 +365,7 @@ func (s *Store) SetConversation(ctx context.Context, id, conv string) error {
 
 // SetModelSince is [Store.SetModel] for a front end that holds the
 // session as the store had it at since (its update time, see
-// agent.Session.StoredAt): in the same transaction it reports the
+// agent.Conversation.StoredAt): in the same transaction it reports the
 // session's new update time when the session was still at since, so the
 // holder's copy stays current without a reload; the zero time when
 // another process changed the session since (or since is zero). When the

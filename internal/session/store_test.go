@@ -31,7 +31,7 @@ func openTest(t testing.TB) (*Store, string) {
 	return s, dir
 }
 
-func newSession(t testing.TB, s *Store, ws string) *agent.Session {
+func newSession(t testing.TB, s *Store, ws string) *agent.Conversation {
 	t.Helper()
 	sess, err := s.Create(context.Background(), ws, "anthropic", "claude-sonnet-4-5")
 	require.NoError(t, err)
@@ -177,7 +177,7 @@ func TestListLatestAndLimit(t *testing.T) {
 	b1 := newSession(t, s, "/ws/b")
 	a2 := newSession(t, s, "/ws/a/")
 	require.Equal(t, "/ws/a", a2.Workspace, "workspace is cleaned")
-	for _, sess := range []*agent.Session{a1, b1, a2} { // a session without a message is never listed
+	for _, sess := range []*agent.Conversation{a1, b1, a2} { // a session without a message is never listed
 		require.NoError(t, s.AppendMessage(ctx, sess.ID, llm.UserText("hi"), nil))
 	}
 

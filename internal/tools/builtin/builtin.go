@@ -23,7 +23,7 @@ import (
 	"github.com/zelvior/aidex/internal/tools/notes"
 	"github.com/zelvior/aidex/internal/tools/search"
 	webfetchtool "github.com/zelvior/aidex/internal/tools/webfetch"
-	"github.com/zelvior/aidex/internal/webfetch"
+	"github.com/zelvior/aidex/internal/webpage"
 )
 
 // Options are what the families need from the configuration and the
@@ -79,7 +79,7 @@ func Defs(o Options) (defs []tools.Def, closeFn func()) {
 		info.Tools(),
 		memory.Tools(memory.Options{Family: o.MemoryFamily, Dir: o.MemoryDir, GlobalDir: o.MemoryGlobalDir, NoGlobalSave: o.MemoryUntrusted}),
 		notes.Tools(notes.Options{}),
-		webfetchtool.Tools(webfetch.New(webfetch.Options{AllowPrivate: o.WebFetchAllowPrivate})),
+		webfetchtool.Tools(webpage.New(webpage.Options{AllowPrivate: o.WebFetchAllowPrivate})),
 		models.Tools(listmodels.Options{Catalog: o.Catalog, Lister: o.Lister, Current: o.CurrentProvider}),
 	} {
 		defs = append(defs, group...)

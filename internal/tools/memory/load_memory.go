@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -27,8 +27,8 @@ func (o Options) loadMemory(ctx context.Context, env *tools.Env, a loadArgs) too
 	if fail != nil {
 		return *fail
 	}
-	limit := min(max(a.Limit, 1), memory.MaxLimit)
-	es, err := s.List(ctx, memory.Query{Text: a.Query, Category: a.Category, Limit: limit})
+	limit := min(max(a.Limit, 1), memstore.MaxLimit)
+	es, err := s.List(ctx, memstore.Query{Text: a.Query, Category: a.Category, Limit: limit})
 	if err != nil {
 		return tools.Failf(tools.CategoryExecution, "load_memory: %v", err)
 	}
@@ -37,7 +37,7 @@ func (o Options) loadMemory(ctx context.Context, env *tools.Env, a loadArgs) too
 	}
 	var b strings.Builder
 	for _, e := range es {
-		b.WriteString(memory.FormatEntry(e))
+		b.WriteString(memstore.FormatEntry(e))
 		b.WriteByte('\n')
 	}
 	return tools.Success(b.String(), &tools.Meta{Matches: len(es)})

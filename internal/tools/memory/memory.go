@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -38,12 +38,12 @@ func (o Options) memory(ctx context.Context, env *tools.Env, a memoryArgs) tools
 	if err := ctx.Err(); err != nil {
 		return tools.Failf(tools.CategoryExecution, "memory cancelled: %v", err)
 	}
-	out, virtual, err := memory.Run(o.Dir, o.Family, memory.Command{Name: a.Command, Path: a.Path, FileText: a.FileText,
+	out, virtual, err := memstore.Run(o.Dir, o.Family, memstore.Command{Name: a.Command, Path: a.Path, FileText: a.FileText,
 		OldStr: a.OldStr, NewStr: a.NewStr, InsertLine: a.InsertLine, InsertText: a.InsertText, NewPath: a.NewPath})
 	switch {
-	case errors.Is(err, memory.ErrRefused):
+	case errors.Is(err, memstore.ErrRefused):
 		return tools.Failf(tools.CategorySecurity, "%v", err)
-	case errors.Is(err, memory.ErrUsage):
+	case errors.Is(err, memstore.ErrUsage):
 		return tools.Failf(tools.CategoryValidation, "%v", err)
 	case err != nil:
 		return tools.Failf(category(err), "memory %s: %v", a.Command, err)
@@ -54,9 +54,9 @@ func (o Options) memory(ctx context.Context, env *tools.Env, a memoryArgs) tools
 // category classifies an error of a memory command.
 func category(err error) tools.Category {
 	switch {
-	case memory.IsNotFound(err):
+	case memstore.IsNotFound(err):
 		return tools.CategoryNotFound
-	case memory.IsRefusal(err):
+	case memstore.IsRefusal(err):
 		return tools.CategorySecurity
 	}
 	return tools.CategoryValidation

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -19,7 +19,7 @@ import (
 type fixture struct {
 	t      *testing.T
 	ws     string
-	dir    string // the memory tool's directory (memory.Dir)
+	dir    string // the memory tool's directory (memstore.Dir)
 	global string
 	env    *tools.Env
 	reg    *tools.Registry
@@ -36,7 +36,7 @@ func newFixture(t *testing.T, family string) *fixture {
 	global := filepath.Join(parent, "config", "aidex", "memory")
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	now := func() time.Time { clock = clock.Add(time.Minute); return clock }
-	dir := memory.Dir(filepath.Join(parent, "state", "aidex"), ws)
+	dir := memstore.Dir(filepath.Join(parent, "state", "aidex"), ws)
 	reg := tools.NewRegistry()
 	require.NoError(t, reg.Register(Tools(Options{Family: family, Dir: dir, GlobalDir: global, Now: now})...))
 	require.NoError(t, reg.Check())
@@ -199,7 +199,7 @@ func TestSaveAndLoadMemory(t *testing.T) {
 
 	data, err := os.ReadFile(filepath.Join(f.ws, ".aidex", "memory", "entries.jsonl"))
 	require.NoError(t, err)
-	var e memory.Entry
+	var e memstore.Entry
 	first, _, _ := strings.Cut(string(data), "\n")
 	require.NoError(t, json.Unmarshal([]byte(first), &e))
 	require.Equal(t, "Use pnpm, not npm", e.Content)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -29,18 +29,18 @@ func (o Options) saveMemory(ctx context.Context, env *tools.Env, a saveArgs) too
 	if fail != nil {
 		return *fail
 	}
-	scope, err := memory.ParseScope(a.Scope)
+	scope, err := memstore.ParseScope(a.Scope)
 	if err != nil {
 		return tools.Failf(tools.CategoryValidation, "%v", err)
 	}
-	if scope == memory.ScopeGlobal && o.NoGlobalSave {
+	if scope == memstore.ScopeGlobal && o.NoGlobalSave {
 		return tools.Failf(tools.CategoryPermission, "save_memory: global memories cannot be saved from a workspace the user has not trusted "+
 			"(what its files say must not reach other projects); save it with scope project, or the user runs `aidex trust` here first")
 	}
-	e, err := s.Save(ctx, scope, memory.Entry{Content: a.Content, Category: a.Category, Tags: a.Tags})
+	e, err := s.Save(ctx, scope, memstore.Entry{Content: a.Content, Category: a.Category, Tags: a.Tags})
 	if err != nil {
 		cat := tools.CategoryValidation
-		if memory.IsEscape(err) {
+		if memstore.IsEscape(err) {
 			cat = tools.CategorySecurity
 		}
 		return tools.Failf(cat, "save_memory: %v", err)

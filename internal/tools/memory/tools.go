@@ -3,21 +3,21 @@ package memory
 import (
 	"time"
 
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
 // Options configure Tools.
 type Options struct {
 	// Family is the model family directory of the memory tool; use
-	// memory.Family(provider, model). Empty (or memory.SharedDir) means
+	// memstore.Family(provider, model). Empty (or memstore.SharedDir) means
 	// "other".
 	Family string
 	// Dir is the memory tool's directory of the workspace
-	// (memory.Dir(stateDir, workspace)), outside the workspace; "" makes
+	// (memstore.Dir(stateDir, workspace)), outside the workspace; "" makes
 	// the memory tool fail with a message saying so.
 	Dir string
-	// GlobalDir is the global memory directory (memory.GlobalDir(configDir));
+	// GlobalDir is the global memory directory (memstore.GlobalDir(configDir));
 	// "" disables global memories (save_memory with scope "global" fails).
 	GlobalDir string
 	// NoGlobalSave refuses save_memory with scope "global": set it in a
@@ -32,7 +32,7 @@ type Options struct {
 // Tools returns the memory tools, in this order: memory, save_memory and
 // load_memory. Register them with tools.Registry.Register.
 func Tools(o Options) []tools.Def {
-	if o.Family == "" || o.Family == memory.SharedDir {
+	if o.Family == "" || o.Family == memstore.SharedDir {
 		o.Family = "other"
 	}
 	return []tools.Def{o.memoryDef(), o.saveMemoryDef(), o.loadMemoryDef()}
@@ -49,10 +49,10 @@ func workspaceOf(env *tools.Env) (string, *tools.Result) {
 }
 
 // store returns the entry store of the session workspace.
-func (o Options) store(env *tools.Env) (*memory.Store, *tools.Result) {
+func (o Options) store(env *tools.Env) (*memstore.Store, *tools.Result) {
 	ws, fail := workspaceOf(env)
 	if fail != nil {
 		return nil, fail
 	}
-	return memory.NewStore(ws, o.GlobalDir, o.Now), nil
+	return memstore.NewStore(ws, o.GlobalDir, o.Now), nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/kind"
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/notestore"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -28,7 +28,7 @@ func (o Options) createNote(ctx context.Context, env *tools.Env, a createArgs) t
 	if env == nil || env.Workspace == nil {
 		return tools.Failf(tools.CategoryInternal, "internal error: no workspace configured for create_note")
 	}
-	n, err := notes.Create(ctx, env.Workspace.Root(), a.Title, a.Content, a.Tags, o.Now())
+	n, err := notestore.Create(ctx, env.Workspace.Root(), a.Title, a.Content, a.Tags, o.Now())
 	if err != nil {
 		cat := tools.CategoryValidation
 		if strings.Contains(err.Error(), "path escapes from parent") {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/notestore"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -59,7 +59,7 @@ func TestCreateNoteToolAndList(t *testing.T) {
 	require.Equal(t, tools.CategoryValidation, r.Category)
 
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".aidex", "notes", "hand-written.md"), []byte("no front matter"), 0o644))
-	list, err := notes.List(ws)
+	list, err := notestore.List(ws)
 	require.NoError(t, err)
 	require.Len(t, list, 4)
 	require.Equal(t, "key: value # not a comment ---", list[0].Title) // newest first
@@ -85,6 +85,6 @@ func TestNotesDirSymlinkedOutRefused(t *testing.T) {
 	entries, err := os.ReadDir(outside)
 	require.NoError(t, err)
 	require.Empty(t, entries)
-	_, err = notes.List(ws)
+	_, err = notestore.List(ws)
 	require.Error(t, err)
 }

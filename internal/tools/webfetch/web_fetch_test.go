@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/tools"
-	"github.com/zelvior/aidex/internal/webfetch"
+	"github.com/zelvior/aidex/internal/webpage"
 )
 
 const page = `<!DOCTYPE html><html><head><title>Test &amp; Page</title>
@@ -38,7 +38,7 @@ func TestWebFetchTool(t *testing.T) {
 	mux.HandleFunc("/missing", http.NotFound)
 	srv := serve(t, mux.ServeHTTP)
 	reg := tools.NewRegistry()
-	require.NoError(t, reg.Register(Tools(webfetch.New(webfetch.Options{AllowPrivate: true}))...))
+	require.NoError(t, reg.Register(Tools(webpage.New(webpage.Options{AllowPrivate: true}))...))
 	require.NoError(t, reg.Check())
 	call := func(args any) tools.Result {
 		b, _ := json.Marshal(args)
@@ -56,7 +56,7 @@ func TestWebFetchTool(t *testing.T) {
 	require.Contains(t, r.Error, "404")
 
 	reg2 := tools.NewRegistry()
-	require.NoError(t, reg2.Register(Tools(webfetch.New(webfetch.Options{}))...))
+	require.NoError(t, reg2.Register(Tools(webpage.New(webpage.Options{}))...))
 	r = reg2.Call(context.Background(), nil, "fetch", json.RawMessage(`{"url":"`+srv.URL+`"}`))
 	require.False(t, r.OK)
 	require.Equal(t, tools.CategorySecurity, r.Category)

@@ -69,7 +69,7 @@ func resourcePart(r sdk.EmbeddedResourceResource) (llm.Part, error) {
 // user_message_chunk, the answers as agent_message_chunk and
 // agent_thought_chunk, tool calls as tool_call then tool_call_update
 // with the result.
-func (s *session) replay(ctx context.Context, st *agent.Session) error {
+func (s *session) replay(ctx context.Context, st *agent.Conversation) error {
 	ws := st.Workspace
 	for _, m := range st.Messages {
 		for _, p := range m.Parts {

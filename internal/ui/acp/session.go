@@ -66,7 +66,7 @@ func modeState(svc *app.Service) *sdk.SessionModeState {
 
 // open makes stored session st live in host h (a session already live
 // with that id is closed first: a session/load takes it over).
-func (a *Agent) open(ctx context.Context, h *app.Host, st *agent.Session, servers []sdk.McpServer) (*session, error) {
+func (a *Agent) open(ctx context.Context, h *app.Host, st *agent.Conversation, servers []sdk.McpServer) (*session, error) {
 	svc := h.Service()
 	conf, err := mcpServers(servers)
 	if err != nil {

@@ -32,7 +32,7 @@ import (
 // command line (0 and "" for defaults).
 type Config struct {
 	Service      *app.Service
-	Session      *agent.Session
+	Session      *agent.Conversation
 	Approver     agent.Approver
 	Asker        agent.Asker
 	MaxTurns     int
@@ -102,7 +102,7 @@ func (c *Controller) Close() { c.live.Close() }
 func (c *Controller) Runtime() *app.Runtime { return c.svc.Runtime() }
 
 // Session returns the current stored session.
-func (c *Controller) Session() *agent.Session { return c.live.Info() }
+func (c *Controller) Session() *agent.Conversation { return c.live.Info() }
 
 // ID returns the current session's id.
 func (c *Controller) ID() string { return c.live.ID() }
@@ -228,8 +228,7 @@ func (c *Controller) Reload(ctx context.Context) error {
 
 // NewSession starts a new session in the workspace with the current model.
 func (c *Controller) NewSession(ctx context.Context) error {
-	rt := c.Runtime()
-	s, err := c.Store().Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	s, err := c.svc.Pick(ctx, "", false)
 	if err != nil {
 		return err
 	}

@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/memory"
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/memstore"
+	"github.com/zelvior/aidex/internal/notestore"
 )
 
 // Memory returns the memory store of the workspace (project scope) and the
 // global memory directory under the config directory.
-func (c *Controller) Memory() *memory.Store {
+func (c *Controller) Memory() *memstore.Store {
 	rt := c.Runtime()
-	return memory.NewStore(rt.Workspace, memory.GlobalDir(rt.Config.Paths.ConfigDir), nil)
+	return memstore.NewStore(rt.Workspace, memstore.GlobalDir(rt.Config.Paths.ConfigDir), nil)
 }
 
 // memoryLimit is how many memories /memory lists.
@@ -31,7 +31,7 @@ func cmdMemory(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	text = strings.TrimSpace(text)
 	st := c.Memory()
 	var (
-		e   memory.Entry
+		e   memstore.Entry
 		err error
 	)
 	switch strings.ToLower(verb) {
@@ -51,7 +51,7 @@ func cmdMemory(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 		if rest == "" {
 			return Outcome{}, errors.New("give the text: /memory add TEXT")
 		}
-		e, err = st.Save(ctx, memory.ScopeProject, memory.Entry{Content: rest})
+		e, err = st.Save(ctx, memstore.ScopeProject, memstore.Entry{Content: rest})
 	case "delete", "rm":
 		if id == "" {
 			return Outcome{}, errors.New("name a memory: /memory delete ID (/memory lists them)")
@@ -67,12 +67,12 @@ func cmdMemory(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if err != nil {
 		return Outcome{}, err
 	}
-	fmt.Fprintln(out, memory.FormatEntry(e))
+	fmt.Fprintln(out, memstore.FormatEntry(e))
 	return Outcome{}, nil
 }
 
-func listMemories(ctx context.Context, st *memory.Store, query string, out io.Writer) error {
-	es, err := st.List(ctx, memory.Query{Text: query, Limit: memoryLimit})
+func listMemories(ctx context.Context, st *memstore.Store, query string, out io.Writer) error {
+	es, err := st.List(ctx, memstore.Query{Text: query, Limit: memoryLimit})
 	if err != nil {
 		return err
 	}
@@ -85,14 +85,14 @@ func listMemories(ctx context.Context, st *memory.Store, query string, out io.Wr
 		return nil
 	}
 	for _, e := range es {
-		fmt.Fprintln(out, memory.FormatEntry(e))
+		fmt.Fprintln(out, memstore.FormatEntry(e))
 	}
 	fmt.Fprintln(out, "(/memory pin ID puts one into every system prompt; unpin, edit ID TEXT, delete ID)")
 	return nil
 }
 
 func cmdNotes(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
-	ns, err := notes.List(c.Runtime().Workspace)
+	ns, err := notestore.List(c.Runtime().Workspace)
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -24,8 +24,8 @@ import (
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
-	"github.com/zelvior/aidex/internal/memory"
-	"github.com/zelvior/aidex/internal/notes"
+	"github.com/zelvior/aidex/internal/memstore"
+	"github.com/zelvior/aidex/internal/notestore"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/slashcmd"
 )
@@ -296,7 +296,7 @@ func TestRalphLogStreamsTextAndCaps(t *testing.T) {
 func TestMemoryCommands(t *testing.T) {
 	f := newFixture(t, "")
 	st := f.c.Memory()
-	e, err := st.Save(context.Background(), memory.ScopeProject, memory.Entry{Content: "Use pnpm, not npm", Category: "preference"})
+	e, err := st.Save(context.Background(), memstore.ScopeProject, memstore.Entry{Content: "Use pnpm, not npm", Category: "preference"})
 	require.NoError(t, err)
 	out, _ := f.mustExec(t, "/memory")
 	require.Contains(t, out, e.ID)
@@ -316,9 +316,9 @@ func TestMemoryCommands(t *testing.T) {
 	require.Contains(t, out, "Tests run with make test")
 	f.mustExec(t, "/memory delete "+e.ID)
 	_, err = st.Get(context.Background(), e.ID)
-	require.ErrorIs(t, err, memory.ErrNoEntry)
+	require.ErrorIs(t, err, memstore.ErrNoEntry)
 	_, _, err = f.exec(t, "/memory pin nope")
-	require.ErrorIs(t, err, memory.ErrNoEntry)
+	require.ErrorIs(t, err, memstore.ErrNoEntry)
 	_, _, err = f.exec(t, "/memory frob x")
 	require.ErrorContains(t, err, "unknown /memory frob")
 }
@@ -327,7 +327,7 @@ func TestNotesCommand(t *testing.T) {
 	f := newFixture(t, "")
 	out, _ := f.mustExec(t, "/notes")
 	require.Contains(t, out, "no notes yet")
-	_, err := notes.Create(context.Background(), f.ws, "Design choices", "We use SQLite.", []string{"db"}, time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC))
+	_, err := notestore.Create(context.Background(), f.ws, "Design choices", "We use SQLite.", []string{"db"}, time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC))
 	require.NoError(t, err)
 	out, _ = f.mustExec(t, "/notes")
 	require.Contains(t, out, "Design choices")

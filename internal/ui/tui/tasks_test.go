@@ -16,7 +16,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
-	"github.com/zelvior/aidex/internal/memory"
+	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
@@ -203,7 +203,7 @@ func TestImplementRunsInTheChat(t *testing.T) {
 
 func TestMemoryAndNotesCommandsInTUI(t *testing.T) {
 	h := newHarness(t)
-	_, err := h.ctrl.Memory().Save(context.Background(), memory.ScopeProject, memory.Entry{Content: "Prefer table-driven tests"})
+	_, err := h.ctrl.Memory().Save(context.Background(), memstore.ScopeProject, memstore.Entry{Content: "Prefer table-driven tests"})
 	require.NoError(t, err)
 	h.tm.Type("/memory")
 	h.tm.Send(enter())

@@ -311,7 +311,7 @@ type SessionView struct {
 }
 
 func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error) {
-	var sess *agent.Session
+	var sess *agent.Conversation
 	var running bool
 	var seq uint64
 	if hs := s.host.Get(id); hs != nil {
@@ -380,8 +380,7 @@ func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	rt := s.Runtime()
-	sess, err := s.svc.Store().Create(r.Context(), rt.Workspace, rt.Provider.Name, rt.Model)
+	sess, err := s.svc.Pick(r.Context(), "", false)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return

@@ -110,7 +110,7 @@ type Server struct {
 // first run). It holds no state of its own.
 type liveSession struct {
 	hs   *app.HostSession
-	sess *agent.Session
+	sess *agent.Conversation
 	live *app.Session
 }
 

@@ -221,8 +221,7 @@ func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *C
 }
 
 func cmdWebClear(ctx context.Context, s *Server, _ *liveSession, _ string, out *CommandEvent) error {
-	rt := s.Runtime()
-	sess, err := s.svc.Store().Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
+	sess, err := s.svc.Pick(ctx, "", false)
 	if err != nil {
 		return err
 	}
