@@ -81,9 +81,9 @@ func commandRefused(policy *permission.Policy, reg *tools.Registry, command stri
 
 // The edit formats ([harness] edit_format).
 const (
-	EditReplace  = "replace"  // edit_file: old_string/new_string
-	EditHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
-	EditPatch    = "patch"    // apply_patch: Codex's patch format
+	editReplace  = "replace"  // edit_file: old_string/new_string
+	editHashline = "hashline" // read_file shows LINE#HASH|text; edit_lines edits by anchors
+	editPatch    = "patch"    // apply_patch: Codex's patch format
 )
 
 // EditFormat returns the model's edit format: [harness] edit_format, else
@@ -110,7 +110,7 @@ func (rt *Runtime) EditFormat() string {
 // offers edit_lines, patch offers apply_patch, each instead of edit_file
 // (unless [tools] enabled names edit_file).
 func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
-	tool := map[string]string{EditHashline: "edit_lines", EditPatch: "apply_patch"}[rt.EditFormat()]
+	tool := map[string]string{editHashline: "edit_lines", editPatch: "apply_patch"}[rt.EditFormat()]
 	if tool == "" {
 		return p
 	}
@@ -151,9 +151,9 @@ func (rt *Runtime) outputStore(o EngineOptions) *tools.OutputStore {
 // ("" for replace, which the base prompt describes).
 func (rt *Runtime) editFormatNote() string {
 	switch rt.EditFormat() {
-	case EditHashline:
+	case editHashline:
 		return hashlineNote
-	case EditPatch:
+	case editPatch:
 		return patchNote
 	}
 	return ""
