@@ -20,11 +20,11 @@ func names(cs []Command) []string {
 // The web chat keeps exactly the safe subset of commands it had, and
 // refuses the unsafe ones with a reason (issue 23 item 11, issue 34).
 func TestWebSubsetPinned(t *testing.T) {
-	want := []string{"/help", "/model", "/provider", "/mode", "/clear", "/compact", "/cost", "/tasks"}
+	want := []string{"/help", "/model", "/provider", "/mode", "/permissions", "/clear", "/compact", "/cost", "/tasks"}
 	if got := names(For(Web)); !slices.Equal(got, want) {
 		t.Errorf("the web runs %q, want exactly %q", got, want)
 	}
-	refused := []string{"/config", "/load", "/export", "/edit", "/sandbox", "/resume", "/undo", "/init", "/exit", "/quit", "/q"}
+	refused := []string{"/config", "/load", "/export", "/edit", "/sandbox", "/resume", "/undo", "/init", "/exit", "/quit", "/q", "/plugin"}
 	for _, n := range refused {
 		if why, ok := Refusal(n, Web); !ok || why == "" {
 			t.Errorf("%s: not refused in the web chat", n)
