@@ -559,17 +559,26 @@ func agentWriteRules(reg *tools.Registry) []permission.Rule {
 
 // reasoning is the run's reasoning effort and thinking budget: the model's
 // [providers.NAME.models.MODEL] effort and budget where its table sets
-// them, else reasoning_effort and thinking_budget.
+// them, else reasoning_effort and thinking_budget; when none is set, the
+// default of the provider and model ([DefaultEffort]: thinking on where
+// the model supports it). An effort of "off" turns reasoning off.
 func (rt *Runtime) reasoning() (effort string, budget int) {
 	c := rt.Config
 	effort, budget = c.ReasoningEffort, c.ThinkingBudget
-	if r, ok := c.ReasoningOf(rt.Provider.Name, rt.Model); ok {
+	r, own := c.ReasoningOf(rt.Provider.Name, rt.Model)
+	if own {
 		if r.Effort != "" {
 			effort = r.Effort
 		}
 		if r.Budget != nil {
 			budget = *r.Budget
 		}
+	}
+	switch {
+	case effort == ReasoningOff:
+		return "", 0
+	case effort == "" && budget == 0 && !own:
+		effort = DefaultEffort(rt.Provider.Name, rt.Model)
 	}
 	return effort, budget
 }
