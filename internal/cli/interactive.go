@@ -87,7 +87,7 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	fmt.Fprintf(repl.Printer.Out, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
 		a.proc.shortVersion(), rt.Provider.Name, rt.Model, ctrl.Mode())
 	if b.f.chatAliases {
-		fmt.Fprintln(repl.Printer.Out, "iptic-memex's commands work here too: load file PATH, load url URL, save chat, set model X, clear, reprint, quit")
+		fmt.Fprintln(repl.Printer.Out, "iptic-memex's commands work here too: load file PATH, load url URL, save chat, save code, set model X, clear, reprint, quit")
 	}
 	if msgs, total := ctrl.Recent(); total > 0 {
 		// A resumed conversation is reprinted, as the terminal UI shows it.

@@ -19,6 +19,7 @@ func chatAliases() []chatAlias {
 		{"load sheet", "/load"},
 		{"load project", "/load-project"},
 		{"save chat", "/export"},
+		{"save code", "/save-code"},
 		{"set model", "/model"},
 		{"show models", "/models"},
 		{"clear chat", "/clear"},

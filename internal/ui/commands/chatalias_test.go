@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -61,4 +63,34 @@ func TestLoadURL(t *testing.T) {
 	require.NoError(t, err)
 	reqs := f.script.Requests()
 	require.Contains(t, string(reqs[len(reqs)-1]), "the page text")
+}
+
+// /save-code (iptic-memex's save_code, "save code" in aidex chat) writes
+// the last answer's code blocks to new files through write_file: the
+// fence's file name or the names given in order; never over an existing
+// file, never outside the workspace or into a protected path.
+func TestSaveCode(t *testing.T) {
+	answer := "Here:\n\n```go main.go\npackage main\n```\n\nand\n\n~~~\necho hi\n~~~\n"
+	f := newFixture(t, "", llmtest.Turn{Text: answer})
+	_, err := f.c.RunWith(context.Background(), []llm.Part{{Type: llm.PartText, Text: "write it"}}, nil, func(agent.Event) {})
+	require.NoError(t, err)
+
+	_, _, err = f.exec(t, "/save-code")
+	require.ErrorContains(t, err, "code block 2 (of 2) names no file")
+	_, _, err = f.exec(t, "/save-code ../out.go run.sh")
+	require.Error(t, err, "outside the workspace")
+	_, _, err = f.exec(t, "/save-code .git/hooks/pre-commit run.sh")
+	require.ErrorContains(t, err, "protected path")
+
+	out, _ := f.mustExec(t, "/save-code main.go run.sh")
+	require.Contains(t, out, "saved main.go (1 lines)")
+	data, err := os.ReadFile(filepath.Join(f.ws, "run.sh"))
+	require.NoError(t, err)
+	require.Equal(t, "echo hi\n", string(data))
+	_, _, err = f.exec(t, "/save-code main.go run.sh")
+	require.ErrorContains(t, err, "main.go exists")
+
+	got, ok := ChatAlias("save code x.go")
+	require.True(t, ok)
+	require.Equal(t, "/save-code x.go", got)
 }
