@@ -24,8 +24,9 @@ func onModel(m *Runtime, co ClientOptions, store SessionStore, base agent.Tools)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.modelID(), err)
 	}
+	effort, budget := m.reasoning()
 	om := &agent.OpenModel{Client: client, Info: m.ModelInfo(), CommandBlocks: m.textToolModel(),
-		ReasoningEffort: m.Config.ReasoningEffort, ThinkingBudget: m.Config.ThinkingBudget, Verbosity: m.Config.Verbosity}
+		ReasoningEffort: effort, ThinkingBudget: budget, Verbosity: m.Config.Verbosity}
 	if store != nil {
 		om.Store = store.Priced(om.Info.Cost)
 	}

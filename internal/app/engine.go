@@ -316,6 +316,10 @@ func (rt *Runtime) migrateMemory() error {
 
 // textToolNote tells a model configured for text tool calls how to write
 // them (the formats textcall parses).
+// memoryNote says when to use the memory tool (Nexus Code's guidance).
+const memoryNote = "Memory: save to the memory tool what a later session would need and cannot read from the code " +
+	"(the user's preferences, decisions and their reasons, facts you had to discover); look there first when a task builds on earlier work. Never store secrets."
+
 const textToolNote = "If you cannot call a tool natively, write the call in your answer as " +
 	`<tool_call>{"name": "TOOL", "arguments": {...}}</tool_call>, or run a shell command as a line ` +
 	`%%CMD%% command="PROGRAM" arguments="ARGS", then any lines for its standard input, then a line %%END%%. ` +
@@ -501,6 +505,17 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 		in.Notes = append(in.Notes, note)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
+	if rt.Provider.Local() {
+		// Smaller local models find their way with the project's shape
+		// in view (ayder-cli's project structure).
+		if tree := projectTreeNote(rt.Workspace, projectTreeBytes); tree != "" {
+			in.Notes = append(in.Notes, tree)
+		}
+	}
+	if prof := rt.Profile(); rt.Config.Memory && !slices.Contains(prof.Disabled, "memory") &&
+		(prof.Name != tools.ProfileReadonly || slices.Contains(prof.Enabled, "memory")) {
+		in.Notes = append(in.Notes, memoryNote)
+	}
 	// Pinned memories: the user's global ones always; a project's only once
 	// the folder is trusted (a cloned repository could ship pinned entries).
 	projectMem := ""
@@ -561,17 +576,26 @@ func agentWriteRules(reg *tools.Registry) []permission.Rule {
 
 // reasoning is the run's reasoning effort and thinking budget: the model's
 // [providers.NAME.models.MODEL] effort and budget where its table sets
-// them, else reasoning_effort and thinking_budget.
+// them, else reasoning_effort and thinking_budget; when none is set, the
+// default of the provider and model ([DefaultEffort]: thinking on where
+// the model supports it). An effort of "off" turns reasoning off.
 func (rt *Runtime) reasoning() (effort string, budget int) {
 	c := rt.Config
 	effort, budget = c.ReasoningEffort, c.ThinkingBudget
-	if r, ok := c.ReasoningOf(rt.Provider.Name, rt.Model); ok {
+	r, own := c.ReasoningOf(rt.Provider.Name, rt.Model)
+	if own {
 		if r.Effort != "" {
 			effort = r.Effort
 		}
 		if r.Budget != nil {
 			budget = *r.Budget
 		}
+	}
+	switch {
+	case effort == ReasoningOff:
+		return "", 0
+	case effort == "" && budget == 0 && !own:
+		effort = DefaultEffort(rt.Provider.Name, rt.Model)
 	}
 	return effort, budget
 }

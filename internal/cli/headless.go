@@ -56,8 +56,10 @@ type runFlags struct {
 	attach          []string
 	budget          budgetFlags
 	full, web       bool // front ends chosen by flag (--full, --web), as --plain
-	routing         routingFlags
-	multi           multiFlags
+	// chatAliases: `aidex chat`, where iptic-memex's user commands work.
+	chatAliases bool
+	routing     routingFlags
+	multi       multiFlags
 	// compat are the aliases of Claude Code's and Codex CLI's flags.
 	compat compatFlags
 	// webPort is --port with --web (-1: the first free port from 8420).

@@ -86,6 +86,13 @@ func (a *cliApp) runLineMode(ctx context.Context, base *app.Runtime, b *sessionB
 	}
 	fmt.Fprintf(repl.Printer.Out, "aidex %s · %s/%s · %s · /help for commands, /exit to quit\n",
 		a.proc.shortVersion(), rt.Provider.Name, rt.Model, ctrl.Mode())
+	if b.f.chatAliases {
+		fmt.Fprintln(repl.Printer.Out, "iptic-memex's commands work here too: load file PATH, load url URL, save chat, save code, set model X, clear, reprint, quit")
+	}
+	if msgs, total := ctrl.Recent(); total > 0 {
+		// A resumed conversation is reprinted, as the terminal UI shows it.
+		commands.Reprint(repl.Printer.Out, msgs, total)
+	}
 	return repl.Run(ctx, ctrl, commands.Default().WithCustom(ctx, ctrl))
 }
 
@@ -127,7 +134,8 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 	}
 	chooser, _ := ap.(app.Chooser) // the TUI's and the line mode's approvers also choose parallel answers
 	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
-		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem, Chooser: chooser})
+		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem, Chooser: chooser,
+		ChatAliases: b.f.chatAliases})
 }
 
 // usageIfSetup maps set-up errors (config, provider) to exit code 2.

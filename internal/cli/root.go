@@ -227,7 +227,7 @@ func (a *cliApp) runPrompt(cmd *cobra.Command, rf *runFlags, positional bool) er
 
 // commandBuilders lists the constructors of aidex's subcommands, in help
 // order. It is a fixed table, never changed at run time.
-var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newResumeCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
+var commandBuilders = []func(*cliApp) *cobra.Command{newExecCmd, newChatCmd, newResumeCmd, newProvidersCmd, newModelsCmd, newSessionsCmd, newUndoCmd, newCheckpointsCmd, newRewindCmd, newToolsCmd, newToolCmd, newPermissionsCmd,
 	newMemoryCmd, newNotesCmd, newImageCmd, newPlanCmd, newRalphCmd, newWebCmd, newConfigCmd, newTrustCmd, newSandboxCmd, newHooksCmd, newAgentsCmd, newPluginCmd, newMCPCmd, newACPCmd, newEvalCmd}
 
 // catalogView is the configuration and catalog without a chosen provider.

@@ -41,7 +41,7 @@ type Config struct {
 	SafeMode               bool     `toml:"safe_mode"`                // the built-in deny list of destructive commands [true]
 	WebAllowShellTools     bool     `toml:"web_allow_shell_tools"`    // shell tools in the web UI [false]
 	ApprovalTimeout        int      `toml:"approval_timeout"`         // seconds an approval or question of a web chat waits once no page follows its session, before it is denied [300]
-	ReasoningEffort        string   `toml:"reasoning_effort"`         // minimal|low|medium|high; "" = unset
+	ReasoningEffort        string   `toml:"reasoning_effort"`         // minimal|low|medium|high, or off (no reasoning, not even the provider's default); "" = unset: the provider's default (thinking on where the model supports it)
 	ThinkingBudget         int      `toml:"thinking_budget"`          // reasoning tokens; 0 = unset
 	OllamaBaseURL          string   `toml:"ollama_base_url"`          // e.g. http://127.0.0.1:11434
 	CustomBaseURL          string   `toml:"custom_base_url"`          // OpenAI-compatible endpoint

@@ -8,7 +8,7 @@ import (
 
 // ModelReasoning is the reasoning setting of one model from its
 // [providers.NAME.models.MODEL] table (iptic-memex's per-model reasoning):
-// Effort ("minimal", "low", "medium", "high"; "" unset) for models that
+// Effort ("minimal", "low", "medium", "high", "off"; "" unset) for models that
 // take an effort, Budget (thinking tokens; nil unset, 0 off) for those
 // that take a budget. They replace reasoning_effort and thinking_budget
 // for that model. EditFormat, from the same table's edit_format, is the
@@ -44,7 +44,7 @@ func readReasoning(r *ModelReasoning, k string, val any) (bool, error) {
 	case "effort":
 		s, ok := val.(string)
 		if !ok || !slices.Contains(enumOf("reasoning_effort"), s) {
-			return true, fmt.Errorf("must be one of minimal, low, medium, high, not %s", describeValue(val))
+			return true, fmt.Errorf("must be one of minimal, low, medium, high, off, not %s", describeValue(val))
 		}
 		r.Effort = s
 	case "budget":

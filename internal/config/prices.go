@@ -33,7 +33,7 @@ func priceKeys(p *ModelPrice) []struct {
 }
 
 // modelTableKeys lists the keys a model's table takes, for error messages.
-const modelTableKeys = "vision = true|false, input_price, output_price, cache_read_price, cache_write_price (USD per million tokens), effort (minimal|low|medium|high), budget (thinking tokens), edit_format (replace|hashline|patch)"
+const modelTableKeys = "vision = true|false, input_price, output_price, cache_read_price, cache_write_price (USD per million tokens), effort (minimal|low|medium|high|off), budget (thinking tokens), edit_format (replace|hashline|patch)"
 
 // modelPrice is a price of one model read from one file.
 type modelPrice struct {

@@ -190,7 +190,7 @@ func siblingNames(ss []keySpec, path []string) []string {
 func enumOf(name string) []string {
 	switch name {
 	case "reasoning_effort":
-		return []string{"minimal", "low", "medium", "high"}
+		return []string{"minimal", "low", "medium", "high", "off"}
 	case "permission_mode":
 		return []string{"plan", "ask", "auto-edit", "yolo"}
 	case "multi_mode":

@@ -53,6 +53,13 @@ type Usage struct {
 	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	// AcceptedPredictionTokens and RejectedPredictionTokens are the
+	// output tokens of a Predicted Output (OpenAI's `prediction`) that
+	// the answer used and did not use, as OpenAI-compatible hosts report
+	// them in completion_tokens_details; both are counted in
+	// OutputTokens already (rejected ones are billed as output too).
+	AcceptedPredictionTokens int `json:"accepted_prediction_tokens,omitempty"`
+	RejectedPredictionTokens int `json:"rejected_prediction_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v, field by field.
@@ -63,6 +70,9 @@ func (u Usage) Add(v Usage) Usage {
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
 		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
+
+		AcceptedPredictionTokens: u.AcceptedPredictionTokens + v.AcceptedPredictionTokens,
+		RejectedPredictionTokens: u.RejectedPredictionTokens + v.RejectedPredictionTokens,
 	}
 }
 

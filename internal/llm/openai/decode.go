@@ -66,7 +66,9 @@ type wireUsage struct {
 	CompletionTokens  count          `json:"completion_tokens"`
 	PromptDetails     *promptDetails `json:"prompt_tokens_details"`
 	CompletionDetails *struct {
-		ReasoningTokens count `json:"reasoning_tokens"`
+		ReasoningTokens          count `json:"reasoning_tokens"`
+		AcceptedPredictionTokens count `json:"accepted_prediction_tokens"`
+		RejectedPredictionTokens count `json:"rejected_prediction_tokens"`
 	} `json:"completion_tokens_details"`
 	PromptCacheHitTokens     count `json:"prompt_cache_hit_tokens"`
 	CacheCreationInputTokens count `json:"cache_creation_input_tokens"`
@@ -92,6 +94,8 @@ func (u *wireUsage) toLLM() llm.Usage {
 	}
 	if d := u.CompletionDetails; d != nil {
 		out.ReasoningTokens = int(d.ReasoningTokens)
+		out.AcceptedPredictionTokens = int(d.AcceptedPredictionTokens)
+		out.RejectedPredictionTokens = int(d.RejectedPredictionTokens)
 	}
 	return out
 }

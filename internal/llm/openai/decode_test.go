@@ -175,6 +175,8 @@ func TestUsage(t *testing.T) {
 	}{
 		{"openai", `"usage":{"prompt_tokens":10,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":3}}`,
 			llm.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 4, ReasoningTokens: 3}},
+		{"predicted output", `"usage":{"prompt_tokens":10,"completion_tokens":9,"completion_tokens_details":{"accepted_prediction_tokens":6,"rejected_prediction_tokens":2}}`,
+			llm.Usage{InputTokens: 10, OutputTokens: 9, AcceptedPredictionTokens: 6, RejectedPredictionTokens: 2}},
 		{"deepseek", `"usage":{"prompt_tokens":10,"completion_tokens":5,"prompt_cache_hit_tokens":7,"prompt_cache_miss_tokens":3}`,
 			llm.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 7}},
 		{"openrouter cache write", `"usage":{"prompt_tokens":10,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":6}}`,

@@ -120,7 +120,7 @@ func buildRequest(req *llm.Request) (*request, error) {
 		out.Text = &textParam{Verbosity: v}
 	}
 	if effort := strings.ToLower(strings.TrimSpace(req.ReasoningEffort)); effort != "" {
-		out.Reasoning = &reasoning{Effort: effort, Summary: "auto"}
+		out.Reasoning = &reasoning{Effort: effort, Summary: "detailed"}
 	}
 	if out.Reasoning != nil || isReasoningModel(req.Model) {
 		out.Include = []string{includeEncryptedReasoning}

@@ -76,7 +76,7 @@ func TestBuildRequestConversation(t *testing.T) {
 	    {"type": "function", "name": "now", "description": "time", "strict": false,
 	     "parameters": {"type": "object", "properties": {}}}
 	  ],
-	  "reasoning": {"effort": "medium", "summary": "auto"},
+	  "reasoning": {"effort": "medium", "summary": "detailed"},
 	  "max_output_tokens": 2000,
 	  "temperature": 0.5,
 	  "store": false,

@@ -21,7 +21,7 @@
 //     not found"). Reasoning parts without encrypted content, or not from
 //     this API (no id), are not sent back.
 //   - Tools are `{type: "function", name, description, parameters, strict:
-//     false}`; ReasoningEffort becomes `reasoning: {effort, summary: "auto"}`;
+//     false}`; ReasoningEffort becomes `reasoning: {effort, summary: "detailed"}`;
 //     MaxTokens becomes `max_output_tokens`.
 //   - Usage: InputTokens = input_tokens, OutputTokens = output_tokens,
 //     CacheReadTokens = input_tokens_details.cached_tokens, ReasoningTokens =

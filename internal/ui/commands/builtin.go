@@ -54,7 +54,7 @@ func runOf(name string) RunFunc {
 		"/mode": cmdMode, "/permissions": cmdPermissions, "/architect": cmdArchitect, "/sandbox": cmdSandbox, "/tools": cmdTools, "/skills": cmdSkills,
 		"/mcp": cmdMCP, "/plugin": cmdPlugin, "/clear": cmdClear, "/compact": cmdCompact, "/summary": cmdSummary, "/cost": cmdCost,
 		"/context": cmdContext, "/undo": cmdUndo, "/rewind": cmdRewind, "/sessions": cmdSessions, "/resume": cmdResume,
-		"/export": cmdExport, "/load": cmdLoad, "/load-project": cmdLoadProject, "/edit": action(ActEdit),
+		"/export": cmdExport, "/reprint": cmdReprint, "/save-code": cmdSaveCode, "/load": cmdLoad, "/load-project": cmdLoadProject, "/edit": action(ActEdit),
 		"/copy": action(ActCopy), "/verbose": action(ActVerbose), "/plan": cmdPlan, "/tasks": cmdTasks,
 		"/task-edit": cmdTaskEdit, "/implement": cmdImplement, "/implement-all": cmdImplementAll, "/memory": cmdMemory,
 		"/notes": cmdNotes, "/image": cmdImage, "/config": cmdConfig, "/init": cmdInit, "/exit": cmdExit,
@@ -517,7 +517,10 @@ const maxLoad = 256 << 10
 
 func cmdLoad(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
 	if arg == "" {
-		return Outcome{}, errors.New("name a file: /load FILE")
+		return Outcome{}, errors.New("name a file or web page: /load FILE, /load https://...")
+	}
+	if isURL(arg) {
+		return loadURL(ctx, c, arg, out)
 	}
 	path := arg
 	if !filepath.IsAbs(path) {

@@ -40,6 +40,9 @@ type Config struct {
 	// Chooser picks the answers to keep of a parallel turn (nil: the
 	// first successful one, or every one with multi_keep = "all").
 	Chooser app.Chooser
+	// ChatAliases turns on iptic-memex's user commands typed without a
+	// slash (`aidex chat`; see [ChatAlias]).
+	ChatAliases bool
 }
 
 // Controller drives one interactive session: runs prompts, and changes
@@ -63,6 +66,8 @@ type Controller struct {
 	// turn since) puts the task back to pending.
 	implemented     string
 	implementedMsgs int
+	// chatAliases: iptic-memex's user commands are on (`aidex chat`).
+	chatAliases bool
 }
 
 // New builds the live session for cfg.Session and returns the
@@ -74,7 +79,7 @@ func New(ctx context.Context, cfg Config) (*Controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns}, nil
+	return &Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns, chatAliases: cfg.ChatAliases}, nil
 }
 
 // Attach returns a controller over live session live of svc for front
@@ -92,6 +97,16 @@ func (c *Controller) Front() slash.Front {
 		return slash.Terminal
 	}
 	return c.front
+}
+
+// Alias returns the slash command line stands for when it is one of
+// iptic-memex's user commands and the session is `aidex chat`'s (see
+// [ChatAlias]); otherwise ok is false and line is a prompt.
+func (c *Controller) Alias(line string) (slash string, ok bool) {
+	if c == nil || !c.chatAliases {
+		return "", false
+	}
+	return ChatAlias(line)
 }
 
 // Close stops what the engine's tools started (background processes).

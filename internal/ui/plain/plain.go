@@ -43,6 +43,9 @@ type Printer struct {
 	mu       sync.Mutex
 	midLine  bool // text was printed without a final newline
 	inReason bool
+	// reasonText is the reasoning being streamed when it is not shown in
+	// full (not Verbose); its words are counted when it ends.
+	reasonText strings.Builder
 	// wait is the pending waiting line's timer; waitGen tells a timer that
 	// fired late that its wait is over.
 	wait    *time.Timer
@@ -142,9 +145,17 @@ func (p *Printer) text(t string) {
 	p.midLine = !strings.HasSuffix(t, "\n")
 }
 
-// reasoning prints a piece of the model's reasoning (only with Verbose).
+// reasoning prints a piece of the model's reasoning: in full with
+// Verbose, else a dimmed "thinking…" line that ends with the reasoning's
+// length once the answer or a tool call follows.
 func (p *Printer) reasoning(t string) {
 	if !p.Verbose {
+		if !p.inReason {
+			p.newline()
+			fmt.Fprint(p.Out, p.paint(dim, "✻ thinking…"))
+			p.inReason, p.midLine = true, true
+		}
+		p.reasonText.WriteString(t)
 		return
 	}
 	if !p.inReason {
@@ -283,6 +294,10 @@ func (p *Printer) printMarkdown(md string) {
 func (p *Printer) endReasoning() {
 	if p.inReason {
 		p.inReason = false
+		if !p.Verbose {
+			fmt.Fprint(p.Out, p.paint(dim, fmt.Sprintf(" %d words (/verbose shows the reasoning)", len(strings.Fields(p.reasonText.String())))))
+			p.reasonText.Reset()
+		}
 		p.newline()
 	}
 }

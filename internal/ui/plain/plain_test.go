@@ -111,3 +111,22 @@ func TestPrinterProgress(t *testing.T) {
 	require.Contains(t, out.String(), "→ mcp__s__index \n  … mcp__s__index: 3/10 files")
 	require.NotContains(t, out.String(), "\x1b[2J")
 }
+
+// Thinking is shown as it streams (issue 36 item 8): a "thinking…" line
+// as soon as reasoning arrives, ended with its length when the answer
+// starts; in full with /verbose.
+func TestPrinterShowsThinking(t *testing.T) {
+	var out strings.Builder
+	p := &Printer{Out: &out}
+	p.Event(agent.Event{Type: agent.EventReasoning, Text: "the user wants"})
+	require.Equal(t, "✻ thinking…", out.String(), "shown before the answer")
+	p.Event(agent.Event{Type: agent.EventReasoning, Text: " a greeting"})
+	p.Event(agent.Event{Type: agent.EventText, Text: "Hello"})
+	require.Equal(t, "✻ thinking… 5 words (/verbose shows the reasoning)\nHello", out.String())
+
+	out.Reset()
+	p = &Printer{Out: &out, Verbose: true}
+	p.Event(agent.Event{Type: agent.EventReasoning, Text: "the user wants"})
+	p.Event(agent.Event{Type: agent.EventText, Text: "Hello"})
+	require.Equal(t, "thinking: the user wants\nHello", out.String())
+}

@@ -50,6 +50,10 @@ type REPL struct {
 	in    *bufio.Reader
 	lines chan lineOrErr
 	once  sync.Once
+	// stop is closed when Run returns: the reader then drops the lines
+	// still unread (input after /exit) instead of waiting to hand them on.
+	stop     chan struct{}
+	stopOnce sync.Once
 
 	// Type-ahead: routing is true while a run's await owns the input;
 	// approvals then ask it for a line on asks. queued and inputDone are
@@ -79,7 +83,7 @@ func New(in io.Reader, out io.Writer, color bool) *REPL {
 		}
 	}
 	r := &REPL{Printer: p, Prompt: "> ", in: bufio.NewReader(in), Terminal: isTerminal(out),
-		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr)}
+		TypeAhead: isTerminalReader(in), asks: make(chan chan lineOrErr), stop: make(chan struct{})}
 	if r.edit = newLineEditor(in, out); r.edit != nil {
 		r.in = bufio.NewReader(r.edit)
 	}
@@ -158,11 +162,13 @@ func (r *REPL) readLines() <-chan lineOrErr {
 			for {
 				line, err := r.in.ReadString('\n')
 				if line != "" || err == nil {
-					r.lines <- lineOrErr{line: line}
+					if !r.hand(lineOrErr{line: line}) {
+						return
+					}
 				}
 				if err != nil {
 					if !errors.Is(err, io.EOF) {
-						r.lines <- lineOrErr{err: err}
+						r.hand(lineOrErr{err: err})
 					}
 					return
 				}
@@ -170,6 +176,16 @@ func (r *REPL) readLines() <-chan lineOrErr {
 		}()
 	})
 	return r.lines
+}
+
+// hand gives l to the reader of lines; false when Run has returned.
+func (r *REPL) hand(l lineOrErr) bool {
+	select {
+	case r.lines <- l:
+		return true
+	case <-r.stop:
+		return false
+	}
 }
 
 // Run reads prompts and commands until /exit, end of input, or Ctrl+C
@@ -182,6 +198,7 @@ func (r *REPL) Run(ctx context.Context, ctrl *commands.Controller, table command
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
+	defer r.stopOnce.Do(func() { close(r.stop) })
 	interrupted := false
 	r.Workspace, r.ctrl = ctrl.Runtime().Workspace, ctrl
 	for {
@@ -279,6 +296,10 @@ func (r *REPL) promptLine(ctx context.Context, table commands.Table, sigs <-chan
 // reports whether the line quits.
 func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) bool {
 	out := r.Printer.Out
+	if cmd, ok := ctrl.Alias(line); ok {
+		line = cmd
+		fmt.Fprintln(out, r.Printer.paint(dim, "("+cmd+")"))
+	}
 	switch {
 	case line == "":
 	case strings.HasPrefix(line, "/"):

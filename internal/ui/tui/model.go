@@ -14,6 +14,7 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/notify"
+	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // Timing of the UI: the markdown debounce, the spinner frame, the window
@@ -195,6 +196,11 @@ func (m *model) Init() tea.Cmd {
 		rt := m.ctrl.Runtime()
 		m.commit(m.st.paint(m.st.faint, fmt.Sprintf("aidex %s · %s/%s · %s mode · /help for commands and keys",
 			m.o.Version, rt.Provider.Name, rt.Model, m.ctrl.Mode())))
+		home := ""
+		if m.o.Getenv != nil {
+			home = m.o.Getenv("HOME")
+		}
+		m.commit(m.st.paint(m.st.faint, termsafe.Clean(bannerTip(rt.Workspace, home, time.Now().YearDay()))))
 		if rt.Notice != "" {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}

@@ -50,6 +50,10 @@ func (m *model) send() tea.Cmd {
 func (m *model) submit(text string) tea.Cmd {
 	trimmed := strings.TrimSpace(text)
 	m.commit(renderUser(m.st, trimmed, m.width))
+	if cmd, ok := m.ctrl.Alias(trimmed); ok {
+		trimmed = cmd
+		m.commit(m.st.paint(m.st.faint, "  ("+cmd+")"))
+	}
 	switch {
 	case strings.HasPrefix(trimmed, "/"):
 		return m.slash(trimmed)

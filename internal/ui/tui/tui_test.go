@@ -265,7 +265,7 @@ func TestUpdateApprovalAllowsAndDenies(t *testing.T) {
 		llmtest.Turn{Text: "second done"})
 	h.tm.Type("write a")
 	h.tm.Send(enter())
-	h.waitFor(t, "Allow")
+	h.waitFor(t, "Allow write_file") // not "Allow" alone: the banner's workspace path holds the test's name
 	h.answer(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	h.waitFor(t, "first done")
 	h.tm.Type("write b")

@@ -129,3 +129,37 @@ func TestWebPermissionsCommand(t *testing.T) {
 	require.Equal(t, http.StatusOK, e.call(http.MethodPost, APIPrefix+"/chat", map[string]any{"message": "/permissions remove x", "stream": false}, &res))
 	require.Contains(t, res.Errors[0], "aidex permissions remove RULE")
 }
+
+// iptic-memex's stepwise actions: POST /api/action/resume answers the
+// waiting question its state_token names (aidex's interaction token),
+// /api/action/cancel stops a run as /api/v1/chat/stop, and
+// /api/action/start names the slash-command way (issue 36 item 4).
+func TestActionAliases(t *testing.T) {
+	model := llmtest.NewScript(t,
+		llmtest.Turn{Calls: []llmtest.Call{{Name: "ask_user", Args: askDBArgs}}},
+		llmtest.Turn{Text: "Using your pick."})
+	e := newEnv(t, model, "")
+	var statuses []int
+	status, _ := e.chat(map[string]any{"message": "set up storage"}, func(ev sseEvent) {
+		if ev.Name != "interaction" {
+			return
+		}
+		if ia := ev.Data["interaction"].(map[string]any); ia["answer"] != nil {
+			return
+		}
+		token := ev.Data["token"].(string)
+		statuses = append(statuses,
+			e.call(http.MethodPost, "/api/action/resume", map[string]any{"state_token": "nope", "response": "SQLite"}, nil),
+			e.call(http.MethodPost, "/api/action/resume", map[string]any{"state_token": token, "response": "SQLite"}, nil))
+	})
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, []int{http.StatusNotFound, http.StatusOK}, statuses)
+	require.Contains(t, lastRequest(model), `\"Which database?\": \"SQLite\"`)
+
+	var stop map[string]any
+	require.Equal(t, http.StatusOK, e.call(http.MethodPost, "/api/action/cancel", map[string]any{}, &stop))
+	require.Equal(t, false, stop["stopped"], "nothing runs")
+	var start map[string]any
+	require.Equal(t, http.StatusBadRequest, e.call(http.MethodPost, "/api/action/start", map[string]any{"action": "set_model"}, &start))
+	require.Contains(t, start["error"], "slash commands")
+}
