@@ -184,14 +184,16 @@ func MarshalList[T any](list []T) ([]byte, error) {
 // Spliced is a request body whose conversation is already encoded: Head
 // is the request with its top-level field Field encoding as null, and
 // Items are the encoded values (each one or more comma-separated JSON
-// values, or empty) sent as that field's array, in order (the null stays
-// when there is none). The body is
+// values, or empty) sent as that field's array, in order. With no
+// non-empty item the array is empty, or, with KeepNull, the null stays
+// (what the wire format's own encoding of no messages is). The body is
 // Head's encoding with the null replaced; Items are sent without being
 // copied.
 type Spliced struct {
-	Head  any
-	Field string
-	Items [][]byte
+	Head     any
+	Field    string
+	Items    [][]byte
+	KeepNull bool
 }
 
 // PostSpliced sends body as [PostJSON] sends a request. Errors: as
@@ -225,8 +227,8 @@ func (s *Spliced) encode() (*chunks, error) {
 		return nil, err
 	}
 	c := &chunks{}
-	if !slices.ContainsFunc(s.Items, func(it []byte) bool { return len(it) > 0 }) {
-		_, _ = c.Write(head) // no message: null, as the whole request's encoding has it
+	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it []byte) bool { return len(it) > 0 }) {
+		_, _ = c.Write(head)
 		return c, nil
 	}
 	_, _ = c.Write(head[:start])

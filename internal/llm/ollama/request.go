@@ -111,7 +111,7 @@ func buildBody(req *llm.Request, numCtx int, cache *llm.WireCache) (*llm.Spliced
 		items = append([][]byte{sys}, items...)
 	}
 	wr.Messages = nil
-	return &llm.Spliced{Head: wr, Field: "messages", Items: items}, nil
+	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
 }
 
 // think returns the `think` value: nil when no reasoning is asked, the

@@ -186,7 +186,7 @@ func buildBody(req *llm.Request, q quirks, cache *llm.WireCache) (*llm.Spliced, 
 		items = append([][]byte{sys}, items...)
 	}
 	wr.Messages = nil
-	return &llm.Spliced{Head: wr, Field: "messages", Items: items}, nil
+	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
 }
 
 // setEffort sends the reasoning effort the way the host takes it. A
