@@ -93,23 +93,35 @@ func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) (
 	return out, nil
 }
 
+// staleAfter is how many requests a lane may go unused before it is
+// emptied: a conversation replaced by compaction, a subagent that ended.
+const staleAfter = 16
+
 // lane returns the lane whose first message is msgs' first, else the
-// least recently used one, emptied.
+// least recently used one, emptied; lanes unused for staleAfter requests
+// are emptied.
 func (c *WireCache) lane(msgs []Message) *cacheLane {
 	c.clock++
+	var found *cacheLane
 	oldest := &c.lanes[0]
 	for i := range c.lanes {
 		l := &c.lanes[i]
-		if len(msgs) > 0 && len(l.entries) > 0 && sameMessage(&l.entries[0].msg, &msgs[0]) {
-			l.used = c.clock
-			return l
+		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && sameMessage(&l.entries[0].msg, &msgs[0]) {
+			found = l
+			continue
+		}
+		if c.clock-l.used > staleAfter {
+			l.entries = nil
 		}
 		if l.used < oldest.used {
 			oldest = l
 		}
 	}
-	oldest.used, oldest.entries = c.clock, nil
-	return oldest
+	if found == nil {
+		found, oldest.entries = oldest, nil
+	}
+	found.used = c.clock
+	return found
 }
 
 // copyMessage copies m's parts and what they point to; strings are

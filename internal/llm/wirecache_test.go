@@ -47,6 +47,15 @@ func TestWireCacheEncodesOnlyWhatChanged(t *testing.T) {
 	run(c, conv[:2], 0) // compaction cut
 	run(c, append([]Message{UserText("summary")}, conv[2:]...), 3)
 	run(nil, conv, len(conv))
+	run(c, conv, 2) // the lane was cut to two messages above
+	for i := 0; i < staleAfter+1; i++ {
+		run(c, conv, 0)
+	}
+	for i := range c.lanes {
+		if l := &c.lanes[i]; l.used != c.clock && len(l.entries) > 0 {
+			t.Fatalf("lane %d unused for %d requests still holds %d entries", i, c.clock-l.used, len(l.entries))
+		}
+	}
 }
 
 // A spliced body is the head with the items as the field's array; a field
