@@ -228,7 +228,8 @@ func (s *Spliced) Bytes() ([]byte, error) {
 	return c.bytes(), nil
 }
 
-// encode writes the body into chunks, pointing at the items.
+// encode returns the body as chunks pointing at the head's encoding and
+// at the items (nothing copied).
 func (s *Spliced) encode() (*chunks, error) {
 	head, err := MarshalJSON(s.Head)
 	if err != nil {
@@ -238,13 +239,13 @@ func (s *Spliced) encode() (*chunks, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &chunks{}
+	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
 	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it []byte) bool { return len(it) > 0 }) {
-		_, _ = c.Write(head)
+		c.ref(head)
 		return c, nil
 	}
-	_, _ = c.Write(head[:start])
-	_, _ = c.Write([]byte{'['})
+	c.ref(head[:start])
+	c.ref([]byte{'['})
 	comma := []byte{','}
 	first := true
 	for _, it := range s.Items {
@@ -257,8 +258,8 @@ func (s *Spliced) encode() (*chunks, error) {
 		first = false
 		c.ref(it)
 	}
-	_, _ = c.Write([]byte{']'})
-	_, _ = c.Write(head[end:])
+	c.ref([]byte{']'})
+	c.ref(head[end:])
 	return c, nil
 }
 
