@@ -140,7 +140,7 @@ func newHome(tb testing.TB, url string) *home {
 	}
 	h.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"), "XDG_DATA_HOME=" + filepath.Join(root, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "XDG_CACHE_HOME=" + filepath.Join(root, "cache"), "PATH=" + os.Getenv("PATH")}
-	for _, k := range []string{"GODEBUG", "AIDEX_CPUPROFILE", "AIDEX_CPUPROFILE_SECS", "AIDEX_MEMPROFILE"} {
+	for _, k := range []string{"GODEBUG", "GOGC", "GOMEMLIMIT", "AIDEX_CPUPROFILE", "AIDEX_CPUPROFILE_SECS", "AIDEX_MEMPROFILE"} {
 		if v := os.Getenv(k); v != "" {
 			h.env = append(h.env, k+"="+v) // GODEBUG=gctrace=1 (printed only when the run fails); a -tags pprof build's profile
 		}
