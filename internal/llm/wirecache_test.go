@@ -85,3 +85,33 @@ func TestSplicedBody(t *testing.T) {
 		t.Fatal("a non-null field was accepted")
 	}
 }
+
+// Conversations encoded at once on one cache (a session and its
+// subagents) each get their own messages' encodings.
+func TestWireCacheConcurrent(t *testing.T) {
+	c := &WireCache{}
+	enc := func(m *Message) ([]byte, error) { return []byte(fmt.Sprintf("%q", m.Text())), nil }
+	done := make(chan error, 6)
+	for g := 0; g < 6; g++ {
+		go func() {
+			var conv []Message
+			for i := 0; i < 50; i++ {
+				conv = append(conv, UserText(fmt.Sprintf("g%d m%d", g, i)))
+				items, err := c.Encode(conv, enc)
+				if err == nil && string(items[i]) != fmt.Sprintf("%q", conv[i].Text()) {
+					err = fmt.Errorf("goroutine %d got %s for message %d", g, items[i], i)
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 6; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
