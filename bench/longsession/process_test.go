@@ -32,6 +32,15 @@ type modelServer struct {
 	n       int
 	calls   int
 	arrived chan time.Time
+	// call, when set, names the tool and the arguments of the n-th call
+	// (default: read_file of f<n>.txt).
+	call func(n int) (name, args string)
+	// pid, when set, is the aidex process whose CPU time (utime+stime in
+	// clock ticks) is recorded in cpu at each request's arrival.
+	pid int
+	cpu []int
+	// sizes holds each request body's size in bytes.
+	sizes []int64
 }
 
 func newModelServer(tb testing.TB, calls int) *modelServer {
@@ -44,7 +53,7 @@ func newModelServer(tb testing.TB, calls int) *modelServer {
 // reset starts the script over.
 func (s *modelServer) reset(calls int) {
 	s.mu.Lock()
-	s.n, s.calls = 0, calls
+	s.n, s.calls, s.pid, s.cpu, s.sizes = 0, calls, 0, nil, nil
 	s.mu.Unlock()
 	for len(s.arrived) > 0 {
 		<-s.arrived
@@ -61,19 +70,28 @@ func (s *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 	case s.arrived <- time.Now():
 	default:
 	}
+	cr := &countingReader{r: r.Body}
 	var body struct {
 		Stream bool `json:"stream"`
 	}
-	_ = json.NewDecoder(r.Body).Decode(&body)
-	_, _ = io.Copy(io.Discard, r.Body)
+	_ = json.NewDecoder(cr).Decode(&body)
+	_, _ = io.Copy(io.Discard, cr)
 	s.mu.Lock()
+	s.sizes = append(s.sizes, cr.n)
+	if s.pid > 0 {
+		s.cpu = append(s.cpu, cpuTicks(s.pid))
+	}
 	s.n++
-	n, call := s.n, s.n <= s.calls
+	n, call, script := s.n, s.n <= s.calls, s.call
 	s.mu.Unlock()
 	delta, finish := map[string]any{"role": "assistant", "content": "done"}, "stop"
 	if call {
+		name, args := "read_file", fmt.Sprintf(`{"path":"f%d.txt"}`, n)
+		if script != nil {
+			name, args = script(n)
+		}
 		delta = map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": fmt.Sprintf("call_%d", n),
-			"type": "function", "function": map[string]any{"name": "read_file", "arguments": fmt.Sprintf(`{"path":"f%d.txt"}`, n)}}}}
+			"type": "function", "function": map[string]any{"name": name, "arguments": args}}}}
 		finish = "tool_calls"
 	}
 	chunk := func(delta map[string]any, finish any) map[string]any {
@@ -88,6 +106,18 @@ func (s *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "data: %s\n\n", data)
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // home is a user home with a config naming the server, and a workspace.
@@ -110,8 +140,10 @@ func newHome(tb testing.TB, url string) *home {
 	}
 	h.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, "config"), "XDG_DATA_HOME=" + filepath.Join(root, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "XDG_CACHE_HOME=" + filepath.Join(root, "cache"), "PATH=" + os.Getenv("PATH")}
-	if d := os.Getenv("GODEBUG"); d != "" {
-		h.env = append(h.env, "GODEBUG="+d) // e.g. gctrace=1 (printed only when the run fails)
+	for _, k := range []string{"GODEBUG", "GOGC", "GOMEMLIMIT", "AIDEX_CPUPROFILE", "AIDEX_CPUPROFILE_SECS", "AIDEX_MEMPROFILE"} {
+		if v := os.Getenv(k); v != "" {
+			h.env = append(h.env, k+"="+v) // GODEBUG=gctrace=1 (printed only when the run fails); a -tags pprof build's profile
+		}
 	}
 	return h
 }
@@ -143,6 +175,9 @@ func runAidex(tb testing.TB, bin string, h *home, srv *modelServer, args ...stri
 	if err := cmd.Start(); err != nil {
 		tb.Fatalf("aidex %v: %v", args, err)
 	}
+	srv.mu.Lock()
+	srv.pid = cmd.Process.Pid
+	srv.mu.Unlock()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var hwm float64
@@ -191,6 +226,24 @@ func vmHWM(pid int) int {
 
 // appendFile adds data to the file at path (created when missing);
 // failures are ignored: the file is a debugging aid.
+// cpuTicks returns the CPU time process pid has used itself (utime+stime
+// of /proc/PID/stat, in clock ticks; its children not counted), 0 when
+// unknown.
+func cpuTicks(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := strings.Cut(string(data), ") ") // the command may hold spaces
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return utime + stime
+}
+
 func appendFile(path string, data []byte) {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 
 // With -tags pprof (benchmarks only: bench/stream-tui.sh PROFILE=1),
 // AIDEX_CPUPROFILE=FILE writes a CPU profile of the first
-// AIDEX_CPUPROFILE_SECS seconds (default 30) of the process to FILE.
+// AIDEX_CPUPROFILE_SECS seconds (default 30) of the process to FILE, and
+// then, with AIDEX_MEMPROFILE=FILE2, the allocations so far to FILE2.
 func init() {
 	path := os.Getenv("AIDEX_CPUPROFILE")
 	if path == "" {
@@ -39,5 +40,11 @@ func init() {
 		time.Sleep(secs)
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		if mem := os.Getenv("AIDEX_MEMPROFILE"); mem != "" {
+			if m, err := os.Create(mem); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(m, 0)
+				_ = m.Close()
+			}
+		}
 	}()
 }

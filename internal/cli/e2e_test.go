@@ -17,13 +17,13 @@ import (
 // e2e is a temp home and git workspace with a config pointing provider
 // "fake" at a scripted model server.
 type e2e struct {
-	t    *testing.T
+	t    testing.TB
 	home string
 	ws   string
 	env  map[string]string
 }
 
-func newE2E(t *testing.T, srv *llmtest.Script, wire string, extraConfig string) *e2e {
+func newE2E(t testing.TB, srv *llmtest.Script, wire string, extraConfig string) *e2e {
 	t.Helper()
 	root := t.TempDir()
 	e := &e2e{t: t, home: filepath.Join(root, "home"), ws: filepath.Join(root, "ws")}

@@ -20,7 +20,7 @@ import (
 // streamProc is aidex running in-process in the stream-json mode: the
 // test writes stdin lines and reads the events from stdout.
 type streamProc struct {
-	t      *testing.T
+	t      testing.TB
 	in     *io.PipeWriter
 	events chan map[string]any
 	code   chan int

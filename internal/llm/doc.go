@@ -9,6 +9,11 @@
 // the finish reason and the token [Usage]). Clients for the individual wire
 // formats live in sub-packages (openai, responses, anthropic, gemini, ollama).
 //
+// Each wire client keeps a [WireCache] of every message's encoding and
+// sends a [Spliced] body: only the messages new or changed since the last
+// request are encoded, so a turn of a long session costs about the same as
+// an early one (issue 40), with the bytes sent unchanged.
+//
 // Failures are [*APIError] values with a [ErrorKind] the engine can act on
 // (authentication, rate limit, context too long, stream cut, ...). [Retry]
 // wraps a Provider with exponential backoff and jitter.

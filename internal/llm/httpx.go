@@ -198,7 +198,7 @@ type chunks struct {
 func (c *chunks) Write(p []byte) (int, error) {
 	written := len(p)
 	for len(p) > 0 {
-		if len(c.bufs) == 0 || len(c.bufs[len(c.bufs)-1]) == chunkSize {
+		if len(c.bufs) == 0 || len(c.bufs[len(c.bufs)-1]) == cap(c.bufs[len(c.bufs)-1]) { // full, or an item of a Spliced body
 			c.bufs = append(c.bufs, make([]byte, 0, chunkSize))
 		}
 		last := &c.bufs[len(c.bufs)-1]
@@ -210,13 +210,34 @@ func (c *chunks) Write(p []byte) (int, error) {
 	return written, nil
 }
 
-// reader returns a reader of the whole body from its start.
+// reader returns a reader of the whole body from its start. Each Read
+// fills p from as many chunks as it takes, so a body of many small
+// chunks (a [Spliced] body's items) is still sent in few writes.
 func (c *chunks) reader() io.Reader {
-	rs := make([]io.Reader, len(c.bufs))
-	for i, b := range c.bufs {
-		rs[i] = bytes.NewReader(b)
+	return &chunkReader{bufs: c.bufs}
+}
+
+// chunkReader reads the chunks of a body in order.
+type chunkReader struct {
+	bufs [][]byte
+	off  int // into bufs[0]
+}
+
+// Read copies the next bytes into p.
+func (r *chunkReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && len(r.bufs) > 0 {
+		k := copy(p[n:], r.bufs[0][r.off:])
+		n += k
+		r.off += k
+		if r.off == len(r.bufs[0]) {
+			r.bufs, r.off = r.bufs[1:], 0
+		}
 	}
-	return io.MultiReader(rs...)
+	if n == 0 && len(p) > 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // bytes returns the body in one slice (for tests and small bodies).

@@ -59,7 +59,8 @@ const (
 // Client is an [llm.Client] speaking the Anthropic Messages API. It holds
 // no mutable state and is safe for concurrent use.
 type Client struct {
-	opts llm.Options
+	opts  llm.Options
+	cache *llm.WireCache // each message's encoding, reused by later requests
 }
 
 // New returns a client for opts. An empty opts.Name becomes "anthropic" and
@@ -74,7 +75,7 @@ func New(opts llm.Options) *Client {
 		opts.BaseURL = DefaultBaseURL
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	return &Client{opts: opts}
+	return &Client{opts: opts, cache: &llm.WireCache{}}
 }
 
 // Generate sends req to {base}/messages and reports the answer to h as it
@@ -87,11 +88,11 @@ func New(opts llm.Options) *Client {
 // reasoning effort) as [llm.KindBadRequest]. A cancelled ctx gives ctx.Err().
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 	acc := llm.NewAccumulatorFor(req, h)
-	wr, err := buildRequest(req)
+	wr, err := buildBody(req, c.cache)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
 	}
-	body, _, err := llm.PostJSON(ctx, &c.opts, c.opts.BaseURL+"/messages", wr, c.headers())
+	body, _, err := llm.PostSpliced(ctx, &c.opts, c.opts.BaseURL+"/messages", wr, c.headers())
 	if err != nil {
 		return llm.Finish(ctx, acc, req, err)
 	}

@@ -66,6 +66,7 @@ type Client struct {
 	opts    llm.Options
 	openAPI bool
 	ids     atomic.Uint64
+	caches  *[2]llm.WireCache // each message's encoding (without and with Gemini 3's signature rule)
 }
 
 // Option changes how a [Client] builds requests.
@@ -89,7 +90,7 @@ func New(o llm.Options, opts ...Option) *Client {
 		o.BaseURL = DefaultBaseURL
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	c := &Client{opts: o}
+	c := &Client{opts: o, caches: &[2]llm.WireCache{}}
 	for _, opt := range opts {
 		opt(c)
 	}
@@ -105,7 +106,7 @@ func New(o llm.Options, opts ...Option) *Client {
 // response assembled so far is always returned.
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 	st := newState(llm.NewAccumulatorFor(req, h), c.opts.Name, c.nextID)
-	body, err := buildRequest(req, c.openAPI)
+	body, err := buildBody(req, c.openAPI, c.caches)
 	if err != nil {
 		return st.result(ctx, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
 	}
@@ -113,7 +114,7 @@ func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) 
 	if c.opts.APIKey != "" {
 		extra = map[string]string{"x-goog-api-key": c.opts.APIKey}
 	}
-	b, _, err := llm.PostJSON(ctx, &c.opts, c.endpoint(req), body, extra)
+	b, _, err := llm.PostSpliced(ctx, &c.opts, c.endpoint(req), body, extra)
 	if err != nil {
 		return st.result(ctx, req, err)
 	}

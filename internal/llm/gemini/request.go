@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,13 +113,82 @@ func buildRequest(req *llm.Request, openAPI bool) (*request, error) {
 	if req.Model == "" {
 		return nil, errors.New("no model given: set the model in the configuration or with --model")
 	}
+	contents := buildContents(req.Messages, isGemini3Plus(req.Model))
+	if len(contents) == 0 {
+		return nil, errNoContents
+	}
+	out, err := buildHead(req, openAPI)
+	if err != nil {
+		return nil, err
+	}
+	out.Contents = contents
+	return out, nil
+}
+
+// errNoContents is the error of a request without any content.
+var errNoContents = errors.New("the request has no message content to send: Gemini needs at least one user message")
+
+// buildBody is [buildRequest] with the conversation encoded message by
+// message through caches (one per signature rule; nil: no cache): the
+// body of the request sent. A message with a tool result that does not
+// name its tool (found from the earlier call) is encoded afresh.
+func buildBody(req *llm.Request, openAPI bool, caches *[2]llm.WireCache) (*llm.Spliced, error) {
+	if req.Model == "" {
+		return nil, errors.New("no model given: set the model in the configuration or with --model")
+	}
+	strict := isGemini3Plus(req.Model)
+	var cache *llm.WireCache
+	if caches != nil {
+		cache = &caches[0]
+		if strict {
+			cache = &caches[1]
+		}
+	}
+	encode := func(msgs []llm.Message) ([]byte, error) { return llm.MarshalList(buildContents(msgs, strict)) }
+	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) { return encode([]llm.Message{*m}) })
+	if err != nil {
+		return nil, err
+	}
+	var names map[string]string
+	for i := range req.Messages {
+		if !namelessResult(&req.Messages[i]) {
+			continue
+		}
+		if names == nil {
+			names = callNames(req.Messages)
+		}
+		if c := contentOf(req.Messages[i], strict, names); len(c.Parts) > 0 {
+			if items[i], err = llm.MarshalJSON(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !slices.ContainsFunc(items, func(it []byte) bool { return len(it) > 0 }) {
+		return nil, errNoContents
+	}
+	out, err := buildHead(req, openAPI)
+	if err != nil {
+		return nil, err
+	}
+	return &llm.Spliced{Head: out, Field: "contents", Items: items}, nil
+}
+
+// namelessResult reports whether m holds a tool result without its tool's
+// name.
+func namelessResult(m *llm.Message) bool {
+	for _, p := range m.Parts {
+		if p.Type == llm.PartToolResult && p.ToolResult != nil && p.ToolResult.Name == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// buildHead is the request but its contents.
+func buildHead(req *llm.Request, openAPI bool) (*request, error) {
 	out := &request{}
 	if req.System != "" {
 		out.SystemInstruction = &content{Parts: []outPart{{Text: ptr(req.System)}}}
-	}
-	out.Contents = buildContents(req.Messages, isGemini3Plus(req.Model))
-	if len(out.Contents) == 0 {
-		return nil, errors.New("the request has no message content to send: Gemini needs at least one user message")
 	}
 	tools, err := buildTools(req.Tools, openAPI)
 	if err != nil {
@@ -138,31 +208,39 @@ func ptr(s string) *string { return &s }
 // buildContents converts the conversation. Messages that convert to no parts
 // are left out (Gemini rejects empty contents).
 func buildContents(msgs []llm.Message, strictSignatures bool) []content {
-	callNames := map[string]string{}
-	for _, m := range msgs {
-		for _, p := range m.Parts {
-			if p.Type == llm.PartToolCall && p.ToolCall != nil {
-				callNames[p.ToolCall.ID] = p.ToolCall.Name
-			}
-		}
-	}
+	names := callNames(msgs)
 	var out []content
 	for _, m := range msgs {
-		var c content
-		switch m.Role {
-		case llm.RoleAssistant:
-			c = content{Role: "model", Parts: modelParts(m.Parts)}
-			if strictSignatures {
-				ensureCallSignature(c.Parts)
-			}
-		default: // user and tool messages
-			c = content{Role: "user", Parts: userParts(m.Parts, callNames)}
-		}
-		if len(c.Parts) > 0 {
+		if c := contentOf(m, strictSignatures, names); len(c.Parts) > 0 {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// callNames maps the id of each tool call of msgs to its tool's name.
+func callNames(msgs []llm.Message) map[string]string {
+	names := map[string]string{}
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Type == llm.PartToolCall && p.ToolCall != nil {
+				names[p.ToolCall.ID] = p.ToolCall.Name
+			}
+		}
+	}
+	return names
+}
+
+// contentOf converts one message (no parts: nothing to send).
+func contentOf(m llm.Message, strictSignatures bool, callNames map[string]string) content {
+	if m.Role == llm.RoleAssistant {
+		c := content{Role: "model", Parts: modelParts(m.Parts)}
+		if strictSignatures {
+			ensureCallSignature(c.Parts)
+		}
+		return c
+	}
+	return content{Role: "user", Parts: userParts(m.Parts, callNames)} // user and tool messages
 }
 
 // userParts converts the parts of a user or tool message.

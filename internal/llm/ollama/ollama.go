@@ -58,8 +58,9 @@ type Options struct {
 // Client is an [llm.Client] speaking Ollama's /api/chat. It holds no
 // mutable state and is safe for concurrent use.
 type Client struct {
-	opts Options
-	url  string
+	opts  Options
+	url   string
+	cache *llm.WireCache // each message's encoding, reused by later requests
 }
 
 // New returns a client for opts. An empty Name becomes "ollama" and an empty
@@ -78,7 +79,7 @@ func New(opts Options) *Client {
 		base = strings.TrimSuffix(base, suffix)
 	}
 	opts.BaseURL = base
-	return &Client{opts: opts, url: base + "/api/chat"}
+	return &Client{opts: opts, url: base + "/api/chat", cache: &llm.WireCache{}}
 }
 
 // Generate sends req to {base}/api/chat and reports the answer to h as it
@@ -93,7 +94,7 @@ func New(opts Options) *Client {
 // [llm.KindBadRequest]. A cancelled ctx gives ctx.Err().
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 	acc := llm.NewAccumulatorFor(req, h)
-	wr, err := buildRequest(req, c.opts.NumCtx)
+	wr, err := buildBody(req, c.opts.NumCtx, c.cache)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
 	}
@@ -101,7 +102,7 @@ func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) 
 	if c.opts.APIKey != "" {
 		extra = map[string]string{"Authorization": "Bearer " + c.opts.APIKey}
 	}
-	body, _, err := llm.PostJSON(ctx, &c.opts.Options, c.url, wr, extra)
+	body, _, err := llm.PostSpliced(ctx, &c.opts.Options, c.url, wr, extra)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, err)
 	}

@@ -84,6 +84,36 @@ func buildRequest(req *llm.Request, numCtx int) (*chatRequest, error) {
 	return wr, nil
 }
 
+// buildBody is [buildRequest] with the conversation encoded message by
+// message through cache (nil: no cache): the body of the request sent.
+func buildBody(req *llm.Request, numCtx int, cache *llm.WireCache) (*llm.Spliced, error) {
+	head := *req
+	head.Messages = nil
+	wr, err := buildRequest(&head, numCtx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) {
+		msgs, err := encodeMessage(m)
+		if err != nil {
+			return nil, err
+		}
+		return llm.MarshalList(msgs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(wr.Messages) > 0 { // the system prompt
+		sys, err := llm.MarshalList(wr.Messages)
+		if err != nil {
+			return nil, err
+		}
+		items = append([][]byte{sys}, items...)
+	}
+	wr.Messages = nil
+	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
+}
+
 // think returns the `think` value: nil when no reasoning is asked, the
 // effort level for gpt-oss models (which take "low", "medium" or "high";
 // "minimal" becomes "low"), else true.

@@ -96,6 +96,7 @@ type Client struct {
 	opts   Options
 	url    string
 	quirks quirks
+	cache  *llm.WireCache // each message's encoding, reused by later requests
 }
 
 // New returns a client for opts. An empty Name becomes "openai" and an empty
@@ -118,7 +119,7 @@ func New(opts Options) *Client {
 	if opts.StreamOptions != nil {
 		q.noStreamOptions = !*opts.StreamOptions
 	}
-	return &Client{opts: opts, url: opts.BaseURL + "/chat/completions", quirks: q}
+	return &Client{opts: opts, url: opts.BaseURL + "/chat/completions", quirks: q, cache: &llm.WireCache{}}
 }
 
 // Generate sends req to {base}/chat/completions and reports the answer to h
@@ -137,11 +138,11 @@ func New(opts Options) *Client {
 // wrong base URL) is [llm.KindStream].
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 	acc := llm.NewAccumulatorFor(req, h)
-	wr, err := buildRequest(req, c.quirks)
+	wr, err := buildBody(req, c.quirks, c.cache)
 	if err != nil {
 		return llm.Finish(ctx, acc, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
 	}
-	body, _, err := llm.PostJSON(ctx, &c.opts.Options, c.url, wr, c.headers())
+	body, _, err := llm.PostSpliced(ctx, &c.opts.Options, c.url, wr, c.headers())
 	if err != nil {
 		return llm.Finish(ctx, acc, req, err)
 	}

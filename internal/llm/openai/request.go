@@ -159,6 +159,36 @@ func buildRequest(req *llm.Request, q quirks) (*chatRequest, error) {
 	return wr, nil
 }
 
+// buildBody is [buildRequest] with the conversation encoded message by
+// message through cache (nil: no cache): the body of the request sent.
+func buildBody(req *llm.Request, q quirks, cache *llm.WireCache) (*llm.Spliced, error) {
+	head := *req
+	head.Messages = nil
+	wr, err := buildRequest(&head, q)
+	if err != nil {
+		return nil, err
+	}
+	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) {
+		msgs, err := encodeMessage(m, q)
+		if err != nil {
+			return nil, err
+		}
+		return llm.MarshalList(msgs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(wr.Messages) > 0 { // the system prompt
+		sys, err := llm.MarshalList(wr.Messages)
+		if err != nil {
+			return nil, err
+		}
+		items = append([][]byte{sys}, items...)
+	}
+	wr.Messages = nil
+	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
+}
+
 // setEffort sends the reasoning effort the way the host takes it. A
 // thinking budget without an effort reaches only hosts with OpenRouter's
 // `reasoning` object (as max_tokens); Chat Completions has no budget field.

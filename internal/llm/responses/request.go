@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/llm"
@@ -103,15 +104,49 @@ func buildRequest(req *llm.Request) (*request, error) {
 	if req.Model == "" {
 		return nil, errors.New("no model given: set the model in the configuration or with --model")
 	}
+	out, err := buildHead(req)
+	if err != nil {
+		return nil, err
+	}
+	out.Input = buildInput(req.Messages)
+	if len(out.Input) == 0 {
+		return nil, errNoInput
+	}
+	return out, nil
+}
+
+// errNoInput is the error of a request without any input item.
+var errNoInput = errors.New("the request has no message content to send: add a user message")
+
+// buildBody is [buildRequest] with the conversation encoded message by
+// message through cache (nil: no cache): the body of the request sent.
+func buildBody(req *llm.Request, cache *llm.WireCache) (*llm.Spliced, error) {
+	if req.Model == "" {
+		return nil, errors.New("no model given: set the model in the configuration or with --model")
+	}
+	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) {
+		return llm.MarshalList(buildInput([]llm.Message{*m}))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(items, func(it []byte) bool { return len(it) > 0 }) {
+		return nil, errNoInput
+	}
+	out, err := buildHead(req)
+	if err != nil {
+		return nil, err
+	}
+	return &llm.Spliced{Head: out, Field: "input", Items: items}, nil
+}
+
+// buildHead is the request but its input.
+func buildHead(req *llm.Request) (*request, error) {
 	out := &request{
 		Model:        req.Model,
 		Instructions: req.System,
-		Input:        buildInput(req.Messages),
 		Temperature:  req.Temperature,
 		Stream:       req.Stream,
-	}
-	if len(out.Input) == 0 {
-		return nil, errors.New("the request has no message content to send: add a user message")
 	}
 	if req.MaxTokens > 0 {
 		out.MaxOutputTokens = req.MaxTokens

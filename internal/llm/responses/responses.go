@@ -49,7 +49,8 @@ const defaultName = "openai"
 // Client sends requests in the Responses API wire format. It is safe for
 // concurrent use. The zero value is not usable; use [New].
 type Client struct {
-	opts llm.Options
+	opts  llm.Options
+	cache *llm.WireCache // each message's encoding, reused by later requests
 }
 
 // New returns a client for o. An empty o.Name becomes "openai" and an empty
@@ -64,7 +65,7 @@ func New(o llm.Options) *Client {
 		o.BaseURL = DefaultBaseURL
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{opts: o}
+	return &Client{opts: o, cache: &llm.WireCache{}}
 }
 
 // Generate sends req and reports the answer to h as it arrives (see
@@ -77,7 +78,7 @@ func New(o llm.Options) *Client {
 // far is always returned.
 func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 	st := newState(llm.NewAccumulatorFor(req, h), c.opts.Name)
-	body, err := buildRequest(req)
+	body, err := buildBody(req, c.cache)
 	if err != nil {
 		return st.result(ctx, req, &llm.APIError{Provider: c.opts.Name, Kind: llm.KindBadRequest, Message: err.Error(), Err: err})
 	}
@@ -88,7 +89,7 @@ func (c *Client) Generate(ctx context.Context, req *llm.Request, h llm.Handler) 
 	if req.Stream {
 		extra["Accept"] = "text/event-stream"
 	}
-	b, _, err := llm.PostJSON(ctx, &c.opts, c.opts.BaseURL+"/responses", body, extra)
+	b, _, err := llm.PostSpliced(ctx, &c.opts, c.opts.BaseURL+"/responses", body, extra)
 	if err != nil {
 		return st.result(ctx, req, err)
 	}

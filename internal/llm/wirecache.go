@@ -1,0 +1,299 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+)
+
+// cacheLanes is how many conversations a [WireCache] keeps at once (a
+// session and the subagents it runs beside it).
+const cacheLanes = 4
+
+// WireCache keeps each message's wire encoding between the requests of a
+// client, so that a turn encodes only the messages added since the last
+// one instead of the whole conversation (issue 40: the request of a long
+// session is megabytes; encoding it every turn made the CPU cost per turn
+// grow with the session). A cached encoding is reused only for a message
+// equal to the one it was made from at the same position of the
+// conversation (strings compare by pointer first, so an unchanged message
+// costs a few comparisons); a message edited, cut or replaced by compaction
+// is encoded again. The zero value is ready; a nil *WireCache caches
+// nothing. Safe for concurrent use.
+type WireCache struct {
+	mu    sync.Mutex
+	clock uint64
+	lanes [cacheLanes]cacheLane
+}
+
+// cacheLane is the cache of one conversation: entry i is message i.
+type cacheLane struct {
+	used    uint64
+	entries []cacheEntry
+}
+
+// cacheEntry is one message's encoding and a copy of the message it was
+// made from (strings shared, the slices and the structs its parts point to
+// copied, so that a change made in place is seen).
+type cacheEntry struct {
+	msg  Message
+	wire []byte
+}
+
+// Encode returns the wire encoding of each message of msgs (enc's output:
+// the JSON values one message maps to, comma-separated, or nothing), from
+// the cache where the message is unchanged, else from enc, whose error it
+// returns. enc's output must depend on the message alone (and on settings
+// fixed for the cache's life, such as a client's host quirks), not on its
+// position or its neighbours. The returned slices are never written again (their capacity is
+// their length), so a request body may point into them.
+func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) ([][]byte, error) {
+	out := make([][]byte, len(msgs))
+	if c == nil {
+		for i := range msgs {
+			b, err := enc(&msgs[i])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = b[:len(b):len(b)]
+		}
+		return out, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lane := c.lane(msgs)
+	for i := range msgs {
+		if i < len(lane.entries) && sameMessage(&lane.entries[i].msg, &msgs[i]) {
+			out[i] = lane.entries[i].wire
+			continue
+		}
+		b, err := enc(&msgs[i])
+		if err != nil {
+			lane.entries = lane.entries[:min(i, len(lane.entries))]
+			return nil, err
+		}
+		out[i] = b[:len(b):len(b)]
+		entry := cacheEntry{msg: copyMessage(&msgs[i]), wire: out[i]}
+		if i < len(lane.entries) {
+			lane.entries[i] = entry // a message's encoding depends on it alone, so the others stay
+		} else {
+			lane.entries = append(lane.entries, entry)
+		}
+	}
+	clear(lane.entries[len(msgs):])
+	lane.entries = lane.entries[:len(msgs)]
+	return out, nil
+}
+
+// staleAfter is how many requests a lane may go unused before it is
+// emptied: a conversation replaced by compaction, a subagent that ended.
+const staleAfter = 16
+
+// lane returns the lane whose first message is msgs' first, else the
+// least recently used one, emptied; lanes unused for staleAfter requests
+// are emptied.
+func (c *WireCache) lane(msgs []Message) *cacheLane {
+	c.clock++
+	var found *cacheLane
+	oldest := &c.lanes[0]
+	for i := range c.lanes {
+		l := &c.lanes[i]
+		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && sameMessage(&l.entries[0].msg, &msgs[0]) {
+			found = l
+			continue
+		}
+		if c.clock-l.used > staleAfter {
+			l.entries = nil
+		}
+		if l.used < oldest.used {
+			oldest = l
+		}
+	}
+	if found == nil {
+		found, oldest.entries = oldest, nil
+	}
+	found.used = c.clock
+	return found
+}
+
+// copyMessage copies m's parts and what they point to; strings are
+// immutable and stay shared.
+func copyMessage(m *Message) Message {
+	cp := Message{Role: m.Role, Model: m.Model, Parts: make([]Part, len(m.Parts))}
+	for i, p := range m.Parts {
+		p.Data = bytes.Clone(p.Data)
+		if p.ToolCall != nil {
+			tc := *p.ToolCall
+			tc.Arguments = bytes.Clone(tc.Arguments)
+			p.ToolCall = &tc
+		}
+		if p.ToolResult != nil {
+			tr := *p.ToolResult
+			p.ToolResult = &tr
+		}
+		cp.Parts[i] = p
+	}
+	return cp
+}
+
+// sameMessage reports whether a and b hold the same content.
+func sameMessage(a, b *Message) bool {
+	if a.Role != b.Role || a.Model != b.Model || len(a.Parts) != len(b.Parts) {
+		return false
+	}
+	for i := range a.Parts {
+		if !samePart(&a.Parts[i], &b.Parts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func samePart(a, b *Part) bool {
+	if a.Type != b.Type || a.Text != b.Text || a.MIMEType != b.MIMEType || !bytes.Equal(a.Data, b.Data) ||
+		a.URL != b.URL || a.Signature != b.Signature || a.Redacted != b.Redacted || a.ID != b.ID {
+		return false
+	}
+	if (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
+		return false
+	}
+	if x, y := a.ToolCall, b.ToolCall; x != nil && (x.ID != y.ID || x.Name != y.Name || !bytes.Equal(x.Arguments, y.Arguments) ||
+		x.ArgsError != y.ArgsError || x.Signature != y.Signature) {
+		return false
+	}
+	return a.ToolResult == nil || *a.ToolResult == *b.ToolResult
+}
+
+// MarshalJSON encodes v exactly as the request bodies are encoded (see
+// [PostJSON]): encoding/json's output, written by
+// github.com/go-json-experiment/json under its v1 options.
+func MarshalJSON(v any) ([]byte, error) {
+	return jsonv2.Marshal(v, jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.WithMarshalers(numberAsV1)))
+}
+
+// MarshalList encodes the elements of list as [MarshalJSON] does,
+// comma-separated, without the brackets (nothing for an empty list): a
+// [Spliced] item.
+func MarshalList[T any](list []T) ([]byte, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	b, err := MarshalJSON(list)
+	if err != nil {
+		return nil, err
+	}
+	return b[1 : len(b)-1], nil
+}
+
+// Spliced is a request body whose conversation is already encoded: Head
+// is the request with its top-level field Field encoding as null, and
+// Items are the encoded values (each one or more comma-separated JSON
+// values, or empty) sent as that field's array, in order. With no
+// non-empty item the array is empty, or, with KeepNull, the null stays
+// (what the wire format's own encoding of no messages is). The body is
+// Head's encoding with the null replaced; Items are sent without being
+// copied.
+type Spliced struct {
+	Head     any
+	Field    string
+	Items    [][]byte
+	KeepNull bool
+}
+
+// PostSpliced sends body as [PostJSON] sends a request. Errors: as
+// PostJSON's, and one naming the field when Head does not encode it as
+// null at its top level.
+func PostSpliced(ctx context.Context, o *Options, url string, body *Spliced, extra map[string]string) (*Body, http.Header, error) {
+	payload, err := body.encode()
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode request: %w", err)
+	}
+	return send(ctx, o, http.MethodPost, url, payload, extra)
+}
+
+// Bytes returns the whole body in one slice (for tests and logs).
+func (s *Spliced) Bytes() ([]byte, error) {
+	c, err := s.encode()
+	if err != nil {
+		return nil, err
+	}
+	return c.bytes(), nil
+}
+
+// encode returns the body as chunks pointing at the head's encoding and
+// at the items (nothing copied).
+func (s *Spliced) encode() (*chunks, error) {
+	head, err := MarshalJSON(s.Head)
+	if err != nil {
+		return nil, err
+	}
+	start, end, err := topLevelNull(head, s.Field)
+	if err != nil {
+		return nil, err
+	}
+	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
+	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it []byte) bool { return len(it) > 0 }) {
+		c.ref(head)
+		return c, nil
+	}
+	c.ref(head[:start])
+	c.ref([]byte{'['})
+	comma := []byte{','}
+	first := true
+	for _, it := range s.Items {
+		if len(it) == 0 {
+			continue
+		}
+		if !first {
+			c.ref(comma)
+		}
+		first = false
+		c.ref(it)
+	}
+	c.ref([]byte{']'})
+	c.ref(head[end:])
+	return c, nil
+}
+
+// ref appends b to c without copying it; nothing is written into b (the
+// next Write starts a new chunk).
+func (c *chunks) ref(b []byte) {
+	c.bufs = append(c.bufs, b[:len(b):len(b)])
+	c.n += len(b)
+}
+
+// topLevelNull returns the offsets of the null value of the top-level
+// field of the JSON object doc.
+func topLevelNull(doc []byte, field string) (start, end int, err error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return 0, 0, errors.New("the request is not a JSON object")
+	}
+	for dec.PeekKind() == '"' {
+		key, err := dec.ReadToken()
+		if err != nil {
+			return 0, 0, err
+		}
+		name := key.String() // valid only until the next read
+		v, err := dec.ReadValue()
+		if err != nil {
+			return 0, 0, err
+		}
+		if name == field {
+			if string(v) != "null" {
+				break
+			}
+			end := int(dec.InputOffset())
+			return end - len(v), end, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("the request has no field %q set to null to hold the conversation", field)
+}
