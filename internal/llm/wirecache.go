@@ -193,6 +193,34 @@ func MarshalList[T any](list []T) ([]byte, error) {
 	return b[1 : len(b)-1], nil
 }
 
+// EncodeList is [WireCache.Encode] for a wire format that turns one
+// message into a list of wire messages (enc), each message's list
+// encoded by [MarshalList]. c may be nil (no cache).
+func EncodeList[T any](c *WireCache, msgs []Message, enc func(*Message) ([]T, error)) ([][]byte, error) {
+	return c.Encode(msgs, func(m *Message) ([]byte, error) {
+		list, err := enc(m)
+		if err != nil {
+			return nil, err
+		}
+		return MarshalList(list)
+	})
+}
+
+// SpliceAfter returns the [Spliced] body of head, whose field named field
+// the caller has set to nil: the system messages sys first (none when
+// empty), then items. keepNull is [Spliced]'s KeepNull. Errors: sys does
+// not encode.
+func SpliceAfter[T any](head any, field string, sys []T, items [][]byte, keepNull bool) (*Spliced, error) {
+	if len(sys) > 0 {
+		b, err := MarshalList(sys)
+		if err != nil {
+			return nil, err
+		}
+		items = append([][]byte{b}, items...)
+	}
+	return &Spliced{Head: head, Field: field, Items: items, KeepNull: keepNull}, nil
+}
+
 // Spliced is a request body whose conversation is already encoded: Head
 // is the request with its top-level field Field encoding as null, and
 // Items are the encoded values (each one or more comma-separated JSON

@@ -93,25 +93,13 @@ func buildBody(req *llm.Request, numCtx int, cache *llm.WireCache) (*llm.Spliced
 	if err != nil {
 		return nil, err
 	}
-	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) {
-		msgs, err := encodeMessage(m)
-		if err != nil {
-			return nil, err
-		}
-		return llm.MarshalList(msgs)
-	})
+	items, err := llm.EncodeList(cache, req.Messages, encodeMessage)
 	if err != nil {
 		return nil, err
 	}
-	if len(wr.Messages) > 0 { // the system prompt
-		sys, err := llm.MarshalList(wr.Messages)
-		if err != nil {
-			return nil, err
-		}
-		items = append([][]byte{sys}, items...)
-	}
+	sys := wr.Messages // the system prompt
 	wr.Messages = nil
-	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
+	return llm.SpliceAfter(wr, "messages", sys, items, true)
 }
 
 // think returns the `think` value: nil when no reasoning is asked, the

@@ -168,25 +168,13 @@ func buildBody(req *llm.Request, q quirks, cache *llm.WireCache) (*llm.Spliced, 
 	if err != nil {
 		return nil, err
 	}
-	items, err := cache.Encode(req.Messages, func(m *llm.Message) ([]byte, error) {
-		msgs, err := encodeMessage(m, q)
-		if err != nil {
-			return nil, err
-		}
-		return llm.MarshalList(msgs)
-	})
+	items, err := llm.EncodeList(cache, req.Messages, func(m *llm.Message) ([]wireMessage, error) { return encodeMessage(m, q) })
 	if err != nil {
 		return nil, err
 	}
-	if len(wr.Messages) > 0 { // the system prompt
-		sys, err := llm.MarshalList(wr.Messages)
-		if err != nil {
-			return nil, err
-		}
-		items = append([][]byte{sys}, items...)
-	}
+	sys := wr.Messages // the system prompt
 	wr.Messages = nil
-	return &llm.Spliced{Head: wr, Field: "messages", Items: items, KeepNull: true}, nil
+	return llm.SpliceAfter(wr, "messages", sys, items, true)
 }
 
 // setEffort sends the reasoning effort the way the host takes it. A

@@ -25,30 +25,14 @@ const ReprintExchanges = 10
 // line ("✓ NAME ARG", ✗ when it failed). Reasoning is left out. msgs are
 // the last of total messages; earlier ones are counted in a first line.
 func Reprint(out io.Writer, msgs []llm.Message, total int) {
-	start, prompts := 0, 0
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == llm.RoleUser && promptText(msgs[i]) != "" {
-			start = i
-			if prompts++; prompts == ReprintExchanges {
-				break
-			}
-		}
-	}
-	failed := map[string]bool{}
-	for _, m := range msgs[start:] {
-		for _, p := range m.Parts {
-			if p.Type == llm.PartToolResult && p.ToolResult != nil {
-				failed[p.ToolResult.CallID] = p.ToolResult.IsError
-			}
-		}
-	}
+	start, failed := format.LastExchanges(msgs, ReprintExchanges)
 	if earlier := start + max(total-len(msgs), 0); earlier > 0 {
 		fmt.Fprintf(out, "… %d earlier messages not shown\n", earlier)
 	}
 	for _, m := range msgs[start:] {
 		switch m.Role {
 		case llm.RoleUser:
-			if t := promptText(m); t != "" && !strings.HasPrefix(t, "[aidex, ") {
+			if t := format.PromptText(m); t != "" && !strings.HasPrefix(t, "[aidex, ") {
 				fmt.Fprintf(out, "> %s\n", termsafe.Clean(t))
 			}
 		case llm.RoleAssistant:
@@ -64,18 +48,6 @@ func Reprint(out io.Writer, msgs []llm.Message, total int) {
 			}
 		}
 	}
-}
-
-// promptText is what the user typed in a user message: its last text part
-// (earlier ones are queued shell output) without the attached files.
-func promptText(m llm.Message) string {
-	for i := len(m.Parts) - 1; i >= 0; i-- {
-		if p := m.Parts[i]; p.Type == llm.PartText {
-			t, _, _ := strings.Cut(p.Text, "\n\n<file path=")
-			return strings.TrimSpace(t)
-		}
-	}
-	return ""
 }
 
 // cmdReprint is /reprint: the conversation's last exchanges again.

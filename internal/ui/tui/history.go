@@ -25,23 +25,7 @@ const RecentMessages = historyExchanges * 30
 // ✗, name, key argument). Reasoning is left out. Earlier messages are
 // counted in a first line; msgs are the last of total messages.
 func (s *streamModel) history(msgs []llm.Message, total int) []string {
-	start, prompts := 0, 0
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == llm.RoleUser && userText(msgs[i]) != "" {
-			start = i
-			if prompts++; prompts == historyExchanges {
-				break
-			}
-		}
-	}
-	failed := map[string]bool{}
-	for _, m := range msgs[start:] {
-		for _, p := range m.Parts {
-			if p.Type == llm.PartToolResult && p.ToolResult != nil {
-				failed[p.ToolResult.CallID] = p.ToolResult.IsError
-			}
-		}
-	}
+	start, failed := format.LastExchanges(msgs, historyExchanges)
 	var out []string
 	if earlier := start + max(total-len(msgs), 0); earlier > 0 {
 		out = append(out, s.st.paint(s.st.faint, fmt.Sprintf("… %d earlier messages not shown", earlier)))
@@ -50,7 +34,7 @@ func (s *streamModel) history(msgs []llm.Message, total int) []string {
 	for _, m := range msgs[start:] {
 		switch m.Role {
 		case llm.RoleUser:
-			if t := userText(m); t != "" && !strings.HasPrefix(t, "[aidex, ") {
+			if t := format.PromptText(m); t != "" && !strings.HasPrefix(t, "[aidex, ") {
 				out = append(out, renderUser(s.st, t, s.width))
 			}
 		case llm.RoleAssistant:
@@ -79,18 +63,6 @@ func (s *streamModel) historyCall(c llm.ToolCall, failed bool) string {
 		arg = "$ " + format.FirstLine(cmd, 200)
 	}
 	return truncateLine(fmt.Sprintf("%s %s %s", icon, s.st.paint(s.st.bold, c.Name), arg), s.width)
-}
-
-// userText is what the user typed in a user message: its last text part
-// (earlier ones are queued shell output) without the attached files.
-func userText(m llm.Message) string {
-	for i := len(m.Parts) - 1; i >= 0; i-- {
-		if p := m.Parts[i]; p.Type == llm.PartText {
-			t, _, _ := strings.Cut(p.Text, "\n\n<file path=")
-			return strings.TrimSpace(t)
-		}
-	}
-	return ""
 }
 
 // severalModels reports whether more than one model wrote the assistant
