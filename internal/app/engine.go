@@ -577,7 +577,7 @@ func agentWriteRules(reg *tools.Registry) []permission.Rule {
 // reasoning is the run's reasoning effort and thinking budget: the model's
 // [providers.NAME.models.MODEL] effort and budget where its table sets
 // them, else reasoning_effort and thinking_budget; when none is set, the
-// default of the provider and model ([DefaultEffort]: thinking on where
+// default of the provider and model ([defaultEffort]: thinking on where
 // the model supports it). An effort of "off" turns reasoning off.
 func (rt *Runtime) reasoning() (effort string, budget int) {
 	c := rt.Config
@@ -592,10 +592,10 @@ func (rt *Runtime) reasoning() (effort string, budget int) {
 		}
 	}
 	switch {
-	case effort == ReasoningOff:
+	case effort == reasoningOff:
 		return "", 0
 	case effort == "" && budget == 0 && !own:
-		effort = DefaultEffort(rt.Provider.Name, rt.Model)
+		effort = defaultEffort(rt.Provider.Name, rt.Model)
 	}
 	return effort, budget
 }

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// ReasoningOff is the reasoning_effort (and per-model effort) value that
+// reasoningOff is the reasoning_effort (and per-model effort) value that
 // turns reasoning off, the default's included.
-const ReasoningOff = "off"
+const reasoningOff = "off"
 
-// DefaultEffort is the reasoning effort aidex asks for when neither
+// defaultEffort is the reasoning effort aidex asks for when neither
 // reasoning_effort nor thinking_budget (nor the model's own effort or
 // budget) is set: thinking is on by default where the model supports it
 // and its provider's API shows it (Nexus Code's choice), "" elsewhere.
@@ -27,7 +27,7 @@ const ReasoningOff = "off"
 //
 // Only the catalog's first-party provider names get a default, so a
 // custom host serving the same model names stays off.
-func DefaultEffort(provider, model string) string {
+func defaultEffort(provider, model string) string {
 	m := strings.ToLower(model)
 	if i := strings.LastIndex(m, "/"); i >= 0 {
 		m = m[i+1:]

@@ -25,8 +25,8 @@ func TestDefaultEffort(t *testing.T) {
 		{"ollama", "qwen3:8b", ""},
 		{"groq", "openai/gpt-oss-120b", ""},
 	} {
-		if got := DefaultEffort(c.provider, c.model); got != c.want {
-			t.Errorf("DefaultEffort(%s, %s) = %q, want %q", c.provider, c.model, got, c.want)
+		if got := defaultEffort(c.provider, c.model); got != c.want {
+			t.Errorf("defaultEffort(%s, %s) = %q, want %q", c.provider, c.model, got, c.want)
 		}
 	}
 }
