@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/session"
 )
 
@@ -147,4 +148,48 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 		ls.markSeen(context.WithoutCancel(ctx), sess.ID)
 	}
 	return res, err
+}
+
+// UserChange runs change, a user command's own change to files in this
+// live session (command names it in the checkpoint list: "/save-code"),
+// with tc, a series of direct tool calls ([ToolClient.CallTool]; give
+// them CallOptions.UserAction). Before the first call that may change
+// files the workspace is snapshotted, as before a turn, into a checkpoint
+// that keeps the conversation as it is; without git each file's earlier
+// version is kept in the session's current turn. Either way /undo and
+// /rewind restore the files as they were before the command. No run
+// starts while change runs. Errors: agent.ErrBusy while a run is going,
+// the session's lock error when another aidex runs it, the tools' set-up,
+// change's.
+func (ls *Session) UserChange(ctx context.Context, command string, change func(tc *ToolClient) error) error {
+	if err := ls.waitLoaded(ctx); err != nil {
+		return err
+	}
+	end, err := ls.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
+	ls.mu.Lock()
+	sess := ls.sess
+	ls.mu.Unlock()
+	unlock, err := lockSession(ls.svc.lockDir, sess.ID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	rt := ls.svc.Runtime()
+	tc, err := rt.NewToolClient()
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	if gitAvailable() {
+		ws := rt.Workspace
+		tc.hook = &turnHook{store: ls.svc.store, sessionID: sess.ID, command: command, messages: len(sess.Messages),
+			open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
+	} else {
+		tc.files = ls.svc.store.Checkpoints(sess.ID)
+	}
+	return change(tc)
 }

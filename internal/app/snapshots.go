@@ -40,17 +40,25 @@ func gitAvailable() bool {
 
 // turnHook snapshots the workspace before the first tool call of a turn
 // that may change files (once per turn: the session's turn counter,
-// i.e. once per user prompt).
+// i.e. once per user prompt). A user command's hook (command set,
+// [Session.UserChange]) snapshots once, before the command's first
+// change, as a checkpoint of kind command that keeps the conversation.
 type turnHook struct {
 	store     snapshotStore
 	sessionID string
 	open      func(ctx context.Context) (*checkpoint.Repo, error)
+	// command describes a user command's change ("/save-code"); messages
+	// is the conversation's length when it ran.
+	command  string
+	messages int
 
 	mu   sync.Mutex
 	repo *checkpoint.Repo
 	// skipped says turn skippedTurn was too large to snapshot.
 	skipped     bool
 	skippedTurn int64
+	// taken says a user command's snapshot was taken (or skipped).
+	taken bool
 }
 
 // before takes the turn's snapshot unless it was taken. When the
@@ -65,7 +73,13 @@ func (h *turnHook) before(ctx context.Context) (note string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("checkpoint before the tool call: %w", err)
 	}
-	if tp.Snapshotted || (h.skipped && h.skippedTurn == tp.Turn) {
+	sn := session.Snapshot{SessionID: h.sessionID, Turn: tp.Turn, Kind: session.SnapshotTurn, Prompt: tp.Prompt, Messages: tp.Messages}
+	switch {
+	case h.command != "" && h.taken:
+		return "", nil
+	case h.command != "":
+		sn.Kind, sn.Prompt, sn.Messages = session.SnapshotCommand, h.command, h.messages
+	case tp.Snapshotted || (h.skipped && h.skippedTurn == tp.Turn):
 		return "", nil
 	}
 	if h.repo == nil {
@@ -73,19 +87,18 @@ func (h *turnHook) before(ctx context.Context) (note string, err error) {
 			return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 		}
 	}
-	commit, err := h.repo.Snapshot(ctx, fmt.Sprintf("turn %d of session %s", tp.Turn, h.sessionID))
+	sn.Commit, err = h.repo.Snapshot(ctx, fmt.Sprintf("turn %d of session %s", tp.Turn, h.sessionID))
 	if errors.Is(err, checkpoint.ErrTooLarge) {
-		h.skipped, h.skippedTurn = true, tp.Turn
+		h.skipped, h.skippedTurn, h.taken = true, tp.Turn, true
 		return fmt.Sprintf("[aidex: no checkpoint of this turn, so undo and rewind cannot restore it: %v]\n", err), nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 	}
-	_, err = h.store.AddSnapshot(ctx, session.Snapshot{SessionID: h.sessionID, Turn: tp.Turn, Kind: session.SnapshotTurn,
-		Prompt: tp.Prompt, Messages: tp.Messages, Commit: commit})
-	if err != nil {
+	if _, err = h.store.AddSnapshot(ctx, sn); err != nil {
 		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
 	}
+	h.taken = true
 	return "", nil
 }
 
@@ -216,7 +229,7 @@ func (s *Service) rewind(ctx context.Context, sn session.Snapshot, scope RewindS
 // message there must still be that prompt (a compaction since rewrote
 // the conversation). A rewind's snapshot keeps at most its length.
 func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
-	if sn.Kind == session.SnapshotRewind {
+	if sn.Kind == session.SnapshotRewind || sn.Kind == session.SnapshotCommand {
 		return min(sn.Messages, len(msgs)), nil
 	}
 	if !promptAt(msgs, sn.Messages, sn.Prompt) {
@@ -314,7 +327,7 @@ func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session
 	return nil, false, nil
 }
 
-// undoCandidates returns session id's turn checkpoints newer than its
+// undoCandidates returns session id's turn (and user command) checkpoints newer than its
 // last per-file checkpoint, newest first.
 func (s *Service) undoCandidates(ctx context.Context, id string) ([]session.Snapshot, error) {
 	rows, err := s.store.Snapshots(ctx, id, "")
@@ -327,7 +340,7 @@ func (s *Service) undoCandidates(ctx context.Context, id string) ([]session.Snap
 	}
 	var out []session.Snapshot
 	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].Kind != session.SnapshotTurn {
+		if rows[i].Kind != session.SnapshotTurn && rows[i].Kind != session.SnapshotCommand {
 			continue
 		}
 		if hasFiles && rows[i].Turn < fileTurn {

@@ -105,6 +105,11 @@ type ToolClient struct {
 	reg   *tools.Registry
 	close func()
 	once  sync.Once
+	// hook, when set, snapshots the workspace before the first call that
+	// may change files; files, when set, keeps each file's earlier
+	// version instead (no git): a user command's calls ([Session.UserChange]).
+	hook  *turnHook
+	files tools.Checkpointer
 }
 
 // NewToolClient starts a series of direct calls on rt's tools. Close it
@@ -142,10 +147,14 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 		return ToolOutcome{}, err
 	}
 	env.SkipReadCheck = true
+	if s.files != nil {
+		env.Checkpoints = s.files
+	}
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {
 		return ToolOutcome{}, err
 	}
+	ts.hook = s.hook
 	pa := &policyAdapter{p: policy}
 	return ts.call(ctx, pa, name, args, o)
 }
@@ -184,7 +193,14 @@ func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args
 			return refused(tools.Failf(tools.CategorySecurity, "%s is a protected path (.git, .aidex, editor or aidex config): it is not changed without an approval in a session; edit it by hand outside aidex", p), v), nil
 		}
 	}
+	note, err := t.beforeChange(ctx, c)
+	if err != nil {
+		return ToolOutcome{}, err
+	}
 	res := t.runResult(ctx, c)
+	if res.OK {
+		res.Output = note + res.Output
+	}
 	out := ToolOutcome{Result: res, Outcome: OutcomeOK, Verdict: v}
 	if res.Category == tools.CategoryInternal {
 		return out, fmt.Errorf("%w: %s", ErrInternal, res.Error)
@@ -277,6 +293,18 @@ func (t *toolSet) runResult(ctx context.Context, c *agent.Call) tools.Result {
 		return tools.Failf(tools.CategoryExecution, "%v", errNotPrepared)
 	}
 	return p.Run(ctx, t.env)
+}
+
+// beforeChange takes the checkpoint of t's hook (a user command's) before
+// a call that may change files; note is for the call's output ("" unless
+// the workspace was too large to snapshot). Errors: the store's, git's
+// (the call must not run: its change could not be undone).
+func (t *toolSet) beforeChange(ctx context.Context, c *agent.Call) (note string, err error) {
+	p, ok := c.Impl.(*tools.Prepared)
+	if t.hook == nil || !ok || !t.mayChange(p) {
+		return "", nil
+	}
+	return t.hook.before(ctx)
 }
 
 // callRequest describes a prepared call to the permission policy. The

@@ -22,7 +22,7 @@ are read from stdin). Words after chat are the first message.
 Besides aidex's slash commands, iptic-memex's user commands work typed without
 a slash, as aliases: load file PATH (/load), load url URL (/load URL fetches the
 page), load project (/load-project), save chat [FILE] (/export), save code
-[FILE...] (/save-code: the last answer's code blocks to new files), set model X
+[FILE...] (/save-code: the last answer's code blocks to files, /undo restores them), set model X
 (/model), show models (/models), clear (/clear), reprint (/reprint), quit and
 exit (/exit). Every flag of aidex works here except the headless ones: for a
 one-shot answer use aidex -p.`,

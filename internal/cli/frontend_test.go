@@ -173,6 +173,39 @@ func TestPlainAsksCloudflareImageSettings(t *testing.T) {
 	}
 }
 
+// The line mode asks which image provider when none is set (the AIdex
+// wizard), remembers the choice in the global config file, then asks
+// the chosen provider's own settings (issue 36 item 13).
+func TestPlainAsksImageProvider(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + strings.Repeat("\x01", 64))
+	var path string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path = r.URL.Path
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(png)
+	}))
+	defer srv.Close()
+	e := newE2E(t, llmtest.NewScript(t), "openai", "image_base_url = \""+srv.URL+"\"\n")
+	out := plainRun(e, "/image a red dot -o dot\npollinations\n", nil)
+	for _, want := range []string{"no image provider is set: pick one", "Image provider (1 pollinations, 2 openai, 3 cloudflare, 4 together",
+		"saved the pollinations image settings", "saved dot.png"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if path != "/prompt/a red dot" {
+		t.Errorf("request %s", path)
+	}
+	cfg, err := os.ReadFile(filepath.Join(e.home, ".config", "aidex", "config.toml"))
+	if err != nil || !strings.Contains(string(cfg), `image_provider = "pollinations"`) {
+		t.Errorf("config file:\n%s (%v)", cfg, err)
+	}
+	out = plainRun(e, "/image a blue dot -o blue\n", nil)
+	if !strings.Contains(out, "saved blue.png") || strings.Contains(out, "Image provider") {
+		t.Errorf("the choice is not remembered:\n%s", out)
+	}
+}
+
 // `aidex web --verbose` logs the request fields it ignored on stderr
 // (issue 23 item 20).
 func TestWebVerboseLogsIgnoredFields(t *testing.T) {

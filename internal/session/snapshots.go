@@ -13,11 +13,13 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
-// Snapshot kinds: taken before a turn that may change files, or before a
-// rewind (so the rewind can be undone).
+// Snapshot kinds: taken before a turn that may change files, before a
+// rewind (so the rewind can be undone), or before a user command changes
+// files (/save-code; undone as a turn is).
 const (
-	SnapshotTurn   = "turn"
-	SnapshotRewind = "rewind"
+	SnapshotTurn    = "turn"
+	SnapshotRewind  = "rewind"
+	SnapshotCommand = "command"
 )
 
 // Snapshot is a checkpoint of the workspace recorded for a session: the
@@ -31,10 +33,10 @@ type Snapshot struct {
 	// Turn is the session's turn counter (user prompts so far) when the
 	// snapshot was taken.
 	Turn int64
-	// Kind is SnapshotTurn or SnapshotRewind.
+	// Kind is SnapshotTurn, SnapshotRewind or SnapshotCommand.
 	Kind string
 	// Prompt is the user prompt of the exchange (for a rewind's snapshot, a
-	// description of the rewind).
+	// description of the rewind; for a command's, the command).
 	Prompt string
 	// Messages is the conversation's length (messages) before Prompt.
 	Messages int

@@ -66,9 +66,9 @@ func TestLoadURL(t *testing.T) {
 }
 
 // /save-code (iptic-memex's save_code, "save code" in aidex chat) writes
-// the last answer's code blocks to new files through write_file: the
-// fence's file name or the names given in order; never over an existing
-// file, never outside the workspace or into a protected path.
+// the last answer's code blocks to files through write_file: the fence's
+// file name or the names given in order; never outside the workspace or
+// into a protected path.
 func TestSaveCode(t *testing.T) {
 	answer := "Here:\n\n```go main.go\npackage main\n```\n\nand\n\n~~~\necho hi\n~~~\n"
 	f := newFixture(t, "", llmtest.Turn{Text: answer})
@@ -87,10 +87,64 @@ func TestSaveCode(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(f.ws, "run.sh"))
 	require.NoError(t, err)
 	require.Equal(t, "echo hi\n", string(data))
-	_, _, err = f.exec(t, "/save-code main.go run.sh")
-	require.ErrorContains(t, err, "main.go exists")
 
 	got, ok := ChatAlias("save code x.go")
 	require.True(t, ok)
 	require.Equal(t, "/save-code x.go", got)
+}
+
+// /save-code over existing files takes a checkpoint first, as a turn
+// does: /undo puts back what it overwrote and removes what it created,
+// and the checkpoint list names the command.
+func TestSaveCodeOverwriteUndo(t *testing.T) {
+	f := saveCodeOverwrite(t)
+	cps, err := f.c.live.Checkpoints(context.Background())
+	require.NoError(t, err)
+	require.NotEmpty(t, cps)
+	require.Equal(t, "/save-code", cps[len(cps)-1].Prompt)
+	undoSaveCode(t, f)
+}
+
+// Without git, /save-code keeps each file's earlier version in the
+// session, as the file tools do, and /undo restores them from there.
+func TestSaveCodeOverwriteUndoNoGit(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	f := saveCodeOverwrite(t)
+	cps, err := f.c.live.Checkpoints(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, cps)
+	undoSaveCode(t, f)
+}
+
+// saveCodeOverwrite runs /save-code of an answer that replaces main.go
+// and creates run.sh.
+func saveCodeOverwrite(t *testing.T) *fixture {
+	t.Helper()
+	answer := "New version:\n\n```go main.go\npackage main // new\n```\n\n```sh run.sh\necho new\n```\n"
+	f := newFixture(t, "", llmtest.Turn{Text: answer})
+	main := filepath.Join(f.ws, "main.go")
+	require.NoError(t, os.WriteFile(main, []byte("package main // old\n"), 0o644))
+	_, err := f.c.RunWith(context.Background(), []llm.Part{{Type: llm.PartText, Text: "rewrite it"}}, nil, func(agent.Event) {})
+	require.NoError(t, err)
+
+	out, _ := f.mustExec(t, "/save-code")
+	require.Contains(t, out, "saved main.go (1 lines, replaced the old file)")
+	require.Contains(t, out, "/undo")
+	data, err := os.ReadFile(main)
+	require.NoError(t, err)
+	require.Equal(t, "package main // new\n", string(data))
+	return f
+}
+
+// undoSaveCode checks that /undo puts main.go back and removes run.sh.
+func undoSaveCode(t *testing.T, f *fixture) {
+	t.Helper()
+	main := filepath.Join(f.ws, "main.go")
+	out, _ := f.mustExec(t, "/undo")
+	require.Contains(t, out, "main.go")
+	data, err := os.ReadFile(main)
+	require.NoError(t, err)
+	require.Equal(t, "package main // old\n", string(data))
+	_, err = os.Stat(filepath.Join(f.ws, "run.sh"))
+	require.ErrorIs(t, err, os.ErrNotExist)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/notestore"
+	"github.com/zelvior/aidex/internal/ui/slash"
 )
 
 // Memory returns the memory store of the workspace (project scope) and the
@@ -155,6 +156,9 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 	} else if _, err := files.Resolve(file); err != nil {
 		// Refuse a bad path before spending a generation on it.
 		return Outcome{}, fmt.Errorf("-o %s refused: %w", file, err)
+	}
+	if strings.TrimSpace(rt.Config.ImageProvider) == "" && c.Front()&slash.Terminal != 0 {
+		return Outcome{Action: ActAskImageKey, Arg: arg}, nil
 	}
 	g, err := rt.ImageGenerator()
 	if errors.Is(err, app.ErrImageNeedsCredentials) {

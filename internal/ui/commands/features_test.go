@@ -472,3 +472,49 @@ func TestToolsCommandListsTaskTools(t *testing.T) {
 		require.Contains(t, out, "  "+want+" ", want)
 	}
 }
+
+// /image with no image_provider asks which provider first (the AIdex
+// wizard), then that provider's own settings: Enter takes the key-free
+// Pollinations, a number or name another preset (its base URL and model
+// stored with it) followed by its API key; an unknown name is refused.
+func TestImageAsksForProvider(t *testing.T) {
+	srv, paths := imageServer(t, pngHeader)
+	f := newFixture(t, fmt.Sprintf("image_base_url = %q", srv.URL))
+	_, o := f.mustExec(t, "/image a dot -o dot")
+	require.Equal(t, ActAskImageKey, o.Action, "no provider set: the terminal asks")
+	require.Equal(t, "a dot -o dot", o.Arg)
+	rt := f.c.Runtime()
+	todo := MissingImageSettings(rt)
+	require.Len(t, todo, 1)
+	require.Equal(t, "image_provider", todo[0].Key)
+	require.Contains(t, todo[0].Hint, "1 pollinations, 2 openai, 3 cloudflare, 4 together")
+	require.Contains(t, ImageSettingsNote(todo), "no image provider is set")
+
+	more, _, err := StoreImageSetting(rt, "image_provider", "")
+	require.NoError(t, err)
+	require.Empty(t, more, "Pollinations needs no key")
+	var b bytes.Buffer
+	require.NoError(t, RetryImage(context.Background(), f.c, "a dot -o dot", &b))
+	require.Contains(t, b.String(), "saved the pollinations image settings in")
+	require.Contains(t, b.String(), "saved dot.png")
+	require.Len(t, *paths, 1)
+	_, o = f.mustExec(t, "/image a cat -o cat")
+	require.Empty(t, o.Action, "the choice is remembered")
+
+	rt = newFixture(t, "").c.Runtime()
+	_, _, err = StoreImageSetting(rt, "image_provider", "dall-e")
+	require.ErrorContains(t, err, `unknown image provider "dall-e": pick one of pollinations, openai, cloudflare, together`)
+	more, _, err = StoreImageSetting(rt, "image_provider", "4")
+	require.NoError(t, err)
+	require.Len(t, more, 1)
+	require.Equal(t, "image_api_key", more[0].Key)
+	require.True(t, more[0].Secret)
+	require.Contains(t, more[0].Hint, "https://api.together.ai/settings/api-keys")
+	cfg, err := os.ReadFile(rt.Config.Paths.ConfigFile)
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `image_provider = "openai"`)
+	require.Contains(t, string(cfg), `image_base_url = "https://api.together.xyz/v1"`)
+	more, _, err = StoreImageSetting(rt, "image_provider", "3")
+	require.NoError(t, err)
+	require.Equal(t, []string{"cloudflare_account_id", "image_api_key"}, []string{more[0].Key, more[1].Key})
+}

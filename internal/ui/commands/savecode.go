@@ -62,23 +62,60 @@ func blockPath(info string) string {
 }
 
 // cmdSaveCode is /save-code [FILE...] (iptic-memex's save_code): the last
-// answer's code blocks are written to new files, the Nth block to the
-// Nth FILE, else to the file its fence names (```go main.go). It writes
+// answer's code blocks are written to files, the Nth block to the Nth
+// FILE, else to the file its fence names (```go main.go). It writes
 // through write_file under the permission policy as the user's own action
-// (confined to the workspace; deny rules and protected paths refuse), and
-// only files that do not exist yet: changing a file is the model's work,
-// checkpointed for /undo. Errors: no answer or no code block, a block
-// without a file name, an existing file, a refused write.
+// (confined to the workspace; deny rules and protected paths refuse),
+// after a checkpoint as a turn takes ([app.Session.UserChange]), so it
+// may replace existing files and /undo puts them back. Errors: no answer
+// or no code block, a block without a file name, a refused write, the
+// checkpoint's.
 func cmdSaveCode(ctx context.Context, c *Controller, arg string, out io.Writer) (Outcome, error) {
-	blocks := codeBlocks(c.LastAnswer())
-	if len(blocks) == 0 {
-		return Outcome{}, errors.New("save-code: the last answer has no code block")
-	}
-	names := strings.Fields(arg)
-	if len(names) > len(blocks) {
-		return Outcome{}, fmt.Errorf("save-code: %d file names for %d code blocks", len(names), len(blocks))
+	plan, err := saveCodePlan(c.LastAnswer(), strings.Fields(arg))
+	if err != nil {
+		return Outcome{}, err
 	}
 	ws := c.Runtime().Workspace
+	err = c.live.UserChange(ctx, strings.TrimSpace("/save-code "+arg), func(tc *app.ToolClient) error {
+		for _, p := range plan {
+			abs := p[0]
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(ws, p[0])
+			}
+			_, statErr := os.Lstat(abs)
+			args, _ := json.Marshal(map[string]string{"path": p[0], "content": p[1]})
+			res, err := tc.CallTool(ctx, "write_file", args, app.CallOptions{UserAction: true})
+			if err != nil {
+				return fmt.Errorf("save-code %s: %w", p[0], err)
+			}
+			if res.Outcome != app.OutcomeOK {
+				return fmt.Errorf("save-code %s: %s", p[0], res.Result.Error)
+			}
+			how := ""
+			if statErr == nil {
+				how = ", replaced the old file"
+			}
+			fmt.Fprintf(out, "saved %s (%d lines%s)\n", p[0], strings.Count(p[1], "\n"), how)
+		}
+		return nil
+	})
+	if err != nil {
+		return Outcome{}, err
+	}
+	fmt.Fprintln(out, "/undo puts the files back as they were before /save-code")
+	return Outcome{}, nil
+}
+
+// saveCodePlan pairs answer's code blocks with file names (names in
+// order, else the name each fence gives): [name, content] per block.
+func saveCodePlan(answer string, names []string) ([][2]string, error) {
+	blocks := codeBlocks(answer)
+	if len(blocks) == 0 {
+		return nil, errors.New("save-code: the last answer has no code block")
+	}
+	if len(names) > len(blocks) {
+		return nil, fmt.Errorf("save-code: %d file names for %d code blocks", len(names), len(blocks))
+	}
 	var plan [][2]string
 	for i, b := range blocks {
 		name := blockPath(b.Info)
@@ -86,27 +123,9 @@ func cmdSaveCode(ctx context.Context, c *Controller, arg string, out io.Writer) 
 			name = names[i]
 		}
 		if name == "" {
-			return Outcome{}, fmt.Errorf("save-code: code block %d (of %d) names no file: give the names in order, /save-code FILE1 FILE2 ...", i+1, len(blocks))
-		}
-		abs := name
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(ws, name)
-		}
-		if _, err := os.Lstat(abs); err == nil {
-			return Outcome{}, fmt.Errorf("save-code: %s exists; /save-code writes new files only (ask the model to change it: its edits are checkpointed for /undo)", name)
+			return nil, fmt.Errorf("save-code: code block %d (of %d) names no file: give the names in order, /save-code FILE1 FILE2 ...", i+1, len(blocks))
 		}
 		plan = append(plan, [2]string{name, b.Body})
 	}
-	for _, p := range plan {
-		args, _ := json.Marshal(map[string]string{"path": p[0], "content": p[1]})
-		res, err := c.Runtime().CallTool(ctx, "write_file", args, app.CallOptions{UserAction: true})
-		if err != nil {
-			return Outcome{}, fmt.Errorf("save-code %s: %w", p[0], err)
-		}
-		if res.Outcome != app.OutcomeOK {
-			return Outcome{}, fmt.Errorf("save-code %s: %s", p[0], res.Result.Error)
-		}
-		fmt.Fprintf(out, "saved %s (%d lines)\n", p[0], strings.Count(p[1], "\n"))
-	}
-	return Outcome{}, nil
+	return plan, nil
 }

@@ -23,7 +23,7 @@ const (
 	ActPickMode     Action = "pick-mode"     // offer the permission modes (ModeChoices) to pick one
 	ActAskKey       Action = "ask-key"       // ask for the API key of provider Outcome.Arg, then switch to it
 	ActAskServer    Action = "ask-server"    // ask for a server's base URL, list its models, save the pick (/provider custom)
-	ActAskImageKey  Action = "ask-image-key" // ask for the image provider's missing credentials (Cloudflare), then run "/image Outcome.Arg"
+	ActAskImageKey  Action = "ask-image-key" // ask for the image provider (none set) and its missing credentials (MissingImageSettings), then run "/image Outcome.Arg"
 	ActEdit         Action = "edit"          // compose the next prompt in $EDITOR
 	ActCopy         Action = "copy"          // copy the last answer to the clipboard
 	ActVerbose      Action = "verbose"       // toggle full tool output and reasoning

@@ -8,14 +8,20 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
-// askImageKey asks for what Cloudflare Workers AI image generation lacks
-// (the account id, the API token), stores it in the global config file
-// (cloudflare_account_id, image_api_key) and runs "/image arg" again.
+// askImageKey asks for what image generation lacks (the provider when
+// none is set, then its credentials: Cloudflare's account id and API
+// token, another service's API key), stores it in the global config file
+// (commands.StoreImageSetting) and runs "/image arg" again.
 // Errors: an empty answer (naming the key to set by hand), the end of
 // input, a config file that cannot be written.
 func (r *REPL) askImageKey(ctx context.Context, ctrl *commands.Controller, arg string, out io.Writer) error {
 	rt := ctrl.Runtime()
-	for _, s := range commands.MissingImageSettings(rt) {
+	todo := commands.MissingImageSettings(rt)
+	if len(todo) > 0 {
+		r.Printer.Line(commands.ImageSettingsNote(todo))
+	}
+	for len(todo) > 0 {
+		s := todo[0]
 		hint := s.Hint
 		if s.Secret {
 			hint += "; stored in " + rt.Config.Paths.ConfigFile
@@ -24,13 +30,14 @@ func (r *REPL) askImageKey(ctx context.Context, ctrl *commands.Controller, arg s
 		if err != nil {
 			return err
 		}
-		warning, err := commands.StoreImageSetting(rt, s.Key, v)
+		more, warning, err := commands.StoreImageSetting(rt, s.Key, v)
 		if warning != "" {
 			r.Printer.Line("warning: " + warning)
 		}
 		if err != nil {
 			return err
 		}
+		todo = append(more, todo[1:]...)
 	}
 	return commands.RetryImage(ctx, ctrl, arg, out)
 }

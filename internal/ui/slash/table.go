@@ -106,7 +106,7 @@ func Builtins() []Command {
 			Refused: map[Front]string{Web: "pick the session in the Sessions list"}},
 		{Name: "/export", Args: "[FILE]", Help: "write the session as markdown (.json: JSON)", Fronts: Terminal,
 			Refused: map[Front]string{Web: "the web UI does not write session files; `aidex sessions` in a terminal does"}},
-		{Name: "/save-code", Args: "[FILE...]", Help: "write the last answer's code blocks to new files (the Nth to FILE N, else the name its fence gives)", Fronts: Terminal},
+		{Name: "/save-code", Args: "[FILE...]", Help: "write the last answer's code blocks to files (the Nth to FILE N, else the name its fence gives); /undo restores them", Fronts: Terminal},
 		{Name: "/reprint", Help: "print the conversation again (the last 10 exchanges)", Fronts: Terminal},
 		{Name: "/load", Args: "FILE|URL", Help: "send a text file as the prompt (documents, images, web pages: with the next message)", Fronts: Terminal,
 			Refused: map[Front]string{Web: "attach the file to the message instead"}},

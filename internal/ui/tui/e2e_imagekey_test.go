@@ -95,3 +95,29 @@ func TestE2EImageCloudflarePromptEmptyAndEsc(t *testing.T) {
 	require.Zero(t, hits)
 	mu.Unlock()
 }
+
+// /image with no image_provider asks which provider first (the AIdex
+// wizard; issue 36 item 13), then that provider's own settings: here
+// cloudflare, by number, followed by its account ID and token.
+func TestE2EImageAsksProvider(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + strings.Repeat("\x01", 64))
+	cf := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(png)
+	}))
+	defer cf.Close()
+	e := startWith(t, llmtest.NewScript(t), func(url string) string {
+		return fmt.Sprintf("provider = \"fake\"\nmodel = \"scripted-a\"\n\n"+
+			"[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"test-key\"\nmodels = [\"scripted-a\"]\n", url)
+	})
+	e.waitFor("fake/scripted-a")
+	e.typeLine("/image a red dot -o dot")
+	e.waitFor("no image provider is set", "Image provider (1 pollinations, 2 openai, 3 cloudflare, 4 together")
+	e.keys("-l", "3")
+	e.poll("the choice as typed", func() bool { return strings.Contains(e.screen(), ": 3█") })
+	e.keys("Enter")
+	e.waitFor("image_provider stored", "Cloudflare image generation needs your account ID", "Cloudflare account ID (on the Workers AI page")
+	cfg, err := os.ReadFile(filepath.Join(filepath.Dir(e.ws), "config", "aidex", "config.toml"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `image_provider = "cloudflare"`)
+}

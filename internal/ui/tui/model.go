@@ -127,7 +127,9 @@ type model struct {
 	status   statusModel
 	// The overlays, nil while closed: the Ralph split view, a picker, the
 	// API key prompt and the plan awaiting review.
-	tv      *tasksView
+	tv *tasksView
+	// cp is the context panel while open (F2, ctxpanel.go).
+	cp      *ctxPanel
 	picker  *picker
 	keys    *keyPrompt
 	planRes *ralph.PlanResult
@@ -205,7 +207,7 @@ func (m *model) Init() tea.Cmd {
 			m.commit(m.st.paint(m.st.yellow, rt.Notice))
 		}
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized))
+	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized))
 	return tea.Batch(cmds...)
 }
 
@@ -217,7 +219,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.tv != nil || !m.sized), m.holdFrame())
+	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized), m.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -472,6 +474,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		tv := m.tv
 		m.tv, _ = tv.Update(k)
 		return m.requests(tv.take())
+	case m.cp != nil:
+		m.cp = m.cp.Update(k)
+		return nil
 	}
 	m.lastTyping = m.now()
 	return m.chatKey(k)
@@ -527,6 +532,11 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+o":
 		m.stream.toggleReasoning()
 		return nil
+	case ctxPanelKey:
+		if m.ctrl != nil {
+			m.cp = newCtxPanel(m.ctrl.Runtime().Workspace)
+		}
+		return nil
 	case "pgup":
 		m.stream.scrollBy(m.height / 2)
 		return nil
@@ -552,7 +562,7 @@ func (m *model) stop() {
 // denied); else a second Ctrl+C within quitWindow quits. The "again to
 // quit" hint goes away when the window closes (quitHintMsg).
 func (m *model) ctrlC() tea.Cmd {
-	m.picker, m.keys = nil, nil
+	m.picker, m.keys, m.cp = nil, nil, nil
 	m.input.closeMenu()
 	if m.tv != nil {
 		m.tv.cancelAdd()

@@ -17,7 +17,7 @@ import (
 // overlay waits for the user.
 func (m *model) sendQueued() tea.Cmd {
 	if len(m.queued) == 0 || m.ctrl == nil || m.running || m.busy || m.approval.active() ||
-		m.keys != nil || m.picker != nil || m.planRes != nil || m.tv != nil || m.quitting {
+		m.keys != nil || m.picker != nil || m.planRes != nil || m.viewOpen() || m.quitting {
 		return nil
 	}
 	text := m.queued[0]

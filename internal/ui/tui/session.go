@@ -21,6 +21,7 @@ const keysHelp = `keys: Enter send (while the model works: queue, sent when it e
       Esc take queued messages back into the input; else stop the model (keeps the partial answer)
       approvals: ↑/↓ and Enter, 1-4 or y/s/a/n (a key pressed on its own, not while typing) · Esc deny
       Shift+Tab cycle permission mode · Ctrl+L clear screen · Ctrl+O expand reasoning and subagent cards
+      F2 context panel: model, context, tokens, cost and the workspace's file tree (Enter/←/→ open and close folders)
       @path attach a file · !command run a shell command yourself (output goes to the conversation)
       /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
 

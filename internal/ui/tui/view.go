@@ -27,6 +27,11 @@ func (m *model) View() tea.View {
 		// the top-left corner, which makes tmux save the screen).
 		return v
 	}
+	if m.cp != nil && !m.approval.active() {
+		v.AltScreen = true
+		v.SetContent(m.cp.View(m.st, m.ctxInfo(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.statusLine()))
+		return v
+	}
 	if m.tv != nil && !m.approval.active() {
 		// The split view uses the alternate screen while it is open; the
 		// chat's output waits (flushPrints) and reaches the scrollback
@@ -93,7 +98,7 @@ func (m *model) frame() (string, *tea.Cursor) {
 // view and fullscreen draw on the alternate screen and need no hold.
 func (m *model) holdFrame() tea.Cmd {
 	m.planned = nil
-	if m.o.Fullscreen || m.quitting || (m.tv != nil && !m.approval.active()) {
+	if m.o.Fullscreen || m.quitting || (m.viewOpen() && !m.approval.active()) {
 		m.hold = frameHold{}
 		return nil
 	}
