@@ -84,7 +84,7 @@ func Builtins() []Command {
 		{Name: "/models", Args: "[FILTER]", Help: "list the provider's models with prices and context", Fronts: Terminal},
 		{Name: "/multi", Args: "[MODE|add M|remove M]", Help: "the active models and the conversation mode (single, round-robin, sequential, parallel)", Fronts: Terminal},
 		{Name: "/mode", Args: "[plan|ask|auto-edit|yolo]", Help: "show or set the permission mode", Fronts: web},
-		{Name: "/permissions", Args: "[remove [allow|ask|deny] RULE]", Help: "the saved allow/ask/deny rules with their files, or remove one (the web chat lists them only)", Fronts: web},
+		{Name: "/permissions", Args: "[remove [allow|ask|deny] RULE]", Help: "the saved allow/ask/deny rules with their files, or remove one (the web chat lists them only)", Fronts: All},
 		{Name: "/architect", Args: "[MODEL [EDITOR]|off]", Help: "architect mode: MODEL plans each turn read-only, EDITOR (default: the main model) makes the edits", Fronts: Terminal},
 		{Name: "/sandbox", Args: "[MODE]", Help: "show or set the OS sandbox of commands (workspace-write, read-only, off)", Fronts: Terminal,
 			Refused: map[Front]string{Web: "the OS sandbox is set in the config file"}},
