@@ -14,5 +14,6 @@ import (
 // tests' runs start through (apptest.SandboxHelper).
 func TestMain(m *testing.M) {
 	apptest.SandboxHelper()
+	apptest.NATSHelper()
 	goleak.VerifyTestMain(m)
 }

@@ -20,6 +20,7 @@ const childEnv = "AIDEX_TEST_RUN_MAIN"
 // tests' runs start through (apptest.SandboxHelper).
 func TestMain(m *testing.M) {
 	apptest.SandboxHelper()
+	apptest.NATSHelper()
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(Main(Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
 	}
