@@ -13,8 +13,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/zelvior/aidex/internal/ralph/dist"
-	"github.com/zelvior/aidex/internal/ralph/dist/natsd"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -54,17 +52,6 @@ func FakeProvider(url string, models []string, extra string) string {
 	}
 	return fmt.Sprintf("provider = \"fake\"\nmodel = %q\n%s\n[providers.fake]\ntype = \"openai\"\nbase_url = %q\napi_key = \"k\"\nmodels = [%s]\n",
 		models[0], extra, url, strings.Join(quoted, ", "))
-}
-
-// NATSHelper makes a test binary serve as the NATS helper (aidex-nats):
-// with none beside the running executable or on PATH,
-// dist.StartEmbedded re-executes the running executable with
-// dist.HelperArg first. Call it first in TestMain; it returns at once
-// otherwise.
-func NATSHelper() {
-	if len(os.Args) > 1 && os.Args[1] == dist.HelperArg {
-		os.Exit(natsd.Main(os.Stdin, os.Stdout))
-	}
 }
 
 // SandboxHelper makes a test binary serve as the OS sandbox's helper.

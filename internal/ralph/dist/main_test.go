@@ -11,8 +11,6 @@ import (
 // StartEmbedded finds no aidex-nats beside it and re-executes it with
 // HelperArg first.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == HelperArg {
-		os.Exit(natsd.Main(os.Stdin, os.Stdout))
-	}
+	natsd.RunIfArg(HelperArg)
 	os.Exit(m.Run())
 }

@@ -42,7 +42,7 @@ const HelperName = "aidex-nats"
 
 // HelperArg, as the first argument, asks the running executable itself to
 // be the NATS helper: StartEmbedded starts it so when it finds no
-// aidex-nats, which only test binaries serve (apptest.NATSHelper); aidex
+// aidex-nats, which only test binaries serve (natsd.RunIfArg); aidex
 // answers with an error naming the missing helper.
 const HelperArg = "__nats"
 

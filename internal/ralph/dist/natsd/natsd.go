@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strconv"
 	"time"
 
@@ -69,6 +70,17 @@ func Main(in io.Reader, out io.Writer) int {
 	srv.Shutdown()
 	srv.WaitForShutdown()
 	return 0
+}
+
+// RunIfArg makes a test binary serve as the helper: when the first
+// argument is arg (dist.HelperArg, which dist.StartEmbedded passes when it
+// finds no aidex-nats and re-executes the running executable) it runs
+// Main on the standard streams and exits; otherwise it returns at once.
+// Call it first in TestMain.
+func RunIfArg(arg string) {
+	if len(os.Args) > 1 && os.Args[1] == arg {
+		os.Exit(Main(os.Stdin, os.Stdout))
+	}
 }
 
 func writeReady(out io.Writer, r Ready) {
