@@ -2,13 +2,16 @@
 // browser. All behaviour lives in internal/cli; main only wires the process's
 // standard streams, environment and signals into it. With the hidden first
 // argument "__sandbox" it is the sandbox helper instead (when no
-// aidex-sandbox binary is installed beside it).
+// aidex-sandbox binary is installed beside it). The embedded NATS server
+// of `aidex ralph serve` is a program of its own, aidex-nats
+// (cmd/aidex-nats), so that its code does not cost every start.
 package main
 
 import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/cli"
+	"github.com/zelvior/aidex/internal/ralph/dist"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -24,6 +27,9 @@ var build string
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == helper.Arg {
 		os.Exit(helper.Main(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == dist.HelperArg {
+		os.Exit(dist.NoHelperMain(os.Stdout))
 	}
 	os.Exit(cli.Main(cli.Process{
 		Args:    os.Args[1:],

@@ -7,6 +7,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/ralph/dist"
+	"github.com/zelvior/aidex/internal/ralph/dist/natsd"
 )
 
 // childEnv makes the test binary run aidex itself (Main with its
@@ -20,6 +22,7 @@ const childEnv = "AIDEX_TEST_RUN_MAIN"
 // tests' runs start through (apptest.SandboxHelper).
 func TestMain(m *testing.M) {
 	apptest.SandboxHelper()
+	natsd.RunIfArg(dist.HelperArg)
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(Main(Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
 	}

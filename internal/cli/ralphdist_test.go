@@ -127,6 +127,26 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// waitListening waits until addr accepts TCP connections (the embedded
+// server runs in the aidex-nats helper, which a loaded machine starts
+// slowly), failing the test when serve ends first or after 120 s.
+func waitListening[T any](t *testing.T, addr string, done <-chan T) {
+	t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("serve ended before it listened on %s: %+v", addr, r)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("nothing listens on %s after 120s", addr)
+}
+
 // `aidex ralph serve` with separate `aidex ralph worker` processes: the
 // worker holding T-001 is killed with SIGKILL mid-task; the task goes to
 // the other worker after the ack wait, nothing is done twice, and the run
@@ -149,6 +169,7 @@ func TestRalphWorkerProcessKilledTaskRedelivered(t *testing.T) {
 		return ralphProcess(t, e, t.TempDir(), "ralph", "worker", "--nats", url, "--nats-token", "s3cret", "--id", id,
 			"--allow-remote", e.ws, "--permission-mode", "auto-edit")
 	}
+	waitListening(t, strings.TrimPrefix(url, "nats://"), done)
 	a := worker("wA")
 	select {
 	case <-m.held:

@@ -62,6 +62,7 @@ func fakeRelease(t *testing.T, dir string) {
 		err := Archive(&buf, p, []File{
 			{Name: "aidex", Exec: true, Data: []byte(script)},
 			{Name: "aidex-sandbox", Exec: true, Data: []byte("#!/bin/sh\nexit 0\n")},
+			{Name: "aidex-nats", Exec: true, Data: []byte("#!/bin/sh\nexit 0\n")},
 			{Name: "LICENSE", Data: []byte("license")},
 		}, stamp)
 		if err != nil {
@@ -180,8 +181,10 @@ func TestInstallShPicksThePlatformsArchive(t *testing.T) {
 			if err != nil || string(out) != "aidex fake "+c.want+"\n" {
 				t.Errorf("installed aidex printed %q (%v), want the %s one", out, err, c.want)
 			}
-			if fi, err := os.Stat(filepath.Join(r.dir, "aidex-sandbox")); err != nil || fi.Mode().Perm() != 0o755 {
-				t.Errorf("aidex-sandbox installed: %v, %v; want mode 0755", fi, err)
+			for _, helper := range []string{"aidex-sandbox", "aidex-nats"} {
+				if fi, err := os.Stat(filepath.Join(r.dir, helper)); err != nil || fi.Mode().Perm() != 0o755 {
+					t.Errorf("%s installed: %v, %v; want mode 0755", helper, fi, err)
+				}
 			}
 			for _, want := range []string{"installed aidex fake " + c.want + " into " + r.dir, "not on your PATH", `export PATH="` + r.dir + `:$PATH"`} {
 				if !strings.Contains(r.errOut, want) {
@@ -247,6 +250,7 @@ func TestInstallShRefuses(t *testing.T) {
 			Archive(&buf, Platform{"linux", "amd64"}, []File{
 				{Name: "aidex", Exec: true, Data: []byte("#!/bin/sh\n: >\"$AIDEX_TEST_RAN\"\necho evil\n")},
 				{Name: "aidex-sandbox", Exec: true, Data: []byte("#!/bin/sh\n")},
+				{Name: "aidex-nats", Exec: true, Data: []byte("#!/bin/sh\n")},
 			}, time.Now())
 			os.WriteFile(filepath.Join(dir, archive), buf.Bytes(), 0o644)
 		}, linux, "checksum mismatch for " + archive, nil},

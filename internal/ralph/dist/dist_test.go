@@ -1,8 +1,10 @@
 package dist
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -284,4 +286,15 @@ func TestWorkerGitRunsNoRepositoryProgram(t *testing.T) {
 	if b, err := os.ReadFile(marker); err == nil {
 		t.Fatalf("git ran the repository's programs: %s", b)
 	}
+}
+
+// aidex without aidex-nats answers the helper's handshake with an error
+// naming the missing helper and how to install it.
+func TestEmbeddedWithoutHelper(t *testing.T) {
+	var answer bytes.Buffer
+	require.Equal(t, 1, NoHelperMain(&answer))
+	_, err := handshake(io.Discard, &answer, helperOptions{Token: "t"})
+	require.ErrorContains(t, err, "the NATS helper aidex-nats is not installed beside aidex: install both with go install ./cmd/...")
+	_, err = handshake(io.Discard, strings.NewReader("Error: unknown command \"__nats\"\n"), helperOptions{Token: "t"})
+	require.ErrorContains(t, err, "is not installed beside aidex")
 }

@@ -1,18 +1,24 @@
 package dist
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
 
@@ -29,62 +35,148 @@ type EmbeddedOptions struct {
 	TLSKey   string
 }
 
-// Embedded is a running embedded NATS server with JetStream.
+// HelperName is the NATS helper program (cmd/aidex-nats, ".exe" added on
+// Windows) StartEmbedded looks for beside the running executable, then on
+// PATH.
+const HelperName = "aidex-nats"
+
+// HelperArg, as the first argument, asks the running executable itself to
+// be the NATS helper: StartEmbedded starts it so when it finds no
+// aidex-nats, which only test binaries serve (natsd.RunIfArg); aidex
+// answers with an error naming the missing helper.
+const HelperArg = "__nats"
+
+// Embedded is a running embedded NATS server with JetStream, in the
+// aidex-nats helper process.
 type Embedded struct {
-	srv   *server.Server
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
 	token string
 	url   string
 }
 
-// StartEmbedded starts the server and waits until it accepts clients.
-// Errors: a non-loopback listen address without TLS and credentials, a
-// bad address, a store that cannot be created, a server that does not
-// come up within 10 s.
+// helperOptions is the JSON line the helper reads (natsd.Options).
+type helperOptions struct {
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Token    string `json:"token"`
+	StoreDir string `json:"store_dir"`
+	TLSCert  string `json:"tls_cert,omitempty"`
+	TLSKey   string `json:"tls_key,omitempty"`
+}
+
+// StartEmbedded starts the server in the aidex-nats helper and waits until
+// it accepts clients. Errors: a non-loopback listen address without TLS
+// and credentials, a bad address, a store that cannot be created, a
+// missing helper, a server that does not come up within 10 s.
 func StartEmbedded(o EmbeddedOptions) (*Embedded, error) {
-	host, port := "127.0.0.1", -1
-	if o.Listen != "" {
-		h, p, err := net.SplitHostPort(o.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("--nats-listen %q: want HOST:PORT: %w", o.Listen, err)
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || n > 65535 {
-			return nil, fmt.Errorf("--nats-listen %q: port %q is not a port number", o.Listen, p)
-		}
-		host, port = h, n
-		if !isLoopback(h) && (o.TLSCert == "" || o.TLSKey == "" || o.Token == "") {
-			return nil, fmt.Errorf("--nats-listen %s is not a loopback address: it needs TLS and credentials (--nats-tls-cert, --nats-tls-key and --nats-token), or listen on 127.0.0.1", o.Listen)
-		}
-	}
-	if o.Token == "" {
-		o.Token = randomHex(24)
+	ho, err := embeddedOptions(o)
+	if err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(o.StoreDir, 0o700); err != nil {
 		return nil, fmt.Errorf("nats store %s: %w", o.StoreDir, err)
 	}
-	opts := &server.Options{Host: host, Port: port, JetStream: true, StoreDir: o.StoreDir,
-		Authorization: o.Token, NoSigs: true, NoLog: true, MaxPayload: 1 << 20, ServerName: "aidex-ralph"}
-	scheme := "nats"
-	if o.TLSCert != "" {
-		cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("nats TLS certificate: %w", err)
-		}
-		opts.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-		opts.TLS, scheme = true, "tls"
+	path, args := findHelper()
+	if path == "" {
+		return nil, errHelperMissing
 	}
-	srv, err := server.NewServer(opts)
+	cmd := exec.Command(path, args...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("embedded nats: %w", err)
 	}
-	go srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
-		srv.Shutdown()
-		return nil, errors.New("embedded nats: not ready after 10s")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("embedded nats: %w", err)
 	}
-	addr := srv.Addr().(*net.TCPAddr)
-	u := url.URL{Scheme: scheme, Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
-	return &Embedded{srv: srv, token: o.Token, url: u.String()}, nil
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("embedded nats: start %s: %w (%w)", path, err, errHelperMissing)
+	}
+	e := &Embedded{cmd: cmd, stdin: stdin, token: ho.Token}
+	if e.url, err = handshake(stdin, stdout, ho); err != nil {
+		e.Shutdown()
+		return nil, err
+	}
+	return e, nil
+}
+
+var errHelperMissing = errors.New("the NATS helper " + HelperName + " is not installed beside aidex: install both with go install ./cmd/... or install.sh (install.ps1 on Windows)")
+
+// embeddedOptions checks the listen address and fills in a random token.
+func embeddedOptions(o EmbeddedOptions) (helperOptions, error) {
+	ho := helperOptions{Host: "127.0.0.1", Port: -1, Token: o.Token, StoreDir: o.StoreDir, TLSCert: o.TLSCert, TLSKey: o.TLSKey}
+	if o.Listen != "" {
+		h, p, err := net.SplitHostPort(o.Listen)
+		if err != nil {
+			return ho, fmt.Errorf("--nats-listen %q: want HOST:PORT: %w", o.Listen, err)
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 65535 {
+			return ho, fmt.Errorf("--nats-listen %q: port %q is not a port number", o.Listen, p)
+		}
+		ho.Host, ho.Port = h, n
+		if !isLoopback(h) && (o.TLSCert == "" || o.TLSKey == "" || o.Token == "") {
+			return ho, fmt.Errorf("--nats-listen %s is not a loopback address: it needs TLS and credentials (--nats-tls-cert, --nats-tls-key and --nats-token), or listen on 127.0.0.1", o.Listen)
+		}
+	}
+	if ho.Token == "" {
+		ho.Token = randomHex(24)
+	}
+	return ho, nil
+}
+
+// handshake sends the options and reads the helper's ready line: the
+// server's URL, or its error.
+func handshake(stdin io.Writer, stdout io.Reader, ho helperOptions) (string, error) {
+	b, _ := json.Marshal(ho)
+	if _, err := stdin.Write(append(b, '\n')); err != nil {
+		return "", fmt.Errorf("embedded nats: send options to %s: %w", HelperName, err)
+	}
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		return "", fmt.Errorf("embedded nats: no answer from %s: %w", HelperName, err)
+	}
+	var r struct {
+		URL   string `json:"url"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return "", fmt.Errorf("embedded nats: answer %q from %s: %w (%w)", bytes.TrimSpace(line), HelperName, err, errHelperMissing)
+	}
+	if r.Error != "" || r.URL == "" {
+		return "", fmt.Errorf("embedded nats: %s", r.Error)
+	}
+	return r.URL, nil
+}
+
+// findHelper finds aidex-nats beside the running executable, then on
+// PATH; else the running executable itself with HelperArg.
+func findHelper() (path string, args []string) {
+	name := HelperName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		if p, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = p
+		}
+		beside := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() {
+			return beside, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	if err != nil {
+		return "", nil
+	}
+	return exe, []string{HelperArg}
 }
 
 // URL is the server's client URL (nats://127.0.0.1:PORT).
@@ -98,10 +190,18 @@ func (e *Embedded) Connect(name string) (*nats.Conn, error) {
 	return Connect(ConnOptions{URL: e.url, Token: e.token, Name: name})
 }
 
-// Shutdown stops the server and waits for it.
+// Shutdown stops the server (it ends when its standard input closes) and
+// waits for the helper to exit, killing it after 10 s.
 func (e *Embedded) Shutdown() {
-	e.srv.Shutdown()
-	e.srv.WaitForShutdown()
+	_ = e.stdin.Close()
+	done := make(chan struct{})
+	go func() { _ = e.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = e.cmd.Process.Kill()
+		<-done
+	}
 }
 
 // ConnOptions say how to reach a NATS server: URL (nats:// or tls://;
@@ -156,4 +256,15 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// NoHelperMain is what aidex answers when started as the NATS helper
+// (HelperArg first) because no aidex-nats was found: the ready line with
+// the error naming the missing helper. It returns the exit code, 1.
+func NoHelperMain(out io.Writer) int {
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{errHelperMissing.Error()})
+	_, _ = out.Write(append(b, '\n'))
+	return 1
 }
