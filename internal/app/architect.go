@@ -29,13 +29,13 @@ func (rt *Runtime) Architect() (architect, editor string, on bool) {
 	if a == "" || a == "off" {
 		return "", "", false
 	}
-	if other, err := rt.withModel(a, "architect_model"); err == nil {
-		a = other.modelID()
+	if other, err := rt.modelRoom().withModel(a, "architect_model"); err == nil {
+		a = other.modelRoom().modelID()
 	}
-	e := rt.modelID()
+	e := rt.modelRoom().modelID()
 	if s := strings.TrimSpace(rt.Config.EditorModel); s != "" {
-		if other, err := rt.withModel(s, "editor_model"); err == nil {
-			e = other.modelID()
+		if other, err := rt.modelRoom().withModel(s, "editor_model"); err == nil {
+			e = other.modelRoom().modelID()
 		}
 	}
 	return a, e, true
@@ -50,11 +50,11 @@ func (s *Service) SetArchitect(ctx context.Context, architect, editor string) (*
 	architect, editor = strings.TrimSpace(architect), strings.TrimSpace(editor)
 	rt := s.Runtime()
 	if architect != "off" {
-		if _, err := rt.withModel(architect, "architect"); err != nil {
+		if _, err := rt.modelRoom().withModel(architect, "architect"); err != nil {
 			return nil, err
 		}
 		if editor != "" {
-			if _, err := rt.withModel(editor, "editor"); err != nil {
+			if _, err := rt.modelRoom().withModel(editor, "editor"); err != nil {
 				return nil, err
 			}
 		}
@@ -118,7 +118,7 @@ func (ls *Session) architectTurn(ctx context.Context, rt *Runtime, eng *agent.En
 // engine (runtime generation), as the session's own engine is.
 func (ls *Session) architectEngine(ctx context.Context, rt *Runtime, sessionID string) (*agent.Engine, error) {
 	return ls.derivedOf().architect(ctx, func(ctx context.Context) (*agent.Engine, func(), error) {
-		art, err := rt.withModel(rt.Config.ArchitectModel, "architect_model")
+		art, err := rt.modelRoom().withModel(rt.Config.ArchitectModel, "architect_model")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -136,7 +136,7 @@ func (ls *Session) editorEngine(rt *Runtime, eng *agent.Engine) (*agent.Engine, 
 	if strings.TrimSpace(rt.Config.EditorModel) == "" {
 		return eng, nil
 	}
-	ert, err := rt.withModel(rt.Config.EditorModel, "editor_model")
+	ert, err := rt.modelRoom().withModel(rt.Config.EditorModel, "editor_model")
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ type Attachment struct {
 // workspace) through the loader for a prompt; name is how it is shown
 // ("" for path made workspace-relative). Images are scaled to the
 // provider's limit; for a model that cannot see images they are left out
-// with a note (Runtime.ImageInput). Errors: unreadable, too large, an
+// with a note (modelRoom.imageInput). Errors: unreadable, too large, an
 // unsupported binary type (loader.ErrUnsupported) or malformed.
 func (rt *Runtime) LoadAttachment(ctx context.Context, path, name string) (Attachment, error) {
 	if !filepath.IsAbs(path) {
@@ -40,22 +40,22 @@ func (rt *Runtime) LoadAttachment(ctx context.Context, path, name string) (Attac
 			name = filepath.ToSlash(rel)
 		}
 	}
-	doc, err := loader.LoadFile(ctx, path, loader.Options{MaxImageSide: rt.ImageSide()})
+	doc, err := loader.LoadFile(ctx, path, loader.Options{MaxImageSide: rt.modelRoom().imageSide()})
 	if err != nil {
 		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
 	}
 	doc.Name = name
-	return rt.attachment(doc), nil
+	return rt.modelRoom().attachment(doc), nil
 }
 
 // AttachData is LoadAttachment for content already in memory (a web
 // upload called name).
 func (rt *Runtime) AttachData(ctx context.Context, name string, data []byte) (Attachment, error) {
-	doc, err := loader.Load(ctx, name, data, loader.Options{MaxImageSide: rt.ImageSide()})
+	doc, err := loader.Load(ctx, name, data, loader.Options{MaxImageSide: rt.modelRoom().imageSide()})
 	if err != nil {
 		return Attachment{}, fmt.Errorf("attach %s: %w", name, err)
 	}
-	return rt.attachment(doc), nil
+	return rt.modelRoom().attachment(doc), nil
 }
 
 // Native PDF limits: a PDF goes to the model as a document (not as its
@@ -67,26 +67,26 @@ const (
 	maxNativePDFBytes = 4 << 20
 )
 
-// NativePDF reports whether the runtime's model reads PDF documents
+// nativePDF reports whether the runtime's model reads PDF documents
 // itself: a model that sees images (ImageInput) whose wire format says so
 // (wire.Format.PDF: the Anthropic and Gemini APIs, OpenAI itself but not
 // the hosts that speak its wire format).
-func (rt *Runtime) NativePDF() bool {
-	if ok, _ := rt.ImageInput(); !ok {
+func (rt modelRoom) nativePDF() bool {
+	if ok, _ := rt.modelRoom().imageInput(); !ok {
 		return false
 	}
 	f, ok := wire.Lookup(string(rt.Provider.Type))
 	return ok && f.PDF(rt.Provider.Name)
 }
 
-func (rt *Runtime) attachment(doc *loader.Document) Attachment {
-	if doc.Kind == loader.KindPDF && doc.Pages <= maxNativePDFPages && len(doc.PDF) <= maxNativePDFBytes && rt.NativePDF() {
+func (rt modelRoom) attachment(doc *loader.Document) Attachment {
+	if doc.Kind == loader.KindPDF && doc.Pages <= maxNativePDFPages && len(doc.PDF) <= maxNativePDFBytes && rt.modelRoom().nativePDF() {
 		text := fmt.Sprintf("<file path=%q type=\"pdf\">\n(the PDF document follows: %d pages)\n</file>", doc.Name, doc.Pages)
 		return Attachment{Name: doc.Name, Kind: doc.Kind, Parts: []llm.Part{{Type: llm.PartText, Text: text},
 			{Type: llm.PartDocument, MIMEType: "application/pdf", Data: doc.PDF, Text: filepath.Base(doc.Name)}}}
 	}
 	a := Attachment{Name: doc.Name, Kind: doc.Kind, Images: len(doc.Images), Notes: doc.Notes}
-	vision, note := rt.ImageInput()
+	vision, note := rt.modelRoom().imageInput()
 	if len(doc.Images) > 0 && !vision {
 		a.Notes = append(a.Notes, note)
 	}

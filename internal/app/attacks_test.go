@@ -2,7 +2,7 @@ package app
 
 // End-to-end attack cases: every tool:* and shell case of
 // /work/shared/security/attacks.jsonl goes through the path the engine
-// uses (Runtime.Registry, NewWorkspace, Policy, toolSet.Prepare,
+// uses (engineRoom.registry, Runtime.NewWorkspace, engineRoom.policy, toolSet.Prepare,
 // policyAdapter.Check, toolSet.Run) in a temporary HOME and workspace.
 // This file holds the harness and the generic judges; the cases with
 // their own handler are in attacks_*_test.go, one file per theme.
@@ -146,7 +146,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 	rt.Config.Tools.Profile = tools.ProfileFull
 	rt.Config.PermissionMode = "ask"
 	e.rt = rt
-	reg, closeTools, err := rt.Registry()
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 	return e
 }
 
-// adapter builds a policy through Runtime.Policy with the given mode and
+// adapter builds a policy through engineRoom.policy with the given mode and
 // extra allow rules.
 func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []string) *policyAdapter {
 	t.Helper()
@@ -179,7 +179,7 @@ func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []stri
 	for _, r := range allow {
 		e.rt.Config.Permissions.Allow = append(e.rt.Config.Permissions.Allow, config.Rule{Text: r, Source: "attacks_test"})
 	}
-	p, err := e.rt.Policy(e.wsp, canAsk, e.reg)
+	p, err := e.rt.engineRoom().policy(e.wsp, canAsk, e.reg)
 	if err != nil {
 		t.Fatalf("Policy(%s): %v", mode, err)
 	}

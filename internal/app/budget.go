@@ -15,7 +15,7 @@ import (
 // ([providers.NAME.models.MODEL] input_price, output_price,
 // cache_read_price, cache_write_price; USD per million tokens) over the
 // catalog's, key by key.
-func (rt *Runtime) configPrice(mi *agent.ModelInfo) {
+func (rt engineRoom) configPrice(mi *agent.ModelInfo) {
 	p, ok := rt.Config.PriceOf(mi.Provider, mi.Name)
 	if !ok {
 		return
@@ -52,14 +52,14 @@ func (rt *Runtime) PriceOf(id string) agent.ModelInfo {
 			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
 		}
 	}
-	rt.configPrice(&mi)
+	rt.engineRoom().configPrice(&mi)
 	return mi
 }
 
 // priceKnown tells whether aidex has a price for mi, from the
 // configuration or the catalog: a model priced at 0 (a local one) is
 // known and free.
-func (rt *Runtime) priceKnown(mi agent.ModelInfo) bool {
+func (rt engineRoom) priceKnown(mi agent.ModelInfo) bool {
 	if mi.InputPrice > 0 || mi.OutputPrice > 0 {
 		return true
 	}
@@ -81,7 +81,7 @@ type spender interface {
 // when set, replaces run_usd (a Ralph task's share of its run's
 // --max-cost). The store, when it keeps sums, says what the session and
 // today spent before each run.
-func (rt *Runtime) engineBudget(o EngineOptions) agent.Budget {
+func (rt engineRoom) engineBudget(o EngineOptions) agent.Budget {
 	c := rt.Config.Budget
 	b := agent.Budget{RunUSD: c.RunUSD, SessionUSD: c.SessionUSD, DailyUSD: c.DailyUSD, MaxTokens: c.MaxTokens}
 	if o.RunUSD > 0 {
@@ -108,16 +108,16 @@ func localMidnight(t time.Time) time.Time {
 // the price of such a request for each model asked about.
 type Estimate struct {
 	InputTokens int             `json:"input_tokens"`
-	Models      []ModelEstimate `json:"models"`
+	Models      []modelEstimate `json:"models"`
 }
 
-// ModelEstimate prices one request of the estimated size on a model:
+// modelEstimate prices one request of the estimated size on a model:
 // InputUSD for its input tokens, OutputPer1kUSD for each thousand tokens
 // it writes; Known is false when aidex knows no price for the model
 // (configure input_price and output_price). Role is "model" for the
 // session's model, "active" for an active model of a conversation mode,
 // "fallback" for a fallback_models entry, "" for a model asked about.
-type ModelEstimate struct {
+type modelEstimate struct {
 	Model          string  `json:"model"`
 	Role           string  `json:"role,omitempty"`
 	InputPrice     float64 `json:"input_price"`
@@ -149,9 +149,9 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 			return
 		}
 		seen[mi.ID()] = true
-		est.Models = append(est.Models, ModelEstimate{Model: mi.ID(), Role: role, InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
+		est.Models = append(est.Models, modelEstimate{Model: mi.ID(), Role: role, InputPrice: mi.InputPrice, OutputPrice: mi.OutputPrice,
 			InputUSD: mi.Cost(llm.Usage{InputTokens: est.InputTokens}), OutputPer1kUSD: mi.OutputPrice / 1000,
-			Known: rt.priceKnown(mi)})
+			Known: rt.engineRoom().priceKnown(mi)})
 	}
 	add(eng.Config.Model, "model")
 	if mc := ls.Multi(); mc.Mode != modeSingle {

@@ -187,7 +187,7 @@ func (ls *Session) UserChange(ctx context.Context, command string, change func(t
 	if gitAvailable() {
 		ws := rt.Workspace
 		tc.hook = &turnHook{store: ls.svc.store, sessionID: sess.ID, command: command, messages: len(sess.Messages),
-			open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
+			open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.engineRoom().openRepo(ctx, ws) }}
 	} else {
 		tc.files = ls.svc.store.Checkpoints(sess.ID)
 	}

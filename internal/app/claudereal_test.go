@@ -115,7 +115,7 @@ func TestClaudeRealContent(t *testing.T) {
 // realSkills: each skill is listed and the skill tool loads its body.
 func realSkills(t *testing.T, f *subFixture, rec *realRecorder, rt *Runtime, skillFiles []string) {
 	ctx := context.Background()
-	list, errs := rt.Skills()
+	list, errs := rt.ProjectContent().Skills()
 	require.Empty(t, errs)
 	seen := map[string]bool{}
 	for _, rel := range skillFiles {
@@ -135,7 +135,7 @@ func realSkills(t *testing.T, f *subFixture, rec *realRecorder, rt *Runtime, ski
 // prompt and exactly its tools (disallowedTools honoured).
 func realAgents(t *testing.T, f *subFixture, rec *realRecorder, rt *Runtime, claude string, agentFiles []string) {
 	ctx := context.Background()
-	set := rt.Subagents()
+	set := rt.ProjectContent().Subagents()
 	for _, rel := range agentFiles {
 		data, err := os.ReadFile(filepath.Join(claude, "agents", rel))
 		require.NoError(t, err)

@@ -49,7 +49,7 @@ type claudePermissions struct {
 // files to rt.Config.Permissions (see the top of this file), and the
 // trusted project's allow rules to rt.Config.ContentItems; approved
 // reports whether an item is approved. Problems are warnings.
-func (rt *Runtime) loadClaudePermissions(approved func(trust.Item) bool) {
+func (rt ProjectContent) loadClaudePermissions(approved func(trust.Item) bool) {
 	if rt.Workspace == "" {
 		return
 	}
@@ -88,7 +88,7 @@ func (rt *Runtime) loadClaudePermissions(approved func(trust.Item) bool) {
 }
 
 // addClaudeRule adds one Claude rule of action from source.
-func (rt *Runtime) addClaudeRule(action permission.Decision, rule, source string, approved func(trust.Item) bool) {
+func (rt ProjectContent) addClaudeRule(action permission.Decision, rule, source string, approved func(trust.Item) bool) {
 	tr := claudecompat.Rule(rule, rt.claudeOptions())
 	for _, r := range tr.Rules {
 		if _, err := permission.ParseRule(r); err != nil {

@@ -88,7 +88,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 	}{
 		{"untrusted", func() {}, func(c check) string { return c.untrusted }},
 		{"trusted, not approved", func() { require.NoError(t, load().Config.Paths.Trust(home.WS)) }, func(c check) string { return c.pending }},
-		{"approved", func() { require.NoError(t, load().ApproveAllContent()) }, func(c check) string { return c.approved }},
+		{"approved", func() { require.NoError(t, load().ProjectContent().ApproveAll()) }, func(c check) string { return c.approved }},
 	}
 	for _, st := range states {
 		st.setup()
@@ -101,7 +101,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 	rt := load()
 	claudeSettingsWarnings(t, rt, home.WS)
 	var items []string
-	for _, it := range rt.Content() {
+	for _, it := range rt.ProjectContent().Items() {
 		items = append(items, it.Key()+" "+string(it.Status))
 	}
 	require.Contains(t, items, "allow rule Bash(npm run test:*) (.claude/settings.json) approved")
@@ -113,7 +113,7 @@ func TestClaudeSettingsPermissions(t *testing.T) {
 	require.Equal(t, "ask", decide(rt, "rm -rf build", nil), "a new allow rule waits for the review")
 	require.Equal(t, "allow", decide(rt, "make lint", nil))
 	var pending []string
-	for _, c := range rt.PendingContent() {
+	for _, c := range rt.ProjectContent().Pending() {
 		pending = append(pending, c.Name)
 	}
 	require.Equal(t, []string{"Bash(rm:*) (.claude/settings.local.json)"}, pending)
@@ -143,8 +143,8 @@ func TestClaudeRealSettingsPermissions(t *testing.T) {
 	}
 	require.NoError(t, load().Config.Paths.Trust(home.WS))
 	rt := load()
-	require.Len(t, rt.PendingContent(), 12, "each allow rule is an item")
-	require.NoError(t, rt.ApproveAllContent())
+	require.Len(t, rt.ProjectContent().Pending(), 12, "each allow rule is an item")
+	require.NoError(t, rt.ProjectContent().ApproveAll())
 	rt = load()
 	for _, w := range rt.Warnings {
 		require.NotContains(t, w.String(), "Claude permission rule", "every rule translates exactly")

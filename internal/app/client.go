@@ -21,18 +21,18 @@ type ClientOptions struct {
 // the configured timeouts; for a model that cannot see images or read
 // PDFs, such parts become notes (mediaFilter).
 func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
-	c, err := wire.New(string(rt.Provider.Type), wire.Settings{Options: rt.clientOptions(co), ContextWindow: rt.ModelInfo().ContextWindow,
+	c, err := wire.New(string(rt.Provider.Type), wire.Settings{Options: rt.modelRoom().clientOptions(co), ContextWindow: rt.ModelInfo().ContextWindow,
 		StreamOptions: rt.Config.Providers[rt.Provider.Name].StreamOptions})
 	if err != nil {
 		return nil, err
 	}
-	return rt.mediaFilter(llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry})), nil
+	return rt.modelRoom().mediaFilter(llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry})), nil
 }
 
 // clientOptions are the wire client's options for the chosen provider: a
 // local server (catalog.Provider.Local) gets the local request timeout
 // unless request_timeout is set, and its timeouts are not retried.
-func (rt *Runtime) clientOptions(co ClientOptions) llm.Options {
+func (rt modelRoom) clientOptions(co ClientOptions) llm.Options {
 	p := rt.Provider
 	local := p.Local()
 	return llm.Options{

@@ -28,7 +28,7 @@ func TestLocalProviderTimeouts(t *testing.T) {
 	}
 	for _, c := range cases {
 		rt := &Runtime{Config: c.cfg, Provider: c.p, Getenv: func(string) string { return "" }}
-		o := rt.clientOptions(ClientOptions{})
+		o := rt.modelRoom().clientOptions(ClientOptions{})
 		if o.RequestTimeout != c.want || o.Local != c.local || o.IdleTimeout != 90*time.Second {
 			t.Errorf("%s: request timeout %s, idle %s, local %v; want %s, 90s, %v", c.name, o.RequestTimeout, o.IdleTimeout, o.Local, c.want, c.local)
 		}

@@ -16,7 +16,7 @@ import (
 // its configuration: the variables named by each provider's api_key_env
 // and the catalog's key variables are removed whatever they are called,
 // and command_env_allow names variables passed through anyway. The
-// runtime carries it to each tool environment ([Runtime.toolEnv]) and
+// runtime carries it to each tool environment ([toolRoom.toolEnv]) and
 // to [Runtime.CommandEnviron].
 func commandEnvPolicy(cfg *config.Config, cat *catalog.Catalog) proc.EnvPolicy {
 	var secret []string
@@ -52,19 +52,19 @@ func (rt *Runtime) CommandEnviron() []string {
 // read tracking and checkpoints (tools.NewEnv), the default grep backend,
 // the runtime's credential scrubbing and its OS sandbox. Errors: the
 // sandbox was asked for and cannot be built (see [Runtime.Sandbox]).
-func (rt *Runtime) toolEnv(ws tools.Resolver) (*tools.Env, error) {
+func (rt toolRoom) toolEnv(ws tools.Resolver) (*tools.Env, error) {
 	env := tools.NewEnv(ws)
 	env.Grep = search.DefaultBackend()
 	env.EnvPolicy = rt.envPolicy
 	env.EnsureTrailingNewline = rt.Config.Tools.EnsureTrailingNewline
-	env.ImageSide = rt.ImageSide()
-	env.LineHashes = rt.EditFormat() == editHashline
+	env.ImageSide = rt.modelRoom().imageSide()
+	env.LineHashes = rt.engineRoom().editFormat() == editHashline
 	on, err := rt.sandboxOn()
 	if err != nil {
 		return nil, err
 	}
 	if on {
-		env.Confiner = lazyConfiner{rt}
+		env.Confiner = lazyConfiner{rt.runtimeView}
 	}
 	return env, nil
 }

@@ -23,7 +23,7 @@ import (
 // consumer of project content keeps only approved items (config.Load for
 // settings, rules and MCP servers; approveHooks, approvedCommands,
 // approvedSkills, approvedAgents here), a headless session with an
-// unapproved hook is refused (ContentNotApprovedError) and an interactive
+// unapproved hook is refused (contentNotApprovedError) and an interactive
 // one reviews what is pending before its first run (Session.reviewContent).
 
 // notApprovedNote is hooks.Hook.Ignored for a trusted project's hook whose
@@ -87,13 +87,13 @@ func contentApprovals(stateDir, workspace string, now *sessionApprovals) (trust.
 // pending. An untrusted folder has no items of its own; enabled plugins'
 // items count in every folder (plugins.go). Called once by LoadBase,
 // after the hooks are loaded.
-func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals, pluginMCP []trust.Item) {
+func (rt ProjectContent) loadContent(st trust.Store, a trust.Approvals, pluginMCP []trust.Item) {
 	rt.content = &contentState{store: st, approvals: a, owner: map[string]string{}}
 	var ps []trust.Producer
 	if rt.Config.ProjectTrusted && rt.Workspace != "" {
 		ps = rt.contentProducers()
 	}
-	pluginItems, err := trust.Collect(rt.pluginProducers(pluginMCP)...)
+	pluginItems, err := trust.Collect(rt.Plugins().pluginProducers(pluginMCP)...)
 	for _, it := range pluginItems {
 		for _, p := range rt.plugins {
 			if strings.HasPrefix(strings.TrimPrefix(it.Name, "/"), p.Name+":") {
@@ -121,7 +121,7 @@ func (rt *Runtime) loadContent(st trust.Store, a trust.Approvals, pluginMCP []tr
 // commands, skills and agents the runtime reads (a file left out, an
 // unknown key, two commands of one name), each naming its file and line:
 // every front end shows the runtime's warnings, headless included.
-func (rt *Runtime) warnContentProblems() {
+func (rt ProjectContent) warnContentProblems() {
 	_, cmdErrs := rt.allCustomCommands()
 	_, skillErrs := rt.allSkills()
 	for _, err := range cmdErrs {
@@ -133,14 +133,14 @@ func (rt *Runtime) warnContentProblems() {
 	for _, w := range subagent.Load(rt.subagentDirs()).Warnings {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: w})
 	}
-	rt.warnPluginClashes()
+	rt.Plugins().warnPluginClashes()
 }
 
 // contentProducers are every source of the project's content items: the
 // config files (settings, allow rules, MCP servers: config.Load listed
 // them), hooks, custom commands, skills and agents. A new source (a
 // plugin) is one more producer here.
-func (rt *Runtime) contentProducers() []trust.Producer {
+func (rt ProjectContent) contentProducers() []trust.Producer {
 	ws := rt.Workspace
 	return []trust.Producer{
 		trust.ProducerFunc(func() ([]trust.Item, error) { return rt.Config.ContentItems, nil }),
@@ -186,7 +186,7 @@ func (rt *Runtime) contentProducers() []trust.Producer {
 }
 
 // approved reports whether a project item counts.
-func (rt *Runtime) approved(it trust.Item) bool {
+func (rt ProjectContent) approved(it trust.Item) bool {
 	return rt.content != nil && rt.content.approvals.Approved(it)
 }
 
@@ -230,7 +230,7 @@ func hookContentItem(h hooks.Hook, ws string, words []string) trust.Item {
 
 // approveHooks marks the project's hooks whose items are not approved
 // ignored: they never run.
-func (rt *Runtime) approveHooks() {
+func (rt ProjectContent) approveHooks() {
 	if rt.hooks == nil {
 		return
 	}
@@ -238,7 +238,7 @@ func (rt *Runtime) approveHooks() {
 		it, ok := hookItem(h, rt.Workspace)
 		note := notApprovedNote
 		if !ok {
-			it, ok = rt.pluginHookItem(h)
+			it, ok = rt.Plugins().pluginHookItem(h)
 			note = pluginNotApprovedNote
 		}
 		if ok && h.Ignored == "" && !rt.approved(it) {
@@ -319,11 +319,11 @@ func inside(path, dir string) bool {
 
 // approvedCommands leaves out the trusted project's and the plugins'
 // commands whose items are not approved.
-func (rt *Runtime) approvedCommands(cmds []slashcmd.Command, errs []error) ([]slashcmd.Command, []error) {
+func (rt ProjectContent) approvedCommands(cmds []slashcmd.Command, errs []error) ([]slashcmd.Command, []error) {
 	return slices.DeleteFunc(cmds, func(c slashcmd.Command) bool {
 		it, ok := commandItem(c, rt.Workspace)
 		if !ok || !rt.Config.ProjectTrusted {
-			it, ok = rt.pluginCommandItem(c)
+			it, ok = rt.Plugins().pluginCommandItem(c)
 		}
 		return ok && !rt.approved(it)
 	}), errs
@@ -331,11 +331,11 @@ func (rt *Runtime) approvedCommands(cmds []slashcmd.Command, errs []error) ([]sl
 
 // approvedSkills leaves out the trusted project's and the plugins'
 // skills whose items are not approved.
-func (rt *Runtime) approvedSkills(list []skills.Skill, errs []error) ([]skills.Skill, []error) {
+func (rt ProjectContent) approvedSkills(list []skills.Skill, errs []error) ([]skills.Skill, []error) {
 	return slices.DeleteFunc(list, func(s skills.Skill) bool {
 		it, ok := skillItem(s, rt.Workspace)
 		if !ok || !rt.Config.ProjectTrusted {
-			it, ok = rt.pluginSkillItem(s)
+			it, ok = rt.Plugins().pluginSkillItem(s)
 		}
 		return ok && !rt.approved(it)
 	}), errs
@@ -343,11 +343,11 @@ func (rt *Runtime) approvedSkills(list []skills.Skill, errs []error) ([]skills.S
 
 // approvedAgents leaves out the project's and the plugins' agents whose
 // items are not approved.
-func (rt *Runtime) approvedAgents(set subagent.Set) subagent.Set {
+func (rt ProjectContent) approvedAgents(set subagent.Set) subagent.Set {
 	set.Defs = slices.DeleteFunc(set.Defs, func(d subagent.Definition) bool {
 		it, ok := agentItem(d, rt.Workspace)
 		if !ok {
-			it, ok = rt.pluginAgentItem(d)
+			it, ok = rt.Plugins().pluginAgentItem(d)
 		}
 		return ok && !rt.approved(it)
 	})
@@ -356,14 +356,14 @@ func (rt *Runtime) approvedAgents(set subagent.Set) subagent.Set {
 
 // allCustomCommands and allSkills are the folders' commands and skills,
 // the enabled plugins' last, approved or not (for the producers).
-func (rt *Runtime) allCustomCommands() ([]slashcmd.Command, []error) {
+func (rt ProjectContent) allCustomCommands() ([]slashcmd.Command, []error) {
 	dirs := slashcmd.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home)
-	return slashcmd.Discover(append(dirs, rt.pluginCommandDirs()...))
+	return slashcmd.Discover(append(dirs, rt.Plugins().pluginCommandDirs()...))
 }
 
-func (rt *Runtime) allSkills() ([]skills.Skill, []error) {
+func (rt ProjectContent) allSkills() ([]skills.Skill, []error) {
 	dirs := skills.Dirs(rt.Workspace, rt.Config.Paths.ConfigDir, rt.Config.Paths.Home)
-	return skills.Discover(append(dirs, rt.pluginSkillDirs()...))
+	return skills.Discover(append(dirs, rt.Plugins().pluginSkillDirs()...))
 }
 
 // ContentItem is one item of the project's content with its status, for
@@ -373,10 +373,10 @@ type ContentItem struct {
 	Status trust.Status
 }
 
-// Content returns the trusted project's items of content with their
+// Items returns the trusted project's items of content with their
 // status against the approvals (none in an untrusted folder), sorted by
 // kind and name.
-func (rt *Runtime) Content() []ContentItem {
+func (rt ProjectContent) Items() []ContentItem {
 	if rt.content == nil {
 		return nil
 	}
@@ -389,23 +389,23 @@ func (rt *Runtime) Content() []ContentItem {
 	return out
 }
 
-// PendingContent returns the items that are new or changed since the
+// Pending returns the items that are new or changed since the
 // last approval, in review order.
-func (rt *Runtime) PendingContent() []trust.Change {
+func (rt ProjectContent) Pending() []trust.Change {
 	if rt.content == nil {
 		return nil
 	}
 	return slices.Clone(rt.content.pending)
 }
 
-// ApproveContent records items as approved for the runtime's workspace.
+// Approve records items as approved for the runtime's workspace.
 // Errors: the store cannot be written.
 // A plugin's item is recorded under the plugin's folder (it then counts
 // in every project).
-func (rt *Runtime) ApproveContent(items ...trust.Item) error {
+func (rt ProjectContent) Approve(items ...trust.Item) error {
 	byOwner := map[string][]trust.Item{}
 	for _, it := range items {
-		byOwner[rt.itemOwner(it)] = append(byOwner[rt.itemOwner(it)], it)
+		byOwner[rt.Plugins().itemOwner(it)] = append(byOwner[rt.Plugins().itemOwner(it)], it)
 	}
 	for _, dir := range sortedNames(byOwner) {
 		if err := rt.content.store.Approve(dir, byOwner[dir]...); err != nil {
@@ -415,14 +415,14 @@ func (rt *Runtime) ApproveContent(items ...trust.Item) error {
 	return nil
 }
 
-// ApproveAllContent records exactly the current project items as the
+// ApproveAll records exactly the current project items as the
 // workspace's approvals (`aidex trust DIR`; earlier approvals of content
 // no longer there are dropped) and approves the enabled plugins' items.
 // Errors: the store cannot be written.
-func (rt *Runtime) ApproveAllContent() error {
+func (rt ProjectContent) ApproveAll() error {
 	var own, plugins []trust.Item
 	for _, it := range rt.content.items {
-		if rt.itemOwner(it) == rt.Workspace {
+		if rt.Plugins().itemOwner(it) == rt.Workspace {
 			own = append(own, it)
 		} else {
 			plugins = append(plugins, it)
@@ -431,25 +431,25 @@ func (rt *Runtime) ApproveAllContent() error {
 	if err := rt.content.store.Replace(rt.Workspace, own); err != nil {
 		return err
 	}
-	return rt.ApproveContent(plugins...)
+	return rt.ProjectContent().Approve(plugins...)
 }
 
-// ForgetContent drops the workspace's approvals (`aidex trust --remove`).
-func (rt *Runtime) ForgetContent() error {
+// Forget drops the workspace's approvals (`aidex trust --remove`).
+func (rt ProjectContent) Forget() error {
 	return trust.OpenStore(rt.Config.Paths.StateDir).Forget(rt.Workspace)
 }
 
-// ContentNotApprovedError is [Service.Session]'s error for a session that
+// contentNotApprovedError is [Service.Session]'s error for a session that
 // cannot ask (no Approver: a headless run) when the trusted project has a
 // hook that is new or changed since the user approved it: running without
 // a guard hook the user configured is weaker than what they asked for, so
 // the run stops before its first model request.
-type ContentNotApprovedError struct {
+type contentNotApprovedError struct {
 	Hooks []trust.Change
 }
 
 // Error implements error.
-func (e *ContentNotApprovedError) Error() string {
+func (e *contentNotApprovedError) Error() string {
 	names := make([]string, 0, len(e.Hooks))
 	for _, h := range e.Hooks {
 		names = append(names, fmt.Sprintf("%s (%s, %s)", h.Name, h.Source, h.Status))
@@ -459,7 +459,7 @@ func (e *ContentNotApprovedError) Error() string {
 }
 
 // contentGate refuses a session that cannot ask when a hook is pending.
-func (rt *Runtime) contentGate(o SessionOptions) error {
+func (rt ProjectContent) contentGate(o SessionOptions) error {
 	if o.Approver != nil || rt.content == nil {
 		return nil
 	}
@@ -470,7 +470,7 @@ func (rt *Runtime) contentGate(o SessionOptions) error {
 		}
 	}
 	if len(hs) > 0 {
-		return &ContentNotApprovedError{Hooks: hs}
+		return &contentNotApprovedError{Hooks: hs}
 	}
 	return nil
 }
@@ -508,7 +508,7 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 		return nil
 	}
 	rt := s.Runtime()
-	pending := rt.PendingContent()
+	pending := rt.ProjectContent().Pending()
 	if len(pending) == 0 {
 		s.review.done = true
 		return nil
@@ -516,7 +516,7 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 	var record, now []trust.Item
 	mcpApproved := false
 	for i, c := range pending {
-		info := rt.reviewInfo(c, i, len(pending))
+		info := rt.ProjectContent().reviewInfo(c, i, len(pending))
 		emit(agent.Event{Type: agent.EventApproval, SessionID: ls.ID(), Approval: &info})
 		ans, why, err := ap.Approve(ctx, info)
 		if err != nil || ctx.Err() != nil {
@@ -536,7 +536,7 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 		mcpApproved = mcpApproved || c.Kind == trust.KindMCPServer
 	}
 	s.review.done = true
-	if err := rt.ApproveContent(record...); err != nil {
+	if err := rt.ProjectContent().Approve(record...); err != nil {
 		return err
 	}
 	s.approvedNow.add(append(record, now...)...)
@@ -553,13 +553,13 @@ func (ls *Session) reviewContent(ctx context.Context, emit func(agent.Event)) er
 }
 
 // reviewInfo is the approval request of pending item i of n.
-func (rt *Runtime) reviewInfo(c trust.Change, i, n int) agent.ApprovalInfo {
+func (rt ProjectContent) reviewInfo(c trust.Change, i, n int) agent.ApprovalInfo {
 	id := fmt.Sprintf("trust_%d_%s", i, strings.TrimPrefix(c.Digest, "sha256:")[:12])
 	label := c.Name
 	if c.Detail != "" { // a hook's name ends with its command, the detail
 		label = strings.TrimSuffix(strings.TrimSuffix(label, strings.TrimSuffix(c.Detail, " (runs outside the sandbox)")), ": ")
 	}
-	whose, owner := "project ", rt.itemOwner(c.Item)
+	whose, owner := "project ", rt.Plugins().itemOwner(c.Item)
 	if owner != rt.Workspace {
 		whose = "plugin "
 	}

@@ -83,12 +83,12 @@ func TestContentReviewAtFirstRun(t *testing.T) {
 	_, err := svc.Reload(context.Background(), nil)
 	require.NoError(t, err)
 	rt := svc.Runtime()
-	require.Len(t, rt.PendingContent(), 3)
-	cmds, _ := rt.CustomCommands()
+	require.Len(t, rt.ProjectContent().Pending(), 3)
+	cmds, _ := rt.ProjectContent().CustomCommands()
 	for _, c := range cmds {
 		require.NotEqual(t, "ship", c.Name, "an unapproved command is offered")
 	}
-	list, _ := rt.Skills()
+	list, _ := rt.ProjectContent().Skills()
 	require.Empty(t, list, "an unapproved skill is offered")
 	require.NotEmpty(t, rt.Hooks())
 	require.Equal(t, notApprovedNote, rt.Hooks()[0].Ignored)
@@ -104,11 +104,11 @@ func TestContentReviewAtFirstRun(t *testing.T) {
 	require.Equal(t, "x\n", string(marks))
 
 	svc2 := startContent(t, home)
-	require.Empty(t, svc2.Runtime().PendingContent())
+	require.Empty(t, svc2.Runtime().ProjectContent().Pending())
 	ap2 := &answerer{answer: func(agent.ApprovalInfo) agent.Answer { return agent.AnswerDeny }}
 	require.NoError(t, contentRun(t, svc2, SessionOptions{Approver: ap2}))
 	require.Empty(t, ap2.asked, "approved items start without asking")
-	cmds, _ = svc2.Runtime().CustomCommands()
+	cmds, _ = svc2.Runtime().ProjectContent().CustomCommands()
 	found := false
 	for _, c := range cmds {
 		found = found || c.Name == "ship"
@@ -133,7 +133,7 @@ func TestContentReviewSkipAndOnce(t *testing.T) {
 	require.NoError(t, contentRun(t, svc, SessionOptions{Approver: ap}))
 	_, err = os.Stat(filepath.Join(home.WS, "hook-marks"))
 	require.True(t, os.IsNotExist(err), "a skipped hook ran")
-	cmds, _ := svc.Runtime().CustomCommands()
+	cmds, _ := svc.Runtime().ProjectContent().CustomCommands()
 	found := false
 	for _, c := range cmds {
 		found = found || c.Name == "ship"
@@ -141,7 +141,7 @@ func TestContentReviewSkipAndOnce(t *testing.T) {
 	require.True(t, found, "a command approved for this session is offered")
 
 	svc2 := startContent(t, home)
-	require.Len(t, svc2.Runtime().PendingContent(), 3, "skipped and once-approved items are asked again next time")
+	require.Len(t, svc2.Runtime().ProjectContent().Pending(), 3, "skipped and once-approved items are asked again next time")
 }
 
 // A session that cannot ask (headless) is refused before any model
@@ -154,23 +154,23 @@ func TestContentGateHeadless(t *testing.T) {
 	_, err := svc.Reload(context.Background(), nil)
 	require.NoError(t, err)
 	err = contentRun(t, svc, SessionOptions{})
-	var ce *ContentNotApprovedError
+	var ce *contentNotApprovedError
 	require.ErrorAs(t, err, &ce)
 	require.Contains(t, err.Error(), trust.ReviewCommand)
 	require.Empty(t, script.Requests())
 
 	var hook trust.Item
-	for _, c := range svc.Runtime().PendingContent() {
+	for _, c := range svc.Runtime().ProjectContent().Pending() {
 		if c.Kind == trust.KindHook {
 			hook = c.Item
 		}
 	}
-	require.NoError(t, svc.Runtime().ApproveContent(hook))
+	require.NoError(t, svc.Runtime().ProjectContent().Approve(hook))
 	_, err = svc.Reload(context.Background(), nil)
 	require.NoError(t, err)
 	require.NoError(t, contentRun(t, svc, SessionOptions{}))
 	require.Len(t, script.Requests(), 1)
-	require.Len(t, svc.Runtime().PendingContent(), 2)
+	require.Len(t, svc.Runtime().ProjectContent().Pending(), 2)
 }
 
 // Every producer's items, by construction: for each kind of project
@@ -202,7 +202,7 @@ func hookActive(rt *Runtime) bool {
 }
 
 func hasCommand(rt *Runtime) bool {
-	cmds, _ := rt.CustomCommands()
+	cmds, _ := rt.ProjectContent().CustomCommands()
 	for _, c := range cmds {
 		if c.Name == "ship" {
 			return true
@@ -245,11 +245,11 @@ func TestContentEveryKindWaitsForApprovalAfterAChange(t *testing.T) {
 			change: map[string]string{"ctx.sh": "b"}, kind: trust.KindCommand, present: hasCommand},
 		{name: "skill allowed-tools", files: map[string]string{".claude/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: d\nallowed-tools: Read\n---\nx\n"},
 			change: map[string]string{".claude/skills/fmt/SKILL.md": "---\nname: fmt\ndescription: d\nallowed-tools: Bash(*)\n---\nx\n"},
-			kind:   trust.KindSkill, present: func(rt *Runtime) bool { l, _ := rt.Skills(); return len(l) == 1 }},
+			kind:   trust.KindSkill, present: func(rt *Runtime) bool { l, _ := rt.ProjectContent().Skills(); return len(l) == 1 }},
 		{name: "agent tools", files: map[string]string{".claude/agents/rev.md": "---\nname: rev\ndescription: d\ntools: Read\n---\nx\n"},
 			change: map[string]string{".claude/agents/rev.md": "---\nname: rev\ndescription: d\ntools: Read, Bash\n---\nx\n"},
 			kind:   trust.KindAgent, present: func(rt *Runtime) bool {
-				for _, d := range rt.Subagents().Defs {
+				for _, d := range rt.ProjectContent().Subagents().Defs {
 					if d.Name == "rev" {
 						return true
 					}
@@ -300,22 +300,22 @@ func checkKindWaits(t *testing.T, tc contentCase) {
 	}
 	require.NoError(t, load().Config.Paths.Trust(home.WS))
 	rt := load()
-	require.NotEmpty(t, rt.Content())
-	require.NoError(t, rt.ApproveAllContent())
+	require.NotEmpty(t, rt.ProjectContent().Items())
+	require.NoError(t, rt.ProjectContent().ApproveAll())
 	rt = load()
-	require.Empty(t, rt.PendingContent())
+	require.Empty(t, rt.ProjectContent().Pending())
 	require.True(t, tc.present(rt), "approved content counts")
 
 	write(tc.change)
 	rt = load()
 	require.False(t, tc.present(rt), "changed content must wait for approval")
 	var kinds []trust.Kind
-	for _, c := range rt.PendingContent() {
+	for _, c := range rt.ProjectContent().Pending() {
 		kinds = append(kinds, c.Kind)
 	}
 	require.Contains(t, kinds, tc.kind)
 
-	require.NoError(t, rt.ApproveAllContent())
+	require.NoError(t, rt.ProjectContent().ApproveAll())
 	require.True(t, tc.present(load()), "approved again, it counts")
 }
 
@@ -363,14 +363,14 @@ func benchLoadBase(b *testing.B, trusted bool) {
 		if rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv}); err != nil {
 			b.Fatal(err)
 		}
-		if err := rt.ApproveAllContent(); err != nil {
+		if err := rt.ProjectContent().ApproveAll(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	for b.Loop() {
 		rt, err := LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
-		if err != nil || len(rt.PendingContent()) != 0 || len(rt.Content()) != want {
-			b.Fatalf("%v %d %d", err, len(rt.PendingContent()), len(rt.Content()))
+		if err != nil || len(rt.ProjectContent().Pending()) != 0 || len(rt.ProjectContent().Items()) != want {
+			b.Fatalf("%v %d %d", err, len(rt.ProjectContent().Pending()), len(rt.ProjectContent().Items()))
 		}
 	}
 }

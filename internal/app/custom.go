@@ -22,30 +22,30 @@ import (
 // precedence), sorted by name, and the files that could not be read
 // (each error names its file). Built-in commands of the front ends keep
 // precedence over custom ones of the same name.
-func (rt *Runtime) CustomCommands() ([]slashcmd.Command, []error) {
+func (rt ProjectContent) CustomCommands() ([]slashcmd.Command, []error) {
 	return rt.approvedCommands(rt.allCustomCommands())
 }
 
-// CommandSource lists slash commands of another source than the command
+// commandSource lists slash commands of another source than the command
 // folders (an MCP server's prompts): commands with Prompt set, scope
 // slashcmd.ScopeOther. A source that cannot list them returns an error
 // (shown where commands are listed; the others still count).
-type CommandSource func(ctx context.Context) ([]slashcmd.Command, error)
+type commandSource func(ctx context.Context) ([]slashcmd.Command, error)
 
 // AddCommandSource adds src to the sources of [Service.CustomCommands].
 // Commands of the folders win over a source's of the same name; earlier
 // sources over later ones.
-func (s *Service) AddCommandSource(src CommandSource) {
+func (s *Service) AddCommandSource(src commandSource) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sources = append(s.sources, src)
 }
 
 // CustomCommands returns the custom commands of the current runtime's
-// folders ([Runtime.CustomCommands]) and of the added sources, sorted by
+// folders ([ProjectContent.CustomCommands]) and of the added sources, sorted by
 // name, with the problems of both.
 func (s *Service) CustomCommands(ctx context.Context) ([]slashcmd.Command, []error) {
-	cmds, errs := s.Runtime().CustomCommands()
+	cmds, errs := s.Runtime().ProjectContent().CustomCommands()
 	s.mu.Lock()
 	sources := slices.Clone(s.sources)
 	s.mu.Unlock()
@@ -181,7 +181,7 @@ func (x *Expansion) allow(rt *Runtime, t *turn) error {
 		return nil
 	}
 	var dropped []string
-	x.Rules, dropped = slashcmd.Rules(c.AllowedTools, rt.claudeOptions())
+	x.Rules, dropped = slashcmd.Rules(c.AllowedTools, rt.ProjectContent().claudeOptions())
 	if len(dropped) > 0 {
 		x.Notice = fmt.Sprintf("/%s (%s): allowed-tools %s add nothing: aidex cannot say the same", c.Name, c.Path, strings.Join(dropped, "; "))
 	}
@@ -206,7 +206,7 @@ func (s *Service) runtimeFor(ctx context.Context, spec string) (*Runtime, error)
 	if _, known := rt.Catalog.Provider(p); slash && known && m != "" {
 		provider, model, slash = p, m, false
 	}
-	if err := rt.checkModel(ctx, spec, provider, model, slash); err != nil {
+	if err := rt.modelRoom().checkModel(ctx, spec, provider, model, slash); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -231,7 +231,7 @@ func (ls *Session) turnPolicy(eng *agent.Engine, t *turn) (agent.Policy, error) 
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
-	extra, err := rt.policyWith(base.p.Workspace(), ls.opts.Approver != nil, ts.reg, t.rules)
+	extra, err := rt.engineRoom().policyWith(base.p.Workspace(), ls.opts.Approver != nil, ts.reg, t.rules)
 	if err != nil {
 		return nil, err
 	}

@@ -19,13 +19,13 @@ import (
 // tools). Custom-command turns, architect and editor phases, multi-model
 // turns, fallback models, small-model side jobs and Ralph's active
 // models all come here. Errors: m's client cannot be built (naming m).
-func onModel(m *Runtime, co ClientOptions, store SessionStore, base agent.Tools) (*agent.OpenModel, error) {
+func onModel(m *Runtime, co ClientOptions, store sessionStore, base agent.Tools) (*agent.OpenModel, error) {
 	client, err := m.Client(co)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.modelID(), err)
+		return nil, fmt.Errorf("%s: %w", m.modelRoom().modelID(), err)
 	}
-	effort, budget := m.reasoning()
-	om := &agent.OpenModel{Client: client, Info: m.ModelInfo(), CommandBlocks: m.textToolModel(),
+	effort, budget := m.engineRoom().reasoning()
+	om := &agent.OpenModel{Client: client, Info: m.ModelInfo(), CommandBlocks: m.engineRoom().textToolModel(),
 		ReasoningEffort: effort, ThinkingBudget: budget, Verbosity: m.Config.Verbosity}
 	if store != nil {
 		om.Store = store.Priced(om.Info.Cost)
@@ -52,7 +52,7 @@ type derived struct {
 
 // model returns the session engine base on runtime m's model, opening
 // it the first time (later turns share its client).
-func (d *derived) model(m *Runtime, base *agent.Engine, co ClientOptions, store SessionStore) (*agent.Engine, error) {
+func (d *derived) model(m *Runtime, base *agent.Engine, co ClientOptions, store sessionStore) (*agent.Engine, error) {
 	om, err := d.open(m, base, co, store)
 	if err != nil {
 		return nil, err
@@ -61,8 +61,8 @@ func (d *derived) model(m *Runtime, base *agent.Engine, co ClientOptions, store 
 }
 
 // open returns m opened for base (cached by model id).
-func (d *derived) open(m *Runtime, base *agent.Engine, co ClientOptions, store SessionStore) (*agent.OpenModel, error) {
-	id := m.modelID()
+func (d *derived) open(m *Runtime, base *agent.Engine, co ClientOptions, store sessionStore) (*agent.OpenModel, error) {
+	id := m.modelRoom().modelID()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if om := d.models[id]; om != nil {

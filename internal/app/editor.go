@@ -64,13 +64,13 @@ func (s *Service) DenyAlways(ctx context.Context, rule string) error {
 	return nil
 }
 
-// EditorFiles is an editor's file access for a session's file tools (ACP's
+// editorFiles is an editor's file access for a session's file tools (ACP's
 // fs/read_text_file and fs/write_text_file; the same methods as
 // tools.Editor): text files are read through it, so unsaved buffers are
 // seen, and changes are written through it, so they appear in the editor.
 // Paths are absolute and reach it only after the workspace confinement
 // and the permission policy judged the call. ok false: the disk is used.
-type EditorFiles interface {
+type editorFiles interface {
 	ReadText(ctx context.Context, abs string) (content []byte, ok bool, err error)
 	WriteText(ctx context.Context, abs string, content []byte) (ok bool, err error)
 }

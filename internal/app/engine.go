@@ -24,9 +24,9 @@ import (
 	"github.com/zelvior/aidex/internal/tools/skill"
 )
 
-// SessionStore is what the engine wiring needs of the session database:
+// sessionStore is what the engine wiring needs of the session database:
 // persistence of messages plus per-session read tracking and checkpoints.
-type SessionStore interface {
+type sessionStore interface {
 	// Priced returns the store that also adds each response's cost.
 	Priced(cost func(llm.Usage) float64) agent.Store
 	Tracker(sessionID string) tools.ReadTracker
@@ -52,7 +52,7 @@ type SessionStore interface {
 // only with web_allow_shell_tools. ReadOnly offers only the tools of kind
 // read (and EngineTools): the planning run's tools.
 type EngineOptions struct {
-	Store         SessionStore
+	Store         sessionStore
 	SessionID     string
 	Approver      agent.Approver
 	Asker         agent.Asker
@@ -77,7 +77,7 @@ type EngineOptions struct {
 	// SubagentStop, when set, is told of every subagent's end (the
 	// SubagentStop hook's point): called after the child's run, before
 	// its answer goes back to the parent's model.
-	SubagentStop func(ctx context.Context, r SubagentReport)
+	SubagentStop func(ctx context.Context, r subagentReport)
 
 	// subagents is the live session's tree (the cap counts across engine
 	// rebuilds); scope is set for a subagent's own engine.
@@ -93,8 +93,8 @@ type EngineOptions struct {
 	// definitions exceed mcp_tool_budget of the context window.
 	MCP *mcp.Manager
 	// Editor, when set, is the editor the file tools read and write
-	// through (see [EditorFiles]); nil: the disk.
-	Editor EditorFiles
+	// through (see [editorFiles]); nil: the disk.
+	Editor editorFiles
 	// RunUSD, when > 0, replaces budget.run_usd: what each run may spend,
 	// in US dollars (Ralph passes what is left of its run's --max-cost).
 	RunUSD float64
@@ -121,14 +121,14 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := rt.migrateMemory(); err != nil {
+	if err := rt.engineRoom().migrateMemory(); err != nil {
 		return nil, nil, err
 	}
-	reg, closeTools, err := rt.Registry()
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, nil, err
 	}
-	mt, err := rt.mcpFor(&o, reg)
+	mt, err := rt.engineRoom().mcpFor(&o, reg)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
@@ -137,12 +137,12 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.AgentWrites == "allow" {
 		extra = agentWriteRules(reg)
 	}
-	policy, err := rt.Policy(ws, o.Approver != nil, reg, extra...)
+	policy, err := rt.engineRoom().policy(ws, o.Approver != nil, reg, extra...)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
 	}
-	env, err := rt.toolEnv(ws)
+	env, err := rt.toolRoom().toolEnv(ws)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
@@ -151,13 +151,13 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	if o.hookState != nil {
 		env.ExtraEnv = o.hookState.environ
 	}
-	hook := rt.wireCheckpoints(env, o)
-	ts, err := rt.toolSetFor(reg, env, o, policy, mt, hook)
+	hook := rt.engineRoom().wireCheckpoints(env, o)
+	ts, err := rt.engineRoom().toolSetFor(reg, env, o, policy, mt, hook)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
 	}
-	system, err := rt.SystemPrompt(ctx, o)
+	system, err := rt.engineRoom().systemPrompt(ctx, o)
 	if err != nil {
 		closeTools()
 		return nil, nil, err
@@ -168,16 +168,16 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
 			paths: rt.Config.Paths, workspace: rt.Workspace, dryRun: o.AgentWrites == "dry-run"},
 		Approver: o.Approver,
-		Hooks:    engineHooks(rt.hookAdapterFor(o)),
+		Hooks:    engineHooks(rt.engineRoom().hookAdapterFor(o)),
 		Asker:    o.Asker,
-		Config:   rt.engineConfig(system, o),
+		Config:   rt.engineRoom().engineConfig(system, o),
 	}
 	if o.Store != nil {
 		e.Store = o.Store.Priced(e.Config.Model.Cost)
 	}
-	e.Config.Harness = rt.harness(o, policy, reg)
-	rt.route(&e.Config, o, e.Tools)
-	if t := rt.taskTool(o, hook); t != nil {
+	e.Config.Harness = rt.engineRoom().harness(o, policy, reg)
+	rt.modelRoom().route(&e.Config, o, e.Tools)
+	if t := rt.engineRoom().taskTool(o, hook); t != nil {
 		e.Config.EngineTools = append(e.Config.EngineTools, *t)
 	}
 	return e, closeTools, nil
@@ -185,7 +185,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 
 // mcpFor registers the MCP tools of o.MCP in reg (nil when o has no MCP
 // manager); when they are deferred, o gets the tool_search engine tool.
-func (rt *Runtime) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, error) {
+func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, error) {
 	if o.MCP == nil {
 		return nil, nil
 	}
@@ -202,23 +202,23 @@ func (rt *Runtime) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, err
 // toolSetFor is the engine's tool set over reg and env: dry runs, the
 // checkpoint hook, the MCP tools, image input, the unsandboxed rerun
 // offer, and the rules of the skills the model loads.
-func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *mcpTools, hook *turnHook) (*toolSet, error) {
+func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *mcpTools, hook *turnHook) (*toolSet, error) {
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err != nil {
 		return nil, err
 	}
 	ts.dryRun, ts.hook, ts.mcp = o.AgentWrites == "dry-run", hook, mt
 	ts.webShellOff = o.Web && !rt.Config.WebAllowShellTools
-	ts.vision, ts.imageNote = rt.ImageInput()
+	ts.vision, ts.imageNote = rt.modelRoom().imageInput()
 	ts.offerUnconfined = o.Approver != nil && rt.Config.PermissionMode != string(permission.ModeYolo)
-	if list, _ := rt.Skills(); len(list) > 0 {
+	if list, _ := rt.ProjectContent().Skills(); len(list) > 0 {
 		ts.onSkill = rt.skillRules(list, policy)
 	}
 	return ts, nil
 }
 
 // wireCheckpoints gives env the session's read tracking (and its saved
-// outputs, [Runtime.outputStore]) and returns the
+// outputs, [engineRoom.outputStore]) and returns the
 // hook that snapshots the workspace before a turn changes files. Without
 // git (or a store that keeps no snapshots) the file tools keep per-file
 // checkpoints in the store instead, so undo still covers them.
@@ -226,7 +226,7 @@ func (rt *Runtime) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptio
 // A subagent's engine records its reads and checkpoints in the session
 // that started the tree, sharing its hook: undo and rewind of that
 // session's turn cover what its subagents changed.
-func (rt *Runtime) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
+func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
 	env.Outputs = rt.outputStore(o)
 	if o.Store == nil {
 		return nil
@@ -257,7 +257,7 @@ type noFileCheckpoints struct{}
 // Save implements tools.Checkpointer; it keeps nothing and never fails.
 func (noFileCheckpoints) Save(context.Context, string, []byte, bool) error { return nil }
 
-func (rt *Runtime) engineConfig(system string, o EngineOptions) agent.Config {
+func (rt engineRoom) engineConfig(system string, o EngineOptions) agent.Config {
 	c := rt.Config
 	maxTurns := c.MaxToolTurns
 	if o.MaxTurns > 0 {
@@ -303,7 +303,7 @@ func mergeEngineTools(base, extra []agent.EngineTool) []agent.EngineTool {
 // state directory, once (memstore.Migrate). An untrusted workspace's old
 // tree is left alone: a cloned repository could ship one to plant
 // memories.
-func (rt *Runtime) migrateMemory() error {
+func (rt engineRoom) migrateMemory() error {
 	dir := memstore.Dir(rt.Config.Paths.StateDir, rt.Workspace)
 	if !rt.Config.ProjectTrusted || dir == "" || rt.Workspace == "" {
 		return nil
@@ -328,7 +328,7 @@ const textToolNote = "If you cannot call a tool natively, write the call in your
 // textToolModel reports whether the model is configured to call tools in
 // text: config text_tool_calls, or a catalog model known to lack native
 // tool calls. Only such models have their %%CMD%% blocks parsed.
-func (rt *Runtime) textToolModel() bool {
+func (rt engineRoom) textToolModel() bool {
 	if rt.Config.TextToolCalls {
 		return true
 	}
@@ -352,18 +352,18 @@ func (rt *Runtime) NewWorkspace(web bool) (*permission.Workspace, error) {
 	})
 }
 
-// Policy builds the permission policy from the mode, the rules, safe_mode
+// policy builds the permission policy from the mode, the rules, safe_mode
 // and the built-in allow rules of reg's bookkeeping tools. canAsk is false
 // for front ends that cannot ask (asks become denies). Errors: an unknown
 // mode, a malformed rule (naming its source file). extra are rules added
 // after the configured ones (--agent-writes allow).
-func (rt *Runtime) Policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra ...permission.Rule) (*permission.Policy, error) {
+func (rt engineRoom) policy(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra ...permission.Rule) (*permission.Policy, error) {
 	return rt.policyWith(ws, canAsk, reg, extra)
 }
 
 // policyWith is Policy with extra rules added (a custom command's
 // allowed-tools for one run, --agent-writes allow).
-func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra []permission.Rule) (*permission.Policy, error) {
+func (rt engineRoom) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.Registry, extra []permission.Rule) (*permission.Policy, error) {
 	mode, err := permission.ParseMode(rt.Config.PermissionMode)
 	if err != nil {
 		return nil, err
@@ -402,24 +402,24 @@ func (rt *Runtime) policyWith(ws *permission.Workspace, canAsk bool, reg *tools.
 	rules = append(rules, extra...)
 	// [sandbox] auto_allow counts only while commands really run in the
 	// sandbox.
-	sandboxed, _ := rt.sandboxOn()
+	sandboxed, _ := rt.toolRoom().sandboxOn()
 	return permission.NewPolicy(permission.PolicyConfig{Mode: mode, Rules: rules, SafeMode: rt.Config.SafeMode, Workspace: ws, CanAsk: canAsk,
-		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow, Shell: rt.policyShell()})
+		SandboxAutoAllow: sandboxed && rt.Config.Sandbox.AutoAllow, Shell: rt.toolRoom().policyShell()})
 }
 
 // Profile returns the tool profile from config, adapted to the model's
 // edit format (withEditFormat) and to [harness] output_handles.
 func (rt *Runtime) Profile() tools.Profile {
 	t := rt.Config.Tools
-	return rt.withOutputHandles(rt.withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}))
+	return rt.engineRoom().withOutputHandles(rt.engineRoom().withEditFormat(tools.Profile{Name: t.Profile, Enabled: t.Enabled, Disabled: t.Disabled}))
 }
 
-// Registry returns a registry with every tool; the returned func stops
+// registry returns a registry with every tool; the returned func stops
 // what the tools started (background processes). Call it once per session.
-func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
+func (rt engineRoom) registry() (*tools.Registry, func(), error) {
 	reg := tools.NewRegistry()
 	defs, closeTools := builtin.Defs(rt.toolOptions())
-	if list, _ := rt.Skills(); len(list) > 0 {
+	if list, _ := rt.ProjectContent().Skills(); len(list) > 0 {
 		defs = append(defs, skill.Def(list))
 	}
 	if err := reg.Register(defs...); err != nil {
@@ -433,7 +433,7 @@ func (rt *Runtime) Registry() (*tools.Registry, func(), error) {
 // web fetch, model lists and image generation. generate_image is left out
 // when the image provider cannot be set up (e.g. image_provider = "openai"
 // without a key).
-func (rt *Runtime) toolOptions() builtin.Options {
+func (rt engineRoom) toolOptions() builtin.Options {
 	current := rt.Provider.Name
 	if current == "" {
 		current = rt.Config.Provider
@@ -458,7 +458,7 @@ func (rt *Runtime) toolOptions() builtin.Options {
 // hiddenTools lists tools not offered in this session: file-changing tools
 // with --agent-writes deny, shell tools in the web UI unless allowed, and
 // a subagent's tools outside its tools list or in its disallowedTools.
-func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
+func (rt engineRoom) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
 	hidden := map[string]bool{}
 	for _, name := range reg.Names() {
 		d, _ := reg.Lookup(name)
@@ -480,14 +480,14 @@ func (rt *Runtime) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]
 	return hidden
 }
 
-// SystemPrompt builds the system prompt: the built-in instructions (or
+// systemPrompt builds the system prompt: the built-in instructions (or
 // system_prompt_file), the environment, the project's instruction files and
 // any notes.
-func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, error) {
+func (rt engineRoom) systemPrompt(ctx context.Context, o EngineOptions) (string, error) {
 	in := agent.PromptInput{
 		Workspace:    rt.Workspace,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
-		Shell:        rt.shellLine(),
+		Shell:        rt.toolRoom().shellLine(),
 		Date:         time.Now(),
 		Git:          rt.gitSummary(ctx),
 		Profile:      rt.Profile().Name,
@@ -525,7 +525,7 @@ func (rt *Runtime) SystemPrompt(ctx context.Context, o EngineOptions) (string, e
 	if pinned, err := memstore.PinnedNotes(projectMem, memstore.GlobalDir(rt.Config.Paths.ConfigDir)); err == nil {
 		in.Notes = append(in.Notes, pinned...)
 	}
-	if list, _ := rt.Skills(); len(list) > 0 && !slices.Contains(rt.Config.Tools.Disabled, skill.Name) {
+	if list, _ := rt.ProjectContent().Skills(); len(list) > 0 && !slices.Contains(rt.Config.Tools.Disabled, skill.Name) {
 		in.Notes = append(in.Notes, skills.Prompt(list, skillPromptTokens))
 	}
 	if f := rt.Config.SystemPromptFile; f != "" {
@@ -579,7 +579,7 @@ func agentWriteRules(reg *tools.Registry) []permission.Rule {
 // them, else reasoning_effort and thinking_budget; when none is set, the
 // default of the provider and model ([defaultEffort]: thinking on where
 // the model supports it). An effort of "off" turns reasoning off.
-func (rt *Runtime) reasoning() (effort string, budget int) {
+func (rt engineRoom) reasoning() (effort string, budget int) {
 	c := rt.Config
 	effort, budget = c.ReasoningEffort, c.ThinkingBudget
 	r, own := c.ReasoningOf(rt.Provider.Name, rt.Model)

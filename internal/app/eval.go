@@ -8,11 +8,11 @@ import (
 	"github.com/zelvior/aidex/internal/sandbox"
 )
 
-// In returns a copy of the runtime working in dir (an eval attempt's
+// in returns a copy of the runtime working in dir (an eval attempt's
 // workspace, a throw-away clone): the same configuration, confined to
 // dir, with a sandbox of its own whose writable set holds dir.
-func (rt *Runtime) In(dir string) *Runtime {
-	c := *rt
+func (rt toolRoom) in(dir string) *Runtime {
+	c := *rt.runtimeView
 	c.Workspace = dir
 	c.sbx = &sandboxSlot{}
 	return &c
@@ -24,7 +24,7 @@ func (rt *Runtime) In(dir string) *Runtime {
 // test command `aidex eval mine` checks commits with. timeout is clamped
 // to 1 s..10 min.
 func (rt *Runtime) VerifyIn(ctx context.Context, dir, command string, timeout time.Duration) (ok bool, exitCode int, output string) {
-	b := &RalphBackend{Runtime: staticRuntime(rt.In(dir))}
+	b := &RalphBackend{Runtime: staticRuntime(rt.toolRoom().in(dir))}
 	r := b.Verify(ctx, command, timeout)
 	out := r.Output
 	if r.Error != "" {
@@ -40,7 +40,7 @@ func (rt *Runtime) VerifyIn(ctx context.Context, dir, command string, timeout ti
 // default). Errors: as [Runtime.Sandbox]'s; the sandbox cannot confine
 // the command.
 func (rt *Runtime) ConfineIn(cmd *exec.Cmd, dir string) (bool, error) {
-	sbx, err := rt.In(dir).Sandbox()
+	sbx, err := rt.toolRoom().in(dir).Sandbox()
 	if err != nil || sbx == nil {
 		return false, err
 	}

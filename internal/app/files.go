@@ -13,10 +13,10 @@ import (
 // empty or malformed (not outside the workspace: that is a refusal).
 var ErrInvalidPath = permission.ErrInvalidPath
 
-// ErrProtected is wrapped by [Files.CheckWrite]'s error when a path is
+// errProtected is wrapped by [Files.CheckWrite]'s error when a path is
 // protected (.git, .aidex, editor and agent config folders, aidex's config
 // files): a change there always needs an approval in a session.
-var ErrProtected = errors.New("protected path")
+var errProtected = errors.New("protected path")
 
 // Files is a front end's confined view of the workspace, for the user's
 // own file actions (the web UI's file browser and editor, saving a
@@ -70,7 +70,7 @@ func (e protectedError) Error() string {
 	return fmt.Sprintf("%s is a protected path (.git, .aidex, editor or aidex config): the web UI does not change it; edit it by hand outside aidex web", string(e))
 }
 
-func (e protectedError) Is(target error) bool { return target == ErrProtected }
+func (e protectedError) Is(target error) bool { return target == errProtected }
 
 // SaveImage writes img to p in the workspace through the tools' commit
 // (atomic, confined); overwrite allows replacing a file. It returns the

@@ -58,7 +58,7 @@ func (p *gitPrefetch) stop() {
 
 // gitSummary is the system prompt's git line for rt's workspace: the
 // prefetched one the first time, else git's answer now.
-func (rt *Runtime) gitSummary(ctx context.Context) string {
+func (rt engineRoom) gitSummary(ctx context.Context) string {
 	if line, ok := rt.gitPrefetch.take(ctx, rt.Workspace); ok {
 		return line
 	}

@@ -19,8 +19,8 @@ import (
 // planning nudge for headless runs, and verify before finishing when o
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
-func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
-	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.EditFormat(), ParallelReads: rt.Config.Harness.ParallelReads,
+func (rt engineRoom) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
+	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.engineRoom().editFormat(), ParallelReads: rt.Config.Harness.ParallelReads,
 		OutputHandles: rt.Config.Harness.OutputHandles}
 	if o.Subagent {
 		return h
@@ -40,7 +40,7 @@ func (rt *Runtime) harness(o EngineOptions, policy *permission.Policy, reg *tool
 // policy would let the model run it; otherwise no command, with the
 // reason. It runs as Ralph's verify_command does ([RalphBackend.Verify]:
 // run_command's machinery, in the sandbox).
-func (rt *Runtime) verifyCheck(policy *permission.Policy, reg *tools.Registry) *agent.VerifyCheck {
+func (rt engineRoom) verifyCheck(policy *permission.Policy, reg *tools.Registry) *agent.VerifyCheck {
 	command := strings.TrimSpace(rt.Config.VerifyCommand)
 	if command == "" {
 		detected := eval.DetectTestCommand(rt.Workspace)
@@ -53,7 +53,7 @@ func (rt *Runtime) verifyCheck(policy *permission.Policy, reg *tools.Registry) *
 		}
 		command = detected
 	}
-	b := &RalphBackend{Runtime: staticRuntime(rt)}
+	b := &RalphBackend{Runtime: staticRuntime(rt.runtimeView)}
 	return &agent.VerifyCheck{Command: command, Run: func(ctx context.Context) agent.VerifyResult {
 		r := b.Verify(ctx, command, 0)
 		out := agent.VerifyResult{OK: r.OK, ExitCode: r.ExitCode, Output: r.Output}
@@ -86,11 +86,11 @@ const (
 	editPatch    = "patch"    // apply_patch: Codex's patch format
 )
 
-// EditFormat returns the model's edit format: [harness] edit_format, else
+// editFormat returns the model's edit format: [harness] edit_format, else
 // edit_format of the model's [providers.NAME.models.MODEL] table, else
 // [providers.NAME] edit_format, else the catalog's value for the model,
 // else replace.
-func (rt *Runtime) EditFormat() string {
+func (rt engineRoom) editFormat() string {
 	if f := rt.Config.Harness.EditFormat; f != "" {
 		return f
 	}
@@ -109,8 +109,8 @@ func (rt *Runtime) EditFormat() string {
 // withEditFormat adapts profile p to the model's edit format: hashline
 // offers edit_lines, patch offers apply_patch, each instead of edit_file
 // (unless [tools] enabled names edit_file).
-func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
-	tool := map[string]string{editHashline: "edit_lines", editPatch: "apply_patch"}[rt.EditFormat()]
+func (rt engineRoom) withEditFormat(p tools.Profile) tools.Profile {
+	tool := map[string]string{editHashline: "edit_lines", editPatch: "apply_patch"}[rt.engineRoom().editFormat()]
 	if tool == "" {
 		return p
 	}
@@ -123,7 +123,7 @@ func (rt *Runtime) withEditFormat(p tools.Profile) tools.Profile {
 
 // withOutputHandles offers read_output when [harness] output_handles is
 // on (the tool reads the whole outputs the session saved).
-func (rt *Runtime) withOutputHandles(p tools.Profile) tools.Profile {
+func (rt engineRoom) withOutputHandles(p tools.Profile) tools.Profile {
 	if rt.Config.Harness.OutputHandles {
 		p.Enabled = append(slices.Clone(p.Enabled), "read_output")
 	}
@@ -133,7 +133,7 @@ func (rt *Runtime) withOutputHandles(p tools.Profile) tools.Profile {
 // outputStore is where the whole outputs of cut command results are
 // saved with [harness] output_handles: STATE/outputs/SESSION (nil when
 // the setting is off). A subagent saves into its root session's.
-func (rt *Runtime) outputStore(o EngineOptions) *tools.OutputStore {
+func (rt engineRoom) outputStore(o EngineOptions) *tools.OutputStore {
 	if !rt.Config.Harness.OutputHandles {
 		return nil
 	}
@@ -149,8 +149,8 @@ func (rt *Runtime) outputStore(o EngineOptions) *tools.OutputStore {
 
 // editFormatNote is the system prompt's note on the model's edit format
 // ("" for replace, which the base prompt describes).
-func (rt *Runtime) editFormatNote() string {
-	switch rt.EditFormat() {
+func (rt engineRoom) editFormatNote() string {
+	switch rt.engineRoom().editFormat() {
 	case editHashline:
 		return hashlineNote
 	case editPatch:

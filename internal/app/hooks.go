@@ -23,10 +23,10 @@ import (
 // global ones always, the project's only when the folder is trusted (the
 // others are listed, with a warning, and never run). Errors: a malformed
 // hook in a file that counts.
-func (rt *Runtime) loadHooks(o Options) error {
+func (rt engineRoom) loadHooks(o Options) error {
 	c := rt.Config
 	src := hooks.ProjectSources(c.Paths.ConfigFile, c.Paths.Home, rt.Workspace, c.ProjectTrusted)
-	src.Plugins = rt.pluginHookSources()
+	src.Plugins = rt.Plugins().pluginHookSources()
 	list, warnings, err := hooks.Load(src)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func (rt *Runtime) loadHooks(o Options) error {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: fmt.Sprintf(
 			"%d hook(s) of this project are ignored because the folder is not trusted; review them with 'aidex hooks list', then 'aidex trust' to run them", ignored)})
 	}
-	rt.hooks = &hooks.Runner{Hooks: list, ProjectDir: rt.Workspace, Log: o.HookLog, Sandbox: hookConfiner{rt}}
+	rt.hooks = &hooks.Runner{Hooks: list, ProjectDir: rt.Workspace, Log: o.HookLog, Sandbox: hookConfiner{rt.runtimeView}}
 	if sh, err := rt.CommandShell(); err == nil {
 		rt.hooks.Shell = sh
 	}
@@ -60,7 +60,7 @@ type hookConfiner struct{ rt *Runtime }
 // run unsandboxed. Errors: the sandbox was asked for and cannot be had
 // or built (fail closed).
 func (c hookConfiner) Confine(cmd *exec.Cmd) (bool, error) {
-	on, err := c.rt.sandboxOn()
+	on, err := c.rt.toolRoom().sandboxOn()
 	if err != nil || !on {
 		return false, err
 	}
@@ -84,23 +84,15 @@ func (rt *Runtime) Hooks() []hooks.Hook {
 	return rt.hooks.Hooks
 }
 
-// HookRunner returns the runtime's hook runner (nil when none is loaded),
+// hookRunner returns the runtime's hook runner (nil when none is loaded),
 // for callers that fire an event themselves.
-func (rt *Runtime) HookRunner() *hooks.Runner { return rt.hooks }
-
-// EngineHooks returns the engine's hooks for this runtime (nil when no
-// hook would run). subagent makes the engine's Stop point fire
-// SubagentStop instead of Stop: the hooks of a child engine (the task
-// tool).
-func (rt *Runtime) EngineHooks(subagent bool) agent.Hooks {
-	return engineHooks(rt.hookAdapterFor(EngineOptions{Subagent: subagent}))
-}
+func (rt engineRoom) hookRunner() *hooks.Runner { return rt.hooks }
 
 // hookAdapterFor returns the hooks of an engine built with o (nil when
 // no hook would run): o's hook state (a live session's: its
 // CLAUDE_ENV_FILE variables and transcripts folder; nil: a state of the
 // adapter's own) and, for a subagent, what its SubagentStop tells.
-func (rt *Runtime) hookAdapterFor(o EngineOptions) *hookAdapter {
+func (rt engineRoom) hookAdapterFor(o EngineOptions) *hookAdapter {
 	if rt.hooks == nil || !rt.anyHook() {
 		return nil
 	}
@@ -111,7 +103,7 @@ func (rt *Runtime) hookAdapterFor(o EngineOptions) *hookAdapter {
 	return &hookAdapter{r: rt.hooks, workspace: rt.Workspace, mode: claudeMode(rt.Config.PermissionMode),
 		model: rt.Provider.Name + "/" + rt.Model, transcripts: filepath.Join(rt.Config.Paths.DataDir, "transcripts"),
 		subagent: o.Subagent, agent: o.hookAgent, state: st,
-		sandboxed: func() bool { on, _ := rt.sandboxOn(); return on }}
+		sandboxed: func() bool { on, _ := rt.toolRoom().sandboxOn(); return on }}
 }
 
 // engineHooks is h as the engine's hooks (a nil interface for nil).
@@ -122,7 +114,7 @@ func engineHooks(h *hookAdapter) agent.Hooks {
 	return h
 }
 
-func (rt *Runtime) anyHook() bool {
+func (rt engineRoom) anyHook() bool {
 	for _, ev := range hooks.Events() {
 		if rt.hooks.Active(ev) {
 			return true

@@ -63,8 +63,8 @@ var (
 	ErrRunning = errors.New("the session already has a run in progress")
 	// ErrTooManyRuns: HostOptions.MaxRuns runs are in progress.
 	ErrTooManyRuns = errors.New("too many runs at once")
-	// ErrHostClosed: the Host was closed.
-	ErrHostClosed = errors.New("the host is closed")
+	// errHostClosed: the Host was closed.
+	errHostClosed = errors.New("the host is closed")
 )
 
 // NewHost returns a Host of svc's sessions. The Host does not close svc.
@@ -198,12 +198,12 @@ func (h *Host) list() []*HostSession {
 }
 
 // acquire counts a run against MaxRuns. Errors: ErrTooManyRuns,
-// ErrHostClosed.
+// errHostClosed.
 func (h *Host) acquire() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ctx.Err() != nil {
-		return ErrHostClosed
+		return errHostClosed
 	}
 	if h.opts.MaxRuns != nil {
 		if n := h.opts.MaxRuns(); n > 0 && h.runs >= n {

@@ -70,7 +70,7 @@ func TestHostReplayIsBounded(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		hs.Publish("text", i)
 	}
-	seqs := func(evs []HostEvent) string {
+	seqs := func(evs []hostEvent) string {
 		var b strings.Builder
 		for _, ev := range evs {
 			fmt.Fprintf(&b, "%d=%v ", ev.Seq, ev.Data)
@@ -183,5 +183,5 @@ func TestHostStartLimits(t *testing.T) {
 	run2.End()
 	h.Close(time.Second)
 	_, err = b.Start(context.Background(), RunOptions{})
-	require.True(t, errors.Is(err, ErrHostClosed))
+	require.True(t, errors.Is(err, errHostClosed))
 }

@@ -2,11 +2,11 @@ package app
 
 import "sync"
 
-// HostEvent is one event of a session as a Host keeps and sends it: its
+// hostEvent is one event of a session as a Host keeps and sends it: its
 // sequence number in the session (1, 2, …, never reused), its name (the
 // engine's event type, or a front end's: "notice", "choose") and its
 // payload (agent.Event, InteractionView, or the front end's value).
-type HostEvent struct {
+type hostEvent struct {
 	Seq  uint64
 	Name string
 	Data any
@@ -14,7 +14,7 @@ type HostEvent struct {
 
 // eventLog keeps the last n events of a session, oldest first.
 type eventLog struct {
-	buf   []HostEvent // a ring once full
+	buf   []hostEvent // a ring once full
 	start int         // index of the oldest event when full
 	n     int
 	seq   uint64 // the last event's Seq
@@ -22,9 +22,9 @@ type eventLog struct {
 
 func newEventLog(n int) *eventLog { return &eventLog{n: n} }
 
-func (l *eventLog) add(name string, v any) HostEvent {
+func (l *eventLog) add(name string, v any) hostEvent {
 	l.seq++
-	ev := HostEvent{Seq: l.seq, Name: name, Data: v}
+	ev := hostEvent{Seq: l.seq, Name: name, Data: v}
 	if len(l.buf) < l.n {
 		l.buf = append(l.buf, ev)
 		return ev
@@ -36,11 +36,11 @@ func (l *eventLog) add(name string, v any) HostEvent {
 
 // since returns the kept events after seq after, oldest first, and
 // whether some after it are no longer kept.
-func (l *eventLog) since(after uint64) ([]HostEvent, bool) {
+func (l *eventLog) since(after uint64) ([]hostEvent, bool) {
 	if after >= l.seq {
 		return nil, false
 	}
-	var out []HostEvent
+	var out []hostEvent
 	for i := range l.buf {
 		ev := l.buf[(l.start+i)%len(l.buf)]
 		if ev.Seq > after {
@@ -83,17 +83,17 @@ func (hs *HostSession) LastSeq() uint64 {
 	return hs.log.seq
 }
 
-// Subscription follows a session's events (HostSession.Subscribe).
+// subscription follows a session's events (HostSession.Subscribe).
 // Replay holds the kept events after the Seq asked for; Missed says that
 // some after it were no longer kept (the client should reload the
 // session). Events delivers the events published since; it closes when
 // the subscriber fell too far behind. Close it when done.
-type Subscription struct {
-	Replay []HostEvent
+type subscription struct {
+	Replay []hostEvent
 	Missed bool
 
 	hs   *HostSession
-	c    chan HostEvent
+	c    chan hostEvent
 	once sync.Once
 }
 
@@ -101,13 +101,13 @@ type Subscription struct {
 // "from now on"). A subscriber watches the session (RunOptions.Watched):
 // while it is subscribed, a watched run waiting for an answer is not
 // denied.
-func (hs *HostSession) Subscribe(after uint64) *Subscription {
+func (hs *HostSession) Subscribe(after uint64) *subscription {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
-	sub := &Subscription{hs: hs, c: make(chan HostEvent, hs.h.opts.Replay)}
+	sub := &subscription{hs: hs, c: make(chan hostEvent, hs.h.opts.Replay)}
 	sub.Replay, sub.Missed = hs.log.since(after)
 	if hs.subs == nil {
-		hs.subs = map[*Subscription]struct{}{}
+		hs.subs = map[*subscription]struct{}{}
 	}
 	hs.subs[sub] = struct{}{}
 	hs.watchedLocked()
@@ -115,10 +115,10 @@ func (hs *HostSession) Subscribe(after uint64) *Subscription {
 }
 
 // Events returns the channel of events published after the subscription.
-func (s *Subscription) Events() <-chan HostEvent { return s.c }
+func (s *subscription) Events() <-chan hostEvent { return s.c }
 
 // Close ends the subscription (idempotent).
-func (s *Subscription) Close() {
+func (s *subscription) Close() {
 	s.once.Do(func() {
 		hs := s.hs
 		hs.mu.Lock()

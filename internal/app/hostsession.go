@@ -26,7 +26,7 @@ type HostSession struct {
 	orphan   *time.Timer
 	orphanN  int // counts the orphan timers started: a stopped one that fires anyway is stale
 	log      *eventLog
-	subs     map[*Subscription]struct{}
+	subs     map[*subscription]struct{}
 
 	approvals    map[string]*pendingApproval    // by approval id
 	interactions map[string]*pendingInteraction // by interaction id
@@ -135,7 +135,7 @@ type Run struct {
 // Start begins a run of the session: the run's context is parent's,
 // cancelled too by Cancel, by Host.Close and (Watched) when no one
 // watches. End it with Run.End. Errors: ErrRunning, ErrTooManyRuns,
-// ErrHostClosed.
+// errHostClosed.
 func (hs *HostSession) Start(parent context.Context, o RunOptions) (*Run, error) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()

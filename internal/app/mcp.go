@@ -53,8 +53,8 @@ func (rt *Runtime) MCPServers() []config.MCPServer {
 	return out
 }
 
-// MCPLogDir is where the MCP servers' stderr logs go (under the state dir).
-func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.StateDir, "mcp") }
+// mcpLogDir is where the MCP servers' stderr logs go (under the state dir).
+func (rt engineRoom) mcpLogDir() string { return filepath.Join(rt.Config.Paths.StateDir, "mcp") }
 
 // StartMCP starts the runtime's configured MCP servers in parallel (see
 // mcp.Start) and returns their manager, or nil when none is configured. Each
@@ -63,13 +63,13 @@ func (rt *Runtime) MCPLogDir() string { return filepath.Join(rt.Config.Paths.Sta
 // Close the manager when done.
 func (rt *Runtime) StartMCP(ctx context.Context, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report)) *mcp.Manager {
-	return rt.startMCP(ctx, nil, httpClient, progress, report, nil)
+	return rt.engineRoom().startMCP(ctx, nil, httpClient, progress, report, nil)
 }
 
 // startMCP is StartMCP with extra servers (replacing configured ones of
 // the same name) and the answerer of the servers' elicitations (nil:
 // refused).
-func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
+func (rt engineRoom) startMCP(ctx context.Context, extra []config.MCPServer, httpClient func(ctx context.Context, server, url string) (*http.Client, error),
 	progress func(mcp.Progress), report func(Report), elicit func(ctx context.Context, server string, p *sdk.ElicitParams) (*sdk.ElicitResult, error)) *mcp.Manager {
 	servers := rt.MCPServers()
 	for _, x := range extra {
@@ -82,7 +82,7 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 	if httpClient == nil {
 		httpClient = rt.mcpOAuthClient
 	}
-	opts := mcp.Options{Servers: servers, LogDir: rt.MCPLogDir(), Getenv: rt.Getenv,
+	opts := mcp.Options{Servers: servers, LogDir: rt.engineRoom().mcpLogDir(), Getenv: rt.Getenv,
 		HTTPClient: httpClient, Progress: progress, Version: rt.Version, Elicit: elicit}
 	if report != nil {
 		opts.Starting = func(_, text string) { report(Report{Text: text, Progress: true}) }
@@ -101,7 +101,7 @@ func (rt *Runtime) startMCP(ctx context.Context, extra []config.MCPServer, httpC
 // needed), or nil (a plain client with the configured headers) when no
 // token is stored for it. Errors: a token file that cannot be read, a
 // token issued for another URL.
-func (rt *Runtime) mcpOAuthClient(ctx context.Context, server, url string) (*http.Client, error) {
+func (rt engineRoom) mcpOAuthClient(ctx context.Context, server, url string) (*http.Client, error) {
 	c, err := oauth.NewStore(rt.Config.Paths.StateDir).HTTPClient(ctx, server, url)
 	if errors.Is(err, oauth.ErrNoToken) {
 		return nil, nil
@@ -133,7 +133,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 		if s.report != nil {
 			report = func(r Report) { r.InSession = !r.Progress; s.report(r) }
 		}
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
+		s.mcp.m = s.Runtime().engineRoom().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
 	}
 	return s.mcp.m
 }

@@ -255,7 +255,7 @@ func trustAll(t *testing.T, home *apptest.Home) {
 		require.NoError(t, rt.Config.Paths.Trust(home.WS))
 		rt, err = LoadBase(Options{Workspace: home.WS, Getenv: home.Getenv})
 		require.NoError(t, err)
-		require.NoError(t, rt.ApproveAllContent())
+		require.NoError(t, rt.ProjectContent().ApproveAll())
 	}
 }
 

@@ -36,7 +36,7 @@ func (rt *Runtime) Models(ctx context.Context, provider string, o catalog.ListOp
 // spec had one the catalog does not know), the known providers.
 // Providers that take any id (routers, local and custom servers) are
 // never refused, nor a plain id when the list could not be fetched.
-func (rt *Runtime) checkModel(ctx context.Context, spec, provider, model string, slash bool) error {
+func (rt modelRoom) checkModel(ctx context.Context, spec, provider, model string, slash bool) error {
 	p, ok := rt.Catalog.Provider(provider)
 	if !ok || p.OpenModels() {
 		return nil
@@ -75,7 +75,7 @@ const liveListTimeout = 5 * time.Second
 // [providers.NAME] models) names it: else it was meant for another
 // provider, and the model is p's default live model (see liveDefault). fromModel says the provider came from a
 // PROVIDER/MODEL model, which names both.
-func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model string, fromModel bool) string {
+func (rt modelRoom) modelFor(ctx context.Context, p catalog.Provider, model string, fromModel bool) string {
 	switched := !fromModel && rt.Config.Provider != "" && rt.sourceRank("provider") > rt.sourceRank("model")
 	if !switched {
 		if model == "" {
@@ -94,7 +94,7 @@ func (rt *Runtime) modelFor(ctx context.Context, p catalog.Provider, model strin
 // list has, else the live list's first free model that takes tools, then
 // its first free one. Without a live list (no key yet, offline) it is the
 // catalog's default.
-func (rt *Runtime) liveDefault(ctx context.Context, p catalog.Provider) string {
+func (rt modelRoom) liveDefault(ctx context.Context, p catalog.Provider) string {
 	ml, ok := rt.liveList(ctx, p)
 	if !ok || len(ml.Models) == 0 {
 		return p.DefaultModel
@@ -127,7 +127,7 @@ func (rt *Runtime) liveDefault(ctx context.Context, p catalog.Provider) string {
 // serverDefault is the model of a provider defined in config without a
 // models list when none is configured: the first of its server's live
 // list, "" when the server does not answer or lists none.
-func (rt *Runtime) serverDefault(ctx context.Context, p catalog.Provider) string {
+func (rt modelRoom) serverDefault(ctx context.Context, p catalog.Provider) string {
 	if !p.Custom || p.DefaultModel != "" {
 		return p.DefaultModel
 	}
@@ -136,7 +136,7 @@ func (rt *Runtime) serverDefault(ctx context.Context, p catalog.Provider) string
 
 // liveList returns p's model list from the provider or a cache of it
 // (false when neither answered, or p needs a key that is not set).
-func (rt *Runtime) liveList(ctx context.Context, p catalog.Provider) (catalog.ModelList, bool) {
+func (rt modelRoom) liveList(ctx context.Context, p catalog.Provider) (catalog.ModelList, bool) {
 	if p.RequiresKey && p.APIKey(rt.Getenv) == "" && !p.PublicModels {
 		return catalog.ModelList{}, false
 	}

@@ -13,7 +13,7 @@ import (
 // it only when it sees images.
 func (t *toolSet) forModel(rt *Runtime) *toolSet {
 	cp := *t
-	cp.vision, cp.imageNote = rt.ImageInput()
+	cp.vision, cp.imageNote = rt.modelRoom().imageInput()
 	mem := tools.NewRegistry()
 	o := memtools.Options{Family: memstore.Family(rt.Provider.Name, rt.Model), Dir: memstore.Dir(rt.Config.Paths.StateDir, rt.Workspace),
 		GlobalDir: memstore.GlobalDir(rt.Config.Paths.ConfigDir), NoGlobalSave: !rt.Config.ProjectTrusted}

@@ -47,15 +47,15 @@ func TestRuntimeReasoningPerModel(t *testing.T) {
 	cfg := &config.Config{ReasoningEffort: "low", ThinkingBudget: 1000, Providers: map[string]config.ProviderConfig{
 		"openai": {Reasoning: map[string]config.ModelReasoning{"o3": {Effort: "high"}, "o4": {Budget: &budget}}}}}
 	rt := &Runtime{Config: cfg, Provider: catalog.Provider{Name: "openai"}, Model: "o3"}
-	e, b := rt.reasoning()
+	e, b := rt.engineRoom().reasoning()
 	require.Equal(t, "high", e)
 	require.Equal(t, 1000, b)
 	rt.Model = "o4"
-	e, b = rt.reasoning()
+	e, b = rt.engineRoom().reasoning()
 	require.Equal(t, "low", e)
 	require.Equal(t, 4096, b)
 	rt.Model = "gpt-5"
-	e, b = rt.reasoning()
+	e, b = rt.engineRoom().reasoning()
 	require.Equal(t, "low", e)
 	require.Equal(t, 1000, b)
 }

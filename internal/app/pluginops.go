@@ -18,12 +18,12 @@ import (
 // approve a plugin's items of content. A change takes effect in the next
 // runtime a service loads (Service.Reload).
 
-// PluginStore is the runtime's plugin store (aidex's data directory).
-func (rt *Runtime) PluginStore() plugin.Store { return plugin.OpenStore(rt.Config.Paths.DataDir) }
+// pluginStore is the runtime's plugin store (aidex's data directory).
+func (rt Plugins) pluginStore() plugin.Store { return plugin.OpenStore(rt.Config.Paths.DataDir) }
 
-// PluginAdded is an installed plugin, the settings file that enables it,
+// pluginAdded is an installed plugin, the settings file that enables it,
 // and its items of content with their status.
-type PluginAdded struct {
+type pluginAdded struct {
 	plugin.Fetched
 	SettingsFile string
 	Items        []ContentItem
@@ -34,8 +34,8 @@ type PluginAdded struct {
 // it at scope ("user", "project" or "local"; "" is "user"). Its items
 // are listed, not approved. Errors: the install's; an unknown scope; a
 // settings file that cannot be written.
-func (rt *Runtime) AddPlugin(ctx context.Context, src, marketplace, scope string) (PluginAdded, error) {
-	var out PluginAdded
+func (rt Plugins) AddPlugin(ctx context.Context, src, marketplace, scope string) (pluginAdded, error) {
+	var out pluginAdded
 	file, err := rt.scopeFile(scope)
 	if err != nil {
 		return out, err
@@ -43,7 +43,7 @@ func (rt *Runtime) AddPlugin(ctx context.Context, src, marketplace, scope string
 	if name, market, ok := strings.Cut(src, "@"); ok && marketplace == "" && !plugin.IsGitURL(src) {
 		src, marketplace = name, market
 	}
-	if out.Fetched, err = rt.PluginStore().Install(ctx, src, marketplace); err != nil {
+	if out.Fetched, err = rt.Plugins().pluginStore().Install(ctx, src, marketplace); err != nil {
 		return out, err
 	}
 	if err := plugin.SetEnabled(file, out.ID(), true); err != nil {
@@ -57,10 +57,10 @@ func (rt *Runtime) AddPlugin(ctx context.Context, src, marketplace, scope string
 // UpdatePlugin fetches the installed plugin ref again (plugin.Store.Update)
 // and lists its items with their status: what changed waits for approval
 // again. Errors: the update's.
-func (rt *Runtime) UpdatePlugin(ctx context.Context, ref string) (PluginAdded, error) {
-	var out PluginAdded
+func (rt Plugins) UpdatePlugin(ctx context.Context, ref string) (pluginAdded, error) {
+	var out pluginAdded
 	var err error
-	if out.Fetched, err = rt.PluginStore().Update(ctx, ref); err != nil {
+	if out.Fetched, err = rt.Plugins().pluginStore().Update(ctx, ref); err != nil {
 		return out, err
 	}
 	out.Items, err = rt.PluginContent(out.ID())
@@ -68,7 +68,7 @@ func (rt *Runtime) UpdatePlugin(ctx context.Context, ref string) (PluginAdded, e
 }
 
 // scopeFile is the settings file of an enablement scope.
-func (rt *Runtime) scopeFile(scope string) (string, error) {
+func (rt Plugins) scopeFile(scope string) (string, error) {
 	if scope == "" {
 		scope = "user"
 	}
@@ -82,8 +82,8 @@ func (rt *Runtime) scopeFile(scope string) (string, error) {
 // SetPluginEnabled enables or disables the installed plugin ref at scope
 // and returns it with the settings file written. Errors: no such
 // plugin; an unknown scope; the file cannot be written.
-func (rt *Runtime) SetPluginEnabled(ref, scope string, on bool) (plugin.Installed, string, error) {
-	p, err := rt.PluginStore().Find(ref)
+func (rt Plugins) SetPluginEnabled(ref, scope string, on bool) (plugin.Installed, string, error) {
+	p, err := rt.Plugins().pluginStore().Find(ref)
 	if err != nil {
 		return p, "", err
 	}
@@ -97,8 +97,8 @@ func (rt *Runtime) SetPluginEnabled(ref, scope string, on bool) (plugin.Installe
 // RemovePlugin uninstalls ref, drops it from the user's enabledPlugins
 // and forgets the approvals of its content. Errors: no such plugin; the
 // registry, settings or approvals cannot be written.
-func (rt *Runtime) RemovePlugin(ref string) (plugin.Installed, error) {
-	p, err := rt.PluginStore().Remove(ref)
+func (rt Plugins) RemovePlugin(ref string) (plugin.Installed, error) {
+	p, err := rt.Plugins().pluginStore().Remove(ref)
 	if err != nil {
 		return p, err
 	}
@@ -112,8 +112,8 @@ func (rt *Runtime) RemovePlugin(ref string) (plugin.Installed, error) {
 // PluginContent returns the items of content of the installed plugin ref
 // (enabled or not) with their status against its approvals, sorted.
 // Errors: no such plugin; it cannot be read or hashed.
-func (rt *Runtime) PluginContent(ref string) ([]ContentItem, error) {
-	inst, err := rt.PluginStore().Find(ref)
+func (rt Plugins) PluginContent(ref string) ([]ContentItem, error) {
+	inst, err := rt.Plugins().pluginStore().Find(ref)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +133,8 @@ func (rt *Runtime) PluginContent(ref string) ([]ContentItem, error) {
 // ApprovePluginContent records items of the installed plugin ref as
 // approved (under its folder: they count in every project). Errors: no
 // such plugin; the store cannot be written.
-func (rt *Runtime) ApprovePluginContent(ref string, items ...trust.Item) error {
-	inst, err := rt.PluginStore().Find(ref)
+func (rt Plugins) ApprovePluginContent(ref string, items ...trust.Item) error {
+	inst, err := rt.Plugins().pluginStore().Find(ref)
 	if err != nil || len(items) == 0 {
 		return err
 	}
@@ -143,7 +143,7 @@ func (rt *Runtime) ApprovePluginContent(ref string, items ...trust.Item) error {
 
 // pluginItemsOf computes an installed plugin's items as a runtime that
 // has only it enabled would: the same producers, so the digests match.
-func (rt *Runtime) pluginItemsOf(inst plugin.Installed) ([]trust.Item, error) {
+func (rt Plugins) pluginItemsOf(inst plugin.Installed) ([]trust.Item, error) {
 	p, err := plugin.Load(inst.Dir, inst.Name)
 	if err != nil {
 		return nil, err
@@ -160,18 +160,18 @@ func (rt *Runtime) pluginItemsOf(inst plugin.Installed) ([]trust.Item, error) {
 	if tmp.Getenv == nil {
 		tmp.Getenv = func(string) string { return "" }
 	}
-	mcp := tmp.pluginMCPServers()
-	list, _, err := hooks.Load(hooks.Sources{Plugins: tmp.pluginHookSources()})
+	mcp := tmp.Plugins().pluginMCPServers()
+	list, _, err := hooks.Load(hooks.Sources{Plugins: tmp.Plugins().pluginHookSources()})
 	if err != nil {
 		return nil, err
 	}
 	tmp.hooks = &hooks.Runner{Hooks: list}
-	return trust.Collect(tmp.pluginProducers(mcp)...)
+	return trust.Collect(tmp.Plugins().pluginProducers(mcp)...)
 }
 
 // AddMarketplace fetches and records a marketplace (plugin.Store.AddMarketplace).
-func (rt *Runtime) AddMarketplace(ctx context.Context, src string) (plugin.KnownMarketplace, plugin.Marketplace, []string, error) {
-	return rt.PluginStore().AddMarketplace(ctx, src)
+func (rt Plugins) AddMarketplace(ctx context.Context, src string) (plugin.KnownMarketplace, plugin.Marketplace, []string, error) {
+	return rt.Plugins().pluginStore().AddMarketplace(ctx, src)
 }
 
 // MarketplaceListing is a known marketplace and what it lists (Err: its
@@ -184,8 +184,8 @@ type MarketplaceListing struct {
 
 // Marketplaces lists the known marketplaces with their plugins.
 // Errors: the registry cannot be read.
-func (rt *Runtime) Marketplaces() ([]MarketplaceListing, error) {
-	known, err := rt.PluginStore().Marketplaces()
+func (rt Plugins) Marketplaces() ([]MarketplaceListing, error) {
+	known, err := rt.Plugins().pluginStore().Marketplaces()
 	out := make([]MarketplaceListing, 0, len(known))
 	for _, k := range known {
 		m, _, lerr := plugin.LoadMarketplace(k.Dir)
@@ -195,8 +195,8 @@ func (rt *Runtime) Marketplaces() ([]MarketplaceListing, error) {
 }
 
 // RemoveMarketplace forgets a marketplace (plugin.Store.RemoveMarketplace).
-func (rt *Runtime) RemoveMarketplace(name string) (plugin.KnownMarketplace, error) {
-	return rt.PluginStore().RemoveMarketplace(name)
+func (rt Plugins) RemoveMarketplace(name string) (plugin.KnownMarketplace, error) {
+	return rt.Plugins().pluginStore().RemoveMarketplace(name)
 }
 
 // RestartMCP restarts the service's MCP servers with the current

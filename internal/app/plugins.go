@@ -67,10 +67,10 @@ type PluginState struct {
 	EnabledBy string
 }
 
-// Plugins lists the installed plugins with their enablement in this
+// List lists the installed plugins with their enablement in this
 // runtime's folder. Errors: the registry or a settings file cannot be
 // read.
-func (rt *Runtime) Plugins() ([]PluginState, error) {
+func (rt Plugins) List() ([]PluginState, error) {
 	list, err := plugin.OpenStore(rt.Config.Paths.DataDir).Installed()
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func (rt *Runtime) Plugins() ([]PluginState, error) {
 // enablementLayers reads the enabledPlugins of the user's settings and
 // (in a trusted folder) the project's, lowest precedence first, with
 // their files.
-func (rt *Runtime) enablementLayers() ([]map[string]bool, []string, error) {
+func (rt Plugins) enablementLayers() ([]map[string]bool, []string, error) {
 	scopes := pluginScopes(rt.Config.Paths, rt.Workspace)
 	order := []string{"user"}
 	if rt.Config.ProjectTrusted && rt.Workspace != "" {
@@ -120,8 +120,8 @@ func (rt *Runtime) enablementLayers() ([]map[string]bool, []string, error) {
 // loadPlugins reads the enabled plugins (warnings for those that cannot
 // be read) and returns a with the approvals recorded under each plugin's
 // folder added.
-func (rt *Runtime) loadPlugins(st trust.Store, a trust.Approvals) trust.Approvals {
-	states, err := rt.Plugins()
+func (rt Plugins) loadPlugins(st trust.Store, a trust.Approvals) trust.Approvals {
+	states, err := rt.List()
 	if err != nil {
 		rt.Warnings = append(rt.Warnings, config.Warning{Message: err.Error() + "; plugins named there are not enabled"})
 	}
@@ -153,7 +153,7 @@ func (rt *Runtime) loadPlugins(st trust.Store, a trust.Approvals) trust.Approval
 }
 
 // pluginByName returns the enabled plugin called name.
-func (rt *Runtime) pluginByName(name string) (loadedPlugin, bool) {
+func (rt Plugins) pluginByName(name string) (loadedPlugin, bool) {
 	for _, p := range rt.plugins {
 		if p.Name == name {
 			return p, true
@@ -163,7 +163,7 @@ func (rt *Runtime) pluginByName(name string) (loadedPlugin, bool) {
 }
 
 // pluginOf returns the enabled plugin whose folder holds path.
-func (rt *Runtime) pluginOf(path string) (loadedPlugin, bool) {
+func (rt Plugins) pluginOf(path string) (loadedPlugin, bool) {
 	for _, p := range rt.plugins {
 		if inside(path, p.Root) {
 			return p, true
@@ -189,7 +189,7 @@ func pluginItem(it trust.Item, p loadedPlugin) trust.Item {
 
 // pluginCommandDirs, pluginSkillDirs and pluginAgentDirs are the enabled
 // plugins' folders for each loader.
-func (rt *Runtime) pluginCommandDirs() []slashcmd.Dir {
+func (rt Plugins) pluginCommandDirs() []slashcmd.Dir {
 	var out []slashcmd.Dir
 	for _, p := range rt.plugins {
 		for _, d := range p.CommandDirs {
@@ -199,7 +199,7 @@ func (rt *Runtime) pluginCommandDirs() []slashcmd.Dir {
 	return out
 }
 
-func (rt *Runtime) pluginSkillDirs() []skills.Dir {
+func (rt Plugins) pluginSkillDirs() []skills.Dir {
 	var out []skills.Dir
 	for _, p := range rt.plugins {
 		for _, d := range p.SkillDirs {
@@ -209,7 +209,7 @@ func (rt *Runtime) pluginSkillDirs() []skills.Dir {
 	return out
 }
 
-func (rt *Runtime) pluginAgentDirs() []subagent.PluginDir {
+func (rt Plugins) pluginAgentDirs() []subagent.PluginDir {
 	var out []subagent.PluginDir
 	for _, p := range rt.plugins {
 		for _, d := range p.AgentDirs {
@@ -220,7 +220,7 @@ func (rt *Runtime) pluginAgentDirs() []subagent.PluginDir {
 }
 
 // pluginHookSources are the enabled plugins' hooks for hooks.Load.
-func (rt *Runtime) pluginHookSources() []hooks.PluginHooks {
+func (rt Plugins) pluginHookSources() []hooks.PluginHooks {
 	var out []hooks.PluginHooks
 	for _, p := range rt.plugins {
 		out = append(out, hooks.PluginHooks{Plugin: p.Name, Root: p.Root, Files: p.HookFiles, Inline: p.InlineHooks,
@@ -233,7 +233,7 @@ func (rt *Runtime) pluginHookSources() []hooks.PluginHooks {
 // "plugin_PLUGIN_SERVER", ${CLAUDE_PLUGIN_ROOT} replaced by the plugin's
 // folder), adds the approved ones to the config and returns every
 // server's item.
-func (rt *Runtime) pluginMCPServers() []trust.Item {
+func (rt Plugins) pluginMCPServers() []trust.Item {
 	var items []trust.Item
 	for _, p := range rt.plugins {
 		getenv := func(name string) string {
@@ -266,7 +266,7 @@ func (rt *Runtime) pluginMCPServers() []trust.Item {
 }
 
 // addPluginServers adds the approved servers of one plugin MCP document.
-func (rt *Runtime) addPluginServers(p loadedPlugin, file string, data []byte, getenv func(string) string) []trust.Item {
+func (rt Plugins) addPluginServers(p loadedPlugin, file string, data []byte, getenv func(string) string) []trust.Item {
 	servers, warns, err := config.ParseMCPJSON(file, data, getenv)
 	rt.Warnings = append(rt.Warnings, warns...)
 	if err != nil {
@@ -284,7 +284,7 @@ func (rt *Runtime) addPluginServers(p loadedPlugin, file string, data []byte, ge
 		it := pluginItem(trust.NewItem(trust.KindMCPServer, "mcp "+name, s.Source, s.Command+" "+strings.Join(s.Args, " "),
 			raw.MCPServers[name], p.Root), p)
 		items = append(items, it)
-		if _, taken := rt.Config.MCPServers[s.Name]; taken || !rt.approved(it) {
+		if _, taken := rt.Config.MCPServers[s.Name]; taken || !rt.ProjectContent().approved(it) {
 			continue
 		}
 		rt.Config.MCPServers[s.Name] = s
@@ -304,7 +304,7 @@ func sortedNames[V any](m map[string]V) []string {
 // pluginProducers are the enabled plugins' items: hooks, commands that
 // run commands or widen permissions, skills and agents with tool lists,
 // and MCP servers (mcp, from pluginMCPServers).
-func (rt *Runtime) pluginProducers(mcp []trust.Item) []trust.Producer {
+func (rt Plugins) pluginProducers(mcp []trust.Item) []trust.Producer {
 	if len(rt.plugins) == 0 {
 		return nil
 	}
@@ -317,19 +317,19 @@ func (rt *Runtime) pluginProducers(mcp []trust.Item) []trust.Producer {
 					out = append(out, it)
 				}
 			}
-			cmds, _ := rt.allCustomCommands()
+			cmds, _ := rt.ProjectContent().allCustomCommands()
 			for _, c := range cmds {
 				if it, ok := rt.pluginCommandItem(c); ok {
 					out = append(out, it)
 				}
 			}
-			list, _ := rt.allSkills()
+			list, _ := rt.ProjectContent().allSkills()
 			for _, s := range list {
 				if it, ok := rt.pluginSkillItem(s); ok {
 					out = append(out, it)
 				}
 			}
-			for _, d := range subagent.Load(rt.subagentDirs()).Defs {
+			for _, d := range subagent.Load(rt.ProjectContent().subagentDirs()).Defs {
 				if it, ok := rt.pluginAgentItem(d); ok {
 					out = append(out, it)
 				}
@@ -340,7 +340,7 @@ func (rt *Runtime) pluginProducers(mcp []trust.Item) []trust.Producer {
 }
 
 // pluginHookItem is a plugin's hook as an item (ok false for others').
-func (rt *Runtime) pluginHookItem(h hooks.Hook) (trust.Item, bool) {
+func (rt Plugins) pluginHookItem(h hooks.Hook) (trust.Item, bool) {
 	p, ok := rt.pluginByName(h.Plugin)
 	if h.Plugin == "" || !ok {
 		return trust.Item{}, false
@@ -351,7 +351,7 @@ func (rt *Runtime) pluginHookItem(h hooks.Hook) (trust.Item, bool) {
 
 // pluginCommandItem is a plugin's command as an item when it runs
 // commands or has allowed-tools.
-func (rt *Runtime) pluginCommandItem(c slashcmd.Command) (trust.Item, bool) {
+func (rt Plugins) pluginCommandItem(c slashcmd.Command) (trust.Item, bool) {
 	p, ok := rt.pluginOf(c.Path)
 	if c.Scope != slashcmd.ScopePlugin || !ok {
 		return trust.Item{}, false
@@ -365,7 +365,7 @@ func (rt *Runtime) pluginCommandItem(c slashcmd.Command) (trust.Item, bool) {
 
 // pluginSkillItem is a plugin's skill as an item when it has
 // allowed-tools.
-func (rt *Runtime) pluginSkillItem(s skills.Skill) (trust.Item, bool) {
+func (rt Plugins) pluginSkillItem(s skills.Skill) (trust.Item, bool) {
 	p, ok := rt.pluginOf(s.Dir)
 	if s.Scope != slashcmd.ScopePlugin || !ok || len(s.AllowedTools) == 0 {
 		return trust.Item{}, false
@@ -374,7 +374,7 @@ func (rt *Runtime) pluginSkillItem(s skills.Skill) (trust.Item, bool) {
 }
 
 // pluginAgentItem is a plugin's agent as an item when it names its tools.
-func (rt *Runtime) pluginAgentItem(d subagent.Definition) (trust.Item, bool) {
+func (rt Plugins) pluginAgentItem(d subagent.Definition) (trust.Item, bool) {
 	p, ok := rt.pluginOf(d.Source)
 	if !ok || len(d.Tools) == 0 {
 		return trust.Item{}, false
@@ -384,7 +384,7 @@ func (rt *Runtime) pluginAgentItem(d subagent.Definition) (trust.Item, bool) {
 
 // itemOwner is the folder an item's approval is recorded under: its
 // plugin's, else the workspace.
-func (rt *Runtime) itemOwner(it trust.Item) string {
+func (rt Plugins) itemOwner(it trust.Item) string {
 	if rt.content != nil {
 		if dir, ok := rt.content.owner[it.Digest]; ok {
 			return dir
@@ -410,7 +410,7 @@ func readLimited(file string, max int64) ([]byte, error) {
 // read (never write: they are not writable, and a change to one is
 // reviewed again). With plugins enabled, the folder's other entries are
 // masked one by one, as they exist when the sandbox is made.
-func (rt *Runtime) hiddenData() []string {
+func (rt Plugins) hiddenData() []string {
 	d := rt.Config.Paths.DataDir
 	if d == "" || len(rt.plugins) == 0 {
 		return []string{d}
@@ -463,16 +463,16 @@ func maskAllBut(dir string, keep []string, depth int) []string {
 // agent whose short name another skill or agent (the user's, the
 // project's, a built-in, another plugin's) has: it answers only to
 // PLUGIN:NAME. (Commands' clashes are slashcmd.Discover's warnings.)
-func (rt *Runtime) warnPluginClashes() {
+func (rt Plugins) warnPluginClashes() {
 	if len(rt.plugins) == 0 {
 		return
 	}
 	var skillNames, agentNames []string
-	list, _ := rt.allSkills()
+	list, _ := rt.ProjectContent().allSkills()
 	for _, s := range list {
 		skillNames = append(skillNames, s.Name)
 	}
-	for _, d := range subagent.Load(rt.subagentDirs()).Defs {
+	for _, d := range subagent.Load(rt.ProjectContent().subagentDirs()).Defs {
 		agentNames = append(agentNames, d.Name)
 	}
 	for _, c := range []struct {

@@ -15,10 +15,10 @@ import (
 	"github.com/zelvior/aidex/internal/tools/exec"
 )
 
-// RalphSessions is what [RalphBackend] needs of the session store
+// ralphSessions is what [RalphBackend] needs of the session store
 // (*session.Store): message persistence plus Create.
-type RalphSessions interface {
-	SessionStore
+type ralphSessions interface {
+	sessionStore
 	Create(ctx context.Context, workspace, provider, model string) (*agent.Conversation, error)
 }
 
@@ -32,7 +32,7 @@ type RalphSessions interface {
 // UI's gating of shell tools (web_allow_shell_tools), as in web chat.
 type RalphBackend struct {
 	Runtime  func() *Runtime
-	Sessions RalphSessions
+	Sessions ralphSessions
 	Web      bool
 	Client   ClientOptions
 	// LockDir holds the sessions' run locks (see [Session.RunWith]): an
@@ -150,7 +150,7 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 		return eng, end, err
 	}
 	engs, err := modelEngines(ctx, eng, cfg.Models, b.runtimeFor, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
-		var store SessionStore
+		var store sessionStore
 		if base.Store != nil {
 			store = o.Store
 		}
@@ -194,7 +194,7 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 	if err != nil {
 		return fail(fmt.Errorf("verify command: %w", err))
 	}
-	env, err := rt.toolEnv(ws)
+	env, err := rt.toolRoom().toolEnv(ws)
 	if err != nil {
 		return fail(err)
 	}

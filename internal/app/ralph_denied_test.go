@@ -99,7 +99,7 @@ func TestPlanOffersReadOnlyTools(t *testing.T) {
 		} `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(f.script.Requests()[0], &req))
-	reg, closeTools, err := f.backend.Runtime().Registry()
+	reg, closeTools, err := f.backend.Runtime().engineRoom().registry()
 	require.NoError(t, err)
 	defer closeTools()
 	var names []string

@@ -8,29 +8,29 @@ import (
 	"github.com/zelvior/aidex/internal/ralph"
 )
 
-// RalphExecutor runs the tasks of a Ralph worker (a run with several
+// ralphExecutor runs the tasks of a Ralph worker (a run with several
 // workers, or `aidex ralph worker`) under the worker's own configuration:
 // its permission mode, sandbox, allowed directories and turn limits come
 // from the runtime the executor was built from, never from a task
 // message. It implements dist.Executor.
-type RalphExecutor struct {
+type ralphExecutor struct {
 	backend *RalphBackend
 }
 
 // RalphExecutor returns the executor of the service's current runtime.
-func (s *Service) RalphExecutor() *RalphExecutor {
-	return &RalphExecutor{backend: s.RalphBackend(false)}
+func (s *Service) RalphExecutor() *ralphExecutor {
+	return &ralphExecutor{backend: s.RalphBackend(false)}
 }
 
 // newRalphExecutor returns an executor over a Ralph backend (tests build
 // one over their own backend).
-func newRalphExecutor(b *RalphBackend) *RalphExecutor { return &RalphExecutor{backend: b} }
+func newRalphExecutor(b *RalphBackend) *ralphExecutor { return &ralphExecutor{backend: b} }
 
 // Backend returns a backend whose runtime works in dir (a task's git
 // worktree): the same configuration, provider and model, confined to dir,
 // with a sandbox of its own whose writable set holds dir and its git
 // directories.
-func (e *RalphExecutor) Backend(dir string) ralph.Backend {
+func (e *ralphExecutor) Backend(dir string) ralph.Backend {
 	rt := *e.backend.Runtime()
 	rt.Workspace = dir
 	rt.sbx = &sandboxSlot{}
@@ -44,7 +44,7 @@ func (e *RalphExecutor) Backend(dir string) ralph.Backend {
 // rules (config or --allow) allow every command of the line. Commands
 // only the built-in read-only knowledge would allow do not count: the
 // verify command's output goes back to the coordinator.
-func (e *RalphExecutor) VerifyAllowed(command string) bool {
+func (e *ralphExecutor) VerifyAllowed(command string) bool {
 	command = strings.TrimSpace(command)
 	rt := e.backend.runtime(false)
 	if command == "" || command == strings.TrimSpace(rt.Config.VerifyCommand) {
@@ -53,7 +53,7 @@ func (e *RalphExecutor) VerifyAllowed(command string) bool {
 	cfg := *rt.Config
 	cfg.PermissionMode = string(permission.ModeAsk)
 	rt.Config = &cfg
-	reg, closeTools, err := rt.Registry()
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return false
 	}
@@ -62,7 +62,7 @@ func (e *RalphExecutor) VerifyAllowed(command string) bool {
 	if err != nil {
 		return false
 	}
-	policy, err := rt.Policy(ws, false, reg)
+	policy, err := rt.engineRoom().policy(ws, false, reg)
 	if err != nil {
 		return false
 	}

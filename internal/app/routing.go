@@ -14,7 +14,7 @@ import (
 // provider of the catalog (or of [providers.NAME]), else a model id of
 // rt's provider. what names the setting in errors ("fallback_models").
 // Errors: an empty spec, a provider that needs a key and has none.
-func (rt *Runtime) withModel(spec, what string) (*Runtime, error) {
+func (rt modelRoom) withModel(spec, what string) (*Runtime, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
 		return nil, fmt.Errorf("%s: empty model: write MODEL or PROVIDER/MODEL", what)
@@ -28,23 +28,23 @@ func (rt *Runtime) withModel(spec, what string) (*Runtime, error) {
 	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
 		return nil, fmt.Errorf("%s %s: provider %s %w: set %s or choose another model", what, spec, p.Name, ErrMissingKey, p.KeyHint())
 	}
-	cp := *rt
+	cp := *rt.runtimeView
 	cp.Provider, cp.Model = p, model
 	return &cp, nil
 }
 
 // modelID is rt's "PROVIDER/MODEL".
-func (rt *Runtime) modelID() string { return rt.Provider.Name + "/" + rt.Model }
+func (rt modelRoom) modelID() string { return rt.Provider.Name + "/" + rt.Model }
 
 // modelRef returns spec as an agent.ModelRef opened on first use (once:
 // later runs of the engine share the client) by [onModel]: a client with
 // the model's retries and timeouts, what the engine knows of it, its
 // text-call mode and reasoning settings, o's store priced at its prices,
 // and base (the engine's tool set) as the model sees it.
-func (rt *Runtime) modelRef(spec, what string, o EngineOptions, base agent.Tools) agent.ModelRef {
+func (rt modelRoom) modelRef(spec, what string, o EngineOptions, base agent.Tools) agent.ModelRef {
 	id := spec
 	if other, err := rt.withModel(spec, what); err == nil {
-		id = other.modelID()
+		id = other.modelRoom().modelID()
 	}
 	var once sync.Once
 	var m *agent.OpenModel
@@ -59,7 +59,7 @@ func (rt *Runtime) modelRef(spec, what string, o EngineOptions, base agent.Tools
 // openModel opens spec (see [onModel]) with o's client options and
 // store. Errors: spec's provider needs a key it does not have, its
 // client cannot be built.
-func (rt *Runtime) openModel(spec, what string, o EngineOptions, base agent.Tools) (*agent.OpenModel, error) {
+func (rt modelRoom) openModel(spec, what string, o EngineOptions, base agent.Tools) (*agent.OpenModel, error) {
 	other, err := rt.withModel(spec, what)
 	if err != nil {
 		return nil, err
@@ -73,28 +73,28 @@ func (rt *Runtime) openModel(spec, what string, o EngineOptions, base agent.Tool
 
 // route gives an engine's configuration its fallback models
 // (fallback_models), on the engine's tool set base, and its small model
-// (small_model, or the default of [Runtime.SmallModel]) for compaction
+// (small_model, or the default of [modelRoom.smallModel]) for compaction
 // summaries.
-func (rt *Runtime) route(c *agent.Config, o EngineOptions, base agent.Tools) {
+func (rt modelRoom) route(c *agent.Config, o EngineOptions, base agent.Tools) {
 	for _, spec := range rt.Config.FallbackModels {
 		c.Fallbacks = append(c.Fallbacks, rt.modelRef(spec, "fallback_models", o, base))
 	}
-	if spec, _ := rt.SmallModel(); spec != rt.modelID() {
+	if spec, _ := rt.modelRoom().smallModel(); spec != rt.modelID() {
 		ref := rt.modelRef(spec, "small_model", o, nil)
 		c.SmallModel = &ref
 	}
 }
 
-// SmallModel returns the "PROVIDER/MODEL" of the side jobs (session
+// smallModel returns the "PROVIDER/MODEL" of the side jobs (session
 // titles, compaction summaries, /summary) and where it came from:
 // "config" (small_model), "cheapest" (the provider's cheapest model of
 // the catalog with known prices, when cheaper than the main model) or
 // "main" (the main model: a local provider, where a second model would
 // have to be loaded, or no cheaper model is listed).
-func (rt *Runtime) SmallModel() (spec, source string) {
+func (rt modelRoom) smallModel() (spec, source string) {
 	if s := strings.TrimSpace(rt.Config.SmallModel); s != "" {
 		if other, err := rt.withModel(s, "small_model"); err == nil {
-			return other.modelID(), "config"
+			return other.modelRoom().modelID(), "config"
 		}
 		return s, "config"
 	}

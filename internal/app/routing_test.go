@@ -120,23 +120,23 @@ func TestSmallModelDefaults(t *testing.T) {
 	price := func(in, out float64) *catalog.Price { return &catalog.Price{Input: in, Output: out} }
 	rt := &Runtime{Config: config.Defaults(), Provider: catalog.Provider{Name: "p", BaseURL: "https://api.example.com",
 		Models: []catalog.Model{{ID: "big", Price: price(3, 15)}, {ID: "mini", Price: price(0.25, 1)}, {ID: "unknown"}}}, Model: "big"}
-	spec, src := rt.SmallModel()
+	spec, src := rt.modelRoom().smallModel()
 	require.Equal(t, "p/mini", spec)
 	require.Equal(t, "cheapest", src)
 
 	rt.Model = "mini"
-	spec, src = rt.SmallModel()
+	spec, src = rt.modelRoom().smallModel()
 	require.Equal(t, "p/mini", spec)
 	require.Equal(t, "main", src)
 
 	rt.Model = "big"
 	rt.Provider.Type = catalog.WireOllama
-	spec, src = rt.SmallModel()
+	spec, src = rt.modelRoom().smallModel()
 	require.Equal(t, "p/big", spec, "a local provider keeps the main model: no second model is loaded")
 	require.Equal(t, "main", src)
 
 	rt.Config.SmallModel = "mini"
-	spec, src = rt.SmallModel()
+	spec, src = rt.modelRoom().smallModel()
 	require.Equal(t, "p/mini", spec)
 	require.Equal(t, "config", src)
 }
@@ -335,7 +335,7 @@ func BenchmarkArchitectEngine(b *testing.B) {
 		for range b.N {
 			d := &derived{}
 			if _, err := d.architect(ctx, func(ctx context.Context) (*agent.Engine, func(), error) {
-				art, err := rt.withModel(rt.Config.ArchitectModel, "architect_model")
+				art, err := rt.modelRoom().withModel(rt.Config.ArchitectModel, "architect_model")
 				if err != nil {
 					return nil, nil, err
 				}

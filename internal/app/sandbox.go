@@ -86,7 +86,7 @@ func (i SandboxInfo) Method() string {
 // mode was set explicitly and the machine cannot sandbox (fail closed;
 // the error names `--sandbox off`); the sandbox cannot be built.
 func (rt *Runtime) Sandbox() (*sandbox.Sandbox, error) {
-	s := rt.sandboxSlot()
+	s := rt.toolRoom().sandboxSlot()
 	if s.err != nil || s.mode == sandbox.Off {
 		return nil, s.err
 	}
@@ -101,7 +101,7 @@ func (rt *Runtime) Sandbox() (*sandbox.Sandbox, error) {
 
 // sandboxOn reports whether the runtime's commands run in the sandbox,
 // without building it. Errors: as Sandbox's fail-closed error.
-func (rt *Runtime) sandboxOn() (bool, error) {
+func (rt toolRoom) sandboxOn() (bool, error) {
 	s := rt.sandboxSlot()
 	return s.err == nil && s.mode != sandbox.Off, s.err
 }
@@ -109,8 +109,8 @@ func (rt *Runtime) sandboxOn() (bool, error) {
 // SandboxInfo returns what /sandbox and `aidex sandbox check` show of the
 // runtime's sandbox. It probes the machine (once per service).
 func (rt *Runtime) SandboxInfo() SandboxInfo {
-	s := rt.sandboxSlot()
-	info := SandboxInfo{Mode: sandbox.Off, Explicit: rt.sandboxExplicit(), Caps: s.caps, Notice: s.notice}
+	s := rt.toolRoom().sandboxSlot()
+	info := SandboxInfo{Mode: sandbox.Off, Explicit: rt.toolRoom().sandboxExplicit(), Caps: s.caps, Notice: s.notice}
 	if s.err == nil && s.mode != sandbox.Off {
 		info.Mode, info.Network = s.mode, rt.Config.Sandbox.Network
 	}
@@ -140,7 +140,7 @@ func (rt *Runtime) SandboxPolicy(m sandbox.Mode) sandbox.Policy {
 	add(linkedGitDirs(rt.Workspace)...)
 	// Keys and config, sessions, and the state a command must not forge:
 	// trusted folders, approved rules, checkpoints.
-	hidden := append([]string{c.Paths.ConfigDir}, rt.hiddenData()...)
+	hidden := append([]string{c.Paths.ConfigDir}, rt.Plugins().hiddenData()...)
 	hidden = append(hidden, hiddenState(c.Paths.StateDir, rt.Workspace)...)
 	if c.Paths.LegacyFile != "" && !strings.HasPrefix(c.Paths.LegacyFile, c.Paths.ConfigDir+string(filepath.Separator)) {
 		hidden = append(hidden, c.Paths.LegacyFile)
@@ -165,12 +165,12 @@ func appendNew(list []string, s string) []string {
 // sandboxExplicit reports whether the sandbox mode was chosen by the user
 // (a config file, the environment, --sandbox or /sandbox) rather than
 // being the built-in default.
-func (rt *Runtime) sandboxExplicit() bool {
+func (rt toolRoom) sandboxExplicit() bool {
 	src := rt.Config.Sources["sandbox.mode"]
 	return src != "" && src != config.SourceDefault
 }
 
-func (rt *Runtime) sandboxSlot() *sandboxSlot {
+func (rt toolRoom) sandboxSlot() *sandboxSlot {
 	s := rt.sbx
 	if s == nil { // a Runtime built by hand (tests): no sandbox
 		return &sandboxSlot{mode: sandbox.Off}
@@ -183,7 +183,7 @@ func (rt *Runtime) sandboxSlot() *sandboxSlot {
 // the machine unable to sandbox, a start notice when the mode was the
 // default, an error (fail closed) when the user asked for it; else the
 // mode (and a notice of the limits of a one-layer sandbox).
-func (rt *Runtime) decideSandbox(s *sandboxSlot) {
+func (rt toolRoom) decideSandbox(s *sandboxSlot) {
 	s.mode = sandbox.Off
 	mode, err := sandbox.ParseMode(rt.Config.Sandbox.Mode)
 	if err != nil {
@@ -310,7 +310,7 @@ func (s *Service) SetSandbox(ctx context.Context, mode string) (*Runtime, error)
 		return nil, err
 	}
 	return s.reload(ctx, map[string]string{"sandbox.mode": string(m)}, func(rt *Runtime) error {
-		_, err := rt.sandboxOn()
+		_, err := rt.toolRoom().sandboxOn()
 		return err
 	})
 }

@@ -51,7 +51,7 @@ func TestHooksRunSandboxed(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, rt.Hooks(), 1)
 			require.Equal(t, tc.out, rt.Hooks()[0].Unsandboxed)
-			out, err := rt.HookRunner().Fire(context.Background(), hooks.Input{Event: hooks.SessionStart, Source: "startup"})
+			out, err := rt.engineRoom().hookRunner().Fire(context.Background(), hooks.Input{Event: hooks.SessionStart, Source: "startup"})
 			require.NoError(t, err)
 			data, err := os.ReadFile(filepath.Join(w.home.WS, "hook-read.log"))
 			require.NoError(t, err, "a hook writes its log in the workspace")

@@ -182,7 +182,7 @@ func TestSandboxAutoAllowWiring(t *testing.T) {
 			rt := svc.Runtime()
 			ws, err := rt.NewWorkspace(false)
 			require.NoError(t, err)
-			pol, err := rt.Policy(ws, true, tools.NewRegistry())
+			pol, err := rt.engineRoom().policy(ws, true, tools.NewRegistry())
 			require.NoError(t, err)
 			v := pol.Check(cmd)
 			require.Equal(t, tc.want, v.Decision, "%s: %s", v.Rule, v.Reason)

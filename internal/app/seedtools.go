@@ -24,7 +24,7 @@ func (rt *Runtime) ProfileAliases(profile string) ([]ToolAlias, error) {
 	if profile != "" {
 		prof = tools.Profile{Name: profile}
 	}
-	reg, closeTools, err := rt.Registry()
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type Service struct {
 	rt   *Runtime
 	gen  int // runtime generation: engines built for an older one are rebuilt
 	// sources are the slash commands of other sources (AddCommandSource).
-	sources []CommandSource
+	sources []commandSource
 	// prefetch is the git summary Start began (nil: none); Close stops it.
 	prefetch *gitPrefetch
 
@@ -138,7 +138,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		o.Report(Report{Text: n, Warning: true})
 	}
 	if o.Sandbox {
-		if _, err := rt.sandboxOn(); err != nil {
+		if _, err := rt.toolRoom().sandboxOn(); err != nil {
 			return nil, err
 		}
 		if n := rt.SandboxInfo().Notice; n != "" && o.Report != nil {
@@ -273,7 +273,7 @@ func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error
 	if _, known := rt.Catalog.Provider(p); slash && known && m != "" {
 		provider, model, slash = p, m, false
 	}
-	if err := rt.checkModel(ctx, spec, provider, model, slash); err != nil {
+	if err := rt.modelRoom().checkModel(ctx, spec, provider, model, slash); err != nil {
 		return nil, err
 	}
 	return s.Reload(ctx, map[string]string{"provider": provider, "model": model})
@@ -281,7 +281,7 @@ func (s *Service) SwitchModel(ctx context.Context, spec string) (*Runtime, error
 
 // SwitchProvider switches to provider name with model ("": the configured
 // model when the provider serves it, else the provider's default live
-// model, free where there is one; see Runtime.modelFor). Errors: unknown
+// model, free where there is one; see modelRoom.modelFor). Errors: unknown
 // provider, missing key.
 func (s *Service) SwitchProvider(ctx context.Context, name, model string) (*Runtime, error) {
 	if _, ok := s.Runtime().Catalog.Provider(name); !ok {

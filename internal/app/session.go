@@ -31,9 +31,9 @@ type SessionOptions struct {
 	Web          bool
 	Client       ClientOptions
 	// SubagentStop is as in [EngineOptions].
-	SubagentStop func(ctx context.Context, r SubagentReport)
+	SubagentStop func(ctx context.Context, r subagentReport)
 	// Editor is as in [EngineOptions].
-	Editor EditorFiles
+	Editor editorFiles
 	// Chooser picks the answers to keep of a parallel turn (nil: KeepAll
 	// decides).
 	Chooser Chooser
@@ -133,7 +133,7 @@ type Session struct {
 // configuration errors (bad permission rules) surface here. Close the
 // session when done.
 func (s *Service) Session(ctx context.Context, sess *agent.Conversation, o SessionOptions) (*Session, error) {
-	if err := s.Runtime().contentGate(o); err != nil {
+	if err := s.Runtime().ProjectContent().contentGate(o); err != nil {
 		return nil, err
 	}
 	sub := s.Runtime().Config.Subagents
@@ -247,7 +247,7 @@ func (ls *Session) Run(ctx context.Context, parts []llm.Part, emit func(agent.Ev
 //
 // A run holds the session's lock (a file lock in the data directory), so
 // two aidex processes never run one session at once: the second is
-// refused at once with a *SessionInUseError naming the holder's pid. A
+// refused at once with a *sessionInUseError naming the holder's pid. A
 // run first reloads the conversation when another process continued it
 // since this live session's last run.
 func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.EngineTool, emit func(agent.Event)) (*agent.DoneInfo, error) {
@@ -491,7 +491,7 @@ func (ls *Session) hookAdapter() *hookAdapter {
 	if rt == nil {
 		return nil
 	}
-	return rt.hookAdapterFor(EngineOptions{hookState: ls.hooks})
+	return rt.engineRoom().hookAdapterFor(EngineOptions{hookState: ls.hooks})
 }
 
 // sessionStart runs the SessionStart hooks (source "startup", or

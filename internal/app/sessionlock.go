@@ -15,18 +15,18 @@ import (
 )
 
 // ErrSessionInUse is wrapped by the error of a run refused because another
-// aidex process is running the same session (see SessionInUseError).
+// aidex process is running the same session (see sessionInUseError).
 var ErrSessionInUse = errors.New("session in use by another aidex")
 
-// SessionInUseError is a run refused because another aidex process holds
+// sessionInUseError is a run refused because another aidex process holds
 // the session's lock: two `aidex -c` on one session would interleave
 // their messages. PID is the holder's process id (0 when unknown).
-type SessionInUseError struct {
+type sessionInUseError struct {
 	ID  string
 	PID int
 }
 
-func (e *SessionInUseError) Error() string {
+func (e *sessionInUseError) Error() string {
 	holder := "another aidex"
 	if e.PID > 0 {
 		holder += " (pid " + strconv.Itoa(e.PID) + ")"
@@ -35,14 +35,14 @@ func (e *SessionInUseError) Error() string {
 }
 
 // Unwrap makes errors.Is(err, ErrSessionInUse) true.
-func (e *SessionInUseError) Unwrap() error { return ErrSessionInUse }
+func (e *sessionInUseError) Unwrap() error { return ErrSessionInUse }
 
 // lockSession takes the run lock of session id: an OS file lock on
 // DIR/ID.lock (dir "" skips locking) holding the holder's pid, released
 // by the OS if aidex dies. The file exists only while the lock is held
 // (filelock.TryLockRemovable: removed on release, so lock files do not
 // pile up, one per session). It never waits: another process's lock is a
-// *SessionInUseError, a lock of this process (another live session on
+// *sessionInUseError, a lock of this process (another live session on
 // the same stored session) is agent.ErrBusy. The returned func releases
 // the lock.
 func lockSession(dir, id string) (func(), error) {
@@ -60,7 +60,7 @@ func lockSession(dir, id string) (func(), error) {
 		if pid == os.Getpid() {
 			return nil, fmt.Errorf("session %s: %w", id, agent.ErrBusy)
 		}
-		return nil, &SessionInUseError{ID: id, PID: pid}
+		return nil, &sessionInUseError{ID: id, PID: pid}
 	case err != nil:
 		return nil, fmt.Errorf("session lock %s: %w", path, err)
 	}

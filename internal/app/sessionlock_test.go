@@ -70,7 +70,7 @@ func TestSessionRunRefusedWhileAnotherAidexHoldsIt(t *testing.T) {
 	const otherPID = 424242
 	release := holdLock(t, filepath.Join(svc.lockDir, sess.ID+".lock"), otherPID)
 	_, err = live.Run(ctx, prompt("hello"), func(agent.Event) {})
-	var inUse *SessionInUseError
+	var inUse *sessionInUseError
 	require.ErrorAs(t, err, &inUse)
 	require.ErrorIs(t, err, ErrSessionInUse)
 	require.Equal(t, "session "+sess.ID+" is in use by another aidex (pid 424242); wait for it to finish or start a new session", err.Error())

@@ -103,7 +103,7 @@ func Load(ctx context.Context, o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rt.choose(ctx, o); err != nil {
+	if err := rt.modelRoom().choose(ctx, o); err != nil {
 		return nil, err
 	}
 	return rt, nil
@@ -149,15 +149,15 @@ func LoadBase(o Options) (*Runtime, error) {
 	warnings = append(warnings, customKeysWarning(cfg)...)
 	rt := &Runtime{Config: cfg, Catalog: cat, Workspace: ws, Warnings: warnings, Getenv: o.Getenv, Version: o.Version,
 		envPolicy: commandEnvPolicy(cfg, cat), sbx: &sandboxSlot{}, probe: o.SandboxProbe}
-	approvals = rt.loadPlugins(store, approvals)
+	approvals = rt.Plugins().loadPlugins(store, approvals)
 	rt.content = &contentState{store: store, approvals: approvals} // what pluginMCPServers judges by
-	pluginMCP := rt.pluginMCPServers()
-	if err := rt.loadHooks(o); err != nil {
+	pluginMCP := rt.Plugins().pluginMCPServers()
+	if err := rt.engineRoom().loadHooks(o); err != nil {
 		return nil, err
 	}
-	rt.loadClaudePermissions(approvals.Approved)
-	rt.loadContent(store, approvals, pluginMCP)
-	rt.warnContentProblems()
+	rt.ProjectContent().loadClaudePermissions(approvals.Approved)
+	rt.ProjectContent().loadContent(store, approvals, pluginMCP)
+	rt.ProjectContent().warnContentProblems()
 	return rt, nil
 }
 
@@ -231,7 +231,7 @@ func overrides(cfg *config.Config) map[string]catalog.Override {
 // choose resolves the provider and model: the configured provider (a
 // "PROVIDER/MODEL" model names both when no provider is set explicitly),
 // else the catalog's zero-config choice.
-func (rt *Runtime) choose(ctx context.Context, o Options) error {
+func (rt modelRoom) choose(ctx context.Context, o Options) error {
 	name, model := rt.Config.Provider, rt.Config.Model
 	unknownPrefix := ""
 	if prefix, rest, ok := strings.Cut(model, "/"); ok && rt.namesProvider(prefix, name) {
@@ -292,7 +292,7 @@ func joinNotice(a, b string) string {
 // unknownProvider is the error for a PROVIDER/MODEL model whose provider
 // is unknown (and that the chosen provider does not know as a whole id):
 // it names the closest provider and the known ones.
-func (rt *Runtime) unknownProvider(prefix, model string) error {
+func (rt modelRoom) unknownProvider(prefix, model string) error {
 	names := rt.Catalog.Names()
 	msg := fmt.Sprintf("unknown provider %q in model %q", prefix, model)
 	if c := catalog.Closest(prefix, names, 1); c != nil {
@@ -310,12 +310,12 @@ func (rt *Runtime) unknownProvider(prefix, model string) error {
 //
 // sourceRank orders where a config key was set, by precedence: built-in
 // default, global config file, project config file, environment, flag.
-func (rt *Runtime) namesProvider(prefix, provider string) bool {
+func (rt modelRoom) namesProvider(prefix, provider string) bool {
 	pr := rt.sourceRank("provider")
 	return rt.sourceRank("model") > pr || (prefix == provider && pr < 4)
 }
 
-func (rt *Runtime) sourceRank(key string) int {
+func (rt modelRoom) sourceRank(key string) int {
 	switch src := rt.Config.Sources[key]; {
 	case src == "" || src == config.SourceDefault:
 		return 0
@@ -338,7 +338,7 @@ func orDash(s string) string {
 
 // checkReach returns an error wrapping ErrNoProvider, with the ways to
 // get going, when the key-free provider name cannot be reached.
-func (rt *Runtime) checkReach(ctx context.Context, o Options, name string) error {
+func (rt modelRoom) checkReach(ctx context.Context, o Options, name string) error {
 	p, ok := rt.Catalog.Provider(name)
 	if !ok {
 		return nil
@@ -418,7 +418,7 @@ func (rt *Runtime) ModelInfo() agent.ModelInfo {
 			mi.CacheReadPrice, mi.CacheWritePrice = m.Price.CacheRead, m.Price.CacheWrite
 		}
 	}
-	rt.configPrice(&mi)
+	rt.engineRoom().configPrice(&mi)
 	if w := rt.Config.ContextWindow; w > 0 {
 		mi.ContextWindow = w
 	}

@@ -24,7 +24,7 @@ const (
 // Setup) are reported as warnings. The input's session_id is a fresh id
 // of the run ("setup_<unix nanoseconds>"): no conversation exists yet.
 func (s *Service) runSetup(ctx context.Context, trigger string, report func(Report)) {
-	h := s.Runtime().hookAdapterFor(EngineOptions{hookState: s.hookState})
+	h := s.Runtime().engineRoom().hookAdapterFor(EngineOptions{hookState: s.hookState})
 	if h == nil {
 		return
 	}

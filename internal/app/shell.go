@@ -20,7 +20,7 @@ func (rt *Runtime) CommandShell() (cmdshell.Shell, error) {
 
 // shellLine is the system prompt's Shell line: which shell runs the
 // model's commands, in which syntax.
-func (rt *Runtime) shellLine() string {
+func (rt toolRoom) shellLine() string {
 	sh, err := rt.CommandShell()
 	if err != nil {
 		return "none found (" + err.Error() + "); run_command cannot run commands"
@@ -30,7 +30,7 @@ func (rt *Runtime) shellLine() string {
 
 // policyShell tells the permission policy the language of the command
 // shell and how its programs read paths, so that it analyses what runs.
-func (rt *Runtime) policyShell() permission.Shell {
+func (rt toolRoom) policyShell() permission.Shell {
 	sh, err := rt.CommandShell()
 	var out permission.Shell
 	if err == nil && sh.Kind == cmdshell.PowerShell {

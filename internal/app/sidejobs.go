@@ -13,7 +13,7 @@ import (
 )
 
 // Side jobs are the small model's work (small_model, see
-// Runtime.SmallModel): a session's title, the /summary of a
+// modelRoom.smallModel): a session's title, the /summary of a
 // conversation. Compaction summaries are the engine's (agent.Config
 // SmallModel). None of them is ever the answer.
 
@@ -47,8 +47,8 @@ func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
-	spec, _ := rt.SmallModel()
-	m, err := rt.openModel(spec, "small_model", EngineOptions{Client: ls.opts.Client}, nil)
+	spec, _ := rt.modelRoom().smallModel()
+	m, err := rt.modelRoom().openModel(spec, "small_model", EngineOptions{Client: ls.opts.Client}, nil)
 	if err != nil {
 		return "", spec, err
 	}
@@ -76,7 +76,7 @@ func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string
 // main model (small_model unset): it would wait behind the answer, or load
 // a second model.
 func wantsTitle(rt *Runtime, prompt string) bool {
-	if _, src := rt.SmallModel(); src == "main" && rt.Provider.Local() {
+	if _, src := rt.modelRoom().smallModel(); src == "main" && rt.Provider.Local() {
 		return false
 	}
 	short := !strings.Contains(prompt, "\n") && len(strings.Fields(prompt)) <= 8 && utf8.RuneCountInString(prompt) <= 60

@@ -14,19 +14,19 @@ const skillPromptTokens = 2000
 // Skills returns the skills of the workspace and the user's folders (see
 // internal/skills for the folders and their precedence), sorted by name,
 // and the skills that could not be read (each error names its file).
-func (rt *Runtime) Skills() ([]skills.Skill, []error) {
+func (rt ProjectContent) Skills() ([]skills.Skill, []error) {
 	return rt.approvedSkills(rt.allSkills())
 }
 
 // SkillHonoured reports whether a skill's allowed-tools count: it comes
 // from the user's own folders, an enabled plugin (whose skills with
 // allowed-tools load only once approved) or a trusted project.
-func (rt *Runtime) SkillHonoured(s skills.Skill) bool {
+func (rt ProjectContent) SkillHonoured(s skills.Skill) bool {
 	return s.Scope == slashcmd.ScopeUser || s.Scope == slashcmd.ScopePlugin || rt.Config.ProjectTrusted
 }
 
 // claudeOptions are what Claude rules' paths resolve against here.
-func (rt *Runtime) claudeOptions() claudecompat.Options {
+func (rt ProjectContent) claudeOptions() claudecompat.Options {
 	return claudecompat.Options{Home: rt.Config.Paths.Home, Workspace: rt.Workspace}
 }
 
@@ -36,10 +36,10 @@ func (rt *Runtime) claudeOptions() claudecompat.Options {
 func (rt *Runtime) skillRules(list []skills.Skill, policy *permission.Policy) func(name string) {
 	return func(name string) {
 		s, ok := skills.Find(list, name)
-		if !ok || !rt.SkillHonoured(s) {
+		if !ok || !rt.ProjectContent().SkillHonoured(s) {
 			return
 		}
-		rules, _ := slashcmd.Rules(s.AllowedTools, rt.claudeOptions())
+		rules, _ := slashcmd.Rules(s.AllowedTools, rt.ProjectContent().claudeOptions())
 		for _, r := range rules {
 			_ = policy.AllowForSession(r)
 		}

@@ -25,7 +25,7 @@ type snapshotStore interface {
 // openRepo opens the shadow repository of workspace ws under the
 // runtime's state directory; aidex's own folders are never snapshotted
 // (a workspace that is the home folder holds them).
-func (rt *Runtime) openRepo(ctx context.Context, ws string) (*checkpoint.Repo, error) {
+func (rt engineRoom) openRepo(ctx context.Context, ws string) (*checkpoint.Repo, error) {
 	p := rt.Config.Paths
 	return checkpoint.Open(ctx, checkpoint.Options{StateDir: p.StateDir, Workspace: ws,
 		Exclude: []string{p.DataDir, p.StateDir, p.CacheDir, p.ConfigDir}})
@@ -150,7 +150,7 @@ func (h *wsHistory) lost(ctx context.Context, sn session.Snapshot) bool {
 }
 
 func (s *Service) history(ctx context.Context, ws string) (*wsHistory, error) {
-	repo, err := s.Runtime().openRepo(ctx, ws)
+	repo, err := s.Runtime().engineRoom().openRepo(ctx, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +243,7 @@ func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
 // described by desc, with messages the conversation's length) and then
 // restores sn's files into res.
 func (s *Service) rewindCode(ctx context.Context, sn session.Snapshot, desc string, messages int, res *RewindResult) error {
-	repo, err := s.Runtime().openRepo(ctx, sn.Workspace)
+	repo, err := s.Runtime().engineRoom().openRepo(ctx, sn.Workspace)
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session
 	if err != nil {
 		return nil, true, err
 	}
-	repo, err := s.Runtime().openRepo(ctx, turns[0].Workspace)
+	repo, err := s.Runtime().engineRoom().openRepo(ctx, turns[0].Workspace)
 	if err != nil {
 		return nil, true, err
 	}

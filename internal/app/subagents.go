@@ -24,12 +24,12 @@ const TaskTool = "task"
 // start subagents of their own, and those none.
 const maxSubagentDepth = 2
 
-// SubagentReport describes a subagent's finished run: the parent session
+// subagentReport describes a subagent's finished run: the parent session
 // and the task call that started it, the child's session, its type and
 // the task's description, its final answer, why it stopped, its model
 // responses (Turns), tokens, cost in USD and tool calls; Err is the run's
 // failure (nil when it answered). It is what the SubagentStop hook gets.
-type SubagentReport struct {
+type subagentReport struct {
 	ParentSessionID string
 	ToolCallID      string
 	SessionID       string
@@ -45,7 +45,7 @@ type SubagentReport struct {
 }
 
 // Label is the subagent's name as front ends show it: "TYPE: DESCRIPTION".
-func (r SubagentReport) Label() string { return subagentLabel(r.Type, r.Description) }
+func (r subagentReport) Label() string { return subagentLabel(r.Type, r.Description) }
 
 // labelMax caps a label's description, in runes.
 const labelMax = 60
@@ -119,22 +119,22 @@ type subagentScope struct {
 }
 
 // subagentDirs are where this runtime reads agent files.
-func (rt *Runtime) subagentDirs() subagent.Dirs {
+func (rt ProjectContent) subagentDirs() subagent.Dirs {
 	return subagent.Dirs{Workspace: rt.Workspace, Trusted: rt.Config.ProjectTrusted,
-		Home: rt.Config.Paths.Home, ConfigDir: rt.Config.Paths.ConfigDir, Plugins: rt.pluginAgentDirs()}
+		Home: rt.Config.Paths.Home, ConfigDir: rt.Config.Paths.ConfigDir, Plugins: rt.Plugins().pluginAgentDirs()}
 }
 
 // Subagents returns the subagent types this runtime offers: the built-ins
 // and the agent files of the user's folders and (when trusted) the
 // project's, with warnings for files that could not be used.
-func (rt *Runtime) Subagents() subagent.Set {
+func (rt ProjectContent) Subagents() subagent.Set {
 	return rt.approvedAgents(subagent.Load(rt.subagentDirs()))
 }
 
 // taskTool returns the task tool for an engine built with o, or nil when
 // the engine may not start subagents (the depth limit, or a subagent
 // whose tool list leaves task out).
-func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
+func (rt engineRoom) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 	scope := o.scope
 	if scope == nil {
 		tree := o.subagents
@@ -146,7 +146,7 @@ func (rt *Runtime) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
 	if scope.depth >= maxSubagentDepth || (scope.allow != nil && !slices.Contains(scope.allow, TaskTool)) || slices.Contains(scope.deny, TaskTool) {
 		return nil
 	}
-	t := &taskRunner{rt: rt, o: o, scope: scope, defs: rt.Subagents()}
+	t := &taskRunner{rt: rt.runtimeView, o: o, scope: scope, defs: rt.ProjectContent().Subagents()}
 	return &agent.EngineTool{Spec: t.spec(), Call: t.call, Concurrent: true}
 }
 
@@ -217,10 +217,10 @@ func (t *taskRunner) call(ctx context.Context, ec agent.EngineCall, raw json.Raw
 }
 
 // run builds the child engine and runs the task in a new child session.
-func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, def subagent.Definition) SubagentReport {
-	rep := SubagentReport{ParentSessionID: ec.Conversation.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
+func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, def subagent.Definition) subagentReport {
+	rep := subagentReport{ParentSessionID: ec.Conversation.ID, ToolCallID: ec.ID, Type: def.Name, Description: a.Description}
 	label := rep.Label()
-	crt, err := t.rt.forSubagent(def)
+	crt, err := t.rt.engineRoom().forSubagent(def)
 	if err != nil {
 		rep.Err = err
 		return rep
@@ -258,7 +258,7 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 // additionalContext is returned as parts of the child's first message;
 // their messages go to the user.
 func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, sess *agent.Conversation, def subagent.Definition) []llm.Part {
-	h := t.rt.hookAdapterFor(t.o)
+	h := t.rt.engineRoom().hookAdapterFor(t.o)
 	if h == nil {
 		return nil
 	}
@@ -341,9 +341,9 @@ func (t *taskRunner) childSession(ctx context.Context, crt *Runtime, ec agent.En
 // parent's model when none does); "PROVIDER/MODEL" switches the provider;
 // another value is a model id of the current provider. Errors: an unknown
 // provider, a provider without its key.
-func (rt *Runtime) forSubagent(def subagent.Definition) (*Runtime, error) {
+func (rt engineRoom) forSubagent(def subagent.Definition) (*Runtime, error) {
 	if def.Model == "" {
-		return rt, nil
+		return rt.runtimeView, nil
 	}
 	p, model := rt.Provider, def.Model
 	if word, ok := subagent.ModelAlias(def.Model); ok {
@@ -362,7 +362,7 @@ func (rt *Runtime) forSubagent(def subagent.Definition) (*Runtime, error) {
 	if p.RequiresKey && p.APIKey(rt.Getenv) == "" {
 		return nil, fmt.Errorf("subagent %s (%s): model %s: provider %s %w: set %s or change the agent's model", def.Name, def.Source, def.Model, p.Name, ErrMissingKey, p.KeyHint())
 	}
-	cp := *rt
+	cp := *rt.runtimeView
 	cp.Provider, cp.Model = p, model
 	return &cp, nil
 }
@@ -421,7 +421,7 @@ type SubagentMeta struct {
 
 // taskResult is the task call's result: the child's answer and a usage
 // line, or its failure.
-func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
+func taskResult(rep subagentReport, cancelled bool) agent.ToolResultInfo {
 	meta, _ := json.Marshal(SubagentMeta{Subagent: rep.Label(), SessionID: rep.SessionID, Usage: rep.Usage, CostUSD: rep.CostUSD,
 		ToolCalls: rep.ToolCalls, Turns: rep.Turns})
 	line := usageLine(rep)
@@ -440,7 +440,7 @@ func taskResult(rep SubagentReport, cancelled bool) agent.ToolResultInfo {
 
 // usageLine is a subagent's one-line account: "[subagent explore: find
 // tests · 2 turns · 1200 in / 80 out tokens · $0.0031 · 3 tool calls]".
-func usageLine(rep SubagentReport) string {
+func usageLine(rep subagentReport) string {
 	return fmt.Sprintf("[subagent %s · %d turns · %d in / %d out tokens · $%.4f · %d tool calls]",
 		rep.Label(), rep.Turns, rep.Usage.InputTokens, rep.Usage.OutputTokens, rep.CostUSD, rep.ToolCalls)
 }

@@ -49,7 +49,7 @@ func (f *subFixture) start() {
 	require.NoError(f.t, svc.Runtime().Config.Paths.Trust(f.home.WS))
 	_, err = svc.Reload(context.Background(), nil)
 	require.NoError(f.t, err)
-	require.NoError(f.t, svc.Runtime().ApproveAllContent()) // as `aidex trust` does
+	require.NoError(f.t, svc.Runtime().ProjectContent().ApproveAll()) // as `aidex trust` does
 	_, err = svc.Reload(context.Background(), nil)
 	require.NoError(f.t, err)
 	require.True(f.t, svc.Runtime().Config.ProjectTrusted)
@@ -178,8 +178,8 @@ func TestSubagentReviewerAnswersTheParent(t *testing.T) {
 	f.writeFile(".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: inherit\n---\nYou are REVIEWER-7, a strict code reviewer.\n")
 	f.start()
 	ctx := context.Background()
-	var reports []SubagentReport
-	id, err := f.run(ctx, SessionOptions{SubagentStop: func(_ context.Context, r SubagentReport) { reports = append(reports, r) }}, "check my code")
+	var reports []subagentReport
+	id, err := f.run(ctx, SessionOptions{SubagentStop: func(_ context.Context, r subagentReport) { reports = append(reports, r) }}, "check my code")
 	require.NoError(t, err)
 	require.Len(t, reports, 1, "SubagentStop is told of the subagent's end")
 	require.Equal(t, "LGTM: no issues in main.go", reports[0].Answer)
@@ -313,21 +313,21 @@ func TestSubagentModel(t *testing.T) {
 	f := newSubFixture(t, "", func(subRequest) llmtest.Turn { return llmtest.Turn{Text: "x"} })
 	f.start()
 	rt := f.svc.Runtime()
-	got, err := rt.forSubagent(subagent.Definition{Name: "a"})
+	got, err := rt.engineRoom().forSubagent(subagent.Definition{Name: "a"})
 	require.NoError(t, err)
 	require.Same(t, rt, got)
 	cp := *rt
 	cp.Provider.Models = []catalog.Model{{ID: "claude-opus-4"}, {ID: "claude-haiku-4-5"}}
-	got, err = cp.forSubagent(subagent.Definition{Name: "a", Model: "haiku"})
+	got, err = cp.engineRoom().forSubagent(subagent.Definition{Name: "a", Model: "haiku"})
 	require.NoError(t, err)
 	require.Equal(t, "claude-haiku-4-5", got.Model)
-	got, err = cp.forSubagent(subagent.Definition{Name: "a", Model: "sonnet"})
+	got, err = cp.engineRoom().forSubagent(subagent.Definition{Name: "a", Model: "sonnet"})
 	require.NoError(t, err)
 	require.Equal(t, rt.Model, got.Model, "no sonnet model: the parent's")
-	got, err = rt.forSubagent(subagent.Definition{Name: "a", Model: "fake/m9"})
+	got, err = rt.engineRoom().forSubagent(subagent.Definition{Name: "a", Model: "fake/m9"})
 	require.NoError(t, err)
 	require.Equal(t, "m9", got.Model)
-	_, err = rt.forSubagent(subagent.Definition{Name: "a", Source: "/x/a.md", Model: "anthropic/claude-x"})
+	_, err = rt.engineRoom().forSubagent(subagent.Definition{Name: "a", Source: "/x/a.md", Model: "anthropic/claude-x"})
 	require.ErrorIs(t, err, ErrMissingKey)
 	require.ErrorContains(t, err, "/x/a.md")
 }

@@ -115,7 +115,7 @@ type ToolClient struct {
 // NewToolClient starts a series of direct calls on rt's tools. Close it
 // when the client goes away. Errors: the tools cannot be set up.
 func (rt *Runtime) NewToolClient() (*ToolClient, error) {
-	reg, closeTools, err := rt.Registry()
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, err
 	}
@@ -138,11 +138,11 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 	if err != nil {
 		return ToolOutcome{}, err
 	}
-	policy, err := rt.Policy(ws, o.UserAction || o.Approve != nil, reg)
+	policy, err := rt.engineRoom().policy(ws, o.UserAction || o.Approve != nil, reg)
 	if err != nil {
 		return ToolOutcome{}, configError{err}
 	}
-	env, err := rt.toolEnv(ws)
+	env, err := rt.toolRoom().toolEnv(ws)
 	if err != nil {
 		return ToolOutcome{}, err
 	}
@@ -150,7 +150,7 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 	if s.files != nil {
 		env.Checkpoints = s.files
 	}
-	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.hiddenTools(reg, EngineOptions{Web: o.Web}))
+	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.engineRoom().hiddenTools(reg, EngineOptions{Web: o.Web}))
 	if err != nil {
 		return ToolOutcome{}, err
 	}
@@ -335,11 +335,11 @@ func (e configError) Is(target error) bool { return target == ErrConfig }
 // tool is unknown or its arguments are invalid.
 var ErrInvalidCall = errors.New("invalid tool call")
 
-// Explanation is the policy's decision on a call as `aidex permissions
+// explanation is the policy's decision on a call as `aidex permissions
 // check` prints it: Text (the decision, the rule behind it and each simple
 // command's verdict), the permission Mode, and the Decision ("allow", "ask"
 // or "deny").
-type Explanation struct {
+type explanation struct {
 	Text     string
 	Mode     string
 	Decision string
@@ -351,19 +351,19 @@ type Explanation struct {
 // run_command would be. The policy can ask (an interactive session's
 // view); headless runs deny where this says ask. Errors: ErrInvalidCall
 // for a call the registry refuses, else a configuration problem.
-func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, error) {
-	reg, closeTools, err := rt.Registry()
+func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, error) {
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
-		return Explanation{}, err
+		return explanation{}, err
 	}
 	defer closeTools()
 	ws, err := rt.NewWorkspace(false)
 	if err != nil {
-		return Explanation{}, err
+		return explanation{}, err
 	}
-	policy, err := rt.Policy(ws, true, reg)
+	policy, err := rt.engineRoom().policy(ws, true, reg)
 	if err != nil {
-		return Explanation{}, err
+		return explanation{}, err
 	}
 	if args == nil {
 		args, _ = json.Marshal(map[string]string{"command": name})
@@ -371,10 +371,10 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (Explanation, 
 	}
 	req, cover, err := explainRequest(reg, rt.Profile(), name, args)
 	if err != nil {
-		return Explanation{}, err
+		return explanation{}, err
 	}
 	v := checkCovered(policy, req, cover)
-	return Explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
+	return explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
 }
 
 // explainRequest is the permission request of a call to explain, and the
@@ -416,9 +416,9 @@ type ToolInfo struct {
 func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
 	prof := rt.Profile()
 	var hidden map[string]bool
-	return rt.toolInfos(tools.Profile{Name: tools.ProfileFull}, func(reg *tools.Registry, d tools.Def) bool {
+	return rt.toolRoom().toolInfos(tools.Profile{Name: tools.ProfileFull}, func(reg *tools.Registry, d tools.Def) bool {
 		if hidden == nil {
-			hidden = rt.hiddenTools(reg, EngineOptions{Web: web})
+			hidden = rt.engineRoom().hiddenTools(reg, EngineOptions{Web: web})
 		}
 		return reg.Allowed(prof, d.Name) && !hidden[d.Name]
 	})
@@ -433,7 +433,7 @@ func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
 	if profile != "" {
 		prof = tools.Profile{Name: profile}
 	}
-	list, err := rt.toolInfos(prof, func(*tools.Registry, tools.Def) bool { return true })
+	list, err := rt.toolRoom().toolInfos(prof, func(*tools.Registry, tools.Def) bool { return true })
 	if err != nil {
 		return "", nil, invalidCall{err}
 	}
@@ -443,8 +443,8 @@ func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
 // toolInfos lists the tools of prof in registry order; available says
 // whether a front end offers one. Errors: the registry's (an unknown
 // profile, a tool definition that does not build).
-func (rt *Runtime) toolInfos(prof tools.Profile, available func(*tools.Registry, tools.Def) bool) ([]ToolInfo, error) {
-	reg, closeTools, err := rt.Registry()
+func (rt toolRoom) toolInfos(prof tools.Profile, available func(*tools.Registry, tools.Def) bool) ([]ToolInfo, error) {
+	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, err
 	}

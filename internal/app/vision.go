@@ -12,14 +12,14 @@ import (
 	"github.com/zelvior/aidex/internal/tools"
 )
 
-// ImageInput reports whether the runtime's model accepts images, and when
+// imageInput reports whether the runtime's model accepts images, and when
 // it does not, the note said instead of sending them ("this model cannot
 // see images (…); choose a vision model with /model"). A model accepts
 // images when [providers.NAME] vision_models lists it, else when the
 // catalog (or the provider's live list) says so, else when its wire format's
 // models all see images (wire.Format.Vision: the Anthropic and Gemini
 // APIs).
-func (rt *Runtime) ImageInput() (bool, string) {
+func (rt modelRoom) imageInput() (bool, string) {
 	if pc, ok := rt.Config.Providers[rt.Provider.Name]; ok && slices.Contains(pc.VisionModels, rt.Model) {
 		return true, ""
 	}
@@ -40,9 +40,9 @@ func (rt *Runtime) ImageInput() (bool, string) {
 	return false, fmt.Sprintf("this model cannot see images (%s); choose a vision model with /model", why)
 }
 
-// ImageSide is the longest image side in pixels for the runtime's provider
+// imageSide is the longest image side in pixels for the runtime's provider
 // (its wire format's wire.Format.ImageSide, else loader.DefaultImageSide).
-func (rt *Runtime) ImageSide() int {
+func (rt modelRoom) imageSide() int {
 	if f, ok := wire.Lookup(string(rt.Provider.Type)); ok && f.ImageSide > 0 {
 		return f.ImageSide
 	}
@@ -75,9 +75,9 @@ func withImages(r *agent.ToolResultInfo, images []tools.Image, vision bool, note
 // PDFs natively) c with those parts replaced by a text note in every
 // request: images and documents kept in a session's history (or sent by
 // an API client) must not fail the request of a model switched to later.
-func (rt *Runtime) mediaFilter(c llm.Client) llm.Client {
-	vision, note := rt.ImageInput()
-	native := rt.NativePDF()
+func (rt modelRoom) mediaFilter(c llm.Client) llm.Client {
+	vision, note := rt.modelRoom().imageInput()
+	native := rt.modelRoom().nativePDF()
 	if vision && native {
 		return c
 	}

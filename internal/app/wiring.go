@@ -44,7 +44,7 @@ type toolSet struct {
 	// mcp offers the MCP tools (nil: none); they are not in specs.
 	mcp *mcpTools
 	// vision is whether the model sees images; else imageNote says so in
-	// the results of tools that return images (Runtime.ImageInput).
+	// the results of tools that return images (modelRoom.imageInput).
 	vision    bool
 	imageNote string
 	// memory, when set, prepares the memory tools instead of reg: an

@@ -123,7 +123,7 @@ func newTestPolicy(t *testing.T) (*apptest.Home, *Runtime, *permission.Policy) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := rt.Policy(w, true, tools.NewRegistry())
+	pol, err := rt.engineRoom().policy(w, true, tools.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func newAgentsListCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			set := rt.Subagents()
+			set := rt.ProjectContent().Subagents()
 			for _, w := range set.Warnings {
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 			}

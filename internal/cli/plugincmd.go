@@ -57,7 +57,7 @@ its items of content are listed for approval.`,
 			if err != nil {
 				return err
 			}
-			res, err := rt.AddPlugin(cmd.Context(), args[0], market, scope)
+			res, err := rt.Plugins().AddPlugin(cmd.Context(), args[0], market, scope)
 			out := termsafe.Writer(cmd.OutOrStdout())
 			for _, w := range res.Warnings {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
@@ -118,7 +118,7 @@ func (a *cliApp) reviewPlugin(cmd *cobra.Command, rt *app.Runtime, id string, it
 		fmt.Fprintf(out, "approve them with `aidex plugin review %s` in a terminal, or all with `aidex plugin review --yes %s`\n", id, id)
 		return nil
 	}
-	if err := rt.ApprovePluginContent(id, approved...); err != nil {
+	if err := rt.Plugins().ApprovePluginContent(id, approved...); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%s: approved %d of %d pending item(s)\n", id, len(approved), len(pending))
@@ -136,7 +136,7 @@ func newPluginUpdateCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := rt.UpdatePlugin(cmd.Context(), args[0])
+			res, err := rt.Plugins().UpdatePlugin(cmd.Context(), args[0])
 			for _, w := range res.Warnings {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 			}
@@ -164,7 +164,7 @@ func newPluginReviewCmd(a *cliApp) *cobra.Command {
 			}
 			ids := args
 			if len(ids) == 0 {
-				list, err := rt.Plugins()
+				list, err := rt.Plugins().List()
 				if err != nil {
 					return err
 				}
@@ -173,7 +173,7 @@ func newPluginReviewCmd(a *cliApp) *cobra.Command {
 				}
 			}
 			for _, id := range ids {
-				items, err := rt.PluginContent(id)
+				items, err := rt.Plugins().PluginContent(id)
 				if err != nil {
 					return err
 				}
@@ -199,7 +199,7 @@ func newPluginListCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list, err := rt.Plugins()
+			list, err := rt.Plugins().List()
 			if err != nil {
 				return err
 			}
@@ -260,7 +260,7 @@ func newPluginRemoveCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := rt.RemovePlugin(args[0])
+			p, err := rt.Plugins().RemovePlugin(args[0])
 			if err != nil {
 				return err
 			}
@@ -285,7 +285,7 @@ func newPluginEnableCmd(a *cliApp, on bool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, file, err := rt.SetPluginEnabled(args[0], scope, on)
+			p, file, err := rt.Plugins().SetPluginEnabled(args[0], scope, on)
 			if err != nil {
 				return err
 			}
@@ -315,7 +315,7 @@ func newMarketplaceCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			k, m, warns, err := rt.AddMarketplace(cmd.Context(), args[0])
+			k, m, warns, err := rt.Plugins().AddMarketplace(cmd.Context(), args[0])
 			for _, w := range warns {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 			}
@@ -337,7 +337,7 @@ func newMarketplaceCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ms, err := rt.Marketplaces()
+			ms, err := rt.Plugins().Marketplaces()
 			if err != nil {
 				return err
 			}
@@ -354,7 +354,7 @@ func newMarketplaceCmd(a *cliApp) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			k, err := rt.RemoveMarketplace(args[0])
+			k, err := rt.Plugins().RemoveMarketplace(args[0])
 			if err != nil {
 				return err
 			}

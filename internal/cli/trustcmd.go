@@ -81,10 +81,10 @@ message, a headless run names it on stderr (and stops, for a hook).
 			if err != nil {
 				return fmt.Errorf("%w (fix it, then run `aidex trust %s` again to approve the folder's content)", err, dir)
 			}
-			if err := drt.ApproveAllContent(); err != nil {
+			if err := drt.ProjectContent().ApproveAll(); err != nil {
 				return err
 			}
-			items := drt.Content()
+			items := drt.ProjectContent().Items()
 			if len(items) == 0 {
 				fmt.Fprintln(out, "no servers, hooks, commands, skills, agents, allow rules or settings to approve")
 				return nil
@@ -126,7 +126,7 @@ func (a *cliApp) reviewTrust(cmd *cobra.Command, dir string) error {
 	if !rt.Config.ProjectTrusted {
 		return usageErr("%s is not trusted, so none of its content runs: read its .aidex/, .claude/ and .mcp.json, then run `aidex trust %s`", dir, dir)
 	}
-	pending := rt.PendingContent()
+	pending := rt.ProjectContent().Pending()
 	if len(pending) == 0 {
 		fmt.Fprintf(out, "nothing to review in %s: every item is approved\n", dir)
 		return nil
@@ -156,7 +156,7 @@ func (a *cliApp) reviewTrust(cmd *cobra.Command, dir string) error {
 			skipped++
 		}
 	}
-	if err := rt.ApproveContent(approved...); err != nil {
+	if err := rt.ProjectContent().Approve(approved...); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "approved %d, skipped %d (skipped items stay left out)\n", len(approved), skipped)

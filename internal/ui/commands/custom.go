@@ -118,7 +118,7 @@ func (o Outcome) PromptOf(ctx context.Context, c *Controller) Prompt {
 // cmdSkills lists the skills the model can load with the skill tool.
 func cmdSkills(_ context.Context, c *Controller, _ string, out io.Writer) (Outcome, error) {
 	rt := c.svc.Runtime()
-	list, errs := rt.Skills()
+	list, errs := rt.ProjectContent().Skills()
 	if len(list) == 0 {
 		fmt.Fprintln(out, "no skills: add a folder with a SKILL.md (front matter name, description) to .aidex/skills/ or .claude/skills/ (this project), or ~/.config/aidex/skills/ or ~/.claude/skills/ (yours)")
 	}
@@ -129,7 +129,7 @@ func cmdSkills(_ context.Context, c *Controller, _ string, out io.Writer) (Outco
 		}
 		if len(s.AllowedTools) > 0 {
 			state := "added when loaded"
-			if !rt.SkillHonoured(s) {
+			if !rt.ProjectContent().SkillHonoured(s) {
 				state = "ignored: untrusted project"
 			}
 			line += fmt.Sprintf("\n  %-20s allowed-tools %s (%s)", "", strings.Join(s.AllowedTools, ", "), state)

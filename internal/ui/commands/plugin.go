@@ -24,7 +24,7 @@ func cmdPlugin(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	rt := c.Runtime()
 	switch verb {
 	case "", "list":
-		list, err := rt.Plugins()
+		list, err := rt.Plugins().List()
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -76,7 +76,7 @@ func serverNames(rt *app.Runtime) string {
 func pluginChange(ctx context.Context, rt *app.Runtime, verb, ref string, out io.Writer) error {
 	switch verb {
 	case "add":
-		res, err := rt.AddPlugin(ctx, ref, "", "user")
+		res, err := rt.Plugins().AddPlugin(ctx, ref, "", "user")
 		for _, w := range res.Warnings {
 			fmt.Fprintf(out, "warning: %s\n", w)
 		}
@@ -86,19 +86,19 @@ func pluginChange(ctx context.Context, rt *app.Runtime, verb, ref string, out io
 		fmt.Fprintf(out, "installed and enabled %s %s\n", res.ID(), res.Version)
 		return pluginReview(rt, res.ID(), out)
 	case "enable", "disable":
-		p, file, err := rt.SetPluginEnabled(ref, "user", verb == "enable")
+		p, file, err := rt.Plugins().SetPluginEnabled(ref, "user", verb == "enable")
 		if err == nil {
 			fmt.Fprintf(out, "%sd %s in %s\n", verb, p.ID(), file)
 		}
 		return err
 	case "remove":
-		p, err := rt.RemovePlugin(ref)
+		p, err := rt.Plugins().RemovePlugin(ref)
 		if err == nil {
 			fmt.Fprintf(out, "removed %s\n", p.ID())
 		}
 		return err
 	case "approve":
-		items, err := rt.PluginContent(ref)
+		items, err := rt.Plugins().PluginContent(ref)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func pluginChange(ctx context.Context, rt *app.Runtime, verb, ref string, out io
 			}
 		}
 		fmt.Fprintf(out, "approved %d item(s) of %s\n", len(pending), ref)
-		return rt.ApprovePluginContent(ref, pending...)
+		return rt.Plugins().ApprovePluginContent(ref, pending...)
 	}
 	return fmt.Errorf("unknown /plugin verb %q: %s", verb, pluginUsage)
 }
@@ -119,7 +119,7 @@ func pluginReview(rt *app.Runtime, ref string, out io.Writer) error {
 	if ref == "" {
 		return fmt.Errorf("/plugin review needs a plugin: %s", pluginUsage)
 	}
-	items, err := rt.PluginContent(ref)
+	items, err := rt.Plugins().PluginContent(ref)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func pluginMarketplace(ctx context.Context, c *Controller, arg string, out io.Wr
 	rt := c.Runtime()
 	switch verb {
 	case "", "list":
-		ms, err := rt.Marketplaces()
+		ms, err := rt.Plugins().Marketplaces()
 		if len(ms) == 0 && err == nil {
 			fmt.Fprintln(out, "no marketplaces: /plugin marketplace add PATH|GIT-URL")
 		}
@@ -161,7 +161,7 @@ func pluginMarketplace(ctx context.Context, c *Controller, arg string, out io.Wr
 		}
 		return Outcome{}, err
 	case "add":
-		k, m, warns, err := rt.AddMarketplace(ctx, rest)
+		k, m, warns, err := rt.Plugins().AddMarketplace(ctx, rest)
 		for _, w := range warns {
 			fmt.Fprintf(out, "warning: %s\n", w)
 		}
@@ -170,7 +170,7 @@ func pluginMarketplace(ctx context.Context, c *Controller, arg string, out io.Wr
 		}
 		return Outcome{}, err
 	case "remove":
-		k, err := rt.RemoveMarketplace(rest)
+		k, err := rt.Plugins().RemoveMarketplace(rest)
 		if err == nil {
 			fmt.Fprintf(out, "removed marketplace %s\n", k.Name)
 		}
