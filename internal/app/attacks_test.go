@@ -3,7 +3,7 @@ package app
 // End-to-end attack cases: every tool:* and shell case of
 // /work/shared/security/attacks.jsonl goes through the path the engine
 // uses (engineRoom.registry, Runtime.NewWorkspace, engineRoom.policy, toolSet.Prepare,
-// policyAdapter.Check, toolSet.Run) in a temporary HOME and workspace.
+// engine.Policy.Check, toolSet.Run) in a temporary HOME and workspace.
 // This file holds the harness and the generic judges; the cases with
 // their own handler are in attacks_*_test.go, one file per theme.
 
@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/attacktest"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/tools/search"
@@ -76,7 +77,7 @@ type attackEnv struct {
 	// headless: mode ask, cannot ask. interactive: mode ask, can ask.
 	// permissive: yolo plus run_command(*). ruled: mode ask with broad
 	// allow rules a user might have.
-	headless, interactive, permissive, ruled *policyAdapter
+	headless, interactive, permissive, ruled *engine.Policy
 
 	snap map[string]string
 	// skipReason is why the case was skipped.
@@ -170,7 +171,7 @@ func newAttackEnv(t *testing.T) *attackEnv {
 
 // adapter builds a policy through engineRoom.policy with the given mode and
 // extra allow rules.
-func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []string) *policyAdapter {
+func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []string) *engine.Policy {
 	t.Helper()
 	saved := *e.rt.Config
 	defer func() { *e.rt.Config = saved }()
@@ -183,7 +184,7 @@ func (e *attackEnv) adapter(t *testing.T, canAsk bool, mode string, allow []stri
 	if err != nil {
 		t.Fatalf("Policy(%s): %v", mode, err)
 	}
-	return &policyAdapter{p: p, projectFile: config.ProjectConfigFile(e.ws)}
+	return &engine.Policy{P: p, ProjectFile: config.ProjectConfigFile(e.ws)}
 }
 
 // expand substitutes the case placeholders.
@@ -346,7 +347,7 @@ func mustRefuseUnknown(t *testing.T, j judged) {
 }
 
 // runWith prepares, checks with pol (which must allow) and runs the call.
-func (e *attackEnv) runWith(t *testing.T, pol *policyAdapter, name string, args any, timeout time.Duration) agent.ToolResultInfo {
+func (e *attackEnv) runWith(t *testing.T, pol *engine.Policy, name string, args any, timeout time.Duration) agent.ToolResultInfo {
 	t.Helper()
 	call, refused := e.ts.Prepare(name, rawArgs(t, args))
 	if refused != nil {

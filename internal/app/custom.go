@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/slashcmd"
@@ -223,7 +224,7 @@ func (ls *Session) turnPolicy(eng *agent.Engine, t *turn) (agent.Policy, error) 
 	if t == nil || len(t.rules) == 0 {
 		return eng.Policy, nil
 	}
-	base, ok := eng.Policy.(*policyAdapter)
+	base, ok := eng.Policy.(*engine.Policy)
 	ts, ok2 := eng.Tools.(*toolSet)
 	if !ok || !ok2 {
 		return eng.Policy, nil
@@ -231,11 +232,11 @@ func (ls *Session) turnPolicy(eng *agent.Engine, t *turn) (agent.Policy, error) 
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
-	extra, err := rt.engineRoom().policyWith(base.p.Workspace(), ls.opts.Approver != nil, ts.reg, t.rules)
+	extra, err := rt.engineRoom().policyWith(base.P.Workspace(), ls.opts.Approver != nil, ts.reg, t.rules)
 	if err != nil {
 		return nil, err
 	}
-	return &addedRules{base: base, extra: &policyAdapter{p: extra}}, nil
+	return &addedRules{base: base, extra: &engine.Policy{P: extra}}, nil
 }
 
 // addedRules is a policy with allow rules added for one run: a call the
@@ -243,8 +244,8 @@ func (ls *Session) turnPolicy(eng *agent.Engine, t *turn) (agent.Policy, error) 
 // rules decides (it holds every configured rule too, so deny rules,
 // protected paths and confinement still win over the added allows).
 type addedRules struct {
-	base  *policyAdapter
-	extra *policyAdapter
+	base  *engine.Policy
+	extra *engine.Policy
 }
 
 // Check implements agent.Policy.

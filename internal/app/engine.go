@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/imagegen"
@@ -165,8 +166,8 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	e := &agent.Engine{
 		Client: client,
 		Tools:  ts,
-		Policy: &policyAdapter{p: policy, projectFile: config.ProjectConfigFile(rt.Workspace),
-			paths: rt.Config.Paths, workspace: rt.Workspace, dryRun: o.AgentWrites == "dry-run"},
+		Policy: &engine.Policy{P: policy, ProjectFile: config.ProjectConfigFile(rt.Workspace),
+			Paths: rt.Config.Paths, Workspace: rt.Workspace, DryRun: o.AgentWrites == "dry-run"},
 		Approver: o.Approver,
 		Hooks:    engineHooks(rt.engineRoom().hookAdapterFor(o)),
 		Asker:    o.Asker,

@@ -1,9 +1,6 @@
 package app
 
-import (
-	"github.com/zelvior/aidex/internal/permission"
-	"github.com/zelvior/aidex/internal/tools"
-)
+import "github.com/zelvior/aidex/internal/tools"
 
 // ToolAlias is a tool name of the Python AIdex that a profile does not
 // offer but serves: by another tool (Runs, with the arguments rewritten),
@@ -46,36 +43,4 @@ func (rt *Runtime) ProfileAliases(profile string) ([]ToolAlias, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkCovered is the policy's verdict on req, for a seed tool that runs
-// under the cover of another tool (tools.Prepared.Cover, "" for none)
-// also held against the rules of that tool: a deny or ask rule naming the
-// cover (edit_file(secrets/*)) applies to what it covers (append_file),
-// so a rule cannot be bypassed by calling a tool of another name. The
-// mode's own default is the same for both (same kind and paths) and is
-// not counted twice.
-func checkCovered(p *permission.Policy, req permission.Request, cover string) permission.Verdict {
-	v := p.Check(req)
-	if cover == "" || v.Decision == permission.Deny {
-		return v
-	}
-	creq := req
-	creq.Tool = cover
-	cv := p.Check(creq)
-	if decisionRank(cv.Decision) > decisionRank(v.Decision) && !modeOnly(cv) {
-		return cv
-	}
-	return v
-}
-
-// decisionRank orders decisions by strictness: allow < ask < deny.
-func decisionRank(d permission.Decision) int {
-	switch d {
-	case permission.Allow:
-		return 0
-	case permission.Ask:
-		return 1
-	}
-	return 2
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/kind"
 )
 
@@ -13,7 +14,7 @@ import (
 // line no rule may allow (a sed script that runs commands).
 func TestApprovalShowsTheRuleAlwaysSaves(t *testing.T) {
 	_, _, pol := newTestPolicy(t)
-	a := &policyAdapter{p: pol}
+	a := &engine.Policy{P: pol}
 	for line, want := range map[string]string{
 		"sed -i 's/a/b/' f.go":   "run_command(sed -i *)",
 		"git commit -m 'x y'":    "run_command(git commit *)",

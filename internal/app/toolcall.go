@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
@@ -155,7 +156,7 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 		return ToolOutcome{}, err
 	}
 	ts.hook = s.hook
-	pa := &policyAdapter{p: policy}
+	pa := &engine.Policy{P: policy}
 	return ts.call(ctx, pa, name, args, o)
 }
 
@@ -170,7 +171,7 @@ func webShellRefusal(name string) string {
 }
 
 // call is the direct call's pass through the pipeline.
-func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+func (t *toolSet) call(ctx context.Context, pa *engine.Policy, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
 	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
 		return refused(tools.Failf(tools.CategoryPermission, "%s", webShellRefusal(d.Name)), permission.Verdict{}), nil
 	}
@@ -178,18 +179,18 @@ func (t *toolSet) call(ctx context.Context, pa *policyAdapter, name string, args
 	if bad != nil {
 		return ToolOutcome{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: OutcomeInvalid}, nil
 	}
-	req := callRequest(c)
-	v := pa.p.Check(req)
+	req := engine.CallRequest(c)
+	v := pa.P.Check(req)
 	if v.Decision == permission.Deny {
 		return refused(tools.Failf(refusalCategory(v), "%s", refusalMessage(v)), v), nil
 	}
 	if v.Decision == permission.Ask && o.Approve != nil && !o.UserAction {
-		if out, stop := approveCall(ctx, pa.p, c, args, req, v, o); stop {
+		if out, stop := approveCall(ctx, pa.P, c, args, req, v, o); stop {
 			return out, nil
 		}
 	}
 	if c.Kind == kind.Write && o.UserAction {
-		if p := protectedPath(pa.p.Workspace(), req.Paths, v.Resolved); p != "" {
+		if p := protectedPath(pa.P.Workspace(), req.Paths, v.Resolved); p != "" {
 			return refused(tools.Failf(tools.CategorySecurity, "%s is a protected path (.git, .aidex, editor or aidex config): it is not changed without an approval in a session; edit it by hand outside aidex", p), v), nil
 		}
 	}
@@ -307,13 +308,6 @@ func (t *toolSet) beforeChange(ctx context.Context, c *agent.Call) (note string,
 	return t.hook.before(ctx)
 }
 
-// callRequest describes a prepared call to the permission policy. The
-// call's paths and subject were set by [permissionRequest] in
-// toolSet.Prepare, so this is the same request field for field.
-func callRequest(c *agent.Call) permission.Request {
-	return permission.Request{Tool: c.Name, Kind: c.Kind, Paths: c.Paths, Command: c.Command}
-}
-
 // ErrInternal is wrapped by [Runtime.CallTool]'s error when the tool
 // could not run for a reason of aidex's own (no workspace or checkpoint
 // store, a panic in the tool): a bug to report, not bad input.
@@ -373,7 +367,7 @@ func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, 
 	if err != nil {
 		return explanation{}, err
 	}
-	v := checkCovered(policy, req, cover)
+	v := engine.CheckCovered(policy, req, cover)
 	return explanation{Text: permission.Explain(v), Mode: string(policy.Mode()), Decision: v.Decision.String()}, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
@@ -259,86 +258,4 @@ func toResult(r tools.Result) agent.ToolResultInfo {
 	return out
 }
 
-// Policy adapts the permission policy to the engine, and saves "always
-// allow" answers as rules in the project's .aidex/config.toml.
-type policyAdapter struct {
-	p           *permission.Policy
-	projectFile string
-	// paths and workspace record "always" answers in the user's own state,
-	// so the rule also applies while the folder is not trusted as a whole.
-	paths     config.Paths
-	workspace string
-	// dryRun: file changes are dry runs (--agent-writes dry-run), so a
-	// file tool's call is judged as the read it is.
-	dryRun bool
-}
-
-// Check asks the permission policy about a prepared call.
-func (a *policyAdapter) Check(c *agent.Call) agent.Verdict {
-	req := callRequest(c)
-	if p, ok := c.Impl.(*tools.Prepared); ok && a.dryRun && req.Kind == kind.Write && p.Def.DryRun {
-		req.Kind = kind.Read
-	}
-	cover := ""
-	if p, ok := c.Impl.(*tools.Prepared); ok {
-		cover = p.Cover
-	}
-	v := checkCovered(a.p, req, cover)
-	out := agent.Verdict{Rule: v.Rule, Source: v.Source, Reason: v.Reason, Suggested: a.p.SuggestRule(req), Unasked: v.Unasked,
-		ReadsOnly: v.ReadsOnly, ModeOnly: modeOnly(v)}
-	switch v.Decision {
-	case permission.Allow:
-		out.Decision = agent.Allow
-	case permission.Ask:
-		out.Decision = agent.Ask
-	default:
-		out.Decision = agent.Deny
-	}
-	return out
-}
-
-// modeOnly reports whether v asks (or, unable to ask, denied) only
-// because of the mode's default: every part of it that is not allowed is
-// decided by a "mode ..." rule, none about a credential file. A
-// PreToolUse hook's allow may skip that ask, never an ask rule, a
-// protected path, safe_mode or a doubt of the shell analysis.
-func modeOnly(v permission.Verdict) bool {
-	if v.Decision == permission.Allow || (v.Decision == permission.Deny && !v.Unasked) {
-		return false
-	}
-	byMode := func(rule, reason string) bool {
-		return strings.HasPrefix(rule, "mode ") && !strings.Contains(reason, "credential")
-	}
-	if len(v.Commands) == 0 {
-		return byMode(v.Rule, v.Reason)
-	}
-	for _, cv := range v.Commands {
-		if cv.Decision != permission.Allow && !byMode(cv.Rule, cv.Reason) {
-			return false
-		}
-	}
-	return true
-}
-
-// Remember records a "session" or "always" approval.
-func (a *policyAdapter) Remember(d agent.Answer, rule string) error {
-	if err := a.p.AllowForSession(rule); err != nil {
-		return err
-	}
-	if d == agent.AnswerAlways {
-		if err := config.AddRule(a.projectFile, "allow", rule); err != nil {
-			return fmt.Errorf("save rule %s in %s: %w", rule, a.projectFile, err)
-		}
-		if a.workspace != "" {
-			if err := a.paths.ApproveRule(a.workspace, rule); err != nil {
-				return fmt.Errorf("record approval of %s: %w", rule, err)
-			}
-		}
-	}
-	return nil
-}
-
-var (
-	_ agent.Policy = (*policyAdapter)(nil)
-	_ agent.Tools  = (*toolSet)(nil)
-)
+var _ agent.Tools = (*toolSet)(nil)

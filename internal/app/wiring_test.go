@@ -10,6 +10,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
@@ -64,7 +65,7 @@ func TestPreviewIsDryRunDiff(t *testing.T) {
 // the user, so the next load applies it even in an untrusted folder.
 func TestRememberAlwaysSurvivesReload(t *testing.T) {
 	home, rt, pol := newTestPolicy(t)
-	a := &policyAdapter{p: pol, projectFile: config.ProjectConfigFile(rt.Workspace), paths: rt.Config.Paths, workspace: rt.Workspace}
+	a := &engine.Policy{P: pol, ProjectFile: config.ProjectConfigFile(rt.Workspace), Paths: rt.Config.Paths, Workspace: rt.Workspace}
 	if err := a.Remember(agent.AnswerAlways, "run_command(go test *)"); err != nil {
 		t.Fatal(err)
 	}
