@@ -186,16 +186,16 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 
 // mcpFor registers the MCP tools of o.MCP in reg (nil when o has no MCP
 // manager); when they are deferred, o gets the tool_search engine tool.
-func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, error) {
+func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*engine.MCPTools, error) {
 	if o.MCP == nil {
 		return nil, nil
 	}
-	mt, err := newMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget)
+	mt, err := engine.NewMCPTools(o.MCP, reg, rt.ModelInfo().ContextWindow, rt.Config.MCPToolBudget)
 	if err != nil {
 		return nil, err
 	}
-	if mt.deferred {
-		o.EngineTools = append(o.EngineTools, mt.searchTool())
+	if mt.Deferred() {
+		o.EngineTools = append(o.EngineTools, mt.SearchTool())
 	}
 	return mt, nil
 }
@@ -203,7 +203,7 @@ func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*mcpTools, e
 // toolSetFor is the engine's tool set over reg and env: dry runs, the
 // checkpoint hook, the MCP tools, image input, the unsandboxed rerun
 // offer, and the rules of the skills the model loads.
-func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *mcpTools, hook *turnHook) (*toolSet, error) {
+func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *engine.MCPTools, hook *turnHook) (*toolSet, error) {
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/permission"
@@ -41,7 +42,7 @@ type toolSet struct {
 	// no skills).
 	onSkill func(name string)
 	// mcp offers the MCP tools (nil: none); they are not in specs.
-	mcp *mcpTools
+	mcp *engine.MCPTools
 	// vision is whether the model sees images; else imageNote says so in
 	// the results of tools that return images (modelRoom.imageInput).
 	vision    bool
@@ -72,7 +73,7 @@ func (t *toolSet) Specs() []llm.Tool {
 		return t.specs
 	}
 	var out []llm.Tool
-	for _, s := range t.mcp.offered() {
+	for _, s := range t.mcp.Offered() {
 		if !t.hidden[s.Name] {
 			out = append(out, s)
 		}
@@ -86,7 +87,7 @@ func (t *toolSet) Specs() []llm.Tool {
 // the call, so rules name the tool that runs.
 func (t *toolSet) Prepare(name string, args json.RawMessage) (*agent.Call, *agent.ToolResultInfo) {
 	if t.mcp != nil {
-		t.mcp.sync()
+		t.mcp.Sync()
 	}
 	p, err := t.registryFor(name).PrepareOffered(t.offered, name, args)
 	if err != nil {
