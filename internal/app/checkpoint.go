@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -184,10 +185,10 @@ func (ls *Session) UserChange(ctx context.Context, command string, change func(t
 		return err
 	}
 	defer tc.Close()
-	if gitAvailable() {
+	if engine.GitAvailable() {
 		ws := rt.Workspace
-		tc.hook = &turnHook{store: ls.svc.store, sessionID: sess.ID, command: command, messages: len(sess.Messages),
-			open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.engineRoom().openRepo(ctx, ws) }}
+		tc.hook = &engine.TurnHook{Store: ls.svc.store, SessionID: sess.ID, Command: command, Messages: len(sess.Messages),
+			Open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.engineRoom().openRepo(ctx, ws) }}
 	} else {
 		tc.files = ls.svc.store.Checkpoints(sess.ID)
 	}

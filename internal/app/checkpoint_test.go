@@ -15,6 +15,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
@@ -267,14 +268,14 @@ func TestTooLargeWorkspaceTurnGoesOn(t *testing.T) {
 	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)
 	require.NoError(t, svc.Store().AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Parts: prompt("go")}, nil))
-	h := &turnHook{store: svc.Store(), sessionID: sess.ID, open: func(ctx context.Context) (*checkpoint.Repo, error) {
+	h := &engine.TurnHook{Store: svc.Store(), SessionID: sess.ID, Open: func(ctx context.Context) (*checkpoint.Repo, error) {
 		return checkpoint.Open(ctx, checkpoint.Options{StateDir: t.TempDir(), Workspace: ws, MaxFiles: 2})
 	}}
-	note, err := h.before(ctx)
+	note, err := h.Before(ctx)
 	require.NoError(t, err)
 	require.Contains(t, note, "no checkpoint of this turn")
 	require.Contains(t, note, ".gitignore")
-	note, err = h.before(ctx)
+	note, err = h.Before(ctx)
 	require.NoError(t, err)
 	require.Empty(t, note)
 	cps, err := svc.Checkpoints(ctx, sess.ID)

@@ -203,7 +203,7 @@ func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*engine.MCPT
 // toolSetFor is the engine's tool set over reg and env: dry runs, the
 // checkpoint hook, the MCP tools, image input, the unsandboxed rerun
 // offer, and the rules of the skills the model loads.
-func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *engine.MCPTools, hook *turnHook) (*toolSet, error) {
+func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *engine.MCPTools, hook *engine.TurnHook) (*toolSet, error) {
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err != nil {
 		return nil, err
@@ -227,7 +227,7 @@ func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOpt
 // A subagent's engine records its reads and checkpoints in the session
 // that started the tree, sharing its hook: undo and rewind of that
 // session's turn cover what its subagents changed.
-func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook {
+func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *engine.TurnHook {
 	env.Outputs = rt.outputStore(o)
 	if o.Store == nil {
 		return nil
@@ -237,26 +237,19 @@ func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *turnHook 
 		id = o.scope.rootSession
 	}
 	env.Reads = o.Store.Tracker(id)
-	ss, ok := o.Store.(snapshotStore)
-	if !ok || !gitAvailable() {
+	ss, ok := o.Store.(engine.SnapshotStore)
+	if !ok || !engine.GitAvailable() {
 		env.Checkpoints = o.Store.Checkpoints(id)
 		return nil
 	}
-	env.Checkpoints = noFileCheckpoints{}
+	env.Checkpoints = engine.NoFileCheckpoints{}
 	if o.scope != nil && o.scope.hook != nil {
 		return o.scope.hook
 	}
 	ws := rt.Workspace
-	return &turnHook{store: ss, sessionID: id,
-		open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
+	return &engine.TurnHook{Store: ss, SessionID: id,
+		Open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
 }
-
-// noFileCheckpoints is the file tools' Checkpointer when turn snapshots
-// cover their changes: it keeps nothing.
-type noFileCheckpoints struct{}
-
-// Save implements tools.Checkpointer; it keeps nothing and never fails.
-func (noFileCheckpoints) Save(context.Context, string, []byte, bool) error { return nil }
 
 func (rt engineRoom) engineConfig(system string, o EngineOptions) agent.Config {
 	c := rt.Config

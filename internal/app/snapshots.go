@@ -4,23 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"sync"
 
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ospath"
 	"github.com/zelvior/aidex/internal/session"
 )
-
-// snapshotStore is what the turn hook needs of the session store
-// (*session.Store).
-type snapshotStore interface {
-	TurnPoint(ctx context.Context, id string) (session.TurnPoint, error)
-	AddSnapshot(ctx context.Context, sn session.Snapshot) (session.Snapshot, error)
-}
 
 // openRepo opens the shadow repository of workspace ws under the
 // runtime's state directory; aidex's own folders are never snapshotted
@@ -29,77 +20,6 @@ func (rt engineRoom) openRepo(ctx context.Context, ws string) (*checkpoint.Repo,
 	p := rt.Config.Paths
 	return checkpoint.Open(ctx, checkpoint.Options{StateDir: p.StateDir, Workspace: ws,
 		Exclude: []string{p.DataDir, p.StateDir, p.CacheDir, p.ConfigDir}})
-}
-
-// gitAvailable reports whether git is on PATH: without it, file tools
-// keep per-file checkpoints in the store instead of turn snapshots.
-func gitAvailable() bool {
-	_, err := exec.LookPath("git")
-	return err == nil
-}
-
-// turnHook snapshots the workspace before the first tool call of a turn
-// that may change files (once per turn: the session's turn counter,
-// i.e. once per user prompt). A user command's hook (command set,
-// [Session.UserChange]) snapshots once, before the command's first
-// change, as a checkpoint of kind command that keeps the conversation.
-type turnHook struct {
-	store     snapshotStore
-	sessionID string
-	open      func(ctx context.Context) (*checkpoint.Repo, error)
-	// command describes a user command's change ("/save-code"); messages
-	// is the conversation's length when it ran.
-	command  string
-	messages int
-
-	mu   sync.Mutex
-	repo *checkpoint.Repo
-	// skipped says turn skippedTurn was too large to snapshot.
-	skipped     bool
-	skippedTurn int64
-	// taken says a user command's snapshot was taken (or skipped).
-	taken bool
-}
-
-// before takes the turn's snapshot unless it was taken. When the
-// workspace is too large to snapshot (checkpoint.ErrTooLarge) the turn
-// goes on without one: note says so, once per turn, for the tool's
-// output. Errors: the store's, git's (the tool call must not run: its
-// changes could not be rewound).
-func (h *turnHook) before(ctx context.Context) (note string, err error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	tp, err := h.store.TurnPoint(ctx, h.sessionID)
-	if err != nil {
-		return "", fmt.Errorf("checkpoint before the tool call: %w", err)
-	}
-	sn := session.Snapshot{SessionID: h.sessionID, Turn: tp.Turn, Kind: session.SnapshotTurn, Prompt: tp.Prompt, Messages: tp.Messages}
-	switch {
-	case h.command != "" && h.taken:
-		return "", nil
-	case h.command != "":
-		sn.Kind, sn.Prompt, sn.Messages = session.SnapshotCommand, h.command, h.messages
-	case tp.Snapshotted || (h.skipped && h.skippedTurn == tp.Turn):
-		return "", nil
-	}
-	if h.repo == nil {
-		if h.repo, err = h.open(ctx); err != nil {
-			return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
-		}
-	}
-	sn.Commit, err = h.repo.Snapshot(ctx, fmt.Sprintf("turn %d of session %s", tp.Turn, h.sessionID))
-	if errors.Is(err, checkpoint.ErrTooLarge) {
-		h.skipped, h.skippedTurn, h.taken = true, tp.Turn, true
-		return fmt.Sprintf("[aidex: no checkpoint of this turn, so undo and rewind cannot restore it: %v]\n", err), nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
-	}
-	if _, err = h.store.AddSnapshot(ctx, sn); err != nil {
-		return "", fmt.Errorf("checkpoint before the tool call (nothing was run): %w", err)
-	}
-	h.taken = true
-	return "", nil
 }
 
 // describe turns store rows into Checkpoints, with the files changed

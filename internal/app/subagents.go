@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
@@ -115,7 +116,7 @@ type subagentScope struct {
 	allow       []string
 	deny        []string
 	rootSession string
-	hook        *turnHook
+	hook        *engine.TurnHook
 }
 
 // subagentDirs are where this runtime reads agent files.
@@ -134,7 +135,7 @@ func (rt ProjectContent) Subagents() subagent.Set {
 // taskTool returns the task tool for an engine built with o, or nil when
 // the engine may not start subagents (the depth limit, or a subagent
 // whose tool list leaves task out).
-func (rt engineRoom) taskTool(o EngineOptions, hook *turnHook) *agent.EngineTool {
+func (rt engineRoom) taskTool(o EngineOptions, hook *engine.TurnHook) *agent.EngineTool {
 	scope := o.scope
 	if scope == nil {
 		tree := o.subagents

@@ -109,7 +109,7 @@ type ToolClient struct {
 	// hook, when set, snapshots the workspace before the first call that
 	// may change files; files, when set, keeps each file's earlier
 	// version instead (no git): a user command's calls ([Session.UserChange]).
-	hook  *turnHook
+	hook  *engine.TurnHook
 	files tools.Checkpointer
 }
 
@@ -305,7 +305,7 @@ func (t *toolSet) beforeChange(ctx context.Context, c *agent.Call) (note string,
 	if t.hook == nil || !ok || !t.mayChange(p) {
 		return "", nil
 	}
-	return t.hook.before(ctx)
+	return t.hook.Before(ctx)
 }
 
 // ErrInternal is wrapped by [Runtime.CallTool]'s error when the tool

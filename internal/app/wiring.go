@@ -37,7 +37,7 @@ type toolSet struct {
 	offerUnconfined bool
 	// hook snapshots the workspace before the first call of a turn that
 	// may change files (nil: no snapshots).
-	hook *turnHook
+	hook *engine.TurnHook
 	// onSkill is told the name of each skill the skill tool loaded (nil:
 	// no skills).
 	onSkill func(name string)
@@ -173,7 +173,7 @@ func (t *toolSet) Run(ctx context.Context, c *agent.Call) (agent.ToolResultInfo,
 	var skipped string
 	if t.hook != nil && t.mayChange(p) {
 		var err error
-		if skipped, err = t.hook.before(ctx); err != nil {
+		if skipped, err = t.hook.Before(ctx); err != nil {
 			return agent.ToolResultInfo{}, err
 		}
 	}
