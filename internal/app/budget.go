@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -70,36 +70,14 @@ func (rt engineRoom) priceKnown(mi agent.ModelInfo) bool {
 	return ok && m.Price != nil
 }
 
-// spender is the session store's sum of what was spent (see
-// session.Store.Spent).
-type spender interface {
-	Spent(ctx context.Context, sessionID string, since time.Time) (agent.Spending, error)
-}
-
 // engineBudget is the engine's cost governor from [budget] (run_usd,
 // which --max-cost sets, session_usd, daily_usd, max_tokens); o.RunUSD,
 // when set, replaces run_usd (a Ralph task's share of its run's
 // --max-cost). The store, when it keeps sums, says what the session and
 // today spent before each run.
 func (rt engineRoom) engineBudget(o EngineOptions) agent.Budget {
-	c := rt.Config.Budget
-	b := agent.Budget{RunUSD: c.RunUSD, SessionUSD: c.SessionUSD, DailyUSD: c.DailyUSD, MaxTokens: c.MaxTokens}
-	if o.RunUSD > 0 {
-		b.RunUSD = o.RunUSD
-	}
-	if sp, ok := o.Store.(spender); ok {
-		b.Spent = func(ctx context.Context, id string) (agent.Spending, error) {
-			return sp.Spent(ctx, id, localMidnight(time.Now()))
-		}
-	}
-	return b
-}
-
-// localMidnight is the start of t's day in the local time zone: the daily
-// budget counts from it.
-func localMidnight(t time.Time) time.Time {
-	y, m, d := t.Local().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.Local)
+	sp, _ := o.Store.(engine.Spender)
+	return engine.Budget(rt.Config.Budget, o.RunUSD, sp)
 }
 
 // Estimate is what a run would send before it is sent: InputTokens, the

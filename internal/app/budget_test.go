@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -48,7 +47,4 @@ func TestConfigPricesAndBudget(t *testing.T) {
 	require.InDelta(t, 0.25, sp.DailyUSD, 1e-9)
 	require.Equal(t, 10, sp.SessionTokens)
 	require.Equal(t, 0.1, rt.engineRoom().engineBudget(EngineOptions{RunUSD: 0.1}).RunUSD, "Ralph's share replaces run_usd")
-
-	now := time.Date(2026, 3, 1, 15, 4, 5, 0, time.Local)
-	require.Equal(t, time.Date(2026, 3, 1, 0, 0, 0, 0, time.Local), localMidnight(now))
 }

@@ -1,9 +1,20 @@
-// Package engine is the room of internal/app that builds and derives
-// engines and their adapters (hooks, policy, tools, sandbox, budget,
-// checkpoints, MCP; issue 34). It imports nothing of app: app's engine
-// builder (internal/app/engine.go, Runtime.Engine) calls it. Today it holds
-// the hooks adapter's transcript: a session's conversation written in
-// Claude Code's transcript format for hook scripts (ClaudeTranscript) and
-// the last answer a Stop hook is given (LastAssistantText); the rest of
-// the building moves here piece by piece.
+// Package engine is the room of internal/app that holds the adapters an
+// engine is built with (issue 34). It imports nothing of app: app's
+// engine builder (internal/app/engine.go, Runtime.Engine, the one place
+// that writes an agent.Engine literal) calls it. It holds:
+//
+//   - the permission policy as the engine's agent.Policy (Policy), with
+//     the covered-tool check (CheckCovered) and the mode-only verdict
+//     (ModeOnly) that aidex tool and /api/tool share;
+//   - an engine's MCP tools (MCPTools: registered in the engine's
+//     registry, deferred behind tool_search past mcp_tool_budget);
+//   - the turn snapshots of checkpoints (TurnHook, NoFileCheckpoints);
+//   - the cost governor from [budget] (Budget);
+//   - the hooks adapter's transcript: a session's conversation written in
+//     Claude Code's transcript format for hook scripts (ClaudeTranscript)
+//     and the last answer a Stop hook is given (LastAssistantText).
+//
+// What needs the runtime's configuration, content or live session state
+// (the registry, the system prompt, the hooks adapter, the task tool)
+// stays in app, in the engineRoom of rooms.go.
 package engine
