@@ -7,6 +7,6 @@
 // building a session's engine ([Runtime.Engine]: tools, permission policy,
 // system prompt), the one tool pipeline shared by the engine and direct
 // tool calls (prepare → permission.Request built in one place → decide →
-// run), and the Ralph backend ([RalphBackend]). Front ends keep input and
+// run), and the Ralph backend ([ralphBackend]). Front ends keep input and
 // rendering only.
 package app

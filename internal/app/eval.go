@@ -20,11 +20,11 @@ func (rt toolRoom) in(dir string) *Runtime {
 
 // VerifyIn runs command (a POSIX shell line) in dir with run_command's
 // machinery in dir's sandbox, as Ralph's verify_command runs (see
-// [RalphBackend.Verify]): an eval task's setup script and verifier, the
+// [ralphBackend.Verify]): an eval task's setup script and verifier, the
 // test command `aidex eval mine` checks commits with. timeout is clamped
 // to 1 s..10 min.
 func (rt *Runtime) VerifyIn(ctx context.Context, dir, command string, timeout time.Duration) (ok bool, exitCode int, output string) {
-	b := &RalphBackend{Runtime: staticRuntime(rt.toolRoom().in(dir))}
+	b := &ralphBackend{Runtime: staticRuntime(rt.toolRoom().in(dir))}
 	r := b.Verify(ctx, command, timeout)
 	out := r.Output
 	if r.Error != "" {

@@ -38,7 +38,7 @@ func (rt engineRoom) harness(o EngineOptions, policy *permission.Policy, reg *to
 // verifyCheck is the check of verify before finishing: verify_command,
 // else the detected test command (eval.DetectTestCommand) when the
 // policy would let the model run it; otherwise no command, with the
-// reason. It runs as Ralph's verify_command does ([RalphBackend.Verify]:
+// reason. It runs as Ralph's verify_command does ([ralphBackend.Verify]:
 // run_command's machinery, in the sandbox).
 func (rt engineRoom) verifyCheck(policy *permission.Policy, reg *tools.Registry) *agent.VerifyCheck {
 	command := strings.TrimSpace(rt.Config.VerifyCommand)
@@ -53,7 +53,7 @@ func (rt engineRoom) verifyCheck(policy *permission.Policy, reg *tools.Registry)
 		}
 		command = detected
 	}
-	b := &RalphBackend{Runtime: staticRuntime(rt.runtimeView)}
+	b := &ralphBackend{Runtime: staticRuntime(rt.runtimeView)}
 	return &agent.VerifyCheck{Command: command, Run: func(ctx context.Context) agent.VerifyResult {
 		r := b.Verify(ctx, command, 0)
 		out := agent.VerifyResult{OK: r.OK, ExitCode: r.ExitCode, Output: r.Output}

@@ -15,14 +15,14 @@ import (
 	"github.com/zelvior/aidex/internal/tools/exec"
 )
 
-// ralphSessions is what [RalphBackend] needs of the session store
+// ralphSessions is what [ralphBackend] needs of the session store
 // (*session.Store): message persistence plus Create.
 type ralphSessions interface {
 	sessionStore
 	Create(ctx context.Context, workspace, provider, model string) (*agent.Conversation, error)
 }
 
-// RalphBackend is the one ralph.Backend of every front end: engines built
+// ralphBackend is the one ralph.Backend of every front end: engines built
 // by [Runtime.Engine] with no approver (what the policy does not allow is
 // denied, nothing waits), sessions in the session store.
 //
@@ -30,7 +30,7 @@ type ralphSessions interface {
 // applies from the next task. Ralph runs are always confined to the
 // workspace: the runtime's confine = false is ignored. Web applies the web
 // UI's gating of shell tools (web_allow_shell_tools), as in web chat.
-type RalphBackend struct {
+type ralphBackend struct {
 	Runtime  func() *Runtime
 	Sessions ralphSessions
 	Web      bool
@@ -68,7 +68,7 @@ type runtimeCache struct {
 }
 
 // runtimeFor is RuntimeFor, cached in b.rts when b has one.
-func (b *RalphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, error) {
+func (b *ralphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, error) {
 	c := b.rts
 	if c == nil {
 		return b.RuntimeFor(ctx, spec)
@@ -95,14 +95,14 @@ func (b *RalphBackend) runtimeFor(ctx context.Context, spec string) (*Runtime, e
 	return rt, nil
 }
 
-// staticRuntime returns a RalphBackend.Runtime that always answers rt.
+// staticRuntime returns a ralphBackend.Runtime that always answers rt.
 func staticRuntime(rt *Runtime) func() *Runtime {
 	return func() *Runtime { return rt }
 }
 
 // runtime returns a copy of the current runtime with confinement forced on
 // and, for planning, the plan permission mode.
-func (b *RalphBackend) runtime(plan bool) *Runtime {
+func (b *ralphBackend) runtime(plan bool) *Runtime {
 	rt := *b.Runtime()
 	cfg := *rt.Config
 	cfg.Confine = true
@@ -115,7 +115,7 @@ func (b *RalphBackend) runtime(plan bool) *Runtime {
 
 // NewSession creates a session for the runtime's workspace, provider and
 // model. Errors: no session store, or the store's.
-func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Conversation, error) {
+func (b *ralphBackend) NewSession(ctx context.Context) (*agent.Conversation, error) {
 	if b.Sessions == nil {
 		return nil, errors.New("ralph: no session store")
 	}
@@ -125,7 +125,7 @@ func (b *RalphBackend) NewSession(ctx context.Context) (*agent.Conversation, err
 
 // Engine builds the session's engine (confined, no approver; for
 // planning, the plan permission mode and only read-only tools offered).
-func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph.Runner, func(), error) {
+func (b *ralphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph.Runner, func(), error) {
 	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
 		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan, RunUSD: r.MaxCostUSD}
 	if b.Sessions != nil {
@@ -171,7 +171,7 @@ func (b *RalphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 // it runs may be the model's. [sandbox] verify_unsandboxed = true runs it
 // outside. A failure the sandbox caused says so in Error, in one line, as
 // a command's does. timeout is clamped to 1 s..10 min (0: 10 min).
-func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
+func (b *ralphBackend) Verify(ctx context.Context, command string, timeout time.Duration) ralph.VerifyResult {
 	start := time.Now()
 	fail := func(err error) ralph.VerifyResult {
 		return ralph.VerifyResult{ExitCode: -1, Error: err.Error(), Duration: time.Since(start)}
@@ -216,8 +216,8 @@ func (b *RalphBackend) Verify(ctx context.Context, command string, timeout time.
 // its current runtime (a switch applies from the next task) with the
 // service's MCP tools, sessions in its store; web applies the web UI's
 // gating of shell tools.
-func (s *Service) RalphBackend(web bool) *RalphBackend {
-	return &RalphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP, RuntimeFor: s.runtimeFor,
+func (s *Service) RalphBackend(web bool) *ralphBackend {
+	return &ralphBackend{Runtime: s.Runtime, Sessions: s.store, Web: web, LockDir: s.lockDir, MCP: s.MCP, RuntimeFor: s.runtimeFor,
 		rts: &runtimeCache{current: s.Runtime}}
 }
 

@@ -356,7 +356,7 @@ func TestRalphWorktreeSandboxPolicy(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(state, "checkpoints"), 0o700))
 	wt := filepath.Join(state, "worktrees", "abc", "T-001")
 	gitOut(t, f.ws, "worktree", "add", "-q", "-b", "ralph/T-001", wt)
-	be := newRalphExecutor(f.backend).Backend(wt).(*RalphBackend)
+	be := newRalphExecutor(f.backend).Backend(wt).(*ralphBackend)
 	rt := be.Runtime()
 	require.Equal(t, wt, rt.Workspace)
 	pol := rt.SandboxPolicy(sandbox.WorkspaceWrite)
@@ -399,7 +399,7 @@ func TestRalphExecutorVerifyAllowed(t *testing.T) {
 	cfg.VerifyCommand = "go test ./..."
 	cfg.Permissions.Allow = append(cfg.Permissions.Allow, config.Rule{Text: "run_command(make check)", Source: "test"})
 	rt.Config = &cfg
-	ex := newRalphExecutor(&RalphBackend{Runtime: staticRuntime(&rt)})
+	ex := newRalphExecutor(&ralphBackend{Runtime: staticRuntime(&rt)})
 	for cmd, want := range map[string]bool{
 		"go test ./...":                true,
 		"make check":                   true,

@@ -23,7 +23,7 @@ type fixture struct {
 	env     map[string]string
 	script  *llmtest.Script
 	svc     *ralph.Service
-	backend *RalphBackend
+	backend *ralphBackend
 	store   *session.Store
 	mu      sync.Mutex
 	events  []ralph.Event
@@ -64,7 +64,7 @@ func newFixture(t testing.TB, turns ...llmtest.Turn) *fixture {
 	f.store, err = session.Open(ctx, rt.Config.Paths.DataDir)
 	require.NoError(t, err)
 	t.Cleanup(func() { f.store.Close() })
-	f.backend = &RalphBackend{Runtime: staticRuntime(rt), Sessions: f.store}
+	f.backend = &ralphBackend{Runtime: staticRuntime(rt), Sessions: f.store}
 	f.svc = ralph.NewService(ralph.Options{Workspace: rt.Workspace, Backend: f.backend})
 	return f
 }

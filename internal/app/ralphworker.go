@@ -14,7 +14,7 @@ import (
 // from the runtime the executor was built from, never from a task
 // message. It implements dist.Executor.
 type ralphExecutor struct {
-	backend *RalphBackend
+	backend *ralphBackend
 }
 
 // RalphExecutor returns the executor of the service's current runtime.
@@ -24,7 +24,7 @@ func (s *Service) RalphExecutor() *ralphExecutor {
 
 // newRalphExecutor returns an executor over a Ralph backend (tests build
 // one over their own backend).
-func newRalphExecutor(b *RalphBackend) *ralphExecutor { return &ralphExecutor{backend: b} }
+func newRalphExecutor(b *ralphBackend) *ralphExecutor { return &ralphExecutor{backend: b} }
 
 // Backend returns a backend whose runtime works in dir (a task's git
 // worktree): the same configuration, provider and model, confined to dir,

@@ -34,7 +34,7 @@ func TestRalphVerifyRunsSandboxed(t *testing.T) {
 			_ = os.Remove(target)
 			rt, err := Load(context.Background(), Options{Workspace: w.home.WS, Getenv: os.Getenv, Flags: tc.flags})
 			require.NoError(t, err)
-			b := &RalphBackend{Runtime: func() *Runtime { return rt }}
+			b := &ralphBackend{Runtime: func() *Runtime { return rt }}
 			vr := b.Verify(context.Background(), "sh verify.sh", 0)
 			if tc.out {
 				require.True(t, vr.OK, "%s %s", vr.Error, vr.Output)

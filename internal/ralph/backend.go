@@ -10,7 +10,7 @@ import (
 
 // Backend is what the runner and the planner need from the rest of aidex:
 // sessions, engines and a way to run the verification command.
-// app.RalphBackend is the real one.
+// app.Service.RalphBackend gives the real one.
 type Backend interface {
 	// NewSession creates the persisted session one task (or one plan)
 	// runs in.
