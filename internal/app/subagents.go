@@ -245,7 +245,7 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 	}
 	parts := append([]llm.Part{{Type: llm.PartText, Text: a.Prompt}}, t.subagentStart(ctx, ec, sess, def)...)
 	var calls atomic.Int64
-	done, err := eng.Run(ctx, sess, parts, childEmit(ec, label, &calls))
+	done, err := eng.Run(ctx, sess, parts, engine.ChildEmit(ec, label, &calls))
 	rep.Err, rep.ToolCalls = err, int(calls.Load())
 	if done != nil {
 		rep.Answer, rep.StopReason, rep.Turns, rep.Usage, rep.CostUSD = done.Result, done.StopReason, done.Turns, done.Usage, done.CostUSD
@@ -294,7 +294,7 @@ func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.
 		child.AppendSystem = subagentNote(t.rt.Workspace)
 	}
 	if o.Approver != nil {
-		child.Approver = labelledApprover{a: o.Approver, label: label, callID: callID}
+		child.Approver = engine.LabelledApprover{Approver: o.Approver, Label: label, CallID: callID}
 	}
 	return child
 }
@@ -366,47 +366,6 @@ func (rt engineRoom) forSubagent(def subagent.Definition) (*Runtime, error) {
 	cp := *rt.runtimeView
 	cp.Provider, cp.Model = p, model
 	return &cp, nil
-}
-
-// labelledApprover passes a subagent's approvals to the parent's
-// approver, labelled with the subagent, with ids made unique among the
-// parent's.
-type labelledApprover struct {
-	a      agent.Approver
-	label  string
-	callID string
-}
-
-// Approve implements agent.Approver.
-func (l labelledApprover) Approve(ctx context.Context, req agent.ApprovalInfo) (agent.Answer, string, error) {
-	req.ID = l.callID + "_" + req.ID
-	if req.Subagent == "" {
-		req.Subagent = l.label
-	}
-	return l.a.Approve(ctx, req)
-}
-
-// childEmit forwards a child's events to the parent's stream, marked with
-// the task call and the label (a grandchild's keep their own), and counts
-// the child's own tool calls.
-func childEmit(ec agent.EngineCall, label string, calls *atomic.Int64) func(agent.Event) {
-	return func(ev agent.Event) {
-		if ev.ParentToolCallID == "" {
-			ev.ParentToolCallID, ev.Subagent = ec.ID, label
-			if ev.Type == agent.EventToolCall {
-				calls.Add(1)
-			}
-		}
-		if ev.Approval != nil {
-			cp := *ev.Approval
-			cp.ID = ec.ID + "_" + cp.ID
-			if cp.Subagent == "" {
-				cp.Subagent = label
-			}
-			ev.Approval = &cp
-		}
-		ec.Emit(ev)
-	}
 }
 
 // SubagentMeta is the metadata of a task call's result (ToolResultInfo.Meta):

@@ -10,6 +10,8 @@
 //     registry, deferred behind tool_search past mcp_tool_budget);
 //   - the turn snapshots of checkpoints (TurnHook, NoFileCheckpoints);
 //   - the cost governor from [budget] (Budget);
+//   - a subagent's approvals and events passed to its parent, labelled
+//     (LabelledApprover, ChildEmit);
 //   - the hooks adapter's transcript: a session's conversation written in
 //     Claude Code's transcript format for hook scripts (ClaudeTranscript)
 //     and the last answer a Stop hook is given (LastAssistantText).
