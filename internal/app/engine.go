@@ -150,7 +150,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 	}
 	env.Editor = editorOf(o)
 	if o.hookState != nil {
-		env.ExtraEnv = o.hookState.environ
+		env.ExtraEnv = o.hookState.Environ
 	}
 	hook := rt.engineRoom().wireCheckpoints(env, o)
 	ts, err := rt.engineRoom().toolSetFor(reg, env, o, policy, mt, hook)
@@ -169,7 +169,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 		Policy: &engine.Policy{P: policy, ProjectFile: config.ProjectConfigFile(rt.Workspace),
 			Paths: rt.Config.Paths, Workspace: rt.Workspace, DryRun: o.AgentWrites == "dry-run"},
 		Approver: o.Approver,
-		Hooks:    engineHooks(rt.engineRoom().hookAdapterFor(o)),
+		Hooks:    engine.EngineHooks(rt.engineRoom().hookAdapterFor(o)),
 		Asker:    o.Asker,
 		Config:   rt.engineRoom().engineConfig(system, o),
 	}

@@ -180,7 +180,7 @@ func report(fn func(Report), rt *Runtime) {
 // gone) is no error of the session's: only the store's error is returned.
 func (s *Service) Close() error {
 	s.prefetch.stop()
-	s.hookState.close()
+	s.hookState.Close()
 	_ = s.closeMCP()
 	s.loads.wait()
 	sweepSessionLocks(s.lockDir)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
@@ -138,7 +139,7 @@ func (s *Service) Session(ctx context.Context, sess *agent.Conversation, o Sessi
 	}
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
-		loading: s.loads.of(sess), hooks: &hookState{base: s.hookState}}
+		loading: s.loads.of(sess), hooks: &hookState{Base: s.hookState}}
 	for _, c := range s.pendingSetup() {
 		ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: c})
 	}
@@ -352,12 +353,12 @@ func (ls *Session) promptHooks(ctx context.Context, sess *agent.Conversation, pa
 	if h := ls.hookAdapter(); h != nil {
 		var msgs []string
 		var err error
-		if parts, msgs, err = h.promptHooks(ctx, sess, parts, emit); err != nil {
+		if parts, msgs, err = h.PromptHooks(ctx, sess, parts, emit); err != nil {
 			return nil, nil, err
 		}
 		notes = append(notes, msgs...)
 	}
-	return parts, afterSession(sess, notes, emit), nil
+	return parts, engine.AfterSession(sess, notes, emit), nil
 }
 
 // withEngineTools returns a clone of e whose Config.EngineTools has extra
@@ -423,10 +424,10 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Conversation) error {
 func (ls *Session) Close() {
 	ls.endJobs()
 	if h := ls.hookAdapter(); h != nil {
-		out := h.fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
+		out := h.Fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
 		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to
 	}
-	ls.hooks.close()
+	ls.hooks.Close()
 	ls.mu.Lock()
 	closeEng, d := ls.closeEng, ls.derived
 	ls.closeEng, ls.derived = nil, nil
@@ -507,8 +508,8 @@ func (ls *Session) sessionStart(ctx context.Context, sess *agent.Conversation, s
 	if len(sess.Messages) > 0 {
 		source = "resume"
 	}
-	out := h.fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source, Model: h.model})
-	ls.hooks.addEnv(out.Env)
+	out := h.Fire(ctx, sess, hooks.Input{Event: hooks.SessionStart, Source: source, Model: h.Model})
+	ls.hooks.AddEnv(out.Env)
 	for _, c := range out.Context {
 		ls.AddContext("SessionStart hook additional context:\n" + c)
 	}

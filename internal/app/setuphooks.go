@@ -29,8 +29,8 @@ func (s *Service) runSetup(ctx context.Context, trigger string, report func(Repo
 		return
 	}
 	sess := &agent.Conversation{ID: fmt.Sprintf("setup_%d", time.Now().UnixNano()), Workspace: s.Runtime().Workspace}
-	out := h.fire(ctx, sess, hooks.Input{Event: hooks.Setup, Trigger: trigger})
-	s.hookState.addEnv(out.Env)
+	out := h.Fire(ctx, sess, hooks.Input{Event: hooks.Setup, Trigger: trigger})
+	s.hookState.AddEnv(out.Env)
 	s.mu.Lock()
 	for _, c := range out.Context {
 		s.setupContext = append(s.setupContext, "Setup hook additional context:\n"+c)

@@ -233,7 +233,7 @@ func (t *taskRunner) run(ctx context.Context, ec agent.EngineCall, a taskArgs, d
 	}
 	rep.SessionID = sess.ID
 	co := t.childOptions(sess.ID, ec.ID, label, def)
-	co.hookAgent = &hookAgent{parent: ec.Conversation, typ: def.Name}
+	co.hookAgent = &hookAgent{Parent: ec.Conversation, Type: def.Name}
 	eng, closeEng, err := crt.Engine(ctx, co)
 	if err != nil {
 		rep.Err = fmt.Errorf("start subagent %s: %w", def.Name, err)
@@ -263,7 +263,7 @@ func (t *taskRunner) subagentStart(ctx context.Context, ec agent.EngineCall, ses
 	if h == nil {
 		return nil
 	}
-	out := h.fire(ctx, ec.Conversation, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
+	out := h.Fire(ctx, ec.Conversation, hooks.Input{Event: hooks.SubagentStart, AgentID: sess.ID, AgentType: def.Name})
 	for _, m := range out.Messages {
 		ec.Emit(agent.Event{Type: agent.EventError, SessionID: ec.Conversation.ID, Error: &agent.ErrorInfo{Message: m, Kind: "hook"}})
 	}

@@ -12,11 +12,14 @@
 //   - the cost governor from [budget] (Budget);
 //   - a subagent's approvals and events passed to its parent, labelled
 //     (LabelledApprover, ChildEmit);
-//   - the hooks adapter's transcript: a session's conversation written in
-//     Claude Code's transcript format for hook scripts (ClaudeTranscript)
-//     and the last answer a Stop hook is given (LastAssistantText).
+//   - the hooks adapter (Hooks: the hook runner as the engine's
+//     agent.Hooks and the session's own points, SessionStart,
+//     UserPromptSubmit, SessionEnd), the variables and temp folder the
+//     hooks of a scope leave (HookState), and the transcript hook scripts
+//     are given, in Claude Code's format (ClaudeTranscript,
+//     LastAssistantText).
 //
 // What needs the runtime's configuration, content or live session state
-// (the registry, the system prompt, the hooks adapter, the task tool)
+// (the registry, the system prompt, which hooks run, the task tool)
 // stays in app, in the engineRoom of rooms.go.
 package engine

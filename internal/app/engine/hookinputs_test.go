@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"context"
@@ -18,10 +18,10 @@ import (
 func TestHookAdapterInputs(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "in.jsonl")
-	h := &hookAdapter{r: &hooks.Runner{ProjectDir: dir, Hooks: []hooks.Hook{
+	h := &Hooks{Runner: &hooks.Runner{ProjectDir: dir, Hooks: []hooks.Hook{
 		{Event: hooks.PreCompact, Command: "cat >> " + rec + "; echo >> " + rec, Timeout: hooks.DefaultTimeout},
 		{Event: hooks.PostToolUse, Command: "cat >> " + rec + "; echo >> " + rec, Timeout: hooks.DefaultTimeout}}},
-		workspace: dir, transcripts: filepath.Join(dir, "transcripts"), state: &hookState{}}
+		Workspace: dir, Transcripts: filepath.Join(dir, "transcripts"), State: &HookState{}}
 	s := &agent.Conversation{ID: "s1", Messages: []llm.Message{llm.UserText("hi <b>")}}
 	ctx := context.Background()
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"os"
@@ -20,21 +20,21 @@ func TestHookStateEnviron(t *testing.T) {
 		{"own over base", [][]string{{"A=1", "B=2"}}, [][]string{{"B=3", "C=4"}}, []string{"A=1", "B=3", "C=4"}},
 		{"later export in place", nil, [][]string{{"A=1", "B=2"}, {"A=5"}}, []string{"A=5", "B=2"}},
 	} {
-		base := &hookState{}
-		own := &hookState{base: base}
+		base := &HookState{}
+		own := &HookState{Base: base}
 		for _, v := range tc.base {
-			base.addEnv(v)
+			base.AddEnv(v)
 		}
 		for _, v := range tc.own {
-			own.addEnv(v)
+			own.AddEnv(v)
 		}
-		if got := own.environ(); !slices.Equal(got, tc.want) {
+		if got := own.Environ(); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	var none *hookState
-	none.addEnv([]string{"A=1"})
-	if none.environ() != nil {
+	var none *HookState
+	none.AddEnv([]string{"A=1"})
+	if none.Environ() != nil {
 		t.Error("a nil state holds variables")
 	}
 }
@@ -42,7 +42,7 @@ func TestHookStateEnviron(t *testing.T) {
 // The transcripts temp folder goes with its scope; a folder a command
 // put in its place is left alone.
 func TestHookStateCloseRemovesTheTempFolder(t *testing.T) {
-	h := &hookState{}
+	h := &HookState{}
 	dir, err := h.transcripts()
 	if err != nil {
 		t.Fatal(err)
@@ -53,12 +53,12 @@ func TestHookStateCloseRemovesTheTempFolder(t *testing.T) {
 	if again, _ := h.transcripts(); again != dir {
 		t.Errorf("a second call made another folder: %s, %s", dir, again)
 	}
-	h.close()
+	h.Close()
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("%s is left after close", dir)
 	}
 
-	h = &hookState{}
+	h = &HookState{}
 	dir, _ = h.transcripts()
 	other := t.TempDir()
 	if err := os.Remove(dir); err != nil {
@@ -67,7 +67,7 @@ func TestHookStateCloseRemovesTheTempFolder(t *testing.T) {
 	if err := os.Symlink(other, dir); err != nil {
 		t.Fatal(err)
 	}
-	h.close()
+	h.Close()
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("close followed a replaced folder: %v", err)
 	}

@@ -1,4 +1,4 @@
-package app
+package engine
 
 import (
 	"os"
@@ -6,14 +6,15 @@ import (
 	"sync"
 )
 
-// hookState is what the hooks of one scope leave for later: the
+// HookState is what the hooks of one scope leave for later: the
 // variables their CLAUDE_ENV_FILE exported (SessionStart's for a live
 // session, Setup's for the service; a session's sit over its service's)
 // and the temp folder of the transcripts given to sandboxed hooks
-// (removed by close). Safe for concurrent use; a nil *hookState holds
+// (removed by close). Safe for concurrent use; a nil *HookState holds
 // nothing.
-type hookState struct {
-	base *hookState
+type HookState struct {
+	// Base is the scope's outer scope (a session's service; nil: none).
+	Base *HookState
 
 	mu      sync.Mutex
 	env     []string    // "NAME=value", a later export replacing in place
@@ -21,8 +22,8 @@ type hookState struct {
 	tmpInfo os.FileInfo // tmpDir as made, to notice a replaced folder
 }
 
-// addEnv records vars ("NAME=value") a hook exported.
-func (h *hookState) addEnv(vars []string) {
+// AddEnv records vars ("NAME=value") a hook exported.
+func (h *HookState) AddEnv(vars []string) {
 	if h == nil || len(vars) == 0 {
 		return
 	}
@@ -31,14 +32,14 @@ func (h *hookState) addEnv(vars []string) {
 	h.env = mergeEnv(h.env, vars)
 }
 
-// environ returns the variables for the scope's commands: the base's,
+// Environ returns the variables for the scope's commands: the base's,
 // then its own ("NAME=value"; nil: none). The commands' environment
 // filter (credentials, command_env_allow) applies to them as to the rest.
-func (h *hookState) environ() []string {
+func (h *HookState) Environ() []string {
 	if h == nil {
 		return nil
 	}
-	out := h.base.environ()
+	out := h.Base.Environ()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return mergeEnv(out, h.env)
@@ -71,7 +72,7 @@ func mergeEnv(env, vars []string) []string {
 // readable after its hook, as Claude Code's does. A folder a command
 // replaced (a symlink, another folder) is not written through: a fresh
 // one is made. Errors: the temp folder's.
-func (h *hookState) transcripts() (string, error) {
+func (h *HookState) transcripts() (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.tmpDir != "" {
@@ -91,9 +92,9 @@ func (h *hookState) transcripts() (string, error) {
 	return dir, nil
 }
 
-// close removes the transcripts' temp folder (when it is still the one
+// Close removes the transcripts' temp folder (when it is still the one
 // made: a folder a command put in its place is left alone).
-func (h *hookState) close() {
+func (h *HookState) Close() {
 	if h == nil {
 		return
 	}
