@@ -142,10 +142,10 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 	defer unlock()
 	res, err := ls.svc.rewind(ctx, sn, scope)
 	if scope&RewindConversation != 0 {
-		if serr := ls.syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
+		if serr := (turnPrep{ls}).syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
 			err = serr
 		}
-		ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+		turnPrep{ls}.markSeen(context.WithoutCancel(ctx), sess.ID)
 	}
 	return res, err
 }

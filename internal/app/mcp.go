@@ -138,62 +138,6 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 	return s.mcp.m
 }
 
-// mcpRun readies a run of the session for its MCP servers: the servers'
-// failures reported (mcpNotices), their progress notifications sent to emit
-// and their elicitations asked through the session's Asker; restore ends it.
-func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.Event), func()) {
-	if ls.mcp == nil {
-		return emit, func() {}
-	}
-	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
-	restoreAsker := ls.svc.askerTo(ls.opts.Asker, sessionID, emit)
-	return emit, func() { restoreAsker(); restoreProgress() }
-}
-
-// mcpRequired is the error that stops a run while a server configured
-// with required = true has failed to start (nil: none has).
-func (ls *Session) mcpRequired() error {
-	if ls.mcp == nil {
-		return nil
-	}
-	if f := ls.mcp.RequiredFailures(); len(f) > 0 {
-		return errors.New(strings.Join(f, "; "))
-	}
-	return nil
-}
-
-// mcpNotices wraps a run's emit so that the session's first run reports each
-// MCP server that failed to start as a notice event (kind "mcp") right after
-// the run's session event: the one path every front end's runs take.
-func (ls *Session) mcpNotices(emit func(agent.Event)) func(agent.Event) {
-	ls.mu.Lock()
-	done := ls.mcpNoticed
-	ls.mcpNoticed = true
-	ls.mu.Unlock()
-	if done {
-		return emit
-	}
-	ls.svc.mcp.mu.Lock()
-	m := ls.svc.mcp.m
-	ls.svc.mcp.mu.Unlock()
-	if m == nil {
-		return emit
-	}
-	failures := m.Failures()
-	if len(failures) == 0 {
-		return emit
-	}
-	return func(e agent.Event) {
-		emit(e)
-		if e.Type == agent.EventSession && failures != nil {
-			for _, f := range failures {
-				emit(agent.Event{Type: agent.EventNotice, SessionID: e.SessionID, Text: f, Notice: &agent.NoticeInfo{Kind: agent.NoticeMCP}})
-			}
-			failures = nil
-		}
-	}
-}
-
 // progressTo sends the MCP servers' progress notifications to emit as progress
 // events while a run goes on; emit is serialised with the run's own events.
 // restore ends it.
