@@ -133,7 +133,7 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 		if s.report != nil {
 			report = func(r Report) { r.InSession = !r.Progress; s.report(r) }
 		}
-		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
+		s.mcp.m = s.Runtime().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcp.notify, report, s.mcpElicit)
 	}
 	return s.mcp.m
 }
@@ -141,31 +141,33 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 // progressTo sends the MCP servers' progress notifications to emit as progress
 // events while a run goes on; emit is serialised with the run's own events.
 // restore ends it.
-func (s *Service) progressTo(sessionID string, emit func(agent.Event)) (serialised func(agent.Event), restore func()) {
+func (ms *mcpSlot) progressTo(sessionID string, emit func(agent.Event)) (serialised func(agent.Event), restore func()) {
 	var mu sync.Mutex
 	serialised = func(e agent.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		emit(e)
 	}
-	s.mcp.mu.Lock()
-	prev := s.mcp.progress
-	s.mcp.progress = func(p mcp.Progress) {
+	ms.mu.Lock()
+	prev := ms.progress
+	ms.progress = func(p mcp.Progress) {
 		serialised(agent.Event{Type: agent.EventProgress, SessionID: sessionID, Progress: &agent.ProgressInfo{
 			Tool: mcp.ToolName(p.Server, p.Tool), Message: p.Message, Progress: p.Progress, Total: p.Total}})
 	}
-	s.mcp.mu.Unlock()
+	ms.mu.Unlock()
 	return serialised, func() {
-		s.mcp.mu.Lock()
-		s.mcp.progress = prev
-		s.mcp.mu.Unlock()
+		ms.mu.Lock()
+		ms.progress = prev
+		ms.mu.Unlock()
 	}
 }
 
-func (s *Service) mcpProgress(p mcp.Progress) {
-	s.mcp.mu.Lock()
-	f := s.mcp.progress
-	s.mcp.mu.Unlock()
+// notify passes a server's progress notification to the run that set
+// progress (none: dropped).
+func (ms *mcpSlot) notify(p mcp.Progress) {
+	ms.mu.Lock()
+	f := ms.progress
+	ms.mu.Unlock()
 	if f != nil {
 		f(p)
 	}

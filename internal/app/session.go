@@ -139,7 +139,7 @@ func (s *Service) Session(ctx context.Context, sess *agent.Conversation, o Sessi
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
 		loading: s.loads.of(sess), hooks: &hookState{base: s.hookState}}
-	for _, c := range s.pendingSetup() {
+	for _, c := range (setupHooks{s}).pending() {
 		ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: c})
 	}
 	if err := (sessionModels{ls}).init(s.Runtime()); err != nil {

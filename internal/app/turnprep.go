@@ -301,7 +301,7 @@ func (p turnPrep) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.E
 	if ls.mcp == nil {
 		return emit, func() {}
 	}
-	emit, restoreProgress := ls.svc.progressTo(sessionID, p.mcpNotices(emit))
+	emit, restoreProgress := ls.svc.mcp.progressTo(sessionID, p.mcpNotices(emit))
 	restoreAsker := ls.svc.askerTo(ls.opts.Asker, sessionID, emit)
 	return emit, func() { restoreAsker(); restoreProgress() }
 }
