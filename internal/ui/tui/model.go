@@ -159,6 +159,13 @@ type model struct {
 	planned *plannedFrame
 	frames  int
 
+	// The model's sides, each a type of its own over this model: the Ralph
+	// tasks, the provider setup, the turn and the screen.
+	tasks  tasksCtl
+	setup  setupCtl
+	turn   turnCtl
+	screen screenCtl
+
 	// rl is the Ralph loop started from here and its tasks' transcripts
 	// (kept while the split view is closed).
 	rl ralphLoop
@@ -167,6 +174,7 @@ type model struct {
 func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *app.Runtime, q *queue) *model {
 	m := &model{o: o, ctx: ctx, ctrl: ctrl, base: base, q: q, ap: approver{q: q}, st: newStyles(o.Color),
 		table: o.Table, width: 80, height: 24}
+	m.tasks, m.setup, m.turn, m.screen = tasksCtl{m}, setupCtl{m}, turnCtl{m}, screenCtl{m}
 	if m.table == nil {
 		m.table = commands.Default()
 	}
@@ -193,7 +201,7 @@ func (m *model) Init() tea.Cmd {
 	if m.ctrl == nil {
 		m.onboot = true
 		m.commit(m.st.paint(m.st.bold, fmt.Sprintf("Welcome to aidex %s. No model provider is set up yet.", m.o.Version)))
-		m.openProviderPicker("Pick a model provider (no signup needed ones first):")
+		m.setup.openProviderPicker("Pick a model provider (no signup needed ones first):")
 	} else {
 		rt := m.ctrl.Runtime()
 		m.commit(m.st.paint(m.st.faint, fmt.Sprintf("aidex %s · %s/%s · %s mode · /help for commands and keys",
@@ -214,12 +222,12 @@ func (m *model) Init() tea.Cmd {
 // Update handles one message (route), then keeps the spinner going while
 // something works and prints the output committed meanwhile.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmds := []tea.Cmd{m.route(msg), m.sendQueued()}
+	cmds := []tea.Cmd{m.route(msg), m.turn.sendQueued()}
 	if m.working() && !m.spinOn {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized), m.holdFrame())
+	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized), m.screen.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -240,7 +248,7 @@ func (m *model) sendFirst() tea.Cmd {
 	if m.ctrl == nil {
 		return nil
 	}
-	return m.send()
+	return m.turn.send()
 }
 
 // route hands a message to the part of the UI it is for.
@@ -276,13 +284,13 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 		}
 		m.spinOn = false
 	case jobDoneMsg:
-		return m.jobDone(msg)
+		return m.turn.jobDone(msg)
 	case modelsMsg:
-		m.modelsLoaded(msg)
+		m.setup.modelsLoaded(msg)
 	case editedMsg:
 		m.edited(msg)
 	case taskEditedMsg:
-		return m.taskEdited(msg)
+		return m.tasks.taskEdited(msg)
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case tea.KeyPressMsg:
@@ -298,19 +306,19 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 func (m *model) request(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case submitMsg:
-		return m.send()
+		return m.turn.send()
 	case noteMsg:
 		m.status, _ = m.status.Update(msg)
 	case closeTasksMsg:
-		return m.closeTasks()
+		return m.tasks.closeTasks()
 	case addTaskMsg:
-		return m.addTask(msg.title)
+		return m.tasks.addTask(msg.title)
 	case editTaskMsg:
-		return m.openTaskEditor(msg.id)
+		return m.tasks.openTaskEditor(msg.id)
 	case runLoopMsg:
-		return m.startRalph()
+		return m.tasks.startRalph()
 	case stopLoopMsg:
-		m.stopRalph()
+		m.tasks.stopRalph()
 	case pickedMsg:
 		return m.picked(msg)
 	case pickerClosedMsg:
@@ -318,15 +326,15 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 			return m.quit()
 		}
 	case keyEnteredMsg:
-		return m.storeKey(msg.provider, msg.key)
+		return m.setup.storeKey(msg.provider, msg.key)
 	case serverURLMsg:
-		return m.serverURL(msg.url)
+		return m.setup.serverURL(msg.url)
 	case keyCancelledMsg:
 		if m.onboot {
-			m.openProviderPicker("Pick a model provider:")
+			m.setup.openProviderPicker("Pick a model provider:")
 		}
 	case imageKeyEnteredMsg:
-		return m.storeImageKey(msg.ask, msg.value)
+		return m.setup.storeImageKey(msg.ask, msg.value)
 	case imageKeyCancelledMsg:
 		m.note("cancelled: /image needs " + msg.key + " (aidex config set " + msg.key + " VALUE)")
 	default:
@@ -339,23 +347,23 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 func (m *model) picked(msg pickedMsg) tea.Cmd {
 	switch msg.kind {
 	case "provider":
-		return m.chooseProvider(msg.value)
+		return m.setup.chooseProvider(msg.value)
 	case pickCheckpoint:
 		m.picker = scopePicker(msg.value)
 		return nil
 	case pickRewindScope:
-		return m.rewind(msg.value)
+		return m.turn.rewind(msg.value)
 	case pickMode:
 		if m.running || m.busy {
 			m.pendingMod = msg.value
 			m.note("permission mode → " + msg.value + " after this run")
 			return nil
 		}
-		return m.setMode(msg.value)
+		return m.turn.setMode(msg.value)
 	case pickServerModel:
-		return m.serverModelPicked(msg.data, msg.value)
+		return m.setup.serverModelPicked(msg.data, msg.value)
 	}
-	return m.chooseModel(msg.value)
+	return m.setup.chooseModel(msg.value)
 }
 
 // requests handles the requests a sub-model made, in order.
@@ -427,18 +435,18 @@ func (m *model) item(it item) tea.Cmd {
 		m.stream.flushText()
 		return ring(m.notifier().Question())
 	case it.choose != nil:
-		return m.chooseOpened(it.choose)
+		return m.turn.chooseOpened(it.choose)
 	case it.end != nil:
-		return m.runEnded(it.end)
+		return m.turn.runEnded(it.end)
 	case it.ev != nil:
 		m.status, _ = m.status.Update(*it.ev)
 		var cmd tea.Cmd
 		m.stream, cmd = m.stream.Update(*it.ev)
 		return cmd
 	case it.ralph != nil:
-		m.ralphEvent(*it.ralph)
+		m.tasks.ralphEvent(*it.ralph)
 	case it.ralphEnd != nil:
-		m.ralphEnded(it.ralphEnd)
+		m.tasks.ralphEnded(it.ralphEnd)
 	}
 	return nil
 }
@@ -459,7 +467,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case m.approval.active():
 		return m.approvalKey(k)
 	case m.choosing != nil:
-		return m.chooseKey(k)
+		return m.turn.chooseKey(k)
 	case m.keys != nil:
 		kp := m.keys
 		m.keys, _ = kp.Update(k)
@@ -469,7 +477,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.picker, _ = p.Update(k)
 		return m.requests(p.take())
 	case m.planRes != nil:
-		return m.planKey(k)
+		return m.tasks.planKey(k)
 	case m.tv != nil:
 		tv := m.tv
 		m.tv, _ = tv.Update(k)
@@ -517,7 +525,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
 		if len(m.queued) > 0 && !m.input.menuOpen() {
-			m.unqueue()
+			m.turn.unqueue()
 			m.note(noteUnqueued)
 			return nil
 		}
@@ -526,7 +534,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "shift+tab":
-		return m.cycleMode()
+		return m.turn.cycleMode()
 	case "ctrl+l":
 		return tea.ClearScreen
 	case "ctrl+o":

@@ -184,7 +184,7 @@ func (s *streamModel) keepParallel(kept []string) {
 }
 
 // chooseOpened shows a parallel turn's question.
-func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
+func (m turnCtl) chooseOpened(r *chooseReq) tea.Cmd {
 	m.choosing = r
 	models := make([]string, len(r.answers))
 	for i, a := range r.answers {
@@ -196,7 +196,7 @@ func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
 
 // chooseKey answers the parallel turn's question: a digit keeps that
 // answer, a keeps all, Enter keeps the first.
-func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
+func (m turnCtl) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	r := m.choosing
 	key := k.String()
 	switch key {
@@ -224,7 +224,7 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 
 // chooseView is the question's line: the answers by number, their tool
 // calls, and the keys.
-func (m *model) chooseView() string {
+func (m turnCtl) chooseView() string {
 	var b strings.Builder
 	b.WriteString("Keep which answer?")
 	for i, c := range m.choosing.answers {
@@ -239,7 +239,7 @@ func (m *model) chooseView() string {
 
 // multiStarted tells the stream, at a run's start, whether the session
 // answers with several models and whether in parallel.
-func (m *model) multiStarted() {
+func (m turnCtl) multiStarted() {
 	mc := m.ctrl.Multi()
 	m.stream.multi = mc.Active()
 	m.stream.parallel = mc.Active() && mc.Mode == app.ModeParallel

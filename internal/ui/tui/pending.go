@@ -15,7 +15,7 @@ import (
 
 // sendQueued submits the first queued message when nothing runs and no
 // overlay waits for the user.
-func (m *model) sendQueued() tea.Cmd {
+func (m turnCtl) sendQueued() tea.Cmd {
 	if len(m.queued) == 0 || m.ctrl == nil || m.running || m.busy || m.approval.active() ||
 		m.keys != nil || m.picker != nil || m.planRes != nil || m.viewOpen() || m.quitting {
 		return nil
@@ -23,12 +23,12 @@ func (m *model) sendQueued() tea.Cmd {
 	text := m.queued[0]
 	m.queued = m.queued[1:]
 	m.note("")
-	return m.submit(text)
+	return m.turn.submit(text)
 }
 
 // unqueue puts the queued messages back into the input, before what is
 // typed there, one a line, for editing.
-func (m *model) unqueue() {
+func (m turnCtl) unqueue() {
 	text := strings.Join(m.queued, "\n")
 	if cur := m.input.Value(); cur != "" {
 		text += "\n" + cur
@@ -39,7 +39,7 @@ func (m *model) unqueue() {
 
 // queuedView draws the queued messages, one line each, ending in a
 // newline ("" when none is queued).
-func (m *model) queuedView() string {
+func (m turnCtl) queuedView() string {
 	var b strings.Builder
 	for i, q := range m.queued {
 		line, hint := "queued: "+format.FirstLine(q, m.width), ""

@@ -137,7 +137,7 @@ func TestTasksViewStopsTheLoop(t *testing.T) {
 	h.waitFor(t, "stopping after the current task")
 	require.NoError(t, h.tm.Quit())
 	fm := h.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
-	fm.shutdownRalph()
+	fm.tasks.shutdownRalph()
 	t1, _ := h.ctrl.Ralph().Get("T-001")
 	require.Equal(t, ralph.StatusPending, t1.Status, "quitting interrupts the task; it goes back to pending")
 	t2, _ := h.ctrl.Ralph().Get("T-002")
