@@ -70,7 +70,7 @@ func (m *model) edited(msg editedMsg) {
 }
 
 // openTaskEditor opens the editor on the task's JSON.
-func (m tasksCtl) openTaskEditor(id string) tea.Cmd {
+func (m *tasksCtl) openTaskEditor(id string) tea.Cmd {
 	t, err := m.ctrl.Ralph().Get(id)
 	if err != nil {
 		m.note(err.Error())
@@ -90,7 +90,7 @@ func (m tasksCtl) openTaskEditor(id string) tea.Cmd {
 }
 
 // taskEdited applies the edited task JSON.
-func (m tasksCtl) taskEdited(msg taskEditedMsg) tea.Cmd {
+func (m *tasksCtl) taskEdited(msg taskEditedMsg) tea.Cmd {
 	defer os.Remove(msg.path)
 	if msg.err != nil {
 		m.note("editor: " + msg.err.Error())

@@ -10,7 +10,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/notify"
@@ -125,14 +124,12 @@ type model struct {
 	stream   streamModel
 	approval approvalModel
 	status   statusModel
-	// The overlays, nil while closed: the Ralph split view, a picker, the
-	// API key prompt and the plan awaiting review.
-	tv *tasksView
+	// The overlays, nil while closed: a picker and the API key prompt
+	// (the Ralph split view and the plan under review are tasks's).
 	// cp is the context panel while open (F2, ctxpanel.go).
-	cp      *ctxPanel
-	picker  *picker
-	keys    *keyPrompt
-	planRes *ralph.PlanResult
+	cp     *ctxPanel
+	picker *picker
+	keys   *keyPrompt
 	// choosing is a parallel turn's question: which answers to keep.
 	choosing *chooseReq
 
@@ -165,16 +162,12 @@ type model struct {
 	setup  setupCtl
 	turn   turnCtl
 	screen screenCtl
-
-	// rl is the Ralph loop started from here and its tasks' transcripts
-	// (kept while the split view is closed).
-	rl ralphLoop
 }
 
 func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *app.Runtime, q *queue) *model {
 	m := &model{o: o, ctx: ctx, ctrl: ctrl, base: base, q: q, ap: approver{q: q}, st: newStyles(o.Color),
 		table: o.Table, width: 80, height: 24}
-	m.tasks, m.setup, m.turn, m.screen = tasksCtl{m}, setupCtl{m}, turnCtl{m}, screenCtl{m}
+	m.tasks, m.setup, m.turn, m.screen = tasksCtl{model: m}, setupCtl{m}, turnCtl{m}, screenCtl{m}
 	if m.table == nil {
 		m.table = commands.Default()
 	}
@@ -476,11 +469,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		p := m.picker
 		m.picker, _ = p.Update(k)
 		return m.requests(p.take())
-	case m.planRes != nil:
+	case m.tasks.planRes != nil:
 		return m.tasks.planKey(k)
-	case m.tv != nil:
-		tv := m.tv
-		m.tv, _ = tv.Update(k)
+	case m.tasks.tv != nil:
+		tv := m.tasks.tv
+		m.tasks.tv, _ = tv.Update(k)
 		return m.requests(tv.take())
 	case m.cp != nil:
 		m.cp = m.cp.Update(k)
@@ -572,8 +565,8 @@ func (m *model) stop() {
 func (m *model) ctrlC() tea.Cmd {
 	m.picker, m.keys, m.cp = nil, nil, nil
 	m.input.closeMenu()
-	if m.tv != nil {
-		m.tv.cancelAdd()
+	if m.tasks.tv != nil {
+		m.tasks.tv.cancelAdd()
 	}
 	now := m.now()
 	if m.input.Value() != "" {
@@ -628,7 +621,7 @@ func (m *model) quit() tea.Cmd {
 
 // working reports whether a run, a job or the Ralph loop is going (the
 // spinner turns).
-func (m *model) working() bool { return m.running || m.busy || m.rl.running }
+func (m *model) working() bool { return m.running || m.busy || m.tasks.rl.running }
 
 func spinTick() tea.Cmd {
 	return tea.Tick(spinInterval, func(time.Time) tea.Msg { return spinTickMsg{} })

@@ -17,7 +17,7 @@ import (
 // overlay waits for the user.
 func (m turnCtl) sendQueued() tea.Cmd {
 	if len(m.queued) == 0 || m.ctrl == nil || m.running || m.busy || m.approval.active() ||
-		m.keys != nil || m.picker != nil || m.planRes != nil || m.viewOpen() || m.quitting {
+		m.keys != nil || m.picker != nil || m.tasks.planRes != nil || m.viewOpen() || m.quitting {
 		return nil
 	}
 	text := m.queued[0]

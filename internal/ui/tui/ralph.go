@@ -16,8 +16,17 @@ import (
 
 // tasksCtl is the model's Ralph side: the split view of the task list,
 // the plan under review, the loop started from here and the task editor.
-// It works on the model it belongs to (model.tasks).
-type tasksCtl struct{ *model }
+// It owns that state and works on the model it belongs to (model.tasks).
+type tasksCtl struct {
+	*model
+	// tv is the Ralph split view while open (nil while closed).
+	tv *tasksView
+	// planRes is the plan awaiting review (nil when none).
+	planRes *ralph.PlanResult
+	// rl is the Ralph loop started from here and its tasks' transcripts
+	// (kept while the split view is closed).
+	rl ralphLoop
+}
 
 // ralphLoop is the Ralph loop started from this UI and the transcripts of
 // the tasks it ran, by task id (kept after the view closes).
@@ -41,7 +50,7 @@ func (l *ralphLoop) log(id string) *commands.RalphLog {
 }
 
 // openTasks opens the split view on the current task list.
-func (m tasksCtl) openTasks() {
+func (m *tasksCtl) openTasks() {
 	if m.ctrl == nil {
 		return
 	}
@@ -61,14 +70,14 @@ const leaveAltDelay = 120 * time.Millisecond
 
 // closeTasks closes the split view; the output held while it was open is
 // printed once the renderer is back on the main screen.
-func (m tasksCtl) closeTasks() tea.Cmd {
+func (m *tasksCtl) closeTasks() tea.Cmd {
 	m.tv = nil
 	m.stream.hold()
 	return tea.Tick(leaveAltDelay, func(time.Time) tea.Msg { return resumePrintsMsg{} })
 }
 
 // refreshTasks reloads the task list, keeping the selected task.
-func (m tasksCtl) refreshTasks() {
+func (m *tasksCtl) refreshTasks() {
 	if m.tv == nil || m.ctrl == nil {
 		return
 	}
@@ -80,7 +89,7 @@ func (m tasksCtl) refreshTasks() {
 	m.tv.setSnapshot(snap)
 }
 
-func (m tasksCtl) addTask(title string) tea.Cmd {
+func (m *tasksCtl) addTask(title string) tea.Cmd {
 	ctrl := m.ctrl
 	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		added, err := ctrl.Ralph().Add(ctx, ralph.Task{Title: title})
@@ -88,8 +97,8 @@ func (m tasksCtl) addTask(title string) tea.Cmd {
 			if err == nil {
 				m.note(fmt.Sprintf("added %s", added[0].ID))
 				m.tasks.refreshTasks()
-				if m.tv != nil {
-					m.tv.selectTask(added[0].ID)
+				if m.tasks.tv != nil {
+					m.tasks.tv.selectTask(added[0].ID)
 				}
 			}
 			return nil
@@ -99,7 +108,7 @@ func (m tasksCtl) addTask(title string) tea.Cmd {
 
 // startRalph starts the loop over the pending tasks; its events go to the
 // tasks' transcripts.
-func (m tasksCtl) startRalph() tea.Cmd {
+func (m *tasksCtl) startRalph() tea.Cmd {
 	if m.ctrl == nil {
 		return nil
 	}
@@ -133,7 +142,7 @@ func (m tasksCtl) startRalph() tea.Cmd {
 }
 
 // stopRalph asks the loop to stop after the current task.
-func (m tasksCtl) stopRalph() {
+func (m *tasksCtl) stopRalph() {
 	if !m.rl.running || m.ctrl == nil {
 		m.note("the Ralph loop is not running (r starts it)")
 		return
@@ -148,7 +157,7 @@ func (m tasksCtl) stopRalph() {
 
 // shutdownRalph interrupts a running loop and waits for it (the task goes
 // back to pending), when the UI quits.
-func (m tasksCtl) shutdownRalph() {
+func (m *tasksCtl) shutdownRalph() {
 	if m.rl.cancel == nil {
 		return
 	}
@@ -157,7 +166,7 @@ func (m tasksCtl) shutdownRalph() {
 }
 
 // ralphEvent routes a loop event to its task's transcript.
-func (m tasksCtl) ralphEvent(ev ralph.Event) {
+func (m *tasksCtl) ralphEvent(ev ralph.Event) {
 	if ev.TaskID != "" {
 		m.rl.log(ev.TaskID).Add(ev)
 	}
@@ -184,7 +193,7 @@ func (m tasksCtl) ralphEvent(ev ralph.Event) {
 	}
 }
 
-func (m tasksCtl) ralphEnded(e *ralphEnd) {
+func (m *tasksCtl) ralphEnded(e *ralphEnd) {
 	m.rl.running, m.rl.stopping, m.rl.cancel, m.rl.current = false, false, nil, ""
 	if e.err != nil {
 		m.commit(m.st.paint(m.st.red, "Ralph: "+e.err.Error()))
@@ -194,7 +203,7 @@ func (m tasksCtl) ralphEnded(e *ralphEnd) {
 
 // startPlan runs /plan GOAL: the planning run streams like a chat run (Esc
 // stops it), then the proposed tasks are shown for review.
-func (m tasksCtl) startPlan(goal string) {
+func (m *tasksCtl) startPlan(goal string) {
 	ctx := m.turn.beginRun()
 	m.commit(m.st.paint(m.st.faint, "planning in plan mode (read-only tools) · Esc stops"))
 	ctrl, q := m.ctrl, m.q
@@ -205,7 +214,7 @@ func (m tasksCtl) startPlan(goal string) {
 				var b bytes.Buffer
 				commands.WriteProposal(&b, res)
 				m.commit(strings.TrimRight(b.String(), "\n"))
-				m.planRes = res
+				m.tasks.planRes = res
 			}
 			return nil
 		}}})
@@ -213,7 +222,7 @@ func (m tasksCtl) startPlan(goal string) {
 }
 
 // planKey answers the plan review: y saves the tasks, n or Esc drops them.
-func (m tasksCtl) planKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *tasksCtl) planKey(k tea.KeyPressMsg) tea.Cmd {
 	res := m.planRes
 	switch strings.ToLower(k.String()) {
 	case "y", "enter":

@@ -37,12 +37,12 @@ func (m *model) View() tea.View {
 		v.SetContent(m.cp.View(m.st, m.ctxInfo(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.screen.statusLine()))
 		return v
 	}
-	if m.tv != nil && !m.approval.active() {
+	if m.tasks.tv != nil && !m.approval.active() {
 		// The split view uses the alternate screen while it is open; the
 		// chat's output waits (flushPrints) and reaches the scrollback
 		// when the view closes.
 		v.AltScreen = true
-		v.SetContent(m.tv.View(m.st, m.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.screen.statusLine()))
+		v.SetContent(m.tasks.tv.View(m.st, m.tasks.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.screen.statusLine()))
 		return v
 	}
 	var content string
@@ -146,8 +146,8 @@ func (m screenCtl) overlay() string {
 		return m.keys.View(m.width)
 	case m.picker != nil:
 		return m.picker.View(m.st, m.width, max(3, min(12, m.height-8)))
-	case m.planRes != nil:
-		return m.st.paint(m.st.bold, fmt.Sprintf("Save these %d tasks to %s? [y] yes  [n] no (Esc)", len(m.planRes.Tasks), ralph.FileName))
+	case m.tasks.planRes != nil:
+		return m.st.paint(m.st.bold, fmt.Sprintf("Save these %d tasks to %s? [y] yes  [n] no (Esc)", len(m.tasks.planRes.Tasks), ralph.FileName))
 	}
 	return ""
 }
@@ -166,12 +166,12 @@ func (m screenCtl) statusLine() statusInfo {
 	} else {
 		st.Provider, st.Model, st.Mode = "no provider", "-", "setup"
 	}
-	if m.rl.running {
+	if m.tasks.rl.running {
 		st.Note = "Ralph loop running"
-		if m.rl.current != "" {
-			st.Note += " on " + m.rl.current
+		if m.tasks.rl.current != "" {
+			st.Note += " on " + m.tasks.rl.current
 		}
-		if m.tv == nil {
+		if m.tasks.tv == nil {
 			st.Note += " (/tasks shows it)"
 		}
 	}
