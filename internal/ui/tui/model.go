@@ -130,17 +130,9 @@ type model struct {
 	cp     *ctxPanel
 	picker *picker
 	keys   *keyPrompt
-	// choosing is a parallel turn's question: which answers to keep.
-	choosing *chooseReq
 
-	// The run (running) or job (busy) in progress.
-	running, busy bool
-	stopped       bool // Esc stopped the run
-	runStart      time.Time
-	cancel        context.CancelFunc
-	pendingMod    string   // the permission mode to set when the run ends
-	queued        []string // messages sent while busy, in order (see pending.go)
-	lastCtrlC     time.Time
+	// The run or job in progress is turn's (turnCtl).
+	lastCtrlC time.Time
 	// quitHint counts the "Ctrl+C again to quit" hints shown; the hint's
 	// expiry (quitHintMsg) clears only the latest.
 	quitHint int
@@ -167,7 +159,7 @@ type model struct {
 func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *app.Runtime, q *queue) *model {
 	m := &model{o: o, ctx: ctx, ctrl: ctrl, base: base, q: q, ap: approver{q: q}, st: newStyles(o.Color),
 		table: o.Table, width: 80, height: 24}
-	m.tasks, m.setup, m.turn, m.screen = tasksCtl{model: m}, setupCtl{m}, turnCtl{m}, screenCtl{m}
+	m.tasks, m.setup, m.turn, m.screen = tasksCtl{model: m}, setupCtl{m}, turnCtl{model: m}, screenCtl{m}
 	if m.table == nil {
 		m.table = commands.Default()
 	}
@@ -347,8 +339,8 @@ func (m *model) picked(msg pickedMsg) tea.Cmd {
 	case pickRewindScope:
 		return m.turn.rewind(msg.value)
 	case pickMode:
-		if m.running || m.busy {
-			m.pendingMod = msg.value
+		if m.turn.running || m.turn.busy {
+			m.turn.pendingMod = msg.value
 			m.note("permission mode → " + msg.value + " after this run")
 			return nil
 		}
@@ -459,7 +451,7 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.approval.active():
 		return m.approvalKey(k)
-	case m.choosing != nil:
+	case m.turn.choosing != nil:
 		return m.turn.chooseKey(k)
 	case m.keys != nil:
 		kp := m.keys
@@ -517,7 +509,7 @@ func (m *model) now() time.Time {
 func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
-		if len(m.queued) > 0 && !m.input.menuOpen() {
+		if len(m.turn.queued) > 0 && !m.input.menuOpen() {
 			m.turn.unqueue()
 			m.note(noteUnqueued)
 			return nil
@@ -550,10 +542,10 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 
 // stop cancels the run or shell command in progress (Esc).
 func (m *model) stop() {
-	if m.cancel != nil {
-		m.stopped = m.running
+	if m.turn.cancel != nil {
+		m.turn.stopped = m.turn.running
 		m.note(noteStopping)
-		m.cancel()
+		m.turn.cancel()
 	}
 }
 
@@ -573,7 +565,7 @@ func (m *model) ctrlC() tea.Cmd {
 		m.input.Reset()
 		return m.quitHintFor(now, "input cleared · Ctrl+C again to quit")
 	}
-	if m.working() && (m.cancel != nil || m.approval.active()) {
+	if m.working() && (m.turn.cancel != nil || m.approval.active()) {
 		m.approval = m.approval.answer(agent.AnswerDeny, "")
 		m.lastCtrlC = time.Time{}
 		m.stop()
@@ -612,8 +604,8 @@ func (m *model) quitHintEnded(msg quitHintMsg) {
 }
 
 func (m *model) quit() tea.Cmd {
-	if m.cancel != nil {
-		m.cancel()
+	if m.turn.cancel != nil {
+		m.turn.cancel()
 	}
 	m.quitting = true
 	return nil
@@ -621,7 +613,7 @@ func (m *model) quit() tea.Cmd {
 
 // working reports whether a run, a job or the Ralph loop is going (the
 // spinner turns).
-func (m *model) working() bool { return m.running || m.busy || m.tasks.rl.running }
+func (m *model) working() bool { return m.turn.running || m.turn.busy || m.tasks.rl.running }
 
 func spinTick() tea.Cmd {
 	return tea.Tick(spinInterval, func(time.Time) tea.Msg { return spinTickMsg{} })

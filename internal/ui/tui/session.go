@@ -19,7 +19,18 @@ import (
 // command, a !command), the run and jobs it starts and how they end, the
 // queued messages, the permission mode, /rewind and a parallel turn's
 // choice. It works on the model it belongs to (model.turn).
-type turnCtl struct{ *model }
+type turnCtl struct {
+	*model
+	// The run (running) or job (busy) in progress.
+	running, busy bool
+	stopped       bool // Esc stopped the run
+	runStart      time.Time
+	cancel        context.CancelFunc
+	pendingMod    string   // the permission mode to set when the run ends
+	queued        []string // messages sent while busy, in order (see pending.go)
+	// choosing is a parallel turn's question: which answers to keep.
+	choosing *chooseReq
+}
 
 // keysHelp is printed by /help after the commands.
 const keysHelp = `keys: Enter send (while the model works: queue, sent when it ends) · Shift+Enter/Alt+Enter/Ctrl+J newline
@@ -33,13 +44,13 @@ const keysHelp = `keys: Enter send (while the model works: queue, sent when it e
 
 // send handles Enter: the input is submitted, or queued while a run or
 // job goes on (sent in order when it ends, see sendQueued).
-func (m turnCtl) send() tea.Cmd {
+func (m *turnCtl) send() tea.Cmd {
 	text := m.expandPastes(m.input.Value())
 	if strings.TrimSpace(text) == "" || m.ctrl == nil {
 		return nil
 	}
 	m.input.sent()
-	queue := m.running || m.busy
+	queue := m.turn.running || m.turn.busy
 	if !queue {
 		m.note("")
 	}
@@ -47,14 +58,14 @@ func (m turnCtl) send() tea.Cmd {
 		m.note(err.Error())
 	}
 	if queue {
-		m.queued = append(m.queued, text)
+		m.turn.queued = append(m.turn.queued, text)
 		return nil
 	}
 	return m.turn.submit(text)
 }
 
 // submit runs a message: a slash command, a !command, or a prompt.
-func (m turnCtl) submit(text string) tea.Cmd {
+func (m *turnCtl) submit(text string) tea.Cmd {
 	trimmed := strings.TrimSpace(text)
 	m.commit(renderUser(m.st, trimmed, m.width))
 	if cmd, ok := m.ctrl.Alias(trimmed); ok {
@@ -80,7 +91,7 @@ func (m turnCtl) submit(text string) tea.Cmd {
 
 // slash runs a slash command: the UI's own (/help, /exit, /tasks) here,
 // the others from the command table as a job.
-func (m turnCtl) slash(line string) tea.Cmd {
+func (m *turnCtl) slash(line string) tea.Cmd {
 	name, _, _ := strings.Cut(line, " ")
 	if name == "/help" || name == "/?" {
 		var b bytes.Buffer
@@ -108,20 +119,20 @@ func (m turnCtl) slash(line string) tea.Cmd {
 
 // shell runs !COMMAND as a job (Esc stops it); its card is shown and its
 // output goes to the model with the next message.
-func (m turnCtl) shell(command string) tea.Cmd {
+func (m *turnCtl) shell(command string) tea.Cmd {
 	if command == "" {
 		m.note("!COMMAND runs a shell command, e.g. !git status")
 		return nil
 	}
 	rt := m.ctrl.Runtime()
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel = cancel
-	m.running, m.runStart = false, time.Now()
+	m.turn.cancel = cancel
+	m.turn.running, m.turn.runStart = false, time.Now()
 	return m.turn.runJob(func(context.Context) jobDoneMsg {
 		r := commands.RunShell(ctx, rt, command)
 		cancel()
 		return jobDoneMsg{then: func(m *model) tea.Cmd {
-			m.cancel = nil
+			m.turn.cancel = nil
 			m.commit(shellCard(m.st, command, r, m.width))
 			m.ctrl.AddContext(r.ContextText())
 			m.commit(m.st.paint(m.st.faint, "  you ran this yourself (no permission check); its output goes to the model with your next message"))
@@ -145,11 +156,11 @@ func shellCard(s styles, command string, r commands.ShellResult, width int) stri
 }
 
 // startRun sends parts to the model in a goroutine.
-func (m turnCtl) startRun(parts []llm.Part) { m.turn.startRunWith(parts, nil, nil) }
+func (m *turnCtl) startRun(parts []llm.Part) { m.turn.startRunWith(parts, nil, nil) }
 
 // startRunWith sends parts with extra tools for this run; after (when not
 // nil) is called when the run ends and its line is shown.
-func (m turnCtl) startRunWith(parts []llm.Part, extra []agent.EngineTool, after func(context.Context, *agent.DoneInfo, error) string) {
+func (m *turnCtl) startRunWith(parts []llm.Part, extra []agent.EngineTool, after func(context.Context, *agent.DoneInfo, error) string) {
 	ctx := m.turn.beginRun()
 	ctrl, q := m.ctrl, m.q
 	go func() {
@@ -169,9 +180,9 @@ func (m turnCtl) startRunWith(parts []llm.Part, extra []agent.EngineTool, after 
 
 // beginRun marks a run as started and returns its context, which Esc
 // and the run's end cancel.
-func (m turnCtl) beginRun() context.Context {
+func (m *turnCtl) beginRun() context.Context {
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.running, m.runStart, m.stopped = cancel, true, time.Now(), false
+	m.turn.cancel, m.turn.running, m.turn.runStart, m.turn.stopped = cancel, true, time.Now(), false
 	m.note("")
 	if m.ctrl != nil {
 		m.turn.multiStarted()
@@ -181,26 +192,26 @@ func (m turnCtl) beginRun() context.Context {
 
 // runEnded shows how a run ended and what it left unfinished, then runs
 // its follow-up and a permission mode change that waited for it.
-func (m turnCtl) runEnded(e *runEnd) tea.Cmd {
+func (m *turnCtl) runEnded(e *runEnd) tea.Cmd {
 	m.stream.endRun()
-	m.running = false
-	if !m.busy {
+	m.turn.running = false
+	if !m.turn.busy {
 		m.status = m.status.workEnded()
 	}
-	stopped := m.stopped || errors.Is(e.err, context.Canceled)
-	if len(m.queued) > 0 && (stopped || (e.err != nil && e.done == nil)) {
+	stopped := m.turn.stopped || errors.Is(e.err, context.Canceled)
+	if len(m.turn.queued) > 0 && (stopped || (e.err != nil && e.done == nil)) {
 		m.turn.unqueue()
 		m.note("the run did not finish; your queued messages are back in the input")
 	}
 	var cmds []tea.Cmd
-	if !stopped && len(m.queued) == 0 {
-		cmds = append(cmds, ring(m.notifier().TurnEnded(time.Since(m.runStart))))
+	if !stopped && len(m.turn.queued) == 0 {
+		cmds = append(cmds, ring(m.notifier().TurnEnded(time.Since(m.turn.runStart))))
 	}
 	m.approval = m.approval.dismiss()
-	m.choosing = nil
-	if m.cancel != nil {
-		m.cancel()
-		m.cancel = nil
+	m.turn.choosing = nil
+	if m.turn.cancel != nil {
+		m.turn.cancel()
+		m.turn.cancel = nil
 	}
 	switch {
 	case stopped:
@@ -210,30 +221,30 @@ func (m turnCtl) runEnded(e *runEnd) tea.Cmd {
 	case e.done != nil && e.done.StopReason == agent.StopMaxTurns:
 		m.commit(m.st.paint(m.st.yellow, fmt.Sprintf("stopped after %d model responses (max_tool_turns); send \"continue\" to go on", e.done.Turns)))
 	}
-	m.stopped = false
+	m.turn.stopped = false
 	if e.then != nil {
 		cmds = append(cmds, e.then(m.model))
 	}
-	if m.pendingMod != "" {
-		mode := m.pendingMod
-		m.pendingMod = ""
+	if m.turn.pendingMod != "" {
+		mode := m.turn.pendingMod
+		m.turn.pendingMod = ""
 		cmds = append(cmds, m.turn.setMode(mode))
 	}
 	return tea.Batch(cmds...)
 }
 
 // runJob runs fn off the UI goroutine; the UI is busy until it ends.
-func (m turnCtl) runJob(fn func(ctx context.Context) jobDoneMsg) tea.Cmd {
-	m.busy = true
+func (m *turnCtl) runJob(fn func(ctx context.Context) jobDoneMsg) tea.Cmd {
+	m.turn.busy = true
 	ctx := m.ctx
 	return func() tea.Msg { return fn(ctx) }
 }
 
 // jobDone shows a job's output or error, then runs its follow-up and,
 // when it succeeded, what its command asked of the front end.
-func (m turnCtl) jobDone(msg jobDoneMsg) tea.Cmd {
-	m.busy = false
-	if !m.running {
+func (m *turnCtl) jobDone(msg jobDoneMsg) tea.Cmd {
+	m.turn.busy = false
+	if !m.turn.running {
 		m.status = m.status.workEnded()
 	}
 	if s := strings.TrimRight(msg.out, "\n"); s != "" {
@@ -253,7 +264,7 @@ func (m turnCtl) jobDone(msg jobDoneMsg) tea.Cmd {
 }
 
 // outcome does what a command asked of the front end.
-func (m turnCtl) outcome(o commands.Outcome) tea.Cmd {
+func (m *turnCtl) outcome(o commands.Outcome) tea.Cmd {
 	switch {
 	case o.Quit:
 		return m.quit()
@@ -308,24 +319,24 @@ func (m turnCtl) outcome(o commands.Outcome) tea.Cmd {
 
 // cycleMode moves to the next permission mode (Shift+Tab), after the
 // current run when one is going.
-func (m turnCtl) cycleMode() tea.Cmd {
+func (m *turnCtl) cycleMode() tea.Cmd {
 	if m.ctrl == nil {
 		return nil
 	}
 	cur := m.ctrl.Mode()
-	if m.pendingMod != "" {
-		cur = m.pendingMod
+	if m.turn.pendingMod != "" {
+		cur = m.turn.pendingMod
 	}
 	next := commands.NextMode(cur)
-	if m.running || m.busy {
-		m.pendingMod = next
+	if m.turn.running || m.turn.busy {
+		m.turn.pendingMod = next
 		m.note("permission mode → " + next + " after this run")
 		return nil
 	}
 	return m.turn.setMode(next)
 }
 
-func (m turnCtl) setMode(mode string) tea.Cmd {
+func (m *turnCtl) setMode(mode string) tea.Cmd {
 	ctrl := m.ctrl
 	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.SetMode(ctx, mode)

@@ -140,7 +140,7 @@ func (m screenCtl) overlay() string {
 	switch {
 	case m.approval.active():
 		return m.approval.View()
-	case m.choosing != nil:
+	case m.turn.choosing != nil:
 		return m.turn.chooseView()
 	case m.keys != nil:
 		return m.keys.View(m.width)
@@ -175,12 +175,12 @@ func (m screenCtl) statusLine() statusInfo {
 			st.Note += " (/tasks shows it)"
 		}
 	}
-	if m.running || m.busy {
+	if m.turn.running || m.turn.busy {
 		st.Working = true
 		st.Spin = m.spinFrame()
-		st.Queued = len(m.queued) > 0
-		if !m.runStart.IsZero() && m.running {
-			st.Elapsed = time.Since(m.runStart).Truncate(time.Second)
+		st.Queued = len(m.turn.queued) > 0
+		if !m.turn.runStart.IsZero() && m.turn.running {
+			st.Elapsed = time.Since(m.turn.runStart).Truncate(time.Second)
 		}
 	}
 	return st

@@ -76,7 +76,10 @@ type Options struct {
 }
 
 // Server is the web UI and its API. Create it with New, serve it with
-// Serve (or Handler for tests), and Close it when done.
+// Serve (or Handler for tests), and Close it when done. Its own methods
+// serve the page, the chat and the session streams; the other endpoint
+// groups are handler types it holds (runtimeAPI, historyAPI, answersAPI,
+// filesAPI, ralphAPI), each over this server.
 type Server struct {
 	opts Options
 	svc  *app.Service
