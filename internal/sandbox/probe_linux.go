@@ -156,11 +156,12 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	a := cmd.SysProcAttr
-	if !a.Setsid && s.spawnFirst() {
+	if !a.Setsid && s.caps.HelperArg == "" && s.spawnFirst() {
 		// A first stage (a plain, vfork-like start) forks the helper
 		// into the namespaces: see helper.SpawnArg. Not for a command
 		// that leads a session of its own (a pseudo-terminal aidex made
-		// for it), which the helper itself must lead.
+		// for it), which the helper itself must lead, nor when the
+		// helper is aidex itself (its start would be paid twice).
 		mode := helper.SpawnNetOn
 		if sp.Loopback {
 			mode = helper.SpawnNetOff
@@ -186,7 +187,7 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 // process that forks into a new user namespace, which costs more than
 // that stage's own start (about 1 ms) above this size
 // (docs/benchmarks.md, "The fork into the namespaces and aidex's heap").
-const spawnAbove = 8 << 20
+const spawnAbove = 32 << 20
 
 // spawnFirst reports whether commands start through the first stage now.
 func (s *Sandbox) spawnFirst() bool {

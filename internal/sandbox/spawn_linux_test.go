@@ -41,16 +41,19 @@ func spawnBallast() [][]byte {
 
 // TestSpawnFirstAboveLimit: commands start through the first stage when
 // aidex holds more memory than the limit, directly below it, and always
-// directly when they lead a session of their own.
+// directly when they lead a session of their own or the helper is aidex
+// itself.
 func TestSpawnFirstAboveLimit(t *testing.T) {
 	e := newEnv(t)
 	sb := e.sandbox(WorkspaceWrite, false)
 	for _, c := range []struct {
-		limit  int64
-		setsid bool
-		want   bool
-	}{{-1, false, false}, {1, false, true}, {1, true, false}, {1 << 40, false, false}} {
+		limit     int64
+		setsid    bool
+		helperArg string
+		want      bool
+	}{{-1, false, "", false}, {1, false, "", true}, {1, true, "", false}, {1 << 40, false, "", false}, {1, false, helper.Arg, false}} {
 		sb.spawnLimit = c.limit
+		sb.caps.HelperArg = c.helperArg
 		cmd := exec.Command("/bin/true")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: c.setsid}
 		if err := sb.Confine(cmd, Options{}); err != nil {
@@ -58,7 +61,7 @@ func TestSpawnFirstAboveLimit(t *testing.T) {
 		}
 		got := slices.Contains(cmd.Args, helper.SpawnArg)
 		if got != c.want {
-			t.Errorf("limit %d, setsid %v: first stage %v, want %v (%q)", c.limit, c.setsid, got, c.want, cmd.Args)
+			t.Errorf("limit %d, setsid %v, %q: first stage %v, want %v (%q)", c.limit, c.setsid, c.helperArg, got, c.want, cmd.Args)
 		}
 		if got && cmd.SysProcAttr.Cloneflags != 0 {
 			t.Errorf("the first stage itself starts in namespaces: %#x", cmd.SysProcAttr.Cloneflags)
