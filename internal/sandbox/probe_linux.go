@@ -132,7 +132,9 @@ func findHelper(self func() (string, error), lookPath func(string) (string, erro
 	return exe, helper.Arg
 }
 
-// confine makes cmd start the helper with sp in new namespaces.
+// confine makes cmd start the helper with sp in new namespaces, directly
+// or, when aidex's memory makes that fork costly, through the helper's
+// first stage (spawnFirst).
 func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	if s.caps.Helper == "" {
 		return errHelperMissing
