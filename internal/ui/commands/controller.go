@@ -96,10 +96,11 @@ func (c *Controller) Front() slash.Front {
 	return c.front
 }
 
-// Alias returns the slash command line stands for when it is one of
+// alias returns the slash command line stands for when it is one of
 // iptic-memex's user commands and the session is `aidex chat`'s (see
-// [ChatAlias]); otherwise ok is false and line is a prompt.
-func (c *Controller) Alias(line string) (slash string, ok bool) {
+// [ChatAlias]); otherwise ok is false and line is a prompt. Front ends
+// get it through [Controller.Read].
+func (c *Controller) alias(line string) (slash string, ok bool) {
 	if c == nil || !c.chatAliases {
 		return "", false
 	}

@@ -631,9 +631,6 @@ func (m *model) note(s string) { m.status, _ = m.status.Update(noteMsg(s)) }
 // paste inserts pasted text into the input (folding long pastes).
 func (m *model) paste(text string) { _ = m.updateInput(tea.PasteMsg{Content: text}) }
 
-// expandPastes puts the input's folded pastes back into v.
-func (m *model) expandPastes(v string) string { return m.input.expandPastes(v) }
-
 // runtime is the current runtime, or the base one during onboarding.
 func (m *model) runtime() *app.Runtime {
 	if m.ctrl != nil {

@@ -42,51 +42,73 @@ const keysHelp = `keys: Enter send (while the model works: queue, sent when it e
       @path attach a file · !command run a shell command yourself (output goes to the conversation)
       /tasks opens the Ralph split view: ↑/↓ select · a add · e edit ($EDITOR) · r run the loop · s stop · Esc back to chat`
 
-// send handles Enter: the input is submitted, or queued while a run or
-// job goes on (sent in order when it ends, see sendQueued).
+// send handles Enter: the input is taken (take), then submitted, or
+// queued while a run or job goes on (sent in order when it ends, see
+// sendQueued).
 func (m *turnCtl) send() tea.Cmd {
-	text := m.expandPastes(m.input.Value())
-	if strings.TrimSpace(text) == "" || m.ctrl == nil {
+	text, ok := m.turn.take()
+	if !ok {
 		return nil
 	}
-	m.input.sent()
-	queue := m.turn.running || m.turn.busy
-	if !queue {
-		m.note("")
-	}
-	if err := m.input.hist.Add(text); err != nil {
-		m.note(err.Error())
-	}
-	if queue {
+	if m.turn.running || m.turn.busy {
 		m.turn.queued = append(m.turn.queued, text)
 		return nil
 	}
 	return m.turn.submit(text)
 }
 
-// submit runs a message: a slash command, a !command, or a prompt.
+// take takes what Enter sends out of the input box, in the order the
+// steps run: the pastes expanded, the input cleared (sent), the status
+// line cleared when the text goes now (not queued), and the text added to
+// the input history. ok is false, and the input left as it is, when there
+// is nothing to send or no session yet.
+func (m *turnCtl) take() (text string, ok bool) {
+	text = m.input.expandPastes(m.input.Value())
+	if strings.TrimSpace(text) == "" || m.ctrl == nil {
+		return "", false
+	}
+	m.input.sent()
+	if !m.turn.running && !m.turn.busy {
+		m.note("")
+	}
+	if err := m.input.hist.Add(text); err != nil {
+		m.note(err.Error())
+	}
+	return text, true
+}
+
+// submit runs a message: the controller reads it (commands.Controller.Read:
+// chat alias, kind, attachments), echo shows it, and it runs as a slash
+// command, a !command, or a prompt.
 func (m *turnCtl) submit(text string) tea.Cmd {
-	trimmed := strings.TrimSpace(text)
-	m.commit(renderUser(m.st, trimmed, m.width))
-	if cmd, ok := m.ctrl.Alias(trimmed); ok {
-		trimmed = cmd
-		m.commit(m.st.paint(m.st.faint, "  ("+cmd+")"))
+	t := m.ctrl.Read(m.ctx, text)
+	m.turn.echo(t)
+	switch t.Kind {
+	case commands.TypedSlash:
+		return m.turn.slash(t.Line)
+	case commands.TypedShell:
+		return m.turn.shell(t.Line)
+	case commands.TypedEmpty:
+		return nil
 	}
-	switch {
-	case strings.HasPrefix(trimmed, "/"):
-		return m.turn.slash(trimmed)
-	case strings.HasPrefix(trimmed, "!"):
-		return m.turn.shell(strings.TrimSpace(trimmed[1:]))
+	m.turn.startRun(t.Prompt.Parts)
+	return nil
+}
+
+// echo commits what was typed to the scrollback, in this order: the
+// user's message, the slash command a chat alias made of it, a prompt's
+// attachments and notes.
+func (m *turnCtl) echo(t commands.Typed) {
+	m.commit(renderUser(m.st, t.Text, m.width))
+	if t.Alias != "" {
+		m.commit(m.st.paint(m.st.faint, "  ("+t.Alias+")"))
 	}
-	p := m.ctrl.BuildPrompt(m.ctx, text)
-	if len(p.Attached) > 0 {
-		m.commit(m.st.paint(m.st.faint, "  attached: "+strings.Join(p.Attached, ", ")))
+	if len(t.Prompt.Attached) > 0 {
+		m.commit(m.st.paint(m.st.faint, "  attached: "+strings.Join(t.Prompt.Attached, ", ")))
 	}
-	for _, n := range p.Notes {
+	for _, n := range t.Prompt.Notes {
 		m.commit(m.st.paint(m.st.faint, "  note: "+n))
 	}
-	m.turn.startRun(p.Parts)
-	return nil
 }
 
 // slash runs a slash command: the UI's own (/help, /exit, /tasks) here,

@@ -333,7 +333,7 @@ func TestPasteFolding(t *testing.T) {
 	long := strings.Repeat("line\n", 50)
 	m.paste(long)
 	require.Equal(t, "[pasted text #1: 51 lines]", m.input.Value())
-	require.Equal(t, long, m.expandPastes(m.input.Value()))
+	require.Equal(t, long, m.input.expandPastes(m.input.Value()))
 	m.input.Reset()
 	m.paste("short")
 	require.Equal(t, "short", m.input.Value())
