@@ -76,7 +76,7 @@ func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, err
 	if err != nil || len(rows) == 0 {
 		return []Checkpoint{}, err
 	}
-	return s.describe(ctx, rows)
+	return (snapshots{s}).describe(ctx, rows)
 }
 
 // Rewind restores checkpoint cp of session id ("" for the session that
@@ -86,7 +86,7 @@ func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, err
 // it; ErrOtherWorkspace (wrapped) for a checkpoint of another
 // workspace; the store's and git's.
 func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) (RewindResult, error) {
-	sn, err := s.snapshotOf(ctx, id, cp)
+	sn, err := (snapshots{s}).snapshotOf(ctx, id, cp)
 	if err != nil {
 		return RewindResult{}, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) 
 		return RewindResult{}, err
 	}
 	defer unlock()
-	return s.rewind(ctx, sn, scope)
+	return (snapshots{s}).rewind(ctx, sn, scope)
 }
 
 // ErrUnknownCheckpoint is wrapped by Rewind for an id no checkpoint has.
@@ -132,7 +132,7 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 		ls.running = false
 		ls.mu.Unlock()
 	}()
-	sn, err := ls.svc.snapshotOf(ctx, sess.ID, cp)
+	sn, err := (snapshots{ls.svc}).snapshotOf(ctx, sess.ID, cp)
 	if err != nil {
 		return RewindResult{}, err
 	}
@@ -141,12 +141,12 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 		return RewindResult{}, err
 	}
 	defer unlock()
-	res, err := ls.svc.rewind(ctx, sn, scope)
+	res, err := (snapshots{ls.svc}).rewind(ctx, sn, scope)
 	if scope&RewindConversation != 0 {
-		if serr := ls.syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
+		if serr := (turnPrep{ls}).syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
 			err = serr
 		}
-		ls.markSeen(context.WithoutCancel(ctx), sess.ID)
+		turnPrep{ls}.markSeen(context.WithoutCancel(ctx), sess.ID)
 	}
 	return res, err
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app/engine"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/slashcmd"
@@ -24,7 +23,7 @@ import (
 // (each error names its file). Built-in commands of the front ends keep
 // precedence over custom ones of the same name.
 func (rt ProjectContent) CustomCommands() ([]slashcmd.Command, []error) {
-	return rt.approvedCommands(rt.allCustomCommands())
+	return rt.ProjectContent().approvedCommands(rt.ProjectContent().allCustomCommands())
 }
 
 // commandSource lists slash commands of another source than the command
@@ -124,7 +123,7 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 			return nil, fmt.Errorf("%s is not sent to the model: %w", name, p)
 		}
 		if strings.HasPrefix(name, "/mcp__") {
-			return ls.mcpPrompt(ctx, name, args)
+			return mcpPrompt(ctx, ls.svc, name, args)
 		}
 		return nil, nil
 	}
@@ -147,7 +146,7 @@ func (ls *Session) Expand(ctx context.Context, line string, emit func(agent.Even
 	if err != nil {
 		return nil, err
 	}
-	pol, err := ls.turnPolicy(eng, t)
+	pol, err := turnPrep{ls}.policy(eng, t)
 	if err != nil {
 		return nil, err
 	}
@@ -216,66 +215,6 @@ func (s *Service) runtimeFor(ctx context.Context, spec string) (*Runtime, error)
 	s.mu.Unlock()
 	o.Flags["provider"], o.Flags["model"] = provider, model
 	return Load(ctx, o)
-}
-
-// turnPolicy returns the engine's policy with t's rules added (the policy
-// itself when t adds none).
-func (ls *Session) turnPolicy(eng *agent.Engine, t *turn) (agent.Policy, error) {
-	if t == nil || len(t.rules) == 0 {
-		return eng.Policy, nil
-	}
-	base, ok := eng.Policy.(*engine.Policy)
-	ts, ok2 := eng.Tools.(*toolSet)
-	if !ok || !ok2 {
-		return eng.Policy, nil
-	}
-	ls.mu.Lock()
-	rt := ls.rt
-	ls.mu.Unlock()
-	extra, err := rt.engineRoom().policyWith(base.P.Workspace(), ls.opts.Approver != nil, ts.reg, t.rules)
-	if err != nil {
-		return nil, err
-	}
-	return &addedRules{base: base, extra: &engine.Policy{P: extra}}, nil
-}
-
-// addedRules is a policy with allow rules added for one run: a call the
-// session's policy allows is allowed; otherwise the policy with the added
-// rules decides (it holds every configured rule too, so deny rules,
-// protected paths and confinement still win over the added allows).
-type addedRules struct {
-	base  *engine.Policy
-	extra *engine.Policy
-}
-
-// Check implements agent.Policy.
-func (a *addedRules) Check(c *agent.Call) agent.Verdict {
-	if v := a.base.Check(c); v.Decision == agent.Allow {
-		return v
-	}
-	return a.extra.Check(c)
-}
-
-// Remember implements agent.Policy: approvals go to the session's policy.
-func (a *addedRules) Remember(d agent.Answer, rule string) error { return a.base.Remember(d, rule) }
-
-// forTurn returns eng changed for the run t prepares: its policy with t's
-// rules, and on t's model (derived once per engine: later turns share its
-// client). Everything else — hooks, the asker, approvals, the system
-// prompt, the budget — stays eng's. eng itself is unchanged.
-func (ls *Session) forTurn(eng *agent.Engine, t *turn) (*agent.Engine, error) {
-	pol, err := ls.turnPolicy(eng, t)
-	if err != nil {
-		return nil, err
-	}
-	e := eng.Clone()
-	e.Policy = pol
-	if t.rt != nil {
-		if e, err = ls.derivedOf().model(t.rt, e, ls.opts.Client, ls.svc.store); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
 }
 
 // pipeline runs the tool calls of an expansion through the session's
@@ -406,8 +345,8 @@ func suffix(reason string) string {
 // mcpPrompt expands /mcp__SERVER__PROMPT args that no server lists (yet):
 // the server is asked for it (Service.MCPPrompt). Errors: no MCP server
 // configured, no such prompt, an empty prompt.
-func (ls *Session) mcpPrompt(ctx context.Context, name, args string) (*Expansion, error) {
-	text, err := ls.svc.MCPPrompt(ctx, strings.TrimPrefix(name, "/"), strings.TrimSpace(args))
+func mcpPrompt(ctx context.Context, s *Service, name, args string) (*Expansion, error) {
+	text, err := s.MCPPrompt(ctx, strings.TrimPrefix(name, "/"), strings.TrimSpace(args))
 	if err != nil {
 		return nil, err
 	}

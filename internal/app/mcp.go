@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,9 +16,11 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/mcp/oauth"
 	"github.com/zelvior/aidex/internal/slashcmd"
+	"github.com/zelvior/aidex/internal/tools"
 )
 
 // mcpSlot holds a service's MCP manager, started at the first session.
@@ -50,7 +53,7 @@ func (rt *Runtime) MCPServers() []config.MCPServer {
 	return out
 }
 
-// mcpLogDir is where the MCP servers' stderr logs go (under the state dir).
+// MCPLogDir is where the MCP servers' stderr logs go (under the state dir).
 func (rt engineRoom) mcpLogDir() string { return filepath.Join(rt.Config.Paths.StateDir, "mcp") }
 
 // StartMCP starts the runtime's configured MCP servers in parallel (see
@@ -130,95 +133,41 @@ func (s *Service) MCP(ctx context.Context) *mcp.Manager {
 		if s.report != nil {
 			report = func(r Report) { r.InSession = !r.Progress; s.report(r) }
 		}
-		s.mcp.m = s.Runtime().engineRoom().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcpProgress, report, s.mcpElicit)
+		s.mcp.m = s.Runtime().engineRoom().startMCP(ctx, s.mcp.extra, s.mcp.httpClient, s.mcp.notify, report, s.mcpElicit)
 	}
 	return s.mcp.m
-}
-
-// mcpRun readies a run of the session for its MCP servers: the servers'
-// failures reported (mcpNotices), their progress notifications sent to emit
-// and their elicitations asked through the session's Asker; restore ends it.
-func (ls *Session) mcpRun(sessionID string, emit func(agent.Event)) (func(agent.Event), func()) {
-	if ls.mcp == nil {
-		return emit, func() {}
-	}
-	emit, restoreProgress := ls.svc.progressTo(sessionID, ls.mcpNotices(emit))
-	restoreAsker := ls.svc.askerTo(ls.opts.Asker, sessionID, emit)
-	return emit, func() { restoreAsker(); restoreProgress() }
-}
-
-// mcpRequired is the error that stops a run while a server configured
-// with required = true has failed to start (nil: none has).
-func (ls *Session) mcpRequired() error {
-	if ls.mcp == nil {
-		return nil
-	}
-	if f := ls.mcp.RequiredFailures(); len(f) > 0 {
-		return errors.New(strings.Join(f, "; "))
-	}
-	return nil
-}
-
-// mcpNotices wraps a run's emit so that the session's first run reports each
-// MCP server that failed to start as a notice event (kind "mcp") right after
-// the run's session event: the one path every front end's runs take.
-func (ls *Session) mcpNotices(emit func(agent.Event)) func(agent.Event) {
-	ls.mu.Lock()
-	done := ls.mcpNoticed
-	ls.mcpNoticed = true
-	ls.mu.Unlock()
-	if done {
-		return emit
-	}
-	ls.svc.mcp.mu.Lock()
-	m := ls.svc.mcp.m
-	ls.svc.mcp.mu.Unlock()
-	if m == nil {
-		return emit
-	}
-	failures := m.Failures()
-	if len(failures) == 0 {
-		return emit
-	}
-	return func(e agent.Event) {
-		emit(e)
-		if e.Type == agent.EventSession && failures != nil {
-			for _, f := range failures {
-				emit(agent.Event{Type: agent.EventNotice, SessionID: e.SessionID, Text: f, Notice: &agent.NoticeInfo{Kind: agent.NoticeMCP}})
-			}
-			failures = nil
-		}
-	}
 }
 
 // progressTo sends the MCP servers' progress notifications to emit as progress
 // events while a run goes on; emit is serialised with the run's own events.
 // restore ends it.
-func (s *Service) progressTo(sessionID string, emit func(agent.Event)) (serialised func(agent.Event), restore func()) {
+func (ms *mcpSlot) progressTo(sessionID string, emit func(agent.Event)) (serialised func(agent.Event), restore func()) {
 	var mu sync.Mutex
 	serialised = func(e agent.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		emit(e)
 	}
-	s.mcp.mu.Lock()
-	prev := s.mcp.progress
-	s.mcp.progress = func(p mcp.Progress) {
+	ms.mu.Lock()
+	prev := ms.progress
+	ms.progress = func(p mcp.Progress) {
 		serialised(agent.Event{Type: agent.EventProgress, SessionID: sessionID, Progress: &agent.ProgressInfo{
 			Tool: mcp.ToolName(p.Server, p.Tool), Message: p.Message, Progress: p.Progress, Total: p.Total}})
 	}
-	s.mcp.mu.Unlock()
+	ms.mu.Unlock()
 	return serialised, func() {
-		s.mcp.mu.Lock()
-		s.mcp.progress = prev
-		s.mcp.mu.Unlock()
+		ms.mu.Lock()
+		ms.progress = prev
+		ms.mu.Unlock()
 	}
 }
 
-func (s *Service) mcpProgress(p mcp.Progress) {
-	s.mcp.mu.Lock()
-	f := s.mcp.progress
-	s.mcp.mu.Unlock()
+// notify passes a server's progress notification to the run that set
+// progress (none: dropped).
+func (ms *mcpSlot) notify(p mcp.Progress) {
+	ms.mu.Lock()
+	f := ms.progress
+	ms.mu.Unlock()
 	if f != nil {
 		f(p)
 	}
@@ -279,4 +228,149 @@ func (s *Service) closeMCP() error {
 		return nil
 	}
 	return m.Close()
+}
+
+// mcpTools is a session's view of the MCP tools: which are offered to the model
+// (all, or when their definitions exceed the budget, only those tool_search found)
+// and the registry kept in step with the servers' tool lists.
+type mcpTools struct {
+	m        *mcp.Manager
+	reg      *tools.Registry
+	deferred bool
+	mu       sync.Mutex
+	gen      int64
+	found    map[string]bool
+}
+
+// newMCPTools registers m's tools (and the resource tools) in reg and decides
+// whether the definitions are deferred: when they take more than budget of the
+// context window.
+func newMCPTools(m *mcp.Manager, reg *tools.Registry, window int, budget float64) (*mcpTools, error) {
+	mt := &mcpTools{m: m, reg: reg, found: map[string]bool{}, gen: m.Generation()}
+	if err := reg.Register(m.Defs()...); err != nil {
+		return nil, fmt.Errorf("MCP tools: %w", err)
+	}
+	if err := reg.Register(m.ResourceDefs()...); err != nil {
+		return nil, fmt.Errorf("MCP tools: %w", err)
+	}
+	mt.deferred = window > 0 && budget < 1 && float64(m.DefinitionTokens()) > budget*float64(window)
+	return mt, nil
+}
+
+// sync registers the servers' current tools when a list changed.
+func (mt *mcpTools) sync() {
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	if g := mt.m.Generation(); g != mt.gen {
+		mt.gen = g
+		mt.reg.Unregister(tools.ExternalPrefix)
+		_ = mt.reg.Register(mt.m.Defs()...)
+	}
+}
+
+// offered returns the MCP tools offered now.
+func (mt *mcpTools) offered() []llm.Tool {
+	mt.sync()
+	mt.mu.Lock()
+	defer mt.mu.Unlock()
+	var out []llm.Tool
+	for _, t := range mt.m.Tools() {
+		if mt.deferred && !mt.found[t.Name] {
+			continue
+		}
+		d, ok := mt.reg.Lookup(t.Name)
+		if !ok {
+			continue
+		}
+		s, err := d.Schema()
+		if err != nil {
+			continue
+		}
+		out = append(out, llm.Tool{Name: d.Name, Description: d.Description, Parameters: s})
+	}
+	return out
+}
+
+// searchTool is tool_search: the model finds deferred MCP tools by words of
+// their names and descriptions; found tools are offered from the next request on.
+func (mt *mcpTools) searchTool() agent.EngineTool {
+	schema := json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for in the MCP tools' names and descriptions, e.g. \"github issue\"; or select:NAME,NAME to load tools by name"}},"required":["query"]}`)
+	return agent.EngineTool{
+		Spec: llm.Tool{Name: "tool_search", Parameters: schema,
+			Description: "Find MCP tools (not loaded yet, to save context). Returns matching tools' names, descriptions and input schemas; they can be called from your next step on."},
+		Run: func(_ context.Context, _ *agent.Conversation, args json.RawMessage) agent.ToolResultInfo {
+			var a struct {
+				Query string `json:"query"`
+			}
+			if err := json.Unmarshal(args, &a); err != nil || strings.TrimSpace(a.Query) == "" {
+				return agent.ToolResultInfo{Error: `tool_search needs {"query": "words"}`, Category: "validation"}
+			}
+			return agent.ToolResultInfo{OK: true, Output: mt.search(a.Query)}
+		},
+	}
+}
+
+func (mt *mcpTools) search(query string) string {
+	all := mt.m.Tools()
+	var hits []mcp.ToolInfo
+	if names, ok := strings.CutPrefix(strings.TrimSpace(query), "select:"); ok {
+		for _, t := range all {
+			for _, n := range strings.Split(names, ",") {
+				if strings.EqualFold(strings.TrimSpace(n), t.Name) {
+					hits = append(hits, t)
+				}
+			}
+		}
+	} else {
+		hits = rankTools(all, strings.Fields(strings.ToLower(query)))
+	}
+	if len(hits) == 0 {
+		return fmt.Sprintf("no MCP tool matches %q; %d MCP tools are available, try other words", query, len(all))
+	}
+	mt.mu.Lock()
+	for _, t := range hits {
+		mt.found[t.Name] = true
+	}
+	mt.mu.Unlock()
+	type entry struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}
+	out := make([]entry, len(hits))
+	for i, t := range hits {
+		out[i] = entry{t.Name, t.Description, t.Schema}
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	return "These tools can be called from your next step on:\n" + string(b)
+}
+
+// rankTools returns up to 5 tools matching the most words (name matches count
+// double), best first.
+func rankTools(all []mcp.ToolInfo, words []string) []mcp.ToolInfo {
+	type scored struct {
+		t mcp.ToolInfo
+		n int
+	}
+	var hits []scored
+	for _, t := range all {
+		name, desc := strings.ToLower(t.Name), strings.ToLower(t.Description)
+		n := 0
+		for _, w := range words {
+			if strings.Contains(name, w) {
+				n += 2
+			} else if strings.Contains(desc, w) {
+				n++
+			}
+		}
+		if n > 0 {
+			hits = append(hits, scored{t, n})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].n > hits[j].n })
+	out := make([]mcp.ToolInfo, 0, 5)
+	for i := 0; i < len(hits) && i < 5; i++ {
+		out = append(out, hits[i].t)
+	}
+	return out
 }

@@ -9,8 +9,19 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/config"
 )
+
+// Candidate is one answer of a parallel turn, offered to a [Chooser]:
+// the model that wrote it ("PROVIDER/MODEL"), its text, and the names of
+// the tool calls it asks for (they run only if it is kept). It is
+// turn.Candidate.
+type Candidate = turns.Candidate
+
+// Chooser picks the answers to keep of a parallel turn (the TUI's keys,
+// the web UI's buttons); see turn.Chooser.
+type Chooser = turns.Chooser
 
 // MultiMode is how the active models of a session answer a user turn.
 type MultiMode string
@@ -21,16 +32,16 @@ const (
 	modeSingle MultiMode = "single"
 	// modeRoundRobin: each user turn is answered by the next active model;
 	// a model that fails hands the turn to the next one.
-	modeRoundRobin MultiMode = "round-robin"
+	modeRoundRobin MultiMode = turns.RoundRobin
 	// modeSequential: every active model answers in list order, each
 	// seeing the earlier answers of the turn and asked to review and
 	// improve them.
-	modeSequential MultiMode = "sequential"
+	modeSequential MultiMode = turns.Sequential
 	// ModeParallel: every active model answers the same context at once;
 	// the answers to keep are chosen (a Chooser, or KeepAll, or the first
 	// successful one in list order), and only a kept answer's tool calls
 	// run.
-	ModeParallel MultiMode = "parallel"
+	ModeParallel MultiMode = turns.Parallel
 )
 
 // MultiModes lists the conversation modes in the order help shows them.
@@ -133,10 +144,10 @@ type multiState struct {
 	cfg Multi
 	rts map[string]*Runtime
 	gen int
-	rot rotor
+	rot *turns.Rotor
 	// saved is the setting as the store holds it for the session
-	// (Summary.Conversation): what recordMulti last wrote or
-	// restoreMulti read.
+	// (Summary.Conversation): what record last wrote or restore
+	// read.
 	saved string
 }
 
@@ -168,14 +179,20 @@ func multiFromConfig(rt *Runtime) (Multi, error) {
 	return out, nil
 }
 
-// initMulti sets the live session's setting from the configuration.
+// sessionModels is the part of a live session that keeps its
+// multi-model setting (ls.multi, guarded by ls.mu): set from the
+// configuration, restored from and recorded in the store, and the
+// runtimes of the active models.
+type sessionModels struct{ ls *Session }
+
+// init sets the live session's setting from the configuration.
 // Errors: as multiFromConfig's.
-func (ls *Session) initMulti(rt *Runtime) error {
+func (sm sessionModels) init(rt *Runtime) error {
 	cfg, err := multiFromConfig(rt)
 	if err != nil {
 		return err
 	}
-	ls.multi = multiState{cfg: cfg, rot: rotor{next: -1}}
+	sm.ls.multi = multiState{cfg: cfg, rot: turns.NewRotor()}
 	return nil
 }
 
@@ -188,11 +205,12 @@ func conversationJSON(m Multi) string {
 	return string(b)
 }
 
-// restoreMulti brings a resumed session back to the conversation mode
+// restore brings a resumed session back to the conversation mode
 // and active models it last used (issue 30 item 10), unless the command
 // line set them (--multi, --models: flags win). A stored setting that
 // cannot be read keeps the configured one. Errors: the store's.
-func (ls *Session) restoreMulti(ctx context.Context, id string) error {
+func (sm sessionModels) restore(ctx context.Context, id string) error {
+	ls := sm.ls
 	sum, err := ls.svc.store.Info(ctx, id)
 	if err != nil {
 		return fmt.Errorf("read the session's conversation mode: %w", err)
@@ -218,9 +236,10 @@ func (ls *Session) restoreMulti(ctx context.Context, id string) error {
 	return nil
 }
 
-// recordMulti stores the setting a turn runs with when it differs from
+// record stores the setting a turn runs with when it differs from
 // the stored one, so that -c comes back on it. Errors: the store's.
-func (ls *Session) recordMulti(ctx context.Context, id string, m Multi) error {
+func (sm sessionModels) record(ctx context.Context, id string, m Multi) error {
+	ls := sm.ls
 	conv := conversationJSON(m)
 	ls.mu.Lock()
 	same := conv == ls.multi.saved
@@ -284,7 +303,7 @@ func (ls *Session) AddModel(ctx context.Context, spec string) (ActiveModel, erro
 	cur, gen := ls.svc.current()
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	ls.multiRuntimes(gen)[m.ID] = rt
+	ls.multi.runtimes(gen)[m.ID] = rt
 	list := ls.multi.cfg.Models
 	if len(list) == 0 && cur.ModelInfo().ID() != m.ID {
 		list = append(list, ActiveModel{ID: cur.ModelInfo().ID()})
@@ -347,7 +366,7 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	for id, rt := range rts {
-		ls.multiRuntimes(gen)[id] = rt
+		ls.multi.runtimes(gen)[id] = rt
 	}
 	ls.multi.cfg.Models = list
 	if len(list) == 0 {
@@ -356,13 +375,13 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 	return nil
 }
 
-// multiRuntimes returns the runtime cache for generation gen, emptied
-// when the service's runtime changed since (ls.mu held).
-func (ls *Session) multiRuntimes(gen int) map[string]*Runtime {
-	if ls.multi.rts == nil || ls.multi.gen != gen {
-		ls.multi.rts, ls.multi.gen = map[string]*Runtime{}, gen
+// runtimes returns the runtime cache for generation gen, emptied when
+// the service's runtime changed since (ls.mu held).
+func (m *multiState) runtimes(gen int) map[string]*Runtime {
+	if m.rts == nil || m.gen != gen {
+		m.rts, m.gen = map[string]*Runtime{}, gen
 	}
-	return ls.multi.rts
+	return m.rts
 }
 
 // modelEngines returns an engine for each of models, in list order:
@@ -395,15 +414,16 @@ func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel,
 	return out, nil
 }
 
-// modelRuntime returns the runtime of active model id, loaded once per
+// runtime returns the runtime of active model id, loaded once per
 // service runtime generation. Errors: as runtimeFor's.
-func (ls *Session) modelRuntime(ctx context.Context, id string) (*Runtime, error) {
+func (sm sessionModels) runtime(ctx context.Context, id string) (*Runtime, error) {
+	ls := sm.ls
 	cur, gen := ls.svc.current()
 	if cur.ModelInfo().ID() == id {
 		return cur, nil
 	}
 	ls.mu.Lock()
-	rt := ls.multiRuntimes(gen)[id]
+	rt := ls.multi.runtimes(gen)[id]
 	ls.mu.Unlock()
 	if rt != nil {
 		return rt, nil
@@ -413,7 +433,7 @@ func (ls *Session) modelRuntime(ctx context.Context, id string) (*Runtime, error
 		return nil, err
 	}
 	ls.mu.Lock()
-	ls.multiRuntimes(gen)[id] = rt
+	ls.multi.runtimes(gen)[id] = rt
 	ls.mu.Unlock()
 	return rt, nil
 }

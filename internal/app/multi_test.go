@@ -356,7 +356,7 @@ func TestRalphKeepsFirstSuccessful(t *testing.T) {
 func TestModelEnginesScopeMemory(t *testing.T) {
 	live, _ := multiSession(t, modeSequential, SessionOptions{})
 	base := live.Engine()
-	engs, err := modelEngines(context.Background(), base, live.Multi().Models, live.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
+	engs, err := modelEngines(context.Background(), base, live.Multi().Models, sessionModels{live}.runtime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
 		return onModel(rt, ClientOptions{}, live.svc.Store(), base.Tools)
 	})
 	require.NoError(t, err)

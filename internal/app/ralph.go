@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/mcp"
 	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/tools"
@@ -161,7 +162,7 @@ func (b *ralphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph
 		return nil, nil, err
 	}
 	keepAll := b.KeepAll || rt.Config.MultiKeep == "all"
-	return &multiRunner{engs: engs, cfg: cfg, keepAll: keepAll, rot: &rotor{next: -1}}, end, nil
+	return &turns.Models{Engines: engs, IDs: cfg.IDs(), Mode: string(cfg.Mode), KeepAll: keepAll, Rot: turns.NewRotor()}, end, nil
 }
 
 // Verify runs command with run_command's machinery (the user's POSIX

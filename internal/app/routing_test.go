@@ -326,7 +326,7 @@ func BenchmarkArchitectEngine(b *testing.B) {
 	rt := svc.Runtime()
 	b.Run("turn", func(b *testing.B) {
 		for range b.N {
-			if _, err := ls.architectEngine(ctx, rt, sess.ID); err != nil {
+			if _, err := (turnPrep{ls}).architect(ctx, sess.ID, ls.Engine()); err != nil {
 				b.Fatal(err)
 			}
 		}

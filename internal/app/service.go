@@ -157,7 +157,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 		prefetch: rt.gitPrefetch, approvedNow: o.approvedNow, hookState: &hookState{}}
 	svc.AddCommandSource(svc.mcpCommands)
 	if o.Setup != "" {
-		svc.runSetup(ctx, o.Setup, o.Report)
+		setupHooks{svc}.run(ctx, o.Setup, o.Report)
 	}
 	return svc, nil
 }
@@ -382,7 +382,7 @@ func (s *Service) Undo(ctx context.Context, id string) ([]session.Undone, error)
 	if err != nil {
 		return nil, err
 	}
-	if undone, ok, err := s.undoSnapshot(ctx, sum.ID); ok || err != nil {
+	if undone, ok, err := (snapshots{s}).undoSnapshot(ctx, sum.ID); ok || err != nil {
 		return undone, err
 	}
 	return s.store.UndoTurn(ctx, sum.ID)

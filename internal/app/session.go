@@ -3,12 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app/engine"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/mcp"
@@ -140,13 +139,13 @@ func (s *Service) Session(ctx context.Context, sess *agent.Conversation, o Sessi
 	sub := s.Runtime().Config.Subagents
 	ls := &Session{svc: s, opts: o, sess: sess, seen: sess.StoredAt, subagents: newSubagentTree(sub.MaxParallel, sub.MaxRuns), mcp: s.MCP(ctx),
 		loading: s.loads.of(sess), hooks: &hookState{Base: s.hookState}}
-	for _, c := range s.pendingSetup() {
+	for _, c := range (setupHooks{s}).pending() {
 		ls.pending = append(ls.pending, llm.Part{Type: llm.PartText, Text: c})
 	}
-	if err := ls.initMulti(s.Runtime()); err != nil {
+	if err := (sessionModels{ls}).init(s.Runtime()); err != nil {
 		return nil, err
 	}
-	if err := ls.restoreMulti(ctx, sess.ID); err != nil {
+	if err := (sessionModels{ls}).restore(ctx, sess.ID); err != nil {
 		return nil, err
 	}
 	ls.jobsCtx, ls.stopJobs = context.WithCancel(context.WithoutCancel(ctx))
@@ -257,66 +256,13 @@ func (ls *Session) RunWith(ctx context.Context, parts []llm.Part, extra []agent.
 		return nil, err
 	}
 	defer end()
-	if err := ls.ready(ctx, emit); err != nil {
-		return nil, err
-	}
-	eng, err := ls.engine(ctx)
+	t, finish, err := turnPrep{ls}.prepare(ctx, parts, extra, emit)
 	if err != nil {
 		return nil, err
 	}
-	ls.mu.Lock()
-	sess := ls.sess
-	ls.mu.Unlock()
-	unlock, err := lockSession(ls.svc.lockDir, sess.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if err := ls.syncFromStore(ctx, sess); err != nil {
-		return nil, err
-	}
-	defer ls.markSeen(context.WithoutCancel(ctx), sess.ID)
-	if err := ls.mcpRequired(); err != nil {
-		return nil, err
-	}
-	if parts, emit, err = ls.promptHooks(ctx, sess, parts, emit); err != nil {
-		return nil, err
-	}
-	ls.mu.Lock()
-	input := append(slices.Clone(ls.pending), parts...)
-	next := ls.next
-	ls.pending, ls.next = nil, nil
-	ls.mu.Unlock()
-	if next != nil {
-		if eng, err = ls.forTurn(eng, next); err != nil {
-			return nil, err
-		}
-	}
-	if len(extra) > 0 {
-		eng = withEngineTools(eng, extra)
-	}
-	emit, restore := ls.mcpRun(sess.ID, emit)
-	defer restore()
-	ls.titleLater(sess, input)
-	ctx = agent.ShareBudget(ctx) // one account: both architect phases, every active model, their subagents
-	return ls.dispatch(ctx, sess, eng, next, input, emit)
-}
-
-// dispatch runs the turn through the active models (the conversation
-// mode, recorded for a later -c) or eng alone when the turn chose its
-// own model (next), and keeps the answer for /copy.
-func (ls *Session) dispatch(ctx context.Context, sess *agent.Conversation, eng *agent.Engine, next *turn, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	multi := ls.Multi()
-	if err := ls.recordMulti(ctx, sess.ID, multi); err != nil {
-		return nil, err
-	}
-	var done *agent.DoneInfo
-	var err error
-	if multi.Active() && (next == nil || next.rt == nil) {
-		done, err = ls.runMulti(ctx, sess, eng, input, multi, emit)
-	} else {
-		done, err = ls.runTurn(ctx, eng, sess, input, emit)
-	}
+	defer finish()
+	// One account: both architect phases, every active model, their subagents.
+	done, err := turns.Run(agent.ShareBudget(ctx), t)
 	if done != nil && done.Result != "" {
 		ls.mu.Lock()
 		ls.lastAnswer = done.Result
@@ -339,26 +285,6 @@ func (ls *Session) begin() (end func(), err error) {
 		ls.running = false
 		ls.mu.Unlock()
 	}, nil
-}
-
-// promptHooks runs the UserPromptSubmit hooks on parts and returns the
-// parts with the context they added, and emit wrapped to show the hook
-// messages (SessionStart's kept from before, and these) after the run's
-// session event. Errors: a hook refused the prompt.
-func (ls *Session) promptHooks(ctx context.Context, sess *agent.Conversation, parts []llm.Part, emit func(agent.Event)) ([]llm.Part, func(agent.Event), error) {
-	ls.mu.Lock()
-	notes := ls.hookNotes
-	ls.hookNotes = nil
-	ls.mu.Unlock()
-	if h := ls.hookAdapter(); h != nil {
-		var msgs []string
-		var err error
-		if parts, msgs, err = h.PromptHooks(ctx, sess, parts, emit); err != nil {
-			return nil, nil, err
-		}
-		notes = append(notes, msgs...)
-	}
-	return parts, engine.AfterSession(sess, notes, emit), nil
 }
 
 // withEngineTools returns a clone of e whose Config.EngineTools has extra
@@ -406,13 +332,13 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Conversation) error {
 	ls.sess, ls.eng, ls.closeEng, ls.rt, ls.gen, ls.derived = sess, eng, closeEng, rt, gen, &derived{}
 	ls.pending, ls.lastAnswer, ls.seen, ls.next = nil, "", sess.StoredAt, nil
 	ls.loading = ls.svc.loads.of(sess)
-	ls.multi.rot.set(-1) // a new conversation's rotation starts from its own history
+	ls.multi.rot.Set(-1) // a new conversation's rotation starts from its own history
 	ls.mu.Unlock()
 	oldDerived.close()
 	if old != nil {
 		old()
 	}
-	if err := ls.restoreMulti(ctx, sess.ID); err != nil {
+	if err := (sessionModels{ls}).restore(ctx, sess.ID); err != nil {
 		return err
 	}
 	ls.sessionStart(ctx, sess, "clear")
@@ -422,7 +348,7 @@ func (ls *Session) Use(ctx context.Context, sess *agent.Conversation) error {
 // Close stops what the engine's tools started (background processes)
 // and the small model's background work.
 func (ls *Session) Close() {
-	ls.endJobs()
+	sideJobs{ls}.endJobs()
 	if h := ls.hookAdapter(); h != nil {
 		out := h.Fire(context.Background(), ls.Info(), hooks.Input{Event: hooks.SessionEnd, Reason: "other"})
 		_ = out // SessionEnd hooks cannot block, and no one is left to show their messages to

@@ -17,13 +17,18 @@ const (
 	SetupMaintenance = "maintenance"
 )
 
-// runSetup runs the Setup hooks whose matcher matches trigger: what they
+// setupHooks is the service's part that runs the Setup hooks and keeps
+// what they leave for the sessions.
+type setupHooks struct{ s *Service }
+
+// run runs the Setup hooks whose matcher matches trigger: what they
 // export through CLAUDE_ENV_FILE reaches every session's commands, their
 // additional context goes to the model with each session's first
 // prompt, their messages (a failing hook's; exit 2 does not block
 // Setup) are reported as warnings. The input's session_id is a fresh id
 // of the run ("setup_<unix nanoseconds>"): no conversation exists yet.
-func (s *Service) runSetup(ctx context.Context, trigger string, report func(Report)) {
+func (sh setupHooks) run(ctx context.Context, trigger string, report func(Report)) {
+	s := sh.s
 	h := s.Runtime().engineRoom().hookAdapterFor(EngineOptions{hookState: s.hookState})
 	if h == nil {
 		return
@@ -43,8 +48,9 @@ func (s *Service) runSetup(ctx context.Context, trigger string, report func(Repo
 	}
 }
 
-// pendingSetup returns the Setup hooks' context for a new session.
-func (s *Service) pendingSetup() []string {
+// pending returns the Setup hooks' context for a new session.
+func (sh setupHooks) pending() []string {
+	s := sh.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.setupContext...)

@@ -37,13 +37,19 @@ const (
 	maxTranscript  = 60000
 )
 
+// sideJobs is a live session's small-model work: a new conversation's
+// title in the background (under the session's jobsCtx, waited for by
+// Close) and /summary's answer.
+type sideJobs struct{ ls *Session }
+
 // sideJob asks the small model once, without tools: system and one user
 // message holding text. Its usage is added to session id's totals at the
 // small model's prices, recorded under the small model's id (per-model
 // breakdowns). It returns the answer and the small model's id.
 // Errors: the small model cannot be opened (its provider's key), the
 // request failed, its usage could not be recorded, the answer was empty.
-func (ls *Session) sideJob(ctx context.Context, id, system, text string) (string, string, error) {
+func (j sideJobs) sideJob(ctx context.Context, id, system, text string) (string, string, error) {
+	ls := j.ls
 	ls.mu.Lock()
 	rt := ls.rt
 	ls.mu.Unlock()
@@ -88,7 +94,8 @@ func wantsTitle(rt *Runtime, prompt string) bool {
 // text (cut to 80 runes) as its title at once; the small model's title
 // replaces it when it comes, unless another replaced it first. Close
 // cancels a title still being written.
-func (ls *Session) titleLater(sess *agent.Conversation, input []llm.Part) {
+func (j sideJobs) titleLater(sess *agent.Conversation, input []llm.Part) {
+	ls := j.ls
 	if len(sess.Messages) > 0 {
 		return
 	}
@@ -110,7 +117,7 @@ func (ls *Session) titleLater(sess *agent.Conversation, input []llm.Part) {
 		defer ls.jobs.Done()
 		ctx, cancel := context.WithTimeout(ls.jobsCtx, titleTimeout)
 		defer cancel()
-		title, _, err := ls.sideJob(ctx, sess.ID, titleSystem, truncateBytes(prompt, maxTitlePrompt))
+		title, _, err := j.sideJob(ctx, sess.ID, titleSystem, truncateBytes(prompt, maxTitlePrompt))
 		if err == nil {
 			title, _, _ = strings.Cut(strings.Trim(title, "\"'` \t"), "\n")
 			_, _ = ls.svc.store.Retitle(context.WithoutCancel(ctx), sess.ID, prompt, strings.TrimRight(title, "."))
@@ -124,7 +131,8 @@ const jobGrace = 2 * time.Second
 
 // endJobs waits up to jobGrace for the background side jobs, then
 // cancels those left and waits for them to return.
-func (ls *Session) endJobs() {
+func (j sideJobs) endJobs() {
+	ls := j.ls
 	done := make(chan struct{})
 	go func() {
 		ls.jobs.Wait()
@@ -152,7 +160,7 @@ func (ls *Session) Summarize(ctx context.Context) (string, string, error) {
 	if text == "" {
 		return "", "", errors.New("nothing to summarise: the conversation is empty")
 	}
-	return ls.sideJob(ctx, sess.ID, summarySystem, text)
+	return sideJobs{ls}.sideJob(ctx, sess.ID, summarySystem, text)
 }
 
 // transcript writes msgs as plain text, one block a message ("[user]",

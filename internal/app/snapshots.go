@@ -22,10 +22,15 @@ func (rt engineRoom) openRepo(ctx context.Context, ws string) (*checkpoint.Repo,
 		Exclude: []string{p.DataDir, p.StateDir, p.CacheDir, p.ConfigDir}})
 }
 
+// snapshots is the service's view of the workspace snapshots of its
+// sessions (the checkpoints /rewind and /undo go back to): listing and
+// describing them, rewinding code and conversation, undoing a turn.
+type snapshots struct{ s *Service }
+
 // describe turns store rows into Checkpoints, with the files changed
 // between each and the next snapshot of its workspace (the workspace now
 // for the latest).
-func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Checkpoint, error) {
+func (ss snapshots) describe(ctx context.Context, rows []session.Snapshot) ([]Checkpoint, error) {
 	out := make([]Checkpoint, len(rows))
 	spaces := map[string]*wsHistory{}
 	for i, sn := range rows {
@@ -33,7 +38,7 @@ func (s *Service) describe(ctx context.Context, rows []session.Snapshot) ([]Chec
 		h, ok := spaces[sn.Workspace]
 		if !ok {
 			var err error
-			if h, err = s.history(ctx, sn.Workspace); err != nil {
+			if h, err = ss.history(ctx, sn.Workspace); err != nil {
 				return nil, err
 			}
 			spaces[sn.Workspace] = h
@@ -69,7 +74,8 @@ func (h *wsHistory) lost(ctx context.Context, sn session.Snapshot) bool {
 	return !h.repo.Has(ctx, sn.Commit) || (next != "" && !h.repo.Has(ctx, next))
 }
 
-func (s *Service) history(ctx context.Context, ws string) (*wsHistory, error) {
+func (ss snapshots) history(ctx context.Context, ws string) (*wsHistory, error) {
+	s := ss.s
 	repo, err := s.Runtime().engineRoom().openRepo(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -87,7 +93,8 @@ func (s *Service) history(ctx context.Context, ws string) (*wsHistory, error) {
 
 // snapshotOf looks up checkpoint cp, which must belong to session id
 // when id is not "". Errors wrap ErrUnknownCheckpoint, session.ErrNotFound.
-func (s *Service) snapshotOf(ctx context.Context, id, cp string) (session.Snapshot, error) {
+func (ss snapshots) snapshotOf(ctx context.Context, id, cp string) (session.Snapshot, error) {
+	s := ss.s
 	sn, err := s.store.SnapshotByID(ctx, cp)
 	if err != nil {
 		return session.Snapshot{}, err
@@ -114,7 +121,8 @@ func (s *Service) snapshotOf(ctx context.Context, id, cp string) (session.Snapsh
 // first (nothing is changed when it cannot be cut), then the files (after
 // a snapshot of the workspace as it is, so the rewind can be rewound),
 // then the conversation is cut.
-func (s *Service) rewind(ctx context.Context, sn session.Snapshot, scope RewindScope) (RewindResult, error) {
+func (ss snapshots) rewind(ctx context.Context, sn session.Snapshot, scope RewindScope) (RewindResult, error) {
+	s := ss.s
 	if scope&RewindBoth == 0 {
 		return RewindResult{}, errors.New("rewind: nothing to restore: give the code, the conversation or both")
 	}
@@ -131,7 +139,7 @@ func (s *Service) rewind(ctx context.Context, sn session.Snapshot, scope RewindS
 	}
 	if scope&RewindCode != 0 {
 		desc := fmt.Sprintf("before rewind to %s: %s", sn.ID, sn.Prompt)
-		if err := s.rewindCode(ctx, sn, desc, len(sess.Messages), &res); err != nil {
+		if err := ss.rewindCode(ctx, sn, desc, len(sess.Messages), &res); err != nil {
 			return res, err
 		}
 	}
@@ -162,7 +170,8 @@ func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
 // rewindCode snapshots the workspace (recorded as a rewind checkpoint
 // described by desc, with messages the conversation's length) and then
 // restores sn's files into res.
-func (s *Service) rewindCode(ctx context.Context, sn session.Snapshot, desc string, messages int, res *RewindResult) error {
+func (ss snapshots) rewindCode(ctx context.Context, sn session.Snapshot, desc string, messages int, res *RewindResult) error {
+	s := ss.s
 	repo, err := s.Runtime().engineRoom().openRepo(ctx, sn.Workspace)
 	if err != nil {
 		return err
@@ -203,8 +212,9 @@ func nonNil(s []string) []string {
 // before the undo is kept as a rewind checkpoint. ok is false when no
 // such checkpoint is left newer than the session's per-file checkpoints
 // (of earlier versions), which then undo.
-func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session.Undone, ok bool, err error) {
-	turns, err := s.undoCandidates(ctx, id)
+func (ss snapshots) undoSnapshot(ctx context.Context, id string) (undone []session.Undone, ok bool, err error) {
+	s := ss.s
+	turns, err := ss.undoCandidates(ctx, id)
 	if err != nil || len(turns) == 0 {
 		return nil, false, err
 	}
@@ -249,7 +259,8 @@ func (s *Service) undoSnapshot(ctx context.Context, id string) (undone []session
 
 // undoCandidates returns session id's turn (and user command) checkpoints newer than its
 // last per-file checkpoint, newest first.
-func (s *Service) undoCandidates(ctx context.Context, id string) ([]session.Snapshot, error) {
+func (ss snapshots) undoCandidates(ctx context.Context, id string) ([]session.Snapshot, error) {
+	s := ss.s
 	rows, err := s.store.Snapshots(ctx, id, "")
 	if err != nil {
 		return nil, err

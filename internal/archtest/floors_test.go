@@ -43,7 +43,7 @@ var floors = []struct {
 // testSupport are imported by tests (and each other) only.
 var testSupport = []string{"internal/sharedtest", "internal/attacktest", "internal/llm/llmtest",
 	"internal/loader/loadertest", "internal/mcp/oauth/oauthtest", "internal/tools/toolstest",
-	"internal/app/apptest", "internal/mcp/conformance", "internal/mcp/mcptest", "internal/plugin/plugintest", "internal/wintest", "internal/archtest"}
+	"internal/app/apptest", "internal/mcp/conformance", "internal/mcp/mcptest", "internal/plugin/plugintest", "internal/webpage/webpagetest", "internal/wintest", "internal/archtest"}
 
 // floorOf returns pkg's floor (-1: test support; -2: on no floor).
 func floorOf(pkg string) int {

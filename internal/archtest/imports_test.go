@@ -49,6 +49,8 @@ var importRules = []importRule{
 		why: "the test plugins are files built from the shared material"},
 	{from: "internal/ui/...", not: []string{"internal/app/engine", "internal/app/turn"},
 		why: "front ends use app's facade; its rooms (building engines, turn strategies) are app's own"},
+	{from: "internal/app/turn", not: []string{"internal/..."}, allow: []string{"internal/agent", "internal/llm"},
+		why: "the turn strategies run engines: what they need of app comes in as engines, policies and functions"},
 	{from: "internal/cli", not: []string{"internal/app/engine", "internal/app/turn"},
 		why: "front ends use app's facade; its rooms (building engines, turn strategies) are app's own"},
 	{from: "internal/ui/...", not: []string{"internal/imagegen"},

@@ -135,62 +135,59 @@ func wrapParse(p Provider, ms []Model, err error) ([]Model, error) {
 // (https://platform.claude.com/docs/en/api/models-list): limit up to 1000,
 // after_id = the previous page's last_id while has_more.
 func fetchAnthropic(ctx context.Context, hc *http.Client, p Provider, o fetchOpts) ([]Model, error) {
-	size := o.pageSize
-	if size <= 0 {
-		size = 1000
-	}
-	var all []Model
-	after := ""
-	for page := 0; page < o.maxPages; page++ {
-		q := url.Values{"limit": {strconv.Itoa(size)}}
-		if after != "" {
-			q.Set("after_id", after)
-		}
-		body, err := getBody(ctx, hc, p, withQuery(modelsURL(p), q), authHeaders(p, o.key))
-		if err != nil {
-			return nil, err
-		}
-		ms, more, last, err := parseAnthropicPage(body)
-		if err != nil {
-			return wrapParse(p, nil, err)
-		}
-		all = append(all, ms...)
-		if !more || last == "" || last == after {
-			break
-		}
-		after = last
-	}
-	return all, nil
+	return fetchPages(ctx, hc, p, o, pager{size: "limit", cursor: "after_id",
+		parse: func(body []byte) ([]Model, string, error) {
+			ms, more, last, err := parseAnthropicPage(body)
+			if !more {
+				last = ""
+			}
+			return ms, last, err
+		}})
 }
 
 // fetchGemini pages through GET /v1beta/models
 // (https://ai.google.dev/api/models#method:-models.list): pageSize up to
 // 1000, pageToken = the previous nextPageToken.
 func fetchGemini(ctx context.Context, hc *http.Client, p Provider, o fetchOpts) ([]Model, error) {
+	return fetchPages(ctx, hc, p, o, pager{size: "pageSize", cursor: "pageToken", parse: parseGeminiPage})
+}
+
+// pager names a paged models list's query parameters (the page size and
+// the cursor) and parses one page into its models and the next cursor
+// ("" on the last page).
+type pager struct {
+	size, cursor string
+	parse        func(body []byte) (ms []Model, next string, err error)
+}
+
+// fetchPages gets up to o.maxPages pages of o.pageSize models (1000 when
+// unset), passing each page's cursor to the next request, and stops at
+// the last page or when a cursor repeats.
+func fetchPages(ctx context.Context, hc *http.Client, p Provider, o fetchOpts, pg pager) ([]Model, error) {
 	size := o.pageSize
 	if size <= 0 {
 		size = 1000
 	}
 	var all []Model
-	token := ""
+	cursor := ""
 	for page := 0; page < o.maxPages; page++ {
-		q := url.Values{"pageSize": {strconv.Itoa(size)}}
-		if token != "" {
-			q.Set("pageToken", token)
+		q := url.Values{pg.size: {strconv.Itoa(size)}}
+		if cursor != "" {
+			q.Set(pg.cursor, cursor)
 		}
 		body, err := getBody(ctx, hc, p, withQuery(modelsURL(p), q), authHeaders(p, o.key))
 		if err != nil {
 			return nil, err
 		}
-		ms, next, err := parseGeminiPage(body)
+		ms, next, err := pg.parse(body)
 		if err != nil {
 			return wrapParse(p, nil, err)
 		}
 		all = append(all, ms...)
-		if next == "" || next == token {
+		if next == "" || next == cursor {
 			break
 		}
-		token = next
+		cursor = next
 	}
 	return all, nil
 }

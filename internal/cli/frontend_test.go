@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // `aidex --web` serves the browser UI as `aidex web` does (issue 23 item
 // 22): the URL line, and the API answers with the token.
 func TestRootWebFlagServesWebUI(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
-	out := &syncBuffer{}
-	errOut := &syncBuffer{}
+	out := &sharedtest.Buffer{}
+	errOut := &sharedtest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
@@ -210,7 +211,7 @@ func TestPlainAsksImageProvider(t *testing.T) {
 // (issue 23 item 20).
 func TestWebVerboseLogsIgnoredFields(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
-	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1)}
+	w := &webRun{out: &sharedtest.Buffer{}, errOut: &sharedtest.Buffer{}, done: make(chan error, 1)}
 	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
 	a.flags.workspace, a.flags.verbose = e.ws, true
 	cmd := newWebCmd(a)

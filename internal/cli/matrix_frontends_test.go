@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"io"
 	"net/http"
 	"os"
@@ -67,7 +68,7 @@ type rpcPeer struct {
 	in    *io.PipeWriter
 	lines *bufio.Scanner
 	done  chan int
-	errb  *lockedBuffer
+	errb  *sharedtest.Buffer
 	// answer answers the requests the agent sends (nil: none expected).
 	answer func(method string, params json.RawMessage) any
 }
@@ -75,7 +76,7 @@ type rpcPeer struct {
 func startPeer(t *testing.T, e *e2e, args ...string) *rpcPeer {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := &rpcPeer{t: t, in: inW, done: make(chan int, 1), lines: bufio.NewScanner(outR), errb: &lockedBuffer{}}
+	p := &rpcPeer{t: t, in: inW, done: make(chan int, 1), lines: bufio.NewScanner(outR), errb: &sharedtest.Buffer{}}
 	p.lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	go func() {
 		p.done <- Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws}, args...),

@@ -111,7 +111,7 @@ func TestMCPServeHTTPPrintsTheTokenOnce(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr, stdout syncBuffer
+	var stderr, stdout sharedtest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0"}, Stdin: strings.NewReader(""),
@@ -231,12 +231,12 @@ func TestMCPLoginLogout(t *testing.T) {
 // urlFollower is stderr for `aidex mcp login --no-browser`: when the
 // sign-in URL appears, it follows it as the user's browser would.
 type urlFollower struct {
-	syncBuffer
+	sharedtest.Buffer
 	once sync.Once
 }
 
 func (u *urlFollower) Write(p []byte) (int, error) {
-	n, err := u.syncBuffer.Write(p)
+	n, err := u.Buffer.Write(p)
 	if m := regexp.MustCompile(`http://\S+/authorize\?\S+`).FindString(u.String()); m != "" {
 		u.once.Do(func() { _ = oauthtest.Browser(m) })
 	}
@@ -289,7 +289,7 @@ func TestMCPServeTokenFile(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr, stdout syncBuffer
+	var stderr, stdout sharedtest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file}, Stdin: strings.NewReader(""),

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // ayder-cli's .ayder/tasks files are the task list until the first change,
@@ -131,7 +132,7 @@ func TestRootWebPort(t *testing.T) {
 	require.NoError(t, err)
 	port := ln.Addr().(*net.TCPAddr).Port
 	require.NoError(t, ln.Close())
-	out, errOut := &syncBuffer{}, &syncBuffer{}
+	out, errOut := &sharedtest.Buffer{}, &sharedtest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {

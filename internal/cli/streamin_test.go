@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/streamjson"
 )
 
@@ -24,14 +24,14 @@ type streamProc struct {
 	in     *io.PipeWriter
 	events chan map[string]any
 	code   chan int
-	stderr *lockedBuffer
+	stderr *sharedtest.Buffer
 }
 
 func (e *e2e) startStream(args ...string) *streamProc {
 	e.t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := &streamProc{t: e.t, in: inW, events: make(chan map[string]any, 256), code: make(chan int, 1), stderr: &lockedBuffer{}}
+	p := &streamProc{t: e.t, in: inW, events: make(chan map[string]any, 256), code: make(chan int, 1), stderr: &sharedtest.Buffer{}}
 	go func() {
 		defer close(p.events)
 		sc := bufio.NewScanner(outR)
@@ -51,24 +51,6 @@ func (e *e2e) startStream(args ...string) *streamProc {
 	}()
 	e.t.Cleanup(func() { _ = inW.Close() })
 	return p
-}
-
-// lockedBuffer is stderr, written by Main and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
 
 func (p *streamProc) send(line string) {

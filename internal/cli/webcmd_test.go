@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,31 +9,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/ui/web"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestWebCommand runs `aidex web --port 0` (built directly: the lead adds
 // newWebCmd to commandBuilders), checks the printed URL line, the 0600
@@ -100,7 +81,7 @@ func TestWebCommandOpen(t *testing.T) {
 
 // webRun is `aidex web` running in the background.
 type webRun struct {
-	out, errOut *syncBuffer
+	out, errOut *sharedtest.Buffer
 	cancel      context.CancelFunc
 	done        chan error
 	opened      chan string // URLs handed to the browser opener
@@ -109,7 +90,7 @@ type webRun struct {
 // startWebCmd starts `aidex web --port 0 [args]` in e's workspace, with a
 // browser opener that records the URL; the test's end cancels it.
 func startWebCmd(t *testing.T, e *e2e, args ...string) *webRun {
-	w := &webRun{out: &syncBuffer{}, errOut: &syncBuffer{}, done: make(chan error, 1), opened: make(chan string, 4)}
+	w := &webRun{out: &sharedtest.Buffer{}, errOut: &sharedtest.Buffer{}, done: make(chan error, 1), opened: make(chan string, 4)}
 	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] },
 		OpenURL: func(u string) error { w.opened <- u; return nil }})
 	a.flags.workspace = e.ws

@@ -191,6 +191,7 @@ const chunkSize = 64 << 10
 // writing it never copies what was written before; nil is no body.
 type chunks struct {
 	bufs [][]byte
+	strs []*escapedString // nil, or by index: a packed string read in place of bufs[i] (empty)
 	n    int
 }
 
@@ -214,24 +215,38 @@ func (c *chunks) Write(p []byte) (int, error) {
 // fills p from as many chunks as it takes, so a body of many small
 // chunks (a [Spliced] body's items) is still sent in few writes.
 func (c *chunks) reader() io.Reader {
-	return &chunkReader{bufs: c.bufs}
+	return &chunkReader{bufs: c.bufs, strs: c.strs}
 }
 
 // chunkReader reads the chunks of a body in order.
 type chunkReader struct {
 	bufs [][]byte
+	strs []*escapedString
 	off  int // into bufs[0]
+	str  escapedReader
 }
 
 // Read copies the next bytes into p.
 func (r *chunkReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) && len(r.bufs) > 0 {
+		if len(r.strs) > 0 && r.strs[0] != nil {
+			if r.str.e != r.strs[0] {
+				r.str = escapedReader{e: r.strs[0]}
+			}
+			k, done := r.str.read(p[n:])
+			n += k
+			if done {
+				r.str = escapedReader{}
+				r.next()
+			}
+			continue
+		}
 		k := copy(p[n:], r.bufs[0][r.off:])
 		n += k
 		r.off += k
 		if r.off == len(r.bufs[0]) {
-			r.bufs, r.off = r.bufs[1:], 0
+			r.next()
 		}
 	}
 	if n == 0 && len(p) > 0 {
@@ -240,9 +255,22 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// next moves to the next chunk.
+func (r *chunkReader) next() {
+	r.bufs, r.off = r.bufs[1:], 0
+	if len(r.strs) > 0 {
+		r.strs = r.strs[1:]
+	}
+}
+
 // bytes returns the body in one slice (for tests and small bodies).
 func (c *chunks) bytes() []byte {
-	return bytes.Join(c.bufs, nil)
+	if c.strs == nil {
+		return bytes.Join(c.bufs, nil)
+	}
+	b := make([]byte, c.n)
+	_, _ = io.ReadFull(c.reader(), b)
+	return b
 }
 
 // Do sends one request (see [PostJSON]); payload may be nil for GET. The

@@ -45,7 +45,7 @@ type cacheLane struct {
 // copied, so that a change made in place is seen).
 type cacheEntry struct {
 	msg  Message
-	wire []byte
+	wire Wire
 }
 
 // Encode returns the wire encoding of each message of msgs (enc's output:
@@ -53,17 +53,18 @@ type cacheEntry struct {
 // the cache where the message is unchanged, else from enc, whose error it
 // returns. enc's output must depend on the message alone (and on settings
 // fixed for the cache's life, such as a client's host quirks), not on its
-// position or its neighbours. The returned slices are never written again (their capacity is
-// their length), so a request body may point into them.
-func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) ([][]byte, error) {
-	out := make([][]byte, len(msgs))
+// position or its neighbours. The returned encodings are never written
+// again, so a request body may point into them; a cached one is kept
+// packed around the message's longest string ([Wire]).
+func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) ([]Wire, error) {
+	out := make([]Wire, len(msgs))
 	if c == nil {
 		for i := range msgs {
 			b, err := enc(&msgs[i])
 			if err != nil {
 				return nil, err
 			}
-			out[i] = b[:len(b):len(b)]
+			out[i] = WireBytes(b)
 		}
 		return out, nil
 	}
@@ -80,7 +81,7 @@ func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) (
 			lane.entries = lane.entries[:min(i, len(lane.entries))]
 			return nil, err
 		}
-		out[i] = b[:len(b):len(b)]
+		out[i] = packWire(&msgs[i], b)
 		entry := cacheEntry{msg: copyMessage(&msgs[i]), wire: out[i]}
 		if i < len(lane.entries) {
 			lane.entries[i] = entry // a message's encoding depends on it alone, so the others stay
@@ -196,7 +197,7 @@ func MarshalList[T any](list []T) ([]byte, error) {
 // EncodeList is [WireCache.Encode] for a wire format that turns one
 // message into a list of wire messages (enc), each message's list
 // encoded by [MarshalList]. c may be nil (no cache).
-func EncodeList[T any](c *WireCache, msgs []Message, enc func(*Message) ([]T, error)) ([][]byte, error) {
+func EncodeList[T any](c *WireCache, msgs []Message, enc func(*Message) ([]T, error)) ([]Wire, error) {
 	return c.Encode(msgs, func(m *Message) ([]byte, error) {
 		list, err := enc(m)
 		if err != nil {
@@ -210,13 +211,13 @@ func EncodeList[T any](c *WireCache, msgs []Message, enc func(*Message) ([]T, er
 // the caller has set to nil: the system messages sys first (none when
 // empty), then items. keepNull is [Spliced]'s KeepNull. Errors: sys does
 // not encode.
-func SpliceAfter[T any](head any, field string, sys []T, items [][]byte, keepNull bool) (*Spliced, error) {
+func SpliceAfter[T any](head any, field string, sys []T, items []Wire, keepNull bool) (*Spliced, error) {
 	if len(sys) > 0 {
 		b, err := MarshalList(sys)
 		if err != nil {
 			return nil, err
 		}
-		items = append([][]byte{b}, items...)
+		items = append([]Wire{WireBytes(b)}, items...)
 	}
 	return &Spliced{Head: head, Field: field, Items: items, KeepNull: keepNull}, nil
 }
@@ -232,7 +233,7 @@ func SpliceAfter[T any](head any, field string, sys []T, items [][]byte, keepNul
 type Spliced struct {
 	Head     any
 	Field    string
-	Items    [][]byte
+	Items    []Wire
 	KeepNull bool
 }
 
@@ -268,7 +269,7 @@ func (s *Spliced) encode() (*chunks, error) {
 		return nil, err
 	}
 	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
-	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it []byte) bool { return len(it) > 0 }) {
+	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return it.Len() > 0 }) {
 		c.ref(head)
 		return c, nil
 	}
@@ -277,14 +278,14 @@ func (s *Spliced) encode() (*chunks, error) {
 	comma := []byte{','}
 	first := true
 	for _, it := range s.Items {
-		if len(it) == 0 {
+		if it.Len() == 0 {
 			continue
 		}
 		if !first {
 			c.ref(comma)
 		}
 		first = false
-		c.ref(it)
+		c.refWire(it)
 	}
 	c.ref([]byte{']'})
 	c.ref(head[end:])
@@ -295,7 +296,27 @@ func (s *Spliced) encode() (*chunks, error) {
 // next Write starts a new chunk).
 func (c *chunks) ref(b []byte) {
 	c.bufs = append(c.bufs, b[:len(b):len(b)])
+	if c.strs != nil {
+		c.strs = append(c.strs, nil)
+	}
 	c.n += len(b)
+}
+
+// refWire appends w to c without copying it: a packed encoding's string is
+// read from the message it was made from.
+func (c *chunks) refWire(w Wire) {
+	if w.p == nil {
+		c.ref(w.b)
+		return
+	}
+	c.ref(w.p.head)
+	if c.strs == nil {
+		c.strs = make([]*escapedString, len(c.bufs), cap(c.bufs))
+	}
+	c.bufs = append(c.bufs, nil)
+	c.strs = append(c.strs, &w.p.str)
+	c.n += w.p.str.len()
+	c.ref(w.p.tail)
 }
 
 // topLevelNull returns the offsets of the null value of the top-level

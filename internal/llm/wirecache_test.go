@@ -26,8 +26,8 @@ func TestWireCacheEncodesOnlyWhatChanged(t *testing.T) {
 			t.Fatalf("encoded %d of %d messages, want %d", encoded, len(msgs), want)
 		}
 		for i, it := range items {
-			if want, _ := enc(&msgs[i]); !bytes.Equal(it, want) || cap(it) != len(it) {
-				t.Fatalf("item %d = %s (cap %d), want %s", i, it, cap(it), want)
+			if want, _ := enc(&msgs[i]); !bytes.Equal(it.Bytes(), want) || it.Len() != len(want) {
+				t.Fatalf("item %d = %s (len %d), want %s", i, it.Bytes(), it.Len(), want)
 			}
 		}
 	}
@@ -66,7 +66,7 @@ func TestSplicedBody(t *testing.T) {
 		Messages []string `json:"messages"`
 		Z        []string `json:"z"`
 	}
-	s := &Spliced{Head: head{A: `"messages":null`, Z: []string{"t"}}, Field: "messages", Items: [][]byte{[]byte(`"1"`), nil, []byte(`"2","3"`)}}
+	s := &Spliced{Head: head{A: `"messages":null`, Z: []string{"t"}}, Field: "messages", Items: []Wire{WireBytes([]byte(`"1"`)), {}, WireBytes([]byte(`"2","3"`))}}
 	got, err := s.Bytes()
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +98,8 @@ func TestWireCacheConcurrent(t *testing.T) {
 			for i := 0; i < 50; i++ {
 				conv = append(conv, UserText(fmt.Sprintf("g%d m%d", g, i)))
 				items, err := c.Encode(conv, enc)
-				if err == nil && string(items[i]) != fmt.Sprintf("%q", conv[i].Text()) {
-					err = fmt.Errorf("goroutine %d got %s for message %d", g, items[i], i)
+				if err == nil && string(items[i].Bytes()) != fmt.Sprintf("%q", conv[i].Text()) {
+					err = fmt.Errorf("goroutine %d got %s for message %d", g, items[i].Bytes(), i)
 				}
 				if err != nil {
 					done <- err

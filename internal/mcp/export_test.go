@@ -12,9 +12,9 @@ func KillForTest(m *Manager, name string) error {
 		return err
 	}
 	s.mu.Lock()
-	cmd, sess := s.proc, s.sess
+	group, sess := s.group, s.sess
 	s.mu.Unlock()
-	killGroup(cmd)
+	killGroup(group)
 	if sess != nil {
 		_ = sess.Wait()
 	}

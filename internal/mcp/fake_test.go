@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,9 +26,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// startChild starts the test binary again as a "sleep" fake and writes
+// its pid to $AIDEX_MCP_FAKE_PIDFILE.
+func startChild() error {
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), fakeEnv+"=sleep")
+	if err := child.Start(); err != nil {
+		return err
+	}
+	return os.WriteFile(os.Getenv("AIDEX_MCP_FAKE_PIDFILE"), []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+}
+
 // fake returns the config of a fake stdio server of the kind: "crashy"
 // (tool boom appends a line to $AIDEX_MCP_FAKE_LOG and exits; echo echoes),
-// "slow" (prints an npm line on stderr and waits $AIDEX_MCP_FAKE_DELAY
+// "parent" (starts a child that sleeps; see startChild), "slow" (prints an npm line on stderr and waits $AIDEX_MCP_FAKE_DELAY
 // before it serves).
 func fake(t testing.TB, name, kind string, env map[string]string) config.MCPServer {
 	exe, err := os.Executable()
@@ -50,6 +63,14 @@ func runFake(kind string) int {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + a.Message}}}, nil, nil
 	})
 	switch kind {
+	case "sleep": // a server's own child, left running
+		time.Sleep(time.Minute)
+		return 0
+	case "parent": // starts a child that outlives it unless its group ends
+		if err := startChild(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 	case "slow": // a package runner's first start: it installs, then serves
 		fmt.Fprintln(os.Stderr, "npm warn exec installing @example/server\x1b[2J")
 		d, _ := time.ParseDuration(os.Getenv("AIDEX_MCP_FAKE_DELAY"))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -12,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/tools/proc"
 )
 
 // server is one configured server and its live connection.
@@ -26,7 +26,7 @@ type server struct {
 	state     State
 	err       error
 	sess      *sdk.ClientSession
-	proc      *exec.Cmd
+	group     *proc.Group // a stdio server's process group (a Job Object on Windows)
 	stderr    *stderrLog
 	dead      bool // the connection ended (a crash): restart on the next call
 	restarted bool // restarted once already
@@ -120,13 +120,13 @@ func (s *server) start(ctx context.Context) {
 func (s *server) connect(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.startupTimeout())
 	defer cancel()
-	sess, proc, err := s.open(ctx)
+	sess, group, err := s.open(ctx)
 	if err != nil {
 		return s.explain(ctx, err)
 	}
 	tools, err := listTools(ctx, sess)
 	if err != nil {
-		_ = s.closeSession(sess, proc)
+		_ = s.closeSession(sess, group)
 		return s.explain(ctx, s.challenged(fmt.Errorf("list tools: %w", err)))
 	}
 	var prompts []*sdk.Prompt
@@ -134,7 +134,7 @@ func (s *server) connect(ctx context.Context) error {
 		prompts, _ = listPrompts(ctx, sess)
 	}
 	s.mu.Lock()
-	s.sess, s.proc, s.tools, s.prompts, s.dead = sess, proc, tools, prompts, false
+	s.sess, s.group, s.tools, s.prompts, s.dead = sess, group, tools, prompts, false
 	s.mu.Unlock()
 	s.m.gen.Add(1)
 	go s.watch(sess)
@@ -152,19 +152,16 @@ func (s *server) watch(sess *sdk.ClientSession) {
 }
 
 // open connects over the configured transport.
-func (s *server) open(ctx context.Context) (*sdk.ClientSession, *exec.Cmd, error) {
+func (s *server) open(ctx context.Context) (*sdk.ClientSession, *proc.Group, error) {
 	client := s.m.clientFor(s)
 	if s.cfg.TransportName() == "stdio" {
-		t, cmd, err := s.stdioTransport()
-		if err != nil {
-			return nil, nil, err
-		}
+		t := s.stdioTransport()
 		sess, err := client.Connect(ctx, t, nil)
 		if err != nil {
-			killGroup(cmd)
+			killGroup(t.group)
 			return nil, nil, err
 		}
-		return sess, cmd, nil
+		return sess, t.group, nil
 	}
 	sess, err := s.connectHTTP(ctx, client)
 	return sess, nil, err
@@ -240,11 +237,11 @@ func (s *server) restart(ctx context.Context) (*sdk.ClientSession, error) {
 		return nil, fmt.Errorf("MCP server %s stopped and was already restarted once; see its log %s", s.cfg.Name, s.logPath())
 	}
 	s.restarted = true
-	old, proc := s.sess, s.proc
-	s.sess, s.proc = nil, nil
+	old, group := s.sess, s.group
+	s.sess, s.group = nil, nil
 	s.mu.Unlock()
 	if old != nil {
-		_ = s.closeSession(old, proc)
+		_ = s.closeSession(old, group)
 	}
 	if err := s.connect(ctx); err != nil {
 		s.mu.Lock()
@@ -260,12 +257,12 @@ func (s *server) restart(ctx context.Context) (*sdk.ClientSession, error) {
 
 func (s *server) close() error {
 	s.mu.Lock()
-	sess, proc := s.sess, s.proc
-	s.sess, s.proc, s.dead = nil, nil, true
+	sess, group := s.sess, s.group
+	s.sess, s.group, s.dead = nil, nil, true
 	s.mu.Unlock()
 	var err error
 	if sess != nil {
-		err = s.closeSession(sess, proc)
+		err = s.closeSession(sess, group)
 	}
 	if s.stderr != nil {
 		_ = s.stderr.Close()
@@ -275,19 +272,19 @@ func (s *server) close() error {
 
 // closeSession closes a session; a stdio server's process group is killed after a
 // short grace period (a server's own children included).
-func (s *server) closeSession(sess *sdk.ClientSession, proc *exec.Cmd) error {
+func (s *server) closeSession(sess *sdk.ClientSession, group *proc.Group) error {
 	done := make(chan error, 1)
 	go func() { done <- sess.Close() }()
 	select {
 	case err := <-done:
-		killGroup(proc)
+		killGroup(group)
 		s.endConn()
-		if proc != nil || isClosedErr(err) {
+		if group != nil || isClosedErr(err) {
 			return nil // a stdio server's exit status after the close is no error of use
 		}
 		return err
 	case <-time.After(2 * time.Second):
-		killGroup(proc)
+		killGroup(group)
 		s.endConn()
 		<-done
 		return nil

@@ -18,6 +18,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/zelvior/aidex/internal/tools/proc"
 )
 
 // baseEnv are the variables a stdio server inherits from aidex without being
@@ -25,9 +27,10 @@ import (
 var baseEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ",
 	"SYSTEMROOT", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PATHEXT", "COMSPEC", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"}
 
-// stdioTransport builds the command of a stdio server: its own process group,
-// the base environment plus env_vars and env, stderr to the log.
-func (s *server) stdioTransport() (*sdk.CommandTransport, *exec.Cmd, error) {
+// stdioTransport builds the command of a stdio server: its own process
+// group (a Job Object on Windows), the base environment plus env_vars and
+// env, stderr to the log.
+func (s *server) stdioTransport() *groupTransport {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = s.cfg.Cwd
 	getenv := s.m.opts.Getenv
@@ -42,14 +45,49 @@ func (s *server) stdioTransport() (*sdk.CommandTransport, *exec.Cmd, error) {
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
-	setGroup(cmd)
+	group := proc.NewGroup(cmd)
 	s.mu.Lock()
 	if s.stderr == nil {
 		s.stderr = newStderrLog(s.m.opts.LogDir, s.cfg.Name)
 	}
 	cmd.Stderr = s.stderr
 	s.mu.Unlock()
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, cmd, nil
+	return &groupTransport{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, group: group}
+}
+
+// groupTransport is the SDK's command transport with the server's process
+// group joined as it starts: on Windows the command starts suspended
+// (proc.NewGroup) and runs only once it is in its Job Object, so every
+// process it starts (npx's node, a server's workers) ends with it.
+type groupTransport struct {
+	sdk.CommandTransport
+	group *proc.Group
+}
+
+// Connect starts the server's process and puts it in its group; a server
+// that cannot be held in its group is killed and not used.
+func (t *groupTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.CommandTransport.Connect(ctx)
+	if err != nil {
+		t.group.Close()
+		return nil, err
+	}
+	if err := t.group.Attach(t.Command.Process); err != nil {
+		_ = conn.Close()
+		t.group.Close()
+		return nil, fmt.Errorf("MCP server process: %w", err)
+	}
+	return conn, nil
+}
+
+// killGroup kills a stdio server's process group (nil: nothing) and
+// releases it.
+func killGroup(g *proc.Group) {
+	if g == nil {
+		return
+	}
+	_ = g.Signal(true)
+	g.Close()
 }
 
 // connectHTTP connects to a remote server: streamable HTTP, or legacy SSE when

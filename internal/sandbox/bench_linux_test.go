@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -61,6 +62,70 @@ func BenchmarkTrueConfined(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkTrueConfinedHeap measures the start of a confined command
+// (network off, git-repo workspace, with the check around it) from a
+// process that holds more memory, as a working aidex does: heap-N has N
+// MB more touched. "direct" forks the helper into the namespaces from
+// this process (Go then copies its address space), "spawn" starts the
+// helper's first stage, which forks it from a small process
+// (helper.SpawnArg); "plain" is plain true. Run:
+//
+//	go test ./internal/sandbox -run '^$' -bench TrueConfinedHeap -benchtime 200x
+func BenchmarkTrueConfinedHeap(b *testing.B) {
+	truePath := lookTrue(b)
+	c := requireCaps(b)
+	plain := b.TempDir()
+	repo := benchRepo(b)
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: repo, Home: plain,
+		Writable: DefaultWritable(plain, func(string) string { return "" })}, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ballast [][]byte
+	defer runtime.KeepAlive(&ballast)
+	for _, mb := range []int{0, 16, 64} {
+		for len(ballast) < mb {
+			chunk := make([]byte, 1<<20)
+			for j := 0; j < len(chunk); j += 4096 {
+				chunk[j] = 1
+			}
+			ballast = append(ballast, chunk)
+		}
+		heap := "heap-" + strconv.Itoa(mb) + "/"
+		b.Run(heap+"plain", func(b *testing.B) {
+			timeRuns(b, func() *exec.Cmd { return exec.Command(truePath) })
+		})
+		for _, m := range []struct {
+			name  string
+			limit int64
+		}{{"direct", -1}, {"spawn", 1}} {
+			b.Run(heap+m.name, func(b *testing.B) {
+				sb.spawnLimit = m.limit
+				benchConfined(b, sb, truePath, repo)
+			})
+		}
+	}
+}
+
+// benchConfined times true confined by sb in ws, network off, with the
+// check around it.
+func benchConfined(b *testing.B, sb *Sandbox, truePath, ws string) {
+	var snap *Snapshot
+	timeRunsAround(b, func() *exec.Cmd {
+		snap = sb.Begin()
+		cmd := exec.Command(truePath)
+		cmd.Dir = ws
+		if err := sb.Confine(cmd, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		return cmd
+	}, func() {
+		if lines := snap.End(); len(lines) != 0 {
+			b.Fatal(lines)
+		}
+	})
 }
 
 // BenchmarkAudit measures the check around each command alone (Begin

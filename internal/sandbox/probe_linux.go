@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -130,7 +132,9 @@ func findHelper(self func() (string, error), lookPath func(string) (string, erro
 	return exe, helper.Arg
 }
 
-// confine makes cmd start the helper with sp in new namespaces.
+// confine makes cmd start the helper with sp in new namespaces, directly
+// or, when aidex's memory makes that fork costly, through the helper's
+// first stage (spawnFirst).
 func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	if s.caps.Helper == "" {
 		return errHelperMissing
@@ -146,7 +150,7 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	}
 	cmd.Env, sp.GoMaxProcs = helperEnv(cmd.Env)
 	cmd.Path = s.caps.Helper
-	cmd.Args = append(args, sp.Encode()...)
+	cmd.Args = append(slices.Clip(args), sp.Encode()...)
 	if !sp.Namespaces {
 		return nil
 	}
@@ -154,26 +158,57 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	a := cmd.SysProcAttr
+	if !a.Setsid && s.caps.HelperArg == "" && s.spawnFirst() {
+		// A first stage (a plain, vfork-like start) forks the helper
+		// into the namespaces: see helper.SpawnArg. Not for a command
+		// that leads a session of its own (a pseudo-terminal aidex made
+		// for it), which the helper itself must lead, nor when the
+		// helper is aidex itself (its start would be paid twice).
+		mode := helper.SpawnNetOn
+		if sp.Loopback {
+			mode = helper.SpawnNetOff
+		}
+		cmd.Args = append(append(args, helper.SpawnArg, mode, s.caps.Helper), cmd.Args...)
+		a.Pdeathsig = syscall.SIGKILL
+		return nil
+	}
 	// The helper is the init of its own PID namespace: every process the
 	// command starts ends when the command ends, when aidex kills the
 	// helper, or (Pdeathsig) when aidex itself dies. The IPC namespace
-	// gives the command System V IPC and message queues of its own.
-	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-	a.Pdeathsig = syscall.SIGKILL
-	if sp.Loopback {
-		a.Cloneflags |= syscall.CLONE_NEWNET
-	}
-	// The command keeps the user's own uid and gid inside the namespace;
-	// a non-root user's helper gets the capabilities it needs for the
+	// gives the command System V IPC and message queues of its own. The
+	// command keeps the user's own uid and gid inside the namespace; a
+	// non-root user's helper gets the capabilities it needs for the
 	// mounts as ambient ones, and drops them all before the exec.
-	uid, gid := os.Geteuid(), os.Getegid()
-	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	a.GidMappingsEnableSetgroups = false
-	if uid != 0 {
-		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
-	}
+	helper.NamespaceAttr(a, sp.Loopback)
 	return nil
+}
+
+// spawnAbove is how much memory aidex may hold (bytes the Go runtime has
+// mapped and not returned) before commands start through the helper's
+// first stage (helper.SpawnArg): Go copies the whole address space of a
+// process that forks into a new user namespace, which costs more than
+// that stage's own start (about 1 ms) above this size
+// (docs/benchmarks.md, "The fork into the namespaces and aidex's heap").
+const spawnAbove = 32 << 20
+
+// spawnFirst reports whether commands start through the first stage now.
+func (s *Sandbox) spawnFirst() bool {
+	limit := int64(spawnAbove)
+	if s.spawnLimit != 0 {
+		limit = s.spawnLimit
+	}
+	return limit >= 0 && mappedBytes() > limit
+}
+
+// mappedBytes returns the memory the Go runtime holds from the operating
+// system (mapped and not released).
+func mappedBytes() int64 {
+	m := [2]metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(m[:])
+	if m[0].Value.Kind() != metrics.KindUint64 || m[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(m[0].Value.Uint64()) - int64(m[1].Value.Uint64())
 }
 
 // helperEnv returns the helper's environment for a command whose

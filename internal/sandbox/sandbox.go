@@ -119,6 +119,9 @@ type Sandbox struct {
 	fixed  fixedPlan
 	// audit checks what a command left behind (nil: nothing writable).
 	audit *auditor
+	// spawnLimit overrides spawnAbove (tests and benchmarks; -1: never
+	// use the first stage; 0: spawnAbove).
+	spawnLimit int64
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:

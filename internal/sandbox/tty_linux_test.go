@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +27,10 @@ func TestMain(m *testing.M) {
 	default:
 		os.Exit(socketProbe(os.Getenv(probeEnv), os.Getenv(probeArgEnv)))
 	}
-	os.Exit(m.Run())
+	ballast := spawnBallast()
+	code := m.Run()
+	runtime.KeepAlive(ballast)
+	os.Exit(code)
 }
 
 func tiocstiProbe() int {

@@ -80,3 +80,26 @@ func TestDSNOpensOddNames(t *testing.T) {
 	require.NoError(t, db.QueryRow("PRAGMA user_version").Scan(&v))
 	require.Equal(t, schemaVersion, v)
 }
+
+// TestConnectionsKeepASmallPageCache checks that every connection of the
+// store keeps SQLite's page cache at 256 KiB instead of the default 2 MB:
+// the store is appended to for a session's life and read once on resume,
+// and each connection's full cache sat in aidex's resident memory (issue
+// 40: ~3.4 MiB of the 500-turn session's peak, docs/benchmarks.md).
+func TestConnectionsKeepASmallPageCache(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	// Two connections at once, so that the pool opens a second one.
+	c1, err := s.db.Conn(ctx)
+	require.NoError(t, err)
+	defer c1.Close()
+	c2, err := s.db.Conn(ctx)
+	require.NoError(t, err)
+	defer c2.Close()
+	for _, c := range []*sql.Conn{c1, c2} {
+		var kib int
+		require.NoError(t, c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib))
+		require.Equal(t, -pageCacheKiB, kib, "PRAGMA cache_size (negative: KiB)")
+	}
+	require.Equal(t, 256, pageCacheKiB)
+}

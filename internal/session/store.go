@@ -136,6 +136,13 @@ func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, er
 	return s, nil
 }
 
+// pageCacheKiB is the most each connection keeps in SQLite's page cache,
+// in KiB (SQLite's default is 2,000). The store is appended to for a
+// session's life and read once on resume, and the default cache, full after
+// a long session's inserts, sat in aidex's resident memory: 256 KiB keeps
+// the 500-turn session's peak 3.4 MiB lower (issue 40, docs/benchmarks.md).
+const pageCacheKiB = 256
+
 // dsn builds the modernc.org/sqlite data source name for the absolute path
 // in the path style st: a file: URI (so any byte in the path is escaped,
 // and a Windows drive path is file:///C:/..., never file://C:/..., whose
@@ -147,6 +154,7 @@ func dsn(path string, st ospath.Style) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -pageCacheKiB))
 	q.Set("_txlock", "immediate") // read-only transactions stay deferred
 	u.RawQuery = q.Encode()
 	return u.String()

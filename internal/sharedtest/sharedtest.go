@@ -1,6 +1,7 @@
 // Package sharedtest finds the shared test material (recorded provider
 // exchanges, text tool-call fixtures, attack cases) in ../shared beside the
-// repository, for the tests of several packages.
+// repository, for the tests of several packages, and holds small helpers
+// those tests share (Buffer).
 //
 // The suites built on it never skip silently: when the folder is missing
 // and the CI environment variable is set (CI runs with ../shared beside the

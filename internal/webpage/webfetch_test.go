@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -13,28 +12,12 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/zelvior/aidex/internal/webpage/webpagetest"
 )
 
-const page = `<!DOCTYPE html><html><head><title>Test &amp; Page</title>
-<style>body{color:red}</style><script>var secret = "do-not-show";</script></head>
-<body><h1>Heading</h1><p>Hello <strong>world</strong>, see <a href="/docs/intro">the intro</a>.</p>
-<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>
-<ul><li>one</li><li>two</li></ul></body></html>`
-
-func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func htmlHandler(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write([]byte(page))
-}
-
 func TestFetchMarkdownTextHTML(t *testing.T) {
-	srv := serve(t, htmlHandler)
+	srv := webpagetest.Serve(t, webpagetest.HTMLHandler)
 	f := New(Options{AllowPrivate: true})
 	p, err := f.Fetch(context.Background(), srv.URL+"/page", "", 0)
 	require.NoError(t, err)
@@ -58,14 +41,14 @@ func TestFetchMarkdownTextHTML(t *testing.T) {
 
 	p, err = f.Fetch(context.Background(), srv.URL, FormatHTML, 0)
 	require.NoError(t, err)
-	require.Equal(t, page, p.Content)
+	require.Equal(t, webpagetest.Page, p.Content)
 
 	_, err = f.Fetch(context.Background(), srv.URL, "pdf", 0)
 	require.ErrorContains(t, err, "unknown format")
 }
 
 func TestFetchPlainTextAndCharset(t *testing.T) {
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/latin1" {
 			w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
 			_, _ = w.Write([]byte{'c', 'a', 'f', 0xE9})
@@ -84,7 +67,7 @@ func TestFetchPlainTextAndCharset(t *testing.T) {
 }
 
 func TestFetchBinaryRefused(t *testing.T) {
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write([]byte("\x89PNG\r\n\x1a\nxxxx"))
 	})
@@ -94,7 +77,7 @@ func TestFetchBinaryRefused(t *testing.T) {
 
 func TestFetchCaps(t *testing.T) {
 	big := strings.Repeat("é", 5000) // 10000 bytes
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte(big))
 	})
@@ -111,7 +94,7 @@ func TestFetchCaps(t *testing.T) {
 }
 
 func TestFetchTimeout(t *testing.T) {
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // never answers
 	})
 	_, err := New(Options{AllowPrivate: true, Timeout: 100 * time.Millisecond}).Fetch(context.Background(), srv.URL, "", 0)
@@ -121,7 +104,7 @@ func TestFetchTimeout(t *testing.T) {
 
 func TestLoopbackRefusedByDefault(t *testing.T) {
 	var hits atomic.Int32
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { hits.Add(1); htmlHandler(w, r) })
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, r *http.Request) { hits.Add(1); webpagetest.HTMLHandler(w, r) })
 	f := New(Options{})
 	for _, u := range []string{srv.URL, strings.Replace(srv.URL, "127.0.0.1", "localhost", 1), "http://[::1]:9/", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://0.0.0.0:1/"} {
 		_, err := f.Fetch(context.Background(), u, "", 0)
@@ -133,7 +116,7 @@ func TestLoopbackRefusedByDefault(t *testing.T) {
 
 func TestDialCheckSeesResolvedAddress(t *testing.T) {
 	var hits atomic.Int32
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { hits.Add(1); htmlHandler(w, r) })
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, r *http.Request) { hits.Add(1); webpagetest.HTMLHandler(w, r) })
 	// Names pass the early check (AllowPrivate), but the dial-time check
 	// refuses what "localhost" resolves to: the rebinding case.
 	f := newFetcher(Options{AllowPrivate: true}, func(a netip.Addr) bool { return !a.IsLoopback() })
@@ -154,8 +137,8 @@ func TestRedirectsRechecked(t *testing.T) {
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/final", http.StatusMovedPermanently)
 	})
-	mux.HandleFunc("/final", htmlHandler)
-	srv := serve(t, mux.ServeHTTP)
+	mux.HandleFunc("/final", webpagetest.HTMLHandler)
+	srv := webpagetest.Serve(t, mux.ServeHTTP)
 	// The test server itself (127.0.0.1) is allowed; everything else must
 	// be public.
 	f := newFetcher(Options{MaxRedirects: 3}, func(a netip.Addr) bool { return a == netip.MustParseAddr("127.0.0.1") || IsPublic(a) })
@@ -237,7 +220,7 @@ func FuzzIsPublic(f *testing.F) {
 }
 
 func TestFetchHTTPErrorQuotesBody(t *testing.T) {
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte("access denied by policy"))
 	})
@@ -267,9 +250,9 @@ func BenchmarkConvertMarkdown(b *testing.B) {
 // spellings of a private host are refused before any connection.
 func TestFetchNormalisesURL(t *testing.T) {
 	var gotPath, gotAuth string
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := webpagetest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		gotPath, gotAuth = r.URL.Path, r.Header.Get("Authorization")
-		htmlHandler(w, r)
+		webpagetest.HTMLHandler(w, r)
 	})
 	f := newFetcher(Options{}, func(a netip.Addr) bool { return a == netip.MustParseAddr("127.0.0.1") })
 	raw := " " + strings.Replace(srv.URL, "http://127.0.0.1", "HTTP://u:pw@127.0.0.1.", 1) + "/a/../x#frag"

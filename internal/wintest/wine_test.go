@@ -232,6 +232,7 @@ var windowsTests = []struct{ pkg, run string }{
 	// TestResolve's symlink cases are left out: Wine shows links as folders.
 	{"./internal/permission", "TestWindowsShPaths|TestWindowsHostArg|TestPowerShellNoBuiltinReadOnly|TestShortNames|TestJoinRoot|TestValidate|FuzzResolve|FuzzWindowsShPaths"},
 	{"./internal/tools/proc", "TestRunEndsGrandchildren|TestHeadTail"},
+	{"./internal/mcp", "TestStdioServerEndsWithItsChildren"},
 	{"./internal/session", "TestDSN|TestWorkspaceKey|TestSessionsOfOneWorkspace"},
 	{"./internal/tools/search", "TestGrepToolBothBackends"},
 	{"./internal/tools/file", "TestEditFile$|TestLineTools$"},

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 var (
@@ -24,6 +26,44 @@ type LexerRegistry struct {
 	Lexers  Lexers
 	byName  map[string]Lexer
 	byAlias map[string]Lexer
+
+	// aidex patch: a registry made by NewLazyLexerRegistry runs fill on
+	// its first lookup; lexers registered before that wait in pending and
+	// are registered after fill's, in the order an eager registry would
+	// have registered them.
+	once    sync.Once
+	fill    func(*LexerRegistry)
+	filled  atomic.Bool
+	pending []Lexer
+}
+
+// NewLazyLexerRegistry creates a LexerRegistry that registers its lexers
+// with fill (which calls Register) on its first lookup instead of now.
+// Read it through its methods: its Lexers field is empty until then.
+//
+// aidex patch: keeps building the registry of the ~300 built-in lexers out
+// of package init (see PATCHES.md).
+func NewLazyLexerRegistry(fill func(*LexerRegistry)) *LexerRegistry {
+	r := NewLexerRegistry()
+	r.fill = fill
+	return r
+}
+
+// ensure runs a lazy registry's fill once, then registers the lexers
+// registered before it (aidex patch).
+func (l *LexerRegistry) ensure() {
+	if l.fill == nil {
+		return
+	}
+	l.once.Do(func() {
+		l.filled.Store(true) // fill's own Register calls go straight in
+		pending := l.pending
+		l.pending = nil
+		l.fill(l)
+		for _, lexer := range pending {
+			l.Register(lexer)
+		}
+	})
 }
 
 // NewLexerRegistry creates a new LexerRegistry of Lexers.
@@ -36,6 +76,7 @@ func NewLexerRegistry() *LexerRegistry {
 
 // Names of all lexers, optionally including aliases.
 func (l *LexerRegistry) Names(withAliases bool) []string {
+	l.ensure()
 	out := []string{}
 	for _, lexer := range l.Lexers {
 		config := lexer.Config()
@@ -51,6 +92,7 @@ func (l *LexerRegistry) Names(withAliases bool) []string {
 // Aliases of all the lexers, and skip those lexers who do not have any aliases,
 // or show their name instead
 func (l *LexerRegistry) Aliases(skipWithoutAliases bool) []string {
+	l.ensure()
 	out := []string{}
 	for _, lexer := range l.Lexers {
 		config := lexer.Config()
@@ -68,6 +110,7 @@ func (l *LexerRegistry) Aliases(skipWithoutAliases bool) []string {
 
 // Get a Lexer by name, alias or file extension.
 func (l *LexerRegistry) Get(name string) Lexer {
+	l.ensure()
 	if lexer := l.byName[name]; lexer != nil {
 		return lexer
 	}
@@ -99,6 +142,7 @@ func (l *LexerRegistry) Get(name string) Lexer {
 
 // MatchMimeType attempts to find a lexer for the given MIME type.
 func (l *LexerRegistry) MatchMimeType(mimeType string) Lexer {
+	l.ensure()
 	matched := PrioritisedLexers{}
 	for _, l := range l.Lexers {
 		for _, lmt := range l.Config().MimeTypes {
@@ -118,6 +162,7 @@ func (l *LexerRegistry) MatchMimeType(mimeType string) Lexer {
 //
 // Note that this iterates over all file patterns in all lexers, so is not fast.
 func (l *LexerRegistry) Match(filename string) Lexer {
+	l.ensure()
 	filename = filepath.Base(filename)
 	matched := PrioritisedLexers{}
 	// First, try primary filename matches.
@@ -178,6 +223,7 @@ func (l *LexerRegistry) Match(filename string) Lexer {
 
 // Analyse text content and return the "best" lexer..
 func (l *LexerRegistry) Analyse(text string) Lexer {
+	l.ensure()
 	var picked Lexer
 	highest := float32(0.0)
 	for _, lexer := range l.Lexers {
@@ -196,6 +242,10 @@ func (l *LexerRegistry) Analyse(text string) Lexer {
 // it will be replaced.
 func (l *LexerRegistry) Register(lexer Lexer) Lexer {
 	lexer.SetRegistry(l)
+	if l.fill != nil && !l.filled.Load() {
+		l.pending = append(l.pending, lexer) // aidex patch: registered by ensure
+		return lexer
+	}
 	config := lexer.Config()
 
 	// aidex patch (as upstream alecthomas/chroma#1356): a lexer whose name

@@ -1,5 +1,7 @@
 package chroma
 
+import "sync"
+
 type remappingLexer struct {
 	lexer  Lexer
 	mapper func(Token) []Token
@@ -65,24 +67,30 @@ type TypeMapping []struct {
 //	}
 //	lexer = TypeRemappingLexer(lexer, mapping)
 func TypeRemappingLexer(lexer Lexer, mapping TypeMapping) Lexer {
-	// Lookup table for fast remapping.
-	lut := map[TokenType]map[string]TokenType{}
-	for _, rt := range mapping {
-		km, ok := lut[rt.From]
-		if !ok {
-			km = map[string]TokenType{}
-			lut[rt.From] = km
-		}
-		if len(rt.Words) == 0 {
-			km[""] = rt.To
-		} else {
-			for _, k := range rt.Words {
-				km[k] = rt.To
+	// Lookup table for fast remapping, built on first use.
+	//
+	// aidex patch: not in the constructor, which the Common Lisp and Emacs
+	// Lisp lexers call in package init (see PATCHES.md).
+	table := sync.OnceValue(func() map[TokenType]map[string]TokenType {
+		lut := map[TokenType]map[string]TokenType{}
+		for _, rt := range mapping {
+			km, ok := lut[rt.From]
+			if !ok {
+				km = map[string]TokenType{}
+				lut[rt.From] = km
+			}
+			if len(rt.Words) == 0 {
+				km[""] = rt.To
+			} else {
+				for _, k := range rt.Words {
+					km[k] = rt.To
+				}
 			}
 		}
-	}
+		return lut
+	})
 	return RemappingLexer(lexer, func(t Token) []Token {
-		if k, ok := lut[t.Type]; ok {
+		if k, ok := table()[t.Type]; ok {
 			if tt, ok := k[t.Value]; ok {
 				t.Type = tt
 			} else if tt, ok := k[""]; ok {

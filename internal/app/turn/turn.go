@@ -1,8 +1,22 @@
 // Package turn is the room of internal/app that holds the turn
-// strategies (plain, custom command, architect, multi-model, fallback;
-// issue 34). It imports nothing of app. Today it holds the event plumbing
-// of an architect turn's two phases (InPhase, PhaseNotice, EndPhase); the
-// strategies themselves move here piece by piece.
+// strategies, the one pipeline every front end's prompt goes through
+// (issue 34): app's live session (app.Session.Run) makes the turn ready
+// — the prompt with its queued context and hook additions, the session's
+// engine, the engines of the strategy — and [Run] runs it:
+//
+//   - plain: the session's engine runs the prompt (agent.Engine.Run);
+//   - custom command: a command's allowed-tools and model change the
+//     engine for this run only ([Command]);
+//   - architect: an architect model plans with read-only tools, an editor
+//     model makes the edits ([Architect]);
+//   - multi-model: the active models answer in round-robin, sequential or
+//     parallel mode ([Models]; Ralph's task runs use it too);
+//   - fallback: within any of these, a model that fails over to the
+//     engine's fallback models (agent.Config.Fallbacks, set by app when it
+//     builds the engine) is the engine's own step, not a strategy here.
+//
+// It imports nothing of app: what it needs comes in as agent engines,
+// agent.Policy values and functions.
 package turn
 
 import (

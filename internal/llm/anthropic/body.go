@@ -30,7 +30,7 @@ func buildBody(req *llm.Request, cache *llm.WireCache) (*llm.Spliced, error) {
 	}
 	groups := groupMessages(msgs, single)
 	marked := 0
-	items := make([][]byte, len(groups))
+	items := make([]llm.Wire, len(groups))
 	for g := len(groups) - 1; g >= 0; g-- {
 		grp := groups[g]
 		mark := req.CacheControl && marked < 2 && msgs[grp[0]].Role != llm.RoleAssistant
@@ -46,9 +46,11 @@ func buildBody(req *llm.Request, cache *llm.WireCache) (*llm.Spliced, error) {
 			last := &wm[0].Content[len(wm[0].Content)-1]
 			last.CacheControl = ephemeral()
 		}
-		if items[g], err = llm.MarshalJSON(wm[0]); err != nil {
+		b, err := llm.MarshalJSON(wm[0])
+		if err != nil {
 			return nil, err
 		}
+		items[g] = llm.WireBytes(b)
 	}
 	return &llm.Spliced{Head: wr, Field: "messages", Items: items}, nil
 }
@@ -56,11 +58,11 @@ func buildBody(req *llm.Request, cache *llm.WireCache) (*llm.Spliced, error) {
 // groupMessages returns the indexes of the stored messages each wire
 // message is made of, as buildMessages merges them: consecutive messages of
 // one wire role, messages without blocks (an empty encoding) left out.
-func groupMessages(msgs []llm.Message, single [][]byte) [][]int {
+func groupMessages(msgs []llm.Message, single []llm.Wire) [][]int {
 	var groups [][]int
 	prev := ""
 	for i, m := range msgs {
-		if len(single[i]) == 0 {
+		if single[i].Len() == 0 {
 			continue
 		}
 		role := "user"

@@ -1,11 +1,12 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // The body sent (wire messages from each message's cached encoding, the
@@ -29,19 +30,8 @@ func TestBodyIsTheWholeEncoding(t *testing.T) {
 		cache := &llm.WireCache{}
 		check := func(step string) {
 			t.Helper()
-			want, err := buildRequest(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantBytes, _ := llm.MarshalJSON(want)
-			body, err := buildBody(req, cache)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := body.Bytes()
-			if !bytes.Equal(got, wantBytes) {
-				t.Fatalf("cache_control %v, %s: body\n%s\nwant\n%s", cc, step, got, wantBytes)
-			}
+			llmtest.SameBody(t, fmt.Sprintf("cache_control %v, %s", cc, step), func() (any, error) { return buildRequest(req) },
+				func() (*llm.Spliced, error) { return buildBody(req, cache) })
 		}
 		check("first")
 		check("cached")

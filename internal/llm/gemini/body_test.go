@@ -1,11 +1,11 @@
 package gemini
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // The body sent (contents from each message's cached encoding) is byte for
@@ -29,19 +29,8 @@ func TestBodyIsTheWholeEncoding(t *testing.T) {
 		msgs := req.Messages
 		check := func(step string) {
 			t.Helper()
-			want, err := buildRequest(req, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantBytes, _ := llm.MarshalJSON(want)
-			body, err := buildBody(req, false, caches)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := body.Bytes()
-			if !bytes.Equal(got, wantBytes) {
-				t.Fatalf("%s, %s: body\n%s\nwant\n%s", model, step, got, wantBytes)
-			}
+			llmtest.SameBody(t, model+", "+step, func() (any, error) { return buildRequest(req, false) },
+				func() (*llm.Spliced, error) { return buildBody(req, false, caches) })
 		}
 		check("first")
 		check("cached")

@@ -158,12 +158,14 @@ func buildBody(req *llm.Request, openAPI bool, caches *[2]llm.WireCache) (*llm.S
 			names = callNames(req.Messages)
 		}
 		if c := contentOf(req.Messages[i], strict, names); len(c.Parts) > 0 {
-			if items[i], err = llm.MarshalJSON(c); err != nil {
+			b, err := llm.MarshalJSON(c)
+			if err != nil {
 				return nil, err
 			}
+			items[i] = llm.WireBytes(b)
 		}
 	}
-	if !slices.ContainsFunc(items, func(it []byte) bool { return len(it) > 0 }) {
+	if !slices.ContainsFunc(items, func(it llm.Wire) bool { return it.Len() > 0 }) {
 		return nil, errNoContents
 	}
 	out, err := buildHead(req, openAPI)

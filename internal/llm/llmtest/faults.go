@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -199,5 +200,32 @@ func AssertJSONEqual(t testing.TB, got any, want string) {
 	}
 	if JSONOf(t, g) != JSONOf(t, w) {
 		t.Errorf("JSON differs\n got: %s\nwant: %s", JSONOf(t, g), JSONOf(t, w))
+	}
+}
+
+// SameBody fails the test when the body a client builds through its
+// llm.WireCache (cached) differs by a byte from the plain encoding of its
+// wire request (plain, encoded by llm.MarshalJSON); label names the step
+// in the failure, which shows both bodies.
+func SameBody[W any](t testing.TB, label string, plain func() (W, error), cached func() (*llm.Spliced, error)) {
+	t.Helper()
+	want, err := plain()
+	if err != nil {
+		t.Fatalf("%s: wire request: %v", label, err)
+	}
+	wantBytes, err := llm.MarshalJSON(want)
+	if err != nil {
+		t.Fatalf("%s: encoding the wire request: %v", label, err)
+	}
+	body, err := cached()
+	if err != nil {
+		t.Fatalf("%s: cached body: %v", label, err)
+	}
+	got, err := body.Bytes()
+	if err != nil {
+		t.Fatalf("%s: cached body bytes: %v", label, err)
+	}
+	if !bytes.Equal(got, wantBytes) {
+		t.Fatalf("%s: body\n%s\nwant\n%s", label, got, wantBytes)
 	}
 }

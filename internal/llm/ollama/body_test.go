@@ -1,11 +1,11 @@
 package ollama
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // The body sent (the conversation spliced from each message's cached
@@ -23,19 +23,8 @@ func TestBodyIsTheWholeEncoding(t *testing.T) {
 	cache := &llm.WireCache{}
 	check := func(step string) {
 		t.Helper()
-		want, err := buildRequest(req, 8192)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantBytes, _ := llm.MarshalJSON(want)
-		body, err := buildBody(req, 8192, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := body.Bytes()
-		if !bytes.Equal(got, wantBytes) {
-			t.Fatalf("%s: body\n%s\nwant\n%s", step, got, wantBytes)
-		}
+		llmtest.SameBody(t, step, func() (any, error) { return buildRequest(req, 8192) },
+			func() (*llm.Spliced, error) { return buildBody(req, 8192, cache) })
 	}
 	check("first")
 	check("cached")

@@ -1,11 +1,11 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // The body sent (the conversation spliced from each message's cached
@@ -18,25 +18,8 @@ func TestBodyIsTheWholeEncoding(t *testing.T) {
 		req := conversation()
 		check := func(step string) {
 			t.Helper()
-			want, err := buildRequest(req, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantBytes, err := llm.MarshalJSON(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := buildBody(req, q, cache)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := body.Bytes()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, wantBytes) {
-				t.Fatalf("%s: body\n%s\nwant\n%s", step, got, wantBytes)
-			}
+			llmtest.SameBody(t, step, func() (any, error) { return buildRequest(req, q) },
+				func() (*llm.Spliced, error) { return buildBody(req, q, cache) })
 		}
 		check("first")
 		check("cached")

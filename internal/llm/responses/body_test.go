@@ -1,11 +1,11 @@
 package responses
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 // The body sent (the input spliced from each message's cached encoding)
@@ -24,19 +24,8 @@ func TestBodyIsTheWholeEncoding(t *testing.T) {
 	cache := &llm.WireCache{}
 	check := func(step string) {
 		t.Helper()
-		want, err := buildRequest(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantBytes, _ := llm.MarshalJSON(want)
-		body, err := buildBody(req, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := body.Bytes()
-		if !bytes.Equal(got, wantBytes) {
-			t.Fatalf("%s: body\n%s\nwant\n%s", step, got, wantBytes)
-		}
+		llmtest.SameBody(t, step, func() (any, error) { return buildRequest(req) },
+			func() (*llm.Spliced, error) { return buildBody(req, cache) })
 	}
 	check("first")
 	check("cached")

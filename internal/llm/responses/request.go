@@ -130,7 +130,7 @@ func buildBody(req *llm.Request, cache *llm.WireCache) (*llm.Spliced, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !slices.ContainsFunc(items, func(it []byte) bool { return len(it) > 0 }) {
+	if !slices.ContainsFunc(items, func(it llm.Wire) bool { return it.Len() > 0 }) {
 		return nil, errNoInput
 	}
 	out, err := buildHead(req)

@@ -9,31 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/cli"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
-
-// syncBuffer is a strings.Builder safe for a writer and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // serveHTTP starts `aidex mcp serve --http 127.0.0.1:0 --token-file F`
 // in h's workspace and returns its URL and token; it stops at the end of
@@ -42,11 +24,11 @@ func serveHTTP(t *testing.T, h *apptest.Home) (endpoint, token string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	tokenFile := filepath.Join(h.Root, "token")
-	var stderr syncBuffer
+	var stderr sharedtest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- cli.Main(cli.Process{Context: ctx, Args: []string{"-w", h.WS, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", tokenFile},
-			Stdin: strings.NewReader(""), Stdout: &syncBuffer{}, Stderr: &stderr, Getenv: h.Getenv})
+			Stdin: strings.NewReader(""), Stdout: &sharedtest.Buffer{}, Stderr: &stderr, Getenv: h.Getenv})
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	re := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[^\n]*\n`)

@@ -23,6 +23,9 @@ func Main(args []string) int {
 	// Capabilities are per thread: the thread that drops them must be the
 	// one that execs.
 	runtime.LockOSThread()
+	if len(args) > 0 && args[0] == SpawnArg {
+		return spawn(args[1:])
+	}
 	if len(args) == 2 && args[0] == ConnectArg {
 		return connect(args[1])
 	}

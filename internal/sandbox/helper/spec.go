@@ -15,6 +15,12 @@ import (
 // fallback when no aidex-sandbox binary is installed).
 const Arg = "__sandbox"
 
+// SpawnArg makes Main start the helper whose path and argv follow (after
+// a mode, SpawnNetOff or SpawnNetOn) in new namespaces, wait for it and
+// exit with its status: the first stage aidex uses when its own memory
+// makes a fork into the namespaces costly (see spawn).
+const SpawnArg = "--spawn"
+
 // ConnectArg makes Main dial the TCP address that follows and exit 0 when
 // it connects (the self-test's network probe).
 const ConnectArg = "--connect"

@@ -80,7 +80,7 @@ func TestRunEndsGrandchildren(t *testing.T) {
 			}
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 			deadline := time.Now().Add(10 * time.Second)
-			for alive(pid) {
+			for Alive(pid) {
 				if time.Now().After(deadline) {
 					t.Fatalf("grandchild %d still runs after the command ended (%s)", pid, c.name)
 				}

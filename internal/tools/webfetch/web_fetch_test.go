@@ -4,39 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/zelvior/aidex/internal/webpage/webpagetest"
+
 	"github.com/zelvior/aidex/internal/tools"
 	"github.com/zelvior/aidex/internal/webpage"
 )
 
-const page = `<!DOCTYPE html><html><head><title>Test &amp; Page</title>
-<style>body{color:red}</style><script>var secret = "do-not-show";</script></head>
-<body><h1>Heading</h1><p>Hello <strong>world</strong>, see <a href="/docs/intro">the intro</a>.</p>
-<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>
-<ul><li>one</li><li>two</li></ul></body></html>`
-
-func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func htmlHandler(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write([]byte(page))
-}
-
 func TestWebFetchTool(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", htmlHandler)
+	mux.HandleFunc("/", webpagetest.HTMLHandler)
 	mux.HandleFunc("/missing", http.NotFound)
-	srv := serve(t, mux.ServeHTTP)
+	srv := webpagetest.Serve(t, mux.ServeHTTP)
 	reg := tools.NewRegistry()
 	require.NoError(t, reg.Register(Tools(webpage.New(webpage.Options{AllowPrivate: true}))...))
 	require.NoError(t, reg.Check())

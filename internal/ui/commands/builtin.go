@@ -397,7 +397,7 @@ func cmdUndo(ctx context.Context, c *Controller, _ string, out io.Writer) (Outco
 	for _, line := range UndoLines(restored) {
 		fmt.Fprintln(out, line)
 	}
-	if line := c.undoImplementation(ctx); line != "" {
+	if line := c.tasks.undoImplementation(ctx); line != "" {
 		fmt.Fprintln(out, line)
 	}
 	return Outcome{}, nil

@@ -40,7 +40,7 @@ func TestChatAlias(t *testing.T) {
 		require.False(t, ok, line)
 	}
 	var c *Controller
-	_, ok := c.Alias("clear")
+	_, ok := c.alias("clear")
 	require.False(t, ok, "a session outside aidex chat takes no aliases")
 }
 

@@ -13,14 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
-	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/slash"
 )
@@ -57,15 +55,8 @@ type Controller struct {
 	// commands); 0 is the terminal's.
 	front slash.Front
 
-	// mu guards ralph.
-	mu sync.Mutex
-	// ralph is the workspace's Ralph service (made on first use).
-	ralph *ralph.Service
-	// implemented is the task the last /implement run worked on and the
-	// session's message count when it ended: /undo right after it (no
-	// turn since) puts the task back to pending.
-	implemented     string
-	implementedMsgs int
+	// tasks is the Ralph side (task list, loop, /implement).
+	tasks *Tasks
 	// chatAliases: iptic-memex's user commands are on (`aidex chat`).
 	chatAliases bool
 }
@@ -79,7 +70,7 @@ func New(ctx context.Context, cfg Config) (*Controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns, chatAliases: cfg.ChatAliases}, nil
+	return withTasks(&Controller{svc: cfg.Service, live: live, maxTurns: cfg.MaxTurns, chatAliases: cfg.ChatAliases}), nil
 }
 
 // Attach returns a controller over live session live of svc for front
@@ -87,7 +78,13 @@ func New(ctx context.Context, cfg Config) (*Controller, error) {
 // table's commands on a session they opened themselves). The front end
 // keeps owning live: it closes it, not the controller.
 func Attach(svc *app.Service, live *app.Session, front slash.Front) *Controller {
-	return &Controller{svc: svc, live: live, front: front}
+	return withTasks(&Controller{svc: svc, live: live, front: front})
+}
+
+// withTasks gives c its Ralph side and returns c.
+func withTasks(c *Controller) *Controller {
+	c.tasks = &Tasks{c: c}
+	return c
 }
 
 // Front is the front end the controller serves: slash.Terminal unless
@@ -99,10 +96,11 @@ func (c *Controller) Front() slash.Front {
 	return c.front
 }
 
-// Alias returns the slash command line stands for when it is one of
+// alias returns the slash command line stands for when it is one of
 // iptic-memex's user commands and the session is `aidex chat`'s (see
-// [ChatAlias]); otherwise ok is false and line is a prompt.
-func (c *Controller) Alias(line string) (slash string, ok bool) {
+// [ChatAlias]); otherwise ok is false and line is a prompt. Front ends
+// get it through [Controller.Read].
+func (c *Controller) alias(line string) (slash string, ok bool) {
 	if c == nil || !c.chatAliases {
 		return "", false
 	}

@@ -142,13 +142,13 @@ func TestTaskJSONRoundTrip(t *testing.T) {
 	data := TaskJSON(task)
 	require.Contains(t, string(data), `"acceptance_criteria": [`)
 	edited := strings.Replace(strings.Replace(string(data), `"Old"`, `"New <title>"`, 1), `"pending"`, `"skipped"`, 1)
-	got, err := f.c.ApplyTaskJSON(context.Background(), "T-001", []byte(edited))
+	got, err := f.c.Tasks().ApplyJSON(context.Background(), "T-001", []byte(edited))
 	require.NoError(t, err)
 	require.Equal(t, "New <title>", got.Title)
 	require.Equal(t, ralph.StatusSkipped, got.Status)
-	_, err = f.c.ApplyTaskJSON(context.Background(), "T-001", []byte(`{"title":"x","extra":1}`))
+	_, err = f.c.Tasks().ApplyJSON(context.Background(), "T-001", []byte(`{"title":"x","extra":1}`))
 	require.ErrorContains(t, err, `unknown field "extra"`)
-	_, err = f.c.ApplyTaskJSON(context.Background(), "T-001", []byte(`{"title":"x","status":"later"}`))
+	_, err = f.c.Tasks().ApplyJSON(context.Background(), "T-001", []byte(`{"title":"x","status":"later"}`))
 	require.ErrorContains(t, err, "unknown status")
 }
 
@@ -218,7 +218,7 @@ func TestPlanProposesAndSaves(t *testing.T) {
 	_, o := f.mustExec(t, "/plan build a CLI")
 	require.Equal(t, Outcome{Action: ActPlan, Arg: "build a CLI"}, o)
 	var texts strings.Builder
-	res, err := f.c.Plan(context.Background(), o.Arg, func(e agent.Event) {
+	res, err := f.c.Tasks().Plan(context.Background(), o.Arg, func(e agent.Event) {
 		if e.Type == agent.EventText {
 			texts.WriteString(e.Text)
 		}
@@ -231,7 +231,7 @@ func TestPlanProposesAndSaves(t *testing.T) {
 	require.Contains(t, b.String(), "T-002 [P2] task: Print output\n  after: T-001\n  in main.go\n  - [ ] prints")
 	tasks, _ := f.c.Ralph().List()
 	require.Empty(t, tasks, "nothing is saved before the user agrees")
-	saved, err := f.c.SavePlan(context.Background(), res.Tasks)
+	saved, err := f.c.Tasks().SavePlan(context.Background(), res.Tasks)
 	require.NoError(t, err)
 	require.Len(t, saved, 2)
 	require.NotEqual(t, f.c.Session().ID, res.SessionID, "planning uses its own session")
@@ -248,10 +248,10 @@ func TestImplementAllStartsTheLoop(t *testing.T) {
 	require.NoError(t, err)
 	_, o := f.mustExec(t, "/implement-all")
 	require.Equal(t, ActRalphRun, o.Action)
-	require.Contains(t, f.c.RalphNotice(), "permission mode ask")
+	require.Contains(t, f.c.Tasks().Notice(), "permission mode ask")
 	var logs = map[string]*RalphLog{}
 	var lines []string
-	wait, err := f.c.StartRalph(context.Background(), func(ev ralph.Event) {
+	wait, err := f.c.Tasks().Start(context.Background(), func(ev ralph.Event) {
 		if ev.TaskID != "" {
 			if logs[ev.TaskID] == nil {
 				logs[ev.TaskID] = &RalphLog{}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/zelvior/aidex/internal/ui/termsafe"
@@ -17,17 +18,40 @@ import (
 	"github.com/zelvior/aidex/internal/slashcmd"
 )
 
-// Ralph returns the workspace's Ralph service (made on first use). Its
+// Tasks is the controller's Ralph side: the workspace's task list,
+// planning, the Ralph loop, task edits and /implement (with the /undo
+// that follows it). Get it with [Controller.Tasks].
+type Tasks struct {
+	c *Controller
+	// mu guards svc, implemented and implementedMsgs.
+	mu sync.Mutex
+	// svc is the workspace's Ralph service (made on first use).
+	svc *ralph.Service
+	// implemented is the task the last /implement run worked on and the
+	// session's message count when it ended: /undo right after it (no
+	// turn since) puts the task back to pending.
+	implemented     string
+	implementedMsgs int
+}
+
+// Tasks returns the controller's Ralph side.
+func (c *Controller) Tasks() *Tasks { return c.tasks }
+
+// Ralph returns the workspace's Ralph service (made on first use); see
+// [Tasks.Service].
+func (c *Controller) Ralph() *ralph.Service { return c.tasks.Service() }
+
+// Service returns the workspace's Ralph service (made on first use). Its
 // model backend follows the controller: runs and plans use the current
 // runtime (provider, model, permission mode) and the session store, with
 // headless rules (nothing waits for an approval).
-func (c *Controller) Ralph() *ralph.Service {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ralph == nil {
-		c.ralph = c.svc.Ralph(false)
+func (r *Tasks) Service() *ralph.Service {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.svc == nil {
+		r.svc = r.c.svc.Ralph(false)
 	}
-	return c.ralph
+	return r.svc
 }
 
 // Plan runs Ralph's planning for goal: the model studies the workspace in
@@ -35,8 +59,8 @@ func (c *Controller) Ralph() *ralph.Service {
 // tasks, which are returned unsaved (save them with SavePlan after the
 // user agrees). The planning run's engine events go to emit. Errors: an
 // empty goal, a failed model request, no tasks proposed, ctx cancelled.
-func (c *Controller) Plan(ctx context.Context, goal string, emit func(agent.Event)) (*ralph.PlanResult, error) {
-	return c.Ralph().Plan(ctx, ralph.PlanOptions{Goal: goal, MaxTurns: c.maxTurns}, func(ev ralph.Event) {
+func (r *Tasks) Plan(ctx context.Context, goal string, emit func(agent.Event)) (*ralph.PlanResult, error) {
+	return r.Service().Plan(ctx, ralph.PlanOptions{Goal: goal, MaxTurns: r.c.maxTurns}, func(ev ralph.Event) {
 		if ev.Agent != nil {
 			emit(*ev.Agent)
 		}
@@ -45,28 +69,28 @@ func (c *Controller) Plan(ctx context.Context, goal string, emit func(agent.Even
 
 // SavePlan adds proposed tasks to the task list (see ralph.Service.SavePlan)
 // and returns them as stored.
-func (c *Controller) SavePlan(ctx context.Context, tasks []ralph.Task) ([]ralph.Task, error) {
-	return c.Ralph().SavePlan(ctx, tasks)
+func (r *Tasks) SavePlan(ctx context.Context, tasks []ralph.Task) ([]ralph.Task, error) {
+	return r.Service().SavePlan(ctx, tasks)
 }
 
-// StartRalph starts the Ralph loop in the background over the pending
+// Start starts the Ralph loop in the background over the pending
 // tasks (verify_command verifies tasks reported done); events go to emit
 // from the loop's goroutine. wait blocks until the loop ends (call it
 // exactly once). Errors: ralph.ErrRunning when a loop already runs in the
 // workspace.
-func (c *Controller) StartRalph(ctx context.Context, emit func(ralph.Event)) (wait func() (*ralph.Summary, error), err error) {
-	rt := c.Runtime()
+func (r *Tasks) Start(ctx context.Context, emit func(ralph.Event)) (wait func() (*ralph.Summary, error), err error) {
+	rt := r.c.Runtime()
 	safe := func(ev ralph.Event) { emit(safeRalph(ev)) }
-	return c.Ralph().Start(ctx, ralph.RunOptions{Verify: rt.Config.VerifyCommand, MaxTurns: c.maxTurns}, safe)
+	return r.Service().Start(ctx, ralph.RunOptions{Verify: rt.Config.VerifyCommand, MaxTurns: r.c.maxTurns}, safe)
 }
 
-// RalphNotice returns what the user should know before starting the loop
+// Notice returns what the user should know before starting the loop
 // in the current permission mode ("" when nothing): in ask and plan mode
 // nobody approves in a Ralph run, so file changes are denied.
-func (c *Controller) RalphNotice() string {
-	switch c.Mode() {
+func (r *Tasks) Notice() string {
+	switch r.c.Mode() {
 	case "ask", "plan":
-		return fmt.Sprintf("permission mode %s: nobody approves in a Ralph run, so changes that need approval are denied (/mode auto-edit lets the agent edit files)", c.Mode())
+		return fmt.Sprintf("permission mode %s: nobody approves in a Ralph run, so changes that need approval are denied (/mode auto-edit lets the agent edit files)", r.c.Mode())
 	}
 	return ""
 }
@@ -193,7 +217,7 @@ type editableTask struct {
 
 // TaskJSON renders the editable fields of t as indented JSON (id, title,
 // description, acceptance_criteria, priority, task_type, status,
-// depends_on) for editing in $EDITOR; ApplyTaskJSON reads it back.
+// depends_on) for editing in $EDITOR; Tasks.ApplyJSON reads it back.
 func TaskJSON(t ralph.Task) []byte {
 	e := editableTask{ID: t.ID, Title: t.Title, Description: t.Description, AcceptanceCriteria: t.AcceptanceCriteria,
 		Priority: string(t.Priority), Type: string(t.Type), Status: string(t.Status), DependsOn: t.DependsOn}
@@ -211,11 +235,11 @@ func TaskJSON(t ralph.Task) []byte {
 	return buf.Bytes()
 }
 
-// ApplyTaskJSON changes task id to the fields in data (TaskJSON's form;
+// ApplyJSON changes task id to the fields in data (TaskJSON's form;
 // the id in data is ignored) and returns the task as stored. Errors:
 // malformed JSON or an unknown field (named), a bad priority, status or
 // type, an unknown task, a task the running loop works on.
-func (c *Controller) ApplyTaskJSON(ctx context.Context, id string, data []byte) (ralph.Task, error) {
+func (r *Tasks) ApplyJSON(ctx context.Context, id string, data []byte) (ralph.Task, error) {
 	var e editableTask
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -234,7 +258,7 @@ func (c *Controller) ApplyTaskJSON(ctx context.Context, id string, data []byte) 
 	if err != nil {
 		return ralph.Task{}, err
 	}
-	return c.Ralph().Update(ctx, id, func(t *ralph.Task) error {
+	return r.Service().Update(ctx, id, func(t *ralph.Task) error {
 		t.Title, t.Description, t.AcceptanceCriteria = e.Title, e.Description, e.AcceptanceCriteria
 		t.Priority, t.Status, t.Type, t.DependsOn = pr, st, tt, e.DependsOn
 		return nil
@@ -244,13 +268,13 @@ func (c *Controller) ApplyTaskJSON(ctx context.Context, id string, data []byte) 
 // taskFields names the FIELD=VALUE keys of /task-edit.
 const taskFields = "title, description, priority (P0-P3), status (pending, in_progress, done, failed, skipped), type (story, task), criteria (repeat for several; empty clears), depends (comma-separated ids)"
 
-// ApplyTaskFields changes task id by FIELD=VALUE arguments (see
+// ApplyFields changes task id by FIELD=VALUE arguments (see
 // /task-edit): title, description (desc), priority, status, type, criteria
 // (each criteria=... adds one; the first replaces the old list; criteria=
 // clears it), depends (comma-separated ids; empty clears). It returns the
 // task as stored. Errors name a bad field or value; nothing is changed
 // then.
-func (c *Controller) ApplyTaskFields(ctx context.Context, id string, fields []string) (ralph.Task, error) {
+func (r *Tasks) ApplyFields(ctx context.Context, id string, fields []string) (ralph.Task, error) {
 	type change func(t *ralph.Task, first map[string]bool) error
 	var changes []change
 	for _, f := range fields {
@@ -264,7 +288,7 @@ func (c *Controller) ApplyTaskFields(ctx context.Context, id string, fields []st
 		}
 		changes = append(changes, ch)
 	}
-	return c.Ralph().Update(ctx, id, func(t *ralph.Task) error {
+	return r.Service().Update(ctx, id, func(t *ralph.Task) error {
 		first := map[string]bool{}
 		for _, ch := range changes {
 			if err := ch(t, first); err != nil {
@@ -343,7 +367,7 @@ func cmdTaskEdit(ctx context.Context, c *Controller, arg string, out io.Writer) 
 		}
 		return Outcome{Action: ActEditTask, Arg: t.ID}, nil
 	}
-	t, err := c.ApplyTaskFields(ctx, words[0], words[1:])
+	t, err := c.tasks.ApplyFields(ctx, words[0], words[1:])
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -362,25 +386,25 @@ func cmdImplement(ctx context.Context, c *Controller, arg string, out io.Writer)
 	}
 	fmt.Fprintf(out, "working on %s in this session: %s\n", im.Task.ID, im.Task.Title)
 	return Outcome{Prompt: im.Prompt, Tools: im.Tools, After: func(ctx context.Context, done *agent.DoneInfo, runErr error) string {
-		return c.finishImplementation(ctx, im, verify, done, runErr)
+		return c.tasks.finishImplementation(ctx, im, verify, done, runErr)
 	}}, nil
 }
 
 // finishImplementation records how an /implement run ended (running the
 // verification command when the agent reported done) and describes it.
-func (c *Controller) finishImplementation(ctx context.Context, im *ralph.Implementation, verify string, done *agent.DoneInfo, runErr error) string {
-	c.mu.Lock()
-	c.implemented, c.implementedMsgs = im.Task.ID, len(c.Session().Messages)
-	c.mu.Unlock()
+func (r *Tasks) finishImplementation(ctx context.Context, im *ralph.Implementation, verify string, done *agent.DoneInfo, runErr error) string {
+	r.mu.Lock()
+	r.implemented, r.implementedMsgs = im.Task.ID, len(r.c.Session().Messages)
+	r.mu.Unlock()
 	t, out, err := im.Finish(ctx, done, runErr)
 	if err != nil {
 		return fmt.Sprintf("%s: could not record the outcome: %v", im.Task.ID, err)
 	}
 	if t.Status == ralph.StatusDone && verify != "" && ctx.Err() == nil {
-		vr := c.svc.RalphBackend(false).Verify(ctx, verify, 0)
+		vr := r.c.svc.RalphBackend(false).Verify(ctx, verify, 0)
 		if !vr.OK {
 			msg := fmt.Sprintf("verification `%s` failed (exit %d): %s", verify, vr.ExitCode, oneLine(vr.Output+" "+vr.Error, 300))
-			if _, err := c.Ralph().Update(context.WithoutCancel(ctx), t.ID, func(x *ralph.Task) error {
+			if _, err := r.Service().Update(context.WithoutCancel(ctx), t.ID, func(x *ralph.Task) error {
 				x.Status, x.Result = ralph.StatusFailed, msg
 				return nil
 			}); err != nil {
@@ -574,15 +598,15 @@ func safeRalph(ev ralph.Event) ralph.Event {
 // undoImplementation puts the task of the last /implement run back to
 // pending when no turn ran since (the /undo that follows it undoes that
 // run's changes), and says so; "" otherwise.
-func (c *Controller) undoImplementation(ctx context.Context) string {
-	c.mu.Lock()
-	id, at := c.implemented, c.implementedMsgs
-	c.implemented = ""
-	c.mu.Unlock()
-	if id == "" || at != len(c.Session().Messages) {
+func (r *Tasks) undoImplementation(ctx context.Context) string {
+	r.mu.Lock()
+	id, at := r.implemented, r.implementedMsgs
+	r.implemented = ""
+	r.mu.Unlock()
+	if id == "" || at != len(r.c.Session().Messages) {
 		return ""
 	}
-	t, err := c.Ralph().Reset(ctx, id)
+	t, err := r.Service().Reset(ctx, id)
 	if err != nil {
 		return fmt.Sprintf("%s: could not put it back to pending: %v", id, err)
 	}

@@ -30,7 +30,7 @@ const (
 	ActClearScreen  Action = "clear-screen"  // clear the screen (after /clear)
 	ActPlan         Action = "plan"          // plan the goal Outcome.Arg (Controller.Plan), show the tasks, save them on confirmation
 	ActEditTask     Action = "edit-task"     // edit task Outcome.Arg (the TUI: $EDITOR on TaskJSON; the line mode: field=value help)
-	ActRalphRun     Action = "ralph-run"     // start the Ralph loop (Controller.StartRalph) and show its events
+	ActRalphRun     Action = "ralph-run"     // start the Ralph loop (Tasks.Start) and show its events
 	ActRewound      Action = "rewound"       // the conversation was rewound to before prompt Outcome.Arg: show the marker (RewindMarker), offer the prompt again
 )
 

@@ -11,6 +11,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -20,7 +21,7 @@ func runAsking(t *testing.T, input string, setup func(r *REPL, env map[string]st
 	t.Helper()
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, ""))
-	var out syncBuffer
+	var out sharedtest.Buffer
 	r := New(strings.NewReader(input), &out, false)
 	if setup != nil {
 		setup(r, home.Env)
@@ -69,7 +70,7 @@ func TestAskerKinds(t *testing.T) {
 		{Question: "Which files?", Kind: agent.KindFiles},
 	}}
 	lines := []string{"maybe", "y", "My title", "a.go b.go"}
-	var out syncBuffer
+	var out sharedtest.Buffer
 	a := &Asker{Printer: &Printer{Out: &out}, ReadLine: func(context.Context) (string, error) {
 		l := lines[0]
 		lines = lines[1:]

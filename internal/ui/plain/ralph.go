@@ -27,7 +27,7 @@ func (r *REPL) plan(ctx context.Context, ctrl *commands.Controller, goal string,
 		}
 	}()
 	fmt.Fprintln(out, "planning in plan mode (read-only tools); Ctrl+C stops")
-	res, err := ctrl.Plan(pctx, goal, r.Printer.Event)
+	res, err := ctrl.Tasks().Plan(pctx, goal, r.Printer.Event)
 	close(done)
 	if err != nil {
 		if pctx.Err() != nil && ctx.Err() == nil {
@@ -42,7 +42,7 @@ func (r *REPL) plan(ctx context.Context, ctrl *commands.Controller, goal string,
 		fmt.Fprintln(out, "nothing saved")
 		return nil
 	}
-	saved, err := ctrl.SavePlan(ctx, res.Tasks)
+	saved, err := ctrl.Tasks().SavePlan(ctx, res.Tasks)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func isYes(s string) bool {
 // task; the second interrupts the task (it goes back to pending).
 func (r *REPL) ralphRun(ctx context.Context, ctrl *commands.Controller, sigs <-chan os.Signal) error {
 	p := r.Printer
-	if n := ctrl.RalphNotice(); n != "" {
+	if n := ctrl.Tasks().Notice(); n != "" {
 		p.Line("note: " + n)
 	}
 	rctx, cancel := context.WithCancel(ctx)
@@ -77,7 +77,7 @@ func (r *REPL) ralphRun(ctx context.Context, ctrl *commands.Controller, sigs <-c
 			p.Line(s)
 		}
 	}
-	wait, err := ctrl.StartRalph(rctx, emit)
+	wait, err := ctrl.Tasks().Start(rctx, emit)
 	if err != nil {
 		return err
 	}

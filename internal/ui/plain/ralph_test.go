@@ -3,7 +3,6 @@ package plain
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,26 +11,9 @@ import (
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
-
-// syncBuffer is a strings.Builder safe for the loop's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // runREPL runs the line mode on input against a scripted model and
 // returns its output and the controller.
@@ -47,7 +29,7 @@ func runREPLWith(t *testing.T, input string, setup func(r *REPL, env map[string]
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, ""))
 	ws, env := home.WS, home.Env
-	var out syncBuffer
+	var out sharedtest.Buffer
 	r := New(strings.NewReader(input), &out, false)
 	if setup != nil {
 		setup(r, env)

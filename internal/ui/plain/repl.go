@@ -292,33 +292,32 @@ func (r *REPL) promptLine(ctx context.Context, table commands.Table, sigs <-chan
 	return strings.TrimSpace(line), promptLine
 }
 
-// dispatch runs one input line: a command, a !command or a prompt. It
-// reports whether the line quits.
+// dispatch runs one input line: the controller reads it
+// (commands.Controller.Read: chat alias, kind, attachments), then it runs
+// as a command, a !command or a prompt. It reports whether the line quits.
 func (r *REPL) dispatch(ctx context.Context, ctrl *commands.Controller, table commands.Table, line string, sigs <-chan os.Signal) bool {
 	out := r.Printer.Out
-	if cmd, ok := ctrl.Alias(line); ok {
-		line = cmd
-		fmt.Fprintln(out, r.Printer.paint(dim, "("+cmd+")"))
+	t := ctrl.Read(ctx, line)
+	if t.Alias != "" {
+		fmt.Fprintln(out, r.Printer.paint(dim, "("+t.Alias+")"))
 	}
-	switch {
-	case line == "":
-	case strings.HasPrefix(line, "/"):
-		quit, err := r.command(ctx, ctrl, table, line, sigs)
+	switch t.Kind {
+	case commands.TypedSlash:
+		quit, err := r.command(ctx, ctrl, table, t.Line, sigs)
 		if err != nil {
 			fmt.Fprintf(out, "%s %v\n", r.Printer.paint(red, "error:"), err)
 		}
 		return quit
-	case strings.HasPrefix(line, "!"):
-		r.shell(ctx, ctrl, strings.TrimSpace(line[1:]), sigs)
-	default:
-		p := ctrl.BuildPrompt(ctx, line)
-		if len(p.Attached) > 0 {
-			fmt.Fprintf(out, "attached: %s\n", strings.Join(p.Attached, ", "))
+	case commands.TypedShell:
+		r.shell(ctx, ctrl, t.Line, sigs)
+	case commands.TypedPrompt:
+		if len(t.Prompt.Attached) > 0 {
+			fmt.Fprintf(out, "attached: %s\n", strings.Join(t.Prompt.Attached, ", "))
 		}
-		for _, n := range p.Notes {
+		for _, n := range t.Prompt.Notes {
 			fmt.Fprintf(out, "note: %s\n", n)
 		}
-		r.runOnce(ctx, ctrl, p, sigs)
+		r.runOnce(ctx, ctrl, t.Prompt, sigs)
 	}
 	return false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -23,7 +24,7 @@ import (
 type liveREPL struct {
 	t    *testing.T
 	in   *io.PipeWriter
-	out  *syncBuffer
+	out  *sharedtest.Buffer
 	ws   string
 	ctrl *commands.Controller
 	done chan error
@@ -36,7 +37,7 @@ func startREPL(t *testing.T, extraConfig string, turns ...llmtest.Turn) *liveREP
 	script := llmtest.NewScript(t, turns...)
 	home := apptest.NewHome(t, apptest.FakeProvider(script.URL, []string{"m1"}, extraConfig))
 	pr, pw := io.Pipe()
-	l := &liveREPL{t: t, in: pw, out: &syncBuffer{}, ws: home.WS, done: make(chan error, 1)}
+	l := &liveREPL{t: t, in: pw, out: &sharedtest.Buffer{}, ws: home.WS, done: make(chan error, 1)}
 	r := New(pr, l.out, false)
 	ctx := context.Background()
 	opts := app.Options{Workspace: home.WS, Flags: map[string]string{}, Getenv: home.Getenv}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
 
 // gateCall is a shell tool call that runs until the file "release"
@@ -23,7 +24,7 @@ type typist struct {
 	t   *testing.T
 	r   *REPL
 	w   *io.PipeWriter
-	out *syncBuffer
+	out *sharedtest.Buffer
 }
 
 // typeAhead sets r up to read from a pipe with type-ahead on and runs
@@ -36,7 +37,7 @@ func typeAhead(t *testing.T, env map[string]string, script func(tp *typist)) fun
 		pr, pw := io.Pipe()
 		r.in.Reset(pr)
 		r.TypeAhead = true
-		tp := &typist{t: t, r: r, w: pw, out: r.Printer.Out.(*syncBuffer)}
+		tp := &typist{t: t, r: r, w: pw, out: r.Printer.Out.(*sharedtest.Buffer)}
 		go func() {
 			defer pw.Close()
 			script(tp)

@@ -2,30 +2,12 @@ package plain
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/sharedtest"
 )
-
-// lockedBuilder is a strings.Builder safe for the waiting line's timer.
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuilder) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 var waiting = agent.Event{Type: agent.EventWaiting, Waiting: &agent.WaitingInfo{Provider: "ollama", Model: "qwen3:8b", InputTokens: 2100}}
 
@@ -43,7 +25,7 @@ func TestWaitingLineAtOnce(t *testing.T) {
 // TestWaitingLineAfterAWait: the line comes once the model has been silent
 // for WaitNotice, and only once.
 func TestWaitingLineAfterAWait(t *testing.T) {
-	out := &lockedBuilder{}
+	out := &sharedtest.Buffer{}
 	p := &Printer{Out: out, WaitNotice: time.Millisecond}
 	p.Event(waiting)
 	deadline := time.Now().Add(10 * time.Second)
@@ -60,7 +42,7 @@ func TestWaitingLineAfterAWait(t *testing.T) {
 // TestNoWaitingLineForAQuickAnswer: an answer that starts before
 // WaitNotice leaves no waiting line.
 func TestNoWaitingLineForAQuickAnswer(t *testing.T) {
-	out := &lockedBuilder{}
+	out := &sharedtest.Buffer{}
 	p := &Printer{Out: out, WaitNotice: time.Hour}
 	p.Event(waiting)
 	p.Event(agent.Event{Type: agent.EventText, Text: "Hi"})

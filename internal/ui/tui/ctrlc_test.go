@@ -59,7 +59,7 @@ func TestCtrlCClearsTheInputFirst(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
 	m := newClockModel(clk)
 	stopped := false
-	m.running, m.cancel = true, func() { stopped = true }
+	m.turn.running, m.turn.cancel = true, func() { stopped = true }
 	m.input.setValue("draft")
 	m.Update(ctrlCKey())
 	require.Empty(t, m.input.Value())
@@ -74,7 +74,7 @@ func TestCtrlCDuringARunStopsIt(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
 	m := newClockModel(clk)
 	stopped := false
-	m.running, m.cancel = true, func() { stopped = true }
+	m.turn.running, m.turn.cancel = true, func() { stopped = true }
 	r := &askReq{req: agent.ApprovalInfo{Tool: "run_command", Command: "make"}, reply: make(chan answer, 1)}
 	m.item(item{ask: r})
 	m.Update(ctrlCKey())
@@ -83,7 +83,7 @@ func TestCtrlCDuringARunStopsIt(t *testing.T) {
 	require.Equal(t, agent.AnswerDeny, (<-r.reply).d, "the waiting approval is denied")
 	require.NotContains(t, m.status.note, "again to quit")
 
-	m.running, m.cancel = false, nil // the run ended
+	m.turn.running, m.turn.cancel = false, nil // the run ended
 	m.Update(ctrlCKey())
 	require.False(t, m.quitting)
 	m.Update(ctrlCKey())

@@ -220,7 +220,7 @@ func (p *ctxPanel) rowLine(s styles, i int) string {
 
 // viewOpen reports whether a view that takes the screen is open (the
 // Ralph split view, the context panel): the chat's output waits.
-func (m *model) viewOpen() bool { return m.tv != nil || m.cp != nil }
+func (m *model) viewOpen() bool { return m.tasks.tv != nil || m.cp != nil }
 
 // ctxInfo is the context panel's head: the model and the usage the
 // status line shows.

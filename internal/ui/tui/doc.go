@@ -23,9 +23,10 @@
 //
 // # Sub-models and message routing
 //
-// The top-level model (model.go) owns the session — the controller, the
-// run or job in progress, the Ralph loop — and routes every message to a
-// sub-model, each a type with its own Update and View in its own file:
+// The top-level model (model.go) owns the session — the controller, and
+// through its sides the run or job in progress and the Ralph loop — and
+// routes every message to a sub-model, each a type with its own Update
+// and View in its own file:
 //
 //   - inputModel (input.go): the prompt editor, its history, the
 //     completion menu and folded pastes.
@@ -41,6 +42,16 @@
 //   - tasksView (tasks.go): the Ralph split view (nil while closed).
 //
 // The overlays picker and keyPrompt (picker.go) follow the same pattern.
+//
+// The top-level model's own work is split by concern into sides, types
+// over the model that it holds (the rule of at most 40 methods a type,
+// internal/archtest): turn (turnCtl, session.go: what Enter sends, the
+// run or job in progress, queued messages, the permission mode, /rewind,
+// a parallel turn's choice), tasks (tasksCtl, ralph.go: the split view,
+// the plan under review, the Ralph loop), setup (setupCtl, picker.go: the
+// provider, model, API key and server pickers) and screen (screenCtl,
+// view.go: drawing the frame). The model keeps Init, Update and View and
+// the routing; a side calls another through the model (m.turn.send()).
 //
 // Routing: a window size goes to every sub-model; the engine's events
 // (drained from the queue) go to the status line and the stream, an

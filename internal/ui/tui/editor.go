@@ -70,7 +70,7 @@ func (m *model) edited(msg editedMsg) {
 }
 
 // openTaskEditor opens the editor on the task's JSON.
-func (m *model) openTaskEditor(id string) tea.Cmd {
+func (m *tasksCtl) openTaskEditor(id string) tea.Cmd {
 	t, err := m.ctrl.Ralph().Get(id)
 	if err != nil {
 		m.note(err.Error())
@@ -90,7 +90,7 @@ func (m *model) openTaskEditor(id string) tea.Cmd {
 }
 
 // taskEdited applies the edited task JSON.
-func (m *model) taskEdited(msg taskEditedMsg) tea.Cmd {
+func (m *tasksCtl) taskEdited(msg taskEditedMsg) tea.Cmd {
 	defer os.Remove(msg.path)
 	if msg.err != nil {
 		m.note("editor: " + msg.err.Error())
@@ -106,12 +106,12 @@ func (m *model) taskEdited(msg taskEditedMsg) tea.Cmd {
 		return nil
 	}
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
-		t, err := ctrl.ApplyTaskJSON(ctx, msg.id, data)
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
+		t, err := ctrl.Tasks().ApplyJSON(ctx, msg.id, data)
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err == nil {
 				m.note("updated " + t.ID)
-				m.refreshTasks()
+				m.tasks.refreshTasks()
 			}
 			return nil
 		}}

@@ -13,7 +13,7 @@ import (
 // missing (commands.ActAskImageKey): the provider when none is set, then
 // its credentials; "/image arg" runs again once all are stored
 // (storeImageKey).
-func (m *model) askImageKey(arg string) tea.Cmd {
+func (m setupCtl) askImageKey(arg string) tea.Cmd {
 	todo := commands.MissingImageSettings(m.ctrl.Runtime())
 	if len(todo) == 0 {
 		m.commit(m.st.paint(m.st.red, "error: the image settings are incomplete: check image_provider, image_api_key and (Cloudflare) cloudflare_account_id (aidex config list)"))
@@ -30,7 +30,7 @@ func (m *model) askImageKey(arg string) tea.Cmd {
 // with all stored, reloads the configuration and runs "/image ARG" again
 // as a job. An empty value or a config file that cannot be written ends
 // the prompts with the error.
-func (m *model) storeImageKey(ask *imageKeyAsk, value string) tea.Cmd {
+func (m setupCtl) storeImageKey(ask *imageKeyAsk, value string) tea.Cmd {
 	rt := m.ctrl.Runtime()
 	s := ask.todo[0]
 	more, warning, err := commands.StoreImageSetting(rt, s.Key, value)
@@ -52,7 +52,7 @@ func (m *model) storeImageKey(ask *imageKeyAsk, value string) tea.Cmd {
 	}
 	m.note("")
 	ctrl, arg := m.ctrl, ask.arg
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		var b bytes.Buffer
 		err := commands.RetryImage(ctx, ctrl, arg, &b)
 		return jobDoneMsg{out: b.String(), err: err}

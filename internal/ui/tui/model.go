@@ -10,7 +10,6 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
-	"github.com/zelvior/aidex/internal/ralph"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/notify"
@@ -125,25 +124,15 @@ type model struct {
 	stream   streamModel
 	approval approvalModel
 	status   statusModel
-	// The overlays, nil while closed: the Ralph split view, a picker, the
-	// API key prompt and the plan awaiting review.
-	tv *tasksView
+	// The overlays, nil while closed: a picker and the API key prompt
+	// (the Ralph split view and the plan under review are tasks's).
 	// cp is the context panel while open (F2, ctxpanel.go).
-	cp      *ctxPanel
-	picker  *picker
-	keys    *keyPrompt
-	planRes *ralph.PlanResult
-	// choosing is a parallel turn's question: which answers to keep.
-	choosing *chooseReq
+	cp     *ctxPanel
+	picker *picker
+	keys   *keyPrompt
 
-	// The run (running) or job (busy) in progress.
-	running, busy bool
-	stopped       bool // Esc stopped the run
-	runStart      time.Time
-	cancel        context.CancelFunc
-	pendingMod    string   // the permission mode to set when the run ends
-	queued        []string // messages sent while busy, in order (see pending.go)
-	lastCtrlC     time.Time
+	// The run or job in progress is turn's (turnCtl).
+	lastCtrlC time.Time
 	// quitHint counts the "Ctrl+C again to quit" hints shown; the hint's
 	// expiry (quitHintMsg) clears only the latest.
 	quitHint int
@@ -159,14 +148,18 @@ type model struct {
 	planned *plannedFrame
 	frames  int
 
-	// rl is the Ralph loop started from here and its tasks' transcripts
-	// (kept while the split view is closed).
-	rl ralphLoop
+	// The model's sides, each a type of its own over this model: the Ralph
+	// tasks, the provider setup, the turn and the screen.
+	tasks  tasksCtl
+	setup  setupCtl
+	turn   turnCtl
+	screen screenCtl
 }
 
 func newModel(ctx context.Context, o Options, ctrl *commands.Controller, base *app.Runtime, q *queue) *model {
 	m := &model{o: o, ctx: ctx, ctrl: ctrl, base: base, q: q, ap: approver{q: q}, st: newStyles(o.Color),
 		table: o.Table, width: 80, height: 24}
+	m.tasks, m.setup, m.turn, m.screen = tasksCtl{model: m}, setupCtl{m}, turnCtl{model: m}, screenCtl{m}
 	if m.table == nil {
 		m.table = commands.Default()
 	}
@@ -193,7 +186,7 @@ func (m *model) Init() tea.Cmd {
 	if m.ctrl == nil {
 		m.onboot = true
 		m.commit(m.st.paint(m.st.bold, fmt.Sprintf("Welcome to aidex %s. No model provider is set up yet.", m.o.Version)))
-		m.openProviderPicker("Pick a model provider (no signup needed ones first):")
+		m.setup.openProviderPicker("Pick a model provider (no signup needed ones first):")
 	} else {
 		rt := m.ctrl.Runtime()
 		m.commit(m.st.paint(m.st.faint, fmt.Sprintf("aidex %s · %s/%s · %s mode · /help for commands and keys",
@@ -214,12 +207,12 @@ func (m *model) Init() tea.Cmd {
 // Update handles one message (route), then keeps the spinner going while
 // something works and prints the output committed meanwhile.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmds := []tea.Cmd{m.route(msg), m.sendQueued()}
+	cmds := []tea.Cmd{m.route(msg), m.turn.sendQueued()}
 	if m.working() && !m.spinOn {
 		m.spinOn = true
 		cmds = append(cmds, spinTick())
 	}
-	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized), m.holdFrame())
+	cmds = append(cmds, m.stream.flushPrints(m.viewOpen() || !m.sized), m.screen.holdFrame())
 	if m.quitting {
 		return m, tea.Sequence(append(cmds, tea.Quit)...)
 	}
@@ -240,7 +233,7 @@ func (m *model) sendFirst() tea.Cmd {
 	if m.ctrl == nil {
 		return nil
 	}
-	return m.send()
+	return m.turn.send()
 }
 
 // route hands a message to the part of the UI it is for.
@@ -276,13 +269,13 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 		}
 		m.spinOn = false
 	case jobDoneMsg:
-		return m.jobDone(msg)
+		return m.turn.jobDone(msg)
 	case modelsMsg:
-		m.modelsLoaded(msg)
+		m.setup.modelsLoaded(msg)
 	case editedMsg:
 		m.edited(msg)
 	case taskEditedMsg:
-		return m.taskEdited(msg)
+		return m.tasks.taskEdited(msg)
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case tea.KeyPressMsg:
@@ -298,19 +291,19 @@ func (m *model) route(msg tea.Msg) tea.Cmd {
 func (m *model) request(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case submitMsg:
-		return m.send()
+		return m.turn.send()
 	case noteMsg:
 		m.status, _ = m.status.Update(msg)
 	case closeTasksMsg:
-		return m.closeTasks()
+		return m.tasks.closeTasks()
 	case addTaskMsg:
-		return m.addTask(msg.title)
+		return m.tasks.addTask(msg.title)
 	case editTaskMsg:
-		return m.openTaskEditor(msg.id)
+		return m.tasks.openTaskEditor(msg.id)
 	case runLoopMsg:
-		return m.startRalph()
+		return m.tasks.startRalph()
 	case stopLoopMsg:
-		m.stopRalph()
+		m.tasks.stopRalph()
 	case pickedMsg:
 		return m.picked(msg)
 	case pickerClosedMsg:
@@ -318,15 +311,15 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 			return m.quit()
 		}
 	case keyEnteredMsg:
-		return m.storeKey(msg.provider, msg.key)
+		return m.setup.storeKey(msg.provider, msg.key)
 	case serverURLMsg:
-		return m.serverURL(msg.url)
+		return m.setup.serverURL(msg.url)
 	case keyCancelledMsg:
 		if m.onboot {
-			m.openProviderPicker("Pick a model provider:")
+			m.setup.openProviderPicker("Pick a model provider:")
 		}
 	case imageKeyEnteredMsg:
-		return m.storeImageKey(msg.ask, msg.value)
+		return m.setup.storeImageKey(msg.ask, msg.value)
 	case imageKeyCancelledMsg:
 		m.note("cancelled: /image needs " + msg.key + " (aidex config set " + msg.key + " VALUE)")
 	default:
@@ -339,23 +332,23 @@ func (m *model) request(msg tea.Msg) tea.Cmd {
 func (m *model) picked(msg pickedMsg) tea.Cmd {
 	switch msg.kind {
 	case "provider":
-		return m.chooseProvider(msg.value)
+		return m.setup.chooseProvider(msg.value)
 	case pickCheckpoint:
 		m.picker = scopePicker(msg.value)
 		return nil
 	case pickRewindScope:
-		return m.rewind(msg.value)
+		return m.turn.rewind(msg.value)
 	case pickMode:
-		if m.running || m.busy {
-			m.pendingMod = msg.value
+		if m.turn.running || m.turn.busy {
+			m.turn.pendingMod = msg.value
 			m.note("permission mode → " + msg.value + " after this run")
 			return nil
 		}
-		return m.setMode(msg.value)
+		return m.turn.setMode(msg.value)
 	case pickServerModel:
-		return m.serverModelPicked(msg.data, msg.value)
+		return m.setup.serverModelPicked(msg.data, msg.value)
 	}
-	return m.chooseModel(msg.value)
+	return m.setup.chooseModel(msg.value)
 }
 
 // requests handles the requests a sub-model made, in order.
@@ -427,18 +420,18 @@ func (m *model) item(it item) tea.Cmd {
 		m.stream.flushText()
 		return ring(m.notifier().Question())
 	case it.choose != nil:
-		return m.chooseOpened(it.choose)
+		return m.turn.chooseOpened(it.choose)
 	case it.end != nil:
-		return m.runEnded(it.end)
+		return m.turn.runEnded(it.end)
 	case it.ev != nil:
 		m.status, _ = m.status.Update(*it.ev)
 		var cmd tea.Cmd
 		m.stream, cmd = m.stream.Update(*it.ev)
 		return cmd
 	case it.ralph != nil:
-		m.ralphEvent(*it.ralph)
+		m.tasks.ralphEvent(*it.ralph)
 	case it.ralphEnd != nil:
-		m.ralphEnded(it.ralphEnd)
+		m.tasks.ralphEnded(it.ralphEnd)
 	}
 	return nil
 }
@@ -458,8 +451,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.approval.active():
 		return m.approvalKey(k)
-	case m.choosing != nil:
-		return m.chooseKey(k)
+	case m.turn.choosing != nil:
+		return m.turn.chooseKey(k)
 	case m.keys != nil:
 		kp := m.keys
 		m.keys, _ = kp.Update(k)
@@ -468,11 +461,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		p := m.picker
 		m.picker, _ = p.Update(k)
 		return m.requests(p.take())
-	case m.planRes != nil:
-		return m.planKey(k)
-	case m.tv != nil:
-		tv := m.tv
-		m.tv, _ = tv.Update(k)
+	case m.tasks.planRes != nil:
+		return m.tasks.planKey(k)
+	case m.tasks.tv != nil:
+		tv := m.tasks.tv
+		m.tasks.tv, _ = tv.Update(k)
 		return m.requests(tv.take())
 	case m.cp != nil:
 		m.cp = m.cp.Update(k)
@@ -516,8 +509,8 @@ func (m *model) now() time.Time {
 func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc":
-		if len(m.queued) > 0 && !m.input.menuOpen() {
-			m.unqueue()
+		if len(m.turn.queued) > 0 && !m.input.menuOpen() {
+			m.turn.unqueue()
 			m.note(noteUnqueued)
 			return nil
 		}
@@ -526,7 +519,7 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "shift+tab":
-		return m.cycleMode()
+		return m.turn.cycleMode()
 	case "ctrl+l":
 		return tea.ClearScreen
 	case "ctrl+o":
@@ -549,10 +542,10 @@ func (m *model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 
 // stop cancels the run or shell command in progress (Esc).
 func (m *model) stop() {
-	if m.cancel != nil {
-		m.stopped = m.running
+	if m.turn.cancel != nil {
+		m.turn.stopped = m.turn.running
 		m.note(noteStopping)
-		m.cancel()
+		m.turn.cancel()
 	}
 }
 
@@ -564,15 +557,15 @@ func (m *model) stop() {
 func (m *model) ctrlC() tea.Cmd {
 	m.picker, m.keys, m.cp = nil, nil, nil
 	m.input.closeMenu()
-	if m.tv != nil {
-		m.tv.cancelAdd()
+	if m.tasks.tv != nil {
+		m.tasks.tv.cancelAdd()
 	}
 	now := m.now()
 	if m.input.Value() != "" {
 		m.input.Reset()
 		return m.quitHintFor(now, "input cleared · Ctrl+C again to quit")
 	}
-	if m.working() && (m.cancel != nil || m.approval.active()) {
+	if m.working() && (m.turn.cancel != nil || m.approval.active()) {
 		m.approval = m.approval.answer(agent.AnswerDeny, "")
 		m.lastCtrlC = time.Time{}
 		m.stop()
@@ -611,8 +604,8 @@ func (m *model) quitHintEnded(msg quitHintMsg) {
 }
 
 func (m *model) quit() tea.Cmd {
-	if m.cancel != nil {
-		m.cancel()
+	if m.turn.cancel != nil {
+		m.turn.cancel()
 	}
 	m.quitting = true
 	return nil
@@ -620,7 +613,7 @@ func (m *model) quit() tea.Cmd {
 
 // working reports whether a run, a job or the Ralph loop is going (the
 // spinner turns).
-func (m *model) working() bool { return m.running || m.busy || m.rl.running }
+func (m *model) working() bool { return m.turn.running || m.turn.busy || m.tasks.rl.running }
 
 func spinTick() tea.Cmd {
 	return tea.Tick(spinInterval, func(time.Time) tea.Msg { return spinTickMsg{} })
@@ -637,9 +630,6 @@ func (m *model) note(s string) { m.status, _ = m.status.Update(noteMsg(s)) }
 
 // paste inserts pasted text into the input (folding long pastes).
 func (m *model) paste(text string) { _ = m.updateInput(tea.PasteMsg{Content: text}) }
-
-// expandPastes puts the input's folded pastes back into v.
-func (m *model) expandPastes(v string) string { return m.input.expandPastes(v) }
 
 // runtime is the current runtime, or the base one during onboarding.
 func (m *model) runtime() *app.Runtime {

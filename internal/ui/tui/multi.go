@@ -184,8 +184,8 @@ func (s *streamModel) keepParallel(kept []string) {
 }
 
 // chooseOpened shows a parallel turn's question.
-func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
-	m.choosing = r
+func (m *turnCtl) chooseOpened(r *chooseReq) tea.Cmd {
+	m.turn.choosing = r
 	models := make([]string, len(r.answers))
 	for i, a := range r.answers {
 		models[i] = a.Model
@@ -196,8 +196,8 @@ func (m *model) chooseOpened(r *chooseReq) tea.Cmd {
 
 // chooseKey answers the parallel turn's question: a digit keeps that
 // answer, a keeps all, Enter keeps the first.
-func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
-	r := m.choosing
+func (m *turnCtl) chooseKey(k tea.KeyPressMsg) tea.Cmd {
+	r := m.turn.choosing
 	key := k.String()
 	switch key {
 	case "esc":
@@ -217,17 +217,17 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 		models[i] = r.answers[k].Model
 	}
 	m.stream.keepParallel(models)
-	m.choosing = nil
+	m.turn.choosing = nil
 	r.reply <- keep
 	return nil
 }
 
 // chooseView is the question's line: the answers by number, their tool
 // calls, and the keys.
-func (m *model) chooseView() string {
+func (m *turnCtl) chooseView() string {
 	var b strings.Builder
 	b.WriteString("Keep which answer?")
-	for i, c := range m.choosing.answers {
+	for i, c := range m.turn.choosing.answers {
 		fmt.Fprintf(&b, "  [%d] %s", i+1, c.Model)
 		if len(c.ToolCalls) > 0 {
 			fmt.Fprintf(&b, " (then runs %s)", strings.Join(c.ToolCalls, ", "))
@@ -239,7 +239,7 @@ func (m *model) chooseView() string {
 
 // multiStarted tells the stream, at a run's start, whether the session
 // answers with several models and whether in parallel.
-func (m *model) multiStarted() {
+func (m *turnCtl) multiStarted() {
 	mc := m.ctrl.Multi()
 	m.stream.multi = mc.Active()
 	m.stream.parallel = mc.Active() && mc.Mode == app.ModeParallel

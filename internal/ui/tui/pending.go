@@ -15,35 +15,35 @@ import (
 
 // sendQueued submits the first queued message when nothing runs and no
 // overlay waits for the user.
-func (m *model) sendQueued() tea.Cmd {
-	if len(m.queued) == 0 || m.ctrl == nil || m.running || m.busy || m.approval.active() ||
-		m.keys != nil || m.picker != nil || m.planRes != nil || m.viewOpen() || m.quitting {
+func (m *turnCtl) sendQueued() tea.Cmd {
+	if len(m.turn.queued) == 0 || m.ctrl == nil || m.turn.running || m.turn.busy || m.approval.active() ||
+		m.keys != nil || m.picker != nil || m.tasks.planRes != nil || m.viewOpen() || m.quitting {
 		return nil
 	}
-	text := m.queued[0]
-	m.queued = m.queued[1:]
+	text := m.turn.queued[0]
+	m.turn.queued = m.turn.queued[1:]
 	m.note("")
-	return m.submit(text)
+	return m.turn.submit(text)
 }
 
 // unqueue puts the queued messages back into the input, before what is
 // typed there, one a line, for editing.
-func (m *model) unqueue() {
-	text := strings.Join(m.queued, "\n")
+func (m *turnCtl) unqueue() {
+	text := strings.Join(m.turn.queued, "\n")
 	if cur := m.input.Value(); cur != "" {
 		text += "\n" + cur
 	}
-	m.queued = nil
+	m.turn.queued = nil
 	m.input.setValue(text)
 }
 
 // queuedView draws the queued messages, one line each, ending in a
 // newline ("" when none is queued).
-func (m *model) queuedView() string {
+func (m *turnCtl) queuedView() string {
 	var b strings.Builder
-	for i, q := range m.queued {
+	for i, q := range m.turn.queued {
 		line, hint := "queued: "+format.FirstLine(q, m.width), ""
-		if i == len(m.queued)-1 {
+		if i == len(m.turn.queued)-1 {
 			hint = " · Esc edits"
 		}
 		line = truncateLine(line, m.width-len([]rune(hint))) + hint

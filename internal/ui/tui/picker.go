@@ -12,6 +12,11 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
+// setupCtl is the model's provider side: the provider, model and API key
+// pickers, onboarding's first session, a local server's URL and the image
+// settings prompt. It works on the model it belongs to (model.setup).
+type setupCtl struct{ *model }
+
 // pickItem is one choice of a picker; Group is the heading it sits under.
 type pickItem struct {
 	Label, Value, Group string
@@ -216,9 +221,9 @@ func (kp *keyPrompt) View(width int) string {
 	return ansi.Wrap(line, width, "")
 }
 
-func (m *model) chooseModel(id string) tea.Cmd {
+func (m setupCtl) chooseModel(id string) tea.Cmd {
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.SwitchModel(ctx, ctrl.Runtime().Provider.Name+"/"+id)
 		out := ""
 		if err == nil {
@@ -250,7 +255,7 @@ func modelPicker(ctx context.Context, ctrl *commands.Controller) (*picker, tea.C
 	}
 }
 
-func (m *model) modelsLoaded(msg modelsMsg) {
+func (m setupCtl) modelsLoaded(msg modelsMsg) {
 	if m.picker == nil || m.picker.Kind != "model" {
 		return
 	}
@@ -279,7 +284,7 @@ func modePicker(cur string) *picker {
 	return p
 }
 
-func (m *model) openProviderPicker(title string) {
+func (m setupCtl) openProviderPicker(title string) {
 	rt := m.runtime()
 	if rt == nil {
 		return
@@ -317,7 +322,7 @@ func (m *model) openProviderPicker(title string) {
 // file, then switches to the provider (the switch reloads the
 // configuration, so the new key is used). A key that could not be saved
 // reopens the prompt.
-func (m *model) storeKey(provider, key string) tea.Cmd {
+func (m setupCtl) storeKey(provider, key string) tea.Cmd {
 	rt := m.runtime()
 	warning, err := commands.KeyWarning(commands.StoreKey(rt, provider, key))
 	if err != nil {
@@ -330,15 +335,15 @@ func (m *model) storeKey(provider, key string) tea.Cmd {
 		m.commit(m.st.paint(m.st.yellow, "warning: "+warning))
 	}
 	m.note("")
-	return m.switchProvider(provider)
+	return m.setup.switchProvider(provider)
 }
 
 // chooseProvider switches to provider (or, during onboarding, starts the
 // session with it and saves it as the default); a provider without its
 // key asks for it first.
-func (m *model) chooseProvider(name string) tea.Cmd {
+func (m setupCtl) chooseProvider(name string) tea.Cmd {
 	if m.runtime() != nil && commands.NeedsServer(m.runtime(), name) {
-		m.askServerURL("")
+		m.setup.askServerURL("")
 		return nil
 	}
 	if m.runtime() != nil && commands.NeedsKey(m.runtime(), name) {
@@ -351,17 +356,17 @@ func (m *model) chooseProvider(name string) tea.Cmd {
 		m.note(note)
 		return nil
 	}
-	return m.switchProvider(name)
+	return m.setup.switchProvider(name)
 }
 
 // switchProvider switches the session to provider with its default model,
 // or, during onboarding, starts the session with it.
-func (m *model) switchProvider(name string) tea.Cmd {
+func (m setupCtl) switchProvider(name string) tea.Cmd {
 	if m.ctrl == nil {
-		return m.startSession(name)
+		return m.setup.startSession(name)
 	}
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.SwitchProvider(ctx, name, "")
 		out := ""
 		var then func(m *model) tea.Cmd
@@ -385,16 +390,16 @@ func (m *model) switchProvider(name string) tea.Cmd {
 
 // startSession ends the onboarding: it saves provider as the default and
 // builds the session controller with it.
-func (m *model) startSession(provider string) tea.Cmd {
+func (m setupCtl) startSession(provider string) tea.Cmd {
 	build, ap, base := m.o.Build, m.ap, m.base
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		if err := config.Set(base.Config.Paths.ConfigFile, "provider", provider); err != nil {
 			return jobDoneMsg{err: err}
 		}
 		ctrl, err := build(ctx, ap, ap, provider)
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err != nil {
-				m.openProviderPicker("Pick a model provider:")
+				m.setup.openProviderPicker("Pick a model provider:")
 				return nil
 			}
 			m.ctrl, m.onboot = ctrl, false

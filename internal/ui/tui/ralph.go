@@ -14,6 +14,20 @@ import (
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
+// tasksCtl is the model's Ralph side: the split view of the task list,
+// the plan under review, the loop started from here and the task editor.
+// It owns that state and works on the model it belongs to (model.tasks).
+type tasksCtl struct {
+	*model
+	// tv is the Ralph split view while open (nil while closed).
+	tv *tasksView
+	// planRes is the plan awaiting review (nil when none).
+	planRes *ralph.PlanResult
+	// rl is the Ralph loop started from here and its tasks' transcripts
+	// (kept while the split view is closed).
+	rl ralphLoop
+}
+
 // ralphLoop is the Ralph loop started from this UI and the transcripts of
 // the tasks it ran, by task id (kept after the view closes).
 type ralphLoop struct {
@@ -36,14 +50,14 @@ func (l *ralphLoop) log(id string) *commands.RalphLog {
 }
 
 // openTasks opens the split view on the current task list.
-func (m *model) openTasks() {
+func (m *tasksCtl) openTasks() {
 	if m.ctrl == nil {
 		return
 	}
 	if m.tv == nil {
 		m.tv = &tasksView{}
 	}
-	m.refreshTasks()
+	m.tasks.refreshTasks()
 	if m.rl.current != "" {
 		m.tv.selectTask(m.rl.current)
 	}
@@ -56,14 +70,14 @@ const leaveAltDelay = 120 * time.Millisecond
 
 // closeTasks closes the split view; the output held while it was open is
 // printed once the renderer is back on the main screen.
-func (m *model) closeTasks() tea.Cmd {
+func (m *tasksCtl) closeTasks() tea.Cmd {
 	m.tv = nil
 	m.stream.hold()
 	return tea.Tick(leaveAltDelay, func(time.Time) tea.Msg { return resumePrintsMsg{} })
 }
 
 // refreshTasks reloads the task list, keeping the selected task.
-func (m *model) refreshTasks() {
+func (m *tasksCtl) refreshTasks() {
 	if m.tv == nil || m.ctrl == nil {
 		return
 	}
@@ -75,16 +89,16 @@ func (m *model) refreshTasks() {
 	m.tv.setSnapshot(snap)
 }
 
-func (m *model) addTask(title string) tea.Cmd {
+func (m *tasksCtl) addTask(title string) tea.Cmd {
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		added, err := ctrl.Ralph().Add(ctx, ralph.Task{Title: title})
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err == nil {
 				m.note(fmt.Sprintf("added %s", added[0].ID))
-				m.refreshTasks()
-				if m.tv != nil {
-					m.tv.selectTask(added[0].ID)
+				m.tasks.refreshTasks()
+				if m.tasks.tv != nil {
+					m.tasks.tv.selectTask(added[0].ID)
 				}
 			}
 			return nil
@@ -94,7 +108,7 @@ func (m *model) addTask(title string) tea.Cmd {
 
 // startRalph starts the loop over the pending tasks; its events go to the
 // tasks' transcripts.
-func (m *model) startRalph() tea.Cmd {
+func (m *tasksCtl) startRalph() tea.Cmd {
 	if m.ctrl == nil {
 		return nil
 	}
@@ -103,14 +117,14 @@ func (m *model) startRalph() tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	wait, err := m.ctrl.StartRalph(ctx, m.q.emitRalph)
+	wait, err := m.ctrl.Tasks().Start(ctx, m.q.emitRalph)
 	if err != nil {
 		cancel()
 		m.note(err.Error())
 		return nil
 	}
 	note := "Ralph loop started"
-	if n := m.ctrl.RalphNotice(); n != "" {
+	if n := m.ctrl.Tasks().Notice(); n != "" {
 		m.commit(m.st.paint(m.st.yellow, "Ralph: "+n))
 		note += fmt.Sprintf(" · %s mode: changes that need approval are denied", m.ctrl.Mode())
 	}
@@ -128,7 +142,7 @@ func (m *model) startRalph() tea.Cmd {
 }
 
 // stopRalph asks the loop to stop after the current task.
-func (m *model) stopRalph() {
+func (m *tasksCtl) stopRalph() {
 	if !m.rl.running || m.ctrl == nil {
 		m.note("the Ralph loop is not running (r starts it)")
 		return
@@ -143,7 +157,7 @@ func (m *model) stopRalph() {
 
 // shutdownRalph interrupts a running loop and waits for it (the task goes
 // back to pending), when the UI quits.
-func (m *model) shutdownRalph() {
+func (m *tasksCtl) shutdownRalph() {
 	if m.rl.cancel == nil {
 		return
 	}
@@ -152,20 +166,20 @@ func (m *model) shutdownRalph() {
 }
 
 // ralphEvent routes a loop event to its task's transcript.
-func (m *model) ralphEvent(ev ralph.Event) {
+func (m *tasksCtl) ralphEvent(ev ralph.Event) {
 	if ev.TaskID != "" {
 		m.rl.log(ev.TaskID).Add(ev)
 	}
 	switch ev.Type {
 	case ralph.EventTaskStart:
 		m.rl.current = ev.TaskID
-		m.refreshTasks()
+		m.tasks.refreshTasks()
 		if m.tv != nil {
 			m.tv.selectTask(ev.TaskID)
 		}
 	case ralph.EventTaskDone:
 		m.rl.current = ""
-		m.refreshTasks()
+		m.tasks.refreshTasks()
 		if m.tv == nil {
 			m.commit(m.st.paint(m.st.cyan, "Ralph: "+commands.RalphEventLine(ev)))
 		}
@@ -175,32 +189,32 @@ func (m *model) ralphEvent(ev ralph.Event) {
 		if m.tv != nil {
 			m.note(line)
 		}
-		m.refreshTasks()
+		m.tasks.refreshTasks()
 	}
 }
 
-func (m *model) ralphEnded(e *ralphEnd) {
+func (m *tasksCtl) ralphEnded(e *ralphEnd) {
 	m.rl.running, m.rl.stopping, m.rl.cancel, m.rl.current = false, false, nil, ""
 	if e.err != nil {
 		m.commit(m.st.paint(m.st.red, "Ralph: "+e.err.Error()))
 	}
-	m.refreshTasks()
+	m.tasks.refreshTasks()
 }
 
 // startPlan runs /plan GOAL: the planning run streams like a chat run (Esc
 // stops it), then the proposed tasks are shown for review.
-func (m *model) startPlan(goal string) {
-	ctx := m.beginRun()
+func (m *tasksCtl) startPlan(goal string) {
+	ctx := m.turn.beginRun()
 	m.commit(m.st.paint(m.st.faint, "planning in plan mode (read-only tools) · Esc stops"))
 	ctrl, q := m.ctrl, m.q
 	go func() {
-		res, err := ctrl.Plan(ctx, goal, q.emit)
+		res, err := ctrl.Tasks().Plan(ctx, goal, q.emit)
 		q.push(item{end: &runEnd{err: err, then: func(m *model) tea.Cmd {
 			if err == nil && res != nil {
 				var b bytes.Buffer
 				commands.WriteProposal(&b, res)
 				m.commit(strings.TrimRight(b.String(), "\n"))
-				m.planRes = res
+				m.tasks.planRes = res
 			}
 			return nil
 		}}})
@@ -208,14 +222,14 @@ func (m *model) startPlan(goal string) {
 }
 
 // planKey answers the plan review: y saves the tasks, n or Esc drops them.
-func (m *model) planKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *tasksCtl) planKey(k tea.KeyPressMsg) tea.Cmd {
 	res := m.planRes
 	switch strings.ToLower(k.String()) {
 	case "y", "enter":
 		m.planRes = nil
 		ctrl := m.ctrl
-		return m.runJob(func(ctx context.Context) jobDoneMsg {
-			saved, err := ctrl.SavePlan(ctx, res.Tasks)
+		return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
+			saved, err := ctrl.Tasks().SavePlan(ctx, res.Tasks)
 			out := ""
 			if err == nil {
 				out = fmt.Sprintf("saved %d tasks to %s: /tasks shows them (r there runs the loop), /implement ID runs one here", len(saved), ralph.FileName)

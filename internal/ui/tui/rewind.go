@@ -19,9 +19,9 @@ const (
 
 // openRewind loads the session's checkpoints as a job, then opens a
 // picker of them, newest first (/rewind without an argument).
-func (m *model) openRewind() tea.Cmd {
+func (m *turnCtl) openRewind() tea.Cmd {
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		cps, err := ctrl.Checkpoints(ctx)
 		return jobDoneMsg{err: err, then: func(m *model) tea.Cmd {
 			if err != nil {
@@ -58,9 +58,9 @@ func scopePicker(id string) *picker {
 }
 
 // rewind runs "/rewind ID SCOPE" as a job, as if typed.
-func (m *model) rewind(arg string) tea.Cmd {
+func (m *turnCtl) rewind(arg string) tea.Cmd {
 	ctrl, table := m.ctrl, m.table
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		var b bytes.Buffer
 		o, err := table.Exec(ctx, ctrl, "/rewind "+arg, &b)
 		return jobDoneMsg{out: b.String(), outcome: o, err: err}
@@ -70,7 +70,7 @@ func (m *model) rewind(arg string) tea.Cmd {
 // rewound marks where the conversation was cut back and puts the prompt
 // it was cut before into the input, to edit and send again (as Claude
 // Code's rewind does).
-func (m *model) rewound(prompt string) {
+func (m *turnCtl) rewound(prompt string) {
 	m.commit(m.st.paint(m.st.cyan, commands.RewindMarker(prompt)))
 	if prompt != "" && m.input.Value() == "" {
 		m.input.setValue(prompt)

@@ -81,7 +81,7 @@ func Run(ctx context.Context, o Options) error {
 	p := tea.NewProgram(m, programOptions(ctx, o)...)
 	final, err := p.Run()
 	if fm, ok := final.(*model); ok {
-		fm.shutdownRalph()
+		fm.tasks.shutdownRalph()
 		if fm.ctrl != nil && fm.ctrl != ctrl {
 			fm.ctrl.Close()
 		}

@@ -18,7 +18,7 @@ type serverURLMsg struct{ url string }
 
 // askServerURL opens the prompt for a server's base URL (the /provider →
 // custom flow): Enter lists the server's models to pick one.
-func (m *model) askServerURL(note string) {
+func (m setupCtl) askServerURL(note string) {
 	m.keys = &keyPrompt{server: true}
 	if note == "" {
 		note = "an OpenAI-compatible server (llama.cpp, LM Studio, vLLM, a gateway): its base URL usually ends in /v1"
@@ -30,18 +30,18 @@ func (m *model) askServerURL(note string) {
 // saved as a provider is switched to; else the model picker opens (its
 // choice saves the provider, see serverModelPicked). A server that does
 // not answer asks for the URL again, saying why.
-func (m *model) serverURL(url string) tea.Cmd {
+func (m setupCtl) serverURL(url string) tea.Cmd {
 	rt := m.runtime()
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		name, existing, models, err := commands.ServerModels(ctx, rt, url)
 		return jobDoneMsg{then: func(m *model) tea.Cmd {
 			switch {
 			case err != nil:
-				m.askServerURL("error: " + err.Error())
+				m.setup.askServerURL("error: " + err.Error())
 				return nil
 			case existing:
 				m.commit(m.st.paint(m.st.faint, fmt.Sprintf("%s is provider %s already", url, name)))
-				return m.switchProvider(name)
+				return m.setup.switchProvider(name)
 			}
 			p := &picker{Title: fmt.Sprintf("Model of %s (saved as [providers.%s], no key):", url, name), Kind: pickServerModel, Data: url}
 			for _, id := range models {
@@ -56,7 +56,7 @@ func (m *model) serverURL(url string) tea.Cmd {
 // serverModelPicked saves the server at url with model as
 // [providers.NAME] in the global config file and switches to it (during
 // onboarding: starts the session with it).
-func (m *model) serverModelPicked(url, model string) tea.Cmd {
+func (m setupCtl) serverModelPicked(url, model string) tea.Cmd {
 	rt := m.runtime()
 	name, err := commands.AddServer(rt, url, model)
 	if err != nil {
@@ -65,10 +65,10 @@ func (m *model) serverModelPicked(url, model string) tea.Cmd {
 	}
 	m.commit(m.st.paint(m.st.faint, fmt.Sprintf("saved [providers.%s] (%s, model %s) in %s", name, url, model, rt.Config.Paths.ConfigFile)))
 	if m.ctrl == nil {
-		return m.startSession(name)
+		return m.setup.startSession(name)
 	}
 	ctrl := m.ctrl
-	return m.runJob(func(ctx context.Context) jobDoneMsg {
+	return m.turn.runJob(func(ctx context.Context) jobDoneMsg {
 		err := ctrl.UseServer(ctx, name, model)
 		out := ""
 		if err == nil {

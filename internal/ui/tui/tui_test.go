@@ -289,7 +289,7 @@ func TestUpdateEscStopsAndKeepsPartial(t *testing.T) {
 	h.waitFor(t, "stopped")
 	require.NoError(t, h.tm.Quit())
 	fm := h.tm.FinalModel(t).(*model)
-	require.False(t, fm.running)
+	require.False(t, fm.turn.running)
 	msgs := h.ctrl.Session().Messages
 	require.Equal(t, "partial words here", msgs[len(msgs)-1].Text(), "the partial answer is kept in the session")
 }
@@ -333,7 +333,7 @@ func TestPasteFolding(t *testing.T) {
 	long := strings.Repeat("line\n", 50)
 	m.paste(long)
 	require.Equal(t, "[pasted text #1: 51 lines]", m.input.Value())
-	require.Equal(t, long, m.expandPastes(m.input.Value()))
+	require.Equal(t, long, m.input.expandPastes(m.input.Value()))
 	m.input.Reset()
 	m.paste("short")
 	require.Equal(t, "short", m.input.Value())
@@ -398,11 +398,11 @@ func BenchmarkFirstPrompt(b *testing.B) {
 // nothing, so an idle UI gets no more messages (and no more frames).
 func TestSpinnerStopsWhenRunEnds(t *testing.T) {
 	m := newModel(context.Background(), Options{}, nil, nil, newQueue())
-	m.running = true
+	m.turn.running = true
 	m.Update(tea.KeyPressMsg{Code: 'x'})
 	require.True(t, m.spinOn, "a run starts the spinner")
 	require.NotNil(t, m.route(spinTickMsg{}), "the spinner re-arms while the run goes on")
-	m.running = false
+	m.turn.running = false
 	require.Nil(t, m.route(spinTickMsg{}), "the tick after the run ended re-arms nothing")
 	require.False(t, m.spinOn)
 	m.Update(tea.KeyPressMsg{Code: 'y'})

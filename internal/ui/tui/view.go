@@ -11,6 +11,11 @@ import (
 	"github.com/zelvior/aidex/internal/ui/format"
 )
 
+// screenCtl draws the model's frame: the live part, the overlay or input
+// below it and the status line. It works on the model it belongs to
+// (model.screen).
+type screenCtl struct{ *model }
+
 // View draws the live part of the screen: the stream's View (the
 // streaming answer's tail, running tool cards; fullscreen, the
 // transcript too), then an overlay (approval prompt, API key prompt,
@@ -29,15 +34,15 @@ func (m *model) View() tea.View {
 	}
 	if m.cp != nil && !m.approval.active() {
 		v.AltScreen = true
-		v.SetContent(m.cp.View(m.st, m.ctxInfo(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.statusLine()))
+		v.SetContent(m.cp.View(m.st, m.ctxInfo(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.screen.statusLine()))
 		return v
 	}
-	if m.tv != nil && !m.approval.active() {
+	if m.tasks.tv != nil && !m.approval.active() {
 		// The split view uses the alternate screen while it is open; the
 		// chat's output waits (flushPrints) and reaches the scrollback
 		// when the view closes.
 		v.AltScreen = true
-		v.SetContent(m.tv.View(m.st, m.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.statusLine()))
+		v.SetContent(m.tasks.tv.View(m.st, m.tasks.rl, m.spinFrame(), m.width, max(m.height-1, 8)) + "\n" + m.status.View(m.screen.statusLine()))
 		return v
 	}
 	var content string
@@ -45,7 +50,7 @@ func (m *model) View() tea.View {
 	if p := m.planned; p != nil {
 		content, cursor = p.content, p.cursor // drawn by holdFrame just now
 	} else {
-		content, cursor = m.frame()
+		content, cursor = m.screen.frame()
 	}
 	m.planned = nil
 	if !m.o.Fullscreen {
@@ -65,9 +70,9 @@ func (m *model) View() tea.View {
 
 // frame draws the chat's live part (see View) and returns it with the
 // input's cursor (nil when an overlay hides the input).
-func (m *model) frame() (string, *tea.Cursor) {
+func (m screenCtl) frame() (string, *tea.Cursor) {
 	m.frames++
-	bottom, cursorRow := m.bottom()
+	bottom, cursorRow := m.screen.bottom()
 	rows := m.height
 	if !m.o.Fullscreen {
 		// An inline frame leaves the screen's top row alone: a terminal
@@ -96,13 +101,13 @@ func (m *model) frame() (string, *tea.Cursor) {
 
 // holdFrame plans the next inline frame (see frameHold); the Ralph split
 // view and fullscreen draw on the alternate screen and need no hold.
-func (m *model) holdFrame() tea.Cmd {
+func (m screenCtl) holdFrame() tea.Cmd {
 	m.planned = nil
 	if m.o.Fullscreen || m.quitting || (m.viewOpen() && !m.approval.active()) {
 		m.hold = frameHold{}
 		return nil
 	}
-	content, cursor := m.frame()
+	content, cursor := m.screen.frame()
 	m.planned = &plannedFrame{content: content, cursor: cursor}
 	return m.hold.plan(content, cursor, m.height)
 }
@@ -117,32 +122,32 @@ type plannedFrame struct {
 // bottom draws what sits under the live output — an overlay or the
 // input, then the status line — and the row of the input's first line in
 // it (-1 when an overlay hides the input).
-func (m *model) bottom() (string, int) {
-	status := m.status.View(m.statusLine())
-	if above := m.overlay(); above != "" {
+func (m screenCtl) bottom() (string, int) {
+	status := m.status.View(m.screen.statusLine())
+	if above := m.screen.overlay(); above != "" {
 		if v := m.input.Value(); v != "" && m.approval.active() {
 			// Type-ahead the card did not take waits in the input box.
 			above += "\n" + m.st.paint(m.st.faint, truncateLine("› "+format.FirstLine(v, m.width)+" · kept for your next message · answer with 1-4", m.width))
 		}
 		return above + "\n" + status, -1
 	}
-	queued := m.queuedView()
+	queued := m.turn.queuedView()
 	return queued + m.input.View() + status, strings.Count(queued, "\n") + m.input.inputRow()
 }
 
 // overlay draws the open overlay that replaces the input ("" for none).
-func (m *model) overlay() string {
+func (m screenCtl) overlay() string {
 	switch {
 	case m.approval.active():
 		return m.approval.View()
-	case m.choosing != nil:
-		return m.chooseView()
+	case m.turn.choosing != nil:
+		return m.turn.chooseView()
 	case m.keys != nil:
 		return m.keys.View(m.width)
 	case m.picker != nil:
 		return m.picker.View(m.st, m.width, max(3, min(12, m.height-8)))
-	case m.planRes != nil:
-		return m.st.paint(m.st.bold, fmt.Sprintf("Save these %d tasks to %s? [y] yes  [n] no (Esc)", len(m.planRes.Tasks), ralph.FileName))
+	case m.tasks.planRes != nil:
+		return m.st.paint(m.st.bold, fmt.Sprintf("Save these %d tasks to %s? [y] yes  [n] no (Esc)", len(m.tasks.planRes.Tasks), ralph.FileName))
 	}
 	return ""
 }
@@ -151,7 +156,7 @@ func (m *model) overlay() string {
 // knows: the provider, model and mode, queued shell output, whether
 // something works, and the Ralph loop's state as the note when no other
 // is set (see statusModel.View).
-func (m *model) statusLine() statusInfo {
+func (m screenCtl) statusLine() statusInfo {
 	var st statusInfo
 	if m.ctrl != nil {
 		rt := m.ctrl.Runtime()
@@ -161,21 +166,21 @@ func (m *model) statusLine() statusInfo {
 	} else {
 		st.Provider, st.Model, st.Mode = "no provider", "-", "setup"
 	}
-	if m.rl.running {
+	if m.tasks.rl.running {
 		st.Note = "Ralph loop running"
-		if m.rl.current != "" {
-			st.Note += " on " + m.rl.current
+		if m.tasks.rl.current != "" {
+			st.Note += " on " + m.tasks.rl.current
 		}
-		if m.tv == nil {
+		if m.tasks.tv == nil {
 			st.Note += " (/tasks shows it)"
 		}
 	}
-	if m.running || m.busy {
+	if m.turn.running || m.turn.busy {
 		st.Working = true
 		st.Spin = m.spinFrame()
-		st.Queued = len(m.queued) > 0
-		if !m.runStart.IsZero() && m.running {
-			st.Elapsed = time.Since(m.runStart).Truncate(time.Second)
+		st.Queued = len(m.turn.queued) > 0
+		if !m.turn.runStart.IsZero() && m.turn.running {
+			st.Elapsed = time.Since(m.turn.runStart).Truncate(time.Second)
 		}
 	}
 	return st

@@ -18,6 +18,15 @@ import (
 	"github.com/zelvior/aidex/internal/session"
 )
 
+// runtimeAPI serves the runtime's endpoints: status, models, providers
+// and switching them, the config, tools and MCP servers, image
+// generation.
+type runtimeAPI struct{ *Server }
+
+// historyAPI serves the stored sessions: the history, the session list, a
+// session's view, resuming one, its checkpoints and /rewind.
+type historyAPI struct{ *Server }
+
 // Status is the body of GET /api/status.
 type Status struct {
 	Version        string `json:"version"`
@@ -42,7 +51,7 @@ type Status struct {
 	ConfigFile string `json:"config_file"`
 }
 
-func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleStatus(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	rt := s.svc.Runtime()
 	st := Status{Version: s.opts.Version, Provider: rt.Provider.Name, Model: rt.Model, Workspace: rt.Workspace,
@@ -81,7 +90,7 @@ type ModelsResponse struct {
 
 // handleModels lists a provider's models: GET
 // /api/models?provider=NAME&refresh=1 (provider defaults to the one in use).
-func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleModels(w http.ResponseWriter, r *http.Request) {
 	rt := s.Runtime()
 	name := r.URL.Query().Get("provider")
 	if name == "" {
@@ -114,7 +123,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 
 // handleModelSwitch switches the model: POST /api/models/switch
 // {"model": "ID" | "PROVIDER/ID"}.
-func (s *Server) handleModelSwitch(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleModelSwitch(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Model    string `json:"model"`
 		Provider string `json:"provider"`
@@ -140,7 +149,7 @@ func (s *Server) handleModelSwitch(w http.ResponseWriter, r *http.Request) {
 
 // handleProviderSwitch switches the provider (to its default model): POST
 // /api/provider/switch {"provider": "NAME"}.
-func (s *Server) handleProviderSwitch(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleProviderSwitch(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Provider string `json:"provider"`
 		Model    string `json:"model"`
@@ -156,14 +165,14 @@ func (s *Server) handleProviderSwitch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown provider %q: GET /api/v1/providers lists them", req.Provider))
 		return
 	}
-	s.switchRuntime(w, r, map[string]string{"provider": req.Provider, "model": req.Model})
+	s.runtimeAPI.switchRuntime(w, r, map[string]string{"provider": req.Provider, "model": req.Model})
 }
 
 // switchRuntime reloads the runtime with changed config flags ("" deletes
 // a flag) and answers with the new status. A failed load keeps the old
 // runtime and answers 400 with the reason.
-func (s *Server) switchRuntime(w http.ResponseWriter, r *http.Request, changes map[string]string) {
-	rt, err := s.reload(r.Context(), changes)
+func (s runtimeAPI) switchRuntime(w http.ResponseWriter, r *http.Request, changes map[string]string) {
+	rt, err := s.runtimeAPI.reload(r.Context(), changes)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -173,7 +182,7 @@ func (s *Server) switchRuntime(w http.ResponseWriter, r *http.Request, changes m
 
 // reload loads the runtime again with the flags changed ("" deletes a
 // flag); sessions get a new engine at their next run.
-func (s *Server) reload(ctx context.Context, changes map[string]string) (*app.Runtime, error) {
+func (s runtimeAPI) reload(ctx context.Context, changes map[string]string) (*app.Runtime, error) {
 	return s.svc.Reload(ctx, changes)
 }
 
@@ -190,7 +199,7 @@ type ProviderView struct {
 
 // handleProviders lists the providers grouped "no signup needed", "free
 // tier, quick signup", "paid or custom".
-func (s *Server) handleProviders(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleProviders(w http.ResponseWriter, r *http.Request) {
 	rt := s.Runtime()
 	type group struct {
 		Group     string         `json:"group"`
@@ -236,7 +245,7 @@ func webConfigKeyOK(key string) bool {
 }
 
 // handleConfigGet shows the configuration, secrets masked: GET /api/config.
-func (s *Server) handleConfigGet(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleConfigGet(w http.ResponseWriter, r *http.Request) {
 	rt := s.Runtime()
 	writeJSON(w, http.StatusOK, map[string]any{
 		"file":     rt.Config.Paths.ConfigFile,
@@ -250,7 +259,7 @@ func (s *Server) handleConfigGet(w http.ResponseWriter, r *http.Request) {
 // providers.NAME.api_key are accepted (403 for others, before anything is
 // written). "warnings" names a key saved in a file that could not be made
 // private (config.ErrNotPrivate).
-func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Values map[string]string `json:"values"`
 	}
@@ -283,7 +292,7 @@ func (s *Server) handleConfigPost(w http.ResponseWriter, r *http.Request) {
 			changes[k] = "" // the saved value now wins over an earlier switch
 		}
 	}
-	if _, err := s.reload(r.Context(), changes); err != nil {
+	if _, err := s.runtimeAPI.reload(r.Context(), changes); err != nil {
 		writeError(w, http.StatusBadRequest, "saved, but the configuration does not load: "+err.Error())
 		return
 	}
@@ -310,7 +319,7 @@ type SessionView struct {
 	EventSeq uint64 `json:"event_seq,omitempty"`
 }
 
-func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error) {
+func (s historyAPI) sessionView(ctx context.Context, id string) (SessionView, error) {
 	var sess *agent.Conversation
 	var running bool
 	var seq uint64
@@ -348,7 +357,7 @@ func (s *Server) sessionView(ctx context.Context, id string) (SessionView, error
 
 // handleHistory returns the current session: GET /api/history (an empty
 // session before the first chat).
-func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+func (s historyAPI) handleHistory(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	id := s.current
 	s.mu.Unlock()
@@ -356,11 +365,11 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, SessionView{Messages: []llm.Message{}, Todos: []agent.Todo{}})
 		return
 	}
-	s.writeSession(w, r, id)
+	s.historyAPI.writeSession(w, r, id)
 }
 
-func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, id string) {
-	v, err := s.sessionView(r.Context(), id)
+func (s historyAPI) writeSession(w http.ResponseWriter, r *http.Request, id string) {
+	v, err := s.historyAPI.sessionView(r.Context(), id)
 	switch {
 	case errors.Is(err, session.ErrNotFound):
 		writeError(w, http.StatusNotFound, err.Error())
@@ -375,7 +384,7 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, id string)
 
 // handleHistoryClear starts a new, empty session (the old one stays in the
 // store): POST /api/history/clear.
-func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
+func (s historyAPI) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -394,7 +403,7 @@ func (s *Server) handleHistoryClear(w http.ResponseWriter, r *http.Request) {
 
 // handleSessions lists this workspace's sessions, newest first (at most
 // 100): GET /api/sessions.
-func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
+func (s historyAPI) handleSessions(w http.ResponseWriter, r *http.Request) {
 	rt := s.Runtime()
 	list, err := s.svc.Store().List(r.Context(), session.ListOptions{Workspace: rt.Workspace, Limit: 100})
 	if err != nil {
@@ -412,14 +421,14 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) {
 
 // handleSession returns one session with its messages: GET
 // /api/sessions/{id} (an unambiguous id prefix works).
-func (s *Server) handleSession(w http.ResponseWriter, r *http.Request) {
-	s.writeSession(w, r, r.PathValue("id"))
+func (s historyAPI) handleSession(w http.ResponseWriter, r *http.Request) {
+	s.historyAPI.writeSession(w, r, r.PathValue("id"))
 }
 
 // handleResume makes a session the page's current one: POST
 // /api/sessions/{id}/resume. Sessions of other workspaces are refused
 // (403): their files are outside this server's confinement.
-func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
+func (s historyAPI) handleResume(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -446,5 +455,5 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.current = sum.ID
 	s.mu.Unlock()
-	s.writeSession(w, r, sum.ID)
+	s.historyAPI.writeSession(w, r, sum.ID)
 }

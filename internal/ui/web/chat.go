@@ -358,7 +358,7 @@ type pendingView = app.PendingApproval
 // handleApproval answers an approval: POST /api/approvals/{id}
 // {"decision": "once"|"session"|"always"|"deny", "reason": "...",
 // "session_id": "..."}.
-func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
+func (s *answersAPI) handleApproval(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Decision  string `json:"decision"`
 		Reason    string `json:"reason"`
@@ -383,7 +383,7 @@ func (s *Server) handleApproval(w http.ResponseWriter, r *http.Request) {
 
 // handleApprovalsList lists the waiting approval requests (for a second
 // tab): GET /api/approvals.
-func (s *Server) handleApprovalsList(w http.ResponseWriter, r *http.Request) {
+func (s *answersAPI) handleApprovalsList(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"approvals": s.host.Approvals()})
 }
 

@@ -59,7 +59,7 @@ type ImageProvider = app.ImageProvider
 
 // handleImageProviders lists image providers and the configured one (key
 // never shown, only whether it is set): GET /api/image-providers.
-func (s *Server) handleImageProviders(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleImageProviders(w http.ResponseWriter, r *http.Request) {
 	c := s.Runtime().Config
 	key := ""
 	if c.ImageAPIKey != "" {

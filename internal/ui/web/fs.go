@@ -16,6 +16,9 @@ import (
 	"github.com/zelvior/aidex/internal/atomicfile"
 )
 
+// filesAPI serves the workspace's files (/fs/...).
+type filesAPI struct{ *Server }
+
 // maxReadBytes caps GET /api/fs/read: 8 MiB (the write side is capped by
 // the 10 MiB body limit).
 const maxReadBytes = 8 << 20
@@ -27,7 +30,7 @@ const maxListEntries = 5000
 // resolved component by component; "../", absolute paths and links that
 // leave it are refused). It writes 403 (or 400 for an empty or invalid
 // path) and returns false when refused.
-func (s *Server) resolvePath(w http.ResponseWriter, p string) (string, *app.Files, bool) {
+func (s filesAPI) resolvePath(w http.ResponseWriter, p string) (string, *app.Files, bool) {
 	ws, err := s.Runtime().Files(true)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
@@ -58,8 +61,8 @@ type FileEntry struct {
 
 // handleFSList lists a directory: GET /api/fs/list?path=REL (default the
 // workspace root). Directories first, then by name; .git is left out.
-func (s *Server) handleFSList(w http.ResponseWriter, r *http.Request) {
-	abs, ws, ok := s.resolvePath(w, r.URL.Query().Get("path"))
+func (s filesAPI) handleFSList(w http.ResponseWriter, r *http.Request) {
+	abs, ws, ok := s.filesAPI.resolvePath(w, r.URL.Query().Get("path"))
 	if !ok {
 		return
 	}
@@ -102,8 +105,8 @@ func (s *Server) handleFSList(w http.ResponseWriter, r *http.Request) {
 // handleFSRead returns a file's raw bytes (never the numbered display
 // format of read_file): GET /api/fs/read?path=REL, as
 // text/plain; charset=utf-8, at most 8 MiB (413 beyond).
-func (s *Server) handleFSRead(w http.ResponseWriter, r *http.Request) {
-	abs, _, ok := s.resolvePath(w, r.URL.Query().Get("path"))
+func (s filesAPI) handleFSRead(w http.ResponseWriter, r *http.Request) {
+	abs, _, ok := s.filesAPI.resolvePath(w, r.URL.Query().Get("path"))
 	if !ok {
 		return
 	}
@@ -159,7 +162,7 @@ type WriteRequest struct {
 // keeping its mode, creating missing folders inside the workspace:
 // POST /api/fs/write {"path": REL, "content": TEXT}. The bytes written are
 // exactly the content's.
-func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
+func (s filesAPI) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 	var req WriteRequest
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -185,7 +188,7 @@ func (s *Server) handleFSWrite(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "path is empty")
 		return
 	}
-	abs, ws, ok := s.resolvePath(w, req.Path)
+	abs, ws, ok := s.filesAPI.resolvePath(w, req.Path)
 	if !ok {
 		return
 	}

@@ -47,7 +47,7 @@ type ImageResponse struct {
 // /api/image. 400 for a bad request, 403 when save_as is outside the
 // workspace, 409 when it exists (without overwrite), 502 when the image
 // service fails.
-func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleImage(w http.ResponseWriter, r *http.Request) {
 	var req ImageRequest
 	if !s.decodeBody(w, r, &req) {
 		return

@@ -8,6 +8,14 @@ import (
 	"github.com/zelvior/aidex/internal/app"
 )
 
+// answersAPI serves what a run waits on the user for: approvals, ask_user
+// interactions and a parallel turn's choice (/multi, /choices).
+type answersAPI struct {
+	*Server
+	// choices are the parallel turns' questions waiting for the page.
+	choices choices
+}
+
 // interactionTTL is how long an interaction (ask_user's questions) waits
 // for its answer in the web UI; after it the token no longer answers and
 // the model is told that no one answered.
@@ -28,7 +36,7 @@ type interactionPost struct {
 }
 
 // handleInteraction answers an interaction: POST /api/interaction/{id}.
-func (s *Server) handleInteraction(w http.ResponseWriter, r *http.Request) {
+func (s *answersAPI) handleInteraction(w http.ResponseWriter, r *http.Request) {
 	var req interactionPost
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -48,6 +56,6 @@ func (s *Server) handleInteraction(w http.ResponseWriter, r *http.Request) {
 
 // handleInteractionsList lists the waiting interactions with their tokens
 // (for a second tab or a reloaded page): GET /api/interactions.
-func (s *Server) handleInteractionsList(w http.ResponseWriter, _ *http.Request) {
+func (s *answersAPI) handleInteractionsList(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"interactions": s.host.Interactions()})
 }

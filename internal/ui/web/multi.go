@@ -100,8 +100,8 @@ type webChooser struct {
 // Choose waits for the page's answer or ctx's end (a closed tab, a stop).
 // Errors: ctx's.
 func (c *webChooser) Choose(ctx context.Context, answers []app.Candidate) ([]int, error) {
-	ch := c.s.choices.open(c.hs.ID(), answers)
-	defer c.s.choices.remove(ch.ev.ID)
+	ch := c.s.answersAPI.choices.open(c.hs.ID(), answers)
+	defer c.s.answersAPI.choices.remove(ch.ev.ID)
 	c.hs.Publish("choose", ch.ev)
 	select {
 	case keep := <-ch.reply:
@@ -114,7 +114,7 @@ func (c *webChooser) Choose(ctx context.Context, answers []app.Candidate) ([]int
 // handleChoice keeps parallel answers: POST /api/v1/choices/{id}
 // {"keep": [0]} (0-based indexes into the event's answers) or
 // {"all": true}.
-func (s *Server) handleChoice(w http.ResponseWriter, r *http.Request) {
+func (s *answersAPI) handleChoice(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Keep []int `json:"keep"`
 		All  bool  `json:"all"`
@@ -143,24 +143,24 @@ func (s *Server) handleChoice(w http.ResponseWriter, r *http.Request) {
 
 // handleMultiGet shows a session's conversation mode and active models:
 // GET /api/v1/multi[?session_id=ID].
-func (s *Server) handleMultiGet(w http.ResponseWriter, r *http.Request) {
-	ls, status, err := s.multiSession(r.Context(), r.URL.Query().Get("session_id"))
+func (s *answersAPI) handleMultiGet(w http.ResponseWriter, r *http.Request) {
+	ls, status, err := s.answersAPI.multiSession(r.Context(), r.URL.Query().Get("session_id"))
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, s.multiState(ls))
+	writeJSON(w, http.StatusOK, s.answersAPI.multiState(ls))
 }
 
 // handleMultiPost sets a session's active models and mode: POST
 // /api/v1/multi (MultiRequest). Errors: 400 for a bad model or mode, 409
 // while the session runs.
-func (s *Server) handleMultiPost(w http.ResponseWriter, r *http.Request) {
+func (s *answersAPI) handleMultiPost(w http.ResponseWriter, r *http.Request) {
 	var req MultiRequest
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	ls, status, err := s.multiSession(r.Context(), req.SessionID)
+	ls, status, err := s.answersAPI.multiSession(r.Context(), req.SessionID)
 	if err != nil {
 		writeError(w, status, err.Error())
 		return
@@ -173,7 +173,7 @@ func (s *Server) handleMultiPost(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, s.multiState(ls))
+	writeJSON(w, http.StatusOK, s.answersAPI.multiState(ls))
 }
 
 // applyMulti sets the models, then the mode, of req on live; a bad mode
@@ -199,7 +199,7 @@ func applyMulti(ctx context.Context, live *app.Session, req MultiRequest) error 
 
 // multiSession returns the live session id ("" = current) with its
 // app.Session built. Errors: as liveFor's and prepare's, with a status.
-func (s *Server) multiSession(ctx context.Context, id string) (*liveSession, int, error) {
+func (s *answersAPI) multiSession(ctx context.Context, id string) (*liveSession, int, error) {
 	hs, err := s.liveFor(ctx, id)
 	if err != nil {
 		return nil, http.StatusNotFound, err
@@ -212,7 +212,7 @@ func (s *Server) multiSession(ctx context.Context, id string) (*liveSession, int
 	return view(hs), 0, nil
 }
 
-func (s *Server) multiState(ls *liveSession) MultiState {
+func (s *answersAPI) multiState(ls *liveSession) MultiState {
 	m := ls.live.Multi()
 	rt := s.Runtime()
 	return MultiState{SessionID: ls.sess.ID, Mode: m.Mode, Models: m.Models, Modes: app.MultiModes(),

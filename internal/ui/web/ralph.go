@@ -14,6 +14,14 @@ import (
 	"github.com/zelvior/aidex/internal/ralph"
 )
 
+// ralphAPI serves the Ralph endpoints (/ralph/...): the workspace's task
+// list, the loop the server runs and its event stream.
+type ralphAPI struct {
+	*Server
+	// ralphHub fans the run's events out to the streams.
+	ralphHub ralphHub
+}
+
 // The Ralph endpoints (the task loop of the workspace, see package ralph):
 //
 //	GET  /api/ralph          → RalphView (tasks, counts, run state)
@@ -191,7 +199,7 @@ func (h *ralphHub) end() {
 }
 
 // handleRalphList answers GET /api/ralph.
-func (s *Server) handleRalphList(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphList(w http.ResponseWriter, r *http.Request) {
 	snap, err := s.ralph.Snapshot()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
@@ -220,12 +228,12 @@ func (s *Server) handleRalphList(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleRalphAdd answers POST /api/ralph/add.
-func (s *Server) handleRalphAdd(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphAdd(w http.ResponseWriter, r *http.Request) {
 	var req RalphAddRequest
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	t, err := s.checkRalphTask(req)
+	t, err := s.ralphAPI.checkRalphTask(req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -240,7 +248,7 @@ func (s *Server) handleRalphAdd(w http.ResponseWriter, r *http.Request) {
 
 // checkRalphTask turns an add request into a task, refusing what the
 // task list would refuse (so those answer 400, not 500).
-func (s *Server) checkRalphTask(req RalphAddRequest) (ralph.Task, error) {
+func (s *ralphAPI) checkRalphTask(req RalphAddRequest) (ralph.Task, error) {
 	t := ralph.Task{ID: strings.TrimSpace(req.ID), Title: strings.TrimSpace(req.Title), Description: strings.TrimSpace(req.Description),
 		AcceptanceCriteria: req.AcceptanceCriteria, DependsOn: req.DependsOn}
 	if t.Title == "" {
@@ -273,7 +281,7 @@ func (s *Server) checkRalphTask(req RalphAddRequest) (ralph.Task, error) {
 }
 
 // handleRalphClear answers POST /api/ralph/clear.
-func (s *Server) handleRalphClear(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphClear(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -287,7 +295,7 @@ func (s *Server) handleRalphClear(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleRalphReset answers POST /api/ralph/reset {"id": ID}.
-func (s *Server) handleRalphReset(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphReset(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID string `json:"id"`
 	}
@@ -324,7 +332,7 @@ func (s *Server) handleRalphReset(w http.ResponseWriter, r *http.Request) {
 // ends after the current task; with now, this server's run is cancelled
 // at once (the current task goes back to pending). With no run going it
 // answers {"stopped": false}.
-func (s *Server) handleRalphStop(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphStop(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Now bool `json:"now"`
 	}
@@ -350,7 +358,7 @@ func (s *Server) handleRalphStop(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleRalphPause answers POST /api/ralph/pause and /resume.
-func (s *Server) handleRalphPause(pause bool) http.HandlerFunc {
+func (s *ralphAPI) handleRalphPause(pause bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req struct{}
 		if !s.decodeBody(w, r, &req) {
@@ -382,7 +390,7 @@ func ralphStatus(err error) int {
 // server's context (409 when a run is going, before the stream opens) and
 // streams its events as SSE until the run ends or the client goes away
 // (the run goes on).
-func (s *Server) handleRalphRun(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphRun(w http.ResponseWriter, r *http.Request) {
 	var req RalphRunRequest
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -391,28 +399,28 @@ func (s *Server) handleRalphRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "max_iterations must be 0 (no limit) or more")
 		return
 	}
-	q, err := s.startRalph(ralph.RunOptions{MaxIterations: req.MaxIterations, TaskIDs: req.TaskIDs, Verify: s.Runtime().Config.VerifyCommand})
+	q, err := s.ralphAPI.startRalph(ralph.RunOptions{MaxIterations: req.MaxIterations, TaskIDs: req.TaskIDs, Verify: s.Runtime().Config.VerifyCommand})
 	if err != nil {
 		writeError(w, ralphStatus(err), err.Error())
 		return
 	}
-	s.streamRalph(w, r, q)
+	s.ralphAPI.streamRalph(w, r, q)
 }
 
 // handleRalphEvents answers GET /api/ralph/events: the running loop's
 // events from the start of its current task on.
-func (s *Server) handleRalphEvents(w http.ResponseWriter, r *http.Request) {
+func (s *ralphAPI) handleRalphEvents(w http.ResponseWriter, r *http.Request) {
 	q := s.ralphHub.subscribe(true)
 	if q == nil {
 		writeError(w, http.StatusNotFound, "no Ralph run of this server is going: start one with POST /api/v1/ralph/run")
 		return
 	}
-	s.streamRalph(w, r, q)
+	s.ralphAPI.streamRalph(w, r, q)
 }
 
 // startRalph starts the loop and returns the first stream's queue
 // (subscribed before the run can emit anything).
-func (s *Server) startRalph(o ralph.RunOptions) (*ralphSub, error) {
+func (s *ralphAPI) startRalph(o ralph.RunOptions) (*ralphSub, error) {
 	h := &s.ralphHub
 	h.mu.Lock()
 	if h.running {
@@ -445,7 +453,7 @@ func (s *Server) startRalph(o ralph.RunOptions) (*ralphSub, error) {
 
 // streamRalph writes q's events as SSE (event name: the event's type,
 // data: the ralph.Event as JSON) until the run ends or the client leaves.
-func (s *Server) streamRalph(w http.ResponseWriter, r *http.Request, q *ralphSub) {
+func (s *ralphAPI) streamRalph(w http.ResponseWriter, r *http.Request, q *ralphSub) {
 	defer s.ralphHub.unsubscribe(q)
 	sw := newSSE(w)
 	for {
@@ -475,7 +483,7 @@ func (s *Server) streamRalph(w http.ResponseWriter, r *http.Request, q *ralphSub
 
 // closeRalph cancels the server's run and waits (bounded) until it has
 // recorded its current task.
-func (s *Server) closeRalph() {
+func (s *ralphAPI) closeRalph() {
 	h := &s.ralphHub
 	h.mu.Lock()
 	cancel, done := h.cancel, h.done

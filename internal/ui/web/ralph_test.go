@@ -360,7 +360,7 @@ func checkRalphOutlivesStream(t *testing.T, e *env) {
 
 // ralphStreams returns how many event streams follow the server's run.
 func (e *env) ralphStreams() int {
-	h := &e.srv.ralphHub
+	h := &e.srv.ralphAPI.ralphHub
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.subs)
@@ -521,7 +521,7 @@ func TestRalphStreamEndsWhenCloseComesWithEvents(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "/api/v1/ralph/events", nil)
 	ended := make(chan struct{})
 	go func() {
-		s.streamRalph(rec, req, q)
+		(&ralphAPI{Server: s}).streamRalph(rec, req, q)
 		close(ended)
 	}()
 	select {

@@ -71,7 +71,7 @@ func parseScope(s string) (app.RewindScope, error) {
 // of this server's workspace. On failure it writes the error response
 // (404 unknown, 400 ambiguous, 403 another workspace's session) and
 // returns "".
-func (s *Server) workspaceSession(w http.ResponseWriter, r *http.Request) string {
+func (s historyAPI) workspaceSession(w http.ResponseWriter, r *http.Request) string {
 	sum, err := s.svc.Store().Info(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, storeStatus(err), err.Error())
@@ -97,8 +97,8 @@ func storeStatus(err error) int {
 
 // handleCheckpoints lists a session's checkpoints: GET
 // /api/sessions/{id}/checkpoints.
-func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
-	id := s.workspaceSession(w, r)
+func (s historyAPI) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
+	id := s.historyAPI.workspaceSession(w, r)
 	if id == "" {
 		return
 	}
@@ -117,7 +117,7 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 		writeError(w, storeStatus(err), "listing the checkpoints: "+err.Error())
 		return
 	}
-	v, err := s.sessionView(r.Context(), id)
+	v, err := s.historyAPI.sessionView(r.Context(), id)
 	if err != nil {
 		writeError(w, storeStatus(err), err.Error())
 		return
@@ -133,7 +133,7 @@ func (s *Server) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 // /api/sessions/{id}/rewind {"checkpoint": "ID", "scope": "both"}. It
 // answers 409 while the session has a run going, 404 for an unknown
 // checkpoint.
-func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
+func (s historyAPI) handleRewind(w http.ResponseWriter, r *http.Request) {
 	var req RewindRequest
 	if !s.decodeBody(w, r, &req) {
 		return
@@ -147,7 +147,7 @@ func (s *Server) handleRewind(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `checkpoint is empty: send {"checkpoint": "ID", "scope": "both"} (GET /api/sessions/{id}/checkpoints lists them)`)
 		return
 	}
-	id := s.workspaceSession(w, r)
+	id := s.historyAPI.workspaceSession(w, r)
 	if id == "" {
 		return
 	}

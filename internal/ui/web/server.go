@@ -76,7 +76,10 @@ type Options struct {
 }
 
 // Server is the web UI and its API. Create it with New, serve it with
-// Serve (or Handler for tests), and Close it when done.
+// Serve (or Handler for tests), and Close it when done. Its own methods
+// serve the page, the chat and the session streams; the other endpoint
+// groups are handler types it holds (runtimeAPI, historyAPI, answersAPI,
+// filesAPI, ralphAPI), each over this server.
 type Server struct {
 	opts Options
 	svc  *app.Service
@@ -92,17 +95,23 @@ type Server struct {
 	// now is the clock of question expiry (tests move it).
 	now func() time.Time
 
-	choices choices
 	logins  loginCodes
 	uploads uploads
 	streams streamStarts // POST /stream/start tokens (iptic-memex's flow)
 
-	ralph    Ralph
-	ralphHub ralphHub
+	ralph Ralph
 	// bg lives as long as the server: Ralph runs belong to it, not to the
 	// request that started them. Close cancels it.
 	bg       context.Context
 	bgCancel context.CancelFunc
+
+	// The server's endpoint groups, each a type of its own over this
+	// server (the chat and session streams are the server's own).
+	ralphAPI   ralphAPI
+	runtimeAPI runtimeAPI
+	filesAPI   filesAPI
+	historyAPI historyAPI
+	answersAPI answersAPI
 }
 
 // liveSession is one request's view of a live session of the host: the
@@ -136,6 +145,8 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: o, svc: svc, baseMode: svc.Mode(), now: time.Now, ralph: o.Ralph}
+	s.ralphAPI, s.runtimeAPI, s.filesAPI = ralphAPI{Server: s}, runtimeAPI{s}, filesAPI{s}
+	s.historyAPI, s.answersAPI = historyAPI{s}, answersAPI{Server: s}
 	s.host = app.NewHost(svc, app.HostOptions{MaxRuns: func() int { return s.opts.MaxRuns }, Session: s.sessionOptions,
 		Now: func() time.Time { return s.now() }})
 	s.bg, s.bgCancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -153,7 +164,7 @@ func (s *Server) Runtime() *app.Runtime { return s.svc.Runtime() }
 // current task back to pending), stops the sessions' background processes
 // and closes the session store.
 func (s *Server) Close() error {
-	s.closeRalph()
+	s.ralphAPI.closeRalph()
 	s.bgCancel()
 	s.host.Close(closeRunsWait) // cancelled runs save what they have
 	return s.svc.Close()

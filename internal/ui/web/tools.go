@@ -14,7 +14,7 @@ type ToolView = app.ToolInfo
 
 // handleTools lists the tools: GET /api/tools, {"tools": [app.ToolInfo]}
 // (schema, kind, and whether web chats offer it).
-func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleTools(w http.ResponseWriter, r *http.Request) {
 	list, err := s.Runtime().ToolList(true)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
@@ -27,7 +27,7 @@ func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
 // server's name, transport, status (ready, failed, disabled), error, tools
 // (name, description), definition_tokens and prompts. The servers start at
 // the first call (or the first chat) and keep running.
-func (s *Server) handleMCP(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleMCP(w http.ResponseWriter, r *http.Request) {
 	type tool struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
@@ -63,7 +63,7 @@ func (s *Server) handleMCP(w http.ResponseWriter, r *http.Request) {
 // changes to protected paths. Answers the tool's result: 200 (ok true or
 // an execution failure), 400 invalid arguments, 403 refused, 404 unknown
 // tool.
-func (s *Server) handleTool(w http.ResponseWriter, r *http.Request) {
+func (s runtimeAPI) handleTool(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Tool   string          `json:"tool"`
 		Params json.RawMessage `json:"params"`

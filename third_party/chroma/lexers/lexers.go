@@ -37,14 +37,34 @@ func xmlLexer(path string) *chroma.RegexLexer {
 
 // GlobalLexerRegistry is the global LexerRegistry of Lexers, built from the
 // generated metadata (no XML is parsed in package init).
-var GlobalLexerRegistry = func() *chroma.LexerRegistry {
-	reg := chroma.NewLexerRegistry()
+//
+// aidex patch: it is filled on its first lookup, not in package init (see
+// PATCHES.md); read it through its methods or this package's functions.
+var GlobalLexerRegistry = chroma.NewLazyLexerRegistry(func(reg *chroma.LexerRegistry) {
 	for i := range embeddedMetadata {
 		config := embeddedMetadata[i].config
-		reg.Register(chroma.NewXMLLexerWithConfig(embedded, embeddedMetadata[i].path, &config))
+		lexer := chroma.NewXMLLexerWithConfig(embedded, embeddedMetadata[i].path, &config)
+		if analyse := goAnalyser(embeddedMetadata[i].path); analyse != nil {
+			lexer.SetAnalyser(analyse)
+		}
+		reg.Register(lexer)
 	}
-	return reg
-}()
+})
+
+// goAnalyser returns the analyser written in Go for the embedded XML lexer
+// at path, or nil (aidex patch: upstream sets these in init functions with
+// Get, which would fill the registry at start-up).
+func goAnalyser(path string) func(text string) float32 {
+	switch path {
+	case "embedded/dns.xml":
+		return analyseDNS
+	case "embedded/mysql.xml":
+		return analyseMySQL
+	case "embedded/zed.xml":
+		return analyseZed
+	}
+	return nil
+}
 
 // Names of all lexers, optionally including aliases.
 func Names(withAliases bool) []string {

@@ -1,15 +1,33 @@
-package app
+package turn
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/llm"
 )
+
+// The conversation modes a [Models] turn runs in (app.MultiMode's names).
+const (
+	// RoundRobin: each user turn is answered by the next model; a model
+	// that fails hands the turn to the next one.
+	RoundRobin = "round-robin"
+	// Sequential: every model answers in list order, each seeing the
+	// earlier answers of the turn and asked to review and improve them.
+	Sequential = "sequential"
+	// Parallel: every model answers the same context at once; the answers
+	// to keep are chosen, and only a kept answer's tool calls run.
+	Parallel = "parallel"
+)
+
+// NewRotor returns a round-robin position that starts after the model
+// that wrote the conversation's last answer.
+func NewRotor() *Rotor { return &Rotor{next: -1} }
 
 // Candidate is one answer of a parallel turn, offered to a [Chooser]:
 // the model that wrote it ("PROVIDER/MODEL"), its text, and the names of
@@ -41,43 +59,51 @@ const sequentialNote = "[aidex, sequential mode] Above is what %s answered to th
 // ("all"), for the same reason.
 const parallelNote = "[aidex, parallel mode] Above is the answer of %s; %s answered the same request next."
 
-// multiRunner answers turns with several models' engines in a mode:
-// the live session's multi-model turns, and Ralph's task runs.
-type multiRunner struct {
-	engs    []*agent.Engine
-	cfg     Multi
-	chooser Chooser // nil: keepAll decides
-	keepAll bool
-	rot     *rotor
+// Models answers turns with several models' engines in a mode: the
+// live session's multi-model turns, and Ralph's task runs. Engines[i]
+// runs the model IDs[i] ("PROVIDER/MODEL"); Mode is RoundRobin,
+// Sequential or Parallel (anything else: Parallel). Chooser picks the
+// answers to keep of a parallel turn (nil: KeepAll decides); Rot is the
+// round-robin position, kept across turns (nil: a fresh one).
+type Models struct {
+	Engines []*agent.Engine
+	IDs     []string
+	Mode    string
+	Chooser Chooser
+	KeepAll bool
+	Rot     *Rotor
 }
 
-// rotor is the round-robin position of the next turn (next < 0: from the
-// conversation's last answer).
-type rotor struct {
+// Rotor is the round-robin position of the next turn (NewRotor: from
+// the conversation's last answer). It is safe for concurrent use.
+type Rotor struct {
 	mu   sync.Mutex
 	next int
 }
 
 // Run answers input with the models in the runner's mode (see
-// MultiMode), as agent.Engine.Run answers it with one model: the events
+// Models), as agent.Engine.Run answers it with one model: the events
 // of the models' runs go to emit as one run's (one session event; each
 // model's events labelled with it; its failures as errors labelled with
 // it, non-fatal while another model goes on; one done at the end).
 // Errors: ctx's; when no model answered, the last model's failure.
-func (m *multiRunner) Run(ctx context.Context, s *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
+func (m *Models) Run(ctx context.Context, s *agent.Conversation, input []llm.Part, emit func(agent.Event)) (*agent.DoneInfo, error) {
 	var emitMu sync.Mutex
 	serial := func(ev agent.Event) {
 		emitMu.Lock()
 		defer emitMu.Unlock()
 		emit(ev)
 	}
-	t := &multiTurn{m: m, sess: s, engs: m.engs, ids: m.cfg.IDs(), emit: serial}
+	if m.Rot == nil {
+		m.Rot = NewRotor()
+	}
+	t := &multiTurn{m: m, sess: s, engs: m.Engines, ids: m.IDs, emit: serial}
 	var d *agent.DoneInfo
 	var err error
-	switch m.cfg.Mode {
-	case modeRoundRobin:
+	switch m.Mode {
+	case RoundRobin:
 		d, err = t.roundRobin(ctx, input)
-	case modeSequential:
+	case Sequential:
 		d, err = t.sequential(ctx, input)
 	default:
 		d, err = t.parallel(ctx, input)
@@ -87,11 +113,11 @@ func (m *multiRunner) Run(ctx context.Context, s *agent.Conversation, input []ll
 
 // MaxTurns returns the first model's cap of model responses per run (each
 // model's run has the same).
-func (m *multiRunner) MaxTurns() int { return m.engs[0].MaxTurns() }
+func (m *Models) MaxTurns() int { return m.Engines[0].MaxTurns() }
 
 // multiTurn is one user turn answered by several models.
 type multiTurn struct {
-	m     *multiRunner
+	m     *Models
 	sess  *agent.Conversation
 	engs  []*agent.Engine
 	ids   []string
@@ -99,24 +125,6 @@ type multiTurn struct {
 	mu    sync.Mutex
 	began bool // the session event was passed on
 	sum   agent.DoneInfo
-}
-
-// runMulti answers input with the session's active models in the
-// session's mode (see [multiRunner.Run]); base is the session's engine
-// for this run. Errors: the engines' build, the run's.
-func (ls *Session) runMulti(ctx context.Context, sess *agent.Conversation, base *agent.Engine, input []llm.Part, cfg Multi, emit func(agent.Event)) (*agent.DoneInfo, error) {
-	d := ls.derivedOf()
-	engs, err := modelEngines(ctx, base, cfg.Models, ls.modelRuntime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
-		return d.open(rt, base, ls.opts.Client, ls.svc.store)
-	})
-	if err != nil {
-		return nil, err
-	}
-	ls.mu.Lock()
-	keepAll := ls.opts.KeepAll || (ls.rt != nil && ls.rt.Config.MultiKeep == "all")
-	ls.mu.Unlock()
-	m := &multiRunner{engs: engs, cfg: cfg, chooser: ls.opts.Chooser, keepAll: keepAll, rot: &ls.multi.rot}
-	return m.Run(ctx, sess, input, emit)
 }
 
 // sub returns the emit of model i's part of the turn: the first session
@@ -197,7 +205,7 @@ func (t *multiTurn) failed(i int, err error, next string) {
 // the next one, until every model was tried.
 func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.DoneInfo, error) {
 	n := len(t.engs)
-	start := t.m.rot.position(t.sess, t.ids)
+	start := t.m.Rot.position(t.sess, t.ids)
 	var last error
 	for k := range n {
 		i := (start + k) % n
@@ -209,7 +217,7 @@ func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.Do
 			d, err = t.engs[i].Continue(ctx, t.sess, t.sub(i))
 		}
 		if err == nil || ctx.Err() != nil || !handOver(t.sess) {
-			t.m.rot.set(i + 1)
+			t.m.Rot.Set(i + 1)
 			return d, err
 		}
 		t.add(d)
@@ -220,7 +228,7 @@ func (t *multiTurn) roundRobin(ctx context.Context, input []llm.Part) (*agent.Do
 		}
 		t.failed(i, err, next)
 	}
-	t.m.rot.set(start + 1)
+	t.m.Rot.Set(start + 1)
 	return nil, fmt.Errorf("every active model failed; the last: %w", last)
 }
 
@@ -288,7 +296,7 @@ func reviewNote(answered []string, next string) string {
 // position returns the round-robin position of this turn: the one set
 // by the last turn, or after the model that wrote the conversation's last
 // answer (a resumed session), or the first.
-func (r *rotor) position(s *agent.Conversation, ids []string) int {
+func (r *Rotor) position(s *agent.Conversation, ids []string) int {
 	r.mu.Lock()
 	next := r.next
 	r.mu.Unlock()
@@ -308,8 +316,184 @@ func (r *rotor) position(s *agent.Conversation, ids []string) int {
 	return 0
 }
 
-func (r *rotor) set(next int) {
+// Set makes model next (an index into the list, modulo its length) answer
+// the next turn; next < 0: the one after the conversation's last answer.
+func (r *Rotor) Set(next int) {
 	r.mu.Lock()
 	r.next = next
 	r.mu.Unlock()
+}
+
+// proposal is one model's answer of a parallel turn.
+type proposal struct {
+	resp *llm.Response
+	err  error
+}
+
+// parallel asks every model at once with the same conversation; the
+// user's message and the kept answers go into it (see choose), the
+// others' cost is recorded, and the run goes on with the last kept
+// answer's model (its tool calls run; the other kept answers' do not).
+func (t *multiTurn) parallel(ctx context.Context, input []llm.Part) (*agent.DoneInfo, error) {
+	t.begin()
+	if err := t.engs[0].Settle(ctx, t.sess, t.sub(0)); err != nil {
+		return nil, err
+	}
+	props := t.propose(ctx, input)
+	if err := t.engs[0].Record(ctx, t.sess, llm.Message{Role: llm.RoleUser, Parts: input}, nil, t.sub(0)); err != nil {
+		return nil, err
+	}
+	var ok []int
+	var last error
+	for i, p := range props {
+		err := p.err
+		if err == nil && len(p.resp.Message.Parts) == 0 {
+			err = errors.New("the model returned an empty answer")
+		}
+		if err == nil {
+			ok = append(ok, i)
+			continue
+		}
+		last = err
+		if ctx.Err() == nil {
+			t.failed(i, err, "")
+		}
+		t.discard(ctx, i, p)
+	}
+	if ctx.Err() != nil || len(ok) == 0 {
+		for _, i := range ok {
+			t.discard(ctx, i, props[i])
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("every active model failed; the last: %w", last)
+	}
+	keep, err := t.choose(ctx, props, ok)
+	for _, i := range ok {
+		if err != nil || !slices.Contains(keep, i) {
+			t.discard(ctx, i, props[i])
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t.keep(ctx, props, keep)
+}
+
+// begin passes on the turn's session event.
+func (t *multiTurn) begin() {
+	t.sub(0)(agent.Event{Type: agent.EventSession, SessionID: t.sess.ID, Session: &agent.SessionInfo{
+		ID: t.sess.ID, Provider: t.engs[0].Config.Model.Provider, Model: t.engs[0].Config.Model.Name,
+		Workspace: t.sess.Workspace, Resumed: len(t.sess.Messages) > 0}})
+}
+
+// propose asks every model at once and waits for all answers.
+func (t *multiTurn) propose(ctx context.Context, input []llm.Part) []proposal {
+	props := make([]proposal, len(t.engs))
+	var wg sync.WaitGroup
+	for i, eng := range t.engs {
+		wg.Go(func() {
+			props[i].resp, props[i].err = eng.Propose(ctx, t.sess, input, t.sub(i))
+		})
+	}
+	wg.Wait()
+	return props
+}
+
+// discard records the cost of model i's answer that is not kept.
+func (t *multiTurn) discard(ctx context.Context, i int, p proposal) {
+	if p.resp == nil {
+		return
+	}
+	u := p.resp.Usage
+	t.sum.Usage = t.sum.Usage.Add(u)
+	t.sum.Turns++
+	if err := t.engs[i].Record(ctx, t.sess, llm.Message{}, &u, t.sub(i)); err != nil {
+		t.failed(i, err, "its cost is not recorded")
+	}
+}
+
+// choose returns the models whose answers are kept, in list order: the
+// Chooser's choice, or every successful one (KeepAll), or the first
+// successful one in list order. ok are the models that answered.
+// Errors: the Chooser's (ctx's), an index out of range.
+func (t *multiTurn) choose(ctx context.Context, props []proposal, ok []int) ([]int, error) {
+	c := t.m.Chooser
+	if c == nil {
+		if t.m.KeepAll {
+			return ok, nil
+		}
+		return ok[:1], nil
+	}
+	cands := make([]Candidate, len(ok))
+	for k, i := range ok {
+		m := props[i].resp.Message
+		cands[k] = Candidate{Model: t.ids[i], Text: m.Text()}
+		for _, tc := range m.ToolCalls() {
+			cands[k].ToolCalls = append(cands[k].ToolCalls, tc.Name)
+		}
+	}
+	picked, err := c.Choose(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	var keep []int
+	for _, k := range picked {
+		if k < 0 || k >= len(ok) {
+			return nil, fmt.Errorf("choose answers: %d is not one of the %d answers", k, len(ok))
+		}
+		if !slices.Contains(keep, ok[k]) {
+			keep = append(keep, ok[k])
+		}
+	}
+	if len(keep) == 0 {
+		keep = ok[:1]
+	}
+	slices.Sort(keep)
+	return keep, nil
+}
+
+// keep adds the kept answers to the conversation in list order (a note
+// between two, so roles alternate for every wire format); only the last
+// one keeps its tool calls, and its model's run goes on from it.
+func (t *multiTurn) keep(ctx context.Context, props []proposal, keep []int) (*agent.DoneInfo, error) {
+	lead := keep[len(keep)-1]
+	prev := -1
+	for _, i := range keep {
+		m, u := props[i].resp.Message, props[i].resp.Usage
+		if i != lead {
+			m = textOnly(m)
+			t.sum.Turns++
+		}
+		if len(m.Parts) == 0 {
+			t.discard(ctx, i, proposal{resp: &llm.Response{Usage: u}})
+			t.sum.Turns--
+			continue
+		}
+		if prev >= 0 {
+			note := llm.UserText(fmt.Sprintf(parallelNote, t.ids[prev], t.ids[i]))
+			if err := t.engs[i].Record(ctx, t.sess, note, nil, t.sub(i)); err != nil {
+				return nil, err
+			}
+		}
+		if err := t.engs[i].Record(ctx, t.sess, m, &u, t.sub(i)); err != nil {
+			return nil, err
+		}
+		t.sum.Usage = t.sum.Usage.Add(u)
+		prev = i
+	}
+	return t.engs[lead].Continue(ctx, t.sess, t.sub(lead))
+}
+
+// textOnly returns m with its text parts alone (a kept answer whose tool
+// calls do not run).
+func textOnly(m llm.Message) llm.Message {
+	out := llm.Message{Role: m.Role, Model: m.Model}
+	for _, p := range m.Parts {
+		if p.Type == llm.PartText && p.Text != "" {
+			out.Parts = append(out.Parts, p)
+		}
+	}
+	return out
 }

@@ -9,9 +9,10 @@ import (
 	"syscall"
 )
 
-// alive reports whether pid runs (a zombie counts as gone: containers
-// may lack an init that reaps orphans).
-func alive(pid int) bool {
+// Alive reports whether pid runs (a zombie counts as gone: containers
+// may lack an init that reaps orphans). Tests use it to see that a
+// command's group ended.
+func Alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}

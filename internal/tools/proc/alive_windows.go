@@ -4,8 +4,9 @@ package proc
 
 import "golang.org/x/sys/windows"
 
-// alive reports whether the process pid still runs.
-func alive(pid int) bool {
+// Alive reports whether the process pid still runs (tests use it to see
+// that a command's group ended).
+func Alive(pid int) bool {
 	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
 	if err != nil {
 		return false

@@ -1,0 +1,140 @@
+package llm
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// longResult returns a tool result of about n bytes whose lines carry
+// every character JSON escapes differently from itself.
+func longResult(n int, tail string) string {
+	var b strings.Builder
+	b.WriteString("src/a.go:1:\tfunc \"quoted\" a\\b <tag> & x\u2028y é\n")
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString("src/handler.go:12:\tfunc (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {\n")
+	}
+	return b.String() + tail
+}
+
+// A cached message with a long string is kept packed (the string shared
+// with the message, not copied), and the body sent from packed encodings
+// is byte for byte the body encoded whole, read in any sizes.
+func TestPackedWireSendsTheSameBytes(t *testing.T) {
+	enc := func(m *Message) ([]byte, error) {
+		return MarshalJSON(map[string]any{"role": m.Role, "content": m.Text(), "results": m.Parts})
+	}
+	var conv []Message
+	for i, tail := range []string{"", "bad utf-8 \xff\xfe end", "\x01\x1f ctl", strings.Repeat("x", 10)} {
+		conv = append(conv, UserText("run grep"), ToolResults(ToolResult{CallID: "c", Content: longResult(2000+i*700, tail)}))
+	}
+	c := &WireCache{}
+	for turn := 0; turn < 2; turn++ {
+		items, err := c.Encode(conv, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed := 0
+		for i, it := range items {
+			want, _ := enc(&conv[i])
+			if !bytes.Equal(it.Bytes(), want) || it.Len() != len(want) {
+				t.Fatalf("turn %d message %d: packed encoding differs:\n%s\nwant\n%s", turn, i, it.Bytes(), want)
+			}
+			if it.p != nil {
+				packed++
+				if it.p.str.s != conv[i].Parts[0].ToolResult.Content || len(it.p.head)+len(it.p.tail)+12*len(it.p.str.edits) > 2048 {
+					t.Fatalf("message %d: packed encoding holds %d bytes of its own", i, len(it.p.head)+len(it.p.tail)+12*len(it.p.str.edits))
+				}
+			}
+		}
+		if packed == 0 {
+			t.Fatal("no tool result was packed")
+		}
+		s := &Spliced{Head: map[string]any{"model": "m", "messages": nil}, Field: "messages", Items: items}
+		got, err := s.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := make([]Wire, len(items))
+		for i := range conv {
+			b, _ := enc(&conv[i])
+			whole[i] = WireBytes(b)
+		}
+		want, _ := (&Spliced{Head: s.Head, Field: "messages", Items: whole}).Bytes()
+		if !bytes.Equal(got, want) {
+			t.Fatalf("spliced body from packed encodings differs from the whole one")
+		}
+		for _, size := range []int{1, 7, 4096} {
+			if got, n := readSpliced(t, s, size); !bytes.Equal(got, want) || n != len(want) {
+				t.Fatalf("read in %d-byte reads: %d bytes (n %d), want %d", size, len(got), n, len(want))
+			}
+		}
+	}
+}
+
+// readSpliced reads s's body as the HTTP client does, size bytes a read,
+// and returns it and the length the body announced.
+func readSpliced(t *testing.T, s *Spliced, size int) ([]byte, int) {
+	t.Helper()
+	ch, err := s.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r io.Reader = ch.reader()
+	if size == 1 {
+		r = iotest.OneByteReader(r)
+	}
+	var buf []byte
+	p := make([]byte, size)
+	for {
+		n, err := r.Read(p)
+		buf = append(buf, p[:n]...)
+		if err == io.EOF {
+			return buf, ch.n
+		}
+	}
+}
+
+// A string whose escaping differs from it almost everywhere is not worth
+// packing and stays whole.
+func TestDenseEscapingStaysWhole(t *testing.T) {
+	m := ToolResults(ToolResult{CallID: "c", Content: strings.Repeat("\n", 3000)})
+	b, _ := MarshalJSON(m.Parts[0].ToolResult)
+	if w := packWire(&m, b); w.p != nil || !bytes.Equal(w.Bytes(), b) {
+		t.Fatal("a string of newlines was packed")
+	}
+}
+
+// BenchmarkSplicedRead reads the body of a 500-turn grep session (each
+// tool result ~6.6 KB) as the HTTP client does, from packed encodings
+// (the cache's) and from whole ones.
+func BenchmarkSplicedRead(b *testing.B) {
+	enc := func(m *Message) ([]byte, error) { return MarshalJSON(m.Parts) }
+	var conv []Message
+	for i := 0; i < 500; i++ {
+		conv = append(conv, ToolResults(ToolResult{CallID: "c", Content: longResult(6600, "")}))
+	}
+	packed, _ := (&WireCache{}).Encode(conv, enc)
+	whole, _ := (*WireCache)(nil).Encode(conv, enc)
+	for _, c := range []struct {
+		name  string
+		items []Wire
+	}{{"packed", packed}, {"whole", whole}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := &Spliced{Head: map[string]any{"messages": nil}, Field: "messages", Items: c.items}
+			buf := make([]byte, 32<<10)
+			for b.Loop() {
+				ch, _ := s.encode()
+				r := ch.reader()
+				for {
+					if _, err := r.Read(buf); err == io.EOF {
+						break
+					}
+				}
+				b.SetBytes(int64(ch.n))
+			}
+		})
+	}
+}
