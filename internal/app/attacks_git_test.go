@@ -45,7 +45,7 @@ func (e *attackEnv) touchMarker() string { return "touch " + e.marker }
 // git status for the summary): no repository program may run.
 func (e *attackEnv) sessionStart(t *testing.T) {
 	t.Helper()
-	if _, err := e.rt.engineRoom().systemPrompt(context.Background(), EngineOptions{}); err != nil {
+	if _, err := e.rt.engineRoom().systemPrompt(context.Background(), engineOptions{}); err != nil {
 		t.Fatalf("SystemPrompt: %v", err)
 	}
 	e.checkMarker(t, "session start (system prompt git summary)")

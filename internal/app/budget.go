@@ -75,7 +75,7 @@ func (rt engineRoom) priceKnown(mi agent.ModelInfo) bool {
 // when set, replaces run_usd (a Ralph task's share of its run's
 // --max-cost). The store, when it keeps sums, says what the session and
 // today spent before each run.
-func (rt engineRoom) engineBudget(o EngineOptions) agent.Budget {
+func (rt engineRoom) engineBudget(o engineOptions) agent.Budget {
 	sp, _ := o.Store.(engine.Spender)
 	return engine.Budget(rt.Config.Budget, o.RunUSD, sp)
 }

@@ -37,7 +37,7 @@ func TestConfigPricesAndBudget(t *testing.T) {
 
 	sess, err := svc.Pick(ctx, "", false)
 	require.NoError(t, err)
-	b := rt.engineRoom().engineBudget(EngineOptions{Store: svc.Store()})
+	b := rt.engineRoom().engineBudget(engineOptions{Store: svc.Store()})
 	require.Equal(t, [4]float64{0.5, 2, 5, 9000}, [4]float64{b.RunUSD, b.SessionUSD, b.DailyUSD, float64(b.MaxTokens)})
 	require.NotNil(t, b.Spent)
 	require.NoError(t, svc.Store().AddModelUsage(ctx, sess.ID, "local/coder", llm.Usage{InputTokens: 10}, 0.25))
@@ -46,5 +46,5 @@ func TestConfigPricesAndBudget(t *testing.T) {
 	require.InDelta(t, 0.25, sp.SessionUSD, 1e-9)
 	require.InDelta(t, 0.25, sp.DailyUSD, 1e-9)
 	require.Equal(t, 10, sp.SessionTokens)
-	require.Equal(t, 0.1, rt.engineRoom().engineBudget(EngineOptions{RunUSD: 0.1}).RunUSD, "Ralph's share replaces run_usd")
+	require.Equal(t, 0.1, rt.engineRoom().engineBudget(engineOptions{RunUSD: 0.1}).RunUSD, "Ralph's share replaces run_usd")
 }

@@ -37,7 +37,7 @@ func TestControlCharacterCommandApprovalEscaped(t *testing.T) {
 	sess, err := f.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	require.NoError(t, err)
 	ap := &recordingApprover{}
-	eng, closeEng, err := rt.Engine(ctx, EngineOptions{Store: f.store, SessionID: sess.ID, Approver: ap})
+	eng, closeEng, err := rt.Engine(ctx, engineOptions{Store: f.store, SessionID: sess.ID, Approver: ap})
 	require.NoError(t, err)
 	defer closeEng()
 	_, err = eng.Run(ctx, sess, []llm.Part{{Type: llm.PartText, Text: "go"}}, func(agent.Event) {})

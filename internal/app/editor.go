@@ -77,7 +77,7 @@ type editorFiles interface {
 
 // editorOf is o's editor as the tools' (a nil interface when there is
 // none, never a typed nil).
-func editorOf(o EngineOptions) tools.Editor {
+func editorOf(o engineOptions) tools.Editor {
 	if o.Editor == nil {
 		return nil
 	}

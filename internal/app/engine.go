@@ -34,7 +34,7 @@ type sessionStore interface {
 	Checkpoints(sessionID string) tools.Checkpointer
 }
 
-// EngineOptions configure [Runtime.Engine].
+// engineOptions configure [Runtime.Engine].
 //
 // Store persists the session (nil: in memory only). Approver asks the user
 // (nil: cannot ask; what the policy does not allow is denied). Asker
@@ -52,7 +52,7 @@ type sessionStore interface {
 // Web applies the web UI's confinement: always confined, and shell tools
 // only with web_allow_shell_tools. ReadOnly offers only the tools of kind
 // read (and EngineTools): the planning run's tools.
-type EngineOptions struct {
+type engineOptions struct {
 	Store         sessionStore
 	SessionID     string
 	Approver      agent.Approver
@@ -113,7 +113,7 @@ type EngineOptions struct {
 // as child engines (see subagents.go), except at the depth limit. Close
 // the returned func when the session ends (it stops background
 // processes).
-func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, func(), error) {
+func (rt *Runtime) Engine(ctx context.Context, o engineOptions) (*agent.Engine, func(), error) {
 	client, err := rt.Client(o.Client)
 	if err != nil {
 		return nil, nil, err
@@ -186,7 +186,7 @@ func (rt *Runtime) Engine(ctx context.Context, o EngineOptions) (*agent.Engine, 
 
 // mcpFor registers the MCP tools of o.MCP in reg (nil when o has no MCP
 // manager); when they are deferred, o gets the tool_search engine tool.
-func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*engine.MCPTools, error) {
+func (rt engineRoom) mcpFor(o *engineOptions, reg *tools.Registry) (*engine.MCPTools, error) {
 	if o.MCP == nil {
 		return nil, nil
 	}
@@ -203,7 +203,7 @@ func (rt engineRoom) mcpFor(o *EngineOptions, reg *tools.Registry) (*engine.MCPT
 // toolSetFor is the engine's tool set over reg and env: dry runs, the
 // checkpoint hook, the MCP tools, image input, the unsandboxed rerun
 // offer, and the rules of the skills the model loads.
-func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOptions, policy *permission.Policy, mt *engine.MCPTools, hook *engine.TurnHook) (*toolSet, error) {
+func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o engineOptions, policy *permission.Policy, mt *engine.MCPTools, hook *engine.TurnHook) (*toolSet, error) {
 	ts, err := newToolSet(reg, env, rt.Profile(), rt.hiddenTools(reg, o))
 	if err != nil {
 		return nil, err
@@ -227,7 +227,7 @@ func (rt engineRoom) toolSetFor(reg *tools.Registry, env *tools.Env, o EngineOpt
 // A subagent's engine records its reads and checkpoints in the session
 // that started the tree, sharing its hook: undo and rewind of that
 // session's turn cover what its subagents changed.
-func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *engine.TurnHook {
+func (rt engineRoom) wireCheckpoints(env *tools.Env, o engineOptions) *engine.TurnHook {
 	env.Outputs = rt.outputStore(o)
 	if o.Store == nil {
 		return nil
@@ -251,7 +251,7 @@ func (rt engineRoom) wireCheckpoints(env *tools.Env, o EngineOptions) *engine.Tu
 		Open: func(ctx context.Context) (*checkpoint.Repo, error) { return rt.openRepo(ctx, ws) }}
 }
 
-func (rt engineRoom) engineConfig(system string, o EngineOptions) agent.Config {
+func (rt engineRoom) engineConfig(system string, o engineOptions) agent.Config {
 	c := rt.Config
 	maxTurns := c.MaxToolTurns
 	if o.MaxTurns > 0 {
@@ -452,7 +452,7 @@ func (rt engineRoom) toolOptions() builtin.Options {
 // hiddenTools lists tools not offered in this session: file-changing tools
 // with --agent-writes deny, shell tools in the web UI unless allowed, and
 // a subagent's tools outside its tools list or in its disallowedTools.
-func (rt engineRoom) hiddenTools(reg *tools.Registry, o EngineOptions) map[string]bool {
+func (rt engineRoom) hiddenTools(reg *tools.Registry, o engineOptions) map[string]bool {
 	hidden := map[string]bool{}
 	for _, name := range reg.Names() {
 		d, _ := reg.Lookup(name)
@@ -477,7 +477,7 @@ func (rt engineRoom) hiddenTools(reg *tools.Registry, o EngineOptions) map[strin
 // systemPrompt builds the system prompt: the built-in instructions (or
 // system_prompt_file), the environment, the project's instruction files and
 // any notes.
-func (rt engineRoom) systemPrompt(ctx context.Context, o EngineOptions) (string, error) {
+func (rt engineRoom) systemPrompt(ctx context.Context, o engineOptions) (string, error) {
 	in := agent.PromptInput{
 		Workspace:    rt.Workspace,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
@@ -534,7 +534,7 @@ func (rt engineRoom) systemPrompt(ctx context.Context, o EngineOptions) (string,
 
 // agentNotes are the agent-mode additions to the system prompt, once per
 // run: how to finish early, and the write policy of deny and dry-run.
-func agentNotes(o EngineOptions) []string {
+func agentNotes(o engineOptions) []string {
 	var notes []string
 	if o.AgentMode && len(o.DoneMarkers) > 0 {
 		notes = append(notes, fmt.Sprintf("You are running unattended in agent mode: there is no user to answer questions; work through the task on your own. "+

@@ -19,7 +19,7 @@ import (
 // planning nudge for headless runs, and verify before finishing when o
 // asks for it (docs/harness.md). A subagent's engine gets failure loops
 // only: its parent plans and verifies.
-func (rt engineRoom) harness(o EngineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
+func (rt engineRoom) harness(o engineOptions, policy *permission.Policy, reg *tools.Registry) agent.Harness {
 	h := agent.Harness{FailureLoops: rt.Config.Harness.FailureLoops, EditFormat: rt.engineRoom().editFormat(), ParallelReads: rt.Config.Harness.ParallelReads,
 		OutputHandles: rt.Config.Harness.OutputHandles}
 	if o.Subagent {
@@ -133,7 +133,7 @@ func (rt engineRoom) withOutputHandles(p tools.Profile) tools.Profile {
 // outputStore is where the whole outputs of cut command results are
 // saved with [harness] output_handles: STATE/outputs/SESSION (nil when
 // the setting is off). A subagent saves into its root session's.
-func (rt engineRoom) outputStore(o EngineOptions) *tools.OutputStore {
+func (rt engineRoom) outputStore(o engineOptions) *tools.OutputStore {
 	if !rt.Config.Harness.OutputHandles {
 		return nil
 	}

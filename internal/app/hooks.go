@@ -83,7 +83,7 @@ func (rt engineRoom) hookRunner() *hooks.Runner { return rt.hooks }
 // no hook would run): o's hook state (a live session's: its
 // CLAUDE_ENV_FILE variables and transcripts folder; nil: a state of the
 // adapter's own) and, for a subagent, what its SubagentStop tells.
-func (rt engineRoom) hookAdapterFor(o EngineOptions) *hookAdapter {
+func (rt engineRoom) hookAdapterFor(o engineOptions) *hookAdapter {
 	if rt.hooks == nil || !rt.anyHook() {
 		return nil
 	}

@@ -54,7 +54,7 @@ func TestSystemPromptProjectTreeForLocalModels(t *testing.T) {
 	writeTree(t, rt.Workspace, "src/main.go")
 	ctx := context.Background()
 	require.True(t, rt.Provider.Local(), "the fixture's provider is on 127.0.0.1")
-	prompt, err := rt.engineRoom().systemPrompt(ctx, EngineOptions{})
+	prompt, err := rt.engineRoom().systemPrompt(ctx, engineOptions{})
 	require.NoError(t, err)
 	require.Contains(t, prompt, "# Project structure (top two levels")
 	require.Contains(t, prompt, "src/\n  main.go")
@@ -62,7 +62,7 @@ func TestSystemPromptProjectTreeForLocalModels(t *testing.T) {
 
 	remote := *rt
 	remote.Provider = catalog.Provider{Name: "openai", Type: catalog.WireOpenAI, BaseURL: "https://api.openai.com/v1"}
-	prompt, err = remote.engineRoom().systemPrompt(ctx, EngineOptions{})
+	prompt, err = remote.engineRoom().systemPrompt(ctx, engineOptions{})
 	require.NoError(t, err)
 	require.NotContains(t, prompt, "# Project structure")
 	require.Contains(t, prompt, memoryNote)
@@ -70,7 +70,7 @@ func TestSystemPromptProjectTreeForLocalModels(t *testing.T) {
 	cfg := *rt.Config
 	cfg.Memory = false
 	remote.Config = &cfg
-	prompt, err = remote.engineRoom().systemPrompt(ctx, EngineOptions{})
+	prompt, err = remote.engineRoom().systemPrompt(ctx, engineOptions{})
 	require.NoError(t, err)
 	require.NotContains(t, prompt, memoryNote, "memory = false: no memory tool, no note")
 }

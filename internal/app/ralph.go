@@ -127,7 +127,7 @@ func (b *ralphBackend) NewSession(ctx context.Context) (*agent.Conversation, err
 // Engine builds the session's engine (confined, no approver; for
 // planning, the plan permission mode and only read-only tools offered).
 func (b *ralphBackend) Engine(ctx context.Context, r ralph.EngineRequest) (ralph.Runner, func(), error) {
-	o := EngineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
+	o := engineOptions{SessionID: r.SessionID, MaxTurns: r.MaxTurns, Notes: r.Notes,
 		EngineTools: r.EngineTools, Web: b.Web, Client: b.Client, ReadOnly: r.Plan, RunUSD: r.MaxCostUSD}
 	if b.Sessions != nil {
 		o.Store = b.Sessions

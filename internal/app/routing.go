@@ -41,7 +41,7 @@ func (rt modelRoom) modelID() string { return rt.Provider.Name + "/" + rt.Model 
 // the model's retries and timeouts, what the engine knows of it, its
 // text-call mode and reasoning settings, o's store priced at its prices,
 // and base (the engine's tool set) as the model sees it.
-func (rt modelRoom) modelRef(spec, what string, o EngineOptions, base agent.Tools) agent.ModelRef {
+func (rt modelRoom) modelRef(spec, what string, o engineOptions, base agent.Tools) agent.ModelRef {
 	id := spec
 	if other, err := rt.withModel(spec, what); err == nil {
 		id = other.modelRoom().modelID()
@@ -59,7 +59,7 @@ func (rt modelRoom) modelRef(spec, what string, o EngineOptions, base agent.Tool
 // openModel opens spec (see [onModel]) with o's client options and
 // store. Errors: spec's provider needs a key it does not have, its
 // client cannot be built.
-func (rt modelRoom) openModel(spec, what string, o EngineOptions, base agent.Tools) (*agent.OpenModel, error) {
+func (rt modelRoom) openModel(spec, what string, o engineOptions, base agent.Tools) (*agent.OpenModel, error) {
 	other, err := rt.withModel(spec, what)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (rt modelRoom) openModel(spec, what string, o EngineOptions, base agent.Too
 // (fallback_models), on the engine's tool set base, and its small model
 // (small_model, or the default of [modelRoom.smallModel]) for compaction
 // summaries.
-func (rt modelRoom) route(c *agent.Config, o EngineOptions, base agent.Tools) {
+func (rt modelRoom) route(c *agent.Config, o engineOptions, base agent.Tools) {
 	for _, spec := range rt.Config.FallbackModels {
 		c.Fallbacks = append(c.Fallbacks, rt.modelRef(spec, "fallback_models", o, base))
 	}

@@ -120,7 +120,7 @@ func runScripted(t *testing.T, script *llmtest.Script, w *sandboxWorld, flags ma
 	ctx := context.Background()
 	rt, err := Load(ctx, Options{Workspace: w.home.WS, Getenv: os.Getenv, Flags: flags})
 	require.NoError(t, err)
-	eng, closeEng, err := rt.Engine(ctx, EngineOptions{})
+	eng, closeEng, err := rt.Engine(ctx, engineOptions{})
 	require.NoError(t, err)
 	defer closeEng()
 	sess := &agent.Conversation{ID: "s", Workspace: rt.Workspace}

@@ -72,7 +72,7 @@ func runSandboxed(t *testing.T, mode string, approver *answeringApprover) (agent
 	ctx := context.Background()
 	sess, err := f.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	require.NoError(t, err)
-	opts := EngineOptions{Store: f.store, SessionID: sess.ID}
+	opts := engineOptions{Store: f.store, SessionID: sess.ID}
 	if approver != nil {
 		opts.Approver = approver
 	}

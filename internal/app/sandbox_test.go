@@ -125,7 +125,7 @@ func TestSandboxEngineFailsClosed(t *testing.T) {
 	p := &probeCounter{caps: sandbox.Caps{Reason: noSandboxReason}}
 	svc, err, _ := startWith(t, "", map[string]string{"sandbox.mode": "workspace-write"}, p, false)
 	require.NoError(t, err)
-	_, _, err = svc.Runtime().Engine(context.Background(), EngineOptions{})
+	_, _, err = svc.Runtime().Engine(context.Background(), engineOptions{})
 	require.ErrorIs(t, err, sandbox.ErrUnavailable)
 	_, err = svc.Runtime().CallTool(context.Background(), "run_command", []byte(`{"command":"true"}`), CallOptions{})
 	require.ErrorIs(t, err, sandbox.ErrUnavailable)

@@ -17,8 +17,8 @@ import (
 //
 // Approver asks the user (nil: cannot ask; what the policy does not allow
 // is denied). Asker answers ask_user (nil: not offered, see
-// [EngineOptions]). MaxTurns caps model responses per run (0: max_tool_turns).
-// AgentWrites, AppendSystem, Web and Client are as in [EngineOptions].
+// the options of [Runtime.Engine]). MaxTurns caps model responses per run (0: max_tool_turns).
+// AgentWrites, AppendSystem, Web and Client are as in the options of [Runtime.Engine].
 // Agent, when not nil, makes every run of the session an agent-mode run
 // (--steps).
 type SessionOptions struct {
@@ -30,9 +30,9 @@ type SessionOptions struct {
 	Agent        *AgentMode
 	Web          bool
 	Client       ClientOptions
-	// SubagentStop is as in [EngineOptions].
+	// SubagentStop is as in the options of [Runtime.Engine].
 	SubagentStop func(ctx context.Context, r subagentReport)
-	// Editor is as in [EngineOptions].
+	// Editor is as in the options of [Runtime.Engine].
 	Editor editorFiles
 	// Chooser picks the answers to keep of a parallel turn (nil: KeepAll
 	// decides).
@@ -44,7 +44,7 @@ type SessionOptions struct {
 	// KeepRaw keeps the provider's raw last response in the run's
 	// DoneInfo.Raw (headless --raw); without it no raw chunk is kept.
 	KeepRaw bool
-	// Verify and Headless are as in [EngineOptions].
+	// Verify and Headless are as in the options of [Runtime.Engine].
 	Verify   bool
 	Headless bool
 }
@@ -205,9 +205,9 @@ func (ls *Session) idle() error {
 	return nil
 }
 
-func (ls *Session) engineOptions(id string) EngineOptions {
+func (ls *Session) engineOptions(id string) engineOptions {
 	o := ls.opts
-	eo := EngineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
+	eo := engineOptions{Store: ls.svc.store, SessionID: id, Approver: o.Approver, Asker: o.Asker, MaxTurns: o.MaxTurns,
 		AgentWrites: o.AgentWrites, AppendSystem: o.AppendSystem, Web: o.Web, Client: o.Client,
 		SubagentStop: o.SubagentStop, subagents: ls.subagents, MCP: ls.mcp, Editor: o.Editor, KeepRaw: o.KeepRaw, hookState: ls.hooks,
 		Verify: o.Verify, Headless: o.Headless}
@@ -418,7 +418,7 @@ func (ls *Session) hookAdapter() *hookAdapter {
 	if rt == nil {
 		return nil
 	}
-	return rt.engineRoom().hookAdapterFor(EngineOptions{hookState: ls.hooks})
+	return rt.engineRoom().hookAdapterFor(engineOptions{hookState: ls.hooks})
 }
 
 // sessionStart runs the SessionStart hooks (source "startup", or

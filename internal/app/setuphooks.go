@@ -29,7 +29,7 @@ type setupHooks struct{ s *Service }
 // of the run ("setup_<unix nanoseconds>"): no conversation exists yet.
 func (sh setupHooks) run(ctx context.Context, trigger string, report func(Report)) {
 	s := sh.s
-	h := s.Runtime().engineRoom().hookAdapterFor(EngineOptions{hookState: s.hookState})
+	h := s.Runtime().engineRoom().hookAdapterFor(engineOptions{hookState: s.hookState})
 	if h == nil {
 		return
 	}

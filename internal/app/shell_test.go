@@ -21,7 +21,7 @@ func TestSystemPromptAndPolicyNameTheCommandShell(t *testing.T) {
 	rt.Getenv = func(string) string { return "" } // no $SHELL, as on Windows
 	sh, err := rt.CommandShell()
 	require.NoError(t, err)
-	prompt, err := rt.engineRoom().systemPrompt(context.Background(), EngineOptions{})
+	prompt, err := rt.engineRoom().systemPrompt(context.Background(), engineOptions{})
 	require.NoError(t, err)
 	var line string
 	for _, l := range strings.Split(prompt, "\n") {

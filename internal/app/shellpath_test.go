@@ -33,7 +33,7 @@ func TestShellSyntaxPathRefusedBeforeApproval(t *testing.T) {
 	sess, err := f.store.Create(ctx, rt.Workspace, rt.Provider.Name, rt.Model)
 	require.NoError(t, err)
 	ap := &countingApprover{}
-	eng, closeEng, err := rt.Engine(ctx, EngineOptions{Store: f.store, SessionID: sess.ID, Approver: ap})
+	eng, closeEng, err := rt.Engine(ctx, engineOptions{Store: f.store, SessionID: sess.ID, Approver: ap})
 	require.NoError(t, err)
 	defer closeEng()
 	var results []*agent.ToolResultInfo

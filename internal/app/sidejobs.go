@@ -54,7 +54,7 @@ func (j sideJobs) sideJob(ctx context.Context, id, system, text string) (string,
 	rt := ls.rt
 	ls.mu.Unlock()
 	spec, _ := rt.modelRoom().smallModel()
-	m, err := rt.modelRoom().openModel(spec, "small_model", EngineOptions{Client: ls.opts.Client}, nil)
+	m, err := rt.modelRoom().openModel(spec, "small_model", engineOptions{Client: ls.opts.Client}, nil)
 	if err != nil {
 		return "", spec, err
 	}

@@ -135,7 +135,7 @@ func (rt ProjectContent) Subagents() subagent.Set {
 // taskTool returns the task tool for an engine built with o, or nil when
 // the engine may not start subagents (the depth limit, or a subagent
 // whose tool list leaves task out).
-func (rt engineRoom) taskTool(o EngineOptions, hook *engine.TurnHook) *agent.EngineTool {
+func (rt engineRoom) taskTool(o engineOptions, hook *engine.TurnHook) *agent.EngineTool {
 	scope := o.scope
 	if scope == nil {
 		tree := o.subagents
@@ -154,7 +154,7 @@ func (rt engineRoom) taskTool(o EngineOptions, hook *engine.TurnHook) *agent.Eng
 // taskRunner answers one engine's task calls.
 type taskRunner struct {
 	rt    *Runtime
-	o     EngineOptions
+	o     engineOptions
 	scope *subagentScope
 	defs  subagent.Set
 }
@@ -283,9 +283,9 @@ func subagentNote(workspace string) string {
 // childOptions are the child engine's options: the parent's, with the
 // subagent's tools intersected with the parent's and its approvals
 // labelled.
-func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.Definition) EngineOptions {
+func (t *taskRunner) childOptions(sessionID, callID, label string, def subagent.Definition) engineOptions {
 	o := t.o
-	child := EngineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites, Subagent: true,
+	child := engineOptions{Store: o.Store, SessionID: sessionID, MaxTurns: o.MaxTurns, AgentWrites: o.AgentWrites, Subagent: true,
 		Web: o.Web, ReadOnly: o.ReadOnly || def.ReadOnly, Client: o.Client, SubagentStop: o.SubagentStop, Editor: o.Editor, MCP: o.MCP,
 		hookState: o.hookState,
 		scope: &subagentScope{depth: t.scope.depth + 1, tree: t.scope.tree, allow: intersectTools(t.scope.allow, def.Tools),

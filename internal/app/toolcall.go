@@ -151,7 +151,7 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 	if s.files != nil {
 		env.Checkpoints = s.files
 	}
-	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.engineRoom().hiddenTools(reg, EngineOptions{Web: o.Web}))
+	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.engineRoom().hiddenTools(reg, engineOptions{Web: o.Web}))
 	if err != nil {
 		return ToolOutcome{}, err
 	}
@@ -412,7 +412,7 @@ func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
 	var hidden map[string]bool
 	return rt.toolRoom().toolInfos(tools.Profile{Name: tools.ProfileFull}, func(reg *tools.Registry, d tools.Def) bool {
 		if hidden == nil {
-			hidden = rt.engineRoom().hiddenTools(reg, EngineOptions{Web: web})
+			hidden = rt.engineRoom().hiddenTools(reg, engineOptions{Web: web})
 		}
 		return reg.Allowed(prof, d.Name) && !hidden[d.Name]
 	})

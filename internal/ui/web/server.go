@@ -11,7 +11,7 @@
 // requests from another Origin are refused, bodies must be JSON and at
 // most 10 MiB, there is no CORS, and pages carry a strict
 // Content-Security-Policy. Chats run with the web confinement
-// (app.EngineOptions.Web): always confined to the workspace, shell tools
+// (app.SessionOptions.Web): always confined to the workspace, shell tools
 // only with web_allow_shell_tools.
 //
 // Chat answers stream as Server-Sent Events
