@@ -150,6 +150,7 @@ func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, er
 // a long session's inserts, sat in aidex's resident memory: 256 KiB keeps
 // the 500-turn session's peak 3.4 MiB lower (issue 40, docs/benchmarks.md).
 const pageCacheKiB = 256
+
 // persistWAL opens connections whose WAL and shared-memory files stay on
 // disk when the last connection closes (SQLITE_FCNTL_PERSIST_WAL): the
 // closing checkpoint still copies every commit into the database and
