@@ -31,6 +31,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == dist.HelperArg {
 		os.Exit(dist.NoHelperMain(os.Stdout))
 	}
+	startupGC(os.Getenv, startupGCWindow)
 	os.Exit(cli.Main(cli.Process{
 		Args:    os.Args[1:],
 		Stdin:   os.Stdin,

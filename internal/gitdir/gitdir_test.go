@@ -295,3 +295,53 @@ func FuzzParseGitlinks(f *testing.F) {
 		_, _ = parseGitlinks(b, 20) // no panic, bounded
 	})
 }
+
+// LookupProgramKey compares plain names as strings and tries a pattern's
+// regular expression only on names starting with one of its sections
+// (issue 40: no regular expression compiled at start): it must match
+// exactly the names the full expressions match.
+func TestProgramKeyMatchersAgreeWithPatterns(t *testing.T) {
+	words := map[string]bool{"x": true, "https://h/p": true}
+	for _, k := range ProgramKeys {
+		for _, w := range regexp.MustCompile(`[a-z]+`).FindAllString(k.Pattern, -1) {
+			words[w] = true
+		}
+		for _, sec := range patternSections(k.Pattern) {
+			if !regexp.MustCompile(`^[a-z]+$`).MatchString(sec) {
+				t.Errorf("pattern %s: section %q is not a plain word, so the prefix filter may skip names it matches", k.Pattern, sec)
+			}
+		}
+	}
+	var probes []string
+	for _, k := range ProgramKeys { // an instance of each pattern, first and last alternatives
+		for _, alt := range []string{"$1", "$2"} {
+			p := regexp.MustCompile(`\(\.\+\\\.\)\?|\([a-z]+\)\?`).ReplaceAllString(k.Pattern, "")
+			p = regexp.MustCompile(`\(([a-z]+)(?:\|[a-z]+)*?(?:\|([a-z]+))?\)`).ReplaceAllString(p, alt)
+			p = strings.NewReplacer(`.+`, "sub", `\.`, ".").Replace(p)
+			probes = append(probes, p)
+		}
+	}
+	for a := range words {
+		probes = append(probes, a)
+		for b := range words {
+			probes = append(probes, a+"."+b, a+".x."+b, a+".x.y."+b, a+b+".x."+b, a+"."+b+"x")
+		}
+	}
+	matchers := programKeyMatchers()
+	for i, k := range ProgramKeys {
+		re := regexp.MustCompile(`^(?:` + k.Pattern + `)$`)
+		hits := 0
+		for _, p := range probes {
+			want := re.MatchString(p)
+			if got := matchers[i].match(p); got != want {
+				t.Errorf("pattern %s on %q: matcher says %v, expression %v", k.Pattern, p, got, want)
+			}
+			if want {
+				hits++
+			}
+		}
+		if hits == 0 {
+			t.Errorf("pattern %s: no probe matches it, so the test does not exercise it", k.Pattern)
+		}
+	}
+}

@@ -5,7 +5,7 @@
 // /undo restores.
 //
 // The database runs in WAL mode with synchronous=FULL (every commit is
-// fsynced), a 5 s busy timeout, foreign keys on and incremental
+// fsynced; the WAL file is kept between runs, emptied), a 5 s busy timeout, foreign keys on and incremental
 // auto-vacuum (deleting sessions gives their space back to the file
 // system; a database from before it is switched by its first delete). Writes are serialized
 // by the [Store] (one writer); reads run concurrently. The schema is managed
@@ -16,6 +16,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite"
 
 	"github.com/zelvior/aidex/internal/ospath"
 )
@@ -47,6 +48,12 @@ const emptyKeep = 24 * time.Hour
 // busyTimeoutMS is how long a statement waits for another writer (another
 // aidex process) before failing with SQLITE_BUSY, in milliseconds.
 const busyTimeoutMS = 5000
+
+// walSizeLimit is the journal_size_limit, in bytes: the size the WAL file
+// is cut back to when it is reset after a checkpoint (a long session's
+// WAL does not keep its peak size on disk). The WAL file itself persists
+// between runs (see persistWAL).
+const walSizeLimit = 1 << 20
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
@@ -119,10 +126,11 @@ func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, er
 		return nil, fmt.Errorf("open session store: %w", err)
 	}
 	_ = f.Close()
-	db, err := sql.Open("sqlite", dsn(path, ospath.Native()))
+	base, err := sqlite.NewConnector(dsn(path, ospath.Native()))
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
+	db := sql.OpenDB(persistWAL{base})
 	s := &Store{db: db, path: path, now: time.Now, style: st}
 	if err := s.migrate(ctx); err != nil {
 		_ = db.Close()
@@ -143,6 +151,33 @@ func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, er
 // the 500-turn session's peak 3.4 MiB lower (issue 40, docs/benchmarks.md).
 const pageCacheKiB = 256
 
+// persistWAL opens connections whose WAL and shared-memory files stay on
+// disk when the last connection closes (SQLITE_FCNTL_PERSIST_WAL): the
+// closing checkpoint still copies every commit into the database and
+// empties the WAL (cut to 0 bytes by journal_size_limit), but the next
+// aidex does not create both files again, initialise the shared memory
+// and fsync the data directory for the new WAL's name (one fsync of the
+// seven a headless hello paid, the costliest: it commits the file system's
+// journal). Durability is unchanged: every commit is still fsynced.
+type persistWAL struct{ driver.Connector }
+
+// Connect opens a connection and switches persistent WAL on for it.
+func (p persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := p.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fc, ok := c.(sqlite.FileControl)
+	if !ok {
+		return c, nil
+	}
+	if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("keep the WAL file: %w", err)
+	}
+	return c, nil
+}
+
 // dsn builds the modernc.org/sqlite data source name for the absolute path
 // in the path style st: a file: URI (so any byte in the path is escaped,
 // and a Windows drive path is file:///C:/..., never file://C:/..., whose
@@ -155,6 +190,7 @@ func dsn(path string, st ospath.Style) string {
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -pageCacheKiB))
+	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walSizeLimit))
 	q.Set("_txlock", "immediate") // read-only transactions stay deferred
 	u.RawQuery = q.Encode()
 	return u.String()

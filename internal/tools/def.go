@@ -168,7 +168,9 @@ type params struct {
 	// raw: the schema was given as data (DefineRaw), props only describe it.
 	raw        bool
 	schemaJSON json.RawMessage
-	resolved   *jsonschema.Resolved
+	// schema is what schemaJSON was written from (nil for raw schemas).
+	schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
 	// resolve resolves the schema of a Define'd tool on its first
 	// validation (raw schemas set resolved at once): every start builds the
 	// schemas sent to the model, few calls need them resolved (issue 21).
@@ -207,7 +209,8 @@ func buildParams[P any]() (*params, error) {
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
-	if ps.schemaJSON, err = json.Marshal(s); err != nil {
+	ps.schema = s
+	if ps.schemaJSON, err = marshalSchema(s); err != nil {
 		return nil, fmt.Errorf("marshal schema for %s: %w", t, err)
 	}
 	ps.resolve = sync.OnceValues(func() (*jsonschema.Resolved, error) {
