@@ -7,6 +7,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -153,8 +154,8 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 
 // UserChange runs change, a user command's own change to files in this
 // live session (command names it in the checkpoint list: "/save-code"),
-// with tc, a series of direct tool calls ([ToolClient.CallTool]; give
-// them CallOptions.UserAction). Before the first call that may change
+// with tc, a series of direct tool calls (toolcall.Client; give them
+// toolcall.Options.UserAction). Before the first call that may change
 // files the workspace is snapshotted, as before a turn, into a checkpoint
 // that keeps the conversation as it is; without git each file's earlier
 // version is kept in the session's current turn. Either way /undo and
@@ -162,7 +163,7 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 // starts while change runs. Errors: agent.ErrBusy while a run is going,
 // the session's lock error when another aidex runs it, the tools' set-up,
 // change's.
-func (ls *Session) UserChange(ctx context.Context, command string, change func(tc *ToolClient) error) error {
+func (ls *Session) UserChange(ctx context.Context, command string, change func(tc toolcall.Client) error) error {
 	if err := ls.waitLoaded(ctx); err != nil {
 		return err
 	}
@@ -180,7 +181,7 @@ func (ls *Session) UserChange(ctx context.Context, command string, change func(t
 	}
 	defer unlock()
 	rt := ls.svc.Runtime()
-	tc, err := rt.NewToolClient()
+	tc, err := rt.newToolClient()
 	if err != nil {
 		return err
 	}

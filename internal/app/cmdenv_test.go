@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/app/toolcall"
 )
 
 // Credentials never reach a command's environment unless allowed by name:
@@ -39,7 +41,7 @@ func TestCommandEnvScrubsConfiguredKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := rt.CallTool(context.Background(), "run_command", json.RawMessage(`{"command":"env"}`), CallOptions{UserAction: true})
+	out, err := rt.CallTool(context.Background(), "run_command", json.RawMessage(`{"command":"env"}`), toolcall.Options{UserAction: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func TestTwoRuntimesScrubDifferently(t *testing.T) {
 
 	run := func(rt *Runtime) string {
 		t.Helper()
-		out, err := rt.CallTool(context.Background(), "run_command", json.RawMessage(`{"command":"env"}`), CallOptions{UserAction: true})
+		out, err := rt.CallTool(context.Background(), "run_command", json.RawMessage(`{"command":"env"}`), toolcall.Options{UserAction: true})
 		if err != nil || !out.Result.OK {
 			t.Fatalf("env: %v %s", err, out.Result.Error)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
@@ -71,9 +72,9 @@ func TestCallToolRefusalNamesRuleOnce(t *testing.T) {
 		{`{"command":"rm -rf build"}`, "run_command(rm *)"},
 		{`{"command":"touch x"}`, "mode auto-edit"},
 	} {
-		out, err := rt.CallTool(context.Background(), "run_command", []byte(c.args), CallOptions{})
+		out, err := rt.CallTool(context.Background(), "run_command", []byte(c.args), toolcall.Options{})
 		require.NoError(t, err)
-		require.Equal(t, OutcomeRefused, out.Outcome)
+		require.Equal(t, toolcall.Refused, out.Outcome)
 		require.Equal(t, 1, strings.Count(out.Result.Error, c.rule), out.Result.Error)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/zelvior/aidex/internal/app/toolcall"
 )
 
 // Issue 43, part 3: whatever shows the environment of the commands aidex
@@ -61,7 +63,7 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 			}
 		}
 		args, _ := json.Marshal(map[string]string{"command": r.command})
-		out, err := rt.CallTool(context.Background(), "run_command", args, CallOptions{UserAction: true})
+		out, err := rt.CallTool(context.Background(), "run_command", args, toolcall.Options{UserAction: true})
 		if err != nil {
 			t.Fatalf("%q: %v", r.command, err)
 		}
@@ -76,7 +78,7 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 			t.Errorf("%q: want it to run and show HARMLESS (the reader works), got ok=%v outcome %v:\n%s", r.command, out.Result.OK, out.Outcome, got)
 		case r.runs:
 			ran++
-		case out.Outcome != OutcomeRefused:
+		case out.Outcome != toolcall.Refused:
 			t.Errorf("%q: outcome %v, want refused (another process's environment, or a protected path)\n%s", r.command, out.Outcome, got)
 		}
 	}
@@ -90,7 +92,7 @@ func TestEnvironmentReadersSeeNoCredential(t *testing.T) {
 func pythonSeesNoCredential(t *testing.T, rt *Runtime, secrets []string) {
 	t.Helper()
 	out, err := rt.CallTool(context.Background(), "run_python",
-		json.RawMessage(`{"code":"import os\nprint(dict(os.environ))"}`), CallOptions{UserAction: true})
+		json.RawMessage(`{"code":"import os\nprint(dict(os.environ))"}`), toolcall.Options{UserAction: true})
 	if err != nil {
 		t.Fatal(err)
 	}

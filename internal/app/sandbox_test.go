@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/sandbox"
@@ -127,7 +128,7 @@ func TestSandboxEngineFailsClosed(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = svc.Runtime().Engine(context.Background(), engineOptions{})
 	require.ErrorIs(t, err, sandbox.ErrUnavailable)
-	_, err = svc.Runtime().CallTool(context.Background(), "run_command", []byte(`{"command":"true"}`), CallOptions{})
+	_, err = svc.Runtime().CallTool(context.Background(), "run_command", []byte(`{"command":"true"}`), toolcall.Options{})
 	require.ErrorIs(t, err, sandbox.ErrUnavailable)
 }
 

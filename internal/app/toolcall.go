@@ -11,69 +11,11 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/kind"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/tools"
 )
-
-// CallOptions configure a direct tool call ([Runtime.CallTool]).
-//
-// Web applies the web UI's confinement: always confined to the workspace,
-// shell tools only with web_allow_shell_tools. UserAction marks the call as
-// the user's own action (POST /api/tool): what the policy would ask about
-// runs, since the person asking is the one who would approve, except
-// changes to protected paths (.git, .aidex, editor and aidex config), which
-// need an approval in a session. Without UserAction (aidex tool) no one is
-// asked and what needs an approval is refused.
-//
-// Approve, when set (and UserAction is not), is asked about a call the
-// policy would ask about (aidex mcp serve: an MCP elicitation to the
-// client): true runs the call once, false refuses it; an error refuses it
-// with the error's text; a refusal's outcome names in Suggested the allow
-// rule that would let the call run. Nil: such a call is refused.
-type CallOptions struct {
-	Web        bool
-	UserAction bool
-	Approve    func(ctx context.Context, a CallApproval) (bool, error)
-}
-
-// CallApproval is what [CallOptions.Approve] is asked about: the tool, its
-// arguments (JSON), the command line or URL it judges (Subject, "" when
-// none), the paths the policy judged, and the rule and reason that made the
-// policy ask.
-type CallApproval struct {
-	Tool      string
-	Arguments json.RawMessage
-	Subject   string
-	Paths     []string
-	Rule      string
-	Reason    string
-}
-
-// Outcome classifies a direct tool call's end.
-type Outcome int
-
-// The outcomes of a direct tool call.
-const (
-	OutcomeOK          Outcome = iota // the tool ran and succeeded
-	OutcomeFailed                     // the tool ran and failed (Result.Error says why)
-	OutcomeInvalid                    // the arguments were invalid; nothing ran
-	OutcomeUnknownTool                // no tool has that name or alias
-	OutcomeRefused                    // the policy, the confinement or the front end refused it
-)
-
-// ToolOutcome is the end of a direct tool call: the tool's result (the same
-// JSON the model sees, before invisible characters are revealed), how it
-// ended, and the policy's verdict (zero when the call never reached the
-// policy). Suggested is the narrowest allow rule that would let a call
-// refused because no one could approve it run ("" otherwise, or when no
-// rule can safely allow it).
-type ToolOutcome struct {
-	Result    tools.Result
-	Outcome   Outcome
-	Verdict   permission.Verdict
-	Suggested string
-}
 
 // CallTool runs one tool directly, as the model would, through the same
 // pipeline as the engine: the registry prepares the call (aliases,
@@ -83,25 +25,22 @@ type ToolOutcome struct {
 // object (nil or "null": no arguments).
 //
 // Errors: the permission rules or mode cannot be applied (wrapping
-// ErrConfig), the workspace or the tools cannot be set up, or the tool
-// failed for a reason of aidex's own (wrapping ErrInternal; the outcome's
+// toolcall.ErrConfig), the workspace or the tools cannot be set up, or the tool
+// failed for a reason of aidex's own (wrapping toolcall.ErrInternal; the outcome's
 // Result then says what it returned); everything about the call itself is
-// in the ToolOutcome.
-func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+// in the toolcall.Result.
+func (rt *Runtime) CallTool(ctx context.Context, name string, args json.RawMessage, o toolcall.Options) (toolcall.Result, error) {
 	ts, err := rt.NewToolClient()
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolcall.Result{}, err
 	}
 	defer ts.Close()
 	return ts.CallTool(ctx, name, args, o)
 }
 
-// ToolClient is a client's series of direct tool calls (an MCP client's
-// connection to `aidex mcp serve`): its calls share one tool registry, so
-// that what a call starts (a background process) is still there for the
-// next call (list, output, kill), until Close stops it. Safe for
-// concurrent calls.
-type ToolClient struct {
+// toolClient is the toolcall.Client of app: a series of direct calls on
+// one tool registry.
+type toolClient struct {
 	rt    *Runtime
 	reg   *tools.Registry
 	close func()
@@ -115,37 +54,43 @@ type ToolClient struct {
 
 // NewToolClient starts a series of direct calls on rt's tools. Close it
 // when the client goes away. Errors: the tools cannot be set up.
-func (rt *Runtime) NewToolClient() (*ToolClient, error) {
+func (rt *Runtime) NewToolClient() (toolcall.Client, error) {
+	return rt.newToolClient()
+}
+
+// newToolClient is NewToolClient's client, whose checkpointing a user
+// command's calls set ([Session.UserChange]).
+func (rt *Runtime) newToolClient() (*toolClient, error) {
 	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, err
 	}
-	return &ToolClient{rt: rt, reg: reg, close: closeTools}, nil
+	return &toolClient{rt: rt, reg: reg, close: closeTools}, nil
 }
 
 // Close stops what the session's calls started (background processes).
-func (s *ToolClient) Close() { s.once.Do(s.close) }
+func (s *toolClient) Close() { s.once.Do(s.close) }
 
-// CallTool is [Runtime.CallTool] within the session.
-func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+// CallTool is [Runtime.CallTool] within the series.
+func (s *toolClient) CallTool(ctx context.Context, name string, args json.RawMessage, o toolcall.Options) (toolcall.Result, error) {
 	rt, reg := s.rt, s.reg
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	if _, ok := reg.Lookup(name); !ok {
-		return ToolOutcome{Result: tools.Failf(tools.CategoryValidation, "unknown tool %q: `aidex tools` lists them", name), Outcome: OutcomeUnknownTool}, nil
+		return toolcall.Result{Result: tools.Failf(tools.CategoryValidation, "unknown tool %q: `aidex tools` lists them", name), Outcome: toolcall.UnknownTool}, nil
 	}
 	ws, err := rt.NewWorkspace(o.Web)
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolcall.Result{}, err
 	}
 	policy, err := rt.engineRoom().policy(ws, o.UserAction || o.Approve != nil, reg)
 	if err != nil {
-		return ToolOutcome{}, configError{err}
+		return toolcall.Result{}, configError{err}
 	}
 	env, err := rt.toolRoom().toolEnv(ws)
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolcall.Result{}, err
 	}
 	env.SkipReadCheck = true
 	if s.files != nil {
@@ -153,7 +98,7 @@ func (s *ToolClient) CallTool(ctx context.Context, name string, args json.RawMes
 	}
 	ts, err := newToolSet(reg, env, tools.Profile{Name: tools.ProfileFull}, rt.engineRoom().hiddenTools(reg, engineOptions{Web: o.Web}))
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolcall.Result{}, err
 	}
 	ts.hook = s.hook
 	pa := &engine.Policy{P: policy}
@@ -171,13 +116,13 @@ func webShellRefusal(name string) string {
 }
 
 // call is the direct call's pass through the pipeline.
-func (t *toolSet) call(ctx context.Context, pa *engine.Policy, name string, args json.RawMessage, o CallOptions) (ToolOutcome, error) {
+func (t *toolSet) call(ctx context.Context, pa *engine.Policy, name string, args json.RawMessage, o toolcall.Options) (toolcall.Result, error) {
 	if d, ok := t.reg.Lookup(name); ok && t.hidden[d.Name] {
 		return refused(tools.Failf(tools.CategoryPermission, "%s", webShellRefusal(d.Name)), permission.Verdict{}), nil
 	}
 	c, bad := t.Prepare(name, args)
 	if bad != nil {
-		return ToolOutcome{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: OutcomeInvalid}, nil
+		return toolcall.Result{Result: tools.Result{Error: bad.Error, Category: tools.Category(bad.Category)}, Outcome: toolcall.Invalid}, nil
 	}
 	req := engine.CallRequest(c)
 	v := pa.P.Check(req)
@@ -196,24 +141,24 @@ func (t *toolSet) call(ctx context.Context, pa *engine.Policy, name string, args
 	}
 	note, err := t.beforeChange(ctx, c)
 	if err != nil {
-		return ToolOutcome{}, err
+		return toolcall.Result{}, err
 	}
 	res := t.runResult(ctx, c)
 	if res.OK {
 		res.Output = note + res.Output
 	}
-	out := ToolOutcome{Result: res, Outcome: OutcomeOK, Verdict: v}
+	out := toolcall.Result{Result: res, Outcome: toolcall.OK, Verdict: v}
 	if res.Category == tools.CategoryInternal {
-		return out, fmt.Errorf("%w: %s", ErrInternal, res.Error)
+		return out, fmt.Errorf("%w: %s", toolcall.ErrInternal, res.Error)
 	}
 	switch {
 	case res.OK:
 	case res.Category == tools.CategoryValidation:
-		out.Outcome = OutcomeInvalid
+		out.Outcome = toolcall.Invalid
 	case res.Category == tools.CategorySecurity || res.Category == tools.CategoryPermission:
-		out.Outcome = OutcomeRefused
+		out.Outcome = toolcall.Refused
 	default:
-		out.Outcome = OutcomeFailed
+		out.Outcome = toolcall.Failed
 	}
 	return out, nil
 }
@@ -222,10 +167,10 @@ func (t *toolSet) call(ctx context.Context, pa *engine.Policy, name string, args
 // (the policy asks only when o.Approve is set); stop is true, with the
 // refusal and the allow rule that would let the call run, unless it
 // approved.
-func approveCall(ctx context.Context, p *permission.Policy, c *agent.Call, args json.RawMessage, req permission.Request, v permission.Verdict, o CallOptions) (ToolOutcome, bool) {
-	ok, err := o.Approve(ctx, CallApproval{Tool: c.Name, Arguments: args, Subject: c.Command, Paths: c.Paths, Rule: v.Rule, Reason: v.Reason})
+func approveCall(ctx context.Context, p *permission.Policy, c *agent.Call, args json.RawMessage, req permission.Request, v permission.Verdict, o toolcall.Options) (toolcall.Result, bool) {
+	ok, err := o.Approve(ctx, toolcall.Approval{Tool: c.Name, Arguments: args, Subject: c.Command, Paths: c.Paths, Rule: v.Rule, Reason: v.Reason})
 	if ok && err == nil {
-		return ToolOutcome{}, false
+		return toolcall.Result{}, false
 	}
 	msg := refusalMessage(v) + ": the user declined the call"
 	if err != nil {
@@ -236,8 +181,8 @@ func approveCall(ctx context.Context, p *permission.Policy, c *agent.Call, args 
 	return out, true
 }
 
-func refused(r tools.Result, v permission.Verdict) ToolOutcome {
-	return ToolOutcome{Result: r, Outcome: OutcomeRefused, Verdict: v}
+func refused(r tools.Result, v permission.Verdict) toolcall.Result {
+	return toolcall.Result{Result: r, Outcome: toolcall.Refused, Verdict: v}
 }
 
 // refusalCategory is security for the workspace boundary (confinement,
@@ -308,26 +253,12 @@ func (t *toolSet) beforeChange(ctx context.Context, c *agent.Call) (note string,
 	return t.hook.Before(ctx)
 }
 
-// ErrInternal is wrapped by [Runtime.CallTool]'s error when the tool
-// could not run for a reason of aidex's own (no workspace or checkpoint
-// store, a panic in the tool): a bug to report, not bad input.
-var ErrInternal = errors.New("aidex failed")
-
-// ErrConfig is wrapped by [Runtime.CallTool]'s error when the
-// configuration cannot be applied (a malformed permission rule, an
-// unknown mode): bad input the user fixes in the config or the flags.
-var ErrConfig = errors.New("bad configuration")
-
-// configError keeps the configuration's message and matches ErrConfig.
+// configError keeps the configuration's message and matches toolcall.ErrConfig.
 type configError struct{ err error }
 
 func (e configError) Error() string        { return e.err.Error() }
 func (e configError) Unwrap() error        { return e.err }
-func (e configError) Is(target error) bool { return target == ErrConfig }
-
-// ErrInvalidCall is wrapped by [Runtime.ExplainCall]'s error when the
-// tool is unknown or its arguments are invalid.
-var ErrInvalidCall = errors.New("invalid tool call")
+func (e configError) Is(target error) bool { return target == toolcall.ErrConfig }
 
 // explanation is the policy's decision on a call as `aidex permissions
 // check` prints it: Text (the decision, the rule behind it and each simple
@@ -343,7 +274,7 @@ type explanation struct {
 // rule decided, resolving the tool name as a session of the configured
 // tool profile does (tools.Registry.PrepareOffered). With args nil, name is a shell command line judged as
 // run_command would be. The policy can ask (an interactive session's
-// view); headless runs deny where this says ask. Errors: ErrInvalidCall
+// view); headless runs deny where this says ask. Errors: toolcall.ErrInvalidCall
 // for a call the registry refuses, else a configuration problem.
 func (rt *Runtime) ExplainCall(name string, args json.RawMessage) (explanation, error) {
 	reg, closeTools, err := rt.engineRoom().registry()
@@ -387,27 +318,17 @@ func explainRequest(reg *tools.Registry, prof tools.Profile, name string, args j
 	return permissionRequest(p), p.Cover, nil
 }
 
-// invalidCall keeps the registry's message and matches ErrInvalidCall.
+// invalidCall keeps the registry's message and matches toolcall.ErrInvalidCall.
 type invalidCall struct{ err error }
 
 func (e invalidCall) Error() string        { return e.err.Error() }
 func (e invalidCall) Unwrap() error        { return e.err }
-func (e invalidCall) Is(target error) bool { return target == ErrInvalidCall }
-
-// ToolInfo is one tool as a front end lists it: its schema (name,
-// description, JSON Schema of the parameters), kind, and whether the front
-// end offers it (Available false: outside the tool profile, or a shell
-// tool in the web UI without web_allow_shell_tools).
-type ToolInfo struct {
-	tools.ToolSchema
-	Kind      kind.Kind `json:"kind"`
-	Available bool      `json:"available"`
-}
+func (e invalidCall) Is(target error) bool { return target == toolcall.ErrInvalidCall }
 
 // ToolList lists every registered tool (the full profile) in registry
 // order, marking which this runtime offers; web applies the web UI's
 // gating of shell tools. Errors: a tool definition that does not build.
-func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
+func (rt *Runtime) ToolList(web bool) ([]toolcall.Info, error) {
 	prof := rt.Profile()
 	var hidden map[string]bool
 	return rt.toolRoom().toolInfos(tools.Profile{Name: tools.ProfileFull}, func(reg *tools.Registry, d tools.Def) bool {
@@ -421,8 +342,8 @@ func (rt *Runtime) ToolList(web bool) ([]ToolInfo, error) {
 // ProfileTools lists the tools of a profile ("standard", "full",
 // "readonly"; "" for the configured tools.profile with its enabled and
 // disabled lists), in registry order, and the profile's name. Errors: an
-// unknown profile (wrapping ErrInvalidCall).
-func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
+// unknown profile (wrapping toolcall.ErrInvalidCall).
+func (rt *Runtime) ProfileTools(profile string) (string, []toolcall.Info, error) {
 	prof := rt.Profile()
 	if profile != "" {
 		prof = tools.Profile{Name: profile}
@@ -437,7 +358,7 @@ func (rt *Runtime) ProfileTools(profile string) (string, []ToolInfo, error) {
 // toolInfos lists the tools of prof in registry order; available says
 // whether a front end offers one. Errors: the registry's (an unknown
 // profile, a tool definition that does not build).
-func (rt toolRoom) toolInfos(prof tools.Profile, available func(*tools.Registry, tools.Def) bool) ([]ToolInfo, error) {
+func (rt toolRoom) toolInfos(prof tools.Profile, available func(*tools.Registry, tools.Def) bool) ([]toolcall.Info, error) {
 	reg, closeTools, err := rt.engineRoom().registry()
 	if err != nil {
 		return nil, err
@@ -447,10 +368,10 @@ func (rt toolRoom) toolInfos(prof tools.Profile, available func(*tools.Registry,
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ToolInfo, 0, len(schemas))
+	out := make([]toolcall.Info, 0, len(schemas))
 	for _, sc := range schemas {
 		d, _ := reg.Lookup(sc.Name)
-		out = append(out, ToolInfo{ToolSchema: sc, Kind: d.Kind, Available: available(reg, d)})
+		out = append(out, toolcall.Info{ToolSchema: sc, Kind: d.Kind, Available: available(reg, d)})
 	}
 	return out, nil
 }

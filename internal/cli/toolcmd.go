@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/ui/format"
 )
 
@@ -60,12 +61,12 @@ workspace boundary refused it, 2 when --args is not a JSON object, 1 otherwise.`
 			if err != nil {
 				return err
 			}
-			out, err := rt.CallTool(cmd.Context(), pos[0], json.RawMessage(args), app.CallOptions{})
+			out, err := rt.CallTool(cmd.Context(), pos[0], json.RawMessage(args), toolcall.Options{})
 			switch {
-			case errors.Is(err, app.ErrInternal):
+			case errors.Is(err, toolcall.ErrInternal):
 				_ = writeJSON(cmd.OutOrStdout(), out.Result)
 				return &ExitError{Code: ExitFailure, Err: err}
-			case errors.Is(err, app.ErrConfig):
+			case errors.Is(err, toolcall.ErrConfig):
 				return &ExitError{Code: ExitUsage, Err: err}
 			case err != nil:
 				return err
@@ -74,9 +75,9 @@ workspace boundary refused it, 2 when --args is not a JSON object, 1 otherwise.`
 				return err
 			}
 			switch out.Outcome {
-			case app.OutcomeOK:
+			case toolcall.OK:
 				return nil
-			case app.OutcomeRefused:
+			case toolcall.Refused:
 				return &ExitError{Code: ExitDenied, Err: errors.New(out.Result.Error)}
 			}
 			return &ExitError{Code: ExitFailure, Err: errors.New(out.Result.Error)}
@@ -106,7 +107,7 @@ func newToolsCmd(a *cliApp) *cobra.Command {
 				return err
 			}
 			name, list, err := rt.ProfileTools(profile)
-			if errors.Is(err, app.ErrInvalidCall) {
+			if errors.Is(err, toolcall.ErrInvalidCall) {
 				return usageErr("%v", err)
 			} else if err != nil {
 				return err
@@ -169,7 +170,7 @@ func newPermissionsCmd(a *cliApp) *cobra.Command {
 				callArgs = json.RawMessage(args[1])
 			}
 			ex, err := rt.ExplainCall(name, callArgs)
-			if errors.Is(err, app.ErrInvalidCall) {
+			if errors.Is(err, toolcall.ErrInvalidCall) {
 				return usageErr("%v", err)
 			} else if err != nil {
 				return &ExitError{Code: ExitUsage, Err: err}

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/images"
 	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/notestore"
 	"github.com/zelvior/aidex/internal/ui/slash"
@@ -161,13 +161,13 @@ func cmdImage(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		return Outcome{Action: ActAskImageKey, Arg: arg}, nil
 	}
 	g, err := rt.ImageGenerator()
-	if errors.Is(err, app.ErrImageNeedsCredentials) {
+	if errors.Is(err, images.ErrNeedsCredentials) {
 		return Outcome{Action: ActAskImageKey, Arg: arg}, nil
 	}
 	if err != nil {
 		return Outcome{}, err
 	}
-	img, err := g.Generate(ctx, app.ImageRequest{Prompt: prompt})
+	img, err := g.Generate(ctx, images.Request{Prompt: prompt})
 	if err != nil {
 		return Outcome{}, err
 	}

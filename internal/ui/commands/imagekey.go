@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/images"
 	"github.com/zelvior/aidex/internal/config"
 )
 
@@ -37,7 +38,7 @@ func MissingImageSettings(rt *app.Runtime) []ImageSetting {
 	c := rt.Config
 	if strings.TrimSpace(c.ImageProvider) == "" {
 		var names []string
-		for i, p := range app.ImageProviders() {
+		for i, p := range images.Providers() {
 			names = append(names, fmt.Sprintf("%d %s", i+1, p.Name))
 		}
 		return []ImageSetting{{Key: imageProviderKey, Label: "Image provider",
@@ -73,9 +74,9 @@ func missingFor(rt *app.Runtime, provider, baseURL string) []ImageSetting {
 
 // imagePreset is the OpenAI-format preset at baseURL (the openai one for
 // "" or an unknown URL).
-func imagePreset(baseURL string) app.ImageProvider {
-	var openai app.ImageProvider
-	for _, p := range app.ImageProviders() {
+func imagePreset(baseURL string) images.Provider {
+	var openai images.Provider
+	for _, p := range images.Providers() {
 		if p.Provider == "openai" && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
 			return p
 		}
@@ -122,9 +123,9 @@ func StoreImageSetting(rt *app.Runtime, key, value string) (more []ImageSetting,
 }
 
 // pickImagePreset is the preset value names (its name or its number in
-// app.ImageProviders, from 1; "" is the first, key-free one).
-func pickImagePreset(value string) (app.ImageProvider, error) {
-	all := app.ImageProviders()
+// images.Providers, from 1; "" is the first, key-free one).
+func pickImagePreset(value string) (images.Provider, error) {
+	all := images.Providers()
 	var names []string
 	for i, p := range all {
 		if value == "" || strings.EqualFold(value, p.Name) || value == fmt.Sprint(i+1) {
@@ -132,7 +133,7 @@ func pickImagePreset(value string) (app.ImageProvider, error) {
 		}
 		names = append(names, p.Name)
 	}
-	return app.ImageProvider{}, fmt.Errorf("unknown image provider %q: pick one of %s (or set it by hand: aidex config set image_provider NAME)",
+	return images.Provider{}, fmt.Errorf("unknown image provider %q: pick one of %s (or set it by hand: aidex config set image_provider NAME)",
 		value, strings.Join(names, ", "))
 }
 

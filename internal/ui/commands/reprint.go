@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
@@ -74,11 +74,11 @@ func isURL(arg string) bool {
 // to the model with the next message.
 func loadURL(ctx context.Context, c *Controller, raw string, out io.Writer) (Outcome, error) {
 	args, _ := json.Marshal(map[string]string{"url": raw})
-	res, err := c.Runtime().CallTool(ctx, "web_fetch", args, app.CallOptions{UserAction: true})
+	res, err := c.Runtime().CallTool(ctx, "web_fetch", args, toolcall.Options{UserAction: true})
 	if err != nil {
 		return Outcome{}, fmt.Errorf("load %s: %w", raw, err)
 	}
-	if res.Outcome != app.OutcomeOK {
+	if res.Outcome != toolcall.OK {
 		return Outcome{}, fmt.Errorf("load %s: %w", raw, errors.New(res.Result.Error))
 	}
 	text := strings.TrimSpace(res.Result.Output)

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 )
 
 // codeBlock is one fenced code block of an answer: Info is the text after
@@ -76,7 +76,7 @@ func cmdSaveCode(ctx context.Context, c *Controller, arg string, out io.Writer) 
 		return Outcome{}, err
 	}
 	ws := c.Runtime().Workspace
-	err = c.live.UserChange(ctx, strings.TrimSpace("/save-code "+arg), func(tc *app.ToolClient) error {
+	err = c.live.UserChange(ctx, strings.TrimSpace("/save-code "+arg), func(tc toolcall.Client) error {
 		for _, p := range plan {
 			abs := p[0]
 			if !filepath.IsAbs(abs) {
@@ -84,11 +84,11 @@ func cmdSaveCode(ctx context.Context, c *Controller, arg string, out io.Writer) 
 			}
 			_, statErr := os.Lstat(abs)
 			args, _ := json.Marshal(map[string]string{"path": p[0], "content": p[1]})
-			res, err := tc.CallTool(ctx, "write_file", args, app.CallOptions{UserAction: true})
+			res, err := tc.CallTool(ctx, "write_file", args, toolcall.Options{UserAction: true})
 			if err != nil {
 				return fmt.Errorf("save-code %s: %w", p[0], err)
 			}
-			if res.Outcome != app.OutcomeOK {
+			if res.Outcome != toolcall.OK {
 				return fmt.Errorf("save-code %s: %s", p[0], res.Result.Error)
 			}
 			how := ""

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 )
 
 // The workspace's files are offered as the resource template
@@ -79,8 +79,8 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 		defer ts.Close()
 	}
 	args, _ := json.Marshal(map[string]string{"path": rel})
-	out, err := ts.CallTool(ctx, "read_file", args, app.CallOptions{Approve: elicitApprover(req.Session)})
-	if err != nil && !errors.Is(err, app.ErrInternal) {
+	out, err := ts.CallTool(ctx, "read_file", args, toolcall.Options{Approve: elicitApprover(req.Session)})
+	if err != nil && !errors.Is(err, toolcall.ErrInternal) {
 		return nil, err
 	}
 	if !out.Result.OK {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -161,7 +162,7 @@ type elicitation struct{ ss *mcp.ServerSession }
 // Approve asks the client's user about one call of the run.
 func (e *elicitation) Approve(ctx context.Context, info agent.ApprovalInfo) (agent.Answer, string, error) {
 	ask := elicitApprover(e.ss)
-	ok, err := ask(ctx, app.CallApproval{Tool: info.Tool, Arguments: info.Arguments, Subject: info.Command, Rule: info.Rule, Reason: info.Reason})
+	ok, err := ask(ctx, toolcall.Approval{Tool: info.Tool, Arguments: info.Arguments, Subject: info.Command, Rule: info.Rule, Reason: info.Reason})
 	switch {
 	case err != nil:
 		return agent.AnswerDeny, err.Error(), nil

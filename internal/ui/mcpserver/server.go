@@ -30,6 +30,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/kind"
 )
 
@@ -57,13 +58,13 @@ type Server struct {
 	opts    Options
 	mode    string
 	profile string
-	tools   []app.ToolInfo
+	tools   []toolcall.Info
 
 	// clients are the tool sessions of the connected clients: what one
 	// client's calls start (background processes) lives until its
 	// connection ends.
 	mu       sync.Mutex
-	clients  map[*mcp.ServerSession]*app.ToolClient
+	clients  map[*mcp.ServerSession]toolcall.Client
 	watchers []*watcher
 	closed   bool
 
@@ -134,7 +135,7 @@ func (s *Server) Close() error {
 // toolSession returns the tool session of client ss, started at its first
 // call and closed when its connection ends (a nil ss, a call without a
 // session, gets one of its own that the caller must close: owned true).
-func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolClient, owned bool, err error) {
+func (s *Server) toolSession(ss *mcp.ServerSession) (ts toolcall.Client, owned bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ts := s.clients[ss]; ts != nil {
@@ -147,7 +148,7 @@ func (s *Server) toolSession(ss *mcp.ServerSession) (ts *app.ToolClient, owned b
 		return ts, true, nil
 	}
 	if s.clients == nil {
-		s.clients = map[*mcp.ServerSession]*app.ToolClient{}
+		s.clients = map[*mcp.ServerSession]toolcall.Client{}
 	}
 	s.clients[ss] = ts
 	go func() {
@@ -211,7 +212,7 @@ func (s *Server) MCP() *mcp.Server {
 
 // toolOf describes an aidex tool to MCP clients, with annotations from its
 // kind.
-func toolOf(t app.ToolInfo) *mcp.Tool {
+func toolOf(t toolcall.Info) *mcp.Tool {
 	schema := json.RawMessage(t.Parameters)
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
@@ -250,8 +251,8 @@ func (s *Server) callHandler(name string) mcp.ToolHandler {
 		if owned {
 			defer ts.Close()
 		}
-		out, err := ts.CallTool(ctx, name, req.Params.Arguments, app.CallOptions{Approve: elicitApprover(req.Session)})
-		if err != nil && !errors.Is(err, app.ErrInternal) {
+		out, err := ts.CallTool(ctx, name, req.Params.Arguments, toolcall.Options{Approve: elicitApprover(req.Session)})
+		if err != nil && !errors.Is(err, toolcall.ErrInternal) {
 			return nil, err
 		}
 		return resultOf(out), nil
@@ -262,7 +263,7 @@ func (s *Server) callHandler(name string) mcp.ToolHandler {
 // output as text (its metadata as structured content), or an error result
 // with the tool's message and, for a call refused because it needed an
 // approval, the allow rule that would let it run.
-func resultOf(out app.ToolOutcome) *mcp.CallToolResult {
+func resultOf(out toolcall.Result) *mcp.CallToolResult {
 	r := out.Result
 	if !r.OK {
 		msg := r.Error
@@ -288,8 +289,8 @@ var errCannotAsk = errors.New("the MCP client cannot be asked for an approval (i
 // elicitApprover asks the client's user about a call through MCP
 // elicitation: accept runs the call once, decline or cancel refuses it.
 // Without the client's elicitation capability every such call is refused.
-func elicitApprover(ss *mcp.ServerSession) func(context.Context, app.CallApproval) (bool, error) {
-	return func(ctx context.Context, a app.CallApproval) (bool, error) {
+func elicitApprover(ss *mcp.ServerSession) func(context.Context, toolcall.Approval) (bool, error) {
+	return func(ctx context.Context, a toolcall.Approval) (bool, error) {
 		if !canElicit(ss) {
 			return false, errCannotAsk
 		}
@@ -312,7 +313,7 @@ func canElicit(ss *mcp.ServerSession) bool {
 
 // approvalMessage is the question the client's user answers: the tool,
 // what it works on, and why aidex asks.
-func approvalMessage(a app.CallApproval) string {
+func approvalMessage(a toolcall.Approval) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "aidex: allow %s", a.Tool)
 	switch {

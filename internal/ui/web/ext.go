@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/images"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ralph"
 )
@@ -50,12 +50,12 @@ var _ Ralph = (*ralph.Service)(nil)
 // app.Runtime.ImageGenerator has this method. Errors are the image
 // service's (answered 502).
 type ImageGenerator interface {
-	Generate(ctx context.Context, r app.ImageRequest) (app.Image, error)
+	Generate(ctx context.Context, r images.Request) (images.Image, error)
 }
 
 // ImageProvider is a known image-generation service in GET
-// /api/image-providers (see app.ImageProvider).
-type ImageProvider = app.ImageProvider
+// /api/image-providers (see images.Provider).
+type ImageProvider = images.Provider
 
 // handleImageProviders lists image providers and the configured one (key
 // never shown, only whether it is set): GET /api/image-providers.
@@ -66,7 +66,7 @@ func (s runtimeAPI) handleImageProviders(w http.ResponseWriter, r *http.Request)
 		key = config.Mask(c.ImageAPIKey)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"providers": app.ImageProviders(),
+		"providers": images.Providers(),
 		"configured": map[string]any{"provider": c.ImageProvider, "model": c.ImageModel, "base_url": c.ImageBaseURL,
 			"api_key_set": c.ImageAPIKey != "", "api_key": key, "cloudflare_account_id": c.CloudflareAccountID},
 		"available": true,

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/images"
 )
 
 // ImageRequest is the body of POST /api/image: the prompt (at most
-// app.MaxImagePromptBytes bytes), Width and Height in pixels
-// (app.MinImageSize..MaxSize, 0: 1024), Seed for a reproducible image
+// images.MaxPromptBytes bytes), Width and Height in pixels
+// (images.MinSize..MaxSize, 0: 1024), Seed for a reproducible image
 // (Pollinations), SaveAs a workspace path to save the image to (confined
 // like every web path; the image type's extension is added when it has
 // none) and Overwrite to replace an existing file.
@@ -85,7 +86,7 @@ func (s runtimeAPI) handleImage(w http.ResponseWriter, r *http.Request) {
 		}
 		gen = g
 	}
-	img, err := gen.Generate(r.Context(), app.ImageRequest{Prompt: req.Prompt, Width: req.Width, Height: req.Height, Seed: req.Seed})
+	img, err := gen.Generate(r.Context(), images.Request{Prompt: req.Prompt, Width: req.Width, Height: req.Height, Seed: req.Seed})
 	if err != nil {
 		writeError(w, http.StatusBadGateway, err.Error())
 		return
@@ -94,10 +95,10 @@ func (s runtimeAPI) handleImage(w http.ResponseWriter, r *http.Request) {
 	if files != nil {
 		saved, err := files.SaveImage(r.Context(), req.SaveAs, img, req.Overwrite)
 		switch {
-		case errors.Is(err, app.ErrImageRefused):
+		case errors.Is(err, images.ErrRefused):
 			writeError(w, http.StatusForbidden, err.Error())
 			return
-		case errors.Is(err, app.ErrImageExists):
+		case errors.Is(err, images.ErrExists):
 			writeError(w, http.StatusConflict, err.Error())
 			return
 		case err != nil:
@@ -115,12 +116,12 @@ func checkImageRequest(req ImageRequest) error {
 	switch {
 	case strings.TrimSpace(req.Prompt) == "":
 		return errors.New(`the prompt is empty: send {"prompt": "what the image shows"}`)
-	case len(req.Prompt) > app.MaxImagePromptBytes:
-		return fmt.Errorf("the prompt is %d bytes: keep it under %d", len(req.Prompt), app.MaxImagePromptBytes)
+	case len(req.Prompt) > images.MaxPromptBytes:
+		return fmt.Errorf("the prompt is %d bytes: keep it under %d", len(req.Prompt), images.MaxPromptBytes)
 	}
 	for _, v := range []int{req.Width, req.Height} {
-		if v != 0 && (v < app.MinImageSize || v > app.MaxImageSize) {
-			return fmt.Errorf("width and height must be %d..%d pixels (or left out for %d), not %d", app.MinImageSize, app.MaxImageSize, app.DefaultImageSize, v)
+		if v != 0 && (v < images.MinSize || v > images.MaxSize) {
+			return fmt.Errorf("width and height must be %d..%d pixels (or left out for %d), not %d", images.MinSize, images.MaxSize, images.DefaultSize, v)
 		}
 	}
 	return nil

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/toolcall"
 )
 
 // ToolView is one tool in GET /api/tools: its schema, kind, and whether
-// web chats offer it (see app.ToolInfo).
-type ToolView = app.ToolInfo
+// web chats offer it (see toolcall.Info).
+type ToolView = toolcall.Info
 
-// handleTools lists the tools: GET /api/tools, {"tools": [app.ToolInfo]}
+// handleTools lists the tools: GET /api/tools, {"tools": [toolcall.Info]}
 // (schema, kind, and whether web chats offer it).
 func (s runtimeAPI) handleTools(w http.ResponseWriter, r *http.Request) {
 	list, err := s.Runtime().ToolList(true)
@@ -71,19 +71,19 @@ func (s runtimeAPI) handleTool(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	out, err := s.Runtime().CallTool(r.Context(), req.Tool, req.Params, app.CallOptions{Web: true, UserAction: true})
+	out, err := s.Runtime().CallTool(r.Context(), req.Tool, req.Params, toolcall.Options{Web: true, UserAction: true})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	status := http.StatusOK
 	switch out.Outcome {
-	case app.OutcomeUnknownTool:
+	case toolcall.UnknownTool:
 		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown tool %q: GET /api/v1/tools lists them", req.Tool))
 		return
-	case app.OutcomeRefused:
+	case toolcall.Refused:
 		status = http.StatusForbidden
-	case app.OutcomeInvalid:
+	case toolcall.Invalid:
 		status = http.StatusBadRequest
 	}
 	writeJSON(w, status, out.Result)
