@@ -2,14 +2,12 @@ package app
 
 import (
 	"context"
-	"errors"
-	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/app/toolcall"
 	"github.com/zelvior/aidex/internal/checkpoint"
-	"github.com/zelvior/aidex/internal/session"
 )
 
 // Checkpoints of everything (issue 16): before the first tool call of a
@@ -20,95 +18,38 @@ import (
 // CLI (`aidex checkpoints list`, `aidex rewind`, `aidex undo`) use only
 // the API below.
 
-// Checkpoint is a snapshot of the workspace taken before a turn that may
-// change files (a writing tool or any command ran in it).
-type Checkpoint struct {
-	// ID names the checkpoint in `aidex rewind ID` (short, unique in the
-	// workspace).
-	ID string `json:"id"`
-	// SessionID is the session whose turn it precedes.
-	SessionID string `json:"session_id"`
-	// Time is when the snapshot was taken.
-	Time time.Time `json:"time"`
-	// Prompt is the user prompt of the exchange the turn belongs to
-	// (what a picker shows).
-	Prompt string `json:"prompt"`
-	// Messages is the conversation's length (messages) before that
-	// prompt: rewinding the conversation keeps this many.
-	Messages int `json:"messages"`
-	// Files are the workspace-relative paths that changed between this
-	// checkpoint and the next one (or the workspace now, for the latest).
-	Files []string `json:"files"`
-}
-
-// RewindScope says what a rewind restores.
-type RewindScope int
-
-// The scopes of a rewind: the files, the conversation, or both (the
-// default of `aidex rewind`).
-const (
-	RewindCode RewindScope = 1 << iota
-	RewindConversation
-	RewindBoth = RewindCode | RewindConversation
-)
-
-// RewindResult is what a rewind did.
-type RewindResult struct {
-	// Restored are the files written back (changed or deleted since the
-	// checkpoint); Deleted the files removed (new since it).
-	Restored []string `json:"restored"`
-	Deleted  []string `json:"deleted"`
-	// Messages is the conversation's length after the rewind (unchanged
-	// when the scope has no RewindConversation).
-	Messages int `json:"messages"`
-	// Undo is the id of the checkpoint taken just before the rewind, so
-	// the rewind itself can be rewound ("" when nothing was snapshotted).
-	Undo string `json:"undo"`
-	// Kept are files that differ from the checkpoint but were left alone:
-	// over the size cap, or ignored (workspace-relative).
-	Kept []string `json:"kept"`
-}
-
 // Checkpoints lists the checkpoints of session id, oldest first ("" for
 // every session of the runtime's workspace). Errors: session.ErrNotFound
 // for an unknown id; the store's and git's.
-func (s *Service) Checkpoints(ctx context.Context, id string) ([]Checkpoint, error) {
+func (s *Service) Checkpoints(ctx context.Context, id string) ([]rewind.Checkpoint, error) {
 	rows, err := s.store.Snapshots(ctx, id, s.Runtime().Workspace)
 	if err != nil || len(rows) == 0 {
-		return []Checkpoint{}, err
+		return []rewind.Checkpoint{}, err
 	}
 	return (snapshots{s}).describe(ctx, rows)
 }
 
 // Rewind restores checkpoint cp of session id ("" for the session that
 // owns cp) within scope, for a session no live front end holds (the
-// CLI). Errors: ErrUnknownCheckpoint (wrapped, naming the id) for an
+// CLI). Errors: rewind.ErrUnknownCheckpoint (wrapped, naming the id) for an
 // unknown checkpoint; the session's lock error when another aidex runs
-// it; ErrOtherWorkspace (wrapped) for a checkpoint of another
+// it; rewind.ErrOtherWorkspace (wrapped) for a checkpoint of another
 // workspace; the store's and git's.
-func (s *Service) Rewind(ctx context.Context, id, cp string, scope RewindScope) (RewindResult, error) {
+func (s *Service) Rewind(ctx context.Context, id, cp string, scope rewind.Scope) (rewind.Result, error) {
 	sn, err := (snapshots{s}).snapshotOf(ctx, id, cp)
 	if err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
 	unlock, err := lockSession(s.lockDir, sn.SessionID)
 	if err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
 	defer unlock()
 	return (snapshots{s}).rewind(ctx, sn, scope)
 }
 
-// ErrUnknownCheckpoint is wrapped by Rewind for an id no checkpoint has.
-var ErrUnknownCheckpoint = session.ErrUnknownSnapshot
-
-// ErrOtherWorkspace is wrapped by Rewind for a checkpoint of another
-// workspace than the runtime's: a rewind changes that workspace's files,
-// so it is done from there.
-var ErrOtherWorkspace = errors.New("checkpoint of another workspace")
-
 // Checkpoints lists this live session's checkpoints, oldest first.
-func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
+func (ls *Session) Checkpoints(ctx context.Context) ([]rewind.Checkpoint, error) {
 	return ls.svc.Checkpoints(ctx, ls.ID())
 }
 
@@ -116,14 +57,14 @@ func (ls *Session) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 // when the scope includes the conversation, reloads the conversation so
 // the next Run continues from the cut. Errors: agent.ErrBusy while a run
 // is going; as Service.Rewind.
-func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (RewindResult, error) {
+func (ls *Session) Rewind(ctx context.Context, cp string, scope rewind.Scope) (rewind.Result, error) {
 	if err := ls.waitLoaded(ctx); err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
 	ls.mu.Lock()
 	if ls.running {
 		ls.mu.Unlock()
-		return RewindResult{}, agent.ErrBusy
+		return rewind.Result{}, agent.ErrBusy
 	}
 	ls.running = true
 	sess := ls.sess
@@ -135,15 +76,15 @@ func (ls *Session) Rewind(ctx context.Context, cp string, scope RewindScope) (Re
 	}()
 	sn, err := (snapshots{ls.svc}).snapshotOf(ctx, sess.ID, cp)
 	if err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
 	unlock, err := lockSession(ls.svc.lockDir, sess.ID)
 	if err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
 	defer unlock()
 	res, err := (snapshots{ls.svc}).rewind(ctx, sn, scope)
-	if scope&RewindConversation != 0 {
+	if scope&rewind.Conversation != 0 {
 		if serr := (turnPrep{ls}).syncFromStore(context.WithoutCancel(ctx), sess); serr != nil && err == nil {
 			err = serr
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
@@ -122,7 +123,7 @@ func TestRewindUndoesShellChanges(t *testing.T) {
 	require.Equal(t, 0, cps[0].Messages)
 	require.Equal(t, []string{"a.txt", "made/deep/f", "new.txt", "run.sh", "sub/c.txt"}, cps[0].Files)
 
-	res, err := live.Rewind(ctx, cps[0].ID, RewindBoth)
+	res, err := live.Rewind(ctx, cps[0].ID, rewind.Both)
 	require.NoError(t, err)
 	require.Equal(t, before, treeState(t, ws), "the workspace is byte-identical, modes and .git included")
 	require.Equal(t, status, userGit(t, ws, "status", "--porcelain"))
@@ -135,17 +136,17 @@ func TestRewindUndoesShellChanges(t *testing.T) {
 	require.Empty(t, stored.Messages)
 
 	require.NotEmpty(t, res.Undo)
-	_, err = svc.Rewind(ctx, "", res.Undo, RewindCode)
+	_, err = svc.Rewind(ctx, "", res.Undo, rewind.Code)
 	require.NoError(t, err)
 	delete(changed, "sub") // the folder rm left empty: git keeps no folders
 	require.Equal(t, changed, treeState(t, ws), "rewinding to the rewind's checkpoint redoes the changes")
 }
 
-// A rewind of an unknown id fails with ErrUnknownCheckpoint naming it.
+// A rewind of an unknown id fails with rewind.ErrUnknownCheckpoint naming it.
 func TestRewindUnknownCheckpoint(t *testing.T) {
 	svc, _ := yoloService(t)
-	_, err := svc.Rewind(context.Background(), "", "zzzzzzzz", RewindBoth)
-	require.ErrorIs(t, err, ErrUnknownCheckpoint)
+	_, err := svc.Rewind(context.Background(), "", "zzzzzzzz", rewind.Both)
+	require.ErrorIs(t, err, rewind.ErrUnknownCheckpoint)
 	require.ErrorContains(t, err, "zzzzzzzz")
 }
 
@@ -333,7 +334,7 @@ func TestCheckpointsAfterStateCleared(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, cps, 1)
 	require.Empty(t, cps[0].Files)
-	_, err = live.Rewind(ctx, cps[0].ID, RewindCode)
+	_, err = live.Rewind(ctx, cps[0].ID, rewind.Code)
 	require.ErrorContains(t, err, "its snapshot is not in")
 	require.FileExists(t, filepath.Join(ws, "a.txt"))
 	cps, err = live.Checkpoints(ctx)

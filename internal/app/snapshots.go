@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/checkpoint"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ospath"
@@ -30,11 +31,11 @@ type snapshots struct{ s *Service }
 // describe turns store rows into Checkpoints, with the files changed
 // between each and the next snapshot of its workspace (the workspace now
 // for the latest).
-func (ss snapshots) describe(ctx context.Context, rows []session.Snapshot) ([]Checkpoint, error) {
-	out := make([]Checkpoint, len(rows))
+func (ss snapshots) describe(ctx context.Context, rows []session.Snapshot) ([]rewind.Checkpoint, error) {
+	out := make([]rewind.Checkpoint, len(rows))
 	spaces := map[string]*wsHistory{}
 	for i, sn := range rows {
-		out[i] = Checkpoint{ID: sn.ID, SessionID: sn.SessionID, Time: sn.Time, Prompt: sn.Prompt, Messages: sn.Messages, Files: []string{}}
+		out[i] = rewind.Checkpoint{ID: sn.ID, SessionID: sn.SessionID, Time: sn.Time, Prompt: sn.Prompt, Messages: sn.Messages, Files: []string{}}
 		h, ok := spaces[sn.Workspace]
 		if !ok {
 			var err error
@@ -92,7 +93,7 @@ func (ss snapshots) history(ctx context.Context, ws string) (*wsHistory, error) 
 }
 
 // snapshotOf looks up checkpoint cp, which must belong to session id
-// when id is not "". Errors wrap ErrUnknownCheckpoint, session.ErrNotFound.
+// when id is not "". Errors wrap rewind.ErrUnknownCheckpoint, session.ErrNotFound.
 func (ss snapshots) snapshotOf(ctx context.Context, id, cp string) (session.Snapshot, error) {
 	s := ss.s
 	sn, err := s.store.SnapshotByID(ctx, cp)
@@ -101,7 +102,7 @@ func (ss snapshots) snapshotOf(ctx context.Context, id, cp string) (session.Snap
 	}
 	if ws := s.Runtime().Workspace; !ospath.Native().Same(sn.Workspace, ws) {
 		return session.Snapshot{}, fmt.Errorf("%w: checkpoint %s is of workspace %s, not %s: run aidex -w %s rewind %s",
-			ErrOtherWorkspace, sn.ID, sn.Workspace, ws, sn.Workspace, sn.ID)
+			rewind.ErrOtherWorkspace, sn.ID, sn.Workspace, ws, sn.Workspace, sn.ID)
 	}
 	if id == "" {
 		return sn, nil
@@ -111,7 +112,7 @@ func (ss snapshots) snapshotOf(ctx context.Context, id, cp string) (session.Snap
 		return session.Snapshot{}, err
 	}
 	if sum.ID != sn.SessionID {
-		return session.Snapshot{}, fmt.Errorf("%w: checkpoint %s belongs to session %s, not %s", ErrUnknownCheckpoint,
+		return session.Snapshot{}, fmt.Errorf("%w: checkpoint %s belongs to session %s, not %s", rewind.ErrUnknownCheckpoint,
 			sn.ID, sn.SessionID, sum.ID)
 	}
 	return sn, nil
@@ -121,29 +122,29 @@ func (ss snapshots) snapshotOf(ctx context.Context, id, cp string) (session.Snap
 // first (nothing is changed when it cannot be cut), then the files (after
 // a snapshot of the workspace as it is, so the rewind can be rewound),
 // then the conversation is cut.
-func (ss snapshots) rewind(ctx context.Context, sn session.Snapshot, scope RewindScope) (RewindResult, error) {
+func (ss snapshots) rewind(ctx context.Context, sn session.Snapshot, scope rewind.Scope) (rewind.Result, error) {
 	s := ss.s
-	if scope&RewindBoth == 0 {
-		return RewindResult{}, errors.New("rewind: nothing to restore: give the code, the conversation or both")
+	if scope&rewind.Both == 0 {
+		return rewind.Result{}, errors.New("rewind: nothing to restore: give the code, the conversation or both")
 	}
 	sess, err := s.store.Load(ctx, sn.SessionID)
 	if err != nil {
-		return RewindResult{}, err
+		return rewind.Result{}, err
 	}
-	res := RewindResult{Messages: len(sess.Messages), Restored: []string{}, Deleted: []string{}, Kept: []string{}}
+	res := rewind.Result{Messages: len(sess.Messages), Restored: []string{}, Deleted: []string{}, Kept: []string{}}
 	keep := res.Messages
-	if scope&RewindConversation != 0 {
+	if scope&rewind.Conversation != 0 {
 		if keep, err = cutPoint(sess.Messages, sn); err != nil {
-			return RewindResult{}, err
+			return rewind.Result{}, err
 		}
 	}
-	if scope&RewindCode != 0 {
+	if scope&rewind.Code != 0 {
 		desc := fmt.Sprintf("before rewind to %s: %s", sn.ID, sn.Prompt)
 		if err := ss.rewindCode(ctx, sn, desc, len(sess.Messages), &res); err != nil {
 			return res, err
 		}
 	}
-	if scope&RewindConversation != 0 && keep < len(sess.Messages) {
+	if scope&rewind.Conversation != 0 && keep < len(sess.Messages) {
 		if err := s.store.TruncateMessages(ctx, sn.SessionID, keep); err != nil {
 			return res, err
 		}
@@ -160,7 +161,7 @@ func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
 	if sn.Kind == session.SnapshotRewind || sn.Kind == session.SnapshotCommand {
 		return min(sn.Messages, len(msgs)), nil
 	}
-	if !promptAt(msgs, sn.Messages, sn.Prompt) {
+	if !rewind.PromptAt(msgs, sn.Messages, sn.Prompt) {
 		return 0, fmt.Errorf("rewind %s: the conversation no longer has that prompt at message %d (it was compacted or cut since); rewind the code only (--code)",
 			sn.ID, sn.Messages+1)
 	}
@@ -170,7 +171,7 @@ func cutPoint(msgs []llm.Message, sn session.Snapshot) (int, error) {
 // rewindCode snapshots the workspace (recorded as a rewind checkpoint
 // described by desc, with messages the conversation's length) and then
 // restores sn's files into res.
-func (ss snapshots) rewindCode(ctx context.Context, sn session.Snapshot, desc string, messages int, res *RewindResult) error {
+func (ss snapshots) rewindCode(ctx context.Context, sn session.Snapshot, desc string, messages int, res *rewind.Result) error {
 	s := ss.s
 	repo, err := s.Runtime().engineRoom().openRepo(ctx, sn.Workspace)
 	if err != nil {

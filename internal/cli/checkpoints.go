@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
@@ -83,7 +83,7 @@ func newRewindCmd(a *cliApp) *cobra.Command {
 			}
 			defer svc.Close()
 			res, err := svc.Rewind(cmd.Context(), "", args[0], scope)
-			if errors.Is(err, app.ErrUnknownCheckpoint) || errors.Is(err, app.ErrOtherWorkspace) || errors.Is(err, session.ErrAmbiguous) {
+			if errors.Is(err, rewind.ErrUnknownCheckpoint) || errors.Is(err, rewind.ErrOtherWorkspace) || errors.Is(err, session.ErrAmbiguous) {
 				return &ExitError{Code: ExitUsage, Err: err}
 			}
 			if asJSON && err == nil {
@@ -111,7 +111,7 @@ func shortPrompt(p string) string {
 
 // rewindScope maps the flags onto a scope: at most one of them, both by
 // default.
-func rewindScope(code, conversation, both bool) (app.RewindScope, error) {
+func rewindScope(code, conversation, both bool) (rewind.Scope, error) {
 	n := 0
 	for _, b := range []bool{code, conversation, both} {
 		if b {
@@ -122,15 +122,15 @@ func rewindScope(code, conversation, both bool) (app.RewindScope, error) {
 	case n > 1:
 		return 0, usageErr("give one of --code, --conversation and --both")
 	case code:
-		return app.RewindCode, nil
+		return rewind.Code, nil
 	case conversation:
-		return app.RewindConversation, nil
+		return rewind.Conversation, nil
 	}
-	return app.RewindBoth, nil
+	return rewind.Both, nil
 }
 
 // printRewind says what a rewind did, one line a file.
-func printRewind(cmd *cobra.Command, res app.RewindResult, scope app.RewindScope) {
+func printRewind(cmd *cobra.Command, res rewind.Result, scope rewind.Scope) {
 	out := cmd.OutOrStdout()
 	for _, p := range res.Restored {
 		fmt.Fprintf(out, "restored %s\n", termsafe.Clean(p))
@@ -141,10 +141,10 @@ func printRewind(cmd *cobra.Command, res app.RewindResult, scope app.RewindScope
 	for _, p := range res.Kept {
 		fmt.Fprintf(out, "kept %s (ignored or over the size cap)\n", termsafe.Clean(p))
 	}
-	if scope&app.RewindCode != 0 && len(res.Restored)+len(res.Deleted) == 0 {
+	if scope&rewind.Code != 0 && len(res.Restored)+len(res.Deleted) == 0 {
 		fmt.Fprintln(out, "the files were already as at the checkpoint")
 	}
-	if scope&app.RewindConversation != 0 {
+	if scope&rewind.Conversation != 0 {
 		fmt.Fprintf(out, "conversation: %d messages kept\n", res.Messages)
 	}
 	if res.Undo != "" {

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 )
 
 // Checkpoints lists the live session's checkpoints (snapshots of the
 // workspace taken before each turn that may change files), oldest first.
 // Errors: the store's and git's (app.Session.Checkpoints).
-func (c *Controller) Checkpoints(ctx context.Context) ([]app.Checkpoint, error) {
+func (c *Controller) Checkpoints(ctx context.Context) ([]rewind.Checkpoint, error) {
 	return c.live.Checkpoints(ctx)
 }
 
@@ -24,42 +24,42 @@ func (c *Controller) Checkpoints(ctx context.Context) ([]app.Checkpoint, error) 
 // was cut). A rewind to a rewind's own checkpoint restores files but
 // cuts nothing.
 type Rewound struct {
-	app.RewindResult
-	Scope  app.RewindScope
+	rewind.Result
+	Scope  rewind.Scope
 	Cut    bool
 	Prompt string
 }
 
 // Rewind restores checkpoint id of the live session within scope: the
-// files (app.RewindCode), the conversation (app.RewindConversation, cut
+// files (rewind.Code), the conversation (rewind.Conversation, cut
 // back to before the checkpoint's prompt) or both. Errors: an empty id;
-// app.ErrUnknownCheckpoint (wrapped, with a hint to list them);
+// rewind.ErrUnknownCheckpoint (wrapped, with a hint to list them);
 // agent.ErrBusy while a run is going; the store's and git's.
-func (c *Controller) Rewind(ctx context.Context, id string, scope app.RewindScope) (Rewound, error) {
+func (c *Controller) Rewind(ctx context.Context, id string, scope rewind.Scope) (Rewound, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return Rewound{}, errors.New("name a checkpoint: /rewind ID (/rewind lists them)")
 	}
 	before := c.Session().Messages
 	res, err := c.live.Rewind(ctx, id, scope)
-	if errors.Is(err, app.ErrUnknownCheckpoint) {
+	if errors.Is(err, rewind.ErrUnknownCheckpoint) {
 		return Rewound{}, fmt.Errorf("%w (/rewind lists this session's checkpoints)", err)
 	}
 	if err != nil {
 		return Rewound{}, fmt.Errorf("rewind to %s: %w", id, err)
 	}
-	out := Rewound{RewindResult: res, Scope: scope}
-	out.Cut, out.Prompt = app.CutPrompt(before, res, scope)
+	out := Rewound{Result: res, Scope: scope}
+	out.Cut, out.Prompt = rewind.CutPrompt(before, res, scope)
 	return out, nil
 }
 
 // ScopeLabel names a rewind scope for people: "code and conversation",
 // "code only", "conversation only".
-func ScopeLabel(scope app.RewindScope) string {
+func ScopeLabel(scope rewind.Scope) string {
 	switch scope {
-	case app.RewindCode:
+	case rewind.Code:
 		return "code only"
-	case app.RewindConversation:
+	case rewind.Conversation:
 		return "conversation only"
 	}
 	return "code and conversation"
@@ -67,7 +67,7 @@ func ScopeLabel(scope app.RewindScope) string {
 
 // CheckpointLine is one checkpoint for lists and pickers: id, local time,
 // files changed since it, and its prompt on one line.
-func CheckpointLine(cp app.Checkpoint) string {
+func CheckpointLine(cp rewind.Checkpoint) string {
 	return fmt.Sprintf("%s  %s  %s  %s", cp.ID, cp.Time.Local().Format("01-02 15:04:05"), filesLabel(len(cp.Files)), PromptLine(cp.Prompt, 60))
 }
 
@@ -99,7 +99,7 @@ func filesLabel(n int) string {
 
 // WriteCheckpoints writes the checkpoints (oldest first, as listed) as a
 // table: id, time, files changed, prompt; then how to rewind.
-func WriteCheckpoints(out io.Writer, cps []app.Checkpoint) error {
+func WriteCheckpoints(out io.Writer, cps []rewind.Checkpoint) error {
 	if len(cps) == 0 {
 		_, err := fmt.Fprintln(out, "no checkpoints in this session yet: aidex takes one before each turn that may change files")
 		return err
@@ -120,7 +120,7 @@ func WriteCheckpoints(out io.Writer, cps []app.Checkpoint) error {
 // left alone, the conversation's new length, and how to undo it.
 func WriteRewound(out io.Writer, id string, r Rewound) {
 	fmt.Fprintf(out, "rewound to checkpoint %s (%s)\n", id, ScopeLabel(r.Scope))
-	if r.Scope&app.RewindCode != 0 {
+	if r.Scope&rewind.Code != 0 {
 		for _, p := range r.Restored {
 			fmt.Fprintf(out, "restored %s\n", p)
 		}
@@ -137,7 +137,7 @@ func WriteRewound(out io.Writer, id string, r Rewound) {
 	switch {
 	case r.Cut:
 		fmt.Fprintf(out, "conversation: cut back to %d messages\n", r.Messages)
-	case r.Scope&app.RewindConversation != 0:
+	case r.Scope&rewind.Conversation != 0:
 		fmt.Fprintf(out, "conversation: unchanged (%d messages; this checkpoint is not before a prompt of it)\n", r.Messages)
 	}
 	switch {
@@ -165,10 +165,10 @@ func cmdRewind(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 	if len(fields) > 2 {
 		return Outcome{}, fmt.Errorf("too many arguments: /rewind ID [code|conversation|both]")
 	}
-	scope := app.RewindBoth
+	scope := rewind.Both
 	if len(fields) == 2 {
 		var err error
-		if scope, err = app.ParseRewindScope(fields[1]); err != nil {
+		if scope, err = rewind.ParseScope(fields[1]); err != nil {
 			return Outcome{}, err
 		}
 	}

@@ -12,22 +12,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
 
 func TestParseRewindScope(t *testing.T) {
-	for in, want := range map[string]app.RewindScope{
-		"": app.RewindBoth, "both": app.RewindBoth, "BOTH": app.RewindBoth, "--both": app.RewindBoth,
-		"code": app.RewindCode, "--code": app.RewindCode, "files": app.RewindCode,
-		"conversation": app.RewindConversation, "--conversation": app.RewindConversation, "chat": app.RewindConversation,
+	for in, want := range map[string]rewind.Scope{
+		"": rewind.Both, "both": rewind.Both, "BOTH": rewind.Both, "--both": rewind.Both,
+		"code": rewind.Code, "--code": rewind.Code, "files": rewind.Code,
+		"conversation": rewind.Conversation, "--conversation": rewind.Conversation, "chat": rewind.Conversation,
 	} {
-		got, err := app.ParseRewindScope(in)
+		got, err := rewind.ParseScope(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
 	}
-	_, err := app.ParseRewindScope("everything")
+	_, err := rewind.ParseScope("everything")
 	require.ErrorContains(t, err, `unknown rewind scope "everything": use code, conversation or both`)
 }
 
@@ -38,7 +38,7 @@ func TestWriteCheckpointsAndRewound(t *testing.T) {
 
 	b.Reset()
 	when := time.Date(2026, 3, 4, 5, 6, 7, 0, time.Local)
-	cps := []app.Checkpoint{
+	cps := []rewind.Checkpoint{
 		{ID: "c1", Time: when, Prompt: "write the\nparser", Files: []string{"a.go", "b.go"}},
 		{ID: "c2", Time: when.Add(time.Minute), Prompt: "", Files: nil},
 	}
@@ -50,16 +50,16 @@ func TestWriteCheckpointsAndRewound(t *testing.T) {
 	require.Equal(t, "c1  03-04 05:06:07  2 files  write the parser", CheckpointLine(cps[0]))
 
 	b.Reset()
-	WriteRewound(&b, "c1", Rewound{Scope: app.RewindBoth, Cut: true, RewindResult: app.RewindResult{
+	WriteRewound(&b, "c1", Rewound{Scope: rewind.Both, Cut: true, Result: rewind.Result{
 		Restored: []string{"a.go"}, Deleted: []string{"new.txt"}, Kept: []string{"big.bin"}, Messages: 2, Undo: "c9"}})
 	require.Equal(t, "rewound to checkpoint c1 (code and conversation)\nrestored a.go\ndeleted new.txt (new since the checkpoint)\n"+
 		"kept big.bin (ignored or over the size cap: never rewound)\n"+
 		"conversation: cut back to 2 messages\nrewind again with /rewind c9 to undo this (the files; the conversation stays cut)\n", b.String())
 	b.Reset()
-	WriteRewound(&b, "c9", Rewound{Scope: app.RewindConversation, RewindResult: app.RewindResult{Messages: 2}})
+	WriteRewound(&b, "c9", Rewound{Scope: rewind.Conversation, Result: rewind.Result{Messages: 2}})
 	require.Equal(t, "rewound to checkpoint c9 (conversation only)\nconversation: unchanged (2 messages; this checkpoint is not before a prompt of it)\n", b.String())
 	b.Reset()
-	WriteRewound(&b, "c1", Rewound{Scope: app.RewindCode})
+	WriteRewound(&b, "c1", Rewound{Scope: rewind.Code})
 	require.Contains(t, b.String(), "(code only)\nfiles: nothing to restore")
 	require.NotContains(t, b.String(), "conversation:")
 
@@ -73,7 +73,7 @@ func TestRewindCommandBadArguments(t *testing.T) {
 	require.ErrorContains(t, err, `unknown rewind scope "sideways"`)
 	_, _, err = f.exec(t, "/rewind c1 code extra")
 	require.ErrorContains(t, err, "too many arguments: /rewind ID [code|conversation|both]")
-	_, err = f.c.Rewind(context.Background(), " ", app.RewindBoth)
+	_, err = f.c.Rewind(context.Background(), " ", rewind.Both)
 	require.ErrorContains(t, err, "name a checkpoint")
 }
 
@@ -109,7 +109,7 @@ func TestRewindListsAndRewindsBoth(t *testing.T) {
 	require.Contains(t, out, "second change")
 	cps, err := f.c.Checkpoints(context.Background())
 	require.NoError(t, err)
-	var second app.Checkpoint
+	var second rewind.Checkpoint
 	for _, cp := range cps {
 		if cp.Prompt == "second change" {
 			second = cp
@@ -154,7 +154,7 @@ func TestRewindConversationOnlyKeepsFiles(t *testing.T) {
 	require.Len(t, f.c.Session().Messages, cps[0].Messages)
 
 	_, _, err = f.exec(t, "/rewind nosuchcheckpoint")
-	require.ErrorIs(t, err, app.ErrUnknownCheckpoint)
+	require.ErrorIs(t, err, rewind.ErrUnknownCheckpoint)
 	require.ErrorContains(t, err, "/rewind lists this session's checkpoints")
 }
 

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/ui/commands"
 )
 
@@ -39,7 +39,7 @@ func (m *turnCtl) openRewind() tea.Cmd {
 
 // checkpointPicker lists cps (oldest first, as the app gives them)
 // newest first.
-func checkpointPicker(cps []app.Checkpoint) *picker {
+func checkpointPicker(cps []rewind.Checkpoint) *picker {
 	p := &picker{Title: "Rewind to before which prompt?", Kind: pickCheckpoint}
 	for _, cp := range slices.Backward(cps) {
 		p.Items = append(p.Items, pickItem{Label: commands.CheckpointLine(cp), Value: cp.ID})

@@ -7,14 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 )
 
 // The /rewind picker lists the checkpoints newest first; choosing one
 // asks for the scope, whose values are /rewind's arguments.
 func TestRewindPickers(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-	p := checkpointPicker([]app.Checkpoint{
+	p := checkpointPicker([]rewind.Checkpoint{
 		{ID: "old", Time: t0, Prompt: "first", Files: []string{"a"}},
 		{ID: "new", Time: t0.Add(time.Minute), Prompt: "second"},
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/rewind"
 	"github.com/zelvior/aidex/internal/session"
 )
 
@@ -19,14 +20,14 @@ type CheckpointsResponse struct {
 	Checkpoints []CheckpointView `json:"checkpoints"`
 }
 
-// CheckpointView is one checkpoint: app.Checkpoint and at_message, the
+// CheckpointView is one checkpoint: rewind.Checkpoint and at_message, the
 // index of the user message that is its prompt in the conversation as it
 // is now (its "messages"), or -1 when the conversation no longer holds
 // that prompt there (cut or compacted since, or the checkpoint is one a
 // rewind took of the files): a conversation rewind to it would cut
 // nothing.
 type CheckpointView struct {
-	app.Checkpoint
+	rewind.Checkpoint
 	AtMessage int `json:"at_message"`
 }
 
@@ -57,10 +58,10 @@ type RewindResponse struct {
 	Undo       string   `json:"undo,omitempty"`
 }
 
-// parseScope reads RewindRequest.Scope (app.ParseRewindScope). Errors
+// parseScope reads RewindRequest.Scope (rewind.ParseScope). Errors
 // name the accepted values.
-func parseScope(s string) (app.RewindScope, error) {
-	scope, err := app.ParseRewindScope(s)
+func parseScope(s string) (rewind.Scope, error) {
+	scope, err := rewind.ParseScope(s)
 	if err != nil {
 		return 0, fmt.Errorf(`scope must be "code", "conversation" or "both", not %q`, s)
 	}
@@ -106,7 +107,7 @@ func (s historyAPI) handleCheckpoints(w http.ResponseWriter, r *http.Request) {
 	if hs := s.host.Get(id); hs != nil {
 		live = hs.Live()
 	}
-	var cps []app.Checkpoint
+	var cps []rewind.Checkpoint
 	var err error
 	if live != nil {
 		cps, err = live.Checkpoints(r.Context())
@@ -166,14 +167,14 @@ func (s historyAPI) handleRewind(w http.ResponseWriter, r *http.Request) {
 	ls.hs.SetStored(ls.live.Info()) // the conversation as the rewind left it
 	out := RewindResponse{SessionID: id, Checkpoint: req.Checkpoint, Scope: scope.String(), Restored: nonNil(res.Restored),
 		Deleted: nonNil(res.Deleted), Kept: nonNil(res.Kept), Messages: res.Messages, Undo: res.Undo}
-	_, out.Prompt = app.CutPrompt(before, res, scope)
+	_, out.Prompt = rewind.CutPrompt(before, res, scope)
 	writeJSON(w, http.StatusOK, out)
 }
 
 // rewindStatus is the HTTP status of a rewind's error.
 func rewindStatus(err error) int {
 	switch {
-	case errors.Is(err, app.ErrUnknownCheckpoint):
+	case errors.Is(err, rewind.ErrUnknownCheckpoint):
 		return http.StatusNotFound
 	case errors.Is(err, agent.ErrBusy), errors.Is(err, app.ErrSessionInUse):
 		return http.StatusConflict

@@ -1,4 +1,4 @@
-package app
+package rewind
 
 import (
 	"fmt"
@@ -9,50 +9,50 @@ import (
 )
 
 // The rewind scope words were read by two parsers before
-// ParseRewindScope (the web API's strict one and /rewind's): every word
+// ParseScope (the web API's strict one and /rewind's): every word
 // either accepted means the same scope now.
-func TestParseRewindScopeKeepsTheOldWords(t *testing.T) {
-	oldWeb := func(s string) (RewindScope, error) {
+func TestParseScopeKeepsTheOldWords(t *testing.T) {
+	oldWeb := func(s string) (Scope, error) {
 		switch strings.TrimSpace(s) {
 		case "", "both":
-			return RewindBoth, nil
+			return Both, nil
 		case "code":
-			return RewindCode, nil
+			return Code, nil
 		case "conversation":
-			return RewindConversation, nil
+			return Conversation, nil
 		}
 		return 0, fmt.Errorf(`scope must be "code", "conversation" or "both", not %q`, s)
 	}
-	oldSlash := func(s string) (RewindScope, error) {
+	oldSlash := func(s string) (Scope, error) {
 		switch strings.ToLower(strings.TrimLeft(strings.TrimSpace(s), "-")) {
 		case "", "both", "all":
-			return RewindBoth, nil
+			return Both, nil
 		case "code", "files":
-			return RewindCode, nil
+			return Code, nil
 		case "conversation", "conv", "chat":
-			return RewindConversation, nil
+			return Conversation, nil
 		}
 		return 0, fmt.Errorf("unknown rewind scope %q", s)
 	}
 	words := []string{"", " ", "both", "all", "code", "files", "conversation", "conv", "chat", "--code", "-conversation", "CODE", " Both ",
 		"sideways", "everything", "code,conversation", "--", "file"}
 	for _, w := range words {
-		got, err := ParseRewindScope(w)
-		for name, old := range map[string]func(string) (RewindScope, error){"web": oldWeb, "/rewind": oldSlash} {
+		got, err := ParseScope(w)
+		for name, old := range map[string]func(string) (Scope, error){"web": oldWeb, "/rewind": oldSlash} {
 			if want, oerr := old(w); oerr == nil && (err != nil || got != want) {
-				t.Errorf("%q: the old %s parser read %v, ParseRewindScope %v, %v", w, name, want, got, err)
+				t.Errorf("%q: the old %s parser read %v, ParseScope %v, %v", w, name, want, got, err)
 			}
 		}
 		if _, oerr := oldSlash(w); (oerr != nil) != (err != nil) {
-			t.Errorf("%q: ParseRewindScope error %v, the old /rewind parser %v", w, err, oerr)
+			t.Errorf("%q: ParseScope error %v, the old /rewind parser %v", w, err, oerr)
 		}
 		if err == nil {
-			if back, _ := ParseRewindScope(got.String()); back != got {
+			if back, _ := ParseScope(got.String()); back != got {
 				t.Errorf("%q: String %q reads back as %v", w, got.String(), back)
 			}
 		}
 	}
-	if _, err := ParseRewindScope("sideways"); err == nil || !strings.Contains(err.Error(), `unknown rewind scope "sideways": use code, conversation or both`) {
+	if _, err := ParseScope("sideways"); err == nil || !strings.Contains(err.Error(), `unknown rewind scope "sideways": use code, conversation or both`) {
 		t.Errorf("error %v", err)
 	}
 }
@@ -84,17 +84,17 @@ func TestPromptAtMessage(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
-		res    RewindResult
-		scope  RewindScope
+		res    Result
+		scope  Scope
 		cut    bool
 		prompt string
 	}{
-		{RewindResult{Messages: 2}, RewindBoth, true, "add tests"},
-		{RewindResult{Messages: 2}, RewindConversation, true, "add tests"},
-		{RewindResult{Messages: 2}, RewindCode, false, ""},
-		{RewindResult{Messages: 1}, RewindBoth, true, ""},
-		{RewindResult{Messages: 4}, RewindBoth, false, ""},
-		{RewindResult{Messages: 9}, RewindBoth, false, ""},
+		{Result{Messages: 2}, Both, true, "add tests"},
+		{Result{Messages: 2}, Conversation, true, "add tests"},
+		{Result{Messages: 2}, Code, false, ""},
+		{Result{Messages: 1}, Both, true, ""},
+		{Result{Messages: 4}, Both, false, ""},
+		{Result{Messages: 9}, Both, false, ""},
 	} {
 		cut, prompt := CutPrompt(msgs, c.res, c.scope)
 		if cut != c.cut || prompt != c.prompt {
