@@ -7,6 +7,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/session"
 )
@@ -132,7 +133,7 @@ func (ls *Session) Estimate(ctx context.Context, parts []llm.Part, models ...str
 			Known: rt.engineRoom().priceKnown(mi)})
 	}
 	add(eng.Config.Model, "model")
-	if mc := ls.Multi(); mc.Mode != modeSingle {
+	if mc := ls.Multi(); mc.Mode != multi.Single {
 		for _, a := range mc.Models {
 			add(rt.PriceOf(a.ID), "active")
 		}

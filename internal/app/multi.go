@@ -5,143 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/multi"
 	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/config"
 )
 
-// Candidate is one answer of a parallel turn, offered to a [Chooser]:
-// the model that wrote it ("PROVIDER/MODEL"), its text, and the names of
-// the tool calls it asks for (they run only if it is kept). It is
-// turn.Candidate.
-type Candidate = turns.Candidate
-
-// Chooser picks the answers to keep of a parallel turn (the TUI's keys,
-// the web UI's buttons); see turn.Chooser.
-type Chooser = turns.Chooser
-
-// MultiMode is how the active models of a session answer a user turn.
-type MultiMode string
-
-// The conversation modes (multi_mode, --multi, /multi MODE).
-const (
-	// modeSingle: the session's model answers alone (the default).
-	modeSingle MultiMode = "single"
-	// modeRoundRobin: each user turn is answered by the next active model;
-	// a model that fails hands the turn to the next one.
-	modeRoundRobin MultiMode = turns.RoundRobin
-	// modeSequential: every active model answers in list order, each
-	// seeing the earlier answers of the turn and asked to review and
-	// improve them.
-	modeSequential MultiMode = turns.Sequential
-	// ModeParallel: every active model answers the same context at once;
-	// the answers to keep are chosen (a Chooser, or KeepAll, or the first
-	// successful one in list order), and only a kept answer's tool calls
-	// run.
-	ModeParallel MultiMode = turns.Parallel
-)
-
-// MultiModes lists the conversation modes in the order help shows them.
-func MultiModes() []MultiMode {
-	return []MultiMode{modeSingle, modeRoundRobin, modeSequential, ModeParallel}
-}
-
-// ParseMultiMode returns the mode named s ("" is single). Errors: an
-// unknown name (the error lists the modes).
-func ParseMultiMode(s string) (MultiMode, error) {
-	m := MultiMode(strings.ToLower(strings.TrimSpace(s)))
-	if m == "" {
-		return modeSingle, nil
-	}
-	if m == "roundrobin" || m == "round_robin" {
-		m = modeRoundRobin
-	}
-	if !slices.Contains(MultiModes(), m) {
-		return "", fmt.Errorf("unknown conversation mode %q: use single, round-robin, sequential or parallel", s)
-	}
-	return m, nil
-}
-
-// ActiveModel is one model of a session's active list: ID is
-// "PROVIDER/MODEL"; Effort ("minimal", "low", "medium", "high"; "": the
-// configured reasoning_effort) and ThinkingBudget (reasoning tokens; 0:
-// the configured thinking_budget) are its reasoning controls.
-type ActiveModel struct {
-	ID             string `json:"id"`
-	Effort         string `json:"effort,omitempty"`
-	ThinkingBudget int    `json:"thinking_budget,omitempty"`
-}
-
-// String returns m as ParseActiveModel reads it.
-func (m ActiveModel) String() string {
-	s := m.ID
-	if m.Effort != "" {
-		s += " effort=" + m.Effort
-	}
-	if m.ThinkingBudget > 0 {
-		s += " budget=" + strconv.Itoa(m.ThinkingBudget)
-	}
-	return s
-}
-
-// ParseActiveModel reads "PROVIDER/MODEL [effort=E] [budget=N]" (the
-// model as --model takes it, then its reasoning controls). Errors: no
-// model, an unknown option, an effort other than minimal|low|medium|high,
-// a budget that is not a positive number of tokens.
-func ParseActiveModel(s string) (ActiveModel, error) {
-	fields := strings.Fields(s)
-	if len(fields) == 0 {
-		return ActiveModel{}, fmt.Errorf("no model given: write PROVIDER/MODEL [effort=low|medium|high] [budget=TOKENS]")
-	}
-	m := ActiveModel{ID: fields[0]}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "effort":
-			if !slices.Contains([]string{"minimal", "low", "medium", "high"}, v) {
-				return m, fmt.Errorf("%s: effort must be minimal, low, medium or high, not %q", m.ID, v)
-			}
-			m.Effort = v
-		case "budget":
-			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 {
-				return m, fmt.Errorf("%s: budget must be a positive number of reasoning tokens, not %q", m.ID, v)
-			}
-			m.ThinkingBudget = n
-		default:
-			return m, fmt.Errorf("%s: unknown option %q: use effort=E or budget=TOKENS", m.ID, f)
-		}
-	}
-	return m, nil
-}
-
-// Multi is a session's multi-model setting: the conversation mode and
-// the active models in list order (empty: the session's model alone).
-type Multi struct {
-	Mode   MultiMode     `json:"mode"`
-	Models []ActiveModel `json:"models"`
-}
-
-// Active reports whether turns go through several models' engines: a
-// mode other than single with at least one active model.
-func (m Multi) Active() bool { return m.Mode != modeSingle && m.Mode != "" && len(m.Models) > 0 }
-
-// IDs returns the active models' ids in list order.
-func (m Multi) IDs() []string {
-	out := make([]string, len(m.Models))
-	for i, a := range m.Models {
-		out[i] = a.ID
-	}
-	return out
-}
-
-// multiState is a live session's Multi with the runtimes of its models
+// multiState is a live session's multi.Setting with the runtimes of its models
 // (by id, for the service's runtime generation gen).
 type multiState struct {
-	cfg Multi
+	cfg multi.Setting
 	rts map[string]*Runtime
 	gen int
 	rot *turns.Rotor
@@ -155,26 +30,26 @@ type multiState struct {
 // multi_models: --multi, --models); several models and no mode set
 // anywhere mean round-robin. Errors: a bad mode or model entry
 // (naming the key).
-func multiFromConfig(rt *Runtime) (Multi, error) {
-	mode, err := ParseMultiMode(rt.Config.MultiMode)
+func multiFromConfig(rt *Runtime) (multi.Setting, error) {
+	mode, err := multi.ParseMode(rt.Config.MultiMode)
 	if err != nil {
-		return Multi{}, fmt.Errorf("multi_mode: %w", err)
+		return multi.Setting{}, fmt.Errorf("multi_mode: %w", err)
 	}
-	out := Multi{Mode: mode}
+	out := multi.Setting{Mode: mode}
 	for _, s := range rt.Config.MultiModels {
-		m, err := ParseActiveModel(s)
+		m, err := multi.ParseActiveModel(s)
 		if err != nil {
-			return Multi{}, fmt.Errorf("multi_models (--models): %w", err)
+			return multi.Setting{}, fmt.Errorf("multi_models (--models): %w", err)
 		}
-		if !slices.ContainsFunc(out.Models, func(a ActiveModel) bool { return a.ID == m.ID }) {
+		if !slices.ContainsFunc(out.Models, func(a multi.ActiveModel) bool { return a.ID == m.ID }) {
 			out.Models = append(out.Models, m)
 		}
 	}
-	if mode == modeSingle && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
-		out.Mode = modeRoundRobin // models given, no mode: each turn the next model
+	if mode == multi.Single && len(out.Models) > 1 && rt.Config.Sources["multi_mode"] == config.SourceDefault {
+		out.Mode = multi.RoundRobin // models given, no mode: each turn the next model
 	}
-	if mode != modeSingle && len(out.Models) == 0 {
-		return Multi{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)
+	if mode != multi.Single && len(out.Models) == 0 {
+		return multi.Setting{}, fmt.Errorf("multi_mode %s needs active models: set multi_models or --models a,b", mode)
 	}
 	return out, nil
 }
@@ -197,7 +72,7 @@ func (sm sessionModels) init(rt *Runtime) error {
 }
 
 // conversationJSON is m as the store keeps it: "" for the model alone.
-func conversationJSON(m Multi) string {
+func conversationJSON(m multi.Setting) string {
 	if !m.Active() {
 		return ""
 	}
@@ -225,11 +100,11 @@ func (sm sessionModels) restore(ctx context.Context, id string) error {
 	if sum.Conversation == "" || flagMode || flagModels {
 		return nil
 	}
-	var m Multi
+	var m multi.Setting
 	if json.Unmarshal([]byte(sum.Conversation), &m) != nil || !m.Active() {
 		return nil
 	}
-	if _, err := ParseMultiMode(string(m.Mode)); err != nil {
+	if _, err := multi.ParseMode(string(m.Mode)); err != nil {
 		return nil
 	}
 	ls.multi.cfg = m
@@ -238,7 +113,7 @@ func (sm sessionModels) restore(ctx context.Context, id string) error {
 
 // record stores the setting a turn runs with when it differs from
 // the stored one, so that -c comes back on it. Errors: the store's.
-func (sm sessionModels) record(ctx context.Context, id string, m Multi) error {
+func (sm sessionModels) record(ctx context.Context, id string, m multi.Setting) error {
 	ls := sm.ls
 	conv := conversationJSON(m)
 	ls.mu.Lock()
@@ -257,7 +132,7 @@ func (sm sessionModels) record(ctx context.Context, id string, m Multi) error {
 }
 
 // Multi returns the session's conversation mode and active models.
-func (ls *Session) Multi() Multi {
+func (ls *Session) Multi() multi.Setting {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	c := ls.multi.cfg
@@ -268,13 +143,13 @@ func (ls *Session) Multi() Multi {
 // SetMultiMode sets the conversation mode. Errors: agent.ErrBusy while
 // a run goes on; a mode other than single with no active models (the
 // error says to add them).
-func (ls *Session) SetMultiMode(mode MultiMode) error {
+func (ls *Session) SetMultiMode(mode multi.Mode) error {
 	if err := ls.idle(); err != nil {
 		return err
 	}
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if mode != modeSingle && len(ls.multi.cfg.Models) == 0 {
+	if mode != multi.Single && len(ls.multi.cfg.Models) == 0 {
 		return fmt.Errorf("no active models for %s mode: add some first (/multi add PROVIDER/MODEL, --models a,b)", mode)
 	}
 	ls.multi.cfg.Mode = mode
@@ -287,11 +162,11 @@ func (ls *Session) SetMultiMode(mode MultiMode) error {
 // A model already active gets the new reasoning controls. It returns the
 // added model (its id as "PROVIDER/MODEL"). Errors: agent.ErrBusy, a bad
 // spec, an unknown model or provider, a provider without its key.
-func (ls *Session) AddModel(ctx context.Context, spec string) (ActiveModel, error) {
+func (ls *Session) AddModel(ctx context.Context, spec string) (multi.ActiveModel, error) {
 	if err := ls.idle(); err != nil {
-		return ActiveModel{}, err
+		return multi.ActiveModel{}, err
 	}
-	m, err := ParseActiveModel(spec)
+	m, err := multi.ParseActiveModel(spec)
 	if err != nil {
 		return m, err
 	}
@@ -306,9 +181,9 @@ func (ls *Session) AddModel(ctx context.Context, spec string) (ActiveModel, erro
 	ls.multi.runtimes(gen)[m.ID] = rt
 	list := ls.multi.cfg.Models
 	if len(list) == 0 && cur.ModelInfo().ID() != m.ID {
-		list = append(list, ActiveModel{ID: cur.ModelInfo().ID()})
+		list = append(list, multi.ActiveModel{ID: cur.ModelInfo().ID()})
 	}
-	if i := slices.IndexFunc(list, func(a ActiveModel) bool { return a.ID == m.ID }); i >= 0 {
+	if i := slices.IndexFunc(list, func(a multi.ActiveModel) bool { return a.ID == m.ID }); i >= 0 {
 		list[i] = m
 	} else {
 		list = append(list, m)
@@ -327,13 +202,13 @@ func (ls *Session) RemoveModel(id string) error {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	list := ls.multi.cfg.Models
-	i := slices.IndexFunc(list, func(a ActiveModel) bool { return a.ID == id || strings.HasSuffix(a.ID, "/"+id) })
+	i := slices.IndexFunc(list, func(a multi.ActiveModel) bool { return a.ID == id || strings.HasSuffix(a.ID, "/"+id) })
 	if i < 0 {
 		return fmt.Errorf("%s is not an active model (active: %s)", id, strings.Join(ls.multi.cfg.IDs(), ", "))
 	}
 	ls.multi.cfg.Models = slices.Delete(list, i, i+1)
 	if len(ls.multi.cfg.Models) == 0 {
-		ls.multi.cfg.Mode = modeSingle
+		ls.multi.cfg.Mode = multi.Single
 	}
 	return nil
 }
@@ -345,11 +220,11 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 	if err := ls.idle(); err != nil {
 		return err
 	}
-	var list []ActiveModel
+	var list []multi.ActiveModel
 	_, gen := ls.svc.current()
 	rts := map[string]*Runtime{}
 	for _, spec := range specs {
-		m, err := ParseActiveModel(spec)
+		m, err := multi.ParseActiveModel(spec)
 		if err != nil {
 			return err
 		}
@@ -359,7 +234,7 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 		}
 		m.ID = rt.ModelInfo().ID()
 		rts[m.ID] = rt
-		if !slices.ContainsFunc(list, func(a ActiveModel) bool { return a.ID == m.ID }) {
+		if !slices.ContainsFunc(list, func(a multi.ActiveModel) bool { return a.ID == m.ID }) {
 			list = append(list, m)
 		}
 	}
@@ -370,7 +245,7 @@ func (ls *Session) SetModels(ctx context.Context, specs []string) error {
 	}
 	ls.multi.cfg.Models = list
 	if len(list) == 0 {
-		ls.multi.cfg.Mode = modeSingle
+		ls.multi.cfg.Mode = multi.Single
 	}
 	return nil
 }
@@ -390,7 +265,7 @@ func (m *multiState) runtimes(gen int) map[string]*Runtime {
 // active model's own reasoning settings when it has them. runtimeOf
 // loads a model's runtime. Errors: a model whose runtime or client
 // cannot be built (naming it).
-func modelEngines(ctx context.Context, base *agent.Engine, models []ActiveModel, runtimeOf func(context.Context, string) (*Runtime, error),
+func modelEngines(ctx context.Context, base *agent.Engine, models []multi.ActiveModel, runtimeOf func(context.Context, string) (*Runtime, error),
 	open func(*Runtime, *agent.Engine) (*agent.OpenModel, error)) ([]*agent.Engine, error) {
 	out := make([]*agent.Engine, 0, len(models))
 	for _, m := range models {
@@ -436,4 +311,26 @@ func (sm sessionModels) runtime(ctx context.Context, id string) (*Runtime, error
 	ls.multi.runtimes(gen)[id] = rt
 	ls.mu.Unlock()
 	return rt, nil
+}
+
+// turnChooser is c as the turn strategies take a chooser (nil: nil, so
+// KeepAll decides): the answers offered are the turn's candidates as
+// multi.Candidate.
+func turnChooser(c multi.Chooser) turns.Chooser {
+	if c == nil {
+		return nil
+	}
+	return chooserOf{c}
+}
+
+// chooserOf adapts a front end's multi.Chooser to turns.Chooser.
+type chooserOf struct{ c multi.Chooser }
+
+// Choose offers answers to the front end's chooser.
+func (a chooserOf) Choose(ctx context.Context, answers []turns.Candidate) ([]int, error) {
+	cands := make([]multi.Candidate, len(answers))
+	for i, c := range answers {
+		cands[i] = multi.Candidate(c)
+	}
+	return a.c.Choose(ctx, cands)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -14,7 +15,7 @@ import (
 // model, sequential three one after the other, parallel three at once
 // (ideally one answer's time plus aidex's overhead).
 func BenchmarkMultiModes(b *testing.B) {
-	for _, mode := range []MultiMode{modeRoundRobin, modeSequential, ModeParallel} {
+	for _, mode := range []multi.Mode{multi.RoundRobin, multi.Sequential, multi.Parallel} {
 		b.Run(string(mode), func(b *testing.B) {
 			live, ms := multiSession(b, mode, SessionOptions{})
 			ms.hold = func() error { time.Sleep(100 * time.Millisecond); return nil }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/apptest"
+	"github.com/zelvior/aidex/internal/app/multi"
+	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/ralph"
 )
@@ -92,7 +94,7 @@ func (ms *modelServer) bodies(model string) []string {
 
 // multiSession starts a service over both providers (the current model
 // oa/a1) and a live session with the three models active in mode.
-func multiSession(t testing.TB, mode MultiMode, o SessionOptions) (*Session, *modelServer) {
+func multiSession(t testing.TB, mode multi.Mode, o SessionOptions) (*Session, *modelServer) {
 	t.Helper()
 	ms := &modelServer{requests: map[string][]string{}, fail: map[string]bool{}, call: map[string]string{}}
 	oa := httptest.NewServer(ms.handle(false))
@@ -161,7 +163,7 @@ func countOf(evs []agent.Event, typ agent.EventType, model string) int {
 // Round-robin: each turn is answered by the next model, across both wire
 // formats; each turn has one session and one done event.
 func TestRoundRobinRotates(t *testing.T) {
-	live, _ := multiSession(t, modeRoundRobin, SessionOptions{})
+	live, _ := multiSession(t, multi.RoundRobin, SessionOptions{})
 	var results []string
 	for i := range 4 {
 		evs, d, err := turnEvents(t, live, fmt.Sprintf("q%d", i))
@@ -176,7 +178,7 @@ func TestRoundRobinRotates(t *testing.T) {
 
 // Round-robin: a failing model hands the turn to the next one.
 func TestRoundRobinSkipsAFailingModel(t *testing.T) {
-	live, ms := multiSession(t, modeRoundRobin, SessionOptions{})
+	live, ms := multiSession(t, multi.RoundRobin, SessionOptions{})
 	ms.fail["a1"] = true
 	evs, d, err := turnEvents(t, live, "q")
 	require.NoError(t, err)
@@ -194,7 +196,7 @@ func TestRoundRobinSkipsAFailingModel(t *testing.T) {
 // Sequential: every model answers in order and sees the earlier answers
 // in its request (Anthropic's too); the last answer is the turn's.
 func TestSequentialSeesEarlierAnswers(t *testing.T) {
-	live, ms := multiSession(t, modeSequential, SessionOptions{})
+	live, ms := multiSession(t, multi.Sequential, SessionOptions{})
 	evs, d, err := turnEvents(t, live, "explain")
 	require.NoError(t, err)
 	require.Equal(t, "answer of c1", d.Result)
@@ -219,7 +221,7 @@ func TestSequentialSeesEarlierAnswers(t *testing.T) {
 
 // Sequential: a failing model leaves the others' answers.
 func TestSequentialKeepsOthersWhenOneFails(t *testing.T) {
-	live, ms := multiSession(t, modeSequential, SessionOptions{})
+	live, ms := multiSession(t, multi.Sequential, SessionOptions{})
 	ms.fail["a2"] = true
 	evs, d, err := turnEvents(t, live, "explain")
 	require.NoError(t, err)
@@ -255,7 +257,7 @@ func barrier(n int, timeout time.Duration) func() error {
 // all arrived); without a chooser the first successful answer in list
 // order alone goes into the history.
 func TestParallelAsksAtOnceAndKeepsFirst(t *testing.T) {
-	live, ms := multiSession(t, ModeParallel, SessionOptions{})
+	live, ms := multiSession(t, multi.Parallel, SessionOptions{})
 	ms.hold = barrier(3, 10*time.Second)
 	evs, d, err := turnEvents(t, live, "q")
 	require.NoError(t, err)
@@ -272,7 +274,7 @@ func TestParallelAsksAtOnceAndKeepsFirst(t *testing.T) {
 // Parallel with --keep all: every answer goes into the history, in list
 // order; one model failing leaves the others'.
 func TestParallelKeepAllAndFailure(t *testing.T) {
-	live, ms := multiSession(t, ModeParallel, SessionOptions{KeepAll: true})
+	live, ms := multiSession(t, multi.Parallel, SessionOptions{KeepAll: true})
 	ms.fail["a1"] = true
 	evs, d, err := turnEvents(t, live, "q")
 	require.NoError(t, err)
@@ -283,9 +285,9 @@ func TestParallelKeepAllAndFailure(t *testing.T) {
 
 // chooseLast is a Chooser that keeps the last answer and records what
 // it was offered.
-type chooseLast struct{ offered []Candidate }
+type chooseLast struct{ offered []multi.Candidate }
 
-func (c *chooseLast) Choose(_ context.Context, answers []Candidate) ([]int, error) {
+func (c *chooseLast) Choose(_ context.Context, answers []multi.Candidate) ([]int, error) {
 	c.offered = answers
 	return []int{len(answers) - 1}, nil
 }
@@ -294,7 +296,7 @@ func (c *chooseLast) Choose(_ context.Context, answers []Candidate) ([]int, erro
 // answer alone is kept.
 func TestParallelChooserKeepsChosen(t *testing.T) {
 	c := &chooseLast{}
-	live, _ := multiSession(t, ModeParallel, SessionOptions{Chooser: c})
+	live, _ := multiSession(t, multi.Parallel, SessionOptions{Chooser: c})
 	_, d, err := turnEvents(t, live, "q")
 	require.NoError(t, err)
 	require.Equal(t, "answer of c1", d.Result)
@@ -306,7 +308,7 @@ func TestParallelChooserKeepsChosen(t *testing.T) {
 // Parallel: only the kept answer's tool calls run; its model goes on
 // with the results.
 func TestParallelRunsOnlyKeptCalls(t *testing.T) {
-	live, ms := multiSession(t, ModeParallel, SessionOptions{Chooser: &chooseLast{}})
+	live, ms := multiSession(t, multi.Parallel, SessionOptions{Chooser: &chooseLast{}})
 	live.mu.Lock()
 	live.multi.cfg.Models = live.multi.cfg.Models[:2] // the two OpenAI models: both call a tool
 	live.mu.Unlock()
@@ -328,7 +330,7 @@ func TestParallelRunsOnlyKeptCalls(t *testing.T) {
 // choose, a parallel turn keeps the first successful answer in list
 // order.
 func TestRalphKeepsFirstSuccessful(t *testing.T) {
-	live, ms := multiSession(t, ModeParallel, SessionOptions{})
+	live, ms := multiSession(t, multi.Parallel, SessionOptions{})
 	ms.fail["a1"] = true
 	b := live.svc.RalphBackend(false)
 	ctx := context.Background()
@@ -354,7 +356,7 @@ func TestRalphKeepsFirstSuccessful(t *testing.T) {
 // tools are its own (the model's family folder) and image input follows
 // the model.
 func TestModelEnginesScopeMemory(t *testing.T) {
-	live, _ := multiSession(t, modeSequential, SessionOptions{})
+	live, _ := multiSession(t, multi.Sequential, SessionOptions{})
 	base := live.Engine()
 	engs, err := modelEngines(context.Background(), base, live.Multi().Models, sessionModels{live}.runtime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
 		return onModel(rt, ClientOptions{}, live.svc.Store(), base.Tools)
@@ -373,4 +375,19 @@ func TestModelEnginesScopeMemory(t *testing.T) {
 		require.Equal(t, "save_memory", c.Name)
 	}
 	require.Equal(t, "an/c1", engs[2].Config.Model.ID())
+}
+
+// The front ends' conversation modes (app/multi) and the turn
+// strategies' (app/turn) are one set of names, and a front end's
+// Chooser sees the turn's candidates as they are.
+func TestMultiModesAreTheTurnsModes(t *testing.T) {
+	require.Equal(t, turns.RoundRobin, string(multi.RoundRobin))
+	require.Equal(t, turns.Sequential, string(multi.Sequential))
+	require.Equal(t, turns.Parallel, string(multi.Parallel))
+	require.Nil(t, turnChooser(nil), "no chooser: KeepAll decides")
+	c := &chooseLast{}
+	keep, err := turnChooser(c).Choose(context.Background(), []turns.Candidate{{Model: "oa/a1", Text: "x", ToolCalls: []string{"read_file"}}, {Model: "an/c1"}})
+	require.NoError(t, err)
+	require.Equal(t, []int{1}, keep)
+	require.Equal(t, []multi.Candidate{{Model: "oa/a1", Text: "x", ToolCalls: []string{"read_file"}}, {Model: "an/c1"}}, c.offered)
 }

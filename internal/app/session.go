@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/multi"
 	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/hooks"
 	"github.com/zelvior/aidex/internal/llm"
@@ -36,7 +37,7 @@ type SessionOptions struct {
 	Editor editorFiles
 	// Chooser picks the answers to keep of a parallel turn (nil: KeepAll
 	// decides).
-	Chooser Chooser
+	Chooser multi.Chooser
 	// KeepAll keeps every answer of a parallel turn when there is no
 	// Chooser, as multi_keep = "all" (--keep all) does; otherwise the
 	// first successful one in list order is kept.

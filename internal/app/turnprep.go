@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app/engine"
+	"github.com/zelvior/aidex/internal/app/multi"
 	turns "github.com/zelvior/aidex/internal/app/turn"
 	"github.com/zelvior/aidex/internal/llm"
 )
@@ -124,7 +125,7 @@ func (p turnPrep) strategy(ctx context.Context, t turns.Turn, multi bool) (turns
 
 // models returns the turn of the active models of m in m's mode; base is
 // the session's engine for this run. Errors: the engines' build.
-func (p turnPrep) models(ctx context.Context, base *agent.Engine, m Multi) (*turns.Models, error) {
+func (p turnPrep) models(ctx context.Context, base *agent.Engine, m multi.Setting) (*turns.Models, error) {
 	ls := p.ls
 	d := ls.derivedOf()
 	engs, err := modelEngines(ctx, base, m.Models, sessionModels{ls}.runtime, func(rt *Runtime, base *agent.Engine) (*agent.OpenModel, error) {
@@ -136,7 +137,7 @@ func (p turnPrep) models(ctx context.Context, base *agent.Engine, m Multi) (*tur
 	ls.mu.Lock()
 	keepAll := ls.opts.KeepAll || (ls.rt != nil && ls.rt.Config.MultiKeep == "all")
 	ls.mu.Unlock()
-	return &turns.Models{Engines: engs, IDs: m.IDs(), Mode: string(m.Mode), Chooser: ls.opts.Chooser, KeepAll: keepAll, Rot: ls.multi.rot}, nil
+	return &turns.Models{Engines: engs, IDs: m.IDs(), Mode: string(m.Mode), Chooser: turnChooser(ls.opts.Chooser), KeepAll: keepAll, Rot: ls.multi.rot}, nil
 }
 
 // architect returns the architect turn of eng (the session's engine for

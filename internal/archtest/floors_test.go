@@ -35,7 +35,7 @@ var floors = []struct {
 		"internal/ralph/...", "internal/subagent", "internal/slashcmd", "internal/skills",
 		"internal/streamjson/...", "internal/eval", "internal/plugin",
 	}},
-	{"application: app and its rooms", []string{"internal/app", "internal/app/engine", "internal/app/turn", "internal/app/images", "internal/app/toolcall", "internal/app/rewind"}},
+	{"application: app and its rooms", []string{"internal/app", "internal/app/engine", "internal/app/turn", "internal/app/images", "internal/app/toolcall", "internal/app/rewind", "internal/app/multi"}},
 	{"front ends: cli and ui/* (the MCP server, ui/mcpserver, is one)", []string{"internal/ui/...", "internal/cli"}},
 	{"programs and generators", []string{"cmd/...", "bench/...", "scripts/...", "internal/docgen/..."}},
 }

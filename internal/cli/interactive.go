@@ -10,6 +10,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/plain"
 	"github.com/zelvior/aidex/internal/ui/tui"
@@ -132,7 +133,7 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 		}
 		b.sess = s
 	}
-	chooser, _ := ap.(app.Chooser) // the TUI's and the line mode's approvers also choose parallel answers
+	chooser, _ := ap.(multi.Chooser) // the TUI's and the line mode's approvers also choose parallel answers
 	return commands.New(ctx, commands.Config{Service: b.svc, Session: b.sess,
 		Approver: ap, Asker: ask, MaxTurns: b.f.maxTurns, AppendSystem: b.f.appendSystem, Chooser: chooser,
 		ChatAliases: b.f.chatAliases})

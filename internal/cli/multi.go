@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 )
 
 // multiFlags are the flags of multi-model conversations: the active
@@ -30,7 +30,7 @@ func addMultiFlags(cmd *cobra.Command, f *multiFlags) {
 // unknown mode or keep value, a bad model entry.
 func (a *cliApp) applyMultiFlags(f *multiFlags) error {
 	if f.mode != "" {
-		mode, err := app.ParseMultiMode(f.mode)
+		mode, err := multi.ParseMode(f.mode)
 		if err != nil {
 			return usageErr("--multi: %v", err)
 		}
@@ -52,7 +52,7 @@ func (a *cliApp) applyMultiFlags(f *multiFlags) error {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		if _, err := app.ParseActiveModel(s); err != nil {
+		if _, err := multi.ParseActiveModel(s); err != nil {
 			return usageErr("--models: %v", err)
 		}
 		list = append(list, s)

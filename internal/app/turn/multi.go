@@ -12,7 +12,8 @@ import (
 	"github.com/zelvior/aidex/internal/llm"
 )
 
-// The conversation modes a [Models] turn runs in (app.MultiMode's names).
+// The conversation modes a [Models] turn runs in (the names of
+// internal/app/multi's modes; a test in app checks they agree).
 const (
 	// RoundRobin: each user turn is answered by the next model; a model
 	// that fails hands the turn to the next one.

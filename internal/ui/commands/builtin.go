@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
@@ -226,7 +227,7 @@ func cmdMode(ctx context.Context, c *Controller, arg string, out io.Writer) (Out
 	if arg == "" {
 		return Outcome{Action: ActPickMode}, nil
 	}
-	if _, err := app.ParseMultiMode(arg); err == nil {
+	if _, err := multi.ParseMode(arg); err == nil {
 		fmt.Fprintf(out, "/mode %s is the conversation mode: /multi %s (/mode alone picks the permission mode)\n", arg, arg)
 		return cmdMulti(ctx, c, arg, out)
 	}

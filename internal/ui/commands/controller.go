@@ -16,6 +16,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
@@ -37,7 +38,7 @@ type Config struct {
 	AppendSystem string
 	// Chooser picks the answers to keep of a parallel turn (nil: the
 	// first successful one, or every one with multi_keep = "all").
-	Chooser app.Chooser
+	Chooser multi.Chooser
 	// ChatAliases turns on iptic-memex's user commands typed without a
 	// slash (`aidex chat`; see [ChatAlias]).
 	ChatAliases bool

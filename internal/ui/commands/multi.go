@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 )
 
 // multiUsage is the synopsis of /multi.
@@ -35,7 +35,7 @@ func cmdMulti(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 		}
 		fmt.Fprintf(out, "removed %s\n", rest)
 	default:
-		mode, err := app.ParseMultiMode(verb)
+		mode, err := multi.ParseMode(verb)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("%w\nusage: %s", err, multiUsage)
 		}
@@ -49,7 +49,7 @@ func cmdMulti(ctx context.Context, c *Controller, arg string, out io.Writer) (Ou
 
 // WriteMulti writes the conversation mode and the active models (current
 // is the session's model, which answers in single mode).
-func WriteMulti(out io.Writer, m app.Multi, current string) {
+func WriteMulti(out io.Writer, m multi.Setting, current string) {
 	fmt.Fprintf(out, "mode: %s\n", m.Mode)
 	if len(m.Models) == 0 {
 		fmt.Fprintf(out, "active models: none (the session's model %s answers; /multi add PROVIDER/MODEL adds one)\n", current)
@@ -65,7 +65,7 @@ func WriteMulti(out io.Writer, m app.Multi, current string) {
 }
 
 // Multi returns the session's conversation mode and active models.
-func (c *Controller) Multi() app.Multi { return c.live.Multi() }
+func (c *Controller) Multi() multi.Setting { return c.live.Multi() }
 
 // MultiLabel is the status line's note of a multi-model session: the
 // mode and the active models' names ("parallel: a1, a2, c1"), "" when the

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/permission"
 	"github.com/zelvior/aidex/internal/ralph"
@@ -45,10 +45,10 @@ func TestModeConversationAlias(t *testing.T) {
 // always means one of them.
 func TestModeNamesDisjoint(t *testing.T) {
 	for _, pm := range permission.Modes() {
-		_, err := app.ParseMultiMode(string(pm))
+		_, err := multi.ParseMode(string(pm))
 		require.Error(t, err, "permission mode %q is also a conversation mode", pm)
 	}
-	for _, mm := range app.MultiModes() {
+	for _, mm := range multi.Modes() {
 		_, err := permission.ParseMode(string(mm))
 		require.Error(t, err, "conversation mode %q is also a permission mode", mm)
 	}

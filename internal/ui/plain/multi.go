@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/ui/notify"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
@@ -64,10 +64,10 @@ func (p *Printer) multiEvent(e agent.Event) bool {
 	return false
 }
 
-// Choose implements app.Chooser for the line mode: it prints the
+// Choose implements multi.Chooser for the line mode: it prints the
 // parallel turn's answers, numbered, and reads which to keep (a number,
 // "a" for all; an empty line or the end of input keeps the first).
-func (a *replApprover) Choose(ctx context.Context, answers []app.Candidate) ([]int, error) {
+func (a *replApprover) Choose(ctx context.Context, answers []multi.Candidate) ([]int, error) {
 	a.r.ring(func(n notify.Notifier) string { return n.Question() })
 	p := a.r.Printer
 	p.mu.Lock()
@@ -86,7 +86,7 @@ func (a *replApprover) Choose(ctx context.Context, answers []app.Candidate) ([]i
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		keep, perr := app.ParseKeep(line, len(answers))
+		keep, perr := multi.ParseKeep(line, len(answers))
 		if ok := perr == nil; ok || err != nil {
 			if !ok {
 				keep = []int{0}
@@ -100,7 +100,7 @@ func (a *replApprover) Choose(ctx context.Context, answers []app.Candidate) ([]i
 
 // kept ends the holding of a parallel turn: the kept model's further
 // output follows under its label.
-func (p *Printer) kept(answers []app.Candidate, keep []int) {
+func (p *Printer) kept(answers []multi.Candidate, keep []int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.multi.holding = false

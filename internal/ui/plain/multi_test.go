@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 )
 
 // Several models: each model's output follows a line naming it; in a
@@ -36,9 +36,9 @@ func TestPrinterLabelsModelsAndHoldsParallel(t *testing.T) {
 	r.Printer.Event(agent.Event{Type: agent.EventSession, Session: &agent.SessionInfo{}})
 	r.Printer.Event(agent.Event{Type: agent.EventText, Model: "oa/a1", Text: "streamed one"})
 	require.NotContains(t, out.String(), "streamed one", "parallel answers do not stream")
-	ch, ok := r.Approver().(app.Chooser)
+	ch, ok := r.Approver().(multi.Chooser)
 	require.True(t, ok, "the line mode's approver chooses parallel answers")
-	keep, err := ch.Choose(context.Background(), []app.Candidate{{Model: "oa/a1", Text: "alpha"}, {Model: "an/c1", Text: "gamma", ToolCalls: []string{"read_file"}}})
+	keep, err := ch.Choose(context.Background(), []multi.Candidate{{Model: "oa/a1", Text: "alpha"}, {Model: "an/c1", Text: "gamma", ToolCalls: []string{"read_file"}}})
 	require.NoError(t, err)
 	require.Equal(t, []int{1}, keep, "a bad answer asks again")
 	s := out.String()
@@ -53,7 +53,7 @@ func TestPrinterLabelsModelsAndHoldsParallel(t *testing.T) {
 }
 
 func TestParseKeep(t *testing.T) {
-	parseKeep := func(s string, n int) ([]int, bool) { k, err := app.ParseKeep(s, n); return k, err == nil }
+	parseKeep := func(s string, n int) ([]int, bool) { k, err := multi.ParseKeep(s, n); return k, err == nil }
 	for in, want := range map[string][]int{"": {0}, "a": {0, 1, 2}, "all": {0, 1, 2}, "3": {2}} {
 		got, ok := parseKeep(in, 3)
 		require.True(t, ok, in)

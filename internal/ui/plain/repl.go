@@ -20,6 +20,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/ui/commands"
 	"github.com/zelvior/aidex/internal/ui/notify"
@@ -618,7 +619,7 @@ func (r *REPL) runPrompt(ctx context.Context, ctrl *commands.Controller, p comma
 	started := time.Now()
 	r.routing.Store(r.TypeAhead && !r.inputDone)
 	mc := ctrl.Multi()
-	r.Printer.SetMulti(mc.Active(), mc.Mode == app.ModeParallel)
+	r.Printer.SetMulti(mc.Active(), mc.Mode == multi.Parallel)
 	go func() {
 		defer close(done)
 		d, err = ctrl.RunWith(rctx, p.Parts, extra, r.Printer.Event)

@@ -9,23 +9,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
 // chooseReq is a parallel turn's question: which answers to keep. The
-// reply is the indexes into answers (app.Chooser's).
+// reply is the indexes into answers (multi.Chooser's).
 type chooseReq struct {
-	answers []app.Candidate
+	answers []multi.Candidate
 	reply   chan []int
 }
 
-// Choose implements app.Chooser: it queues the question (after the
+// Choose implements multi.Chooser: it queues the question (after the
 // answers' events) and waits for the keys' choice or ctx's end.
-func (a approver) Choose(ctx context.Context, answers []app.Candidate) ([]int, error) {
-	safe := make([]app.Candidate, len(answers))
+func (a approver) Choose(ctx context.Context, answers []multi.Candidate) ([]int, error) {
+	safe := make([]multi.Candidate, len(answers))
 	for i, c := range answers {
-		safe[i] = app.Candidate{Model: termsafe.Clean(c.Model), Text: c.Text, ToolCalls: c.ToolCalls}
+		safe[i] = multi.Candidate{Model: termsafe.Clean(c.Model), Text: c.Text, ToolCalls: c.ToolCalls}
 	}
 	r := &chooseReq{answers: safe, reply: make(chan []int, 1)}
 	a.q.push(item{choose: r})
@@ -208,7 +208,7 @@ func (m *turnCtl) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	case "":
 		return nil
 	}
-	keep, err := app.ParseKeep(key, len(r.answers))
+	keep, err := multi.ParseKeep(key, len(r.answers))
 	if err != nil {
 		return nil
 	}
@@ -242,6 +242,6 @@ func (m *turnCtl) chooseView() string {
 func (m *turnCtl) multiStarted() {
 	mc := m.ctrl.Multi()
 	m.stream.multi = mc.Active()
-	m.stream.parallel = mc.Active() && mc.Mode == app.ModeParallel
+	m.stream.parallel = mc.Active() && mc.Mode == multi.Parallel
 	m.stream.par, m.stream.label = nil, ""
 }

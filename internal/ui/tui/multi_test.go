@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/agent"
-	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 )
@@ -93,7 +93,7 @@ func TestApproverChoose(t *testing.T) {
 	a := approver{q: q}
 	done := make(chan []int, 1)
 	go func() {
-		keep, _ := a.Choose(context.Background(), []app.Candidate{{Model: "oa/a1"}, {Model: "an/c1"}})
+		keep, _ := a.Choose(context.Background(), []multi.Candidate{{Model: "oa/a1"}, {Model: "an/c1"}})
 		done <- keep
 	}()
 	var r *chooseReq
@@ -111,7 +111,7 @@ func TestApproverChoose(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := a.Choose(ctx, []app.Candidate{{Model: "x"}})
+	_, err := a.Choose(ctx, []multi.Candidate{{Model: "x"}})
 	require.ErrorIs(t, err, context.Canceled)
 }
 

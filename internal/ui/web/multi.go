@@ -10,16 +10,17 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 )
 
 // MultiState is the body of GET /api/v1/multi and of its POST's answer: a
 // session's conversation mode and active models, and the modes there are.
 type MultiState struct {
-	SessionID string            `json:"session_id"`
-	Mode      app.MultiMode     `json:"mode"`
-	Models    []app.ActiveModel `json:"models"`
-	Modes     []app.MultiMode   `json:"modes"`
-	Current   string            `json:"current"`
+	SessionID string              `json:"session_id"`
+	Mode      multi.Mode          `json:"mode"`
+	Models    []multi.ActiveModel `json:"models"`
+	Modes     []multi.Mode        `json:"modes"`
+	Current   string              `json:"current"`
 }
 
 // MultiRequest is the body of POST /api/v1/multi: the session ("" for
@@ -36,9 +37,9 @@ type MultiRequest struct {
 // (in list order, the successful ones) of which the page keeps one or all
 // with POST /api/v1/choices/{id}.
 type ChooseEvent struct {
-	ID        string          `json:"id"`
-	SessionID string          `json:"session_id"`
-	Answers   []app.Candidate `json:"answers"`
+	ID        string            `json:"id"`
+	SessionID string            `json:"session_id"`
+	Answers   []multi.Candidate `json:"answers"`
 }
 
 // choice is a parallel turn's question waiting for the page.
@@ -54,7 +55,7 @@ type choices struct {
 	waiting map[string]*choice
 }
 
-func (c *choices) open(session string, answers []app.Candidate) *choice {
+func (c *choices) open(session string, answers []multi.Candidate) *choice {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.waiting == nil {
@@ -81,7 +82,7 @@ func (c *choices) answer(id string, keep []int) (int, error) {
 	if ch == nil {
 		return http.StatusNotFound, fmt.Errorf("no parallel answers wait for a choice with id %q (answered already, or the run ended)", id)
 	}
-	if err := app.CheckKeep(keep, len(ch.ev.Answers)); err != nil {
+	if err := multi.CheckKeep(keep, len(ch.ev.Answers)); err != nil {
 		return http.StatusBadRequest, err
 	}
 	delete(c.waiting, id)
@@ -89,7 +90,7 @@ func (c *choices) answer(id string, keep []int) (int, error) {
 	return 0, nil
 }
 
-// webChooser implements app.Chooser for the web UI: the question goes to
+// webChooser implements multi.Chooser for the web UI: the question goes to
 // the run's stream (and the session's subscribers) as a "choose" event;
 // the page answers with POST /api/v1/choices/{id}.
 type webChooser struct {
@@ -99,7 +100,7 @@ type webChooser struct {
 
 // Choose waits for the page's answer or ctx's end (a closed tab, a stop).
 // Errors: ctx's.
-func (c *webChooser) Choose(ctx context.Context, answers []app.Candidate) ([]int, error) {
+func (c *webChooser) Choose(ctx context.Context, answers []multi.Candidate) ([]int, error) {
 	ch := c.s.answersAPI.choices.open(c.hs.ID(), answers)
 	defer c.s.answersAPI.choices.remove(ch.ev.ID)
 	c.hs.Publish("choose", ch.ev)
@@ -126,7 +127,7 @@ func (s *answersAPI) handleChoice(w http.ResponseWriter, r *http.Request) {
 	if req.All {
 		s.choices.mu.Lock()
 		if ch := s.choices.waiting[id]; ch != nil {
-			req.Keep = app.KeepAll(len(ch.ev.Answers))
+			req.Keep = multi.KeepAll(len(ch.ev.Answers))
 		}
 		s.choices.mu.Unlock()
 	}
@@ -179,10 +180,10 @@ func (s *answersAPI) handleMultiPost(w http.ResponseWriter, r *http.Request) {
 // applyMulti sets the models, then the mode, of req on live; a bad mode
 // changes nothing.
 func applyMulti(ctx context.Context, live *app.Session, req MultiRequest) error {
-	var mode app.MultiMode
+	var mode multi.Mode
 	if req.Mode != "" {
 		var err error
-		if mode, err = app.ParseMultiMode(req.Mode); err != nil {
+		if mode, err = multi.ParseMode(req.Mode); err != nil {
 			return err
 		}
 	}
@@ -215,6 +216,6 @@ func (s *answersAPI) multiSession(ctx context.Context, id string) (*liveSession,
 func (s *answersAPI) multiState(ls *liveSession) MultiState {
 	m := ls.live.Multi()
 	rt := s.Runtime()
-	return MultiState{SessionID: ls.sess.ID, Mode: m.Mode, Models: m.Models, Modes: app.MultiModes(),
+	return MultiState{SessionID: ls.sess.ID, Mode: m.Mode, Models: m.Models, Modes: multi.Modes(),
 		Current: rt.Provider.Name + "/" + rt.Model}
 }

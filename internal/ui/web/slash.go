@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zelvior/aidex/internal/app"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/slash"
@@ -202,7 +203,7 @@ func orSite(u string) string {
 func cmdWebMode(_ context.Context, s *Server, _ *liveSession, arg string, out *CommandEvent) error {
 	if arg != "" {
 		m, err := app.ParseMode(arg)
-		if _, multiErr := app.ParseMultiMode(arg); err != nil && multiErr == nil {
+		if _, multiErr := multi.ParseMode(arg); err != nil && multiErr == nil {
 			return fmt.Errorf("/mode %s is a conversation mode (Nexus Code's /mode): in the web chat the models panel sets it (POST /api/v1/multi {\"mode\": %q}); /mode sets the permission mode", arg, arg)
 		}
 		if err != nil {
