@@ -46,12 +46,23 @@ const GitDisabledDir = "/dev/null/aidex-disabled-git-because-the-repository-conf
 // planted. Without git on PATH it returns environ unchanged. When the
 // config cannot be read, or sets a key no value can cancel, it returns an
 // error wrapping ErrGitConfig (callers fail closed: refuse, or run with
-// GIT_DIR=GitDisabledDir).
+// GIT_DIR=GitDisabledDir). When the files git would read are known for
+// certain and plain enough to read without git, and the repository's
+// own config sets no program, it gives the same answer without starting
+// git (quickRepoGitEnviron, Linux only).
 func RepoGitEnviron(ctx context.Context, dir string, environ []string) ([]string, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {
 		return environ, nil
 	}
+	if env, ok := quickRepoGitEnviron(bin, dir, environ); ok {
+		return env, nil
+	}
+	return askGit(ctx, bin, dir, environ)
+}
+
+// askGit is RepoGitEnviron by `git config --get-regexp`.
+func askGit(ctx context.Context, bin, dir string, environ []string) ([]string, error) {
 	argv := []string{bin, "--no-pager", "config", "--show-scope", "--null", "--get-regexp", repoGitRegexp()}
 	o := Run(ctx, Spec{Argv: argv, Dir: dir, Env: environ, Timeout: 10 * time.Second, MaxChars: 1 << 20})
 	if !o.Ran || o.TimedOut || o.Cancelled || o.Err != nil || o.Truncated || (o.ExitCode != 0 && o.ExitCode != 1) {
