@@ -10,11 +10,12 @@ import (
 
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm/wire"
 )
 
 // ProviderSpec is a provider to define under [providers.NAME]: `aidex
 // providers add` and the `/provider` → custom flow. Type is a wire type
-// ("" is "openai"); BaseURL the API root (for OpenAI-compatible servers it
+// ("" is the first of wire.Types(), "openai"); BaseURL the API root (for OpenAI-compatible servers it
 // ends in /v1); KeyEnv, when set, names the environment variable holding
 // the key (unset: no key is sent); Model, when set, becomes the
 // provider's models list.
@@ -34,7 +35,7 @@ const serverListTimeout = 10 * time.Second
 func (rt *Runtime) CheckProvider(ctx context.Context, spec ProviderSpec) (p catalog.Provider, models []string, listErr, err error) {
 	o := catalog.Override{Type: spec.Type, BaseURL: strings.TrimSpace(spec.BaseURL), APIKeyEnv: spec.KeyEnv}
 	if o.Type == "" {
-		o.Type = string(catalog.WireOpenAI)
+		o.Type = wire.Types()[0]
 	}
 	if spec.Model != "" {
 		o.Models = []string{spec.Model}
@@ -68,7 +69,7 @@ func (rt *Runtime) CheckProvider(ctx context.Context, spec ProviderSpec) (p cata
 func (rt *Runtime) AddProvider(spec ProviderSpec) error {
 	o := catalog.Override{Type: spec.Type, BaseURL: strings.TrimSpace(spec.BaseURL), APIKeyEnv: spec.KeyEnv}
 	if o.Type == "" {
-		o.Type = string(catalog.WireOpenAI)
+		o.Type = wire.Types()[0]
 	}
 	if _, err := rt.Catalog.WithOverrides(map[string]catalog.Override{spec.Name: o}); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/wire"
 )
@@ -29,12 +30,20 @@ func (rt *Runtime) Client(co ClientOptions) (llm.Client, error) {
 	return rt.modelRoom().mediaFilter(llm.Retry(c, llm.RetryPolicy{MaxRetries: rt.Config.MaxRetries, OnRetry: co.OnRetry})), nil
 }
 
+// isLocal reports whether p's model server runs on the user's machine:
+// its wire format's does (wire.Format.Local: Ollama) or its base URL is
+// on this machine (catalog.Provider.Local).
+func isLocal(p catalog.Provider) bool {
+	f, ok := wire.Lookup(string(p.Type))
+	return ok && f.Local || p.Local()
+}
+
 // clientOptions are the wire client's options for the chosen provider: a
-// local server (catalog.Provider.Local) gets the local request timeout
-// unless request_timeout is set, and its timeouts are not retried.
+// local server (isLocal) gets the local request timeout unless
+// request_timeout is set, and its timeouts are not retried.
 func (rt modelRoom) clientOptions(co ClientOptions) llm.Options {
 	p := rt.Provider
-	local := p.Local()
+	local := isLocal(p)
 	return llm.Options{
 		Name:           p.Name,
 		BaseURL:        strings.TrimRight(p.BaseURL, "/"),

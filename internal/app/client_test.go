@@ -21,10 +21,10 @@ func TestLocalProviderTimeouts(t *testing.T) {
 		want  time.Duration
 		local bool
 	}{
-		{"ollama", catalog.Provider{Name: "ollama", Type: catalog.WireOllama, BaseURL: "http://localhost:11434"}, config.Defaults(), 600 * time.Second, true},
-		{"llama.cpp on loopback", catalog.Provider{Name: "custom", Type: catalog.WireOpenAI, BaseURL: "http://127.0.0.1:8080/v1"}, config.Defaults(), 600 * time.Second, true},
-		{"cloud", catalog.Provider{Name: "openai", Type: catalog.WireOpenAI, BaseURL: "https://api.openai.com/v1"}, config.Defaults(), 300 * time.Second, false},
-		{"local, request_timeout set", catalog.Provider{Name: "ollama", Type: catalog.WireOllama}, set, 120 * time.Second, true},
+		{"ollama", catalog.Provider{Name: "ollama", Type: "ollama", BaseURL: "http://localhost:11434"}, config.Defaults(), 600 * time.Second, true},
+		{"llama.cpp on loopback", catalog.Provider{Name: "custom", Type: "openai", BaseURL: "http://127.0.0.1:8080/v1"}, config.Defaults(), 600 * time.Second, true},
+		{"cloud", catalog.Provider{Name: "openai", Type: "openai", BaseURL: "https://api.openai.com/v1"}, config.Defaults(), 300 * time.Second, false},
+		{"local, request_timeout set", catalog.Provider{Name: "ollama", Type: "ollama"}, set, 120 * time.Second, true},
 	}
 	for _, c := range cases {
 		rt := &Runtime{Config: c.cfg, Provider: c.p, Getenv: func(string) string { return "" }}

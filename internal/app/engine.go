@@ -499,7 +499,7 @@ func (rt engineRoom) systemPrompt(ctx context.Context, o engineOptions) (string,
 		in.Notes = append(in.Notes, note)
 	}
 	in.Notes = append(in.Notes, agentNotes(o)...)
-	if rt.Provider.Local() {
+	if isLocal(rt.Provider) {
 		// Smaller local models find their way with the project's shape
 		// in view (ayder-cli's project structure).
 		if tree := projectTreeNote(rt.Workspace, projectTreeBytes); tree != "" {

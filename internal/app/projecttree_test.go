@@ -61,7 +61,7 @@ func TestSystemPromptProjectTreeForLocalModels(t *testing.T) {
 	require.Contains(t, prompt, memoryNote)
 
 	remote := *rt
-	remote.Provider = catalog.Provider{Name: "openai", Type: catalog.WireOpenAI, BaseURL: "https://api.openai.com/v1"}
+	remote.Provider = catalog.Provider{Name: "openai", Type: "openai", BaseURL: "https://api.openai.com/v1"}
 	prompt, err = remote.engineRoom().systemPrompt(ctx, engineOptions{})
 	require.NoError(t, err)
 	require.NotContains(t, prompt, "# Project structure")

@@ -98,7 +98,7 @@ func (rt modelRoom) smallModel() (spec, source string) {
 		}
 		return s, "config"
 	}
-	if rt.Provider.Local() {
+	if isLocal(rt.Provider) {
 		return rt.modelID(), "main"
 	}
 	if m, ok := cheapest(rt.Provider.Models); ok && m.ID != rt.Model {

@@ -130,7 +130,7 @@ func TestSmallModelDefaults(t *testing.T) {
 	require.Equal(t, "main", src)
 
 	rt.Model = "big"
-	rt.Provider.Type = catalog.WireOllama
+	rt.Provider.Type = "ollama"
 	spec, src = rt.modelRoom().smallModel()
 	require.Equal(t, "p/big", spec, "a local provider keeps the main model: no second model is loaded")
 	require.Equal(t, "main", src)
@@ -298,7 +298,7 @@ func TestSmallModelTitlesNewSessionInBackground(t *testing.T) {
 }
 
 func TestNoTitleJobForLocalMainModelOrShortPrompt(t *testing.T) {
-	rt := &Runtime{Config: config.Defaults(), Provider: catalog.Provider{Name: "ollama", Type: catalog.WireOllama}, Model: "qwen3"}
+	rt := &Runtime{Config: config.Defaults(), Provider: catalog.Provider{Name: "ollama", Type: "ollama"}, Model: "qwen3"}
 	require.False(t, wantsTitle(rt, "a long prompt that has many more words than any title would ever need"))
 	rt.Config.SmallModel = "qwen3:0.6b"
 	require.True(t, wantsTitle(rt, "a long prompt that has many more words than any title would ever need"))

@@ -17,6 +17,7 @@ import (
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/hooks"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/sandbox"
 	"github.com/zelvior/aidex/internal/tools"
 )
@@ -120,7 +121,7 @@ func LoadBase(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := catalog.Load()
+	cat, err := catalog.Load(wire.CatalogFormats())
 	if err != nil {
 		return nil, fmt.Errorf("provider catalog: %w", err)
 	}
@@ -129,7 +130,7 @@ func LoadBase(o Options) (*Runtime, error) {
 		stateDir = p.StateDir
 	}
 	store, approvals, storeErr := contentApprovals(stateDir, ws, o.approvedNow)
-	cfg, warnings, err := config.Load(config.LoadOptions{Getenv: o.Getenv, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names(),
+	cfg, warnings, err := config.Load(config.LoadOptions{Getenv: o.Getenv, Workspace: ws, Flags: o.Flags, KnownProviders: cat.Names(), WireFormats: wire.ConfigFormats(),
 		Approved: approvals.Approved})
 	if err != nil {
 		return nil, err

@@ -82,7 +82,7 @@ func (j sideJobs) sideJob(ctx context.Context, id, system, text string) (string,
 // main model (small_model unset): it would wait behind the answer, or load
 // a second model.
 func wantsTitle(rt *Runtime, prompt string) bool {
-	if _, src := rt.modelRoom().smallModel(); src == "main" && rt.Provider.Local() {
+	if _, src := rt.modelRoom().smallModel(); src == "main" && isLocal(rt.Provider) {
 		return false
 	}
 	short := !strings.Contains(prompt, "\n") && len(strings.Fields(prompt)) <= 8 && utf8.RuneCountInString(prompt) <= 60

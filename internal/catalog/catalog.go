@@ -23,36 +23,6 @@ import (
 //go:embed providers.toml
 var embeddedData []byte
 
-// WireType names the HTTP wire format a provider speaks.
-type WireType string
-
-// The wire formats aidex has clients for.
-const (
-	// WireOpenAI is OpenAI Chat Completions and its compatible hosts
-	// (https://platform.openai.com/docs/api-reference/chat).
-	WireOpenAI WireType = "openai"
-	// WireOpenAIResponses is the OpenAI Responses API
-	// (https://platform.openai.com/docs/api-reference/responses).
-	WireOpenAIResponses WireType = "openai-responses"
-	// WireAnthropic is the Anthropic Messages API
-	// (https://platform.claude.com/docs/en/api/messages).
-	WireAnthropic WireType = "anthropic"
-	// WireGemini is the Gemini API generateContent
-	// (https://ai.google.dev/api/generate-content).
-	WireGemini WireType = "gemini"
-	// WireOllama is Ollama's native API
-	// (https://github.com/ollama/ollama/blob/main/docs/api.md).
-	WireOllama WireType = "ollama"
-)
-
-// WireTypes lists every valid WireType, in documentation order.
-func WireTypes() []WireType {
-	return []WireType{WireOpenAI, WireOpenAIResponses, WireAnthropic, WireGemini, WireOllama}
-}
-
-// Valid reports whether t is one of WireTypes.
-func (t WireType) Valid() bool { return slices.Contains(WireTypes(), t) }
-
 // Price is what a model costs, in USD per 1M tokens. CacheRead and CacheWrite
 // are 0 when unknown or not offered.
 type Price struct {
@@ -124,6 +94,7 @@ func cloneModels(ms []Model) []Model {
 // may modify what they get without affecting the catalog. Build one with Load
 // and adjust it with WithOverrides.
 type Catalog struct {
+	formats         []WireFormat
 	providers       []Provider
 	index           map[string]int
 	autoDetect      []string
@@ -177,26 +148,33 @@ type filePrice struct {
 	CacheWrite float64 `toml:"cache_write"`
 }
 
-// Load parses the embedded catalog. It does the work on each call (about 0.2 ms,
-// see BenchmarkLoad); callers keep the result. It fails only if the
-// embedded data is malformed, which the package tests rule out.
-func Load() (*Catalog, error) {
-	return parse(embeddedData)
+// Load parses the embedded catalog for the wire formats given (the one
+// table of them, internal/llm/wire's, through wire.CatalogFormats): a
+// provider speaks one of them, and lists its models as its format says.
+// It does the work on each call (about 0.2 ms, see BenchmarkLoad); callers
+// keep the result. It fails only if the embedded data is malformed or names
+// a type that is not among formats, which the package tests (and
+// internal/llm/wire's) rule out.
+func Load(formats []WireFormat) (*Catalog, error) {
+	return parse(embeddedData, formats)
 }
 
-func parse(data []byte) (*Catalog, error) {
+func parse(data []byte, formats []WireFormat) (*Catalog, error) {
 	var fd fileData
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&fd); err != nil {
 		return nil, fmt.Errorf("catalog: parse embedded providers.toml: %w", err)
 	}
 	c := &Catalog{
+		formats:         slices.Clone(formats),
 		autoDetect:      fd.AutoDetect,
 		localProvider:   fd.LocalProvider,
 		keylessProvider: fd.KeylessProvider,
 	}
 	for _, fp := range fd.Providers {
-		c.providers = append(c.providers, fp.toProvider())
+		p := fp.toProvider()
+		p.formats = c.formats
+		c.providers = append(c.providers, p)
 	}
 	if err := c.reindex(); err != nil {
 		return nil, err
@@ -265,7 +243,7 @@ func (c *Catalog) validate() error {
 		if err := validName(p.Name); err != nil {
 			errs = append(errs, err)
 		}
-		if !p.Type.Valid() {
+		if formatOf(c.formats, p.Type) == nil {
 			errs = append(errs, fmt.Errorf("provider %q: unknown type %q", p.Name, p.Type))
 		}
 		if p.BaseURL != "" {

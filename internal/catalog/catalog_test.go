@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func mustLoad(t testing.TB) *Catalog {
 	t.Helper()
-	c, err := Load()
+	c, err := Load(testFormats())
 	require.NoError(t, err)
 	return c
 }
@@ -38,7 +37,7 @@ func TestEmbeddedCatalogHasAllProviders(t *testing.T) {
 	keyFree := map[string]bool{"ollama": true, "pollinations": true, "llm7": true, "custom": true}
 	for _, p := range c.Providers() {
 		t.Run(p.Name, func(t *testing.T) {
-			require.True(t, p.Type.Valid(), "type %q", p.Type)
+			require.NotNil(t, formatOf(p.formats, p.Type), "type %q", p.Type)
 			require.NotEmpty(t, p.DisplayName)
 			require.NotEmpty(t, p.Notes)
 			require.Equal(t, !keyFree[p.Name], p.RequiresKey, "requires_key")
@@ -118,7 +117,7 @@ default_model = "m"
   [[provider.models]]
   id = "m"
 `
-	_, err := parse([]byte(good))
+	_, err := parse([]byte(good), testFormats())
 	require.NoError(t, err)
 
 	cases := map[string]string{
@@ -133,7 +132,7 @@ default_model = "m"
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := parse([]byte(data))
+			_, err := parse([]byte(data), testFormats())
 			require.Error(t, err)
 		})
 	}
@@ -394,18 +393,10 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestWireTypes(t *testing.T) {
-	require.Len(t, WireTypes(), 5)
-	require.True(t, WireType("gemini").Valid())
-	require.False(t, WireType("Gemini").Valid())
-	require.False(t, WireType("").Valid())
-	require.True(t, slices.Contains(WireTypes(), WireOpenAIResponses))
-}
-
 func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Load(); err != nil {
+		if _, err := Load(testFormats()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -97,31 +97,22 @@ type fetchOpts struct {
 	maxPages int
 }
 
-// fetchModels gets p's live model list from its models endpoint.
+// fetchModels gets p's live model list from its models endpoint, as its
+// wire format's ModelsAPI says.
 func fetchModels(ctx context.Context, hc *http.Client, p Provider, o fetchOpts) ([]Model, error) {
 	if o.maxPages <= 0 {
 		o.maxPages = maxPages
 	}
-	switch p.Type {
-	case WireAnthropic:
-		return fetchAnthropic(ctx, hc, p, o)
-	case WireGemini:
-		return fetchGemini(ctx, hc, p, o)
-	case WireOllama:
-		body, err := getBody(ctx, hc, p, modelsURL(p), authHeaders(p, o.key))
+	api := p.modelsAPI()
+	if api.Size == "" {
+		body, err := getBody(ctx, hc, p, modelsURL(p), api.Header(o.key))
 		if err != nil {
 			return nil, err
 		}
-		ms, err := parseOllamaTags(body)
-		return wrapParse(p, ms, err)
-	default:
-		body, err := getBody(ctx, hc, p, modelsURL(p), authHeaders(p, o.key))
-		if err != nil {
-			return nil, err
-		}
-		ms, err := parseOpenAIModels(body)
+		ms, _, err := api.Parse(body)
 		return wrapParse(p, ms, err)
 	}
+	return fetchPages(ctx, hc, p, o, api)
 }
 
 func wrapParse(p Provider, ms []Model, err error) ([]Model, error) {
@@ -131,39 +122,11 @@ func wrapParse(p Provider, ms []Model, err error) ([]Model, error) {
 	return ms, nil
 }
 
-// fetchAnthropic pages through GET /v1/models
-// (https://platform.claude.com/docs/en/api/models-list): limit up to 1000,
-// after_id = the previous page's last_id while has_more.
-func fetchAnthropic(ctx context.Context, hc *http.Client, p Provider, o fetchOpts) ([]Model, error) {
-	return fetchPages(ctx, hc, p, o, pager{size: "limit", cursor: "after_id",
-		parse: func(body []byte) ([]Model, string, error) {
-			ms, more, last, err := parseAnthropicPage(body)
-			if !more {
-				last = ""
-			}
-			return ms, last, err
-		}})
-}
-
-// fetchGemini pages through GET /v1beta/models
-// (https://ai.google.dev/api/models#method:-models.list): pageSize up to
-// 1000, pageToken = the previous nextPageToken.
-func fetchGemini(ctx context.Context, hc *http.Client, p Provider, o fetchOpts) ([]Model, error) {
-	return fetchPages(ctx, hc, p, o, pager{size: "pageSize", cursor: "pageToken", parse: parseGeminiPage})
-}
-
-// pager names a paged models list's query parameters (the page size and
-// the cursor) and parses one page into its models and the next cursor
-// ("" on the last page).
-type pager struct {
-	size, cursor string
-	parse        func(body []byte) (ms []Model, next string, err error)
-}
-
 // fetchPages gets up to o.maxPages pages of o.pageSize models (1000 when
-// unset), passing each page's cursor to the next request, and stops at
-// the last page or when a cursor repeats.
-func fetchPages(ctx context.Context, hc *http.Client, p Provider, o fetchOpts, pg pager) ([]Model, error) {
+// unset), passing each page's cursor to the next request (api.Size and
+// api.Cursor name the query parameters), and stops at the last page or
+// when a cursor repeats.
+func fetchPages(ctx context.Context, hc *http.Client, p Provider, o fetchOpts, api ModelsAPI) ([]Model, error) {
 	size := o.pageSize
 	if size <= 0 {
 		size = 1000
@@ -171,15 +134,15 @@ func fetchPages(ctx context.Context, hc *http.Client, p Provider, o fetchOpts, p
 	var all []Model
 	cursor := ""
 	for page := 0; page < o.maxPages; page++ {
-		q := url.Values{pg.size: {strconv.Itoa(size)}}
+		q := url.Values{api.Size: {strconv.Itoa(size)}}
 		if cursor != "" {
-			q.Set(pg.cursor, cursor)
+			q.Set(api.Cursor, cursor)
 		}
-		body, err := getBody(ctx, hc, p, withQuery(modelsURL(p), q), authHeaders(p, o.key))
+		body, err := getBody(ctx, hc, p, withQuery(modelsURL(p), q), api.Header(o.key))
 		if err != nil {
 			return nil, err
 		}
-		ms, next, err := pg.parse(body)
+		ms, next, err := api.Parse(body)
 		if err != nil {
 			return wrapParse(p, nil, err)
 		}
@@ -193,52 +156,12 @@ func fetchPages(ctx context.Context, hc *http.Client, p Provider, o fetchOpts, p
 }
 
 // modelsURL is where p lists its models: ModelsURL when set, else derived
-// from BaseURL and the wire type.
+// from BaseURL by its wire format's ModelsAPI.
 func modelsURL(p Provider) string {
 	if p.ModelsURL != "" {
 		return p.ModelsURL
 	}
-	base := strings.TrimRight(p.BaseURL, "/")
-	switch p.Type {
-	case WireAnthropic:
-		if strings.HasSuffix(base, "/v1") {
-			return base + "/models"
-		}
-		return base + "/v1/models"
-	case WireGemini:
-		if strings.HasSuffix(base, "/v1beta") || strings.HasSuffix(base, "/v1") {
-			return base + "/models"
-		}
-		return base + "/v1beta/models"
-	case WireOllama:
-		base = strings.TrimSuffix(base, "/v1")
-		base = strings.TrimSuffix(base, "/api")
-		return base + "/api/tags"
-	default:
-		return base + "/models"
-	}
-}
-
-// authHeaders returns the request headers carrying key for p's wire type.
-func authHeaders(p Provider, key string) map[string]string {
-	h := map[string]string{}
-	switch p.Type {
-	case WireAnthropic:
-		// https://platform.claude.com/docs/en/api/versioning
-		h["anthropic-version"] = "2023-06-01"
-		if key != "" {
-			h["x-api-key"] = key
-		}
-	case WireGemini:
-		if key != "" {
-			h["x-goog-api-key"] = key
-		}
-	default:
-		if key != "" {
-			h["Authorization"] = "Bearer " + key
-		}
-	}
-	return h
+	return p.modelsAPI().URL(strings.TrimRight(p.BaseURL, "/"))
 }
 
 func withQuery(raw string, q url.Values) string {

@@ -108,7 +108,7 @@ func FuzzWithOverrides(f *testing.F) {
 	f.Add("groq", "gemini", "https://x", "", "m")
 	f.Add("../etc", "openai", "file:///etc/passwd", "A=B", "")
 	f.Add("x", "OPENAI", "https://user:pw@host/v1", "", " ")
-	c, err := Load()
+	c, err := Load(testFormats())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func FuzzWithOverrides(f *testing.F) {
 		if !ok {
 			t.Fatalf("accepted override for %q but no provider", name)
 		}
-		if validName(p.Name) != nil || !p.Type.Valid() {
+		if validName(p.Name) != nil || formatOf(p.formats, p.Type) == nil {
 			t.Fatalf("accepted bad provider %+v", p)
 		}
 		if p.BaseURL != "" && validURL(p.Name, "base_url", p.BaseURL) != nil {

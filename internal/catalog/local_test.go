@@ -8,8 +8,8 @@ func TestProviderLocal(t *testing.T) {
 		base string
 		want bool
 	}{
-		{WireOllama, "https://ollama.com", true},
-		{WireOllama, "", true},
+		{WireOllama, "https://ollama.com", false}, // the local format is internal/app's fact (wire.Format.Local)
+		{WireOllama, "http://localhost:11434", true},
 		{WireOpenAI, "http://127.0.0.1:8080/v1", true},
 		{WireOpenAI, "http://127.1.2.3:1234/v1", true},
 		{WireOpenAI, "http://localhost:1234/v1", true},

@@ -68,6 +68,10 @@ type Provider struct {
 	// apiKey is an explicit key from config; unexported so that printing or
 	// encoding a Provider never shows it.
 	apiKey string
+	// formats are the wire formats of the catalog p came from (nil for a
+	// provider built outside one): how a provider of each type lists its
+	// models.
+	formats []WireFormat
 }
 
 func (p Provider) clone() Provider {
@@ -129,16 +133,14 @@ func (p Provider) Group() string {
 	}
 }
 
-// Local reports whether p's model server runs on the user's machine: an
-// Ollama provider, or a base URL whose host is a loopback address
-// (127.0.0.0/8, ::1) or localhost (the llama.cpp server, LM Studio, vLLM
-// on this machine). Such a server can read a long prompt for minutes before
-// it answers; its requests get a longer default timeout and are not
-// retried after one.
+// Local reports whether p's base URL is on the user's machine: its host is
+// a loopback address (127.0.0.0/8, ::1) or localhost (the llama.cpp
+// server, LM Studio, vLLM on this machine). Such a server can read a long
+// prompt for minutes before it answers; its requests get a longer default
+// timeout and are not retried after one. A provider of a local wire format
+// (Ollama) is local whatever its URL: that is a fact of the format's row
+// (wire.Format.Local), which internal/app adds.
 func (p Provider) Local() bool {
-	if p.Type == WireOllama {
-		return true
-	}
 	u, err := url.Parse(p.BaseURL)
 	if err != nil {
 		return false
@@ -247,6 +249,7 @@ type Override struct {
 // name, type, URL or environment variable name is invalid.
 func (c *Catalog) WithOverrides(overrides map[string]Override) (*Catalog, error) {
 	out := &Catalog{
+		formats:         c.formats,
 		providers:       c.Providers(),
 		autoDetect:      slices.Clone(c.autoDetect),
 		localProvider:   c.localProvider,
@@ -260,14 +263,14 @@ func (c *Catalog) WithOverrides(overrides map[string]Override) (*Catalog, error)
 	for _, name := range names {
 		o := overrides[name]
 		if i, ok := c.index[name]; ok {
-			p, err := applyOverride(out.providers[i], o)
+			p, err := applyOverride(c.formats, out.providers[i], o)
 			if err != nil {
 				return nil, err
 			}
 			out.providers[i] = p
 			continue
 		}
-		p, err := newProvider(name, o)
+		p, err := newProvider(c.formats, name, o)
 		if err != nil {
 			return nil, err
 		}
@@ -279,13 +282,13 @@ func (c *Catalog) WithOverrides(overrides map[string]Override) (*Catalog, error)
 	return out, nil
 }
 
-func applyOverride(p Provider, o Override) (Provider, error) {
+func applyOverride(formats []WireFormat, p Provider, o Override) (Provider, error) {
 	if o.Type != "" {
-		t, err := parseType(p.Name, o.Type)
+		f, err := parseType(formats, p.Name, o.Type)
 		if err != nil {
 			return p, err
 		}
-		p.Type = t
+		p.Type, p.formats = f.Type, formats
 	}
 	if o.BaseURL != "" {
 		if err := validURL(p.Name, "base_url", o.BaseURL); err != nil {
@@ -310,12 +313,12 @@ func applyOverride(p Provider, o Override) (Provider, error) {
 	return p, nil
 }
 
-func newProvider(name string, o Override) (Provider, error) {
+func newProvider(formats []WireFormat, name string, o Override) (Provider, error) {
 	if err := validName(name); err != nil {
 		return Provider{}, err
 	}
 	if o.Type == "" {
-		return Provider{}, fmt.Errorf("provider %q is not in the catalog, so it needs a type (one of %s)", name, typeList())
+		return Provider{}, fmt.Errorf("provider %q is not in the catalog, so it needs a type (one of %s)", name, typeList(formats))
 	}
 	p := Provider{Name: name, DisplayName: name, Custom: true}
 	if o.BaseURL == "" {
@@ -325,7 +328,7 @@ func newProvider(name string, o Override) (Provider, error) {
 	// vLLM or LM Studio): an api_key_env naming an unset variable means
 	// "no key" (Load says so in a notice), never a refusal.
 	p.RequiresKey = false
-	return applyOverride(p, o)
+	return applyOverride(formats, p, o)
 }
 
 func setModels(p *Provider, ids []string) error {
@@ -348,20 +351,14 @@ func setModels(p *Provider, ids []string) error {
 	return nil
 }
 
-func parseType(provider, s string) (WireType, error) {
-	t := WireType(strings.TrimSpace(strings.ToLower(s)))
-	if !t.Valid() {
-		return "", fmt.Errorf("provider %q: unknown type %q: use one of %s", provider, s, typeList())
+// parseType returns the format of formats that s names (case and spaces
+// aside). Errors: no such format (naming the formats).
+func parseType(formats []WireFormat, provider, s string) (*WireFormat, error) {
+	f := formatOf(formats, WireType(strings.TrimSpace(strings.ToLower(s))))
+	if f == nil {
+		return nil, fmt.Errorf("provider %q: unknown type %q: use one of %s", provider, s, typeList(formats))
 	}
-	return t, nil
-}
-
-func typeList() string {
-	var parts []string
-	for _, t := range WireTypes() {
-		parts = append(parts, string(t))
-	}
-	return strings.Join(parts, ", ")
+	return f, nil
 }
 
 // validName accepts lowercase letters, digits, '-' and '_' (names become cache

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm/wire"
 )
 
 func newConfigCmd(a *cliApp) *cobra.Command {
@@ -64,7 +65,7 @@ func newConfigCmd(a *cliApp) *cobra.Command {
 				fmt.Fprintf(a.proc.Stderr, "aidex: %s\n", config.DeprecationNotice(key, nk))
 				key = nk
 			}
-			if err := config.Set(path, key, args[1]); errors.Is(err, config.ErrNotPrivate) {
+			if err := config.Set(path, key, args[1], wire.ConfigFormats()...); errors.Is(err, config.ErrNotPrivate) {
 				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %v\n", err)
 			} else if err != nil {
 				return usageErr("%v", err)

@@ -92,7 +92,7 @@ func newProvidersAddCmd(a *cliApp) *cobra.Command {
 	cmd.Flags().StringVar(&spec.BaseURL, "url", "", "the API root, e.g. http://127.0.0.1:8080/v1 (required)")
 	cmd.Flags().StringVar(&spec.KeyEnv, "key-env", "", "the environment variable holding the API key (default: no key)")
 	cmd.Flags().StringVar(&spec.Model, "model", "", "the model to use (default: the server's first)")
-	cmd.Flags().StringVar(&spec.Type, "type", "", "wire format: openai (default), openai-responses, anthropic, gemini, ollama")
+	cmd.Flags().StringVar(&spec.Type, "type", "", wire.TypeHelp())
 	return cmd
 }
 

@@ -227,7 +227,7 @@ type Subagents struct {
 // ProviderConfig is one [providers.NAME] table: an override of a catalog provider or a new
 // provider. Empty fields keep the catalog's values.
 type ProviderConfig struct {
-	Type      string   `toml:"type"`        // openai|openai-responses|anthropic|gemini|ollama
+	Type      string   `toml:"type"`        // wire format, one of the values listed
 	BaseURL   string   `toml:"base_url"`    // API root, e.g. http://127.0.0.1:8080/v1
 	APIKey    string   `toml:"api_key"`     // secret
 	APIKeyEnv string   `toml:"api_key_env"` // name of the environment variable holding the key

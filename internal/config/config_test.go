@@ -54,7 +54,7 @@ func (e *testEnv) trust(t testing.TB, known ...string) {
 }
 
 func (e *testEnv) load(flags map[string]string, known ...string) (*Config, []Warning, error) {
-	return Load(LoadOptions{Getenv: e.env, Workspace: e.ws, Flags: flags, KnownProviders: known})
+	return Load(LoadOptions{Getenv: e.env, Workspace: e.ws, Flags: flags, KnownProviders: known, WireFormats: testFormats()})
 }
 
 func writeFile(t testing.TB, path, content string) {

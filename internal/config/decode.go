@@ -64,6 +64,11 @@ type fileDoc struct {
 // parseFile decodes a config file strictly. Every problem (syntax, unknown key, wrong type,
 // invalid value) is a *FileError; several are joined with errors.Join, in line order.
 func parseFile(file string, data []byte) (*fileDoc, error) {
+	return parseFileWith(file, data, specs())
+}
+
+// parseFileWith is parseFile checking values against the key specs ss.
+func parseFileWith(file string, data []byte, ss []keySpec) (*fileDoc, error) {
 	if len(data) > maxFileSize {
 		return nil, &FileError{File: file, Message: fmt.Sprintf("file is larger than %d bytes; is it a config file?", maxFileSize)}
 	}
@@ -84,7 +89,7 @@ func parseFile(file string, data []byte) (*fileDoc, error) {
 		errs = append(errs, mcpErrs...)
 		d.notices = append(d.notices, mcpWarns...)
 	}
-	walkTable(d, specs(), lines, nil, m, &errs)
+	walkTable(d, ss, lines, nil, m, &errs)
 	sort.SliceStable(d.settings, func(i, j int) bool { return d.settings[i].line < d.settings[j].line })
 	if len(errs) > 0 {
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })

@@ -27,15 +27,22 @@ import (
 // api_key) makes the file private, mode 0600, even when it existed with a wider mode; when
 // that fails the key is written all the same and the error wraps ErrNotPrivate: show it as
 // a warning.
-func Set(path, key, value string) error {
-	if _, _, err := resolveKey(specs(), key); err != nil {
+//
+// formats are the wire formats providers.NAME.type may name (wire.ConfigFormats(): config
+// sits below the table of them); without them that key is refused.
+func Set(path, key, value string, formats ...WireFormat) error {
+	ss := specsFor(formats)
+	if _, _, err := resolveKey(ss, key); err != nil {
 		if nk, ok := OldName(key); ok {
 			key = nk // the caller shows DeprecationNotice
 		}
 	}
-	s, provider, err := resolveKey(specs(), key)
+	s, provider, err := resolveKey(ss, key)
 	if err != nil {
 		return fmt.Errorf("config set: %w", err)
+	}
+	if s.name == "providers.*.type" && len(formats) == 0 {
+		return fmt.Errorf("config set: %s: the wire formats to check it against were not given", key)
 	}
 	v, err := fromString(s.kind, value)
 	if err == nil {

@@ -87,7 +87,7 @@ api_key = "gsk_123"
 			if tt.initial != "" {
 				writeFile(t, path, tt.initial)
 			}
-			require.NoError(t, Set(path, tt.key, tt.value))
+			require.NoError(t, Set(path, tt.key, tt.value, testFormats()...))
 			got, err := os.ReadFile(path)
 			require.NoError(t, err)
 			if tt.want[0] == '\n' && tt.initial == "" {

@@ -57,6 +57,11 @@ func (f *foreign) set(path []string, v any) {
 //
 // Errors: file is not valid INI or TOML; I/O failures.
 func ImportForeign(p Paths, file string, knownProviders ...string) (imported bool, notice Warning, err error) {
+	return importForeign(p, file, specs(), knownProviders)
+}
+
+// importForeign is ImportForeign checking values against the key specs ss.
+func importForeign(p Paths, file string, ss []keySpec, knownProviders []string) (imported bool, notice Warning, err error) {
 	if _, err := os.Stat(p.ConfigFile); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		if err != nil {
 			return false, Warning{}, fmt.Errorf("config: %w", err)
@@ -71,7 +76,7 @@ func ImportForeign(p Paths, file string, knownProviders ...string) (imported boo
 		return false, Warning{}, fmt.Errorf("config: read %s: %w", file, err)
 	}
 	var f foreign
-	li := legacyImport{file: file, known: knownProviders, ss: specs()}
+	li := legacyImport{file: file, known: knownProviders, ss: ss}
 	if strings.EqualFold(filepath.Ext(file), ".ini") {
 		f, err = readIptic(file, data)
 		li.text = true

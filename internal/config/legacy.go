@@ -21,6 +21,11 @@ import (
 //
 // Errors: config.json is not a JSON object; I/O failures.
 func ImportLegacy(p Paths, knownProviders ...string) (imported bool, warnings []Warning, err error) {
+	return importLegacy(p, specs(), knownProviders)
+}
+
+// importLegacy is ImportLegacy checking values against the key specs ss.
+func importLegacy(p Paths, ss []keySpec, knownProviders []string) (imported bool, warnings []Warning, err error) {
 	if _, err := os.Stat(p.ConfigFile); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		if err != nil {
 			return false, nil, fmt.Errorf("config: %w", err)
@@ -38,7 +43,7 @@ func ImportLegacy(p Paths, knownProviders ...string) (imported bool, warnings []
 	if err := json.Unmarshal(data, &m); err != nil {
 		return false, nil, fmt.Errorf("config: %s is not a JSON object: %w", p.LegacyFile, err)
 	}
-	li := legacyImport{file: p.LegacyFile, known: knownProviders, ss: specs()}
+	li := legacyImport{file: p.LegacyFile, known: knownProviders, ss: ss}
 	li.object(nil, m)
 	out := []byte("# Imported from " + p.LegacyFile + " by aidex.\n")
 	for _, e := range li.entries {

@@ -32,6 +32,10 @@ type LoadOptions struct {
 	// KnownProviders are the catalog's provider names, to tell a catalog provider overridden
 	// by [providers.NAME] from a new one.
 	KnownProviders []string
+	// WireFormats are the wire formats the type of a [providers.NAME] table may name
+	// (wire.ConfigFormats(): config sits below the table of them); nil takes any type here,
+	// leaving it to the catalog to refuse.
+	WireFormats []WireFormat
 	// Paths overrides ResolvePaths(Env) when non-nil.
 	Paths *Paths
 	// NoLegacyImport skips the one-time import of the Python AIdex's config.json.
@@ -86,7 +90,7 @@ func Load(opts LoadOptions) (*Config, []Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := &loader{opts: opts, paths: paths, cfg: Defaults(), ss: specs(), global: map[string]bool{}}
+	l := &loader{opts: opts, paths: paths, cfg: Defaults(), ss: specsFor(opts.WireFormats), global: map[string]bool{}}
 	l.cfg.Paths = paths
 	l.cfg.Workspace = opts.Workspace
 	if !opts.NoLegacyImport {
@@ -136,7 +140,7 @@ func (l *loader) importLegacy() {
 		l.importForeign()
 		return
 	}
-	imported, ws, err := ImportLegacy(p, l.opts.KnownProviders...)
+	imported, ws, err := importLegacy(p, l.ss, l.opts.KnownProviders)
 	l.warnings = append(l.warnings, ws...)
 	if err != nil {
 		l.warnings = append(l.warnings, Warning{File: p.LegacyFile, Message: fmt.Sprintf("not imported: %v", err)})
@@ -152,7 +156,7 @@ func (l *loader) importForeign() {
 		if _, err := os.Stat(file); err != nil {
 			continue
 		}
-		imported, notice, err := ImportForeign(l.paths, file, l.opts.KnownProviders...)
+		imported, notice, err := importForeign(l.paths, file, l.ss, l.opts.KnownProviders)
 		if err != nil {
 			l.warnings = append(l.warnings, Warning{File: file, Message: fmt.Sprintf("not imported: %v", err)})
 		} else if imported {
@@ -173,7 +177,7 @@ func NexusLegacyFile(p Paths) string {
 
 func (l *loader) loadFiles() error {
 	var errs []error
-	global, err := readDoc(l.paths.ConfigFile)
+	global, err := readDoc(l.paths.ConfigFile, l.ss)
 	if err != nil {
 		errs = append(errs, err)
 	} else if global != nil {
@@ -205,7 +209,7 @@ func (l *loader) loadProject() error {
 	if err := l.loadMCPJSON(); err != nil {
 		return err
 	}
-	doc, err := readDoc(l.cfg.ProjectFile)
+	doc, err := readDoc(l.cfg.ProjectFile, l.ss)
 	if err != nil || doc == nil {
 		return err
 	}
@@ -224,8 +228,9 @@ func (l *loader) loadProject() error {
 	return nil
 }
 
-// readDoc reads and decodes a config file; a missing file gives (nil, nil).
-func readDoc(file string) (*fileDoc, error) {
+// readDoc reads and decodes a config file, checking values against ss; a missing file
+// gives (nil, nil).
+func readDoc(file string, ss []keySpec) (*fileDoc, error) {
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -233,7 +238,7 @@ func readDoc(file string) (*fileDoc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: read %s: %w", file, err)
 	}
-	return parseFile(file, data)
+	return parseFileWith(file, data, ss)
 }
 
 // applyDoc applies a file's settings. own is nil for the global file; for a project file it
@@ -402,13 +407,13 @@ func (l *loader) checkProviders() []error {
 		if pc.Type == "" {
 			missing = append(missing, "type")
 		}
-		if pc.BaseURL == "" && pc.Type != "ollama" {
+		if pc.BaseURL == "" && !slices.ContainsFunc(l.opts.WireFormats, func(f WireFormat) bool { return f.Local && f.Type == pc.Type }) {
 			missing = append(missing, "base_url")
 		}
 		if len(missing) > 0 {
 			errs = append(errs, sourceError(l.cfg.Sources["providers."+quoteKey(name)], "providers."+quoteKey(name),
 				fmt.Sprintf("provider %q is not in the catalog, so it needs %s (type is one of %s)",
-					name, strings.Join(missing, " and "), strings.Join(enumOf("providers.*.type"), ", "))))
+					name, strings.Join(missing, " and "), strings.Join(typeNames(l.opts.WireFormats), ", "))))
 		}
 	}
 	return errs

@@ -17,16 +17,17 @@ import (
 // taken from the comment of its field in the Go source (default values
 // in [brackets]). dir is the folder of this package's source files: a
 // compiled program does not carry comments. It is the generated part of
-// docs/configuration.md (go generate ./internal/docgen). Errors: a source
-// file of dir that cannot be parsed.
-func KeyReference(dir string) (string, error) {
+// docs/configuration.md (go generate ./internal/docgen). formats are the
+// wire formats providers.NAME.type takes (wire.ConfigFormats). Errors: a
+// source file of dir that cannot be parsed.
+func KeyReference(dir string, formats []WireFormat) (string, error) {
 	comments, err := fieldComments(dir)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString("| key | type | environment | values | meaning |\n|---|---|---|---|---|\n")
-	for _, s := range specs() {
+	for _, s := range specsFor(formats) {
 		owner, field := specField(s)
 		env := ""
 		if e := s.envName(); e != "" {
@@ -69,7 +70,7 @@ func kindName(k kind) string {
 // keyValues describes the values a key takes: its enum, its integer
 // range, or nothing.
 func keyValues(s keySpec) string {
-	if e := enumOf(s.name); e != nil {
+	if e := s.values(); e != nil {
 		return "`" + strings.Join(e, "`, `") + "`"
 	}
 	if s.kind != kindInt {

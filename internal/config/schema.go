@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/zelvior/aidex/internal/catalog"
 )
 
 // kind is the value type of a configuration key.
@@ -48,6 +46,52 @@ type keySpec struct {
 	kind     kind
 	index    []int // field index in Config, or in ProviderConfig when provider is true
 	provider bool
+	enum     []string // the allowed values given by the caller (providers.*.type); nil: enumOf's
+}
+
+// WireFormat is what config knows of one wire format, the `type` of a
+// [providers.NAME] table. Config sits below the client packages, so the
+// caller passes the formats (internal/llm/wire's table, through
+// wire.ConfigFormats) in LoadOptions, to Set and to KeyReference. Local is
+// true when the format's server runs on the user's machine at a known
+// address (Ollama): a table of that type defining a new provider may leave
+// base_url out.
+type WireFormat struct {
+	Type  string
+	Local bool
+}
+
+// typeNames returns the formats' names, in their order.
+func typeNames(formats []WireFormat) []string {
+	out := make([]string, 0, len(formats))
+	for _, f := range formats {
+		out = append(out, f.Type)
+	}
+	return out
+}
+
+// specsFor returns the key specs with providers.*.type taking the names
+// of formats; with no formats it takes any value.
+func specsFor(formats []WireFormat) []keySpec {
+	ss := specs()
+	if len(formats) == 0 {
+		return ss
+	}
+	for i := range ss {
+		if ss[i].name == "providers.*.type" {
+			ss[i].enum = typeNames(formats)
+		}
+	}
+	return ss
+}
+
+// values returns the allowed values of s, or nil when any value of its
+// kind goes.
+func (s keySpec) values() []string {
+	if s.enum != nil {
+		return s.enum
+	}
+	return enumOf(s.name)
 }
 
 // secret reports whether the key holds a secret: its last component is or ends in api_key.
@@ -211,12 +255,6 @@ func enumOf(name string) []string {
 		return []string{"final", "full", "none"}
 	case "harness.edit_format", "providers.*.edit_format":
 		return []string{"replace", "hashline", "patch"}
-	case "providers.*.type":
-		var out []string
-		for _, t := range catalog.WireTypes() {
-			out = append(out, string(t))
-		}
-		return out
 	}
 	return nil
 }
@@ -243,7 +281,7 @@ func intMax(name string) int {
 func validate(s keySpec, v any) error {
 	switch x := v.(type) {
 	case string:
-		return validateString(s.name, x)
+		return validateString(s, x)
 	case int:
 		lo, hi := intMin(s.name), intMax(s.name)
 		if hi > 0 && (x < lo || x > hi) {
@@ -264,10 +302,11 @@ func validate(s keySpec, v any) error {
 	return nil
 }
 
-func validateString(name, x string) error {
+func validateString(s keySpec, x string) error {
+	name := s.name
 	optional := name == "reasoning_effort" || name == "verbosity" || name == "agent.writes_policy" ||
 		name == "harness.edit_format" || name == "providers.*.edit_format"
-	if enum := enumOf(name); enum != nil && !slices.Contains(enum, x) && (x != "" || !optional) {
+	if enum := s.values(); enum != nil && !slices.Contains(enum, x) && (x != "" || !optional) {
 		return fmt.Errorf("must be one of %s, not %q", strings.Join(enum, ", "), x)
 	}
 	switch {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/cli"
 	"github.com/zelvior/aidex/internal/config"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/streamjson"
 )
 
@@ -34,7 +35,7 @@ type Part struct {
 // the repository's root folder (the config package's source is read for
 // its field comments). Errors: a reference that cannot be built.
 func Parts(root string) ([]Part, error) {
-	keys, err := config.KeyReference(filepath.Join(root, "internal", "config"))
+	keys, err := config.KeyReference(filepath.Join(root, "internal", "config"), wire.ConfigFormats())
 	if err != nil {
 		return nil, err
 	}

@@ -7,10 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/llm/wire"
 )
 
 func TestListStatic(t *testing.T) {
-	base, err := catalog.Load()
+	base, err := catalog.Load(wire.CatalogFormats())
 	require.NoError(t, err)
 	cat, err := base.WithOverrides(map[string]catalog.Override{"fake": {Type: "openai", BaseURL: "http://127.0.0.1:1/v1", Models: []string{"static-one", "static-two"}}})
 	require.NoError(t, err)

@@ -1,17 +1,22 @@
 // Package wire is the one table of the wire formats aidex speaks: a row
 // per format names it (the `type` of a provider in providers.toml and
-// [providers.NAME]), builds its client and states the facts the
-// application needs about it (the API's version path, whether its models
-// see images and read PDFs without a catalog entry, the image size it
-// takes). Adding a wire format is one package under internal/llm plus one
-// row in [Formats]; internal/catalog's names and internal/config's enum
-// are checked against the table by this package's tests.
+// [providers.NAME]), builds its client and states every fact the rest of
+// aidex needs about it (the API's version path, how it lists its models
+// and sends the key there, whether its server is local, whether its
+// models see images and read PDFs without a catalog entry, the image size
+// it takes). Adding a wire format is one package under internal/llm plus
+// one row in [Formats]: the packages below this one (internal/catalog,
+// internal/config) know no format by name and are handed the table's
+// facts by their callers ([CatalogFormats], [ConfigFormats]); the ones
+// above consult the row ([Lookup], [Types]).
 package wire
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/zelvior/aidex/internal/catalog"
+	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
 	"github.com/zelvior/aidex/internal/llm/anthropic"
 	"github.com/zelvior/aidex/internal/llm/gemini"
@@ -33,15 +38,22 @@ type Settings struct {
 // Format is one wire format. Type is its name as configuration spells it;
 // New builds its client (Options.BaseURL already has Version appended when
 // it had no version segment); Version is the API version path a base URL
-// without one gets ("" for none); ImageSide is the longest image side in
-// pixels the API takes (0: the loader's default); Vision is true when the
-// format's models see images unless the catalog says otherwise; PDF
-// reports whether a vision model of the named provider reads PDF documents
+// without one gets ("" for none); Models is how the catalog lists the
+// format's models and sends the key there (one of catalog's listing
+// styles, or the format package's own); Local is true when the format's
+// server runs on the user's machine at a known address (Ollama: its
+// providers count as local whatever their base URL, see internal/app, and
+// a [providers.NAME] table of it may leave base_url out); ImageSide is the longest image side in pixels the API
+// takes (0: the loader's default); Vision is true when the format's
+// models see images unless the catalog says otherwise; PDF reports
+// whether a vision model of the named provider reads PDF documents
 // itself.
 type Format struct {
 	Type      string
 	New       func(Settings) llm.Client
 	Version   string
+	Models    catalog.ModelsAPI
+	Local     bool
 	ImageSide int
 	Vision    bool
 	PDF       func(provider string) bool
@@ -69,13 +81,16 @@ func onlyOpenAI(provider string) bool { return provider == "openai" }
 // (https://github.com/ollama/ollama/blob/main/docs/api.md).
 func Formats() []Format {
 	return []Format{
-		{Type: "openai", ImageSide: 2048, PDF: onlyOpenAI, New: func(s Settings) llm.Client {
+		{Type: "openai", Models: catalog.OpenAIModels(), ImageSide: 2048, PDF: onlyOpenAI, New: func(s Settings) llm.Client {
 			return openai.New(openai.Options{Options: s.Options, StreamOptions: s.StreamOptions})
 		}},
-		{Type: "openai-responses", ImageSide: 2048, PDF: onlyOpenAI, New: func(s Settings) llm.Client { return responses.New(s.Options) }},
-		{Type: "anthropic", Version: "/v1", Vision: true, PDF: always, New: func(s Settings) llm.Client { return anthropic.New(s.Options) }},
-		{Type: "gemini", Version: "/v1beta", ImageSide: 3072, Vision: true, PDF: always, New: func(s Settings) llm.Client { return gemini.New(s.Options) }},
-		{Type: "ollama", PDF: never, New: func(s Settings) llm.Client {
+		{Type: "openai-responses", Models: catalog.OpenAIModels(), ImageSide: 2048, PDF: onlyOpenAI,
+			New: func(s Settings) llm.Client { return responses.New(s.Options) }},
+		{Type: "anthropic", Version: "/v1", Models: catalog.AnthropicModels(), Vision: true, PDF: always,
+			New: func(s Settings) llm.Client { return anthropic.New(s.Options) }},
+		{Type: "gemini", Version: "/v1beta", Models: catalog.GeminiModels(), ImageSide: 3072, Vision: true, PDF: always,
+			New: func(s Settings) llm.Client { return gemini.New(s.Options) }},
+		{Type: "ollama", Models: catalog.OllamaModels(), Local: true, PDF: never, New: func(s Settings) llm.Client {
 			if s.ContextWindow <= 0 {
 				s.ContextWindow = ollamaContext
 			}
@@ -84,13 +99,47 @@ func Formats() []Format {
 	}
 }
 
-// Types returns the names of the formats, in documentation order.
+// Types returns the names of the formats, in documentation order; the
+// first is the default where a type may be left out (`aidex providers
+// add`).
 func Types() []string {
 	var out []string
 	for _, f := range Formats() {
 		out = append(out, f.Type)
 	}
 	return out
+}
+
+// CatalogFormats returns what internal/catalog needs of each format (its
+// name, how it lists models), for catalog.Load.
+func CatalogFormats() []catalog.WireFormat { return catalogFormats(Formats()) }
+
+// ConfigFormats returns what internal/config needs of each format (its
+// name, whether base_url may be left out), for config.LoadOptions,
+// config.Set and config.KeyReference.
+func ConfigFormats() []config.WireFormat { return configFormats(Formats()) }
+
+func catalogFormats(fs []Format) []catalog.WireFormat {
+	out := make([]catalog.WireFormat, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, catalog.WireFormat{Type: catalog.WireType(f.Type), Models: f.Models})
+	}
+	return out
+}
+
+func configFormats(fs []Format) []config.WireFormat {
+	out := make([]config.WireFormat, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, config.WireFormat{Type: f.Type, Local: f.Local})
+	}
+	return out
+}
+
+// TypeHelp is the one-line help of a flag taking a wire format: "wire
+// format: openai (default), openai-responses, …".
+func TypeHelp() string {
+	ts := Types()
+	return "wire format: " + ts[0] + " (default), " + strings.Join(ts[1:], ", ")
 }
 
 // Lookup returns the format named t.

@@ -1,28 +1,25 @@
 package wire
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
-// TestTableIsTheList checks that the catalog knows exactly the formats
-// of the table, in its order: adding a format is a row here and its name
-// in catalog.WireTypes (which config's enum reads).
+// TestTableIsTheList checks every row is whole and that the embedded
+// catalog speaks only the table's formats.
 func TestTableIsTheList(t *testing.T) {
-	var cat []string
-	for _, w := range catalog.WireTypes() {
-		cat = append(cat, string(w))
-	}
-	if !slices.Equal(cat, Types()) {
-		t.Fatalf("catalog.WireTypes() = %v, the table of wire formats has %v: add the new format to both", cat, Types())
-	}
 	for _, f := range Formats() {
-		if f.New == nil || f.PDF == nil {
-			t.Errorf("%s: the row needs New and PDF", f.Type)
+		if f.New == nil || f.PDF == nil || f.Models.URL == nil || f.Models.Parse == nil {
+			t.Errorf("%s: the row needs New, PDF and Models", f.Type)
 		}
+	}
+	if _, err := catalog.Load(CatalogFormats()); err != nil {
+		t.Fatalf("the embedded catalog names a type the table lacks: %v", err)
+	}
+	if got := TypeHelp(); got != "wire format: openai (default), openai-responses, anthropic, gemini, ollama" {
+		t.Errorf("TypeHelp() = %q", got)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/listmodels"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/tools"
 )
 
@@ -23,7 +24,7 @@ func TestListModelsTool(t *testing.T) {
 		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"alpha-coder","object":"model"},{"id":"beta-chat","object":"model"}]}`))
 	}))
 	defer srv.Close()
-	base, err := catalog.Load()
+	base, err := catalog.Load(wire.CatalogFormats())
 	require.NoError(t, err)
 	cat, err := base.WithOverrides(map[string]catalog.Override{"fake": {Type: "openai", BaseURL: srv.URL + "/v1", Models: []string{"static-one"}}})
 	require.NoError(t, err)

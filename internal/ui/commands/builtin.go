@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm"
+	"github.com/zelvior/aidex/internal/llm/wire"
 	"github.com/zelvior/aidex/internal/session"
 	"github.com/zelvior/aidex/internal/ui/format"
 	"github.com/zelvior/aidex/internal/ui/slash"
@@ -562,7 +563,7 @@ func cmdConfig(ctx context.Context, c *Controller, arg string, out io.Writer) (O
 		fmt.Fprintf(out, "%s = %s (%s)\n", e.Key, e.Value, e.Source)
 	default:
 		path := c.Runtime().Config.Paths.ConfigFile
-		warning, err := KeyWarning(config.Set(path, key, strings.TrimSpace(value)))
+		warning, err := KeyWarning(config.Set(path, key, strings.TrimSpace(value), wire.ConfigFormats()...))
 		if err != nil {
 			return Outcome{}, err
 		}
