@@ -44,10 +44,10 @@ func requireFrameAfterTallOutput(t *testing.T, e *e2e, what string) {
 		all = e.scrollback()
 		lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
 		return len(lines) >= 3 && strings.Contains(lines[len(lines)-3], "───") && strings.HasPrefix(lines[len(lines)-2], "› Ask anything") &&
-			!strings.Contains(lines[len(lines)-1], "Esc stops") // the run has ended
+			!strings.Contains(lines[len(lines)-1], spinnerMark) // the run has ended
 	})
 	require.Equal(t, 1, strings.Count(all, "› Ask anything"), "one input frame in the whole scrollback, no stale copy")
-	require.NotContains(t, all, "Esc stops", "a stale frame (the running spinner line) is left in the scrollback")
+	require.NotContains(t, all, spinnerMark, "a stale frame (the running spinner line) is left in the scrollback")
 	lines := strings.Split(strings.TrimRight(all, "\n "), "\n")
 	blank, worst := 0, 0
 	for _, l := range lines {
@@ -64,6 +64,10 @@ func requireFrameAfterTallOutput(t *testing.T, e *e2e, what string) {
 	require.True(t, strings.HasPrefix(last[1], "› "), "the prompt: %q", last[1])
 	require.Contains(t, last[2], "fake/scripted-a", "the status line")
 }
+
+// spinnerMark is what the running status line shows (status.go) and no
+// start-up tip does: one tip of the day also says "Esc stops".
+const spinnerMark = " · Esc stops · "
 
 // Output taller than the screen — a long answer, /help, a -c replay —
 // keeps the inline input frame, at three terminal sizes, with the whole
