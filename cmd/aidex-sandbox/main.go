@@ -5,7 +5,10 @@
 // millisecond; without it aidex re-executes itself. The Go runtime does not
 // apply cgroup CPU limits here (it runs for a millisecond), and aidex
 // starts it with GOMAXPROCS=1 (fewer runtime threads to start and end;
-// the command gets its own setting back).
+// the command gets its own setting back). Built with cgo on Linux, it
+// has a small C part that runs before the Go runtime starts and creates
+// the namespaces itself when aidex asks for it (unshare_linux.go), so that
+// aidex starts it without copying its own memory.
 //
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
@@ -18,5 +21,5 @@ import (
 )
 
 func main() {
-	os.Exit(helper.Main(os.Args[1:]))
+	os.Exit(helper.Run(os.Args[1:], unshared()))
 }

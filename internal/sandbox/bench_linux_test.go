@@ -70,7 +70,9 @@ func BenchmarkTrueConfined(b *testing.B) {
 // MB more touched. "direct" forks the helper into the namespaces from
 // this process (Go then copies its address space), "spawn" starts the
 // helper's first stage, which forks it from a small process
-// (helper.SpawnArg); "plain" is plain true. Run:
+// (helper.SpawnArg), "unshare" starts a helper built with cgo plainly and
+// its C part creates the namespaces (helper.UnshareEnv; skipped when the
+// helper has none); "plain" is plain true. Run:
 //
 //	go test ./internal/sandbox -run '^$' -bench TrueConfinedHeap -benchtime 200x
 func BenchmarkTrueConfinedHeap(b *testing.B) {
@@ -83,6 +85,7 @@ func BenchmarkTrueConfinedHeap(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	unshares := sb.caps.unshares
 	var ballast [][]byte
 	defer runtime.KeepAlive(&ballast)
 	for _, mb := range []int{0, 16, 64} {
@@ -98,11 +101,15 @@ func BenchmarkTrueConfinedHeap(b *testing.B) {
 			timeRuns(b, func() *exec.Cmd { return exec.Command(truePath) })
 		})
 		for _, m := range []struct {
-			name  string
-			limit int64
-		}{{"direct", -1}, {"spawn", 1}} {
+			name    string
+			limit   int64
+			unshare bool
+		}{{"direct", -1, false}, {"spawn", 1, false}, {"unshare", 1, true}} {
 			b.Run(heap+m.name, func(b *testing.B) {
-				sb.spawnLimit = m.limit
+				if m.unshare && !unshares {
+					b.Skip("the helper has no C part (built without cgo)")
+				}
+				sb.spawnLimit, sb.caps.unshares = m.limit, m.unshare
 				benchConfined(b, sb, truePath, repo)
 			})
 		}

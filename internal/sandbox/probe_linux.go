@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +26,7 @@ func probe() Caps {
 	c.LandlockABI = helper.ABIVersion()
 	c.Namespaces = namespacesWork(readSysctl)
 	c.Helper, c.HelperArg = findHelper(os.Executable, exec.LookPath)
+	c.unshares = c.HelperArg == "" && helperUnshares(c.Helper)
 	describe(&c)
 	return c
 }
@@ -132,9 +134,28 @@ func findHelper(self func() (string, error), lookPath func(string) (string, erro
 	return exe, helper.Arg
 }
 
-// confine makes cmd start the helper with sp in new namespaces, directly
-// or, when aidex's memory makes that fork costly, through the helper's
-// first stage (spawnFirst).
+// helperUnshares reports whether the helper binary at path has the C
+// part that creates the namespaces itself (cmd/aidex-sandbox built with
+// cgo): its ELF file has the section unshareSection. It reads only the
+// file's headers.
+func helperUnshares(path string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return f.Section(unshareSection) != nil
+}
+
+// unshareSection is the ELF section that marks a helper with the C part
+// (cmd/aidex-sandbox/unshare_linux.go).
+const unshareSection = ".aidex.unshare"
+
+// confine makes cmd start the helper with sp in new namespaces: aidex
+// starts the helper plainly and the helper's C part (helperUnshares)
+// creates them, or without it aidex creates them when it starts the
+// helper or, when aidex's memory makes that fork costly, the helper's
+// first stage does (spawnFirst).
 func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	if s.caps.Helper == "" {
 		return errHelperMissing
@@ -159,8 +180,11 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 	}
 	a := cmd.SysProcAttr
 	if !a.Setsid && s.caps.HelperArg == "" && s.spawnFirst() {
-		// A first stage (a plain, vfork-like start) forks the helper
-		// into the namespaces: see helper.SpawnArg. Not for a command
+		// aidex starts the helper as any process (vfork: nothing of
+		// aidex's memory is copied) and something else creates the
+		// namespaces: the helper's C part before its Go runtime starts
+		// (helper.UnshareEnv), or without it a first stage that forks
+		// the helper into them (helper.SpawnArg). Not for a command
 		// that leads a session of its own (a pseudo-terminal aidex made
 		// for it), which the helper itself must lead, nor when the
 		// helper is aidex itself (its start would be paid twice).
@@ -168,7 +192,11 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		if sp.Loopback {
 			mode = helper.SpawnNetOff
 		}
-		cmd.Args = append(append(args, helper.SpawnArg, mode, s.caps.Helper), cmd.Args...)
+		if s.caps.unshares {
+			cmd.Env = append(cmd.Env, helper.UnshareEnv+"="+mode)
+		} else {
+			cmd.Args = append(append(args, helper.SpawnArg, mode, s.caps.Helper), cmd.Args...)
+		}
 		a.Pdeathsig = syscall.SIGKILL
 		return nil
 	}
@@ -191,13 +219,26 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 // (docs/benchmarks.md, "The fork into the namespaces and aidex's heap").
 const spawnAbove = 32 << 20
 
-// spawnFirst reports whether commands start through the first stage now.
+// unshareAbove is how much memory aidex may hold before commands start
+// through the helper's C part (helperUnshares) instead of aidex's own
+// fork into the namespaces: the C part's dynamic loader and cgo start
+// cost 0.4–0.9 ms more than that fork from a process of about 5 MB, and
+// save 2–3 ms from one of about 30 MB (docs/benchmarks.md, "The helper
+// creates its namespaces").
+const unshareAbove = 16 << 20
+
+// spawnFirst reports whether commands start without namespaces now, for
+// the helper's C part or its first stage to create them: with the C part
+// (helperUnshares) above unshareAbove, without it above spawnAbove.
 func (s *Sandbox) spawnFirst() bool {
 	limit := int64(spawnAbove)
+	if s.caps.unshares {
+		limit = unshareAbove
+	}
 	if s.spawnLimit != 0 {
 		limit = s.spawnLimit
 	}
-	return limit >= 0 && mappedBytes() > limit
+	return limit == 0 || limit > 0 && mappedBytes() > limit
 }
 
 // mappedBytes returns the memory the Go runtime holds from the operating

@@ -97,6 +97,9 @@ type Caps struct {
 	Limits []string
 	// Reason says why commands cannot be sandboxed ("" when they can).
 	Reason string
+	// unshares: the helper binary creates its namespaces itself (its C
+	// part, built with cgo on Linux), so aidex starts it without any.
+	unshares bool
 }
 
 // Available reports whether commands can be sandboxed at all.
@@ -119,8 +122,8 @@ type Sandbox struct {
 	fixed  fixedPlan
 	// audit checks what a command left behind (nil: nothing writable).
 	audit *auditor
-	// spawnLimit overrides spawnAbove (tests and benchmarks; -1: never
-	// use the first stage; 0: spawnAbove).
+	// spawnLimit overrides spawnFirst's limit (tests and benchmarks;
+	// -1: never use the first stage or the C part; 0: the default).
 	spawnLimit int64
 }
 

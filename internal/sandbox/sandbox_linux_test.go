@@ -58,6 +58,7 @@ func requireCaps(t testing.TB) Caps {
 	}
 	c := probe()
 	c.Helper, c.HelperArg = bin, ""
+	c.unshares = helperUnshares(bin)
 	describe(&c)
 	if !c.Namespaces || c.LandlockABI == 0 {
 		msg := "this machine lacks user namespaces or Landlock (" + c.Method + "): the sandbox cannot be tested"

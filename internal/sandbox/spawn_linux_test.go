@@ -46,6 +46,7 @@ func spawnBallast() [][]byte {
 func TestSpawnFirstAboveLimit(t *testing.T) {
 	e := newEnv(t)
 	sb := e.sandbox(WorkspaceWrite, false)
+	sb.caps.unshares = false // a helper without the C part (unshare_linux_test.go)
 	for _, c := range []struct {
 		limit     int64
 		setsid    bool
@@ -78,6 +79,7 @@ func TestSpawnFirstStageConfines(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		sb := e.sandbox(WorkspaceWrite, network)
 		sb.spawnLimit = 1
+		sb.caps.unshares = false
 		if out, err := e.sh(sb, "touch $OUTSIDE/spawned"); err == nil {
 			t.Errorf("network %v: write outside succeeded: %q", network, out)
 		}
@@ -98,6 +100,7 @@ func TestSpawnFirstStageConfines(t *testing.T) {
 	}
 	sb := e.sandbox(WorkspaceWrite, false)
 	sb.spawnLimit = 1
+	sb.caps.unshares = false
 	marker := fmt.Sprintf("8%d.%d", os.Getpid()%1000, time.Now().UnixNano()%1000000)
 	if out, err := e.sh(sb, "setsid sleep "+marker+" >/dev/null 2>&1 & exit 0"); err != nil {
 		t.Fatalf("%v %s", err, out)
@@ -111,6 +114,7 @@ func TestSpawnFirstStageKilled(t *testing.T) {
 	e := newEnv(t)
 	sb := e.sandbox(WorkspaceWrite, false)
 	sb.spawnLimit = 1
+	sb.caps.unshares = false
 	marker := fmt.Sprintf("9%d.%d", os.Getpid()%1000, time.Now().UnixNano()%1000000)
 	cmd := exec.Command("/bin/sh", "-c", "sleep "+marker+" & sleep "+marker+"; :")
 	cmd.Dir = e.ws

@@ -16,7 +16,16 @@ import (
 // Main sets up the sandbox described by args (see Spec.Encode) and execs
 // the command; it returns only on failure, with ExitSetup (or 126/127 when
 // the command cannot be executed) after writing one line on stderr.
-func Main(args []string) int {
+func Main(args []string) int { return Run(args, false) }
+
+// Run is Main for a helper binary whose C part may have created the
+// namespaces before the Go runtime started: unshared reports that it did
+// (aidex asked for it with UnshareEnv). Asked to when it has no C part,
+// it fails with ExitSetup rather than run outside the namespaces.
+func Run(args []string, unshared bool) int {
+	if !unshared && os.Getenv(UnshareEnv) != "" {
+		return fail(ExitSetup, "setup", errors.New(UnshareEnv+" is set, but this helper was built without its C part (cgo)"))
+	}
 	if len(args) > 0 && args[0] == GoCacheProgArg {
 		return GoCacheProg(args[1:])
 	}

@@ -10,3 +10,6 @@ func Main(args []string) int {
 	os.Stderr.WriteString(Prefix + "the sandbox helper runs on Linux only\n")
 	return ExitSetup
 }
+
+// Run is Main; unshared is unused outside Linux.
+func Run(args []string, unshared bool) int { return Main(args) }

@@ -21,6 +21,14 @@ const Arg = "__sandbox"
 // makes a fork into the namespaces costly (see spawn).
 const SpawnArg = "--spawn"
 
+// UnshareEnv is the environment variable with which aidex asks the helper
+// binary to create its namespaces itself ("net-off": user, mount, PID, IPC
+// and network namespaces; "net-on": all but the network one) before its Go
+// runtime starts, as NamespaceAttr would have aidex create them. Only the
+// helper built with cgo on Linux can (cmd/aidex-sandbox's C part); the
+// command never sees the variable (CommandEnv drops it).
+const UnshareEnv = "AIDEX_SANDBOX_UNSHARE"
+
 // ConnectArg makes Main dial the TCP address that follows and exit 0 when
 // it connects (the self-test's network probe).
 const ConnectArg = "--connect"
@@ -142,12 +150,12 @@ func Parse(args []string) (Spec, error) {
 const GoMaxProcsEnv = "GOMAXPROCS"
 
 // CommandEnv returns env (the helper's own environment) as the command
-// must get it: without the helper's GOMAXPROCS, with the command's own
-// GoMaxProcs when it had one.
+// must get it: without the helper's GOMAXPROCS and UnshareEnv, with the
+// command's own GoMaxProcs when it had one.
 func (s Spec) CommandEnv(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, GoMaxProcsEnv+"=") {
+		if !strings.HasPrefix(kv, GoMaxProcsEnv+"=") && !strings.HasPrefix(kv, UnshareEnv+"=") {
 			out = append(out, kv)
 		}
 	}
