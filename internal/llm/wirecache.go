@@ -44,8 +44,27 @@ type cacheLane struct {
 // made from (strings shared, the slices and the structs its parts point to
 // copied, so that a change made in place is seen).
 type cacheEntry struct {
-	msg  Message
+	msg  msgCopy
 	wire Wire
+}
+
+// msgCopy is a copy of a message for [WireCache]: its role, model and
+// parts, with the parts' data, tool calls (their arguments too) and tool
+// results copied and strings shared. A message of one part (most of a
+// conversation: a prompt, a call, a result) keeps that part inline, so
+// that checking a long conversation each turn reads the entries' one
+// array rather than two or three allocations of each message's copy.
+type msgCopy struct {
+	role  Role
+	model string
+	n     int  // how many parts
+	one   Part // the part of a one-part message, without ToolCall and ToolResult
+	// call and result are one's tool call and result, when it has them.
+	call      ToolCall
+	result    ToolResult
+	hasCall   bool
+	hasResult bool
+	many      []Part // a message of other than one part: copyParts
 }
 
 // Encode returns the wire encoding of each message of msgs (enc's output:
@@ -72,7 +91,7 @@ func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) (
 	defer c.mu.Unlock()
 	lane := c.lane(msgs)
 	for i := range msgs {
-		if i < len(lane.entries) && sameMessage(&lane.entries[i].msg, &msgs[i]) {
+		if i < len(lane.entries) && lane.entries[i].msg.same(&msgs[i]) {
 			out[i] = lane.entries[i].wire
 			continue
 		}
@@ -107,7 +126,7 @@ func (c *WireCache) lane(msgs []Message) *cacheLane {
 	oldest := &c.lanes[0]
 	for i := range c.lanes {
 		l := &c.lanes[i]
-		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && sameMessage(&l.entries[0].msg, &msgs[0]) {
+		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && l.entries[0].msg.same(&msgs[0]) {
 			found = l
 			continue
 		}
@@ -127,9 +146,30 @@ func (c *WireCache) lane(msgs []Message) *cacheLane {
 
 // copyMessage copies m's parts and what they point to; strings are
 // immutable and stay shared.
-func copyMessage(m *Message) Message {
-	cp := Message{Role: m.Role, Model: m.Model, Parts: make([]Part, len(m.Parts))}
-	for i, p := range m.Parts {
+func copyMessage(m *Message) msgCopy {
+	c := msgCopy{role: m.Role, model: m.Model, n: len(m.Parts)}
+	if len(m.Parts) != 1 {
+		c.many = copyParts(m.Parts)
+		return c
+	}
+	p := &m.Parts[0]
+	c.one = *p
+	c.one.Data = bytes.Clone(p.Data)
+	c.one.ToolCall, c.one.ToolResult = nil, nil
+	if tc := p.ToolCall; tc != nil {
+		c.call, c.hasCall = *tc, true
+		c.call.Arguments = bytes.Clone(tc.Arguments)
+	}
+	if tr := p.ToolResult; tr != nil {
+		c.result, c.hasResult = *tr, true
+	}
+	return c
+}
+
+// copyParts copies parts and what they point to; strings stay shared.
+func copyParts(parts []Part) []Part {
+	cp := make([]Part, len(parts))
+	for i, p := range parts {
 		p.Data = bytes.Clone(p.Data)
 		if p.ToolCall != nil {
 			tc := *p.ToolCall
@@ -140,37 +180,51 @@ func copyMessage(m *Message) Message {
 			tr := *p.ToolResult
 			p.ToolResult = &tr
 		}
-		cp.Parts[i] = p
+		cp[i] = p
 	}
 	return cp
 }
 
-// sameMessage reports whether a and b hold the same content.
-func sameMessage(a, b *Message) bool {
-	if a.Role != b.Role || a.Model != b.Model || len(a.Parts) != len(b.Parts) {
+// same reports whether m holds the content c was copied from.
+func (c *msgCopy) same(m *Message) bool {
+	if c.role != m.Role || c.model != m.Model || c.n != len(m.Parts) {
 		return false
 	}
-	for i := range a.Parts {
-		if !samePart(&a.Parts[i], &b.Parts[i]) {
-			return false
+	if c.n != 1 {
+		for i := range c.many {
+			if !samePart(&c.many[i], &m.Parts[i]) {
+				return false
+			}
 		}
+		return true
 	}
-	return true
+	p := &m.Parts[0]
+	if !sameFields(&c.one, p) || c.hasCall != (p.ToolCall != nil) || c.hasResult != (p.ToolResult != nil) {
+		return false
+	}
+	return (!c.hasCall || sameCall(&c.call, p.ToolCall)) && (!c.hasResult || c.result == *p.ToolResult)
 }
 
 func samePart(a, b *Part) bool {
-	if a.Type != b.Type || a.Text != b.Text || a.MIMEType != b.MIMEType || !bytes.Equal(a.Data, b.Data) ||
-		a.URL != b.URL || a.Signature != b.Signature || a.Redacted != b.Redacted || a.ID != b.ID {
+	if !sameFields(a, b) || (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
 		return false
 	}
-	if (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
-		return false
-	}
-	if x, y := a.ToolCall, b.ToolCall; x != nil && (x.ID != y.ID || x.Name != y.Name || !bytes.Equal(x.Arguments, y.Arguments) ||
-		x.ArgsError != y.ArgsError || x.Signature != y.Signature) {
+	if a.ToolCall != nil && !sameCall(a.ToolCall, b.ToolCall) {
 		return false
 	}
 	return a.ToolResult == nil || *a.ToolResult == *b.ToolResult
+}
+
+// sameFields compares the fields of a and b other than their tool call
+// and result.
+func sameFields(a, b *Part) bool {
+	return a.Type == b.Type && a.Text == b.Text && a.MIMEType == b.MIMEType && bytes.Equal(a.Data, b.Data) &&
+		a.URL == b.URL && a.Signature == b.Signature && a.Redacted == b.Redacted && a.ID == b.ID
+}
+
+func sameCall(x, y *ToolCall) bool {
+	return x.ID == y.ID && x.Name == y.Name && bytes.Equal(x.Arguments, y.Arguments) &&
+		x.ArgsError == y.ArgsError && x.Signature == y.Signature
 }
 
 // MarshalJSON encodes v exactly as the request bodies are encoded (see
@@ -269,7 +323,7 @@ func (s *Spliced) encode() (*chunks, error) {
 		return nil, err
 	}
 	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
-	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return it.Len() > 0 }) {
+	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return !it.empty() }) {
 		c.ref(head)
 		return c, nil
 	}
@@ -278,7 +332,7 @@ func (s *Spliced) encode() (*chunks, error) {
 	comma := []byte{','}
 	first := true
 	for _, it := range s.Items {
-		if it.Len() == 0 {
+		if it.empty() {
 			continue
 		}
 		if !first {

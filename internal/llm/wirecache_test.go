@@ -41,6 +41,17 @@ func TestWireCacheEncodesOnlyWhatChanged(t *testing.T) {
 	run(c, conv, 1)
 	conv[2].Parts[0].ToolResult.Content = "y" // changed in place
 	run(c, conv, 1)
+	conv = append(conv, Message{Role: RoleAssistant, Parts: []Part{{Type: PartToolCall, ToolCall: &ToolCall{ID: "2", Name: "grep", Arguments: []byte(`{"a":1}`)}}}},
+		Message{Role: RoleUser, Parts: []Part{{Type: PartText, Text: "e"}, {Type: PartImage, MIMEType: "image/png", Data: []byte{1}}}})
+	run(c, conv, 2)
+	conv[4].Parts[0].ToolCall.Arguments[5] = '2' // a call's arguments changed in place
+	run(c, conv, 1)
+	conv[5].Parts[1].Data[0] = 2 // the second part of a message changed in place
+	run(c, conv, 1)
+	conv[5].Parts = conv[5].Parts[:1] // a part dropped
+	run(c, conv, 1)
+	conv = conv[:4]
+	run(c, conv, 0)
 	other := []Message{UserText("other"), AssistantText("o")}
 	run(c, other, 2)
 	run(c, conv, 0)
