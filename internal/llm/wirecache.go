@@ -312,7 +312,8 @@ func (s *Spliced) Bytes() ([]byte, error) {
 }
 
 // encode returns the body as chunks pointing at the head's encoding and
-// at the items (nothing copied).
+// at the items (nothing copied, nothing allocated per item: the reader
+// walks the items as it sends them).
 func (s *Spliced) encode() (*chunks, error) {
 	head, err := MarshalJSON(s.Head)
 	if err != nil {
@@ -322,55 +323,21 @@ func (s *Spliced) encode() (*chunks, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
 	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return !it.empty() }) {
-		c.ref(head)
-		return c, nil
+		return &chunks{bufs: [][]byte{head}, n: len(head)}, nil
 	}
-	c.ref(head[:start])
-	c.ref([]byte{'['})
-	comma := []byte{','}
-	first := true
+	c := &chunks{bufs: [][]byte{head[:start:start], []byte("[")}, items: s.Items,
+		after: [][]byte{[]byte("]"), head[end:]}}
+	c.n = start + 1 + 1 + len(head) - end
+	k := 0
 	for _, it := range s.Items {
-		if it.empty() {
-			continue
+		if !it.empty() {
+			c.n += it.Len()
+			k++
 		}
-		if !first {
-			c.ref(comma)
-		}
-		first = false
-		c.refWire(it)
 	}
-	c.ref([]byte{']'})
-	c.ref(head[end:])
+	c.n += max(k-1, 0) // the commas
 	return c, nil
-}
-
-// ref appends b to c without copying it; nothing is written into b (the
-// next Write starts a new chunk).
-func (c *chunks) ref(b []byte) {
-	c.bufs = append(c.bufs, b[:len(b):len(b)])
-	if c.strs != nil {
-		c.strs = append(c.strs, nil)
-	}
-	c.n += len(b)
-}
-
-// refWire appends w to c without copying it: a packed encoding's string is
-// read from the message it was made from.
-func (c *chunks) refWire(w Wire) {
-	if w.p == nil {
-		c.ref(w.b)
-		return
-	}
-	c.ref(w.p.head)
-	if c.strs == nil {
-		c.strs = make([]*escapedString, len(c.bufs), cap(c.bufs))
-	}
-	c.bufs = append(c.bufs, nil)
-	c.strs = append(c.strs, &w.p.str)
-	c.n += w.p.str.len()
-	c.ref(w.p.tail)
 }
 
 // topLevelNull returns the offsets of the null value of the top-level

@@ -91,6 +91,14 @@ func TestSplicedBody(t *testing.T) {
 	if string(all) != want || c.n != len(want) {
 		t.Fatalf("reader gave %s (n %d)", all, c.n)
 	}
+	s.Items, s.KeepNull = []Wire{{}, {}}, true // no item: the null stays
+	if got, _ := s.Bytes(); string(got) != `{"a":"\"messages\":null","messages":null,"z":["t"]}` {
+		t.Fatalf("body without items %s", got)
+	}
+	s.KeepNull = false
+	if got, _ := s.Bytes(); string(got) != `{"a":"\"messages\":null","messages":[],"z":["t"]}` {
+		t.Fatalf("body without items %s", got)
+	}
 	s.Field = "z"
 	if _, err := s.Bytes(); err == nil {
 		t.Fatal("a non-null field was accepted")
