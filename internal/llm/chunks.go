@@ -70,10 +70,10 @@ type chunkReader struct {
 type itemSeg uint8
 
 const (
-	segComma itemSeg = iota // the comma before it, unless it is the first
-	segHead                 // its bytes (whole), or the bytes before its packed string
-	segString               // its packed string, escaped
-	segTail                 // the bytes after its packed string
+	segComma  itemSeg = iota // the comma before it, unless it is the first
+	segHead                  // its bytes (whole), or the bytes before its packed string
+	segString                // its packed string, escaped
+	segTail                  // the bytes after its packed string
 )
 
 // Read copies the next bytes into p.
