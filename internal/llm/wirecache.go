@@ -57,15 +57,34 @@ type cacheEntry struct {
 type msgCopy struct {
 	role  Role
 	model string
-	n     int  // how many parts
-	one   Part // the part of a one-part message, without ToolCall and ToolResult
-	// call and result are one's tool call and result, when it has them.
-	call      ToolCall
-	result    ToolResult
-	hasCall   bool
-	hasResult bool
-	many      []Part // a message of other than one part: copyParts
+	one   partFields // the part of a one-part message (many nil)
+	tool  toolCopy   // its tool call or tool result
+	many  []Part     // else: a copy of the parts (copyParts), never nil
 }
+
+// partFields are a [Part]'s fields other than its tool call and result.
+type partFields struct {
+	typ                                PartType
+	text, mimeType, url, signature, id string
+	data                               []byte
+	redacted                           bool
+}
+
+// toolCopy is a copy of one part's tool call (ID, Name, Arguments,
+// ArgsError in text, Signature) or tool result (CallID in id, Name,
+// Content in text, IsError), as kind says.
+type toolCopy struct {
+	id, name, text, signature string
+	args                      []byte
+	isError                   bool
+	kind                      uint8 // toolNone, toolCall or toolResult
+}
+
+const (
+	toolNone uint8 = iota
+	toolCall
+	toolResult
+)
 
 // Encode returns the wire encoding of each message of msgs (enc's output:
 // the JSON values one message maps to, comma-separated, or nothing), from
@@ -147,23 +166,26 @@ func (c *WireCache) lane(msgs []Message) *cacheLane {
 // copyMessage copies m's parts and what they point to; strings are
 // immutable and stay shared.
 func copyMessage(m *Message) msgCopy {
-	c := msgCopy{role: m.Role, model: m.Model, n: len(m.Parts)}
-	if len(m.Parts) != 1 {
+	c := msgCopy{role: m.Role, model: m.Model}
+	if len(m.Parts) != 1 || (m.Parts[0].ToolCall != nil && m.Parts[0].ToolResult != nil) {
 		c.many = copyParts(m.Parts)
 		return c
 	}
 	p := &m.Parts[0]
-	c.one = *p
-	c.one.Data = bytes.Clone(p.Data)
-	c.one.ToolCall, c.one.ToolResult = nil, nil
+	c.one = fieldsOf(p)
+	c.one.data = bytes.Clone(p.Data)
 	if tc := p.ToolCall; tc != nil {
-		c.call, c.hasCall = *tc, true
-		c.call.Arguments = bytes.Clone(tc.Arguments)
+		c.tool = toolCopy{id: tc.ID, name: tc.Name, text: tc.ArgsError, signature: tc.Signature, args: bytes.Clone(tc.Arguments), kind: toolCall}
 	}
 	if tr := p.ToolResult; tr != nil {
-		c.result, c.hasResult = *tr, true
+		c.tool = toolCopy{id: tr.CallID, name: tr.Name, text: tr.Content, isError: tr.IsError, kind: toolResult}
 	}
 	return c
+}
+
+func fieldsOf(p *Part) partFields {
+	return partFields{typ: p.Type, text: p.Text, mimeType: p.MIMEType, url: p.URL, signature: p.Signature, id: p.ID,
+		data: p.Data, redacted: p.Redacted}
 }
 
 // copyParts copies parts and what they point to; strings stay shared.
@@ -187,10 +209,13 @@ func copyParts(parts []Part) []Part {
 
 // same reports whether m holds the content c was copied from.
 func (c *msgCopy) same(m *Message) bool {
-	if c.role != m.Role || c.model != m.Model || c.n != len(m.Parts) {
+	if c.role != m.Role || c.model != m.Model {
 		return false
 	}
-	if c.n != 1 {
+	if c.many != nil {
+		if len(c.many) != len(m.Parts) {
+			return false
+		}
 		for i := range c.many {
 			if !samePart(&c.many[i], &m.Parts[i]) {
 				return false
@@ -198,33 +223,40 @@ func (c *msgCopy) same(m *Message) bool {
 		}
 		return true
 	}
-	p := &m.Parts[0]
-	if !sameFields(&c.one, p) || c.hasCall != (p.ToolCall != nil) || c.hasResult != (p.ToolResult != nil) {
+	if len(m.Parts) != 1 {
 		return false
 	}
-	return (!c.hasCall || sameCall(&c.call, p.ToolCall)) && (!c.hasResult || c.result == *p.ToolResult)
+	p := &m.Parts[0]
+	if c.one.differ(p) {
+		return false
+	}
+	t := &c.tool
+	switch tc, tr := p.ToolCall, p.ToolResult; {
+	case tc != nil:
+		return t.kind == toolCall && tr == nil && t.id == tc.ID && t.name == tc.Name && bytes.Equal(t.args, tc.Arguments) &&
+			t.text == tc.ArgsError && t.signature == tc.Signature
+	case tr != nil:
+		return t.kind == toolResult && t.id == tr.CallID && t.name == tr.Name && t.text == tr.Content && t.isError == tr.IsError
+	}
+	return t.kind == toolNone
+}
+
+// differ reports whether p's fields other than its tool call and result
+// differ from f.
+func (f *partFields) differ(p *Part) bool {
+	return f.typ != p.Type || f.text != p.Text || f.mimeType != p.MIMEType || !bytes.Equal(f.data, p.Data) ||
+		f.url != p.URL || f.signature != p.Signature || f.redacted != p.Redacted || f.id != p.ID
 }
 
 func samePart(a, b *Part) bool {
-	if !sameFields(a, b) || (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
+	if f := fieldsOf(a); f.differ(b) || (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
 		return false
 	}
-	if a.ToolCall != nil && !sameCall(a.ToolCall, b.ToolCall) {
+	if x, y := a.ToolCall, b.ToolCall; x != nil && (x.ID != y.ID || x.Name != y.Name || !bytes.Equal(x.Arguments, y.Arguments) ||
+		x.ArgsError != y.ArgsError || x.Signature != y.Signature) {
 		return false
 	}
 	return a.ToolResult == nil || *a.ToolResult == *b.ToolResult
-}
-
-// sameFields compares the fields of a and b other than their tool call
-// and result.
-func sameFields(a, b *Part) bool {
-	return a.Type == b.Type && a.Text == b.Text && a.MIMEType == b.MIMEType && bytes.Equal(a.Data, b.Data) &&
-		a.URL == b.URL && a.Signature == b.Signature && a.Redacted == b.Redacted && a.ID == b.ID
-}
-
-func sameCall(x, y *ToolCall) bool {
-	return x.ID == y.ID && x.Name == y.Name && bytes.Equal(x.Arguments, y.Arguments) &&
-		x.ArgsError == y.ArgsError && x.Signature == y.Signature
 }
 
 // MarshalJSON encodes v exactly as the request bodies are encoded (see

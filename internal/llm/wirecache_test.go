@@ -50,6 +50,15 @@ func TestWireCacheEncodesOnlyWhatChanged(t *testing.T) {
 	run(c, conv, 1)
 	conv[5].Parts = conv[5].Parts[:1] // a part dropped
 	run(c, conv, 1)
+	conv[5].Parts[0].ToolResult = &ToolResult{CallID: "2", Content: "r"} // a result added to a text part in place
+	run(c, conv, 1)
+	conv[5].Parts[0].ToolCall = &ToolCall{ID: "3"} // and a call beside it
+	run(c, conv, 1)
+	run(c, conv, 0)
+	conv[5].Parts[0].ToolCall.ID = "4"
+	run(c, conv, 1)
+	conv[5].Parts[0].ToolResult = nil
+	run(c, conv, 1)
 	conv = conv[:4]
 	run(c, conv, 0)
 	other := []Message{UserText("other"), AssistantText("o")}
