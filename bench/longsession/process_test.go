@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,10 @@ type modelServer struct {
 	cpu []int
 	// sizes holds each request body's size in bytes.
 	sizes []int64
+	// phases, when set, lists the requests (0-based) at whose arrival
+	// aidex (pid) is sent SIGUSR1: a -tags pprof build then starts the
+	// next phase's CPU profile (cmd/aidex/pprof.go).
+	phases []int
 }
 
 func newModelServer(tb testing.TB, calls int) *modelServer {
@@ -53,7 +58,7 @@ func newModelServer(tb testing.TB, calls int) *modelServer {
 // reset starts the script over.
 func (s *modelServer) reset(calls int) {
 	s.mu.Lock()
-	s.n, s.calls, s.pid, s.cpu, s.sizes = 0, calls, 0, nil, nil
+	s.n, s.calls, s.pid, s.cpu, s.sizes, s.phases = 0, calls, 0, nil, nil, nil
 	s.mu.Unlock()
 	for len(s.arrived) > 0 {
 		<-s.arrived
@@ -80,6 +85,9 @@ func (s *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.sizes = append(s.sizes, cr.n)
 	if s.pid > 0 {
 		s.cpu = append(s.cpu, cpuTicks(s.pid))
+		if slices.Contains(s.phases, s.n) {
+			nextPhase(s.pid)
+		}
 	}
 	s.n++
 	n, call, script := s.n, s.n <= s.calls, s.call
@@ -149,13 +157,17 @@ func newHome(tb testing.TB, url string) *home {
 }
 
 // aidexBinary builds cmd/aidex once per benchmark binary run (or takes
-// $AIDEX_BIN).
+// $AIDEX_BIN; with AIDEX_BENCH_PROFILE, it must be a -tags pprof build).
 func aidexBinary(tb testing.TB) string {
 	if bin := os.Getenv("AIDEX_BIN"); bin != "" {
 		return bin
 	}
 	bin := filepath.Join(tb.TempDir(), "aidex")
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/aidex")
+	args := []string{"build", "-o", bin}
+	if os.Getenv("AIDEX_BENCH_PROFILE") != "" {
+		args = append(args, "-tags", "pprof") // the phases' CPU profiles
+	}
+	cmd := exec.Command("go", append(args, "../../cmd/aidex")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("build aidex: %v\n%s", err, out)
 	}

@@ -35,6 +35,12 @@ func grepCall(n int) (name, args string) {
 // 50 MiB) and wall seconds (after a first run that applied the data
 // directory's migrations), how much each request grows (KB a turn) and
 // the last request's size.
+//
+// With AIDEX_BENCH_PROFILE=DIR (and a -tags pprof aidex: the one built
+// here, or AIDEX_BIN's), each run i writes aidex's CPU profile per phase
+// into DIR: cpu-<i>.pprof its start-up to the first request, .1 turns
+// 1–100, .2 turns 100–500 (the phases the metrics compare), .3 what
+// follows (cut short by the exit).
 func BenchmarkCPU500Turns(b *testing.B) {
 	const turns = 500
 	bin := aidexBinary(b)
@@ -53,7 +59,8 @@ func BenchmarkCPU500Turns(b *testing.B) {
 	for b.Loop() {
 		srv.reset(turns)
 		srv.call = grepCall
-		_, w, r := runAidex(b, bin, h, srv, "--max-turns", fmt.Sprint(turns+1), "-p", "grep the handlers one by one")
+		run := profilePhases(b, h, srv, len(early), 0, 100, turns)
+		_, w, r := runAidex(b, bin, run, srv, "--max-turns", fmt.Sprint(turns+1), "-p", "grep the handlers one by one")
 		srv.mu.Lock()
 		cpu, sizes := srv.cpu, srv.sizes
 		srv.mu.Unlock()

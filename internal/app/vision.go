@@ -92,17 +92,21 @@ func (rt modelRoom) mediaFilter(c llm.Client) llm.Client {
 	}
 	return llm.ClientFunc(func(ctx context.Context, req *llm.Request, h llm.Handler) (*llm.Response, error) {
 		var msgs []llm.Message
-		for i, m := range req.Messages {
-			for j, p := range m.Parts {
-				np, changed := drop(p)
+		for i := range req.Messages {
+			parts := req.Messages[i].Parts
+			for j := range parts {
+				if t := parts[j].Type; t != llm.PartImage && t != llm.PartDocument { // a look at the type alone: every message, every turn
+					continue
+				}
+				np, changed := drop(parts[j])
 				if !changed {
 					continue
 				}
 				if msgs == nil {
 					msgs = slices.Clone(req.Messages)
 				}
-				if &msgs[i].Parts[0] == &req.Messages[i].Parts[0] {
-					msgs[i].Parts = slices.Clone(m.Parts)
+				if &msgs[i].Parts[0] == &parts[0] {
+					msgs[i].Parts = slices.Clone(parts)
 				}
 				msgs[i].Parts[j] = np
 			}

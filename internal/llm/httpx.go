@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -182,95 +181,6 @@ func encodeJSON(body any) (*chunks, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// chunkSize is the size of one chunk of an encoded request body.
-const chunkSize = 64 << 10
-
-// chunks is a request body held in chunks of chunkSize bytes, so that
-// writing it never copies what was written before; nil is no body.
-type chunks struct {
-	bufs [][]byte
-	strs []*escapedString // nil, or by index: a packed string read in place of bufs[i] (empty)
-	n    int
-}
-
-// Write appends p.
-func (c *chunks) Write(p []byte) (int, error) {
-	written := len(p)
-	for len(p) > 0 {
-		if len(c.bufs) == 0 || len(c.bufs[len(c.bufs)-1]) == cap(c.bufs[len(c.bufs)-1]) { // full, or an item of a Spliced body
-			c.bufs = append(c.bufs, make([]byte, 0, chunkSize))
-		}
-		last := &c.bufs[len(c.bufs)-1]
-		k := min(len(p), chunkSize-len(*last))
-		*last = append(*last, p[:k]...)
-		p = p[k:]
-	}
-	c.n += written
-	return written, nil
-}
-
-// reader returns a reader of the whole body from its start. Each Read
-// fills p from as many chunks as it takes, so a body of many small
-// chunks (a [Spliced] body's items) is still sent in few writes.
-func (c *chunks) reader() io.Reader {
-	return &chunkReader{bufs: c.bufs, strs: c.strs}
-}
-
-// chunkReader reads the chunks of a body in order.
-type chunkReader struct {
-	bufs [][]byte
-	strs []*escapedString
-	off  int // into bufs[0]
-	str  escapedReader
-}
-
-// Read copies the next bytes into p.
-func (r *chunkReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) && len(r.bufs) > 0 {
-		if len(r.strs) > 0 && r.strs[0] != nil {
-			if r.str.e != r.strs[0] {
-				r.str = escapedReader{e: r.strs[0]}
-			}
-			k, done := r.str.read(p[n:])
-			n += k
-			if done {
-				r.str = escapedReader{}
-				r.next()
-			}
-			continue
-		}
-		k := copy(p[n:], r.bufs[0][r.off:])
-		n += k
-		r.off += k
-		if r.off == len(r.bufs[0]) {
-			r.next()
-		}
-	}
-	if n == 0 && len(p) > 0 {
-		return 0, io.EOF
-	}
-	return n, nil
-}
-
-// next moves to the next chunk.
-func (r *chunkReader) next() {
-	r.bufs, r.off = r.bufs[1:], 0
-	if len(r.strs) > 0 {
-		r.strs = r.strs[1:]
-	}
-}
-
-// bytes returns the body in one slice (for tests and small bodies).
-func (c *chunks) bytes() []byte {
-	if c.strs == nil {
-		return bytes.Join(c.bufs, nil)
-	}
-	b := make([]byte, c.n)
-	_, _ = io.ReadFull(c.reader(), b)
-	return b
 }
 
 // Do sends one request (see [PostJSON]); payload may be nil for GET. The

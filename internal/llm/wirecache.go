@@ -44,9 +44,47 @@ type cacheLane struct {
 // made from (strings shared, the slices and the structs its parts point to
 // copied, so that a change made in place is seen).
 type cacheEntry struct {
-	msg  Message
+	msg  msgCopy
 	wire Wire
 }
+
+// msgCopy is a copy of a message for [WireCache]: its role, model and
+// parts, with the parts' data, tool calls (their arguments too) and tool
+// results copied and strings shared. A message of one part (most of a
+// conversation: a prompt, a call, a result) keeps that part inline, so
+// that checking a long conversation each turn reads the entries' one
+// array rather than two or three allocations of each message's copy.
+type msgCopy struct {
+	role  Role
+	model string
+	one   partFields // the part of a one-part message (many nil)
+	tool  toolCopy   // its tool call or tool result
+	many  []Part     // else: a copy of the parts (copyParts), never nil
+}
+
+// partFields are a [Part]'s fields other than its tool call and result.
+type partFields struct {
+	typ                                PartType
+	text, mimeType, url, signature, id string
+	data                               []byte
+	redacted                           bool
+}
+
+// toolCopy is a copy of one part's tool call (ID, Name, Arguments,
+// ArgsError in text, Signature) or tool result (CallID in id, Name,
+// Content in text, IsError), as kind says.
+type toolCopy struct {
+	id, name, text, signature string
+	args                      []byte
+	isError                   bool
+	kind                      uint8 // toolNone, toolCall or toolResult
+}
+
+const (
+	toolNone uint8 = iota
+	toolCall
+	toolResult
+)
 
 // Encode returns the wire encoding of each message of msgs (enc's output:
 // the JSON values one message maps to, comma-separated, or nothing), from
@@ -72,7 +110,7 @@ func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) (
 	defer c.mu.Unlock()
 	lane := c.lane(msgs)
 	for i := range msgs {
-		if i < len(lane.entries) && sameMessage(&lane.entries[i].msg, &msgs[i]) {
+		if i < len(lane.entries) && lane.entries[i].msg.same(&msgs[i]) {
 			out[i] = lane.entries[i].wire
 			continue
 		}
@@ -107,7 +145,7 @@ func (c *WireCache) lane(msgs []Message) *cacheLane {
 	oldest := &c.lanes[0]
 	for i := range c.lanes {
 		l := &c.lanes[i]
-		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && sameMessage(&l.entries[0].msg, &msgs[0]) {
+		if found == nil && len(msgs) > 0 && len(l.entries) > 0 && l.entries[0].msg.same(&msgs[0]) {
 			found = l
 			continue
 		}
@@ -127,9 +165,33 @@ func (c *WireCache) lane(msgs []Message) *cacheLane {
 
 // copyMessage copies m's parts and what they point to; strings are
 // immutable and stay shared.
-func copyMessage(m *Message) Message {
-	cp := Message{Role: m.Role, Model: m.Model, Parts: make([]Part, len(m.Parts))}
-	for i, p := range m.Parts {
+func copyMessage(m *Message) msgCopy {
+	c := msgCopy{role: m.Role, model: m.Model}
+	if len(m.Parts) != 1 || (m.Parts[0].ToolCall != nil && m.Parts[0].ToolResult != nil) {
+		c.many = copyParts(m.Parts)
+		return c
+	}
+	p := &m.Parts[0]
+	c.one = fieldsOf(p)
+	c.one.data = bytes.Clone(p.Data)
+	if tc := p.ToolCall; tc != nil {
+		c.tool = toolCopy{id: tc.ID, name: tc.Name, text: tc.ArgsError, signature: tc.Signature, args: bytes.Clone(tc.Arguments), kind: toolCall}
+	}
+	if tr := p.ToolResult; tr != nil {
+		c.tool = toolCopy{id: tr.CallID, name: tr.Name, text: tr.Content, isError: tr.IsError, kind: toolResult}
+	}
+	return c
+}
+
+func fieldsOf(p *Part) partFields {
+	return partFields{typ: p.Type, text: p.Text, mimeType: p.MIMEType, url: p.URL, signature: p.Signature, id: p.ID,
+		data: p.Data, redacted: p.Redacted}
+}
+
+// copyParts copies parts and what they point to; strings stay shared.
+func copyParts(parts []Part) []Part {
+	cp := make([]Part, len(parts))
+	for i, p := range parts {
 		p.Data = bytes.Clone(p.Data)
 		if p.ToolCall != nil {
 			tc := *p.ToolCall
@@ -140,30 +202,54 @@ func copyMessage(m *Message) Message {
 			tr := *p.ToolResult
 			p.ToolResult = &tr
 		}
-		cp.Parts[i] = p
+		cp[i] = p
 	}
 	return cp
 }
 
-// sameMessage reports whether a and b hold the same content.
-func sameMessage(a, b *Message) bool {
-	if a.Role != b.Role || a.Model != b.Model || len(a.Parts) != len(b.Parts) {
+// same reports whether m holds the content c was copied from.
+func (c *msgCopy) same(m *Message) bool {
+	if c.role != m.Role || c.model != m.Model {
 		return false
 	}
-	for i := range a.Parts {
-		if !samePart(&a.Parts[i], &b.Parts[i]) {
+	if c.many != nil {
+		if len(c.many) != len(m.Parts) {
 			return false
 		}
+		for i := range c.many {
+			if !samePart(&c.many[i], &m.Parts[i]) {
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	if len(m.Parts) != 1 {
+		return false
+	}
+	p := &m.Parts[0]
+	if c.one.differ(p) {
+		return false
+	}
+	t := &c.tool
+	switch tc, tr := p.ToolCall, p.ToolResult; {
+	case tc != nil:
+		return t.kind == toolCall && tr == nil && t.id == tc.ID && t.name == tc.Name && bytes.Equal(t.args, tc.Arguments) &&
+			t.text == tc.ArgsError && t.signature == tc.Signature
+	case tr != nil:
+		return t.kind == toolResult && t.id == tr.CallID && t.name == tr.Name && t.text == tr.Content && t.isError == tr.IsError
+	}
+	return t.kind == toolNone
+}
+
+// differ reports whether p's fields other than its tool call and result
+// differ from f.
+func (f *partFields) differ(p *Part) bool {
+	return f.typ != p.Type || f.text != p.Text || f.mimeType != p.MIMEType || !bytes.Equal(f.data, p.Data) ||
+		f.url != p.URL || f.signature != p.Signature || f.redacted != p.Redacted || f.id != p.ID
 }
 
 func samePart(a, b *Part) bool {
-	if a.Type != b.Type || a.Text != b.Text || a.MIMEType != b.MIMEType || !bytes.Equal(a.Data, b.Data) ||
-		a.URL != b.URL || a.Signature != b.Signature || a.Redacted != b.Redacted || a.ID != b.ID {
-		return false
-	}
-	if (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
+	if f := fieldsOf(a); f.differ(b) || (a.ToolCall == nil) != (b.ToolCall == nil) || (a.ToolResult == nil) != (b.ToolResult == nil) {
 		return false
 	}
 	if x, y := a.ToolCall, b.ToolCall; x != nil && (x.ID != y.ID || x.Name != y.Name || !bytes.Equal(x.Arguments, y.Arguments) ||
@@ -258,7 +344,8 @@ func (s *Spliced) Bytes() ([]byte, error) {
 }
 
 // encode returns the body as chunks pointing at the head's encoding and
-// at the items (nothing copied).
+// at the items (nothing copied, nothing allocated per item: the reader
+// walks the items as it sends them).
 func (s *Spliced) encode() (*chunks, error) {
 	head, err := MarshalJSON(s.Head)
 	if err != nil {
@@ -268,55 +355,21 @@ func (s *Spliced) encode() (*chunks, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &chunks{bufs: make([][]byte, 0, 2*len(s.Items)+3)}
-	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return it.Len() > 0 }) {
-		c.ref(head)
-		return c, nil
+	if s.KeepNull && !slices.ContainsFunc(s.Items, func(it Wire) bool { return !it.empty() }) {
+		return &chunks{bufs: [][]byte{head}, n: len(head)}, nil
 	}
-	c.ref(head[:start])
-	c.ref([]byte{'['})
-	comma := []byte{','}
-	first := true
+	c := &chunks{bufs: [][]byte{head[:start:start], []byte("[")}, items: s.Items,
+		after: [][]byte{[]byte("]"), head[end:]}}
+	c.n = start + 1 + 1 + len(head) - end
+	k := 0
 	for _, it := range s.Items {
-		if it.Len() == 0 {
-			continue
+		if !it.empty() {
+			c.n += it.Len()
+			k++
 		}
-		if !first {
-			c.ref(comma)
-		}
-		first = false
-		c.refWire(it)
 	}
-	c.ref([]byte{']'})
-	c.ref(head[end:])
+	c.n += max(k-1, 0) // the commas
 	return c, nil
-}
-
-// ref appends b to c without copying it; nothing is written into b (the
-// next Write starts a new chunk).
-func (c *chunks) ref(b []byte) {
-	c.bufs = append(c.bufs, b[:len(b):len(b)])
-	if c.strs != nil {
-		c.strs = append(c.strs, nil)
-	}
-	c.n += len(b)
-}
-
-// refWire appends w to c without copying it: a packed encoding's string is
-// read from the message it was made from.
-func (c *chunks) refWire(w Wire) {
-	if w.p == nil {
-		c.ref(w.b)
-		return
-	}
-	c.ref(w.p.head)
-	if c.strs == nil {
-		c.strs = make([]*escapedString, len(c.bufs), cap(c.bufs))
-	}
-	c.bufs = append(c.bufs, nil)
-	c.strs = append(c.strs, &w.p.str)
-	c.n += w.p.str.len()
-	c.ref(w.p.tail)
 }
 
 // topLevelNull returns the offsets of the null value of the top-level

@@ -58,6 +58,47 @@ func TestWireCacheEncodesOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// A change made in place to a message's parts (a call's arguments, a
+// second part's data, a tool call or result added or dropped) is seen and
+// that message encoded again.
+func TestWireCacheSeesChangesInPlace(t *testing.T) {
+	encoded := 0
+	enc := func(m *Message) ([]byte, error) {
+		encoded++
+		return []byte(fmt.Sprintf("%q", m.Role+":"+Role(m.Text()))), nil
+	}
+	c := &WireCache{}
+	run := func(msgs []Message, want int) {
+		t.Helper()
+		encoded = 0
+		if _, err := c.Encode(msgs, enc); err != nil || encoded != want {
+			t.Fatalf("encoded %d of %d messages (%v), want %d", encoded, len(msgs), err, want)
+		}
+	}
+	conv := []Message{UserText("a"), AssistantText("b"), ToolResults(ToolResult{CallID: "1", Content: "x"}), UserText("d")}
+	run(conv, 4)
+	conv = append(conv, Message{Role: RoleAssistant, Parts: []Part{{Type: PartToolCall, ToolCall: &ToolCall{ID: "2", Name: "grep", Arguments: []byte(`{"a":1}`)}}}},
+		Message{Role: RoleUser, Parts: []Part{{Type: PartText, Text: "e"}, {Type: PartImage, MIMEType: "image/png", Data: []byte{1}}}})
+	run(conv, 2)
+	conv[4].Parts[0].ToolCall.Arguments[5] = '2' // a call's arguments changed in place
+	run(conv, 1)
+	conv[5].Parts[1].Data[0] = 2 // the second part of a message changed in place
+	run(conv, 1)
+	conv[5].Parts = conv[5].Parts[:1] // a part dropped
+	run(conv, 1)
+	conv[5].Parts[0].ToolResult = &ToolResult{CallID: "2", Content: "r"} // a result added to a text part in place
+	run(conv, 1)
+	conv[5].Parts[0].ToolCall = &ToolCall{ID: "3"} // and a call beside it
+	run(conv, 1)
+	run(conv, 0)
+	conv[5].Parts[0].ToolCall.ID = "4"
+	run(conv, 1)
+	conv[5].Parts[0].ToolResult = nil
+	run(conv, 1)
+	conv = conv[:4]
+	run(conv, 0)
+}
+
 // A spliced body is the head with the items as the field's array; a field
 // that is not null at the top level is an error.
 func TestSplicedBody(t *testing.T) {
@@ -79,6 +120,14 @@ func TestSplicedBody(t *testing.T) {
 	all, _ := io.ReadAll(c.reader())
 	if string(all) != want || c.n != len(want) {
 		t.Fatalf("reader gave %s (n %d)", all, c.n)
+	}
+	s.Items, s.KeepNull = []Wire{{}, {}}, true // no item: the null stays
+	if got, _ := s.Bytes(); string(got) != `{"a":"\"messages\":null","messages":null,"z":["t"]}` {
+		t.Fatalf("body without items %s", got)
+	}
+	s.KeepNull = false
+	if got, _ := s.Bytes(); string(got) != `{"a":"\"messages\":null","messages":[],"z":["t"]}` {
+		t.Fatalf("body without items %s", got)
 	}
 	s.Field = "z"
 	if _, err := s.Bytes(); err == nil {

@@ -31,6 +31,10 @@ func (w Wire) Len() int {
 	return len(w.p.head) + w.p.str.len() + len(w.p.tail)
 }
 
+// empty reports whether the encoding has no bytes, without reading a
+// packed one (which never is: its string is at least packMinLen bytes).
+func (w Wire) empty() bool { return w.p == nil && len(w.b) == 0 }
+
 // Bytes returns the whole encoding in one slice (a copy when packed; for
 // tests and merges).
 func (w Wire) Bytes() []byte {
