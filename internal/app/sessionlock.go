@@ -1,14 +1,12 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/filelock"
@@ -110,41 +108,4 @@ func sessionLockDir(dataDir string) string {
 		return ""
 	}
 	return filepath.Join(dataDir, "locks")
-}
-
-// syncFromStore reloads sess from the store when the store changed since
-// this live session last saw it (another aidex process continued the
-// session in between), so a run never answers from a stale conversation.
-// Call it with the session's run lock held.
-func (ls *Session) syncFromStore(ctx context.Context, sess *agent.Conversation) error {
-	sum, err := ls.svc.store.Info(ctx, sess.ID)
-	if err != nil {
-		return err
-	}
-	ls.mu.Lock()
-	seen := ls.seen
-	ls.mu.Unlock()
-	if !seen.IsZero() && sum.UpdatedAt.Equal(seen) {
-		return nil
-	}
-	fresh, err := ls.svc.store.Load(ctx, sess.ID)
-	if err != nil {
-		return err
-	}
-	ls.mu.Lock()
-	*sess = *fresh // in place: front ends hold this pointer
-	ls.mu.Unlock()
-	return nil
-}
-
-// markSeen records the store's state of the session after a run.
-func (ls *Session) markSeen(ctx context.Context, id string) {
-	sum, err := ls.svc.store.Info(ctx, id)
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if err == nil {
-		ls.seen = sum.UpdatedAt
-	} else {
-		ls.seen = time.Time{}
-	}
 }
