@@ -110,7 +110,7 @@ func TestEvalRunReportCompare(t *testing.T) {
 	want := map[string]float64{"aidex fake/good": 1, "aidex fake/bad": 0}
 	for _, row := range rep.Rows {
 		if p, ok := want[row.Config]; !ok || row.Pass1 != p || row.Attempts != 2 || row.Skipped != 2 {
-			t.Errorf("row %+v, want pass@1 %v over 2 attempts, 2 skipped", row, p)
+			t.Errorf("row %+v, want pass@1 %v over 2 attempts, 2 skipped; the run printed:\n%s\n%s", row, p, r.stdout, r.stderr)
 		}
 		if row.MeanCost <= 0 || !row.CostKnown || row.InputTokens <= 0 {
 			t.Errorf("row %s: cost %v (known %v), input tokens %v: want the attempts' usage", row.Config, row.MeanCost, row.CostKnown, row.InputTokens)
