@@ -248,8 +248,18 @@ func TestUpdateStreamsAnswer(t *testing.T) {
 	h.tm.Type("what is it?")
 	h.tm.Send(enter())
 	h.waitFor(t, "The answer is")
-	h.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	h.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	// The run may still be ending when its answer shows: a Ctrl+C then
+	// stops it instead of opening the quit window. Press until the window
+	// opens, then once more.
+	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
+		if bytes.Contains(b, []byte("again to quit")) {
+			return true
+		}
+		h.tm.Send(ctrlC)
+		return false
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(200*time.Millisecond))
+	h.tm.Send(ctrlC)
 	fm := h.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	require.True(t, fm.quitting, "Ctrl+C twice with empty input quits")
 	require.Equal(t, "The answer is **42**.", h.ctrl.LastAnswer())
