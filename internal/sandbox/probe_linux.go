@@ -219,21 +219,16 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 // (docs/benchmarks.md, "The fork into the namespaces and aidex's heap").
 const spawnAbove = 32 << 20
 
-// unshareAbove is how much memory aidex may hold before commands start
-// through the helper's C part (helperUnshares) instead of aidex's own
-// fork into the namespaces: the C part's dynamic loader and cgo start
-// cost 0.4–0.9 ms more than that fork from a process of about 5 MB, and
-// save 2–3 ms from one of about 30 MB (docs/benchmarks.md, "The helper
-// creates its namespaces").
-const unshareAbove = 16 << 20
-
 // spawnFirst reports whether commands start without namespaces now, for
-// the helper's C part or its first stage to create them: with the C part
-// (helperUnshares) above unshareAbove, without it above spawnAbove.
+// the helper's C part or its first stage to create them: always with the
+// C part (helperUnshares), whose start costs less than aidex's own fork
+// into the namespaces at any size of aidex (0.5–0.9 ms less per command
+// from a process of 10 MB, alternated one by one; docs/benchmarks.md,
+// "The C part at any size"), and without it above spawnAbove.
 func (s *Sandbox) spawnFirst() bool {
 	limit := int64(spawnAbove)
 	if s.caps.unshares {
-		limit = unshareAbove
+		limit = 0
 	}
 	if s.spawnLimit != 0 {
 		limit = s.spawnLimit
