@@ -199,9 +199,8 @@ func TestHelperSignalsReachCommand(t *testing.T) {
 			defer stop.Stop()
 			_, _ = io.WriteString(stdin, "hello\n")
 			line, _ := bufio.NewReader(stdout).ReadString('\n')
-			// The helper ignores SIGTERM only once the command runs (a
-			// signal before that ends the helper and the command).
-			waitIgnored(t, cmd.Process.Pid, cgo)
+			// The command runs (it answered): the helper catches the
+			// catchable signals since before it started it, and drops them.
 			if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
@@ -213,29 +212,6 @@ func TestHelperSignalsReachCommand(t *testing.T) {
 			}
 		})
 	}
-}
-
-// waitIgnored waits (up to 5 s) until the helper that pid is (or, when
-// the helper unshared, whose only child it is) ignores SIGTERM.
-func waitIgnored(t *testing.T, pid int, unshared bool) {
-	t.Helper()
-	for i := 0; i < 250; i++ { // a bound, not a timing assertion
-		p := strconv.Itoa(pid)
-		if unshared {
-			b, _ := os.ReadFile("/proc/" + p + "/task/" + p + "/children")
-			p = strings.TrimSpace(string(b))
-		}
-		b, _ := os.ReadFile("/proc/" + p + "/status")
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "SigIgn:"); ok {
-				if m, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && m&(1<<(syscall.SIGTERM-1)) != 0 {
-					return
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the helper did not come to ignore SIGTERM")
 }
 
 // TestHelperWithoutCPartRefusesUnshare: a helper built without cgo that

@@ -5,7 +5,6 @@ package helper
 import (
 	"errors"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -37,7 +36,7 @@ func enterNamespaces(s Spec) error {
 // that ends in the namespace, answers the socket filter's questions, and
 // exits with the command's status: the kernel then kills every process
 // the command left behind (setsid and double-forked ones included).
-func runInit(s Spec) int {
+func runInit(s Spec, sigs chan os.Signal) int {
 	if err := enterNamespaces(s); err != nil {
 		return fail(ExitSetup, "setup", err)
 	}
@@ -48,9 +47,12 @@ func runInit(s Spec) int {
 	// starts its other threads from a clean template thread (it has one
 	// since LockOSThread), so the helper's other threads — those that
 	// answer the socket filter — are not restricted.
-	r := startCommand(s, leader)
+	r := startCommand(s, leader, sigs)
 	if r.err != nil {
 		return fail(r.code, r.what, r.err)
+	}
+	if r.pid == 0 {
+		return r.code // a signal came before the command started
 	}
 	// Nothing inside may read the helper's memory or its descriptors
 	// (the socket filter's listener) through /proc.
@@ -62,7 +64,8 @@ func runInit(s Spec) int {
 }
 
 // startResult is what startCommand returns: the command's pid and the
-// socket filter's listener (-1: none), or why it could not start.
+// socket filter's listener (-1: none), or why it could not start, or (pid
+// 0, no error) the status for a signal caught before it started.
 type startResult struct {
 	pid      int
 	listener int
@@ -75,13 +78,14 @@ type startResult struct {
 // socket filter when the network is off, no capabilities, no_new_privs —
 // and forks the command from it, in the helper's process group: the
 // signals aidex sends the group (SIGTERM, then SIGKILL, on a timeout or
-// a cancel) reach the command itself, and the helper then ignores the
-// catchable ones, so that it ends only with the command (or SIGKILL).
+// a cancel) reach the command itself, and the helper drops the catchable
+// ones it catches (sigs, catchSignals), so that it ends only with the
+// command (or SIGKILL); one caught before the fork ends it instead.
 // Unless the helper leads a session aidex made for this command (a
 // pseudo-terminal of its own, which the command keeps), it first gives
 // up the controlling terminal it shares with aidex and the user's shell:
 // the command has none of the user's terminals.
-func startCommand(s Spec, leader bool) startResult {
+func startCommand(s Spec, leader bool, sigs chan os.Signal) startResult {
 	if !leader {
 		detachTerminal()
 	}
@@ -106,9 +110,10 @@ func startCommand(s Spec, leader bool) startResult {
 		Env:   s.CommandEnv(os.Environ()),
 		Files: []uintptr{0, 1, 2},
 	}
+	if code := caught(sigs); code != 0 {
+		return startResult{code: code}
+	}
 	pid, err := syscall.ForkExec(s.Path, s.Args, attr)
-	// Ignored only now: a command inherits ignored signals across exec.
-	signal.Ignore(unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2)
 	if err != nil {
 		code := 126
 		if errors.Is(err, syscall.ENOENT) {

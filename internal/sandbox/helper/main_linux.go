@@ -5,6 +5,7 @@ package helper
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
@@ -32,24 +33,28 @@ func Run(args []string, unshared bool) int {
 	// Capabilities are per thread: the thread that drops them must be the
 	// one that execs.
 	runtime.LockOSThread()
-	if len(args) > 0 && args[0] == SpawnArg {
-		return spawn(args[1:])
-	}
 	if len(args) == 2 && args[0] == ConnectArg {
 		return connect(args[1])
 	}
 	if len(args) == 2 && args[0] == DialUnixArg {
 		return dialUnix(args[1])
 	}
+	sigs := catchSignals()
+	if len(args) > 0 && args[0] == SpawnArg {
+		return spawn(args[1:], sigs)
+	}
 	s, err := Parse(args)
 	if err != nil {
 		return fail(ExitSetup, "usage", err)
 	}
 	if s.Namespaces {
-		return runInit(s)
+		return runInit(s, sigs)
 	}
 	if err := Enter(s); err != nil {
 		return fail(ExitSetup, "setup", err)
+	}
+	if code := caught(sigs); code != 0 {
+		return code
 	}
 	err = unix.Exec(s.Path, s.Args, s.CommandEnv(os.Environ()))
 	code := 126
@@ -57,6 +62,38 @@ func Run(args []string, unshared bool) int {
 		code = 127
 	}
 	return fail(code, "exec "+s.Path, err)
+}
+
+// catchable are the signals aidex sends a command's process group to end
+// it (a cancel, a timeout: SIGTERM first) or the user's keys send it.
+var catchable = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
+
+// catchSignals makes the helper catch the catchable signals from now on,
+// so that none ends it while it sets the sandbox up and starts the command
+// (the Go runtime's default would end it with status 2). Unlike an ignored
+// signal, a caught one is not inherited across exec: the command gets
+// them with their default action. The helper keeps catching them while
+// the command runs and drops them (they reach the command through the
+// process group); one caught before the command started ends the helper
+// instead of starting it (caught).
+func catchSignals() chan os.Signal {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, catchable...)
+	return c
+}
+
+// caught returns the status to end with (128+N) when signal N was caught
+// before the command started, else 0.
+func caught(c chan os.Signal) int {
+	select {
+	case sig := <-c:
+		if n, ok := sig.(unix.Signal); ok {
+			return 128 + int(n)
+		}
+		return 128
+	default:
+		return 0
+	}
 }
 
 func fail(code int, what string, err error) int {

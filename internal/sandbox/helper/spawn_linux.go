@@ -5,7 +5,6 @@ package helper
 import (
 	"errors"
 	"os"
-	"os/signal"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -49,22 +48,24 @@ const (
 // is small, so the fork into the namespaces (NamespaceAttr) costs what it
 // costs from a small process. args are the mode (SpawnNetOff or
 // SpawnNetOn), then the helper's path and argv. It waits for that helper
-// and exits with its status; it ignores the catchable signals, as the
-// helper does (aidex signals the process group, which the helper and the
-// command are in); SIGKILL ends it and, through Pdeathsig, the helper and
-// every process of the command.
-func spawn(args []string) int {
+// and exits with its status; it drops the catchable signals it catches
+// (sigs), as the helper does (aidex signals the process group, which the
+// helper and the command are in), and ends without starting the helper
+// when one came first; SIGKILL ends it and, through Pdeathsig, the helper
+// and every process of the command.
+func spawn(args []string, sigs chan os.Signal) int {
 	if len(args) < 3 || args[0] != SpawnNetOff && args[0] != SpawnNetOn {
 		return fail(ExitSetup, "usage", errors.New("want "+SpawnArg+" net-off|net-on PATH ARGV..."))
 	}
 	sys := &syscall.SysProcAttr{}
 	NamespaceAttr(sys, args[0] == SpawnNetOff)
 	attr := &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}, Sys: sys}
+	if code := caught(sigs); code != 0 {
+		return code
+	}
 	// Main locked this goroutine to its thread: Pdeathsig fires when the
 	// thread that forked ends.
 	pid, err := syscall.ForkExec(args[1], args[2:], attr)
-	// Ignored only now: the helper would inherit ignored signals.
-	signal.Ignore(unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2)
 	if err != nil {
 		return fail(ExitSetup, "start the sandbox", err)
 	}
