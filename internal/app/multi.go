@@ -312,25 +312,3 @@ func (sm sessionModels) runtime(ctx context.Context, id string) (*Runtime, error
 	ls.mu.Unlock()
 	return rt, nil
 }
-
-// turnChooser is c as the turn strategies take a chooser (nil: nil, so
-// KeepAll decides): the answers offered are the turn's candidates as
-// multi.Candidate.
-func turnChooser(c multi.Chooser) turns.Chooser {
-	if c == nil {
-		return nil
-	}
-	return chooserOf{c}
-}
-
-// chooserOf adapts a front end's multi.Chooser to turns.Chooser.
-type chooserOf struct{ c multi.Chooser }
-
-// Choose offers answers to the front end's chooser.
-func (a chooserOf) Choose(ctx context.Context, answers []turns.Candidate) ([]int, error) {
-	cands := make([]multi.Candidate, len(answers))
-	for i, c := range answers {
-		cands[i] = multi.Candidate(c)
-	}
-	return a.c.Choose(ctx, cands)
-}

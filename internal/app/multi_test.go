@@ -378,16 +378,9 @@ func TestModelEnginesScopeMemory(t *testing.T) {
 }
 
 // The front ends' conversation modes (app/multi) and the turn
-// strategies' (app/turn) are one set of names, and a front end's
-// Chooser sees the turn's candidates as they are.
+// strategies' (app/turn) are one set of names.
 func TestMultiModesAreTheTurnsModes(t *testing.T) {
 	require.Equal(t, turns.RoundRobin, string(multi.RoundRobin))
 	require.Equal(t, turns.Sequential, string(multi.Sequential))
 	require.Equal(t, turns.Parallel, string(multi.Parallel))
-	require.Nil(t, turnChooser(nil), "no chooser: KeepAll decides")
-	c := &chooseLast{}
-	keep, err := turnChooser(c).Choose(context.Background(), []turns.Candidate{{Model: "oa/a1", Text: "x", ToolCalls: []string{"read_file"}}, {Model: "an/c1"}})
-	require.NoError(t, err)
-	require.Equal(t, []int{1}, keep)
-	require.Equal(t, []multi.Candidate{{Model: "oa/a1", Text: "x", ToolCalls: []string{"read_file"}}, {Model: "an/c1"}}, c.offered)
 }

@@ -137,7 +137,7 @@ func (p turnPrep) models(ctx context.Context, base *agent.Engine, m multi.Settin
 	ls.mu.Lock()
 	keepAll := ls.opts.KeepAll || (ls.rt != nil && ls.rt.Config.MultiKeep == "all")
 	ls.mu.Unlock()
-	return &turns.Models{Engines: engs, IDs: m.IDs(), Mode: string(m.Mode), Chooser: turnChooser(ls.opts.Chooser), KeepAll: keepAll, Rot: ls.multi.rot}, nil
+	return &turns.Models{Engines: engs, IDs: m.IDs(), Mode: string(m.Mode), Chooser: ls.opts.Chooser, KeepAll: keepAll, Rot: ls.multi.rot}, nil
 }
 
 // architect returns the architect turn of eng (the session's engine for

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/zelvior/aidex/internal/agent"
+	"github.com/zelvior/aidex/internal/app/multi"
 	"github.com/zelvior/aidex/internal/llm"
 )
 
@@ -29,24 +30,6 @@ const (
 // NewRotor returns a round-robin position that starts after the model
 // that wrote the conversation's last answer.
 func NewRotor() *Rotor { return &Rotor{next: -1} }
-
-// Candidate is one answer of a parallel turn, offered to a [Chooser]:
-// the model that wrote it ("PROVIDER/MODEL"), its text, and the names of
-// the tool calls it asks for (they run only if it is kept).
-type Candidate struct {
-	Model     string   `json:"model"`
-	Text      string   `json:"text"`
-	ToolCalls []string `json:"tool_calls,omitempty"`
-}
-
-// Chooser picks the answers to keep of a parallel turn (the TUI's keys,
-// the web UI's buttons). Choose blocks until the user chose or ctx ends;
-// it returns indexes into answers (the successful ones, in list order):
-// one answer, or several ("all"). An empty choice keeps the first.
-// Errors: ctx's (the turn is then cancelled).
-type Chooser interface {
-	Choose(ctx context.Context, answers []Candidate) ([]int, error)
-}
 
 // sequentialNote is the user-role note before a later model's answer in
 // sequential mode: the earlier answers are in the conversation as
@@ -70,7 +53,7 @@ type Models struct {
 	Engines []*agent.Engine
 	IDs     []string
 	Mode    string
-	Chooser Chooser
+	Chooser multi.Chooser
 	KeepAll bool
 	Rot     *Rotor
 }
@@ -427,10 +410,10 @@ func (t *multiTurn) choose(ctx context.Context, props []proposal, ok []int) ([]i
 		}
 		return ok[:1], nil
 	}
-	cands := make([]Candidate, len(ok))
+	cands := make([]multi.Candidate, len(ok))
 	for k, i := range ok {
 		m := props[i].resp.Message
-		cands[k] = Candidate{Model: t.ids[i], Text: m.Text()}
+		cands[k] = multi.Candidate{Model: t.ids[i], Text: m.Text()}
 		for _, tc := range m.ToolCalls() {
 			cands[k].ToolCalls = append(cands[k].ToolCalls, tc.Name)
 		}
