@@ -55,8 +55,8 @@ const busyTimeoutMS = 5000
 // commit that reached it), so that a long session's WAL is not cut and
 // grown again after every checkpoint: a commit then rewrites blocks the
 // file already has instead of extending it (issue 40: with 1 MiB, the
-// commits' fsyncs cost 0.48 ms of CPU a turn over turns 100–500 of
-// BenchmarkCPU500Turns, with 8 MiB 0.26 ms; docs/benchmarks.md). The WAL file
+// commits' fsyncs cost 0.47 ms of CPU a turn over turns 100–500 of
+// BenchmarkCPU500Turns, with 8 MiB 0.22 ms; docs/benchmarks.md). The WAL file
 // is still emptied when the store closes (see persistWAL).
 const walSizeLimit = 8 << 20
 
