@@ -50,10 +50,15 @@ const emptyKeep = 24 * time.Hour
 const busyTimeoutMS = 5000
 
 // walSizeLimit is the journal_size_limit, in bytes: the size the WAL file
-// is cut back to when it is reset after a checkpoint (a long session's
-// WAL does not keep its peak size on disk). The WAL file itself persists
-// between runs (see persistWAL).
-const walSizeLimit = 1 << 20
+// is cut back to when it is reset after a checkpoint. It is above the
+// WAL's size at an automatic checkpoint (1,000 pages of 4 KiB, plus the
+// commit that reached it), so that a long session's WAL is not cut and
+// grown again after every checkpoint: a commit then rewrites blocks the
+// file already has instead of extending it (issue 40: with 1 MiB, the
+// commits' fsyncs cost 0.47 ms of CPU a turn over turns 100–500 of
+// BenchmarkCPU500Turns, with 8 MiB 0.22 ms; docs/benchmarks.md). The WAL file
+// is still emptied when the store closes (see persistWAL).
+const walSizeLimit = 8 << 20
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
