@@ -249,14 +249,14 @@ func (p turnPrep) promptHooks(ctx context.Context, sess *agent.Conversation, par
 // Call it with the session's run lock held.
 func (p turnPrep) syncFromStore(ctx context.Context, sess *agent.Conversation) error {
 	ls := p.ls
-	sum, err := ls.svc.store.Info(ctx, sess.ID)
+	updated, err := ls.svc.store.UpdatedAt(ctx, sess.ID)
 	if err != nil {
 		return err
 	}
 	ls.mu.Lock()
 	seen := ls.seen
 	ls.mu.Unlock()
-	if !seen.IsZero() && sum.UpdatedAt.Equal(seen) {
+	if !seen.IsZero() && updated.Equal(seen) {
 		return nil
 	}
 	fresh, err := ls.svc.store.Load(ctx, sess.ID)
@@ -272,11 +272,11 @@ func (p turnPrep) syncFromStore(ctx context.Context, sess *agent.Conversation) e
 // markSeen records the store's state of the session after a run.
 func (p turnPrep) markSeen(ctx context.Context, id string) {
 	ls := p.ls
-	sum, err := ls.svc.store.Info(ctx, id)
+	updated, err := ls.svc.store.UpdatedAt(ctx, id)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if err == nil {
-		ls.seen = sum.UpdatedAt
+		ls.seen = updated
 	} else {
 		ls.seen = time.Time{}
 	}

@@ -220,6 +220,28 @@ func (s *Store) Info(ctx context.Context, id string) (Summary, error) {
 	return sum, err
 }
 
+// UpdatedAt returns when session id (a full id, as [Store.Create] and
+// [Store.Load] give it) last changed: [Summary.UpdatedAt] of [Store.Info],
+// read with one indexed query instead of the summary's (a live session
+// checks it before and after each run). Errors wrap [ErrNotFound] for an
+// unknown id.
+func (s *Store) UpdatedAt(ctx context.Context, id string) (time.Time, error) {
+	var at time.Time
+	err := s.revived(ctx, id, func() error {
+		var ns int64
+		err := s.db.QueryRowContext(ctx, `SELECT updated_at FROM sessions WHERE id = ?`, id).Scan(&ns)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("look up session %q: %w", id, err)
+		}
+		at = time.Unix(0, ns)
+		return nil
+	})
+	return at, err
+}
+
 // Latest returns the most recently updated session of workspace (an
 // absolute path) that has a message, for --continue. The error wraps
 // [ErrNotFound] when the workspace has no such session.
