@@ -1,11 +1,13 @@
 package filelock
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"sync"
+	"time"
 )
 
 // maxReopens bounds how many times TryLockRemovable starts over because
@@ -96,4 +98,29 @@ func (h *Held) Release() {
 		_ = unlockFD(h.f)
 		h.f.Close()
 	})
+}
+
+// LockRemovable waits for the lock [TryLockRemovable] takes on path: it
+// tries again, 1 ms after a refusal and then up to 50 ms apart, until it
+// has the lock or ctx ends. For a lock held briefly and rarely (a schema
+// migration), where polling costs less than a blocking lock per platform.
+//
+// Errors: ctx's error (wrapped, naming path) when it ended first, else
+// TryLockRemovable's other errors.
+func LockRemovable(ctx context.Context, path string, perm os.FileMode) (*Held, error) {
+	wait := time.Millisecond
+	for {
+		h, err := TryLockRemovable(path, perm)
+		if !errors.Is(err, ErrLocked) {
+			return h, err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
+		case <-t.C:
+		}
+		wait = min(2*wait, 50*time.Millisecond)
+	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
 
+	"github.com/zelvior/aidex/internal/filelock"
 	"github.com/zelvior/aidex/internal/ospath"
 )
 
@@ -201,6 +202,10 @@ func dsn(path string, st ospath.Style) string {
 	return u.String()
 }
 
+// migrateWait bounds how long Open waits for another process that is
+// migrating the same store's schema.
+const migrateWait = 60 * time.Second
+
 // migrate brings the schema to schemaVersion with goose, unless
 // PRAGMA user_version says it is there already.
 func (s *Store) migrate(ctx context.Context) error {
@@ -216,6 +221,24 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	// Several aidex processes may open a new (or older) store at once:
+	// one migrates, the others wait for it and then find the schema
+	// current. goose's own version check is no guard: two runs both read
+	// the old version and both apply the next migration ("table snapshots
+	// already exists").
+	wctx, cancel := context.WithTimeout(ctx, migrateWait)
+	defer cancel()
+	held, err := filelock.LockRemovable(wctx, s.path+".migrate.lock", 0o600)
+	if err != nil {
+		return fmt.Errorf("wait for another aidex migrating the schema: %w", err)
+	}
+	defer held.Release()
+	if v, err = s.userVersion(ctx); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v == schemaVersion {
+		return nil
+	}
 	// Switched on before the first table, a new database needs no VACUUM
 	// (an existing one is switched by its first Delete: see reclaim).
 	if v == 0 {
@@ -223,8 +246,8 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	err = s.gooseUp(ctx)
 	if err != nil {
-		// Another process may have migrated at the same moment; a second
-		// run sees its work.
+		// An older aidex (which takes no lock) may have migrated at the
+		// same moment; a second run sees its work.
 		err = s.gooseUp(ctx)
 	}
 	if err != nil {
