@@ -15,9 +15,9 @@ import (
 // connections, as another process's would be.
 func TestOpenConcurrentlyOnANewStore(t *testing.T) {
 	ctx := context.Background()
-	for round := range 4 {
+	for round := range 6 {
 		dir := t.TempDir()
-		const n = 8
+		const n = 12
 		errs := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {

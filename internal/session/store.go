@@ -131,14 +131,25 @@ func openStyle(ctx context.Context, dataDir string, st ospath.Style) (*Store, er
 	if err != nil {
 		return nil, fmt.Errorf("open session store: %w", err)
 	}
+	fi, err := f.Stat()
 	_ = f.Close()
+	locked := false
+	if err == nil && fi.Size() == 0 {
+		// A new store is set up under the setup lock (lockSetup).
+		release, err := lockSetup(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("open session store %s: %w", path, err)
+		}
+		defer release()
+		locked = true
+	}
 	base, err := sqlite.NewConnector(dsn(path, ospath.Native()))
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
 	db := sql.OpenDB(persistWAL{base})
 	s := &Store{db: db, path: path, now: time.Now, style: st}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, locked); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
@@ -206,9 +217,30 @@ func dsn(path string, st ospath.Style) string {
 // migrating the same store's schema.
 const migrateWait = 60 * time.Second
 
+// lockSetup takes the store's setup lock (a file beside the database that
+// exists only while it is held; filelock.LockRemovable), waiting up to
+// migrateWait for another process that holds it. Several aidex processes
+// may open a new or older store at once: one sets it up (the switch to
+// WAL, the migrations), the others wait and then find it current. Neither
+// SQLite nor goose is a guard on their own: a new database's switch to
+// WAL answers SQLITE_BUSY at once instead of waiting, and two goose runs
+// can both read the old version and apply the same migration ("table
+// snapshots already exists"). Errors: the wait ran out, or the lock file
+// could not be made.
+func lockSetup(ctx context.Context, path string) (release func(), err error) {
+	wctx, cancel := context.WithTimeout(ctx, migrateWait)
+	defer cancel()
+	held, err := filelock.LockRemovable(wctx, path+".migrate.lock", 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("wait for another aidex setting up the session store: %w", err)
+	}
+	return held.Release, nil
+}
+
 // migrate brings the schema to schemaVersion with goose, unless
-// PRAGMA user_version says it is there already.
-func (s *Store) migrate(ctx context.Context) error {
+// PRAGMA user_version says it is there already; locked says the caller
+// holds the setup lock (lockSetup), which it takes otherwise.
+func (s *Store) migrate(ctx context.Context, locked bool) error {
 	v, err := s.userVersion(ctx)
 	if err != nil {
 		return fmt.Errorf("read schema version (is it an SQLite database?): %w", err)
@@ -221,23 +253,18 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	// Several aidex processes may open a new (or older) store at once:
-	// one migrates, the others wait for it and then find the schema
-	// current. goose's own version check is no guard: two runs both read
-	// the old version and both apply the next migration ("table snapshots
-	// already exists").
-	wctx, cancel := context.WithTimeout(ctx, migrateWait)
-	defer cancel()
-	held, err := filelock.LockRemovable(wctx, s.path+".migrate.lock", 0o600)
-	if err != nil {
-		return fmt.Errorf("wait for another aidex migrating the schema: %w", err)
-	}
-	defer held.Release()
-	if v, err = s.userVersion(ctx); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
-	if v == schemaVersion {
-		return nil
+	if !locked {
+		release, err := lockSetup(ctx, s.path)
+		if err != nil {
+			return err
+		}
+		defer release()
+		if v, err = s.userVersion(ctx); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if v == schemaVersion {
+			return nil
+		}
 	}
 	// Switched on before the first table, a new database needs no VACUUM
 	// (an existing one is switched by its first Delete: see reclaim).
