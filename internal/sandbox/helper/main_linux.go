@@ -64,9 +64,11 @@ func Run(args []string, unshared bool) int {
 	return fail(code, "exec "+s.Path, err)
 }
 
-// catchable are the signals aidex sends a command's process group to end
-// it (a cancel, a timeout: SIGTERM first) or the user's keys send it.
-var catchable = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
+// catchable returns the signals aidex sends a command's process group to
+// end it (a cancel, a timeout: SIGTERM first) or the user's keys send it.
+func catchable() []os.Signal {
+	return []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2}
+}
 
 // catchSignals makes the helper catch the catchable signals from now on,
 // so that none ends it while it sets the sandbox up and starts the command
@@ -78,7 +80,7 @@ var catchable = []os.Signal{unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT
 // instead of starting it (caught).
 func catchSignals() chan os.Signal {
 	c := make(chan os.Signal, 1)
-	signal.Notify(c, catchable...)
+	signal.Notify(c, catchable()...)
 	return c
 }
 

@@ -16,7 +16,7 @@ import (
 // starting the command. Nothing caught: 0.
 func TestCaughtSignalEndsBeforeTheCommand(t *testing.T) {
 	sigs := catchSignals()
-	defer signal.Reset(catchable...)
+	defer signal.Reset(catchable()...)
 	if got := caught(sigs); got != 0 {
 		t.Fatalf("caught before any signal = %d, want 0", got)
 	}
