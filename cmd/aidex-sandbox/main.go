@@ -8,7 +8,8 @@
 // the command gets its own setting back). Built with cgo on Linux, it
 // has a small C part that runs before the Go runtime starts and creates
 // the namespaces itself when aidex asks for it (unshare_linux.go), so that
-// aidex starts it without copying its own memory.
+// aidex starts it without copying its own memory; the same C part hands a
+// command to a spare helper aidex started ahead of it (docs/sandbox.md).
 //
 //go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0

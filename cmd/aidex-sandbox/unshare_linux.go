@@ -17,7 +17,12 @@ package main
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <linux/capability.h>
+
+extern char **environ;
 
 // aidex looks for this section in the helper binary (internal/sandbox:
 // helperUnshares) to know that the helper creates its namespaces itself.
@@ -76,6 +81,162 @@ static void aidex_keep_caps(void) {
 
 static const int aidex_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
+// The attach mode: aidex hands the command to a spare helper set up
+// ahead of it (internal/sandbox/helper/spare_linux.go has the wire
+// format). aidex_conn is the connection to it; a signal that comes before
+// the spare answers is kept in aidex_pending, later ones are passed on.
+static int aidex_conn = -1;
+static volatile sig_atomic_t aidex_attached;
+static volatile sig_atomic_t aidex_pending;
+
+static void aidex_relay(int sig) {
+	int e = errno;
+	if (aidex_attached) {
+		unsigned char b = (unsigned char)sig;
+		ssize_t w = send(aidex_conn, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+		(void)w;
+	} else if (aidex_pending == 0)
+		aidex_pending = sig;
+	errno = e;
+}
+
+static int aidex_read_full(int fd, void *p, size_t n) {
+	char *b = p;
+	while (n > 0) {
+		ssize_t r = read(fd, b, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		b += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+// aidex_request builds the request: the three lengths, then argv, the
+// environment and the working directory, each ending in NUL. It returns
+// NULL when the working directory is unknown or memory is short.
+static char *aidex_request(int argc, char **argv, size_t *len) {
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return NULL;
+	size_t n = strlen(cwd) + 1;
+	uint32_t envc = 0;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	for (char **e = environ; *e != NULL; e++, envc++)
+		n += strlen(*e) + 1;
+	char *buf = malloc(12 + n);
+	if (buf == NULL)
+		return NULL;
+	// Little-endian: the byte order of every platform aidex builds its C
+	// part for (amd64, arm64).
+	uint32_t head[3] = {(uint32_t)n, (uint32_t)argc, envc};
+	memcpy(buf, head, sizeof head);
+	char *p = buf + 12;
+	for (int i = 0; i < argc; i++)
+		p = stpcpy(p, argv[i]) + 1;
+	for (char **e = environ; *e != NULL; e++)
+		p = stpcpy(p, *e) + 1;
+	stpcpy(p, cwd);
+	*len = 12 + n;
+	return buf;
+}
+
+// aidex_send sends the request with descriptors 0, 1, 2 and pidfd.
+static int aidex_send(int fd, const char *buf, size_t len, int pidfd) {
+	int fds[4] = {0, 1, 2, pidfd};
+	char ctl[CMSG_SPACE(sizeof fds)];
+	memset(ctl, 0, sizeof ctl);
+	struct iovec iov = {(void *)buf, len};
+	struct msghdr m;
+	memset(&m, 0, sizeof m);
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof ctl;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof fds);
+	memcpy(CMSG_DATA(c), fds, sizeof fds);
+	ssize_t w;
+	while ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (w <= 0)
+		return -1;
+	for (size_t off = (size_t)w; off < len;) {
+		w = send(fd, buf + off, len - off, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+#define AIDEX_NSIG (sizeof aidex_signals / sizeof aidex_signals[0])
+
+// aidex_attach hands the command to the spare on conn and, when the
+// spare takes it, waits for its status and exits with it once the spare
+// and every process of the command have ended (the connection's end: the
+// spare's first process holds it until then). It returns when the spare
+// does not take the command: the caller then sets the sandbox up itself.
+// A catchable signal that comes before the spare answers ends this
+// process (128+N) when the command did not start, and is passed on when
+// it did; later ones are passed on as they come.
+static void aidex_attach(int conn, int argc, char **argv) {
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		return;
+	size_t len = 0;
+	char *buf = aidex_request(argc, argv, &len);
+	if (buf == NULL) {
+		close(pidfd);
+		return;
+	}
+	aidex_conn = conn;
+	struct sigaction sa, old[AIDEX_NSIG];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = aidex_relay;
+	sa.sa_flags = SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < AIDEX_NSIG; i++)
+		sigaction(aidex_signals[i], &sa, &old[i]);
+	char reply = 0;
+	int sent = aidex_send(conn, buf, len, pidfd);
+	free(buf);
+	close(pidfd);
+	if (sent != 0 || aidex_read_full(conn, &reply, 1) != 0 || reply != 'A') {
+		if (aidex_pending != 0)
+			_exit(128 + aidex_pending);
+		for (size_t i = 0; i < AIDEX_NSIG; i++)
+			sigaction(aidex_signals[i], &old[i], NULL);
+		return;
+	}
+	sigset_t all, prev;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &prev);
+	aidex_attached = 1;
+	if (aidex_pending != 0)
+		aidex_relay(aidex_pending);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	int32_t st;
+	if (aidex_read_full(conn, &st, sizeof st) != 0) {
+		errno = EPIPE;
+		aidex_fail("the spare helper ended before its command");
+	}
+	char rest[64];
+	for (;;) {
+		ssize_t r = read(conn, rest, sizeof rest);
+		if (r == 0 || (r < 0 && errno != EINTR))
+			break;
+	}
+	_exit(st);
+}
+
 // aidex_unshare runs before the Go runtime starts, while the process has
 // one thread: when aidex asks for it (AIDEX_SANDBOX_UNSHARE=net-off or
 // net-on) it creates the new user, mount, PID and IPC namespaces (and a
@@ -83,8 +244,22 @@ static const int aidex_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, S
 // themselves, and forks once: the child, PID 1 of the new PID namespace,
 // returns into the Go runtime and the helper's main; this process waits
 // for it, forwards the catchable signals aidex may send it, and exits with
-// its status (128+N when signal N ended it).
-__attribute__((constructor)) static void aidex_unshare(void) {
+// its status (128+N when signal N ended it). Before that, when aidex gives
+// it a spare's connection (AIDEX_SANDBOX_ATTACH), it hands the command to
+// the spare (aidex_attach) and goes on as above only when the spare does
+// not take it.
+__attribute__((constructor)) static void aidex_unshare(int argc, char **argv) {
+	const char *conn = getenv("AIDEX_SANDBOX_ATTACH");
+	if (conn != NULL) {
+		int fd = atoi(conn);
+		unsetenv("AIDEX_SANDBOX_ATTACH");
+		// Not for a command that leads a session of its own (a
+		// pseudo-terminal aidex made for it): the helper must lead it.
+		if (fd > 2 && getsid(0) != getpid())
+			aidex_attach(fd, argc, argv);
+		if (fd > 2)
+			close(fd);
+	}
 	const char *mode = getenv("AIDEX_SANDBOX_UNSHARE");
 	if (mode == NULL)
 		return;

@@ -205,7 +205,7 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 		Loopback:   s.caps.Namespaces && netOff,
 		NetOff:     netOff,
 		Writable:   s.fixed.writable,
-		Protected:  s.fixed.protectedNow(),
+		Protected:  sortedClone(s.fixed.protectedNow()),
 		MaskDirs:   s.fixed.maskDirs,
 		MaskFiles:  s.fixed.maskFiles,
 	}
@@ -281,3 +281,12 @@ func appendUnique(list []string, p string) []string {
 
 // errHelperMissing is returned when no helper program can be found.
 var errHelperMissing = errors.New("the sandbox helper was not found (install aidex-sandbox beside aidex: go install ./cmd/...)")
+
+// sortedClone returns a sorted copy of list: a command's spec lists its
+// paths in one order whatever order they were found in (a spare is
+// handed commands of an equal spec).
+func sortedClone(list []string) []string {
+	out := slices.Clone(list)
+	slices.Sort(out)
+	return out
+}

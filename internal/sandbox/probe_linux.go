@@ -194,6 +194,9 @@ func (s *Sandbox) confine(cmd *exec.Cmd, sp helper.Spec) error {
 		}
 		if s.caps.unshares {
 			cmd.Env = append(cmd.Env, helper.UnshareEnv+"="+mode)
+			if s.spares != nil {
+				s.spares.attach(cmd, sp, mode)
+			}
 		} else {
 			cmd.Args = append(append(args, helper.SpawnArg, mode, s.caps.Helper), cmd.Args...)
 		}

@@ -125,6 +125,9 @@ type Sandbox struct {
 	// spawnLimit overrides spawnFirst's limit (tests and benchmarks;
 	// -1: never use the first stage or the C part; 0: the default).
 	spawnLimit int64
+	// spares are helpers started ahead of commands (nil: none; Linux
+	// with the helper's C part only).
+	spares *spares
 }
 
 // New returns a sandbox for p on a machine with caps c. Errors:
@@ -149,6 +152,9 @@ func New(p Policy, c Caps) (*Sandbox, error) {
 		return nil, err
 	}
 	s.fixed = fixed
+	if c.Namespaces && c.unshares {
+		s.spares = newSpares(s, c.Helper)
+	}
 	if p.Mode == WorkspaceWrite {
 		s.audit = newAuditor(fixed, !c.Namespaces)
 	}

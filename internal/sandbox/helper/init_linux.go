@@ -47,7 +47,7 @@ func runInit(s Spec, sigs chan os.Signal) int {
 	// starts its other threads from a clean template thread (it has one
 	// since LockOSThread), so the helper's other threads — those that
 	// answer the socket filter — are not restricted.
-	r := startCommand(s, leader, sigs)
+	r := startCommand(s, leader, sigs, commandStart{env: s.CommandEnv(os.Environ()), files: []uintptr{0, 1, 2}})
 	if r.err != nil {
 		return fail(r.code, r.what, r.err)
 	}
@@ -61,6 +61,15 @@ func runInit(s Spec, sigs chan os.Signal) int {
 		go serveSocketRule(r.listener)
 	}
 	return reap(r.pid)
+}
+
+// commandStart is how startCommand starts the command: its environment,
+// its descriptors (0, 1, 2, ...) and whether it leads a process group of
+// its own (a spare's command, which the spare signals as a group).
+type commandStart struct {
+	env     []string
+	files   []uintptr
+	setpgid bool
 }
 
 // startResult is what startCommand returns: the command's pid and the
@@ -85,7 +94,7 @@ type startResult struct {
 // pseudo-terminal of its own, which the command keeps), it first gives
 // up the controlling terminal it shares with aidex and the user's shell:
 // the command has none of the user's terminals.
-func startCommand(s Spec, leader bool, sigs chan os.Signal) startResult {
+func startCommand(s Spec, leader bool, sigs chan os.Signal, cs commandStart) startResult {
 	if !leader {
 		detachTerminal()
 	}
@@ -106,9 +115,9 @@ func startCommand(s Spec, leader bool, sigs chan os.Signal) startResult {
 	if err := dropCaps(); err != nil {
 		return setup(err)
 	}
-	attr := &syscall.ProcAttr{
-		Env:   s.CommandEnv(os.Environ()),
-		Files: []uintptr{0, 1, 2},
+	attr := &syscall.ProcAttr{Env: cs.env, Files: cs.files}
+	if cs.setpgid {
+		attr.Sys = &syscall.SysProcAttr{Setpgid: true}
 	}
 	if code := caught(sigs); code != 0 {
 		return startResult{code: code}

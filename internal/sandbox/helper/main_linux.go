@@ -40,6 +40,9 @@ func Run(args []string, unshared bool) int {
 		return dialUnix(args[1])
 	}
 	sigs := catchSignals()
+	if len(args) > 0 && args[0] == SpareArg {
+		return spare(args[1:], unshared, sigs)
+	}
 	if len(args) > 0 && args[0] == SpawnArg {
 		return spawn(args[1:], sigs)
 	}

@@ -29,6 +29,25 @@ const SpawnArg = "--spawn"
 // command never sees the variable (CommandEnv drops it).
 const UnshareEnv = "AIDEX_SANDBOX_UNSHARE"
 
+// SpareArg makes Main run as a spare (spare_linux.go): a helper aidex
+// starts ahead of the next command, which sets the namespaces' mounts up
+// and then waits for one command to be handed to it. It is followed by
+// the identities of the spec's paths as aidex saw them (Identities) and
+// the spec's flags (EncodeConfig).
+const SpareArg = "--spare"
+
+// AttachEnv is the environment variable with which aidex asks the helper
+// binary's C part to hand its command to a spare instead of setting the
+// sandbox up itself: its value is the number of the file descriptor that
+// connects it to the spare. When the spare cannot take the command, the
+// helper sets the sandbox up itself as without it (cold). The command
+// never sees the variable (CommandEnv drops it).
+const AttachEnv = "AIDEX_SANDBOX_ATTACH"
+
+// SpareFD is the file descriptor on which a spare waits for its command
+// (aidex starts it with one end of a socket pair there).
+const SpareFD = 3
+
 // ConnectArg makes Main dial the TCP address that follows and exit 0 when
 // it connects (the self-test's network probe).
 const ConnectArg = "--connect"
@@ -79,6 +98,19 @@ type Spec struct {
 // Encode returns the helper's arguments for s (without the program name
 // or Arg).
 func (s Spec) Encode() []string {
+	a := s.EncodeConfig()
+	if s.GoMaxProcs != "" {
+		a = append(a, "-p", s.GoMaxProcs)
+	}
+	a = append(a, "--", s.Path)
+	return append(a, s.Args...)
+}
+
+// EncodeConfig returns the flags of Encode alone: s without its command
+// (Path, Args) and without the command's own GoMaxProcs, which is all a
+// spare is set up from (two commands with equal EncodeConfig run in the
+// same sandbox).
+func (s Spec) EncodeConfig() []string {
 	var a []string
 	flag := func(on bool, f string) {
 		if on {
@@ -88,9 +120,6 @@ func (s Spec) Encode() []string {
 	flag(s.Namespaces, "-n")
 	flag(s.Loopback, "-l")
 	flag(s.NetOff, "-o")
-	if s.GoMaxProcs != "" {
-		a = append(a, "-p", s.GoMaxProcs)
-	}
 	list := func(f string, paths []string) {
 		for _, p := range paths {
 			a = append(a, f, p)
@@ -100,13 +129,39 @@ func (s Spec) Encode() []string {
 	list("-r", s.Protected)
 	list("-d", s.MaskDirs)
 	list("-f", s.MaskFiles)
-	a = append(a, "--", s.Path)
-	return append(a, s.Args...)
+	return a
 }
 
 // Parse reads the arguments Encode wrote. Errors: an unknown flag, a flag
 // without its path, or no command after "--".
 func Parse(args []string) (Spec, error) {
+	s, rest, err := parseFlags(args)
+	if err != nil {
+		return s, err
+	}
+	if len(rest) == 0 {
+		return s, errors.New("no command after --")
+	}
+	s.Path, s.Args = rest[0], rest[1:]
+	if len(s.Args) == 0 {
+		s.Args = []string{s.Path}
+	}
+	return s, nil
+}
+
+// ParseConfig reads the arguments EncodeConfig wrote (no "--" and no
+// command). Errors: those of Parse, or a command.
+func ParseConfig(args []string) (Spec, error) {
+	s, rest, err := parseFlags(args)
+	if err == nil && rest != nil {
+		err = errors.New("a command in a spare's arguments")
+	}
+	return s, err
+}
+
+// parseFlags reads Encode's flags up to "--" and returns what follows it
+// (nil: no "--").
+func parseFlags(args []string) (Spec, []string, error) {
 	var s Spec
 	lists := map[string]*[]string{"-w": &s.Writable, "-r": &s.Protected, "-d": &s.MaskDirs, "-f": &s.MaskFiles}
 	for i := 0; i < len(args); i++ {
@@ -119,30 +174,22 @@ func Parse(args []string) (Spec, error) {
 			s.NetOff = true
 		case "-p":
 			if i+1 >= len(args) || args[i+1] == "" {
-				return s, errors.New("bad argument " + quote(f) + " (want a GOMAXPROCS value)")
+				return s, nil, errors.New("bad argument " + quote(f) + " (want a GOMAXPROCS value)")
 			}
 			s.GoMaxProcs = args[i+1]
 			i++
 		case "--":
-			if i+1 >= len(args) {
-				return s, errors.New("no command after --")
-			}
-			s.Path = args[i+1]
-			s.Args = args[i+2:]
-			if len(s.Args) == 0 {
-				s.Args = []string{s.Path}
-			}
-			return s, nil
+			return s, args[i+1:], nil
 		default:
 			l, ok := lists[f]
 			if !ok || i+1 >= len(args) || !strings.HasPrefix(args[i+1], "/") {
-				return s, errors.New("bad argument " + quote(f) + " (the helper is started by aidex, not by hand)")
+				return s, nil, errors.New("bad argument " + quote(f) + " (the helper is started by aidex, not by hand)")
 			}
 			*l = append(*l, args[i+1])
 			i++
 		}
 	}
-	return s, errors.New("no command after --")
+	return s, nil, nil
 }
 
 // GoMaxProcsEnv is the environment variable aidex sets to 1 for the
@@ -150,12 +197,12 @@ func Parse(args []string) (Spec, error) {
 const GoMaxProcsEnv = "GOMAXPROCS"
 
 // CommandEnv returns env (the helper's own environment) as the command
-// must get it: without the helper's GOMAXPROCS and UnshareEnv, with the
+// must get it: without the helper's GOMAXPROCS, UnshareEnv and AttachEnv, with the
 // command's own GoMaxProcs when it had one.
 func (s Spec) CommandEnv(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, GoMaxProcsEnv+"=") && !strings.HasPrefix(kv, UnshareEnv+"=") {
+		if !strings.HasPrefix(kv, GoMaxProcsEnv+"=") && !strings.HasPrefix(kv, UnshareEnv+"=") && !strings.HasPrefix(kv, AttachEnv+"=") {
 			out = append(out, kv)
 		}
 	}

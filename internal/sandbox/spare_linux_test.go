@@ -1,0 +1,256 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// spareEnv is a sandbox (network off) whose helper has its C part, after
+// one command, with a spare waiting for the next.
+func spareEnv(t *testing.T) (*env, *Sandbox) {
+	t.Helper()
+	e := newEnv(t)
+	if !e.caps.unshares {
+		t.Skip("the helper has no C part (built without cgo)")
+	}
+	sb := e.sandbox(WorkspaceWrite, false)
+	if sb.spares == nil {
+		t.Fatal("no spares with the helper's C part")
+	}
+	if out, err := e.sh(sb, "true"); err != nil {
+		t.Fatalf("first command: %v %s", err, out)
+	}
+	waitSpare(t, sb)
+	return e, sb
+}
+
+// waitSpare waits until a spare waits in sb.
+func waitSpare(t *testing.T, sb *Sandbox) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		sb.spares.mu.Lock()
+		n := len(sb.spares.idle)
+		sb.spares.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no spare started")
+}
+
+func handed(sb *Sandbox) int {
+	sb.spares.mu.Lock()
+	defer sb.spares.mu.Unlock()
+	return sb.spares.handed
+}
+
+// TestSpareRunsTheCommandAsTheHelperWould: a command handed to a spare
+// gets its standard streams, working directory, environment (without
+// aidex's helper variables), exit status and sandbox.
+func TestSpareRunsTheCommandAsTheHelperWould(t *testing.T) {
+	e, sb := spareEnv(t)
+	sub := filepath.Join(e.ws, "sub")
+	mustMkdir(t, sub)
+	cmd := exec.Command("/bin/sh", "-c", `echo out; echo err >&2; cat; pwd; echo "$FOO"; env | grep AIDEX_SANDBOX; touch "$OUTSIDE/x"; exit 7`)
+	// A spare starts its command as a process group of its own (the helper
+	// started cold keeps it in aidex's): the shell's pid is its group's.
+	cmd.Args[2] = `read pid comm state ppid pgrp rest < /proc/$$/stat; [ "$pid" = "$pgrp" ] || echo "not the spare's"; ` + cmd.Args[2]
+	cmd.Dir = sub
+	cmd.Env = append(os.Environ(), "FOO=bar", "OUTSIDE="+e.outside)
+	cmd.Stdin = strings.NewReader("in\n")
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := sb.Confine(cmd, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Run()
+	if handed(sb) != 1 {
+		t.Fatalf("the command was not handed to the spare (handed %d)", handed(sb))
+	}
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 7 {
+		t.Errorf("exit: %v, want status 7", err)
+	}
+	if want := "out\nin\n" + sub + "\nbar\n"; out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	if !strings.HasPrefix(errOut.String(), "err\n") || !strings.Contains(errOut.String(), "x") {
+		t.Errorf("stderr %q: want err and the refused touch", errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(e.outside, "x")); err == nil {
+		t.Error("the command handed to a spare wrote outside the workspace")
+	}
+}
+
+// TestSpareEndsEveryProcessBeforeWaitReturns: when the command ends, so
+// has every process it started by the time Wait returns (the check after
+// the command relies on it).
+func TestSpareEndsEveryProcessBeforeWaitReturns(t *testing.T) {
+	e, sb := spareEnv(t)
+	out, err := e.sh(sb, `for i in 1 2 3 4 5 6 7 8; do (while :; do echo x >> bg.log; done) </dev/null >/dev/null 2>&1 & done; sleep 0.05`)
+	if err != nil || handed(sb) != 1 {
+		t.Fatalf("%v %s (handed %d)", err, out, handed(sb))
+	}
+	st1, err := os.Stat(filepath.Join(e.ws, "bg.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	st2, _ := os.Stat(filepath.Join(e.ws, "bg.log"))
+	if st2.Size() != st1.Size() {
+		t.Errorf("a background process still wrote after Wait returned (%d → %d bytes)", st1.Size(), st2.Size())
+	}
+}
+
+// TestSpareSignals: the signal aidex sends the helper's process group
+// reaches the command; SIGKILL of the helper ends every process of the
+// command.
+func TestSpareSignals(t *testing.T) {
+	e, sb := spareEnv(t)
+	start := func(script string) (*exec.Cmd, *bufio.Reader) {
+		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.Dir = e.ws
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sb.Confine(cmd, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(stdout)
+		if line, err := r.ReadString('\n'); line != "ready\n" {
+			t.Fatalf("first line %q, %v", line, err)
+		}
+		return cmd, r
+	}
+	cmd, _ := start(`trap 'echo term; exit 42' TERM; echo ready; while :; do sleep 0.01; done`)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	_ = cmd.Wait()
+	if got := cmd.ProcessState.ExitCode(); got != 42 {
+		t.Errorf("SIGTERM to the group: status %d, want the command's 42", got)
+	}
+	waitSpare(t, sb)
+	cmd, _ = start(`echo ready; sleep 0.3; touch late`)
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = cmd.Wait()
+	if handed(sb) != 2 {
+		t.Fatalf("handed %d commands to spares, want 2", handed(sb))
+	}
+	time.Sleep(500 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(e.ws, "late")); err == nil {
+		t.Error("the command outlived its helper's SIGKILL")
+	}
+}
+
+// TestSpareNotUsedWhenItsPathsChanged: a spare mounted the paths of the
+// moment it started; one that changed since (a protected file replaced, a
+// guard created) makes the command start without it, under the current
+// paths.
+func TestSpareNotUsedWhenItsPathsChanged(t *testing.T) {
+	e, sb := spareEnv(t)
+	cfg := filepath.Join(e.ws, ".git", "config")
+	tmp := cfg + ".new"
+	mustWrite(t, tmp, "[core]\n\tnew = true\n")
+	if err := os.Rename(tmp, cfg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.sh(sb, "cat .git/config; echo x >> .git/config")
+	if handed(sb) != 0 {
+		t.Errorf("a spare mounted before .git/config was replaced ran the command")
+	}
+	if !strings.Contains(out, "new = true") || err == nil {
+		t.Errorf("got %q, %v: want the new config, read-only", out, err)
+	}
+	waitSpare(t, sb)
+	mustWrite(t, filepath.Join(e.ws, ".mcp.json"), "{}")
+	out, err = e.sh(sb, "echo '{\"mcpServers\":{}}' > .mcp.json")
+	if err == nil || readFile(t, filepath.Join(e.ws, ".mcp.json")) != "{}" {
+		t.Errorf("a guard created after the spare started was writable: %q %v", out, err)
+	}
+}
+
+// TestSpareColdWhenTheCommandCannotStart: a command the spare cannot
+// start (no such program) starts without it, with the helper's usual
+// error and status.
+func TestSpareColdWhenTheCommandCannotStart(t *testing.T) {
+	e, sb := spareEnv(t)
+	out, err := e.run(sb, Options{}, "/nonexistent/prog")
+	if handed(sb) != 1 {
+		t.Errorf("handed %d, want 1 (which the spare refused)", handed(sb))
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 127 || !strings.Contains(out, "exec /nonexistent/prog") {
+		t.Errorf("got %q, %v: want status 127 and the helper's message", out, err)
+	}
+	// The spare that refused it has ended; the next command gets a new one.
+	waitSpare(t, sb)
+	if out, err := e.run(sb, Options{}, "/bin/true"); err != nil || handed(sb) != 2 {
+		t.Errorf("next command: %v %q (handed %d)", err, out, handed(sb))
+	}
+}
+
+// TestSparesEndWithTheSandbox: the spares waiting in a sandbox that is
+// no longer used end (a cleanup when it is collected), and a sandbox
+// keeps at most maxSpares.
+func TestSparesEndWithTheSandbox(t *testing.T) {
+	e, sb := spareEnv(t)
+	_, _ = e.run(sb, Options{Network: true}, "/bin/true")
+	for i := 0; i < 100; i++ {
+		sb.spares.mu.Lock()
+		n := len(sb.spares.idle)
+		sb.spares.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	sb.spares.mu.Lock()
+	var pids []int
+	for _, sv := range sb.spares.idle {
+		pids = append(pids, sv.pid)
+	}
+	sb.spares.mu.Unlock()
+	if len(pids) != maxSpares {
+		t.Fatalf("%d spares waiting, want %d (network off and on)", len(pids), maxSpares)
+	}
+	p := sb.spares
+	sb = nil
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		runtime.GC()
+		p.mu.Lock()
+		n := len(p.idle)
+		p.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, pid := range pids {
+		for ctx.Err() == nil && syscall.Kill(pid, 0) == nil {
+			p.mu.Lock()
+			p.reap()
+			p.mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+		}
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("spare %d still runs after its sandbox was collected", pid)
+		}
+	}
+}
