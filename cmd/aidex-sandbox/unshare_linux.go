@@ -114,29 +114,77 @@ static int aidex_read_full(int fd, void *p, size_t n) {
 	return 0;
 }
 
+// aidex_cmdline returns this process's argv as /proc/self/cmdline has it
+// (each argument ending in NUL; constructors get no argv from every C
+// library), with *len its length and *argc the number of arguments, or
+// NULL.
+static char *aidex_cmdline(size_t *len, uint32_t *argc) {
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	while (buf != NULL) {
+		if (n == cap) {
+			char *b = realloc(buf, cap * 2);
+			if (b == NULL) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			buf = NULL;
+		} else if (r == 0)
+			break;
+		else
+			n += (size_t)r;
+	}
+	close(fd);
+	if (buf == NULL || n == 0 || buf[n - 1] != 0) {
+		free(buf);
+		return NULL;
+	}
+	*argc = 0;
+	for (size_t i = 0; i < n; i++)
+		*argc += buf[i] == 0;
+	*len = n;
+	return buf;
+}
+
 // aidex_request builds the request: the three lengths, then argv, the
 // environment and the working directory, each ending in NUL. It returns
-// NULL when the working directory is unknown or memory is short.
-static char *aidex_request(int argc, char **argv, size_t *len) {
+// NULL when the working directory or argv is unknown or memory is short.
+static char *aidex_request(size_t *len) {
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof cwd) == NULL)
 		return NULL;
-	size_t n = strlen(cwd) + 1;
-	uint32_t envc = 0;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
+	size_t argn = 0;
+	uint32_t argc = 0, envc = 0;
+	char *args = aidex_cmdline(&argn, &argc);
+	if (args == NULL)
+		return NULL;
+	size_t n = argn + strlen(cwd) + 1;
 	for (char **e = environ; *e != NULL; e++, envc++)
 		n += strlen(*e) + 1;
 	char *buf = malloc(12 + n);
-	if (buf == NULL)
+	if (buf == NULL) {
+		free(args);
 		return NULL;
+	}
 	// Little-endian: the byte order of every platform aidex builds its C
 	// part for (amd64, arm64).
-	uint32_t head[3] = {(uint32_t)n, (uint32_t)argc, envc};
+	uint32_t head[3] = {(uint32_t)n, argc, envc};
 	memcpy(buf, head, sizeof head);
-	char *p = buf + 12;
-	for (int i = 0; i < argc; i++)
-		p = stpcpy(p, argv[i]) + 1;
+	memcpy(buf + 12, args, argn);
+	free(args);
+	char *p = buf + 12 + argn;
 	for (char **e = environ; *e != NULL; e++)
 		p = stpcpy(p, *e) + 1;
 	stpcpy(p, cwd);
@@ -144,23 +192,28 @@ static char *aidex_request(int argc, char **argv, size_t *len) {
 	return buf;
 }
 
-// aidex_send sends the request with descriptors 0, 1, 2 and pidfd.
+// aidex_send sends the request with descriptors 0, 1, 2 and pidfd (none
+// when pidfd < 0: the spare then refuses the command).
 static int aidex_send(int fd, const char *buf, size_t len, int pidfd) {
 	int fds[4] = {0, 1, 2, pidfd};
-	char ctl[CMSG_SPACE(sizeof fds)];
-	memset(ctl, 0, sizeof ctl);
+	size_t nfd = pidfd >= 0 ? 4 : 3;
+	union {
+		char buf[CMSG_SPACE(sizeof fds)];
+		struct cmsghdr align;
+	} ctl;
+	memset(&ctl, 0, sizeof ctl);
 	struct iovec iov = {(void *)buf, len};
 	struct msghdr m;
 	memset(&m, 0, sizeof m);
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
-	m.msg_control = ctl;
-	m.msg_controllen = sizeof ctl;
+	m.msg_control = ctl.buf;
+	m.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof fds);
-	memcpy(CMSG_DATA(c), fds, sizeof fds);
+	c->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, nfd * sizeof(int));
 	ssize_t w;
 	while ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
 		;
@@ -179,22 +232,24 @@ static int aidex_send(int fd, const char *buf, size_t len, int pidfd) {
 
 #define AIDEX_NSIG (sizeof aidex_signals / sizeof aidex_signals[0])
 
-// aidex_attach hands the command to the spare on conn and, when the
-// spare takes it, waits for its status and exits with it once the spare
-// and every process of the command have ended (the connection's end: the
-// spare's first process holds it until then). It returns when the spare
-// does not take the command: the caller then sets the sandbox up itself.
-// A catchable signal that comes before the spare answers ends this
-// process (128+N) when the command did not start, and is passed on when
-// it did; later ones are passed on as they come.
-static void aidex_attach(int conn, int argc, char **argv) {
+// aidex_attach hands the command to the spare on conn. The spare answers
+// 'A' once it has checked the request and its mounts and takes the
+// command (it then reports a failure to start it as the helper would: a
+// message on the command's stderr and the status); anything else, before
+// that answer, means it did not take it, and aidex_attach returns: the
+// caller then sets the sandbox up itself. After 'A' it waits for the
+// status and exits with it once the spare and every process of the
+// command have ended (the connection's end: the spare's first process
+// holds it until then). A catchable signal that comes before the answer
+// ends this process (128+N) when the command was not taken, and is passed
+// on when it was; later ones are passed on as they come.
+static void aidex_attach(int conn) {
 	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pidfd < 0)
-		return;
 	size_t len = 0;
-	char *buf = aidex_request(argc, argv, &len);
+	char *buf = aidex_request(&len);
 	if (buf == NULL) {
-		close(pidfd);
+		if (pidfd >= 0)
+			close(pidfd);
 		return;
 	}
 	aidex_conn = conn;
@@ -208,16 +263,19 @@ static void aidex_attach(int conn, int argc, char **argv) {
 	char reply = 0;
 	int sent = aidex_send(conn, buf, len, pidfd);
 	free(buf);
-	close(pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
+	sigset_t all, prev;
+	sigfillset(&all);
 	if (sent != 0 || aidex_read_full(conn, &reply, 1) != 0 || reply != 'A') {
+		sigprocmask(SIG_BLOCK, &all, &prev);
 		if (aidex_pending != 0)
 			_exit(128 + aidex_pending);
 		for (size_t i = 0; i < AIDEX_NSIG; i++)
 			sigaction(aidex_signals[i], &old[i], NULL);
+		sigprocmask(SIG_SETMASK, &prev, NULL);
 		return;
 	}
-	sigset_t all, prev;
-	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &prev);
 	aidex_attached = 1;
 	if (aidex_pending != 0)
@@ -248,7 +306,7 @@ static void aidex_attach(int conn, int argc, char **argv) {
 // it a spare's connection (AIDEX_SANDBOX_ATTACH), it hands the command to
 // the spare (aidex_attach) and goes on as above only when the spare does
 // not take it.
-__attribute__((constructor)) static void aidex_unshare(int argc, char **argv) {
+__attribute__((constructor)) static void aidex_unshare(void) {
 	const char *conn = getenv("AIDEX_SANDBOX_ATTACH");
 	if (conn != NULL) {
 		int fd = atoi(conn);
@@ -256,7 +314,7 @@ __attribute__((constructor)) static void aidex_unshare(int argc, char **argv) {
 		// Not for a command that leads a session of its own (a
 		// pseudo-terminal aidex made for it): the helper must lead it.
 		if (fd > 2 && getsid(0) != getpid())
-			aidex_attach(fd, argc, argv);
+			aidex_attach(fd);
 		if (fd > 2)
 			close(fd);
 	}

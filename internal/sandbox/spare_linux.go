@@ -34,12 +34,18 @@ const maxSpares = 2
 // next one with the same spec. It is safe for concurrent use.
 type spares struct {
 	helper string
+	// mounts is aidex's /proc/self/mountinfo, polled for changes of the
+	// mount table: a spare's mounts are a copy of the table of its start.
+	mounts *os.File
 	mu     sync.Mutex
 	idle   map[string]*spare // by the spec's flags (specKey)
-	// started are the spares' pids not reaped yet (aidex reaps them
-	// without a waiting goroutine, at the next command).
-	started []int
+	// retired are the pids of spares handed a command or ended, not
+	// reaped yet (aidex reaps them without a waiting goroutine, at the
+	// next command). A waiting spare is never reaped, so that its pid
+	// is not reused while aidex may still signal it.
+	retired []int
 	handed  int // commands handed to a spare (which may refuse one)
+	closed  bool
 }
 
 // spare is one helper waiting for a command.
@@ -54,6 +60,9 @@ type spare struct {
 // cleanup ends those still waiting when the sandbox is collected.
 func newSpares(s *Sandbox, path string) *spares {
 	p := &spares{helper: path, idle: map[string]*spare{}}
+	if f, err := os.Open("/proc/self/mountinfo"); err == nil {
+		p.mounts = f
+	}
 	runtime.AddCleanup(s, func(p *spares) { p.close() }, p)
 	return p
 }
@@ -82,6 +91,12 @@ func (p *spares) take(key, ids string) *spare {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.reap()
+	if p.mountsChanged() {
+		for k, sv := range p.idle {
+			p.end(sv)
+			delete(p.idle, k)
+		}
+	}
 	sv := p.idle[key]
 	if sv == nil {
 		return nil
@@ -92,7 +107,20 @@ func (p *spares) take(key, ids string) *spare {
 		return nil
 	}
 	p.handed++
+	p.retired = append(p.retired, sv.pid)
 	return sv
+}
+
+// mountsChanged reports whether aidex's mount table changed since the
+// last call (a file system mounted or unmounted: the waiting spares hold
+// the old table). Without /proc it reports true.
+func (p *spares) mountsChanged() bool {
+	if p.mounts == nil {
+		return true
+	}
+	fds := []unix.PollFd{{Fd: int32(p.mounts.Fd()), Events: unix.POLLPRI}}
+	n, err := unix.Poll(fds, 0)
+	return err != nil || n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR) != 0
 }
 
 // start starts a spare for key (flags: its spec's) and keeps it waiting,
@@ -109,11 +137,12 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 		unix.Close(fds[1])
 		return
 	}
-	env, _ := helperEnv(nil)
 	args := append([]string{p.helper, helper.SpareArg, ids}, flags...)
 	n := null.Fd()
 	pid, err := syscall.ForkExec(p.helper, args, &syscall.ProcAttr{
-		Env:   append(env, helper.UnshareEnv+"="+mode),
+		// Nothing of aidex's environment (keys): the command gets the
+		// environment of its own helper.
+		Env:   []string{helper.GoMaxProcsEnv + "=1", helper.UnshareEnv + "=" + mode},
 		Files: []uintptr{n, n, n, uintptr(fds[1])},
 		// Its own session: no terminal, none of aidex's signals. It
 		// dies with aidex (Pdeathsig; the C part's child with it).
@@ -128,7 +157,13 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 	sv := &spare{ids: ids, conn: os.NewFile(uintptr(fds[0]), "aidex-spare"), pid: pid, born: time.Now()}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.started = append(p.started, pid)
+	if p.closed {
+		p.end(sv)
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, 0, nil)
+		p.reap()
+		return
+	}
 	if old := p.idle[key]; old != nil {
 		p.end(old)
 	}
@@ -145,32 +180,41 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 	}
 }
 
-// end kills a spare that will get no command (with p.mu held).
+// end kills a spare that will get no command and retires it (with p.mu
+// held).
 func (p *spares) end(sv *spare) {
 	_ = unix.Kill(sv.pid, unix.SIGKILL)
 	sv.conn.Close()
+	p.retired = append(p.retired, sv.pid)
 }
 
-// reap collects the spares that have exited (with p.mu held).
+// reap collects the retired spares that have exited (with p.mu held).
 func (p *spares) reap() {
-	kept := p.started[:0]
-	for _, pid := range p.started {
+	kept := p.retired[:0]
+	for _, pid := range p.retired {
 		var ws unix.WaitStatus
 		got, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 		if got == 0 && err == nil {
 			kept = append(kept, pid)
 		}
 	}
-	p.started = kept
+	p.retired = kept
 }
 
-// close ends the waiting spares.
+// close ends the waiting spares and waits for them (a spare killed ends
+// at once); spares running a command are left to it.
 func (p *spares) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.closed = true
 	for k, sv := range p.idle {
 		p.end(sv)
 		delete(p.idle, k)
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(sv.pid, &ws, 0, nil)
 	}
 	p.reap()
+	if p.mounts != nil {
+		p.mounts.Close()
+	}
 }

@@ -50,6 +50,12 @@ func waitSpare(t *testing.T, sb *Sandbox) {
 	t.Fatal("no spare started")
 }
 
+// attached is a shell line that prints "cold" unless a spare started the
+// shell (a spare starts its command as a process group of its own; the
+// helper started cold keeps it in aidex's, whose id is not visible in the
+// sandbox's PID namespace).
+const attached = `read pid comm state ppid pgrp rest < /proc/$$/stat; [ "$pid" = "$pgrp" ] || echo cold; `
+
 func handed(sb *Sandbox) int {
 	sb.spares.mu.Lock()
 	defer sb.spares.mu.Unlock()
@@ -64,9 +70,7 @@ func TestSpareRunsTheCommandAsTheHelperWould(t *testing.T) {
 	sub := filepath.Join(e.ws, "sub")
 	mustMkdir(t, sub)
 	cmd := exec.Command("/bin/sh", "-c", `echo out; echo err >&2; cat; pwd; echo "$FOO"; env | grep AIDEX_SANDBOX; touch "$OUTSIDE/x"; exit 7`)
-	// A spare starts its command as a process group of its own (the helper
-	// started cold keeps it in aidex's): the shell's pid is its group's.
-	cmd.Args[2] = `read pid comm state ppid pgrp rest < /proc/$$/stat; [ "$pid" = "$pgrp" ] || echo "not the spare's"; ` + cmd.Args[2]
+	cmd.Args[2] = attached + cmd.Args[2]
 	cmd.Dir = sub
 	cmd.Env = append(os.Environ(), "FOO=bar", "OUTSIDE="+e.outside)
 	cmd.Stdin = strings.NewReader("in\n")
@@ -98,9 +102,9 @@ func TestSpareRunsTheCommandAsTheHelperWould(t *testing.T) {
 // the command relies on it).
 func TestSpareEndsEveryProcessBeforeWaitReturns(t *testing.T) {
 	e, sb := spareEnv(t)
-	out, err := e.sh(sb, `for i in 1 2 3 4 5 6 7 8; do (while :; do echo x >> bg.log; done) </dev/null >/dev/null 2>&1 & done; sleep 0.05`)
-	if err != nil || handed(sb) != 1 {
-		t.Fatalf("%v %s (handed %d)", err, out, handed(sb))
+	out, err := e.sh(sb, attached+`for i in 1 2 3 4 5 6 7 8; do (while :; do echo x >> bg.log; done) </dev/null >/dev/null 2>&1 & done; sleep 0.05`)
+	if err != nil || out != "" {
+		t.Fatalf("%v %q", err, out)
 	}
 	st1, err := os.Stat(filepath.Join(e.ws, "bg.log"))
 	if err != nil {
@@ -138,19 +142,16 @@ func TestSpareSignals(t *testing.T) {
 		}
 		return cmd, r
 	}
-	cmd, _ := start(`trap 'echo term; exit 42' TERM; echo ready; while :; do sleep 0.01; done`)
+	cmd, _ := start(attached + `trap 'echo term; exit 42' TERM; echo ready; while :; do sleep 0.01; done`)
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	_ = cmd.Wait()
 	if got := cmd.ProcessState.ExitCode(); got != 42 {
 		t.Errorf("SIGTERM to the group: status %d, want the command's 42", got)
 	}
 	waitSpare(t, sb)
-	cmd, _ = start(`echo ready; sleep 0.3; touch late`)
+	cmd, _ = start(attached + `echo ready; sleep 0.3; touch late`)
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
-	if handed(sb) != 2 {
-		t.Fatalf("handed %d commands to spares, want 2", handed(sb))
-	}
 	time.Sleep(500 * time.Millisecond)
 	if _, err := os.Stat(filepath.Join(e.ws, "late")); err == nil {
 		t.Error("the command outlived its helper's SIGKILL")
@@ -184,24 +185,48 @@ func TestSpareNotUsedWhenItsPathsChanged(t *testing.T) {
 	}
 }
 
-// TestSpareColdWhenTheCommandCannotStart: a command the spare cannot
-// start (no such program) starts without it, with the helper's usual
-// error and status.
-func TestSpareColdWhenTheCommandCannotStart(t *testing.T) {
+// TestSpareReportsWhatTheHelperWould: a command that cannot start (no
+// such program) fails with the helper's own message and status whether a
+// spare or the helper started cold tried it; so does the environment and
+// the set of open descriptors a command gets.
+func TestSpareReportsWhatTheHelperWould(t *testing.T) {
 	e, sb := spareEnv(t)
-	out, err := e.run(sb, Options{}, "/nonexistent/prog")
-	if handed(sb) != 1 {
-		t.Errorf("handed %d, want 1 (which the spare refused)", handed(sb))
+	coldSb := e.sandbox(WorkspaceWrite, false)
+	coldSb.spares = nil // every command starts cold
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"no such program", []string{"/nonexistent/prog"}},
+		{"open descriptors", []string{"/bin/sh", "-c", "ls /proc/self/fd | tr '\\n' ' '"}},
+		{"environment", []string{"/bin/sh", "-c", "env | grep -v '^PWD=\\|^SHLVL=\\|^_=' | sort"}},
+	} {
+		waitSpare(t, sb)
+		before := handed(sb)
+		warm, warmErr := e.run(sb, Options{}, c.args...)
+		cold, coldErr := e.run(coldSb, Options{}, c.args...)
+		if handed(sb) != before+1 {
+			t.Errorf("%s: not handed to a spare", c.name)
+		}
+		if warm != cold || exitCode(warmErr) != exitCode(coldErr) || warm == "" {
+			t.Errorf("%s: spare %q (status %d), cold %q (status %d)", c.name, warm, exitCode(warmErr), cold, exitCode(coldErr))
+		}
 	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 127 || !strings.Contains(out, "exec /nonexistent/prog") {
+	out, err := e.run(sb, Options{}, "/nonexistent/prog")
+	if exitCode(err) != 127 || !strings.Contains(out, "exec /nonexistent/prog") {
 		t.Errorf("got %q, %v: want status 127 and the helper's message", out, err)
 	}
-	// The spare that refused it has ended; the next command gets a new one.
-	waitSpare(t, sb)
-	if out, err := e.run(sb, Options{}, "/bin/true"); err != nil || handed(sb) != 2 {
-		t.Errorf("next command: %v %q (handed %d)", err, out, handed(sb))
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
 	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
 
 // TestSparesEndWithTheSandbox: the spares waiting in a sandbox that is

@@ -75,8 +75,9 @@ func Identities(s Spec) string {
 // command as runInit would, with the requesting helper's descriptors,
 // environment and working directory. It ends without running anything
 // when the paths changed before its mounts, when nothing comes in time or
-// when the request does not match its spec (it answers replyCold: the
-// requesting helper then starts the command the usual way).
+// when the request does not match its spec or its mounts no longer hold
+// (it answers replyCold: the requesting helper then starts the command
+// the usual way).
 func spare(args []string, unshared bool, sigs chan os.Signal) int {
 	if len(args) < 1 {
 		return fail(ExitSetup, "usage", errors.New("want "+SpareArg+" IDENTITIES FLAGS..."))
@@ -101,7 +102,7 @@ func spare(args []string, unshared bool, sigs chan os.Signal) int {
 	if err != nil {
 		return 0
 	}
-	return serveRequest(s, req, sigs)
+	return serveRequest(s, args[0], req, sigs)
 }
 
 // request is a command handed to a spare.
@@ -111,42 +112,102 @@ type request struct {
 	files     []int // the helper's 0, 1, 2 and its pidfd
 }
 
-// serveRequest runs req's command in the spare set up from s and returns
-// its status, or answers replyCold and returns ExitSetup when req's spec
-// differs from s or the command cannot start.
-func serveRequest(s Spec, req request, sigs chan os.Signal) int {
-	cold := func() int {
-		_, _ = unix.Write(SpareFD, []byte{replyCold})
-		return ExitSetup
-	}
+// serveRequest runs req's command in the spare set up from s (ids: its
+// paths' identities when aidex started it) and returns its status. It
+// answers replyCold and returns ExitSetup, without running anything, when
+// req's spec differs from s, its working directory cannot be entered, or
+// a mount of the plan is not where its path now leads (mountsHold). Once
+// it has answered replyAttached, a failure to start the command is
+// reported as the helper would report it: a message on the command's
+// stderr and the status (ExitSetup, 126, 127, or 128+N for a signal
+// caught before the command started).
+func serveRequest(s Spec, ids string, req request, sigs chan os.Signal) int {
+	defer func() {
+		for _, fd := range req.files {
+			unix.Close(fd)
+		}
+	}()
 	if len(req.argv) < 2 || len(req.files) != 4 {
-		return cold()
+		return refuse()
 	}
 	c, err := Parse(req.argv[1:])
-	if err != nil || !slices.Equal(c.EncodeConfig(), s.EncodeConfig()) || unix.Chdir(req.cwd) != nil {
-		return cold()
-	}
-	s.Path, s.Args, s.GoMaxProcs = c.Path, c.Args, c.GoMaxProcs
-	stdio := []uintptr{uintptr(req.files[0]), uintptr(req.files[1]), uintptr(req.files[2])}
-	r := startCommand(s, true, sigs, commandStart{env: s.CommandEnv(req.env), files: stdio, setpgid: true})
-	if r.err != nil || r.pid == 0 {
-		return cold()
-	}
-	for _, fd := range req.files[:3] {
-		unix.Close(fd)
+	if err != nil || !slices.Equal(c.EncodeConfig(), s.EncodeConfig()) || !mountsHold(s, ids) || unix.Chdir(req.cwd) != nil {
+		return refuse()
 	}
 	if _, err := unix.Write(SpareFD, []byte{replyAttached}); err != nil {
 		return 128 + int(unix.SIGKILL)
 	}
-	if r.listener >= 0 {
-		go serveSocketRule(r.listener)
+	s.Path, s.Args, s.GoMaxProcs = c.Path, c.Args, c.GoMaxProcs
+	stdio := []uintptr{uintptr(req.files[0]), uintptr(req.files[1]), uintptr(req.files[2])}
+	code := 0
+	r := startCommand(s, true, sigs, commandStart{env: s.CommandEnv(req.env), files: stdio, setpgid: true})
+	switch {
+	case r.err != nil:
+		_, _ = unix.Write(req.files[2], []byte(Prefix+r.what+": "+r.err.Error()+"\n"))
+		code = r.code
+	case r.pid == 0:
+		code = r.code // a signal came before the command started
+	default:
+		for _, fd := range req.files[:3] {
+			unix.Close(fd)
+		}
+		req.files = req.files[3:]
+		if r.listener >= 0 {
+			go serveSocketRule(r.listener)
+		}
+		go relay(SpareFD, req.files[0], r.pid)
+		code = reap(r.pid)
 	}
-	go relay(SpareFD, req.files[3], r.pid)
-	code := reap(r.pid)
 	var st [4]byte
 	binary.LittleEndian.PutUint32(st[:], uint32(int32(code)))
 	_, _ = unix.Write(SpareFD, st[:])
 	return code
+}
+
+// refuse answers replyCold.
+func refuse() int {
+	_, _ = unix.Write(SpareFD, []byte{replyCold})
+	return ExitSetup
+}
+
+// mountsHold reports whether every path of s that existed when the spare
+// started (ids: Identities then) still leads, in the spare's mount
+// namespace, to the root of a mount (the plan's) and, for the writable and
+// protected paths, to what it was then. A command running while the spare
+// mounted could have moved a folder above a protected path away and back
+// (a nested repository's folder is not itself a mount in that command's
+// sandbox): the read-only bind would then sit on the folder moved away,
+// and the path the next command writes would not be protected.
+func mountsHold(s Spec, ids string) bool {
+	var want []string
+	if ids != "" {
+		want = strings.Split(ids, ",")
+	}
+	i := 0
+	for k, list := range [...][]string{s.Writable, s.Protected, s.MaskDirs, s.MaskFiles} {
+		for _, p := range list {
+			if i >= len(want) {
+				return false
+			}
+			id := want[i]
+			i++
+			if id == "-" {
+				continue
+			}
+			var st unix.Statx_t
+			if unix.Statx(unix.AT_FDCWD, p, 0, unix.STATX_INO, &st) != nil {
+				return false
+			}
+			if st.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 || st.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0 {
+				return false
+			}
+			dev := unix.Mkdev(st.Dev_major, st.Dev_minor)
+			if k < 2 && id != strconv.FormatUint(dev, 16)+":"+strconv.FormatUint(st.Ino, 16) {
+				return false
+			}
+		}
+	}
+	return i == len(want)
 }
 
 // relay sends the command's process group each signal the requesting
@@ -203,6 +264,9 @@ func awaitRequest(fd int, idle time.Duration) (request, error) {
 		}
 		break
 	}
+	// The rest of a request follows at once: a helper that stops half-way
+	// (killed) must not keep the spare waiting.
+	_ = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &unix.Timeval{Sec: 5})
 	head := make([]byte, 12)
 	oob := make([]byte, unix.CmsgSpace(4*4))
 	n, oobn, _, _, err := unix.Recvmsg(fd, head, oob, unix.MSG_CMSG_CLOEXEC)

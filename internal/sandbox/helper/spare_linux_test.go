@@ -3,6 +3,9 @@
 package helper
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -58,5 +61,69 @@ func TestConfigRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseConfig(full.Encode()); err == nil {
 		t.Error("ParseConfig accepted a command")
+	}
+}
+
+// TestMountsHoldSeesAMovedMount: a read-only bind that landed on a folder
+// a command had moved into a protected path's place (and then moved
+// away again) does not hold, nor does a path whose bind is missing; the
+// bind on the path itself does. The test runs itself again in a user and
+// mount namespace of its own (util-linux's unshare).
+func TestMountsHoldSeesAMovedMount(t *testing.T) {
+	if dir := os.Getenv("AIDEX_TEST_MOUNTS_HOLD"); dir != "" {
+		mountsHoldInNamespace(t, dir)
+		return
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare(1)")
+	}
+	cmd := exec.Command(unshare, "-r", "-m", "--propagation", "private", os.Args[0], "-test.run", "^TestMountsHoldSeesAMovedMount$", "-test.v")
+	cmd.Env = append(os.Environ(), "AIDEX_TEST_MOUNTS_HOLD="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil && strings.Contains(string(out), "unshare failed") && os.Getenv("CI") == "" {
+		t.Skipf("no user namespaces here: %s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("in the namespace: %v\n%s", err, out)
+	}
+}
+
+func mountsHoldInNamespace(t *testing.T, dir string) {
+	ws := filepath.Join(dir, "ws")
+	hooks := filepath.Join(ws, "sub", ".git", "hooks")
+	for _, d := range []string{hooks, filepath.Join(dir, "fake", ".git", "hooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := Spec{Protected: []string{hooks}}
+	ids := Identities(s)
+	if mountsHold(s, ids) {
+		t.Fatal("holds with no mount at all")
+	}
+	// A command moves the repository's folder away and a fake in its
+	// place while the spare mounts, then puts the real one back.
+	sub, real, fake := filepath.Join(ws, "sub"), filepath.Join(ws, "sub-real"), filepath.Join(dir, "fake")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Rename(sub, real))
+	must(os.Rename(fake, sub))
+	must(bindReadOnly(hooks, hooks))
+	must(os.Rename(sub, fake))
+	must(os.Rename(real, sub))
+	if mountsHold(s, ids) {
+		t.Error("holds with the bind on the folder moved away")
+	}
+	must(bindReadOnly(hooks, hooks))
+	if !mountsHold(s, ids) {
+		t.Error("does not hold with the bind on the path")
+	}
+	if mountsHold(s, "1:2") {
+		t.Error("holds for another identity")
 	}
 }
