@@ -88,6 +88,7 @@ static const int aidex_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, S
 static int aidex_conn = -1;
 static volatile sig_atomic_t aidex_attached;
 static volatile sig_atomic_t aidex_pending;
+static volatile sig_atomic_t aidex_pending_mask; // every one that came (all < 32)
 
 static void aidex_relay(int sig) {
 	int e = errno;
@@ -95,8 +96,11 @@ static void aidex_relay(int sig) {
 		unsigned char b = (unsigned char)sig;
 		ssize_t w = send(aidex_conn, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 		(void)w;
-	} else if (aidex_pending == 0)
-		aidex_pending = sig;
+	} else {
+		if (aidex_pending == 0)
+			aidex_pending = sig;
+		aidex_pending_mask |= 1 << sig;
+	}
 	errno = e;
 }
 
@@ -278,8 +282,9 @@ static void aidex_attach(int conn) {
 	}
 	sigprocmask(SIG_BLOCK, &all, &prev);
 	aidex_attached = 1;
-	if (aidex_pending != 0)
-		aidex_relay(aidex_pending);
+	for (int sig = 1; sig < 32; sig++)
+		if (aidex_pending_mask & (1 << sig))
+			aidex_relay(sig);
 	sigprocmask(SIG_SETMASK, &prev, NULL);
 	int32_t st;
 	if (aidex_read_full(conn, &st, sizeof st) != 0) {

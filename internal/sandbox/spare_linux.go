@@ -34,9 +34,6 @@ const maxSpares = 2
 // next one with the same spec. It is safe for concurrent use.
 type spares struct {
 	helper string
-	// mounts is aidex's /proc/self/mountinfo, polled for changes of the
-	// mount table: a spare's mounts are a copy of the table of its start.
-	mounts *os.File
 	mu     sync.Mutex
 	idle   map[string]*spare // by the spec's flags (specKey)
 	// retired are the pids of spares handed a command or ended, not
@@ -45,6 +42,7 @@ type spares struct {
 	// is not reused while aidex may still signal it.
 	retired []int
 	handed  int // commands handed to a spare (which may refuse one)
+	refused int // retired spares that exited refusing (helper.ExitSetup)
 	closed  bool
 }
 
@@ -54,15 +52,16 @@ type spare struct {
 	conn *os.File // aidex's end of its connection
 	pid  int
 	born time.Time
+	// mounts is aidex's /proc/self/mountinfo, opened before the spare
+	// started: it polls readable with POLLPRI once aidex's mount table
+	// changed since (the spare holds a copy of the table of its start).
+	mounts int
 }
 
 // newSpares returns the spares of a sandbox whose helper is at path; a
 // cleanup ends those still waiting when the sandbox is collected.
 func newSpares(s *Sandbox, path string) *spares {
 	p := &spares{helper: path, idle: map[string]*spare{}}
-	if f, err := os.Open("/proc/self/mountinfo"); err == nil {
-		p.mounts = f
-	}
 	runtime.AddCleanup(s, func(p *spares) { p.close() }, p)
 	return p
 }
@@ -91,48 +90,47 @@ func (p *spares) take(key, ids string) *spare {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.reap()
-	if p.mountsChanged() {
-		for k, sv := range p.idle {
-			p.end(sv)
-			delete(p.idle, k)
-		}
-	}
 	sv := p.idle[key]
 	if sv == nil {
 		return nil
 	}
 	delete(p.idle, key)
-	if sv.ids != ids || time.Since(sv.born) > helper.SpareIdle-spareMargin {
+	if sv.ids != ids || time.Since(sv.born) > helper.SpareIdle-spareMargin || mountsChanged(sv.mounts) {
 		p.end(sv)
 		return nil
 	}
+	unix.Close(sv.mounts)
 	p.handed++
 	p.retired = append(p.retired, sv.pid)
 	return sv
 }
 
-// mountsChanged reports whether aidex's mount table changed since the
-// last call (a file system mounted or unmounted: the waiting spares hold
-// the old table). Without /proc it reports true.
-func (p *spares) mountsChanged() bool {
-	if p.mounts == nil {
-		return true
-	}
-	fds := []unix.PollFd{{Fd: int32(p.mounts.Fd()), Events: unix.POLLPRI}}
+// mountsChanged reports whether the mount table changed since the
+// mountinfo file fd was opened (a file system mounted or unmounted: a
+// spare started after the open holds the old table). The file is not in
+// Go's poller, whose epoll would consume the event.
+func mountsChanged(fd int) bool {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLPRI}}
 	n, err := unix.Poll(fds, 0)
-	return err != nil || n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR) != 0
+	return err != nil || n > 0 && fds[0].Revents&(unix.POLLPRI|unix.POLLERR|unix.POLLNVAL) != 0
 }
 
 // start starts a spare for key (flags: its spec's) and keeps it waiting,
 // ending the one it replaces and the oldest beyond maxSpares. A spare
 // that cannot start is not an error: the next command starts cold.
 func (p *spares) start(key, ids string, flags []string, mode string) {
+	mountsFD, err := unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
+		unix.Close(mountsFD)
 		return
 	}
 	null, err := os.Open(os.DevNull)
 	if err != nil {
+		unix.Close(mountsFD)
 		unix.Close(fds[0])
 		unix.Close(fds[1])
 		return
@@ -151,17 +149,15 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 	null.Close()
 	unix.Close(fds[1])
 	if err != nil {
+		unix.Close(mountsFD)
 		unix.Close(fds[0])
 		return
 	}
-	sv := &spare{ids: ids, conn: os.NewFile(uintptr(fds[0]), "aidex-spare"), pid: pid, born: time.Now()}
+	sv := &spare{ids: ids, conn: os.NewFile(uintptr(fds[0]), "aidex-spare"), pid: pid, born: time.Now(), mounts: mountsFD}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		p.end(sv)
-		var ws unix.WaitStatus
-		_, _ = unix.Wait4(pid, &ws, 0, nil)
-		p.reap()
+		sv.kill()
 		return
 	}
 	if old := p.idle[key]; old != nil {
@@ -180,41 +176,51 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 	}
 }
 
-// end kills a spare that will get no command and retires it (with p.mu
-// held).
+// end kills a spare that will get no command and retires it, to be
+// reaped later (with p.mu held).
 func (p *spares) end(sv *spare) {
 	_ = unix.Kill(sv.pid, unix.SIGKILL)
 	sv.conn.Close()
+	unix.Close(sv.mounts)
 	p.retired = append(p.retired, sv.pid)
 }
 
-// reap collects the retired spares that have exited (with p.mu held).
+// kill kills a spare that will get no command and waits for it (a
+// killed spare ends at once).
+func (sv *spare) kill() {
+	_ = unix.Kill(sv.pid, unix.SIGKILL)
+	sv.conn.Close()
+	unix.Close(sv.mounts)
+	var ws unix.WaitStatus
+	_, _ = unix.Wait4(sv.pid, &ws, 0, nil)
+}
+
+// reap collects the retired spares that have exited (with p.mu held),
+// counting those that refused their command.
 func (p *spares) reap() {
 	kept := p.retired[:0]
 	for _, pid := range p.retired {
 		var ws unix.WaitStatus
 		got, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil)
-		if got == 0 && err == nil {
+		switch {
+		case got == 0 && err == nil:
 			kept = append(kept, pid)
+		case got == pid && ws.Exited() && ws.ExitStatus() == helper.ExitSetup:
+			p.refused++
 		}
 	}
 	p.retired = kept
 }
 
-// close ends the waiting spares and waits for them (a spare killed ends
-// at once); spares running a command are left to it.
+// close ends the waiting spares and waits for them; spares running a
+// command are left to it.
 func (p *spares) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
 	for k, sv := range p.idle {
-		p.end(sv)
+		sv.kill()
 		delete(p.idle, k)
-		var ws unix.WaitStatus
-		_, _ = unix.Wait4(sv.pid, &ws, 0, nil)
 	}
 	p.reap()
-	if p.mounts != nil {
-		p.mounts.Close()
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,6 +56,22 @@ func waitSpare(t *testing.T, sb *Sandbox) {
 // helper started cold keeps it in aidex's, whose id is not visible in the
 // sandbox's PID namespace).
 const attached = `read pid comm state ppid pgrp rest < /proc/$$/stat; [ "$pid" = "$pgrp" ] || echo cold; `
+
+// refusals waits (up to 5 s) until every retired spare of sb has been
+// reaped and returns how many refused their command.
+func refusals(t *testing.T, sb *Sandbox) int {
+	t.Helper()
+	for i := 0; ; i++ {
+		sb.spares.mu.Lock()
+		sb.spares.reap()
+		n, r := len(sb.spares.retired), sb.spares.refused
+		sb.spares.mu.Unlock()
+		if n == 0 || i == 500 {
+			return r
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 func handed(sb *Sandbox) int {
 	sb.spares.mu.Lock()
@@ -149,11 +166,14 @@ func TestSpareSignals(t *testing.T) {
 		t.Errorf("SIGTERM to the group: status %d, want the command's 42", got)
 	}
 	waitSpare(t, sb)
-	cmd, _ = start(attached + `echo ready; sleep 0.3; touch late`)
+	cmd, _ = start(attached + `echo ready; while :; do date +%s%N > late; sleep 0.01; done`)
+	time.Sleep(50 * time.Millisecond)
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Wait()
-	time.Sleep(500 * time.Millisecond)
-	if _, err := os.Stat(filepath.Join(e.ws, "late")); err == nil {
+	time.Sleep(50 * time.Millisecond)
+	before := readFile(t, filepath.Join(e.ws, "late"))
+	time.Sleep(300 * time.Millisecond)
+	if after := readFile(t, filepath.Join(e.ws, "late")); after != before {
 		t.Error("the command outlived its helper's SIGKILL")
 	}
 }
@@ -216,6 +236,9 @@ func TestSpareReportsWhatTheHelperWould(t *testing.T) {
 	if exitCode(err) != 127 || !strings.Contains(out, "exec /nonexistent/prog") {
 		t.Errorf("got %q, %v: want status 127 and the helper's message", out, err)
 	}
+	if n := refusals(t, sb); n != 0 {
+		t.Errorf("%d spares refused their command; every one must have run it", n)
+	}
 }
 
 func exitCode(err error) int {
@@ -235,7 +258,7 @@ func exitCode(err error) int {
 func TestSparesEndWithTheSandbox(t *testing.T) {
 	e, sb := spareEnv(t)
 	_, _ = e.run(sb, Options{Network: true}, "/bin/true")
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 500; i++ {
 		sb.spares.mu.Lock()
 		n := len(sb.spares.idle)
 		sb.spares.mu.Unlock()
@@ -267,15 +290,42 @@ func TestSparesEndWithTheSandbox(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if !closed {
+		t.Fatal("the sandbox's spares were not closed after it was collected")
+	}
 	for _, pid := range pids {
-		for ctx.Err() == nil && syscall.Kill(pid, 0) == nil {
-			p.mu.Lock()
-			p.reap()
-			p.mu.Unlock()
-			time.Sleep(20 * time.Millisecond)
+		// close waited for it: it is no child of ours any more.
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); !errors.Is(err, syscall.ECHILD) {
+			t.Errorf("spare %d was not ended and waited for (%v)", pid, err)
 		}
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("spare %d still runs after its sandbox was collected", pid)
+	}
+}
+
+// TestSpareWithAMaskUnderAnother: a folder masked under another masked
+// folder (the user's runtime dir under /run) gets no mount of its own,
+// and the spare still takes the command.
+func TestSpareWithAMaskUnderAnother(t *testing.T) {
+	var dir string
+	entries, _ := os.ReadDir("/run")
+	for _, en := range entries {
+		if en.IsDir() {
+			dir = filepath.Join("/run", en.Name())
+			break
 		}
+	}
+	if dir == "" {
+		t.Skip("no folder under /run")
+	}
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	e, sb := spareEnv(t)
+	if !slices.Contains(sb.fixed.netOffMasks, dir) {
+		t.Fatalf("%s is not masked (%q)", dir, sb.fixed.netOffMasks)
+	}
+	if out, err := e.sh(sb, attached+"ls -A /run"); err != nil || out != "" {
+		t.Errorf("%v %q: want the spare to run it, with nothing visible", err, out)
 	}
 }

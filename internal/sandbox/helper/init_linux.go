@@ -13,12 +13,14 @@ import (
 // enterNamespaces applies the mount plan and brings the loopback up in
 // the namespaces aidex started the helper in, then enters the working
 // directory again through the new mounts.
-func enterNamespaces(s Spec) error {
+//
+// m (nil: none) records the mounts made (see mountPlan).
+func enterNamespaces(s Spec, m mounts) error {
 	wd, err := unix.Getwd()
 	if err != nil {
 		return err
 	}
-	if err := mountPlan(s); err != nil {
+	if err := mountPlan(s, m); err != nil {
 		return err
 	}
 	if s.Loopback {
@@ -37,7 +39,7 @@ func enterNamespaces(s Spec) error {
 // exits with the command's status: the kernel then kills every process
 // the command left behind (setsid and double-forked ones included).
 func runInit(s Spec, sigs chan os.Signal) int {
-	if err := enterNamespaces(s); err != nil {
+	if err := enterNamespaces(s, nil); err != nil {
 		return fail(ExitSetup, "setup", err)
 	}
 	leader := sessionLeader()

@@ -114,7 +114,7 @@ func fail(code int, what string, err error) int {
 // namespace instead (see runInit).
 func Enter(s Spec) error {
 	if s.Namespaces {
-		if err := enterNamespaces(s); err != nil {
+		if err := enterNamespaces(s, nil); err != nil {
 			return err
 		}
 	}

@@ -14,7 +14,10 @@ import (
 // of its own PID namespace and a /dev of its own (privateDev). It runs in
 // a fresh mount namespace owned by the helper's user namespace, so
 // nothing is visible outside.
-func mountPlan(s Spec) error {
+//
+// When m is not nil, it records the mount each path of the plan got
+// (mounts.note): a spare checks them before it takes a command.
+func mountPlan(s Spec, m mounts) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return mountErr("make / private", "/", err)
 	}
@@ -31,42 +34,98 @@ func mountPlan(s Spec) error {
 			}
 			return mountErr("bind writable", w, err)
 		}
+		m.note(w)
 		// A folder on a file system the host mounted read-only stays so.
 		_ = unix.MountSetattr(-1, w, 0, rw)
 	}
 	for _, p := range s.Protected {
-		if err := bindReadOnly(p, p); err != nil {
+		if err := bindReadOnly(p, p, m); err != nil {
 			return err
 		}
 	}
-	for _, d := range s.MaskDirs {
-		err := unix.Mount("aidex-mask", d, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0755")
-		if err != nil && !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ENOTDIR) {
-			return mountErr("mask", d, err)
-		}
+	if err := maskDirs(s.MaskDirs, m); err != nil {
+		return err
 	}
 	for _, f := range s.MaskFiles {
-		if err := bindReadOnly("/dev/null", f); err != nil {
+		if err := bindReadOnly("/dev/null", f, m); err != nil {
 			return err
 		}
 	}
 	return privateDev()
 }
 
-// bindReadOnly binds src over dst and makes that mount read-only; a
-// missing dst is skipped.
-func bindReadOnly(src, dst string) error {
+// maskDirs covers each folder of dirs with an empty read-only tmpfs,
+// noting it in m; a folder that is missing (or hidden by an earlier
+// mask) or not a folder is skipped.
+func maskDirs(dirs []string, m mounts) error {
+	for _, d := range dirs {
+		err := unix.Mount("aidex-mask", d, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0755")
+		switch {
+		case err == nil:
+			m.note(d)
+		case !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ENOTDIR):
+			return mountErr("mask", d, err)
+		}
+	}
+	return nil
+}
+
+// bindReadOnly binds src over dst and makes that mount read-only, noting
+// it in m; a missing dst is skipped.
+func bindReadOnly(src, dst string, m mounts) error {
 	if err := unix.Mount(src, dst, "", unix.MS_BIND, ""); err != nil {
 		if errors.Is(err, unix.ENOENT) {
 			return nil
 		}
 		return mountErr("bind read-only", dst, err)
 	}
+	m.note(dst)
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
 	if err := unix.MountSetattr(-1, dst, 0, ro); err != nil {
 		return mountErr("make read-only", dst, err)
 	}
 	return nil
+}
+
+// mounts maps each path of a spare's plan that got a mount to that
+// mount's id (0: the path did not lead to the root of a mount right after
+// it was made: a command moved something in its way).
+type mounts map[string]uint64
+
+// note records the mount path leads to now (nothing when m is nil).
+func (m mounts) note(path string) {
+	if m != nil {
+		m[path], _ = mountRoot(path)
+	}
+}
+
+// hold reports whether every path still leads to the root of the mount
+// it got. A command running while the spare mounted could have moved a
+// folder above a protected path away and back (a nested repository's
+// folder is not itself a mount in that command's sandbox): the read-only
+// bind would then sit on the folder moved away, and the path the next
+// command writes would not be protected.
+func (m mounts) hold() bool {
+	for p, id := range m {
+		if got, ok := mountRoot(p); !ok || id == 0 || got != id {
+			return false
+		}
+	}
+	return true
+}
+
+// mountRoot returns the id of the mount whose root path leads to, or
+// false when path is not the root of a mount (or statx cannot say:
+// Linux before 5.8).
+func mountRoot(path string) (uint64, bool) {
+	var st unix.Statx_t
+	if unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_MNT_ID, &st) != nil || st.Mask&unix.STATX_MNT_ID == 0 {
+		return 0, false
+	}
+	if st.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 || st.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0 {
+		return 0, false
+	}
+	return st.Mnt_id, true
 }
 
 func mountErr(what, path string, err error) error {

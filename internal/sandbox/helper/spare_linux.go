@@ -93,7 +93,8 @@ func spare(args []string, unshared bool, sigs chan os.Signal) int {
 	if Identities(s) != args[0] {
 		return ExitSetup // changed since aidex looked: aidex starts another
 	}
-	if err := enterNamespaces(s); err != nil {
+	made := mounts{}
+	if err := enterNamespaces(s, made); err != nil {
 		return fail(ExitSetup, "setup", err)
 	}
 	// Nothing inside may read the spare's memory or its descriptors.
@@ -102,7 +103,7 @@ func spare(args []string, unshared bool, sigs chan os.Signal) int {
 	if err != nil {
 		return 0
 	}
-	return serveRequest(s, args[0], req, sigs)
+	return serveRequest(s, made, req, sigs)
 }
 
 // request is a command handed to a spare.
@@ -112,16 +113,16 @@ type request struct {
 	files     []int // the helper's 0, 1, 2 and its pidfd
 }
 
-// serveRequest runs req's command in the spare set up from s (ids: its
-// paths' identities when aidex started it) and returns its status. It
-// answers replyCold and returns ExitSetup, without running anything, when
-// req's spec differs from s, its working directory cannot be entered, or
-// a mount of the plan is not where its path now leads (mountsHold). Once
+// serveRequest runs req's command in the spare set up from s (made: the
+// mounts it made) and returns its status. It answers replyCold and
+// returns ExitSetup, without running anything, when req's spec differs
+// from s, its working directory cannot be entered, or a mount of the plan
+// is not where its path now leads (mounts.hold). Once
 // it has answered replyAttached, a failure to start the command is
 // reported as the helper would report it: a message on the command's
 // stderr and the status (ExitSetup, 126, 127, or 128+N for a signal
 // caught before the command started).
-func serveRequest(s Spec, ids string, req request, sigs chan os.Signal) int {
+func serveRequest(s Spec, made mounts, req request, sigs chan os.Signal) int {
 	defer func() {
 		for _, fd := range req.files {
 			unix.Close(fd)
@@ -131,7 +132,7 @@ func serveRequest(s Spec, ids string, req request, sigs chan os.Signal) int {
 		return refuse()
 	}
 	c, err := Parse(req.argv[1:])
-	if err != nil || !slices.Equal(c.EncodeConfig(), s.EncodeConfig()) || !mountsHold(s, ids) || unix.Chdir(req.cwd) != nil {
+	if err != nil || !slices.Equal(c.EncodeConfig(), s.EncodeConfig()) || !made.hold() || unix.Chdir(req.cwd) != nil {
 		return refuse()
 	}
 	if _, err := unix.Write(SpareFD, []byte{replyAttached}); err != nil {
@@ -151,11 +152,12 @@ func serveRequest(s Spec, ids string, req request, sigs chan os.Signal) int {
 		for _, fd := range req.files[:3] {
 			unix.Close(fd)
 		}
-		req.files = req.files[3:]
+		pidfd := req.files[3]
+		req.files = nil // the pidfd stays open for relay until the spare exits
 		if r.listener >= 0 {
 			go serveSocketRule(r.listener)
 		}
-		go relay(SpareFD, req.files[0], r.pid)
+		go relay(SpareFD, pidfd, r.pid)
 		code = reap(r.pid)
 	}
 	var st [4]byte
@@ -168,46 +170,6 @@ func serveRequest(s Spec, ids string, req request, sigs chan os.Signal) int {
 func refuse() int {
 	_, _ = unix.Write(SpareFD, []byte{replyCold})
 	return ExitSetup
-}
-
-// mountsHold reports whether every path of s that existed when the spare
-// started (ids: Identities then) still leads, in the spare's mount
-// namespace, to the root of a mount (the plan's) and, for the writable and
-// protected paths, to what it was then. A command running while the spare
-// mounted could have moved a folder above a protected path away and back
-// (a nested repository's folder is not itself a mount in that command's
-// sandbox): the read-only bind would then sit on the folder moved away,
-// and the path the next command writes would not be protected.
-func mountsHold(s Spec, ids string) bool {
-	var want []string
-	if ids != "" {
-		want = strings.Split(ids, ",")
-	}
-	i := 0
-	for k, list := range [...][]string{s.Writable, s.Protected, s.MaskDirs, s.MaskFiles} {
-		for _, p := range list {
-			if i >= len(want) {
-				return false
-			}
-			id := want[i]
-			i++
-			if id == "-" {
-				continue
-			}
-			var st unix.Statx_t
-			if unix.Statx(unix.AT_FDCWD, p, 0, unix.STATX_INO, &st) != nil {
-				return false
-			}
-			if st.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT == 0 || st.Attributes&unix.STATX_ATTR_MOUNT_ROOT == 0 {
-				return false
-			}
-			dev := unix.Mkdev(st.Dev_major, st.Dev_minor)
-			if k < 2 && id != strconv.FormatUint(dev, 16)+":"+strconv.FormatUint(st.Ino, 16) {
-				return false
-			}
-		}
-	}
-	return i == len(want)
 }
 
 // relay sends the command's process group each signal the requesting
