@@ -74,6 +74,7 @@ func BenchmarkTrueConfined(b *testing.B) {
 							b.Fatal(lines)
 						}
 					}, pause)
+					reportRefusals(b, sb)
 				})
 			}
 		}
@@ -227,6 +228,23 @@ func timeRunsAround(b *testing.B, newCmd func() *exec.Cmd, after func(), pause t
 	b.ReportMetric(ms(runs[0]), "min-ms")
 	b.ReportMetric(ms(runs[len(runs)/2]), "median-ms")
 	b.ReportMetric(ms(cpu)/float64(len(runs)), "cpu-ms")
+}
+
+// reportRefusals reports how many of sb's spares refused the command
+// they were handed (each then started cold: a refusing spare costs a
+// helper start for nothing), so that a change that makes them refuse
+// shows.
+func reportRefusals(b *testing.B, sb *Sandbox) {
+	if sb.spares == nil {
+		return
+	}
+	time.Sleep(20 * time.Millisecond)
+	sb.spares.mu.Lock()
+	sb.spares.reap()
+	n := sb.spares.refused
+	sb.spares.refused = 0
+	sb.spares.mu.Unlock()
+	b.ReportMetric(float64(n), "spare-refusals")
 }
 
 // cpuTime returns the user and system time of this process and of its

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -327,5 +328,29 @@ func TestSpareWithAMaskUnderAnother(t *testing.T) {
 	}
 	if out, err := e.sh(sb, attached+"ls -A /run"); err != nil || out != "" {
 		t.Errorf("%v %q: want the spare to run it, with nothing visible", err, out)
+	}
+}
+
+// TestSpareWithAWritableFolderAboveTheWorkspace: a writable folder that
+// holds the workspace (the temp folder, for a workspace in it) is bound
+// after the workspace, recursively, which leads the workspace to a copy
+// of its mount; the spare still takes the command.
+func TestSpareWithAWritableFolderAboveTheWorkspace(t *testing.T) {
+	e := newEnv(t)
+	if !e.caps.unshares {
+		t.Skip("the helper has no C part (built without cgo)")
+	}
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: e.ws, Writable: []string{filepath.Dir(e.ws)}, Home: e.home}, e.caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if out, err := e.sh(sb, attached+"touch x"+strconv.Itoa(i)); err != nil || (i > 0 && out != "") {
+			t.Fatalf("command %d: %v %q", i, err, out)
+		}
+		waitSpare(t, sb)
+	}
+	if n := refusals(t, sb); n != 0 {
+		t.Errorf("%d spares refused their command", n)
 	}
 }

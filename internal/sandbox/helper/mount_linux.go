@@ -51,6 +51,7 @@ func mountPlan(s Spec, m mounts) error {
 			return err
 		}
 	}
+	m.settle()
 	return privateDev()
 }
 
@@ -87,15 +88,25 @@ func bindReadOnly(src, dst string, m mounts) error {
 	return nil
 }
 
-// mounts maps each path of a spare's plan that got a mount to that
-// mount's id (0: the path did not lead to the root of a mount right after
-// it was made: a command moved something in its way).
+// mounts maps each path of a spare's plan that got a mount to the id of
+// the mount it leads to once the whole plan is mounted (a later bind of a
+// folder above it, recursive, leads it to a copy of its mount); 0: it did
+// not lead to the root of a mount then (a command moved something in its
+// way).
 type mounts map[string]uint64
 
-// note records the mount path leads to now (nothing when m is nil).
+// note records that path got a mount (nothing when m is nil); settle
+// records which.
 func (m mounts) note(path string) {
 	if m != nil {
-		m[path], _ = mountRoot(path)
+		m[path] = 0
+	}
+}
+
+// settle records the mount each noted path leads to now.
+func (m mounts) settle() {
+	for p := range m {
+		m[p], _ = mountRoot(p)
 	}
 }
 

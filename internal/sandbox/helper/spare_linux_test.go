@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestDecodeRequest(t *testing.T) {
@@ -113,6 +115,7 @@ func mountsHoldInNamespace(t *testing.T, dir string) {
 	must(os.Rename(fake, sub))
 	m := mounts{}
 	must(bindReadOnly(hooks, hooks, m))
+	m.settle()
 	if !m.hold() {
 		t.Fatal("does not hold right after the mount")
 	}
@@ -121,21 +124,43 @@ func mountsHoldInNamespace(t *testing.T, dir string) {
 	if m.hold() {
 		t.Error("holds with the bind on the folder moved away")
 	}
-	// A mask under a folder another mask covers is skipped, not noted.
-	run := filepath.Join(dir, "run")
-	must(os.MkdirAll(filepath.Join(run, "user", "1000"), 0o755))
-	m = mounts{}
-	must(maskDirs([]string{run, filepath.Join(run, "user", "1000")}, m))
-	if len(m) != 1 || !m.hold() {
-		t.Errorf("masks noted %v, hold %v: want only the outer one, holding", m, m.hold())
-	}
+	masksUnderMasks(t, dir)
 	m = mounts{}
 	must(bindReadOnly(hooks, hooks, m))
+	m.settle()
 	if !m.hold() {
 		t.Error("does not hold with the bind on the path")
+	}
+	// A recursive bind of a folder above a mounted path, made after it,
+	// leads the path to a copy of its mount: settled after the plan, the
+	// path holds.
+	must(unix.Mount(ws, ws, "", unix.MS_BIND|unix.MS_REC, ""))
+	if m.hold() {
+		t.Error("holds with a copy of the mount noted before the recursive bind")
+	}
+	m.settle()
+	if !m.hold() {
+		t.Error("does not hold once settled after the recursive bind")
 	}
 	m[hooks]++
 	if m.hold() {
 		t.Error("holds for another mount")
+	}
+}
+
+// masksUnderMasks: a mask under a folder another mask covers is skipped,
+// not noted.
+func masksUnderMasks(t *testing.T, dir string) {
+	run := filepath.Join(dir, "run")
+	if err := os.MkdirAll(filepath.Join(run, "user", "1000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := mounts{}
+	if err := maskDirs([]string{run, filepath.Join(run, "user", "1000")}, m); err != nil {
+		t.Fatal(err)
+	}
+	m.settle()
+	if len(m) != 1 || !m.hold() {
+		t.Errorf("masks noted %v, hold %v: want only the outer one, holding", m, m.hold())
 	}
 }
