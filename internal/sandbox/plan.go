@@ -212,7 +212,40 @@ func (s *Sandbox) spec(o Options) helper.Spec {
 	if netOff && s.caps.Namespaces {
 		sp.MaskDirs = append(slices.Clip(sp.MaskDirs), s.fixed.netOffMasks...)
 	}
+	if s.caps.Namespaces {
+		sp.Writable = withAnchors(sp.Writable, sp.Protected, sp.MaskDirs, sp.MaskFiles)
+	}
 	return sp
+}
+
+// withAnchors returns writable followed by the anchors of the paths in
+// lists (sorted: a folder before those inside it): every folder above
+// such a path and strictly inside a writable folder. The helper binds
+// each over itself (writable, as it was), which makes it a mount point in
+// the command's namespace: a command cannot rename or replace it (EBUSY),
+// so it cannot move a folder above a protected or masked path (a nested
+// repository's) away and put another in its place, under which the next
+// command's read-only bind would land while the real one sat elsewhere,
+// writable.
+func withAnchors(writable []string, lists ...[]string) []string {
+	var anchors []string
+	for _, list := range lists {
+		for _, p := range list {
+			for a := filepath.Dir(p); a != filepath.Dir(a); a = filepath.Dir(a) {
+				if !slices.ContainsFunc(writable, func(w string) bool { return a != w && within(a, w) }) {
+					break // not strictly inside a writable folder
+				}
+				if !slices.Contains(writable, a) && !slices.Contains(anchors, a) {
+					anchors = append(anchors, a)
+				}
+			}
+		}
+	}
+	if len(anchors) == 0 {
+		return writable
+	}
+	slices.Sort(anchors)
+	return append(slices.Clip(writable), anchors...)
 }
 
 // socketMasks returns the folders of host daemons' sockets (socketDirs

@@ -113,3 +113,17 @@ func TestPlanProtectsLinkedWorktreeAndSkipsMasksAboveWritable(t *testing.T) {
 		t.Error("an unavailable sandbox was accepted")
 	}
 }
+
+func TestWithAnchors(t *testing.T) {
+	writable := []string{"/ws", "/ws/.git", "/ws/sub/.git", "/tmp"}
+	got := withAnchors(writable,
+		[]string{"/ws/.git/config", "/ws/sub/.git/hooks", "/ws/a/b/.claude", "/ws/.mcp.json"},
+		[]string{"/home/u/.ssh"}, nil)
+	want := []string{"/ws", "/ws/.git", "/ws/sub/.git", "/tmp", "/ws/a", "/ws/a/b", "/ws/sub"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := withAnchors(writable, []string{"/ws/.mcp.json"}); !slices.Equal(got, writable) {
+		t.Errorf("no anchors: got %q", got)
+	}
+}

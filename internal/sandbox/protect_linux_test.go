@@ -354,3 +354,26 @@ func TestProtectedCreatedLaterIsHeld(t *testing.T) {
 		t.Errorf(".git/info/attributes = %q", got)
 	}
 }
+
+// TestFoldersAboveProtectedPathsCannotMove: a command cannot rename the
+// folder of a nested repository (nor put another in its place), under
+// which the next command's read-only binds would land while the real
+// repository sat elsewhere, writable.
+func TestFoldersAboveProtectedPathsCannotMove(t *testing.T) {
+	e := newEnv(t)
+	mustMkdir(t, filepath.Join(e.ws, "a", "sub", ".git", "hooks"))
+	mustWrite(t, filepath.Join(e.ws, "a", "sub", ".git", "config"), "[core]\n")
+	mustWrite(t, filepath.Join(e.ws, "a", "sub", ".git", "HEAD"), "ref: refs/heads/main\n")
+	sb := e.sandbox(WorkspaceWrite, false)
+	for _, script := range []string{"mv a/sub a/real", "mv a b", "mkdir -p fake/.git/hooks && mv -T fake a/sub"} {
+		if out, err := e.sh(sb, script); err == nil {
+			t.Errorf("%s: succeeded (%q)", script, out)
+		}
+	}
+	if out, err := e.sh(sb, "touch a/sub/.git/hooks/pre-commit"); err == nil {
+		t.Errorf("the nested repository's hooks were writable (%q)", out)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "a", "sub", ".git", "config")); err != nil {
+		t.Errorf("the nested repository moved: %v", err)
+	}
+}
