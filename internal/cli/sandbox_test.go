@@ -75,6 +75,9 @@ func TestSandboxCheckCommand(t *testing.T) {
 		}
 	}
 	caps := sandbox.Probe()
+	if caps.Namespaces && !strings.Contains(r.stdout, "\nstart:") {
+		t.Errorf("no start row with namespaces:\n%s", r.stdout)
+	}
 	switch {
 	case !caps.Available() && (r.code != ExitFailure || !strings.Contains(r.stdout, "commands cannot be sandboxed here: "+caps.Reason)):
 		t.Errorf("unavailable: exit %d, stdout %s", r.code, r.stdout)

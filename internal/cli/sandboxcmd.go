@@ -138,6 +138,9 @@ func writeSandboxSetup(w io.Writer, info app.SandboxInfo, pol sandbox.Policy) {
 	row("Landlock", landlock)
 	row("namespaces", yesNo(c.Namespaces, "user, mount, PID, IPC and network", "not available"))
 	row("helper", orNone(c.Helper))
+	if start := c.Start(); start != "" {
+		row("start", start)
+	}
 	row("network isolation", networkMethod(c, info.Network))
 	if len(c.Limits) > 0 {
 		row("limits", strings.Join(c.Limits, "; "))

@@ -105,6 +105,21 @@ type Caps struct {
 // Available reports whether commands can be sandboxed at all.
 func (c Caps) Available() bool { return c.Reason == "" }
 
+// Start says in one line how a confined command starts on this machine
+// ("" without namespaces): whether the helper creates its namespaces
+// itself and commands after the first are handed to spare helpers (a
+// helper built with cgo on Linux), or aidex creates them for each one.
+func (c Caps) Start() string {
+	switch {
+	case !c.Namespaces:
+		return ""
+	case c.unshares:
+		return "the helper creates the namespaces; each command after the first goes to a helper set up ahead of it"
+	default:
+		return "aidex creates the namespaces for each command (the helper has no C part: built without cgo, or aidex itself); no helpers set up ahead"
+	}
+}
+
 // Probe finds what the sandbox can do here; it is cheap (no process is
 // started) and has no side effects.
 func Probe() Caps {

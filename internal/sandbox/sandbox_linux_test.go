@@ -613,3 +613,25 @@ func TestHelperGoMaxProcs(t *testing.T) {
 		}
 	}
 }
+
+// TestCapsStart: the check's "start" line says whether spare helpers
+// are used, which only a helper with its C part allows.
+func TestCapsStart(t *testing.T) {
+	for _, c := range []struct {
+		caps Caps
+		want string
+	}{
+		{Caps{}, ""},
+		{Caps{Namespaces: true, unshares: true}, "set up ahead of it"},
+		{Caps{Namespaces: true}, "no helpers set up ahead"},
+	} {
+		got := c.caps.Start()
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.caps, got, c.want)
+		}
+	}
+	sb, err := New(Policy{Mode: WorkspaceWrite, Workspace: t.TempDir()}, Caps{Namespaces: true, LandlockABI: 1, Helper: "/x"})
+	if err != nil || sb.spares != nil {
+		t.Errorf("spares without the C part: %v %v", sb.spares, err)
+	}
+}
