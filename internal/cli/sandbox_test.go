@@ -114,6 +114,7 @@ func TestWriteSandboxCheck(t *testing.T) {
 Landlock:          ABI 7
 namespaces:        user, mount, PID, IPC and network
 helper:            /usr/local/bin/aidex-sandbox
+start:             aidex creates the namespaces for each command (the helper has no C part: built without cgo, or aidex itself); no helpers set up ahead
 network isolation: a network namespace with only its own loopback; no Unix socket but the sandbox's own
 writable:          /ws, /tmp
 private caches:    Go build cache: /c/go-build (yours, /home/u/.cache/go-build, stays read-only)
