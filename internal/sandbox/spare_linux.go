@@ -35,7 +35,7 @@ const maxSpares = 2
 type spares struct {
 	helper string
 	mu     sync.Mutex
-	idle   map[string]*spare // by the spec's flags (specKey)
+	idle   map[string]*spare // by the spec's flags (EncodeConfig), NUL-joined
 	// retired are the pids of spares handed a command or ended, not
 	// reaped yet (aidex reaps them without a waiting goroutine, at the
 	// next command). A waiting spare is never reaped, so that its pid
@@ -66,22 +66,19 @@ func newSpares(s *Sandbox, path string) *spares {
 	return p
 }
 
-// specKey names sp's sandbox: two commands with one key run in the same
-// one.
-func specKey(sp helper.Spec) string { return strings.Join(sp.EncodeConfig(), "\x00") }
-
 // attach makes cmd (which starts the helper with its C part, in mode
 // helper.SpawnNetOff or SpawnNetOn) hand its command to a waiting spare
 // of sp's key when there is one and sp's paths are what they were when
 // it started (otherwise the helper starts the command itself), and starts
 // a spare for the next command with sp.
 func (p *spares) attach(cmd *exec.Cmd, sp helper.Spec, mode string) {
-	key, ids := specKey(sp), helper.Identities(sp)
+	flags := sp.EncodeConfig()
+	key, ids := strings.Join(flags, "\x00"), helper.Identities(sp)
 	if sv := p.take(key, ids); sv != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, sv.conn)
 		cmd.Env = append(cmd.Env, helper.AttachEnv+"="+strconv.Itoa(2+len(cmd.ExtraFiles)))
 	}
-	go p.start(key, ids, sp.EncodeConfig(), mode)
+	go p.start(key, ids, flags, mode)
 }
 
 // take returns the spare waiting for key, if it was started with ids and
@@ -179,20 +176,23 @@ func (p *spares) start(key, ids string, flags []string, mode string) {
 // end kills a spare that will get no command and retires it, to be
 // reaped later (with p.mu held).
 func (p *spares) end(sv *spare) {
-	_ = unix.Kill(sv.pid, unix.SIGKILL)
-	sv.conn.Close()
-	unix.Close(sv.mounts)
+	sv.stop()
 	p.retired = append(p.retired, sv.pid)
 }
 
-// kill kills a spare that will get no command and waits for it (a
-// killed spare ends at once).
+// kill ends a spare that will get no command and waits for it (a killed
+// spare ends at once).
 func (sv *spare) kill() {
+	sv.stop()
+	var ws unix.WaitStatus
+	_, _ = unix.Wait4(sv.pid, &ws, 0, nil)
+}
+
+// stop sends a spare SIGKILL and closes aidex's descriptors of it.
+func (sv *spare) stop() {
 	_ = unix.Kill(sv.pid, unix.SIGKILL)
 	sv.conn.Close()
 	unix.Close(sv.mounts)
-	var ws unix.WaitStatus
-	_, _ = unix.Wait4(sv.pid, &ws, 0, nil)
 }
 
 // reap collects the retired spares that have exited (with p.mu held),
