@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/semver"
 )
 
 // A patched copy of a library under third_party/ is aidex's own code to
@@ -18,16 +20,17 @@ import (
 // section. Every folder of third_party/ is a go.mod replace target, and
 // every replace into third_party/ has its folder.
 
-// goModForks reads go.mod's requirements (module → version) and its
-// replaces into ./third_party/ (module → folder name).
-func goModForks(t *testing.T, root string) (requires, forks map[string]string) {
+// goModForks reads go.mod's requirements (module → version), its replaces
+// into ./third_party/ (module → folder name) and its replaces of a module
+// by another version of itself (module → version).
+func goModForks(t *testing.T, root string) (requires, forks, pins map[string]string) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	requires, forks = map[string]string{}, map[string]string{}
+	requires, forks, pins = map[string]string{}, map[string]string{}, map[string]string{}
 	inRequire := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -50,19 +53,22 @@ func goModForks(t *testing.T, root string) (requires, forks map[string]string) {
 			if dir, ok := strings.CutPrefix(target, "./third_party/"); ok {
 				forks[fields[1]] = dir
 			}
+			if len(fields) == 5 && fields[2] == "=>" && fields[3] == fields[1] {
+				pins[fields[1]] = fields[4]
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return requires, forks
+	return requires, forks, pins
 }
 
 var measured = regexp.MustCompile(`[0-9]`)
 
 func TestForksMatchGoModAndSayWhy(t *testing.T) {
 	root := moduleRoot(t)
-	requires, forks := goModForks(t, root)
+	requires, forks, _ := goModForks(t, root)
 	if len(forks) == 0 {
 		t.Fatal("no replace into ./third_party/ found in go.mod: is the parser broken?")
 	}
@@ -120,4 +126,36 @@ func section(text, head string) string {
 		rest = rest[:j]
 	}
 	return strings.TrimSpace(rest)
+}
+
+// A replace of a required module by another of its versions must not be
+// older than the version go.mod requires: the build would silently use the
+// older release while go.mod and `go list -m` name the newer one (issue 40:
+// go-runewidth was pinned to v0.0.24 under a requirement of v0.0.27).
+func TestNoReplaceDowngradesARequirement(t *testing.T) {
+	requires, _, pins := goModForks(t, moduleRoot(t))
+	for mod, pinned := range pins {
+		required, ok := requires[mod]
+		if !ok {
+			continue // a module go.mod does not require itself: nothing to downgrade
+		}
+		if semver.Compare(pinned, required) < 0 {
+			t.Errorf("go.mod replaces %s %s with the older %s: require the version you build with, or drop the replace", mod, required, pinned)
+		}
+	}
+}
+
+func TestGoModPinsAreRead(t *testing.T) {
+	dir := t.TempDir()
+	mod := "module example.com/m\n\nreplace example.com/a => example.com/a v1.0.0\n\nrequire (\n\texample.com/a v1.2.0 // indirect\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	requires, _, pins := goModForks(t, dir)
+	if requires["example.com/a"] != "v1.2.0" || pins["example.com/a"] != "v1.0.0" {
+		t.Fatalf("requires %v, pins %v: want v1.2.0 required and v1.0.0 pinned", requires, pins)
+	}
+	if semver.Compare(pins["example.com/a"], requires["example.com/a"]) >= 0 {
+		t.Fatal("v1.0.0 must compare older than v1.2.0")
+	}
 }
