@@ -1,4 +1,4 @@
-# install.ps1: installs aidex and its helpers aidex-sandbox and aidex-nats on Windows
+# install.ps1: installs aidex and its helpers aidex-chat, aidex-sandbox and aidex-nats on Windows
 # from a release archive, without Go. Details: docs/install.md.
 #
 #   irm https://github.com/zelvior/aidex/releases/latest/download/install.ps1 | iex
@@ -6,7 +6,7 @@
 # It downloads aidex-windows-ARCH.zip (amd64 or arm64) and SHA256SUMS from
 # $env:AIDEX_INSTALL_BASE (default: the latest release), refuses the archive
 # unless Get-FileHash gives the SHA-256 SHA256SUMS lists, and only then
-# unpacks it and installs aidex.exe, aidex-sandbox.exe and aidex-nats.exe into
+# unpacks it and installs aidex.exe, aidex-chat.exe, aidex-sandbox.exe and aidex-nats.exe into
 # $env:AIDEX_INSTALL_DIR, default ~\.local\bin (the folder install.sh uses).
 $ErrorActionPreference = 'Stop'
 
@@ -40,7 +40,7 @@ try {
 
     Expand-Archive -Path (Join-Path $Tmp $Archive) -DestinationPath (Join-Path $Tmp 'x')
     New-Item -ItemType Directory -Force -Path $Dir | Out-Null
-    foreach ($Exe in 'aidex.exe', 'aidex-sandbox.exe', 'aidex-nats.exe') {
+    foreach ($Exe in 'aidex.exe', 'aidex-chat.exe', 'aidex-sandbox.exe', 'aidex-nats.exe') {
         Copy-Item -Force -Path (Join-Path $Tmp "x\$Name\$Exe") -Destination (Join-Path $Dir $Exe)
     }
     Write-Host "installed $(& (Join-Path $Dir 'aidex.exe') --version) into $Dir"

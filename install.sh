@@ -1,5 +1,5 @@
 #!/bin/sh
-# install.sh: installs aidex and its helpers aidex-sandbox and aidex-nats from a
+# install.sh: installs aidex and its helpers aidex-chat, aidex-sandbox and aidex-nats from a
 # release archive, without Go. Details: docs/install.md.
 #
 #   curl -fsSL https://github.com/zelvior/aidex/releases/latest/download/install.sh | sh
@@ -9,7 +9,7 @@
 # darwin, amd64 or arm64), downloads it and SHA256SUMS from
 # $AIDEX_INSTALL_BASE (default: the latest release), refuses it unless its
 # SHA-256 is the one SHA256SUMS lists, and only then unpacks it and installs
-# aidex, aidex-sandbox and aidex-nats into DIR: --dir, else $AIDEX_INSTALL_DIR, else
+# aidex, aidex-chat, aidex-sandbox and aidex-nats into DIR: --dir, else $AIDEX_INSTALL_DIR, else
 # ~/.local/bin. Nothing downloaded runs before its checksum matched.
 set -eu
 
@@ -93,7 +93,7 @@ fi
 mkdir -p "$tmp/x"
 tar -xzf "$tmp/$archive" -C "$tmp/x" || die "could not unpack $archive"
 mkdir -p "$dir" || die "could not create $dir: choose another folder with --dir DIR"
-for f in aidex aidex-sandbox aidex-nats; do
+for f in aidex aidex-chat aidex-sandbox aidex-nats; do
   [ -f "$tmp/x/$name/$f" ] || die "$archive holds no $name/$f"
   # Copy beside the target, then rename: a running aidex keeps its old file.
   cp "$tmp/x/$name/$f" "$dir/.$f.new" || die "could not write to $dir: choose another folder with --dir DIR"

@@ -8,7 +8,7 @@
 #
 # DIR (default dist/, which git ignores) receives one archive per platform,
 # aidex-GOOS-GOARCH.tar.gz (.zip on Windows), each holding the folder
-# aidex-GOOS-GOARCH/ with aidex, aidex-sandbox, aidex-nats (.exe on Windows), LICENSE
+# aidex-GOOS-GOARCH/ with aidex, aidex-chat, aidex-sandbox, aidex-nats (.exe on Windows), LICENSE
 # and README.md, one SHA256SUMS, and install.sh and install.ps1. The same commit and Go version give the
 # same bytes: the build date stamped into `aidex --version` and every
 # archived file's time are the commit's time; owners, modes and order are
@@ -66,7 +66,7 @@ for p in $platforms; do
   echo "building aidex $version for $goos/$goarch" >&2
   GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
     -ldflags "-s -w -X 'main.build=$version $date'" \
-    -o "$stage/bin/aidex-$goos-$goarch/" ./cmd/aidex ./cmd/aidex-sandbox ./cmd/aidex-nats
+    -o "$stage/bin/aidex-$goos-$goarch/" ./cmd/aidex ./cmd/aidex-chat ./cmd/aidex-sandbox ./cmd/aidex-nats
 done
 
 mkdir "$stage/doc"

@@ -4,15 +4,15 @@
 // argument "__sandbox" it is the sandbox helper instead (when no
 // aidex-sandbox binary is installed beside it). The embedded NATS server
 // of `aidex ralph serve` is a program of its own, aidex-nats
-// (cmd/aidex-nats), so that its code does not cost every start.
+// (cmd/aidex-nats), and so is the interactive chat, aidex-chat
+// (cmd/aidex-chat), which aidex starts for an interactive session: their
+// libraries do not cost the start of aidex's other commands.
 package main
 
 import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/cli"
-	"github.com/zelvior/aidex/internal/ralph/dist"
-	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
 // build is the build's stamp, the one variable a release sets with
@@ -25,19 +25,5 @@ import (
 var build string
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == helper.Arg {
-		os.Exit(helper.Main(os.Args[2:]))
-	}
-	if len(os.Args) > 1 && os.Args[1] == dist.HelperArg {
-		os.Exit(dist.NoHelperMain(os.Stdout))
-	}
-	startupGC(os.Getenv, startupGCWindow)
-	os.Exit(cli.Main(cli.Process{
-		Args:    os.Args[1:],
-		Stdin:   os.Stdin,
-		Stdout:  os.Stdout,
-		Stderr:  os.Stderr,
-		Getenv:  os.Getenv,
-		Version: build,
-	}))
+	os.Exit(cli.Program(build, nil))
 }

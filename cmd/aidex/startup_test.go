@@ -32,6 +32,12 @@ const (
 	maxTotalInitBytes = 1024 << 10
 )
 
+// chatLibraries are the module paths of the terminal UI's and the line
+// mode's libraries, linked into aidex-chat only (issue 40).
+var chatLibraries = []string{"charm.land/bubbletea/", "charm.land/bubbles/", "charm.land/glamour/",
+	"charm.land/lipgloss/", "github.com/alecthomas/chroma/", "github.com/yuin/goldmark",
+	"github.com/microcosm-cc/bluemonday", "github.com/atotto/clipboard"}
+
 // libInitAllowance raises maxLibInitBytes for a library package whose
 // init cost is upstream's own design, kept so that its fork can be dropped
 // (none today).
@@ -60,6 +66,11 @@ func TestPackageInitIsCheap(t *testing.T) {
 		total += bytesAlloc
 		if strings.HasPrefix(pkg, "github.com/nats-io/nats-server/") {
 			t.Errorf("aidex links %s: the embedded NATS server belongs in the aidex-nats helper (internal/ralph/dist/natsd), not in every start", pkg)
+		}
+		for _, lib := range chatLibraries {
+			if strings.HasPrefix(pkg, lib) {
+				t.Errorf("aidex links %s: the interactive chat's libraries belong in aidex-chat (internal/ui/chat), not in every start", pkg)
+			}
 		}
 		if !strings.HasPrefix(pkg, "github.com/zelvior/aidex/") {
 			limit := maxLibInitBytes

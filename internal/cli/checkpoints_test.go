@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // A headless run reports the checkpoint it took; checkpoints list shows
@@ -93,7 +94,7 @@ func TestCheckpointsListEmpty(t *testing.T) {
 func rewindElsewhere(t *testing.T, e *e2e, id string) {
 	t.Helper()
 	var errb strings.Builder
-	code := Main(Process{Context: context.Background(), Args: []string{"-w", t.TempDir(), "rewind", id}, Stdin: strings.NewReader(""),
+	code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", t.TempDir(), "rewind", id}, Stdin: strings.NewReader(""),
 		Stdout: &strings.Builder{}, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	if code != ExitUsage || !strings.Contains(errb.String(), "is of workspace "+e.ws) {
 		t.Fatalf("rewind from another workspace: exit %d stderr %s", code, errb.String())

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/zelvior/aidex/internal/ui/chatopts"
 )
 
 // Exit codes of the aidex process, as documented in docs/cli.md (a test
@@ -55,6 +57,15 @@ type Process struct {
 	// OpenURL opens a URL in the user's browser without waiting for it
 	// (nil: the system's opener, xdg-open, open or rundll32).
 	OpenURL func(url string) error
+	// Chat runs the interactive chat (the terminal UI or the line mode) in
+	// this process: chat.Run in aidex-chat and in tests. Without it, an
+	// interactive session is handed to the program aidex-chat (see
+	// Program), or is an error when this Process is not a program's.
+	Chat chatopts.Run
+
+	// launch replaces the process with the program aidex-chat, given the
+	// command line (Program sets it; see launchChat).
+	launch func(args []string) error
 }
 
 // ExitError carries a process exit code with its cause.

@@ -11,13 +11,14 @@ import (
 	"unicode"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // runIn runs aidex in-process in the workspace with stdin.
 func (e *e2e) runIn(stdin string, args ...string) result {
 	e.t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws}, args...), Stdin: strings.NewReader(stdin),
+	code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: append([]string{"-w", e.ws}, args...), Stdin: strings.NewReader(stdin),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	return result{code, out.String(), errb.String()}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // e2e is a temp home and git workspace with a config pointing provider
@@ -88,7 +89,7 @@ type result struct {
 func (e *e2e) run(ctx context.Context, args ...string) result {
 	e.t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(Process{Context: ctx, Args: append([]string{"-w", e.ws}, args...), Stdin: strings.NewReader(""),
+	code := Main(Process{Chat: chat.Run, Context: ctx, Args: append([]string{"-w", e.ws}, args...), Stdin: strings.NewReader(""),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	return result{code, out.String(), errb.String()}
 }
@@ -366,7 +367,7 @@ func TestE2EPipedStdinIsPrompt(t *testing.T) {
 	srv := llmtest.NewScript(t, llmtest.Turn{Text: "ok"})
 	e := newE2E(t, srv, "openai", "")
 	var out, errb bytes.Buffer
-	code := Main(Process{Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader("piped context text"),
+	code := Main(Process{Chat: chat.Run, Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader("piped context text"),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	if code != 0 {
 		t.Fatalf("exit %d %s", code, errb.String())

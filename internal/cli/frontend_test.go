@@ -13,6 +13,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // `aidex --web` serves the browser UI as `aidex web` does (issue 23 item
@@ -24,7 +25,7 @@ func TestRootWebFlagServesWebUI(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "--web"}, Stdin: strings.NewReader(""),
+		done <- Main(Process{Chat: chat.Run, Context: ctx, Args: []string{"-w", e.ws, "--web"}, Stdin: strings.NewReader(""),
 			Stdout: out, Stderr: errOut, Getenv: func(k string) string { return e.env[k] }})
 	}()
 	w := &webRun{out: out, errOut: errOut, cancel: cancel}
@@ -74,7 +75,7 @@ func TestSignupLinksEverywhere(t *testing.T) {
 		t.Errorf("aidex providers: exit %d, no groq signup link:\n%s", r.code, r.stdout)
 	}
 	var out, errb bytes.Buffer
-	code := Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader("/provider\n/provider groq\n"),
+	code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader("/provider\n/provider groq\n"),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	_ = code // the key prompt meets the end of input
 	if !strings.Contains(out.String(), "groq") || !strings.Contains(out.String(), "(needs a key: https://console.groq.com/keys)") {
@@ -89,7 +90,7 @@ func TestSignupLinksEverywhere(t *testing.T) {
 // the extra environment variables.
 func plainRun(e *e2e, input string, extra map[string]string) string {
 	var out, errb bytes.Buffer
-	Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader(input),
+	Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader(input),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
 			if v, ok := extra[k]; ok {
 				return v
@@ -212,7 +213,7 @@ func TestPlainAsksImageProvider(t *testing.T) {
 func TestWebVerboseLogsIgnoredFields(t *testing.T) {
 	e := newE2E(t, llmtest.NewScript(t), "openai", "")
 	w := &webRun{out: &sharedtest.Buffer{}, errOut: &sharedtest.Buffer{}, done: make(chan error, 1)}
-	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
+	a := newApp(Process{Chat: chat.Run, Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] }})
 	a.flags.workspace, a.flags.verbose = e.ws, true
 	cmd := newWebCmd(a)
 	cmd.SetArgs([]string{"--port", "0"})

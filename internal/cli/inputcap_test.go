@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // endless is a big stdin (a log of 16 MiB piped in) that counts what was
@@ -59,7 +60,7 @@ func TestInputOverTheCapStopsBeforeTheModel(t *testing.T) {
 				stdin = in
 			}
 			var out, errb bytes.Buffer
-			code := Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws}, c.args...), Stdin: stdin,
+			code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: append([]string{"-w", e.ws}, c.args...), Stdin: stdin,
 				Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 			if code != ExitUsage {
 				t.Fatalf("exit %d, want %d; stderr %q", code, ExitUsage, errb.String())
@@ -89,7 +90,7 @@ func TestInputCapFollowsTheContextWindow(t *testing.T) {
 	srv := llmtest.NewScript(t)
 	e := newE2E(t, srv, "openai", "max_input_bytes = 104857600\ncontext_window = 8192\n")
 	var out, errb bytes.Buffer
-	code := Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(strings.Repeat("y", 40000)),
+	code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(strings.Repeat("y", 40000)),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	if code != ExitUsage || !strings.Contains(errb.String(), "over the 32 KiB input cap (what scripted's 8192-token context window holds)") {
 		t.Fatalf("exit %d; stderr %q", code, errb.String())
@@ -105,13 +106,13 @@ func TestInputWithinTheCapIsSent(t *testing.T) {
 	e := newE2E(t, srv, "openai", "context_window = 1000000\n")
 	input := strings.Repeat("z", 1<<20-100) + "END"
 	var out, errb bytes.Buffer
-	code := Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(input),
+	code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(input),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	if code != 0 || !strings.Contains(string(srv.Requests()[0]), "zzzEND") {
 		t.Fatalf("exit %d; stderr %q", code, errb.String())
 	}
 	errb.Reset()
-	code = Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(input + strings.Repeat("z", 200)),
+	code = Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "-p", "summarise"}, Stdin: strings.NewReader(input + strings.Repeat("z", 200)),
 		Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
 	if code != ExitUsage || !strings.Contains(errb.String(), "over the 1.0 MiB input cap") {
 		t.Fatalf("just over 1 MiB: exit %d; stderr %q", code, errb.String())

@@ -9,6 +9,7 @@ import (
 	"github.com/zelvior/aidex/internal/app/apptest"
 	"github.com/zelvior/aidex/internal/ralph/dist"
 	"github.com/zelvior/aidex/internal/ralph/dist/natsd"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // childEnv makes the test binary run aidex itself (Main with its
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) {
 	apptest.SandboxHelper()
 	natsd.RunIfArg(dist.HelperArg)
 	if os.Getenv(childEnv) == "1" {
-		os.Exit(Main(Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
+		os.Exit(Main(Process{Chat: chat.Run, Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}))
 	}
 	goleak.VerifyTestMain(m)
 }

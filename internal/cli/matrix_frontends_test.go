@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 	"io"
 	"net/http"
 	"os"
@@ -26,7 +27,7 @@ func mcpAidexRun(t *testing.T, e *e2e, prompt string) []map[string]any {
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "mcp", "serve", "--permission-mode", "yolo"},
+		done <- Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "mcp", "serve", "--permission-mode", "yolo"},
 			Stdin: inR, Stdout: outW, Stderr: io.Discard, Getenv: func(k string) string { return e.env[k] }})
 		_ = outW.Close()
 	}()
@@ -79,7 +80,7 @@ func startPeer(t *testing.T, e *e2e, args ...string) *rpcPeer {
 	p := &rpcPeer{t: t, in: inW, done: make(chan int, 1), lines: bufio.NewScanner(outR), errb: &sharedtest.Buffer{}}
 	p.lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	go func() {
-		p.done <- Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws}, args...),
+		p.done <- Main(Process{Chat: chat.Run, Context: context.Background(), Args: append([]string{"-w", e.ws}, args...),
 			Stdin: inR, Stdout: outW, Stderr: p.errb, Getenv: func(k string) string { return e.env[k] }})
 		_ = outW.Close()
 		_ = inR.Close()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // An MCP server whose start-up takes long (npx installing its package on a
@@ -40,7 +41,7 @@ func TestMCPSlowStartShownInEveryFrontEnd(t *testing.T) {
 		}},
 		{"line mode", func(e *e2e) string {
 			var out bytes.Buffer
-			Main(Process{Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader("hi\n"),
+			Main(Process{Chat: chat.Run, Context: context.Background(), Args: []string{"-w", e.ws, "--plain"}, Stdin: strings.NewReader("hi\n"),
 				Stdout: &out, Stderr: &out, Getenv: func(k string) string { return e.env[k] }})
 			return out.String()
 		}},

@@ -20,6 +20,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/mcp/oauth/oauthtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // inspector runs the MCP Inspector CLI against `aidex mcp serve` (this
@@ -114,7 +115,7 @@ func TestMCPServeHTTPPrintsTheTokenOnce(t *testing.T) {
 	var stderr, stdout sharedtest.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0"}, Stdin: strings.NewReader(""),
+		done <- Main(Process{Chat: chat.Run, Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0"}, Stdin: strings.NewReader(""),
 			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return e.env[k] }})
 	}()
 	re := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[^\n]*\ntoken: (\S+)\n`)
@@ -191,7 +192,7 @@ func TestMCPLoginLogout(t *testing.T) {
 	_, _ = f.WriteString("\n[mcp_servers.remote]\nurl = \"" + as.URL + "/mcp\"\n\n[mcp_servers.local]\ncommand = \"npx\"\n")
 	_ = f.Close()
 	var out, errb bytes.Buffer
-	code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", "remote"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+	code := Main(Process{Chat: chat.Run, Args: []string{"-w", e.ws, "mcp", "login", "remote"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return e.env[k] }, OpenURL: oauthtest.Browser})
 	if code != ExitOK || !strings.Contains(out.String(), "signed in to MCP server remote") || !strings.Contains(errb.String(), as.URL+"/authorize?") {
 		t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
@@ -254,7 +255,7 @@ func TestMCPLoginNoBrowser(t *testing.T) {
 	}
 	var out bytes.Buffer
 	errw := &urlFollower{}
-	code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", "remote", "--no-browser"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: errw,
+	code := Main(Process{Chat: chat.Run, Args: []string{"-w", e.ws, "mcp", "login", "remote", "--no-browser"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: errw,
 		Getenv: func(k string) string { return e.env[k] }, OpenURL: func(string) error { t.Error("a browser was opened"); return nil }})
 	if code != ExitOK || !strings.Contains(errw.String(), "Open this URL to sign in") {
 		t.Fatalf("exit %d, stderr %q", code, errw.String())
@@ -271,7 +272,7 @@ func TestMCPLoginFromMCPJSON(t *testing.T) {
 		t.Fatalf("trust: %d %s", r.code, r.stderr)
 	}
 	var out, errb bytes.Buffer
-	code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", "linear"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+	code := Main(Process{Chat: chat.Run, Args: []string{"-w", e.ws, "mcp", "login", "linear"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return e.env[k] }, OpenURL: oauthtest.Browser})
 	if code != ExitOK || !strings.Contains(out.String(), "signed in to MCP server linear") {
 		t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
@@ -292,7 +293,7 @@ func TestMCPServeTokenFile(t *testing.T) {
 	var stderr, stdout sharedtest.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file}, Stdin: strings.NewReader(""),
+		done <- Main(Process{Chat: chat.Run, Context: ctx, Args: []string{"-w", e.ws, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", file}, Stdin: strings.NewReader(""),
 			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return e.env[k] }})
 	}()
 	re := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/mcp)[^\n]*\ntoken: (\S+)\n(?s:.*)token file: (\S+)\n`)

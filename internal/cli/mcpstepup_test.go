@@ -9,6 +9,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/mcp/oauth/oauthtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // `aidex mcp login` signs in to a server that accepts initialize
@@ -41,7 +42,7 @@ func TestMCPLoginStepUpAndClientCredentials(t *testing.T) {
 	e.env["M2M_SECRET"] = "s3cret"
 	for _, name := range []string{"stepup", "m2m"} {
 		var out, errb strings.Builder
-		code := Main(Process{Args: []string{"-w", e.ws, "mcp", "login", name}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		code := Main(Process{Chat: chat.Run, Args: []string{"-w", e.ws, "mcp", "login", name}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 			Getenv: func(k string) string { return e.env[k] }, OpenURL: func(u string) error {
 				if name == "m2m" {
 					t.Errorf("the client-credentials sign-in opened a browser")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/memstore"
 	"github.com/zelvior/aidex/internal/notestore"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // cmdEnv is a temp home and workspace for running one subcommand.
@@ -45,7 +46,7 @@ func newCmdEnv(t *testing.T, config string) *cmdEnv {
 func (e *cmdEnv) run(t *testing.T, build func(*cliApp) *cobra.Command, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	a := newApp(Process{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(k string) string { return e.env[k] }})
+	a := newApp(Process{Chat: chat.Run, Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Getenv: func(k string) string { return e.env[k] }})
 	a.flags.workspace = e.ws
 	cmd := build(a)
 	cmd.SetArgs(args)

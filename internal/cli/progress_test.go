@@ -12,6 +12,7 @@ import (
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/config"
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // screen is a fake terminal both stdout and stderr write to: it keeps the
@@ -193,7 +194,7 @@ func TestProgressTickerRedraws(t *testing.T) {
 // one.
 func TestNoProgressWithoutTerminal(t *testing.T) {
 	var errb bytes.Buffer
-	a := newApp(Process{Stdout: &bytes.Buffer{}, Stderr: &errb})
+	a := newApp(Process{Chat: chat.Run, Stdout: &bytes.Buffer{}, Stderr: &errb})
 	for _, format := range []string{"text", "json", "stream-json"} {
 		r := a.renderer(&runFlags{outputFormat: format, agentOutput: "final"}, config.Defaults())
 		if _, ok := r.(*progress); ok {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/ralph"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // ralphEnv is a temp HOME/XDG environment whose config points at a
@@ -51,7 +52,7 @@ func newRalphEnvScript(t *testing.T, script *llmtest.Script) *ralphEnv {
 func (e *ralphEnv) run(stdin string, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errb bytes.Buffer
-	a := newApp(Process{Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+	a := newApp(Process{Chat: chat.Run, Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return e.env[k] }, Version: "test"})
 	root := newRootCmd(a)
 	for _, b := range []func(*cliApp) *cobra.Command{newRalphCmd, newPlanCmd} {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zelvior/aidex/internal/ui/chat"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -102,7 +103,7 @@ func TestEveryCommandInTheCommandTable(t *testing.T) {
 	page := readDoc(t, "cli.md")
 	_, table, _ := strings.Cut(page, "\n## Running aidex\n")
 	table, _, _ = strings.Cut(table, "\n## ")
-	root := newRootCmd(newApp(Process{}))
+	root := newRootCmd(newApp(Process{Chat: chat.Run}))
 	names := map[string]bool{}
 	for _, c := range root.Commands() {
 		if !c.IsAvailableCommand() {
@@ -146,7 +147,7 @@ func TestReadmeTasksAreValidCommandLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		root := newRootCmd(newApp(Process{}))
+		root := newRootCmd(newApp(Process{Chat: chat.Run}))
 		cmd, args, err := root.Find(words)
 		if err != nil {
 			t.Errorf("README: aidex %s: %v", strings.Join(words, " "), err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // ayder-cli's .ayder/tasks files are the task list until the first change,
@@ -136,7 +137,7 @@ func TestRootWebPort(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(Process{Context: ctx, Args: []string{"-w", e.ws, "--web", "--port", strconv.Itoa(port)}, Stdin: strings.NewReader(""),
+		done <- Main(Process{Chat: chat.Run, Context: ctx, Args: []string{"-w", e.ws, "--web", "--port", strconv.Itoa(port)}, Stdin: strings.NewReader(""),
 			Stdout: out, Stderr: errOut, Getenv: func(k string) string { return e.env[k] }})
 	}()
 	w := &webRun{out: out, errOut: errOut, cancel: cancel}

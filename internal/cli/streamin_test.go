@@ -15,6 +15,7 @@ import (
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
 	"github.com/zelvior/aidex/internal/streamjson"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // streamProc is aidex running in-process in the stream-json mode: the
@@ -44,7 +45,7 @@ func (e *e2e) startStream(args ...string) *streamProc {
 		}
 	}()
 	go func() {
-		code := Main(Process{Context: context.Background(), Args: append([]string{"-w", e.ws, "--input-format", "stream-json", "--output-format", "stream-json"}, args...),
+		code := Main(Process{Chat: chat.Run, Context: context.Background(), Args: append([]string{"-w", e.ws, "--input-format", "stream-json", "--output-format", "stream-json"}, args...),
 			Stdin: inR, Stdout: outW, Stderr: p.stderr, Getenv: func(k string) string { return e.env[k] }})
 		_ = outW.Close()
 		p.code <- code

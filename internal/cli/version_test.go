@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 )
 
 // --version names the version, the build date when the build stamped it,
@@ -68,7 +69,7 @@ func TestHelpShowsExamplesAndExitCodes(t *testing.T) {
 func TestShortVersion(t *testing.T) {
 	for v, want := range map[string]string{"v1.2.0": "v1.2.0", "v1.2.0 2026-03-04T05:06:07Z": "v1.2.0",
 		"v0.0.0-20261125065207-699e97e23194": "dev 699e97e", "": "dev"} {
-		if got := (Process{Version: v}).shortVersion(); got != want {
+		if got := (Process{Chat: chat.Run, Version: v}).shortVersion(); got != want {
 			t.Errorf("shortVersion(%q) = %q, want %q", v, got, want)
 		}
 	}
@@ -79,7 +80,7 @@ func TestShortVersion(t *testing.T) {
 func TestVersionFastPathMatchesCobra(t *testing.T) {
 	run := func(args ...string) string {
 		var out, errOut strings.Builder
-		code := Main(Process{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		code := Main(Process{Chat: chat.Run, Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
 			Getenv: func(string) string { return "" }, Version: "v1.2.3"})
 		if code != ExitOK || errOut.Len() > 0 {
 			t.Fatalf("aidex %v: exit %d, stderr %q", args, code, errOut.String())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/llm/llmtest"
 	"github.com/zelvior/aidex/internal/sharedtest"
+	"github.com/zelvior/aidex/internal/ui/chat"
 	"github.com/zelvior/aidex/internal/ui/web"
 )
 
@@ -91,7 +92,7 @@ type webRun struct {
 // browser opener that records the URL; the test's end cancels it.
 func startWebCmd(t *testing.T, e *e2e, args ...string) *webRun {
 	w := &webRun{out: &sharedtest.Buffer{}, errOut: &sharedtest.Buffer{}, done: make(chan error, 1), opened: make(chan string, 4)}
-	a := newApp(Process{Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] },
+	a := newApp(Process{Chat: chat.Run, Stdout: w.out, Stderr: w.errOut, Getenv: func(k string) string { return e.env[k] },
 		OpenURL: func(u string) error { w.opened <- u; return nil }})
 	a.flags.workspace = e.ws
 	cmd := newWebCmd(a)
@@ -179,7 +180,7 @@ func checkTokenAuth(t *testing.T, base, token string) {
 }
 
 func TestWebCommandBadPort(t *testing.T) {
-	a := newApp(Process{Stdout: io.Discard, Stderr: io.Discard})
+	a := newApp(Process{Chat: chat.Run, Stdout: io.Discard, Stderr: io.Discard})
 	cmd := newWebCmd(a)
 	cmd.SetArgs([]string{"--port", "70000"})
 	cmd.SetOut(io.Discard)

@@ -70,14 +70,14 @@ func TestInstallersAgreeOnNames(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ file, text, what, want string }{
-		{"scripts/release.sh", rel, "build", `-o "$stage/bin/aidex-$goos-$goarch/" ./cmd/aidex ./cmd/aidex-sandbox ./cmd/aidex-nats`},
+		{"scripts/release.sh", rel, "build", `-o "$stage/bin/aidex-$goos-$goarch/" ./cmd/aidex ./cmd/aidex-chat ./cmd/aidex-sandbox ./cmd/aidex-nats`},
 		{"install.sh", sh, "archive name", `name=aidex-$os-$arch` + "\n" + `archive=$name.tar.gz`},
-		{"install.sh", sh, "programs", `for f in aidex aidex-sandbox aidex-nats; do`},
+		{"install.sh", sh, "programs", `for f in aidex aidex-chat aidex-sandbox aidex-nats; do`},
 		{"install.sh", sh, "archive folder", `"$tmp/x/$name/$f"`},
 		{"install.sh", sh, "checksum file", `"$base/` + ChecksumFile + `"`},
 		{"install.ps1", ps, "archive name", `$Name = "aidex-windows-$Arch"` + "\n" + `$Archive = "$Name.zip"`},
 		{"install.ps1", ps, "checksum file", `"$Base/` + ChecksumFile + `"`},
-		{"install.ps1", ps, "programs", `'aidex.exe', 'aidex-sandbox.exe', 'aidex-nats.exe'`},
+		{"install.ps1", ps, "programs", `'aidex.exe', 'aidex-chat.exe', 'aidex-sandbox.exe', 'aidex-nats.exe'`},
 		{"install.ps1", ps, "archive folder", `"x\$Name\$Exe"`},
 	} {
 		if !strings.Contains(c.text, c.want) {

@@ -61,6 +61,7 @@ func fakeRelease(t *testing.T, dir string) {
 		var buf bytes.Buffer
 		err := Archive(&buf, p, []File{
 			{Name: "aidex", Exec: true, Data: []byte(script)},
+			{Name: "aidex-chat", Exec: true, Data: []byte("#!/bin/sh\nexit 0\n")},
 			{Name: "aidex-sandbox", Exec: true, Data: []byte("#!/bin/sh\nexit 0\n")},
 			{Name: "aidex-nats", Exec: true, Data: []byte("#!/bin/sh\nexit 0\n")},
 			{Name: "LICENSE", Data: []byte("license")},
@@ -181,7 +182,7 @@ func TestInstallShPicksThePlatformsArchive(t *testing.T) {
 			if err != nil || string(out) != "aidex fake "+c.want+"\n" {
 				t.Errorf("installed aidex printed %q (%v), want the %s one", out, err, c.want)
 			}
-			for _, helper := range []string{"aidex-sandbox", "aidex-nats"} {
+			for _, helper := range []string{"aidex-chat", "aidex-sandbox", "aidex-nats"} {
 				if fi, err := os.Stat(filepath.Join(r.dir, helper)); err != nil || fi.Mode().Perm() != 0o755 {
 					t.Errorf("%s installed: %v, %v; want mode 0755", helper, fi, err)
 				}
@@ -249,6 +250,7 @@ func TestInstallShRefuses(t *testing.T) {
 			var buf bytes.Buffer
 			Archive(&buf, Platform{"linux", "amd64"}, []File{
 				{Name: "aidex", Exec: true, Data: []byte("#!/bin/sh\n: >\"$AIDEX_TEST_RAN\"\necho evil\n")},
+				{Name: "aidex-chat", Exec: true, Data: []byte("#!/bin/sh\n")},
 				{Name: "aidex-sandbox", Exec: true, Data: []byte("#!/bin/sh\n")},
 				{Name: "aidex-nats", Exec: true, Data: []byte("#!/bin/sh\n")},
 			}, time.Now())

@@ -73,10 +73,10 @@ func (p Platform) Exe(name string) string {
 }
 
 // Binaries returns the file names of the programs every archive holds:
-// aidex, its sandbox helper aidex-sandbox and its NATS helper aidex-nats
-// (".exe" on Windows).
+// aidex, its interactive chat aidex-chat, its sandbox helper aidex-sandbox
+// and its NATS helper aidex-nats (".exe" on Windows).
 func (p Platform) Binaries() []string {
-	return []string{p.Exe("aidex"), p.Exe("aidex-sandbox"), p.Exe("aidex-nats")}
+	return []string{p.Exe("aidex"), p.Exe("aidex-chat"), p.Exe("aidex-sandbox"), p.Exe("aidex-nats")}
 }
 
 // ParseDir returns the platform whose Dir is name ("aidex-linux-amd64"),

@@ -19,7 +19,7 @@ import (
 
 var stamp = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
-// stageRelease lays out stage/aidex-OS-ARCH/{aidex,aidex-sandbox,aidex-nats} for each
+// stageRelease lays out stage/aidex-OS-ARCH/{aidex,aidex-chat,aidex-sandbox,aidex-nats} for each
 // platform with contents naming the platform, and LICENSE and README.md in
 // docs, with the given disk time and permission, and returns the stage
 // folder and the document paths.

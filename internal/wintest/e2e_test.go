@@ -33,6 +33,7 @@ func newAidexWin(t *testing.T, w *wine, srv *llmtest.Script) *aidexWin {
 	bin := filepath.Join(root, "bin")
 	a := &aidexWin{w: w, exe: filepath.Join(bin, "aidex.exe"), ws: filepath.Join(root, "ws")}
 	w.build(t, a.exe, "./cmd/aidex", false)
+	w.build(t, filepath.Join(bin, "aidex-chat.exe"), "./cmd/aidex-chat", false)
 	w.build(t, filepath.Join(bin, "sh.exe"), "mvdan.cc/sh/v3/cmd/gosh", false)
 	appdata, local := filepath.Join(root, "Roaming"), filepath.Join(root, "Local")
 	for _, d := range []string{a.ws, filepath.Join(appdata, "aidex"), local} {

@@ -4,7 +4,7 @@
 //	go run ./scripts/pack -stage STAGE -out DIR -mtime 2026-12-03T10:00:00Z LICENSE README.md
 //
 // STAGE holds one folder per platform, aidex-GOOS-GOARCH, each with aidex
-// aidex-sandbox and aidex-nats (.exe on Windows); the arguments are documents every
+// aidex-chat, aidex-sandbox and aidex-nats (.exe on Windows); the arguments are documents every
 // archive carries. It prints the archive names written.
 package main
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/zelvior/aidex/internal/agent"
 	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/mdterm"
 	"github.com/zelvior/aidex/internal/ui/termsafe"
 )
 
@@ -35,7 +36,7 @@ type Printer struct {
 	// Width is the terminal's width in cells, at which Line wraps its
 	// notices (nil, or a result <= 0: no wrapping).
 	Width func() int
-	// Markdown renders the answer as readable text (format.Markdown:
+	// Markdown renders the answer as readable text (mdterm.Markdown:
 	// no **markers** or #s, code blocks kept), each block as it completes,
 	// instead of printing the model's markdown as it streams.
 	Markdown bool
@@ -55,7 +56,7 @@ type Printer struct {
 	// md renders the answer's markdown; mdText is the answer's text not
 	// printed yet (an incomplete block), mdBlocks the blocks of this
 	// answer printed so far.
-	md       format.Markdown
+	md       mdterm.Markdown
 	mdText   string
 	mdBlocks int
 }

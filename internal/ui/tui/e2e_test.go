@@ -40,8 +40,11 @@ func TestMain(m *testing.M) {
 	} else if _, err := exec.LookPath("tmux"); err != nil {
 		buildErr, noTmux = "tmux is not installed (apt-get install -y tmux); skipping the terminal end-to-end tests", true
 	} else {
+		// aidex hands an interactive session to aidex-chat beside it, so
+		// these tests go through that hand-over too.
 		bin := filepath.Join(dir, "aidex")
-		out, err := exec.Command("go", "build", "-o", bin, "github.com/zelvior/aidex/cmd/aidex").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+			"github.com/zelvior/aidex/cmd/aidex", "github.com/zelvior/aidex/cmd/aidex-chat").CombinedOutput()
 		if err != nil {
 			buildErr = "building aidex failed: " + err.Error() + "\n" + string(out)
 		} else {

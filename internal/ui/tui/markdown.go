@@ -8,6 +8,7 @@ import (
 	gstyles "charm.land/glamour/v2/styles"
 
 	"github.com/zelvior/aidex/internal/ui/format"
+	"github.com/zelvior/aidex/internal/ui/mdterm"
 )
 
 // mdRenderer renders markdown with glamour at one width and style; it is
@@ -93,7 +94,7 @@ func markdownStyle(style string) (gansi.StyleConfig, string) {
 	var c gansi.StyleConfig
 	switch style {
 	case "notty":
-		c = format.NoColorMarkdownStyle(true)
+		c = mdterm.NoColorMarkdownStyle(true)
 	case "light":
 		c = gstyles.LightStyleConfig
 	default:
