@@ -71,7 +71,7 @@ func findChat() (string, error) {
 		return filepath.Abs(p)
 	}
 	return "", &ExitError{Code: ExitUsage, Err: fmt.Errorf(
-		"the interactive chat is the program %s, installed beside aidex, and there is none beside %s nor on PATH: "+
+		"the interactive chat is the program aidex-chat, installed beside aidex, and there is none beside %s nor on PATH: "+
 			"install it as aidex was installed (go install ./cmd/... in the clone, or the installer), or run a prompt with -p",
-		name, filepath.Dir(exe))}
+		filepath.Dir(exe))}
 }

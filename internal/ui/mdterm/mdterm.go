@@ -84,4 +84,3 @@ func (m *Markdown) Render(md string, width int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
