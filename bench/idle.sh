@@ -12,7 +12,7 @@
 #
 #   bench/idle.sh                # RUNS=3 SECS=60 WARMUP=3
 #   RUNS=5 SECS=30 bench/idle.sh
-#   AIDEX=/path/to/aidex bench/idle.sh   # measure another build
+#   AIDEX=/path/to/aidex bench/idle.sh   # measure another build (its aidex-chat beside it)
 set -euo pipefail
 
 RUNS=${RUNS:-3}
@@ -26,7 +26,7 @@ trap '[ -n "${srvpid:-}" ] && kill "$srvpid" 2>/dev/null; tmux -L "$sock" kill-s
 bin=${AIDEX:-}
 if [ -z "$bin" ]; then
 	bin=$tmp/aidex
-	(cd "$root" && go build -o "$bin" ./cmd/aidex)
+	(cd "$root" && go build -o "$tmp/" ./cmd/aidex ./cmd/aidex-chat)
 fi
 hz=$(getconf CLK_TCK)
 (cd "$root" && go build -o "$tmp/modelsrv" ./bench/modelsrv)

@@ -8,7 +8,7 @@
 # Needs: go, tmux. No network, no key.
 #
 #   bench/stream-tui.sh                 # RUNS=3 RATE=5000 SECS=20
-#   AIDEX=/path/to/aidex bench/stream-tui.sh
+#   AIDEX=/path/to/aidex bench/stream-tui.sh   # another build, its aidex-chat beside it
 #   PROFILE=/tmp/tui.pprof RUNS=1 bench/stream-tui.sh   # a CPU profile of the
 #       run (aidex built with -tags pprof); then: go tool pprof -top FILE
 set -euo pipefail
@@ -24,7 +24,7 @@ trap '[ -n "${srvpid:-}" ] && kill "$srvpid" 2>/dev/null; tmux -L "$sock" kill-s
 bin=${AIDEX:-}
 if [ -z "$bin" ]; then
 	bin=$tmp/aidex
-	(cd "$root" && go build ${PROFILE:+-tags pprof} -o "$bin" ./cmd/aidex)
+	(cd "$root" && go build ${PROFILE:+-tags pprof} -o "$tmp/" ./cmd/aidex ./cmd/aidex-chat)
 fi
 (cd "$root" && go build -o "$tmp/modelsrv" ./bench/modelsrv)
 "$tmp/modelsrv" -rate "$RATE" -secs "$SECS" >"$tmp/srv.out" &

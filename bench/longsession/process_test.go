@@ -44,7 +44,7 @@ type modelServer struct {
 	sizes []int64
 	// phases, when set, lists the requests (0-based) at whose arrival
 	// aidex (pid) is sent SIGUSR1: a -tags pprof build then starts the
-	// next phase's CPU profile (cmd/aidex/pprof.go).
+	// next phase's CPU profile (internal/pprofhook/pprof.go).
 	phases []int
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/cli"
+	_ "github.com/zelvior/aidex/internal/pprofhook" // a profiler in -tags pprof builds only
 	"github.com/zelvior/aidex/internal/ui/chat"
 )
 

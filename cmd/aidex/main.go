@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/zelvior/aidex/internal/cli"
+	_ "github.com/zelvior/aidex/internal/pprofhook" // a profiler in -tags pprof builds only
 )
 
 // build is the build's stamp, the one variable a release sets with

@@ -1,6 +1,6 @@
 //go:build pprof && !unix
 
-package main
+package pprofhook
 
 // phases does nothing where there is no SIGUSR1: one profile a run.
 func phases(*profiler) {}

@@ -1,6 +1,6 @@
 //go:build pprof
 
-package main
+package pprofhook
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 //go:build pprof && unix
 
-package main
+package pprofhook
 
 import (
 	"fmt"
