@@ -156,22 +156,24 @@ func newHome(tb testing.TB, url string) *home {
 	return h
 }
 
-// aidexBinary builds cmd/aidex once per benchmark binary run (or takes
-// $AIDEX_BIN; with AIDEX_BENCH_PROFILE, it must be a -tags pprof build).
+// aidexBinary builds cmd/aidex and cmd/aidex-chat (the terminal UI's
+// program, which aidex starts for BenchmarkTUIResume) into one folder once
+// per benchmark binary run, or takes $AIDEX_BIN, with its aidex-chat beside
+// it; with AIDEX_BENCH_PROFILE both must be -tags pprof builds.
 func aidexBinary(tb testing.TB) string {
 	if bin := os.Getenv("AIDEX_BIN"); bin != "" {
 		return bin
 	}
-	bin := filepath.Join(tb.TempDir(), "aidex")
-	args := []string{"build", "-o", bin}
+	dir := tb.TempDir()
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
 	if os.Getenv("AIDEX_BENCH_PROFILE") != "" {
 		args = append(args, "-tags", "pprof") // the phases' CPU profiles
 	}
-	cmd := exec.Command("go", append(args, "../../cmd/aidex")...)
+	cmd := exec.Command("go", append(args, "../../cmd/aidex", "../../cmd/aidex-chat")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("build aidex: %v\n%s", err, out)
 	}
-	return bin
+	return filepath.Join(dir, "aidex")
 }
 
 // runAidex runs bin in h's workspace and returns the time from the start

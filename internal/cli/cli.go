@@ -66,6 +66,10 @@ type Process struct {
 	// launch replaces the process with the program aidex-chat, given the
 	// command line (Program sets it; see launchChat).
 	launch func(args []string) error
+	// handoff is the version line of the aidex that handed this process
+	// its command line (aidex-chat started by aidex; "" otherwise): the
+	// warnings aidex printed before handing over are not repeated.
+	handoff string
 }
 
 // ExitError carries a process exit code with its cause.

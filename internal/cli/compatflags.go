@@ -110,7 +110,7 @@ func (a *cliApp) applyCompatFlags(f *runFlags) error {
 			return usageErr("--permission-mode: %v (or Claude Code's default, acceptEdits, bypassPermissions)", err)
 		}
 		f.permissionMode = string(m)
-		if m == permission.ModeYolo && !a.flags.quiet {
+		if m == permission.ModeYolo && !a.flags.quiet && a.proc.handoff == "" { // aidex said it before handing over
 			fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s: permission mode yolo runs every tool call without asking (deny rules, safe_mode, protected paths and the workspace boundary still apply)\n", from)
 		}
 	}
@@ -192,7 +192,7 @@ func (a *cliApp) claudeRules(flag string, action permission.Decision, values []s
 					return nil, usageErr("%s: %q cannot be translated (%s) and names no tool aidex has: remove it or write an aidex rule (--deny 'TOOL(PATTERN)')", flag, spec, tr.Reason)
 				}
 			}
-			if !a.flags.quiet {
+			if !a.flags.quiet && a.proc.handoff == "" { // aidex said it before handing over
 				fmt.Fprintf(a.proc.Stderr, "aidex: warning: %s: %q cannot be translated exactly (%s): %s\n", flag, spec, tr.Reason, effect)
 			}
 			out = append(out, rules...)

@@ -300,3 +300,21 @@ func FuzzSplitClaudeRules(f *testing.F) {
 		}
 	})
 }
+
+// aidex prints a flag's warning before it hands an interactive session to
+// aidex-chat, which does not print it again (Process.handoff set by
+// Program from aidex's hand-over).
+func TestFlagWarningsNotRepeatedAfterHandOver(t *testing.T) {
+	for _, handoff := range []string{"", "dev"} {
+		srv := llmtest.NewScript(t, llmtest.Turn{Text: "done"})
+		e := newE2E(t, srv, "openai", "")
+		var out, errb bytes.Buffer
+		code := Main(Process{Chat: chat.Run, handoff: handoff, Context: context.Background(),
+			Args:  []string{"-w", e.ws, "-p", "go", "--yolo", "--allowedTools", "WebFetch(https://x.org)"},
+			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return e.env[k] }})
+		got := strings.Count(errb.String(), "aidex: warning:")
+		if want := map[string]int{"": 2, "dev": 0}[handoff]; code != 0 || got != want {
+			t.Errorf("handoff %q: exit %d, %d warnings, want 0 and %d\nstderr: %s", handoff, code, got, want, errb.String())
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/zelvior/aidex/internal/ralph/dist"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
@@ -15,6 +16,14 @@ import (
 // ChatProgram is the program that runs aidex's interactive chat
 // (cmd/aidex-chat; ".exe" added on Windows), installed beside aidex.
 const ChatProgram = "aidex-chat"
+
+// handoffEnv carries, from aidex to the aidex-chat it starts, aidex's
+// version line: aidex-chat refuses to run for an aidex of another build
+// (an older aidex-chat on PATH, one left beside a newer aidex), and a
+// program without a chat that receives it was started as aidex-chat by
+// mistake (a copy or link of aidex under that name) and stops instead of
+// starting itself again. aidex-chat removes it from its environment.
+const handoffEnv = "AIDEX_CHAT_HANDOFF"
 
 // Program runs the aidex process whose build stamp is version (main.build,
 // "" when unstamped) and returns its exit code. chat runs the interactive
@@ -34,8 +43,25 @@ func Program(version string, chat chatopts.Run) int {
 	startupGC(os.Getenv, startupGCWindow)
 	p := Process{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, Version: version, Chat: chat}
-	if chat == nil {
-		p.launch = execChat
+	handoff, handedOver := os.LookupEnv(handoffEnv)
+	switch {
+	case handedOver && chat == nil:
+		exe, _ := os.Executable()
+		fmt.Fprintf(os.Stderr, "aidex: %s was started as %s but is aidex itself, without the interactive chat: "+
+			"put the program aidex-chat of the same build there (go install ./cmd/... in the clone, or the installer)\n", exe, ChatProgram)
+		return ExitUsage
+	case handedOver:
+		_ = os.Unsetenv(handoffEnv) // not passed on to tools and commands
+		if own := p.version(); handoff != own {
+			exe, _ := os.Executable()
+			short := func(v string) string { v, _, _ = strings.Cut(v, " ("); return v }
+			fmt.Fprintf(os.Stderr, "aidex: %s is aidex-chat %s, but the aidex that started it is %s: "+
+				"install aidex and aidex-chat from the same build (go install ./cmd/... in the clone, or the installer)\n", exe, short(own), short(handoff))
+			return ExitUsage
+		}
+		p.handoff = handoff
+	case chat == nil:
+		p.launch = func(args []string) error { return execChat(args, p.version()) }
 	}
 	return Main(p)
 }
@@ -50,28 +76,52 @@ func (a *cliApp) launchChat() error {
 	return a.proc.launch(a.proc.Args)
 }
 
+// chatEnv is this process's environment with handoffEnv set to version.
+func chatEnv(version string) []string {
+	return append(os.Environ(), handoffEnv+"="+version)
+}
+
 // findChat returns aidex-chat beside the running executable, else the one
-// on PATH, or an error naming both places and the fix.
+// on PATH, or an error naming both places and the fix. A file that is the
+// running executable itself (a link or copy of aidex under that name is
+// caught by handoffEnv) or, on Unix, not executable is not taken.
 func findChat() (string, error) {
 	name := ChatProgram
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
+	dir := "aidex's folder"
 	exe, err := os.Executable()
 	if err == nil {
 		if p, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = p
 		}
-		beside := filepath.Join(filepath.Dir(exe), name)
-		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() {
+		dir = filepath.Dir(exe)
+		beside := filepath.Join(dir, name)
+		if usableChat(beside, exe) {
 			return beside, nil
 		}
 	}
 	if p, err := exec.LookPath(name); err == nil {
-		return filepath.Abs(p)
+		if abs, err := filepath.Abs(p); err == nil && usableChat(abs, exe) {
+			return abs, nil
+		}
 	}
 	return "", &ExitError{Code: ExitUsage, Err: fmt.Errorf(
 		"the interactive chat is the program aidex-chat, installed beside aidex, and there is none beside %s nor on PATH: "+
 			"install it as aidex was installed (go install ./cmd/... in the clone, or the installer), or run a prompt with -p",
-		filepath.Dir(exe))}
+		dir)}
+}
+
+// usableChat reports whether path is a regular file other than the
+// executable exe and, outside Windows, executable.
+func usableChat(path, exe string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0 {
+		return false
+	}
+	if self, err := os.Stat(exe); err == nil && os.SameFile(st, self) {
+		return false
+	}
+	return true
 }

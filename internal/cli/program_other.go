@@ -11,16 +11,18 @@ import (
 )
 
 // execChat runs aidex-chat with args (the command line without the program
-// name), this process's streams and environment, and returns its exit code
+// name), this process's streams and environment with aidex's version line
+// (handoffEnv), and returns its exit code
 // as an *ExitError (nil for 0). Windows cannot replace a process, so this
 // one waits, ignoring Ctrl+C, which the console sends to aidex-chat too.
-func execChat(args []string) error {
+func execChat(args []string, version string) error {
 	path, err := findChat()
 	if err != nil {
 		return err
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = chatEnv(version)
 	signal.Ignore(os.Interrupt)
 	err = cmd.Run()
 	var ee *exec.ExitError
