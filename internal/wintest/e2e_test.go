@@ -115,7 +115,22 @@ func TestAidexUnderWine(t *testing.T) {
 	if last := string(srv.Requests()[len(srv.Requests())-1]); !strings.Contains(last, "edit crlf.txt") || !strings.Contains(last, "and now?") {
 		t.Errorf("-c did not continue the session: %.2000s", last)
 	}
+	checkChat(t, a)
 	checkWeb(t, a)
+}
+
+// checkChat starts the line mode (aidex.exe hands it to aidex-chat.exe, a
+// child it waits for in a Job Object): it prints its banner and ends at the
+// end of its input; a set-up error's exit code comes back through aidex.exe.
+func checkChat(t *testing.T, a *aidexWin) {
+	code, out, errOut := a.run(t, "--plain")
+	if code != 0 || !strings.Contains(out, "/help for commands, /exit to quit") {
+		t.Errorf("aidex.exe --plain: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	code, out, errOut = a.run(t, "--plain", "-r", "nosuchsession")
+	if code != 2 {
+		t.Errorf("aidex.exe --plain -r nosuchsession: exit %d, want 2\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
 }
 
 // checkWeb starts `aidex web --port 0` and fetches its page.
