@@ -36,6 +36,7 @@ func (a *cliApp) runInteractive(ctx context.Context, f *runFlags, first string) 
 	err = a.proc.Chat(ctx, chatopts.Options{Service: svc,
 		Stdin: a.proc.Stdin, Stdout: a.proc.Stdout, Stderr: a.proc.Stderr, Getenv: a.proc.Getenv,
 		Version: a.proc.shortVersion(), TUI: !f.plain && a.tuiTerminal(), Fullscreen: f.fullscreen,
+		Color:   isTerminal(a.proc.Stdout) && a.proc.Getenv("NO_COLOR") == "" && a.proc.Getenv("TERM") != "dumb",
 		Verbose: a.flags.verbose, ChatAliases: f.chatAliases, Resume: f.resume, Continue: f.cont,
 		MaxTurns: f.maxTurns, AppendSystem: f.appendSystem, First: first})
 	if chatopts.IsSetup(err) {

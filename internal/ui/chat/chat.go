@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/zelvior/aidex/internal/agent"
@@ -46,12 +45,11 @@ func Run(ctx context.Context, o chatopts.Options) error {
 // runLineMode runs the plain line mode, with onboarding when no provider
 // is usable yet; o.First, when not "", is read as the first line.
 func runLineMode(ctx context.Context, o chatopts.Options, b *sessionBuilder) error {
-	color := isTerminal(o.Stdout) && o.Getenv("NO_COLOR") == "" && o.Getenv("TERM") != "dumb"
 	in := o.Stdin
 	if o.First != "" {
 		in = io.MultiReader(strings.NewReader(strings.ReplaceAll(o.First, "\n", " ")+"\n"), in)
 	}
-	repl := plain.New(in, o.Stdout, color)
+	repl := plain.New(in, o.Stdout, o.Color)
 	repl.Printer.Verbose = o.Verbose
 	if !plain.UTF8Locale(o.Getenv) {
 		repl.UseASCII()
@@ -126,14 +124,4 @@ func (b *sessionBuilder) build(ctx context.Context, ap agent.Approver, ask agent
 	return commands.New(ctx, commands.Config{Service: svc, Session: b.sess,
 		Approver: ap, Asker: ask, MaxTurns: b.o.MaxTurns, AppendSystem: b.o.AppendSystem, Chooser: chooser,
 		ChatAliases: b.o.ChatAliases})
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

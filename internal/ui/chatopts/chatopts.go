@@ -32,7 +32,10 @@ type Options struct {
 	// TUI is true when the terminal UI may run: stdin and stdout are
 	// terminals, TERM is not dumb and --plain was not given. Otherwise the
 	// line mode runs.
-	TUI        bool
+	TUI bool
+	// Color is true when the line mode may colour its output: stdout is a
+	// terminal, NO_COLOR is unset and TERM is not dumb.
+	Color      bool
 	Fullscreen bool // --fullscreen: the terminal UI on the alternate screen
 	Verbose    bool // --verbose: the line mode prints tool results whole
 	// ChatAliases makes iptic-memex's commands typed without a slash work
