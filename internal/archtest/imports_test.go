@@ -53,6 +53,10 @@ var importRules = []importRule{
 		why: "the turn strategies run engines: what they need of app comes in as engines, policies and functions (and the front ends' chooser of a parallel turn, from the leaf room app/multi)"},
 	{from: "internal/cli", not: []string{"internal/app/engine", "internal/app/turn"},
 		why: "front ends use app's facade; its rooms (building engines, turn strategies) are app's own"},
+	{from: "internal/cli", not: []string{"internal/ui/chat", "internal/ui/tui", "internal/ui/plain", "internal/ui/mdterm"},
+		why: "the interactive chat is linked into aidex-chat only: cli hands it a chatopts.Options, cmd/aidex-chat passes chat.Run (issue 40)"},
+	{from: "cmd/aidex", not: []string{"internal/ui/chat", "internal/ui/tui", "internal/ui/plain", "internal/ui/mdterm"},
+		why: "aidex hands an interactive session to aidex-chat; linking the chat would cost every start its libraries (issue 40)"},
 	{from: "internal/ui/...", not: []string{"internal/imagegen"},
 		why: "front ends reach the image generator and its providers only through internal/app"},
 }
