@@ -145,8 +145,11 @@ func (p Process) version() string {
 // shortVersion is the version front ends show in a banner: the release
 // ("v1.2.0"), "dev" plus the commit for a build of an untagged commit
 // ("dev 1a2b3c4"), or "dev"; --version gives the whole story.
-func (p Process) shortVersion() string {
-	v, _, _ := strings.Cut(p.version(), " (")
+func (p Process) shortVersion() string { return shortVersionOf(p.version()) }
+
+// shortVersionOf is shortVersion for a version line (buildVersion's).
+func shortVersionOf(line string) string {
+	v, _, _ := strings.Cut(line, " (")
 	if rest, ok := strings.CutPrefix(v, "v0.0.0-"); ok {
 		if i := strings.LastIndexByte(rest, '-'); i >= 0 && len(rest) > i+7 {
 			return "dev " + rest[i+1:i+8]

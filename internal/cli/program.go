@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/zelvior/aidex/internal/ralph/dist"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
@@ -54,9 +53,8 @@ func Program(version string, chat chatopts.Run) int {
 		_ = os.Unsetenv(handoffEnv) // not passed on to tools and commands
 		if own := p.version(); handoff != own {
 			exe, _ := os.Executable()
-			short := func(v string) string { v, _, _ = strings.Cut(v, " ("); return v }
 			fmt.Fprintf(os.Stderr, "aidex: %s is aidex-chat %s, but the aidex that started it is %s: "+
-				"install aidex and aidex-chat from the same build (go install ./cmd/... in the clone, or the installer)\n", exe, short(own), short(handoff))
+				"install aidex and aidex-chat from the same build (go install ./cmd/... in the clone, or the installer)\n", exe, shortVersionOf(own), shortVersionOf(handoff))
 			return ExitUsage
 		}
 		p.handoff = handoff
