@@ -24,7 +24,7 @@ var floors = []struct {
 		"internal/permission/shell", "internal/permission/urlnorm", "internal/sandbox/helper",
 		"internal/tools/walk", "internal/release", "internal/notestore", "internal/memstore", "internal/webpage",
 		"internal/trust", "internal/catalog", "internal/listmodels", "internal/config", "internal/imagegen",
-		"internal/ctrlchar", "internal/pprofhook",
+		"internal/ctrlchar", "internal/pprofhook", "internal/companion",
 	}},
 	{"mechanisms: the engine, wire formats, tool core, policy, sandbox, checkpoints, loaders", []string{
 		"internal/agent", "internal/llm/...", "internal/tools", "internal/tools/proc", "internal/permission",

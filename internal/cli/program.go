@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 
+	"github.com/zelvior/aidex/internal/companion"
 	"github.com/zelvior/aidex/internal/ralph/dist"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 	"github.com/zelvior/aidex/internal/ui/chatopts"
@@ -80,46 +80,27 @@ func chatEnv(version string) []string {
 }
 
 // findChat returns aidex-chat beside the running executable, else the one
-// on PATH, or an error naming both places and the fix. A file that is the
-// running executable itself (a link or copy of aidex under that name is
-// caught by handoffEnv) or, on Unix, not executable is not taken.
+// on PATH (companion.Find: never aidex itself under that name; a copy of
+// aidex is caught by handoffEnv), or an error naming both places and the
+// fix.
 func findChat() (string, error) {
 	name := ChatProgram
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	dir := "aidex's folder"
 	exe, err := os.Executable()
-	if err == nil {
-		if p, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = p
-		}
-		dir = filepath.Dir(exe)
-		beside := filepath.Join(dir, name)
-		if usableChat(beside, exe) {
-			return beside, nil
-		}
+	if err != nil {
+		exe = ""
 	}
-	if p, err := exec.LookPath(name); err == nil {
-		if abs, err := filepath.Abs(p); err == nil && usableChat(abs, exe) {
-			return abs, nil
-		}
+	path, dir, ok := companion.Find(exe, name, exec.LookPath)
+	if ok {
+		return path, nil
+	}
+	if dir == "" {
+		dir = "aidex's folder"
 	}
 	return "", &ExitError{Code: ExitUsage, Err: fmt.Errorf(
 		"the interactive chat is the program aidex-chat, installed beside aidex, and there is none beside %s nor on PATH: "+
 			"install it as aidex was installed (go install ./cmd/... in the clone, or the installer), or run a prompt with -p",
 		dir)}
-}
-
-// usableChat reports whether path is a regular file other than the
-// executable exe and, outside Windows, executable.
-func usableChat(path, exe string) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0 {
-		return false
-	}
-	if self, err := os.Stat(exe); err == nil && os.SameFile(st, self) {
-		return false
-	}
-	return true
 }

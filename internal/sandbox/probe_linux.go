@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/zelvior/aidex/internal/companion"
 	"github.com/zelvior/aidex/internal/sandbox/helper"
 )
 
@@ -114,21 +115,13 @@ func kernelAtLeast(release string, maj, min int) bool {
 // (it runs the helper when its first argument is helper.Arg).
 func findHelper(self func() (string, error), lookPath func(string) (string, error)) (path, arg string) {
 	exe, err := self()
-	if err == nil {
-		if p, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = p
-		}
-		beside := filepath.Join(filepath.Dir(exe), helperName)
-		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return beside, ""
-		}
-	}
-	if p, err := lookPath(helperName); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs, ""
-		}
-	}
 	if err != nil {
+		exe = ""
+	}
+	if p, _, ok := companion.Find(exe, helperName, lookPath); ok {
+		return p, ""
+	}
+	if exe == "" {
 		return "", ""
 	}
 	return exe, helper.Arg

@@ -14,12 +14,13 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/zelvior/aidex/internal/companion"
 )
 
 // EmbeddedOptions configure the coordinator's own NATS server. StoreDir
@@ -159,21 +160,13 @@ func findHelper() (path string, args []string) {
 		name += ".exe"
 	}
 	exe, err := os.Executable()
-	if err == nil {
-		if p, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = p
-		}
-		beside := filepath.Join(filepath.Dir(exe), name)
-		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() {
-			return beside, nil
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs, nil
-		}
-	}
 	if err != nil {
+		exe = ""
+	}
+	if p, _, ok := companion.Find(exe, name, exec.LookPath); ok {
+		return p, nil
+	}
+	if exe == "" {
 		return "", nil
 	}
 	return exe, []string{HelperArg}
