@@ -18,8 +18,8 @@ import (
 const (
 	// maxInitBytes bounds one aidex package.
 	maxInitBytes = 32 << 10
-	// maxLibInitBytes bounds one package of a library (the largest left,
-	// glamour's autolink, is ~145 KB; nats-server's ~185 KB moved to the
+	// maxLibInitBytes bounds one package of a library (glamour's autolink,
+	// ~145 KB, moved to aidex-chat with the interactive chat; nats-server's ~185 KB moved to the
 	// aidex-nats helper; chroma's lexers were 1.7 MB, 0.43 MB with
 	// upstream's metadata registry, 20 KB with the registry filled on first
 	// lookup; excelize 1.3 MB (replaced by aidex's own XLSX reader),
