@@ -90,9 +90,9 @@ sandbox. Results go to a run folder under aidex's state folder as they come
 		RunE: func(cmd *cobra.Command, args []string) error { return a.evalRun(cmd.Context(), args[0], &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.agents, "agent", nil, "agent to run: aidex (default), claude, codex, gemini or opencode (repeatable)")
-	fl.StringArrayVar(&f.models, "model", nil, "model (PROVIDER/MODEL for aidex; the agent's own name for others; repeatable; default: the configured one)")
-	fl.StringArrayVar(&f.settings, "setting", nil, "harness setting for aidex's attempts: a config KEY=VALUE, as --set takes it (repeatable)")
+	repeatedVar(fl, &f.agents, "agent", "agent to run: aidex (default), claude, codex, gemini or opencode (repeatable)")
+	repeatedVar(fl, &f.models, "model", "model (PROVIDER/MODEL for aidex; the agent's own name for others; repeatable; default: the configured one)")
+	repeatedVar(fl, &f.settings, "setting", "harness setting for aidex's attempts: a config KEY=VALUE, as --set takes it (repeatable)")
 	fl.IntVar(&f.attempts, "attempts", 1, "attempts per task and configuration (pass@k uses them all)")
 	fl.IntVar(&f.parallel, "parallel", 1, "attempts run at once")
 	fl.BoolVar(&f.keep, "keep-workspaces", false, "keep each attempt's workspace (default: removed once its diff is saved)")

@@ -238,8 +238,8 @@ func newMCPAddCmd(a *cliApp) *cobra.Command {
 	f.StringVar(&url, "url", "", "the endpoint of a remote server (streamable HTTP, or legacy SSE)")
 	f.StringVar(&transport, "transport", "", "stdio, http or sse (default: stdio with a command, http with --url)")
 	f.StringVar(&bearer, "bearer-token-env", "", "environment variable holding a bearer token for --url")
-	f.StringArrayVar(&env, "env", nil, "K=V set in the server's environment (repeatable)")
-	f.StringArrayVar(&headers, "header", nil, "K=V HTTP header sent to --url (repeatable; \"K: V\" also works)")
+	repeatedVar(f, &env, "env", "K=V set in the server's environment (repeatable)")
+	repeatedVar(f, &headers, "header", "K=V HTTP header sent to --url (repeatable; \"K: V\" also works)")
 	f.BoolVar(&project, "project", false, "write to the workspace's .aidex/config.toml")
 	return cmd
 }

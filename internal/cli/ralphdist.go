@@ -197,7 +197,7 @@ worker's verify_command or its allow rules allow it.`,
 	fl.StringVarP(&f.model, "model", "m", "", "model to use, or PROVIDER/MODEL")
 	fl.StringVar(&f.id, "id", "", "worker id in status and results (default: HOST-PID-RANDOM)")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "tasks at once")
-	fl.StringArrayVar(&f.allowRemotes, "allow-remote", nil, "a repository URL pattern this worker accepts, e.g. 'https://github.com/acme/*' (repeatable; none: every task is refused)")
+	repeatedVar(fl, &f.allowRemotes, "allow-remote", "a repository URL pattern this worker accepts, e.g. 'https://github.com/acme/*' (repeatable; none: every task is refused)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "model responses per agent run (default: max_tool_turns)")
 	fl.IntVar(&f.maxAttempts, "max-attempts", ralph.DefaultMaxAttempts, "agent attempts per task when verification fails")
 	fl.DurationVar(&f.verifyTimeout, "verify-timeout", 10*time.Minute, "time limit of one verification (max 10m)")
@@ -315,7 +315,7 @@ Exit status as for 'aidex ralph run'.`,
 	fl.IntVar(&f.conn.bestOf, "best-of", 1, "K workers attempt each task; the first to pass verification with the fewest changed lines wins")
 	fl.IntVar(&f.maxIterations, "max-iterations", 0, "queue at most N tasks (default: no limit)")
 	fl.StringVar(&f.verify, "verify", "", "verify command sent with each task (default: verify_command); a worker runs it only if it allows it")
-	fl.StringArrayVar(&f.tasks, "task", nil, "run only this task (repeatable)")
+	repeatedVar(fl, &f.tasks, "task", "run only this task (repeatable)")
 	fl.BoolVar(&f.asJSON, "json", false, "print every event as a JSON line")
 	return cmd
 }

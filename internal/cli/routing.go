@@ -17,7 +17,7 @@ type routingFlags struct {
 // addRoutingFlags adds --fallback-model, --architect and --editor to cmd.
 func addRoutingFlags(cmd *cobra.Command, f *routingFlags) {
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.fallback, "fallback-model", nil, "[PROVIDER/]`MODEL` the turn continues on when the model is rate limited, out of quota, overloaded or not found (repeatable, tried in order; default: fallback_models)")
+	repeatedVar(fl, &f.fallback, "fallback-model", "[PROVIDER/]`MODEL` the turn continues on when the model is rate limited, out of quota, overloaded or not found (repeatable, tried in order; default: fallback_models)")
 	fl.StringVar(&f.architect, "architect", "", "architect mode: [PROVIDER/]`MODEL` plans each turn with read-only tools, then the editor makes the edits ('off': no architect mode; default: architect_model)")
 	fl.StringVar(&f.editor, "editor", "", "architect mode: [PROVIDER/]`MODEL` that makes the edits from the architect's plan (default: editor_model, else the main model)")
 }

@@ -26,10 +26,10 @@ type policyFlags struct {
 func addPolicyFlags(cmd *cobra.Command, f *policyFlags) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.mode, "permission-mode", "", "plan, ask, auto-edit or yolo")
-	fl.StringArrayVar(&f.allow, "allow", nil, "allow rule (repeatable)")
-	fl.StringArrayVar(&f.deny, "deny", nil, "deny rule (repeatable)")
-	fl.StringArrayVar(&f.ask, "ask", nil, "ask rule (repeatable)")
-	fl.StringArrayVar(&f.addDirs, "add-dir", nil, "grant access to another directory (repeatable)")
+	repeatedVar(fl, &f.allow, "allow", "allow rule (repeatable)")
+	repeatedVar(fl, &f.deny, "deny", "deny rule (repeatable)")
+	repeatedVar(fl, &f.ask, "ask", "ask rule (repeatable)")
+	repeatedVar(fl, &f.addDirs, "add-dir", "grant access to another directory (repeatable)")
 	addSandboxFlag(cmd, &f.sandbox)
 }
 
