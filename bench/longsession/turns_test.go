@@ -34,7 +34,13 @@ func grepCall(n int) (name, args string) {
 // 100–500, their ratio (target ≤ 1.3), and the run's peak RSS (target ≤
 // 50 MiB) and wall seconds (after a first run that applied the data
 // directory's migrations), how much each request grows (KB a turn) and
-// the last request's size.
+// the last request's size. After each aidex run, a floor client (this
+// test binary, floorClient) sends requests of the same sizes to the same
+// server, doing nothing else: floor-growth-ms/turn is how much more its
+// CPU per request is over requests 100–500 than over 1–100 (the cost of
+// the bytes alone: the kernel's socket writes and net/http), and
+// floor-ratio the ratio aidex would have if the bytes were all that grew,
+// (aidex's turns 1–100 + floor growth) / aidex's turns 1–100.
 //
 // With AIDEX_BENCH_PROFILE=DIR (and a -tags pprof aidex: the one built
 // here, or AIDEX_BIN's), each run i writes aidex's CPU profile per phase
@@ -55,7 +61,7 @@ func BenchmarkCPU500Turns(b *testing.B) {
 	srv.reset(0)
 	runAidex(b, bin, h, srv, "-p", "hi") // the data directory's schema migrations, which a first run pays once, out of the figures
 	tick := 1000.0 / 100                 // ms per clock tick (CLK_TCK is 100 on Linux)
-	var early, late, ratio, rss, wall, growth, last []float64
+	var early, late, ratio, rss, wall, growth, last, floor, best []float64
 	for b.Loop() {
 		srv.reset(turns)
 		srv.call = grepCall
@@ -73,6 +79,8 @@ func BenchmarkCPU500Turns(b *testing.B) {
 		rss, wall = append(rss, r), append(wall, w.Seconds())
 		growth = append(growth, float64(sizes[len(sizes)-1]-sizes[0])/turns/1000)
 		last = append(last, float64(sizes[len(sizes)-1])/1e6)
+		fe, fl := sendFloor(b, srv, sizes)
+		floor, best = append(floor, fl-fe), append(best, (e+fl-fe)/e)
 	}
 	b.ReportMetric(median(early), "cpu-ms/turn-1-100")
 	b.ReportMetric(median(late), "cpu-ms/turn-100-500")
@@ -81,4 +89,6 @@ func BenchmarkCPU500Turns(b *testing.B) {
 	b.ReportMetric(median(wall), "wall-s")
 	b.ReportMetric(median(growth), "req-KB/turn")
 	b.ReportMetric(median(last), "last-req-MB")
+	b.ReportMetric(median(floor), "floor-growth-ms/turn")
+	b.ReportMetric(median(best), "floor-ratio")
 }
