@@ -8,7 +8,11 @@
 // (list_models) and image (generate_image, only with a generator).
 package builtin
 
+//go:generate go run ./schemagen
+
 import (
+	"encoding/json"
+
 	"github.com/zelvior/aidex/internal/catalog"
 	"github.com/zelvior/aidex/internal/imagegen"
 	"github.com/zelvior/aidex/internal/listmodels"
@@ -69,7 +73,24 @@ type Options struct {
 // the processes still running, and waits for them. Call it once when the
 // session ends; calling it again does nothing. Register the definitions
 // with tools.Registry.Register.
+//
+// Each definition's parameter schema is the one generated at build time
+// (schemas_gen.go, `go generate ./internal/tools/builtin`), so that a
+// start does not build them by reflection; a test fails when one differs
+// from what its parameter struct gives.
 func Defs(o Options) (defs []tools.Def, closeFn func()) {
+	defs, closeFn = reflected(o)
+	schemas := generatedSchemas()
+	for i, d := range defs {
+		if s := generatedSchema(schemas, d.Name); s != "" {
+			defs[i] = d.WithSchema(json.RawMessage(s))
+		}
+	}
+	return defs, closeFn
+}
+
+// reflected is Defs with each schema built from its parameter struct.
+func reflected(o Options) (defs []tools.Def, closeFn func()) {
 	procs := exec.NewProcessTable(o.MaxBackgroundProcesses)
 	for _, group := range [][]tools.Def{
 		file.Tools(),
