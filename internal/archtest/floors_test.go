@@ -37,7 +37,7 @@ var floors = []struct {
 	}},
 	{"application: app and its rooms", []string{"internal/app", "internal/app/engine", "internal/app/turn", "internal/app/images", "internal/app/toolcall", "internal/app/rewind", "internal/app/multi"}},
 	{"front ends: cli and ui/* (the MCP server, ui/mcpserver, is one)", []string{"internal/ui/...", "internal/cli"}},
-	{"programs and generators", []string{"cmd/...", "bench/...", "scripts/...", "internal/docgen/..."}},
+	{"programs and generators", []string{"cmd/...", "bench/...", "scripts/...", "internal/docgen/...", "internal/catalog/gen"}},
 }
 
 // testSupport are imported by tests (and each other) only.

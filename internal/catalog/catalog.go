@@ -5,10 +5,13 @@
 // zero-config default choice, and live model lists fetched from each
 // provider's models endpoint with a disk cache.
 //
-// The data lives in providers.toml (embedded, parsed by Load, never at init).
+// The data lives in providers.toml, turned into Go values at build time
+// (catalog_gen.go): Load builds the catalog from them, never at init.
 // Units throughout: context windows and output limits in tokens, prices in USD
 // per 1M tokens.
 package catalog
+
+//go:generate go run ./gen
 
 import (
 	"bytes"
@@ -155,16 +158,37 @@ type filePrice struct {
 // keep the result. It fails only if the embedded data is malformed or names
 // a type that is not among formats, which the package tests (and
 // internal/llm/wire's) rule out.
+//
+// The providers come from embeddedFile, providers.toml as Go values
+// generated at build time (catalog_gen.go, `go generate ./internal/catalog`),
+// so that a start does not parse the TOML; a test fails when the two
+// differ.
 func Load(formats []WireFormat) (*Catalog, error) {
-	return parse(embeddedData, formats)
+	return build(embeddedFile(), formats)
 }
 
+// parse reads data, a providers.toml, into a Catalog (Load without the
+// generated values: for the tests and the generator).
 func parse(data []byte, formats []WireFormat) (*Catalog, error) {
+	fd, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return build(fd, formats)
+}
+
+// decode reads data, a providers.toml, refusing unknown keys.
+func decode(data []byte) (fileData, error) {
 	var fd fileData
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&fd); err != nil {
-		return nil, fmt.Errorf("catalog: parse embedded providers.toml: %w", err)
+		return fileData{}, fmt.Errorf("catalog: parse embedded providers.toml: %w", err)
 	}
+	return fd, nil
+}
+
+// build makes the Catalog of fd for formats and validates it.
+func build(fd fileData, formats []WireFormat) (*Catalog, error) {
 	c := &Catalog{
 		formats:         slices.Clone(formats),
 		autoDetect:      fd.AutoDetect,
