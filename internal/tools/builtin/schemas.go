@@ -11,45 +11,27 @@ import (
 	"github.com/zelvior/aidex/internal/imagegen"
 )
 
-// schemaVariants are the Options whose tool sets SchemaSource covers:
-// every tool (generate_image needs a generator) and each option that
-// changes a tool's behaviour, so a schema that came to depend on one is
-// seen.
-func schemaVariants() []Options {
-	return []Options{
-		{},
-		{Image: &imagegen.Generator{}, MemoryUntrusted: true, WebFetchAllowPrivate: true, MemoryFamily: "claude", MaxBackgroundProcesses: 1},
-	}
-}
+// everyTool returns Options under which Defs returns every built-in tool
+// (generate_image needs a generator). A tool's schema depends on its
+// parameter struct alone (tools.Define), never on the Options.
+func everyTool() Options { return Options{Image: &imagegen.Generator{}} }
 
-// SchemaSource returns the Go source of schemas_gen.go: generatedSchema,
+// SchemaSource returns the Go source of schemas_gen.go: generatedSchemas,
 // the parameter schema of every built-in tool as its parameter struct
-// gives it under every variant of the Options (a tool whose schema differs
-// between them is left out, its schema built at run time). `go generate
-// ./internal/tools/builtin` writes it. Errors: a parameter struct that
-// cannot be turned into a schema.
+// gives it. `go generate ./internal/tools/builtin` writes it. Errors: a
+// parameter struct that cannot be turned into a schema.
 func SchemaSource() ([]byte, error) {
+	defs, closeFn := reflected(everyTool())
+	closeFn()
 	schemas := map[string]string{}
-	varies := map[string]bool{}
-	for _, o := range schemaVariants() {
-		defs, closeFn := reflected(o)
-		closeFn()
-		for _, d := range defs {
-			s, err := d.Schema()
-			if err != nil {
-				return nil, fmt.Errorf("tool %q: %w", d.Name, err)
-			}
-			if prev, ok := schemas[d.Name]; ok && prev != string(s) {
-				varies[d.Name] = true
-			}
-			schemas[d.Name] = string(s)
-		}
-	}
 	var names []string
-	for n := range schemas {
-		if !varies[n] {
-			names = append(names, n)
+	for _, d := range defs {
+		s, err := d.Schema()
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", d.Name, err)
 		}
+		schemas[d.Name] = string(s)
+		names = append(names, d.Name)
 	}
 	slices.Sort(names)
 	var b bytes.Buffer
@@ -58,8 +40,7 @@ func SchemaSource() ([]byte, error) {
 package builtin
 
 // generatedSchemas returns the parameter schema (compact JSON) of each
-// built-in tool whose schema does not depend on the Options, as its
-// parameter struct gives it, in name order.
+// built-in tool as its parameter struct gives it, in name order.
 func generatedSchemas() []namedSchema {
 	return []namedSchema{
 `)

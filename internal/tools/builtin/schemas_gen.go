@@ -3,8 +3,7 @@
 package builtin
 
 // generatedSchemas returns the parameter schema (compact JSON) of each
-// built-in tool whose schema does not depend on the Options, as its
-// parameter struct gives it, in name order.
+// built-in tool as its parameter struct gives it, in name order.
 func generatedSchemas() []namedSchema {
 	return []namedSchema{
 		{"analyze_project", `{"type":"object","properties":{},"additionalProperties":false}`},
