@@ -36,10 +36,10 @@ type modelServer struct {
 	// call, when set, names the tool and the arguments of the n-th call
 	// (default: read_file of f<n>.txt).
 	call func(n int) (name, args string)
-	// pid, when set, is the aidex process whose CPU time (utime+stime in
-	// clock ticks) is recorded in cpu at each request's arrival.
+	// pid, when set, is the aidex process whose CPU time (cpuNanos, in
+	// nanoseconds) is recorded in cpu at each request's arrival.
 	pid int
-	cpu []int
+	cpu []int64
 	// sizes holds each request body's size in bytes.
 	sizes []int64
 	// phases, when set, lists the requests (0-based) at whose arrival
@@ -84,7 +84,7 @@ func (s *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.sizes = append(s.sizes, cr.n)
 	if s.pid > 0 {
-		s.cpu = append(s.cpu, cpuTicks(s.pid))
+		s.cpu = append(s.cpu, cpuNanos(s.pid))
 		if slices.Contains(s.phases, s.n) {
 			nextPhase(s.pid)
 		}
@@ -238,12 +238,26 @@ func vmHWM(pid int) int {
 	return 0
 }
 
-// appendFile adds data to the file at path (created when missing);
-// failures are ignored: the file is a debugging aid.
-// cpuTicks returns the CPU time process pid has used itself (utime+stime
-// of /proc/PID/stat, in clock ticks; its children not counted), 0 when
-// unknown.
-func cpuTicks(pid int) int {
+// cpuNanos returns the CPU time process pid has used itself (its children
+// not counted), in nanoseconds: the sum of its threads' time on a CPU
+// (/proc/PID/task/*/schedstat, to the nanosecond; a thread that has
+// exited is no longer counted, which Go's threads seldom do), or where
+// that is missing utime+stime of /proc/PID/stat, in 10 ms clock ticks
+// that put up to a tick of error on each reading (±0.1 ms a turn over 100
+// turns); 0 when unknown.
+func cpuNanos(pid int) int64 {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	var ns int64
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			ns += n
+		}
+	}
+	if ns > 0 {
+		return ns
+	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
@@ -253,11 +267,13 @@ func cpuTicks(pid int) int {
 	if !ok || len(f) < 13 {
 		return 0
 	}
-	utime, _ := strconv.Atoi(f[11])
-	stime, _ := strconv.Atoi(f[12])
-	return utime + stime
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return (utime + stime) * int64(10*time.Millisecond) // CLK_TCK is 100 on Linux
 }
 
+// appendFile adds data to the file at path (created when missing);
+// failures are ignored: the file is a debugging aid.
 func appendFile(path string, data []byte) {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -60,7 +60,6 @@ func BenchmarkCPU500Turns(b *testing.B) {
 	}
 	srv.reset(0)
 	runAidex(b, bin, h, srv, "-p", "hi") // the data directory's schema migrations, which a first run pays once, out of the figures
-	tick := 1000.0 / 100                 // ms per clock tick (CLK_TCK is 100 on Linux)
 	var early, late, ratio, rss, wall, growth, last, floor, best []float64
 	for b.Loop() {
 		srv.reset(turns)
@@ -73,8 +72,8 @@ func BenchmarkCPU500Turns(b *testing.B) {
 		if len(cpu) != turns+1 {
 			b.Fatalf("the run made %d model requests, want %d", len(cpu), turns+1)
 		}
-		e := float64(cpu[100]-cpu[0]) * tick / 100
-		l := float64(cpu[500]-cpu[100]) * tick / 400
+		e := float64(cpu[100]-cpu[0]) / 1e6 / 100
+		l := float64(cpu[500]-cpu[100]) / 1e6 / 400
 		early, late, ratio = append(early, e), append(late, l), append(ratio, l/e)
 		rss, wall = append(rss, r), append(wall, w.Seconds())
 		growth = append(growth, float64(sizes[len(sizes)-1]-sizes[0])/turns/1000)
