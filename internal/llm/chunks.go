@@ -62,7 +62,6 @@ type chunkReader struct {
 	items []Wire
 	seg   itemSeg
 	comma bool // an item was read: a comma goes before the next one
-	str   escapedReader
 	after [][]byte
 }
 
@@ -70,10 +69,8 @@ type chunkReader struct {
 type itemSeg uint8
 
 const (
-	segComma  itemSeg = iota // the comma before it, unless it is the first
-	segHead                  // its bytes (whole), or the bytes before its packed string
-	segString                // its packed string, escaped
-	segTail                  // the bytes after its packed string
+	segComma itemSeg = iota // the comma before it, unless it is the first
+	segBytes                // its bytes
 )
 
 // Read copies the next bytes into p.
@@ -109,40 +106,17 @@ func (r *chunkReader) readItem(p []byte) int {
 		r.items = r.items[1:]
 		return 0
 	}
-	switch r.seg {
-	case segComma:
-		r.seg = segHead
+	if r.seg == segComma {
+		r.seg = segBytes
 		if r.comma {
 			p[0] = ','
 			return 1
 		}
 		r.comma = true
 		return 0
-	case segHead:
-		b := it.b
-		if it.p != nil {
-			b = it.p.head
-		}
-		k := copy(p, b[r.off:])
-		if r.off += k; r.off == len(b) {
-			r.off, r.seg = 0, segString
-			if it.p == nil {
-				r.nextItem()
-			}
-		}
-		return k
-	case segString:
-		if r.str.e != &it.p.str {
-			r.str = escapedReader{e: &it.p.str}
-		}
-		k, done := r.str.read(p)
-		if done {
-			r.str, r.seg = escapedReader{}, segTail
-		}
-		return k
 	}
-	k := copy(p, it.p.tail[r.off:])
-	if r.off += k; r.off == len(it.p.tail) {
+	k := copy(p, it.b[r.off:])
+	if r.off += k; r.off == len(it.b) {
 		r.nextItem()
 	}
 	return k

@@ -92,8 +92,7 @@ const (
 // returns. enc's output must depend on the message alone (and on settings
 // fixed for the cache's life, such as a client's host quirks), not on its
 // position or its neighbours. The returned encodings are never written
-// again, so a request body may point into them; a cached one is kept
-// packed around the message's longest string ([Wire]).
+// again, so a request body may point into them.
 func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) ([]Wire, error) {
 	out := make([]Wire, len(msgs))
 	if c == nil {
@@ -119,7 +118,7 @@ func (c *WireCache) Encode(msgs []Message, enc func(*Message) ([]byte, error)) (
 			lane.entries = lane.entries[:min(i, len(lane.entries))]
 			return nil, err
 		}
-		out[i] = packWire(&msgs[i], b)
+		out[i] = WireBytes(b)
 		entry := cacheEntry{msg: copyMessage(&msgs[i]), wire: out[i]}
 		if i < len(lane.entries) {
 			lane.entries[i] = entry // a message's encoding depends on it alone, so the others stay

@@ -19,10 +19,10 @@ func longResult(n int, tail string) string {
 	return b.String() + tail
 }
 
-// A cached message with a long string is kept packed (the string shared
-// with the message, not copied), and the body sent from packed encodings
-// is byte for byte the body encoded whole, read in any sizes.
-func TestPackedWireSendsTheSameBytes(t *testing.T) {
+// The body sent from cached encodings, empty ones among them, is byte for
+// byte the body encoded whole, read in any sizes, on the first turn and
+// from the cache on the next.
+func TestSplicedBodySendsTheSameBytes(t *testing.T) {
 	enc := func(m *Message) ([]byte, error) {
 		return MarshalJSON(map[string]any{"role": m.Role, "content": m.Text(), "results": m.Parts})
 	}
@@ -36,21 +36,11 @@ func TestPackedWireSendsTheSameBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		packed := 0
 		for i, it := range items {
 			want, _ := enc(&conv[i])
 			if !bytes.Equal(it.Bytes(), want) || it.Len() != len(want) {
-				t.Fatalf("turn %d message %d: packed encoding differs:\n%s\nwant\n%s", turn, i, it.Bytes(), want)
+				t.Fatalf("turn %d message %d: cached encoding differs:\n%s\nwant\n%s", turn, i, it.Bytes(), want)
 			}
-			if it.p != nil {
-				packed++
-				if it.p.str.s != conv[i].Parts[0].ToolResult.Content || len(it.p.head)+len(it.p.tail)+12*len(it.p.str.edits) > 2048 {
-					t.Fatalf("message %d: packed encoding holds %d bytes of its own", i, len(it.p.head)+len(it.p.tail)+12*len(it.p.str.edits))
-				}
-			}
-		}
-		if packed == 0 {
-			t.Fatal("no tool result was packed")
 		}
 		items = append([]Wire{{}}, append(items[:len(items):len(items)], Wire{})...) // empty items are left out, commas and all
 		items = append(items[:3:3], append([]Wire{{}}, items[3:]...)...)
@@ -66,7 +56,7 @@ func TestPackedWireSendsTheSameBytes(t *testing.T) {
 		}
 		want := []byte(`{"messages":[` + string(bytes.Join(whole, []byte(","))) + `],"model":"m"}`)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("spliced body from packed encodings differs from the whole one")
+			t.Fatalf("spliced body from cached encodings differs from the whole one")
 		}
 		for _, size := range []int{1, 7, 4096, 32 << 10} {
 			if got, n := readSpliced(t, s, size); !bytes.Equal(got, want) || n != len(want) {
@@ -99,44 +89,26 @@ func readSpliced(t *testing.T, s *Spliced, size int) ([]byte, int) {
 	}
 }
 
-// A string whose escaping differs from it almost everywhere is not worth
-// packing and stays whole.
-func TestDenseEscapingStaysWhole(t *testing.T) {
-	m := ToolResults(ToolResult{CallID: "c", Content: strings.Repeat("\n", 3000)})
-	b, _ := MarshalJSON(m.Parts[0].ToolResult)
-	if w := packWire(&m, b); w.p != nil || !bytes.Equal(w.Bytes(), b) {
-		t.Fatal("a string of newlines was packed")
-	}
-}
-
 // BenchmarkSplicedRead reads the body of a 500-turn grep session (each
-// tool result ~6.6 KB) as the HTTP client does, from packed encodings
-// (the cache's) and from whole ones.
+// tool result ~6.6 KB) from the cache's encodings as the HTTP client
+// does.
 func BenchmarkSplicedRead(b *testing.B) {
 	enc := func(m *Message) ([]byte, error) { return MarshalJSON(m.Parts) }
 	var conv []Message
 	for i := 0; i < 500; i++ {
 		conv = append(conv, ToolResults(ToolResult{CallID: "c", Content: longResult(6600, "")}))
 	}
-	packed, _ := (&WireCache{}).Encode(conv, enc)
-	whole, _ := (*WireCache)(nil).Encode(conv, enc)
-	for _, c := range []struct {
-		name  string
-		items []Wire
-	}{{"packed", packed}, {"whole", whole}} {
-		b.Run(c.name, func(b *testing.B) {
-			s := &Spliced{Head: map[string]any{"messages": nil}, Field: "messages", Items: c.items}
-			buf := make([]byte, 32<<10)
-			for b.Loop() {
-				ch, _ := s.encode()
-				r := ch.reader()
-				for {
-					if _, err := r.Read(buf); err == io.EOF {
-						break
-					}
-				}
-				b.SetBytes(int64(ch.n))
+	items, _ := (&WireCache{}).Encode(conv, enc)
+	s := &Spliced{Head: map[string]any{"messages": nil}, Field: "messages", Items: items}
+	buf := make([]byte, 32<<10)
+	for b.Loop() {
+		ch, _ := s.encode()
+		r := ch.reader()
+		for {
+			if _, err := r.Read(buf); err == io.EOF {
+				break
 			}
-		})
+		}
+		b.SetBytes(int64(ch.n))
 	}
 }
