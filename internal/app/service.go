@@ -109,8 +109,9 @@ type Report struct {
 
 // Start is the start-up sequence every front end shares: load the
 // configuration and the catalog (and, unless o.Base, choose the provider
-// and model), report warnings and the notice, and open the session store.
-// Close the Service when done. Errors: configuration problems (they name
+// and model), report warnings and the notice, and open the session store
+// (in the background while the configuration loads: its data directory
+// comes from the environment alone). Close the Service when done. Errors: configuration problems (they name
 // the file and key), an unusable provider (wrapping ErrMissingKey when
 // only the key is missing), a store that cannot be opened (wrapping
 // ErrOpenStore).
@@ -123,6 +124,16 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if o.approvedNow == nil {
 		o.approvedNow = &sessionApprovals{}
 	}
+	opening := openStoreEarly(ctx, o.Getenv)
+	svc, err := start(ctx, o, opening)
+	if err != nil {
+		opening.discard()
+	}
+	return svc, err
+}
+
+// start is Start with the store being opened (nil: not yet).
+func start(ctx context.Context, o StartOptions, opening *storeOpening) (*Service, error) {
 	var rt *Runtime
 	var err error
 	if o.Base {
@@ -148,7 +159,7 @@ func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	if o.PrefetchGit {
 		rt.gitPrefetch = startGitPrefetch(ctx, rt)
 	}
-	store, err := session.Open(ctx, rt.Config.Paths.DataDir)
+	store, err := opening.take(ctx, rt.Config.Paths.DataDir)
 	if err != nil {
 		rt.gitPrefetch.stop()
 		return nil, fmt.Errorf("%w: %w", ErrOpenStore, err)
