@@ -111,10 +111,10 @@ type Report struct {
 // configuration and the catalog (and, unless o.Base, choose the provider
 // and model), report warnings and the notice, and open the session store
 // (in the background while the configuration loads: its data directory
-// comes from the environment alone). Close the Service when done. Errors: configuration problems (they name
-// the file and key), an unusable provider (wrapping ErrMissingKey when
-// only the key is missing), a store that cannot be opened (wrapping
-// ErrOpenStore).
+// comes from the environment alone). Close the Service when done.
+// Errors: configuration problems (they name the file and key), an
+// unusable provider (wrapping ErrMissingKey when only the key is
+// missing), a store that cannot be opened (wrapping ErrOpenStore).
 func Start(ctx context.Context, o StartOptions) (*Service, error) {
 	o.Flags = maps.Clone(o.Flags)
 	if o.Flags == nil {
